@@ -1,0 +1,32 @@
+# The two set-up commands of the README: `make demo` and `make test`.
+# Each creates .venv with the machine's python3 if it is absent and installs the
+# package into it with the extras it needs; nothing else has to be installed by hand.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: demo test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-demo: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[plot,data]"
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+demo: $(VENV)/.installed-demo
+	$(BIN)/preimage demo
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/bench_gram.py
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache

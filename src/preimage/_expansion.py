@@ -1,0 +1,162 @@
+"""Feature-space expansions ``Ψ_j = Σ_i γ_ji φ(x_i)``.
+
+Kernel machines give their answers as such expansions: a kernel PCA projection,
+an SVM weight vector, a kernel dependency estimate. Every pre-image method
+takes one and looks for z with ``φ(z) ≈ Ψ``, minimising
+
+    ‖Ψ − φ(z)‖² = γᵀKγ − 2 Σ_i γ_i k(x_i, z) + k(z, z),
+
+which :meth:`FeatureExpansion.distance2` evaluates through the kernel alone.
+"""
+
+import numpy as np
+
+from ._validation import check_array_2d
+from .kernels import Kernel
+
+__all__ = ["FeatureExpansion"]
+
+
+class FeatureExpansion:
+    """m expansions ``Ψ_j = Σ_i γ_ji φ(x_i)`` over one shared support.
+
+    Parameters
+    ----------
+    coef : array of shape (m, n) or (n,)
+        Coefficients γ; a 1-D array is one expansion.
+    support : array of shape (n, d), or None
+        The support points x_i. None when only a precomputed kernel is known;
+        then only :meth:`norm2` is available.
+    kernel : Kernel or None
+        The kernel defining φ.
+    norm2 : array of shape (m,), optional
+        ``‖Ψ_j‖²`` when the caller knows it in closed form (kernel PCA does);
+        otherwise it is computed on first use as ``γᵀKγ``, streaming over row
+        blocks of K so that memory stays bounded.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> X = np.array([[0.0], [1.0]])
+    >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
+    >>> z = np.array([[0.5]])           # the midpoint
+    >>> float(np.round(psi.distance2(z)[0], 4))   # 0.25(2 + 2e⁻¹) − 2e^(−1/4) + 1
+    0.1263
+    """
+
+    def __init__(self, coef, support, kernel, *, norm2=None):
+        coef = np.asarray(coef)
+        if coef.ndim == 1:
+            coef = coef[None, :]
+        self.coef = check_array_2d(coef, "coef")
+        if support is not None:
+            support = check_array_2d(support, "support")
+            if support.shape[0] != self.coef.shape[1]:
+                raise ValueError(
+                    f"'coef' has {self.coef.shape[1]} columns but 'support' has "
+                    f"{support.shape[0]} points; they must match")
+            if not isinstance(kernel, Kernel):
+                raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
+        self.support = support
+        self.kernel = kernel
+        if norm2 is not None:
+            norm2 = np.asarray(norm2, dtype=float)
+            if norm2.shape != (self.coef.shape[0],) or not np.isfinite(norm2).all():
+                raise ValueError(
+                    f"'norm2' must be a finite array of shape ({self.coef.shape[0]},), got "
+                    f"shape {norm2.shape}")
+        self._norm2 = norm2
+
+    @classmethod
+    def of_points(cls, Z, kernel):
+        """The images ``φ(z_j)`` themselves: identity coefficients over Z."""
+        Z = check_array_2d(Z, "Z")
+        return cls(np.eye(Z.shape[0], dtype=Z.dtype), Z, kernel)
+
+    # -- shape -----------------------------------------------------------------
+    def __len__(self):
+        return self.coef.shape[0]
+
+    @property
+    def n_expansions(self):
+        return self.coef.shape[0]
+
+    @property
+    def n_support(self):
+        return self.coef.shape[1]
+
+    @property
+    def n_features(self):
+        return None if self.support is None else self.support.shape[1]
+
+    def __getitem__(self, index):
+        """The sub-collection of expansions selected by `index`."""
+        index = np.arange(len(self))[index]
+        index = np.atleast_1d(index)
+        norm2 = None if self._norm2 is None else self._norm2[index]
+        return FeatureExpansion(self.coef[index], self.support, self.kernel, norm2=norm2)
+
+    def __repr__(self):
+        return (f"FeatureExpansion(n_expansions={self.n_expansions}, "
+                f"n_support={self.n_support}, kernel={self.kernel!r})")
+
+    # -- feature-space quantities ----------------------------------------------
+    def _require_kernel(self):
+        if self.support is None:
+            raise ValueError(
+                "this expansion has no support points or kernel (it came from a "
+                "precomputed kernel), so it cannot be evaluated at new points")
+
+    def norm2(self):
+        """``‖Ψ_j‖² = γ_jᵀ K γ_j`` for every expansion, shape (m,)."""
+        if self._norm2 is None:
+            self._require_kernel()
+            total = np.zeros(self.n_expansions)
+            for rows, K_rows in self.kernel.blocks(self.support):
+                total += np.einsum("ji,ji->j", self.coef[:, rows], self.coef @ K_rows.T)
+            self._norm2 = total
+        return self._norm2
+
+    def cross(self, Z):
+        """``⟨Ψ_j, φ(z_k)⟩ = Σ_i γ_ji k(x_i, z_k)`` for all pairs, shape (m, p)."""
+        self._require_kernel()
+        Z = check_array_2d(Z, "Z", n_features=self.n_features)
+        return self.coef @ self.kernel._block(self.support, Z)
+
+    def inner(self, Z):
+        """``⟨Ψ_j, φ(z_j)⟩``: each expansion with its own point, shape (m,)."""
+        Z = self._check_paired(Z)
+        return self._inner(Z, self.kernel._block(Z, self.support))
+
+    def _inner(self, Z, K_zx):
+        return np.einsum("ji,ji->j", self.coef, K_zx)
+
+    def distance2(self, Z):
+        """``‖Ψ_j − φ(z_j)‖²``, the residual every pre-image method minimises.
+
+        Rounding can make it slightly negative when Ψ_j = φ(z_j); it is clamped
+        at 0.
+        """
+        Z = self._check_paired(Z)
+        K_zx = self.kernel._block(Z, self.support)
+        d2 = self.norm2() - 2 * self._inner(Z, K_zx) + self.kernel._diag(Z)
+        return np.maximum(d2, 0.0)
+
+    def distance2_gradient(self, Z):
+        """Gradient of ``‖Ψ_j − φ(z_j)‖²`` in z_j, shape (m, d):
+        ``−2 Σ_i γ_ji ∇k(z_j, x_i) + ∇k(z_j, z_j)``."""
+        Z = self._check_paired(Z)
+        self.kernel._require_gradient()
+        return (-2 * self.kernel._gradient(Z, self.support, self.coef)
+                + self.kernel._diag_gradient(Z))
+
+    def _check_paired(self, Z):
+        self._require_kernel()
+        Z = check_array_2d(Z, "Z", n_features=self.n_features)
+        if Z.shape[0] != self.n_expansions:
+            raise ValueError(
+                f"'Z' must hold one point per expansion ({self.n_expansions}), got "
+                f"{Z.shape[0]}; use cross() for all pairs")
+        return Z

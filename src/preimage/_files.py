@@ -1,0 +1,42 @@
+"""File handling shared by the command line: never overwrite, never leave half a file."""
+
+import os
+from pathlib import Path
+import tempfile
+
+__all__ = ["fresh_path", "atomic_write"]
+
+
+def fresh_path(path):
+    """`path` if nothing is there, else the first free ``stem-N.suffix``."""
+    path = Path(path)
+    if not path.exists():
+        return path
+    n = 1
+    while True:
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        if not candidate.exists():
+            return candidate
+        n += 1
+
+
+def atomic_write(path, write, *, overwrite=False):
+    """Call ``write(tmp_path)`` and rename the result to `path`.
+
+    The file appears whole or not at all. An existing `path` is an error unless
+    `overwrite`.
+    """
+    path = Path(path)
+    if path.exists() and not overwrite:
+        raise FileExistsError(f"{str(path)!r} exists; refusing to overwrite it")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    return path

@@ -1,0 +1,126 @@
+"""Argument checks shared by every public entry point.
+
+Every message names the argument, says what was expected and shows what came,
+``f"{name!r} must be ..., got {value!r}"``, so that a user can find the mistake
+without reading the traceback.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+
+__all__ = [
+    "check_array_2d",
+    "check_positive",
+    "check_probability",
+    "check_random_state",
+    "check_positive_int",
+]
+
+FLOAT_DTYPES = (np.float64, np.float32)
+
+
+def check_array_2d(X, name="X", *, dtype=FLOAT_DTYPES, min_samples=1,
+                   n_features=None, copy=False):
+    """Return `X` as a finite 2-D floating array, or raise naming `name`.
+
+    Integer and boolean input becomes float64; float32 stays float32 (so the
+    float32 path of the kernels is kept end to end). Object, string and complex
+    arrays are refused with a TypeError.
+    """
+    try:
+        arr = np.asarray(X)
+    except Exception as exc:  # ragged lists and the like
+        raise ValueError(f"{name!r} must be array-like of numbers, got {type(X).__name__}: {exc}") from None
+    if arr.dtype == object or arr.dtype.kind in "USVMmc":
+        raise TypeError(
+            f"{name!r} must hold real numbers, got an array of dtype {arr.dtype}")
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name!r} must be a 2-D array (n_samples, n_features), got an array "
+            f"with shape {arr.shape}; reshape 1-D data with X.reshape(-1, 1) for a "
+            "single feature or X.reshape(1, -1) for a single sample")
+    if arr.shape[0] < min_samples:
+        raise ValueError(
+            f"{name!r} must have at least {min_samples} sample(s), got shape {arr.shape}")
+    if arr.shape[1] == 0:
+        raise ValueError(f"{name!r} must have at least 1 feature, got shape {arr.shape}")
+    if n_features is not None and arr.shape[1] != n_features:
+        raise ValueError(
+            f"{name!r} has {arr.shape[1]} features, but {n_features} were expected "
+            "(the number of features seen at fit time)")
+    if isinstance(dtype, tuple):
+        target = arr.dtype if arr.dtype in dtype else dtype[0]
+    else:
+        target = np.dtype(dtype)
+    arr = np.array(arr, dtype=target, copy=copy or None, order="C")
+    if not np.isfinite(arr).all():
+        bad = "NaN" if np.isnan(arr).any() else "inf"
+        raise ValueError(f"{name!r} contains {bad}; all values must be finite")
+    return arr
+
+
+def check_positive(value, name, *, allow_none=False, strict=True):
+    """Check a real scalar parameter is positive (or non-negative)."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
+        raise ValueError(f"{name!r} must be a finite real number, got {value!r}")
+    if (strict and value <= 0) or (not strict and value < 0):
+        kind = "positive" if strict else "non-negative"
+        raise ValueError(f"{name!r} must be {kind}, got {value!r}")
+    return float(value)
+
+
+def check_positive_int(value, name, *, allow_none=False, minimum=1):
+    """Check an integer parameter is at least `minimum`."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
+        raise ValueError(f"{name!r} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def check_probability(value, name):
+    """Check a probability in [0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value <= 1:
+        raise ValueError(f"{name!r} must be a probability in [0, 1], got {value!r}")
+    return float(value)
+
+
+def check_random_state(seed):
+    """Turn `seed` into a :class:`numpy.random.Generator`.
+
+    Accepts None, an int, a Generator, or a legacy RandomState (whose stream is
+    used to seed a Generator, so scikit-learn style seeds keep working).
+    """
+    if seed is None or isinstance(seed, (Integral, np.random.SeedSequence)):
+        if isinstance(seed, bool):
+            raise ValueError(f"'random_state' must be None, an int or a Generator, got {seed!r}")
+        return np.random.default_rng(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, np.random.RandomState):
+        return np.random.default_rng(seed.randint(np.iinfo(np.int32).max))
+    raise ValueError(
+        f"'random_state' must be None, an int, a numpy Generator or RandomState, got {seed!r}")
+
+
+def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
+    """scikit-learn's ``validate_data`` (sets and checks ``n_features_in_``),
+    with every message naming the argument.
+
+    Float32 input stays float32; integers become float64.
+    """
+    import re
+
+    from sklearn.utils.validation import validate_data
+
+    kwargs.setdefault("dtype", [np.float64, np.float32])
+    try:
+        return validate_data(estimator, X, reset=reset, **kwargs)
+    except ValueError as exc:
+        message = str(exc)
+        if re.search(rf"\b{re.escape(name)}\b", message):
+            raise
+        raise ValueError(f"invalid {name!r}: {message}") from None

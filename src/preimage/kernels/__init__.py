@@ -1,0 +1,30 @@
+"""Kernels that know what pre-image methods need.
+
+Each kernel gives its Gram block, its diagonal, its gradient in the input and,
+where it exists, the map from kernel values back to input-space distances
+(radial kernels) or inner products (dot-product kernels).
+"""
+
+from ._base import DotProductKernel, Kernel, RadialKernel
+from ._dot import LinearKernel, PolynomialKernel, SigmoidKernel
+from ._pairwise import squared_distances
+from ._radial import GaussianKernel, LaplacianKernel
+from ._resolve import KERNELS, CallableKernel, default_gamma, make_kernel
+from ._sine import SineKernel
+
+__all__ = [
+    "KERNELS",
+    "CallableKernel",
+    "DotProductKernel",
+    "GaussianKernel",
+    "Kernel",
+    "LaplacianKernel",
+    "LinearKernel",
+    "PolynomialKernel",
+    "RadialKernel",
+    "SigmoidKernel",
+    "SineKernel",
+    "default_gamma",
+    "make_kernel",
+    "squared_distances",
+]

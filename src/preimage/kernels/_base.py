@@ -1,0 +1,255 @@
+"""The kernel vocabulary: what every pre-image method asks of a kernel.
+
+A kernel object knows
+
+* its Gram block ``k(X, Y)`` and its diagonal ``k(x, x)``;
+* the gradient of ``k(z, x_i)`` in the first argument, summed with weights,
+  ``Σ_i w_ji ∇_z k(z_j, x_i)``, and the gradient of ``k(z, z)``;
+* where it exists, the map from a kernel value back to input space: a squared
+  distance for radial kernels ``k = f(‖x − y‖²)`` and an inner product for
+  dot-product kernels ``k = f(⟨x, y⟩)``.
+
+Subclasses implement the profile ``f``, its derivative and, where it exists, its
+inverse; this module turns them into blocks, gradients and inverse maps.
+"""
+
+import dataclasses
+import warnings
+
+import numpy as np
+
+from .._validation import check_array_2d
+from ..exceptions import NumericalWarning
+from ._pairwise import map_rows_inplace, row_chunks, squared_distances, squared_norms
+
+__all__ = ["Kernel", "RadialKernel", "DotProductKernel"]
+
+
+class Kernel:
+    """Base class of kernels ``k(x, y) = ⟨φ(x), φ(y)⟩``.
+
+    Subclasses are frozen dataclasses whose fields are the kernel parameters;
+    they implement :meth:`_block` (and, where defined, :meth:`_gradient` and
+    :meth:`_diag_gradient`) on validated 2-D arrays.
+    """
+
+    #: ``k(x, x)`` is the same for every x (true for radial kernels).
+    stationary = False
+    #: The kernel has a gradient in its first argument.
+    differentiable = True
+
+    # -- public API: validates, then calls the private implementation ---------
+    def __call__(self, X, Y=None):
+        """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y)."""
+        X = check_array_2d(X, "X")
+        Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
+        return self._block(X, Y)
+
+    def blocks(self, X, Y=None, *, working_memory=None):
+        """Yield ``(rows, k(X[rows], Y))`` over row chunks of X.
+
+        Chunks hold at most `working_memory` MiB (scikit-learn's setting by
+        default), so a reduction over a large Gram matrix needs bounded memory.
+        """
+        X = check_array_2d(X, "X")
+        Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
+        row_bytes = Y.shape[0] * np.result_type(X, Y).itemsize
+        for rows in row_chunks(X.shape[0], row_bytes, working_memory):
+            yield rows, self._block(X[rows], Y)
+
+    def diag(self, X):
+        """The diagonal ``k(x_i, x_i)`` without the full Gram matrix."""
+        return self._diag(check_array_2d(X, "X"))
+
+    def gradient(self, Z, X, weights=None):
+        """Gradient of ``k(z, x_i)`` in z.
+
+        Parameters
+        ----------
+        Z : array of shape (m, d)
+            Points at which the gradient is taken.
+        X : array of shape (n, d)
+            Second arguments.
+        weights : array of shape (m, n), optional
+            If given, return ``G_j = Σ_i weights_ji ∇_z k(z_j, x_i)``, shape (m, d),
+            computed without the (m, n, d) tensor. Otherwise return the full
+            gradient ``∇_z k(z_j, x_i)`` of shape (m, n, d).
+        """
+        self._require_gradient()
+        Z = check_array_2d(Z, "Z")
+        X = check_array_2d(X, "X", n_features=Z.shape[1])
+        if weights is not None:
+            weights = np.asarray(weights)
+            if not np.isfinite(weights).all():
+                raise ValueError("'weights' contains NaN or inf; all values must be finite")
+            if weights.shape != (Z.shape[0], X.shape[0]):
+                raise ValueError(
+                    f"'weights' must have shape {(Z.shape[0], X.shape[0])} "
+                    f"(n_points, n_support), got {weights.shape}")
+        return self._gradient(Z, X, weights)
+
+    def diag_gradient(self, Z):
+        """Gradient of ``k(z, z)`` in z, shape (m, d)."""
+        self._require_gradient()
+        return self._diag_gradient(check_array_2d(Z, "Z"))
+
+    def get_params(self, deep=True):
+        """The kernel parameters as a dict (the dataclass fields)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    # -- defaults for subclasses ----------------------------------------------
+    def _block(self, X, Y):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _diag(self, X):
+        return np.array([self._block(x[None], x[None])[0, 0] for x in X])
+
+    def _require_gradient(self):
+        if not self.differentiable:
+            raise NotImplementedError(
+                f"{type(self).__name__} has no gradient in its input; use a "
+                "pre-image method that does not need one")
+
+    def _diag_gradient(self, Z):  # stationary kernels: k(z, z) is constant
+        if self.stationary:
+            return np.zeros_like(Z)
+        raise NotImplementedError
+
+
+def _warn_clipped(n_bad, what, interval, kernel, stacklevel=4):
+    """Warn that `n_bad` values were clipped; `stacklevel` points at the user's
+    call (the default fits public method → private helper → here)."""
+    if n_bad:
+        warnings.warn(
+            f"{n_bad} {what} outside {interval}, where {type(kernel).__name__} "
+            "cannot be inverted, were clipped to the nearest valid value",
+            NumericalWarning, stacklevel=stacklevel)
+
+
+class RadialKernel(Kernel):
+    """Kernels of the form ``k(x, y) = f(‖x − y‖²)``.
+
+    Subclasses define the profile ``f`` (:meth:`profile`), its derivative
+    ``f'`` and its inverse. The gradient in z is
+    ``∇_z k(z, x) = 2 f'(‖z − x‖²) (z − x)``, so a weighted sum of gradients is
+    two matrix products. Since ``k(x, x) = f(0)``,
+
+        ‖φ(x) − φ(y)‖² = 2 f(0) − 2 f(‖x − y‖²),
+
+    which :meth:`distance2_from_feature_distance2` inverts (Kwok & Tsang 2003).
+    """
+
+    stationary = True
+
+    def profile(self, r2):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def profile_derivative(self, r2):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _inverse_profile(self, k):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    #: The open interval of kernel values f maps onto (for clipping).
+    value_range = (0.0, 1.0)
+
+    def _block(self, X, Y):
+        return self.profile(squared_distances(X, Y))
+
+    def _diag(self, X):
+        return np.full(X.shape[0], self.profile(np.zeros(1, dtype=X.dtype))[0])
+
+    def _block_and_derivative(self, Z, X):
+        """``f(‖z − x‖²)`` and ``f'(‖z − x‖²)`` for all pairs, from one distance block."""
+        r2 = squared_distances(Z, X)
+        return self.profile(r2), self.profile_derivative(r2)
+
+    def _gradient(self, Z, X, weights):
+        D = self.profile_derivative(squared_distances(Z, X))
+        if weights is None:
+            return 2 * D[:, :, None] * (Z[:, None, :] - X[None, :, :])
+        W = D * weights
+        return 2 * (W.sum(axis=1)[:, None] * Z - W @ X)
+
+    def distance2_from_value(self, values):
+        """Squared input distance ``‖x − y‖² = f⁻¹(k(x, y))``.
+
+        Values outside the range of f (rounding, or an expansion that is no
+        kernel value at all) are clipped into it with a NumericalWarning.
+        """
+        return self._clipped_inverse(values, stacklevel=4)
+
+    def _clipped_inverse(self, values, stacklevel):
+        values = np.asarray(values, dtype=float)
+        lo, hi = self.value_range
+        tiny = np.finfo(float).tiny
+        bad = (values <= lo) | (values > hi)
+        _warn_clipped(int(bad.sum()), "kernel values", f"({lo}, {hi}]", self, stacklevel)
+        return self._inverse_profile(np.clip(values, lo + tiny, hi))
+
+    def distance2_from_feature_distance2(self, d2):
+        """Squared input distance from a squared feature-space distance.
+
+        Inverts ``‖φ(x) − φ(y)‖² = 2 f(0) − 2 f(‖x − y‖²)``; for the Gaussian
+        ``exp(−γ r²)`` this is ``r² = −ln(1 − d̃²/2)/γ`` (Kwok & Tsang 2003,
+        valid for ``d̃² < 2``, larger values are clipped with a warning).
+        """
+        d2 = np.asarray(d2, dtype=float)
+        f0 = float(self.profile(np.zeros(1))[0])
+        return self._clipped_inverse(f0 - d2 / 2, stacklevel=4)
+
+
+class DotProductKernel(Kernel):
+    """Kernels of the form ``k(x, y) = f(⟨x, y⟩)``.
+
+    The gradient is ``∇_z k(z, x) = f'(⟨z, x⟩) x``; ``k(z, z) = f(‖z‖²)`` has
+    gradient ``2 f'(‖z‖²) z``. Where f is invertible,
+    :meth:`inner_product_from_value` gives back ``⟨x, y⟩`` — the basis of
+    Schölkopf et al.'s exact pre-image (1999, Prop. 2).
+    """
+
+    #: f is invertible on the whole real line (odd polynomial, sigmoid, linear).
+    invertible = True
+
+    def profile(self, t):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def profile_derivative(self, t):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _block(self, X, Y):
+        G = X @ Y.T
+        return map_rows_inplace(self._profile_inplace, G)
+
+    def _profile_inplace(self, block):
+        block[...] = self.profile(block)
+
+    def _diag(self, X):
+        return self.profile(squared_norms(X))
+
+    def _block_and_derivative(self, Z, X):
+        """``f(⟨z, x⟩)`` and ``f'(⟨z, x⟩)`` for all pairs, from one product."""
+        t = Z @ X.T
+        return self.profile(t), self.profile_derivative(t)
+
+    def _gradient(self, Z, X, weights):
+        D = self.profile_derivative(Z @ X.T)
+        if weights is None:
+            return D[:, :, None] * X[None, :, :]
+        return (D * weights) @ X
+
+    def _diag_gradient(self, Z):
+        return 2 * self.profile_derivative(squared_norms(Z))[:, None] * Z
+
+    def inner_product_from_value(self, values):
+        """Input inner product ``⟨x, y⟩ = f⁻¹(k(x, y))``.
+
+        Values outside the range of f are clipped with a NumericalWarning.
+        Where f is not invertible on the whole line (even-degree polynomials,
+        see :attr:`invertible`), one branch is returned, as the kernel class
+        documents.
+        """
+        return self._inverse_profile(np.asarray(values, dtype=float))
+
+    def _inverse_profile(self, k):  # pragma: no cover - abstract
+        raise NotImplementedError

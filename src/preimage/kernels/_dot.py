@@ -1,0 +1,125 @@
+"""Dot-product kernels: linear, polynomial and sigmoid."""
+
+from dataclasses import dataclass
+from numbers import Real
+import numpy as np
+
+from .._validation import check_positive, check_positive_int
+from ._base import DotProductKernel, _warn_clipped
+
+__all__ = ["LinearKernel", "PolynomialKernel", "SigmoidKernel"]
+
+
+def _check_real(value, name):
+    if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
+        raise ValueError(f"{name!r} must be a finite real number, got {value!r}")
+
+
+@dataclass(frozen=True)
+class LinearKernel(DotProductKernel):
+    """Linear kernel ``k(x, y) = ⟨x, y⟩``; ``φ`` is the identity.
+
+    With it every pre-image problem has the answer of linear algebra, which
+    makes it the reference case of the tests.
+    """
+
+    def profile(self, t):
+        return t
+
+    def profile_derivative(self, t):
+        return np.ones_like(t)
+
+    def _block(self, X, Y):
+        return X @ Y.T
+
+    def _inverse_profile(self, k):
+        return k
+
+
+@dataclass(frozen=True)
+class PolynomialKernel(DotProductKernel):
+    """Polynomial kernel ``k(x, y) = (γ ⟨x, y⟩ + c₀)^p``.
+
+    Homogeneous when ``coef0 = 0``: Mika et al. (1999) write ``(x·y)^d``.
+
+    Parameters
+    ----------
+    degree : int, default=3
+        The degree p ≥ 1.
+    gamma : float, default=1.0
+        Scale of the inner product, > 0.
+    coef0 : float, default=1.0
+        The constant c₀.
+
+    Notes
+    -----
+    For odd p the profile is invertible on the real line,
+    ``⟨x, y⟩ = (sign(k)|k|^{1/p} − c₀)/γ``, and Schölkopf et al.'s exact
+    pre-image applies. For even p it is not (``k`` and ``−k`` have the same
+    image under the profile's inverse): :meth:`inner_product_from_value` then
+    returns the branch with ``γ⟨x, y⟩ + c₀ ≥ 0``, which is right whenever that
+    holds (non-negative data and c₀ ≥ 0, e.g. pixels), and clips negative
+    values with a warning.
+    """
+
+    degree: int = 3
+    gamma: float = 1.0
+    coef0: float = 1.0
+
+    def __post_init__(self):
+        check_positive_int(self.degree, "degree")
+        check_positive(self.gamma, "gamma")
+        _check_real(self.coef0, "coef0")
+
+    @property
+    def invertible(self):
+        return self.degree % 2 == 1
+
+    def profile(self, t):
+        return (self.gamma * t + self.coef0) ** self.degree
+
+    def profile_derivative(self, t):
+        return self.degree * self.gamma * (self.gamma * t + self.coef0) ** (self.degree - 1)
+
+    def _profile_inplace(self, block):
+        block *= self.gamma
+        block += self.coef0
+        if self.degree != 1:
+            np.power(block, self.degree, out=block)
+
+    def _inverse_profile(self, k):
+        p = self.degree
+        if p % 2 == 1:
+            root = np.sign(k) * np.abs(k) ** (1.0 / p)
+        else:
+            _warn_clipped(int((k < 0).sum()), "kernel values", "[0, inf)", self)
+            root = np.clip(k, 0, None) ** (1.0 / p)
+        return (root - self.coef0) / self.gamma
+
+
+@dataclass(frozen=True)
+class SigmoidKernel(DotProductKernel):
+    """Sigmoid kernel ``k(x, y) = tanh(γ ⟨x, y⟩ + c₀)``.
+
+    Not positive definite for all parameters, but invertible:
+    ``⟨x, y⟩ = (artanh(k) − c₀)/γ`` for ``|k| < 1`` (Schölkopf et al. 1999,
+    Prop. 2). Values at or beyond ±1 are clipped with a warning.
+    """
+
+    gamma: float = 1.0
+    coef0: float = 1.0
+
+    def __post_init__(self):
+        check_positive(self.gamma, "gamma")
+        _check_real(self.coef0, "coef0")
+
+    def profile(self, t):
+        return np.tanh(self.gamma * t + self.coef0)
+
+    def profile_derivative(self, t):
+        return self.gamma * (1 - np.tanh(self.gamma * t + self.coef0) ** 2)
+
+    def _inverse_profile(self, k):
+        _warn_clipped(int((np.abs(k) >= 1).sum()), "kernel values", "(-1, 1)", self)
+        limit = np.nextafter(1.0, 0.0)
+        return (np.arctanh(np.clip(k, -limit, limit)) - self.coef0) / self.gamma

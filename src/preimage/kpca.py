@@ -1,0 +1,177 @@
+"""Kernel PCA on arrays, with projections as feature-space expansions.
+
+Notation (Schölkopf, Smola & Müller 1998; Mika et al. 1999): Gram matrix K
+(N × N) of the training points, centring ``H = I − 11ᵀ/N``, centred Gram
+``K̃ = HKH``. With ``K̃ u_k = λ_k u_k`` and ``α_k = u_k/√λ_k`` the principal
+axes ``V_k = Σ_i α_ki φ̃(x_i)`` have unit norm, and since ``α_k ⊥ 1`` they are
+also ``Σ_i α_ki φ(x_i)`` over the *uncentred* images. A point x has centred
+coordinates ``β_k = α_kᵀ k̃_x`` with ``k̃_x = H(k_x − K1/N)``.
+
+Two projections are expansions over the uncentred φ(x_i) (see
+:func:`expansion_coef`):
+
+* the exact reconstruction ``Pφ̃(x) + μ``, coefficients ``Aβ + 1/N`` (the
+  feature-space mean μ added back);
+* the principal part ``Σ_k ⟨V_k, φ(x)⟩ V_k``, coefficients ``A(β + c)`` with
+  ``c_k = ⟨V_k, μ⟩`` — STPRtool's ``kpcarec``, for which Mika's fixed point was
+  stated (their data "assumed centred").
+"""
+
+from dataclasses import dataclass
+import warnings
+
+import numpy as np
+
+from ._eigen import top_eigh
+from .exceptions import NumericalWarning
+
+__all__ = [
+    "KernelPCAFit",
+    "center_gram",
+    "center_block",
+    "fit_kernel_pca",
+    "transform_block",
+    "expansion_coef",
+]
+
+# Eigenvalues below this fraction of the largest are rounding noise (the
+# thresholds scikit-learn uses for the same purpose).
+_RELATIVE_ZERO = {np.dtype(np.float32): 2e-7, np.dtype(np.float64): 1e-12}
+
+
+@dataclass
+class KernelPCAFit:
+    """What kernel PCA keeps from the training Gram matrix.
+
+    Attributes
+    ----------
+    eigenvalues : (q,) eigenvalues λ_k of the centred Gram matrix, decreasing.
+    eigenvectors : (N, q) unit eigenvectors u_k.
+    alphas : (N, q) ``u_k/√λ_k``, the coefficients of the unit principal axes
+        (0 for components whose eigenvalue is at rounding level).
+    K_col_mean : (N,) ``K1/N``.
+    K_mean : scalar ``1ᵀK1/N² = ‖μ‖²``.
+    mean_coords : (q,) ``c_k = ⟨V_k, μ⟩ = α_kᵀK1/N``.
+    """
+
+    eigenvalues: np.ndarray
+    eigenvectors: np.ndarray
+    alphas: np.ndarray
+    K_col_mean: np.ndarray
+    K_mean: float
+    mean_coords: np.ndarray
+
+
+def center_gram(K, *, copy=True):
+    """The centred Gram matrix ``HKH`` (in place when ``copy=False``).
+
+    Returns the centred matrix, the column means ``K1/N`` and the grand mean.
+    """
+    Kc = np.array(K, copy=True) if copy else K
+    col_mean = Kc.mean(axis=0)
+    grand = float(col_mean.mean())
+    Kc -= col_mean[None, :]
+    Kc -= col_mean[:, None]
+    Kc += grand
+    return Kc, col_mean, grand
+
+
+def center_block(K_x, K_col_mean, K_mean):
+    """Centre test rows ``k_x = [k(x, x_i)]_i``: ``k̃_x = H(k_x − K1/N)``,
+    i.e. ``k_x − K1/N − mean(k_x) + 1ᵀK1/N²`` (K_x of shape (m, N))."""
+    return K_x - K_col_mean[None, :] - K_x.mean(axis=1, keepdims=True) + K_mean
+
+
+def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
+                   max_iter=None, iterated_power="auto", random_state=None,
+                   copy=True):
+    """Kernel PCA of the Gram matrix `K`.
+
+    Parameters
+    ----------
+    K : array of shape (N, N)
+        Uncentred Gram matrix of the training points.
+    n_components : int or None
+        Number of components q; None keeps every component with a non-zero
+        eigenvalue.
+    eigen_solver, tol, max_iter, iterated_power, random_state
+        See :func:`preimage._eigen.top_eigh`.
+    copy : bool
+        If False, K is centred in place.
+
+    Returns
+    -------
+    KernelPCAFit
+
+    Notes
+    -----
+    Eigenvalues below ``1e-12 λ_max`` (``2e-7 λ_max`` in float32) are rounding
+    noise and cannot be divided by: with
+    ``n_components=None`` they are dropped; components requested explicitly
+    with such eigenvalues keep their place but get zero coefficients (their
+    coordinates are identically 0), with a NumericalWarning.
+    """
+    n = K.shape[0]
+    Kc, col_mean, grand = center_gram(K, copy=copy)
+    q = n if n_components is None else n_components
+    values, vectors = top_eigh(Kc, q, solver="dense" if n_components is None else eigen_solver,
+                               tol=tol, max_iter=max_iter, iterated_power=iterated_power,
+                               random_state=random_state)
+    scale = max(float(values[0]), 0.0)
+    cutoff = _RELATIVE_ZERO.get(values.dtype, 1e-12) * scale
+    nonzero = values > cutoff if scale > 0 else np.zeros(q, bool)
+    if n_components is None:
+        values, vectors = values[nonzero], vectors[:, nonzero]
+        nonzero = nonzero[nonzero]
+    elif not nonzero.all():
+        warnings.warn(
+            f"{int((~nonzero).sum())} of the {q} components requested have an eigenvalue "
+            "at rounding level (the centred Gram matrix has lower rank); their "
+            "coordinates are set to 0. Ask for fewer components.",
+            NumericalWarning, stacklevel=2)
+    values = np.where(nonzero, values, 0.0)
+    alphas = np.zeros_like(vectors)
+    alphas[:, nonzero] = vectors[:, nonzero] / np.sqrt(values[nonzero])
+    # Eigenvectors of HKH with λ ≠ 0 are orthogonal to 1; enforce it against
+    # rounding so that the axes are exactly expansions over uncentred images.
+    alphas -= alphas.mean(axis=0, keepdims=True)
+    mean_coords = alphas.T @ col_mean
+    return KernelPCAFit(values, vectors, alphas, col_mean, grand, mean_coords)
+
+
+def transform_block(K_x, fit):
+    """Centred coordinates ``β = k̃_x A`` of test rows K_x (m, N) -> (m, q)."""
+    return center_block(K_x, fit.K_col_mean, fit.K_mean) @ fit.alphas
+
+
+def expansion_coef(Y, fit, *, add_mean=False):
+    """Expansion coefficients over the uncentred φ(x_i) for coordinates Y.
+
+    Parameters
+    ----------
+    Y : array of shape (m, q)
+        Centred coordinates (as returned by :func:`transform_block`).
+    fit : KernelPCAFit
+    add_mean : bool
+        True: ``Σ_k y_k V_k + μ`` (exact reconstruction), coefficients
+        ``A y + 1/N``, squared norm ``‖y‖² + 2yᵀc + ‖μ‖²``.
+        False: the principal part ``Σ_k (y_k + c_k) V_k``, coefficients
+        ``A(y + c)``, squared norm ``‖y + c‖²`` (for a projected point,
+        ``y_k + c_k = ⟨V_k, φ(x)⟩``).
+
+    Returns
+    -------
+    coef : array of shape (m, N)
+    norm2 : array of shape (m,)
+        The squared feature-space norm of each expansion, in closed form.
+    """
+    # Components with a zero eigenvalue have V_k = 0: their coordinates count for nothing.
+    Y = np.asarray(Y, dtype=fit.alphas.dtype) * (fit.eigenvalues > 0)
+    if add_mean:
+        coef = Y @ fit.alphas.T + 1.0 / fit.alphas.shape[0]
+        norm2 = np.einsum("ij,ij->i", Y, Y) + 2 * Y @ fit.mean_coords + fit.K_mean
+    else:
+        Yc = Y + fit.mean_coords
+        coef = Yc @ fit.alphas.T
+        norm2 = np.einsum("ij,ij->i", Yc, Yc)
+    return coef, norm2
