@@ -64,3 +64,15 @@ def fdiff():
 @pytest.fixture(scope="session")
 def match_signs():
     return align_signs
+
+
+@pytest.fixture
+def single_blas_thread():
+    """One BLAS thread for the test. numpy and scipy ship separate OpenBLAS
+    copies whose idle threads spin against each other; L-BFGS-B (scipy)
+    interleaved with tiny kernel blocks (numpy) then runs ~17x slower on two
+    cores. Results are the same either way; only the run time changes."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1, user_api="blas"):
+        yield

@@ -17,6 +17,7 @@ from .._expansion import FeatureExpansion
 from .._validation import validate_estimator_input
 from ..kernels import KERNELS, Kernel, make_kernel
 from ..kpca import expansion_coef, fit_kernel_pca, transform_block
+from ..solvers import PreimageResult, find_preimage, make_solver
 
 __all__ = ["KernelPCA"]
 
@@ -182,6 +183,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                              random_state=self.random_state,
                              copy=self.kernel == "precomputed")
         self._fit_state = fit
+        self._solver_cache = {}
+        self._closed_form_maps = {}
         self.eigenvalues_ = fit.eigenvalues
         self.eigenvectors_ = fit.eigenvectors
         self.expansion_coef_ = fit.alphas
@@ -251,6 +254,89 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         :meth:`expansion_from_components`).
         """
         return self.expansion_from_components(self.transform(X), add_mean=add_mean)
+
+    # -- back to input space -------------------------------------------------
+    def inverse_transform(self, Y, *, method="fixed_point", add_mean=False, x0=None,
+                          return_result=False, **options):
+        """Pre-images of the feature-space points with coordinates Y.
+
+        Parameters
+        ----------
+        Y : array of shape (n_samples, q)
+            Centred coordinates, as returned by :meth:`transform`.
+        method : str or fitted solver, default="fixed_point"
+            Any method of :func:`preimage.find_preimage`. ``"learned"`` maps Y
+            directly with kernel ridge regression fitted on the training
+            coordinates (Bakır et al. 2004; with its defaults — the forward
+            kernel, ``alpha=1`` — it is scikit-learn's
+            ``KernelPCA(fit_inverse_transform=True)``). ``"mds"``,
+            ``"closed_form"`` and ``"learned"`` are fitted once per set of
+            options and reused.
+        add_mean : bool, default=False
+            Which expansion the coordinates stand for (see
+            :meth:`expansion_from_components`); not used by ``"learned"``.
+        x0 : array of shape (n_samples, n_features), optional
+            Starting points of iterative methods (for denoising, the noisy
+            inputs).
+        return_result : bool, default=False
+            Return the whole :class:`~preimage.PreimageResult` (residuals,
+            iterations, convergence) instead of the points alone.
+        **options
+            Passed to the method.
+
+        Returns
+        -------
+        X : ndarray of shape (n_samples, n_features), or PreimageResult
+        """
+        check_is_fitted(self)
+        if self.kernel_ is None:
+            raise ValueError("inverse_transform needs input-space training points; it is "
+                             "not available with kernel='precomputed'")
+        if method == "learned":
+            x = self._fitted_solver("learned", options).predict(Y)
+            if not return_result:
+                return x
+            psi = self.expansion_from_components(Y, add_mean=add_mean)
+            return PreimageResult(x, psi.distance2(x), np.zeros(len(x), dtype=int),
+                                  np.ones(len(x), dtype=bool), "learned map", "learned")
+        if method == "closed_form" and not return_result:
+            return self._closed_form_from_coordinates(Y, add_mean, options)
+        if isinstance(method, str) and method in ("mds", "closed_form"):
+            method, options = self._fitted_solver(method, options), {}
+        psi = self.expansion_from_components(Y, add_mean=add_mean)
+        result = find_preimage(psi, method=method, x0=x0, **options)
+        return result if return_result else result.x
+
+    def _closed_form_from_coordinates(self, Y, add_mean, options):
+        """Honeine–Richard pre-images straight from coordinates.
+
+        The expansion of coordinates y has coefficients ``A(y + c)`` (principal
+        part) or ``Ay + 1/N`` (with the mean), so ``x* = MΓ`` is
+        ``(MA)(y + c)`` or ``(MA)y + M1/N``: with ``MA`` (d × q) computed once,
+        a pre-image costs O(dq) instead of O(nd).
+        """
+        solver = self._fitted_solver("closed_form", options)
+        maps = self.__dict__.setdefault("_closed_form_maps", {})
+        if id(solver) not in maps:
+            maps[id(solver)] = (solver.M_ @ self.expansion_coef_, solver.M_.mean(axis=1))
+        MA, M_mean = maps[id(solver)]
+        Y = np.asarray(Y, dtype=float) * (self.eigenvalues_ > 0)
+        if add_mean:
+            return Y @ MA.T + M_mean
+        return (Y + self._fit_state.mean_coords) @ MA.T
+
+    def _fitted_solver(self, name, options):
+        """A solver fitted on the training data, cached per set of options."""
+        key = (name, tuple(sorted((k, repr(v)) for k, v in options.items())))
+        cache = self.__dict__.setdefault("_solver_cache", {})
+        if key not in cache:
+            if name == "learned":
+                coords = self.eigenvectors_ * np.sqrt(self.eigenvalues_)
+                cache[key] = make_solver(name, **options).fit_coordinates(
+                    coords, self.X_fit_, forward_kernel=self.kernel_)
+            else:
+                cache[key] = make_solver(name, **options).fit(self.X_fit_, self.kernel_)
+        return cache[key]
 
     # -- scikit-learn plumbing -----------------------------------------------
     @property

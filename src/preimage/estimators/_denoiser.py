@@ -1,0 +1,223 @@
+"""Kernel PCA denoising: project onto the leading components, return the pre-image."""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from .._eigen import EIGEN_SOLVERS
+from .._validation import check_array_2d, validate_estimator_input
+from ..kernels import KERNELS, Kernel
+from ..exceptions import NumericalWarning
+from ..solvers import METHODS, PreimageResult, find_preimage, make_solver
+from ._kernel_pca import KernelPCA
+
+__all__ = ["KernelPCADenoiser"]
+
+_ITERATIVE = ("fixed_point", "gradient")
+
+
+def _clean_targets(X, y):
+    """y as clean targets when it is 2-D (an array of X's shape), else None.
+
+    scikit-learn passes labels to every step of a pipeline; a 1-D y is such a
+    vector and is ignored, as any unsupervised transformer ignores it.
+    """
+    if y is None:
+        return None
+    y = np.asarray(y)
+    if y.ndim != 2:
+        return None
+    y = check_array_2d(y, "y", n_features=X.shape[1])
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"'y' must have one row per row of 'X' ({X.shape[0]}), "
+                         f"got {y.shape[0]}")
+    return y
+
+
+class KernelPCADenoiser(TransformerMixin, BaseEstimator):
+    """Denoise inputs through kernel PCA and a pre-image.
+
+    A noisy x is mapped to φ(x), projected onto the first q principal
+    components learned from clean data, and brought back to input space by a
+    pre-image method (Mika et al. 1999; Schölkopf et al. 1999):
+
+        x̂ = argmin_z ‖P_q φ(x) − φ(z)‖².
+
+    Parameters
+    ----------
+    n_components : int, default=None
+        Number of components q; None keeps all (reconstruction, no denoising).
+    kernel, gamma, degree, coef0, kernel_params
+        The kernel, as in :class:`~preimage.KernelPCA` (``gamma=None`` resolves
+        to 1/(2 · total variance) for the Gaussian kernel).
+    method : str, default="fixed_point"
+        Pre-image method, any of :data:`preimage.solvers.METHODS`. Iterative
+        methods start at the noisy input.
+    add_mean : bool, default=False
+        Pre-image of the principal part ``Σ_k ⟨V_k, φ(x)⟩ V_k`` (False) or of
+        the reconstruction with the feature-space mean ``Pφ̃(x) + μ`` (True).
+        The default is measured: on bundled MNIST (2,000 train, 500 test,
+        Gaussian noise σ = 0.5, width 6, 100 components) the fixed point
+        reaches MSE 15.4 without the mean and 56.1 with it, because the mean
+        pulls every pre-image toward the average digit.
+    method_params : dict, default=None
+        Options of the pre-image method (e.g. ``{"max_iter": 100}`` for the
+        fixed point, ``{"gamma": 10, "alpha": 0.01}`` for the learned map).
+    eigen_solver, random_state
+        As in :class:`~preimage.KernelPCA`.
+
+    Attributes
+    ----------
+    kpca_ : KernelPCA
+        The kernel PCA fitted on the clean training data.
+    solver_ : object or None
+        The fitted pre-image solver of the methods that learn from training
+        data (learned, mds, closed_form).
+    n_features_in_ : int
+
+    Notes
+    -----
+    ``fit(X, y)`` accepts clean targets: kernel PCA is then fitted on ``y``,
+    and the learned pre-image map on the pairs (coordinates of X, y). Fitting
+    the learned map on noisy inputs against clean targets teaches it where
+    noisy coordinates lie (noise shrinks them toward the origin); fitted on
+    clean pairs only, it fails on noisy inputs. The same pairs make
+    ``score(X_noisy, X_clean)`` a model-selection criterion, so
+    ``GridSearchCV(denoiser).fit(X_noisy, X_clean)`` tunes on training data.
+
+    Examples
+    --------
+    Three point sources with Gaussian noise (σ = 0.1): two components of a
+    Gaussian kernel PCA move test points onto their sources.
+
+    >>> import numpy as np
+    >>> from preimage import KernelPCADenoiser
+    >>> from preimage.datasets import make_three_clusters
+    >>> X, _, centers = make_three_clusters(return_centers=True, random_state=0)
+    >>> X_test, y_test = make_three_clusters(random_state=1)
+    >>> den = KernelPCADenoiser(n_components=2, gamma=10.0).fit(X)
+    >>> def err(Z):
+    ...     return np.mean(np.sum((Z - centers[y_test]) ** 2, axis=1))
+    >>> print(f"{err(X_test):.4f} -> {err(den.transform(X_test)):.4f}")
+    0.0180 -> 0.0002
+    """
+
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "kernel": [StrOptions(set(KERNELS)), Kernel, callable],
+        "gamma": [Interval(Real, 0, None, closed="neither"), None],
+        "degree": [Interval(Integral, 0, None, closed="left")],
+        "coef0": [Interval(Real, None, None, closed="neither")],
+        "kernel_params": [dict, None],
+        "method": [StrOptions(set(METHODS))],
+        "add_mean": ["boolean"],
+        "method_params": [dict, None],
+        "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
+        "random_state": ["random_state", np.random.Generator],
+    }
+
+    def __init__(self, n_components=None, *, kernel="rbf", gamma=None, degree=3, coef0=1,
+                 kernel_params=None, method="fixed_point", add_mean=False,
+                 method_params=None, eigen_solver="auto", random_state=None):
+        self.n_components = n_components
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.method = method
+        self.add_mean = add_mean
+        self.method_params = method_params
+        self.eigen_solver = eigen_solver
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Fit kernel PCA on the clean data (y if given, else X) and the
+        pre-image solver.
+
+        Parameters
+        ----------
+        X : array of shape (n_samples, n_features)
+            Training inputs (clean, or noisy when `y` holds their clean
+            versions).
+        y : array of shape (n_samples, n_features), optional
+            Clean targets for X. Anything else (None, or the 1-D labels a
+            pipeline passes to every step) is ignored.
+        """
+        X = validate_estimator_input(self, X, reset=True)
+        y = _clean_targets(X, y)
+        clean = X if y is None else y
+        self.kpca_ = KernelPCA(
+            self.n_components, kernel=self.kernel, gamma=self.gamma, degree=self.degree,
+            coef0=self.coef0, kernel_params=self.kernel_params,
+            eigen_solver=self.eigen_solver, random_state=self.random_state).fit(clean)
+        params = dict(self.method_params or {})
+        self.solver_ = None
+        if self.method == "learned":
+            coords = self.kpca_.transform(X) if y is not None else \
+                self.kpca_.eigenvectors_ * np.sqrt(self.kpca_.eigenvalues_)
+            self.solver_ = make_solver("learned", **params).fit_coordinates(
+                coords, clean, forward_kernel=self.kpca_.kernel_)
+        elif self.method in ("mds", "closed_form"):
+            self.solver_ = self.kpca_._fitted_solver(self.method, params)
+        else:
+            # Options and kernel are checked now, on one point, rather than at
+            # the first transform.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", NumericalWarning)
+                find_preimage(self.kpca_.project(X[:1], add_mean=self.add_mean),
+                              method=self.method,
+                              x0=X[:1] if self.method in _ITERATIVE else None, **params)
+        return self
+
+    def transform(self, X):
+        """Denoised X, shape (n_samples, n_features)."""
+        if self.method in ("learned", "closed_form"):
+            # Maps straight from coordinates, without the residuals denoise() reports.
+            check_is_fitted(self)
+            X = validate_estimator_input(self, X, reset=False)
+            Y = self.kpca_.transform(X)
+            if self.method == "learned":
+                return self.solver_.predict(Y)
+            return self.kpca_.inverse_transform(Y, method="closed_form",
+                                                add_mean=self.add_mean,
+                                                **(self.method_params or {}))
+        return self.denoise(X).x
+
+    def denoise(self, X):
+        """Denoise X and say how: a :class:`~preimage.PreimageResult` with the
+        denoised points ``x``, their feature-space residuals ``distance2``,
+        iterations and convergence flags."""
+        check_is_fitted(self)
+        X = validate_estimator_input(self, X, reset=False)
+        psi = self.kpca_.project(X, add_mean=self.add_mean)
+        if self.method == "learned":
+            x = self.solver_.predict(self.kpca_.transform(X))
+            n = x.shape[0]
+            return PreimageResult(x, psi.distance2(x), np.zeros(n, dtype=int),
+                                  np.ones(n, dtype=bool), "learned map", "learned")
+        if self.solver_ is not None:
+            return find_preimage(psi, method=self.solver_)
+        return find_preimage(psi, method=self.method,
+                             x0=X if self.method in _ITERATIVE else None,
+                             **(self.method_params or {}))
+
+    def score(self, X, y=None):
+        """Minus the mean squared error ``−mean_i ‖x̂_i − t_i‖²`` of the denoised
+        X against the targets t: y when it is an array of X's shape (clean
+        versions of X), else X itself."""
+        denoised = self.transform(X)
+        X = validate_estimator_input(self, X, reset=False)
+        y = _clean_targets(X, y)
+        target = X if y is None else y
+        return -float(np.mean(np.sum((denoised - target) ** 2, axis=1)))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags

@@ -1,0 +1,219 @@
+"""Fixed-point iterations for pre-images (Mika et al. 1999; Kwok & Tsang 2004;
+Abrahamsen & Hansen 2011).
+
+Setting the gradient of ``ρ(z) = ‖Ψ − φ(z)‖² + λ‖z − a‖²`` to zero gives a
+fixed-point equation for each kernel family:
+
+* radial ``k = f(‖x − y‖²)``, with ``c_i = −2 γ_i f'(‖z − x_i‖²)``:
+
+      z = (Σ_i c_i x_i + λ a) / (Σ_i c_i + λ);
+
+  for the Gaussian ``exp(−‖·‖²/c)`` this is Mika et al.'s eq. (10),
+  ``z = Σ γ_i k(z, x_i) x_i / Σ γ_i k(z, x_i)``, and with λ > 0 the
+  regularised update of Abrahamsen & Hansen;
+* dot product ``k = f(⟨x, y⟩)``:
+
+      z = (Σ_i γ_i f'(⟨x_i, z⟩) x_i + λ a) / (f'(‖z‖²) + λ);
+
+  for the polynomial ``(⟨x, y⟩ + c)^p`` this is Kwok & Tsang's
+  ``z = Σ γ_i ((x_iᵀz + c)/(‖z‖² + c))^{p−1} x_i``.
+
+All expansions iterate together: one step is one kernel block ``k(Z, X)``,
+which also yields the objective at the current points, so the best point seen
+is kept at no extra cost and the answer is never worse than the start.
+"""
+
+import warnings
+
+import numpy as np
+
+from .._validation import check_positive, check_positive_int, check_random_state
+from ..exceptions import ConvergenceWarning, NumericalWarning
+from ..kernels import DotProductKernel, RadialKernel
+from ._result import PreimageResult
+from ._starts import check_starts, nearest_support_points
+
+__all__ = ["fixed_point"]
+
+# A denominator below this fraction of its scale counts as vanishing.
+_VANISHING = 1e-10
+
+
+def _step(kernel, coef, support, Z, lam, anchor):
+    """One fixed-point step at Z: returns the objective at Z (without the
+    constant ‖Ψ‖²), the new points, and the denominators with their scales."""
+    K, D = kernel._block_and_derivative(Z, support)
+    inner = np.einsum("ji,ji->j", coef, K)
+    objective = kernel._diag(Z) - 2 * inner
+    if lam:
+        objective = objective + lam * np.einsum("ij,ij->i", Z - anchor, Z - anchor)
+    if isinstance(kernel, RadialKernel):
+        C = -2 * coef * D
+        den = C.sum(axis=1)
+        scale = np.abs(C).sum(axis=1)
+    else:
+        C = coef * D
+        den = kernel.profile_derivative(np.einsum("ij,ij->i", Z, Z))
+        scale = np.abs(den)
+    num = C @ support
+    if lam:
+        num = num + lam * anchor
+        den = den + lam
+        scale = scale + lam
+    with np.errstate(divide="ignore", invalid="ignore"):
+        Z_new = num / den[:, None]
+    return objective, Z_new, den, scale
+
+
+def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, regularization=0.0,
+                anchor=None, max_restarts=5, random_state=None):
+    """Pre-images by fixed-point iteration, for radial and dot-product kernels.
+
+    Parameters
+    ----------
+    expansion : FeatureExpansion
+        The m expansions Ψ_j.
+    x0 : array of shape (m, d) or (d,), optional
+        Starting points (denoising starts at the noisy input). Default: the
+        support point nearest each Ψ_j in feature space.
+    max_iter : int, default=300
+        Iterations per start.
+    tol : float, default=1e-7
+        Stop when ``‖z_{t+1} − z_t‖ ≤ tol · max(1, ‖z_t‖)``.
+    regularization : float, default=0
+        λ ≥ 0 of the input-space penalty ``λ‖z − a‖²`` (Abrahamsen & Hansen
+        2011), which keeps pre-images near `anchor`.
+    anchor : array of shape (m, d), optional
+        The point a of the penalty; defaults to `x0`.
+    max_restarts : int, default=5
+        Restarts allowed per expansion when the denominator vanishes (an
+        expansion orthogonal to φ(z), e.g. coefficients summing to zero): first
+        from the support point nearest in feature space, then from random
+        support points (Mika et al. suggest restarting from another start).
+    random_state : None, int or Generator
+        Draws the random restarts.
+
+    Returns
+    -------
+    PreimageResult
+        ``info["restarts"]`` counts the restarts of each expansion.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When iterations end unconverged; the best point seen is returned.
+    NumericalWarning
+        When restarts are exhausted and the best point seen (at worst the
+        support point nearest in feature space) is returned.
+    """
+    kernel, support, coef = expansion.kernel, expansion.support, expansion.coef
+    expansion._require_kernel()
+    if not isinstance(kernel, (RadialKernel, DotProductKernel)):
+        raise ValueError(
+            f"method='fixed_point' needs a radial or dot-product kernel, got "
+            f"{type(kernel).__name__}; use method='gradient' instead")
+    max_iter = check_positive_int(max_iter, "max_iter")
+    tol = check_positive(tol, "tol")
+    lam = check_positive(regularization, "regularization", strict=False)
+    max_restarts = check_positive_int(max_restarts, "max_restarts", minimum=0)
+    rng = check_random_state(random_state)
+    m = expansion.n_expansions
+
+    nearest = None
+    if x0 is None:
+        nearest = support[nearest_support_points(expansion)[:, 0]]
+        Z = np.array(nearest, dtype=np.result_type(support, float))
+    else:
+        Z = check_starts(x0, expansion).copy()
+    if lam:
+        if anchor is None:
+            if x0 is None:
+                raise ValueError("'regularization' > 0 needs an 'anchor' (or 'x0', "
+                                 "which is the default anchor)")
+            anchor = Z.copy()
+        else:
+            anchor = check_starts(anchor, expansion, "anchor")
+    else:
+        anchor = np.zeros_like(Z)
+
+    # A tolerance below the working precision can never be met.
+    tol = max(tol, 8 * np.finfo(np.result_type(Z, support)).eps)
+    norm2 = expansion.norm2()
+    best_Z = Z.copy()
+    best_obj = np.full(m, np.inf)
+    n_iter = np.zeros(m, dtype=int)
+    restarts = np.zeros(m, dtype=int)
+    converged = np.zeros(m, dtype=bool)
+    failed = np.zeros(m, dtype=bool)
+    active = np.arange(m)
+    iters_this_start = np.zeros(m, dtype=int)
+
+    while active.size:
+        obj, Z_new, den, scale = _step(kernel, coef[active], support, Z[active], lam,
+                                       anchor[active])
+        better = obj < best_obj[active]
+        best_obj[active[better]] = obj[better]
+        best_Z[active[better]] = Z[active[better]]
+        n_iter[active] += 1
+        iters_this_start[active] += 1
+
+        vanishing = ~(den > _VANISHING * scale) | ~np.isfinite(Z_new).all(axis=1)
+        step = np.linalg.norm(Z_new - Z[active], axis=1)
+        size = np.maximum(np.linalg.norm(Z[active], axis=1), 1.0)
+        done = ~vanishing & (step <= tol * size)
+        Z[active[~vanishing]] = Z_new[~vanishing]
+        converged[active[done]] = True
+
+        # Restart rows whose denominator vanished, from a new start.
+        for j in active[vanishing]:
+            if restarts[j] >= max_restarts:
+                failed[j] = True
+                continue
+            if restarts[j] == 0 and x0 is not None:
+                if nearest is None:
+                    nearest = support[nearest_support_points(expansion)[:, 0]]
+                Z[j] = nearest[j]
+            else:
+                Z[j] = support[rng.integers(support.shape[0])]
+            restarts[j] += 1
+            iters_this_start[j] = 0
+
+        out_of_iter = iters_this_start[active] >= max_iter
+        active = active[~(done | failed[active] | out_of_iter)]
+
+    # The objective at the final points, which the loop has not evaluated yet.
+    final_obj, _, _, _ = _step(kernel, coef, support, Z, lam, anchor)
+    better = (final_obj < best_obj) & ~failed
+    best_obj[better] = final_obj[better]
+    best_Z[better] = Z[better]
+
+    if failed.any():
+        # Fall back to the support point nearest in feature space wherever it
+        # beats the best point the iteration reached.
+        if nearest is None:
+            nearest = support[nearest_support_points(expansion)[:, 0]]
+        rows = np.flatnonzero(failed)
+        near_obj, _, _, _ = _step(kernel, coef[rows], support, nearest[rows], lam,
+                                  anchor[rows])
+        use = near_obj < best_obj[rows]
+        best_Z[rows[use]] = nearest[rows[use]]
+        best_obj[rows[use]] = near_obj[use]
+        warnings.warn(
+            f"the fixed-point denominator vanished for {int(failed.sum())} of {m} "
+            f"expansions even after {max_restarts} restarts (the expansion is nearly "
+            "orthogonal to every φ(z) tried); returning the best point seen, or the "
+            "support point nearest in feature space", NumericalWarning, stacklevel=2)
+    unconverged = ~converged & ~failed
+    if unconverged.any():
+        warnings.warn(
+            f"the fixed point did not converge for {int(unconverged.sum())} of {m} "
+            f"expansions within max_iter={max_iter} iterations; returning the best "
+            "point seen", ConvergenceWarning, stacklevel=2)
+    distance2 = np.maximum(norm2 + kernel._diag(best_Z)
+                           - 2 * np.einsum("ji,ji->j", coef, kernel._block(best_Z, support)),
+                           0.0)
+    n_conv = int(converged.sum())
+    message = (f"{n_conv} of {m} converged; {int(restarts.sum())} restarts; "
+               f"{int(failed.sum())} ran out of restarts")
+    return PreimageResult(best_Z, distance2, n_iter, converged, message, "fixed_point",
+                          {"restarts": restarts})

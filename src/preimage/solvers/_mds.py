@@ -1,0 +1,128 @@
+"""Pre-images from distance constraints (Kwok & Tsang 2003, 2004)."""
+
+import warnings
+
+import numpy as np
+
+from .._validation import check_array_2d, check_positive, check_positive_int
+from ..exceptions import NumericalWarning
+from ..kernels import DotProductKernel, RadialKernel
+from ._result import PreimageResult
+from ._starts import support_distance2
+
+__all__ = ["MDSPreimage"]
+
+
+class MDSPreimage:
+    """Kwok & Tsang's pre-image: input distances to the nearest training points,
+    then multidimensional scaling.
+
+    For an expansion Ψ:
+
+    1. feature distances to the support points,
+       ``d̃_i² = ‖Ψ‖² + k(x_i, x_i) − 2⟨Ψ, φ(x_i)⟩``;
+    2. input distances by inverting the kernel: radial kernels
+       ``d̃² = 2f(0) − 2f(d²)`` (Gaussian ``exp(−‖·‖²/c)``:
+       ``d² = −c ln(1 − d̃²/2)``, clipped where ``d̃² ≥ 2``); dot-product kernels
+       ``d_i² = f⁻¹(‖Ψ‖²) + f⁻¹(k(x_i, x_i)) − 2 f⁻¹(⟨Ψ, φ(x_i)⟩)`` (the
+       polynomial case of Kwok & Tsang);
+    3. the n nearest training points, centred at x̄ with SVD
+       ``[x_1 − x̄ … x_n − x̄] = U Λ Vᵀ`` (rank by `rank_tol`), coordinates
+       ``Z = Λ Vᵀ`` with squared norms d₀², and the pre-image
+
+           z = U (−½ Λ⁻¹ Vᵀ (d² − d₀²)) + x̄.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=10
+        Training points used (public codes use 10).
+    rank_tol : float, default=1e-10
+        Singular values below ``rank_tol · Λ_max`` are dropped.
+
+    References
+    ----------
+    J. T. Kwok, I. W. Tsang. The pre-image problem in kernel methods. ICML 2003;
+    IEEE Trans. Neural Networks 15, 2004.
+    """
+
+    name = "mds"
+
+    def __init__(self, n_neighbors=10, rank_tol=1e-10):
+        self.n_neighbors = n_neighbors
+        self.rank_tol = rank_tol
+
+    def fit(self, support, kernel):
+        """Remember the training points and their kernel diagonal."""
+        check_positive_int(self.n_neighbors, "n_neighbors")
+        check_positive(self.rank_tol, "rank_tol")
+        X = check_array_2d(support, "support")
+        if not isinstance(kernel, (RadialKernel, DotProductKernel)):
+            raise ValueError(
+                "method='mds' needs a radial or dot-product kernel (to turn feature "
+                f"distances into input distances), got {kernel!r}")
+        if isinstance(kernel, DotProductKernel) and not kernel.invertible:
+            warnings.warn(
+                f"{kernel!r} is not invertible on the whole line; MDS uses the branch "
+                "with non-negative kernel argument", NumericalWarning, stacklevel=2)
+        self.support_, self.kernel_ = X, kernel
+        self.diag_ = kernel._diag(X)
+        return self
+
+    def input_distance2(self, expansion, feature_d2=None, diag=None):
+        """Squared input distances implied by feature distances.
+
+        By default from every expansion to every support point, (m, n); or for
+        given feature distances `feature_d2` to points whose ``k(x, x)`` is
+        `diag` (same shape).
+        """
+        kernel = self.kernel_
+        if feature_d2 is None:
+            feature_d2 = support_distance2(expansion)
+            diag = self.diag_[None, :]
+        if isinstance(kernel, RadialKernel):
+            f0 = float(kernel.profile(np.zeros(1))[0])
+            too_far = feature_d2 >= 2 * f0
+            if too_far.any():
+                warnings.warn(
+                    f"MDS: {int(too_far.sum())} feature distances d̃² ≥ 2k(x, x) are too "
+                    "large for the kernel's inverse (the logarithm is undefined); they "
+                    "were clipped to the largest finite input distance",
+                    NumericalWarning, stacklevel=3)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", NumericalWarning)
+                return kernel.distance2_from_feature_distance2(feature_d2)
+        norm2 = expansion.norm2()
+        cross = (norm2[:, None] + diag - feature_d2) / 2
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumericalWarning)
+            f_inv = kernel.inner_product_from_value
+            d2 = f_inv(norm2)[:, None] + f_inv(diag) - 2 * f_inv(cross)
+        return np.maximum(d2, 0.0)
+
+    def solve(self, expansion, x0=None):
+        """Pre-images of all expansions (x0 is not used)."""
+        from ._closed_form import _check_same_support
+
+        _check_same_support(self, expansion)
+        X = self.support_
+        n = min(self.n_neighbors, X.shape[0])
+        feature_d2 = support_distance2(expansion)
+        neighbors = np.argsort(feature_d2, axis=1)[:, :n]
+        # Input distances of the neighbours only: the others play no part.
+        d2_near = self.input_distance2(
+            expansion, np.take_along_axis(feature_d2, neighbors, axis=1), diag=self.diag_[neighbors])
+        x = np.empty((expansion.n_expansions, X.shape[1]))
+        for j, idx in enumerate(neighbors):
+            Xn = X[idx]
+            mean = Xn.mean(axis=0)
+            U, s, Vt = np.linalg.svd((Xn - mean).T, full_matrices=False)
+            keep = s > self.rank_tol * max(s[0], np.finfo(float).tiny) if s.size else s > 0
+            U, s, Vt = U[:, keep], s[keep], Vt[keep]
+            Z = s[:, None] * Vt                      # coordinates of the neighbours
+            d0 = np.einsum("ij,ij->j", Z, Z)
+            z = -0.5 * (Vt @ (d2_near[j] - d0)) / s
+            x[j] = U @ z + mean
+        return PreimageResult(x, expansion.distance2(x), np.zeros(len(x), dtype=int),
+                              np.ones(len(x), dtype=bool),
+                              f"MDS on the {n} nearest training points", self.name,
+                              {"neighbors": neighbors})
