@@ -134,7 +134,7 @@ def run_demo(*, n_train=2000, n_test=200, noise="gaussian", level=None, seed=0,
         sklearn_kpca,
         ours("fixed_point", "preimage fixed point (recommended)"),
         ours("learned", "preimage learned, fit on noisy pairs", fit_pairs=True,
-             method_params={"gamma": 30.0, "alpha": 1e-2}),
+             method_params={"gamma": 100.0, "alpha": 1e-3}),
         ours("mds", "preimage Kwok-Tsang MDS"),
         ours("closed_form", "preimage closed form (with mean)", add_mean=True),
     ]

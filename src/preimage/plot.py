@@ -76,7 +76,8 @@ def plot_image_grid(rows, row_labels, *, image_shape, fig=None, cmap="gray_r",
     n_rows = len(rows)
     n_cols = max(len(r) for r in rows)
     if fig is None:
-        fig = plt.figure(figsize=(1.0 * n_cols + 1.6, 1.0 * n_rows + (0.5 if title else 0.1)))
+        fig = plt.figure(figsize=(1.0 * n_cols + 1.6, 1.0 * n_rows + (0.5 if title else 0.1)),
+                         layout="constrained")
     axes = fig.subplots(n_rows, n_cols, squeeze=False)
     for i, (images, label) in enumerate(zip(rows, row_labels)):
         for j in range(n_cols):
