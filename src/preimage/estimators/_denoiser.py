@@ -195,12 +195,11 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
         iterations and convergence flags."""
         check_is_fitted(self)
         X = validate_estimator_input(self, X, reset=False)
-        psi = self.kpca_.project(X, add_mean=self.add_mean)
+        Y = self.kpca_.transform(X)
+        psi = self.kpca_.expansion_from_components(Y, add_mean=self.add_mean)
         if self.method == "learned":
-            x = self.solver_.predict(self.kpca_.transform(X))
-            n = x.shape[0]
-            return PreimageResult(x, psi.distance2(x), np.zeros(n, dtype=int),
-                                  np.ones(n, dtype=bool), "learned map", "learned")
+            return PreimageResult.direct(psi, self.solver_.predict(Y), "learned",
+                                         "learned map")
         if self.solver_ is not None:
             return find_preimage(psi, method=self.solver_)
         return find_preimage(psi, method=self.method,

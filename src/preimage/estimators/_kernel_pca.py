@@ -297,8 +297,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             if not return_result:
                 return x
             psi = self.expansion_from_components(Y, add_mean=add_mean)
-            return PreimageResult(x, psi.distance2(x), np.zeros(len(x), dtype=int),
-                                  np.ones(len(x), dtype=bool), "learned map", "learned")
+            return PreimageResult.direct(psi, x, "learned", "learned map")
         if method == "closed_form" and not return_result:
             return self._closed_form_from_coordinates(Y, add_mean, options)
         if isinstance(method, str) and method in ("mds", "closed_form"):

@@ -6,6 +6,7 @@ from scipy import linalg
 from .._validation import check_array_2d, check_positive
 from ..kernels import Kernel
 from ._result import PreimageResult
+from ._starts import check_same_support
 
 __all__ = ["ClosedFormPreimage"]
 
@@ -69,19 +70,6 @@ class ClosedFormPreimage:
 
     def solve(self, expansion, x0=None):
         """``X* = M Γ`` for all expansions at once (x0 is not used)."""
-        _check_same_support(self, expansion)
-        x = expansion.coef @ self.M_.T
-        return PreimageResult(x, expansion.distance2(x), np.zeros(len(x), dtype=int),
-                              np.ones(len(x), dtype=bool), "closed form", self.name)
-
-
-def _check_same_support(solver, expansion):
-    if not hasattr(solver, "support_"):
-        raise ValueError(f"{type(solver).__name__} is not fitted; call fit(support, kernel)")
-    expansion._require_kernel()
-    if expansion.support is not solver.support_ and (
-            expansion.support.shape != solver.support_.shape
-            or not np.array_equal(expansion.support, solver.support_)):
-        raise ValueError(
-            f"the expansion's support differs from the one {type(solver).__name__} "
-            "was fitted on; fit it on expansion.support")
+        check_same_support(self, expansion)
+        return PreimageResult.direct(expansion, expansion.coef @ self.M_.T, self.name,
+                                     "closed form")

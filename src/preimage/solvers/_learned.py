@@ -9,6 +9,7 @@ from .._validation import check_array_2d, check_positive
 from ..kernels import Kernel, make_kernel
 from ..kpca import fit_kernel_pca
 from ._result import PreimageResult
+from ._starts import check_same_support
 
 __all__ = ["LearnedPreimage"]
 
@@ -132,12 +133,9 @@ class LearnedPreimage:
 
     def solve(self, expansion, x0=None):
         """Pre-images of expansions over the fitted support (x0 is not used)."""
-        from ._closed_form import _check_same_support
-
         if not hasattr(self, "KA_"):
             raise ValueError("LearnedPreimage.solve needs fit(support, kernel); after "
                              "fit_coordinates use predict(coordinates)")
-        _check_same_support(self, expansion)
+        check_same_support(self, expansion)
         x = self.predict(self.expansion_coordinates(expansion))
-        return PreimageResult(x, expansion.distance2(x), np.zeros(len(x), dtype=int),
-                              np.ones(len(x), dtype=bool), "learned map", self.name)
+        return PreimageResult.direct(expansion, x, self.name, "learned map")

@@ -8,7 +8,7 @@ from .._validation import check_array_2d, check_positive, check_positive_int
 from ..exceptions import NumericalWarning
 from ..kernels import DotProductKernel, RadialKernel
 from ._result import PreimageResult
-from ._starts import support_distance2
+from ._starts import check_same_support, support_distance2
 
 __all__ = ["MDSPreimage"]
 
@@ -101,9 +101,7 @@ class MDSPreimage:
 
     def solve(self, expansion, x0=None):
         """Pre-images of all expansions (x0 is not used)."""
-        from ._closed_form import _check_same_support
-
-        _check_same_support(self, expansion)
+        check_same_support(self, expansion)
         X = self.support_
         n = min(self.n_neighbors, X.shape[0])
         feature_d2 = support_distance2(expansion)
@@ -122,7 +120,6 @@ class MDSPreimage:
             d0 = np.einsum("ij,ij->j", Z, Z)
             z = -0.5 * (Vt @ (d2_near[j] - d0)) / s
             x[j] = U @ z + mean
-        return PreimageResult(x, expansion.distance2(x), np.zeros(len(x), dtype=int),
-                              np.ones(len(x), dtype=bool),
-                              f"MDS on the {n} nearest training points", self.name,
-                              {"neighbors": neighbors})
+        return PreimageResult.direct(expansion, x, self.name,
+                                     f"MDS on the {n} nearest training points",
+                                     {"neighbors": neighbors})

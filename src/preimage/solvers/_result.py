@@ -38,6 +38,14 @@ class PreimageResult:
     method: str
     info: dict = field(default_factory=dict)
 
+    @classmethod
+    def direct(cls, expansion, x, method, message, info=None):
+        """The result of a non-iterative method: residuals of `x` against
+        `expansion`, no iterations, every point counted as converged."""
+        n = len(x)
+        return cls(x, expansion.distance2(x), np.zeros(n, dtype=int), np.ones(n, dtype=bool),
+                   message, method, {} if info is None else info)
+
     @property
     def success(self):
         """True when every pre-image converged."""

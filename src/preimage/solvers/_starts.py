@@ -1,10 +1,11 @@
-"""Starting points for iterative pre-image methods."""
+"""Starting points and argument checks shared by the pre-image methods."""
 
 import numpy as np
 
 from .._validation import check_array_2d
 
-__all__ = ["support_distance2", "nearest_support_points", "check_starts"]
+__all__ = ["support_distance2", "nearest_support_points", "check_starts",
+           "check_same_support"]
 
 
 def support_distance2(expansion):
@@ -44,3 +45,16 @@ def check_starts(x0, expansion, name="x0"):
             f"{name!r} must hold one point per expansion ({expansion.n_expansions}) "
             f"or a single point, got {x0.shape[0]}")
     return np.array(x0, dtype=np.result_type(x0, expansion.support))
+
+
+def check_same_support(solver, expansion):
+    """A fitted solver applies only to expansions over the support it was fitted on."""
+    if not hasattr(solver, "support_"):
+        raise ValueError(f"{type(solver).__name__} is not fitted; call fit(support, kernel)")
+    expansion._require_kernel()
+    if expansion.support is not solver.support_ and (
+            expansion.support.shape != solver.support_.shape
+            or not np.array_equal(expansion.support, solver.support_)):
+        raise ValueError(
+            f"the expansion's support differs from the one {type(solver).__name__} "
+            "was fitted on; fit it on expansion.support")
