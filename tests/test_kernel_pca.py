@@ -447,3 +447,26 @@ def test_pickle_round_trip_gives_identical_results():
 def test_feature_names_out_follow_sklearn_convention():
     kpca = KernelPCA(3, gamma=0.5).fit(data(10, 2, seed=33))
     assert list(kpca.get_feature_names_out()) == ["kernelpca0", "kernelpca1", "kernelpca2"]
+
+
+# ---------------------------------------------------------------------------
+# leading components: one fit serves a sweep over component counts
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("add_mean", [False, True])
+def test_project_leading_components_equals_smaller_fit(add_mean):
+    X, T = data(40, 3, seed=23), data(6, 3, seed=24)
+    big = KernelPCA(8, gamma=0.4, eigen_solver="dense").fit(X)
+    small = KernelPCA(3, gamma=0.4, eigen_solver="dense").fit(X)
+    a = big.project(T, n_components=3, add_mean=add_mean)
+    b = small.project(T, add_mean=add_mean)
+    # same subspace, so the same feature-space point: coefficients and norms agree
+    np.testing.assert_allclose(a.coef, b.coef, atol=1e-10)
+    np.testing.assert_allclose(a.norm2(), b.norm2(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("n", [0, 9, 2.5, True])
+def test_leading_components_out_of_range_names_argument(n):
+    kpca = KernelPCA(8, gamma=0.4).fit(data(40, 3, seed=23))
+    with pytest.raises(ValueError, match="'n_components'"):
+        kpca.project(data(2, 3, seed=1), n_components=n)

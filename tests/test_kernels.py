@@ -208,7 +208,9 @@ def test_squared_distances_never_negative_property(X, offset):
     A = np.vstack([X, X]) + offset  # every point twice: cancellation on purpose
     D = squared_distances(A, A)
     assert (D >= 0).all()
-    atol = 64 * np.finfo(float).eps * (A**2).sum(axis=1).max()
+    # the rounding bound 64 eps max‖a‖², floored at the smallest normal float
+    # (for subnormal inputs the bound itself underflows to zero)
+    atol = max(64 * np.finfo(float).eps * (A**2).sum(axis=1).max(), np.finfo(float).tiny)
     np.testing.assert_allclose(D, cdist(A, A, "sqeuclidean"), rtol=1e-9, atol=atol)
 
 

@@ -572,23 +572,26 @@ def test_mds_gaussian_matches_step_by_step_reference(n_neighbors):
         assert result.info["neighbors"].shape == (3, n_neighbors)
 
 
+@pytest.mark.parametrize("n_neighbors", [6, 20], ids=["local", "global"])
 @pytest.mark.parametrize("degree", [3, 2])
-def test_mds_homogeneous_polynomial_matches_step_by_step_reference(degree):
+def test_mds_homogeneous_polynomial_matches_step_by_step_reference(degree, n_neighbors):
     # non-negative data, so that every inner product is positive and even
-    # degrees can be inverted on their non-negative branch
+    # degrees can be inverted on their non-negative branch; n_neighbors = 20 is
+    # every training point (the "global" MDS, solved with one shared SVD)
     rng = np.random.default_rng(6)
     X = rng.uniform(0.2, 1.5, size=(20, 3))
     kernel = PolynomialKernel(degree=degree, gamma=1.0, coef0=0.0)
     coef = rng.dirichlet(np.ones(20), size=3)
     psi = FeatureExpansion(coef, X, kernel)
     if degree % 2:
-        solver = MDSPreimage(n_neighbors=6).fit(X, kernel)
+        solver = MDSPreimage(n_neighbors=n_neighbors).fit(X, kernel)
     else:
         with pytest.warns(NumericalWarning, match="not invertible"):
-            solver = MDSPreimage(n_neighbors=6).fit(X, kernel)
+            solver = MDSPreimage(n_neighbors=n_neighbors).fit(X, kernel)
     result = find_preimage(psi, solver)
     expected = np.array([mds_reference(c, X, sk_kernel(kernel),
-                                       homogeneous_poly_to_input(degree), 6) for c in coef])
+                                       homogeneous_poly_to_input(degree), n_neighbors)
+                         for c in coef])
     np.testing.assert_allclose(result.x, expected, atol=1e-8)
 
 

@@ -67,5 +67,54 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
         click.echo(f"\nno figure: {exc}", err=True)
 
 
+@main.command()
+@click.argument("names", nargs=-1)
+@click.option("--quick", is_flag=True,
+              help="A reduced version that runs in seconds (checks that it runs; "
+                   "its numbers are not comparable with the papers).")
+@click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
+@click.option("--output-dir", default="results", show_default=True,
+              type=click.Path(file_okay=False, path_type=Path),
+              help="Each run writes a new folder NAME (or NAME-1, ...) here; "
+                   "earlier results are never overwritten.")
+@click.option("--list", "list_", is_flag=True, help="List the reproductions and exit.")
+def reproduce(names, quick, seed, output_dir, list_):
+    """Reproduce experiments of the pre-image papers: NAMES, or 'all'.
+
+    Each prints its table beside the paper's numbers and its own time, and
+    writes the tables (Markdown, CSV) and figures (PNG) under OUTPUT_DIR.
+    """
+    from .reproductions import EXPERIMENTS, format_report, run_experiment, write_report
+
+    if list_ or not names:
+        for name, (_, what) in EXPERIMENTS.items():
+            click.echo(f"{name:22} {what}")
+        if not list_:
+            click.echo("\nusage: preimage reproduce NAME [NAME ...] | all  [--quick]")
+        return
+    if "all" in names:
+        names = tuple(EXPERIMENTS)
+    unknown = [n for n in names if n not in EXPERIMENTS]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown reproduction {unknown[0]!r}; choose from all, "
+            + ", ".join(EXPERIMENTS), param_hint="'NAMES'")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise click.ClickException(
+            "reproductions draw figures and need matplotlib: "
+            "pip install \"preimage[plot,data]\"") from None
+    total = 0.0
+    for name in names:
+        report = run_experiment(name, quick=quick, seed=seed, echo=click.echo)
+        click.echo(format_report(report))
+        folder = write_report(report, output_dir)
+        click.echo(f"[{name}] written to {folder}\n")
+        total += report.seconds
+    if len(names) > 1:
+        click.echo(f"{len(names)} reproductions in {total:.0f} s")
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

