@@ -1,8 +1,16 @@
 """preimage: from kernel feature spaces back to input space."""
 
-from . import kernels
+from . import kernels, reduced_set
 from ._expansion import FeatureExpansion
-from .estimators import KernelPCA, KernelPCADenoiser
+from .estimators import (
+    KernelPCA,
+    KernelPCADenoiser,
+    ReducedKernelPCA,
+    ReducedSVC,
+    ReducedSVR,
+    reduce_kernel_pca,
+    reduce_svm,
+)
 from .exceptions import ConvergenceWarning, NumericalWarning
 from .solvers import METHODS, PreimageResult, find_preimage
 
@@ -16,7 +24,13 @@ __all__ = [
     "KernelPCADenoiser",
     "NumericalWarning",
     "PreimageResult",
+    "ReducedKernelPCA",
+    "ReducedSVC",
+    "ReducedSVR",
     "find_preimage",
     "kernels",
+    "reduce_kernel_pca",
+    "reduce_svm",
+    "reduced_set",
     "__version__",
 ]

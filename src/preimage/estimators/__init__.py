@@ -2,5 +2,8 @@
 
 from ._denoiser import KernelPCADenoiser
 from ._kernel_pca import KernelPCA
+from ._reduced_kpca import ReducedKernelPCA, reduce_kernel_pca
+from ._reduced_svm import ReducedSVC, ReducedSVR, reduce_svm
 
-__all__ = ["KernelPCA", "KernelPCADenoiser"]
+__all__ = ["KernelPCA", "KernelPCADenoiser", "ReducedKernelPCA", "ReducedSVC", "ReducedSVR",
+           "reduce_kernel_pca", "reduce_svm"]

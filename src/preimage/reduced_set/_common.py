@@ -1,0 +1,69 @@
+"""Argument checks and bookkeeping shared by the reduced-set methods."""
+
+import numpy as np
+
+from .._validation import check_positive_int
+from ._coefficients import _check_expansion
+from ._result import ReducedSet
+
+__all__ = ["check_reduction", "combine", "groups", "support_gram"]
+
+
+def check_reduction(expansion, n_vectors, shared):
+    """Validate the arguments every reduced-set method takes."""
+    expansion = _check_expansion(expansion)
+    n_vectors = check_positive_int(n_vectors, "n_vectors")
+    if not isinstance(shared, (bool, np.bool_)):
+        raise TypeError(f"'shared' must be True or False, got {shared!r}")
+    return expansion, n_vectors
+
+
+def support_gram(expansion):
+    """The Gram matrix of the support points, (n, n)."""
+    return expansion.kernel._block(expansion.support, expansion.support)
+
+
+def groups(expansion, shared):
+    """The rows of coef reduced together: all of them, or one at a time."""
+    m = expansion.n_expansions
+    return [np.arange(m)] if shared else [np.array([k]) for k in range(m)]
+
+
+def combine(expansion, parts, method, info):
+    """Assemble per-group results into one ReducedSet.
+
+    Each part is ``(rows, vectors, coef, error, history_counts, history_error,
+    support_indices or None)``. Selected support points used by several groups
+    appear once; constructed vectors are concatenated.
+    """
+    m = expansion.n_expansions
+    norm2 = expansion.norm2()
+    error = np.zeros(m)
+    selection = all(part[6] is not None for part in parts)
+    if selection:
+        indices = np.unique(np.concatenate([part[6] for part in parts]))
+        vectors = expansion.support[indices]
+        coef = np.zeros((m, indices.size))
+        for rows, _, B, err, _, _, idx in parts:
+            coef[np.ix_(rows, np.searchsorted(indices, idx))] = B
+            error[rows] = err
+    else:
+        indices = None
+        vectors = np.vstack([part[1] for part in parts])
+        coef = np.zeros((m, vectors.shape[0]))
+        start = 0
+        for rows, Z, B, err, _, _, _ in parts:
+            coef[rows, start:start + Z.shape[0]] = B
+            error[rows] = err
+            start += Z.shape[0]
+    # The history on a common axis of counts: each group at the count nearest
+    # from its own run (a group that stopped early keeps its last error).
+    counts = np.unique(np.concatenate([part[4] for part in parts]))
+    hist = np.zeros((counts.size, m))
+    for rows, _, _, _, c, e, _ in parts:
+        order = np.argsort(c)
+        c, e = np.asarray(c)[order], np.asarray(e)[order]
+        pos = np.clip(np.searchsorted(c, counts, side="right") - 1, 0, len(c) - 1)
+        hist[:, rows] = e[pos]
+    return ReducedSet(vectors, coef, expansion.kernel, error, norm2, method, indices,
+                      {"n_vectors": counts, "error": hist}, info)

@@ -1,0 +1,223 @@
+"""Reduced-set construction: new vectors built one at a time as pre-images of
+the residual (Schölkopf et al. 1999, Sec. V-D), with an optional second phase
+of joint gradient descent on all vectors (Burges 1996).
+"""
+
+import math
+import warnings
+
+import numpy as np
+from scipy.optimize import minimize
+
+from .._expansion import FeatureExpansion
+from .._validation import check_positive, check_positive_int, check_random_state
+from ..kernels import DotProductKernel, RadialKernel
+from ..solvers import fixed_point, gradient_descent
+from ._coefficients import _error, _solve
+from ._common import check_reduction, combine, groups
+
+__all__ = ["construct"]
+
+_SOLVERS = ("auto", "fixed_point", "gradient")
+
+
+def _candidates(residual, starts, signs, solver, max_iter, rng):
+    """Pre-images of ±residual from each start; the sign makes every start a
+    point of positive ⟨±R, φ(z)⟩, so each iteration climbs towards a maximum
+    of |⟨R, φ(z)⟩|. Non-convergence is expected and counted, not warned."""
+    coef = signs[:, None] * residual.coef
+    many = FeatureExpansion(coef, residual.support, residual.kernel)
+    run = fixed_point if solver == "fixed_point" else gradient_descent
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = run(many, starts, max_iter=max_iter, random_state=rng)
+    return result.x, int((~result.converged).sum())
+
+
+def _gain(inner, diag):
+    """The error removed by adding φ(z) with its best coefficient,
+    ``⟨R, φ(z)⟩² / k(z, z)``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gain = inner ** 2 / diag
+    return np.where(diag > 0, gain, 0.0)
+
+
+def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, max_iter, tol, ridge, rng):
+    """Phase one for the expansions A (m, n) sharing one reduced set."""
+    m, n = A.shape
+    P = np.empty((m, n))                  # ⟨Ψ_k, φ(x_i)⟩
+    for rows, K_rows in kernel.blocks(X):
+        P[:, rows] = A @ K_rows.T
+    diag_X = kernel._diag(X)
+    Z = np.empty((0, X.shape[1]))
+    Q = np.empty((0, n))                  # k(z_j, x_i)
+    K_z = np.empty((0, 0))
+    B = np.empty((m, 0))
+    err = norm2.copy()
+    counts, errors, unconverged = [0], [err], 0
+    # ρ is a difference of terms of size ‖Ψ‖², so below ~1e-11 of it the
+    # error is rounding and no vector can remove more.
+    scale = max(float(norm2.max(initial=0.0)), np.finfo(float).tiny)
+    n_top = max(1, math.ceil(n_starts / 2))
+    for _ in range(n_vectors):
+        if err.max() <= 1e-11 * scale or (tol is not None and (err <= tol * norm2).all()):
+            break
+        k = int(np.argmax(err))           # the worst-approximated expansion
+        r = P[k] - B[k] @ Q               # ⟨R, φ(x_i)⟩ for the residual R of expansion k
+        gain_X = _gain(r, diag_X)
+        top = np.argsort(-gain_X, kind="stable")[:n_top]
+        rest = np.setdiff1d(np.arange(n), top)
+        extra = rng.choice(rest, size=min(n_starts - top.size, rest.size), replace=False)
+        idx = np.concatenate([top, extra])
+        residual = FeatureExpansion(np.concatenate([A[k], -B[k]]), np.vstack([X, Z]), kernel)
+        signs = np.where(r[idx] < 0, -1.0, 1.0)
+        cand, n_bad = _candidates(residual, X[idx], signs, solver, max_iter, rng)
+        unconverged += n_bad
+        gain = _gain(residual.cross(cand)[0], kernel._diag(cand))
+        best = int(np.argmax(gain))
+        z = cand[best] if gain[best] >= gain_X[top[0]] else X[top[0]]
+        Z = np.vstack([Z, z])
+        Q = np.vstack([Q, kernel._block(z[None], X)])
+        k_z = kernel._block(Z, z[None])[:, 0]
+        K_z = np.block([[K_z, k_z[:-1, None]], [k_z[None, :]]])
+        C = Q @ A.T
+        B = _solve(K_z, C, ridge).T
+        err = _error(norm2, B, K_z, C)
+        counts.append(Z.shape[0])
+        errors.append(err)
+    return Z, B, err, counts, errors, unconverged
+
+
+def _phase2_objective(kernel, X, A, norm2, shape, ridge):
+    """``F(Z) = Σ_k ρ_k(Z, β*(Z)) + r‖β*‖²`` with the coefficients eliminated
+    (β* optimal for Z), and its gradient by the envelope theorem:
+
+    .. math::
+        ∂F/∂z_j = −2 Σ_i (βᵀα)_{ji} ∇_1 k(z_j, x_i)
+                  + 2 Σ_{l≠j} (βᵀβ)_{jl} ∇_1 k(z_j, z_l) + (βᵀβ)_{jj} ∇ k(z_j, z_j).
+    """
+    def fun(flat):
+        Z = flat.reshape(shape)
+        Q = kernel._block(Z, X)
+        K_z = kernel._block(Z, Z)
+        C = Q @ A.T
+        B = _solve(K_z, C, ridge).T
+        value = _error(norm2, B, K_z, C).sum() + ridge * (B ** 2).sum()
+        W_zz = B.T @ B
+        own = W_zz.diagonal().copy()
+        np.fill_diagonal(W_zz, 0.0)
+        grad = (-2 * kernel._gradient(Z, X, B.T @ A) + 2 * kernel._gradient(Z, Z, W_zz)
+                + own[:, None] * kernel._diag_gradient(Z))
+        return value, grad.ravel()
+    return fun
+
+
+def _phase2(kernel, X, A, norm2, Z, ridge, max_iter):
+    """Joint gradient descent on all vectors; kept only if it lowers the error."""
+    fun = _phase2_objective(kernel, X, A, norm2, Z.shape, ridge)
+    start = fun(Z.ravel())[0]
+    with np.errstate(all="ignore"):
+        res = minimize(fun, Z.ravel(), jac=True, method="L-BFGS-B",
+                       options={"maxiter": max_iter})
+    if not (np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun < start):
+        return Z, 0
+    return res.x.reshape(Z.shape), int(res.nit)
+
+
+def construct(expansion, n_vectors, *, shared=False, solver="auto", n_starts=6,
+              max_iter=100, phase2=False, phase2_max_iter=200, tol=None, ridge=0.0,
+              random_state=None):
+    """Reduced-set construction (Schölkopf et al. 1999, Sec. V-D).
+
+    Vectors are added one at a time. With the current approximation
+    ``Ψ' = Σ_j β_j φ(z_j)``, the next vector is a pre-image of the residual
+    ``R = Ψ − Ψ'`` maximising the error it removes,
+
+    .. math:: \\max_z \\; ⟨R, φ(z)⟩^2 / k(z, z),
+
+    found by the fixed point (radial and dot-product kernels) or gradient
+    descent from several starts; then all coefficients are refitted with
+    Prop. 3. The optional second phase minimises the error jointly over all
+    vectors, with the coefficients kept optimal (the paper's global gradient
+    descent on (z, β), with β eliminated).
+
+    Parameters
+    ----------
+    expansion : FeatureExpansion
+        The m expansions to approximate.
+    n_vectors : int
+        Vectors to construct: per expansion, or in all when `shared`.
+    shared : bool, default=False
+        Build one set for all expansions: each step approximates the residual
+        of the expansion with the largest error, and all coefficients are
+        refitted over the common set.
+    solver : {"auto", "fixed_point", "gradient"}, default="auto"
+        Pre-image method for each new vector; "auto" takes the fixed point for
+        radial and dot-product kernels and gradient descent otherwise.
+    n_starts : int, default=6
+        Starts per vector: half at the support points whose images align best
+        with the residual, half at random support points. The best support
+        point itself is also a candidate, so no step does worse than selection.
+    max_iter : int, default=100
+        Iterations of the pre-image solver per start.
+    phase2 : bool, default=False
+        Run the joint gradient descent after the vectors are built.
+    phase2_max_iter : int, default=200
+        L-BFGS-B iterations of the second phase.
+    tol : float, optional
+        Stop early once every relative error ``ρ_k/‖Ψ_k‖²`` is at most `tol`.
+    ridge : float, default=0
+        Ridge on the reduced Gram matrix in every refit.
+    random_state : None, int or Generator
+
+    Returns
+    -------
+    ReducedSet
+        ``history`` holds the error after each added vector (phase one);
+        ``info`` counts unconverged pre-image runs and phase-two iterations.
+    """
+    expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
+    kernel = expansion.kernel
+    if solver not in _SOLVERS:
+        raise ValueError(f"'solver' must be one of {list(_SOLVERS)}, got {solver!r}")
+    if solver == "auto":
+        solver = ("fixed_point" if isinstance(kernel, (RadialKernel, DotProductKernel))
+                  else "gradient")
+    if solver == "gradient" or phase2:
+        if not kernel.differentiable:
+            raise ValueError(
+                f"construction needs pre-images, and {type(kernel).__name__} has no "
+                "gradient; use method='selection_kpca' or 'selection_l1' instead")
+    n_starts = check_positive_int(n_starts, "n_starts")
+    max_iter = check_positive_int(max_iter, "max_iter")
+    phase2_max_iter = check_positive_int(phase2_max_iter, "phase2_max_iter")
+    if tol is not None:
+        tol = check_positive(tol, "tol", strict=False)
+    ridge = check_positive(ridge, "ridge", strict=False)
+    rng = check_random_state(random_state)
+
+    X = np.asarray(expansion.support, dtype=float)
+    norm2 = expansion.norm2()
+    parts, unconverged, phase2_iter = [], 0, 0
+    for rows in groups(expansion, shared):
+        # Only the points these expansions use (a one-vs-rest machine uses its
+        # own support vectors out of the union of all machines').
+        used = np.flatnonzero(np.any(expansion.coef[rows] != 0, axis=0))
+        A, X_used = expansion.coef[np.ix_(rows, used)], X[used]
+        if used.size == 0:                # zero expansions need no vectors
+            parts.append((rows, X[:0], np.zeros((rows.size, 0)), norm2[rows], [0],
+                          [norm2[rows]], None))
+            continue
+        Z, B, err, counts, errors, bad = _grow(kernel, X_used, A, norm2[rows], n_vectors,
+                                               solver, n_starts, max_iter, tol, ridge, rng)
+        unconverged += bad
+        if phase2 and Z.shape[0]:
+            Z, nit = _phase2(kernel, X_used, A, norm2[rows], Z, ridge, phase2_max_iter)
+            phase2_iter += nit
+            K_z, C = kernel._block(Z, Z), kernel._block(Z, X_used) @ A.T
+            B = _solve(K_z, C, ridge).T
+            err = _error(norm2[rows], B, K_z, C)
+        parts.append((rows, Z, B, err, counts, errors, None))
+    return combine(expansion, parts, "construction",
+                   {"solver": solver, "unconverged_starts": unconverged,
+                    "phase2_iterations": phase2_iter, "shared": shared})

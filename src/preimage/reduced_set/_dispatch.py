@@ -1,0 +1,60 @@
+"""One entry point for every reduced-set method."""
+
+from ._construction import construct
+from ._selection import select_kpca, select_l1
+
+__all__ = ["METHODS", "reduce_expansion"]
+
+_METHODS = {"construction": construct, "selection_kpca": select_kpca,
+            "selection_l1": select_l1}
+#: Every method name understood by :func:`reduce_expansion`.
+METHODS = tuple(_METHODS)
+
+
+def reduce_expansion(expansion, n_vectors, method="construction", **options):
+    """Approximate feature-space expansions by fewer vectors.
+
+    Replaces each ``Ψ_k = Σ_{i≤n} α_ki φ(x_i)`` by ``Σ_{j≤p} β_kj φ(z_j)``
+    with p = `n_vectors` ≪ n, minimising ``ρ_k = ‖Ψ_k − Σ_j β_kj φ(z_j)‖²``
+    (Schölkopf et al. 1999, Sec. V).
+
+    Parameters
+    ----------
+    expansion : FeatureExpansion
+        The m expansions (an SVM's weight vector, kernel PCA axes, ...).
+    n_vectors : int
+        Vectors per expansion (or in all, with ``shared=True``).
+    method : {"construction", "selection_kpca", "selection_l1"}
+        * ``"construction"`` — new vectors as pre-images of the residual
+          (:func:`construct`);
+        * ``"selection_kpca"`` — keep support points, removing one at a time
+          by the kernel PCA criterion (:func:`select_kpca`);
+        * ``"selection_l1"`` — keep the support points an ℓ1 penalty keeps
+          (:func:`select_l1`).
+    **options
+        Passed to the method (``shared``, ``n_starts``, ``phase2``, ...);
+        ``random_state`` is used by construction and ignored by the
+        (deterministic) selection methods.
+
+    Returns
+    -------
+    ReducedSet
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.reduced_set import reduce_expansion
+    >>> X = np.array([[0.0], [0.0], [3.0]])            # a duplicated point
+    >>> psi = FeatureExpansion([1.0, 1.0, -0.5], X, GaussianKernel(gamma=1.0))
+    >>> rs = reduce_expansion(psi, 2, method="selection_kpca")
+    >>> rs.coef.round(6), float(rs.error[0]) < 1e-12
+    (array([[ 2. , -0.5]]), True)
+    """
+    if method not in _METHODS:
+        raise ValueError(f"Unknown reduced-set method {method!r}; 'method' must be one of "
+                         f"{list(METHODS)}")
+    if method != "construction":
+        options.pop("random_state", None)   # selection is deterministic
+    return _METHODS[method](expansion, n_vectors, **options)

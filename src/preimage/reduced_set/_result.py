@@ -1,0 +1,81 @@
+"""The result every reduced-set method returns."""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._expansion import FeatureExpansion
+from .._validation import check_array_2d
+from ..kernels import Kernel
+
+__all__ = ["ReducedSet"]
+
+
+@dataclass
+class ReducedSet:
+    """m expansions approximated over one reduced set of p vectors.
+
+    ``Ψ_k = Σ_i α_ki φ(x_i)`` is replaced by ``Ψ'_k = Σ_j β_kj φ(z_j)`` with
+    p ≪ n, so that evaluating ``⟨Ψ'_k, φ(x)⟩`` costs p kernel values instead
+    of n (Schölkopf et al. 1999, Sec. V).
+
+    Attributes
+    ----------
+    vectors : ndarray of shape (p, d)
+        The reduced-set vectors z_j, shared by all expansions.
+    coef : ndarray of shape (m, p)
+        The coefficients β (zero where an expansion does not use z_j).
+    kernel : Kernel
+    error : ndarray of shape (m,)
+        The feature-space error ``ρ_k = ‖Ψ_k − Ψ'_k‖²``.
+    norm2 : ndarray of shape (m,)
+        ``‖Ψ_k‖²``, the scale of the error.
+    method : str
+        ``"construction"``, ``"selection_kpca"`` or ``"selection_l1"``.
+    support_indices : ndarray of shape (p,) or None
+        For selection, the rows of the original support that were kept.
+    history : dict
+        ``{"n_vectors": (s,), "error": (s, m)}``: the error along the run
+        (vectors added by construction, removed by kernel PCA selection).
+    info : dict
+        Method-specific extras (removal order, penalty, solver counts).
+    """
+
+    vectors: np.ndarray
+    coef: np.ndarray
+    kernel: Kernel
+    error: np.ndarray
+    norm2: np.ndarray
+    method: str
+    support_indices: np.ndarray = None
+    history: dict = field(default_factory=dict)
+    info: dict = field(default_factory=dict)
+
+    @property
+    def n_vectors(self):
+        """The number p of reduced-set vectors."""
+        return self.vectors.shape[0]
+
+    @property
+    def relative_error(self):
+        """``ρ_k / ‖Ψ_k‖²`` (0 for an expansion that is zero)."""
+        return np.divide(self.error, self.norm2, out=np.zeros_like(self.error, dtype=float),
+                         where=self.norm2 > 0)
+
+    def expansion(self):
+        """The reduced expansions ``Ψ'_k`` as a :class:`FeatureExpansion`."""
+        return FeatureExpansion(self.coef, self.vectors, self.kernel)
+
+    def evaluate(self, X):
+        """``⟨Ψ'_k, φ(x)⟩ = Σ_j β_kj k(z_j, x)`` for every point, shape (n, m).
+
+        One kernel block ``k(X, Z)`` of n × p values: this is where the
+        speed-up over the original expansion comes from.
+        """
+        X = check_array_2d(X, "X", n_features=self.vectors.shape[1])
+        return self.kernel._block(X, self.vectors) @ self.coef.T
+
+    def __repr__(self):
+        return (f"ReducedSet(method={self.method!r}, n_vectors={self.n_vectors}, "
+                f"n_expansions={self.coef.shape[0]}, "
+                f"max relative error={float(np.max(self.relative_error, initial=0)):.3g})")

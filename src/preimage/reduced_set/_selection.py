@@ -1,0 +1,223 @@
+"""Reduced-set selection: keep a subset of the expansion's own points
+(Schölkopf et al. 1999, Sec. V-C).
+
+Both methods choose which support points to keep; the kept points then get
+the optimal coefficients of Prop. 3, so the selection is judged only by the
+subset it picks.
+"""
+
+import numpy as np
+from scipy.linalg import eigh
+from sklearn.linear_model import Lasso, MultiTaskLasso, lasso_path
+
+from .._validation import check_positive
+from ._coefficients import _error
+from ._common import check_reduction, combine, groups, support_gram
+
+__all__ = ["select_kpca", "select_l1"]
+
+
+def _eigh(K):
+    """Eigendecomposition of a symmetric matrix, also of an empty one."""
+    if K.shape[0] == 0:
+        return np.zeros(0), np.zeros((0, 0))
+    return eigh(K)
+
+
+def _pinv_eigh(w, U, C):
+    """``K⁺ C`` from the eigendecomposition ``K = U diag(w) Uᵀ``, with
+    scipy's pinvh cutoff (eigenvalues below n·eps·max|w| in modulus count as
+    zero)."""
+    keep = np.abs(w) > w.size * np.finfo(float).eps * np.abs(w).max(initial=0)
+    return U[:, keep] @ ((U[:, keep].T @ C) / w[keep, None])
+
+
+def _kpca_path(K, A, S, n_keep):
+    """Remove points of S one at a time by the kernel PCA criterion.
+
+    At each step, with the current coefficients β over S and the unit
+    eigenvectors γ (eigenvalue λ) of ``K_SS``, removing x_i along γ costs
+    ``Σ_k (β_ki / γ_i)² λ``; the pair (i, γ) of least cost is removed and the
+    remaining coefficients are refitted to the original expansions (Prop. 3).
+    One eigendecomposition per step serves both the refit and the costs.
+    """
+    norm2 = np.einsum("ki,ij,kj->k", A, K, A)
+    C_all = K @ A.T                       # ⟨φ(x_i), Ψ_k⟩
+    S = np.array(S)
+    removed, counts, errors = [], [], []
+    while True:
+        K_SS = K[np.ix_(S, S)]
+        w, U = _eigh(K_SS)
+        # Before any removal the original coefficients are already optimal;
+        # a pseudo-inverse refit would only add rounding.
+        B = A[:, S] if not removed else _pinv_eigh(w, U, C_all[S]).T
+        err = _error(norm2, B, K_SS, C_all[S])
+        counts.append(S.size)
+        errors.append(err)
+        if S.size <= n_keep:
+            return S, B, err, counts, errors, removed
+        used = (B ** 2).sum(axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cost = used[:, None] / U ** 2 * np.maximum(w, 0.0)[None, :]
+        cost[used == 0, :] = 0.0          # an unused point is free to remove
+        cost[~np.isfinite(cost)] = np.inf
+        i = np.unravel_index(np.argmin(cost), cost.shape)[0]
+        removed.append(int(S[i]))
+        S = np.delete(S, i)
+
+
+def select_kpca(expansion, n_vectors, *, shared=False):
+    """Reduced-set selection via kernel PCA (Schölkopf et al. 1999, Sec. V-C.1).
+
+    If γ is a unit eigenvector of the Gram matrix K with eigenvalue λ, then
+    ``‖Σ_i γ_i φ(x_i)‖² = λ``; removing x_n by ``β ← β − (β_n/γ_n) γ`` costs
+
+    .. math:: (β_n / γ_n)^2 λ,
+
+    exactly zero along the null space of K (duplicated or linearly dependent
+    points). The point and eigenvector of least cost are removed, the
+    remaining coefficients refitted with Prop. 3, and the step repeated until
+    `n_vectors` points remain.
+
+    Parameters
+    ----------
+    expansion : FeatureExpansion
+        The m expansions to approximate.
+    n_vectors : int
+        Points to keep: per expansion, or in all when `shared`.
+    shared : bool, default=False
+        Select one subset for all expansions (the removal cost summed over
+        them), so that the kernel values computed for one are reused by all.
+
+    Returns
+    -------
+    ReducedSet
+        ``support_indices`` are the kept rows of ``expansion.support``;
+        ``info["removal_order"]`` lists, per group, the removed rows in order,
+        so that the subset of any larger size is known from the one run.
+    """
+    expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
+    K = support_gram(expansion)
+    parts, order = [], []
+    for rows in groups(expansion, shared):
+        A = expansion.coef[rows]
+        S = np.flatnonzero(np.any(A != 0, axis=0))
+        S, B, err, counts, errors, removed = _kpca_path(K, A, S, n_vectors)
+        parts.append((rows, None, B, err, counts, errors, S))
+        order.append(np.array(removed, dtype=int))
+    return combine(expansion, parts, "selection_kpca",
+                   {"removal_order": order, "shared": shared})
+
+
+def _l1_weights(weights, A, S):
+    if isinstance(weights, str):
+        if weights == "uniform":
+            return np.ones(S.size)
+        if weights == "inverse":
+            size = np.abs(A[:, S]).max(axis=0)
+            return size.mean() / size
+        raise ValueError(f"'weights' must be 'uniform', 'inverse' or an array, got "
+                         f"{weights!r}")
+    c = np.asarray(weights, dtype=float)
+    if c.shape != (A.shape[1],) or not np.isfinite(c).all() or (c <= 0).any():
+        raise ValueError(f"'weights' must be positive and finite, one per support point "
+                         f"({A.shape[1]}), got shape {c.shape}")
+    return c[S]
+
+
+def _l1_subset(K, A, S, n_keep, penalty, c):
+    """The points kept by the ℓ1 problem, as a Lasso after a change of variables.
+
+    With ``K_SS = LᵀL`` (from its eigendecomposition), ``(α − β)ᵀK(α − β) =
+    ‖Lα − Lβ‖²``, and with ``w_i = c_i β_i`` the penalised problem is a Lasso
+    with design ``L diag(1/c)`` and target ``Lα``; several expansions with a
+    shared penalty make it a multi-task Lasso on the rows of W.
+    """
+    if S.size == 0:
+        return S, 0.0
+    w, U = _eigh(K[np.ix_(S, S)])
+    L = np.sqrt(np.maximum(w, 0.0))[:, None] * U.T
+    Y = L @ A[:, S].T                     # (s, m)
+    D = L / c[None, :]
+    s = S.size
+    y = Y[:, 0] if Y.shape[1] == 1 else Y
+    if penalty is not None:
+        model = (Lasso if y.ndim == 1 else MultiTaskLasso)(
+            alpha=penalty / (2 * s), fit_intercept=False, max_iter=20_000)
+        W = np.atleast_2d(model.fit(D, y).coef_)          # (m, s)
+        size = np.abs(W).max(axis=0)
+        return S[size > 0], penalty
+    if n_keep >= s:
+        return S, 0.0
+    # The path from the smallest penalty that zeroes every point, max_i ‖D_iᵀY‖/s,
+    # down five decades.
+    alpha_max = np.linalg.norm(D.T @ Y, axis=1).max() / s
+    grid = np.geomspace(alpha_max, alpha_max * 1e-5, 200)
+    alphas, coefs, _ = lasso_path(D, y, alphas=grid, max_iter=20_000)
+    coefs = coefs.reshape(-1, s, alphas.size)             # (m, s, n_alphas)
+    size = np.abs(coefs).max(axis=0)                      # (s, n_alphas)
+    n_active = (size > 0).sum(axis=0)
+    reached = np.flatnonzero(n_active >= n_keep)
+    t = reached[0] if reached.size else alphas.size - 1
+    # At the first penalty reaching n_keep points, keep the n_keep largest.
+    keep = np.argsort(-size[:, t], kind="stable")[:n_keep]
+    keep = keep[size[keep, t] > 0]
+    return S[np.sort(keep)], float(alphas[t] * 2 * s)
+
+
+def select_l1(expansion, n_vectors=None, *, penalty=None, weights="uniform", shared=False):
+    """Reduced-set selection via ℓ1 penalisation (Schölkopf et al. 1999, Sec. V-C.2).
+
+    .. math:: \\min_β \\; ‖Σ_i (α_i − β_i) φ(x_i)‖² + λ Σ_i c_i |β_i|
+
+    The points with non-zero β are kept and their coefficients refitted with
+    Prop. 3. The quadratic program is solved by scikit-learn's coordinate
+    descent (:func:`sklearn.linear_model.lasso_path`) after the change of
+    variables ``K = LᵀL``, ``w = c ⊙ β``.
+
+    Parameters
+    ----------
+    expansion : FeatureExpansion
+    n_vectors : int, optional
+        Points to keep (per expansion, or in all when `shared`): the penalty
+        is the largest on the regularisation path that keeps this many, and
+        ties at that penalty go to the largest coefficients. Give this or
+        `penalty`.
+    penalty : float, optional
+        λ > 0 itself; the number of points kept follows from it.
+    weights : {"uniform", "inverse"} or array of shape (n,), default="uniform"
+        The c_i: one, or ``mean|α| / |α_i|`` so that small coefficients are
+        shrunk harder (the paper's rationale for a sparser result).
+    shared : bool, default=False
+        One subset for all m expansions with the group penalty
+        ``λ Σ_i c_i ‖β_i·‖₂`` (scikit-learn's multi-task Lasso), so that a
+        point used by one expansion costs little for the others. The paper's
+        multiclass penalty is the ``max`` over expansions instead of the 2-norm;
+        both vanish exactly when a point is unused by every expansion.
+
+    Returns
+    -------
+    ReducedSet
+        ``info["penalty"]`` holds the λ used, per group.
+    """
+    if (n_vectors is None) == (penalty is None):
+        raise ValueError("give exactly one of 'n_vectors' and 'penalty'")
+    if penalty is not None:
+        penalty = check_positive(penalty, "penalty")
+    expansion, n_keep = check_reduction(expansion, 1 if n_vectors is None else n_vectors,
+                                        shared)
+    K = support_gram(expansion)
+    parts, penalties = [], []
+    for rows in groups(expansion, shared):
+        A = expansion.coef[rows]
+        S = np.flatnonzero(np.any(A != 0, axis=0))
+        c = _l1_weights(weights, A, S)
+        kept, lam = _l1_subset(K, A, S, n_keep, penalty, c)
+        penalties.append(lam)
+        K_kk = K[np.ix_(kept, kept)]
+        C = K[kept] @ A.T
+        B = A[:, kept] if kept.size == S.size else _pinv_eigh(*_eigh(K_kk), C).T
+        err = _error(np.einsum("ki,ij,kj->k", A, K, A), B, K_kk, C)
+        parts.append((rows, None, B, err, [kept.size], [err], kept))
+    return combine(expansion, parts, "selection_l1",
+                   {"penalty": np.array(penalties), "weights": weights, "shared": shared})

@@ -1,0 +1,492 @@
+"""Tests for the reduced-set front ends: trained SVMs and kernel PCA.
+
+References, each independent of the code under test: scikit-learn's own
+``decision_function``/``predict``/``transform`` and its pairwise kernels;
+brute-force search for the thresholds; the Cauchy–Schwarz bound
+``|⟨Ψ − Ψ', φ(x)⟩| ≤ √(ρ k(x, x))``, which ties every change of a decision
+value to the feature-space error the reduced set reports.
+"""
+
+import numpy as np
+import pytest
+from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics.pairwise import (
+    linear_kernel,
+    polynomial_kernel,
+    rbf_kernel,
+    sigmoid_kernel,
+)
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.svm import SVC, SVR
+
+from preimage import (
+    KernelPCA,
+    NumericalWarning,
+    ReducedSVC,
+    ReducedSVR,
+    reduce_kernel_pca,
+    reduce_svm,
+)
+from preimage.estimators._reduced_kpca import kernel_pca_expansion
+from preimage.estimators._reduced_svm import (
+    _reduced_model,
+    classification_threshold,
+    epsilon_insensitive_threshold,
+    svm_expansion,
+    svm_kernel,
+)
+from preimage.reduced_set import ReducedSet
+
+# ---------------------------------------------------------------------------
+# data and models (small: the whole file should run in a few seconds)
+# ---------------------------------------------------------------------------
+
+def blobs(sizes, d=2, spread=1.3, seed=0):
+    """Gaussian classes of the given sizes around well-separated centres."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(scale=2.0, size=(len(sizes), d))
+    X = np.vstack([c + spread * rng.normal(size=(s, d)) for c, s in zip(centres, sizes)])
+    y = np.repeat(np.arange(len(sizes)), sizes)
+    return X, y
+
+
+X3, Y3 = blobs([25, 35, 30], seed=1)        # unequal classes: libsvm's grouping shows
+X4, Y4 = blobs([12, 20, 16, 24], seed=2)
+T = np.random.default_rng(3).normal(scale=3.0, size=(40, 2))
+LABELS = np.array(["ant", "bee", "cat"])
+
+
+def regression_data():
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-3, 3, size=(60, 2))
+    return X, np.sin(X[:, 0]) + 0.3 * X[:, 1] + 0.05 * rng.normal(size=60)
+
+
+XR, YR = regression_data()
+
+#: name -> (estimator factory taking SVC keyword overrides, X, y)
+SETUPS = {
+    "binary": (lambda **kw: SVC(gamma=0.4, **kw), X3, Y3 == 1),
+    "binary_labels": (lambda **kw: SVC(gamma=0.4, C=2.0, **kw), X3,
+                      LABELS[1:][(Y3 == 1).astype(int)]),
+    "ovo3": (lambda **kw: SVC(gamma=0.4, **kw), X3, LABELS[Y3]),
+    "ovo4": (lambda **kw: SVC(kernel="poly", degree=3, gamma=0.2, coef0=1.0, **kw), X4, Y4),
+    "ovo4_sigmoid": (lambda **kw: SVC(kernel="sigmoid", gamma=0.05, coef0=-0.5, **kw), X4,
+                     Y4),
+    "ovo3_linear": (lambda **kw: SVC(kernel="linear", C=0.5,
+                                     **{"decision_function_shape": "ovo", **kw}), X3, Y3),
+    "ovr3": (lambda **kw: OneVsRestClassifier(SVC(gamma="scale")), X3, Y3),
+    "ovr2": (lambda **kw: OneVsRestClassifier(SVC(gamma=0.4)), X3, Y3 == 2),
+    "svr": (lambda **kw: SVR(gamma=0.5, epsilon=0.1), XR, YR),
+}
+MODELS = list(SETUPS)
+
+
+def make_model(name, **overrides):
+    factory, X, y = SETUPS[name]
+    return factory(**overrides).fit(X, y)
+
+
+def training_data(name):
+    return SETUPS[name][1:]
+
+
+def ovo_reference(name):
+    """The same model with pairwise ('ovo') decision values for an SVC."""
+    model = make_model(name)
+    if isinstance(model, SVC) and len(model.classes_) > 2:
+        return make_model(name, decision_function_shape="ovo")
+    return model
+
+
+def total_support(model):
+    if isinstance(model, OneVsRestClassifier):
+        return np.unique(np.vstack([e.support_vectors_ for e in model.estimators_]),
+                         axis=0).shape[0]
+    return model.support_vectors_.shape[0]
+
+
+def decision(model, X):
+    return model.predict(X) if isinstance(model, (SVR, ReducedSVR)) else \
+        model.decision_function(X)
+
+
+# ---------------------------------------------------------------------------
+# the kernel and the expansions, before any reduction
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("params, reference", [
+    (dict(kernel="rbf", gamma="scale"), "rbf"),
+    (dict(kernel="poly", degree=2, gamma=0.3, coef0=0.7), "poly"),
+    (dict(kernel="sigmoid", gamma=0.1, coef0=-0.2), "sigmoid"),
+    (dict(kernel="linear"), "linear"),
+])
+def test_kernel_mapping_equals_sklearn_pairwise(params, reference):
+    model = SVC(**params).fit(X3, Y3)
+    A, B = T[:7], X3[:9]
+    # 'scale' resolved by hand, not read back from the model
+    gamma = 1.0 / (X3.shape[1] * X3.var()) if params.get("gamma") == "scale" \
+        else params.get("gamma")
+    expected = {
+        "rbf": lambda: rbf_kernel(A, B, gamma=gamma),
+        "poly": lambda: polynomial_kernel(A, B, degree=2, gamma=gamma, coef0=0.7),
+        "sigmoid": lambda: sigmoid_kernel(A, B, gamma=gamma, coef0=-0.2),
+        "linear": lambda: linear_kernel(A, B),
+    }[reference]()
+    np.testing.assert_allclose(svm_kernel(model)(A, B), expected, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_expansions_reproduce_the_model(name):
+    model = make_model(name)
+    machines = svm_expansion(model)
+    values = machines.decision_values(T)
+    reference = ovo_reference(name)
+    expected = decision(reference, T)
+    np.testing.assert_allclose(values.reshape(expected.shape), expected, rtol=0,
+                               atol=1e-10 * max(1.0, np.abs(expected).max()))
+    # the pairwise order is libsvm's (0, 1), (0, 2), ..., (1, 2), ...
+    if machines.kind == "ovo":
+        c = len(model.classes_)
+        assert [tuple(p) for p in machines.pairs] == [(i, j) for i in range(c)
+                                                      for j in range(i + 1, c)]
+    # the un-reduced expansions in the reduced machine's shell: same decision
+    # (in the model's own shape) and the same labels
+    e = machines.expansion
+    exact = ReducedSet(e.support, e.coef, e.kernel, np.zeros(len(e)), e.norm2(), "none")
+    shell = _reduced_model(machines, exact, machines.intercept, False)
+    for X in (T, training_data(name)[0]):
+        expected = decision(model, X)
+        np.testing.assert_allclose(decision(shell, X), expected, rtol=0,
+                                   atol=1e-10 * max(1.0, np.abs(expected).max()))
+        if name != "svr":
+            np.testing.assert_array_equal(shell.predict(X), model.predict(X))
+
+
+def test_model_fitted_on_sparse_data():
+    import scipy.sparse as sp
+
+    model = SVC(gamma=0.4, decision_function_shape="ovo").fit(sp.csr_matrix(X3), Y3)
+    np.testing.assert_allclose(svm_expansion(model).decision_values(T),
+                               model.decision_function(sp.csr_matrix(T)), atol=1e-10)
+    small = reduce_svm(model, 2, X=sp.csr_matrix(X3), y=Y3, random_state=0)
+    np.testing.assert_array_equal(small.predict(sp.csr_matrix(T)), small.predict(T))
+
+
+# ---------------------------------------------------------------------------
+# a reduction that removes nothing gives back the original machine
+# ---------------------------------------------------------------------------
+
+# The sigmoid kernel is not positive definite: the reduced-set problem is
+# ill-posed there (see test_sigmoid_kernel_warns).
+@pytest.mark.parametrize("name", [m for m in MODELS if m != "ovo4_sigmoid"])
+def test_selection_of_every_support_vector_is_the_original(name):
+    model = make_model(name)
+    small = reduce_svm(model, total_support(model), method="selection_kpca")
+    assert not small.threshold_recomputed_
+    for X in (T, training_data(name)[0]):
+        expected = decision(model, X)
+        np.testing.assert_allclose(decision(small, X), expected, rtol=0,
+                                   atol=1e-8 * max(1.0, np.abs(expected).max()))
+        if name != "svr":
+            np.testing.assert_array_equal(small.predict(X), model.predict(X))
+    np.testing.assert_allclose(small.approximation_error_, 0, atol=1e-8)
+    if isinstance(model, SVC) and len(model.classes_) > 2:
+        # the other shape convention and its predictions
+        other = {"ovr": "ovo", "ovo": "ovr"}[model.decision_function_shape]
+        ref = make_model(name, decision_function_shape=other)
+        small.set_params(decision_function_shape=other)
+        np.testing.assert_allclose(small.decision_function(T), ref.decision_function(T),
+                                   atol=1e-8)
+        np.testing.assert_array_equal(small.predict(T), ref.predict(T))
+
+
+def test_sigmoid_kernel_warns():
+    with pytest.warns(NumericalWarning, match="not positive definite"):
+        reduce_svm(make_model("ovo4_sigmoid"), 2, method="selection_kpca")
+
+
+def test_break_ties_follows_svc():
+    model = SVC(gamma=0.4, break_ties=True).fit(X4, Y4)
+    small = reduce_svm(model, model.support_vectors_.shape[0], method="selection_kpca")
+    assert small.break_ties
+    np.testing.assert_array_equal(small.predict(T), model.predict(T))
+
+
+# ---------------------------------------------------------------------------
+# same inputs, same output shapes and dtypes as the original
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["binary", "binary_labels", "ovo3", "ovo3_linear", "ovr3",
+                                  "ovr2", "svr"])
+def test_outputs_have_the_originals_shapes_and_dtypes(name):
+    model = make_model(name)
+    small = reduce_svm(model, 3, random_state=0)
+    d = model.n_features_in_
+    for X in (T, T[:1], T.astype(np.float32), T[:2].tolist(), np.zeros((1, d), dtype=int)):
+        for method in ("predict", "decision_function", "score"):
+            if method == "decision_function" and name == "svr":
+                continue
+            if method == "score":
+                if len(X) < 2:
+                    continue                # R² needs two samples
+                y = model.predict(X)
+                assert isinstance(small.score(X, y), float)
+                continue
+            ours, theirs = getattr(small, method)(X), getattr(model, method)(X)
+            assert ours.shape == theirs.shape, (method, ours.shape, theirs.shape)
+            assert ours.dtype == theirs.dtype, (method, ours.dtype, theirs.dtype)
+    if isinstance(model, SVC) and len(model.classes_) > 2:
+        other = {"ovr": "ovo", "ovo": "ovr"}[model.decision_function_shape]
+        small.set_params(decision_function_shape=other)
+        theirs = make_model(name, decision_function_shape=other).decision_function(T[:1])
+        assert small.decision_function(T[:1]).shape == theirs.shape
+
+
+# ---------------------------------------------------------------------------
+# thresholds
+# ---------------------------------------------------------------------------
+
+def brute_classification_threshold(values, y_sign, b0):
+    """The rule, by scanning a grid much finer than the gaps between the
+    switching points −g_i (all on a 0.1 lattice)."""
+    t = np.unique(-values)
+    grid = np.arange(t.min() - 3, t.max() + 3, 0.01) + 0.005
+    errors = ((y_sign[None, :] * (values[None, :] + grid[:, None])) <= 0).sum(axis=1)
+    optimal = grid[errors == errors.min()]
+    nearest = optimal[np.argmin(np.abs(optimal - b0))]
+    lo, hi = t[t < nearest], t[t > nearest]
+    if lo.size and hi.size:
+        return (lo.max() + hi.min()) / 2, errors.min()
+    end = lo.max() if lo.size else hi.min()
+    inside = (b0 > end) if lo.size else (b0 < end)
+    return (b0 if inside else (end + 1 if lo.size else end - 1)), errors.min()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_classification_threshold_matches_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 30))
+    values = np.round(rng.normal(scale=2.0, size=n), 1)
+    y_sign = rng.choice([-1, 1], size=n)
+    if seed % 4 == 0:
+        y_sign[:] = 1                       # unbounded optimum
+    if seed % 4 == 1:
+        y_sign = np.where(values + 0.3 > 0, 1, -1)   # separable
+    b0 = float(np.round(rng.normal(scale=2.0), 2)) + 0.001
+    b = classification_threshold(values, y_sign, b0)
+    expected, min_errors = brute_classification_threshold(values, y_sign, b0)
+    assert b == pytest.approx(expected, abs=1e-12)
+    assert ((y_sign * (values + b)) <= 0).sum() == min_errors
+
+
+def test_classification_threshold_edge_cases():
+    assert classification_threshold([], [], 0.7) == 0.7
+    # b0 inside the optimal interval: its midpoint, not b0
+    assert classification_threshold([-1.0, 1.0], [-1, 1], 0.9) == 0.0
+
+
+def epsilon_loss(residuals, b, epsilon):
+    return np.maximum(np.abs(np.asarray(residuals)[None, :] - np.atleast_1d(b)[:, None])
+                      - epsilon, 0).sum(axis=1)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_epsilon_threshold_matches_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 25))
+    # integer residuals and ε on a 0.5 lattice: every breakpoint and loss exact
+    r = rng.integers(-10, 10, size=n).astype(float)
+    epsilon = 0.5 * int(rng.integers(0, 6))
+    b = epsilon_insensitive_threshold(r, epsilon)
+    breaks = np.concatenate([r - epsilon, r + epsilon])
+    losses = epsilon_loss(r, breaks, epsilon)
+    minimisers = breaks[losses == losses.min()]
+    assert b == (minimisers.min() + minimisers.max()) / 2
+    assert epsilon_loss(r, b, epsilon)[0] == losses.min()
+    # and no point of a fine grid does better
+    grid = np.linspace(r.min() - 3, r.max() + 3, 2001)
+    assert epsilon_loss(r, b, epsilon)[0] <= epsilon_loss(r, grid, epsilon).min() + 1e-9
+
+
+def test_epsilon_threshold_real_residuals():
+    r = np.random.default_rng(7).standard_t(2, size=101)
+    for epsilon in (0.0, 0.1, 1.0):
+        b = epsilon_insensitive_threshold(r, epsilon)
+        breaks = np.concatenate([r - epsilon, r + epsilon])
+        assert epsilon_loss(r, b, epsilon)[0] <= epsilon_loss(r, breaks, epsilon).min() + 1e-12
+    assert epsilon_insensitive_threshold(r, 0.0) == pytest.approx(np.median(r))
+
+
+@pytest.mark.parametrize("name", ["binary", "ovo3", "ovr3", "svr"])
+def test_recomputed_threshold_is_no_worse_on_the_training_set(name):
+    model = make_model(name)
+    X, y = training_data(name)
+    small = reduce_svm(model, 2, X=X, y=y, random_state=0)
+    assert small.threshold_recomputed_
+    g = small.reduced_set_.evaluate(X)                       # no threshold
+    if name == "svr":
+        kept = epsilon_loss(y - g[:, 0], small.original_intercept_, model.epsilon)[0]
+        new = epsilon_loss(y - g[:, 0], small.intercept_, model.epsilon)[0]
+        assert new <= kept + 1e-12
+        return
+    index = np.searchsorted(model.classes_, y)
+    machines = svm_expansion(model)
+    for k, (positive, negative) in enumerate(machines.pairs):
+        rows = ((index == positive) | (index == negative)) if machines.kind == "ovo" \
+            else np.ones(len(y), bool)
+        s = np.where(index[rows] == positive, 1, -1)
+
+        def errors(b, k=k, rows=rows, s=s):
+            return int((s * (g[rows, k] + b) <= 0).sum())
+
+        assert errors(small.intercept_[k]) <= errors(small.original_intercept_[k])
+
+
+# ---------------------------------------------------------------------------
+# reduction quality
+# ---------------------------------------------------------------------------
+
+def test_construction_error_decreases_and_bounds_the_decision_change():
+    model = make_model("binary")
+    errors = []
+    for p in (1, 2, 4, 8):
+        small = reduce_svm(model, p, random_state=0)
+        errors.append(small.approximation_error_[0])
+        # |g − g'| ≤ √(ρ k(x, x)), k(x, x) = 1 for the Gaussian kernel
+        change = np.abs(small.decision_function(T) - model.decision_function(T))
+        assert change.max() <= np.sqrt(small.approximation_error_[0]) + 1e-7
+    assert np.all(np.diff(errors) <= 1e-10 * errors[0]), errors
+    assert errors[-1] < errors[0]
+
+
+def test_ten_percent_construction_keeps_accuracy_on_two_blobs():
+    # Margin fixed before running: the reduced machine (10% of the support
+    # vectors, threshold recomputed) may lose at most 5 points of accuracy.
+    rng = np.random.default_rng(11)
+
+    def sample(n):
+        y = rng.integers(0, 2, size=n)
+        return rng.normal(size=(n, 2)) + np.where(y[:, None] == 1, 2.0, -2.0) * [1, 0], y
+
+    X, y = sample(200)
+    X_test, y_test = sample(400)
+    model = SVC(gamma=0.5).fit(X, y)
+    p = max(1, int(np.ceil(0.1 * model.support_vectors_.shape[0])))
+    small = reduce_svm(model, p, X=X, y=y, random_state=0)
+    assert small.n_vectors_ <= p
+    assert small.score(X_test, y_test) >= model.score(X_test, y_test) - 0.05
+
+
+@pytest.mark.parametrize("method", ["construction", "selection_kpca", "selection_l1"])
+def test_multiclass_reduction_runs_every_method(method):
+    model = make_model("ovo3")
+    options = {"random_state": 0} if method == "construction" else {}
+    small = reduce_svm(model, 4, method=method, X=X3, y=LABELS[Y3], **options)
+    assert small.dual_coef_.shape == (3, small.n_vectors_)
+    assert small.vectors_.shape == (small.n_vectors_, 2)
+    assert np.all(small.relative_error_ >= 0)
+    shared = reduce_svm(model, 4, method=method, shared=True, **options)
+    assert shared.n_vectors_ <= 4
+
+
+# ---------------------------------------------------------------------------
+# kernel PCA
+# ---------------------------------------------------------------------------
+
+def kpca_models():
+    X = blobs([20, 25], seed=5)[0]
+    return X, [KernelPCA(n_components=3, gamma=0.3).fit(X),
+               SklearnKernelPCA(n_components=3, kernel="rbf", gamma=0.3).fit(X),
+               SklearnKernelPCA(n_components=2, kernel="poly", degree=2, gamma=0.2,
+                                coef0=1.0).fit(X)]
+
+
+def test_kernel_pca_expansion_plus_offset_is_transform():
+    X, models = kpca_models()
+    for kpca in models:
+        expansion, offset = kernel_pca_expansion(kpca)
+        for Z in (T, X):
+            np.testing.assert_allclose(expansion.cross(Z).T + offset, kpca.transform(Z),
+                                       rtol=0, atol=1e-10)
+
+
+def test_reduced_kernel_pca_error_shrinks_with_n_vectors():
+    X, models = kpca_models()
+    kpca = models[0]
+    reference = kpca.transform(T)
+    largest = []
+    for p in (2, 4, 8):
+        small = reduce_kernel_pca(kpca, p, random_state=0)
+        assert small.n_vectors_ <= p
+        rho = small.approximation_error_
+        # Cauchy–Schwarz, k(x, x) = 1: each coordinate within √ρ_k
+        diff = np.abs(small.transform(T) - reference)
+        assert np.all(diff <= np.sqrt(rho)[None, :] + 1e-7)
+        largest.append(rho)
+    largest = np.array(largest)
+    assert np.all(np.diff(largest, axis=0) <= 1e-10)
+    exact = reduce_kernel_pca(kpca, X.shape[0], method="selection_kpca")
+    np.testing.assert_allclose(exact.transform(T), reference, atol=1e-8)
+
+
+def test_reduced_sklearn_kernel_pca():
+    X, models = kpca_models()
+    for kpca in models[1:]:
+        small = reduce_kernel_pca(kpca, 6, random_state=0)
+        out = small.transform(T)
+        assert out.shape == kpca.transform(T).shape
+        diag = {"rbf": np.ones(len(T)), "poly": (0.2 * (T ** 2).sum(1) + 1.0) ** 2}[
+            kpca.kernel]
+        bound = np.sqrt(small.approximation_error_)[None, :] * np.sqrt(diag)[:, None]
+        assert np.all(np.abs(out - kpca.transform(T)) <= bound * (1 + 1e-6) + 1e-7)
+
+
+# ---------------------------------------------------------------------------
+# invalid input: every message names the argument
+# ---------------------------------------------------------------------------
+
+def _lr():
+    return LogisticRegression().fit(X3, Y3)
+
+
+@pytest.mark.parametrize("call, error, name", [
+    (lambda: reduce_svm(SVC(), 2), ValueError, "'model'"),
+    (lambda: reduce_svm(SVR(), 2), ValueError, "'model'"),
+    (lambda: reduce_svm(_lr(), 2), TypeError, "'model'"),
+    (lambda: reduce_svm(OneVsRestClassifier(LogisticRegression()).fit(X3, Y3), 2),
+     ValueError, "'model'"),
+    (lambda: reduce_svm(SVC(kernel="precomputed").fit(X3 @ X3.T, Y3), 2), ValueError,
+     "'model'"),
+    (lambda: reduce_svm(SVC(kernel=linear_kernel).fit(X3, Y3), 2), ValueError, "'model'"),
+    (lambda: reduce_svm(make_model("binary"), 0), ValueError, "'n_vectors'"),
+    (lambda: reduce_svm(make_model("binary"), 2.5), ValueError, "'n_vectors'"),
+    (lambda: reduce_svm(make_model("binary"), 2, X=X3), ValueError, "'y'"),
+    (lambda: reduce_svm(make_model("binary"), 2, X=X3[:, :1], y=Y3 == 1), ValueError,
+     "'X'"),
+    (lambda: reduce_svm(make_model("ovo3"), 2, X=X3, y=Y3), ValueError, "'y'"),
+    (lambda: reduce_svm(make_model("binary"), 2, method="nope"), ValueError, "'method'"),
+    (lambda: reduce_svm(make_model("binary"), 2).predict(T[:, :1]), ValueError, "'X'"),
+    (lambda: reduce_svm(make_model("svr"), 2).predict(np.ones((2, 3))), ValueError, "'X'"),
+    (lambda: reduce_svm(make_model("ovo3"), 2).decision_function(T[0]), ValueError, "'X'"),
+    (lambda: reduce_svm(make_model("binary"), 2).predict([[np.nan, 0.0]]), ValueError,
+     "'X'"),
+    (lambda: ReducedSVC().predict(T), ValueError, "reduce_svm"),
+    (lambda: reduce_kernel_pca(KernelPCA(), 2), ValueError, "'kpca'"),
+    (lambda: reduce_kernel_pca(SVC().fit(X3, Y3), 2), TypeError, "'kpca'"),
+    (lambda: reduce_kernel_pca(SklearnKernelPCA(kernel="cosine").fit(X3), 2), ValueError,
+     "'kpca'"),
+    (lambda: reduce_kernel_pca(KernelPCA(kernel="precomputed").fit(X3 @ X3.T), 2),
+     ValueError, "'kpca'"),
+    (lambda: reduce_kernel_pca(kpca_models()[1][0], -1), ValueError, "'n_vectors'"),
+    (lambda: reduce_kernel_pca(kpca_models()[1][0], 3).transform(T[:, :1]), ValueError,
+     "'X'"),
+    (lambda: classification_threshold([0.0, 1.0], [0, 1], 0.0), ValueError, "'y_sign'"),
+    (lambda: classification_threshold([0.0, 1.0], [1, -1], np.nan), ValueError, "'b0'"),
+    (lambda: epsilon_insensitive_threshold([0.0], -0.1), ValueError, "'epsilon'"),
+    (lambda: epsilon_insensitive_threshold([], 0.1), ValueError, "'residuals'"),
+])
+def test_invalid_input_names_the_argument(call, error, name):
+    with pytest.raises(error, match=name):
+        call()
