@@ -150,14 +150,21 @@ def _l1_subset(K, A, S, n_keep, penalty, c):
     if n_keep >= s:
         return S, 0.0
     # The path from the smallest penalty that zeroes every point, max_i ‖D_iᵀY‖/s,
-    # down five decades.
+    # down five decades, followed in warm-started pieces and stopped at the
+    # first penalty that keeps n_keep points (the small penalties are the
+    # expensive ones).
     alpha_max = np.linalg.norm(D.T @ Y, axis=1).max() / s
     grid = np.geomspace(alpha_max, alpha_max * 1e-5, 200)
-    alphas, coefs, _ = lasso_path(D, y, alphas=grid, max_iter=20_000)
-    coefs = coefs.reshape(-1, s, alphas.size)             # (m, s, n_alphas)
-    size = np.abs(coefs).max(axis=0)                      # (s, n_alphas)
-    n_active = (size > 0).sum(axis=0)
-    reached = np.flatnonzero(n_active >= n_keep)
+    coef_init = None
+    for piece in np.array_split(grid, 20):
+        alphas, coefs, _ = lasso_path(D, y, alphas=piece, coef_init=coef_init,
+                                      max_iter=20_000)
+        coef_init = coefs[..., -1]
+        coefs = coefs.reshape(-1, s, alphas.size)         # (m, s, n_alphas)
+        size = np.abs(coefs).max(axis=0)                  # (s, n_alphas)
+        reached = np.flatnonzero((size > 0).sum(axis=0) >= n_keep)
+        if reached.size:
+            break
     t = reached[0] if reached.size else alphas.size - 1
     # At the first penalty reaching n_keep points, keep the n_keep largest.
     keep = np.argsort(-size[:, t], kind="stable")[:n_keep]

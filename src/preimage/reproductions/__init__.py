@@ -34,6 +34,8 @@ EXPERIMENTS = {
                     "pre-image methods"),
     "honeine-mnist": ("honeine_mnist", "Honeine & Richard 2011 Fig. 3: denoising MNIST "
                       "'2's, with CPU times"),
+    "reduced-set-svm": ("schoelkopf_reduced_set", "Schölkopf et al. 1999 Tables II-IV: "
+                        "reduced-set SVM digit recognizers"),
 }
 
 
