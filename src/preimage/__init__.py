@@ -3,6 +3,7 @@
 from . import kernels, reduced_set
 from ._expansion import FeatureExpansion
 from .estimators import (
+    KernelDependencyEstimator,
     KernelPCA,
     KernelPCADenoiser,
     ReducedKernelPCA,
@@ -20,6 +21,7 @@ __all__ = [
     "METHODS",
     "ConvergenceWarning",
     "FeatureExpansion",
+    "KernelDependencyEstimator",
     "KernelPCA",
     "KernelPCADenoiser",
     "NumericalWarning",

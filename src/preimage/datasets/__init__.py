@@ -7,6 +7,7 @@ digits scaled to [0, 1], and the noise models used to corrupt them.
 
 from ._noise import add_gaussian_noise, add_speckle_noise
 from ._real import load_digits, load_mnist
+from ._strings import make_kde_strings
 from ._synthetic import (
     HONEINE_RICHARD_TABLE2,
     make_banana,
@@ -31,6 +32,7 @@ __all__ = [
     "make_frame",
     "make_gaussian_sources",
     "make_half_circle",
+    "make_kde_strings",
     "make_sine",
     "make_sine_sum",
     "make_spiral",

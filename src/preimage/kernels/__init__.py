@@ -11,20 +11,34 @@ from ._pairwise import squared_distances
 from ._radial import GaussianKernel, LaplacianKernel
 from ._resolve import KERNELS, CallableKernel, default_gamma, make_kernel
 from ._sine import SineKernel
+from ._string import (
+    JointSpectrumKernel,
+    KernelDistanceRBF,
+    NormalizedKernel,
+    SequenceKernel,
+    SpectrumKernel,
+    normalize_gram,
+)
 
 __all__ = [
     "KERNELS",
     "CallableKernel",
     "DotProductKernel",
     "GaussianKernel",
+    "JointSpectrumKernel",
+    "KernelDistanceRBF",
     "Kernel",
     "LaplacianKernel",
     "LinearKernel",
+    "NormalizedKernel",
     "PolynomialKernel",
     "RadialKernel",
     "SigmoidKernel",
+    "SequenceKernel",
     "SineKernel",
+    "SpectrumKernel",
     "default_gamma",
     "make_kernel",
+    "normalize_gram",
     "squared_distances",
 ]

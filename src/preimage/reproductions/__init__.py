@@ -28,6 +28,8 @@ EXPERIMENTS = {
                             "of kernel PCA eigenvectors"),
     "bakir-denoising": ("bakir_denoising", "Bakır et al. 2004 Fig. 1: gradient descent "
                         "vs learned pre-images"),
+    "bakir-kde": ("bakir_kde", "Bakır et al. 2004 Sec. 4: string prediction with KDE "
+                  "and k-NN pre-images"),
     "bakir-compression": ("bakir_compression", "Bakır et al. 2004 Fig. 2: compressing a "
                           "frame sequence"),
     "honeine-toy": ("honeine_toy", "Honeine & Richard 2011 Fig. 2: four 2-D sets, three "

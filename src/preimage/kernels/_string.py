@@ -1,0 +1,620 @@
+"""String kernels: spectrum, joint spectrum, normalisation and the RBF of a
+kernel-induced distance (Leslie et al. 2002; Bakır, Weston & Schölkopf 2004).
+
+Sequences are Python strings or lists/tuples (or 1-D arrays) of hashable
+symbols. These kernels are not :class:`~preimage.kernels.Kernel` subclasses,
+which take 2-D float arrays; they share the small base :class:`SequenceKernel`.
+
+Features are sparse count matrices. The p-grams of each sequence are extracted
+in one pass over the sequences (never over pairs), mapped to columns through a
+vocabulary dict fitted on ``X ∪ Y``, and the Gram block is the sparse product
+``F_x F_yᵀ``, so thousands of strings cost one sparse matrix product.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+import dataclasses
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._validation import check_array_2d, check_positive, check_positive_int
+from ..exceptions import NumericalWarning
+from ._base import Kernel
+
+__all__ = [
+    "JointSpectrumKernel",
+    "KernelDistanceRBF",
+    "NormalizedKernel",
+    "SequenceKernel",
+    "SpectrumKernel",
+    "normalize_gram",
+]
+
+_NORMALIZATIONS = ("cosine", "trace")
+
+
+# ---------------------------------------------------------------------------
+# input checks
+# ---------------------------------------------------------------------------
+
+def _is_symbol_sequence(s):
+    """A string, or a non-string sequence (list, tuple, 1-D array) of symbols."""
+    if isinstance(s, np.ndarray):
+        return s.ndim == 1
+    return isinstance(s, Sequence)
+
+
+def _check_container(X, name):
+    """Return `X` as a list of its items, refusing a bare string or a float array."""
+    if isinstance(X, (str, bytes)):
+        raise TypeError(
+            f"{name!r} must be a list of sequences (strings or lists of symbols), got a "
+            f"bare {type(X).__name__} {X!r}; wrap a single sequence as [{name}]")
+    if isinstance(X, np.ndarray):
+        if X.dtype.kind in "fcbmM":
+            raise TypeError(
+                f"{name!r} must be a list of sequences (strings or lists of symbols), got "
+                f"an array of dtype {X.dtype} with shape {X.shape}; string kernels do "
+                "not take numeric feature vectors, use a kernel of preimage.kernels")
+        items = [row.tolist() if isinstance(row, np.ndarray) else row for row in X]
+    elif isinstance(X, (list, tuple)):
+        items = list(X)
+    else:
+        raise TypeError(
+            f"{name!r} must be a list, tuple or array of sequences, got "
+            f"{type(X).__name__}")
+    if not items:
+        raise ValueError(f"{name!r} must hold at least one sequence, got an empty {type(X).__name__}")
+    return items
+
+
+def _check_sequences(X, name):
+    """Return `X` as a list of sequences, or raise naming `name`."""
+    items = _check_container(X, name)
+    for i, s in enumerate(items):
+        if not _is_symbol_sequence(s):
+            raise TypeError(
+                f"{name!r} must hold strings or sequences of symbols, got "
+                f"{type(s).__name__} {s!r} at index {i}")
+    return items
+
+
+def _check_pairs(X, name):
+    """Return `X` as a list of ``(x, y)`` pairs of equal-length sequences."""
+    items = _check_container(X, name)
+    for i, pair in enumerate(items):
+        ok = (_is_symbol_sequence(pair) and not isinstance(pair, str) and len(pair) == 2
+              and all(_is_symbol_sequence(s) for s in pair))
+        if not ok:
+            raise TypeError(
+                f"{name!r} must hold (x, y) pairs of sequences, got "
+                f"{type(pair).__name__} {pair!r} at index {i}")
+        if len(pair[0]) != len(pair[1]):
+            raise ValueError(
+                f"{name!r} must hold pairs (x, y) with len(x) == len(y), got lengths "
+                f"{len(pair[0])} and {len(pair[1])} at index {i}")
+    return items
+
+
+# ---------------------------------------------------------------------------
+# sparse counting
+# ---------------------------------------------------------------------------
+
+def _count_matrix(grams_per_row, vocabulary, grow, name):
+    """CSR count matrix of the hashable features yielded per row.
+
+    `vocabulary` maps feature → column; with ``grow=True`` unseen features get
+    new columns, otherwise they are dropped (like CountVectorizer.transform).
+    The number of columns is set by the caller from the final vocabulary.
+    """
+    indices = []
+    indptr = [0]
+    for i, grams in enumerate(grams_per_row):
+        try:
+            if grow:
+                indices.extend(vocabulary.setdefault(g, len(vocabulary)) for g in grams)
+            else:
+                indices.extend(j for j in map(vocabulary.get, grams) if j is not None)
+        except TypeError as exc:  # an unhashable symbol
+            raise TypeError(
+                f"{name!r} must hold sequences of hashable symbols; sequence {i} "
+                f"has an unhashable one: {exc}") from None
+        indptr.append(len(indices))
+    indices = np.asarray(indices, dtype=np.int64)
+    indptr = np.asarray(indptr, dtype=np.int64)
+    return indices, indptr
+
+
+def _to_csr(parts, n_features):
+    indices, indptr = parts
+    data = np.ones(indices.size, dtype=np.float64)
+    F = sp.csr_matrix((data, indices, indptr), shape=(indptr.size - 1, n_features))
+    F.sum_duplicates()  # repeated p-grams of a row become counts
+    return F
+
+
+def _gram(Fx, Fy):
+    """Dense ``F_x F_yᵀ`` from sparse factors."""
+    G = Fx @ Fy.T
+    return np.asarray(G.toarray() if sp.issparse(G) else G, dtype=np.float64)
+
+
+def _row_norms2(F):
+    return np.asarray(F.multiply(F).sum(axis=1), dtype=np.float64).ravel()
+
+
+def _warn_zero_rows(n_zero, what, stacklevel):
+    if n_zero:
+        warnings.warn(
+            f"{n_zero} {what} with k(x, x) = 0 (for a spectrum kernel: shorter than p, "
+            "so no p-grams); their normalised kernel values were set to 0 instead of NaN",
+            NumericalWarning, stacklevel=stacklevel)
+
+
+# ---------------------------------------------------------------------------
+# normalisation of a Gram block
+# ---------------------------------------------------------------------------
+
+def normalize_gram(S, diag_x=None, diag_y=None, method="cosine"):
+    """Normalise a Gram block, ``S ← D_x⁻¹ S D_y⁻¹``.
+
+    Parameters
+    ----------
+    S : array of shape (n_x, n_y)
+        Kernel values ``k(x_i, y_j)``.
+    diag_x : array of shape (n_x,), optional
+        ``k(x_i, x_i)``; by default the diagonal of `S`, which must then be square.
+    diag_y : array of shape (n_y,), optional
+        ``k(y_j, y_j)``; by default `diag_x` (the block of one set with itself).
+    method : {"cosine", "trace"}, default="cosine"
+        ``"cosine"``: ``D_ii = √k(x_i, x_i)``, so
+        ``S_ij ← S_ij / √(k(x_i, x_i) k(y_j, y_j))`` and the diagonal is 1.
+        ``"trace"``: Bakır et al.'s text read literally, ``D_ii = Σ_i S_ii`` —
+        one scalar, the trace — so ``S ← S / (tr_x · tr_y)``, which is
+        ``S / trace(S)²`` for a square block.
+
+    Returns
+    -------
+    S_normalized : ndarray of shape (n_x, n_y)
+
+    Notes
+    -----
+    Bakır, Weston & Schölkopf (2004), Sec. 4: "a matrix S is normalized with
+    S ← D⁻¹SD⁻¹ where D is a diagonal matrix such that D_ii = Σ_i S_ii". Read
+    literally, every D_ii is the trace, a global rescaling that leaves the
+    geometry unchanged; the usual normalisation of string kernels, and the one
+    that makes sense of a *diagonal* D, is the cosine ``D_ii = √S_ii``. Both
+    are given.
+
+    A sequence with ``k(x, x) = 0`` (a string shorter than p has no p-grams)
+    has a zero feature vector; its cosine-normalised row and column are set to
+    0, not NaN, with a :class:`~preimage.exceptions.NumericalWarning`. With
+    the default diagonals the diagonal of a cosine-normalised block is set to
+    exactly 1 (0 for such zero rows).
+
+    References
+    ----------
+    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
+    Advances in Neural Information Processing Systems 16, 2004.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import normalize_gram
+    >>> normalize_gram(np.array([[4.0, 2.0], [2.0, 9.0]])).round(4)
+    array([[1.    , 0.3333],
+           [0.3333, 1.    ]])
+    """
+    return _normalize_gram(S, diag_x, diag_y, method, stacklevel=3)
+
+
+def _normalize_gram(S, diag_x, diag_y, method, stacklevel):
+    if method not in _NORMALIZATIONS:
+        raise ValueError(f"'method' must be one of {list(_NORMALIZATIONS)}, got {method!r}")
+    S = np.asarray(S, dtype=np.float64)
+    if S.ndim != 2:
+        raise ValueError(f"'S' must be a 2-D Gram block, got shape {S.shape}")
+    own_diagonal = diag_x is None and diag_y is None
+    if diag_x is None:
+        if S.shape[0] != S.shape[1]:
+            raise ValueError(
+                f"'diag_x' is needed for a non-square block 'S' of shape {S.shape}")
+        diag_x = np.diagonal(S)
+    diag_x = np.asarray(diag_x, dtype=np.float64).ravel()
+    diag_y = diag_x if diag_y is None else np.asarray(diag_y, dtype=np.float64).ravel()
+    for name, d, n in (("diag_x", diag_x, S.shape[0]), ("diag_y", diag_y, S.shape[1])):
+        if d.shape != (n,):
+            raise ValueError(f"{name!r} must have length {n} to match 'S' of shape "
+                             f"{S.shape}, got length {d.size}")
+        if not np.isfinite(d).all() or (d < 0).any():
+            raise ValueError(f"{name!r} must hold finite non-negative values k(x, x), "
+                             f"got minimum {d.min()!r}")
+
+    if method == "trace":
+        scale = float(diag_x.sum()) * float(diag_y.sum())
+        if scale == 0:
+            _warn_zero_rows(S.shape[0], "sequences (the whole block)", stacklevel + 1)
+            return np.zeros_like(S)
+        return S / scale
+
+    sx, sy = np.sqrt(diag_x), np.sqrt(diag_y)
+    zx, zy = sx == 0, sy == 0
+    n_zero = int(zx.sum()) if own_diagonal else int(zx.sum() + zy.sum())
+    _warn_zero_rows(n_zero, "sequences", stacklevel + 1)
+    inv_x = np.divide(1.0, sx, out=np.zeros_like(sx), where=~zx)
+    inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
+    out = S * (inv_x[:, None] * inv_y[None, :])  # exactly symmetric when X is Y
+    if own_diagonal:
+        np.fill_diagonal(out, (~zx).astype(np.float64))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# kernels
+# ---------------------------------------------------------------------------
+
+class SequenceKernel:
+    """Base class of kernels on sequences (strings, lists of symbols).
+
+    Subclasses are frozen dataclasses whose fields are the kernel parameters.
+    Kernels with an explicit finite feature map implement :meth:`_grams`
+    (the features of one validated sequence) and :meth:`_check`; the base
+    turns them into a sparse count matrix and Gram blocks.
+    """
+
+    # -- subclasses with explicit count features ------------------------------
+    def _check(self, X, name):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _grams(self, s):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- public API -------------------------------------------------------------
+    def features(self, X, vocabulary=None):
+        """Sparse count features of the sequences `X`.
+
+        Parameters
+        ----------
+        X : list of sequences
+            The sequences (for :class:`JointSpectrumKernel`, ``(x, y)`` pairs).
+        vocabulary : dict, optional
+            Feature → column index. If given it is kept fixed and features not
+            in it are dropped (so matrices of two sets built with one
+            vocabulary share columns); otherwise it is fitted on `X`.
+
+        Returns
+        -------
+        F : scipy.sparse.csr_matrix of shape (n, n_features), float64
+            ``F[i, j]`` is the count of feature j in sequence i.
+        vocabulary : dict
+            Feature → column index; the features are p-gram tuples (spectrum)
+            or ``(p-gram, output symbol)`` pairs (joint spectrum).
+        """
+        items = self._check(X, "X")
+        if vocabulary is None:
+            vocabulary = {}
+            parts = _count_matrix(map(self._grams, items), vocabulary, True, "X")
+        else:
+            if not isinstance(vocabulary, dict):
+                raise TypeError(f"'vocabulary' must be a dict feature -> column, got "
+                                f"{type(vocabulary).__name__}")
+            parts = _count_matrix(map(self._grams, items), vocabulary, False, "X")
+        n_features = max(len(vocabulary), max(vocabulary.values(), default=-1) + 1)
+        return _to_csr(parts, n_features), vocabulary
+
+    def __call__(self, X, Y=None):
+        """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y), float64.
+
+        The vocabulary is fitted on ``X ∪ Y`` so both count matrices share
+        columns; the block is the sparse product ``F_x F_yᵀ``.
+        """
+        X = self._check(X, "X")
+        vocabulary = {}
+        px = _count_matrix(map(self._grams, X), vocabulary, True, "X")
+        if Y is None:
+            Fx = _to_csr(px, len(vocabulary))
+            return _gram(Fx, Fx)
+        Y = self._check(Y, "Y")
+        py = _count_matrix(map(self._grams, Y), vocabulary, True, "Y")
+        n_features = len(vocabulary)
+        return _gram(_to_csr(px, n_features), _to_csr(py, n_features))
+
+    def diag(self, X):
+        """The diagonal ``k(x_i, x_i) = ‖φ(x_i)‖²`` without the Gram matrix."""
+        F, _ = self.features(X)
+        return _row_norms2(F)
+
+    def get_params(self, deep=True):
+        """The kernel parameters as a dict (the dataclass fields)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+
+def _check_p(p):
+    return check_positive_int(p, "p")
+
+
+@dataclass(frozen=True)
+class SpectrumKernel(SequenceKernel):
+    """The p-spectrum kernel: the number of shared contiguous p-grams.
+
+    .. math:: k(x, x') = \\sum_{\\alpha \\in \\Sigma^p}
+              \\mathrm{count}_\\alpha(x)\\, \\mathrm{count}_\\alpha(x'),
+              \\qquad \\mathrm{count}_\\alpha(x) =
+              \\sum_{i=1}^{|x|-p+1} [x_i \\ldots x_{i+p-1} = \\alpha].
+
+    Parameters
+    ----------
+    p : int, default=3
+        Length of the contiguous subsequences (p-grams) counted.
+
+    Notes
+    -----
+    A string and the list of its characters have the same features (p-grams
+    are tuples of symbols), so ``"abc"`` and ``["a", "b", "c"]`` are the same
+    sequence. A sequence shorter than p has no p-grams: its feature vector is
+    zero and ``k(x, ·) = 0``.
+
+    This is φ_k of Bakır et al. (2004), Sec. 4, the spectrum kernel of Leslie
+    et al. (2002).
+
+    References
+    ----------
+    C. Leslie, E. Eskin and W. S. Noble, "The spectrum kernel: a string kernel
+    for SVM protein classification", Pacific Symposium on Biocomputing, 2002.
+
+    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
+    Advances in Neural Information Processing Systems 16, 2004.
+
+    Examples
+    --------
+    >>> from preimage.kernels import SpectrumKernel
+    >>> k = SpectrumKernel(p=2)
+    >>> k(["abab", "bab"], [["a", "b"]])  # "ab" occurs twice, then once
+    array([[2.],
+           [1.]])
+    """
+
+    p: int = 3
+
+    def __post_init__(self):
+        _check_p(self.p)
+
+    def _check(self, X, name):
+        return _check_sequences(X, name)
+
+    def _grams(self, s):
+        return zip(*(s[k:] for k in range(self.p)))
+
+
+@dataclass(frozen=True)
+class JointSpectrumKernel(SequenceKernel):
+    """Joint spectrum kernel on pairs ``(x, y)`` of equal-length sequences.
+
+    One feature per input p-gram α and output symbol b, counting the windows
+    of x equal to α whose centre position carries b in y:
+
+    .. math:: \\phi_{\\alpha, b}(x, y) = \\sum_{i=1}^{|x|-p+1}
+              [x_i \\ldots x_{i+p-1} = \\alpha]\\, [y_{i+(p-1)/2} = b],
+              \\qquad k((x, y), (x', y')) = \\langle \\phi(x, y),
+              \\phi(x', y') \\rangle.
+
+    Parameters
+    ----------
+    p : int, default=3
+        Window length, odd so that the window has a centre.
+
+    Notes
+    -----
+    The output feature map φ_l(x, y) of Bakır et al. (2004), Sec. 4 (a "joint
+    kernel" on inputs and outputs). `X` is a list of ``(x, y)`` pairs with
+    ``len(x) == len(y)``; positions are 0-based here, so the centre of the
+    window starting at i is ``i + (p - 1) // 2``. Features are
+    ``(α, b)`` with α a tuple of p input symbols.
+
+    References
+    ----------
+    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
+    Advances in Neural Information Processing Systems 16, 2004.
+
+    Examples
+    --------
+    >>> from preimage.kernels import JointSpectrumKernel
+    >>> k = JointSpectrumKernel(p=3)
+    >>> k([("abcab", "11212")])  # windows abc|1, bca|2, cab|1: three features
+    array([[3.]])
+    """
+
+    p: int = 3
+
+    def __post_init__(self):
+        _check_p(self.p)
+        if self.p % 2 == 0:
+            raise ValueError(f"'p' must be odd so that a window has a centre, got {self.p!r}")
+
+    def _check(self, X, name):
+        return _check_pairs(X, name)
+
+    def _grams(self, pair):
+        x, y = pair
+        windows = zip(*(x[k:] for k in range(self.p)))
+        return zip(windows, y[(self.p - 1) // 2:])
+
+
+def _check_base(base):
+    if not isinstance(base, (SequenceKernel, Kernel)):
+        raise TypeError(
+            f"'base' must be a SequenceKernel (e.g. SpectrumKernel(p=3)) or a "
+            f"preimage Kernel, got {base!r}")
+    return base
+
+
+class _WrappedKernel(SequenceKernel):
+    """A kernel built on `self.base`: its input is the base kernel's input."""
+
+    def _check(self, X, name):
+        if isinstance(self.base, SequenceKernel):
+            return self.base._check(X, name)
+        return check_array_2d(X, name)
+
+
+@dataclass(frozen=True)
+class NormalizedKernel(_WrappedKernel):
+    """A base kernel normalised, ``k̃ = D⁻¹ k D⁻¹``.
+
+    .. math:: \\tilde k(x, y) = \\frac{k(x, y)}{\\sqrt{k(x, x)\\, k(y, y)}}
+              \\quad (\\text{cosine}), \\qquad
+              \\tilde K_{XY} = \\frac{K_{XY}}{\\operatorname{tr} K_{XX}\\,
+              \\operatorname{tr} K_{YY}} \\quad (\\text{trace}).
+
+    Parameters
+    ----------
+    base : SequenceKernel or Kernel
+        The kernel to normalise.
+    method : {"cosine", "trace"}, default="cosine"
+        See :func:`normalize_gram`. ``"trace"`` is the literal reading of
+        Bakır et al. (2004), Sec. 4, ``D_ii = Σ_i S_ii``: a scalar set by the
+        sequences in the block, so ``k(X)`` is ``K / trace(K)²`` and a value
+        depends on the other sequences passed with it (a test block
+        ``k(X_test, X_train)`` is scaled by both traces). ``"cosine"`` is a
+        genuine kernel on single sequences.
+
+    Notes
+    -----
+    Cosine normalisation gives ``k̃(x, x) = 1``. Sequences with
+    ``k(x, x) = 0`` (strings shorter than p) get ``k̃ = 0`` in their rows and
+    columns, including the diagonal, with a
+    :class:`~preimage.exceptions.NumericalWarning`.
+
+    References
+    ----------
+    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
+    Advances in Neural Information Processing Systems 16, 2004.
+
+    Examples
+    --------
+    >>> from preimage.kernels import NormalizedKernel, SpectrumKernel
+    >>> k = NormalizedKernel(SpectrumKernel(p=1))
+    >>> k(["aab", "ab"]).round(4)  # counts (2, 1) and (1, 1): 3 / √(5·2)
+    array([[1.    , 0.9487],
+           [0.9487, 1.    ]])
+    """
+
+    base: object = dataclasses.field(default_factory=SpectrumKernel)
+    method: str = "cosine"
+
+    def __post_init__(self):
+        _check_base(self.base)
+        if self.method not in _NORMALIZATIONS:
+            raise ValueError(
+                f"'method' must be one of {list(_NORMALIZATIONS)}, got {self.method!r}")
+
+    def features(self, X, vocabulary=None):
+        """Row-scaled features of the base kernel: ``D⁻¹ F`` (cosine) or
+        ``F / tr`` with the trace of `X`'s own block (trace)."""
+        if not isinstance(self.base, SequenceKernel):
+            raise NotImplementedError(
+                f"{type(self.base).__name__} has no explicit sparse features")
+        F, vocabulary = self.base.features(X, vocabulary)
+        d = _row_norms2(F)
+        if self.method == "trace":
+            t = d.sum()
+            _warn_zero_rows(F.shape[0] if t == 0 else 0, "sequences (the whole set)", 3)
+            return (F * (1.0 / t if t > 0 else 0.0)).tocsr(), vocabulary
+        _warn_zero_rows(int((d == 0).sum()), "sequences", 3)
+        s = np.sqrt(d)
+        inv = np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
+        return sp.diags(inv) @ F, vocabulary
+
+    def __call__(self, X, Y=None):
+        """Normalised Gram block, ``normalize_gram(k(X, Y), k(X), k(Y), method)``."""
+        S = self.base(X, Y)
+        if Y is None:
+            return _normalize_gram(S, None, None, self.method, stacklevel=3)
+        return _normalize_gram(S, self.base.diag(X), self.base.diag(Y), self.method,
+                               stacklevel=3)
+
+    def diag(self, X):
+        """1 (cosine; 0 where k(x, x) = 0) or ``k(x_i, x_i) / tr²`` (trace)."""
+        d = np.asarray(self.base.diag(X), dtype=np.float64)
+        if self.method == "trace":
+            t = d.sum()
+            _warn_zero_rows(d.size if t == 0 else 0, "sequences (the whole set)", 3)
+            return d / t**2 if t > 0 else np.zeros_like(d)
+        zero = d == 0
+        _warn_zero_rows(int(zero.sum()), "sequences", 3)
+        return (~zero).astype(np.float64)
+
+
+@dataclass(frozen=True)
+class KernelDistanceRBF(_WrappedKernel):
+    """RBF of the distance a base kernel induces, ``exp(−γ d(x, x'))``.
+
+    .. math:: K(x, x') = \\exp(-\\gamma\\, d(x, x')), \\qquad
+              d(x, x')^2 = k(x, x) + k(x', x') - 2 k(x, x').
+
+    Parameters
+    ----------
+    base : SequenceKernel or Kernel
+        The kernel whose feature-space distance is used (Bakır et al. use the
+        normalised spectrum kernel).
+    gamma : float, default=1.0
+        Inverse width, > 0; the paper's ``exp(−d(x, x'))`` is ``gamma=1``.
+
+    Notes
+    -----
+    Note the distance, not its square (Bakır et al. 2004, Sec. 4: "an RBF
+    kernel, i.e. K(x, x') = exp(−d(x, x')) where the distance d is induced by
+    the input string kernel"). d is a Hilbert-space distance, so d² is
+    conditionally negative definite, so is d = (d²)^{1/2} (Schoenberg), and
+    the kernel is positive semi-definite for any base kernel. Squared
+    distances below 0 from rounding are clipped to 0; the diagonal of
+    ``K(X)`` is exactly 1. There are no explicit features (:meth:`features`
+    raises NotImplementedError).
+
+    References
+    ----------
+    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
+    Advances in Neural Information Processing Systems 16, 2004.
+
+    Examples
+    --------
+    >>> from preimage.kernels import KernelDistanceRBF, SpectrumKernel
+    >>> k = KernelDistanceRBF(SpectrumKernel(p=1), gamma=0.5)
+    >>> k(["ab", "b"]).round(4)  # d² = 2 + 1 − 2·1 = 1
+    array([[1.    , 0.6065],
+           [0.6065, 1.    ]])
+    """
+
+    base: object = dataclasses.field(default_factory=SpectrumKernel)
+    gamma: float = 1.0
+
+    def __post_init__(self):
+        _check_base(self.base)
+        check_positive(self.gamma, "gamma")
+
+    def features(self, X, vocabulary=None):
+        raise NotImplementedError(
+            "KernelDistanceRBF has no explicit features (exp of a distance); use its "
+            "Gram blocks")
+
+    def __call__(self, X, Y=None):
+        """Gram block ``exp(−γ d(x_i, y_j))`` from one base block and two diagonals."""
+        S = np.asarray(self.base(X, Y), dtype=np.float64)
+        if Y is None:
+            dx = dy = np.diagonal(S).copy()
+        else:
+            dx = np.asarray(self.base.diag(X), dtype=np.float64)
+            dy = np.asarray(self.base.diag(Y), dtype=np.float64)
+        d2 = dx[:, None] + dy[None, :] - 2.0 * S
+        np.maximum(d2, 0.0, out=d2)
+        if Y is None:
+            np.fill_diagonal(d2, 0.0)
+        np.sqrt(d2, out=d2)
+        d2 *= -self.gamma
+        return np.exp(d2, out=d2)
+
+    def diag(self, X):
+        """``K(x, x) = exp(0) = 1``."""
+        return np.ones(len(self._check(X, "X")))

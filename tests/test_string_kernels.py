@@ -1,0 +1,380 @@
+"""Tests for the string kernels and the toy strings of Bakır et al. (2004).
+
+Every kernel value is compared with a brute-force count written here with
+collections.Counter over all pairs of sequences, or with the formula computed
+directly from those counts; the string generator is checked against the
+transition probabilities of the paper's table, typed in again below.
+"""
+
+from collections import Counter
+import time
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from preimage.datasets import make_kde_strings
+from preimage.exceptions import NumericalWarning
+from preimage.kernels import (
+    GaussianKernel,
+    JointSpectrumKernel,
+    KernelDistanceRBF,
+    LinearKernel,
+    NormalizedKernel,
+    SequenceKernel,
+    SpectrumKernel,
+    normalize_gram,
+)
+
+# ---------------------------------------------------------------------------
+# brute-force references
+# ---------------------------------------------------------------------------
+
+
+def brute_spectrum_counts(s, p):
+    return Counter(tuple(s[i:i + p]) for i in range(len(s) - p + 1))
+
+
+def brute_spectrum(X, Y, p):
+    cx = [brute_spectrum_counts(x, p) for x in X]
+    cy = [brute_spectrum_counts(y, p) for y in Y]
+    return np.array([[sum(a[g] * b[g] for g in a) for b in cy] for a in cx], dtype=float)
+
+
+def brute_joint_counts(x, y, p):
+    h = (p - 1) // 2
+    return Counter((tuple(x[i:i + p]), y[i + h]) for i in range(len(x) - p + 1))
+
+
+def brute_joint(P, Q, p):
+    cp = [brute_joint_counts(x, y, p) for x, y in P]
+    cq = [brute_joint_counts(x, y, p) for x, y in Q]
+    return np.array([[sum(a[g] * b[g] for g in a) for b in cq] for a in cp], dtype=float)
+
+
+def random_strings(rng, n, alphabet="abc", low=0, high=12):
+    return ["".join(rng.choice(list(alphabet), size=rng.integers(low, high + 1)))
+            for _ in range(n)]
+
+
+@pytest.fixture
+def strings():
+    rng = np.random.default_rng(0)
+    return random_strings(rng, 12, low=3), random_strings(rng, 7, alphabet="abcd", low=3)
+
+
+# ---------------------------------------------------------------------------
+# spectrum kernel
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("p", [1, 2, 3])
+def test_spectrum_equals_brute_force_strings(strings, p):
+    X, Y = strings
+    k = SpectrumKernel(p=p)
+    np.testing.assert_array_equal(k(X, Y), brute_spectrum(X, Y, p))
+    np.testing.assert_array_equal(k(X), brute_spectrum(X, X, p))
+    np.testing.assert_array_equal(k.diag(X), np.diag(brute_spectrum(X, X, p)))
+
+
+@pytest.mark.parametrize("p", [1, 2, 3])
+def test_spectrum_equals_brute_force_symbol_lists(p):
+    rng = np.random.default_rng(1)
+    words = ["the", "cat", "sat", ("on", "mat"), 7]
+    X = [[words[j] for j in rng.integers(0, 5, size=rng.integers(3, 10))] for _ in range(6)]
+    Y = [tuple(words[j] for j in rng.integers(0, 5, size=rng.integers(3, 10))) for _ in range(4)]
+    np.testing.assert_array_equal(SpectrumKernel(p=p)(X, Y), brute_spectrum(X, Y, p))
+
+
+def test_string_and_list_of_its_characters_are_the_same_sequence():
+    K = SpectrumKernel(p=2)(["abcab", list("abcab"), np.array(list("abcab"))])
+    np.testing.assert_array_equal(K, np.full((3, 3), 6.0))  # ab ab bc ca: 2² + 1 + 1
+
+
+def test_features_are_sparse_counts_with_a_shared_vocabulary(strings):
+    X, Y = strings
+    k = SpectrumKernel(p=2)
+    F, vocab = k.features(X + Y)
+    assert sp.isspmatrix_csr(F) or sp.issparse(F)
+    assert F.shape == (len(X) + len(Y), len(vocab))
+    for i, s in enumerate(X + Y):
+        counts = brute_spectrum_counts(s, 2)
+        row = F[i].toarray().ravel()
+        assert {g: row[j] for g, j in vocab.items() if row[j]} == dict(counts)
+    # A fixed vocabulary keeps the columns and drops unseen p-grams.
+    Fy, vocab_y = k.features(["zzab"], vocabulary=vocab)
+    assert vocab_y is vocab and Fy.shape == (1, len(vocab))
+    assert Fy.sum() == 1 and Fy[0, vocab[("a", "b")]] == 1
+    np.testing.assert_array_equal((F[:len(X)] @ F[len(X):].T).toarray(), k(X, Y))
+
+
+def test_strings_shorter_than_p_have_zero_features():
+    k = SpectrumKernel(p=3)
+    K = k(["ab", "abc", ""], ["abcabc", "a"])
+    np.testing.assert_array_equal(K, [[0, 0], [2, 0], [0, 0]])
+    F, _ = k.features(["ab", ""])
+    assert F.shape[0] == 2 and F.nnz == 0
+    np.testing.assert_array_equal(k.diag(["ab", "abc"]), [0.0, 1.0])
+
+
+def test_thousands_of_strings_take_one_sparse_product():
+    # 2,000 strings of length 20: a Python loop over the 4·10⁶ pairs would take
+    # minutes; the sparse product takes well under a second. Timed, not asserted.
+    rng = np.random.default_rng(2)
+    X = ["".join(rng.choice(list("abc"), size=20)) for _ in range(2000)]
+    start = time.perf_counter()
+    K = SpectrumKernel(p=3)(X)
+    elapsed = time.perf_counter() - start
+    assert K.shape == (2000, 2000) and K.dtype == np.float64
+    np.testing.assert_array_equal(K[:5, :7], brute_spectrum(X[:5], X[:7], 3))
+    np.testing.assert_array_equal(np.diag(K), SpectrumKernel(p=3).diag(X))
+    print(f"spectrum Gram of 2000 strings of length 20: {elapsed:.3f} s")
+
+
+# ---------------------------------------------------------------------------
+# joint spectrum kernel
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("p", [1, 3, 5])
+def test_joint_spectrum_equals_brute_force(p):
+    X, Y, _ = make_kde_strings(15, random_state=3)
+    P = list(zip(X, Y))
+    Q = list(zip(X[:5], Y[::-1][:5]))  # mismatched (x, y) of different lengths
+    Q = [(x, (y * 3)[:len(x)]) for x, y in Q]
+    k = JointSpectrumKernel(p=p)
+    np.testing.assert_array_equal(k(P, Q), brute_joint(P, Q, p))
+    np.testing.assert_array_equal(k(P), brute_joint(P, P, p))
+    np.testing.assert_array_equal(k.diag(P), np.diag(brute_joint(P, P, p)))
+
+
+def test_joint_spectrum_features_pair_window_and_centre_symbol():
+    F, vocab = JointSpectrumKernel(p=3).features([("abcab", "12212")])
+    # windows abc, bca, cab with centres y[1], y[2], y[3] = 2, 2, 1
+    assert set(vocab) == {(("a", "b", "c"), "2"), (("b", "c", "a"), "2"),
+                          (("c", "a", "b"), "1")}
+    assert F.sum() == 3
+
+
+# ---------------------------------------------------------------------------
+# normalisation
+# ---------------------------------------------------------------------------
+
+
+def test_cosine_normalisation_equals_direct_formula(strings):
+    X, Y = strings
+    S_xy, S_xx, S_yy = (brute_spectrum(A, B, 3) for A, B in ((X, Y), (X, X), (Y, Y)))
+    k = NormalizedKernel(SpectrumKernel(p=3))
+    expected = S_xy / np.sqrt(np.outer(np.diag(S_xx), np.diag(S_yy)))
+    np.testing.assert_allclose(k(X, Y), expected, rtol=1e-13)
+    K = k(X)
+    np.testing.assert_allclose(K, S_xx / np.sqrt(np.outer(np.diag(S_xx), np.diag(S_xx))),
+                               rtol=1e-13)
+    np.testing.assert_array_equal(np.diag(K), 1.0)
+    np.testing.assert_array_equal(k.diag(X), 1.0)
+    np.testing.assert_allclose(normalize_gram(S_xx), K, rtol=1e-13)
+    np.testing.assert_allclose(
+        normalize_gram(S_xy, np.diag(S_xx), np.diag(S_yy)), expected, rtol=1e-13)
+    # The features are the row-normalised counts.
+    F, _ = k.features(X)
+    np.testing.assert_allclose((F @ F.T).toarray(), K, rtol=1e-13)
+
+
+def test_trace_normalisation_is_the_literal_reading(strings):
+    # Bakır et al.: S ← D⁻¹SD⁻¹ with D_ii = Σ_i S_ii, one scalar: S / trace(S)².
+    X, Y = strings
+    S = brute_spectrum(X, X, 3)
+    k = NormalizedKernel(SpectrumKernel(p=3), method="trace")
+    np.testing.assert_allclose(k(X), S / np.trace(S) ** 2, rtol=1e-13)
+    np.testing.assert_allclose(normalize_gram(S, method="trace"), S / np.trace(S) ** 2,
+                               rtol=1e-13)
+    np.testing.assert_allclose(k.diag(X), np.diag(S) / np.trace(S) ** 2, rtol=1e-13)
+    # A cross block is scaled by both traces.
+    S_yy = brute_spectrum(Y, Y, 3)
+    np.testing.assert_allclose(k(X, Y), brute_spectrum(X, Y, 3) / (np.trace(S) * np.trace(S_yy)),
+                               rtol=1e-13)
+
+
+def test_zero_feature_strings_normalise_to_zero_with_a_warning():
+    k = NormalizedKernel(SpectrumKernel(p=3))
+    with pytest.warns(NumericalWarning, match="1 sequences with k"):
+        K = k(["ab", "abc", "abcabc"])
+    assert np.isfinite(K).all()
+    S = brute_spectrum(["abc", "abcabc"], ["abc", "abcabc"], 3)
+    np.testing.assert_array_equal(K[0], 0.0)
+    np.testing.assert_array_equal(K[:, 0], 0.0)
+    np.testing.assert_allclose(K[1:, 1:], S / np.sqrt(np.outer(np.diag(S), np.diag(S))))
+    with pytest.warns(NumericalWarning):
+        np.testing.assert_array_equal(k.diag(["ab", "abc"]), [0.0, 1.0])
+    with pytest.warns(NumericalWarning):
+        assert np.isfinite(k(["ab"], ["abc"])).all()
+    with pytest.warns(NumericalWarning, match="whole block"):
+        np.testing.assert_array_equal(normalize_gram(np.zeros((2, 2)), method="trace"), 0.0)
+
+
+def test_no_warning_without_zero_rows(strings):
+    X, Y = strings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        NormalizedKernel(SpectrumKernel(p=3))(X, Y)
+        KernelDistanceRBF(NormalizedKernel(SpectrumKernel(p=3)))(X)
+
+
+# ---------------------------------------------------------------------------
+# RBF of the kernel-induced distance
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("base", [SpectrumKernel(p=2), NormalizedKernel(SpectrumKernel(p=3)),
+                                  NormalizedKernel(SpectrumKernel(p=3), method="trace")],
+                         ids=["spectrum", "cosine", "trace"])
+def test_kernel_distance_rbf_equals_direct_computation(strings, base):
+    X, Y = strings
+    gamma = 0.7
+    k = KernelDistanceRBF(base, gamma=gamma)
+    S_xy, dx, dy = base(X, Y), base.diag(X), base.diag(Y)
+    d2 = dx[:, None] + dy[None, :] - 2 * S_xy
+    np.testing.assert_allclose(k(X, Y), np.exp(-gamma * np.sqrt(np.maximum(d2, 0))),
+                               rtol=1e-12, atol=1e-14)
+    K = k(X)
+    S = base(X)
+    d2 = np.diag(S)[:, None] + np.diag(S)[None, :] - 2 * S
+    np.testing.assert_allclose(K, np.exp(-gamma * np.sqrt(np.maximum(d2, 0))),
+                               rtol=1e-7, atol=1e-12)
+    np.testing.assert_array_equal(np.diag(K), 1.0)
+    np.testing.assert_array_equal(k.diag(X), 1.0)
+    np.testing.assert_array_equal(K, K.T)
+
+
+@pytest.mark.parametrize("base", [SpectrumKernel(p=1), SpectrumKernel(p=3),
+                                  NormalizedKernel(SpectrumKernel(p=3)),
+                                  JointSpectrumKernel(p=3)],
+                         ids=["spectrum1", "spectrum3", "cosine", "joint"])
+def test_kernel_distance_rbf_is_positive_semidefinite(base):
+    # exp(−γ d) with d a Hilbert-space distance is PSD (d is conditionally
+    # negative definite, Schoenberg), whatever the base kernel.
+    X, Y, _ = make_kde_strings(60, random_state=4)
+    data = list(zip(X, Y)) if isinstance(base, JointSpectrumKernel) else X
+    for gamma in (0.1, 1.0):
+        K = KernelDistanceRBF(base, gamma=gamma)(data)
+        assert np.linalg.eigvalsh(K).min() >= -1e-10
+
+
+def test_wrappers_accept_vector_kernels():
+    Z = np.random.default_rng(5).standard_normal((6, 3))
+    K = KernelDistanceRBF(LinearKernel(), gamma=0.5)(Z)
+    D = np.sqrt(((Z[:, None] - Z[None]) ** 2).sum(-1))
+    np.testing.assert_allclose(K, np.exp(-0.5 * D), atol=1e-12)
+    np.testing.assert_allclose(NormalizedKernel(GaussianKernel(0.3))(Z), GaussianKernel(0.3)(Z))
+
+
+def test_kernels_are_frozen_sequence_kernels_with_params():
+    base = SpectrumKernel(p=2)
+    for k, params in [(base, {"p": 2}), (JointSpectrumKernel(5), {"p": 5}),
+                      (NormalizedKernel(base, "trace"), {"base": base, "method": "trace"}),
+                      (KernelDistanceRBF(base, 2.0), {"base": base, "gamma": 2.0})]:
+        assert isinstance(k, SequenceKernel)
+        assert k.get_params() == params
+        with pytest.raises(AttributeError):
+            k.p = 4
+    assert SpectrumKernel(3) == SpectrumKernel(3) and hash(SpectrumKernel(3))
+
+
+# ---------------------------------------------------------------------------
+# the toy strings
+# ---------------------------------------------------------------------------
+
+# The paper's table (Sec. 4), typed in again: [model][output] rows a, b, c.
+PAPER_TRANSITIONS = {
+    (0, "1"): [[0, 0, 1], [0, 0, 1], [1, 0, 0]],
+    (0, "2"): [[.5, .5, 0], [.5, .5, 0], [0, 1, 0]],
+    (1, "1"): [[.5, .5, 0], [.5, .5, 0], [0, .5, .5]],
+    (1, "2"): [[1, 0, 0], [0, 1, 0], [0, 1, 0]],
+}
+
+
+def test_make_kde_strings_shapes_alphabets_and_reproducibility():
+    X, Y, model = make_kde_strings(300, random_state=6)
+    assert len(X) == len(Y) == model.shape[0] == 300
+    assert all(isinstance(x, str) and isinstance(y, str) for x, y in zip(X, Y))
+    lengths = np.array([len(x) for x in X])
+    assert (lengths == [len(y) for y in Y]).all()
+    assert lengths.min() == 10 and lengths.max() == 20  # both ends reached
+    assert set("".join(X)) == set("abc") and set("".join(Y)) == set("12")
+    assert set(model.tolist()) == {0, 1}
+    X2, Y2, model2 = make_kde_strings(300, random_state=6)
+    assert X2 == X and Y2 == Y and np.array_equal(model2, model)
+    assert make_kde_strings(300, random_state=7)[0] != X
+    X3, _, _ = make_kde_strings(50, min_length=4, max_length=4, random_state=0)
+    assert {len(x) for x in X3} == {4}
+
+
+def test_make_kde_strings_output_switch_rate():
+    _, Y, _ = make_kde_strings(5000, random_state=8)
+    switches = sum(a != b for y in Y for a, b in zip(y, y[1:]))
+    steps = sum(len(y) - 1 for y in Y)
+    assert abs(switches / steps - 0.2) < 0.02
+    starts = np.mean([y[0] == "1" for y in Y])
+    assert abs(starts - 0.5) < 0.03
+
+
+def test_make_kde_strings_input_transitions_match_the_paper():
+    X, Y, model = make_kde_strings(5000, random_state=9)
+    counts = {key: np.zeros((3, 3)) for key in PAPER_TRANSITIONS}
+    for x, y, m in zip(X, Y, model):
+        for t in range(len(x) - 1):  # transition t → t + 1 under output y_t
+            counts[m, y[t]]["abc".index(x[t]), "abc".index(x[t + 1])] += 1
+    for key, expected in PAPER_TRANSITIONS.items():
+        C = counts[key]
+        visited = C.sum(axis=1) > 0
+        freq = C[visited] / C[visited].sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(freq, np.asarray(expected)[visited], atol=0.03,
+                                   err_msg=f"model {key[0] + 1}, output {key[1]}")
+    assert abs(model.mean() - 0.5) < 0.03
+    assert abs(np.mean([x[0] == "a" for x in X]) - 1 / 3) < 0.03
+
+
+# ---------------------------------------------------------------------------
+# invalid input
+# ---------------------------------------------------------------------------
+
+BAD_INPUT = [
+    (lambda: SpectrumKernel(p=0), ValueError, "'p'"),
+    (lambda: SpectrumKernel(p=2.5), ValueError, "'p'"),
+    (lambda: SpectrumKernel(p=True), ValueError, "'p'"),
+    (lambda: JointSpectrumKernel(p=2), ValueError, "'p' must be odd"),
+    (lambda: SpectrumKernel()("abcabc"), TypeError, "'X'.*bare str"),
+    (lambda: SpectrumKernel()(np.ones((3, 4))), TypeError, "'X'.*dtype float64"),
+    (lambda: SpectrumKernel()([1, 2, 3]), TypeError, "'X'.*int"),
+    (lambda: SpectrumKernel()(["abc"], "abc"), TypeError, "'Y'"),
+    (lambda: SpectrumKernel()([]), ValueError, "'X' must hold at least one"),
+    (lambda: SpectrumKernel()({"abc"}), TypeError, "'X'.*set"),
+    (lambda: SpectrumKernel(p=1)([[["a"], "b"]]), TypeError, "'X'.*hashable"),
+    (lambda: SpectrumKernel().features(["abc"], vocabulary=["a"]), TypeError, "'vocabulary'"),
+    (lambda: JointSpectrumKernel()([("abc", "12")]), ValueError, "'X'.*len"),
+    (lambda: JointSpectrumKernel()(["abc"]), TypeError, "'X'.*pairs"),
+    (lambda: JointSpectrumKernel()([("abc", "121", "x")]), TypeError, "'X'.*pairs"),
+    (lambda: NormalizedKernel("spectrum"), TypeError, "'base'"),
+    (lambda: NormalizedKernel(SpectrumKernel(), method="max"), ValueError, "'method'"),
+    (lambda: KernelDistanceRBF(SpectrumKernel(), gamma=0), ValueError, "'gamma'"),
+    (lambda: KernelDistanceRBF(SpectrumKernel(), gamma=-1.0), ValueError, "'gamma'"),
+    (lambda: KernelDistanceRBF(None), TypeError, "'base'"),
+    (lambda: KernelDistanceRBF().features(["abc"]), NotImplementedError, "no explicit"),
+    (lambda: normalize_gram(np.ones((2, 3))), ValueError, "'diag_x'"),
+    (lambda: normalize_gram(np.ones((2, 2)), [1.0]), ValueError, "'diag_x'"),
+    (lambda: normalize_gram(np.ones((2, 2)), [1.0, -1.0]), ValueError, "'diag_x'"),
+    (lambda: normalize_gram(np.ones((2, 2)), method="l2"), ValueError, "'method'"),
+    (lambda: make_kde_strings(0), ValueError, "'n_samples'"),
+    (lambda: make_kde_strings(5, min_length=0), ValueError, "'min_length'"),
+    (lambda: make_kde_strings(5, min_length=12, max_length=11), ValueError, "'min_length'"),
+    (lambda: make_kde_strings(5, switch_probability=1.5), ValueError, "'switch_probability'"),
+    (lambda: make_kde_strings(5, random_state="seed"), ValueError, "'random_state'"),
+]
+
+
+@pytest.mark.parametrize("call, error, match", BAD_INPUT,
+                         ids=[f"bad{i}" for i in range(len(BAD_INPUT))])
+def test_bad_input(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
