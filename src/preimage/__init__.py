@@ -9,6 +9,8 @@ from .estimators import (
     ReducedKernelPCA,
     ReducedSVC,
     ReducedSVR,
+    SequentialSVR,
+    WienerRegressor,
     reduce_kernel_pca,
     reduce_svm,
 )
@@ -29,6 +31,8 @@ __all__ = [
     "ReducedKernelPCA",
     "ReducedSVC",
     "ReducedSVR",
+    "SequentialSVR",
+    "WienerRegressor",
     "find_preimage",
     "kernels",
     "reduce_kernel_pca",

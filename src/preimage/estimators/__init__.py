@@ -5,6 +5,8 @@ from ._kde import KernelDependencyEstimator
 from ._kernel_pca import KernelPCA
 from ._reduced_kpca import ReducedKernelPCA, reduce_kernel_pca
 from ._reduced_svm import ReducedSVC, ReducedSVR, reduce_svm
+from ._sparse_regression import SequentialSVR, WienerRegressor
 
 __all__ = ["KernelDependencyEstimator", "KernelPCA", "KernelPCADenoiser", "ReducedKernelPCA",
-           "ReducedSVC", "ReducedSVR", "reduce_kernel_pca", "reduce_svm"]
+           "ReducedSVC", "ReducedSVR", "SequentialSVR", "WienerRegressor", "reduce_kernel_pca",
+           "reduce_svm"]

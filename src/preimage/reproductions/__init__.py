@@ -38,6 +38,8 @@ EXPERIMENTS = {
                       "'2's, with CPU times"),
     "reduced-set-svm": ("schoelkopf_reduced_set", "Schölkopf et al. 1999 Tables II-IV: "
                         "reduced-set SVM digit recognizers"),
+    "vijayakumar-fig3": ("vijayakumar_sparse", "Vijayakumar & Wu 1999 Fig. 3: Wiener and "
+                         "sparse sequential SV approximation of a sine series"),
 }
 
 

@@ -1,0 +1,297 @@
+"""Regressors of Vijayakumar & Wu (1999): the RKHS Wiener solution and its
+sparse sequential SV form, thin shells over :mod:`preimage.sparse_regression`."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import validate_estimator_input
+from ..kernels import KERNELS, Kernel, make_kernel
+from ..sparse_regression import (
+    DEFAULT_RTOL,
+    WienerState,
+    sequential_svr,
+    wiener_coefficients,
+    wiener_update,
+)
+
+__all__ = ["WienerRegressor", "SequentialSVR"]
+
+_KERNEL_CONSTRAINTS = {
+    "kernel": [StrOptions(set(KERNELS)), Kernel, callable],
+    "gamma": [Interval(Real, 0, None, closed="neither"), None],
+    "degree": [Interval(Integral, 0, None, closed="left")],
+    "coef0": [Interval(Real, None, None, closed="neither")],
+    "kernel_params": [dict, None],
+}
+
+
+class _KernelRegressor(RegressorMixin, BaseEstimator):
+    """Kernel resolution and prediction ``f(x) = Σ_i a_i k(x_i, x) + b``."""
+
+    def _resolve_kernel(self, X):
+        self.kernel_ = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree,
+                                   coef0=self.coef0, kernel_params=self.kernel_params, X=X)
+        self.gamma_ = getattr(self.kernel_, "gamma", None)
+
+    def _validate(self, X, y, reset):
+        X = validate_estimator_input(self, X, reset=reset, dtype=np.float64)
+        try:
+            y = np.asarray(y, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"'y' must be array-like of numbers: {exc}") from None
+        if y.shape != (X.shape[0],):
+            raise ValueError(f"'y' must be 1-D with one target per row of 'X' "
+                             f"({X.shape[0]},), got shape {y.shape}")
+        if not np.isfinite(y).all():
+            raise ValueError("'y' contains NaN or inf; all values must be finite")
+        return X, y
+
+    def predict(self, X):
+        """``f(x)`` for the rows of X, shape (n_samples,)."""
+        check_is_fitted(self)
+        X = validate_estimator_input(self, X, reset=False, dtype=np.float64)
+        if self.support_vectors_.shape[0] == 0:
+            return np.full(X.shape[0], self._intercept())
+        return self.kernel_._block(X, self.support_vectors_) @ self.dual_coef_[0] \
+            + self._intercept()
+
+
+class WienerRegressor(_KernelRegressor):
+    """The RKHS Wiener solution ``f₀ = Σ_i a_i K(·, x_i)``, ``a = K⁺y``.
+
+    Vijayakumar & Wu's Theorem 1 in the space ``H = R(R)`` spanned by the
+    kernel: the orthogonal projection of the unknown f onto
+    ``span{K(·, x_i)}``, exact when f lies in that span and the data are
+    noiseless. :meth:`partial_fit` adds samples by their Theorem 2, giving the
+    batch function to rounding.
+
+    Parameters
+    ----------
+    kernel : str, Kernel or callable, default="rbf"
+        A name (``"rbf"``, ``"sine"``, ...), a kernel object from
+        :mod:`preimage.kernels` or a callable on pairs of samples.
+    gamma : float, default=None
+        Kernel width; None resolves from the (first) training data.
+    degree : int, default=3
+        Polynomial degree; the order N of the sine kernel.
+    coef0 : float, default=1
+        Constant of the polynomial and sigmoid kernels.
+    kernel_params : dict, default=None
+        Extra parameters of a callable kernel or kernel class.
+    rtol : float, default=1e-9
+        Relative rank cutoff (eigenvalues of K in :meth:`fit`, the squared
+        new-direction norm ``‖φ_mc‖²/k(x, x)`` in :meth:`partial_fit`).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_samples,)
+        a over all training samples (from :meth:`partial_fit`: zero on
+        samples that added no new direction).
+    dual_coef_ : ndarray of shape (1, n_SV)
+        The non-zero a_i; ``support_``, ``support_vectors_`` their indices and
+        inputs.
+    X_fit_, y_fit_ : ndarrays
+        The training data.
+    kernel_, gamma_, n_features_in_
+
+    References
+    ----------
+    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
+    representation in function approximation. ICONIP 1999.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import WienerRegressor
+    >>> x = np.linspace(0, 2 * np.pi, 12, endpoint=False)[:, None]
+    >>> y = 1 + np.sin(x[:, 0]) - np.cos(3 * x[:, 0])
+    >>> reg = WienerRegressor(kernel="sine", degree=5).fit(x, y)
+    >>> bool(np.allclose(reg.predict([[0.3]]), 1 + np.sin(0.3) - np.cos(0.9)))
+    True
+    """
+
+    _parameter_constraints: dict = {
+        **_KERNEL_CONSTRAINTS,
+        "rtol": [Interval(Real, 0, 1, closed="left")],
+    }
+
+    def __init__(self, kernel="rbf", *, gamma=None, degree=3, coef0=1, kernel_params=None,
+                 rtol=DEFAULT_RTOL):
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.rtol = rtol
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Batch solution ``a = K⁺y`` (Theorem 1)."""
+        X, y = self._validate(X, y, reset=True)
+        self._resolve_kernel(X)
+        self.X_fit_, self.y_fit_ = X, y
+        self._state = None           # built from the data if partial_fit follows
+        self._set_coef(wiener_coefficients(self.kernel_._block(X, X), y, rtol=self.rtol))
+        return self
+
+    def partial_fit(self, X, y):
+        """Add the rows of X one at a time by the exact update of Theorem 2
+        (on an unfitted model: starting from the empty one)."""
+        first = not hasattr(self, "kernel_")
+        if first:
+            self._validate_params()
+        X, y = self._validate(X, y, reset=first)
+        if first:
+            self._resolve_kernel(X)
+            self.X_fit_, self.y_fit_ = X[:0], y[:0]
+            self._state = WienerState()
+        elif self._state is None:    # after a batch fit: replay its samples
+            self._state = self._add(WienerState(), self.X_fit_, self.y_fit_, 0)
+        self._state = self._add(self._state, X, y, self.X_fit_.shape[0])
+        self.X_fit_ = np.concatenate([self.X_fit_, X])
+        self.y_fit_ = np.concatenate([self.y_fit_, y])
+        self._set_coef(self._state.coef())
+        return self
+
+    def _add(self, state, X, y, offset):
+        kappa = self.kernel_.diag(X)
+        for j in range(X.shape[0]):
+            idx = state.basis
+            # Basis samples are earlier rows of X_fit_ or of this batch.
+            old = idx[idx < offset]
+            new = idx[idx >= offset] - offset
+            k = np.concatenate([self.kernel_._block(self.X_fit_[old], X[j:j + 1])[:, 0],
+                                self.kernel_._block(X[new], X[j:j + 1])[:, 0]])
+            state = wiener_update(state, k, kappa[j], y[j], rtol=self.rtol)
+        return state
+
+    def _set_coef(self, coef):
+        self.coef_ = coef
+        self.support_ = np.flatnonzero(coef)
+        self.support_vectors_ = self.X_fit_[self.support_]
+        self.dual_coef_ = coef[self.support_][None, :]
+
+    def _intercept(self):
+        return 0.0
+
+
+class SequentialSVR(_KernelRegressor):
+    """Sparse SV regression by Vijayakumar & Wu's sequential algorithm (Fig. 2).
+
+    ``f(x) = Σ_i (α*_i − α_i)(K(x_i, x) + λ²)`` (eq. 22), found by coordinate
+    steps on the ε-insensitive dual (eq. 19) of the augmented kernel
+    ``R = K + λ²``; λ² takes the place of SVR's bias b, so there is no
+    equality constraint and no quadratic programme. Only the samples outside
+    the ε-tube become basis vectors.
+
+    Parameters
+    ----------
+    kernel, gamma, degree, coef0, kernel_params
+        As in :class:`WienerRegressor`.
+    epsilon : float, default=0.1
+        Half-width of the ε-insensitive tube: larger is sparser.
+    C : float, default=inf
+        Box constraint ``0 ≤ α_i, α*_i ≤ C``; infinite for noiseless data.
+    augmentation : float, default=1.0
+        λ of ``R = K + λ²`` ("in the scale of the input vectors").
+    learning_rate : None, float or array of shape (n_samples,), default=None
+        Per-sample rates γ_i; they must satisfy the paper's bound
+        ``γ_i < 1/R_ii``. None: ``γ_i = 0.95/R_ii``.
+    learning_rate_bound : {"raise", "clip"}, default="raise"
+        A rate at or above ``1/R_ii`` raises a ValueError, or with "clip"
+        is replaced by ``0.95/R_ii``.
+    tol : float, default=1e-6
+        Stop when no step of a sweep exceeds `tol` in units of y (the
+        projected gradient of the dual).
+    max_iter : int, default=10000
+        Maximum sweeps; a ConvergenceWarning says when they did not suffice.
+
+    Attributes
+    ----------
+    alpha_, alpha_star_ : ndarray of shape (n_samples,)
+        The multipliers α_i, α*_i.
+    support_ : ndarray of shape (n_SV,)
+        Indices of the basis vectors (``α*_i ≠ α_i``).
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+    dual_coef_ : ndarray of shape (1, n_SV)
+        ``α*_i − α_i`` on the support.
+    n_basis_vectors_ : int
+    intercept_ : float
+        ``λ² Σ_i (α*_i − α_i)``, the constant part of f.
+    objective_ : ndarray of shape (n_iter_,)
+        Dual objective after each sweep (0 before the first).
+    n_iter_ : int
+    converged_ : bool
+    learning_rate_ : ndarray of shape (n_samples,)
+    kernel_, gamma_, n_features_in_
+
+    References
+    ----------
+    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
+    representation in function approximation. ICONIP 1999.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import SequentialSVR
+    >>> x = np.linspace(0, 2 * np.pi, 20, endpoint=False)[:, None]
+    >>> svr = SequentialSVR(kernel="rbf", gamma=2.0, epsilon=0.2).fit(x, np.sin(x[:, 0]))
+    >>> bool(svr.n_basis_vectors_ < 20), bool(svr.converged_)
+    (True, True)
+    """
+
+    _parameter_constraints: dict = {
+        **_KERNEL_CONSTRAINTS,
+        "epsilon": [Interval(Real, 0, None, closed="left")],
+        "C": [Interval(Real, 0, None, closed="right")],
+        "augmentation": [Interval(Real, None, None, closed="neither")],
+        "learning_rate": [Interval(Real, 0, None, closed="neither"), "array-like", None],
+        "learning_rate_bound": [StrOptions({"raise", "clip"})],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(self, kernel="rbf", *, gamma=None, degree=3, coef0=1, kernel_params=None,
+                 epsilon=0.1, C=np.inf, augmentation=1.0, learning_rate=None,
+                 learning_rate_bound="raise", tol=1e-6, max_iter=10_000):
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.epsilon = epsilon
+        self.C = C
+        self.augmentation = augmentation
+        self.learning_rate = learning_rate
+        self.learning_rate_bound = learning_rate_bound
+        self.tol = tol
+        self.max_iter = max_iter
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Run the sequential algorithm on (X, y)."""
+        X, y = self._validate(X, y, reset=True)
+        self._resolve_kernel(X)
+        res = sequential_svr(self.kernel_._block(X, X), y, epsilon=self.epsilon,
+                             augmentation=self.augmentation, C=self.C,
+                             learning_rate=self.learning_rate,
+                             learning_rate_bound=self.learning_rate_bound, tol=self.tol,
+                             max_iter=self.max_iter)
+        self.alpha_, self.alpha_star_ = res.alpha, res.alpha_star
+        self.support_ = res.support
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = res.coef[self.support_][None, :]
+        self.n_basis_vectors_ = int(self.support_.size)
+        self.intercept_ = float(self.augmentation) ** 2 * float(res.coef.sum())
+        self.objective_ = res.objective
+        self.n_iter_ = res.n_iter
+        self.converged_ = res.converged
+        self.learning_rate_ = res.learning_rate
+        return self
+
+    def _intercept(self):
+        return self.intercept_
