@@ -30,8 +30,11 @@ class GaussianKernel(RadialKernel):
     Notes
     -----
     The Gram block is one GEMM of width d + 2 that yields ``−γ‖x − y‖²``
-    directly, followed by an in-place ``exp`` on row chunks in parallel; float32
-    input stays float32. The inverse profile is ``r² = −ln(k)/γ``.
+    directly (operands ``[X, ‖x‖², 1]`` and ``[2γY, −γ, −γ‖y‖²]``), followed
+    by a single pass over the output that clamps the product's rounding to
+    ``−γ‖x − y‖² ≤ 0`` and takes ``exp`` in place, on cache-sized row blocks
+    shared among the cores; float32 input stays float32. The inverse profile
+    is ``r² = −ln(k)/γ``.
 
     Examples
     --------
@@ -66,7 +69,7 @@ class GaussianKernel(RadialKernel):
         return -np.log(k) / self.gamma
 
     def _block(self, X, Y):
-        return map_rows_inplace(_exp_inplace, scaled_squared_distances(X, Y, -self.gamma))
+        return scaled_squared_distances(X, Y, -self.gamma, out_map=_exp_inplace)
 
     def _block_and_derivative(self, Z, X):
         K = self._block(Z, X)
