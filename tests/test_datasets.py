@@ -590,3 +590,36 @@ def test_invalid_arguments_name_the_argument(func, kwargs, error, name):
     message = str(excinfo.value)
     assert "must" in message or "contains" in message
     assert "got" in message or "NaN" in message
+
+
+def test_random_shifts_against_explicit_translation():
+    from preimage.datasets import random_shifts
+
+    rng = np.random.default_rng(0)
+    X = rng.random((7, 20))                                 # 4 x 5 images
+    Z, index = random_shifts(X, 60, image_shape=(4, 5), max_shift=2, random_state=3)
+    assert Z.shape == (60, 20) and Z.dtype == X.dtype
+    seen = set()
+    for z, i in zip(Z.reshape(-1, 4, 5), index):
+        img = X[i].reshape(4, 5)
+        # Exactly one translation (dr, dc) with zero fill reproduces z.
+        matches = []
+        for dr in range(-2, 3):
+            for dc in range(-2, 3):
+                padded = np.zeros((8, 9))
+                padded[2:6, 2:7] = img
+                shifted = padded[2 - dr:6 - dr, 2 - dc:7 - dc]
+                if np.array_equal(shifted, z):
+                    matches.append((dr, dc))
+        assert len(matches) == 1
+        seen.add(matches[0])
+    assert len(seen) > 10                                   # many different shifts drawn
+    Z2, index2 = random_shifts(X, 60, image_shape=(4, 5), max_shift=2, random_state=3)
+    np.testing.assert_array_equal(Z2, Z)
+
+
+def test_random_shifts_rejects_a_wrong_image_shape():
+    from preimage.datasets import random_shifts
+
+    with pytest.raises(ValueError, match="'image_shape'"):
+        random_shifts(np.zeros((3, 10)), 5, image_shape=(3, 3))

@@ -60,7 +60,9 @@ def toy():
 @parametrize_with_checks(
     [KernelPCADenoiser(n_components=2, method=m) for m in METHODS if m != "exact"]
     + [KernelPCADenoiser(n_components=2, method="exact", kernel="linear"),
-       KernelPCADenoiser(n_components=2, method="exact", kernel="poly", degree=3)])
+       KernelPCADenoiser(n_components=2, method="exact", kernel="poly", degree=3)]
+    + [KernelPCADenoiser(n_components=2, method=m, n_landmarks=5, random_state=0)
+       for m in ("fixed_point", "learned", "closed_form")])
 def test_sklearn_compatible_estimator(estimator, check):
     with warnings.catch_warnings():
         # random check data give unconverged fixed points and clipped MDS

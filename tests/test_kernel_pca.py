@@ -30,7 +30,10 @@ def data(n, d, seed=0):
 # ---------------------------------------------------------------------------
 
 @parametrize_with_checks([KernelPCA(), KernelPCA(kernel="linear"),
-                          KernelPCA(kernel="poly", degree=2)])
+                          KernelPCA(kernel="poly", degree=2),
+                          KernelPCA(n_components=3, n_landmarks=5, random_state=0),
+                          KernelPCA(n_components=3, n_landmarks=5, landmarks="leverage",
+                                    random_state=0)])
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)
 
@@ -470,3 +473,23 @@ def test_leading_components_out_of_range_names_argument(n):
     kpca = KernelPCA(8, gamma=0.4).fit(data(40, 3, seed=23))
     with pytest.raises(ValueError, match="'n_components'"):
         kpca.project(data(2, 3, seed=1), n_components=n)
+
+
+def test_no_kernel_block_is_computed_twice():
+    """fit_transform evaluates the Gram matrix once; a learned-map denoiser
+    fits kernel PCA and its map with one block each (scikit-learn's
+    fit_transform with fit_inverse_transform=True fits its map twice)."""
+    from unittest import mock
+
+    from preimage import KernelPCADenoiser
+
+    X = data(60, 3)
+    original = GaussianKernel._block
+    with mock.patch.object(GaussianKernel, "_block", autospec=True,
+                           side_effect=original) as spy:
+        KernelPCA(4, gamma=0.3).fit_transform(X)
+        assert spy.call_count == 1
+        spy.reset_mock()
+        KernelPCADenoiser(4, gamma=0.3, method="learned").fit(X)
+        shapes = [(call.args[1].shape[0], call.args[2].shape[0]) for call in spy.call_args_list]
+        assert shapes == [(60, 60), (60, 60)]     # Gram of X, then of the coordinates

@@ -124,3 +124,24 @@ def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
         if re.search(rf"\b{re.escape(name)}\b", message):
             raise
         raise ValueError(f"invalid {name!r}: {message}") from None
+
+
+def validate_dask_input(estimator, X, *, reset, name="X"):
+    """The checks of :func:`validate_estimator_input` that need no data: a
+    Dask array must be 2-D, real and as wide as at fit time. Its values are
+    checked block by block when they are computed. Integer blocks become
+    float64 there; the array is returned as float64 or float32 here.
+    """
+    if X.ndim != 2:
+        raise ValueError(f"{name!r} must be a 2-D Dask array (n_samples, n_features), "
+                         f"got shape {X.shape}")
+    if X.dtype.kind not in "biuf":
+        raise TypeError(f"{name!r} must hold real numbers, got a Dask array of dtype "
+                        f"{X.dtype}")
+    if reset:
+        estimator.n_features_in_ = X.shape[1]
+    elif X.shape[1] != estimator.n_features_in_:
+        raise ValueError(
+            f"{name!r} has {X.shape[1]} features, but {type(estimator).__name__} is "
+            f"expecting {estimator.n_features_in_} features as input")
+    return X if X.dtype in FLOAT_DTYPES else X.astype(np.float64)

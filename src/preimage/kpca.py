@@ -33,6 +33,7 @@ __all__ = [
     "transform_block",
     "expansion_coef",
     "leading_components",
+    "drop_rounding_level",
 ]
 
 # Eigenvalues below this fraction of the largest are rounding noise (the
@@ -46,21 +47,33 @@ class KernelPCAFit:
 
     Attributes
     ----------
-    eigenvalues : (q,) eigenvalues λ_k of the centred Gram matrix, decreasing.
-    eigenvectors : (N, q) unit eigenvectors u_k.
-    alphas : (N, q) ``u_k/√λ_k``, the coefficients of the unit principal axes
-        (0 for components whose eigenvalue is at rounding level).
-    K_col_mean : (N,) ``K1/N``.
-    K_mean : scalar ``1ᵀK1/N² = ‖μ‖²``.
-    mean_coords : (q,) ``c_k = ⟨V_k, μ⟩ = α_kᵀK1/N``.
+    The axes and the mean are expansions over a support of N points: the
+    training points themselves (exact kernel PCA), or m landmarks (Nyström,
+    :mod:`preimage.nystroem`, where ``eigenvectors`` and ``K_col_mean`` are
+    None).
+
+    Attributes
+    ----------
+    eigenvalues : (q,) eigenvalues λ_k of the centred Gram matrix, decreasing
+        (the scatter ``Σ_i β_ik²`` of the training coordinates).
+    eigenvectors : (N, q) unit eigenvectors u_k, or None.
+    alphas : (N, q) coefficients of the unit principal axes
+        ``V_k = Σ_i α_ik φ(x_i)``: ``u_k/√λ_k`` for exact kernel PCA (0 for
+        components whose eigenvalue is at rounding level).
+    K_col_mean : (N,) ``K1/N``, or None.
+    K_mean : scalar ``‖μ‖²`` (``1ᵀK1/N²`` for exact kernel PCA).
+    mean_coords : (q,) ``c_k = ⟨V_k, μ⟩`` (``α_kᵀK1/N``).
+    mean_coef : (N,) coefficients of the feature-space mean μ over the
+        support (``1/N`` for exact kernel PCA).
     """
 
     eigenvalues: np.ndarray
-    eigenvectors: np.ndarray
+    eigenvectors: np.ndarray | None
     alphas: np.ndarray
-    K_col_mean: np.ndarray
+    K_col_mean: np.ndarray | None
     K_mean: float
     mean_coords: np.ndarray
+    mean_coef: np.ndarray
 
 
 def center_gram(K, *, copy=True):
@@ -118,6 +131,27 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
     values, vectors = top_eigh(Kc, q, solver="dense" if n_components is None else eigen_solver,
                                tol=tol, max_iter=max_iter, iterated_power=iterated_power,
                                random_state=random_state)
+    values, vectors, nonzero = drop_rounding_level(values, vectors, n_components)
+    values = np.where(nonzero, values, 0.0)
+    alphas = np.zeros_like(vectors)
+    alphas[:, nonzero] = vectors[:, nonzero] / np.sqrt(values[nonzero])
+    # Eigenvectors of HKH with λ ≠ 0 are orthogonal to 1; enforce it against
+    # rounding so that the axes are exactly expansions over uncentred images.
+    alphas -= alphas.mean(axis=0, keepdims=True)
+    mean_coords = alphas.T @ col_mean
+    return KernelPCAFit(values, vectors, alphas, col_mean, grand, mean_coords,
+                        np.full(n, 1.0 / n, dtype=alphas.dtype))
+
+
+def drop_rounding_level(values, vectors, n_components, *, stacklevel=3):
+    """Find the eigenvalues at rounding level (below ``1e-12 λ_max``, or
+    ``2e-7 λ_max`` in float32), which cannot be divided by.
+
+    With ``n_components=None`` they are dropped; components requested
+    explicitly keep their place with a NumericalWarning. Returns the values,
+    the vectors and a mask of the non-zero ones.
+    """
+    q = values.shape[0]
     scale = max(float(values[0]), 0.0)
     cutoff = _RELATIVE_ZERO.get(values.dtype, 1e-12) * scale
     nonzero = values > cutoff if scale > 0 else np.zeros(q, bool)
@@ -129,15 +163,8 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
             f"{int((~nonzero).sum())} of the {q} components requested have an eigenvalue "
             "at rounding level (the centred Gram matrix has lower rank); their "
             "coordinates are set to 0. Ask for fewer components.",
-            NumericalWarning, stacklevel=2)
-    values = np.where(nonzero, values, 0.0)
-    alphas = np.zeros_like(vectors)
-    alphas[:, nonzero] = vectors[:, nonzero] / np.sqrt(values[nonzero])
-    # Eigenvectors of HKH with λ ≠ 0 are orthogonal to 1; enforce it against
-    # rounding so that the axes are exactly expansions over uncentred images.
-    alphas -= alphas.mean(axis=0, keepdims=True)
-    mean_coords = alphas.T @ col_mean
-    return KernelPCAFit(values, vectors, alphas, col_mean, grand, mean_coords)
+            NumericalWarning, stacklevel=stacklevel)
+    return values, vectors, nonzero
 
 
 def leading_components(fit, n_components):
@@ -151,13 +178,23 @@ def leading_components(fit, n_components):
         raise ValueError(f"'n_components' must be between 1 and {q} (the components "
                          f"fitted), got {n_components!r}")
     n = n_components
-    return KernelPCAFit(fit.eigenvalues[:n], fit.eigenvectors[:, :n], fit.alphas[:, :n],
-                        fit.K_col_mean, fit.K_mean, fit.mean_coords[:n])
+    vectors = None if fit.eigenvectors is None else fit.eigenvectors[:, :n]
+    return KernelPCAFit(fit.eigenvalues[:n], vectors, fit.alphas[:, :n],
+                        fit.K_col_mean, fit.K_mean, fit.mean_coords[:n], fit.mean_coef)
 
 
 def transform_block(K_x, fit):
-    """Centred coordinates ``β = k̃_x A`` of test rows K_x (m, N) -> (m, q)."""
-    return center_block(K_x, fit.K_col_mean, fit.K_mean) @ fit.alphas
+    """Centred coordinates ``β_k = ⟨V_k, φ(x) − μ⟩ = k_xᵀα_k − c_k`` of test
+    rows K_x (m, N) -> (m, q).
+
+    For exact kernel PCA it is computed as ``k̃_x A`` with the centred rows
+    of :func:`center_block` (the same in exact arithmetic, since the columns
+    of A sum to zero, and better conditioned: the common part of the kernel
+    row cancels before the product).
+    """
+    if fit.K_col_mean is not None:
+        return center_block(K_x, fit.K_col_mean, fit.K_mean) @ fit.alphas
+    return K_x @ fit.alphas - fit.mean_coords
 
 
 def expansion_coef(Y, fit, *, add_mean=False):
@@ -170,7 +207,8 @@ def expansion_coef(Y, fit, *, add_mean=False):
     fit : KernelPCAFit
     add_mean : bool
         True: ``Σ_k y_k V_k + μ`` (exact reconstruction), coefficients
-        ``A y + 1/N``, squared norm ``‖y‖² + 2yᵀc + ‖μ‖²``.
+        ``A y + m_μ`` (the mean's coefficients, ``1/N`` for exact kernel
+        PCA), squared norm ``‖y‖² + 2yᵀc + ‖μ‖²``.
         False: the principal part ``Σ_k (y_k + c_k) V_k``, coefficients
         ``A(y + c)``, squared norm ``‖y + c‖²`` (for a projected point,
         ``y_k + c_k = ⟨V_k, φ(x)⟩``).
@@ -184,7 +222,7 @@ def expansion_coef(Y, fit, *, add_mean=False):
     # Components with a zero eigenvalue have V_k = 0: their coordinates count for nothing.
     Y = np.asarray(Y, dtype=fit.alphas.dtype) * (fit.eigenvalues > 0)
     if add_mean:
-        coef = Y @ fit.alphas.T + 1.0 / fit.alphas.shape[0]
+        coef = Y @ fit.alphas.T + fit.mean_coef
         norm2 = np.einsum("ij,ij->i", Y, Y) + 2 * Y @ fit.mean_coords + fit.K_mean
     else:
         Yc = Y + fit.mean_coords

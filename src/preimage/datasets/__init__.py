@@ -5,7 +5,7 @@ al. 1999; Honeine & Richard 2011; Vijayakumar & Wu 1999), real handwritten
 digits scaled to [0, 1], and the noise models used to corrupt them.
 """
 
-from ._noise import add_gaussian_noise, add_speckle_noise
+from ._noise import add_gaussian_noise, add_speckle_noise, random_shifts
 from ._real import load_digits, load_mnist
 from ._strings import make_kde_strings
 from ._synthetic import (
@@ -38,5 +38,6 @@ __all__ = [
     "make_spiral",
     "make_square",
     "make_three_clusters",
+    "random_shifts",
     "sine_sum",
 ]

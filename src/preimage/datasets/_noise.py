@@ -1,6 +1,7 @@
-"""Noise models used to corrupt data before de-noising by pre-images.
+"""Noise models used to corrupt data before de-noising by pre-images, and
+shifted copies of images to augment a data set.
 
-Both functions return a new array and never modify their input. Integer input
+Every function returns a new array and never modifies its input. Integer input
 becomes float64; float32 input stays float32.
 """
 
@@ -9,12 +10,13 @@ import numpy as np
 from .._validation import (
     check_array_2d,
     check_positive,
+    check_positive_int,
     check_probability,
     check_random_state,
 )
 from ._synthetic import _check_interval, _check_real
 
-__all__ = ["add_gaussian_noise", "add_speckle_noise"]
+__all__ = ["add_gaussian_noise", "add_speckle_noise", "random_shifts"]
 
 
 def add_gaussian_noise(X, sigma, *, clip=None, random_state=None):
@@ -146,3 +148,59 @@ def add_speckle_noise(X, p, *, low=0.0, high=1.0, random_state=None):
     X[u < p / 2] = low
     X[(u >= p / 2) & (u < p)] = high
     return X
+
+
+def random_shifts(X, n_samples, *, image_shape, max_shift=2, random_state=None):
+    """Augment images by whole-pixel translations.
+
+    Draws `n_samples` rows of X uniformly (with replacement) and shifts each
+    image by ``(Δr, Δc)``, each uniform in ``{−max_shift, …, max_shift}``,
+    filling the uncovered border with 0 (the background of digit images).
+
+    Parameters
+    ----------
+    X : array of shape (n, h·w)
+        Flattened images.
+    n_samples : int
+        Number of augmented images.
+    image_shape : tuple (h, w)
+    max_shift : int, default=2
+    random_state : None, int or Generator
+
+    Returns
+    -------
+    X_shifted : ndarray of shape (n_samples, h·w)
+        In X's dtype.
+    index : ndarray of shape (n_samples,)
+        The row of X each image came from.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.datasets import random_shifts
+    >>> X = np.arange(9.0).reshape(1, 9)
+    >>> Z, index = random_shifts(X, 4, image_shape=(3, 3), max_shift=1, random_state=0)
+    >>> Z.shape, sorted(set(index.tolist()))
+    ((4, 9), [0])
+    """
+    X = check_array_2d(X, "X")
+    n_samples = check_positive_int(n_samples, "n_samples")
+    max_shift = check_positive_int(max_shift, "max_shift", minimum=0)
+    h, w = image_shape
+    if h * w != X.shape[1]:
+        raise ValueError(f"'image_shape' {image_shape!r} has {h * w} pixels, but 'X' has "
+                         f"{X.shape[1]} features")
+    rng = check_random_state(random_state)
+    index = rng.integers(X.shape[0], size=n_samples)
+    shifts = rng.integers(-max_shift, max_shift + 1, size=(n_samples, 2))
+    images = X[index].reshape(n_samples, h, w)
+    out = np.zeros_like(images)
+    for dr in range(-max_shift, max_shift + 1):
+        for dc in range(-max_shift, max_shift + 1):
+            rows = np.flatnonzero((shifts[:, 0] == dr) & (shifts[:, 1] == dc))
+            if rows.size == 0:
+                continue
+            src_r, dst_r = slice(max(-dr, 0), h - max(dr, 0)), slice(max(dr, 0), h - max(-dr, 0))
+            src_c, dst_c = slice(max(-dc, 0), w - max(dc, 0)), slice(max(dc, 0), w - max(-dc, 0))
+            out[rows, dst_r, dst_c] = images[rows][:, src_r, src_c]
+    return out.reshape(n_samples, h * w), index

@@ -8,10 +8,12 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._blocks import is_dask_array, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
-from .._validation import check_array_2d, validate_estimator_input
+from .._validation import check_array_2d, validate_dask_input, validate_estimator_input
 from ..kernels import KERNELS, Kernel
 from ..exceptions import NumericalWarning
+from ..nystroem import LANDMARK_METHODS
 from ..solvers import METHODS, PreimageResult, find_preimage, make_solver
 from ._kernel_pca import KernelPCA
 
@@ -28,10 +30,18 @@ def _clean_targets(X, y):
     """
     if y is None:
         return None
-    y = np.asarray(y)
-    if y.ndim != 2:
-        return None
-    y = check_array_2d(y, "y", n_features=X.shape[1])
+    if is_dask_array(y):
+        if y.ndim != 2:
+            return None
+        if y.shape[1] != X.shape[1]:
+            raise ValueError(f"'y' has {y.shape[1]} features, but {X.shape[1]} were "
+                             "expected (those of 'X')")
+        y = y if y.dtype.kind == "f" else y.astype(np.float64)
+    else:
+        y = np.asarray(y)
+        if y.ndim != 2:
+            return None
+        y = check_array_2d(y, "y", n_features=X.shape[1])
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"'y' must have one row per row of 'X' ({X.shape[0]}), "
                          f"got {y.shape[0]}")
@@ -69,6 +79,15 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
         fixed point, ``{"gamma": 10, "alpha": 0.01}`` for the learned map).
     eigen_solver, random_state
         As in :class:`~preimage.KernelPCA`.
+    n_landmarks : int, default=None
+        Nyström kernel PCA over m landmarks (see :class:`~preimage.KernelPCA`)
+        instead of exact kernel PCA: fit in O(n m d + n m² + m³) time and
+        O(n d + m²) memory. With ``method="learned"`` the map is then the
+        Nyström kernel ridge map over m of the training pairs (unless
+        ``method_params`` sets its own ``n_landmarks``), so the whole fit is
+        linear in n.
+    landmarks : {"uniform", "kmeans", "leverage"}, default="uniform"
+        How the landmarks are chosen.
 
     Attributes
     ----------
@@ -88,6 +107,9 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
     clean pairs only, it fails on noisy inputs. The same pairs make
     ``score(X_noisy, X_clean)`` a model-selection criterion, so
     ``GridSearchCV(denoiser).fit(X_noisy, X_clean)`` tunes on training data.
+
+    ``transform`` accepts a Dask array and denoises it block by block (a Dask
+    array back); with `n_landmarks`, ``fit`` accepts Dask arrays too.
 
     Examples
     --------
@@ -118,11 +140,14 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
         "method_params": [dict, None],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
         "random_state": ["random_state", np.random.Generator],
+        "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
+        "landmarks": [StrOptions(set(LANDMARK_METHODS))],
     }
 
     def __init__(self, n_components=None, *, kernel="rbf", gamma=None, degree=3, coef0=1,
                  kernel_params=None, method="fixed_point", add_mean=False,
-                 method_params=None, eigen_solver="auto", random_state=None):
+                 method_params=None, eigen_solver="auto", random_state=None,
+                 n_landmarks=None, landmarks="uniform"):
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
@@ -134,6 +159,8 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
         self.method_params = method_params
         self.eigen_solver = eigen_solver
         self.random_state = random_state
+        self.n_landmarks = n_landmarks
+        self.landmarks = landmarks
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -149,18 +176,27 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
             Clean targets for X. Anything else (None, or the 1-D labels a
             pipeline passes to every step) is ignored.
         """
-        X = validate_estimator_input(self, X, reset=True)
+        if is_dask_array(X):
+            X = validate_dask_input(self, X, reset=True)
+        else:
+            X = validate_estimator_input(self, X, reset=True)
         y = _clean_targets(X, y)
         clean = X if y is None else y
         self.kpca_ = KernelPCA(
             self.n_components, kernel=self.kernel, gamma=self.gamma, degree=self.degree,
             coef0=self.coef0, kernel_params=self.kernel_params,
-            eigen_solver=self.eigen_solver, random_state=self.random_state).fit(clean)
+            eigen_solver=self.eigen_solver, random_state=self.random_state,
+            n_landmarks=self.n_landmarks, landmarks=self.landmarks).fit(clean)
         params = dict(self.method_params or {})
         self.solver_ = None
         if self.method == "learned":
-            coords = self.kpca_.transform(X) if y is not None else \
-                self.kpca_.eigenvectors_ * np.sqrt(self.kpca_.eigenvalues_)
+            if self.n_landmarks is not None:
+                params.setdefault("n_landmarks", self.n_landmarks)
+                params.setdefault("random_state", self.random_state)
+            if y is None and self.kpca_.eigenvectors_ is not None:
+                coords = self.kpca_.eigenvectors_ * np.sqrt(self.kpca_.eigenvalues_)
+            else:
+                coords = self.kpca_.transform(X)
             self.solver_ = make_solver("learned", **params).fit_coordinates(
                 coords, clean, forward_kernel=self.kpca_.kernel_)
         elif self.method in ("mds", "closed_form"):
@@ -168,15 +204,22 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
         else:
             # Options and kernel are checked now, on one point, rather than at
             # the first transform.
+            first = X[:1].compute() if is_dask_array(X) else X[:1]
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", NumericalWarning)
-                find_preimage(self.kpca_.project(X[:1], add_mean=self.add_mean),
+                find_preimage(self.kpca_.project(first, add_mean=self.add_mean),
                               method=self.method,
-                              x0=X[:1] if self.method in _ITERATIVE else None, **params)
+                              x0=first if self.method in _ITERATIVE else None, **params)
         return self
 
     def transform(self, X):
-        """Denoised X, shape (n_samples, n_features)."""
+        """Denoised X, shape (n_samples, n_features); a Dask array is denoised
+        block by block and gives a Dask array."""
+        if is_dask_array(X):
+            check_is_fitted(self)
+            X = validate_dask_input(self, X, reset=False)
+            return map_row_blocks(self.transform, X, n_columns=self.n_features_in_,
+                                  dtype=np.result_type(X.dtype, self.kpca_.X_fit_.dtype))
         if self.method in ("learned", "closed_form"):
             # Maps straight from coordinates, without the residuals denoise() reports.
             check_is_fitted(self)
@@ -194,6 +237,9 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
         denoised points ``x``, their feature-space residuals ``distance2``,
         iterations and convergence flags."""
         check_is_fitted(self)
+        if is_dask_array(X):
+            raise TypeError("denoise() returns in-memory results; for a Dask array 'X' "
+                            "use transform(X), which denoises it block by block")
         X = validate_estimator_input(self, X, reset=False)
         Y = self.kpca_.transform(X)
         psi = self.kpca_.expansion_from_components(Y, add_mean=self.add_mean)

@@ -12,11 +12,13 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._blocks import is_dask_array, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
 from .._expansion import FeatureExpansion
-from .._validation import validate_estimator_input
+from .._validation import validate_dask_input, validate_estimator_input
 from ..kernels import KERNELS, Kernel, make_kernel
 from ..kpca import expansion_coef, fit_kernel_pca, leading_components, transform_block
+from ..nystroem import LANDMARK_METHODS, fit_nystroem_kpca, select_landmarks
 from ..solvers import PreimageResult, find_preimage, make_solver
 
 __all__ = ["KernelPCA"]
@@ -60,19 +62,36 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         Seeds ARPACK's start vector and the randomized solver.
     copy_X : bool, default=True
         Store a copy of the training data (the expansions' support).
+    n_landmarks : int, default=None
+        None: exact kernel PCA on the n × n Gram matrix. An int m: Nyström
+        kernel PCA (:mod:`preimage.nystroem`) on the projections of the φ(x_i)
+        onto the span of m landmarks, in O(n m d + n m² + m³) time and
+        O(n d + m²) memory; the axes and every projection are expansions over
+        the landmarks, so every pre-image method works on them. With all
+        training points as landmarks it is exact kernel PCA.
+    landmarks : {"uniform", "kmeans", "leverage"}, default="uniform"
+        How the m landmarks are chosen (see
+        :func:`preimage.nystroem.select_landmarks`); drawn with `random_state`.
 
     Attributes
     ----------
     eigenvalues_ : ndarray of shape (q,)
         Eigenvalues of the centred Gram matrix, decreasing.
-    eigenvectors_ : ndarray of shape (n_samples, q)
-        Its unit eigenvectors u_k.
-    expansion_coef_ : ndarray of shape (n_samples, q)
-        ``α_k = u_k/√λ_k``: the unit principal axes are
-        ``V_k = Σ_i α_ki φ(x_i)``.
-    X_fit_ : ndarray of shape (n_samples, n_features)
-        Training data (the support of every expansion); for a precomputed
-        kernel, the training Gram matrix.
+    eigenvectors_ : ndarray of shape (n_samples, q), or None
+        Its unit eigenvectors u_k (None for a Nyström fit, which keeps no
+        n-sized state).
+    expansion_coef_ : ndarray of shape (n_support, q)
+        The unit principal axes are ``V_k = Σ_i α_ki φ(s_i)`` over the support
+        s (``X_fit_``); for exact kernel PCA ``α_k = u_k/√λ_k``.
+    X_fit_ : ndarray of shape (n_support, n_features)
+        The support of every expansion: the training data, or with
+        `n_landmarks` the landmarks; for a precomputed kernel, the training
+        Gram matrix.
+    landmarks_ : ndarray of shape (m, n_features)
+        The landmarks (Nyström fit only).
+    landmark_indices_ : ndarray of shape (m,) or None
+        Their rows in the training data (None for k-means centres; Nyström
+        fit only).
     kernel_ : Kernel or None
         The resolved kernel (None for ``"precomputed"``).
     gamma_ : float or None
@@ -86,6 +105,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     Mika's fixed point was stated) or the exact reconstruction ``Pφ̃(x) + μ``
     (``add_mean=True``), which with all components kept is φ(x) itself for
     every training point.
+
+    ``transform``, ``inverse_transform`` and (with `n_landmarks`) ``fit``
+    accept Dask arrays: transforms run block-wise and return Dask arrays;
+    the Nyström fit reduces ``K_nm`` block by block. Kernel rows of a NumPy
+    input are evaluated in chunks of scikit-learn's ``working_memory``
+    (``sklearn.config_context(working_memory=MiB)``).
 
     References
     ----------
@@ -119,11 +144,14 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         "iterated_power": [Interval(Integral, 0, None, closed="left"), StrOptions({"auto"})],
         "random_state": ["random_state", np.random.Generator],
         "copy_X": ["boolean"],
+        "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
+        "landmarks": [StrOptions(set(LANDMARK_METHODS))],
     }
 
     def __init__(self, n_components=None, *, kernel="rbf", gamma=None, degree=3,
                  coef0=1, kernel_params=None, eigen_solver="auto", tol=0, max_iter=None,
-                 iterated_power="auto", random_state=None, copy_X=True):
+                 iterated_power="auto", random_state=None, copy_X=True, n_landmarks=None,
+                 landmarks="uniform"):
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
@@ -136,6 +164,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.iterated_power = iterated_power
         self.random_state = random_state
         self.copy_X = copy_X
+        self.n_landmarks = n_landmarks
+        self.landmarks = landmarks
 
     # -- fitting -------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
@@ -147,13 +177,25 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
-        """Fit and return the training coordinates ``u_k √λ_k``, without a
-        second kernel evaluation."""
+        """Fit and return the training coordinates: ``u_k √λ_k`` without a
+        second kernel evaluation (exact), or ``transform(X)`` (Nyström, which
+        keeps no n-sized state)."""
         self._fit(X)
+        if self.eigenvectors_ is None:
+            return self.transform(X)
         return self.eigenvectors_ * np.sqrt(self.eigenvalues_)
 
     def _fit(self, X):
-        X = validate_estimator_input(self, X, reset=True, copy=self.copy_X)
+        if is_dask_array(X):
+            if self.n_landmarks is None:
+                raise ValueError(
+                    "'X' is a Dask array, but exact kernel PCA needs the n × n Gram "
+                    "matrix in memory; set 'n_landmarks' for the Nyström fit, which "
+                    "reduces a Dask array block by block")
+            X = validate_dask_input(self, X, reset=True)
+        else:
+            X = validate_estimator_input(self, X, reset=True,
+                                         copy=self.copy_X and self.n_landmarks is None)
         n = X.shape[0]
         if n < 2:
             raise ValueError(
@@ -163,6 +205,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             raise ValueError(
                 f"'n_components' must be <= n_samples={n} (the size of the Gram "
                 f"matrix), got {self.n_components}")
+        if self.n_landmarks is not None:
+            return self._fit_nystroem(X)
         if self.kernel == "precomputed":
             if X.shape[0] != X.shape[1]:
                 raise ValueError(
@@ -182,30 +226,60 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                              iterated_power=self.iterated_power,
                              random_state=self.random_state,
                              copy=self.kernel == "precomputed")
+        return self._set_fit(fit, X)
+
+    def _fit_nystroem(self, X):
+        n, m = X.shape[0], self.n_landmarks
+        if self.kernel == "precomputed":
+            raise ValueError("'n_landmarks' needs the kernel as a function of input "
+                             "points; it is not available with kernel='precomputed'")
+        if m > n:
+            raise ValueError(f"'n_landmarks' must be <= n_samples={n}, got {m}")
+        if self.n_components is not None and self.n_components > m:
+            raise ValueError(f"'n_components' must be <= n_landmarks={m}, got "
+                             f"{self.n_components}")
+        self.kernel_ = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree,
+                                   coef0=self.coef0, kernel_params=self.kernel_params, X=X)
+        self.gamma_ = getattr(self.kernel_, "gamma", None)
+        landmarks, index = select_landmarks(X, m, self.kernel_, method=self.landmarks,
+                                            random_state=self.random_state)
+        fit = fit_nystroem_kpca(self.kernel_, X, landmarks, self.n_components)
+        self.landmarks_, self.landmark_indices_ = landmarks, index
+        return self._set_fit(fit, landmarks)
+
+    def _set_fit(self, fit, support):
         self._fit_state = fit
         self._solver_cache = {}
         self._closed_form_maps = {}
         self.eigenvalues_ = fit.eigenvalues
         self.eigenvectors_ = fit.eigenvectors
         self.expansion_coef_ = fit.alphas
-        self.X_fit_ = X
+        self.X_fit_ = support
         return self
 
     # -- coordinates ---------------------------------------------------------
-    def _kernel_rows(self, X, name="X"):
-        check_is_fitted(self)
-        X = validate_estimator_input(self, X, reset=False, name=name)
-        if self.kernel_ is None:
-            return X  # precomputed: rows k(x, x_i) given directly
-        return self.kernel_._block(X, self.X_fit_)
-
     def transform(self, X):
-        """Centred coordinates ``β_k = α_kᵀ k̃_x`` of X, shape (n_samples, q).
+        """Centred coordinates ``β_k = ⟨V_k, φ(x) − μ⟩`` of X, shape
+        (n_samples, q).
 
         With ``kernel="precomputed"``, X holds the kernel rows
-        ``k(x, x_i)`` against the training points.
+        ``k(x, x_i)`` against the training points. A Dask array gives a Dask
+        array, computed block by block.
         """
-        return transform_block(self._kernel_rows(X), self._fit_state)
+        check_is_fitted(self)
+        fit = self._fit_state
+        if is_dask_array(X):
+            X = validate_dask_input(self, X, reset=False)
+            return map_row_blocks(self.transform, X, n_columns=fit.alphas.shape[1],
+                                  dtype=np.result_type(X.dtype, fit.alphas.dtype))
+        X = validate_estimator_input(self, X, reset=False)
+        if self.kernel_ is None:
+            return transform_block(X, fit)  # precomputed: rows k(x, x_i) given directly
+        out = np.empty((X.shape[0], fit.alphas.shape[1]),
+                       dtype=np.result_type(X, fit.alphas))
+        for rows, K_rows in self.kernel_.blocks(X, self.X_fit_):
+            out[rows] = transform_block(K_rows, fit)
+        return out
 
     # -- projections as expansions -------------------------------------------
     def expansion_from_components(self, Y, *, add_mean=False, n_components=None):
@@ -313,6 +387,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         if self.kernel_ is None:
             raise ValueError("inverse_transform needs input-space training points; it is "
                              "not available with kernel='precomputed'")
+        if is_dask_array(Y):
+            return self._inverse_transform_blocks(Y, method, add_mean, x0, return_result,
+                                                  options)
         if method == "learned":
             x = self._fitted_solver("learned", options).predict(Y)
             if not return_result:
@@ -327,18 +404,44 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         result = find_preimage(psi, method=method, x0=x0, **options)
         return result if return_result else result.x
 
+    def _inverse_transform_blocks(self, Y, method, add_mean, x0, return_result, options):
+        """inverse_transform of a Dask array Y (and x0), block by block."""
+        if return_result:
+            raise ValueError("'return_result=True' is not available for a Dask array 'Y'; "
+                             "compute the blocks you need and pass NumPy arrays")
+        if x0 is not None and not is_dask_array(x0):
+            raise ValueError("'x0' must be a Dask array with the rows of the Dask array "
+                             f"'Y', got {type(x0).__name__}")
+
+        def block(Y_block, x0_block=None):
+            return self.inverse_transform(Y_block, method=method, add_mean=add_mean,
+                                          x0=x0_block, **options)
+
+        args = () if x0 is None else (x0,)
+        return map_row_blocks(block, Y, *args, n_columns=self.n_features_in_,
+                              dtype=np.result_type(Y.dtype, self.X_fit_.dtype))
+
+    def _training_coordinates(self):
+        """Coordinates of the support points: ``u_k √λ_k`` for exact kernel
+        PCA, the landmarks' own coordinates for a Nyström fit."""
+        if self.eigenvectors_ is not None:
+            return self.eigenvectors_ * np.sqrt(self.eigenvalues_)
+        return transform_block(self.kernel_._block(self.X_fit_, self.X_fit_),
+                               self._fit_state)
+
     def _closed_form_from_coordinates(self, Y, add_mean, options):
         """Honeine–Richard pre-images straight from coordinates.
 
         The expansion of coordinates y has coefficients ``A(y + c)`` (principal
-        part) or ``Ay + 1/N`` (with the mean), so ``x* = MΓ`` is
-        ``(MA)(y + c)`` or ``(MA)y + M1/N``: with ``MA`` (d × q) computed once,
+        part) or ``Ay + m_μ`` (with the mean), so ``x* = MΓ`` is
+        ``(MA)(y + c)`` or ``(MA)y + Mm_μ``: with ``MA`` (d × q) computed once,
         a pre-image costs O(dq) instead of O(nd).
         """
         solver = self._fitted_solver("closed_form", options)
         maps = self.__dict__.setdefault("_closed_form_maps", {})
         if id(solver) not in maps:
-            maps[id(solver)] = (solver.M_ @ self.expansion_coef_, solver.M_.mean(axis=1))
+            maps[id(solver)] = (solver.M_ @ self.expansion_coef_,
+                                solver.M_ @ self._fit_state.mean_coef)
         MA, M_mean = maps[id(solver)]
         Y = np.asarray(Y, dtype=float) * (self.eigenvalues_ > 0)
         if add_mean:
@@ -351,9 +454,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         cache = self.__dict__.setdefault("_solver_cache", {})
         if key not in cache:
             if name == "learned":
-                coords = self.eigenvectors_ * np.sqrt(self.eigenvalues_)
                 cache[key] = make_solver(name, **options).fit_coordinates(
-                    coords, self.X_fit_, forward_kernel=self.kernel_)
+                    self._training_coordinates(), self.X_fit_, forward_kernel=self.kernel_)
             else:
                 cache[key] = make_solver(name, **options).fit(self.X_fit_, self.kernel_)
         return cache[key]

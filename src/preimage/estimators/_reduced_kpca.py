@@ -74,10 +74,12 @@ def kernel_pca_expansion(kpca, name="kpca"):
         if kpca.kernel_ is None:
             raise ValueError(f"{name!r} uses kernel='precomputed'; a reduced set needs the "
                              "kernel as a function of input points")
-        kernel = kpca.kernel_
-        alphas = np.asarray(kpca.expansion_coef_, dtype=float)
-        col_mean = np.asarray(kpca._fit_state.K_col_mean, dtype=float)
-        support = np.asarray(kpca.X_fit_, dtype=float)
+        # Exact or Nyström: the axes are expansions over the support X_fit_
+        # (training points or landmarks), and c_k = ⟨V_k, μ⟩ is kept.
+        fit = kpca._fit_state
+        axes = np.asarray(fit.alphas, dtype=float).T.copy()
+        return (FeatureExpansion(axes, np.asarray(kpca.X_fit_, dtype=float), kpca.kernel_),
+                -np.asarray(fit.mean_coords, dtype=float))
     else:
         kernel = _sklearn_kernel(kpca, name)
         nonzero = np.flatnonzero(kpca.eigenvalues_)

@@ -71,9 +71,12 @@ def default_gamma(X, kernel="rbf"):
     scikit-learn's default ``1/n_features``. Constant data (zero variance) falls
     back to ``1/n_features`` with a warning.
     """
-    X = np.asarray(X)
+    if not (hasattr(X, "var") and hasattr(X, "shape")):
+        X = np.asarray(X)  # a NumPy or Dask array is reduced as it is
     if kernel in ("rbf", "gaussian"):
         total_variance = float(X.var(axis=0).sum()) if X.shape[0] > 1 else 0.0
+        if not np.isfinite(total_variance):
+            raise ValueError("'X' contains NaN or inf; all values must be finite")
         if total_variance > 0:
             return 1.0 / (2.0 * total_variance)
         warnings.warn(

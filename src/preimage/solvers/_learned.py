@@ -1,17 +1,38 @@
 """Learned pre-images (Bakır, Weston & Schölkopf 2004)."""
 
+import contextlib
 import dataclasses
 
 import numpy as np
 from scipy import linalg
 
-from .._validation import check_array_2d, check_positive
+from .._blocks import is_dask_array, sum_row_blocks
+from .._validation import check_array_2d, check_positive, check_positive_int, check_random_state
 from ..kernels import Kernel, make_kernel
 from ..kpca import fit_kernel_pca
+from ..nystroem import landmark_basis
 from ._result import PreimageResult
 from ._starts import check_same_support
 
 __all__ = ["LearnedPreimage"]
+
+
+# OpenBLAS's multithreaded Cholesky factorisation (dpotrf) crashes with a
+# segmentation fault on large matrices: measured here for n ≥ 16,300 with two
+# threads (OpenBLAS 0.3.30 and 0.3.31, through SciPy and NumPy alike), fine on
+# one thread (upstream OpenBLAS issues #352, #2562, #2821). Above this size the
+# exact map's factorisation runs on one BLAS thread.
+_SERIAL_CHOLESKY_FROM = 12_000
+
+
+def _cholesky_threads(n):
+    """A context running BLAS on one thread when an n × n Cholesky
+    factorisation is large enough to crash OpenBLAS's threaded one."""
+    if n < _SERIAL_CHOLESKY_FROM:
+        return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 class LearnedPreimage:
@@ -45,6 +66,26 @@ class LearnedPreimage:
         Used by :meth:`fit` only: the number of kernel PCA components of the
         support from which coordinates are taken (None: all with non-zero
         eigenvalue).
+    n_landmarks : int or None
+        None: exact kernel ridge regression on all n pairs (an n × n solve).
+        An int m < n: the Nyström (subset-of-regressors) map over m pairs
+        drawn uniformly, fitted on all n pairs in O(n m q + n m d + m³) time
+        and O(m² + m d) memory beyond the data (see Notes); a Dask array of
+        coordinates is then reduced block by block.
+    random_state : None, int or Generator
+        Draws the m pairs of `n_landmarks`.
+
+    Notes
+    -----
+    With landmarks ``c_j`` (j ≤ m) the map ``Γ(c) = Σ_j β_j l(c, c_j)``
+    minimises ``Σ_i ‖x_i − Γ(c_i)‖² + α βᵀL_mmβ`` over all n pairs:
+
+        β = (L_nmᵀL_nm + α L_mm)⁻¹ L_nmᵀ X,
+
+    where ``L_nmᵀL_nm`` and ``L_nmᵀX`` are sums over row blocks (solved as
+    ``β = Wθ`` with ``WᵀL_mmW = I``, which stays well conditioned when L_mm is
+    numerically singular). With every pair a landmark (L invertible) it is the
+    exact ``(L + αI)⁻¹X``.
 
     References
     ----------
@@ -55,7 +96,8 @@ class LearnedPreimage:
     name = "learned"
 
     def __init__(self, kernel=None, *, gamma=None, degree=3, coef0=1.0,
-                 kernel_params=None, alpha=1.0, n_components=None):
+                 kernel_params=None, alpha=1.0, n_components=None, n_landmarks=None,
+                 random_state=None):
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -63,6 +105,8 @@ class LearnedPreimage:
         self.kernel_params = kernel_params
         self.alpha = alpha
         self.n_components = n_components
+        self.n_landmarks = n_landmarks
+        self.random_state = random_state
 
     def fit_coordinates(self, coordinates, targets, *, forward_kernel=None):
         """Fit the map on pairs ``(coordinates_i, targets_i)``.
@@ -75,8 +119,15 @@ class LearnedPreimage:
             Used for l when ``kernel=None``.
         """
         alpha = check_positive(self.alpha, "alpha")
-        C = check_array_2d(coordinates, "coordinates")
-        T = check_array_2d(targets, "targets")
+        m = check_positive_int(self.n_landmarks, "n_landmarks", allow_none=True)
+        if is_dask_array(coordinates) or is_dask_array(targets):
+            if m is None:
+                raise ValueError("Dask arrays need 'n_landmarks': the exact map solves an "
+                                 "n × n system in memory")
+            C, T = coordinates, targets
+        else:
+            C = check_array_2d(coordinates, "coordinates")
+            T = check_array_2d(targets, "targets")
         if T.shape[0] != C.shape[0]:
             raise ValueError(f"'targets' must have one row per row of 'coordinates' "
                              f"({C.shape[0]}), got {T.shape[0]}")
@@ -96,10 +147,49 @@ class LearnedPreimage:
             self.map_kernel_ = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree,
                                            coef0=self.coef0, kernel_params=self.kernel_params,
                                            X=C)
+        if m is not None:
+            if m > C.shape[0]:
+                raise ValueError(f"'n_landmarks' must be <= the number of pairs "
+                                 f"({C.shape[0]}), got {m}")
+            return self._fit_landmarks(C, T, m, alpha)
         L = self.map_kernel_._block(C, C)
         L.flat[:: L.shape[0] + 1] += alpha
-        self.dual_coef_ = linalg.solve(L, T, assume_a="pos", overwrite_a=True)
+        with _cholesky_threads(L.shape[0]):
+            self.dual_coef_ = linalg.solve(L, T, assume_a="pos", overwrite_a=True)
         self.coordinates_ = C
+        self.output_dtype_ = self.dual_coef_.dtype
+        return self
+
+    def _fit_landmarks(self, C, T, m, alpha):
+        """The subset-of-regressors map (see Notes), streamed over row blocks."""
+        rng = check_random_state(self.random_state)
+        index = np.sort(rng.choice(C.shape[0], m, replace=False))
+        C_m = C[index]
+        # The map is formed and solved in float64 whatever the input: W
+        # amplifies rounding by 1/√λ_min(L_mm), and in float32 the directions
+        # the map needs would be lost below the rounding of L_mm.
+        C_m = check_array_2d(C_m.compute() if is_dask_array(C_m) else C_m, "coordinates",
+                             dtype=np.float64)
+        kernel = self.map_kernel_
+
+        def moments(C_block, T_block):
+            C_block = check_array_2d(C_block, "coordinates", n_features=C_m.shape[1],
+                                     dtype=np.float64)
+            T_block = check_array_2d(T_block, "targets", dtype=np.float64)
+            L = kernel._block(C_block, C_m)
+            return L.T @ L, L.T @ T_block
+
+        LtL, LtT = sum_row_blocks(moments, C, T, row_bytes=8 * (m + T.shape[1]))
+        # β = Wθ with WᵀL_mmW = I turns the normal equations into the
+        # well-conditioned (WᵀL_nmᵀL_nmW + αI)θ = WᵀL_nmᵀX (L_mm may be
+        # numerically singular; its null directions cannot change Γ).
+        W = landmark_basis(kernel._block(C_m, C_m), warn=False)
+        A = W.T @ LtL @ W
+        A.flat[:: A.shape[0] + 1] += alpha
+        beta = W @ linalg.solve(A, W.T @ LtT, assume_a="pos")
+        self.dual_coef_ = beta
+        self.coordinates_ = C_m
+        self.output_dtype_ = np.result_type(C.dtype, T.dtype)
         return self
 
     def predict(self, coordinates):
@@ -108,7 +198,8 @@ class LearnedPreimage:
             raise ValueError("LearnedPreimage is not fitted; call fit or fit_coordinates")
         C = check_array_2d(coordinates, "coordinates",
                            n_features=self.coordinates_.shape[1])
-        return self.map_kernel_._block(C, self.coordinates_) @ self.dual_coef_
+        out = self.map_kernel_._block(C, self.coordinates_) @ self.dual_coef_
+        return out.astype(self.output_dtype_, copy=False)
 
     # -- on expansions over a support (find_preimage's one-call path) ----------
     def fit(self, support, kernel, K=None):

@@ -1,0 +1,101 @@
+"""Reductions and maps over row blocks, for NumPy arrays and Dask arrays alike.
+
+Kernel methods at scale touch a tall matrix such as ``K_nm = k(X, Z)`` (n × m)
+only through sums of per-row terms (``K_nmᵀK_nm``, column sums) or row-wise
+maps (coordinates, pre-images). Both are done here block by block: a NumPy
+array in row chunks of at most ``working_memory`` MiB, so that no n × m
+matrix is ever held; a Dask array block-wise, with the per-block sums
+tree-reduced and the maps run by ``map_blocks`` on whatever scheduler is
+active (threads, processes or a ``dask.distributed`` cluster). Dask is
+imported only when a Dask array is given.
+"""
+
+import numpy as np
+
+from .kernels._pairwise import row_chunks
+
+__all__ = ["is_dask_array", "sum_row_blocks", "map_row_blocks"]
+
+
+def is_dask_array(X):
+    """True for a ``dask.array.Array`` (checked without importing Dask)."""
+    return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "chunks")
+
+
+def _add(a, b):
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def _tree_sum(parts):
+    """Sum delayed tuples pairwise, so the reduction has depth log2(blocks)."""
+    from dask import delayed
+
+    add = delayed(_add, pure=True)
+    while len(parts) > 1:
+        pairs = [add(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
+        parts = pairs + ([parts[-1]] if len(parts) % 2 else [])
+    return parts[0]
+
+
+def _aligned_blocks(arrays):
+    """Delayed row blocks of Dask arrays sharing the first array's row chunks
+    (each rechunked to a single column chunk)."""
+    first = arrays[0].rechunk({1: -1})
+    rows = first.chunks[0]
+    blocks = [first.to_delayed().ravel()]
+    for a in arrays[1:]:
+        if a.shape[0] != first.shape[0]:
+            raise ValueError(f"row counts differ: {first.shape[0]} and {a.shape[0]}")
+        a = a.rechunk({0: rows, 1: -1}) if a.ndim == 2 else a.rechunk({0: rows})
+        blocks.append(a.to_delayed().ravel())
+    return list(zip(*blocks))
+
+
+def sum_row_blocks(func, *arrays, row_bytes, working_memory=None):
+    """``Σ_b func(A[b], B[b], …)`` over row blocks b of row-aligned arrays.
+
+    Parameters
+    ----------
+    func : callable
+        Maps row blocks of each array to a tuple of arrays of fixed shapes.
+    *arrays : NumPy or Dask arrays with the same number of rows
+        All of one kind. NumPy arrays are cut into chunks of at most
+        `working_memory` MiB counting `row_bytes` per row; Dask arrays keep
+        their own row chunks and the partial sums are tree-reduced.
+    row_bytes : int
+        The memory one row of the block computation takes (e.g. ``m · 8``
+        for a float64 kernel row against m landmarks).
+
+    Returns
+    -------
+    tuple of ndarray
+        The sums, computed.
+    """
+    if is_dask_array(arrays[0]):
+        import dask
+        from dask import delayed
+
+        fn = delayed(func, pure=True)
+        parts = [fn(*blocks) for blocks in _aligned_blocks(arrays)]
+        (total,) = dask.compute(_tree_sum(parts))
+        return total
+    total = None
+    for rows in row_chunks(arrays[0].shape[0], row_bytes, working_memory):
+        part = func(*(a[rows] for a in arrays))
+        total = part if total is None else _add(total, part)
+    return total
+
+
+def map_row_blocks(func, X, *others, n_columns, dtype):
+    """``func(X[b], other[b], …)`` for every row block b, stacked.
+
+    A Dask array gives a Dask array (lazy, by ``map_blocks``); `others` are
+    rechunked to X's row chunks. `func` must return ``(rows, n_columns)``.
+    """
+    if not is_dask_array(X):
+        return func(X, *others)
+    X = X.rechunk({1: -1})
+    others = [o.rechunk({0: X.chunks[0], 1: -1}) if is_dask_array(o) else o
+              for o in others]
+    return X.map_blocks(func, *others, chunks=(X.chunks[0], (n_columns,)),
+                        dtype=dtype, meta=np.empty((0, n_columns), dtype=dtype))
