@@ -38,15 +38,15 @@ def _tree_sum(parts):
 
 
 def _aligned_blocks(arrays):
-    """Delayed row blocks of Dask arrays sharing the first array's row chunks
-    (each rechunked to a single column chunk)."""
+    """Delayed row blocks of 2-D Dask arrays sharing the first array's row
+    chunks (each rechunked to a single column chunk)."""
     first = arrays[0].rechunk({1: -1})
     rows = first.chunks[0]
     blocks = [first.to_delayed().ravel()]
     for a in arrays[1:]:
         if a.shape[0] != first.shape[0]:
             raise ValueError(f"row counts differ: {first.shape[0]} and {a.shape[0]}")
-        a = a.rechunk({0: rows, 1: -1}) if a.ndim == 2 else a.rechunk({0: rows})
+        a = a.rechunk({0: rows, 1: -1})
         blocks.append(a.to_delayed().ravel())
     return list(zip(*blocks))
 

@@ -15,8 +15,8 @@ large operand would cost as much as the product); see
 Everything after the product — the norm terms when they were not folded in, the
 clamp that removes the product's rounding, the kernel's own map (the ``exp`` of
 a Gaussian) — is one fused pass: :func:`map_rows_inplace` walks the output in
-row blocks of about half a core's L2 cache and applies every step to a block
-while it is resident, so an output too large for any cache crosses main memory
+row blocks of half a typical L2 cache (``_BLOCK_BYTES``) and applies every
+step to a block while it is resident, so an output too large for any cache crosses main memory
 once after the product instead of once per step. Large outputs are split among
 a small thread pool (NumPy ufuncs release the GIL). Right after a GEMM,
 OpenBLAS's worker threads keep polling for new work for a while and hold on to
@@ -24,10 +24,8 @@ the cores, so on a small machine this pass runs at about single-core speed
 whatever the pool size.
 """
 
-import functools
 import os
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 
@@ -43,13 +41,10 @@ __all__ = [
 _PARALLEL_MIN_SIZE = 1 << 18
 # At most this many worker threads for elementwise maps.
 _MAX_WORKERS = 8
-# Per-core L2 size assumed where the operating system does not report one
-# (1 MiB: AMD Zen 4, Intel Skylake-SP and later server cores).
-_DEFAULT_L2_BYTES = 1 << 20
-# Fraction of L2 given to one row block: the rest holds the ufunc's own
-# buffers and whatever else the core touches, so a block is not evicted between
-# two steps of the map.
-_L2_BLOCK_FRACTION = 0.5
+# Bytes of output one step of the output pass works on: half of a 1 MiB L2
+# cache (this machine's, and most current server cores'), so that a block stays
+# resident between the steps of a map. The blocking never changes the result.
+_BLOCK_BYTES = 1 << 19
 _POOL = None
 
 
@@ -64,28 +59,6 @@ def _pool():
     return _POOL
 
 
-@functools.lru_cache(maxsize=None)
-def _l2_bytes():
-    """Per-core L2 cache size in bytes (Linux sysfs, else ``_DEFAULT_L2_BYTES``)."""
-    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
-        try:
-            if (index / "level").read_text().strip() != "2":
-                continue
-            if (index / "type").read_text().strip() not in ("Unified", "Data"):
-                continue
-            size = (index / "size").read_text().strip().upper()
-            return int(size.rstrip("KMG")) * units[size[-1] if size[-1] in units else ""]
-        except (OSError, ValueError, KeyError):
-            continue
-    return _DEFAULT_L2_BYTES
-
-
-def _block_bytes():
-    """Bytes of output one step of :func:`map_rows_inplace` works on."""
-    return int(_L2_BLOCK_FRACTION * _l2_bytes())
-
-
 def _map_blocks(func, A, lo, hi, rows):
     """Call ``func(A[sl], sl)`` on consecutive slices of at most `rows` rows in ``lo:hi``."""
     for start in range(lo, hi, rows):
@@ -96,7 +69,7 @@ def _map_blocks(func, A, lo, hi, rows):
 def _map_row_blocks(func, A):
     """:func:`map_rows_inplace` for a ``func(block, rows)`` that is also told
     which rows of `A` (a slice) its block holds."""
-    rows = max(_block_bytes() // max(A[:1].nbytes, 1), 1)
+    rows = max(_BLOCK_BYTES // max(A[:1].nbytes, 1), 1)
     n_workers = _n_workers()
     n_rows = A.shape[0]
     if A.size < _PARALLEL_MIN_SIZE or n_workers == 1 or n_rows < 2 * n_workers:
