@@ -621,5 +621,9 @@ def test_random_shifts_against_explicit_translation():
 def test_random_shifts_rejects_a_wrong_image_shape():
     from preimage.datasets import random_shifts
 
-    with pytest.raises(ValueError, match="'image_shape'"):
+    with pytest.raises(ValueError, match="'image_shape' .* has 9 pixels"):
         random_shifts(np.zeros((3, 10)), 5, image_shape=(3, 3))
+    with pytest.raises(ValueError, match="'image_shape' must be a pair"):
+        random_shifts(np.zeros((3, 10)), 5, image_shape=10)
+    with pytest.raises(ValueError, match="'max_shift'"):
+        random_shifts(np.zeros((3, 10)), 5, image_shape=(2, 5), max_shift=-1)

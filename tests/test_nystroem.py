@@ -19,7 +19,8 @@ from preimage import KernelPCA, KernelPCADenoiser, NumericalWarning
 from preimage.datasets import add_gaussian_noise, make_three_clusters
 from preimage.estimators._reduced_kpca import kernel_pca_expansion
 from preimage.kernels import GaussianKernel, PolynomialKernel
-from preimage.nystroem import _leverage_scores, landmark_basis, select_landmarks
+from preimage.nystroem import (_leverage_scores, fit_nystroem_kpca, landmark_basis,
+                               select_landmarks)
 from preimage.solvers import LearnedPreimage
 
 
@@ -284,6 +285,12 @@ def test_bad_nystroem_arguments_name_themselves(data):
         LearnedPreimage(n_landmarks=200).fit_coordinates(X, X, forward_kernel=PolynomialKernel())
     with pytest.raises(ValueError, match="'landmarks' must be one of"):
         select_landmarks(X, 5, method="grid")
+    with pytest.raises(ValueError, match="'n_landmarks' must be an integer"):
+        select_landmarks(X, 2.5)
+    with pytest.raises(ValueError, match="'n_components' must be an integer"):
+        fit_nystroem_kpca(GaussianKernel(), X, X[:10], 0)
+    with pytest.raises(ValueError, match="'n_components' must be <= 10"):
+        fit_nystroem_kpca(GaussianKernel(), X, X[:10], 11)
 
 
 def test_float32_learned_map_agrees_with_float64():

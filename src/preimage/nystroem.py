@@ -43,7 +43,7 @@ from scipy import linalg
 
 from ._blocks import is_dask_array, map_row_blocks, sum_row_blocks
 from ._eigen import _flip_signs, top_eigh
-from ._validation import check_array_2d, check_random_state
+from ._validation import check_array_2d, check_positive_int, check_random_state
 from .exceptions import NumericalWarning
 from .kpca import KernelPCAFit, drop_rounding_level
 
@@ -138,6 +138,8 @@ def fit_nystroem_kpca(kernel, X, landmarks, n_components=None, *, working_memory
         are None: no n-sized state is kept). ``eigenvalues`` are those of the
         scatter C, comparable with exact kernel PCA's eigenvalues of HKH.
     """
+    n_components = check_positive_int(n_components, "n_components", allow_none=True)
+    landmarks = check_array_2d(landmarks, "landmarks")
     dtype = landmarks.dtype
     K_mm = kernel._block(landmarks, landmarks)
     W = landmark_basis(K_mm)
@@ -269,7 +271,8 @@ def select_landmarks(X, n_landmarks, kernel=None, *, method="uniform", random_st
     n = X.shape[0]
     if method not in LANDMARK_METHODS:
         raise ValueError(f"'landmarks' must be one of {LANDMARK_METHODS}, got {method!r}")
-    if not 1 <= n_landmarks <= n:
+    n_landmarks = check_positive_int(n_landmarks, "n_landmarks")
+    if n_landmarks > n:
         raise ValueError(f"'n_landmarks' must be between 1 and n_samples={n}, "
                          f"got {n_landmarks!r}")
     rng = check_random_state(random_state)

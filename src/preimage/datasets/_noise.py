@@ -186,6 +186,10 @@ def random_shifts(X, n_samples, *, image_shape, max_shift=2, random_state=None):
     X = check_array_2d(X, "X")
     n_samples = check_positive_int(n_samples, "n_samples")
     max_shift = check_positive_int(max_shift, "max_shift", minimum=0)
+    if (not isinstance(image_shape, (tuple, list)) or len(image_shape) != 2
+            or not all(isinstance(v, (int, np.integer)) and v > 0 for v in image_shape)):
+        raise ValueError(f"'image_shape' must be a pair of positive integers (height, "
+                         f"width), got {image_shape!r}")
     h, w = image_shape
     if h * w != X.shape[1]:
         raise ValueError(f"'image_shape' {image_shape!r} has {h * w} pixels, but 'X' has "
