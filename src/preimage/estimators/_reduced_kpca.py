@@ -44,7 +44,10 @@ def kernel_pca_expansion(kpca, name="kpca"):
     with the centred coefficients ``ᾱ_ki = α_ki − mean_i α_ki`` and the
     feature-space mean ``μ = Σ_i φ(x_i)/N``. (For exact eigenvectors of the
     centred Gram matrix α already sums to zero; centring it again removes the
-    solver's rounding.)
+    solver's rounding.) A :class:`~preimage.KernelPCA` keeps its axes and
+    ``⟨V_k, μ⟩`` when it is fitted, which are used as they are: its axes are
+    expansions over its support, the training points or (with
+    ``n_landmarks``) the landmarks.
 
     Parameters
     ----------
