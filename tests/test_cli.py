@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import preimage
@@ -64,3 +65,238 @@ def test_demo_rejects_more_digits_than_exist(tmp_path):
     result = run_cli("demo", "--n-train", "5000", "--n-test", "10", cwd=tmp_path)
     assert result.returncode == 2
     assert "n-train" in result.stderr
+
+
+# --- fit / denoise / info on small data, every input kind ----------------------
+
+def _digits(n, offset=0):
+    """8x8 digits on the 1/255 grid, so PNG files hold them exactly."""
+    from preimage.datasets import load_digits
+
+    X = load_digits()[0][offset:offset + n]
+    return np.round(X * 255) / 255
+
+
+def _write(path, X):
+    """X in the kind `path` names, written with NumPy and Pillow directly."""
+    from PIL import Image
+
+    path = Path(path)
+    if path.suffix == ".npy":
+        np.save(path, X)
+    elif path.suffix == ".npz":
+        np.savez(path, X=X)
+    elif path.suffix == ".csv":
+        np.savetxt(path, X, delimiter=",", fmt="%.17g")
+    else:
+        path.mkdir()
+        for i, x in enumerate(X):
+            Image.fromarray(np.round(x.reshape(8, 8) * 255).astype(np.uint8)).save(
+                path / f"digit{i}.png")
+    return path
+
+
+def _read(path):
+    from PIL import Image
+
+    path = Path(path)
+    if path.suffix == ".npy":
+        return np.load(path, allow_pickle=False)
+    if path.suffix == ".npz":
+        with np.load(path, allow_pickle=False) as archive:
+            return archive["X"]
+    if path.suffix == ".csv":
+        return np.loadtxt(path, delimiter=",")
+    names = sorted(path.glob("*.png"), key=lambda p: int(p.stem.removeprefix("digit")))
+    return np.stack([np.asarray(Image.open(p), dtype=float).ravel() / 255 for p in names])
+
+
+@pytest.fixture(scope="module")
+def fitted_model(tmp_path_factory):
+    """A model fitted by the console script on 120 digits saved as .npy."""
+    folder = tmp_path_factory.mktemp("model")
+    _write(folder / "train.npy", _digits(120))
+    result = run_cli("fit", "train.npy", "-o", "model.npz", "--n-components", "12",
+                     "--gamma", "0.5", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    assert "model written to model.npz" in result.stdout
+    return folder / "model.npz"
+
+
+def test_fit_matches_the_library(fitted_model):
+    from preimage import KernelPCADenoiser, load_model
+
+    model = load_model(fitted_model)
+    reference = KernelPCADenoiser(12, gamma=0.5, random_state=0).fit(_digits(120))
+    test = _digits(20, offset=500)
+    np.testing.assert_allclose(model.transform(test), reference.transform(test),
+                               rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("kind", [".npy", ".npz", ".csv", ""])
+def test_denoise_reads_and_writes_every_kind(fitted_model, tmp_path, kind):
+    from preimage import load_model
+
+    test = _digits(15, offset=500)
+    data = _write(tmp_path / f"noisy{kind or '_png'}", test)
+    out = tmp_path / f"clean{kind or '_png'}"
+    result = run_cli("denoise", str(fitted_model), data.name, "-o", out.name, "--quiet",
+                     cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "" and result.stderr == ""
+    expected = load_model(fitted_model).transform(test)
+    if kind:
+        np.testing.assert_array_equal(_read(out), expected)
+    else:
+        # PNG output: 8-bit grey levels, the input's file names, clipped to [0, 1]
+        assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in data.iterdir())
+        np.testing.assert_allclose(_read(out), np.clip(expected, 0, 1), atol=0.5 / 255 + 1e-12)
+
+
+@pytest.mark.parametrize("kind", [".npz", ".csv", ""])
+def test_fit_reads_every_kind(tmp_path, kind):
+    from preimage import load_model, model_info
+
+    data = _write(tmp_path / f"train{kind or '_png'}", _digits(40))
+    result = run_cli("fit", data.name, "-o", "m.npz", "--n-components", "5", "--gamma", "0.5",
+                     "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    reference = load_model(tmp_path / "m.npz")
+    np.testing.assert_array_equal(reference.kpca_.X_fit_, _digits(40))
+    user = model_info(tmp_path / "m.npz")["user"]
+    assert user["n_samples"] == 40
+    assert user.get("image_shape") == ([8, 8] if kind == "" else None)
+
+
+def test_fit_on_noisy_clean_pairs_with_the_learned_map(tmp_path):
+    from preimage import KernelPCADenoiser, load_model
+
+    clean = _digits(60)
+    noisy = clean + np.random.default_rng(0).normal(scale=0.2, size=clean.shape)
+    _write(tmp_path / "noisy.npy", noisy)
+    _write(tmp_path / "clean.npy", clean)
+    result = run_cli("fit", "noisy.npy", "--clean", "clean.npy", "-o", "m.npz",
+                     "--method", "learned", "--n-components", "8", "--gamma", "0.5",
+                     cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    reference = KernelPCADenoiser(8, gamma=0.5, method="learned", random_state=0).fit(
+        noisy, clean)
+    np.testing.assert_allclose(load_model(tmp_path / "m.npz").transform(noisy[:5]),
+                               reference.transform(noisy[:5]), rtol=0, atol=1e-10)
+
+
+def test_info_describes_the_model(fitted_model):
+    result = run_cli("info", str(fitted_model), cwd=fitted_model.parent)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^estimator:\s+KernelPCADenoiser$", result.stdout, flags=re.M)
+    assert re.search(r"^kernel:\s+GaussianKernel\(gamma=0.5\)$", result.stdout, flags=re.M)
+    assert re.search(r"^n components:\s+12$", result.stdout, flags=re.M)
+    as_json = run_cli("info", str(fitted_model), "--json", cwd=fitted_model.parent)
+    import json
+
+    meta = json.loads(as_json.stdout)
+    assert meta["summary"]["n_training_samples"] == 120
+    assert meta["params"]["method"] == "fixed_point"
+
+
+def test_outputs_are_never_overwritten_without_force(fitted_model, tmp_path):
+    _write(tmp_path / "noisy.npy", _digits(5, offset=500))
+    (tmp_path / "out.npy").write_bytes(b"precious")
+    refused = run_cli("denoise", str(fitted_model), "noisy.npy", "-o", "out.npy",
+                      cwd=tmp_path)
+    assert refused.returncode == 1
+    assert "refusing to overwrite" in refused.stderr and "--force" in refused.stderr
+    assert (tmp_path / "out.npy").read_bytes() == b"precious"
+    refit = run_cli("fit", "noisy.npy", "-o", "out.npy", "--n-components", "2", cwd=tmp_path)
+    assert refit.returncode == 1
+    assert (tmp_path / "out.npy").read_bytes() == b"precious"
+    forced = run_cli("denoise", str(fitted_model), "noisy.npy", "-o", "out.npy", "--force",
+                     cwd=tmp_path)
+    assert forced.returncode == 0, forced.stderr
+    assert np.load(tmp_path / "out.npy").shape == (5, 64)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["noisy.npy", "out.npy"]
+
+
+def test_corrupted_model_file(fitted_model, tmp_path):
+    data = fitted_model.read_bytes()
+    (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
+    _write(tmp_path / "noisy.npy", _digits(5, offset=500))
+    for command in (("denoise", "cut.npz", "noisy.npy", "-o", "out.npy"), ("info", "cut.npz")):
+        result = run_cli(*command, cwd=tmp_path)
+        assert result.returncode == 1
+        assert "cut.npz" in result.stderr and "truncated" in result.stderr
+        assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out.npy").exists()
+
+
+def test_wrong_width(fitted_model, tmp_path):
+    _write(tmp_path / "wide.npy", np.zeros((4, 65)))
+    result = run_cli("denoise", str(fitted_model), "wide.npy", "-o", "out.npy", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "65 features per sample, but the model was fitted on 64" in result.stderr
+    assert not (tmp_path / "out.npy").exists()
+
+
+def test_usage_errors_exit_2(fitted_model, tmp_path):
+    _write(tmp_path / "x.npy", _digits(5))
+    for args, hint in [(("fit", "x.npy"), "'-o' / '--output'"),
+                       (("fit", "absent.npy", "-o", "m.npz"), "does not exist"),
+                       (("fit", "x.npy", "-o", "m.npz", "--n-components", "0"), "n-components"),
+                       (("denoise", str(fitted_model), "x.npy", "-o", "o", "--image-shape",
+                         "8by8"), "--image-shape"),
+                       (("fit", "x.npy", "-o", "m.npz", "--method", "magic"), "--method")]:
+        result = run_cli(*args, cwd=tmp_path)
+        assert result.returncode == 2, (args, result.stderr)
+        assert hint in result.stderr, (args, result.stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.npy"]
+
+
+@pytest.mark.parametrize("command", ["demo", "fit", "denoise", "info", "reproduce"])
+def test_every_command_has_help(command, tmp_path):
+    result = run_cli(command, "--help", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.startswith(f"Usage: python -m preimage.cli {command}")
+    assert len(result.stdout.splitlines()) > 5
+
+
+def _run_in_terminal(args, cwd):
+    """Run the console script with a pseudo-terminal as its standard error."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    try:
+        proc = subprocess.run([sys.executable, "-m", "preimage.cli", *args], cwd=cwd,
+                              env=_ENV, stdout=subprocess.PIPE, stderr=follower, timeout=300)
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(leader)
+    return proc.returncode, b"".join(chunks).decode(errors="replace")
+
+
+def test_progress_bar_only_on_a_terminal_and_not_quiet(fitted_model, tmp_path):
+    _write(tmp_path / "noisy.npy", _digits(30, offset=500))
+    code, terminal = _run_in_terminal(
+        ("denoise", str(fitted_model), "noisy.npy", "-o", "a.npy", "--batch-size", "10"),
+        tmp_path)
+    assert code == 0
+    assert "denoising: 100%" in terminal and "30/30" in terminal
+    code, quiet = _run_in_terminal(
+        ("denoise", str(fitted_model), "noisy.npy", "-o", "b.npy", "--quiet"), tmp_path)
+    assert code == 0
+    assert quiet == ""
+    piped = run_cli("denoise", str(fitted_model), "noisy.npy", "-o", "c.npy", cwd=tmp_path)
+    assert piped.returncode == 0
+    assert "%" not in piped.stderr and "denoising:" not in piped.stderr

@@ -14,7 +14,8 @@ from .estimators import (
     reduce_kernel_pca,
     reduce_svm,
 )
-from .exceptions import ConvergenceWarning, NumericalWarning
+from .exceptions import ConvergenceWarning, ModelFileError, NumericalWarning
+from .model_files import load_model, model_info, save_model
 from .solvers import METHODS, PreimageResult, find_preimage
 
 __version__ = "0.1.0.dev0"
@@ -26,6 +27,7 @@ __all__ = [
     "KernelDependencyEstimator",
     "KernelPCA",
     "KernelPCADenoiser",
+    "ModelFileError",
     "NumericalWarning",
     "PreimageResult",
     "ReducedKernelPCA",
@@ -35,8 +37,11 @@ __all__ = [
     "WienerRegressor",
     "find_preimage",
     "kernels",
+    "load_model",
+    "model_info",
     "reduce_kernel_pca",
     "reduce_svm",
     "reduced_set",
+    "save_model",
     "__version__",
 ]

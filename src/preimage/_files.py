@@ -34,6 +34,11 @@ def atomic_write(path, write, *, overwrite=False):
     os.close(fd)
     try:
         write(tmp)
+        # mkstemp makes the file private (0600); give it the mode a plain
+        # open() would, by the user's umask.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -1,18 +1,82 @@
 """The ``preimage`` command line. It parses arguments and calls the library;
-no algorithm lives here."""
+no algorithm lives here.
 
+Exit codes: 0 success; 1 the command ran into a problem with its data or files
+(an unreadable model, a width that does not match, an output that exists);
+2 a usage error (an unknown option, a missing argument, a bad value).
+"""
+
+import contextlib
+import functools
+import json
 from pathlib import Path
 import sys
+import warnings
 
 import click
 
 __all__ = ["main"]
 
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="Exit status: 0 on success, 1 when a command fails on its data or "
+                    "files, 2 on a usage error.")
 @click.version_option(package_name="preimage")
 def main():
-    """Pre-images for kernel methods: from feature space back to input space."""
+    """Pre-images for kernel methods: from feature space back to input space.
+
+    Start with `preimage demo`; fit your own denoiser with `preimage fit` and
+    apply it with `preimage denoise`.
+    """
+
+
+def _failures_exit_1(command):
+    """Report the library's errors as one line and exit status 1."""
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        from .exceptions import ModelFileError
+
+        try:
+            return command(*args, **kwargs)
+        except (ModelFileError, FileExistsError, FileNotFoundError, ValueError,
+                TypeError) as exc:
+            raise click.ClickException(str(exc)) from None
+    return wrapper
+
+
+def _refuse_existing(path, force, option):
+    if Path(path).exists() and not force:
+        raise click.ClickException(
+            f"{str(path)!r} exists; refusing to overwrite it (pass --force to replace it, "
+            f"or choose another {option})")
+
+
+def _image_shape(text):
+    if text is None:
+        return None
+    try:
+        h, w = (int(v) for v in text.lower().split("x"))
+        if h < 1 or w < 1:
+            raise ValueError
+    except ValueError:
+        raise click.BadParameter(f"expected HEIGHTxWIDTH such as 28x28, got {text!r}",
+                                 param_hint="'--image-shape'") from None
+    return h, w
+
+
+@contextlib.contextmanager
+def _numerical_warnings_as_notes(quiet):
+    """The library's numerical warnings as one line each on standard error."""
+    from .exceptions import NumericalWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", NumericalWarning)
+        yield
+    seen = set()
+    for w in caught:
+        text = f"warning: {w.message}"
+        if issubclass(w.category, NumericalWarning) and text not in seen and not quiet:
+            seen.add(text)
+            click.echo(text, err=True)
 
 
 @main.command()
@@ -46,8 +110,19 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
             param_hint="'--n-train'/'--n-test'")
     echo(f"denoising {n_test} test digits with {noise} noise; kernel PCA fitted on "
          f"{n_train} clean training digits ...")
-    result = run_demo(n_train=n_train, n_test=n_test, noise=noise, level=level, seed=seed,
-                      echo=echo)
+    from . import _progress
+
+    with _progress.bar(desc="methods", unit="method", quiet=quiet,
+                       bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]") as progress, \
+            _progress.ticking(progress):
+        def methods(items):
+            progress.reset(total=len(items))
+            for item in items:
+                yield item
+                progress.update()
+        result = run_demo(n_train=n_train, n_test=n_test, noise=noise, level=level,
+                          seed=seed, echo=lambda m: echo(m) if progress.disable
+                          else progress.write(m, file=sys.stdout), progress=methods)
     click.echo(f"\n{result.source}, {result.noise} noise, {n_train} train / {n_test} test")
     click.echo(f"{'method':44} {'MSE':>7} {'seconds':>8}")
     for name, mse, seconds in result.rows:
@@ -68,6 +143,170 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 
 
 @main.command()
+@click.argument("data", type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--output", "model_path", required=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="The model file to write (.npz; never overwritten without --force).")
+@click.option("--clean", "clean_path", type=click.Path(exists=True, path_type=Path),
+              help="Clean versions of DATA, row for row: kernel PCA is fitted on them "
+                   "and the learned map on the (DATA, clean) pairs.")
+@click.option("--n-components", default=100, show_default=True, type=click.IntRange(1),
+              help="Principal components kept (at most the number of samples - 1); "
+                   "fewer remove more noise and more detail.")
+@click.option("--kernel", default="rbf", show_default=True,
+              type=click.Choice(["rbf", "laplacian", "poly", "sigmoid", "linear"]),
+              help="The kernel.")
+@click.option("--gamma", type=click.FloatRange(0, min_open=True),
+              help="Kernel width parameter [default: 1/(2 x total variance) for rbf].")
+@click.option("--degree", default=3, show_default=True, type=click.IntRange(1),
+              help="Degree of the polynomial kernel.")
+@click.option("--method", default="fixed_point", show_default=True,
+              type=click.Choice(["fixed_point", "gradient", "learned", "mds", "closed_form"]),
+              help="Pre-image method used by `preimage denoise`.")
+@click.option("--n-landmarks", type=click.IntRange(1),
+              help="Nyström kernel PCA over this many landmarks (for large DATA).")
+@click.option("--key", help="The array to read from an .npz DATA (default: its only one, "
+                            "or 'X').")
+@click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
+@click.option("--force", is_flag=True, help="Replace an existing model file.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
+@_failures_exit_1
+def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, method,
+        n_landmarks, key, seed, force, quiet):
+    """Fit a kernel PCA denoiser on DATA and save it to a model file.
+
+    DATA holds one sample per row: .npy, .npz, .csv, or a folder of .png
+    images (each image a sample, scaled to [0, 1]). The model file holds NumPy arrays and JSON only,
+    safe to share and open (`preimage info MODEL`).
+    """
+    from . import _progress
+    from .data_files import read_data
+    from .estimators import KernelPCADenoiser
+    from .model_files import save_model
+
+    _refuse_existing(model_path, force, "-o")
+    X, source = read_data(data, key=key)
+    clean = None
+    if clean_path is not None:
+        clean, clean_source = read_data(clean_path, key=key)
+        if clean.shape != X.shape:
+            raise click.ClickException(
+                f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
+                f"{X.shape}; they must match row for row")
+    if n_components >= X.shape[0]:
+        n_components = max(1, X.shape[0] - 1)
+        if not quiet:
+            click.echo(f"--n-components lowered to {n_components}: DATA has "
+                       f"{X.shape[0]} samples", err=True)
+    denoiser = KernelPCADenoiser(n_components, kernel=kernel, gamma=gamma, degree=degree,
+                                 method=method, n_landmarks=n_landmarks, random_state=seed)
+    with _numerical_warnings_as_notes(quiet), _progress.activity(
+            f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet):
+        denoiser.fit(X, clean)
+    facts = {"data": str(data), "data_kind": source.kind, "n_samples": X.shape[0],
+             "clean": None if clean_path is None else str(clean_path)}
+    if source.image_shape is not None:
+        facts["image_shape"] = list(source.image_shape)
+    path = save_model(denoiser, model_path, overwrite=force, metadata=facts)
+    if not quiet:
+        click.echo(f"model written to {path} ({X.shape[0]} samples, {X.shape[1]} features, "
+                   f"{denoiser.kpca_.eigenvalues_.shape[0]} components, kernel "
+                   f"{denoiser.kpca_.kernel_!r}, method {method})")
+
+
+@main.command()
+@click.argument("model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False,
+                                                               path_type=Path))
+@click.argument("data", type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
+              help="Where the denoised data go: .npy, .npz, .csv, or a path without a "
+                   "suffix for a folder of .png images (never overwritten without --force).")
+@click.option("--key", help="The array to read from an .npz DATA.")
+@click.option("--image-shape", help="HEIGHTxWIDTH of PNG output when neither the model nor "
+                                    "DATA knows it (e.g. 28x28).")
+@click.option("--batch-size", default=256, show_default=True, type=click.IntRange(1),
+              help="Samples denoised per step of the progress bar.")
+@click.option("--force", is_flag=True, help="Replace an existing output.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
+@_failures_exit_1
+def denoise(model_path, data, out, key, image_shape, batch_size, force, quiet):
+    """Denoise DATA with the model in MODEL and write the result to OUT.
+
+    DATA: .npy, .npz, .csv, or a folder of .png images, with as many
+    features per sample as the model was fitted on. OUT takes the kind its
+    name says; PNG output keeps the input's file names.
+    """
+    import numpy as np
+
+    from . import _progress
+    from .data_files import read_data, write_data
+    from .model_files import load_model, model_info
+
+    image_shape = _image_shape(image_shape)
+    _refuse_existing(out, force, "-o")
+    model = load_model(model_path)
+    if not hasattr(model, "transform") or not hasattr(model, "kpca_"):
+        raise click.ClickException(f"{model_path} holds a {type(model).__name__}, not a "
+                                   "denoiser (write one with `preimage fit`)")
+    user = model_info(model_path).get("user", {})
+    X, source = read_data(data, key=key)
+    width = model.n_features_in_
+    if X.shape[1] != width:
+        shape = user.get("image_shape")
+        hint = f" (images of {shape[0]}x{shape[1]})" if shape else ""
+        raise click.ClickException(f"DATA {data} has {X.shape[1]} features per sample, but "
+                                   f"the model was fitted on {width}{hint}")
+    if image_shape is None and source.image_shape is None and user.get("image_shape"):
+        image_shape = tuple(user["image_shape"])
+    denoised = np.empty(X.shape, dtype=np.result_type(X.dtype, np.float32))
+    with _numerical_warnings_as_notes(quiet), _progress.bar(
+            total=X.shape[0], desc="denoising", unit="sample", quiet=quiet) as progress:
+        for start in range(0, X.shape[0], batch_size):
+            stop = min(start + batch_size, X.shape[0])
+            denoised[start:stop] = model.transform(X[start:stop])
+            progress.update(stop - start)
+    if not np.all(np.isfinite(denoised)):
+        raise click.ClickException("the denoised data are not all finite; nothing written")
+    path = write_data(out, denoised, source=source, image_shape=image_shape, overwrite=force)
+    if not quiet:
+        click.echo(f"{X.shape[0]} samples denoised with {model.method}; written to {path}")
+
+
+@main.command()
+@click.argument("model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False,
+                                                               path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="The metadata as JSON.")
+@_failures_exit_1
+def info(model_path, as_json):
+    """Describe a model file: what it holds and how it was made (nothing is
+    unpickled; the file's checksums are verified)."""
+    from .model_files import model_info
+
+    meta = model_info(model_path)
+    if as_json:
+        click.echo(json.dumps(meta, indent=2))
+        return
+    summary, user = meta.get("summary", {}), meta.get("user", {})
+    lines = [
+        ("file", f"{model_path} ({Path(model_path).stat().st_size:,} bytes)"),
+        ("estimator", meta.get("estimator")),
+        ("written by", f"preimage {meta.get('preimage_version')} (model format "
+                       f"{meta.get('format_version')}), {meta.get('created')}"),
+    ]
+    lines += [(k.replace("_", " "), v) for k, v in summary.items()]
+    if user.get("image_shape"):
+        lines.append(("image shape", "x".join(map(str, user["image_shape"]))))
+    if user.get("data"):
+        lines.append(("fitted on", f"{user['data']} ({user.get('data_kind')})"))
+    if user.get("clean"):
+        lines.append(("clean targets", user["clean"]))
+    params = ", ".join(f"{k}={v!r}" for k, v in meta.get("params", {}).items())
+    lines.append(("parameters", params))
+    for name, value in lines:
+        click.echo(f"{name + ':':20} {value}")
+
+
+@main.command()
 @click.argument("names", nargs=-1)
 @click.option("--quick", is_flag=True,
               help="A reduced version that runs in seconds (checks that it runs; "
@@ -78,7 +317,9 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
               help="Each run writes a new folder NAME (or NAME-1, ...) here; "
                    "earlier results are never overwritten.")
 @click.option("--list", "list_", is_flag=True, help="List the reproductions and exit.")
-def reproduce(names, quick, seed, output_dir, list_):
+@click.option("--quiet", is_flag=True, help="No progress bar and no running commentary; "
+                                            "the tables only.")
+def reproduce(names, quick, seed, output_dir, list_, quiet):
     """Reproduce experiments of the pre-image papers: NAMES, or 'all'.
 
     Each prints its table beside the paper's numbers and its own time, and
@@ -105,13 +346,23 @@ def reproduce(names, quick, seed, output_dir, list_):
         raise click.ClickException(
             "reproductions draw figures and need matplotlib: "
             "pip install \"preimage[plot,data]\"") from None
+    from . import _progress
+
     total = 0.0
-    for name in names:
-        report = run_experiment(name, quick=quick, seed=seed, echo=click.echo)
-        click.echo(format_report(report))
-        folder = write_report(report, output_dir)
-        click.echo(f"[{name}] written to {folder}\n")
-        total += report.seconds
+    with _progress.bar(total=len(names), unit="experiment", quiet=quiet,
+                       bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]") as progress, \
+            _progress.ticking(progress):
+        def echo(message):
+            if not quiet:
+                _progress.write(message, progress)
+        for name in names:
+            progress.set_description(f"reproducing {name}")
+            report = run_experiment(name, quick=quick, seed=seed, echo=echo)
+            _progress.write(format_report(report), progress)
+            folder = write_report(report, output_dir)
+            _progress.write(f"[{name}] written to {folder}\n", progress)
+            total += report.seconds
+            progress.update()
     if len(names) > 1:
         click.echo(f"{len(names)} reproductions in {total:.0f} s")
 

@@ -4,7 +4,7 @@ Numerical trouble is never silent and never a NaN: it is a warning that says
 what was done about it.
 """
 
-__all__ = ["NumericalWarning", "ConvergenceWarning"]
+__all__ = ["NumericalWarning", "ConvergenceWarning", "ModelFileError"]
 
 
 class NumericalWarning(RuntimeWarning):
@@ -16,3 +16,8 @@ class NumericalWarning(RuntimeWarning):
 class ConvergenceWarning(NumericalWarning):
     """An iterative method stopped before meeting its tolerance; the best
     answer found is returned."""
+
+
+class ModelFileError(ValueError):
+    """A model file cannot be loaded: it is not a model file of this library,
+    is truncated or altered, or was written in a newer format."""
