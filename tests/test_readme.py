@@ -1,8 +1,13 @@
 """The README's Python examples run as written and print what they say."""
 
+import os
 from pathlib import Path
 import re
+import shutil
+import subprocess
+import sys
 
+import numpy as np
 import pytest
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -19,8 +24,13 @@ def _run(index, capsys, namespace=None):
     return capsys.readouterr().out.split()
 
 
+def _bash_blocks():
+    return re.findall(r"```bash\n(.*?)```", README.read_text(), flags=re.S)
+
+
 def test_readme_has_the_examples_tested_here():
-    assert len(_python_blocks()) == 5
+    assert len(_python_blocks()) == 6
+    assert len(_bash_blocks()) == 3   # set-up, command line, installing by hand
 
 
 def test_denoiser_example_prints_what_its_comment_says(capsys):
@@ -35,18 +45,54 @@ def test_three_step_example_converges(capsys):
     assert success == "True"
 
 
+def test_model_file_example_round_trips_exactly(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (same,) = _run(2, capsys)
+    assert same == "True"
+    assert (tmp_path / "digits8.npz").exists()
+
+
+def test_command_line_example_runs_as_written(tmp_path):
+    """Each line of the README's command-line block, in a shell, in order."""
+    pytest.importorskip("mlxtend")
+    lines = [line.split("  #")[0] for line in _bash_blocks()[1].strip().splitlines()]
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": os.pathsep.join([bin_dir, os.environ.get("PATH", "")])}
+    if shutil.which("preimage", path=env["PATH"]) is None:
+        pytest.skip("the preimage console script is not installed beside this Python")
+    for line in lines:
+        result = subprocess.run(line, shell=True, cwd=tmp_path, env=env, capture_output=True,
+                                text=True, timeout=600)
+        assert result.returncode == 0, (line, result.stderr)
+        if line.startswith("preimage info"):
+            assert "GaussianKernel(gamma=0.02)" in result.stdout
+            assert re.search(r"n components:\s+400", result.stdout)
+    denoised = np.load(tmp_path / "denoised.npy")
+    assert denoised.shape == (100, 784)
+    from preimage.datasets import load_mnist
+
+    clean = load_mnist()[0][1::50]
+    mse = np.mean(np.sum((denoised - clean) ** 2, axis=1))
+    assert mse < 16, mse              # the noise alone is about 196
+    pngs = sorted((tmp_path / "denoised").glob("*.png"))
+    assert len(pngs) == 100
+    from PIL import Image
+
+    assert Image.open(pngs[0]).size == (28, 28)
+
+
 def test_nystroem_and_dask_examples_print_what_they_say(capsys):
     pytest.importorskip("dask.array")
     namespace = {}
-    (mse,) = _run(2, capsys, namespace)
+    (mse,) = _run(3, capsys, namespace)
     # "about 16.6; the noise alone is 196"
     assert 14 < float(mse) < 19
-    (diff,) = _run(3, capsys, namespace)
+    (diff,) = _run(4, capsys, namespace)
     assert float(diff) < 1e-8
 
 
 def test_reduced_svm_example_prints_what_its_comments_say(capsys):
-    n_support, n_vectors, full, reduced = _run(4, capsys)
+    n_support, n_vectors, full, reduced = _run(5, capsys)
     assert int(n_vectors) == 100 and int(n_support) > 5 * int(n_vectors)
     # "0.926 → 0.911": the reduced machine loses little accuracy
     assert float(full) > 0.9 and float(full) - float(reduced) < 0.03
