@@ -267,9 +267,14 @@ def plot_denoising_2d(noisy, denoised, *, clean=None, train=None, ax=None,
     ax.scatter(noisy[:, 0], noisy[:, 1], s=14, facecolors="none", edgecolors="C0",
                linewidths=0.8, zorder=3, label="noisy")
     ax.scatter(denoised[:, 0], denoised[:, 1], s=14, color="C3", zorder=5, label="denoised")
+    return _finish_plane(ax, title, markerscale=1.5)
+
+
+def _finish_plane(ax, title, *, markerscale):
+    """Equal axes, legend, labels and title of a plot in the (x_1, x_2) plane."""
     ax.autoscale_view()
     ax.set_aspect("equal", adjustable="datalim")
-    ax.legend(fontsize="small", loc="best", markerscale=1.5, framealpha=0.9)
+    ax.legend(fontsize="small", loc="best", markerscale=markerscale, framealpha=0.9)
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
     ax.set_title(title)
@@ -391,13 +396,7 @@ def plot_reduced_set(reduced, *, X=None, coef=None, ax=None, fig=None, image_sha
                                 zorder=3, label=label)
             ax.figure.colorbar(points, ax=ax, shrink=0.85,
                                label=r"$|\beta_j|$" if single else r"$\sum_k |\beta_{kj}|$")
-        ax.autoscale_view()
-        ax.set_aspect("equal", adjustable="datalim")
-        ax.legend(fontsize="small", loc="best", markerscale=0.6, framealpha=0.9)
-        ax.set_xlabel("$x_1$")
-        ax.set_ylabel("$x_2$")
-        ax.set_title(title)
-        return ax
+        return _finish_plane(ax, title, markerscale=0.6)
 
     image_shape = tuple(int(s) for s in np.atleast_1d(image_shape))
     if int(np.prod(image_shape)) != d:
