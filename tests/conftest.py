@@ -76,3 +76,27 @@ def single_blas_thread():
 
     with threadpool_limits(1, user_api="blas"):
         yield
+
+
+# --- Hypothesis: profiles, and a count of the contract cases checked ----------
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile(
+    "default", max_examples=30, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+settings.register_profile(
+    "long", max_examples=600, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+settings.load_profile("default")
+
+
+def pytest_terminal_summary(terminalreporter):
+    from contract import CASES
+
+    total = sum(CASES.values())
+    if total:
+        terminalreporter.write_line(
+            f"property contract: {total} generated cases checked "
+            + ", ".join(f"{k} {v}" for k, v in CASES.items())
+            + " (more with --hypothesis-profile=long)")

@@ -14,7 +14,8 @@ from .estimators import (
     reduce_kernel_pca,
     reduce_svm,
 )
-from .exceptions import ConvergenceWarning, ModelFileError, NumericalWarning
+from ._config import config_context, get_config, set_config
+from .exceptions import ConvergenceWarning, MemoryBudgetError, ModelFileError, NumericalWarning
 from .model_files import load_model, model_info, save_model
 from .solvers import METHODS, PreimageResult, find_preimage
 
@@ -27,6 +28,7 @@ __all__ = [
     "KernelDependencyEstimator",
     "KernelPCA",
     "KernelPCADenoiser",
+    "MemoryBudgetError",
     "ModelFileError",
     "NumericalWarning",
     "PreimageResult",
@@ -35,7 +37,9 @@ __all__ = [
     "ReducedSVR",
     "SequentialSVR",
     "WienerRegressor",
+    "config_context",
     "find_preimage",
+    "get_config",
     "kernels",
     "load_model",
     "model_info",
@@ -43,5 +47,6 @@ __all__ = [
     "reduce_svm",
     "reduced_set",
     "save_model",
+    "set_config",
     "__version__",
 ]

@@ -11,6 +11,7 @@ import numpy as np
 
 __all__ = [
     "check_array_2d",
+    "check_magnitude",
     "check_positive",
     "check_probability",
     "check_random_state",
@@ -57,6 +58,25 @@ def check_array_2d(X, name="X", *, dtype=FLOAT_DTYPES, min_samples=1,
     if not np.isfinite(arr).all():
         bad = "NaN" if np.isnan(arr).any() else "inf"
         raise ValueError(f"{name!r} contains {bad}; all values must be finite")
+    return check_magnitude(arr, name)
+
+
+def check_magnitude(arr, name="X"):
+    """Refuse values so large that squared distances between rows overflow.
+
+    ``‖x − y‖² ≤ 4 d max|x_i|²`` must stay below the dtype's largest value:
+    about 1e153 for float64 and 9e18 for float32 with 10 features. Beyond it
+    every kernel value would be computed from inf.
+    """
+    if arr.size == 0 or arr.dtype.kind != "f":
+        return arr
+    limit = np.sqrt(np.finfo(arr.dtype).max / (4.0 * max(arr.shape[-1], 1)))
+    top = float(np.max(np.abs(arr)))
+    if top > limit:
+        raise ValueError(
+            f"{name!r} holds values up to {top:.3g} in magnitude, beyond {limit:.3g} where "
+            f"squared distances overflow {arr.dtype}; rescale {name!r} (e.g. with "
+            "sklearn.preprocessing.StandardScaler)")
     return arr
 
 
@@ -118,12 +138,15 @@ def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
 
     kwargs.setdefault("dtype", [np.float64, np.float32])
     try:
-        return validate_data(estimator, X, reset=reset, **kwargs)
+        out = validate_data(estimator, X, reset=reset, **kwargs)
     except ValueError as exc:
         message = str(exc)
-        if re.search(rf"\b{re.escape(name)}\b", message):
+        if re.search(rf"'{re.escape(name)}'", message):
             raise
         raise ValueError(f"invalid {name!r}: {message}") from None
+    if isinstance(out, tuple):
+        return out
+    return check_magnitude(out, name) if isinstance(out, np.ndarray) else out
 
 
 def validate_dask_input(estimator, X, *, reset, name="X"):

@@ -4,7 +4,7 @@ Numerical trouble is never silent and never a NaN: it is a warning that says
 what was done about it.
 """
 
-__all__ = ["NumericalWarning", "ConvergenceWarning", "ModelFileError"]
+__all__ = ["NumericalWarning", "ConvergenceWarning", "MemoryBudgetError", "ModelFileError"]
 
 
 class NumericalWarning(RuntimeWarning):
@@ -21,3 +21,9 @@ class ConvergenceWarning(NumericalWarning):
 class ModelFileError(ValueError):
     """A model file cannot be loaded: it is not a model file of this library,
     is truncated or altered, or was written in a newer format."""
+
+
+class MemoryBudgetError(MemoryError):
+    """A dense matrix would exceed the memory budget
+    (``preimage.set_config(memory_budget=...)``); the message says what to do
+    instead (usually Nyström, ``n_landmarks=m``)."""
