@@ -300,3 +300,17 @@ def test_progress_bar_only_on_a_terminal_and_not_quiet(fitted_model, tmp_path):
     piped = run_cli("denoise", str(fitted_model), "noisy.npy", "-o", "c.npy", cwd=tmp_path)
     assert piped.returncode == 0
     assert "%" not in piped.stderr and "denoising:" not in piped.stderr
+
+
+def test_memory_budget_refuses_before_fitting(tmp_path):
+    _write(tmp_path / "x.npy", _digits(200))
+    refused = run_cli("fit", "x.npy", "-o", "m.npz", "--memory-budget", "100kB", cwd=tmp_path)
+    assert refused.returncode == 1
+    assert "memory budget of 100.0 kB" in refused.stderr and "n_landmarks" in refused.stderr
+    assert not (tmp_path / "m.npz").exists()
+    # 200 x 200 float64 Gram = 320 kB; with 20 landmarks the fit needs far less
+    nystroem = run_cli("fit", "x.npy", "-o", "m.npz", "--memory-budget", "100kB",
+                       "--n-landmarks", "20", "--n-components", "5", cwd=tmp_path)
+    assert nystroem.returncode == 0, nystroem.stderr
+    bad = run_cli("fit", "x.npy", "-o", "m2.npz", "--memory-budget", "lots", cwd=tmp_path)
+    assert bad.returncode == 2 and "--memory-budget" in bad.stderr

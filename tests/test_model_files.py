@@ -130,7 +130,7 @@ def test_info_describes_without_state(tmp_path):
     assert meta["format_version"] == FORMAT_VERSION
     assert meta["estimator"] == "KernelPCADenoiser"
     assert meta["params"]["method"] == "learned"
-    assert meta["summary"] == {"kernel": "GaussianKernel(gamma=10)", "method": "learned",
+    assert meta["summary"] == {"kernel": repr(den.kpca_.kernel_), "method": "learned",
                                "add_mean": False, "n_components": 2,
                                "n_training_samples": X.shape[0], "n_features_in": 2}
     assert meta["user"] == {"image_shape": [1, 2]}

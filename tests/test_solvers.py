@@ -892,7 +892,7 @@ def test_gradient_needs_a_differentiable_kernel():
     X = data(6, 2, seed=22)
     kernel = CallableKernel(lambda x, y: float(np.exp(-np.sum((x - y) ** 2))))
     psi = FeatureExpansion(np.ones(6) / 6, X, kernel)
-    with pytest.raises(NotImplementedError, match="gradient"):
+    with pytest.raises(ValueError, match="'method'"):
         find_preimage(psi, "gradient")
 
 
@@ -1133,15 +1133,16 @@ def test_fixed_point_random_restarts_are_reproducible():
 # Non-regression: gradient_descent allocates x with np.empty and writes a row only when
 # some  start ends with a finite objective; when every start overflows (here a
 # degree-301 polynomial kernel at x0 = (50, 50)) the returned x is  uninitialised memory
-# (e.g. 3.96e263), not a point that was tried
+# (e.g. 3.96e263), not a point that was tried. (Since issue 10 such a row falls back
+# to the support point nearest in feature space, whose residual is finite.)
 def test_gradient_returns_a_tried_point_when_the_objective_overflows():
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
     psi = FeatureExpansion([[1.0, 0.0]], X, PolynomialKernel(degree=301, coef0=1.0))
-    with np.errstate(over="ignore", invalid="ignore"), \
-            pytest.warns(ConvergenceWarning), \
-            pytest.warns(NumericalWarning, match="overflowed at every start"):
+    with pytest.warns(ConvergenceWarning), \
+            pytest.warns(NumericalWarning, match="kernel overflows"):
         result = find_preimage(psi, "gradient", x0=[[50.0, 50.0]])
-    np.testing.assert_allclose(result.x, [[50.0, 50.0]])
+    np.testing.assert_allclose(result.x, [[1.0, 0.0]])
+    np.testing.assert_allclose(result.distance2, [0.0], atol=1e-12)
 
 
 def test_gradient_random_starts_are_reproducible():

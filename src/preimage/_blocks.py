@@ -14,7 +14,42 @@ import numpy as np
 
 from .kernels._pairwise import row_chunks
 
-__all__ = ["is_dask_array", "sum_row_blocks", "map_row_blocks"]
+__all__ = ["is_dask_array", "kernel_block", "kernel_diag", "kernel_row_blocks",
+           "sum_row_blocks", "map_row_blocks"]
+
+
+def kernel_block(kernel, X, Y, names="'X'"):
+    """``k(X, Y)`` on validated arrays; values beyond the largest float (a
+    polynomial kernel of large inputs) are refused naming `names`, instead
+    of an inf or NaN and NumPy's RuntimeWarning."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        K = kernel._block(X, Y)
+    return _refuse_overflow(K, kernel, "values", names)
+
+
+def _refuse_overflow(K, kernel, what, names):
+    K = np.asarray(K)
+    if not np.isfinite(K).all():
+        raise ValueError(
+            f"the kernel {what} of {kernel!r} for these {names} lie beyond the range of "
+            f"{K.dtype}; rescale the data (e.g. with sklearn.preprocessing.StandardScaler) "
+            "or choose milder kernel parameters")
+    return K
+
+
+def kernel_diag(kernel, X, names="'X'"):
+    """``k(x_i, x_i)``, with an overflow refused as in :func:`kernel_block`."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        d = kernel._diag(X)
+    return _refuse_overflow(d, kernel, "values", names)
+
+
+def kernel_row_blocks(kernel, X, Y, names="'X'", working_memory=None):
+    """Yield ``(rows, kernel_block(kernel, X[rows], Y))`` over row chunks of
+    X of at most `working_memory` MiB (scikit-learn's setting by default)."""
+    row_bytes = Y.shape[0] * np.result_type(X, Y).itemsize
+    for rows in row_chunks(X.shape[0], row_bytes, working_memory):
+        yield rows, kernel_block(kernel, X[rows], Y, names)
 
 
 def is_dask_array(X):

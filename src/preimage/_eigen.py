@@ -6,11 +6,14 @@ index range (LAPACK's MRRR driver), ``arpack`` is Lanczos, ``randomized`` the
 Halko–Martinsson–Tropp range finder.
 """
 
+import warnings
+
 import numpy as np
 from scipy import linalg
-from scipy.sparse.linalg import eigsh
+from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
 from ._validation import check_random_state
+from .exceptions import ConvergenceWarning, NumericalWarning
 
 __all__ = ["EIGEN_SOLVERS", "top_eigh"]
 
@@ -33,7 +36,12 @@ def _orthonormalize(Y):
     than Householder QR for l ≪ n; the second pass restores orthogonality to
     working precision. Where YᵀY is not numerically positive definite
     (condition number of Y beyond 1/√eps) Householder QR is used instead.
+    Y is first scaled to entries of at most 1 (the span is the same), so
+    that YᵀY cannot overflow, float32 included.
     """
+    scale = float(np.abs(Y).max()) if Y.size else 0.0
+    if scale > 0:
+        Y = Y / np.asarray(scale, dtype=Y.dtype)
     try:
         for _ in range(2):
             R = np.linalg.cholesky(Y.T @ Y)
@@ -114,8 +122,17 @@ def top_eigh(K, n_components, *, solver="auto", tol=0.0, max_iter=None,
         values, vectors = linalg.eigh(K, subset_by_index=(n - n_components, n - 1))
     elif solver == "arpack":
         v0 = rng.uniform(-1, 1, n)
-        values, vectors = eigsh(K, k=n_components, which="LA", tol=tol,
-                                maxiter=max_iter, v0=v0)
+        try:
+            values, vectors = eigsh(K, k=n_components, which="LA", tol=tol,
+                                    maxiter=max_iter, v0=v0)
+        except (ArpackError, ArpackNoConvergence) as exc:
+            # A zero matrix (ARPACK's "starting vector is zero") or no
+            # convergence within max_iter: LAPACK gives the same eigenpairs.
+            category = (ConvergenceWarning if isinstance(exc, ArpackNoConvergence)
+                        else NumericalWarning)
+            warnings.warn(f"ARPACK failed ({exc}); the dense solver was used instead",
+                          category, stacklevel=3)
+            values, vectors = linalg.eigh(K, subset_by_index=(n - n_components, n - 1))
     else:
         if iterated_power == "auto":
             iterated_power = 7 if n_components < 0.1 * n else 4

@@ -17,6 +17,17 @@ from .kernels import Kernel
 __all__ = ["FeatureExpansion"]
 
 
+def _refuse_overflow(values, what, name):
+    """Refuse feature-space quantities beyond the float range, naming the
+    argument that put them there."""
+    if not np.isfinite(values).all():
+        raise ValueError(
+            f"the feature-space {what} are not finite for these {name}: they lie "
+            f"beyond the range of {np.asarray(values).dtype} (the kernel or the "
+            f"coefficients are too large there); rescale {name}")
+    return values
+
+
 class FeatureExpansion:
     """m expansions ``Ψ_j = Σ_i γ_ji φ(x_i)`` over one shared support.
 
@@ -47,7 +58,10 @@ class FeatureExpansion:
     """
 
     def __init__(self, coef, support, kernel, *, norm2=None):
-        coef = np.asarray(coef)
+        try:
+            coef = np.asarray(coef)
+        except ValueError as exc:  # ragged nested lists
+            raise ValueError(f"'coef' must be an array of numbers: {exc}") from None
         if coef.ndim == 1:
             coef = coef[None, :]
         self.coef = check_array_2d(coef, "coef")
@@ -59,10 +73,20 @@ class FeatureExpansion:
                     f"{support.shape[0]} points; they must match")
             if not isinstance(kernel, Kernel):
                 raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
+            with np.errstate(over="ignore", invalid="ignore"):
+                diag = kernel._diag(support)
+            if not np.isfinite(diag).all():
+                raise ValueError(
+                    f"k(x, x) of {kernel!r} is not finite for some 'support' points (it "
+                    f"overflows {diag.dtype}); rescale 'support' or choose milder kernel "
+                    "parameters")
         self.support = support
         self.kernel = kernel
         if norm2 is not None:
-            norm2 = np.asarray(norm2, dtype=float)
+            try:
+                norm2 = np.asarray(norm2, dtype=float)
+            except (TypeError, ValueError):
+                raise TypeError(f"'norm2' must hold real numbers, got {norm2!r}") from None
             if norm2.shape != (self.coef.shape[0],) or not np.isfinite(norm2).all():
                 raise ValueError(
                     f"'norm2' must be a finite array of shape ({self.coef.shape[0]},), got "
@@ -95,8 +119,12 @@ class FeatureExpansion:
         """The sub-collection of expansions selected by `index`."""
         index = np.arange(len(self))[index]
         index = np.atleast_1d(index)
-        norm2 = None if self._norm2 is None else self._norm2[index]
-        return FeatureExpansion(self.coef[index], self.support, self.kernel, norm2=norm2)
+        # Parts of a validated expansion: nothing to check again (the solvers
+        # take one expansion at a time, over a support of any size).
+        sub = object.__new__(FeatureExpansion)
+        sub.coef, sub.support, sub.kernel = self.coef[index], self.support, self.kernel
+        sub._norm2 = None if self._norm2 is None else self._norm2[index]
+        return sub
 
     def __repr__(self):
         return (f"FeatureExpansion(n_expansions={self.n_expansions}, "
@@ -114,8 +142,10 @@ class FeatureExpansion:
         if self._norm2 is None:
             self._require_kernel()
             total = np.zeros(self.n_expansions)
-            for rows, K_rows in self.kernel.blocks(self.support):
-                total += np.einsum("ji,ji->j", self.coef[:, rows], self.coef @ K_rows.T)
+            with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+                for rows, K_rows in self.kernel.blocks(self.support):
+                    total += np.einsum("ji,ji->j", self.coef[:, rows], self.coef @ K_rows.T)
+            _refuse_overflow(total, "squared norms ‖Ψ‖² = γᵀKγ", "'coef'")
             self._norm2 = total
         return self._norm2
 
@@ -123,12 +153,16 @@ class FeatureExpansion:
         """``⟨Ψ_j, φ(z_k)⟩ = Σ_i γ_ji k(x_i, z_k)`` for all pairs, shape (m, p)."""
         self._require_kernel()
         Z = check_array_2d(Z, "Z", n_features=self.n_features)
-        return self.coef @ self.kernel._block(self.support, Z)
+        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+            out = self.coef @ self.kernel._block(self.support, Z)
+        return _refuse_overflow(out, "inner products", "'Z'")
 
     def inner(self, Z):
         """``⟨Ψ_j, φ(z_j)⟩``: each expansion with its own point, shape (m,)."""
         Z = self._check_paired(Z)
-        return self._inner(Z, self.kernel._block(Z, self.support))
+        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+            out = self._inner(Z, self.kernel._block(Z, self.support))
+        return _refuse_overflow(out, "inner products", "'Z'")
 
     def _inner(self, Z, K_zx):
         return np.einsum("ji,ji->j", self.coef, K_zx)
@@ -139,18 +173,27 @@ class FeatureExpansion:
         Rounding can make it slightly negative when Ψ_j = φ(z_j); it is clamped
         at 0.
         """
-        Z = self._check_paired(Z)
-        K_zx = self.kernel._block(Z, self.support)
-        d2 = self.norm2() - 2 * self._inner(Z, K_zx) + self.kernel._diag(Z)
-        return np.maximum(d2, 0.0)
+        d2 = self._distance2(self._check_paired(Z))
+        return _refuse_overflow(d2, "squared distances", "'Z'")
+
+    def _distance2(self, Z):
+        """:meth:`distance2` of validated points, inf where it is not finite
+        (the kernel overflows at z: for the solvers, a point to avoid)."""
+        norm2 = self.norm2()
+        with np.errstate(over="ignore", invalid="ignore"):
+            K_zx = self.kernel._block(Z, self.support)
+            d2 = norm2 - 2 * self._inner(Z, K_zx) + self.kernel._diag(Z)
+        return np.where(np.isfinite(d2), np.maximum(d2, 0.0), np.inf)
 
     def distance2_gradient(self, Z):
         """Gradient of ``‖Ψ_j − φ(z_j)‖²`` in z_j, shape (m, d):
         ``−2 Σ_i γ_ji ∇k(z_j, x_i) + ∇k(z_j, z_j)``."""
         Z = self._check_paired(Z)
         self.kernel._require_gradient()
-        return (-2 * self.kernel._gradient(Z, self.support, self.coef)
-                + self.kernel._diag_gradient(Z))
+        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+            G = (-2 * self.kernel._gradient(Z, self.support, self.coef)
+                 + self.kernel._diag_gradient(Z))
+        return _refuse_overflow(G, "gradients", "'Z'")
 
     def _check_paired(self, Z):
         self._require_kernel()

@@ -22,8 +22,12 @@ FLOAT_DTYPES = (np.float64, np.float32)
 
 
 def check_array_2d(X, name="X", *, dtype=FLOAT_DTYPES, min_samples=1,
-                   n_features=None, copy=False):
+                   n_features=None, copy=False, magnitude=True):
     """Return `X` as a finite 2-D floating array, or raise naming `name`.
+
+    With `magnitude` (the default) values whose squared distances overflow
+    are refused (:func:`check_magnitude`); arrays that are not points (a
+    Gram matrix, data written to a file) skip that check.
 
     Integer and boolean input becomes float64; float32 stays float32 (so the
     float32 path of the kernels is kept end to end). Object, string and complex
@@ -58,7 +62,7 @@ def check_array_2d(X, name="X", *, dtype=FLOAT_DTYPES, min_samples=1,
     if not np.isfinite(arr).all():
         bad = "NaN" if np.isnan(arr).any() else "inf"
         raise ValueError(f"{name!r} contains {bad}; all values must be finite")
-    return check_magnitude(arr, name)
+    return check_magnitude(arr, name) if magnitude else arr
 
 
 def check_magnitude(arr, name="X"):
@@ -71,7 +75,7 @@ def check_magnitude(arr, name="X"):
     if arr.size == 0 or arr.dtype.kind != "f":
         return arr
     limit = np.sqrt(np.finfo(arr.dtype).max / (4.0 * max(arr.shape[-1], 1)))
-    top = float(np.max(np.abs(arr)))
+    top = max(float(arr.max()), -float(arr.min()))  # no temporary copy of arr
     if top > limit:
         raise ValueError(
             f"{name!r} holds values up to {top:.3g} in magnitude, beyond {limit:.3g} where "
@@ -115,8 +119,9 @@ def check_random_state(seed):
     used to seed a Generator, so scikit-learn style seeds keep working).
     """
     if seed is None or isinstance(seed, (Integral, np.random.SeedSequence)):
-        if isinstance(seed, bool):
-            raise ValueError(f"'random_state' must be None, an int or a Generator, got {seed!r}")
+        if isinstance(seed, bool) or (isinstance(seed, Integral) and seed < 0):
+            raise ValueError(f"'random_state' must be None, a non-negative int or a "
+                             f"Generator, got {seed!r}")
         return np.random.default_rng(seed)
     if isinstance(seed, np.random.Generator):
         return seed
@@ -130,23 +135,63 @@ def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
     """scikit-learn's ``validate_data`` (sets and checks ``n_features_in_``),
     with every message naming the argument.
 
-    Float32 input stays float32; integers become float64.
+    Float32 input stays float32; integers become float64. With ``y=...``
+    (validated together with X, as by ``validate_data``) messages about y
+    name 'y', and both are returned.
     """
     import re
 
     from sklearn.utils.validation import validate_data
 
     kwargs.setdefault("dtype", [np.float64, np.float32])
+    with_y = not (isinstance(kwargs.get("y", "no_validation"), str)
+                  and kwargs.get("y", "no_validation") == "no_validation")
+    _refuse_non_numeric(X, name)
+    if with_y and kwargs.get("y_numeric") and kwargs["y"] is not None:
+        _refuse_non_numeric(kwargs["y"], "y")  # class labels may be strings
     try:
         out = validate_data(estimator, X, reset=reset, **kwargs)
     except ValueError as exc:
         message = str(exc)
-        if re.search(rf"'{re.escape(name)}'", message):
+        if re.search(rf"'{re.escape(name)}'", message) or (with_y and "'y'" in message):
             raise
-        raise ValueError(f"invalid {name!r}: {message}") from None
+        # scikit-learn says "Input y contains NaN", "y should be a 1d array"
+        if with_y and "inconsistent numbers of samples" in message:
+            raise ValueError(f"{name!r} and 'y' must have the same number of samples: "
+                             f"{message}") from None
+        about_y = with_y and re.search(r"\by\b", message) and not re.search(r"\bX\b",
+                                                                           message)
+        raise ValueError(f"invalid {'y' if about_y else name!r}: {message}") from None
     if isinstance(out, tuple):
-        return out
+        X_out, y_out = out
+        if isinstance(X_out, np.ndarray):
+            X_out = check_magnitude(X_out, name)
+        if isinstance(y_out, np.ndarray) and y_out.dtype.kind == "f" and y_out.ndim:
+            y_out = check_magnitude(y_out if y_out.ndim == 2 else y_out[:, None],
+                                    "y").reshape(y_out.shape)
+        return X_out, y_out
     return check_magnitude(out, name) if isinstance(out, np.ndarray) else out
+
+
+def _refuse_non_numeric(X, name):
+    """A TypeError naming `name` for arrays (or lists) of strings, dates or
+    objects that are not numbers, as :func:`check_array_2d`. (Complex data
+    get scikit-learn's ValueError, which its estimator checks expect.)"""
+    if not isinstance(X, (np.ndarray, list, tuple)):
+        return  # DataFrames, sparse matrices: scikit-learn's checks apply
+    try:
+        arr = np.asarray(X)
+    except Exception:  # ragged lists: scikit-learn says so
+        return
+    if arr.dtype.kind in "Mm":
+        raise TypeError(f"{name!r} must hold real numbers, got an array of dtype "
+                        f"{arr.dtype}")
+    if arr.dtype.kind in "OUSV":
+        try:
+            arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name!r} must hold real numbers, got an array of dtype "
+                            f"{arr.dtype} ({exc})") from None
 
 
 def validate_dask_input(estimator, X, *, reset, name="X"):

@@ -33,12 +33,12 @@ def _failures_exit_1(command):
     """Report the library's errors as one line and exit status 1."""
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        from .exceptions import ModelFileError
+        from .exceptions import MemoryBudgetError, ModelFileError
 
         try:
             return command(*args, **kwargs)
-        except (ModelFileError, FileExistsError, FileNotFoundError, ValueError,
-                TypeError) as exc:
+        except (ModelFileError, MemoryBudgetError, FileExistsError, FileNotFoundError,
+                ValueError, TypeError) as exc:
             raise click.ClickException(str(exc)) from None
     return wrapper
 
@@ -168,11 +168,15 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 @click.option("--key", help="The array to read from an .npz DATA (default: its only one, "
                             "or 'X').")
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
+@click.option("--memory-budget",
+              help="Largest dense matrix allowed, e.g. 8GB [default: half the memory, or "
+                   "$PREIMAGE_MEMORY_BUDGET]; a fit that needs more is refused before it "
+                   "starts.")
 @click.option("--force", is_flag=True, help="Replace an existing model file.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
 @_failures_exit_1
 def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, method,
-        n_landmarks, key, seed, force, quiet):
+        n_landmarks, key, seed, memory_budget, force, quiet):
     """Fit a kernel PCA denoiser on DATA and save it to a model file.
 
     DATA holds one sample per row: .npy, .npz, .csv, or a folder of .png
@@ -180,10 +184,16 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
     safe to share and open (`preimage info MODEL`).
     """
     from . import _progress
+    from ._config import config_context, parse_bytes
     from .data_files import read_data
     from .estimators import KernelPCADenoiser
     from .model_files import save_model
 
+    if memory_budget is not None:
+        try:
+            memory_budget = parse_bytes(memory_budget, "--memory-budget")
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--memory-budget'") from None
     _refuse_existing(model_path, force, "-o")
     X, source = read_data(data, key=key)
     clean = None
@@ -200,8 +210,8 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
                        f"{X.shape[0]} samples", err=True)
     denoiser = KernelPCADenoiser(n_components, kernel=kernel, gamma=gamma, degree=degree,
                                  method=method, n_landmarks=n_landmarks, random_state=seed)
-    with _numerical_warnings_as_notes(quiet), _progress.activity(
-            f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet):
+    with config_context(memory_budget=memory_budget), _numerical_warnings_as_notes(quiet), \
+            _progress.activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet):
         denoiser.fit(X, clean)
     facts = {"data": str(data), "data_kind": source.kind, "n_samples": X.shape[0],
              "clean": None if clean_path is None else str(clean_path)}

@@ -215,7 +215,8 @@ def write_data(path, X, *, source=None, image_shape=None, overwrite=False):
     path = Path(path)
     kind = _output_kind(path)
     try:
-        X = check_array_2d(X, "X")
+        # Files hold any finite values, however large.
+        X = check_array_2d(X, "X", magnitude=False)
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"{path}: {exc}") from None
     n_samples, n_features = X.shape

@@ -28,11 +28,13 @@ and calls them.
 """
 
 from dataclasses import dataclass
+from numbers import Integral
 import warnings
 
 import numpy as np
 from scipy import linalg
 
+from ._validation import check_array_2d, check_positive
 from .exceptions import NumericalWarning
 from .kpca import KernelPCAFit, fit_kernel_pca, transform_block
 
@@ -106,13 +108,13 @@ def kde_regression(K, P, ridge=1.0, regression="paper"):
     if regression not in REGRESSIONS:
         raise ValueError(f"'regression' must be one of {list(REGRESSIONS)}, got "
                          f"{regression!r}")
-    K = np.asarray(K, dtype=float)
-    P = np.asarray(P, dtype=float)
-    if K.ndim != 2 or K.shape[0] != K.shape[1]:
-        raise ValueError(f"'K' must be a square Gram matrix, got shape {K.shape}")
-    if P.ndim != 2 or P.shape[0] != K.shape[0]:
+    K = _check_square(K, "K")
+    P = check_array_2d(P, "P", dtype=np.float64, min_samples=0)
+    if P.shape[0] != K.shape[0]:
         raise ValueError(f"'P' must have shape ({K.shape[0]}, r), one row per row of 'K', "
                          f"got shape {P.shape}")
+    ridge = check_positive(ridge, "ridge")
+    # check_array_2d bounds |K_ij| by √(max/4m), so KᵀK cannot overflow.
     if regression == "paper":
         A = K.T @ K
         B = K.T @ P
@@ -120,17 +122,31 @@ def kde_regression(K, P, ridge=1.0, regression="paper"):
         A = K.copy()
         B = P
     A.flat[:: A.shape[0] + 1] += ridge
-    # Both systems are symmetric positive definite for γ > 0 and K ⪰ 0; a
-    # kernel that is not positive semi-definite (a user's callable) may break
-    # the Cholesky factorisation: then the system is solved by LU, with a warning.
-    try:
-        return linalg.solve(A, B, assume_a="pos")
-    except linalg.LinAlgError:
-        warnings.warn(
-            f"the regression matrix ({'KᵀK' if regression == 'paper' else 'K'} + γI) is "
-            "not positive definite (is the input kernel positive semi-definite?); solved "
-            "by LU factorisation instead of Cholesky", NumericalWarning, stacklevel=2)
-        return linalg.solve(A, B)
+    # Both systems are symmetric positive definite for γ > 0 and K ⪰ 0. A
+    # kernel that is not positive semi-definite (a user's callable), or a γ
+    # negligible against a singular K, leaves them indefinite or singular to
+    # working precision: then β is the least-norm solution from the
+    # eigendecomposition (the pseudo-inverse), with a warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", linalg.LinAlgWarning)
+        try:
+            return linalg.solve(A, B, assume_a="pos")
+        except (linalg.LinAlgError, linalg.LinAlgWarning):
+            pass
+    warnings.warn(
+        f"the regression matrix ({'KᵀK' if regression == 'paper' else 'K'} + γI) is "
+        f"not positive definite to working precision (γ = {ridge:.3g}; is the input "
+        "kernel positive semi-definite, and γ not negligible against it?); solved with "
+        "its pseudo-inverse instead of Cholesky", NumericalWarning, stacklevel=2)
+    return linalg.pinvh(A) @ B
+
+
+def _check_square(K, name):
+    """A finite, square, non-empty Gram matrix (float64), or an error naming `name`."""
+    K = check_array_2d(K, name, dtype=np.float64)
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(f"{name!r} must be a square Gram matrix, got shape {K.shape}")
+    return K
 
 
 def fit_kde(K, L, n_components=None, *, ridge=1.0, regression="paper"):
@@ -168,13 +184,19 @@ def fit_kde(K, L, n_components=None, *, ridge=1.0, regression="paper"):
     >>> bool(np.allclose(predict_coordinates(X @ X.T, fit), fit.coordinates, atol=1e-4))
     True
     """
-    L = np.asarray(L, dtype=float)
-    if L.ndim != 2 or L.shape[0] != L.shape[1]:
-        raise ValueError(f"'L' must be a square Gram matrix, got shape {L.shape}")
-    if np.shape(K) != L.shape:
+    K = _check_square(K, "K")
+    L = _check_square(L, "L")
+    if K.shape != L.shape:
         raise ValueError(f"'K' and 'L' must have the same shape (one row per training "
-                         f"pair), got {np.shape(K)} and {L.shape}")
+                         f"pair), got {K.shape} and {L.shape}")
+    ridge = check_positive(ridge, "ridge")
     pca = fit_kernel_pca(L, n_components, copy=True)
+    if not (pca.eigenvalues > 0).any():
+        raise ValueError(
+            "'L' (the output Gram matrix) has no principal component above rounding "
+            "level: every output is the same point of the output feature space, so "
+            "there are no output coordinates to learn; KDE needs at least two distinct "
+            "outputs 'Y'")
     P = pca.eigenvectors * np.sqrt(pca.eigenvalues)
     beta = kde_regression(K, P, ridge, regression)
     return KDEFit(pca, P, beta, float(ridge), regression)
@@ -183,13 +205,29 @@ def fit_kde(K, L, n_components=None, *, ridge=1.0, regression="paper"):
 def predict_coordinates(K_x, fit):
     """Estimated output coordinates ``k(x, X) β`` of inputs with kernel rows
     ``K_x`` (m', m) -> (m', r)."""
-    return np.asarray(K_x, dtype=float) @ fit.weights
+    K_x = check_array_2d(K_x, "K_x", dtype=np.float64, min_samples=0,
+                         n_features=fit.weights.shape[0])
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = K_x @ fit.weights
+    return _check_finite_result(out, "'K_x'")
 
 
 def output_coordinates(L_y, fit):
     """Centred coordinates ``⟨φ_l(y) − μ, v_j⟩`` of outputs with output kernel
     rows ``L_y = [l(y, y_i)]_i`` (m', m) -> (m', r)."""
-    return transform_block(np.asarray(L_y, dtype=float), fit.output_pca)
+    L_y = check_array_2d(L_y, "L_y", dtype=np.float64, min_samples=0,
+                         n_features=fit.coordinates.shape[0])
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = transform_block(L_y, fit.output_pca)
+    return _check_finite_result(out, "'L_y'")
+
+
+def _check_finite_result(out, names):
+    """Refuse coordinates that overflowed: kernel rows too large for the fit."""
+    if not np.isfinite(out).all():
+        raise ValueError(f"the coordinates of {names} overflow float64: its kernel values "
+                         "are too large for the fitted weights; rescale the data")
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -225,9 +263,17 @@ def window_features(X, window, symbols):
     array([[0, 0, 1, 1, 0, 0, 0, 1, 0],
            [1, 0, 0, 0, 1, 0, 0, 0, 1]])
     """
-    if window < 1 or window % 2 == 0:
+    if (isinstance(window, bool) or not isinstance(window, Integral) or window < 1
+            or window % 2 == 0):
         raise ValueError(f"'window' must be an odd positive integer, got {window!r}")
-    index = {s: j for j, s in enumerate(symbols)}
+    X = _check_strings(X, "X")
+    if isinstance(symbols, (str, bytes)):
+        symbols = list(symbols)
+    try:
+        index = {s: j for j, s in enumerate(symbols)}
+    except TypeError:
+        raise TypeError(f"'symbols' must be a sequence of hashable symbols, got "
+                        f"{symbols!r}") from None
     V = len(index) + 1                      # the terminal symbol is column V - 1
     h = (window - 1) // 2
     # All strings in one array, each followed by h terminals (and h before
@@ -270,13 +316,19 @@ def string_preimage_features(coordinates, X, window, symbols, *, coordinate_weig
     -------
     F : ndarray of shape (Σ_i |x_i|, r + window · (|symbols| + 1))
     """
-    C = np.asarray(coordinates, dtype=float)
+    X = _check_strings(X, "X")
+    C = _real_array(coordinates, "coordinates")
     lengths = [len(x) for x in X]
     if C.ndim != 2 or C.shape[0] != len(lengths):
         raise ValueError(f"'coordinates' must have one row per sequence of 'X' "
                          f"({len(lengths)}), got shape {C.shape}")
-    return np.hstack([coordinate_weight * np.repeat(C, lengths, axis=0),
-                      window_features(X, window, symbols)])
+    weight = check_positive(coordinate_weight, "coordinate_weight", strict=False)
+    with np.errstate(over="ignore"):
+        scaled = weight * np.repeat(C, lengths, axis=0)
+    if not np.isfinite(scaled).all():
+        raise ValueError(f"'coordinate_weight' = {weight!r} times the 'coordinates' "
+                         "overflows float64; use a smaller weight")
+    return np.hstack([scaled, window_features(X, window, symbols)])
 
 
 def nearest_coordinates(query, candidates, mask=None):
@@ -294,8 +346,19 @@ def nearest_coordinates(query, candidates, mask=None):
     index : ndarray of shape (m,)
     distance2 : ndarray of shape (m,)
     """
-    Q = np.asarray(query, dtype=float)
-    C = np.asarray(candidates, dtype=float)
+    Q = check_array_2d(query, "query", dtype=np.float64, min_samples=0)
+    C = check_array_2d(candidates, "candidates", dtype=np.float64,
+                       n_features=Q.shape[1])
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.dtype != bool or mask.shape != (Q.shape[0], C.shape[0]):
+            raise ValueError(f"'mask' must be a boolean array of shape "
+                             f"{(Q.shape[0], C.shape[0])} (queries, candidates), got "
+                             f"{mask.dtype} of shape {mask.shape}")
+        if not mask.any(axis=1).all():
+            raise ValueError(f"'mask' must allow at least one candidate for every query; "
+                             f"row {int(np.argmin(mask.any(axis=1)))} allows none")
+    # check_array_2d bounds the magnitudes, so no term below overflows.
     d2 = (np.einsum("ij,ij->i", Q, Q)[:, None] - 2 * Q @ C.T
           + np.einsum("ij,ij->i", C, C)[None, :])
     np.maximum(d2, 0.0, out=d2)
@@ -320,6 +383,8 @@ def symbol_accuracy(Y_true, Y_pred):
     >>> symbol_accuracy(["1122", "12"], ["1121", "1"])
     0.6666666666666666
     """
+    Y_true = _check_strings(Y_true, "Y_true")
+    Y_pred = _check_strings(Y_pred, "Y_pred")
     if len(Y_true) != len(Y_pred):
         raise ValueError(f"'Y_pred' must hold one sequence per sequence of 'Y_true' "
                          f"({len(Y_true)}), got {len(Y_pred)}")
@@ -328,3 +393,35 @@ def symbol_accuracy(Y_true, Y_pred):
         raise ValueError("'Y_true' holds no symbols")
     correct = sum(sum(a == b for a, b in zip(y, z)) for y, z in zip(Y_true, Y_pred))
     return correct / total
+
+
+def _check_strings(X, name):
+    """A list of sequences (strings, lists or tuples of hashable symbols)."""
+    if isinstance(X, (str, bytes)) or not hasattr(X, "__iter__"):
+        raise TypeError(f"{name!r} must be a list of sequences (strings or lists of "
+                        f"symbols), got {type(X).__name__} {X!r}")
+    items = list(X)
+    for i, x in enumerate(items):
+        if isinstance(x, np.ndarray) and x.ndim == 1:
+            items[i] = x = tuple(x.tolist())
+        if not isinstance(x, (str, list, tuple)):
+            raise TypeError(f"{name!r} must hold strings or lists/tuples of symbols, got "
+                            f"{type(x).__name__} {x!r} at index {i}")
+        try:
+            {*x}
+        except TypeError:
+            raise TypeError(f"{name!r} must hold hashable symbols, got {x!r} at index "
+                            f"{i}") from None
+    return items
+
+
+def _real_array(values, name):
+    """A finite float64 array of any shape, or an error naming `name`."""
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name!r} must be an array of real numbers, got "
+                        f"{type(values).__name__}") from None
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name!r} contains NaN or inf; all values must be finite")
+    return arr

@@ -18,11 +18,13 @@ Two projections are expansions over the uncentred φ(x_i) (see
 """
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 import warnings
 
 import numpy as np
 
 from ._eigen import top_eigh
+from ._validation import check_array_2d, check_positive_int
 from .exceptions import NumericalWarning
 
 __all__ = [
@@ -34,6 +36,8 @@ __all__ = [
     "expansion_coef",
     "leading_components",
     "drop_rounding_level",
+    "refuse_non_finite",
+    "rounding_floor",
 ]
 
 # Eigenvalues below this fraction of the largest are rounding noise (the
@@ -81,6 +85,10 @@ def center_gram(K, *, copy=True):
 
     Returns the centred matrix, the column means ``K1/N`` and the grand mean.
     """
+    return _center_gram(_check_gram(K, "K"), copy)
+
+
+def _center_gram(K, copy):
     Kc = np.array(K, copy=True) if copy else K
     col_mean = Kc.mean(axis=0)
     grand = float(col_mean.mean())
@@ -93,6 +101,17 @@ def center_gram(K, *, copy=True):
 def center_block(K_x, K_col_mean, K_mean):
     """Centre test rows ``k_x = [k(x, x_i)]_i``: ``k̃_x = H(k_x − K1/N)``,
     i.e. ``k_x − K1/N − mean(k_x) + 1ᵀK1/N²`` (K_x of shape (m, N))."""
+    K_col_mean = np.asarray(K_col_mean)
+    if K_col_mean.ndim != 1 or not np.isfinite(K_col_mean).all():
+        raise ValueError(f"'K_col_mean' must be a finite 1-D array, got shape "
+                         f"{K_col_mean.shape}")
+    if isinstance(K_mean, bool) or not isinstance(K_mean, Real) or not np.isfinite(K_mean):
+        raise ValueError(f"'K_mean' must be a finite real number, got {K_mean!r}")
+    K_x = check_array_2d(K_x, "K_x", min_samples=0, n_features=K_col_mean.shape[0])
+    return _center_block(K_x, K_col_mean, K_mean)
+
+
+def _center_block(K_x, K_col_mean, K_mean):
     return K_x - K_col_mean[None, :] - K_x.mean(axis=1, keepdims=True) + K_mean
 
 
@@ -106,8 +125,8 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
     K : array of shape (N, N)
         Uncentred Gram matrix of the training points.
     n_components : int or None
-        Number of components q; None keeps every component with a non-zero
-        eigenvalue.
+        Number of components q ≤ N; None keeps every component with a
+        non-zero eigenvalue.
     eigen_solver, tol, max_iter, iterated_power, random_state
         See :func:`preimage._eigen.top_eigh`.
     copy : bool
@@ -119,19 +138,29 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
 
     Notes
     -----
-    Eigenvalues below ``1e-12 λ_max`` (``2e-7 λ_max`` in float32) are rounding
-    noise and cannot be divided by: with
-    ``n_components=None`` they are dropped; components requested explicitly
-    with such eigenvalues keep their place but get zero coefficients (their
-    coordinates are identically 0), with a NumericalWarning.
+    Eigenvalues below ``1e-12 λ_max`` (``2e-7 λ_max`` in float32), or below
+    the rounding error of centring K, ``10 N eps max|K_ij|``, are rounding
+    noise and cannot be divided by: with ``n_components=None`` they are
+    dropped; components requested explicitly with such eigenvalues keep their
+    place but get zero coefficients (their coordinates are identically 0),
+    with a NumericalWarning. A centred Gram matrix that is zero at rounding
+    level (identical points, or a kernel constant on them) leaves no
+    component, with a NumericalWarning.
     """
+    K = _check_gram(K, "K")
     n = K.shape[0]
-    Kc, col_mean, grand = center_gram(K, copy=copy)
+    n_components = check_positive_int(n_components, "n_components", allow_none=True)
+    if n_components is not None and n_components > n:
+        raise ValueError(f"'n_components' must be <= {n} (the size of the Gram matrix "
+                         f"'K'), got {n_components}")
+    floor = rounding_floor(max(float(K.max()), -float(K.min())), n, K.dtype)
+    Kc, col_mean, grand = _center_gram(K, copy)
     q = n if n_components is None else n_components
     values, vectors = top_eigh(Kc, q, solver="dense" if n_components is None else eigen_solver,
                                tol=tol, max_iter=max_iter, iterated_power=iterated_power,
                                random_state=random_state)
-    values, vectors, nonzero = drop_rounding_level(values, vectors, n_components)
+    values, vectors, nonzero = drop_rounding_level(values, vectors, n_components,
+                                                   floor=floor)
     values = np.where(nonzero, values, 0.0)
     alphas = np.zeros_like(vectors)
     alphas[:, nonzero] = vectors[:, nonzero] / np.sqrt(values[nonzero])
@@ -143,28 +172,110 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
                         np.full(n, 1.0 / n, dtype=alphas.dtype))
 
 
-def drop_rounding_level(values, vectors, n_components, *, stacklevel=3):
+def rounding_floor(k_max, n, dtype):
+    """The rounding error of the eigenvalues of a centred Gram matrix of n
+    points whose kernel values are at most `k_max` in magnitude:
+    ``10 n eps k_max``.
+
+    Each entry of HKH carries an error of a few ``eps k_max`` (the kernel
+    value, then three subtractions), so the error matrix has norm below
+    ``5 n eps k_max``; an eigenvalue below twice that is indistinguishable
+    from 0. It matters when every kernel value is nearly the same (a tiny
+    Gaussian width): λ_max is then itself noise, and a threshold relative to
+    it would keep noise.
+    """
+    eps = np.finfo(dtype).eps if np.dtype(dtype).kind == "f" else np.finfo(float).eps
+    return 10.0 * n * eps * k_max
+
+
+def drop_rounding_level(values, vectors, n_components, *, floor=0.0, stacklevel=3):
     """Find the eigenvalues at rounding level (below ``1e-12 λ_max``, or
-    ``2e-7 λ_max`` in float32), which cannot be divided by.
+    ``2e-7 λ_max`` in float32, or below the absolute `floor`, see
+    :func:`rounding_floor`), which cannot be divided by.
 
     With ``n_components=None`` they are dropped; components requested
     explicitly keep their place with a NumericalWarning. Returns the values,
     the vectors and a mask of the non-zero ones.
     """
+    values, vectors = np.asarray(values), np.asarray(vectors)
+    if values.ndim != 1 or values.dtype.kind != "f" or not np.isfinite(values).all():
+        raise ValueError(f"'values' must be a finite 1-D floating array, got shape "
+                         f"{values.shape} and dtype {values.dtype}")
+    if vectors.ndim != 2 or vectors.shape[1] != values.shape[0]:
+        raise ValueError(f"'vectors' must have one column per value ({values.shape[0]}), "
+                         f"got shape {vectors.shape}")
     q = values.shape[0]
-    scale = max(float(values[0]), 0.0)
-    cutoff = _RELATIVE_ZERO.get(values.dtype, 1e-12) * scale
+    scale = max(float(values[0]), 0.0) if q else 0.0
+    cutoff = max(_RELATIVE_ZERO.get(values.dtype, 1e-12) * scale, floor)
     nonzero = values > cutoff if scale > 0 else np.zeros(q, bool)
-    if n_components is None:
-        values, vectors = values[nonzero], vectors[:, nonzero]
-        nonzero = nonzero[nonzero]
-    elif not nonzero.all():
+    if q and not nonzero.any():
+        warnings.warn(
+            "the centred Gram matrix is zero at rounding level (the points have one "
+            "image in feature space, or the kernel is constant on them): kernel PCA "
+            "has no component" + ("" if n_components is None else
+                                  f"; the {q} components requested are set to 0"),
+            NumericalWarning, stacklevel=stacklevel)
+    elif n_components is not None and not nonzero.all():
         warnings.warn(
             f"{int((~nonzero).sum())} of the {q} components requested have an eigenvalue "
             "at rounding level (the centred Gram matrix has lower rank); their "
             "coordinates are set to 0. Ask for fewer components.",
             NumericalWarning, stacklevel=stacklevel)
+    if n_components is None:
+        values, vectors = values[nonzero], vectors[:, nonzero]
+        nonzero = nonzero[nonzero]
     return values, vectors, nonzero
+
+
+def refuse_non_finite(fit, names, n):
+    """`fit`, or a ValueError naming `names` when the arithmetic of the fit
+    overflowed (None, or a non-finite array: kernel values beyond about
+    1e154, whose products exceed float64)."""
+    parts = () if fit is None else (
+        fit.eigenvalues, fit.eigenvectors, fit.alphas, fit.K_col_mean, fit.K_mean,
+        fit.mean_coords, fit.mean_coef)
+    if fit is None or not all(np.isfinite(a).all() for a in parts if a is not None):
+        raise ValueError(
+            f"kernel PCA of {names} ({n} samples) overflows: the kernel values are too "
+            "large for the products of the fit; rescale the data (e.g. with "
+            "sklearn.preprocessing.StandardScaler) or choose milder kernel parameters")
+    return fit
+
+
+def _check_gram(K, name):
+    """K as a finite, square, symmetric floating array, or an error naming
+    `name`.
+
+    Asymmetry beyond ``sqrt(eps) max|K_ij|`` (not a Gram matrix) is refused;
+    below it (rounding) K is replaced by ``(K + Kᵀ)/2``, a new array, so that
+    the eigensolvers, which read one triangle, and the centring, which reads
+    both, see the same matrix. It is checked over row blocks of at most 32
+    MB. Entries beyond ``max_float/(4N)`` are refused: the sums of centring
+    and the eigenvalues (up to ``N max|K_ij|``) would overflow."""
+    K = check_array_2d(K, name, magnitude=False)
+    n = K.shape[0]
+    if n != K.shape[1]:
+        raise ValueError(f"{name!r} must be a square Gram matrix, got shape {K.shape}")
+    top = max(float(K.max()), -float(K.min()))
+    limit = float(np.finfo(K.dtype).max) / (4.0 * n)
+    if top > limit:
+        raise ValueError(f"{name!r} holds values up to {top:.3g} in magnitude, beyond "
+                         f"{limit:.3g} where its eigenvalues overflow {K.dtype}; rescale "
+                         "the kernel (or the data it is computed from)")
+    tol = np.sqrt(np.finfo(K.dtype).eps) * top
+    step = max(1, 2**22 // n)
+    symmetric = True
+    for start in range(0, n, step):
+        rows = slice(start, start + step)
+        gap = float(np.abs(K[rows] - K[:, rows].T).max())
+        if gap > tol:
+            raise ValueError(f"{name!r} must be a symmetric Gram matrix, got entries "
+                             f"K[i, j] - K[j, i] up to {gap:.3g}")
+        symmetric = symmetric and gap == 0
+    if not symmetric:
+        K = K + K.T
+        K *= 0.5
+    return K
 
 
 def leading_components(fit, n_components):
@@ -174,7 +285,8 @@ def leading_components(fit, n_components):
     eigenpairs are the same, so a sweep over component counts needs one fit.
     """
     q = fit.eigenvalues.shape[0]
-    if not 1 <= n_components <= q:
+    if (isinstance(n_components, bool) or not isinstance(n_components, Integral)
+            or not 1 <= n_components <= q):
         raise ValueError(f"'n_components' must be between 1 and {q} (the components "
                          f"fitted), got {n_components!r}")
     n = n_components
@@ -192,8 +304,9 @@ def transform_block(K_x, fit):
     of A sum to zero, and better conditioned: the common part of the kernel
     row cancels before the product).
     """
+    K_x = check_array_2d(K_x, "K_x", min_samples=0, n_features=fit.alphas.shape[0])
     if fit.K_col_mean is not None:
-        return center_block(K_x, fit.K_col_mean, fit.K_mean) @ fit.alphas
+        return _center_block(K_x, fit.K_col_mean, fit.K_mean) @ fit.alphas
     return K_x @ fit.alphas - fit.mean_coords
 
 
@@ -219,8 +332,13 @@ def expansion_coef(Y, fit, *, add_mean=False):
     norm2 : array of shape (m,)
         The squared feature-space norm of each expansion, in closed form.
     """
+    Y = check_array_2d(Y, "Y", min_samples=0, n_features=fit.alphas.shape[1])
+    if Y.dtype != fit.alphas.dtype:  # float64 coordinates of a float32 fit
+        with np.errstate(over="ignore"):
+            Y = Y.astype(fit.alphas.dtype)
+        Y = check_array_2d(Y, "Y", min_samples=0)
     # Components with a zero eigenvalue have V_k = 0: their coordinates count for nothing.
-    Y = np.asarray(Y, dtype=fit.alphas.dtype) * (fit.eigenvalues > 0)
+    Y = Y * (fit.eigenvalues > 0)
     if add_mean:
         coef = Y @ fit.alphas.T + fit.mean_coef
         norm2 = np.einsum("ij,ij->i", Y, Y) + 2 * Y @ fit.mean_coords + fit.K_mean

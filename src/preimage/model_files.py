@@ -284,8 +284,12 @@ def _read(path):
     except FileNotFoundError:
         raise
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        # np.load takes anything that is neither a zip nor an .npy file for a
+        # pickle, and says so; a model file is never a pickle.
+        reason = ("neither a NumPy archive nor a NumPy array" if "pickled" in str(exc)
+                  else f"{type(exc).__name__}: {exc}")
         raise ModelFileError(f"{path}: not a preimage model file, or truncated "
-                             f"({type(exc).__name__}: {exc})") from None
+                             f"({reason})") from None
     if not isinstance(archive, np.lib.npyio.NpzFile):
         raise ModelFileError(f"{path}: a single NumPy array, not a preimage model file")
     try:

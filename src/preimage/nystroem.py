@@ -41,11 +41,16 @@ import warnings
 import numpy as np
 from scipy import linalg
 
-from ._blocks import is_dask_array, map_row_blocks, sum_row_blocks
+from ._blocks import (is_dask_array, kernel_block, kernel_diag, map_row_blocks,
+                      sum_row_blocks)
 from ._eigen import _flip_signs, top_eigh
+from ._config import get_config
+from ._memory import check_dense
 from ._validation import check_array_2d, check_positive_int, check_random_state
 from .exceptions import NumericalWarning
-from .kpca import KernelPCAFit, drop_rounding_level
+from .kernels import Kernel
+from .kpca import (KernelPCAFit, _check_gram, drop_rounding_level, refuse_non_finite,
+                   rounding_floor)
 
 __all__ = [
     "LANDMARK_METHODS",
@@ -68,29 +73,43 @@ def landmark_basis(K_mm, *, warn=True):
     Eigenvalues of K_mm below ``m · eps · λ_max`` (eps of K_mm's dtype;
     duplicated or nearly dependent landmarks) are dropped, with a
     NumericalWarning if `warn`: their directions carry no feature-space
-    information that the kernel values resolve.
+    information that the kernel values resolve. A K_mm without a positive
+    eigenvalue is refused.
     """
+    W = _landmark_basis(_check_gram(K_mm, "K_mm"), warn)
+    if W.shape[1] == 0:
+        raise ValueError("'K_mm' has no positive eigenvalue: the kernel maps every "
+                         "landmark to the origin of feature space")
+    return W
+
+
+def _landmark_basis(K_mm, warn, stacklevel=4):
+    """:func:`landmark_basis` without the checks; W has 0 columns when K_mm
+    has no positive eigenvalue."""
     eps = np.finfo(K_mm.dtype).eps if K_mm.dtype.kind == "f" else np.finfo(float).eps
     values, vectors = linalg.eigh(np.asarray(K_mm, dtype=np.float64))
     m = values.shape[0]
     top = max(float(values[-1]), 0.0)
-    keep = values > m * eps * top
-    if not keep.any():
-        raise ValueError("the landmarks' Gram matrix is zero; the kernel maps every "
-                         "landmark to the origin of feature space")
-    if warn and not keep.all():
+    keep = values > m * eps * top if top > 0 else np.zeros(m, bool)
+    if warn and keep.any() and not keep.all():
         warnings.warn(
             f"the {m} landmarks span only {int(keep.sum())} feature-space directions "
             "(duplicated or nearly dependent landmarks); the other directions were "
-            "dropped", NumericalWarning, stacklevel=3)
+            "dropped", NumericalWarning, stacklevel=stacklevel)
     return vectors[:, keep] / np.sqrt(values[keep])
 
 
 def _moments_block(kernel, landmarks, shift, X):
-    K = kernel._block(check_array_2d(X, "X", n_features=landmarks.shape[1]), landmarks)
-    K -= shift
-    return ((K.T @ K).astype(np.float64, copy=False), K.sum(axis=0, dtype=np.float64),
-            np.array(K.shape[0]))
+    K = kernel_block(kernel, check_array_2d(X, "X", n_features=landmarks.shape[1]),
+                     landmarks)
+    with np.errstate(over="ignore", invalid="ignore"):
+        K -= shift
+        G = K.T @ K
+        if K.dtype != np.float64 and not np.isfinite(G).all():
+            K = K.astype(np.float64)  # float32 products overflow beyond 3e38
+            G = K.T @ K
+    return G.astype(np.float64, copy=False), K.sum(axis=0, dtype=np.float64), \
+        np.array(K.shape[0])
 
 
 def kernel_moments(kernel, X, landmarks, shift=None, *, working_memory=None):
@@ -104,9 +123,42 @@ def kernel_moments(kernel, X, landmarks, shift=None, *, working_memory=None):
     ``S = G − t tᵀ/n`` free of cancellation, even when each block product is
     computed in float32; the sums are kept in float64.
     """
+    kernel = _check_kernel(kernel)
+    landmarks = check_array_2d(landmarks, "landmarks")
+    X = _check_data(X, landmarks.shape[1])
+    m = landmarks.shape[0]
+    if shift is not None:
+        shift = np.asarray(shift)
+        if shift.shape != (m,) or shift.dtype.kind not in "biuf" \
+                or not np.isfinite(shift).all():
+            raise ValueError(f"'shift' must be a finite array of shape ({m},) (one value "
+                             f"per landmark), got shape {shift.shape}")
+    return _checked_moments(kernel, X, landmarks, shift, working_memory)
+
+
+def _checked_moments(kernel, X, landmarks, shift, working_memory):
+    with np.errstate(over="ignore", invalid="ignore"):
+        G, t, n = _kernel_moments(kernel, X, landmarks, shift, working_memory)
+    if not (np.isfinite(G).all() and np.isfinite(t).all()):
+        raise ValueError(_MOMENTS_OVERFLOW)
+    return G, t, n
+
+
+_MOMENTS_OVERFLOW = ("the second moments of the kernel rows of 'X' overflow float64; "
+                     "rescale 'X' (e.g. with sklearn.preprocessing.StandardScaler) or "
+                     "choose milder kernel parameters")
+
+
+def _kernel_moments(kernel, X, landmarks, shift, working_memory):
     m = landmarks.shape[0]
     shift = np.zeros(m, landmarks.dtype) if shift is None else shift.astype(landmarks.dtype)
     itemsize = np.dtype(landmarks.dtype).itemsize
+    if working_memory is None:
+        # Row blocks are dense matrices too: keep them within the memory budget.
+        from sklearn import get_config as sklearn_config
+
+        working_memory = min(sklearn_config()["working_memory"],
+                             get_config()["memory_budget"] / 2**20)
 
     def block(X_block):
         return _moments_block(kernel, landmarks, shift, X_block)
@@ -127,9 +179,13 @@ def fit_nystroem_kpca(kernel, X, landmarks, n_components=None, *, working_memory
         Training points, streamed over row blocks.
     landmarks : array of shape (m, d)
     n_components : int or None
-        Number of components q ≤ r; None keeps all with non-zero eigenvalue.
+        Number of components q ≤ m; None keeps all with non-zero eigenvalue.
+        Components beyond the r directions the landmarks span, or beyond the
+        rank of the scatter, are 0 (zero eigenvalue and coefficients), with a
+        NumericalWarning, as in :func:`preimage.kpca.fit_kernel_pca`.
     working_memory : float, optional
-        MiB per row block of a NumPy X (scikit-learn's setting by default).
+        MiB per row block of a NumPy X (scikit-learn's setting, capped by the
+        memory budget, by default).
 
     Returns
     -------
@@ -138,27 +194,49 @@ def fit_nystroem_kpca(kernel, X, landmarks, n_components=None, *, working_memory
         are None: no n-sized state is kept). ``eigenvalues`` are those of the
         scatter C, comparable with exact kernel PCA's eigenvalues of HKH.
     """
+    kernel = _check_kernel(kernel)
     n_components = check_positive_int(n_components, "n_components", allow_none=True)
     landmarks = check_array_2d(landmarks, "landmarks")
+    X = _check_data(X, landmarks.shape[1])
+    m = landmarks.shape[0]
+    if n_components is not None and n_components > m:
+        raise ValueError(f"'n_components' must be <= {m}, the number of landmarks (fewer "
+                         "than 'n_landmarks' when the data have fewer distinct rows), got "
+                         f"{n_components}")
+    _check_landmark_memory(m)
+    K_mm = kernel_block(kernel, landmarks, landmarks, "'landmarks'")
+    W = _landmark_basis(K_mm, warn=True)
+    # Kernel values beyond about 1e154 overflow in the products below; the
+    # result is checked instead of every step.
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        fit, n = _nystroem_fit(kernel, X, landmarks, K_mm, W, n_components, working_memory)
+    return refuse_non_finite(fit, "'X'", n)
+
+
+def _nystroem_fit(kernel, X, landmarks, K_mm, W, n_components, working_memory):
     dtype = landmarks.dtype
-    K_mm = kernel._block(landmarks, landmarks)
-    W = landmark_basis(K_mm)
     r = W.shape[1]
     q = r if n_components is None else n_components
-    if q > r:
-        raise ValueError(
-            f"'n_components' must be <= {r}, the number of feature-space directions the "
-            f"landmarks span, got {n_components}; use more landmarks")
     shift = K_mm.mean(axis=0)
-    G, t, n = kernel_moments(kernel, X, landmarks, shift, working_memory=working_memory)
+    G, t, n = _kernel_moments(kernel, X, landmarks, shift, working_memory)
     delta = t / n
     k_mean = shift.astype(np.float64) + delta
     S = G - n * np.outer(delta, delta)
     C = W.T @ S @ W
     C = (C + C.T) / 2
-    values, vectors = top_eigh(C, q, solver="dense")
-    values, vectors, nonzero = drop_rounding_level(values, vectors, n_components,
-                                                   stacklevel=4)
+    if not np.isfinite(C).all():
+        return None, n
+    # Components beyond the r directions the landmarks span are 0, as those
+    # of exact kernel PCA beyond the rank of the centred Gram matrix.
+    values, vectors = top_eigh(C, min(q, r), solver="dense") if min(q, r) else \
+        (np.zeros(0), np.zeros((r, 0)))
+    values = np.concatenate([values, np.zeros(q - values.shape[0])])
+    vectors = np.hstack([vectors, np.zeros((r, q - vectors.shape[1]))])
+    k_scale = max(float(np.abs(K_mm).max()),
+                  float(np.max(np.sqrt(np.diag(G) / n) + np.abs(shift))))
+    values, vectors, nonzero = drop_rounding_level(
+        values, vectors, n_components, floor=rounding_floor(k_scale, n, dtype),
+        stacklevel=5)
     values = np.where(nonzero, values, 0.0)
     # Signs are fixed on the coefficients over the landmarks (largest entry
     # positive), not on w_k, whose basis W inherits LAPACK's arbitrary signs.
@@ -167,7 +245,36 @@ def fit_nystroem_kpca(kernel, X, landmarks, n_components=None, *, working_memory
     return KernelPCAFit(
         eigenvalues=values.astype(dtype), eigenvectors=None, alphas=alphas.astype(dtype),
         K_col_mean=None, K_mean=float(f_mean @ f_mean),
-        mean_coords=(alphas.T @ k_mean).astype(dtype), mean_coef=(W @ f_mean).astype(dtype))
+        mean_coords=(alphas.T @ k_mean).astype(dtype),
+        mean_coef=(W @ f_mean).astype(dtype)), n
+
+
+def _check_landmark_memory(m):
+    """The m × m matrices of a Nyström fit (K_mm, its float64 eigenvectors,
+    the moments G and the scatter S) must fit in the memory budget."""
+    check_dense((m, m), np.float64, f"the {m} x {m} matrices of the landmarks",
+                hint="use fewer landmarks ('n_landmarks')", copies=4)
+
+
+def _check_kernel(kernel):
+    if not isinstance(kernel, Kernel):
+        raise TypeError(f"'kernel' must be a kernel object of preimage.kernels, got "
+                        f"{type(kernel).__name__}")
+    return kernel
+
+
+def _check_data(X, n_features=None):
+    """A NumPy X checked as by :func:`check_array_2d`; a Dask array checked
+    for what needs no data (its blocks are checked when computed)."""
+    if not is_dask_array(X):
+        return check_array_2d(X, "X", n_features=n_features)
+    if X.ndim != 2 or X.dtype.kind not in "biuf":
+        raise ValueError(f"'X' must be a 2-D Dask array of real numbers, got shape "
+                         f"{X.shape} and dtype {X.dtype}")
+    if X.shape[0] < 1 or (n_features is not None and X.shape[1] != n_features):
+        raise ValueError(f"'X' must have at least 1 row and {n_features} columns, got "
+                         f"shape {X.shape}")
+    return X
 
 
 def _take_rows(X, index):
@@ -215,9 +322,14 @@ def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
     Alaoui & Mahoney 2015; Musco & Musco 2017). λ is the `ridge_rank`-th
     eigenvalue of FᵀF, so directions beyond that rank count as noise.
     """
-    W = landmark_basis(kernel._block(pilot, pilot))
-    G, _, _ = kernel_moments(kernel, X, pilot, working_memory=working_memory)
-    FtF = W.T @ G @ W
+    W = _landmark_basis(kernel_block(kernel, pilot, pilot), warn=True, stacklevel=5)
+    if W.shape[1] == 0:  # the kernel maps the pilot to 0: nothing to weigh by
+        return np.ones(X.shape[0])
+    G, _, _ = _checked_moments(kernel, X, pilot, None, working_memory)
+    with np.errstate(over="ignore", invalid="ignore"):
+        FtF = W.T @ G @ W
+    if not np.isfinite(FtF).all():
+        raise ValueError(_MOMENTS_OVERFLOW)
     values = np.linalg.eigvalsh(FtF)[::-1]
     lam = max(float(values[min(ridge_rank, values.shape[0]) - 1]),
               np.finfo(float).eps * max(float(values[0]), 1.0))
@@ -225,13 +337,18 @@ def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
 
     def scores(X_block):
         X_block = check_array_2d(X_block, "X", n_features=pilot.shape[1])
-        F = kernel._block(X_block, pilot).astype(np.float64) @ W
-        captured = np.einsum("ij,ij->i", F @ B, F)
-        missed = np.maximum(kernel._diag(X_block) - np.einsum("ij,ij->i", F, F), 0.0)
-        return (captured + np.minimum(missed / lam, 1.0))[:, None]
+        F = kernel_block(kernel, X_block, pilot).astype(np.float64)
+        diag = kernel_diag(kernel, X_block)
+        with np.errstate(over="ignore", invalid="ignore"):  # checked below
+            F = F @ W
+            captured = np.einsum("ij,ij->i", F @ B, F)
+            missed = np.maximum(diag - np.einsum("ij,ij->i", F, F), 0.0)
+            return (captured + np.minimum(missed / lam, 1.0))[:, None]
 
     tau = map_row_blocks(scores, X, n_columns=1, dtype=np.float64)
     tau = np.asarray(tau.compute() if is_dask_array(tau) else tau)[:, 0]
+    if not np.isfinite(tau).all():
+        raise ValueError(_MOMENTS_OVERFLOW)
     # Every point keeps a chance, so that m distinct points can always be drawn.
     return np.maximum(tau, 1e-12 * max(float(tau.max()), 1.0))
 
@@ -268,9 +385,14 @@ def select_landmarks(X, n_landmarks, kernel=None, *, method="uniform", random_st
     index : ndarray of shape (m,) or None
         Their rows in X (None for k-means centres).
     """
-    n = X.shape[0]
-    if method not in LANDMARK_METHODS:
+    if not isinstance(method, str) or method not in LANDMARK_METHODS:
         raise ValueError(f"'landmarks' must be one of {LANDMARK_METHODS}, got {method!r}")
+    if method == "leverage":
+        if kernel is None:
+            raise ValueError("'kernel' is needed by landmarks='leverage', got None")
+        kernel = _check_kernel(kernel)
+    X = _check_data(X)
+    n = X.shape[0]
     n_landmarks = check_positive_int(n_landmarks, "n_landmarks")
     if n_landmarks > n:
         raise ValueError(f"'n_landmarks' must be between 1 and n_samples={n}, "
@@ -285,9 +407,16 @@ def select_landmarks(X, n_landmarks, kernel=None, *, method="uniform", random_st
         sample = _take_rows(X, np.sort(rng.choice(n, size, replace=False)))
         km = KMeans(n_clusters=n_landmarks, n_init=1, max_iter=25,
                     random_state=int(rng.integers(2**31 - 1))).fit(sample)
-        return km.cluster_centers_.astype(sample.dtype), None
-    if kernel is None:
-        raise ValueError("landmarks='leverage' needs the kernel")
+        centres = km.cluster_centers_.astype(sample.dtype)
+        # With fewer distinct points than clusters k-means repeats centres.
+        _, first = np.unique(centres, axis=0, return_index=True)
+        if first.size < n_landmarks:
+            warnings.warn(f"'X' has only {first.size} distinct rows; using them as the "
+                          f"{first.size} landmarks instead of n_landmarks={n_landmarks}",
+                          NumericalWarning, stacklevel=2)
+            centres = centres[np.sort(first)]
+        return centres, None
+    _check_landmark_memory(n_landmarks)
     pilot, _ = _distinct_rows(X, rng.permutation(n), n_landmarks)
     tau = _leverage_scores(kernel, X, pilot, max(n_landmarks // 2, 1), working_memory)
     # Weighted sampling without replacement (Efraimidis & Spirakis 2006): the

@@ -16,12 +16,14 @@ Notation: training inputs x_1..x_M with targets y, Gram matrix
 """
 
 from dataclasses import dataclass, field
-from numbers import Real
+from numbers import Integral, Real
 import warnings
 
 import numpy as np
 from scipy.linalg import pinvh, solve_triangular
 
+from ._memory import check_dense
+from ._validation import check_array_2d
 from .exceptions import ConvergenceWarning
 
 __all__ = [
@@ -45,16 +47,51 @@ DEFAULT_RATE_FRACTION = 0.95
 
 
 def _check_gram(K, y):
-    K = np.asarray(K, dtype=float)
-    y = np.asarray(y, dtype=float)
-    if K.ndim != 2 or K.shape[0] != K.shape[1]:
+    """K as a finite square float64 Gram matrix (possibly empty) and y as its
+    finite targets, or an error naming the argument."""
+    if np.shape(K) == (0, 0):
+        K = np.zeros((0, 0))
+    else:
+        K = check_array_2d(K, "K", dtype=np.float64)
+    if K.shape[0] != K.shape[1]:
         raise ValueError(f"'K' must be a square Gram matrix, got shape {K.shape}")
-    if y.shape != (K.shape[0],):
-        raise ValueError(f"'y' must have shape ({K.shape[0]},) (one target per row of K), "
-                         f"got shape {y.shape}")
-    if not (np.isfinite(K).all() and np.isfinite(y).all()):
-        raise ValueError("'K' and 'y' must be finite, got NaN or inf")
+    y = _real_vector(y, "y", K.shape[0], "one target per row of 'K'")
     return K, y
+
+
+def _real_vector(values, name, n, what):
+    """`values` as a finite float64 array of shape (n,), or an error naming `name`."""
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name!r} must be an array of real numbers, got "
+                        f"{type(values).__name__}") from None
+    if arr.shape != (n,):
+        raise ValueError(f"{name!r} must have shape ({n},) ({what}), got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name!r} contains NaN or inf; all values must be finite")
+    return arr
+
+
+def _real_scalar(value, name, *, minimum=None, below=None):
+    """A finite real number (not a bool) in [minimum, below), or an error naming `name`."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) \
+            or not np.isfinite(value):
+        raise ValueError(f"{name!r} must be a finite real number, got {value!r}")
+    if (minimum is not None and value < minimum) or (below is not None and value >= below):
+        raise ValueError(f"{name!r} must be in [{minimum}, {below}), got {value!r}")
+    return float(value)
+
+
+def _check_rtol(rtol):
+    return _real_scalar(rtol, "rtol", minimum=0.0, below=1.0)
+
+
+def _refuse_overflow(values, what, names):
+    """Refuse a result that overflowed float64 for finite input."""
+    if not np.isfinite(values).all():
+        raise ValueError(f"{what} overflows float64 for these {names}; rescale them")
+    return values
 
 
 def wiener_coefficients(K, y, *, rtol=DEFAULT_RTOL):
@@ -86,9 +123,14 @@ def wiener_coefficients(K, y, *, rtol=DEFAULT_RTOL):
     array([1., 1.])
     """
     K, y = _check_gram(K, y)
+    rtol = _check_rtol(rtol)
     if K.shape[0] == 0:
         return np.zeros(0)
-    return pinvh(K, atol=0.0, rtol=rtol) @ y
+    # K⁺ has norm 1/(rtol λ_max) at most; with a tiny rtol and large targets
+    # the product can still exceed the float range.
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = pinvh(K, atol=0.0, rtol=rtol) @ y
+    return _refuse_overflow(a, "the coefficients K⁺y", "'K' and 'y' (or raise 'rtol')")
 
 
 @dataclass
@@ -123,9 +165,16 @@ class WienerState:
         the basis, ``a_B = L⁻ᵀθ`` on it."""
         a = np.zeros(self.n_samples)
         if self.basis.size:
-            theta = solve_triangular(self.r_factor, self.qty, lower=False)
-            a[self.basis] = solve_triangular(self.cholesky, theta, lower=True, trans="T")
-        return a
+            with np.errstate(over="ignore", invalid="ignore"):
+                theta = solve_triangular(self.r_factor, self.qty, lower=False,
+                                         check_finite=False)
+                a[self.basis] = solve_triangular(self.cholesky, theta, lower=True, trans="T",
+                                                 check_finite=False)
+        # Basis samples nearly dependent at the 'rtol' cutoff give triangular
+        # factors with tiny diagonals, which large targets can push past the
+        # float range.
+        return _refuse_overflow(a, "the coefficients", "targets 'y' (raise 'rtol' or "
+                                "rescale 'y')")
 
 
 def _givens_append(R, z, row, target):
@@ -197,14 +246,20 @@ def wiener_update(state, k, kappa, y_new, *, rtol=DEFAULT_RTOL):
     >>> state.coef()
     array([1., 1.])
     """
+    if not isinstance(state, WienerState):
+        raise TypeError(f"'state' must be a WienerState, got {type(state).__name__}")
     L, R, z = state.cholesky, state.r_factor, state.qty
     r = L.shape[0]
-    k = np.asarray(k, dtype=float)
-    if k.shape != (r,):
-        raise ValueError(f"'k' must have shape ({r},) (one value per basis sample), "
-                         f"got shape {k.shape}")
-    c = solve_triangular(L, k, lower=True) if r else np.zeros(0)
-    s = float(kappa - c @ c)
+    k = _real_vector(k, "k", r, "one kernel value per basis sample")
+    kappa = _real_scalar(kappa, "kappa", minimum=0.0)
+    y_new = _real_scalar(y_new, "y_new")
+    rtol = _check_rtol(rtol)
+    with np.errstate(over="ignore", invalid="ignore"):
+        c = solve_triangular(L, k, lower=True) if r else np.zeros(0)
+        s = float(kappa - c @ c)
+    # k must be a column of a positive semi-definite Gram matrix: then
+    # ‖c‖² ≤ κ, and c cannot overflow.
+    _refuse_overflow(np.append(c, s), "the new sample's coordinates L⁻¹k", "'k' and 'kappa'")
     basis = state.basis
     if s > rtol * kappa:
         L = np.block([[L, np.zeros((r, 1))], [c[None, :], np.array([[np.sqrt(s)]])]])
@@ -212,7 +267,9 @@ def wiener_update(state, k, kappa, y_new, *, rtol=DEFAULT_RTOL):
         z = np.append(z, 0.0)
         c = np.append(c, np.sqrt(s))
         basis = np.append(basis, state.n_samples)
-    R, z = _givens_append(R, z, c, float(y_new))
+    with np.errstate(over="ignore", invalid="ignore"):
+        R, z = _givens_append(R, z, c, y_new)
+    _refuse_overflow(np.append(R.ravel(), z), "the updated QR factor", "'k' and 'y_new'")
     return WienerState(state.n_samples + 1, basis, L, R, z)
 
 
@@ -258,8 +315,16 @@ class SequentialSVRResult:
 
 def dual_objective(R, y, alpha, alpha_star, epsilon):
     """``J_D = ½ aᵀRa + ε Σ(α_i + α*_i) − yᵀa`` with ``a = α* − α`` (eq. 19)."""
-    a = np.asarray(alpha_star) - np.asarray(alpha)
-    return float(0.5 * a @ (R @ a) + epsilon * np.sum(alpha + alpha_star) - y @ a)
+    R, y = _check_gram(R, y)
+    n = y.shape[0]
+    alpha = _real_vector(alpha, "alpha", n, "one multiplier per sample")
+    alpha_star = _real_vector(alpha_star, "alpha_star", n, "one multiplier per sample")
+    epsilon = _real_scalar(epsilon, "epsilon", minimum=0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = alpha_star - alpha
+        value = 0.5 * a @ (R @ a) + epsilon * np.sum(alpha + alpha_star) - y @ a
+    return float(_refuse_overflow(value, "the dual objective",
+                                  "'R', 'y', 'alpha' and 'alpha_star'"))
 
 
 def learning_rates(R_diag, learning_rate=None, *, bound="raise"):
@@ -279,7 +344,9 @@ def learning_rates(R_diag, learning_rate=None, *, bound="raise"):
         What to do with a rate at or above ``1/R_ii``: raise a ValueError,
         or clip it to ``0.95/R_ii``.
     """
-    R_diag = np.asarray(R_diag, dtype=float)
+    if np.ndim(R_diag) != 1:
+        raise ValueError(f"'R_diag' must be a 1-D array, got shape {np.shape(R_diag)}")
+    R_diag = _real_vector(R_diag, "R_diag", len(R_diag), "the diagonal of R")
     if not (R_diag > 0).all():
         i = int(np.argmin(R_diag))
         raise ValueError(
@@ -294,13 +361,18 @@ def learning_rates(R_diag, learning_rate=None, *, bound="raise"):
     if isinstance(learning_rate, Real) and not isinstance(learning_rate, bool):
         rate = np.full(R_diag.shape, float(learning_rate))
     else:
-        rate = np.asarray(learning_rate, dtype=float)
+        try:
+            rate = np.asarray(learning_rate, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(f"'learning_rate' must be None, a float or an array of floats, "
+                            f"got {learning_rate!r}") from None
         if rate.shape != R_diag.shape:
             raise ValueError(f"'learning_rate' must be a float or have shape {R_diag.shape} "
                              f"(one rate per sample), got shape {rate.shape}")
     if not (np.isfinite(rate).all() and (rate > 0).all()):
         raise ValueError(f"'learning_rate' must be positive and finite, got {learning_rate!r}")
-    too_large = rate * R_diag >= 1.0
+    with np.errstate(over="ignore"):          # an overflow is too large, as it should
+        too_large = rate * R_diag >= 1.0
     if too_large.any():
         if bound == "clip":
             return np.where(too_large, safe, rate)
@@ -356,6 +428,9 @@ def sequential_svr(K, y, *, epsilon, augmentation=1.0, C=np.inf, learning_rate=N
         Maximum number of sweeps.
     warn : bool, default=True
         Issue a ConvergenceWarning when `max_iter` sweeps do not meet `tol`.
+        A sweep that overflows float64 (targets far beyond the scale of R) is
+        undone and the iterate before it returned, always with a
+        ConvergenceWarning.
 
     Returns
     -------
@@ -387,40 +462,61 @@ def sequential_svr(K, y, *, epsilon, augmentation=1.0, C=np.inf, learning_rate=N
         raise ValueError(f"'augmentation' must be a finite real number, got {augmentation!r}")
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise ValueError(f"'max_iter' must be an integer >= 1, got {max_iter!r}")
-    R = K + float(augmentation) ** 2
-    gamma = learning_rates(np.diag(R), learning_rate, bound=learning_rate_bound)
     M = y.shape[0]
+    check_dense((M, M), np.float64, f"the {M} x {M} matrix R = K + λ²",
+                hint="fit on fewer samples")
+    with np.errstate(over="ignore"):
+        R = K + np.float64(augmentation) ** 2
+    _refuse_overflow(R, "R = K + λ²", "'K' and 'augmentation'")
+    gamma = learning_rates(np.diag(R), learning_rate, bound=learning_rate_bound)
     eps, C = float(epsilon), float(C)
     alpha, alpha_star = np.zeros(M), np.zeros(M)
     rows = list(R)                    # row views: R is symmetric, R[i] = R[:, i]
     rates = gamma.tolist()
     objective = []
     max_step = np.inf
-    for _ in range(max_iter):
-        a = alpha_star - alpha
-        E = y - R @ a                 # exact errors at the start of each sweep
-        al, als = alpha.tolist(), alpha_star.tolist()
-        max_step = 0.0
-        for i in range(M):
-            e, g = float(E[i]), rates[i]
-            d_star = min(max(g * (e - eps), -als[i]), C - als[i])
-            d = min(max(g * (-e - eps), -al[i]), C - al[i])
-            if d_star != 0.0 or d != 0.0:
-                als[i] += d_star
-                al[i] += d
-                E -= (d_star - d) * rows[i]
-                step = (abs(d_star) + abs(d)) / g
-                if step > max_step:
-                    max_step = step
-        alpha, alpha_star = np.array(al), np.array(als)
-        # J_D = ½aᵀRa + εΣ(α + α*) − yᵀa = −½aᵀ(y + E) + εΣ(α + α*), E = y − Ra.
-        a = alpha_star - alpha
-        objective.append(float(-0.5 * a @ (2 * y - R @ a) + eps * (alpha.sum()
-                                                                     + alpha_star.sum())))
+    overflow = False
+    for sweep in range(max_iter):
+        # Targets far beyond the scale of R (or rates far above the bound with
+        # learning_rate_bound="clip" off) can overflow a step; the sweep is
+        # then undone below.
+        with np.errstate(over="ignore", invalid="ignore"):
+            a = alpha_star - alpha
+            E = y - R @ a             # exact errors at the start of each sweep
+            al, als = alpha.tolist(), alpha_star.tolist()
+            step_max = 0.0
+            for i in range(M):
+                e, g = float(E[i]), rates[i]
+                d_star = min(max(g * (e - eps), -als[i]), C - als[i])
+                d = min(max(g * (-e - eps), -al[i]), C - al[i])
+                if d_star != 0.0 or d != 0.0:
+                    als[i] += d_star
+                    al[i] += d
+                    E -= (d_star - d) * rows[i]
+                    step = (abs(d_star) + abs(d)) / g
+                    if step > step_max:
+                        step_max = step
+            new_alpha, new_alpha_star = np.array(al), np.array(als)
+            # J_D = ½aᵀRa + εΣ(α + α*) − yᵀa = −½aᵀ(2y − Ra) + εΣ(α + α*).
+            a = new_alpha_star - new_alpha
+            value = float(-0.5 * a @ (2 * y - R @ a)
+                          + eps * (new_alpha.sum() + new_alpha_star.sum()))
+        if not (np.isfinite(value) and np.isfinite(step_max)
+                and np.isfinite(new_alpha).all() and np.isfinite(new_alpha_star).all()):
+            overflow = True
+            break
+        alpha, alpha_star, max_step = new_alpha, new_alpha_star, step_max
+        objective.append(value)
         if max_step <= tol:
             break
     converged = max_step <= tol
-    if not converged and warn:
+    if overflow:
+        warnings.warn(
+            f"the sequential SV algorithm overflowed float64 in sweep {sweep + 1} (targets "
+            "'y' far beyond the scale of R = K + λ²); returning the iterate of the "
+            f"{len(objective)} sweep(s) before it; rescale 'y' or 'K'",
+            ConvergenceWarning, stacklevel=2)
+    elif not converged and warn:
         warnings.warn(
             f"the sequential SV algorithm did not converge in max_iter={max_iter} sweeps "
             f"(largest step of the last sweep {max_step:.3g} > tol={tol:g}); returning the "

@@ -14,7 +14,7 @@ from .._validation import (
     check_probability,
     check_random_state,
 )
-from ._synthetic import _check_interval, _check_real
+from ._synthetic import _check_interval, _check_output_size, _check_real, _check_scale
 
 __all__ = ["add_gaussian_noise", "add_speckle_noise", "random_shifts"]
 
@@ -71,16 +71,20 @@ def add_gaussian_noise(X, sigma, *, clip=None, random_state=None):
     (0.0, 1.0)
     """
     X = check_array_2d(X, "X")
-    sigma = check_positive(sigma, "sigma", strict=False)
+    sigma = _check_scale(sigma, "sigma")
     if clip is not None:
         clip = _check_interval(clip, "clip", strict=False)
     rng = check_random_state(random_state)
 
     noise = rng.standard_normal(X.shape)
-    X_noisy = (X + sigma * noise).astype(X.dtype, copy=False)
+    X_noisy = X + sigma * noise                   # float64
     if clip is not None:
         np.clip(X_noisy, clip[0], clip[1], out=X_noisy)
-    return X_noisy
+    if X_noisy.size and np.abs(X_noisy).max() > float(np.finfo(X.dtype).max):
+        raise ValueError(f"'sigma' = {sigma!r} gives values beyond the range of {X.dtype}, "
+                         "the dtype of 'X'; pass 'X' as float64, a smaller 'sigma' or a "
+                         "'clip' interval")
+    return X_noisy.astype(X.dtype, copy=False)
 
 
 def add_speckle_noise(X, p, *, low=0.0, high=1.0, random_state=None):
@@ -142,6 +146,10 @@ def add_speckle_noise(X, p, *, low=0.0, high=1.0, random_state=None):
     high = _check_real(high, "high")
     if low > high:
         raise ValueError(f"'low' must be <= 'high', got low={low!r} and high={high!r}")
+    for name, value in (("low", low), ("high", high)):
+        if abs(value) > float(np.finfo(X.dtype).max):
+            raise ValueError(f"{name!r} = {value!r} is beyond the range of {X.dtype}, the "
+                             "dtype of 'X'")
     rng = check_random_state(random_state)
 
     u = rng.random(X.shape)
@@ -194,17 +202,19 @@ def random_shifts(X, n_samples, *, image_shape, max_shift=2, random_state=None):
     if h * w != X.shape[1]:
         raise ValueError(f"'image_shape' {image_shape!r} has {h * w} pixels, but 'X' has "
                          f"{X.shape[1]} features")
+    if max_shift > max(h, w):
+        raise ValueError(f"'max_shift' must be at most max(image_shape) = {max(h, w)} (a "
+                         f"larger shift moves the whole image out of the frame), got "
+                         f"{max_shift!r}")
     rng = check_random_state(random_state)
+    _check_output_size((n_samples, h * w), X.dtype, "'n_samples'")
     index = rng.integers(X.shape[0], size=n_samples)
     shifts = rng.integers(-max_shift, max_shift + 1, size=(n_samples, 2))
     images = X[index].reshape(n_samples, h, w)
     out = np.zeros_like(images)
-    for dr in range(-max_shift, max_shift + 1):
-        for dc in range(-max_shift, max_shift + 1):
-            rows = np.flatnonzero((shifts[:, 0] == dr) & (shifts[:, 1] == dc))
-            if rows.size == 0:
-                continue
-            src_r, dst_r = slice(max(-dr, 0), h - max(dr, 0)), slice(max(dr, 0), h - max(-dr, 0))
-            src_c, dst_c = slice(max(-dc, 0), w - max(dc, 0)), slice(max(dc, 0), w - max(-dc, 0))
-            out[rows, dst_r, dst_c] = images[rows][:, src_r, src_c]
+    for dr, dc in np.unique(shifts, axis=0).tolist():     # only the shifts drawn
+        rows = np.flatnonzero((shifts[:, 0] == dr) & (shifts[:, 1] == dc))
+        src_r, dst_r = slice(max(-dr, 0), h - max(dr, 0)), slice(max(dr, 0), h - max(-dr, 0))
+        src_c, dst_c = slice(max(-dc, 0), w - max(dc, 0)), slice(max(dc, 0), w - max(-dc, 0))
+        out[rows, dst_r, dst_c] = images[rows][:, src_r, src_c]
     return out.reshape(n_samples, h * w), index

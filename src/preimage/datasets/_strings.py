@@ -8,6 +8,7 @@ from inputs to outputs.
 
 import numpy as np
 
+from .._memory import check_dense
 from .._validation import check_positive_int, check_probability, check_random_state
 
 __all__ = ["make_kde_strings"]
@@ -106,6 +107,9 @@ def make_kde_strings(n_samples=50, *, min_length=10, max_length=20,
                          f"{min_length!r} and max_length={max_length!r}")
     switch_probability = check_probability(switch_probability, "switch_probability")
     rng = check_random_state(random_state)
+    check_dense((n_samples, max_length), np.int64,
+                f"the {n_samples} x {max_length} array of symbols",
+                hint="ask for fewer 'n_samples' or a smaller 'max_length'", copies=4)
 
     n, L = n_samples, max_length
     lengths = rng.integers(min_length, max_length + 1, size=n)

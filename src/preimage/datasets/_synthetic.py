@@ -15,6 +15,7 @@ from numbers import Real
 
 import numpy as np
 
+from .._memory import check_dense
 from .._validation import (
     check_array_2d,
     check_positive,
@@ -63,10 +64,32 @@ def _check_real(value, name):
     return float(value)
 
 
-def _check_interval(value, name, *, strict=True):
+#: The largest noise level or coordinate a generator accepts: beyond it the
+#: points' squared distances would overflow float64 (``check_array_2d``
+#: refuses such data), and uniform draws over a wider interval overflow.
+MAX_SCALE = 1e150
+
+
+def _check_scale(value, name):
+    """A non-negative noise level or spread, at most :data:`MAX_SCALE`."""
+    value = check_positive(value, name, strict=False)
+    if value > MAX_SCALE:
+        raise ValueError(f"{name!r} must be at most {MAX_SCALE:g}: larger values make "
+                         f"points whose squared distances overflow float64, got {value!r}")
+    return value
+
+
+def _check_output_size(shape, dtype, names):
+    """Refuse, before allocating, an output beyond the memory budget."""
+    check_dense(shape, dtype, f"the {' x '.join(map(str, shape))} output array",
+                hint=f"ask for fewer {names}")
+
+
+def _check_interval(value, name, *, strict=True, bounded=False):
     """Check a pair ``(low, high)`` of finite reals with ``low < high``.
 
-    With ``strict=False``, ``low == high`` is allowed.
+    With ``strict=False``, ``low == high`` is allowed; with `bounded`, both
+    ends must be at most :data:`MAX_SCALE` in magnitude (a range to draw from).
     """
     try:
         low, high = value
@@ -82,6 +105,10 @@ def _check_interval(value, name, *, strict=True):
     if (strict and not low < high) or (not strict and not low <= high):
         op = "<" if strict else "<="
         raise ValueError(f"{name!r} must satisfy low {op} high, got {value!r}")
+    if bounded and max(abs(low), abs(high)) > MAX_SCALE:
+        raise ValueError(f"{name!r} must lie within [-{MAX_SCALE:g}, {MAX_SCALE:g}] (points "
+                         f"beyond have squared distances that overflow float64), got "
+                         f"{value!r}")
     return float(low), float(high)
 
 
@@ -163,9 +190,11 @@ def make_gaussian_sources(n_samples_per_source=100, *, n_sources=11, n_features=
     n_per = check_positive_int(n_samples_per_source, "n_samples_per_source")
     n_sources = check_positive_int(n_sources, "n_sources")
     n_features = check_positive_int(n_features, "n_features")
-    scale = check_positive(scale, "scale", strict=False)
-    low, high = _check_interval(center_box, "center_box")
+    scale = _check_scale(scale, "scale")
+    low, high = _check_interval(center_box, "center_box", bounded=True)
     rng = check_random_state(random_state)
+    _check_output_size((n_per * n_sources, n_features), np.float64,
+                       "'n_samples_per_source', 'n_sources' or 'n_features'")
 
     if centers is None:
         centers = rng.uniform(low, high, size=(n_sources, n_features))
@@ -244,8 +273,9 @@ def make_three_clusters(n_samples_per_cluster=100, *, noise=0.1, return_centers=
     ((300, 2), [100, 100, 100])
     """
     n_per = check_positive_int(n_samples_per_cluster, "n_samples_per_cluster")
-    noise = check_positive(noise, "noise", strict=False)
+    noise = _check_scale(noise, "noise")
     rng = check_random_state(random_state)
+    _check_output_size((3 * n_per, 2), np.float64, "'n_samples_per_cluster'")
 
     centers = np.array(_THREE_CLUSTER_CENTERS, dtype=np.float64)
     y = np.repeat(np.arange(3), n_per)
@@ -320,8 +350,9 @@ def make_half_circle(n_samples=100, *, noise=0.05, random_state=None):
     True
     """
     n_samples = check_positive_int(n_samples, "n_samples")
-    noise = check_positive(noise, "noise", strict=False)
+    noise = _check_scale(noise, "noise")
     rng = check_random_state(random_state)
+    _check_output_size((n_samples, 2), np.float64, "'n_samples'")
 
     t = rng.uniform(0.0, np.pi, size=n_samples)
     X_clean = np.column_stack([np.cos(t), np.sin(t)])
@@ -379,8 +410,9 @@ def make_square(n_samples=100, *, noise=0.05, random_state=None):
     True
     """
     n_samples = check_positive_int(n_samples, "n_samples")
-    noise = check_positive(noise, "noise", strict=False)
+    noise = _check_scale(noise, "noise")
     rng = check_random_state(random_state)
+    _check_output_size((n_samples, 2), np.float64, "'n_samples'")
 
     X_clean, _ = _square_boundary(rng, n_samples)
     X = X_clean + noise * rng.standard_normal((n_samples, 2))
@@ -445,8 +477,9 @@ def make_frame(n_samples=350, *, noise=0.1, random_state=None):
     True
     """
     n_samples = check_positive_int(n_samples, "n_samples")
-    noise = check_positive(noise, "noise", strict=False)
+    noise = _check_scale(noise, "noise")
     rng = check_random_state(random_state)
+    _check_output_size((n_samples, 2), np.float64, "'n_samples'")
 
     X_clean, normal = _square_boundary(rng, n_samples)
     xi = rng.uniform(-noise, noise, size=n_samples)
@@ -501,8 +534,9 @@ def make_banana(n_samples=300, *, noise=0.2, random_state=None):
     True
     """
     n_samples = check_positive_int(n_samples, "n_samples")
-    noise = check_positive(noise, "noise", strict=False)
+    noise = _check_scale(noise, "noise")
     rng = check_random_state(random_state)
+    _check_output_size((n_samples, 2), np.float64, "'n_samples'")
 
     t = rng.uniform(-1.0, 1.0, size=n_samples)
     xi = noise * rng.standard_normal(n_samples)
@@ -560,8 +594,9 @@ def make_spiral(n_samples=70, *, noise=0.3, random_state=None):
     True
     """
     n_samples = check_positive_int(n_samples, "n_samples")
-    noise = check_positive(noise, "noise", strict=False)
+    noise = _check_scale(noise, "noise")
     rng = check_random_state(random_state)
+    _check_output_size((n_samples, 2), np.float64, "'n_samples'")
 
     phi = rng.uniform(0.0, 6.0 * np.pi, size=n_samples)
     xi = rng.uniform(0.0, noise, size=n_samples)
@@ -620,8 +655,9 @@ def make_sine(n_samples=420, *, noise=0.5, random_state=None):
     True
     """
     n_samples = check_positive_int(n_samples, "n_samples")
-    noise = check_positive(noise, "noise", strict=False)
+    noise = _check_scale(noise, "noise")
     rng = check_random_state(random_state)
+    _check_output_size((n_samples, 2), np.float64, "'n_samples'")
 
     phi = rng.uniform(0.0, 2.0 * np.pi, size=n_samples)
     X_clean = np.column_stack([phi, 0.8 * np.sin(2.0 * phi)])
@@ -666,7 +702,13 @@ def sine_sum(x):
     >>> sine_sum([0.0, np.pi / 2]).round(12).tolist()
     [4.0, 3.0]
     """
-    x = np.asarray(x, dtype=np.float64)
+    try:
+        x = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"'x' must be a real number or an array of them, got "
+                        f"{type(x).__name__}") from None
+    if not np.isfinite(x).all():
+        raise ValueError("'x' contains NaN or inf; all values must be finite")
     return (4.0 - np.sin(x) + np.sin(2.0 * x) - np.sin(3.0 * x)
             + np.sin(4.0 * x) - np.sin(5.0 * x))
 
@@ -719,9 +761,10 @@ def make_sine_sum(n_samples=20, *, noise=0.0, domain=(-np.pi, np.pi), random_sta
     True
     """
     n_samples = check_positive_int(n_samples, "n_samples")
-    noise = check_positive(noise, "noise", strict=False)
-    low, high = _check_interval(domain, "domain")
+    noise = _check_scale(noise, "noise")
+    low, high = _check_interval(domain, "domain", bounded=True)
     rng = check_random_state(random_state)
+    _check_output_size((n_samples, 1), np.float64, "'n_samples'")
 
     x = rng.uniform(low, high, size=(n_samples, 1))
     y = sine_sum(x[:, 0])

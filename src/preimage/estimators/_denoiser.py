@@ -61,6 +61,9 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
     ----------
     n_components : int, default=None
         Number of components q; None keeps all (reconstruction, no denoising).
+        More than n_samples (or `n_landmarks`) is refused; components beyond
+        the rank of the data are zero, with a NumericalWarning (see
+        :class:`~preimage.KernelPCA`).
     kernel, gamma, degree, coef0, kernel_params
         The kernel, as in :class:`~preimage.KernelPCA` (``gamma=None`` resolves
         to 1/(2 · total variance) for the Gaussian kernel).
@@ -78,7 +81,10 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
         Options of the pre-image method (e.g. ``{"max_iter": 100}`` for the
         fixed point, ``{"gamma": 10, "alpha": 0.01}`` for the learned map).
     eigen_solver, random_state
-        As in :class:`~preimage.KernelPCA`.
+        As in :class:`~preimage.KernelPCA`; `random_state` also draws the
+        random restarts of the fixed point and the gradient method (unless
+        ``method_params`` sets its own), so that the same seed gives the same
+        pre-images.
     n_landmarks : int, default=None
         Nyström kernel PCA over m landmarks (see :class:`~preimage.KernelPCA`)
         instead of exact kernel PCA: fit in O(n m d + n m² + m³) time and
@@ -202,6 +208,8 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
         elif self.method in ("mds", "closed_form"):
             self.solver_ = self.kpca_._fitted_solver(self.method, params)
         else:
+            if self.method in _ITERATIVE:  # the draws of restarts
+                params.setdefault("random_state", self.random_state)
             # Options and kernel are checked now, on one point, rather than at
             # the first transform.
             first = X[:1].compute() if is_dask_array(X) else X[:1]
@@ -248,9 +256,13 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
                                          "learned map")
         if self.solver_ is not None:
             return find_preimage(psi, method=self.solver_)
+        options = dict(self.method_params or {})
+        if self.method in _ITERATIVE:
+            # Restarts from random support points: drawn with random_state,
+            # so that the same random_state gives the same pre-images.
+            options.setdefault("random_state", self.random_state)
         return find_preimage(psi, method=self.method,
-                             x0=X if self.method in _ITERATIVE else None,
-                             **(self.method_params or {}))
+                             x0=X if self.method in _ITERATIVE else None, **options)
 
     def score(self, X, y=None):
         """Minus the mean squared error ``−mean_i ‖x̂_i − t_i‖²`` of the denoised

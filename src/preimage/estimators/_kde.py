@@ -11,6 +11,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._expansion import FeatureExpansion
+from .._memory import check_dense
 from .._validation import check_array_2d
 from ..kde import (
     REGRESSIONS,
@@ -317,8 +318,14 @@ class KernelDependencyEstimator(BaseEstimator):
                              f"Gram matrix), got {self.n_components!r}")
         self.X_fit_, self.Y_fit_ = X, Y
 
+        # K and L, the centred L and its eigenvectors, and KᵀK + γI.
+        check_dense((n, n), np.float64, f"the {n} x {n} input and output Gram matrices",
+                    hint="fit on fewer samples", copies=5)
         K = np.asarray(self.input_kernel_(X), dtype=float)
         L = np.asarray(self.output_kernel_(self._output_data(X, Y)), dtype=float)
+        # Gram matrices are symmetric; a float32 or BLAS product is so only to
+        # rounding, which the eigendecomposition of L must not see.
+        K, L = (K + K.T) / 2, (L + L.T) / 2
         self.fit_ = fit_kde(K, L, self.n_components, ridge=self.ridge,
                             regression=self.regression)
         self.coordinates_ = self.fit_.coordinates
@@ -387,6 +394,14 @@ class KernelDependencyEstimator(BaseEstimator):
                     "input windows and needs sequence inputs and outputs; for vector "
                     f"outputs use 'candidates' or one of {list(METHODS)}")
             self._check_lengths(X, Y, "Y")
+            n_positions = sum(len(y) for y in Y)
+            if n_positions == 0:
+                raise ValueError(f"'preimage'={method!r} learns output symbols position by "
+                                 "position, but every string of 'Y' is empty")
+            if isinstance(method, str) and self.n_neighbors > n_positions:
+                raise ValueError(f"'n_neighbors' must be at most the {n_positions} symbol "
+                                 f"position(s) of the training strings, got "
+                                 f"{self.n_neighbors!r}")
             self.symbols_ = sorted({s for x in X for s in x}, key=repr)
             self.classifier_ = (KNeighborsClassifier(n_neighbors=self.n_neighbors)
                                 if isinstance(method, str) else clone(method))
@@ -475,7 +490,7 @@ class KernelDependencyEstimator(BaseEstimator):
             X = self._inputs_for(X, len(C), "decode")
             F = string_preimage_features(C, X, self.window, self.symbols_,
                                          coordinate_weight=self.coordinate_weight)
-            labels = self.classifier_.predict(F)
+            labels = self.classifier_.predict(F) if F.shape[0] else np.zeros(0, dtype=int)
             ends = np.cumsum([len(x) for x in X])
             return [self._as_output(self.output_symbols_[j] for j in part)
                     for part in np.split(labels, ends[:-1])]

@@ -12,16 +12,25 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._blocks import is_dask_array, map_row_blocks
+from .._blocks import is_dask_array, kernel_block, kernel_row_blocks, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
 from .._expansion import FeatureExpansion
-from .._validation import validate_dask_input, validate_estimator_input
+from .._memory import NYSTROEM_HINT, check_dense
+from .._validation import check_array_2d, validate_dask_input, validate_estimator_input
 from ..kernels import KERNELS, Kernel, make_kernel
 from ..kpca import expansion_coef, fit_kernel_pca, leading_components, transform_block
 from ..nystroem import LANDMARK_METHODS, fit_nystroem_kpca, select_landmarks
 from ..solvers import PreimageResult, find_preimage, make_solver
 
 __all__ = ["KernelPCA"]
+
+
+def _check_coordinates(Y, q):
+    """Y as finite coordinates of shape (m, q), or an error naming 'Y'."""
+    if np.ndim(Y) != 2 or np.shape(Y)[1] != q:
+        raise ValueError(f"'Y' must have shape (n_samples, {q}) (one column per "
+                         f"component), got shape {np.shape(Y)}")
+    return check_array_2d(Y, "Y", min_samples=0)
 
 
 class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -36,6 +45,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     ----------
     n_components : int, default=None
         Number of components q. None keeps all with a non-zero eigenvalue.
+        More than the eigenproblem has (n_samples; with `n_landmarks`, the
+        landmarks) is refused with a ValueError. Components beyond the rank
+        of the centred Gram matrix (duplicated points, a nearly constant
+        kernel) keep their place with a zero eigenvalue and zero coordinates,
+        with a NumericalWarning; data without any component (identical rows,
+        a kernel constant on them) are refused.
     kernel : str, Kernel or callable, default="rbf"
         ``"rbf"`` (or ``"gaussian"``), ``"laplacian"``, ``"poly"``, ``"linear"``,
         ``"sigmoid"``, ``"sine"``, ``"precomputed"``, a kernel object from
@@ -59,7 +74,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     iterated_power : int or "auto", default="auto"
         Power iterations of the randomized solver.
     random_state : int, Generator or None, default=None
-        Seeds ARPACK's start vector and the randomized solver.
+        Seeds ARPACK's start vector, the randomized solver, the landmarks and
+        the random restarts of ``inverse_transform`` (fixed point, gradient)
+        unless given there.
     copy_X : bool, default=True
         Store a copy of the training data (the expansions' support).
     n_landmarks : int, default=None
@@ -111,6 +128,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     the Nyström fit reduces ``K_nm`` block by block. Kernel rows of a NumPy
     input are evaluated in chunks of scikit-learn's ``working_memory``
     (``sklearn.config_context(working_memory=MiB)``).
+
+    Exact kernel PCA needs the n × n Gram matrix and the eigensolver's copy
+    of it; beyond the memory budget (``preimage.set_config(memory_budget=...)``)
+    ``fit`` raises :class:`~preimage.MemoryBudgetError` before allocating
+    them, suggesting `n_landmarks`. A Nyström fit holds a few m × m matrices,
+    checked against the same budget.
 
     References
     ----------
@@ -207,6 +230,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 f"matrix), got {self.n_components}")
         if self.n_landmarks is not None:
             return self._fit_nystroem(X)
+        # The Gram matrix, then the eigensolver's working copy of it.
+        check_dense((n, n), X.dtype, f"the {n} x {n} Gram matrix of exact kernel PCA",
+                    hint=NYSTROEM_HINT, copies=2)
         if self.kernel == "precomputed":
             if X.shape[0] != X.shape[1]:
                 raise ValueError(
@@ -220,7 +246,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                                        coef0=self.coef0, kernel_params=self.kernel_params,
                                        X=X)
             self.gamma_ = getattr(self.kernel_, "gamma", None)
-            K = self.kernel_._block(X, X)
+            K = kernel_block(self.kernel_, X, X)
         fit = fit_kernel_pca(K, self.n_components, eigen_solver=self.eigen_solver,
                              tol=self.tol, max_iter=self.max_iter,
                              iterated_power=self.iterated_power,
@@ -248,6 +274,14 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         return self._set_fit(fit, landmarks)
 
     def _set_fit(self, fit, support):
+        if not (fit.eigenvalues > 0).any():
+            gamma = ("" if self.gamma_ is None
+                     else f", e.g. 'gamma'={self.gamma_:.3g} too small")
+            raise ValueError(
+                "kernel PCA of 'X' has no component: its centred Gram matrix has no "
+                "eigenvalue above rounding level, so all points have one image in "
+                f"feature space (identical rows, or a kernel constant on them{gamma}), "
+                "or the kernel is indefinite without positive eigenvalue")
         self._fit_state = fit
         self._solver_cache = {}
         self._closed_form_maps = {}
@@ -277,7 +311,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             return transform_block(X, fit)  # precomputed: rows k(x, x_i) given directly
         out = np.empty((X.shape[0], fit.alphas.shape[1]),
                        dtype=np.result_type(X, fit.alphas))
-        for rows, K_rows in self.kernel_.blocks(X, self.X_fit_):
+        for rows, K_rows in kernel_row_blocks(self.kernel_, X, self.X_fit_):
             out[rows] = transform_block(K_rows, fit)
         return out
 
@@ -312,14 +346,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         """
         check_is_fitted(self)
         fit = self._leading_fit(n_components)
-        Y = np.asarray(Y)
-        q = fit.eigenvalues.shape[0]
-        if Y.ndim != 2 or Y.shape[1] != q:
-            raise ValueError(
-                f"'Y' must have shape (n_samples, {q}) (one column per component), "
-                f"got shape {Y.shape}")
-        if not np.isfinite(Y).all():
-            raise ValueError("'Y' contains NaN or inf; all values must be finite")
+        Y = _check_coordinates(Y, fit.eigenvalues.shape[0])
         coef, norm2 = expansion_coef(Y, fit, add_mean=add_mean)
         support = None if self.kernel_ is None else self.X_fit_
         return FeatureExpansion(coef, support, self.kernel_, norm2=norm2)
@@ -390,6 +417,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         if is_dask_array(Y):
             return self._inverse_transform_blocks(Y, method, add_mean, x0, return_result,
                                                   options)
+        Y = _check_coordinates(Y, self.eigenvalues_.shape[0])
         if method == "learned":
             x = self._fitted_solver("learned", options).predict(Y)
             if not return_result:
@@ -400,6 +428,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             return self._closed_form_from_coordinates(Y, add_mean, options)
         if isinstance(method, str) and method in ("mds", "closed_form"):
             method, options = self._fitted_solver(method, options), {}
+        if isinstance(method, str) and method in ("fixed_point", "gradient"):
+            # their random restarts follow random_state, as the fit does
+            options = {"random_state": self.random_state, **options}
         psi = self.expansion_from_components(Y, add_mean=add_mean)
         result = find_preimage(psi, method=method, x0=x0, **options)
         return result if return_result else result.x
@@ -426,7 +457,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         PCA, the landmarks' own coordinates for a Nyström fit."""
         if self.eigenvectors_ is not None:
             return self.eigenvectors_ * np.sqrt(self.eigenvalues_)
-        return transform_block(self.kernel_._block(self.X_fit_, self.X_fit_),
+        return transform_block(kernel_block(self.kernel_, self.X_fit_, self.X_fit_),
                                self._fit_state)
 
     def _closed_form_from_coordinates(self, Y, add_mean, options):

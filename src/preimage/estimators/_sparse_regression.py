@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._memory import check_dense
 from .._validation import validate_estimator_input
 from ..kernels import KERNELS, Kernel, make_kernel
 from ..sparse_regression import (
@@ -56,8 +57,19 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
         X = validate_estimator_input(self, X, reset=False, dtype=np.float64)
         if self.support_vectors_.shape[0] == 0:
             return np.full(X.shape[0], self._intercept())
-        return self.kernel_._block(X, self.support_vectors_) @ self.dual_coef_[0] \
-            + self._intercept()
+        with np.errstate(over="ignore", invalid="ignore"):
+            f = self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + self._intercept()
+        if not np.isfinite(f).all():
+            raise ValueError("the predictions for 'X' overflow float64 (kernel values too "
+                             "large for the fitted coefficients); rescale 'X'")
+        return f
+
+    def _gram(self, X, what, copies):
+        """The training Gram matrix, refused beforehand if over the memory budget."""
+        n = X.shape[0]
+        check_dense((n, n), np.float64, f"the {n} x {n} {what}",
+                    hint="fit on fewer samples", copies=copies)
+        return self.kernel_(X)
 
 
 class WienerRegressor(_KernelRegressor):
@@ -135,7 +147,9 @@ class WienerRegressor(_KernelRegressor):
         self._resolve_kernel(X)
         self.X_fit_, self.y_fit_ = X, y
         self._state = None           # built from the data if partial_fit follows
-        self._set_coef(wiener_coefficients(self.kernel_._block(X, X), y, rtol=self.rtol))
+        # K, and the eigenvectors and pseudo-inverse of pinvh.
+        K = self._gram(X, "Gram matrix K (with its eigenvectors and pseudo-inverse)", 3)
+        self._set_coef(wiener_coefficients(K, y, rtol=self.rtol))
         return self
 
     def partial_fit(self, X, y):
@@ -145,6 +159,10 @@ class WienerRegressor(_KernelRegressor):
         if first:
             self._validate_params()
         X, y = self._validate(X, y, reset=first)
+        # The Cholesky factor L and the QR factor R grow to n x n.
+        n = X.shape[0] + (0 if first else self.X_fit_.shape[0])
+        check_dense((n, n), np.float64, f"the {n} x {n} Cholesky and QR factors",
+                    hint="fit on fewer samples", copies=2)
         if first:
             self._resolve_kernel(X)
             self.X_fit_, self.y_fit_ = X[:0], y[:0]
@@ -276,7 +294,8 @@ class SequentialSVR(_KernelRegressor):
         """Run the sequential algorithm on (X, y)."""
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
-        res = sequential_svr(self.kernel_._block(X, X), y, epsilon=self.epsilon,
+        res = sequential_svr(self._gram(X, "Gram matrix K and R = K + λ²", 2), y,
+                             epsilon=self.epsilon,
                              augmentation=self.augmentation, C=self.C,
                              learning_rate=self.learning_rate,
                              learning_rate_bound=self.learning_rate_bound, tol=self.tol,

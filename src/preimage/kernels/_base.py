@@ -14,13 +14,13 @@ inverse; this module turns them into blocks, gradients and inverse maps.
 """
 
 import dataclasses
-import warnings
 
 import numpy as np
 
 from .._validation import check_array_2d
+from .._warnings import warn
 from ..exceptions import NumericalWarning
-from ._pairwise import map_rows_inplace, row_chunks, squared_distances, squared_norms
+from ._pairwise import map_rows_inplace, row_chunks, scaled_squared_distances, squared_norms
 
 __all__ = ["Kernel", "RadialKernel", "DotProductKernel"]
 
@@ -37,13 +37,20 @@ class Kernel:
     stationary = False
     #: The kernel has a gradient in its first argument.
     differentiable = True
+    #: Kernel values can overflow for finite input (a polynomial of large
+    #: data): public Gram blocks are then checked, and refused with a
+    #: ValueError naming the input, instead of holding inf.
+    may_overflow = False
 
     # -- public API: validates, then calls the private implementation ---------
     def __call__(self, X, Y=None):
         """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y)."""
         X = check_array_2d(X, "X")
         Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
-        return self._block(X, Y)
+        K = self._block(X, Y)
+        if self.may_overflow:
+            _refuse_overflow(K, self, "kernel values", "'X'" if Y is X else "'X' and 'Y'")
+        return K
 
     def blocks(self, X, Y=None, *, working_memory=None):
         """Yield ``(rows, k(X[rows], Y))`` over row chunks of X.
@@ -55,11 +62,15 @@ class Kernel:
         Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
         row_bytes = Y.shape[0] * np.result_type(X, Y).itemsize
         for rows in row_chunks(X.shape[0], row_bytes, working_memory):
-            yield rows, self._block(X[rows], Y)
+            K = self._block(X[rows], Y)
+            if self.may_overflow:
+                _refuse_overflow(K, self, "kernel values", "'X' and 'Y'")
+            yield rows, K
 
     def diag(self, X):
         """The diagonal ``k(x_i, x_i)`` without the full Gram matrix."""
-        return self._diag(check_array_2d(X, "X"))
+        return _refuse_overflow(self._diag(check_array_2d(X, "X")), self, "kernel values",
+                                "'X'")
 
     def gradient(self, Z, X, weights=None):
         """Gradient of ``k(z, x_i)`` in z.
@@ -79,19 +90,24 @@ class Kernel:
         Z = check_array_2d(Z, "Z")
         X = check_array_2d(X, "X", n_features=Z.shape[1])
         if weights is not None:
-            weights = np.asarray(weights)
-            if not np.isfinite(weights).all():
-                raise ValueError("'weights' contains NaN or inf; all values must be finite")
+            weights = _check_real_array(weights, "weights")
             if weights.shape != (Z.shape[0], X.shape[0]):
                 raise ValueError(
                     f"'weights' must have shape {(Z.shape[0], X.shape[0])} "
                     f"(n_points, n_support), got {weights.shape}")
-        return self._gradient(Z, X, weights)
+        # An overflow (extreme weights or widths) is refused just below.
+        with np.errstate(over="ignore", invalid="ignore"):
+            G = self._gradient(Z, X, weights)
+        names = "'Z' and 'X'" if weights is None else "'Z', 'X' and 'weights'"
+        return _refuse_overflow(G, self, "gradients", names)
 
     def diag_gradient(self, Z):
         """Gradient of ``k(z, z)`` in z, shape (m, d)."""
         self._require_gradient()
-        return self._diag_gradient(check_array_2d(Z, "Z"))
+        Z = check_array_2d(Z, "Z")
+        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+            G = self._diag_gradient(Z)
+        return _refuse_overflow(G, self, "gradients", "'Z'")
 
     def get_params(self, deep=True):
         """The kernel parameters as a dict (the dataclass fields)."""
@@ -116,14 +132,65 @@ class Kernel:
         raise NotImplementedError
 
 
-def _warn_clipped(n_bad, what, interval, kernel, stacklevel=4):
-    """Warn that `n_bad` values were clipped; `stacklevel` points at the user's
-    call (the default fits public method → private helper → here)."""
+def _check_real_array(values, name):
+    """`values` (any shape) as a finite float64 array, or raise naming `name`."""
+    try:
+        arr = np.asarray(values)
+    except ValueError as exc:  # ragged nested lists
+        raise ValueError(f"{name!r} must be an array of real numbers, got "
+                         f"{type(values).__name__}: {exc}") from None
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name!r} must hold real numbers, got {values!r} of dtype "
+                        f"{arr.dtype}")
+    arr = np.asarray(arr, dtype=np.float64)
+    if not np.isfinite(arr).all():
+        bad = "NaN" if np.isnan(arr).any() else "inf"
+        raise ValueError(f"{name!r} contains {bad}; all values must be finite")
+    return arr
+
+
+def _set_params(kernel, **params):
+    """Store validated parameters on a frozen dataclass as plain Python
+    numbers (a NumPy float32 width would otherwise make every product with it
+    float32)."""
+    for name, value in params.items():
+        object.__setattr__(kernel, name, value)
+
+
+def _in_dtype_of(out, t):
+    """`out` in the floating dtype of `t` (float32 stays float32)."""
+    dtype = getattr(t, "dtype", np.dtype(np.float64))
+    return out.astype(dtype if dtype.kind == "f" else np.float64, copy=False)
+
+
+def _refuse_overflow(out, kernel, what, names):
+    """Refuse a result that is not finite for finite input: its true value
+    lies beyond the largest float."""
+    if not np.isfinite(out).all():
+        raise ValueError(
+            f"the {what} of {kernel!r} are not finite for these {names}: they lie "
+            f"beyond the range of {np.asarray(out).dtype}; rescale the data (e.g. with "
+            "sklearn.preprocessing.StandardScaler) or choose milder kernel parameters")
+    return out
+
+
+def _check_inverse(out, kernel, name):
+    """Refuse an inverse map whose answer overflowed (an extreme width)."""
+    if not np.isfinite(out).all():
+        raise ValueError(
+            f"the inverse of {kernel!r} overflows float64 for some of {name!r}: the "
+            "input-space answer is beyond the largest float (the kernel's 'gamma' is "
+            "too extreme for it)")
+    return out
+
+
+def _warn_clipped(n_bad, what, interval, kernel):
+    """Warn, at the user's call, that `n_bad` values were clipped."""
     if n_bad:
-        warnings.warn(
+        warn(
             f"{n_bad} {what} outside {interval}, where {type(kernel).__name__} "
             "cannot be inverted, were clipped to the nearest valid value",
-            NumericalWarning, stacklevel=stacklevel)
+            NumericalWarning)
 
 
 class RadialKernel(Kernel):
@@ -154,18 +221,18 @@ class RadialKernel(Kernel):
     value_range = (0.0, 1.0)
 
     def _block(self, X, Y):
-        return self.profile(squared_distances(X, Y))
+        return self.profile(scaled_squared_distances(X, Y))
 
     def _diag(self, X):
         return np.full(X.shape[0], self.profile(np.zeros(1, dtype=X.dtype))[0])
 
     def _block_and_derivative(self, Z, X):
         """``f(‖z − x‖²)`` and ``f'(‖z − x‖²)`` for all pairs, from one distance block."""
-        r2 = squared_distances(Z, X)
+        r2 = scaled_squared_distances(Z, X)
         return self.profile(r2), self.profile_derivative(r2)
 
     def _gradient(self, Z, X, weights):
-        D = self.profile_derivative(squared_distances(Z, X))
+        D = self.profile_derivative(scaled_squared_distances(Z, X))
         if weights is None:
             return 2 * D[:, :, None] * (Z[:, None, :] - X[None, :, :])
         W = D * weights
@@ -177,15 +244,16 @@ class RadialKernel(Kernel):
         Values outside the range of f (rounding, or an expansion that is no
         kernel value at all) are clipped into it with a NumericalWarning.
         """
-        return self._clipped_inverse(values, stacklevel=4)
+        return self._clipped_inverse(_check_real_array(values, "values"), "values")
 
-    def _clipped_inverse(self, values, stacklevel):
-        values = np.asarray(values, dtype=float)
+    def _clipped_inverse(self, values, name):
         lo, hi = self.value_range
         tiny = np.finfo(float).tiny
         bad = (values <= lo) | (values > hi)
-        _warn_clipped(int(bad.sum()), "kernel values", f"({lo}, {hi}]", self, stacklevel)
-        return self._inverse_profile(np.clip(values, lo + tiny, hi))
+        _warn_clipped(int(bad.sum()), "kernel values", f"({lo}, {hi}]", self)
+        with np.errstate(over="ignore"):  # an overflow is refused just below
+            out = self._inverse_profile(np.clip(values, lo + tiny, hi))
+        return _check_inverse(out, self, name)
 
     def distance2_from_feature_distance2(self, d2):
         """Squared input distance from a squared feature-space distance.
@@ -194,9 +262,9 @@ class RadialKernel(Kernel):
         ``exp(−γ r²)`` this is ``r² = −ln(1 − d̃²/2)/γ`` (Kwok & Tsang 2003,
         valid for ``d̃² < 2``, larger values are clipped with a warning).
         """
-        d2 = np.asarray(d2, dtype=float)
+        d2 = _check_real_array(d2, "d2")
         f0 = float(self.profile(np.zeros(1))[0])
-        return self._clipped_inverse(f0 - d2 / 2, stacklevel=4)
+        return self._clipped_inverse(f0 - d2 / 2, "d2")
 
 
 class DotProductKernel(Kernel):
@@ -249,7 +317,10 @@ class DotProductKernel(Kernel):
         see :attr:`invertible`), one branch is returned, as the kernel class
         documents.
         """
-        return self._inverse_profile(np.asarray(values, dtype=float))
+        values = _check_real_array(values, "values")
+        with np.errstate(over="ignore"):  # an overflow is refused just below
+            out = self._inverse_profile(values)
+        return _check_inverse(out, self, "values")
 
     def _inverse_profile(self, k):  # pragma: no cover - abstract
         raise NotImplementedError

@@ -5,14 +5,21 @@ from numbers import Real
 import numpy as np
 
 from .._validation import check_positive, check_positive_int
-from ._base import DotProductKernel, _warn_clipped
+from ._base import DotProductKernel, _in_dtype_of, _set_params, _warn_clipped
 
 __all__ = ["LinearKernel", "PolynomialKernel", "SigmoidKernel"]
+
+
+def _scaled(t, gamma, coef0):
+    """``γt + c₀`` in float64, where γ may lie beyond float32's range (so that
+    ``t = 0`` still gives c₀); callers allow it to overflow to ±inf."""
+    return np.multiply(t, gamma, dtype=np.float64) + coef0
 
 
 def _check_real(value, name):
     if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
         raise ValueError(f"{name!r} must be a finite real number, got {value!r}")
+    return float(value)
 
 
 @dataclass(frozen=True)
@@ -66,26 +73,35 @@ class PolynomialKernel(DotProductKernel):
     gamma: float = 1.0
     coef0: float = 1.0
 
+    # (γ⟨x, y⟩ + c₀)^p of large data exceeds the float range: the profile
+    # overflows to inf silently, public blocks refuse it with a named error and
+    # the solvers treat it as a failed step.
+    may_overflow = True
+
     def __post_init__(self):
-        check_positive_int(self.degree, "degree")
-        check_positive(self.gamma, "gamma")
-        _check_real(self.coef0, "coef0")
+        _set_params(self, degree=check_positive_int(self.degree, "degree"),
+                    gamma=check_positive(self.gamma, "gamma"),
+                    coef0=_check_real(self.coef0, "coef0"))
 
     @property
     def invertible(self):
         return self.degree % 2 == 1
 
     def profile(self, t):
-        return (self.gamma * t + self.coef0) ** self.degree
+        with np.errstate(over="ignore", invalid="ignore"):
+            return _in_dtype_of(_scaled(t, self.gamma, self.coef0) ** self.degree, t)
 
     def profile_derivative(self, t):
-        return self.degree * self.gamma * (self.gamma * t + self.coef0) ** (self.degree - 1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            base = _scaled(t, self.gamma, self.coef0) ** (self.degree - 1)
+            return _in_dtype_of(self.degree * (self.gamma * base), t)
 
     def _profile_inplace(self, block):
-        block *= self.gamma
-        block += self.coef0
-        if self.degree != 1:
-            np.power(block, self.degree, out=block)
+        with np.errstate(over="ignore", invalid="ignore"):
+            np.multiply(block, self.gamma, out=block, dtype=np.float64, casting="same_kind")
+            np.add(block, self.coef0, out=block, dtype=np.float64, casting="same_kind")
+            if self.degree != 1:
+                np.power(block, self.degree, out=block)
 
     def _inverse_profile(self, k):
         p = self.degree
@@ -110,14 +126,18 @@ class SigmoidKernel(DotProductKernel):
     coef0: float = 1.0
 
     def __post_init__(self):
-        check_positive(self.gamma, "gamma")
-        _check_real(self.coef0, "coef0")
+        _set_params(self, gamma=check_positive(self.gamma, "gamma"),
+                    coef0=_check_real(self.coef0, "coef0"))
 
     def profile(self, t):
-        return np.tanh(self.gamma * t + self.coef0)
+        # γt overflowing to ±inf is the intended answer here: tanh(±inf) = ±1.
+        with np.errstate(over="ignore"):
+            return _in_dtype_of(np.tanh(_scaled(t, self.gamma, self.coef0)), t)
 
     def profile_derivative(self, t):
-        return self.gamma * (1 - np.tanh(self.gamma * t + self.coef0) ** 2)
+        with np.errstate(over="ignore"):
+            s = np.tanh(_scaled(t, self.gamma, self.coef0))
+            return _in_dtype_of(self.gamma * (1 - s * s), t)
 
     def _inverse_profile(self, k):
         _warn_clipped(int((np.abs(k) >= 1).sum()), "kernel values", "(-1, 1)", self)

@@ -29,6 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from .._validation import check_array_2d
+
 __all__ = [
     "squared_norms",
     "scaled_squared_distances",
@@ -212,8 +214,14 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None,
         product = _augmented_product
     else:
         product = _plain_product
-    out, norm_terms = product(X, Y, scale, X_norm2, Y_norm2, dtype)
-    clamp = np.maximum if scale >= 0 else np.minimum
+    # Every partial sum of the product, and every operand entry, is at most
+    # |a|·max(4 max‖x‖², 1) in magnitude. Where that overflows the dtype (a
+    # Gaussian with γ = 1e300, or γ beyond float32's range) the product is
+    # taken unscaled and `a` applied in the output pass instead.
+    top = max(float(X_norm2.max(initial=0.0)), float(Y_norm2.max(initial=0.0)))
+    late = not abs(float(scale)) * max(4.0 * top, 1.0) < float(np.finfo(dtype).max)
+    out, norm_terms = product(X, Y, 1.0 if late else scale, X_norm2, Y_norm2, dtype)
+    clamp = np.maximum if late or scale >= 0 else np.minimum
 
     def finish(block, rows):
         if norm_terms is not None:
@@ -221,14 +229,25 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None,
             np.add(block, X_term[rows, None], out=block)
             np.add(block, Y_term, out=block)
         clamp(block, 0, out=block)
+        if late:
+            # a‖x − y‖² overflowing to ±inf is the intended answer here
+            # (exp(−inf) = 0: points apart are orthogonal in feature space);
+            # the product is formed in float64 so that 0·a stays 0 in float32.
+            with np.errstate(over="ignore"):
+                np.multiply(block, scale, out=block, dtype=np.float64, casting="same_kind")
         if out_map is not None:
             out_map(block)
 
     return _map_row_blocks(finish, out)
 
 
-def squared_distances(X, Y, *, X_norm2=None, Y_norm2=None):
-    """Squared Euclidean distances ``‖x_i − y_j‖²`` (GEMM route, clamped at 0)."""
+def squared_distances(X, Y=None, *, X_norm2=None, Y_norm2=None):
+    """Squared Euclidean distances ``‖x_i − y_j‖²`` (GEMM route, clamped at 0).
+
+    `X` and `Y` (default `X`) are validated as finite 2-D arrays of equal width.
+    """
+    X = check_array_2d(X, "X")
+    Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
     return scaled_squared_distances(X, Y, 1.0, X_norm2=X_norm2, Y_norm2=Y_norm2)
 
 

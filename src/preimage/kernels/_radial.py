@@ -5,7 +5,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import check_positive
-from ._base import Kernel, RadialKernel, _warn_clipped
+from ._base import (Kernel, RadialKernel, _check_inverse, _check_real_array, _in_dtype_of,
+                    _set_params, _warn_clipped)
 from ._pairwise import map_rows_inplace, scaled_squared_distances
 
 __all__ = ["GaussianKernel", "LaplacianKernel"]
@@ -52,7 +53,7 @@ class GaussianKernel(RadialKernel):
     gamma: float = 1.0
 
     def __post_init__(self):
-        check_positive(self.gamma, "gamma")
+        _set_params(self, gamma=check_positive(self.gamma, "gamma"))
 
     @classmethod
     def from_sigma(cls, sigma):
@@ -60,10 +61,20 @@ class GaussianKernel(RadialKernel):
         return cls(gamma=1.0 / (2.0 * check_positive(sigma, "sigma") ** 2))
 
     def profile(self, r2):
-        return np.exp(-self.gamma * r2)
+        # γr² overflowing to inf is the intended answer: exp(−inf) = 0. The
+        # product is formed in float64, so that a γ beyond float32's range
+        # still gives exp(−γ·0) = 1.
+        with np.errstate(over="ignore"):
+            return _in_dtype_of(np.exp(np.multiply(r2, -self.gamma, dtype=np.float64)), r2)
 
     def profile_derivative(self, r2):
-        return -self.gamma * np.exp(-self.gamma * r2)
+        return self._derivative_from_values(self.profile(r2))
+
+    def _derivative_from_values(self, K):
+        """``f' = −γ f``, in float64 and cast back (float32 overflows to inf
+        when γ lies beyond its range; the solvers treat that as a failed step)."""
+        with np.errstate(over="ignore"):
+            return _in_dtype_of(np.multiply(K, -self.gamma, dtype=np.float64), K)
 
     def _inverse_profile(self, k):
         return -np.log(k) / self.gamma
@@ -73,7 +84,7 @@ class GaussianKernel(RadialKernel):
 
     def _block_and_derivative(self, Z, X):
         K = self._block(Z, X)
-        return K, -self.gamma * K
+        return K, self._derivative_from_values(K)
 
     def _gradient(self, Z, X, weights):
         K = self._block(Z, X)
@@ -109,8 +120,8 @@ class LaplacianKernel(Kernel):
     stationary = True
 
     def __post_init__(self):
-        check_positive(self.gamma, "gamma")
-        if self.norm not in ("l1", "l2"):
+        _set_params(self, gamma=check_positive(self.gamma, "gamma"))
+        if not isinstance(self.norm, str) or self.norm not in ("l1", "l2"):
             raise ValueError(f"'norm' must be 'l1' or 'l2', got {self.norm!r}")
 
     def _distances(self, X, Y):
@@ -123,7 +134,10 @@ class LaplacianKernel(Kernel):
 
     def _block(self, X, Y):
         D = self._distances(X, Y)
-        D *= -self.gamma
+        # −γ‖x − y‖ overflowing to −inf is the intended answer (exp(−inf) = 0);
+        # the product is formed in float64 so that 0·γ stays 0 in float32.
+        with np.errstate(over="ignore"):
+            np.multiply(D, -self.gamma, out=D, dtype=np.float64, casting="same_kind")
         return map_rows_inplace(_exp_inplace, D)
 
     def _diag(self, X):
@@ -148,7 +162,9 @@ class LaplacianKernel(Kernel):
 
         Values outside (0, 1] are clipped with a NumericalWarning.
         """
-        values = np.asarray(values, dtype=float)
+        values = _check_real_array(values, "values")
         bad = (values <= 0) | (values > 1)
-        _warn_clipped(int(bad.sum()), "kernel values", "(0, 1]", self, stacklevel=3)
-        return -np.log(np.clip(values, np.finfo(float).tiny, 1.0)) / self.gamma
+        _warn_clipped(int(bad.sum()), "kernel values", "(0, 1]", self)
+        with np.errstate(over="ignore"):  # an overflow is refused just below
+            out = -np.log(np.clip(values, np.finfo(float).tiny, 1.0)) / self.gamma
+        return _check_inverse(out, self, "values")

@@ -7,10 +7,10 @@ including the data-dependent default width, at fit time.
 """
 
 from dataclasses import dataclass, field
-import warnings
-
 import numpy as np
 
+from .._validation import check_array_2d
+from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ._base import Kernel
 from ._dot import LinearKernel, PolynomialKernel, SigmoidKernel
@@ -45,6 +45,8 @@ class CallableKernel(Kernel):
     params: dict = field(default_factory=dict)
 
     differentiable = False
+    # A user's function may return anything: public blocks refuse NaN and inf.
+    may_overflow = True
 
     def __post_init__(self):
         if not callable(self.function):
@@ -71,18 +73,19 @@ def default_gamma(X, kernel="rbf"):
     scikit-learn's default ``1/n_features``. Constant data (zero variance) falls
     back to ``1/n_features`` with a warning.
     """
-    if not (hasattr(X, "var") and hasattr(X, "shape")):
-        X = np.asarray(X)  # a NumPy or Dask array is reduced as it is
+    if isinstance(X, np.ndarray) or not (hasattr(X, "var") and hasattr(X, "shape")):
+        X = check_array_2d(X, "X")  # a Dask array is reduced as it is
     if kernel in ("rbf", "gaussian"):
         total_variance = float(X.var(axis=0).sum()) if X.shape[0] > 1 else 0.0
         if not np.isfinite(total_variance):
             raise ValueError("'X' contains NaN or inf; all values must be finite")
-        if total_variance > 0:
+        # A variance below ~1/max_float (denormal) has no finite inverse.
+        if total_variance > 0 and np.isfinite(1.0 / (2.0 * total_variance)):
             return 1.0 / (2.0 * total_variance)
-        warnings.warn(
+        warn(
             "the training data have zero variance, so the default Gaussian width "
             f"1/(2·total variance) is undefined; using gamma = 1/n_features = "
-            f"{1.0 / X.shape[1]:.4g} instead", NumericalWarning, stacklevel=3)
+            f"{1.0 / X.shape[1]:.4g} instead", NumericalWarning)
     return 1.0 / X.shape[1]
 
 
@@ -107,11 +110,13 @@ def make_kernel(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, kernel_params=
     X : array or None
         Training data, needed only to resolve ``gamma=None``.
     """
+    if kernel_params is not None and not isinstance(kernel_params, dict):
+        raise TypeError(f"'kernel_params' must be a dict or None, got {kernel_params!r}")
     params = dict(kernel_params or {})
     if isinstance(kernel, Kernel):
         if gamma is not None or params:
-            warnings.warn("'gamma' and 'kernel_params' are ignored when 'kernel' is a "
-                          "kernel object", UserWarning, stacklevel=2)
+            warn("'gamma' and 'kernel_params' are ignored when 'kernel' is a "
+                 "kernel object", UserWarning)
         return kernel
     if callable(kernel):
         return CallableKernel(kernel, params)

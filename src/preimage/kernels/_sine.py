@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import check_positive_int
-from ._base import Kernel
+from ._base import Kernel, _set_params
 
 __all__ = ["SineKernel"]
 
@@ -61,19 +61,25 @@ class SineKernel(Kernel):
     order: int = 5
 
     stationary = True
+    # (N + 1)^d exceeds the float range in high dimension (6^400 with N = 5):
+    # public blocks refuse it with a named error.
+    may_overflow = True
 
     def __post_init__(self):
-        check_positive_int(self.order, "order", minimum=0)
+        _set_params(self, order=check_positive_int(self.order, "order", minimum=0))
 
     def _block(self, X, Y):
         out = None
-        for j in range(X.shape[1]):
-            s = _dirichlet_sum(X[:, j, None] - Y[None, :, j], self.order)
-            out = s if out is None else out * s
-        return out.astype(np.result_type(X, Y), copy=False)
+        with np.errstate(over="ignore", invalid="ignore"):  # see may_overflow
+            for j in range(X.shape[1]):
+                s = _dirichlet_sum(X[:, j, None] - Y[None, :, j], self.order)
+                out = s if out is None else out * s
+            return out.astype(np.result_type(X, Y), copy=False)
 
     def _diag(self, X):
-        return np.full(X.shape[0], float(self.order + 1) ** X.shape[1], dtype=X.dtype)
+        with np.errstate(over="ignore"):  # see may_overflow
+            value = np.power(np.float64(self.order + 1), X.shape[1])
+            return np.full(X.shape[0], value, dtype=np.float64).astype(X.dtype)
 
     def _gradient(self, Z, X, weights):
         deltas = Z[:, None, :] - X[None, :, :]

@@ -21,7 +21,7 @@ import scipy.sparse as sp
 
 from .._validation import check_array_2d, check_positive, check_positive_int
 from ..exceptions import NumericalWarning
-from ._base import Kernel
+from ._base import Kernel, _check_real_array
 
 __all__ = [
     "JointSpectrumKernel",
@@ -213,7 +213,7 @@ def normalize_gram(S, diag_x=None, diag_y=None, method="cosine"):
 def _normalize_gram(S, diag_x, diag_y, method, stacklevel):
     if method not in _NORMALIZATIONS:
         raise ValueError(f"'method' must be one of {list(_NORMALIZATIONS)}, got {method!r}")
-    S = np.asarray(S, dtype=np.float64)
+    S = _check_real_array(S, "S")
     if S.ndim != 2:
         raise ValueError(f"'S' must be a 2-D Gram block, got shape {S.shape}")
     own_diagonal = diag_x is None and diag_y is None
@@ -222,30 +222,38 @@ def _normalize_gram(S, diag_x, diag_y, method, stacklevel):
             raise ValueError(
                 f"'diag_x' is needed for a non-square block 'S' of shape {S.shape}")
         diag_x = np.diagonal(S)
-    diag_x = np.asarray(diag_x, dtype=np.float64).ravel()
-    diag_y = diag_x if diag_y is None else np.asarray(diag_y, dtype=np.float64).ravel()
+    diag_x = _check_real_array(diag_x, "diag_x").ravel()
+    diag_y = diag_x if diag_y is None else _check_real_array(diag_y, "diag_y").ravel()
     for name, d, n in (("diag_x", diag_x, S.shape[0]), ("diag_y", diag_y, S.shape[1])):
         if d.shape != (n,):
             raise ValueError(f"{name!r} must have length {n} to match 'S' of shape "
                              f"{S.shape}, got length {d.size}")
-        if not np.isfinite(d).all() or (d < 0).any():
+        if (d < 0).any():
             raise ValueError(f"{name!r} must hold finite non-negative values k(x, x), "
                              f"got minimum {d.min()!r}")
 
     if method == "trace":
-        scale = float(diag_x.sum()) * float(diag_y.sum())
+        with np.errstate(over="ignore"):  # a trace beyond float64 scales S to 0
+            scale = float(diag_x.sum()) * float(diag_y.sum())
         if scale == 0:
             _warn_zero_rows(S.shape[0], "sequences (the whole block)", stacklevel + 1)
             return np.zeros_like(S)
-        return S / scale
-
-    sx, sy = np.sqrt(diag_x), np.sqrt(diag_y)
-    zx, zy = sx == 0, sy == 0
-    n_zero = int(zx.sum()) if own_diagonal else int(zx.sum() + zy.sum())
-    _warn_zero_rows(n_zero, "sequences", stacklevel + 1)
-    inv_x = np.divide(1.0, sx, out=np.zeros_like(sx), where=~zx)
-    inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
-    out = S * (inv_x[:, None] * inv_y[None, :])  # exactly symmetric when X is Y
+        with np.errstate(over="ignore"):  # an overflow is refused below
+            out = S / scale
+        own_diagonal = False
+    else:
+        sx, sy = np.sqrt(diag_x), np.sqrt(diag_y)
+        zx, zy = sx == 0, sy == 0
+        n_zero = int(zx.sum()) if own_diagonal else int(zx.sum() + zy.sum())
+        _warn_zero_rows(n_zero, "sequences", stacklevel + 1)
+        inv_x = np.divide(1.0, sx, out=np.zeros_like(sx), where=~zx)
+        inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
+        with np.errstate(over="ignore"):  # an overflow is refused below
+            out = S * (inv_x[:, None] * inv_y[None, :])  # exactly symmetric when X is Y
+    if not np.isfinite(out).all():
+        raise ValueError(
+            "'S' is not a Gram block of the given diagonals: some |S_ij| exceed "
+            "√(k(x_i, x_i) k(y_j, y_j)) so much that the normalised values overflow")
     if own_diagonal:
         np.fill_diagonal(out, (~zx).astype(np.float64))
     return out

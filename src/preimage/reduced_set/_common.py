@@ -2,8 +2,9 @@
 
 import numpy as np
 
+from .._memory import check_dense
 from .._validation import check_positive_int
-from ._coefficients import _check_expansion
+from ._coefficients import _check_expansion, check_finite, finite_block
 from ._result import ReducedSet
 
 __all__ = ["check_reduction", "combine", "groups", "support_gram"]
@@ -11,16 +12,24 @@ __all__ = ["check_reduction", "combine", "groups", "support_gram"]
 
 def check_reduction(expansion, n_vectors, shared):
     """Validate the arguments every reduced-set method takes."""
-    expansion = _check_expansion(expansion)
+    expansion = _check_expansion(expansion, norm=True)
     n_vectors = check_positive_int(n_vectors, "n_vectors")
     if not isinstance(shared, (bool, np.bool_)):
         raise TypeError(f"'shared' must be True or False, got {shared!r}")
     return expansion, n_vectors
 
 
-def support_gram(expansion):
-    """The Gram matrix of the support points, (n, n)."""
-    return expansion.kernel._block(expansion.support, expansion.support)
+def support_gram(expansion, copies=3):
+    """The Gram matrix of the support points, (n, n), refused beforehand if
+    `copies` such matrices (selection keeps sub-blocks and eigenvectors of it)
+    exceed the memory budget."""
+    n = expansion.n_support
+    check_dense((n, n), np.float64, f"the {n} x {n} support Gram matrix",
+                hint="reduce an expansion with fewer support points, or use "
+                "method='construction', which streams the kernel in row blocks",
+                copies=copies)
+    return finite_block(expansion.kernel, expansion.support, expansion.support,
+                        "the support of 'expansion'")
 
 
 def groups(expansion, shared):
@@ -65,5 +74,9 @@ def combine(expansion, parts, method, info):
         c, e = np.asarray(c)[order], np.asarray(e)[order]
         pos = np.clip(np.searchsorted(c, counts, side="right") - 1, 0, len(c) - 1)
         hist[:, rows] = e[pos]
+    for values in (coef, error, hist):
+        check_finite(values, "'expansion'")
+    # ρ ≥ 0 (a kernel that is not positive definite can make ‖Ψ‖² < 0).
+    error, hist = np.maximum(error, 0.0), np.maximum(hist, 0.0)
     return ReducedSet(vectors, coef, expansion.kernel, error, norm2, method, indices,
                       {"n_vectors": counts, "error": hist}, info)

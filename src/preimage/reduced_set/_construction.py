@@ -11,9 +11,10 @@ from scipy.optimize import minimize
 
 from .._expansion import FeatureExpansion
 from .._validation import check_positive, check_positive_int, check_random_state
+from ..exceptions import ConvergenceWarning
 from ..kernels import DotProductKernel, RadialKernel
 from ..solvers import fixed_point, gradient_descent
-from ._coefficients import _error, _solve
+from ._coefficients import _error, _solve, finite_block
 from ._common import check_reduction, combine, groups
 
 __all__ = ["construct"]
@@ -28,16 +29,18 @@ def _candidates(residual, starts, signs, solver, max_iter, rng):
     coef = signs[:, None] * residual.coef
     many = FeatureExpansion(coef, residual.support, residual.kernel)
     run = fixed_point if solver == "fixed_point" else gradient_descent
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
         warnings.simplefilter("ignore")
         result = run(many, starts, max_iter=max_iter, random_state=rng)
-    return result.x, int((~result.converged).sum())
+    # A run that left the float range falls back to its start (a support point).
+    x = np.where(np.isfinite(result.x).all(axis=1)[:, None], result.x, starts)
+    return x, int((~result.converged).sum())
 
 
 def _gain(inner, diag):
     """The error removed by adding φ(z) with its best coefficient,
     ``⟨R, φ(z)⟩² / k(z, z)``."""
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         gain = inner ** 2 / diag
     return np.where(diag > 0, gain, 0.0)
 
@@ -47,14 +50,15 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, max_iter, tol, ridge
     m, n = A.shape
     P = np.empty((m, n))                  # ⟨Ψ_k, φ(x_i)⟩
     for rows, K_rows in kernel.blocks(X):
-        P[:, rows] = A @ K_rows.T
+        with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
+            P[:, rows] = A @ K_rows.T
     diag_X = kernel._diag(X)
     Z = np.empty((0, X.shape[1]))
     Q = np.empty((0, n))                  # k(z_j, x_i)
     K_z = np.empty((0, 0))
     B = np.empty((m, 0))
     err = norm2.copy()
-    counts, errors, unconverged = [0], [err], 0
+    counts, errors, unconverged, stuck = [0], [err], 0, 0
     # ρ is a difference of terms of size ‖Ψ‖², so below ~1e-11 of it the
     # error is rounding and no vector can remove more.
     scale = max(float(norm2.max(initial=0.0)), np.finfo(float).tiny)
@@ -63,7 +67,10 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, max_iter, tol, ridge
         if err.max() <= 1e-11 * scale or (tol is not None and (err <= tol * norm2).all()):
             break
         k = int(np.argmax(err))           # the worst-approximated expansion
-        r = P[k] - B[k] @ Q               # ⟨R, φ(x_i)⟩ for the residual R of expansion k
+        with np.errstate(over="ignore", invalid="ignore"):
+            r = P[k] - B[k] @ Q           # ⟨R, φ(x_i)⟩ for the residual R of expansion k
+        if not np.isfinite(r).all():      # overflow: stop (combine refuses what overflowed)
+            break
         gain_X = _gain(r, diag_X)
         top = np.argsort(-gain_X, kind="stable")[:n_top]
         rest = np.setdiff1d(np.arange(n), top)
@@ -73,19 +80,28 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, max_iter, tol, ridge
         signs = np.where(r[idx] < 0, -1.0, 1.0)
         cand, n_bad = _candidates(residual, X[idx], signs, solver, max_iter, rng)
         unconverged += n_bad
-        gain = _gain(residual.cross(cand)[0], kernel._diag(cand))
+        stuck += n_bad == idx.size
+        with np.errstate(over="ignore", invalid="ignore"):
+            K_c, diag_c = kernel._block(residual.support, cand), kernel._diag(cand)
+            # A candidate whose kernel values left the float range is no candidate.
+            ok = np.isfinite(K_c).all(axis=0) & np.isfinite(diag_c)
+            gain = _gain(residual.coef @ np.where(ok, K_c, 0.0), diag_c)[0]
+        gain = np.where(ok & np.isfinite(gain), gain, -np.inf)
         best = int(np.argmax(gain))
         z = cand[best] if gain[best] >= gain_X[top[0]] else X[top[0]]
         Z = np.vstack([Z, z])
-        Q = np.vstack([Q, kernel._block(z[None], X)])
-        k_z = kernel._block(Z, z[None])[:, 0]
+        Q = np.vstack([Q, finite_block(kernel, z[None], X, "the support of 'expansion'")])
+        k_z = finite_block(kernel, Z, z[None], "the support of 'expansion'")[:, 0]
         K_z = np.block([[K_z, k_z[:-1, None]], [k_z[None, :]]])
-        C = Q @ A.T
+        with np.errstate(over="ignore", invalid="ignore"):
+            C = Q @ A.T
         B = _solve(K_z, C, ridge).T
         err = _error(norm2, B, K_z, C)
         counts.append(Z.shape[0])
         errors.append(err)
-    return Z, B, err, counts, errors, unconverged
+        if not np.isfinite(err).all():    # overflow: combine refuses it
+            break
+    return Z, B, err, counts, errors, unconverged, stuck
 
 
 def _phase2_objective(kernel, X, A, norm2, shape, ridge):
@@ -101,6 +117,9 @@ def _phase2_objective(kernel, X, A, norm2, shape, ridge):
         Q = kernel._block(Z, X)
         K_z = kernel._block(Z, Z)
         C = Q @ A.T
+        if not (np.isfinite(K_z).all() and np.isfinite(C).all()):
+            # A step left the float range (huge coefficients): no descent there.
+            return np.inf, np.zeros_like(flat)
         B = _solve(K_z, C, ridge).T
         value = _error(norm2, B, K_z, C).sum() + ridge * (B ** 2).sum()
         W_zz = B.T @ B
@@ -115,10 +134,16 @@ def _phase2_objective(kernel, X, A, norm2, shape, ridge):
 def _phase2(kernel, X, A, norm2, Z, ridge, max_iter):
     """Joint gradient descent on all vectors; kept only if it lowers the error."""
     fun = _phase2_objective(kernel, X, A, norm2, Z.shape, ridge)
-    start = fun(Z.ravel())[0]
     with np.errstate(all="ignore"):
+        start = fun(Z.ravel())[0]
         res = minimize(fun, Z.ravel(), jac=True, method="L-BFGS-B",
                        options={"maxiter": max_iter})
+    if res.status == 1:                   # stopped at max_iter, not at a minimum
+        warnings.warn(
+            f"phase two of the reduced-set construction stopped at phase2_max_iter="
+            f"{max_iter} L-BFGS-B iterations before meeting its tolerance; the vectors "
+            "with the lower error (before or after it) are returned; raise "
+            "'phase2_max_iter'", ConvergenceWarning, stacklevel=3)
     if not (np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun < start):
         return Z, 0
     return res.x.reshape(Z.shape), int(res.nit)
@@ -175,6 +200,14 @@ def construct(expansion, n_vectors, *, shared=False, solver="auto", n_starts=6,
     ReducedSet
         ``history`` holds the error after each added vector (phase one);
         ``info`` counts unconverged pre-image runs and phase-two iterations.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When no start of some vector's pre-image converged in `max_iter`
+        iterations (the candidate removing the most error, or the best
+        support point, is kept), or when phase two stops at
+        `phase2_max_iter` (the vectors with the lower error are kept).
     """
     expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
     kernel = expansion.kernel
@@ -198,7 +231,7 @@ def construct(expansion, n_vectors, *, shared=False, solver="auto", n_starts=6,
 
     X = np.asarray(expansion.support, dtype=float)
     norm2 = expansion.norm2()
-    parts, unconverged, phase2_iter = [], 0, 0
+    parts, unconverged, stuck, phase2_iter = [], 0, 0, 0
     for rows in groups(expansion, shared):
         # Only the points these expansions use (a one-vs-rest machine uses its
         # own support vectors out of the union of all machines').
@@ -208,16 +241,27 @@ def construct(expansion, n_vectors, *, shared=False, solver="auto", n_starts=6,
             parts.append((rows, X[:0], np.zeros((rows.size, 0)), norm2[rows], [0],
                           [norm2[rows]], None))
             continue
-        Z, B, err, counts, errors, bad = _grow(kernel, X_used, A, norm2[rows], n_vectors,
-                                               solver, n_starts, max_iter, tol, ridge, rng)
+        Z, B, err, counts, errors, bad, none = _grow(
+            kernel, X_used, A, norm2[rows], n_vectors, solver, n_starts, max_iter, tol,
+            ridge, rng)
         unconverged += bad
+        stuck += none
         if phase2 and Z.shape[0]:
             Z, nit = _phase2(kernel, X_used, A, norm2[rows], Z, ridge, phase2_max_iter)
             phase2_iter += nit
-            K_z, C = kernel._block(Z, Z), kernel._block(Z, X_used) @ A.T
+            names = "the support of 'expansion'"
+            with np.errstate(over="ignore", invalid="ignore"):   # refused by combine
+                K_z = finite_block(kernel, Z, Z, names)
+                C = finite_block(kernel, Z, X_used, names) @ A.T
             B = _solve(K_z, C, ridge).T
             err = _error(norm2[rows], B, K_z, C)
         parts.append((rows, Z, B, err, counts, errors, None))
+    if stuck:
+        warnings.warn(
+            f"for {stuck} reduced-set vector(s) no pre-image run converged within "
+            f"max_iter={max_iter} iterations (from any of the n_starts={n_starts} "
+            "starts); the candidate removing the most error, or the best support point, "
+            "was kept; raise 'max_iter'", ConvergenceWarning, stacklevel=2)
     return combine(expansion, parts, "construction",
                    {"solver": solver, "unconverged_starts": unconverged,
                     "phase2_iterations": phase2_iter, "shared": shared})

@@ -73,7 +73,12 @@ class ReducedSet:
         speed-up over the original expansion comes from.
         """
         X = check_array_2d(X, "X", n_features=self.vectors.shape[1])
-        return self.kernel._block(X, self.vectors) @ self.coef.T
+        with np.errstate(over="ignore", invalid="ignore"):
+            values = self.kernel._block(X, self.vectors) @ self.coef.T
+        if not np.isfinite(values).all():
+            raise ValueError("the reduced expansions' values at 'X' overflow float64 "
+                             "(kernel values too large for the coefficients); rescale 'X'")
+        return values
 
     def __repr__(self):
         return (f"ReducedSet(method={self.method!r}, n_vectors={self.n_vectors}, "

@@ -29,7 +29,8 @@ def _pinv_eigh(w, U, C):
     scipy's pinvh cutoff (eigenvalues below n·eps·max|w| in modulus count as
     zero)."""
     keep = np.abs(w) > w.size * np.finfo(float).eps * np.abs(w).max(initial=0)
-    return U[:, keep] @ ((U[:, keep].T @ C) / w[keep, None])
+    with np.errstate(over="ignore", invalid="ignore"):   # refused by the caller
+        return U[:, keep] @ ((U[:, keep].T @ C) / w[keep, None])
 
 
 def _kpca_path(K, A, S, n_keep):
@@ -41,8 +42,9 @@ def _kpca_path(K, A, S, n_keep):
     remaining coefficients are refitted to the original expansions (Prop. 3).
     One eigendecomposition per step serves both the refit and the costs.
     """
-    norm2 = np.einsum("ki,ij,kj->k", A, K, A)
-    C_all = K @ A.T                       # ⟨φ(x_i), Ψ_k⟩
+    with np.errstate(over="ignore", invalid="ignore"):   # refused by the caller
+        norm2 = np.einsum("ki,ij,kj->k", A, K, A)
+        C_all = K @ A.T                   # ⟨φ(x_i), Ψ_k⟩
     S = np.array(S)
     removed, counts, errors = [], [], []
     while True:
@@ -57,7 +59,7 @@ def _kpca_path(K, A, S, n_keep):
         if S.size <= n_keep:
             return S, B, err, counts, errors, removed
         used = (B ** 2).sum(axis=0)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             cost = used[:, None] / U ** 2 * np.maximum(w, 0.0)[None, :]
         cost[used == 0, :] = 0.0          # an unused point is free to remove
         cost[~np.isfinite(cost)] = np.inf
@@ -114,11 +116,20 @@ def _l1_weights(weights, A, S):
         if weights == "uniform":
             return np.ones(S.size)
         if weights == "inverse":
+            if S.size == 0:
+                return np.ones(0)
             size = np.abs(A[:, S]).max(axis=0)
-            return size.mean() / size
+            # A coefficient tiny against the others gets a weight beyond the
+            # float range: the largest float, which keeps it out all the same.
+            with np.errstate(over="ignore"):
+                return np.minimum(np.sum(size / size.size) / size, np.finfo(float).max)
         raise ValueError(f"'weights' must be 'uniform', 'inverse' or an array, got "
                          f"{weights!r}")
-    c = np.asarray(weights, dtype=float)
+    try:
+        c = np.asarray(weights, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"'weights' must be 'uniform', 'inverse' or an array of positive "
+                        f"numbers, got {weights!r}") from None
     if c.shape != (A.shape[1],) or not np.isfinite(c).all() or (c <= 0).any():
         raise ValueError(f"'weights' must be positive and finite, one per support point "
                          f"({A.shape[1]}), got shape {c.shape}")
@@ -154,6 +165,8 @@ def _l1_subset(K, A, S, n_keep, penalty, c):
     # first penalty that keeps n_keep points (the small penalties are the
     # expensive ones).
     alpha_max = np.linalg.norm(D.T @ Y, axis=1).max() / s
+    if not alpha_max > 0:                 # Ψ = 0 in feature space: nothing to keep
+        return S[:0], 0.0
     grid = np.geomspace(alpha_max, alpha_max * 1e-5, 200)
     coef_init = None
     for piece in np.array_split(grid, 20):
@@ -222,9 +235,10 @@ def select_l1(expansion, n_vectors=None, *, penalty=None, weights="uniform", sha
         kept, lam = _l1_subset(K, A, S, n_keep, penalty, c)
         penalties.append(lam)
         K_kk = K[np.ix_(kept, kept)]
-        C = K[kept] @ A.T
+        with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
+            C = K[kept] @ A.T
         B = A[:, kept] if kept.size == S.size else _pinv_eigh(*_eigh(K_kk), C).T
-        err = _error(np.einsum("ki,ij,kj->k", A, K, A), B, K_kk, C)
+        err = _error(expansion.norm2()[rows], B, K_kk, C)
         parts.append((rows, None, B, err, [kept.size], [err], kept))
     return combine(expansion, parts, "selection_l1",
                    {"penalty": np.array(penalties), "weights": weights, "shared": shared})

@@ -4,9 +4,11 @@ import numpy as np
 from scipy import linalg
 
 from .._validation import check_array_2d, check_positive
+from .._warnings import warn
+from ..exceptions import NumericalWarning
 from ..kernels import Kernel
 from ._result import PreimageResult
-from ._starts import check_same_support
+from ._starts import check_same_support, training_gram
 
 __all__ = ["ClosedFormPreimage"]
 
@@ -54,7 +56,9 @@ class ClosedFormPreimage:
         X = check_array_2d(support, "support")
         if not isinstance(kernel, Kernel):
             raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
-        K = kernel._block(X, X) if K is None else np.asarray(K)
+        if lam:
+            # K and its eigenvectors: two n × n matrices.
+            K = training_gram(kernel, X, "support", copies=2) if K is None else np.asarray(K)
         # In the paper's notation (points as columns) (Xᵀ)⁺P = X exactly: the
         # points projected on their own span are themselves.
         self.M_ = np.array(X.T, dtype=float)
@@ -62,14 +66,28 @@ class ClosedFormPreimage:
             # K⁺ from one symmetric eigendecomposition (divide and conquer),
             # dropping eigenvalues below n·eps·max|w| as scipy.linalg.pinvh does.
             w, V = linalg.eigh(K, driver="evd")
-            keep = np.abs(w) > K.shape[0] * np.finfo(float).eps * np.abs(w).max()
-            XV = linalg.pinv(X) @ V[:, keep]
-            self.M_ -= lam * (XV / w[keep]) @ V[:, keep].T
+            top = max(float(np.abs(w).max()), np.finfo(float).tiny)
+            keep = np.abs(w) > K.shape[0] * np.finfo(float).eps * top
+            if not keep.all():
+                warn(f"the Gram matrix of the {K.shape[0]} support points has "
+                     f"{int((~keep).sum())} eigenvalues at rounding level (dependent "
+                     "images φ(x_i): duplicated points, or more points than the feature "
+                     "space has dimensions); they were dropped from K⁻¹ (a "
+                     "pseudo-inverse) instead of divided by", NumericalWarning)
+            with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+                XV = linalg.pinv(X.astype(np.float64)) @ V[:, keep]
+                self.M_ -= lam * (XV / w[keep]) @ V[:, keep].T
+            if not np.isfinite(self.M_).all():
+                raise ValueError(
+                    f"'regularization'={lam!r} times the pseudo-inverses of the support "
+                    "points and their Gram matrix overflows float64; use a smaller "
+                    "'regularization' or rescale 'support'")
         self.support_, self.kernel_ = X, kernel
         return self
 
     def solve(self, expansion, x0=None):
         """``X* = M Γ`` for all expansions at once (x0 is not used)."""
         check_same_support(self, expansion)
-        return PreimageResult.direct(expansion, expansion.coef @ self.M_.T, self.name,
-                                     "closed form")
+        with np.errstate(over="ignore", invalid="ignore"):  # handled by direct()
+            x = expansion.coef @ self.M_.T
+        return PreimageResult.direct(expansion, x, self.name, "closed form")

@@ -6,6 +6,7 @@ from ._fixed_point import fixed_point
 from ._gradient import gradient_descent
 from ._learned import LearnedPreimage
 from ._mds import MDSPreimage
+from ._starts import check_expansion
 
 __all__ = ["METHODS", "find_preimage", "make_solver"]
 
@@ -79,15 +80,15 @@ def find_preimage(expansion, method="fixed_point", x0=None, **options):
     """
     if hasattr(method, "solve"):
         if options:
-            raise ValueError("options cannot be passed with a fitted solver; set them "
-                             "when constructing it")
-        return method.solve(expansion, x0=x0)
+            raise ValueError(f"options {sorted(options)} cannot be passed with a fitted "
+                             "solver as 'method'; set them when constructing it")
+        return method.solve(check_expansion(expansion), x0=x0)
     if callable(method):
         return method(expansion, x0=x0, **options)
-    if method in _ITERATIVE:
-        return _ITERATIVE[method](expansion, x0, **options)
-    if method in _FITTED:
-        expansion._require_kernel()
+    if isinstance(method, str) and method in _ITERATIVE:
+        return _ITERATIVE[method](check_expansion(expansion), x0, **options)
+    if isinstance(method, str) and method in _FITTED:
+        check_expansion(expansion)
         solver = _FITTED[method](**options).fit(expansion.support, expansion.kernel)
         return solver.solve(expansion, x0=x0)
     raise ValueError(f"Unknown pre-image method {method!r}; 'method' must be one of "

@@ -1,13 +1,14 @@
 """Exact pre-images for invertible dot-product kernels (Schölkopf et al. 1999,
 Prop. 2)."""
 
-import warnings
-
 import numpy as np
 
+from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kernels import DotProductKernel
+from .._validation import check_positive
 from ._result import PreimageResult
+from ._starts import check_expansion, replace_non_finite
 
 __all__ = ["exact_preimage"]
 
@@ -24,20 +25,24 @@ def exact_preimage(expansion, x0=None, *, rtol=1e-6):
     says how far the answer is from Ψ, and a warning is issued when it exceeds
     `rtol` times ‖Ψ‖² (x0 is not used).
     """
-    expansion._require_kernel()
+    check_expansion(expansion)
+    rtol = check_positive(rtol, "rtol", strict=False)
     kernel = expansion.kernel
     if not isinstance(kernel, DotProductKernel) or not kernel.invertible:
         raise ValueError(
             "method='exact' needs a dot-product kernel with an invertible profile "
             f"(linear, odd-degree polynomial, sigmoid), got {kernel!r}")
     basis = np.eye(expansion.n_features, dtype=expansion.support.dtype)
-    x = kernel.inner_product_from_value(expansion.cross(basis))
-    d2 = expansion.distance2(x)
+    # Where the kernel values or their inverse overflow, x is not finite and
+    # replace_non_finite falls back to the nearest support point, with a warning.
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = kernel._inverse_profile(expansion.coef @ kernel._block(expansion.support, basis))
+    x, d2 = replace_non_finite(expansion, x)
     inexact = d2 > rtol * np.maximum(expansion.norm2(), np.finfo(float).tiny)
     message = "exact" if not inexact.any() else (
         f"{int(inexact.sum())} of {len(x)} expansions have no exact pre-image "
         "(relative residual above rtol)")
     if inexact.any():
-        warnings.warn(f"method='exact': {message}; the answer is only approximate",
-                      NumericalWarning, stacklevel=2)
+        warn(f"method='exact': {message}; the answer is only approximate",
+             NumericalWarning)
     return PreimageResult(x, d2, np.zeros(len(x), dtype=int), ~inexact, message, "exact")

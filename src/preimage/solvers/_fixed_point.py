@@ -23,15 +23,14 @@ which also yields the objective at the current points, so the best point seen
 is kept at no extra cost and the answer is never worse than the start.
 """
 
-import warnings
-
 import numpy as np
 
 from .._validation import check_positive, check_positive_int, check_random_state
+from .._warnings import warn
 from ..exceptions import ConvergenceWarning, NumericalWarning
 from ..kernels import DotProductKernel, RadialKernel
 from ._result import PreimageResult
-from ._starts import check_starts, nearest_support_points
+from ._starts import check_expansion, check_starts, nearest_support_points, replace_non_finite
 
 __all__ = ["fixed_point"]
 
@@ -41,27 +40,34 @@ _VANISHING = 1e-10
 
 def _step(kernel, coef, support, Z, lam, anchor):
     """One fixed-point step at Z: returns the objective at Z (without the
-    constant ‖Ψ‖²), the new points, and the denominators with their scales."""
-    K, D = kernel._block_and_derivative(Z, support)
-    inner = np.einsum("ji,ji->j", coef, K)
-    objective = kernel._diag(Z) - 2 * inner
-    if lam:
-        objective = objective + lam * np.einsum("ij,ij->i", Z - anchor, Z - anchor)
-    if isinstance(kernel, RadialKernel):
-        C = -2 * coef * D
-        den = C.sum(axis=1)
-        scale = np.abs(C).sum(axis=1)
-    else:
-        C = coef * D
-        den = kernel.profile_derivative(np.einsum("ij,ij->i", Z, Z))
-        scale = np.abs(den)
-    num = C @ support
-    if lam:
-        num = num + lam * anchor
-        den = den + lam
-        scale = scale + lam
-    with np.errstate(divide="ignore", invalid="ignore"):
+    constant ‖Ψ‖²; inf where it overflows), the new points (non-finite where
+    the step fails), and the denominators with their scales.
+
+    Overflow (a polynomial kernel far out, an extreme width) is not an error
+    here: the caller treats a non-finite step as a vanishing denominator and
+    a non-finite objective as no improvement.
+    """
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        K, D = kernel._block_and_derivative(Z, support)
+        inner = np.einsum("ji,ji->j", coef, K)
+        objective = kernel._diag(Z) - 2 * inner
+        if lam:
+            objective = objective + lam * np.einsum("ij,ij->i", Z - anchor, Z - anchor)
+        if isinstance(kernel, RadialKernel):
+            C = -2 * coef * D
+            den = C.sum(axis=1)
+            scale = np.abs(C).sum(axis=1)
+        else:
+            C = coef * D
+            den = kernel.profile_derivative(np.einsum("ij,ij->i", Z, Z))
+            scale = np.abs(den)
+        num = C @ support
+        if lam:
+            num = num + lam * anchor
+            den = den + lam
+            scale = scale + lam
         Z_new = num / den[:, None]
+    objective = np.where(np.isfinite(objective), objective, np.inf)
     return objective, Z_new, den, scale
 
 
@@ -103,11 +109,13 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, regularization=0.
     ConvergenceWarning
         When iterations end unconverged; the best point seen is returned.
     NumericalWarning
-        When restarts are exhausted and the best point seen (at worst the
-        support point nearest in feature space) is returned.
+        When a denominator vanished and expansions were restarted; when
+        restarts are exhausted and the best point seen (at worst the support
+        point nearest in feature space) is returned; when the residual
+        overflows at the best point (the nearest support point is returned).
     """
+    check_expansion(expansion)
     kernel, support, coef = expansion.kernel, expansion.support, expansion.coef
-    expansion._require_kernel()
     if not isinstance(kernel, (RadialKernel, DotProductKernel)):
         raise ValueError(
             f"method='fixed_point' needs a radial or dot-product kernel, got "
@@ -138,7 +146,7 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, regularization=0.
 
     # A tolerance below the working precision can never be met.
     tol = max(tol, 8 * np.finfo(np.result_type(Z, support)).eps)
-    norm2 = expansion.norm2()
+    expansion.norm2()  # refuses an expansion beyond the float range, early
     best_Z = Z.copy()
     best_obj = np.full(m, np.inf)
     n_iter = np.zeros(m, dtype=int)
@@ -158,8 +166,9 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, regularization=0.
         iters_this_start[active] += 1
 
         vanishing = ~(den > _VANISHING * scale) | ~np.isfinite(Z_new).all(axis=1)
-        step = np.linalg.norm(Z_new - Z[active], axis=1)
-        size = np.maximum(np.linalg.norm(Z[active], axis=1), 1.0)
+        with np.errstate(over="ignore", invalid="ignore"):  # vanishing rows: no step
+            step = np.linalg.norm(Z_new - Z[active], axis=1)
+            size = np.maximum(np.linalg.norm(Z[active], axis=1), 1.0)
         done = ~vanishing & (step <= tol * size)
         Z[active[~vanishing]] = Z_new[~vanishing]
         converged[active[done]] = True
@@ -198,20 +207,26 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, regularization=0.
         use = near_obj < best_obj[rows]
         best_Z[rows[use]] = nearest[rows[use]]
         best_obj[rows[use]] = near_obj[use]
-        warnings.warn(
+        warn(
             f"the fixed-point denominator vanished for {int(failed.sum())} of {m} "
             f"expansions even after {max_restarts} restarts (the expansion is nearly "
             "orthogonal to every φ(z) tried); returning the best point seen, or the "
-            "support point nearest in feature space", NumericalWarning, stacklevel=2)
+            "support point nearest in feature space", NumericalWarning)
+    restarted = (restarts > 0) & ~failed
+    if restarted.any():
+        warn(
+            f"the fixed-point denominator vanished for {int(restarted.sum())} of {m} "
+            "expansions (nearly orthogonal to φ(z) at the current point); they were "
+            f"restarted ({int(restarts[restarted].sum())} restarts in all) from the "
+            "support point nearest in feature space, then from random support points",
+            NumericalWarning)
     unconverged = ~converged & ~failed
     if unconverged.any():
-        warnings.warn(
+        warn(
             f"the fixed point did not converge for {int(unconverged.sum())} of {m} "
             f"expansions within max_iter={max_iter} iterations; returning the best "
-            "point seen", ConvergenceWarning, stacklevel=2)
-    distance2 = np.maximum(norm2 + kernel._diag(best_Z)
-                           - 2 * np.einsum("ji,ji->j", coef, kernel._block(best_Z, support)),
-                           0.0)
+            "point seen", ConvergenceWarning)
+    best_Z, distance2 = replace_non_finite(expansion, best_Z)
     n_conv = int(converged.sum())
     message = (f"{n_conv} of {m} converged; {int(restarts.sum())} restarts; "
                f"{int(failed.sum())} ran out of restarts")

@@ -1,16 +1,15 @@
 """Pre-images by gradient descent on the feature-space residual (Mika et al.
 1999, Sec. 3; Bakır et al. 2004 "kPCA + gradient descent")."""
 
-import warnings
-
 import numpy as np
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
 from .._validation import check_positive, check_positive_int, check_random_state
-from ..exceptions import ConvergenceWarning, NumericalWarning
+from .._warnings import warn
+from ..exceptions import ConvergenceWarning
 from ._result import PreimageResult
-from ._starts import check_starts, nearest_support_points
+from ._starts import check_expansion, check_starts, nearest_support_points, replace_non_finite
 
 __all__ = ["gradient_descent"]
 
@@ -43,18 +42,34 @@ def gradient_descent(expansion, x0=None, *, n_starts=1, max_iter=200, tol=1e-9,
     Returns
     -------
     PreimageResult
+
+    Warns
+    -----
+    ConvergenceWarning
+        When L-BFGS-B stops unconverged; the best point found is returned.
+    NumericalWarning
+        When the residual overflows at every start (a polynomial kernel far
+        out); the support point nearest in feature space is returned.
     """
-    expansion._require_kernel()
+    check_expansion(expansion)
     kernel, support = expansion.kernel, expansion.support
-    kernel._require_gradient()
+    if not kernel.differentiable:
+        raise ValueError(
+            f"method='gradient' needs a kernel with a gradient in its input, and "
+            f"{type(kernel).__name__} has none; choose another 'method' ('mds', "
+            "'learned' or 'closed_form')")
     n_starts = check_positive_int(n_starts, "n_starts")
     max_iter = check_positive_int(max_iter, "max_iter")
     tol = check_positive(tol, "tol")
     rng = check_random_state(random_state)
     if bounds is not None:
-        low, high = bounds
+        try:
+            low, high = (float(b) for b in bounds)
+        except (TypeError, ValueError):
+            low = high = np.nan
         if not low < high:
             raise ValueError(f"'bounds' must be (low, high) with low < high, got {bounds!r}")
+        bounds = (low, high)
     m, d = expansion.n_expansions, expansion.n_features
     n_near = n_starts if x0 is None else n_starts - 1
     near = nearest_support_points(expansion, n_near) if n_near > 0 else None
@@ -99,17 +114,14 @@ def gradient_descent(expansion, x0=None, *, n_starts=1, max_iter=200, tol=1e-9,
                 if np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun <= dist[j]:
                     dist[j], x[j], converged[j] = res.fun, res.x, res.success
 
-    bad = ~np.isfinite(dist)
-    if bad.any():
-        warnings.warn(
-            f"the residual overflowed at every start for {int(bad.sum())} of {m} "
-            "expansions; returning their first start unchanged", NumericalWarning,
-            stacklevel=2)
+    # Where the residual overflowed at every start (a polynomial kernel far
+    # out), the support point nearest in feature space is returned instead.
+    x, dist = replace_non_finite(expansion, x, dist)
     if not converged.all():
-        warnings.warn(
+        warn(
             f"L-BFGS-B did not converge for {int((~converged).sum())} of {m} "
             f"expansions within max_iter={max_iter}; returning the best point found",
-            ConvergenceWarning, stacklevel=2)
-    return PreimageResult(x, np.maximum(dist, 0.0), n_iter, converged,
+            ConvergenceWarning)
+    return PreimageResult(x, dist, n_iter, converged,
                           f"{int(converged.sum())} of {m} converged ({n_starts} start(s) each)",
                           "gradient")

@@ -2,19 +2,26 @@
 
 import contextlib
 import dataclasses
+import warnings
 
 import numpy as np
 from scipy import linalg
 
 from .._blocks import is_dask_array, sum_row_blocks
 from .._validation import check_array_2d, check_positive, check_positive_int, check_random_state
+from .._warnings import warn
+from ..exceptions import NumericalWarning
 from ..kernels import Kernel, make_kernel
 from ..kpca import fit_kernel_pca
 from ..nystroem import landmark_basis
 from ._result import PreimageResult
-from ._starts import check_same_support
+from ._starts import check_same_support, training_gram
 
 __all__ = ["LearnedPreimage"]
+
+#: What to do when the exact map's n × n system is over the memory budget.
+_LANDMARK_HINT = ("use LearnedPreimage(n_landmarks=m), the Nyström (subset-of-regressors) "
+                  "map, which needs O(m² + m d) memory")
 
 
 # OpenBLAS's multithreaded Cholesky factorisation (dpotrf) crashes with a
@@ -33,6 +40,45 @@ def _cholesky_threads(n):
     from threadpoolctl import threadpool_limits
 
     return threadpool_limits(limits=1, user_api="blas")
+
+
+def _solve_psd(make_A, B, what):
+    """``A⁻¹ B`` for a symmetric ``A = make_A()`` that should be positive definite.
+
+    A Cholesky factorisation (in place) when A is numerically positive
+    definite; otherwise (a ridge α below the rounding level of A, or an
+    indefinite kernel such as the sigmoid) A is built again and the
+    pseudo-inverse taken from one symmetric eigendecomposition, whose
+    eigenvalues at rounding level (below ``n·eps·max|λ|``) are dropped with a
+    NumericalWarning instead of divided by.
+    """
+    A = make_A()
+    n = A.shape[0]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", linalg.LinAlgWarning)
+            with _cholesky_threads(n):
+                return linalg.solve(A, B, assume_a="pos", overwrite_a=True)
+    except (linalg.LinAlgError, linalg.LinAlgWarning):
+        pass
+    w, V = linalg.eigh(make_A(), overwrite_a=True)
+    top = max(float(np.abs(w).max()), np.finfo(w.dtype).tiny)
+    keep = np.abs(w) > n * np.finfo(w.dtype).eps * top
+    warn(f"{what} is numerically singular or indefinite; it was solved by "
+         f"pseudo-inverse, dropping {int((~keep).sum())} of {n} eigenvalues at rounding "
+         "level (a larger 'alpha', or a map kernel whose width suits the coordinates, "
+         "avoids this)", NumericalWarning)
+    with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
+        return V[:, keep] @ ((V[:, keep].T @ B) / w[keep, None])
+
+
+def _refuse_overflow(values, what):
+    if not np.isfinite(values).all():
+        raise ValueError(
+            f"{what} overflows float64 for these 'coordinates': the map kernel's values "
+            "or the map itself lie beyond the float range; rescale 'coordinates' or "
+            "choose a milder map kernel (its 'gamma', 'degree') or a larger 'alpha'")
+    return values
 
 
 class LearnedPreimage:
@@ -132,8 +178,9 @@ class LearnedPreimage:
             raise ValueError(f"'targets' must have one row per row of 'coordinates' "
                              f"({C.shape[0]}), got {T.shape[0]}")
         if self.kernel is None:
-            if forward_kernel is None:
-                raise ValueError("'kernel' is None and no forward kernel was given")
+            if not isinstance(forward_kernel, Kernel):
+                raise ValueError(f"'kernel' is None, so 'forward_kernel' must be a preimage "
+                                 f"Kernel, got {forward_kernel!r}")
             self.map_kernel_ = forward_kernel
             if self.gamma is not None:
                 if "gamma" not in forward_kernel.get_params():
@@ -152,10 +199,20 @@ class LearnedPreimage:
                 raise ValueError(f"'n_landmarks' must be <= the number of pairs "
                                  f"({C.shape[0]}), got {m}")
             return self._fit_landmarks(C, T, m, alpha)
-        L = self.map_kernel_._block(C, C)
-        L.flat[:: L.shape[0] + 1] += alpha
-        with _cholesky_threads(L.shape[0]):
-            self.dual_coef_ = linalg.solve(L, T, assume_a="pos", overwrite_a=True)
+        n = C.shape[0]
+        gram = [training_gram(self.map_kernel_, C, "coordinates", hint=_LANDMARK_HINT)]
+
+        def system():
+            # L once, built again only after a failed Cholesky overwrote it.
+            L = gram.pop() if gram else self.map_kernel_._block(C, C)
+            if not alpha < float(np.finfo(L.dtype).max) / 2:  # beyond float32's range
+                L = L.astype(np.float64)
+            L.flat[:: n + 1] += alpha
+            return L
+
+        self.dual_coef_ = _refuse_overflow(
+            _solve_psd(system, T, f"the learned map's system L + αI (alpha={alpha:.3g})"),
+            "the learned map")
         self.coordinates_ = C
         self.output_dtype_ = self.dual_coef_.dtype
         return self
@@ -176,18 +233,42 @@ class LearnedPreimage:
             C_block = check_array_2d(C_block, "coordinates", n_features=C_m.shape[1],
                                      dtype=np.float64)
             T_block = check_array_2d(T_block, "targets", dtype=np.float64)
-            L = kernel._block(C_block, C_m)
-            return L.T @ L, L.T @ T_block
+            with np.errstate(over="ignore", invalid="ignore"):  # refused below
+                L = kernel._block(C_block, C_m)
+                return L.T @ L, L.T @ T_block
 
         LtL, LtT = sum_row_blocks(moments, C, T, row_bytes=8 * (m + T.shape[1]))
+        with np.errstate(over="ignore", invalid="ignore"):
+            L_mm = kernel._block(C_m, C_m)
+        for values in (LtL, LtT, L_mm):
+            _refuse_overflow(values, "the landmark map's kernel moments")
+        if not np.any(L_mm):
+            raise ValueError(
+                f"the map kernel {kernel!r} maps every landmark of 'coordinates' to the "
+                "origin of feature space (a zero Gram matrix); choose another map kernel")
         # β = Wθ with WᵀL_mmW = I turns the normal equations into the
         # well-conditioned (WᵀL_nmᵀL_nmW + αI)θ = WᵀL_nmᵀX (L_mm may be
         # numerically singular; its null directions cannot change Γ).
-        W = landmark_basis(kernel._block(C_m, C_m), warn=False)
-        A = W.T @ LtL @ W
-        A.flat[:: A.shape[0] + 1] += alpha
-        beta = W @ linalg.solve(A, W.T @ LtT, assume_a="pos")
-        self.dual_coef_ = beta
+        W = landmark_basis(L_mm, warn=False)
+        if W.shape[1] < m:
+            warn(f"the {m} landmarks of the learned map span only {W.shape[1]} "
+                 "feature-space directions (duplicated or nearly dependent coordinates); "
+                 "the eigenvalues of L_mm at rounding level were dropped instead of "
+                 "divided by", NumericalWarning)
+        with np.errstate(over="ignore", invalid="ignore"):  # refused below
+            A = W.T @ LtL @ W
+            WtT = W.T @ LtT
+        _refuse_overflow(A, "the landmark map's normal equations")
+
+        def system():
+            A_copy = A.copy()
+            A_copy.flat[:: A.shape[0] + 1] += alpha
+            return A_copy
+
+        with np.errstate(over="ignore", invalid="ignore"):  # refused below
+            beta = W @ _solve_psd(system, WtT, "the landmark map's normal equations "
+                                  f"(alpha={alpha:.3g})")
+        self.dual_coef_ = _refuse_overflow(beta, "the landmark map")
         self.coordinates_ = C_m
         self.output_dtype_ = np.result_type(C.dtype, T.dtype)
         return self
@@ -195,11 +276,14 @@ class LearnedPreimage:
     def predict(self, coordinates):
         """``Γ(c) = l(c, C) β`` for coordinates of shape (m, q)."""
         if not hasattr(self, "dual_coef_"):
-            raise ValueError("LearnedPreimage is not fitted; call fit or fit_coordinates")
+            raise ValueError("LearnedPreimage is not fitted, so 'coordinates' cannot be "
+                             "mapped; call fit or fit_coordinates first")
         C = check_array_2d(coordinates, "coordinates",
                            n_features=self.coordinates_.shape[1])
-        out = self.map_kernel_._block(C, self.coordinates_) @ self.dual_coef_
-        return out.astype(self.output_dtype_, copy=False)
+        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+            out = self.map_kernel_._block(C, self.coordinates_) @ self.dual_coef_
+            out = out.astype(self.output_dtype_, copy=False)
+        return _refuse_overflow(out, "the learned map's output")
 
     # -- on expansions over a support (find_preimage's one-call path) ----------
     def fit(self, support, kernel, K=None):
@@ -208,7 +292,8 @@ class LearnedPreimage:
         X = check_array_2d(support, "support")
         if not isinstance(kernel, Kernel):
             raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
-        K = kernel._block(X, X) if K is None else np.asarray(K)
+        # K and its centred copy: two n × n matrices.
+        K = training_gram(kernel, X, "support", copies=2) if K is None else np.asarray(K)
         self.kpca_ = fit_kernel_pca(K, self.n_components, copy=True)
         # The centred coordinates of φ(x_i) are K̃α = u√λ; for an expansion
         # Σ γ_i φ(x_i) they are γᵀKA − c (see expansion_coordinates).
@@ -225,7 +310,8 @@ class LearnedPreimage:
     def solve(self, expansion, x0=None):
         """Pre-images of expansions over the fitted support (x0 is not used)."""
         if not hasattr(self, "KA_"):
-            raise ValueError("LearnedPreimage.solve needs fit(support, kernel); after "
+            raise ValueError("LearnedPreimage is not fitted on a support: solve needs "
+                             "fit(support, kernel) to map an 'expansion'; after "
                              "fit_coordinates use predict(coordinates)")
         check_same_support(self, expansion)
         x = self.predict(self.expansion_coordinates(expansion))

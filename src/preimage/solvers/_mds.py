@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 
 from .._validation import check_array_2d, check_positive, check_positive_int
+from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kernels import DotProductKernel, RadialKernel
 from ._result import PreimageResult
@@ -61,11 +62,16 @@ class MDSPreimage:
                 "method='mds' needs a radial or dot-product kernel (to turn feature "
                 f"distances into input distances), got {kernel!r}")
         if isinstance(kernel, DotProductKernel) and not kernel.invertible:
-            warnings.warn(
+            warn(
                 f"{kernel!r} is not invertible on the whole line; MDS uses the branch "
-                "with non-negative kernel argument", NumericalWarning, stacklevel=2)
+                "with non-negative kernel argument", NumericalWarning)
         self.support_, self.kernel_ = X, kernel
-        self.diag_ = kernel._diag(X)
+        with np.errstate(over="ignore", invalid="ignore"):
+            diag = kernel._diag(X)
+        if not np.isfinite(diag).all():
+            raise ValueError(f"k(x, x) of {kernel!r} overflows for some 'support' points; "
+                             "rescale 'support' or choose milder kernel parameters")
+        self.diag_ = diag
         return self
 
     def input_distance2(self, expansion, feature_d2=None, diag=None):
@@ -75,29 +81,41 @@ class MDSPreimage:
         given feature distances `feature_d2` to points whose ``k(x, x)`` is
         `diag` (same shape).
         """
-        kernel = self.kernel_
         if feature_d2 is None:
             feature_d2 = support_distance2(expansion)
             diag = self.diag_[None, :]
-        if isinstance(kernel, RadialKernel):
-            f0 = float(kernel.profile(np.zeros(1))[0])
-            too_far = feature_d2 >= 2 * f0
-            if too_far.any():
-                warnings.warn(
-                    f"MDS: {int(too_far.sum())} feature distances d̃² ≥ 2k(x, x) are too "
-                    "large for the kernel's inverse (the logarithm is undefined); they "
-                    "were clipped to the largest finite input distance",
-                    NumericalWarning, stacklevel=3)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", NumericalWarning)
-                return kernel.distance2_from_feature_distance2(feature_d2)
-        norm2 = expansion.norm2()
-        cross = (norm2[:, None] + diag - feature_d2) / 2
-        with warnings.catch_warnings():
+        d2 = self._input_distance2(expansion, feature_d2, diag)
+        if not np.isfinite(d2).all():
+            raise ValueError(
+                "the input distances implied by this 'expansion' overflow float64 (the "
+                f"inverse of {self.kernel_!r} is beyond the float range there)")
+        return d2
+
+    def _input_distance2(self, expansion, feature_d2, diag):
+        """:meth:`input_distance2`, inf where the kernel's inverse overflows."""
+        kernel = self.kernel_
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"), \
+                warnings.catch_warnings():
+            # The clipping of the inverses is reported once, below, by MDS.
             warnings.simplefilter("ignore", NumericalWarning)
-            f_inv = kernel.inner_product_from_value
-            d2 = f_inv(norm2)[:, None] + f_inv(diag) - 2 * f_inv(cross)
-        return np.maximum(d2, 0.0)
+            if isinstance(kernel, RadialKernel):
+                f0 = float(kernel.profile(np.zeros(1))[0])
+                too_far = feature_d2 >= 2 * f0
+                lo, hi = kernel.value_range
+                values = np.clip(f0 - np.asarray(feature_d2, dtype=float) / 2,
+                                 lo + np.finfo(float).tiny, hi)
+                d2 = kernel._inverse_profile(values)
+            else:
+                too_far = np.zeros(np.shape(feature_d2), dtype=bool)
+                norm2 = expansion.norm2()
+                cross = (norm2[:, None] + diag - feature_d2) / 2
+                f_inv = kernel._inverse_profile
+                d2 = np.maximum(f_inv(norm2)[:, None] + f_inv(diag) - 2 * f_inv(cross), 0.0)
+        if too_far.any():
+            warn(f"MDS: {int(too_far.sum())} feature distances d̃² ≥ 2k(x, x) are too "
+                 "large for the kernel's inverse (the logarithm is undefined); they were "
+                 "clipped to the largest finite input distance", NumericalWarning)
+        return np.where(np.isfinite(d2), d2, np.inf)
 
     def _frame(self, Xn):
         """Centre and SVD of the neighbours, ``[x_i − x̄]ᵀ = U Λ Vᵀ``, rank by
@@ -117,19 +135,23 @@ class MDSPreimage:
         feature_d2 = support_distance2(expansion)
         neighbors = np.argsort(feature_d2, axis=1)[:, :n]
         # Input distances of the neighbours only: the others play no part.
-        d2_near = self.input_distance2(
-            expansion, np.take_along_axis(feature_d2, neighbors, axis=1), diag=self.diag_[neighbors])
-        if n == X.shape[0]:
-            # Every expansion uses all training points: one SVD serves them all.
-            d2 = np.empty_like(d2_near)
-            np.put_along_axis(d2, neighbors, d2_near, axis=1)
-            U, s, Vt, mean, d0 = self._frame(X)
-            x = (-0.5 * ((d2 - d0) @ Vt.T) / s) @ U.T + mean
-        else:
-            x = np.empty((expansion.n_expansions, X.shape[1]))
-            for j, idx in enumerate(neighbors):
-                U, s, Vt, mean, d0 = self._frame(X[idx])
-                x[j] = U @ (-0.5 * (Vt @ (d2_near[j] - d0)) / s) + mean
+        d2_near = self._input_distance2(
+            expansion, np.take_along_axis(feature_d2, neighbors, axis=1), self.diag_[neighbors])
+        # Where the inverse overflowed, or the neighbours span directions at the
+        # rounding level, x is not finite: PreimageResult.direct then falls back
+        # to the support point nearest in feature space, with a warning.
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            if n == X.shape[0]:
+                # Every expansion uses all training points: one SVD serves them all.
+                d2 = np.empty_like(d2_near)
+                np.put_along_axis(d2, neighbors, d2_near, axis=1)
+                U, s, Vt, mean, d0 = self._frame(X)
+                x = (-0.5 * ((d2 - d0) @ Vt.T) / s) @ U.T + mean
+            else:
+                x = np.empty((expansion.n_expansions, X.shape[1]))
+                for j, idx in enumerate(neighbors):
+                    U, s, Vt, mean, d0 = self._frame(X[idx])
+                    x[j] = U @ (-0.5 * (Vt @ (d2_near[j] - d0)) / s) + mean
         return PreimageResult.direct(expansion, x, self.name,
                                      f"MDS on the {n} nearest training points",
                                      {"neighbors": neighbors})

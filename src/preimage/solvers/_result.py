@@ -4,6 +4,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._starts import replace_non_finite
+
 __all__ = ["PreimageResult"]
 
 
@@ -42,8 +44,9 @@ class PreimageResult:
     def direct(cls, expansion, x, method, message, info=None):
         """The result of a non-iterative method: residuals of `x` against
         `expansion`, no iterations, every point counted as converged."""
+        x, d2 = replace_non_finite(expansion, x)
         n = len(x)
-        return cls(x, expansion.distance2(x), np.zeros(n, dtype=int), np.ones(n, dtype=bool),
+        return cls(x, d2, np.zeros(n, dtype=int), np.ones(n, dtype=bool),
                    message, method, {} if info is None else info)
 
     @property

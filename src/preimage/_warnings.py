@@ -1,0 +1,32 @@
+"""Warnings that point at the user's line, however deep in the library they arise."""
+
+import sys
+import warnings
+
+__all__ = ["warn"]
+
+#: Packages whose frames stand between the user and the library: this one,
+#: and scikit-learn, whose ``fit`` wrappers call the estimators' ``fit``.
+_LIBRARY_PACKAGES = ("preimage", "sklearn")
+
+
+def warn(message, category):
+    """:func:`warnings.warn` attributed to the user's call.
+
+    A fixed ``stacklevel`` is right for one call path only: the MDS clip
+    warning, say, is two frames below the user through ``MDSPreimage.solve``
+    and three through ``find_preimage`` or an estimator. Walking the stack to
+    the first frame outside this package (and scikit-learn's wrappers) points
+    every path at the user's line.
+    """
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and _in_library(frame):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level + 1)
+
+
+def _in_library(frame):
+    module = frame.f_globals.get("__name__") or ""
+    return module.split(".", 1)[0] in _LIBRARY_PACKAGES
