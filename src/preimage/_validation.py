@@ -59,10 +59,16 @@ def check_array_2d(X, name="X", *, dtype=FLOAT_DTYPES, min_samples=1,
     else:
         target = np.dtype(dtype)
     arr = np.array(arr, dtype=target, copy=copy or None, order="C")
-    if not np.isfinite(arr).all():
+    if arr.size == 0:
+        return arr
+    # The extremes find NaN and inf (either makes one of them non-finite) in
+    # two passes without the boolean temporary of np.isfinite(arr), and give
+    # the magnitude check its largest value.
+    top = max(float(arr.max()), -float(arr.min()))
+    if not np.isfinite(top):
         bad = "NaN" if np.isnan(arr).any() else "inf"
         raise ValueError(f"{name!r} contains {bad}; all values must be finite")
-    return check_magnitude(arr, name) if magnitude else arr
+    return _check_top(arr, top, name) if magnitude else arr
 
 
 def check_magnitude(arr, name="X"):
@@ -74,8 +80,16 @@ def check_magnitude(arr, name="X"):
     """
     if arr.size == 0 or arr.dtype.kind != "f":
         return arr
-    limit = np.sqrt(np.finfo(arr.dtype).max / (4.0 * max(arr.shape[-1], 1)))
     top = max(float(arr.max()), -float(arr.min()))  # no temporary copy of arr
+    if not np.isfinite(top):
+        raise ValueError(f"{name!r} contains NaN or inf; all values must be finite")
+    return _check_top(arr, top, name)
+
+
+def _check_top(arr, top, name):
+    if arr.dtype.kind != "f":
+        return arr
+    limit = np.sqrt(np.finfo(arr.dtype).max / (4.0 * max(arr.shape[-1], 1)))
     if top > limit:
         raise ValueError(
             f"{name!r} holds values up to {top:.3g} in magnitude, beyond {limit:.3g} where "
