@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test bench reproduce clean
+.PHONY: demo test test-long bench reproduce clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,11 @@ demo: $(VENV)/.installed-demo
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
+
+# The property suites with many more generated cases (a few minutes).
+test-long: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q tests/test_properties_core.py tests/test_properties_kpca.py \
+		tests/test_properties_models.py --hypothesis-profile=long
 
 reproduce: $(VENV)/.installed-demo
 	$(BIN)/preimage reproduce all

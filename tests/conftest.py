@@ -96,7 +96,9 @@ def pytest_terminal_summary(terminalreporter):
 
     total = sum(CASES.values())
     if total:
+        profile = terminalreporter.config.getoption("hypothesis_profile", None) or "default"
         terminalreporter.write_line(
-            f"property contract: {total} generated cases checked "
+            f"property contract: {total} generated cases checked ("
             + ", ".join(f"{k} {v}" for k, v in CASES.items())
-            + " (more with --hypothesis-profile=long)")
+            + f"), Hypothesis profile {profile!r}"
+            + (" (more with --hypothesis-profile=long)" if profile != "long" else ""))

@@ -367,7 +367,8 @@ def reproduce(names, quick, seed, output_dir, list_, quiet):
                 _progress.write(message, progress)
         for name in names:
             progress.set_description(f"reproducing {name}")
-            report = run_experiment(name, quick=quick, seed=seed, echo=echo)
+            with _numerical_warnings_as_notes(quiet):
+                report = run_experiment(name, quick=quick, seed=seed, echo=echo)
             _progress.write(format_report(report), progress)
             folder = write_report(report, output_dir)
             _progress.write(f"[{name}] written to {folder}\n", progress)
