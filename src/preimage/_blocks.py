@@ -12,6 +12,7 @@ imported only when a Dask array is given.
 
 import numpy as np
 
+from .kernels._base import _refuse_overflow
 from .kernels._pairwise import row_chunks
 
 __all__ = ["is_dask_array", "kernel_block", "kernel_diag", "kernel_row_blocks",
@@ -25,16 +26,6 @@ def kernel_block(kernel, X, Y, names="'X'"):
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         K = kernel._block(X, Y)
     return _refuse_overflow(K, kernel, "values", names)
-
-
-def _refuse_overflow(K, kernel, what, names):
-    K = np.asarray(K)
-    if not np.isfinite(K).all():
-        raise ValueError(
-            f"the kernel {what} of {kernel!r} for these {names} lie beyond the range of "
-            f"{K.dtype}; rescale the data (e.g. with sklearn.preprocessing.StandardScaler) "
-            "or choose milder kernel parameters")
-    return K
 
 
 def kernel_diag(kernel, X, names="'X'"):
