@@ -653,21 +653,21 @@ def test_closed_form_drops_rounding_level_eigenvalues_with_a_warning():
 
 def _far_expansion():
     # An expansion far from every support point in feature space: the MDS
-    # logarithm must be clipped for most support points.
+    # logarithm is undefined for most support points, which are left out.
     X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
     return FeatureExpansion(np.array([3.0, -2.0, 2.5, -3.0]), X, GaussianKernel(gamma=5.0))
 
 
-def test_mds_clip_warning_points_at_the_callers_line():
+def test_mds_far_neighbour_warning_points_at_the_callers_line():
     psi = _far_expansion()
-    with pytest.warns(NumericalWarning, match="clipped") as record:
+    with pytest.warns(NumericalWarning, match="left out") as record:
         find_preimage(psi, "mds")
     assert record[0].filename == __file__
     solver = MDSPreimage().fit(psi.support, psi.kernel)
-    with pytest.warns(NumericalWarning, match="clipped") as record:
+    with pytest.warns(NumericalWarning, match="left out") as record:
         solver.solve(psi)
     assert record[0].filename == __file__
-    with pytest.warns(NumericalWarning, match="clipped") as record:
+    with pytest.warns(NumericalWarning, match="left out") as record:
         find_preimage(psi, solver)
     assert record[0].filename == __file__
 

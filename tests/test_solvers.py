@@ -595,13 +595,16 @@ def test_mds_homogeneous_polynomial_matches_step_by_step_reference(degree, n_nei
     np.testing.assert_allclose(result.x, expected, atol=1e-8)
 
 
-def test_mds_clips_feature_distances_beyond_two_with_a_warning():
+def test_mds_with_every_feature_distance_beyond_two_gives_the_nearest_point():
     X = data(12, 2, seed=18)
-    # Ψ = −φ(x_1): every feature distance is 2 + 2k(x_1, x_i) ≥ 2
+    # Ψ = −φ(x_1): every feature distance is 2 + 2k(x_1, x_i) ≥ 2, so no
+    # neighbour has an input distance; the nearest point in feature space (the
+    # one farthest from x_1) is the answer.
     psi = FeatureExpansion(-np.eye(12)[:1], X, GaussianKernel(gamma=0.5))
-    with pytest.warns(NumericalWarning, match="clipped"):
+    with pytest.warns(NumericalWarning, match="had none left and were given their nearest"):
         result = find_preimage(psi, "mds", n_neighbors=5)
-    assert np.all(np.isfinite(result.x)) and np.all(np.isfinite(result.distance2))
+    farthest = np.argmax(np.sum((X - X[0]) ** 2, axis=1))
+    np.testing.assert_array_equal(result.x, X[[farthest]])
     np.testing.assert_allclose(result.distance2,
                                residual(psi.coef, X, result.x, sk_kernel(psi.kernel)),
                                atol=1e-10)
@@ -1158,3 +1161,38 @@ def test_gradient_random_starts_are_reproducible():
     assert_same(r1.x, r2.x)
     # more starts never do worse than the first one alone
     assert np.all(r1.distance2 <= r_one.distance2 + 1e-12)
+
+
+def test_mds_leaves_out_neighbours_no_input_distance_explains():
+    """A support point with d̃² ≥ 2k(x, x) (here exp underflows: φ(x_far) is
+    orthogonal to Ψ, and ‖Ψ‖² > 1) says nothing about where x lies. MDS over
+    all six points must equal MDS over the five others, solved on its own."""
+    from preimage.solvers import MDSPreimage
+
+    near = np.array([[0.0, 0.0], [1.0, 0.2], [0.1, 0.9], [0.8, 0.9], [0.5, 0.4]])
+    far = np.array([[100.0, 100.0]])
+    kernel = GaussianKernel(gamma=1.0)
+    coef = np.array([[1.0, 0.5, 0.2, 0.1, 0.3]])
+    psi_all = FeatureExpansion(np.hstack([coef, [[0.0]]]), np.vstack([near, far]), kernel)
+    psi_near = FeatureExpansion(coef, near, kernel)
+    assert psi_near.norm2()[0] > 1            # so d̃² to the far point exceeds 2
+    with pytest.warns(NumericalWarning, match="1 of the 6 distances .* left out"):
+        with_far = MDSPreimage(n_neighbors=6).fit(psi_all.support, kernel).solve(psi_all)
+    alone = MDSPreimage(n_neighbors=5).fit(near, kernel).solve(psi_near)
+    np.testing.assert_allclose(with_far.x, alone.x, rtol=0, atol=1e-12)
+
+
+def test_mds_on_few_nystroem_landmarks_stays_near_the_data():
+    """With 10 landmarks most far landmarks have undefined input distances;
+    clipping them to the largest finite distance threw pre-images 40 away
+    from data in [-1, 1] (MSE 950). Left out, MDS denoises."""
+    from preimage import KernelPCADenoiser
+    from preimage.datasets import make_three_clusters
+
+    X, _, centers = make_three_clusters(return_centers=True, random_state=0)
+    X_test, y_test = make_three_clusters(random_state=1)
+    den = KernelPCADenoiser(2, gamma=10, method="mds", n_landmarks=10, random_state=0).fit(X)
+    with pytest.warns(NumericalWarning, match="left out"):
+        Z = den.transform(X_test)
+    assert np.abs(Z).max() < 1.5
+    assert np.mean(np.sum((Z - centers[y_test]) ** 2, axis=1)) < 0.2

@@ -147,7 +147,7 @@ def kernel_methods(X, T, T_noisy, n_components):
         for method in ("MDS, 10 neighbours", "MDS, global", "closed form"):
             timer = Timer()
             with warnings.catch_warnings(), timer():
-                # MDS warns about clipped distances; the table counts them.
+                # MDS warns about neighbours it left out; the table counts them.
                 warnings.simplefilter("ignore", NumericalWarning)
                 r = find_preimage(psi, solvers[method])
             clipped = None
@@ -184,11 +184,11 @@ def _table(rows, n_train, n_test):
                     seconds(r["apply"], "cpu"), seconds(r["apply"], "wall"), paper])
     return Table("fig3_mse_times",
                  f"Denoising {n_test} noisy '2's ({n_train} training '2's): MSE to the clean "
-                 "digit, mean feature residual, unconverged fixed points, clipped MDS "
-                 "distances, and seconds (CPU = process_time over all threads, wall = "
+                 "digit, mean feature residual, unconverged fixed points, MDS neighbours "
+                 "left out, and seconds (CPU = process_time over all threads, wall = "
                  "perf_counter) to fit and to compute all pre-images",
                  ["method", "projection", "MSE", "feature residual", "unconverged",
-                  "clipped d̃² ≥ 2", "fit CPU s", "fit wall s", "pre-images CPU s",
+                  "left out d̃² ≥ 2", "fit CPU s", "fit wall s", "pre-images CPU s",
                   "pre-images wall s", "paper's CPU time (10 digits, 1,000 training)"],
                  out, digits=3)
 
@@ -239,8 +239,8 @@ def run(*, quick=False, seed=0, echo=print):
         f"on pixels in [0, 1]. All kernel methods share this fit.",
         f"Fixed point: started at the noisy digit, at most {MAX_ITER} iterations, relative "
         f"tolerance 1e-7; unconverged counts are in the table. MDS: feature distances "
-        f"d̃² ≥ 2 have no input-space distance under the Gaussian kernel and are clipped "
-        f"to −ln(tiny)/gamma (counted in the table over the neighbours used). Closed form: "
+        f"d̃² ≥ 2 have no input-space distance under the Gaussian kernel; those neighbours "
+        f"are left out (counted in the table over the neighbours). Closed form: "
         f"λ = {REGULARIZATION:g}.",
         "Linear PCA: fitted on the training digits; the cross-validated row chose its "
         f"number of components from 1..{n_components} by 5-fold cross-validation on the "

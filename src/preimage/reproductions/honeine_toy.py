@@ -44,7 +44,7 @@ What to observe: where the methods put the denoised points relative to the
 noiseless curve (the figures), which method has the smallest error in each set
 and with each projection, and how the global MDS behaves when most training
 points are far away in feature space (distances ``d̃² ≥ 2`` have no input-space
-inverse and are clipped).
+inverse, and those training points are left out).
 """
 
 import warnings
@@ -88,7 +88,7 @@ def draw(name, params, scale, rng):
 
 
 def _clipped(expansion, result):
-    """How many neighbour distances MDS had to clip (``d̃² ≥ 2 k(x, x) = 2``)."""
+    """How many neighbours MDS had to leave out (``d̃² ≥ 2 k(x, x) = 2``)."""
     d2 = np.take_along_axis(support_distance2(expansion), result.info["neighbors"], axis=1)
     return int((d2 >= 2.0).sum())
 
@@ -97,7 +97,7 @@ def denoise(X, T, params, rng):
     """Pre-images of T's projections by every method, for both projections.
 
     Returns ``{projection: {method: (result, extra)}}`` where ``extra`` counts
-    fixed-point restarts or clipped MDS distances, and the largest deviation
+    fixed-point restarts or MDS neighbours left out, and the largest deviation
     of the closed form from ``Σ_i γ_i x_i`` (its λ → 0 limit).
     """
     kpca = KernelPCA(params["n_components"], gamma=1.0 / (2 * params["sigma"] ** 2),
@@ -119,7 +119,7 @@ def denoise(X, T, params, rng):
                 runs[method] = (r, int(r.info["restarts"].sum()))
         for method, solver in solvers.items():
             with warnings.catch_warnings():
-                # MDS warns about clipped distances; the table counts them.
+                # MDS warns about neighbours it left out; the table counts them.
                 warnings.simplefilter("ignore", NumericalWarning)
                 r = find_preimage(psi, solver)
             runs[method] = (r, _clipped(psi, r) if method.startswith("MDS") else None)
@@ -167,7 +167,7 @@ def _table(draws):
                  "the noisy inputs, and mean feature-space residual ‖Pφ(x) − φ(z)‖²; "
                  "mean ± sd over draws; counts summed over draws",
                  ["set", "projection", "method", "to noiseless", "to noisy input",
-                  "feature residual", "unconverged", "restarts", "clipped d̃² ≥ 2"],
+                  "feature residual", "unconverged", "restarts", "left out d̃² ≥ 2"],
                  rows, digits=4)
 
 
@@ -250,8 +250,9 @@ def run(*, quick=False, seed=0, echo=print):
         "training points), which the 'restarts' column counts. The best point seen is "
         "returned when the limit is reached.",
         "MDS: feature distances d̃² ≥ 2 have no input-space distance under the Gaussian "
-        "kernel; the solver clips them to the largest finite distance, −ln(tiny)/gamma "
-        "(the 'clipped' column counts them over all neighbours used). The global version "
+        "kernel, so they say nothing about where the pre-image lies; the solver leaves "
+        "those training points out and runs MDS on the others (the 'left out' column "
+        "counts them over all neighbours). The global version "
         "uses every training point as a neighbour; it needs no Procrustes step because "
         "the solution is expressed in the neighbours' own frame.",
         f"Closed form: λ = {REGULARIZATION:g} (the paper's MNIST value; it gives none for "

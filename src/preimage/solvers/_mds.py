@@ -127,21 +127,48 @@ class MDSPreimage:
         d0 = np.sum((s[:, None] * Vt) ** 2, axis=0)
         return U, s, Vt, mean, d0
 
+    def _undefined(self, feature_d2):
+        """Where the kernel's inverse is undefined: ``d̃² ≥ 2k(x, x)`` for a
+        radial kernel (φ(x_i) at least as far as orthogonal); nowhere else."""
+        if not isinstance(self.kernel_, RadialKernel):
+            return np.zeros(np.shape(feature_d2), dtype=bool)
+        f0 = float(self.kernel_.profile(np.zeros(1))[0])
+        return np.asarray(feature_d2) >= 2 * f0
+
     def solve(self, expansion, x0=None):
-        """Pre-images of all expansions (x0 is not used)."""
+        """Pre-images of all expansions (x0 is not used).
+
+        Neighbours whose feature distance no input distance can explain
+        (``d̃² ≥ 2k(x, x)``) carry no information about where x lies; they are
+        left out, with a warning, and MDS runs on the remaining neighbours (on
+        the nearest point alone when none remains).
+        """
         check_same_support(self, expansion)
         X = self.support_
         n = min(self.n_neighbors, X.shape[0])
         feature_d2 = support_distance2(expansion)
         neighbors = np.argsort(feature_d2, axis=1)[:, :n]
-        # Input distances of the neighbours only: the others play no part.
-        d2_near = self._input_distance2(
-            expansion, np.take_along_axis(feature_d2, neighbors, axis=1), self.diag_[neighbors])
+        near_d2 = np.take_along_axis(feature_d2, neighbors, axis=1)
+        undefined = self._undefined(near_d2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumericalWarning)  # reported below instead
+            # Input distances of the neighbours only: the others play no part.
+            d2_near = self._input_distance2(expansion, near_d2, self.diag_[neighbors])
+        if undefined.any():
+            rows = undefined.any(axis=1)
+            alone = undefined.all(axis=1)
+            warn(f"MDS: {int(undefined.sum())} of the {undefined.size} distances to the "
+                 f"{n} nearest points ({int(rows.sum())} of {expansion.n_expansions} "
+                 "expansions) are so large in feature space (d̃² ≥ 2k(x, x)) that no input "
+                 "distance explains them; those points were left out and MDS used the "
+                 "remaining neighbours"
+                 + (f" ({int(alone.sum())} expansions had none left and were given their "
+                    "nearest point)" if alone.any() else ""), NumericalWarning)
         # Where the inverse overflowed, or the neighbours span directions at the
         # rounding level, x is not finite: PreimageResult.direct then falls back
         # to the support point nearest in feature space, with a warning.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            if n == X.shape[0]:
+            if n == X.shape[0] and not undefined.any():
                 # Every expansion uses all training points: one SVD serves them all.
                 d2 = np.empty_like(d2_near)
                 np.put_along_axis(d2, neighbors, d2_near, axis=1)
@@ -150,8 +177,12 @@ class MDSPreimage:
             else:
                 x = np.empty((expansion.n_expansions, X.shape[1]))
                 for j, idx in enumerate(neighbors):
-                    U, s, Vt, mean, d0 = self._frame(X[idx])
-                    x[j] = U @ (-0.5 * (Vt @ (d2_near[j] - d0)) / s) + mean
+                    keep = ~undefined[j]
+                    if not keep.any():
+                        x[j] = X[idx[0]]
+                        continue
+                    U, s, Vt, mean, d0 = self._frame(X[idx[keep]])
+                    x[j] = U @ (-0.5 * (Vt @ (d2_near[j, keep] - d0)) / s) + mean
         return PreimageResult.direct(expansion, x, self.name,
                                      f"MDS on the {n} nearest training points",
                                      {"neighbors": neighbors})
