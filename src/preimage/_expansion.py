@@ -11,7 +11,7 @@ which :meth:`FeatureExpansion.distance2` evaluates through the kernel alone.
 
 import numpy as np
 
-from ._validation import check_array_2d
+from ._validation import check_array_2d, refuse_overflow
 from .kernels import Kernel
 
 __all__ = ["FeatureExpansion"]
@@ -20,12 +20,9 @@ __all__ = ["FeatureExpansion"]
 def _refuse_overflow(values, what, name):
     """Refuse feature-space quantities beyond the float range, naming the
     argument that put them there."""
-    if not np.isfinite(values).all():
-        raise ValueError(
-            f"the feature-space {what} are not finite for these {name}: they lie "
-            f"beyond the range of {np.asarray(values).dtype} (the kernel or the "
-            f"coefficients are too large there); rescale {name}")
-    return values
+    return refuse_overflow(values, f"the feature-space {what}", name,
+                           f"the kernel or the coefficients are too large there; rescale "
+                           f"{name}")
 
 
 class FeatureExpansion:

@@ -13,6 +13,8 @@ __all__ = [
     "check_array_2d",
     "check_magnitude",
     "check_positive",
+    "check_real_array",
+    "refuse_overflow",
     "check_probability",
     "check_random_state",
     "check_positive_int",
@@ -96,6 +98,32 @@ def _check_top(arr, top, name):
             f"squared distances overflow {arr.dtype}; rescale {name!r} (e.g. with "
             "sklearn.preprocessing.StandardScaler)")
     return arr
+
+
+def check_real_array(values, name):
+    """`values` as a finite float64 array of any shape, or an error naming `name`."""
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name!r} must be an array of real numbers, got "
+                        f"{type(values).__name__}") from None
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name!r} contains NaN or inf; all values must be finite")
+    return arr
+
+
+def refuse_overflow(values, what, names, hint):
+    """`values` if all are finite; else a ValueError naming the arguments.
+
+    For results computed from finite input: a NaN or inf there means the true
+    value lies beyond the float range, so the message says what overflowed
+    (`what`), for which arguments (`names`) and what to do (`hint`).
+    """
+    dtype = np.asarray(values).dtype
+    if not np.isfinite(values).all():
+        raise ValueError(f"{what} are not finite for these {names}: they lie beyond the "
+                         f"range of {dtype}; {hint}")
+    return values
 
 
 def check_positive(value, name, *, allow_none=False, strict=True):

@@ -34,7 +34,7 @@ import warnings
 import numpy as np
 from scipy import linalg
 
-from ._validation import check_array_2d, check_positive
+from ._validation import check_array_2d, check_positive, check_real_array, refuse_overflow
 from .exceptions import NumericalWarning
 from .kpca import KernelPCAFit, fit_kernel_pca, transform_block
 
@@ -224,10 +224,9 @@ def output_coordinates(L_y, fit):
 
 def _check_finite_result(out, names):
     """Refuse coordinates that overflowed: kernel rows too large for the fit."""
-    if not np.isfinite(out).all():
-        raise ValueError(f"the coordinates of {names} overflow float64: its kernel values "
-                         "are too large for the fitted weights; rescale the data")
-    return out
+    return refuse_overflow(out, "the coordinates", names,
+                           "their kernel values are too large for the fitted weights; "
+                           "rescale the data")
 
 
 # ---------------------------------------------------------------------------
@@ -317,7 +316,7 @@ def string_preimage_features(coordinates, X, window, symbols, *, coordinate_weig
     F : ndarray of shape (Σ_i |x_i|, r + window · (|symbols| + 1))
     """
     X = _check_strings(X, "X")
-    C = _real_array(coordinates, "coordinates")
+    C = check_real_array(coordinates, "coordinates")
     lengths = [len(x) for x in X]
     if C.ndim != 2 or C.shape[0] != len(lengths):
         raise ValueError(f"'coordinates' must have one row per sequence of 'X' "
@@ -413,15 +412,3 @@ def _check_strings(X, name):
             raise TypeError(f"{name!r} must hold hashable symbols, got {x!r} at index "
                             f"{i}") from None
     return items
-
-
-def _real_array(values, name):
-    """A finite float64 array of any shape, or an error naming `name`."""
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name!r} must be an array of real numbers, got "
-                        f"{type(values).__name__}") from None
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name!r} contains NaN or inf; all values must be finite")
-    return arr

@@ -23,7 +23,7 @@ import numpy as np
 from scipy.linalg import pinvh, solve_triangular
 
 from ._memory import check_dense
-from ._validation import check_array_2d
+from ._validation import check_array_2d, refuse_overflow
 from .exceptions import ConvergenceWarning
 
 __all__ = [
@@ -89,9 +89,7 @@ def _check_rtol(rtol):
 
 def _refuse_overflow(values, what, names):
     """Refuse a result that overflowed float64 for finite input."""
-    if not np.isfinite(values).all():
-        raise ValueError(f"{what} overflows float64 for these {names}; rescale them")
-    return values
+    return refuse_overflow(values, what, names, "rescale them")
 
 
 def wiener_coefficients(K, y, *, rtol=DEFAULT_RTOL):

@@ -21,6 +21,7 @@ from .._validation import (
     check_positive,
     check_positive_int,
     check_random_state,
+    check_real_array,
 )
 
 __all__ = [
@@ -702,13 +703,7 @@ def sine_sum(x):
     >>> sine_sum([0.0, np.pi / 2]).round(12).tolist()
     [4.0, 3.0]
     """
-    try:
-        x = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"'x' must be a real number or an array of them, got "
-                        f"{type(x).__name__}") from None
-    if not np.isfinite(x).all():
-        raise ValueError("'x' contains NaN or inf; all values must be finite")
+    x = check_real_array(x, "x")
     return (4.0 - np.sin(x) + np.sin(2.0 * x) - np.sin(3.0 * x)
             + np.sin(4.0 * x) - np.sin(5.0 * x))
 

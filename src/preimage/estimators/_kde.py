@@ -14,6 +14,7 @@ from .._expansion import FeatureExpansion
 from .._memory import check_dense
 from .._validation import check_array_2d
 from ..kde import (
+    _check_strings,
     REGRESSIONS,
     fit_kde,
     nearest_coordinates,
@@ -76,17 +77,7 @@ def _check_sequences(data, name):
                         f"{data!r}; wrap a single sequence as [{name}]")
     if isinstance(data, np.ndarray) and data.ndim == 2 and data.dtype.kind not in "biuf":
         data = [tuple(row) for row in data]
-    try:
-        items = list(data)
-    except TypeError:
-        raise TypeError(f"{name!r} must be a list of sequences, got "
-                        f"{type(data).__name__}") from None
-    for i, s in enumerate(items):
-        if isinstance(s, np.ndarray) and s.ndim == 1:
-            items[i] = s = tuple(s.tolist())
-        if not isinstance(s, (str, list, tuple)):
-            raise TypeError(f"{name!r} must hold strings or lists/tuples of symbols, got "
-                            f"{type(s).__name__} {s!r} at index {i}")
+    items = _check_strings(data, name)
     if not items:
         raise ValueError(f"{name!r} must hold at least one sequence, got none")
     return items

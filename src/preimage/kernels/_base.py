@@ -17,7 +17,7 @@ import dataclasses
 
 import numpy as np
 
-from .._validation import check_array_2d
+from .._validation import check_array_2d, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ._pairwise import map_rows_inplace, row_chunks, scaled_squared_distances, squared_norms
@@ -166,12 +166,9 @@ def _in_dtype_of(out, t):
 def _refuse_overflow(out, kernel, what, names):
     """Refuse a result that is not finite for finite input: its true value
     lies beyond the largest float."""
-    if not np.isfinite(out).all():
-        raise ValueError(
-            f"the {what} of {kernel!r} are not finite for these {names}: they lie "
-            f"beyond the range of {np.asarray(out).dtype}; rescale the data (e.g. with "
-            "sklearn.preprocessing.StandardScaler) or choose milder kernel parameters")
-    return out
+    return refuse_overflow(out, f"the {what} of {kernel!r}", names,
+                           "rescale the data (e.g. with sklearn.preprocessing."
+                           "StandardScaler) or choose milder kernel parameters")
 
 
 def _check_inverse(out, kernel, name):

@@ -8,7 +8,8 @@ import numpy as np
 from scipy import linalg
 
 from .._blocks import is_dask_array, sum_row_blocks
-from .._validation import check_array_2d, check_positive, check_positive_int, check_random_state
+from .._validation import (check_array_2d, check_positive, check_positive_int, check_random_state,
+                           refuse_overflow)
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kernels import Kernel, make_kernel
@@ -73,12 +74,9 @@ def _solve_psd(make_A, B, what):
 
 
 def _refuse_overflow(values, what):
-    if not np.isfinite(values).all():
-        raise ValueError(
-            f"{what} overflows float64 for these 'coordinates': the map kernel's values "
-            "or the map itself lie beyond the float range; rescale 'coordinates' or "
-            "choose a milder map kernel (its 'gamma', 'degree') or a larger 'alpha'")
-    return values
+    return refuse_overflow(values, what, "'coordinates'",
+                           "rescale 'coordinates' or choose a milder map kernel (its "
+                           "'gamma', 'degree') or a larger 'alpha'")
 
 
 class LearnedPreimage:
