@@ -22,17 +22,19 @@ __all__ = ["is_dask_array", "kernel_block", "kernel_diag", "kernel_row_blocks",
 def kernel_block(kernel, X, Y, names="'X'"):
     """``k(X, Y)`` on validated arrays; values beyond the largest float (a
     polynomial kernel of large inputs) are refused naming `names`, instead
-    of an inf or NaN and NumPy's RuntimeWarning."""
+    of an inf or NaN and NumPy's RuntimeWarning. Bounded kernels (Gaussian,
+    Laplacian, sigmoid; linear on inputs that passed the magnitude check)
+    cannot overflow and are not scanned (``kernel.may_overflow``)."""
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         K = kernel._block(X, Y)
-    return _refuse_overflow(K, kernel, "values", names)
+    return _refuse_overflow(K, kernel, "values", names) if getattr(kernel, "may_overflow", True) else K
 
 
 def kernel_diag(kernel, X, names="'X'"):
     """``k(x_i, x_i)``, with an overflow refused as in :func:`kernel_block`."""
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         d = kernel._diag(X)
-    return _refuse_overflow(d, kernel, "values", names)
+    return _refuse_overflow(d, kernel, "values", names) if getattr(kernel, "may_overflow", True) else d
 
 
 def kernel_row_blocks(kernel, X, Y, names="'X'", working_memory=None):

@@ -6,13 +6,12 @@ index range (LAPACK's MRRR driver), ``arpack`` is Lanczos, ``randomized`` the
 Halko–Martinsson–Tropp range finder.
 """
 
-import warnings
-
 import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
 from ._validation import check_random_state
+from ._warnings import warn
 from .exceptions import ConvergenceWarning, NumericalWarning
 
 __all__ = ["EIGEN_SOLVERS", "top_eigh"]
@@ -36,11 +35,12 @@ def _orthonormalize(Y):
     than Householder QR for l ≪ n; the second pass restores orthogonality to
     working precision. Where YᵀY is not numerically positive definite
     (condition number of Y beyond 1/√eps) Householder QR is used instead.
-    Y is first scaled to entries of at most 1 (the span is the same), so
-    that YᵀY cannot overflow, float32 included.
+    Where YᵀY could overflow (entries beyond ``sqrt(max_float / n)``, float32
+    included), Y is first scaled to entries of at most 1 (the span is the
+    same).
     """
-    scale = float(np.abs(Y).max()) if Y.size else 0.0
-    if scale > 0:
+    scale = max(float(Y.max()), -float(Y.min())) if Y.size else 0.0
+    if scale * scale * Y.shape[0] >= float(np.finfo(Y.dtype).max):
         Y = Y / np.asarray(scale, dtype=Y.dtype)
     try:
         for _ in range(2):
@@ -130,8 +130,7 @@ def top_eigh(K, n_components, *, solver="auto", tol=0.0, max_iter=None,
             # convergence within max_iter: LAPACK gives the same eigenpairs.
             category = (ConvergenceWarning if isinstance(exc, ArpackNoConvergence)
                         else NumericalWarning)
-            warnings.warn(f"ARPACK failed ({exc}); the dense solver was used instead",
-                          category, stacklevel=3)
+            warn(f"ARPACK failed ({exc}); the dense solver was used instead", category)
             values, vectors = linalg.eigh(K, subset_by_index=(n - n_components, n - 1))
     else:
         if iterated_power == "auto":

@@ -85,7 +85,7 @@ def center_gram(K, *, copy=True):
 
     Returns the centred matrix, the column means ``K1/N`` and the grand mean.
     """
-    return _center_gram(_check_gram(K, "K"), copy)
+    return _center_gram(_check_gram(K, "K", in_place=not copy)[0], copy)
 
 
 def _center_gram(K, copy):
@@ -147,13 +147,13 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
     level (identical points, or a kernel constant on them) leaves no
     component, with a NumericalWarning.
     """
-    K = _check_gram(K, "K")
+    K, k_max = _check_gram(K, "K", in_place=not copy)
     n = K.shape[0]
     n_components = check_positive_int(n_components, "n_components", allow_none=True)
     if n_components is not None and n_components > n:
         raise ValueError(f"'n_components' must be <= {n} (the size of the Gram matrix "
                          f"'K'), got {n_components}")
-    floor = rounding_floor(max(float(K.max()), -float(K.min())), n, K.dtype)
+    floor = rounding_floor(k_max, n, K.dtype)
     Kc, col_mean, grand = _center_gram(K, copy)
     q = n if n_components is None else n_components
     values, vectors = top_eigh(Kc, q, solver="dense" if n_components is None else eigen_solver,
@@ -242,16 +242,17 @@ def refuse_non_finite(fit, names, n):
     return fit
 
 
-def _check_gram(K, name):
-    """K as a finite, square, symmetric floating array, or an error naming
-    `name`.
+def _check_gram(K, name, *, in_place=False):
+    """K as a finite, square, symmetric floating array, and ``max|K_ij|``; or
+    an error naming `name`.
 
     Asymmetry beyond ``sqrt(eps) max|K_ij|`` (not a Gram matrix) is refused;
-    below it (rounding) K is replaced by ``(K + Kᵀ)/2``, a new array, so that
-    the eigensolvers, which read one triangle, and the centring, which reads
-    both, see the same matrix. It is checked over row blocks of at most 32
-    MB. Entries beyond ``max_float/(4N)`` are refused: the sums of centring
-    and the eigenvalues (up to ``N max|K_ij|``) would overflow."""
+    below it (rounding) each pair is replaced by its mean ``(K_ij + K_ji)/2``,
+    so that the eigensolvers, which read one triangle, and the centring, which
+    reads both, see the same matrix: in K itself when `in_place`, else in a
+    copy made at the first asymmetric pair. Entries beyond ``max_float/(4N)``
+    are refused: the sums of centring and the eigenvalues (up to
+    ``N max|K_ij|``) would overflow."""
     K = check_array_2d(K, name, magnitude=False)
     n = K.shape[0]
     if n != K.shape[1]:
@@ -263,19 +264,24 @@ def _check_gram(K, name):
                          f"{limit:.3g} where its eigenvalues overflow {K.dtype}; rescale "
                          "the kernel (or the data it is computed from)")
     tol = np.sqrt(np.finfo(K.dtype).eps) * top
-    step = max(1, 2**22 // n)
-    symmetric = True
-    for start in range(0, n, step):
-        rows = slice(start, start + step)
-        gap = float(np.abs(K[rows] - K[:, rows].T).max())
-        if gap > tol:
-            raise ValueError(f"{name!r} must be a symmetric Gram matrix, got entries "
-                             f"K[i, j] - K[j, i] up to {gap:.3g}")
-        symmetric = symmetric and gap == 0
-    if not symmetric:
-        K = K + K.T
-        K *= 0.5
-    return K
+    # Square tiles of the upper triangle against their mirror images: each
+    # entry is read once, and a tile and its transpose both stay in cache.
+    step = 256
+    for i in range(0, n, step):
+        for j in range(i, n, step):
+            upper, lower = K[i:i + step, j:j + step], K[j:j + step, i:i + step]
+            gap = float(np.abs(upper - lower.T).max())
+            if gap > tol:
+                raise ValueError(f"{name!r} must be a symmetric Gram matrix, got entries "
+                                 f"K[i, j] - K[j, i] up to {gap:.3g}")
+            if gap > 0:
+                if not in_place:
+                    K, in_place = K.copy(), True
+                    upper, lower = K[i:i + step, j:j + step], K[j:j + step, i:i + step]
+                mean = (upper + lower.T) / 2
+                upper[...] = mean
+                lower[...] = mean.T
+    return K, top
 
 
 def leading_components(fit, n_components):

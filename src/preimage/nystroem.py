@@ -76,7 +76,7 @@ def landmark_basis(K_mm, *, warn=True):
     information that the kernel values resolve. A K_mm without a positive
     eigenvalue is refused.
     """
-    W = _landmark_basis(_check_gram(K_mm, "K_mm"), warn)
+    W = _landmark_basis(_check_gram(K_mm, "K_mm")[0], warn)
     if W.shape[1] == 0:
         raise ValueError("'K_mm' has no positive eigenvalue: the kernel maps every "
                          "landmark to the origin of feature space")
