@@ -19,7 +19,7 @@ from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from preimage import METHODS, KernelPCADenoiser, NumericalWarning, PreimageResult
+from preimage import PREIMAGE_METHODS, KernelPCADenoiser, NumericalWarning, PreimageResult
 from preimage.datasets import make_three_clusters
 
 
@@ -58,7 +58,7 @@ def toy():
 # ---------------------------------------------------------------------------
 
 @parametrize_with_checks(
-    [KernelPCADenoiser(n_components=2, method=m) for m in METHODS if m != "exact"]
+    [KernelPCADenoiser(n_components=2, method=m) for m in PREIMAGE_METHODS if m != "exact"]
     + [KernelPCADenoiser(n_components=2, method="exact", kernel="linear"),
        KernelPCADenoiser(n_components=2, method="exact", kernel="poly", degree=3)]
     + [KernelPCADenoiser(n_components=2, method=m, n_landmarks=5, random_state=0)
@@ -76,7 +76,7 @@ def test_sklearn_compatible_estimator(estimator, check):
 # ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("method, params", [
-    ("closed_form", {"regularization": 0.0}),
+    ("closed_form", {"alpha": 0.0}),
     ("exact", None),
     ("fixed_point", None),
 ])
@@ -240,7 +240,7 @@ def test_grid_search_best_score_is_best_mean_fold_score(toy):
 # denoise and its result
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("method", sorted(set(METHODS) - {"exact"}))
+@pytest.mark.parametrize("method", sorted(set(PREIMAGE_METHODS) - {"exact"}))
 @pytest.mark.parametrize("add_mean", [False, True])
 def test_denoise_returns_result_consistent_with_transform(toy, method, add_mean):
     X_clean, _T_clean, T_noisy = toy[:3]
@@ -274,7 +274,7 @@ def test_iterative_methods_start_at_the_noisy_input(toy):
 # dtypes
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("method", sorted(set(METHODS) - {"exact"}))
+@pytest.mark.parametrize("method", sorted(set(PREIMAGE_METHODS) - {"exact"}))
 def test_float32_input_gives_finite_output_close_to_float64(toy, method):
     X_clean, _T_clean, T_noisy = toy[:3]
     T = T_noisy[::4]
@@ -352,7 +352,7 @@ def test_unknown_method_params_are_refused(method):
 
 # Non-regression: fit once left the options of fixed_point, gradient and exact
 # unchecked until the first transform.
-@pytest.mark.parametrize("method", sorted(METHODS))
+@pytest.mark.parametrize("method", sorted(PREIMAGE_METHODS))
 def test_unknown_method_params_are_refused_at_fit(method):
     with pytest.raises((TypeError, ValueError), match="no_such_option"):
         KernelPCADenoiser(2, kernel="linear", method=method,

@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 import pytest
 
-from preimage import METHODS, KernelPCA, KernelPCADenoiser, NumericalWarning
+from preimage import PREIMAGE_METHODS, KernelPCA, KernelPCADenoiser, NumericalWarning
 from preimage.datasets import make_three_clusters
 
 
@@ -76,7 +76,7 @@ def test_kernel_pca_same_random_state_is_bit_identical(data, params, seed):
 
 
 @pytest.mark.parametrize("n_landmarks", [None, 30], ids=["exact", "nystroem"])
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", PREIMAGE_METHODS)
 def test_denoiser_same_random_state_is_bit_identical(clusters, method, n_landmarks):
     X, T = clusters
     noisy = X + np.random.default_rng(2).normal(scale=0.05, size=X.shape)
@@ -124,7 +124,7 @@ def test_kernel_pca_float32_agrees_with_float64(data, params):
 
 
 @pytest.mark.parametrize("n_landmarks", [None, 10], ids=["exact", "nystroem"])
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", PREIMAGE_METHODS)
 def test_denoiser_float32_agrees_with_float64(clusters, method, n_landmarks):
     X, T = clusters
     if method == "exact" and n_landmarks:
@@ -148,15 +148,16 @@ def test_random_restarts_follow_random_state(data, method):
     pre-images than the original, both drawing from fresh entropy)."""
     from unittest import mock
 
-    from preimage.estimators import _denoiser, _kernel_pca
+    from preimage.solvers import _fixed_point, _gradient
 
+    module, name = ((_fixed_point, "fixed_point") if method == "fixed_point"
+                    else (_gradient, "gradient_descent"))
     X, T = data
     kpca = KernelPCA(2, gamma=0.2, random_state=11).fit(X)
-    spy = mock.patch.object(_kernel_pca, "find_preimage", wraps=_kernel_pca.find_preimage)
-    with spy as spy:
+    with mock.patch.object(module, name, wraps=getattr(module, name)) as spy:
         kpca.inverse_transform(kpca.transform(T), method=method, x0=T)
     assert spy.call_args.kwargs["random_state"] == 11
     den = KernelPCADenoiser(2, gamma=0.2, method=method, random_state=12).fit(X)
-    with mock.patch.object(_denoiser, "find_preimage", wraps=_denoiser.find_preimage) as spy:
+    with mock.patch.object(module, name, wraps=getattr(module, name)) as spy:
         den.transform(T)
     assert spy.call_args.kwargs["random_state"] == 12

@@ -336,7 +336,7 @@ class InverseQuadratic(RadialKernel):
     def profile_derivative(self, r2):
         return -self.gamma / (1.0 + self.gamma * r2) ** 2
 
-    def _inverse_profile(self, k):
+    def inverse_profile(self, k):
         return (1.0 / k - 1.0) / self.gamma
 
 

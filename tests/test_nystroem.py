@@ -19,7 +19,8 @@ from preimage import KernelPCA, KernelPCADenoiser, NumericalWarning
 from preimage.datasets import add_gaussian_noise, make_three_clusters
 from preimage.estimators._reduced_kpca import kernel_pca_expansion
 from preimage.kernels import GaussianKernel, PolynomialKernel
-from preimage.nystroem import (_leverage_scores, fit_nystroem_kpca, landmark_basis,
+from preimage._eigen import landmark_basis
+from preimage.nystroem import (_leverage_scores, fit_nystroem_kpca,
                                select_landmarks)
 from preimage.solvers import LearnedPreimage
 

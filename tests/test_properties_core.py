@@ -19,7 +19,7 @@ from hypothesis.extra import numpy as hnp
 
 from contract import check_contract, data_arrays, names_an_argument
 from preimage import (
-    METHODS,
+    PREIMAGE_METHODS,
     ConvergenceWarning,
     FeatureExpansion,
     MemoryBudgetError,
@@ -461,7 +461,7 @@ def result_shape(m, d):
     return check
 
 
-@given(args=expansions(), method=st.sampled_from(METHODS), data=st.data())
+@given(args=expansions(), method=st.sampled_from(sorted(PREIMAGE_METHODS)), data=st.data())
 def test_find_preimage_every_method(args, method, data):
     kernel, support, coef = args
     psi = _expansion_or_none(kernel, support, coef)
@@ -474,7 +474,7 @@ def test_find_preimage_every_method(args, method, data):
         points(max_rows=4)), label="x0")
     options = dict(FAST_OPTIONS[method])
     if method == "fixed_point" and x0 is not None and data.draw(st.booleans()):
-        options["regularization"] = data.draw(st.sampled_from([1e-300, 1e-3, 1.0, 1e300]))
+        options["alpha"] = data.draw(st.sampled_from([1e-300, 1e-3, 1.0, 1e300]))
 
     def call():
         result = find_preimage(psi, method=method, x0=x0, **options)
@@ -489,7 +489,7 @@ def test_find_preimage_every_method(args, method, data):
 
 @given(args=expansions(families=(GaussianKernel,)),
        gamma=st.sampled_from([1e-300, 1e-12, 1e12, 1e300]),
-       method=st.sampled_from(METHODS))
+       method=st.sampled_from(sorted(PREIMAGE_METHODS)))
 @settings(max_examples=20)
 def test_find_preimage_all_ones_and_identity_gram(args, gamma, method):
     _, support, coef = args
@@ -508,11 +508,11 @@ def test_unknown_method_lists_the_valid_ones(name):
         find_preimage(psi, method=name)
     message = str(info.value)
     assert "'method'" in message and repr(name) in message
-    for valid in METHODS:
+    for valid in PREIMAGE_METHODS:
         assert valid in message
 
 
-@pytest.mark.parametrize("method", sorted(set(METHODS) - {"exact"}))
+@pytest.mark.parametrize("method", sorted(set(PREIMAGE_METHODS) - {"exact"}))
 def test_x0_of_wrong_shape_is_a_named_error_or_ignored(method):
     psi = FeatureExpansion(np.ones((2, 4)) / 4, np.eye(4)[:, :3], GaussianKernel())
     for x0 in (np.zeros((2, 2)), np.zeros((3, 3)), np.zeros((2, 3, 1)), "a",
@@ -573,7 +573,7 @@ def test_unconverged_solvers_warn_with_the_iteration_count(method, options):
 #: The constructor parameters of each fitted solver.
 SOLVER_PARAMS = {
     MDSPreimage: ("n_neighbors", "rank_tol"),
-    ClosedFormPreimage: ("regularization",),
+    ClosedFormPreimage: ("alpha",),
     LearnedPreimage: ("kernel", "gamma", "degree", "coef0", "alpha", "n_components",
                       "n_landmarks", "random_state"),
 }
@@ -609,7 +609,7 @@ def test_unfitted_solvers_and_foreign_expansions_are_named_errors(cls):
             fitted.solve(expansion)
 
 
-@pytest.mark.parametrize("method", list(METHODS) + [MDSPreimage()])
+@pytest.mark.parametrize("method", list(PREIMAGE_METHODS) + [MDSPreimage()])
 def test_find_preimage_refuses_what_is_not_an_expansion(method):
     for expansion in (np.ones((2, 3)), None, [1.0]):
         with pytest.raises(TypeError, match="'expansion'"):
@@ -621,7 +621,7 @@ def test_find_preimage_refuses_unhashable_methods_listing_the_valid_ones(method)
     psi = FeatureExpansion(np.ones(3) / 3, np.eye(3), GaussianKernel())
     with pytest.raises(ValueError, match="'method'") as info:
         find_preimage(psi, method)
-    assert all(name in str(info.value) for name in METHODS)
+    assert all(name in str(info.value) for name in PREIMAGE_METHODS)
 
 
 @given(C=points(max_rows=8), T=points(max_rows=8), data=st.data(),
@@ -643,7 +643,7 @@ def test_learned_map_fit_coordinates_and_predict(C, T, data, alpha, kernel):
 def test_closed_form_drops_rounding_level_eigenvalues_with_a_warning():
     X = np.array([[0.0, 0.0], [0.0, 0.0], [1.0, 2.0], [1.0, 2.0 + 1e-12]])
     with pytest.warns(NumericalWarning, match="dropped"):
-        solver = ClosedFormPreimage(regularization=1e-3).fit(X, GaussianKernel(0.5))
+        solver = ClosedFormPreimage(alpha=1e-3).fit(X, GaussianKernel(0.5))
     assert np.all(np.isfinite(solver.M_))
 
 

@@ -32,7 +32,7 @@ from sklearn.metrics.pairwise import (
 )
 
 from preimage import (
-    METHODS,
+    PREIMAGE_METHODS,
     ConvergenceWarning,
     FeatureExpansion,
     KernelPCA,
@@ -168,7 +168,7 @@ def test_linear_setup_expansion_vector_is_pca_reconstruction(linear_setup):
     ("gradient", {}, 1e-5),
     ("mds", {"n_neighbors": 6}, 1e-8),
     ("mds", {"n_neighbors": 40}, 1e-8),
-    ("closed_form", {"regularization": 0.0}, 1e-10),
+    ("closed_form", {"alpha": 0.0}, 1e-10),
     ("exact", {}, 1e-10),
 ])
 def test_linear_kernel_every_method_gives_pca_reconstruction(linear_setup, method,
@@ -276,7 +276,7 @@ def test_mds_and_closed_form_recover_a_training_point(kernel):
     psi = FeatureExpansion(coef, X, kernel)
     mds = find_preimage(psi, "mds", n_neighbors=6)
     np.testing.assert_allclose(mds.x, X[ks], atol=1e-6)
-    cf = find_preimage(psi, "closed_form", regularization=0.0)
+    cf = find_preimage(psi, "closed_form", alpha=0.0)
     np.testing.assert_allclose(cf.x, X[ks], atol=1e-12)
     np.testing.assert_allclose(cf.distance2, 0.0, atol=1e-10)
 
@@ -490,7 +490,7 @@ def test_closed_form_is_least_squares_solution_of_its_system(kernel, lam):
     rhs = (P - lam * np.linalg.pinv(K, hermitian=True)) @ Gamma.T
     expected = np.linalg.lstsq(X, rhs, rcond=None)[0].T
     psi = FeatureExpansion(Gamma, X, kernel)
-    one_call = find_preimage(psi, "closed_form", regularization=lam)
+    one_call = find_preimage(psi, "closed_form", alpha=lam)
     fitted = ClosedFormPreimage(lam).fit(X, kernel).solve(psi)
     scale = np.abs(expected).max()
     np.testing.assert_allclose(one_call.x, expected, atol=1e-9 * scale)
@@ -712,7 +712,7 @@ def test_regularized_fixed_point_equation_gaussian(half_circle):
     kpca = KernelPCA(3, kernel="rbf", gamma=gamma).fit(X)
     psi = kpca.project(T)
     anchor = T + 0.1
-    result = find_preimage(psi, "fixed_point", x0=T, anchor=anchor, regularization=lam,
+    result = find_preimage(psi, "fixed_point", x0=T, anchor=anchor, alpha=lam,
                            tol=1e-12)
     assert result.converged.all()
     z = result.x
@@ -728,10 +728,10 @@ def test_regularized_fixed_point_equation_gaussian(half_circle):
 def test_regularized_fixed_point_with_huge_regularization_returns_the_anchor(half_circle):
     X, T = half_circle
     psi = KernelPCA(3, kernel="rbf", gamma=2.0).fit(X).project(T)
-    result = find_preimage(psi, "fixed_point", x0=T, regularization=1e8)
+    result = find_preimage(psi, "fixed_point", x0=T, alpha=1e8)
     np.testing.assert_allclose(result.x, T, atol=1e-6)         # anchor defaults to x0
     anchor = T[::-1] * 0.5
-    result = find_preimage(psi, "fixed_point", x0=T, anchor=anchor, regularization=1e8)
+    result = find_preimage(psi, "fixed_point", x0=T, anchor=anchor, alpha=1e8)
     np.testing.assert_allclose(result.x, anchor, atol=1e-6)
 
 
@@ -819,13 +819,13 @@ def small_psi():
 
 
 def test_methods_lists_every_method():
-    assert set(METHODS) == {"closed_form", "exact", "fixed_point", "gradient", "learned", "mds"}
+    assert set(PREIMAGE_METHODS) == {"closed_form", "exact", "fixed_point", "gradient", "learned", "mds"}
 
 
 def test_unknown_method_lists_valid_names(small_psi):
     with pytest.raises(ValueError, match="fixed_point") as info:
         find_preimage(small_psi, method="newton")
-    for name in METHODS:
+    for name in PREIMAGE_METHODS:
         assert name in str(info.value)
     assert "newton" in str(info.value)
 
@@ -847,7 +847,7 @@ def test_callable_method_receives_expansion_x0_and_options(small_psi):
 
 
 @pytest.mark.parametrize("solver, method, options", [
-    (ClosedFormPreimage(1e-3), "closed_form", {"regularization": 1e-3}),
+    (ClosedFormPreimage(1e-3), "closed_form", {"alpha": 1e-3}),
     (MDSPreimage(n_neighbors=4), "mds", {"n_neighbors": 4}),
     (LearnedPreimage(alpha=0.5), "learned", {"alpha": 0.5}),
 ])
@@ -866,7 +866,7 @@ def test_fitted_solver_is_reused_and_equals_one_call_path(small_psi, solver, met
 def test_fitted_solver_rejects_options_and_other_supports(small_psi):
     fitted = ClosedFormPreimage().fit(small_psi.support, small_psi.kernel)
     with pytest.raises(ValueError, match="options"):
-        find_preimage(small_psi, fitted, regularization=0.1)
+        find_preimage(small_psi, fitted, alpha=0.1)
     other = FeatureExpansion(small_psi.coef, small_psi.support + 1.0, small_psi.kernel)
     for solver in (fitted, MDSPreimage().fit(small_psi.support, small_psi.kernel),
                    LearnedPreimage().fit(small_psi.support, small_psi.kernel)):
@@ -910,14 +910,14 @@ def test_exact_needs_invertible_dot_product_kernel(kernel):
 @pytest.mark.parametrize("method, options, name", [
     ("fixed_point", {"max_iter": 0}, "max_iter"),
     ("fixed_point", {"tol": -1}, "tol"),
-    ("fixed_point", {"regularization": -1}, "regularization"),
+    ("fixed_point", {"alpha": -1}, "alpha"),
     ("fixed_point", {"max_restarts": -1}, "max_restarts"),
     ("fixed_point", {"random_state": "seed"}, "random_state"),
     ("gradient", {"max_iter": 0}, "max_iter"),
     ("gradient", {"tol": -1}, "tol"),
     ("gradient", {"n_starts": 0}, "n_starts"),
     ("gradient", {"bounds": (1, 0)}, "bounds"),
-    ("closed_form", {"regularization": -1}, "regularization"),
+    ("closed_form", {"alpha": -1}, "alpha"),
     ("mds", {"n_neighbors": 0}, "n_neighbors"),
     ("learned", {"alpha": 0}, "alpha"),
     ("fixed_point", {"x0": np.zeros((3, 3))}, "x0"),
@@ -925,7 +925,7 @@ def test_exact_needs_invertible_dot_product_kernel(kernel):
     ("gradient", {"x0": np.zeros((3, 1))}, "x0"),
     ("gradient", {"x0": np.zeros((4, 2))}, "x0"),
     ("fixed_point", {"x0": np.full((3, 2), np.nan)}, "x0"),
-    ("fixed_point", {"regularization": 1.0}, "anchor"),
+    ("fixed_point", {"alpha": 1.0}, "anchor"),
 ])
 def test_bad_options_raise_value_error_naming_the_argument(small_psi, method, options, name):
     with pytest.raises(ValueError, match=name):
@@ -938,7 +938,7 @@ def test_bad_options_raise_value_error_naming_the_argument(small_psi, method, op
 def test_bad_anchor_error_names_anchor(small_psi, anchor):
     with pytest.raises(ValueError, match="anchor"):
         find_preimage(small_psi, "fixed_point", x0=np.zeros((3, 2)), anchor=anchor,
-                      regularization=1.0)
+                      alpha=1.0)
 
 
 def test_unknown_option_raises_type_error(small_psi):
@@ -965,7 +965,7 @@ def test_single_shared_start_broadcasts(small_psi):
 # 11. PreimageResult
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("method", sorted(set(METHODS) - {"exact"}))
+@pytest.mark.parametrize("method", sorted(set(PREIMAGE_METHODS) - {"exact"}))
 def test_result_fields_have_documented_shapes_and_types(small_psi, method):
     result = find_preimage(small_psi, method, x0=small_psi.support[:3])
     m, d = 3, 2
@@ -1028,7 +1028,7 @@ def fitted_kpca():
     ("fixed_point", {}),
     ("gradient", {}),
     ("mds", {"n_neighbors": 5}),
-    ("closed_form", {"regularization": 1e-4}),
+    ("closed_form", {"alpha": 1e-4}),
 ])
 def test_inverse_transform_equals_find_preimage(fitted_kpca, method, options, add_mean):
     kpca, T = fitted_kpca
@@ -1064,22 +1064,22 @@ def test_inverse_transform_caches_fitted_solvers():
     X, _ = make_three_clusters(10, random_state=11)
     kpca = KernelPCA(3, kernel="rbf", gamma=2.0).fit(X)
     Y = kpca.transform(X[:5])
-    a = kpca.inverse_transform(Y, method="closed_form", regularization=1e-3)
-    assert len(kpca._solver_cache) == 1
-    solver = next(iter(kpca._solver_cache.values()))
-    b = kpca.inverse_transform(Y, method="closed_form", regularization=1e-3)
-    assert len(kpca._solver_cache) == 1
-    assert next(iter(kpca._solver_cache.values())) is solver
+    a = kpca.inverse_transform(Y, method="closed_form", alpha=1e-3)
+    assert len(kpca._solvers) == 1
+    solver = next(iter(kpca._solvers.values()))
+    b = kpca.inverse_transform(Y, method="closed_form", alpha=1e-3)
+    assert len(kpca._solvers) == 1
+    assert next(iter(kpca._solvers.values())) is solver
     assert_same(a, b)
-    kpca.inverse_transform(Y, method="closed_form", regularization=1e-2)
+    kpca.inverse_transform(Y, method="closed_form", alpha=1e-2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)    # MDS clips far points
         kpca.inverse_transform(Y, method="mds")
     kpca.inverse_transform(Y, method="learned")
-    assert len(kpca._solver_cache) == 4
+    assert len(kpca._solvers) == 4
     # refitting clears the cache (solvers fitted on the old support are stale)
     kpca.fit(X[::-1])
-    assert len(kpca._solver_cache) == 0
+    assert len(kpca._solvers) == 0
 
 
 def test_inverse_transform_refuses_precomputed_kernel():

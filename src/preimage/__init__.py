@@ -17,12 +17,11 @@ from .estimators import (
 from ._config import config_context, get_config, set_config
 from .exceptions import ConvergenceWarning, MemoryBudgetError, ModelFileError, NumericalWarning
 from .model_files import load_model, model_info, save_model
-from .solvers import METHODS, PreimageResult, find_preimage
-
-__version__ = "0.1.0.dev0"
+from .solvers import PREIMAGE_METHODS, PreimageResult, find_preimage
+from ._version import __version__
 
 __all__ = [
-    "METHODS",
+    "PREIMAGE_METHODS",
     "ConvergenceWarning",
     "FeatureExpansion",
     "KernelDependencyEstimator",

@@ -1,4 +1,4 @@
-"""Reductions and maps over row blocks, for NumPy arrays and Dask arrays alike.
+"""Row blocks: reductions and maps over them, for NumPy and Dask arrays alike.
 
 Kernel methods at scale touch a tall matrix such as ``K_nm = k(X, Z)`` (n × m)
 only through sums of per-row terms (``K_nmᵀK_nm``, column sums) or row-wise
@@ -8,41 +8,31 @@ matrix is ever held; a Dask array block-wise, with the per-block sums
 tree-reduced and the maps run by ``map_blocks`` on whatever scheduler is
 active (threads, processes or a ``dask.distributed`` cluster). Dask is
 imported only when a Dask array is given.
+
+Nothing here knows kernels: the kernel-specific blocks are methods of the
+kernels (``Kernel.block``, ``Kernel.blocks``), which cut their rows with
+:func:`row_chunks`.
 """
 
 import numpy as np
 
-from .kernels._base import _refuse_overflow
-from .kernels._pairwise import row_chunks
-
-__all__ = ["is_dask_array", "kernel_block", "kernel_diag", "kernel_row_blocks",
-           "sum_row_blocks", "map_row_blocks"]
+__all__ = ["row_chunks", "is_dask_array", "sum_row_blocks", "map_row_blocks"]
 
 
-def kernel_block(kernel, X, Y, names="'X'"):
-    """``k(X, Y)`` on validated arrays; values beyond the largest float (a
-    polynomial kernel of large inputs) are refused naming `names`, instead
-    of an inf or NaN and NumPy's RuntimeWarning. Bounded kernels (Gaussian,
-    Laplacian, sigmoid; linear on inputs that passed the magnitude check)
-    cannot overflow and are not scanned (``kernel.may_overflow``)."""
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        K = kernel._block(X, Y)
-    return _refuse_overflow(K, kernel, "values", names) if getattr(kernel, "may_overflow", True) else K
+def row_chunks(n_rows, row_bytes, working_memory=None):
+    """Yield slices of at most as many rows as fit in `working_memory` MiB.
 
+    `working_memory` defaults to scikit-learn's global setting
+    (``sklearn.get_config()["working_memory"]``, 1024 MiB unless changed).
+    At least one row is always yielded per chunk.
+    """
+    if working_memory is None:
+        from sklearn import get_config
 
-def kernel_diag(kernel, X, names="'X'"):
-    """``k(x_i, x_i)``, with an overflow refused as in :func:`kernel_block`."""
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        d = kernel._diag(X)
-    return _refuse_overflow(d, kernel, "values", names) if getattr(kernel, "may_overflow", True) else d
-
-
-def kernel_row_blocks(kernel, X, Y, names="'X'", working_memory=None):
-    """Yield ``(rows, kernel_block(kernel, X[rows], Y))`` over row chunks of
-    X of at most `working_memory` MiB (scikit-learn's setting by default)."""
-    row_bytes = Y.shape[0] * np.result_type(X, Y).itemsize
-    for rows in row_chunks(X.shape[0], row_bytes, working_memory):
-        yield rows, kernel_block(kernel, X[rows], Y, names)
+        working_memory = get_config()["working_memory"]
+    rows = max(int(working_memory * 2**20 // max(row_bytes, 1)), 1)
+    for start in range(0, n_rows, rows):
+        yield slice(start, min(start + rows, n_rows))
 
 
 def is_dask_array(X):

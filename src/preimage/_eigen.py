@@ -1,25 +1,29 @@
-"""Leading eigenpairs of a symmetric kernel matrix.
+"""Eigen-solvers for kernel matrices: leading eigenpairs, and the landmark basis.
 
 Only the q leading eigenpairs are ever needed, so no solver pays for the full
 O(n³) decomposition unless asked to: ``dense`` computes just the requested
 index range (LAPACK's MRRR driver), ``arpack`` is Lanczos, ``randomized`` the
 Halko–Martinsson–Tropp range finder.
+
+:func:`landmark_basis` turns the Gram matrix of m landmarks into an
+orthonormal basis of their span in feature space, the step every Nyström
+method starts from (Nyström kernel PCA, the learned map over landmarks).
 """
 
 import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
-from ._validation import check_random_state
+from ._validation import check_gram, check_random_state
 from ._warnings import warn
 from .exceptions import ConvergenceWarning, NumericalWarning
 
-__all__ = ["EIGEN_SOLVERS", "top_eigh"]
+__all__ = ["EIGEN_SOLVERS", "flip_signs", "landmark_basis", "top_eigh"]
 
 EIGEN_SOLVERS = ("auto", "dense", "arpack", "randomized")
 
 
-def _flip_signs(vectors):
+def flip_signs(vectors):
     """Make the largest-magnitude entry of every column positive (deterministic)."""
     rows = np.argmax(np.abs(vectors), axis=0)
     signs = np.sign(vectors[rows, np.arange(vectors.shape[1])])
@@ -137,4 +141,37 @@ def top_eigh(K, n_components, *, solver="auto", tol=0.0, max_iter=None,
             iterated_power = 7 if n_components < 0.1 * n else 4
         values, vectors = _randomized_eigh(K, n_components, iterated_power, rng)
     order = np.argsort(values)[::-1]
-    return values[order], _flip_signs(vectors[:, order])
+    return values[order], flip_signs(vectors[:, order])
+
+
+def landmark_basis(K_mm, *, warn_dropped=True, check_input=True):
+    """``W`` (m × r) with ``WᵀK_mmW = I_r`` and ``WWᵀ = K_mm⁺``.
+
+    With ``K_mm = UΛUᵀ``, ``W = UΛ^{-1/2}`` over the r eigenvalues kept: the
+    vectors ``e_l = Σ_j W_jl φ(z_j)`` are an orthonormal basis of the span of
+    the landmarks' images (Williams & Seeger 2001).
+
+    Eigenvalues of K_mm below ``m · eps · λ_max`` (eps of K_mm's dtype;
+    duplicated or nearly dependent landmarks) are dropped, with a
+    NumericalWarning if `warn_dropped`: their directions carry no
+    feature-space information that the kernel values resolve.
+
+    With `check_input` K_mm is validated as a symmetric Gram matrix and one
+    without a positive eigenvalue is refused; without it (the library's own
+    calls) W then has no column.
+    """
+    if check_input:
+        K_mm = check_gram(K_mm, "K_mm", symmetric=True)[0]
+    eps = np.finfo(K_mm.dtype).eps if K_mm.dtype.kind == "f" else np.finfo(float).eps
+    values, vectors = linalg.eigh(np.asarray(K_mm, dtype=np.float64))
+    m = values.shape[0]
+    top = max(float(values[-1]), 0.0)
+    keep = values > m * eps * top if top > 0 else np.zeros(m, bool)
+    if check_input and not keep.any():
+        raise ValueError("'K_mm' has no positive eigenvalue: the kernel maps every "
+                         "landmark to the origin of feature space")
+    if warn_dropped and keep.any() and not keep.all():
+        warn(f"the {m} landmarks span only {int(keep.sum())} feature-space directions "
+             "(duplicated or nearly dependent landmarks); the other directions were "
+             "dropped", NumericalWarning)
+    return vectors[:, keep] / np.sqrt(values[keep])

@@ -70,13 +70,7 @@ class FeatureExpansion:
                     f"{support.shape[0]} points; they must match")
             if not isinstance(kernel, Kernel):
                 raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
-            with np.errstate(over="ignore", invalid="ignore"):
-                diag = kernel._diag(support)
-            if not np.isfinite(diag).all():
-                raise ValueError(
-                    f"k(x, x) of {kernel!r} is not finite for some 'support' points (it "
-                    f"overflows {diag.dtype}); rescale 'support' or choose milder kernel "
-                    "parameters")
+            kernel.diag(support, check_input=False, names="'support'")  # refuses k(x, x) = inf
         self.support = support
         self.kernel = kernel
         if norm2 is not None:
@@ -139,8 +133,9 @@ class FeatureExpansion:
         if self._norm2 is None:
             self._require_kernel()
             total = np.zeros(self.n_expansions)
+            blocks = self.kernel.blocks(self.support, check_input=False, overflow="ignore")
             with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-                for rows, K_rows in self.kernel.blocks(self.support):
+                for rows, K_rows in blocks:
                     total += np.einsum("ji,ji->j", self.coef[:, rows], self.coef @ K_rows.T)
             _refuse_overflow(total, "squared norms ‖Ψ‖² = γᵀKγ", "'coef'")
             self._norm2 = total
@@ -151,46 +146,52 @@ class FeatureExpansion:
         self._require_kernel()
         Z = check_array_2d(Z, "Z", n_features=self.n_features)
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-            out = self.coef @ self.kernel._block(self.support, Z)
+            out = self.coef @ self._block(self.support, Z)
         return _refuse_overflow(out, "inner products", "'Z'")
 
     def inner(self, Z):
         """``⟨Ψ_j, φ(z_j)⟩``: each expansion with its own point, shape (m,)."""
         Z = self._check_paired(Z)
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-            out = self._inner(Z, self.kernel._block(Z, self.support))
+            out = self._inner(Z, self._block(Z, self.support))
         return _refuse_overflow(out, "inner products", "'Z'")
 
     def _inner(self, Z, K_zx):
         return np.einsum("ji,ji->j", self.coef, K_zx)
 
-    def distance2(self, Z):
+    def distance2(self, Z, *, check_input=True, overflow="raise"):
         """``‖Ψ_j − φ(z_j)‖²``, the residual every pre-image method minimises.
 
         Rounding can make it slightly negative when Ψ_j = φ(z_j); it is clamped
-        at 0.
+        at 0. `check_input` as in :meth:`Kernel.block`; where the residual is
+        not finite (the kernel overflows at z), ``overflow="raise"`` refuses it
+        naming 'Z' and ``"ignore"`` reports it as inf, a point to avoid (the
+        solvers' use).
         """
-        d2 = self._distance2(self._check_paired(Z))
-        return _refuse_overflow(d2, "squared distances", "'Z'")
-
-    def _distance2(self, Z):
-        """:meth:`distance2` of validated points, inf where it is not finite
-        (the kernel overflows at z: for the solvers, a point to avoid)."""
+        Z = self._check_paired(Z) if check_input else Z
         norm2 = self.norm2()
         with np.errstate(over="ignore", invalid="ignore"):
-            K_zx = self.kernel._block(Z, self.support)
-            d2 = norm2 - 2 * self._inner(Z, K_zx) + self.kernel._diag(Z)
+            K_zx = self._block(Z, self.support)
+            d2 = norm2 - 2 * self._inner(Z, K_zx) + self.kernel.diag(
+                Z, check_input=False, overflow="ignore")
+        if overflow != "ignore":
+            return _refuse_overflow(np.maximum(d2, 0.0), "squared distances", "'Z'")
         return np.where(np.isfinite(d2), np.maximum(d2, 0.0), np.inf)
 
     def distance2_gradient(self, Z):
         """Gradient of ``‖Ψ_j − φ(z_j)‖²`` in z_j, shape (m, d):
         ``−2 Σ_i γ_ji ∇k(z_j, x_i) + ∇k(z_j, z_j)``."""
         Z = self._check_paired(Z)
-        self.kernel._require_gradient()
+        kernel = self.kernel
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-            G = (-2 * self.kernel._gradient(Z, self.support, self.coef)
-                 + self.kernel._diag_gradient(Z))
+            G = (-2 * kernel.gradient(Z, self.support, self.coef, check_input=False,
+                                      overflow="ignore")
+                 + kernel.diag_gradient(Z, check_input=False, overflow="ignore"))
         return _refuse_overflow(G, "gradients", "'Z'")
+
+    def _block(self, A, B):
+        """The unchecked kernel block: the quantities built on it are checked."""
+        return self.kernel.block(A, B, check_input=False, overflow="ignore")
 
     def _check_paired(self, Z):
         self._require_kernel()

@@ -6,18 +6,28 @@ without reading the traceback.
 """
 
 from numbers import Integral, Real
+import re
 
 import numpy as np
 
+from ._memory import NYSTROEM_HINT, check_dense
+
 __all__ = [
+    "FLOAT_DTYPES",
     "check_array_2d",
     "check_magnitude",
-    "check_positive",
     "check_real_array",
-    "refuse_overflow",
+    "check_real",
+    "check_positive",
+    "check_positive_int",
     "check_probability",
     "check_random_state",
-    "check_positive_int",
+    "check_gram",
+    "checked_gram",
+    "check_expansion",
+    "refuse_overflow",
+    "validate_estimator_input",
+    "validate_dask_input",
 ]
 
 FLOAT_DTYPES = (np.float64, np.float32)
@@ -101,14 +111,24 @@ def _check_top(arr, top, name):
 
 
 def check_real_array(values, name):
-    """`values` as a finite float64 array of any shape, or an error naming `name`."""
+    """`values` as a finite float64 array of any shape, or an error naming `name`.
+
+    Numbers of any real dtype (bool, integer, float) are accepted; ragged
+    nested lists are a ValueError, strings, objects and complex numbers a
+    TypeError.
+    """
     try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name!r} must be an array of real numbers, got "
-                        f"{type(values).__name__}") from None
+        arr = np.asarray(values)
+    except ValueError as exc:  # ragged nested lists
+        raise ValueError(f"{name!r} must be an array of real numbers, got "
+                         f"{type(values).__name__}: {exc}") from None
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name!r} must hold real numbers, got {values!r} of dtype "
+                        f"{arr.dtype}")
+    arr = np.asarray(arr, dtype=np.float64)
     if not np.isfinite(arr).all():
-        raise ValueError(f"{name!r} contains NaN or inf; all values must be finite")
+        bad = "NaN" if np.isnan(arr).any() else "inf"
+        raise ValueError(f"{name!r} contains {bad}; all values must be finite")
     return arr
 
 
@@ -126,16 +146,36 @@ def refuse_overflow(values, what, names, hint):
     return values
 
 
+def check_real(value, name, *, low=None, high=None, low_open=False, high_open=False):
+    """`value` as a finite real number (not a bool) in the given interval, or
+    a ValueError naming `name`.
+
+    `low` and `high` bound the interval, closed unless `low_open` or
+    `high_open`; None leaves that side unbounded.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) \
+            or not np.isfinite(value):
+        raise ValueError(f"{name!r} must be a finite real number, got {value!r}")
+    below = low is not None and (value <= low if low_open else value < low)
+    above = high is not None and (value >= high if high_open else value > high)
+    if below or above:
+        left = "-inf" if low is None else f"{low:g}"
+        right = "inf" if high is None else f"{high:g}"
+        interval = (f"{'(' if low is None or low_open else '['}{left}, "
+                    f"{right}{')' if high is None or high_open else ']'}")
+        raise ValueError(f"{name!r} must be in {interval}, got {value!r}")
+    return float(value)
+
+
 def check_positive(value, name, *, allow_none=False, strict=True):
-    """Check a real scalar parameter is positive (or non-negative)."""
+    """A positive (or, with ``strict=False``, non-negative) finite real number."""
     if value is None and allow_none:
         return None
-    if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
-        raise ValueError(f"{name!r} must be a finite real number, got {value!r}")
+    value = check_real(value, name)
     if (strict and value <= 0) or (not strict and value < 0):
         kind = "positive" if strict else "non-negative"
         raise ValueError(f"{name!r} must be {kind}, got {value!r}")
-    return float(value)
+    return value
 
 
 def check_positive_int(value, name, *, allow_none=False, minimum=1):
@@ -152,6 +192,92 @@ def check_probability(value, name):
     if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value <= 1:
         raise ValueError(f"{name!r} must be a probability in [0, 1], got {value!r}")
     return float(value)
+
+
+# ---------------------------------------------------------------------------
+# Gram matrices and expansions
+# ---------------------------------------------------------------------------
+
+def check_gram(K, name="K", *, symmetric=False, in_place=False, dtype=FLOAT_DTYPES):
+    """`K` as a finite, square floating array, and ``max|K_ij|``; or an error
+    naming `name`.
+
+    With `symmetric`, entries beyond ``max_float/(4N)`` are refused (the sums
+    of centring and the eigenvalues, up to ``N max|K_ij|``, would overflow)
+    and so is asymmetry beyond ``sqrt(eps) max|K_ij|`` (not a Gram matrix);
+    below it (rounding) each pair is replaced by its mean ``(K_ij + K_ji)/2``,
+    so that eigensolvers, which read one triangle, and centring, which reads
+    both, see the same matrix: in K itself when `in_place`, else in a copy
+    made at the first asymmetric pair.
+    """
+    K = check_array_2d(K, name, dtype=dtype, magnitude=False)
+    n = K.shape[0]
+    if n != K.shape[1]:
+        raise ValueError(f"{name!r} must be a square Gram matrix, got shape {K.shape}")
+    top = max(float(K.max()), -float(K.min()))
+    if not symmetric:
+        return K, top
+    limit = float(np.finfo(K.dtype).max) / (4.0 * n)
+    if top > limit:
+        raise ValueError(f"{name!r} holds values up to {top:.3g} in magnitude, beyond "
+                         f"{limit:.3g} where its eigenvalues overflow {K.dtype}; rescale "
+                         "the kernel (or the data it is computed from)")
+    tol = np.sqrt(np.finfo(K.dtype).eps) * top
+    # Square tiles of the upper triangle against their mirror images: each
+    # entry is read once, and a tile and its transpose both stay in cache.
+    step = 256
+    for i in range(0, n, step):
+        for j in range(i, n, step):
+            upper, lower = K[i:i + step, j:j + step], K[j:j + step, i:i + step]
+            gap = float(np.abs(upper - lower.T).max())
+            if gap > tol:
+                raise ValueError(f"{name!r} must be a symmetric Gram matrix, got entries "
+                                 f"K[i, j] - K[j, i] up to {gap:.3g}")
+            if gap > 0:
+                if not in_place:
+                    K, in_place = K.copy(), True
+                    upper, lower = K[i:i + step, j:j + step], K[j:j + step, i:i + step]
+                mean = (upper + lower.T) / 2
+                upper[...] = mean
+                lower[...] = mean.T
+    return K, top
+
+
+def checked_gram(kernel, X, what, *, copies=1, hint=NYSTROEM_HINT, names="'X'",
+                 dtype=None):
+    """The Gram matrix ``k(X, X)`` of validated training points, refused
+    before allocation when `copies` such n × n matrices (the caller's working
+    copies counted) would exceed the memory budget, and after it when the
+    kernel values overflow (a polynomial of large data).
+
+    `what` names the matrix in the budget message (``"the n x n <what>"``),
+    `hint` says what to do instead, `names` are the arguments an overflow is
+    blamed on.
+    """
+    n = X.shape[0]
+    check_dense((n, n), X.dtype if dtype is None else dtype, f"the {n} x {n} {what}",
+                copies=copies, hint=hint)
+    return kernel.block(X, X, check_input=False, names=names)
+
+
+def check_expansion(expansion, name="expansion", *, purpose=None):
+    """`expansion` if it is a feature-space expansion with support points and
+    a kernel; a TypeError or ValueError naming `name` otherwise.
+
+    Expansions are recognised by what they hold (``coef``, ``support``,
+    ``kernel``), so that this check sits below the class that defines them.
+    `purpose` completes the message for an expansion that came from a
+    precomputed kernel (no support points), e.g. ``"no reduced set can be
+    built for it"``.
+    """
+    if not all(hasattr(expansion, a) for a in ("coef", "support", "kernel", "norm2")):
+        raise TypeError(f"{name!r} must be a preimage.FeatureExpansion, got "
+                        f"{type(expansion).__name__}")
+    if expansion.support is None:
+        raise ValueError(
+            f"{name!r} has no support points or kernel (it came from a precomputed "
+            f"kernel), so {purpose or 'it cannot be evaluated at new points'}")
+    return expansion
 
 
 def check_random_state(seed):
@@ -181,8 +307,6 @@ def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
     (validated together with X, as by ``validate_data``) messages about y
     name 'y', and both are returned.
     """
-    import re
-
     from sklearn.utils.validation import validate_data
 
     kwargs.setdefault("dtype", [np.float64, np.float32])

@@ -36,7 +36,7 @@ from scipy import linalg
 
 from ._validation import check_array_2d, check_positive, check_real_array, refuse_overflow
 from .exceptions import NumericalWarning
-from .kpca import KernelPCAFit, fit_kernel_pca, transform_block
+from .kpca import KernelPCAResult, fit_kernel_pca, transform_block
 
 __all__ = [
     "KDEFit",
@@ -60,7 +60,7 @@ class KDEFit:
 
     Attributes
     ----------
-    output_pca : KernelPCAFit
+    output_pca : KernelPCAResult
         Kernel PCA of the output Gram matrix L (axes ``v_j``, centring terms).
     coordinates : ndarray of shape (m, r)
         ``P``: centred coordinates of the training outputs, ``u_j √λ_j``.
@@ -72,7 +72,7 @@ class KDEFit:
         ``"paper"`` or ``"ridge"``.
     """
 
-    output_pca: KernelPCAFit
+    output_pca: KernelPCAResult
     coordinates: np.ndarray
     weights: np.ndarray
     ridge: float

@@ -18,22 +18,26 @@ Two projections are expansions over the uncentred φ(x_i) (see
 """
 
 from dataclasses import dataclass
-from numbers import Integral, Real
-import warnings
+from numbers import Integral
 
 import numpy as np
 
 from ._eigen import top_eigh
-from ._validation import check_array_2d, check_positive_int
+from ._expansion import FeatureExpansion
+from ._validation import (check_array_2d, check_gram, check_positive_int, check_real,
+                          refuse_overflow)
+from ._warnings import warn
 from .exceptions import NumericalWarning
 
 __all__ = [
-    "KernelPCAFit",
+    "KernelPCAResult",
     "center_gram",
     "center_block",
     "fit_kernel_pca",
     "transform_block",
+    "training_coordinates",
     "expansion_coef",
+    "coordinates_expansion",
     "leading_components",
     "drop_rounding_level",
     "refuse_non_finite",
@@ -46,7 +50,7 @@ _RELATIVE_ZERO = {np.dtype(np.float32): 2e-7, np.dtype(np.float64): 1e-12}
 
 
 @dataclass
-class KernelPCAFit:
+class KernelPCAResult:
     """What kernel PCA keeps from the training Gram matrix.
 
     Attributes
@@ -85,7 +89,7 @@ def center_gram(K, *, copy=True):
 
     Returns the centred matrix, the column means ``K1/N`` and the grand mean.
     """
-    return _center_gram(_check_gram(K, "K", in_place=not copy)[0], copy)
+    return _center_gram(check_gram(K, "K", symmetric=True, in_place=not copy)[0], copy)
 
 
 def _center_gram(K, copy):
@@ -105,8 +109,7 @@ def center_block(K_x, K_col_mean, K_mean):
     if K_col_mean.ndim != 1 or not np.isfinite(K_col_mean).all():
         raise ValueError(f"'K_col_mean' must be a finite 1-D array, got shape "
                          f"{K_col_mean.shape}")
-    if isinstance(K_mean, bool) or not isinstance(K_mean, Real) or not np.isfinite(K_mean):
-        raise ValueError(f"'K_mean' must be a finite real number, got {K_mean!r}")
+    K_mean = check_real(K_mean, "K_mean")
     K_x = check_array_2d(K_x, "K_x", min_samples=0, n_features=K_col_mean.shape[0])
     return _center_block(K_x, K_col_mean, K_mean)
 
@@ -134,7 +137,7 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
 
     Returns
     -------
-    KernelPCAFit
+    KernelPCAResult
 
     Notes
     -----
@@ -147,7 +150,7 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
     level (identical points, or a kernel constant on them) leaves no
     component, with a NumericalWarning.
     """
-    K, k_max = _check_gram(K, "K", in_place=not copy)
+    K, k_max = check_gram(K, "K", symmetric=True, in_place=not copy)
     n = K.shape[0]
     n_components = check_positive_int(n_components, "n_components", allow_none=True)
     if n_components is not None and n_components > n:
@@ -168,7 +171,7 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
     # rounding so that the axes are exactly expansions over uncentred images.
     alphas -= alphas.mean(axis=0, keepdims=True)
     mean_coords = alphas.T @ col_mean
-    return KernelPCAFit(values, vectors, alphas, col_mean, grand, mean_coords,
+    return KernelPCAResult(values, vectors, alphas, col_mean, grand, mean_coords,
                         np.full(n, 1.0 / n, dtype=alphas.dtype))
 
 
@@ -188,7 +191,7 @@ def rounding_floor(k_max, n, dtype):
     return 10.0 * n * eps * k_max
 
 
-def drop_rounding_level(values, vectors, n_components, *, floor=0.0, stacklevel=3):
+def drop_rounding_level(values, vectors, n_components, *, floor=0.0):
     """Find the eigenvalues at rounding level (below ``1e-12 λ_max``, or
     ``2e-7 λ_max`` in float32, or below the absolute `floor`, see
     :func:`rounding_floor`), which cannot be divided by.
@@ -209,18 +212,15 @@ def drop_rounding_level(values, vectors, n_components, *, floor=0.0, stacklevel=
     cutoff = max(_RELATIVE_ZERO.get(values.dtype, 1e-12) * scale, floor)
     nonzero = values > cutoff if scale > 0 else np.zeros(q, bool)
     if q and not nonzero.any():
-        warnings.warn(
-            "the centred Gram matrix is zero at rounding level (the points have one "
-            "image in feature space, or the kernel is constant on them): kernel PCA "
-            "has no component" + ("" if n_components is None else
-                                  f"; the {q} components requested are set to 0"),
-            NumericalWarning, stacklevel=stacklevel)
+        warn("the centred Gram matrix is zero at rounding level (the points have one "
+             "image in feature space, or the kernel is constant on them): kernel PCA "
+             "has no component" + ("" if n_components is None else
+                                   f"; the {q} components requested are set to 0"),
+             NumericalWarning)
     elif n_components is not None and not nonzero.all():
-        warnings.warn(
-            f"{int((~nonzero).sum())} of the {q} components requested have an eigenvalue "
-            "at rounding level (the centred Gram matrix has lower rank); their "
-            "coordinates are set to 0. Ask for fewer components.",
-            NumericalWarning, stacklevel=stacklevel)
+        warn(f"{int((~nonzero).sum())} of the {q} components requested have an eigenvalue "
+             "at rounding level (the centred Gram matrix has lower rank); their "
+             "coordinates are set to 0. Ask for fewer components.", NumericalWarning)
     if n_components is None:
         values, vectors = values[nonzero], vectors[:, nonzero]
         nonzero = nonzero[nonzero]
@@ -231,57 +231,15 @@ def refuse_non_finite(fit, names, n):
     """`fit`, or a ValueError naming `names` when the arithmetic of the fit
     overflowed (None, or a non-finite array: kernel values beyond about
     1e154, whose products exceed float64)."""
-    parts = () if fit is None else (
-        fit.eigenvalues, fit.eigenvectors, fit.alphas, fit.K_col_mean, fit.K_mean,
-        fit.mean_coords, fit.mean_coef)
-    if fit is None or not all(np.isfinite(a).all() for a in parts if a is not None):
-        raise ValueError(
-            f"kernel PCA of {names} ({n} samples) overflows: the kernel values are too "
-            "large for the products of the fit; rescale the data (e.g. with "
-            "sklearn.preprocessing.StandardScaler) or choose milder kernel parameters")
+    parts = [np.inf] if fit is None else [
+        a for a in (fit.eigenvalues, fit.eigenvectors, fit.alphas, fit.K_col_mean,
+                    fit.K_mean, fit.mean_coords, fit.mean_coef) if a is not None]
+    for part in parts:
+        refuse_overflow(part, f"the results of kernel PCA of {names} ({n} samples)", names,
+                        "the kernel values are too large for the products of the fit; "
+                        "rescale the data (e.g. with sklearn.preprocessing.StandardScaler) "
+                        "or choose milder kernel parameters")
     return fit
-
-
-def _check_gram(K, name, *, in_place=False):
-    """K as a finite, square, symmetric floating array, and ``max|K_ij|``; or
-    an error naming `name`.
-
-    Asymmetry beyond ``sqrt(eps) max|K_ij|`` (not a Gram matrix) is refused;
-    below it (rounding) each pair is replaced by its mean ``(K_ij + K_ji)/2``,
-    so that the eigensolvers, which read one triangle, and the centring, which
-    reads both, see the same matrix: in K itself when `in_place`, else in a
-    copy made at the first asymmetric pair. Entries beyond ``max_float/(4N)``
-    are refused: the sums of centring and the eigenvalues (up to
-    ``N max|K_ij|``) would overflow."""
-    K = check_array_2d(K, name, magnitude=False)
-    n = K.shape[0]
-    if n != K.shape[1]:
-        raise ValueError(f"{name!r} must be a square Gram matrix, got shape {K.shape}")
-    top = max(float(K.max()), -float(K.min()))
-    limit = float(np.finfo(K.dtype).max) / (4.0 * n)
-    if top > limit:
-        raise ValueError(f"{name!r} holds values up to {top:.3g} in magnitude, beyond "
-                         f"{limit:.3g} where its eigenvalues overflow {K.dtype}; rescale "
-                         "the kernel (or the data it is computed from)")
-    tol = np.sqrt(np.finfo(K.dtype).eps) * top
-    # Square tiles of the upper triangle against their mirror images: each
-    # entry is read once, and a tile and its transpose both stay in cache.
-    step = 256
-    for i in range(0, n, step):
-        for j in range(i, n, step):
-            upper, lower = K[i:i + step, j:j + step], K[j:j + step, i:i + step]
-            gap = float(np.abs(upper - lower.T).max())
-            if gap > tol:
-                raise ValueError(f"{name!r} must be a symmetric Gram matrix, got entries "
-                                 f"K[i, j] - K[j, i] up to {gap:.3g}")
-            if gap > 0:
-                if not in_place:
-                    K, in_place = K.copy(), True
-                    upper, lower = K[i:i + step, j:j + step], K[j:j + step, i:i + step]
-                mean = (upper + lower.T) / 2
-                upper[...] = mean
-                lower[...] = mean.T
-    return K, top
 
 
 def leading_components(fit, n_components):
@@ -297,7 +255,7 @@ def leading_components(fit, n_components):
                          f"fitted), got {n_components!r}")
     n = n_components
     vectors = None if fit.eigenvectors is None else fit.eigenvectors[:, :n]
-    return KernelPCAFit(fit.eigenvalues[:n], vectors, fit.alphas[:, :n],
+    return KernelPCAResult(fit.eigenvalues[:n], vectors, fit.alphas[:, :n],
                         fit.K_col_mean, fit.K_mean, fit.mean_coords[:n], fit.mean_coef)
 
 
@@ -316,6 +274,19 @@ def transform_block(K_x, fit):
     return K_x @ fit.alphas - fit.mean_coords
 
 
+def training_coordinates(fit, kernel=None, support=None):
+    """Centred coordinates of the support points themselves, (N, q).
+
+    ``u_k √λ_k`` for exact kernel PCA, with no kernel evaluation; for a
+    Nyström fit (no eigenvectors) the landmarks' own coordinates, from their
+    Gram block ``k(support, support)``.
+    """
+    if fit.eigenvectors is not None:
+        return fit.eigenvectors * np.sqrt(fit.eigenvalues)
+    return transform_block(kernel.block(support, support, check_input=False,
+                                        names="'support'"), fit)
+
+
 def expansion_coef(Y, fit, *, add_mean=False):
     """Expansion coefficients over the uncentred φ(x_i) for coordinates Y.
 
@@ -323,7 +294,7 @@ def expansion_coef(Y, fit, *, add_mean=False):
     ----------
     Y : array of shape (m, q)
         Centred coordinates (as returned by :func:`transform_block`).
-    fit : KernelPCAFit
+    fit : KernelPCAResult
     add_mean : bool
         True: ``Σ_k y_k V_k + μ`` (exact reconstruction), coefficients
         ``A y + m_μ`` (the mean's coefficients, ``1/N`` for exact kernel
@@ -353,3 +324,15 @@ def expansion_coef(Y, fit, *, add_mean=False):
         coef = Yc @ fit.alphas.T
         norm2 = np.einsum("ij,ij->i", Yc, Yc)
     return coef, norm2
+
+
+def coordinates_expansion(Y, fit, support, kernel, *, add_mean=False):
+    """The feature-space points with centred coordinates Y, as expansions
+    over the uncentred images of the support (see :func:`expansion_coef`),
+    with their squared norms in closed form.
+
+    `support` and `kernel` may be None (a precomputed kernel): the expansion
+    then knows only its coefficients and norms.
+    """
+    coef, norm2 = expansion_coef(Y, fit, add_mean=add_mean)
+    return FeatureExpansion(coef, support, kernel, norm2=norm2)

@@ -49,8 +49,11 @@ LOADABLE = {
     "preimage.kernels._sine": ("SineKernel",),
     "preimage.kernels._string": ("SpectrumKernel", "JointSpectrumKernel",
                                  "NormalizedKernel", "KernelDistanceRBF"),
-    "preimage.kpca": ("KernelPCAFit",),
+    "preimage.kpca": ("KernelPCAResult",),
     "preimage.solvers._closed_form": ("ClosedFormPreimage",),
+    "preimage.solvers._exact": ("ExactPreimage",),
+    "preimage.solvers._fixed_point": ("FixedPointPreimage",),
+    "preimage.solvers._gradient": ("GradientPreimage",),
     "preimage.solvers._learned": ("LearnedPreimage",),
     "preimage.solvers._mds": ("MDSPreimage",),
     "preimage.reduced_set._result": ("ReducedSet",),
@@ -237,7 +240,7 @@ def save_model(estimator, path, *, overwrite=False, metadata=None):
     import sklearn
     from sklearn.exceptions import NotFittedError
 
-    from . import __version__
+    from ._version import __version__
 
     if not hasattr(estimator, "get_params"):
         raise TypeError(f"'estimator' must be a fitted estimator of preimage, got "
@@ -318,7 +321,7 @@ def _read(path):
         raise ModelFileError(f"{path}: not a preimage model file")
     version = meta.get("format_version")
     if not isinstance(version, int) or version > FORMAT_VERSION:
-        from . import __version__
+        from ._version import __version__
 
         archive.close()
         raise ModelFileError(

@@ -19,7 +19,7 @@ as expansions over the landmarks,
 with the mean ``μ = Σ_j (W Wᵀ k̄)_j φ(z_j)``. A point's centred coordinates
 are ``⟨V_k, φ(x) − μ⟩ = α_kᵀk_m(x) − α_kᵀk̄`` (V_k lies in the span, so
 ``⟨V_k, φ(x)⟩ = ⟨V_k, Pφ(x)⟩``): the same formulas as exact kernel PCA with
-the landmarks as support (:class:`preimage.kpca.KernelPCAFit`), so every
+the landmarks as support (:class:`preimage.kpca.KernelPCAResult`), so every
 pre-image method works unchanged. With every training point a landmark,
 ``C = K^{1/2} H K^{1/2}`` has the eigenvalues of ``HKH`` and the axes are
 those of exact kernel PCA.
@@ -36,26 +36,22 @@ A. El Alaoui, M. W. Mahoney. Fast randomized kernel ridge regression with
 statistical guarantees. NIPS 28, 2015 (ridge leverage scores).
 """
 
-import warnings
-
 import numpy as np
 from scipy import linalg
 
-from ._blocks import (is_dask_array, kernel_block, kernel_diag, map_row_blocks,
-                      sum_row_blocks)
-from ._eigen import _flip_signs, top_eigh
+from ._blocks import is_dask_array, map_row_blocks, sum_row_blocks
 from ._config import get_config
+from ._eigen import flip_signs, landmark_basis, top_eigh
 from ._memory import check_dense
-from ._validation import check_array_2d, check_positive_int, check_random_state
+from ._validation import check_array_2d, check_positive_int, check_random_state, refuse_overflow
+from ._warnings import warn
 from .exceptions import NumericalWarning
 from .kernels import Kernel
-from .kpca import (KernelPCAFit, _check_gram, drop_rounding_level, refuse_non_finite,
-                   rounding_floor)
+from .kpca import KernelPCAResult, drop_rounding_level, refuse_non_finite, rounding_floor
 
 __all__ = [
     "LANDMARK_METHODS",
     "select_landmarks",
-    "landmark_basis",
     "kernel_moments",
     "fit_nystroem_kpca",
 ]
@@ -67,41 +63,9 @@ LANDMARK_METHODS = ("uniform", "kmeans", "leverage")
 _KMEANS_SAMPLE_PER_LANDMARK = 20
 
 
-def landmark_basis(K_mm, *, warn=True):
-    """``W`` (m × r) with ``WᵀK_mmW = I_r`` and ``WWᵀ = K_mm⁺``.
-
-    Eigenvalues of K_mm below ``m · eps · λ_max`` (eps of K_mm's dtype;
-    duplicated or nearly dependent landmarks) are dropped, with a
-    NumericalWarning if `warn`: their directions carry no feature-space
-    information that the kernel values resolve. A K_mm without a positive
-    eigenvalue is refused.
-    """
-    W = _landmark_basis(_check_gram(K_mm, "K_mm")[0], warn)
-    if W.shape[1] == 0:
-        raise ValueError("'K_mm' has no positive eigenvalue: the kernel maps every "
-                         "landmark to the origin of feature space")
-    return W
-
-
-def _landmark_basis(K_mm, warn, stacklevel=4):
-    """:func:`landmark_basis` without the checks; W has 0 columns when K_mm
-    has no positive eigenvalue."""
-    eps = np.finfo(K_mm.dtype).eps if K_mm.dtype.kind == "f" else np.finfo(float).eps
-    values, vectors = linalg.eigh(np.asarray(K_mm, dtype=np.float64))
-    m = values.shape[0]
-    top = max(float(values[-1]), 0.0)
-    keep = values > m * eps * top if top > 0 else np.zeros(m, bool)
-    if warn and keep.any() and not keep.all():
-        warnings.warn(
-            f"the {m} landmarks span only {int(keep.sum())} feature-space directions "
-            "(duplicated or nearly dependent landmarks); the other directions were "
-            "dropped", NumericalWarning, stacklevel=stacklevel)
-    return vectors[:, keep] / np.sqrt(values[keep])
-
-
 def _moments_block(kernel, landmarks, shift, X):
-    K = kernel_block(kernel, check_array_2d(X, "X", n_features=landmarks.shape[1]),
-                     landmarks)
+    K = kernel.block(check_array_2d(X, "X", n_features=landmarks.shape[1]), landmarks,
+                     check_input=False, names="'X'")
     with np.errstate(over="ignore", invalid="ignore"):
         K -= shift
         G = K.T @ K
@@ -139,14 +103,14 @@ def kernel_moments(kernel, X, landmarks, shift=None, *, working_memory=None):
 def _checked_moments(kernel, X, landmarks, shift, working_memory):
     with np.errstate(over="ignore", invalid="ignore"):
         G, t, n = _kernel_moments(kernel, X, landmarks, shift, working_memory)
-    if not (np.isfinite(G).all() and np.isfinite(t).all()):
-        raise ValueError(_MOMENTS_OVERFLOW)
-    return G, t, n
+    return _refuse_overflow(G), _refuse_overflow(t), n
 
 
-_MOMENTS_OVERFLOW = ("the second moments of the kernel rows of 'X' overflow float64; "
-                     "rescale 'X' (e.g. with sklearn.preprocessing.StandardScaler) or "
-                     "choose milder kernel parameters")
+def _refuse_overflow(values):
+    """The moments of the kernel rows, refused where they overflowed float64."""
+    return refuse_overflow(values, "the second moments of the kernel rows", "'X'",
+                           "rescale 'X' (e.g. with sklearn.preprocessing.StandardScaler) "
+                           "or choose milder kernel parameters")
 
 
 def _kernel_moments(kernel, X, landmarks, shift, working_memory):
@@ -189,7 +153,7 @@ def fit_nystroem_kpca(kernel, X, landmarks, n_components=None, *, working_memory
 
     Returns
     -------
-    KernelPCAFit
+    KernelPCAResult
         Over the landmarks as support (``eigenvectors`` and ``K_col_mean``
         are None: no n-sized state is kept). ``eigenvalues`` are those of the
         scatter C, comparable with exact kernel PCA's eigenvalues of HKH.
@@ -204,8 +168,8 @@ def fit_nystroem_kpca(kernel, X, landmarks, n_components=None, *, working_memory
                          "than 'n_landmarks' when the data have fewer distinct rows), got "
                          f"{n_components}")
     _check_landmark_memory(m)
-    K_mm = kernel_block(kernel, landmarks, landmarks, "'landmarks'")
-    W = _landmark_basis(K_mm, warn=True)
+    K_mm = kernel.block(landmarks, check_input=False, names="'landmarks'")
+    W = landmark_basis(K_mm, check_input=False)
     # Kernel values beyond about 1e154 overflow in the products below; the
     # result is checked instead of every step.
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -235,14 +199,13 @@ def _nystroem_fit(kernel, X, landmarks, K_mm, W, n_components, working_memory):
     k_scale = max(float(np.abs(K_mm).max()),
                   float(np.max(np.sqrt(np.diag(G) / n) + np.abs(shift))))
     values, vectors, nonzero = drop_rounding_level(
-        values, vectors, n_components, floor=rounding_floor(k_scale, n, dtype),
-        stacklevel=5)
+        values, vectors, n_components, floor=rounding_floor(k_scale, n, dtype))
     values = np.where(nonzero, values, 0.0)
     # Signs are fixed on the coefficients over the landmarks (largest entry
     # positive), not on w_k, whose basis W inherits LAPACK's arbitrary signs.
-    alphas = _flip_signs(W @ vectors) * nonzero
+    alphas = flip_signs(W @ vectors) * nonzero
     f_mean = W.T @ k_mean
-    return KernelPCAFit(
+    return KernelPCAResult(
         eigenvalues=values.astype(dtype), eigenvectors=None, alphas=alphas.astype(dtype),
         K_col_mean=None, K_mean=float(f_mean @ f_mean),
         mean_coords=(alphas.T @ k_mean).astype(dtype),
@@ -306,9 +269,8 @@ def _distinct_rows(X, order, m):
         keep = np.sort(first)
         index, rows = index[keep], rows[keep]
     if index.size < m:
-        warnings.warn(f"'X' has only {index.size} distinct rows; using them as the "
-                      f"{index.size} landmarks instead of n_landmarks={m}",
-                      NumericalWarning, stacklevel=4)
+        warn(f"'X' has only {index.size} distinct rows; using them as the "
+             f"{index.size} landmarks instead of n_landmarks={m}", NumericalWarning)
     return rows, index
 
 
@@ -322,14 +284,12 @@ def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
     Alaoui & Mahoney 2015; Musco & Musco 2017). λ is the `ridge_rank`-th
     eigenvalue of FᵀF, so directions beyond that rank count as noise.
     """
-    W = _landmark_basis(kernel_block(kernel, pilot, pilot), warn=True, stacklevel=5)
+    W = landmark_basis(kernel.block(pilot, check_input=False), check_input=False)
     if W.shape[1] == 0:  # the kernel maps the pilot to 0: nothing to weigh by
         return np.ones(X.shape[0])
     G, _, _ = _checked_moments(kernel, X, pilot, None, working_memory)
     with np.errstate(over="ignore", invalid="ignore"):
-        FtF = W.T @ G @ W
-    if not np.isfinite(FtF).all():
-        raise ValueError(_MOMENTS_OVERFLOW)
+        FtF = _refuse_overflow(W.T @ G @ W)
     values = np.linalg.eigvalsh(FtF)[::-1]
     lam = max(float(values[min(ridge_rank, values.shape[0]) - 1]),
               np.finfo(float).eps * max(float(values[0]), 1.0))
@@ -337,8 +297,8 @@ def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
 
     def scores(X_block):
         X_block = check_array_2d(X_block, "X", n_features=pilot.shape[1])
-        F = kernel_block(kernel, X_block, pilot).astype(np.float64)
-        diag = kernel_diag(kernel, X_block)
+        F = kernel.block(X_block, pilot, check_input=False, names="'X'").astype(np.float64)
+        diag = kernel.diag(X_block, check_input=False)
         with np.errstate(over="ignore", invalid="ignore"):  # checked below
             F = F @ W
             captured = np.einsum("ij,ij->i", F @ B, F)
@@ -346,9 +306,7 @@ def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
             return (captured + np.minimum(missed / lam, 1.0))[:, None]
 
     tau = map_row_blocks(scores, X, n_columns=1, dtype=np.float64)
-    tau = np.asarray(tau.compute() if is_dask_array(tau) else tau)[:, 0]
-    if not np.isfinite(tau).all():
-        raise ValueError(_MOMENTS_OVERFLOW)
+    tau = _refuse_overflow(np.asarray(tau.compute() if is_dask_array(tau) else tau)[:, 0])
     # Every point keeps a chance, so that m distinct points can always be drawn.
     return np.maximum(tau, 1e-12 * max(float(tau.max()), 1.0))
 
@@ -411,9 +369,9 @@ def select_landmarks(X, n_landmarks, kernel=None, *, method="uniform", random_st
         # With fewer distinct points than clusters k-means repeats centres.
         _, first = np.unique(centres, axis=0, return_index=True)
         if first.size < n_landmarks:
-            warnings.warn(f"'X' has only {first.size} distinct rows; using them as the "
-                          f"{first.size} landmarks instead of n_landmarks={n_landmarks}",
-                          NumericalWarning, stacklevel=2)
+            warn(f"'X' has only {first.size} distinct rows; using them as the "
+                 f"{first.size} landmarks instead of n_landmarks={n_landmarks}",
+                 NumericalWarning)
             centres = centres[np.sort(first)]
         return centres, None
     _check_landmark_memory(n_landmarks)

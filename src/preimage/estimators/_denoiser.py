@@ -1,6 +1,5 @@
 """Kernel PCA denoising: project onto the leading components, return the pre-image."""
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -12,14 +11,11 @@ from .._blocks import is_dask_array, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
 from .._validation import check_array_2d, validate_dask_input, validate_estimator_input
 from ..kernels import KERNELS, Kernel
-from ..exceptions import NumericalWarning
 from ..nystroem import LANDMARK_METHODS
-from ..solvers import METHODS, PreimageResult, find_preimage, make_solver
+from ..solvers import PREIMAGE_METHODS, make_solver
 from ._kernel_pca import KernelPCA
 
 __all__ = ["KernelPCADenoiser"]
-
-_ITERATIVE = ("fixed_point", "gradient")
 
 
 def _clean_targets(X, y):
@@ -68,7 +64,7 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
         The kernel, as in :class:`~preimage.KernelPCA` (``gamma=None`` resolves
         to 1/(2 · total variance) for the Gaussian kernel).
     method : str, default="fixed_point"
-        Pre-image method, any of :data:`preimage.solvers.METHODS`. Iterative
+        Pre-image method, any of :data:`preimage.PREIMAGE_METHODS`. Iterative
         methods start at the noisy input.
     add_mean : bool, default=False
         Pre-image of the principal part ``Σ_k ⟨V_k, φ(x)⟩ V_k`` (False) or of
@@ -99,9 +95,9 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
     ----------
     kpca_ : KernelPCA
         The kernel PCA fitted on the clean training data.
-    solver_ : object or None
-        The fitted pre-image solver of the methods that learn from training
-        data (learned, mds, closed_form).
+    solver_ : PreimageSolver
+        The pre-image solver, fitted on the kernel PCA (and, for the learned
+        map, on the training pairs).
     n_features_in_ : int
 
     Notes
@@ -141,7 +137,7 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
         "degree": [Interval(Integral, 0, None, closed="left")],
         "coef0": [Interval(Real, None, None, closed="neither")],
         "kernel_params": [dict, None],
-        "method": [StrOptions(set(METHODS))],
+        "method": [StrOptions(set(PREIMAGE_METHODS))],
         "add_mean": ["boolean"],
         "method_params": [dict, None],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
@@ -193,31 +189,17 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
             coef0=self.coef0, kernel_params=self.kernel_params,
             eigen_solver=self.eigen_solver, random_state=self.random_state,
             n_landmarks=self.n_landmarks, landmarks=self.landmarks).fit(clean)
-        params = dict(self.method_params or {})
-        self.solver_ = None
-        if self.method == "learned":
-            if self.n_landmarks is not None:
-                params.setdefault("n_landmarks", self.n_landmarks)
-                params.setdefault("random_state", self.random_state)
-            if y is None and self.kpca_.eigenvectors_ is not None:
-                coords = self.kpca_.eigenvectors_ * np.sqrt(self.kpca_.eigenvalues_)
-            else:
-                coords = self.kpca_.transform(X)
-            self.solver_ = make_solver("learned", **params).fit_coordinates(
-                coords, clean, forward_kernel=self.kpca_.kernel_)
-        elif self.method in ("mds", "closed_form"):
-            self.solver_ = self.kpca_._fitted_solver(self.method, params)
-        else:
-            if self.method in _ITERATIVE:  # the draws of restarts
-                params.setdefault("random_state", self.random_state)
-            # Options and kernel are checked now, on one point, rather than at
-            # the first transform.
-            first = X[:1].compute() if is_dask_array(X) else X[:1]
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", NumericalWarning)
-                find_preimage(self.kpca_.project(first, add_mean=self.add_mean),
-                              method=self.method,
-                              x0=first if self.method in _ITERATIVE else None, **params)
+        solver = make_solver(self.method, self.method_params,
+                             random_state=self.random_state, n_landmarks=self.n_landmarks)
+        pairs = {}
+        if solver.learns_from_pairs and (y is not None or self.kpca_.eigenvectors_ is None):
+            # Coordinates of the inputs against their clean versions. Without
+            # targets, an exact fit's own training coordinates serve (the
+            # solver's default); a Nyström fit keeps no n-sized state, so the
+            # pairs are made here from all n training points.
+            pairs = {"coordinates": self.kpca_.transform(X), "targets": clean}
+        self.solver_ = solver.fit(self.kpca_.X_fit_, self.kpca_.kernel_,
+                                  kpca=self.kpca_.fit_result_, **pairs)
         return self
 
     def transform(self, X):
@@ -228,17 +210,7 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
             X = validate_dask_input(self, X, reset=False)
             return map_row_blocks(self.transform, X, n_columns=self.n_features_in_,
                                   dtype=np.result_type(X.dtype, self.kpca_.X_fit_.dtype))
-        if self.method in ("learned", "closed_form"):
-            # Maps straight from coordinates, without the residuals denoise() reports.
-            check_is_fitted(self)
-            X = validate_estimator_input(self, X, reset=False)
-            Y = self.kpca_.transform(X)
-            if self.method == "learned":
-                return self.solver_.predict(Y)
-            return self.kpca_.inverse_transform(Y, method="closed_form",
-                                                add_mean=self.add_mean,
-                                                **(self.method_params or {}))
-        return self.denoise(X).x
+        return self._solve(X, return_result=False)
 
     def denoise(self, X):
         """Denoise X and say how: a :class:`~preimage.PreimageResult` with the
@@ -248,21 +220,16 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
         if is_dask_array(X):
             raise TypeError("denoise() returns in-memory results; for a Dask array 'X' "
                             "use transform(X), which denoises it block by block")
+        return self._solve(X, return_result=True)
+
+    def _solve(self, X, *, return_result):
+        """Project X on the leading components and bring it back: the solver
+        starts from X itself where starts matter."""
+        check_is_fitted(self)
         X = validate_estimator_input(self, X, reset=False)
-        Y = self.kpca_.transform(X)
-        psi = self.kpca_.expansion_from_components(Y, add_mean=self.add_mean)
-        if self.method == "learned":
-            return PreimageResult.direct(psi, self.solver_.predict(Y), "learned",
-                                         "learned map")
-        if self.solver_ is not None:
-            return find_preimage(psi, method=self.solver_)
-        options = dict(self.method_params or {})
-        if self.method in _ITERATIVE:
-            # Restarts from random support points: drawn with random_state,
-            # so that the same random_state gives the same pre-images.
-            options.setdefault("random_state", self.random_state)
-        return find_preimage(psi, method=self.method,
-                             x0=X if self.method in _ITERATIVE else None, **options)
+        return self.solver_.solve_coordinates(self.kpca_.transform(X),
+                                              add_mean=self.add_mean, x0=X,
+                                              return_result=return_result)
 
     def score(self, X, y=None):
         """Minus the mean squared error ``−mean_i ‖x̂_i − t_i‖²`` of the denoised

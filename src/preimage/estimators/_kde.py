@@ -25,14 +25,12 @@ from ..kde import (
 )
 from ..kernels import KERNELS, JointSpectrumKernel, Kernel, SequenceKernel, make_kernel
 from ..kpca import expansion_coef
-from ..solvers import METHODS, LearnedPreimage, find_preimage, make_solver
+from ..solvers import PREIMAGE_METHODS, PreimageSolver, make_solver
 
 __all__ = ["KernelDependencyEstimator"]
 
 #: Pre-image strategies besides the methods of :func:`preimage.find_preimage`.
 _STRATEGIES = ("knn", "candidates")
-#: Solvers fitted once on the training outputs.
-_FITTED_SOLVERS = ("mds", "closed_form")
 
 
 class _PairwiseSequenceKernel:
@@ -248,7 +246,7 @@ class KernelDependencyEstimator(BaseEstimator):
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
         "ridge": [Interval(Real, 0, None, closed="neither")],
         "regression": [StrOptions(set(REGRESSIONS))],
-        "preimage": [StrOptions(set(_STRATEGIES) | set(METHODS)), HasMethods(["solve"]),
+        "preimage": [StrOptions(set(_STRATEGIES) | set(PREIMAGE_METHODS)), HasMethods(["solve"]),
                      HasMethods(["fit", "predict"]), callable],
         "window": [Interval(Integral, 1, None, closed="left")],
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
@@ -383,7 +381,7 @@ class KernelDependencyEstimator(BaseEstimator):
                 raise ValueError(
                     f"'preimage'={method!r} decodes strings position by position from "
                     "input windows and needs sequence inputs and outputs; for vector "
-                    f"outputs use 'candidates' or one of {list(METHODS)}")
+                    f"outputs use 'candidates' or one of {list(PREIMAGE_METHODS)}")
             self._check_lengths(X, Y, "Y")
             n_positions = sum(len(y) for y in Y)
             if n_positions == 0:
@@ -412,17 +410,15 @@ class KernelDependencyEstimator(BaseEstimator):
                 f"'preimage'={method!r} searches the output space with a preimage Kernel "
                 "on numeric outputs; for sequence outputs use 'knn', a classifier or "
                 "'candidates'")
-        if isinstance(method, str) and method == "learned":
-            # Centred targets, mean added back at prediction: the coordinates
-            # are centred too, and far from every training coordinate the
-            # map's value 0 then stands for the mean output.
-            self._output_mean = Y.mean(axis=0)
-            self.solver_ = LearnedPreimage(**params).fit_coordinates(
-                self.coordinates_, Y - self._output_mean, forward_kernel=self.output_kernel_)
-        elif isinstance(method, str) and method in _FITTED_SOLVERS:
-            self.solver_ = make_solver(method, **params).fit(Y, self.output_kernel_)
-        else:
-            self.solver_ = None
+        solver = make_solver(method, params)
+        if solver is method:  # a solver given as a parameter is cloned, as estimators are
+            solver = clone(solver)
+        # Centred targets for a map learned from pairs, the mean added back at
+        # prediction: the coordinates are centred too, and far from every
+        # training coordinate the map's value then stands for the mean output.
+        pairs = ({"coordinates": self.coordinates_, "targets": Y, "center_targets": True}
+                 if solver.learns_from_pairs else {})
+        self.solver_ = solver.fit(Y, self.output_kernel_, kpca=self.fit_.output_pca, **pairs)
 
     # -- coordinates -------------------------------------------------------------
     def predict_coordinates(self, X):
@@ -537,15 +533,7 @@ class KernelDependencyEstimator(BaseEstimator):
         return FeatureExpansion(coef, self.Y_fit_, self.output_kernel_, norm2=norm2)
 
     def _decode_vectors(self, C):
-        method = self.preimage
-        if isinstance(method, str) and method == "learned":
-            return self._vector_result(self.solver_.predict(C) + self._output_mean)
-        psi = self.expansion(C)
-        if self.solver_ is not None:
-            result = find_preimage(psi, self.solver_)
-        else:
-            result = find_preimage(psi, method, **dict(self.preimage_params or {}))
-        return self._vector_result(result.x)
+        return self._vector_result(self.solver_.solve_coordinates(C, add_mean=True))
 
     def _vector_result(self, Z):
         Z = np.asarray(Z)

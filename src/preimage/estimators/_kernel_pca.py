@@ -12,15 +12,16 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._blocks import is_dask_array, kernel_block, kernel_row_blocks, map_row_blocks
+from .._blocks import is_dask_array, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
-from .._expansion import FeatureExpansion
-from .._memory import NYSTROEM_HINT, check_dense
-from .._validation import check_array_2d, validate_dask_input, validate_estimator_input
+from .._memory import check_dense
+from .._validation import (check_array_2d, checked_gram, validate_dask_input,
+                           validate_estimator_input)
 from ..kernels import KERNELS, Kernel, make_kernel
-from ..kpca import expansion_coef, fit_kernel_pca, leading_components, transform_block
+from ..kpca import (coordinates_expansion, fit_kernel_pca, leading_components,
+                    transform_block)
 from ..nystroem import LANDMARK_METHODS, fit_nystroem_kpca, select_landmarks
-from ..solvers import PreimageResult, find_preimage, make_solver
+from ..solvers import find_preimage, make_solver
 
 __all__ = ["KernelPCA"]
 
@@ -230,9 +231,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 f"matrix), got {self.n_components}")
         if self.n_landmarks is not None:
             return self._fit_nystroem(X)
-        # The Gram matrix, then the eigensolver's working copy of it.
-        check_dense((n, n), X.dtype, f"the {n} x {n} Gram matrix of exact kernel PCA",
-                    hint=NYSTROEM_HINT, copies=2)
         if self.kernel == "precomputed":
             if X.shape[0] != X.shape[1]:
                 raise ValueError(
@@ -240,13 +238,17 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                     f"got shape {X.shape}")
             self.kernel_ = None
             self.gamma_ = None
+            # The given Gram matrix and the eigensolver's centred copy of it.
+            check_dense((n, n), X.dtype, f"the {n} x {n} Gram matrix of exact kernel PCA",
+                        copies=2)
             K = X
         else:
             self.kernel_ = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree,
                                        coef0=self.coef0, kernel_params=self.kernel_params,
                                        X=X)
             self.gamma_ = getattr(self.kernel_, "gamma", None)
-            K = kernel_block(self.kernel_, X, X)
+            # The Gram matrix, then the eigensolver's working copy of it.
+            K = checked_gram(self.kernel_, X, "Gram matrix of exact kernel PCA", copies=2)
         fit = fit_kernel_pca(K, self.n_components, eigen_solver=self.eigen_solver,
                              tol=self.tol, max_iter=self.max_iter,
                              iterated_power=self.iterated_power,
@@ -282,9 +284,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 "eigenvalue above rounding level, so all points have one image in "
                 f"feature space (identical rows, or a kernel constant on them{gamma}), "
                 "or the kernel is indefinite without positive eigenvalue")
-        self._fit_state = fit
-        self._solver_cache = {}
-        self._closed_form_maps = {}
+        self.fit_result_ = fit
+        self._solvers = {}
         self.eigenvalues_ = fit.eigenvalues
         self.eigenvectors_ = fit.eigenvectors
         self.expansion_coef_ = fit.alphas
@@ -301,7 +302,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         array, computed block by block.
         """
         check_is_fitted(self)
-        fit = self._fit_state
+        fit = self.fit_result_
         if is_dask_array(X):
             X = validate_dask_input(self, X, reset=False)
             return map_row_blocks(self.transform, X, n_columns=fit.alphas.shape[1],
@@ -311,7 +312,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             return transform_block(X, fit)  # precomputed: rows k(x, x_i) given directly
         out = np.empty((X.shape[0], fit.alphas.shape[1]),
                        dtype=np.result_type(X, fit.alphas))
-        for rows, K_rows in kernel_row_blocks(self.kernel_, X, self.X_fit_):
+        for rows, K_rows in self.kernel_.blocks(X, self.X_fit_, check_input=False,
+                                                names="'X'"):
             out[rows] = transform_block(K_rows, fit)
         return out
 
@@ -347,19 +349,18 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         check_is_fitted(self)
         fit = self._leading_fit(n_components)
         Y = _check_coordinates(Y, fit.eigenvalues.shape[0])
-        coef, norm2 = expansion_coef(Y, fit, add_mean=add_mean)
         support = None if self.kernel_ is None else self.X_fit_
-        return FeatureExpansion(coef, support, self.kernel_, norm2=norm2)
+        return coordinates_expansion(Y, fit, support, self.kernel_, add_mean=add_mean)
 
     def _leading_fit(self, n_components):
         if n_components is None:
-            return self._fit_state
+            return self.fit_result_
         q = self.eigenvalues_.shape[0]
         if (isinstance(n_components, bool) or not isinstance(n_components, Integral)
                 or not 1 <= n_components <= q):
             raise ValueError(f"'n_components' must be an integer between 1 and {q} (the "
                              f"components fitted), got {n_components!r}")
-        return leading_components(self._fit_state, int(n_components))
+        return leading_components(self.fit_result_, int(n_components))
 
     def project(self, X, *, add_mean=False, n_components=None):
         """The projection of φ(x) onto the first q components, as an expansion.
@@ -386,14 +387,18 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         ----------
         Y : array of shape (n_samples, q)
             Centred coordinates, as returned by :meth:`transform`.
-        method : str or fitted solver, default="fixed_point"
-            Any method of :func:`preimage.find_preimage`. ``"learned"`` maps Y
-            directly with kernel ridge regression fitted on the training
+        method : str, solver or callable, default="fixed_point"
+            Any method of :func:`preimage.find_preimage`. A name makes a solver
+            fitted on this kernel PCA (:meth:`PreimageSolver.solve_coordinates
+            <preimage.solvers.PreimageSolver.solve_coordinates>`): ``"learned"``
+            maps Y directly with kernel ridge regression fitted on the training
             coordinates (Bakır et al. 2004; with its defaults — the forward
             kernel, ``alpha=1`` — it is scikit-learn's
-            ``KernelPCA(fit_inverse_transform=True)``). ``"mds"``,
-            ``"closed_form"`` and ``"learned"`` are fitted once per set of
-            options and reused.
+            ``KernelPCA(fit_inverse_transform=True)``), ``"closed_form"`` maps
+            them through a d × q matrix. Methods that learn (``"mds"``,
+            ``"closed_form"``, ``"learned"``) are fitted once per set of
+            options and reused. A solver or callable is applied to the
+            expansions Y stands for.
         add_mean : bool, default=False
             Which expansion the coordinates stand for (see
             :meth:`expansion_from_components`); not used by ``"learned"``.
@@ -404,7 +409,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             Return the whole :class:`~preimage.PreimageResult` (residuals,
             iterations, convergence) instead of the points alone.
         **options
-            Passed to the method.
+            Parameters of the method; the random restarts of the fixed point
+            and the gradient method follow `random_state` unless set here.
 
         Returns
         -------
@@ -418,21 +424,11 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             return self._inverse_transform_blocks(Y, method, add_mean, x0, return_result,
                                                   options)
         Y = _check_coordinates(Y, self.eigenvalues_.shape[0])
-        if method == "learned":
-            x = self._fitted_solver("learned", options).predict(Y)
-            if not return_result:
-                return x
-            psi = self.expansion_from_components(Y, add_mean=add_mean)
-            return PreimageResult.direct(psi, x, "learned", "learned map")
-        if method == "closed_form" and not return_result:
-            return self._closed_form_from_coordinates(Y, add_mean, options)
-        if isinstance(method, str) and method in ("mds", "closed_form"):
-            method, options = self._fitted_solver(method, options), {}
-        if isinstance(method, str) and method in ("fixed_point", "gradient"):
-            # their random restarts follow random_state, as the fit does
-            options = {"random_state": self.random_state, **options}
-        psi = self.expansion_from_components(Y, add_mean=add_mean)
-        result = find_preimage(psi, method=method, x0=x0, **options)
+        if isinstance(method, str):
+            return self._solver(method, options).solve_coordinates(
+                Y, add_mean=add_mean, x0=x0, return_result=return_result)
+        result = find_preimage(self.expansion_from_components(Y, add_mean=add_mean),
+                               method=method, x0=x0, **options)
         return result if return_result else result.x
 
     def _inverse_transform_blocks(self, Y, method, add_mean, x0, return_result, options):
@@ -452,43 +448,16 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         return map_row_blocks(block, Y, *args, n_columns=self.n_features_in_,
                               dtype=np.result_type(Y.dtype, self.X_fit_.dtype))
 
-    def _training_coordinates(self):
-        """Coordinates of the support points: ``u_k √λ_k`` for exact kernel
-        PCA, the landmarks' own coordinates for a Nyström fit."""
-        if self.eigenvectors_ is not None:
-            return self.eigenvectors_ * np.sqrt(self.eigenvalues_)
-        return transform_block(kernel_block(self.kernel_, self.X_fit_, self.X_fit_),
-                               self._fit_state)
-
-    def _closed_form_from_coordinates(self, Y, add_mean, options):
-        """Honeine–Richard pre-images straight from coordinates.
-
-        The expansion of coordinates y has coefficients ``A(y + c)`` (principal
-        part) or ``Ay + m_μ`` (with the mean), so ``x* = MΓ`` is
-        ``(MA)(y + c)`` or ``(MA)y + Mm_μ``: with ``MA`` (d × q) computed once,
-        a pre-image costs O(dq) instead of O(nd).
-        """
-        solver = self._fitted_solver("closed_form", options)
-        maps = self.__dict__.setdefault("_closed_form_maps", {})
-        if id(solver) not in maps:
-            maps[id(solver)] = (solver.M_ @ self.expansion_coef_,
-                                solver.M_ @ self._fit_state.mean_coef)
-        MA, M_mean = maps[id(solver)]
-        Y = np.asarray(Y, dtype=float) * (self.eigenvalues_ > 0)
-        if add_mean:
-            return Y @ MA.T + M_mean
-        return (Y + self._fit_state.mean_coords) @ MA.T
-
-    def _fitted_solver(self, name, options):
-        """A solver fitted on the training data, cached per set of options."""
-        key = (name, tuple(sorted((k, repr(v)) for k, v in options.items())))
-        cache = self.__dict__.setdefault("_solver_cache", {})
+    def _solver(self, method, options):
+        """The registered method `method` with `options`, fitted on this kernel
+        PCA; kept for reuse when it learns from the training data."""
+        solver = make_solver(method, options, random_state=self.random_state)
+        if not solver.learns:
+            return solver.fit(self.X_fit_, self.kernel_, kpca=self.fit_result_)
+        key = (method, tuple(sorted((k, repr(v)) for k, v in options.items())))
+        cache = self.__dict__.setdefault("_solvers", {})
         if key not in cache:
-            if name == "learned":
-                cache[key] = make_solver(name, **options).fit_coordinates(
-                    self._training_coordinates(), self.X_fit_, forward_kernel=self.kernel_)
-            else:
-                cache[key] = make_solver(name, **options).fit(self.X_fit_, self.kernel_)
+            cache[key] = solver.fit(self.X_fit_, self.kernel_, kpca=self.fit_result_)
         return cache[key]
 
     # -- scikit-learn plumbing -----------------------------------------------

@@ -79,7 +79,7 @@ def kernel_pca_expansion(kpca, name="kpca"):
                              "kernel as a function of input points")
         # Exact or Nyström: the axes are expansions over the support X_fit_
         # (training points or landmarks), and c_k = ⟨V_k, μ⟩ is kept.
-        fit = kpca._fit_state
+        fit = kpca.fit_result_
         axes = np.asarray(fit.alphas, dtype=float).T.copy()
         return (FeatureExpansion(axes, np.asarray(kpca.X_fit_, dtype=float), kpca.kernel_),
                 -np.asarray(fit.mean_coords, dtype=float))
@@ -184,4 +184,5 @@ class ReducedKernelPCA(BaseEstimator):
         """Approximate kernel PCA coordinates, shape (n_samples, n_components),
         from one kernel block k(X, Z)."""
         X = check_reduced_input(self, X, "reduce_kernel_pca")
-        return self.kernel_._block(X, self.vectors_) @ self.coef_.T + self.offset_
+        K = self.kernel_.block(X, self.vectors_, check_input=False, overflow="ignore")
+        return K @ self.coef_.T + self.offset_

@@ -140,7 +140,8 @@ class SVMExpansion:
         """``⟨Ψ_k, φ(x)⟩ + b_k`` for every point and machine, shape (n, m)."""
         e = self.expansion
         X = check_array_2d(X, "X", n_features=e.n_features)
-        return e.kernel._block(X, e.support) @ e.coef.T + self.intercept
+        K = e.kernel.block(X, e.support, check_input=False, overflow="ignore")
+        return K @ e.coef.T + self.intercept
 
 
 def _check_fitted(model, name):
@@ -622,7 +623,7 @@ class _ReducedMachine(BaseEstimator):
     def _decision_values(self, X):
         """``Σ_j β_kj k(z_j, x) + b_k``, shape (n, m): one kernel block k(X, Z)."""
         X = check_reduced_input(self, X, "reduce_svm")
-        K = self.kernel_._block(X, self.vectors_)
+        K = self.kernel_.block(X, self.vectors_, check_input=False, overflow="ignore")
         return np.asarray(K @ self.dual_coef_.T + self.intercept_, dtype=np.float64)
 
 

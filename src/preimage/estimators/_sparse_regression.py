@@ -182,8 +182,9 @@ class WienerRegressor(_KernelRegressor):
             # Basis samples are earlier rows of X_fit_ or of this batch.
             old = idx[idx < offset]
             new = idx[idx >= offset] - offset
-            k = np.concatenate([self.kernel_._block(self.X_fit_[old], X[j:j + 1])[:, 0],
-                                self.kernel_._block(X[new], X[j:j + 1])[:, 0]])
+            block = self.kernel_.block
+            k = np.concatenate([block(self.X_fit_[old], X[j:j + 1], check_input=False)[:, 0],
+                                block(X[new], X[j:j + 1], check_input=False)[:, 0]])
             state = wiener_update(state, k, kappa[j], y[j], rtol=self.rtol)
         return state
 

@@ -2,25 +2,38 @@
 
 A kernel object knows
 
-* its Gram block ``k(X, Y)`` and its diagonal ``k(x, x)``;
+* its Gram block ``k(X, Y)`` (:meth:`Kernel.block`, also ``kernel(X, Y)``),
+  in row chunks of bounded memory (:meth:`Kernel.blocks`), and its diagonal
+  ``k(x, x)`` (:meth:`Kernel.diag`);
 * the gradient of ``k(z, x_i)`` in the first argument, summed with weights,
-  ``Σ_i w_ji ∇_z k(z_j, x_i)``, and the gradient of ``k(z, z)``;
+  ``Σ_i w_ji ∇_z k(z_j, x_i)`` (:meth:`Kernel.gradient`), and the gradient of
+  ``k(z, z)`` (:meth:`Kernel.diag_gradient`);
 * where it exists, the map from a kernel value back to input space: a squared
   distance for radial kernels ``k = f(‖x − y‖²)`` and an inner product for
   dot-product kernels ``k = f(⟨x, y⟩)``.
 
-Subclasses implement the profile ``f``, its derivative and, where it exists, its
-inverse; this module turns them into blocks, gradients and inverse maps.
+These methods are the protocol every other part of the library uses. Each
+validates its arguments unless told they are validated already
+(``check_input=False``, the library's own calls on arrays it has checked), and
+refuses values beyond the float range with a ValueError naming the arguments,
+unless told that the caller handles them (``overflow="ignore"``: a pre-image
+solver treats an overflow as a failed step).
+
+Subclasses implement ``_block`` (and, where defined, ``_gradient`` and
+``_diag_gradient``), or for radial and dot-product kernels the profile ``f``,
+its derivative and, where it exists, its inverse; this module turns them into
+blocks, gradients and inverse maps.
 """
 
 import dataclasses
 
 import numpy as np
 
-from .._validation import check_array_2d, refuse_overflow
+from .._blocks import row_chunks
+from .._validation import check_array_2d, check_real_array, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
-from ._pairwise import map_rows_inplace, row_chunks, scaled_squared_distances, squared_norms
+from ._pairwise import map_rows_inplace, scaled_squared_distances, squared_norms
 
 __all__ = ["Kernel", "RadialKernel", "DotProductKernel"]
 
@@ -42,37 +55,61 @@ class Kernel:
     #: ValueError naming the input, instead of holding inf.
     may_overflow = False
 
-    # -- public API: validates, then calls the private implementation ---------
+    # -- the protocol: validates, calls the implementation, checks the result --
     def __call__(self, X, Y=None):
-        """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y)."""
-        X = check_array_2d(X, "X")
-        Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
-        K = self._block(X, Y)
-        if self.may_overflow:
-            _refuse_overflow(K, self, "kernel values", "'X'" if Y is X else "'X' and 'Y'")
-        return K
+        """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y): :meth:`block`."""
+        return self.block(X, Y)
 
-    def blocks(self, X, Y=None, *, working_memory=None):
-        """Yield ``(rows, k(X[rows], Y))`` over row chunks of X.
+    def block(self, X, Y=None, *, check_input=True, overflow="raise", names=None):
+        """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y).
+
+        Parameters
+        ----------
+        X : array of shape (n_x, d)
+        Y : array of shape (n_y, d), default=X
+        check_input : bool, default=True
+            Validate X and Y (finite 2-D real arrays of equal width). False
+            trusts the caller: the library's own calls on arrays it checked.
+        overflow : {"raise", "ignore"}, default="raise"
+            Kernel values beyond the float range (a polynomial of large data)
+            are refused with a ValueError naming `names`; ``"ignore"`` returns
+            them as inf or NaN, for callers that treat them as a failed step.
+            Bounded kernels (Gaussian, Laplacian, sigmoid) are not scanned.
+        names : str, optional
+            The arguments an overflow is blamed on (default ``'X'`` or
+            ``'X' and 'Y'``).
+        """
+        X, Y = self._inputs(X, Y, check_input)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            K = self._block(X, Y)
+        return self._checked(K, overflow, names or ("'X'" if Y is X else "'X' and 'Y'"))
+
+    def blocks(self, X, Y=None, *, working_memory=None, check_input=True, overflow="raise",
+               names=None):
+        """Yield ``(rows, self.block(X[rows], Y))`` over row chunks of X.
 
         Chunks hold at most `working_memory` MiB (scikit-learn's setting by
         default), so a reduction over a large Gram matrix needs bounded memory.
+        `check_input`, `overflow` and `names` are those of :meth:`block`.
         """
-        X = check_array_2d(X, "X")
-        Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
+        X, Y = self._inputs(X, Y, check_input)
+        names = names or ("'X'" if Y is X else "'X' and 'Y'")
         row_bytes = Y.shape[0] * np.result_type(X, Y).itemsize
         for rows in row_chunks(X.shape[0], row_bytes, working_memory):
-            K = self._block(X[rows], Y)
-            if self.may_overflow:
-                _refuse_overflow(K, self, "kernel values", "'X' and 'Y'")
-            yield rows, K
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                K = self._block(X[rows], Y)
+            yield rows, self._checked(K, overflow, names)
 
-    def diag(self, X):
-        """The diagonal ``k(x_i, x_i)`` without the full Gram matrix."""
-        return _refuse_overflow(self._diag(check_array_2d(X, "X")), self, "kernel values",
-                                "'X'")
+    def diag(self, X, *, check_input=True, overflow="raise", names="'X'"):
+        """The diagonal ``k(x_i, x_i)`` without the full Gram matrix
+        (`check_input`, `overflow` and `names` as in :meth:`block`)."""
+        if check_input:
+            X = check_array_2d(X, "X")
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            d = self._diag(X)
+        return self._checked(d, overflow, names)
 
-    def gradient(self, Z, X, weights=None):
+    def gradient(self, Z, X, weights=None, *, check_input=True, overflow="raise"):
         """Gradient of ``k(z, x_i)`` in z.
 
         Parameters
@@ -85,29 +122,50 @@ class Kernel:
             If given, return ``G_j = Σ_i weights_ji ∇_z k(z_j, x_i)``, shape (m, d),
             computed without the (m, n, d) tensor. Otherwise return the full
             gradient ``∇_z k(z_j, x_i)`` of shape (m, n, d).
+        check_input, overflow
+            As in :meth:`block`; gradients are always scanned (extreme
+            weights overflow even a bounded kernel's).
         """
         self._require_gradient()
-        Z = check_array_2d(Z, "Z")
-        X = check_array_2d(X, "X", n_features=Z.shape[1])
-        if weights is not None:
-            weights = _check_real_array(weights, "weights")
-            if weights.shape != (Z.shape[0], X.shape[0]):
-                raise ValueError(
-                    f"'weights' must have shape {(Z.shape[0], X.shape[0])} "
-                    f"(n_points, n_support), got {weights.shape}")
-        # An overflow (extreme weights or widths) is refused just below.
+        if check_input:
+            Z = check_array_2d(Z, "Z")
+            X = check_array_2d(X, "X", n_features=Z.shape[1])
+            if weights is not None:
+                weights = check_real_array(weights, "weights")
+                if weights.shape != (Z.shape[0], X.shape[0]):
+                    raise ValueError(
+                        f"'weights' must have shape {(Z.shape[0], X.shape[0])} "
+                        f"(n_points, n_support), got {weights.shape}")
         with np.errstate(over="ignore", invalid="ignore"):
             G = self._gradient(Z, X, weights)
+        if overflow == "ignore":
+            return G
         names = "'Z' and 'X'" if weights is None else "'Z', 'X' and 'weights'"
         return _refuse_overflow(G, self, "gradients", names)
 
-    def diag_gradient(self, Z):
-        """Gradient of ``k(z, z)`` in z, shape (m, d)."""
+    def diag_gradient(self, Z, *, check_input=True, overflow="raise"):
+        """Gradient of ``k(z, z)`` in z, shape (m, d) (`check_input` and
+        `overflow` as in :meth:`gradient`)."""
         self._require_gradient()
-        Z = check_array_2d(Z, "Z")
-        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+        if check_input:
+            Z = check_array_2d(Z, "Z")
+        with np.errstate(over="ignore", invalid="ignore"):
             G = self._diag_gradient(Z)
-        return _refuse_overflow(G, self, "gradients", "'Z'")
+        return G if overflow == "ignore" else _refuse_overflow(G, self, "gradients", "'Z'")
+
+    def _inputs(self, X, Y, check_input):
+        if check_input:
+            X = check_array_2d(X, "X")
+            return X, (X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1]))
+        return X, (X if Y is None else Y)
+
+    def _checked(self, values, overflow, names):
+        """`values` as computed, or refused when they overflowed (see :meth:`block`)."""
+        if overflow not in ("raise", "ignore"):
+            raise ValueError(f"'overflow' must be 'raise' or 'ignore', got {overflow!r}")
+        if overflow == "ignore" or not self.may_overflow:
+            return values
+        return _refuse_overflow(values, self, "kernel values", names)
 
     def get_params(self, deep=True):
         """The kernel parameters as a dict (the dataclass fields)."""
@@ -130,23 +188,6 @@ class Kernel:
         if self.stationary:
             return np.zeros_like(Z)
         raise NotImplementedError
-
-
-def _check_real_array(values, name):
-    """`values` (any shape) as a finite float64 array, or raise naming `name`."""
-    try:
-        arr = np.asarray(values)
-    except ValueError as exc:  # ragged nested lists
-        raise ValueError(f"{name!r} must be an array of real numbers, got "
-                         f"{type(values).__name__}: {exc}") from None
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name!r} must hold real numbers, got {values!r} of dtype "
-                        f"{arr.dtype}")
-    arr = np.asarray(arr, dtype=np.float64)
-    if not np.isfinite(arr).all():
-        bad = "NaN" if np.isnan(arr).any() else "inf"
-        raise ValueError(f"{name!r} contains {bad}; all values must be finite")
-    return arr
 
 
 def _set_params(kernel, **params):
@@ -211,7 +252,9 @@ class RadialKernel(Kernel):
     def profile_derivative(self, r2):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _inverse_profile(self, k):  # pragma: no cover - abstract
+    def inverse_profile(self, k):  # pragma: no cover - abstract
+        """``f⁻¹`` elementwise, for values inside the range of f (no clipping,
+        no check: see :meth:`distance2_from_value` for the checked map)."""
         raise NotImplementedError
 
     #: The open interval of kernel values f maps onto (for clipping).
@@ -223,8 +266,13 @@ class RadialKernel(Kernel):
     def _diag(self, X):
         return np.full(X.shape[0], self.profile(np.zeros(1, dtype=X.dtype))[0])
 
-    def _block_and_derivative(self, Z, X):
-        """``f(‖z − x‖²)`` and ``f'(‖z − x‖²)`` for all pairs, from one distance block."""
+    def block_and_derivative(self, Z, X):
+        """``f(‖z − x‖²)`` and ``f'(‖z − x‖²)`` for all pairs, from one distance
+        block: the two things a fixed-point step needs.
+
+        For validated Z and X (no checks: values beyond the float range come
+        back as they are, which the fixed point treats as a failed step).
+        """
         r2 = scaled_squared_distances(Z, X)
         return self.profile(r2), self.profile_derivative(r2)
 
@@ -241,7 +289,7 @@ class RadialKernel(Kernel):
         Values outside the range of f (rounding, or an expansion that is no
         kernel value at all) are clipped into it with a NumericalWarning.
         """
-        return self._clipped_inverse(_check_real_array(values, "values"), "values")
+        return self._clipped_inverse(check_real_array(values, "values"), "values")
 
     def _clipped_inverse(self, values, name):
         lo, hi = self.value_range
@@ -249,7 +297,7 @@ class RadialKernel(Kernel):
         bad = (values <= lo) | (values > hi)
         _warn_clipped(int(bad.sum()), "kernel values", f"({lo}, {hi}]", self)
         with np.errstate(over="ignore"):  # an overflow is refused just below
-            out = self._inverse_profile(np.clip(values, lo + tiny, hi))
+            out = self.inverse_profile(np.clip(values, lo + tiny, hi))
         return _check_inverse(out, self, name)
 
     def distance2_from_feature_distance2(self, d2):
@@ -259,7 +307,7 @@ class RadialKernel(Kernel):
         ``exp(−γ r²)`` this is ``r² = −ln(1 − d̃²/2)/γ`` (Kwok & Tsang 2003,
         valid for ``d̃² < 2``, larger values are clipped with a warning).
         """
-        d2 = _check_real_array(d2, "d2")
+        d2 = check_real_array(d2, "d2")
         f0 = float(self.profile(np.zeros(1))[0])
         return self._clipped_inverse(f0 - d2 / 2, "d2")
 
@@ -292,8 +340,10 @@ class DotProductKernel(Kernel):
     def _diag(self, X):
         return self.profile(squared_norms(X))
 
-    def _block_and_derivative(self, Z, X):
-        """``f(⟨z, x⟩)`` and ``f'(⟨z, x⟩)`` for all pairs, from one product."""
+    def block_and_derivative(self, Z, X):
+        """``f(⟨z, x⟩)`` and ``f'(⟨z, x⟩)`` for all pairs, from one product
+        (for validated Z and X, unchecked, as in
+        :meth:`RadialKernel.block_and_derivative`)."""
         t = Z @ X.T
         return self.profile(t), self.profile_derivative(t)
 
@@ -314,10 +364,11 @@ class DotProductKernel(Kernel):
         see :attr:`invertible`), one branch is returned, as the kernel class
         documents.
         """
-        values = _check_real_array(values, "values")
+        values = check_real_array(values, "values")
         with np.errstate(over="ignore"):  # an overflow is refused just below
-            out = self._inverse_profile(values)
+            out = self.inverse_profile(values)
         return _check_inverse(out, self, "values")
 
-    def _inverse_profile(self, k):  # pragma: no cover - abstract
+    def inverse_profile(self, k):  # pragma: no cover - abstract
+        """``f⁻¹`` elementwise (unchecked; see :meth:`inner_product_from_value`)."""
         raise NotImplementedError

@@ -1,10 +1,9 @@
 """Dot-product kernels: linear, polynomial and sigmoid."""
 
 from dataclasses import dataclass
-from numbers import Real
 import numpy as np
 
-from .._validation import check_positive, check_positive_int
+from .._validation import check_positive, check_positive_int, check_real
 from ._base import DotProductKernel, _in_dtype_of, _set_params, _warn_clipped
 
 __all__ = ["LinearKernel", "PolynomialKernel", "SigmoidKernel"]
@@ -14,12 +13,6 @@ def _scaled(t, gamma, coef0):
     """``γt + c₀`` in float64, where γ may lie beyond float32's range (so that
     ``t = 0`` still gives c₀); callers allow it to overflow to ±inf."""
     return np.multiply(t, gamma, dtype=np.float64) + coef0
-
-
-def _check_real(value, name):
-    if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
-        raise ValueError(f"{name!r} must be a finite real number, got {value!r}")
-    return float(value)
 
 
 @dataclass(frozen=True)
@@ -39,7 +32,7 @@ class LinearKernel(DotProductKernel):
     def _block(self, X, Y):
         return X @ Y.T
 
-    def _inverse_profile(self, k):
+    def inverse_profile(self, k):
         return k
 
 
@@ -81,7 +74,7 @@ class PolynomialKernel(DotProductKernel):
     def __post_init__(self):
         _set_params(self, degree=check_positive_int(self.degree, "degree"),
                     gamma=check_positive(self.gamma, "gamma"),
-                    coef0=_check_real(self.coef0, "coef0"))
+                    coef0=check_real(self.coef0, "coef0"))
 
     @property
     def invertible(self):
@@ -103,7 +96,7 @@ class PolynomialKernel(DotProductKernel):
             if self.degree != 1:
                 np.power(block, self.degree, out=block)
 
-    def _inverse_profile(self, k):
+    def inverse_profile(self, k):
         p = self.degree
         if p % 2 == 1:
             root = np.sign(k) * np.abs(k) ** (1.0 / p)
@@ -127,7 +120,7 @@ class SigmoidKernel(DotProductKernel):
 
     def __post_init__(self):
         _set_params(self, gamma=check_positive(self.gamma, "gamma"),
-                    coef0=_check_real(self.coef0, "coef0"))
+                    coef0=check_real(self.coef0, "coef0"))
 
     def profile(self, t):
         # γt overflowing to ±inf is the intended answer here: tanh(±inf) = ±1.
@@ -139,7 +132,7 @@ class SigmoidKernel(DotProductKernel):
             s = np.tanh(_scaled(t, self.gamma, self.coef0))
             return _in_dtype_of(self.gamma * (1 - s * s), t)
 
-    def _inverse_profile(self, k):
+    def inverse_profile(self, k):
         _warn_clipped(int((np.abs(k) >= 1).sum()), "kernel values", "(-1, 1)", self)
         limit = np.nextafter(1.0, 0.0)
         return (np.arctanh(np.clip(k, -limit, limit)) - self.coef0) / self.gamma

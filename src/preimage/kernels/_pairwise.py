@@ -35,7 +35,6 @@ __all__ = [
     "squared_norms",
     "scaled_squared_distances",
     "squared_distances",
-    "row_chunks",
     "map_rows_inplace",
 ]
 
@@ -249,19 +248,3 @@ def squared_distances(X, Y=None, *, X_norm2=None, Y_norm2=None):
     X = check_array_2d(X, "X")
     Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
     return scaled_squared_distances(X, Y, 1.0, X_norm2=X_norm2, Y_norm2=Y_norm2)
-
-
-def row_chunks(n_rows, row_bytes, working_memory=None):
-    """Yield slices of at most as many rows as fit in `working_memory` MiB.
-
-    `working_memory` defaults to scikit-learn's global setting
-    (``sklearn.get_config()["working_memory"]``, 1024 MiB unless changed).
-    At least one row is always yielded per chunk.
-    """
-    if working_memory is None:
-        from sklearn import get_config
-
-        working_memory = get_config()["working_memory"]
-    rows = max(int(working_memory * 2**20 // max(row_bytes, 1)), 1)
-    for start in range(0, n_rows, rows):
-        yield slice(start, min(start + rows, n_rows))

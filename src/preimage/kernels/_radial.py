@@ -4,9 +4,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_positive
-from ._base import (Kernel, RadialKernel, _check_inverse, _check_real_array, _in_dtype_of,
-                    _set_params, _warn_clipped)
+from .._validation import check_positive, check_real_array
+from ._base import (Kernel, RadialKernel, _check_inverse, _in_dtype_of, _set_params,
+                    _warn_clipped)
 from ._pairwise import map_rows_inplace, scaled_squared_distances
 
 __all__ = ["GaussianKernel", "LaplacianKernel"]
@@ -76,13 +76,13 @@ class GaussianKernel(RadialKernel):
         with np.errstate(over="ignore"):
             return _in_dtype_of(np.multiply(K, -self.gamma, dtype=np.float64), K)
 
-    def _inverse_profile(self, k):
+    def inverse_profile(self, k):
         return -np.log(k) / self.gamma
 
     def _block(self, X, Y):
         return scaled_squared_distances(X, Y, -self.gamma, out_map=_exp_inplace)
 
-    def _block_and_derivative(self, Z, X):
+    def block_and_derivative(self, Z, X):
         K = self._block(Z, X)
         return K, self._derivative_from_values(K)
 
@@ -162,7 +162,7 @@ class LaplacianKernel(Kernel):
 
         Values outside (0, 1] are clipped with a NumericalWarning.
         """
-        values = _check_real_array(values, "values")
+        values = check_real_array(values, "values")
         bad = (values <= 0) | (values > 1)
         _warn_clipped(int(bad.sum()), "kernel values", "(0, 1]", self)
         with np.errstate(over="ignore"):  # an overflow is refused just below

@@ -19,9 +19,9 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_array_2d, check_positive, check_positive_int
+from .._validation import check_array_2d, check_positive, check_positive_int, check_real_array
 from ..exceptions import NumericalWarning
-from ._base import Kernel, _check_real_array
+from ._base import Kernel
 
 __all__ = [
     "JointSpectrumKernel",
@@ -213,7 +213,7 @@ def normalize_gram(S, diag_x=None, diag_y=None, method="cosine"):
 def _normalize_gram(S, diag_x, diag_y, method, stacklevel):
     if method not in _NORMALIZATIONS:
         raise ValueError(f"'method' must be one of {list(_NORMALIZATIONS)}, got {method!r}")
-    S = _check_real_array(S, "S")
+    S = check_real_array(S, "S")
     if S.ndim != 2:
         raise ValueError(f"'S' must be a 2-D Gram block, got shape {S.shape}")
     own_diagonal = diag_x is None and diag_y is None
@@ -222,8 +222,8 @@ def _normalize_gram(S, diag_x, diag_y, method, stacklevel):
             raise ValueError(
                 f"'diag_x' is needed for a non-square block 'S' of shape {S.shape}")
         diag_x = np.diagonal(S)
-    diag_x = _check_real_array(diag_x, "diag_x").ravel()
-    diag_y = diag_x if diag_y is None else _check_real_array(diag_y, "diag_y").ravel()
+    diag_x = check_real_array(diag_x, "diag_x").ravel()
+    diag_y = diag_x if diag_y is None else check_real_array(diag_y, "diag_y").ravel()
     for name, d, n in (("diag_x", diag_x, S.shape[0]), ("diag_y", diag_y, S.shape[1])):
         if d.shape != (n,):
             raise ValueError(f"{name!r} must have length {n} to match 'S' of shape "

@@ -43,7 +43,7 @@ def _check_expansion(expansion, norm=False):
 def finite_block(kernel, A, B, names):
     """``k(A, B)``, refused with an error naming `names` if it overflowed (a
     polynomial kernel of large points)."""
-    K = kernel._block(A, B)
+    K = kernel.block(A, B, check_input=False, overflow="ignore")
     if not np.isfinite(K).all():
         raise ValueError(f"the kernel values of {kernel!r} for {names} are beyond the range "
                          f"of {K.dtype}; rescale the data or choose milder kernel "

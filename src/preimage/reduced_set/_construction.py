@@ -3,6 +3,7 @@ the residual (Schölkopf et al. 1999, Sec. V-D), with an optional second phase
 of joint gradient descent on all vectors (Burges 1996).
 """
 
+import functools
 import math
 import warnings
 
@@ -52,7 +53,7 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, max_iter, tol, ridge
     for rows, K_rows in kernel.blocks(X):
         with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
             P[:, rows] = A @ K_rows.T
-    diag_X = kernel._diag(X)
+    diag_X = kernel.diag(X, check_input=False, overflow="ignore")
     Z = np.empty((0, X.shape[1]))
     Q = np.empty((0, n))                  # k(z_j, x_i)
     K_z = np.empty((0, 0))
@@ -82,7 +83,8 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, max_iter, tol, ridge
         unconverged += n_bad
         stuck += n_bad == idx.size
         with np.errstate(over="ignore", invalid="ignore"):
-            K_c, diag_c = kernel._block(residual.support, cand), kernel._diag(cand)
+            K_c = kernel.block(residual.support, cand, check_input=False, overflow="ignore")
+            diag_c = kernel.diag(cand, check_input=False, overflow="ignore")
             # A candidate whose kernel values left the float range is no candidate.
             ok = np.isfinite(K_c).all(axis=0) & np.isfinite(diag_c)
             gain = _gain(residual.coef @ np.where(ok, K_c, 0.0), diag_c)[0]
@@ -114,8 +116,8 @@ def _phase2_objective(kernel, X, A, norm2, shape, ridge):
     """
     def fun(flat):
         Z = flat.reshape(shape)
-        Q = kernel._block(Z, X)
-        K_z = kernel._block(Z, Z)
+        Q = kernel.block(Z, X, check_input=False, overflow="ignore")
+        K_z = kernel.block(Z, Z, check_input=False, overflow="ignore")
         C = Q @ A.T
         if not (np.isfinite(K_z).all() and np.isfinite(C).all()):
             # A step left the float range (huge coefficients): no descent there.
@@ -125,8 +127,9 @@ def _phase2_objective(kernel, X, A, norm2, shape, ridge):
         W_zz = B.T @ B
         own = W_zz.diagonal().copy()
         np.fill_diagonal(W_zz, 0.0)
-        grad = (-2 * kernel._gradient(Z, X, B.T @ A) + 2 * kernel._gradient(Z, Z, W_zz)
-                + own[:, None] * kernel._diag_gradient(Z))
+        gradient = functools.partial(kernel.gradient, check_input=False, overflow="ignore")
+        grad = (-2 * gradient(Z, X, B.T @ A) + 2 * gradient(Z, Z, W_zz)
+                + own[:, None] * kernel.diag_gradient(Z, check_input=False, overflow="ignore"))
         return value, grad.ravel()
     return fun
 

@@ -74,7 +74,7 @@ class ReducedSet:
         """
         X = check_array_2d(X, "X", n_features=self.vectors.shape[1])
         with np.errstate(over="ignore", invalid="ignore"):
-            values = self.kernel._block(X, self.vectors) @ self.coef.T
+            values = self.kernel.block(X, self.vectors, check_input=False, overflow="ignore") @ self.coef.T
         if not np.isfinite(values).all():
             raise ValueError("the reduced expansions' values at 'X' overflow float64 "
                              "(kernel values too large for the coefficients); rescale 'X'")

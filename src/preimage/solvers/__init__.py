@@ -1,25 +1,35 @@
 """Pre-image methods: from feature-space expansions back to input space.
 
-Each method is a function or a small fitted object in a module of its own;
-:func:`find_preimage` dispatches on ``method=``.
+Every method is a solver with one interface (:class:`PreimageSolver`: fit on
+what it needs, solve expansions from optional starts, and solve kernel PCA
+coordinates, by a fast path where one exists), registered once in
+:data:`PREIMAGE_METHODS`; :func:`find_preimage` and every estimator dispatch
+on ``method=`` through :func:`make_solver`. The algorithms themselves are
+functions or small classes in modules of their own, named for the method.
 """
 
+from ._base import PreimageSolver
 from ._closed_form import ClosedFormPreimage
-from ._dispatch import METHODS, find_preimage, make_solver
-from ._exact import exact_preimage
-from ._fixed_point import fixed_point
-from ._gradient import gradient_descent
+from ._exact import ExactPreimage, exact_preimage
+from ._fixed_point import FixedPointPreimage, fixed_point
+from ._gradient import GradientPreimage, gradient_descent
 from ._learned import LearnedPreimage
 from ._mds import MDSPreimage
+from ._registry import PREIMAGE_METHODS, CallablePreimage, find_preimage, make_solver
 from ._result import PreimageResult
 from ._starts import nearest_support_points, support_distance2
 
 __all__ = [
-    "METHODS",
+    "PREIMAGE_METHODS",
+    "CallablePreimage",
     "ClosedFormPreimage",
+    "ExactPreimage",
+    "FixedPointPreimage",
+    "GradientPreimage",
     "LearnedPreimage",
     "MDSPreimage",
     "PreimageResult",
+    "PreimageSolver",
     "exact_preimage",
     "find_preimage",
     "fixed_point",

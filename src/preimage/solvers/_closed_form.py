@@ -3,17 +3,16 @@
 import numpy as np
 from scipy import linalg
 
-from .._validation import check_array_2d, check_positive
+from .._validation import check_array_2d, check_positive, checked_gram, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
-from ..kernels import Kernel
+from ._base import PreimageSolver
 from ._result import PreimageResult
-from ._starts import check_same_support, training_gram
 
 __all__ = ["ClosedFormPreimage"]
 
 
-class ClosedFormPreimage:
+class ClosedFormPreimage(PreimageSolver):
     """Honeine & Richard's pre-image, learned once from the support points.
 
     A coordinate system in feature space is fitted so that its inner products
@@ -30,7 +29,7 @@ class ClosedFormPreimage:
 
     Parameters
     ----------
-    regularization : float, default=1e-9
+    alpha : float, default=1e-9
         λ ≥ 0 (the paper uses 1e-9 on MNIST). As λ → 0, ``x* → Σ γ_i x_i``.
 
     Notes
@@ -39,6 +38,11 @@ class ClosedFormPreimage:
     singular Gram matrices and dependent training points are handled. Since
     ``(Xᵀ)⁺ P = Xᵀ`` projected on the span of the x_i, ``M = X − λ (Xᵀ)⁺ K⁺``.
 
+    From kernel PCA coordinates (:meth:`solve_coordinates`) the expansion's
+    coefficients are ``A(y + c)`` (principal part) or ``Ay + m_μ`` (with the
+    mean), so ``x* = MΓ`` is ``(MA)(y + c)`` or ``(MA)y + Mm_μ``: with ``MA``
+    (d × q) computed once, a pre-image costs O(dq) instead of O(nd).
+
     References
     ----------
     P. Honeine, C. Richard. A closed-form solution for the pre-image problem in
@@ -46,23 +50,28 @@ class ClosedFormPreimage:
     """
 
     name = "closed_form"
+    learns = True
 
-    def __init__(self, regularization=1e-9):
-        self.regularization = regularization
+    def __init__(self, alpha=1e-9):
+        self.alpha = alpha
 
-    def fit(self, support, kernel, K=None):
-        """Compute M from the support points (and their Gram matrix, if known)."""
-        lam = check_positive(self.regularization, "regularization", strict=False)
-        X = check_array_2d(support, "support")
-        if not isinstance(kernel, Kernel):
-            raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
-        if lam:
-            # K and its eigenvectors: two n × n matrices.
-            K = training_gram(kernel, X, "support", copies=2) if K is None else np.asarray(K)
+    def _check_params(self):
+        check_positive(self.alpha, "alpha", strict=False)
+
+    def fit(self, support, kernel, **fit_params):
+        """Compute M from the support points (the other arguments of
+        :meth:`PreimageSolver.fit` are accepted; `kpca` enables the fast
+        path from coordinates)."""
+        super().fit(support, kernel, **fit_params)
+        lam, X = float(self.alpha), self.support_
         # In the paper's notation (points as columns) (Xᵀ)⁺P = X exactly: the
         # points projected on their own span are themselves.
         self.M_ = np.array(X.T, dtype=float)
+        self._coordinate_maps = None
         if lam:
+            # K and its eigenvectors: two n × n matrices.
+            K = checked_gram(self.kernel_, X, "Gram matrix of 'support'", copies=2,
+                             names="'support'")
             # K⁺ from one symmetric eigendecomposition (divide and conquer),
             # dropping eigenvalues below n·eps·max|w| as scipy.linalg.pinvh does.
             w, V = linalg.eigh(K, driver="evd")
@@ -77,17 +86,29 @@ class ClosedFormPreimage:
             with np.errstate(over="ignore", invalid="ignore"):  # refused just below
                 XV = linalg.pinv(X.astype(np.float64)) @ V[:, keep]
                 self.M_ -= lam * (XV / w[keep]) @ V[:, keep].T
-            if not np.isfinite(self.M_).all():
-                raise ValueError(
-                    f"'regularization'={lam!r} times the pseudo-inverses of the support "
-                    "points and their Gram matrix overflows float64; use a smaller "
-                    "'regularization' or rescale 'support'")
-        self.support_, self.kernel_ = X, kernel
+            refuse_overflow(self.M_, "the entries of the closed form's map "
+                            "M = X − λ(Xᵀ)⁺K⁺", "'alpha' and 'support'",
+                            "use a smaller 'alpha' or rescale 'support'")
         return self
 
     def solve(self, expansion, x0=None):
         """``X* = M Γ`` for all expansions at once (x0 is not used)."""
-        check_same_support(self, expansion)
+        self._check_support(expansion)
         with np.errstate(over="ignore", invalid="ignore"):  # handled by direct()
             x = expansion.coef @ self.M_.T
         return PreimageResult.direct(expansion, x, self.name, "closed form")
+
+    def solve_coordinates(self, Y, *, add_mean=False, x0=None, return_result=False):
+        """Pre-images straight from kernel PCA coordinates (see Notes); with
+        `return_result` the expansions are solved, for their residuals."""
+        if return_result:
+            return super().solve_coordinates(Y, add_mean=add_mean, return_result=True)
+        kpca = self._fitted_kpca()
+        Y = check_array_2d(Y, "Y", min_samples=0, n_features=kpca.alphas.shape[1])
+        if self._coordinate_maps is None:
+            self._coordinate_maps = (self.M_ @ kpca.alphas, self.M_ @ kpca.mean_coef)
+        MA, M_mean = self._coordinate_maps
+        Y = np.asarray(Y, dtype=float) * (kpca.eigenvalues > 0)
+        if add_mean:
+            return Y @ MA.T + M_mean
+        return (Y + kpca.mean_coords) @ MA.T

@@ -3,14 +3,23 @@ Prop. 2)."""
 
 import numpy as np
 
+from .._validation import check_expansion, check_positive
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kernels import DotProductKernel
-from .._validation import check_positive
+from ._base import PreimageSolver
 from ._result import PreimageResult
-from ._starts import check_expansion, replace_non_finite
+from ._starts import replace_non_finite
 
-__all__ = ["exact_preimage"]
+__all__ = ["exact_preimage", "ExactPreimage"]
+
+
+def _check_kernel(kernel):
+    if not isinstance(kernel, DotProductKernel) or not kernel.invertible:
+        raise ValueError(
+            "method='exact' needs a dot-product kernel with an invertible profile "
+            f"(linear, odd-degree polynomial, sigmoid), got {kernel!r}")
+    return kernel
 
 
 def exact_preimage(expansion, x0=None, *, rtol=1e-6):
@@ -27,16 +36,13 @@ def exact_preimage(expansion, x0=None, *, rtol=1e-6):
     """
     check_expansion(expansion)
     rtol = check_positive(rtol, "rtol", strict=False)
-    kernel = expansion.kernel
-    if not isinstance(kernel, DotProductKernel) or not kernel.invertible:
-        raise ValueError(
-            "method='exact' needs a dot-product kernel with an invertible profile "
-            f"(linear, odd-degree polynomial, sigmoid), got {kernel!r}")
+    kernel = _check_kernel(expansion.kernel)
     basis = np.eye(expansion.n_features, dtype=expansion.support.dtype)
     # Where the kernel values or their inverse overflow, x is not finite and
     # replace_non_finite falls back to the nearest support point, with a warning.
     with np.errstate(over="ignore", invalid="ignore"):
-        x = kernel._inverse_profile(expansion.coef @ kernel._block(expansion.support, basis))
+        values = kernel.block(expansion.support, basis, check_input=False, overflow="ignore")
+        x = kernel.inverse_profile(expansion.coef @ values)
     x, d2 = replace_non_finite(expansion, x)
     inexact = d2 > rtol * np.maximum(expansion.norm2(), np.finfo(float).tiny)
     message = "exact" if not inexact.any() else (
@@ -46,3 +52,23 @@ def exact_preimage(expansion, x0=None, *, rtol=1e-6):
         warn(f"method='exact': {message}; the answer is only approximate",
              NumericalWarning)
     return PreimageResult(x, d2, np.zeros(len(x), dtype=int), ~inexact, message, "exact")
+
+
+class ExactPreimage(PreimageSolver):
+    """Exact pre-images for invertible dot-product kernels: :func:`exact_preimage`
+    as a solver (nothing is learned at fit; x0 is not used)."""
+
+    name = "exact"
+
+    def __init__(self, rtol=1e-6):
+        self.rtol = rtol
+
+    def _check_params(self):
+        check_positive(self.rtol, "rtol", strict=False)
+
+    def _check_kernel(self, kernel):
+        return _check_kernel(super()._check_kernel(kernel))
+
+    def solve(self, expansion, x0=None):
+        """Pre-images of `expansion` (see :func:`exact_preimage`)."""
+        return exact_preimage(expansion, x0, rtol=self.rtol)

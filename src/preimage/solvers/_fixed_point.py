@@ -1,8 +1,8 @@
 """Fixed-point iterations for pre-images (Mika et al. 1999; Kwok & Tsang 2004;
 Abrahamsen & Hansen 2011).
 
-Setting the gradient of ``ρ(z) = ‖Ψ − φ(z)‖² + λ‖z − a‖²`` to zero gives a
-fixed-point equation for each kernel family:
+Setting the gradient of ``ρ(z) = ‖Ψ − φ(z)‖² + λ‖z − a‖²`` (λ is ``alpha``)
+to zero gives a fixed-point equation for each kernel family:
 
 * radial ``k = f(‖x − y‖²)``, with ``c_i = −2 γ_i f'(‖z − x_i‖²)``:
 
@@ -25,14 +25,15 @@ is kept at no extra cost and the answer is never worse than the start.
 
 import numpy as np
 
-from .._validation import check_positive, check_positive_int, check_random_state
+from .._validation import check_expansion, check_positive, check_positive_int, check_random_state
 from .._warnings import warn
 from ..exceptions import ConvergenceWarning, NumericalWarning
 from ..kernels import DotProductKernel, RadialKernel
+from ._base import PreimageSolver
 from ._result import PreimageResult
-from ._starts import check_expansion, check_starts, nearest_support_points, replace_non_finite
+from ._starts import check_starts, nearest_support_points, replace_non_finite
 
-__all__ = ["fixed_point"]
+__all__ = ["fixed_point", "FixedPointPreimage"]
 
 # A denominator below this fraction of its scale counts as vanishing.
 _VANISHING = 1e-10
@@ -48,9 +49,9 @@ def _step(kernel, coef, support, Z, lam, anchor):
     a non-finite objective as no improvement.
     """
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        K, D = kernel._block_and_derivative(Z, support)
+        K, D = kernel.block_and_derivative(Z, support)
         inner = np.einsum("ji,ji->j", coef, K)
-        objective = kernel._diag(Z) - 2 * inner
+        objective = kernel.diag(Z, check_input=False, overflow="ignore") - 2 * inner
         if lam:
             objective = objective + lam * np.einsum("ij,ij->i", Z - anchor, Z - anchor)
         if isinstance(kernel, RadialKernel):
@@ -71,8 +72,22 @@ def _step(kernel, coef, support, Z, lam, anchor):
     return objective, Z_new, den, scale
 
 
-def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, regularization=0.0,
-                anchor=None, max_restarts=5, random_state=None):
+def _check_kernel(kernel):
+    if not isinstance(kernel, (RadialKernel, DotProductKernel)):
+        raise ValueError(
+            f"method='fixed_point' needs a radial or dot-product kernel, got "
+            f"{type(kernel).__name__}; use method='gradient' instead")
+    return kernel
+
+
+def _check_params(max_iter, tol, alpha, max_restarts):
+    return (check_positive_int(max_iter, "max_iter"), check_positive(tol, "tol"),
+            check_positive(alpha, "alpha", strict=False),
+            check_positive_int(max_restarts, "max_restarts", minimum=0))
+
+
+def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, alpha=0.0, anchor=None,
+                max_restarts=5, random_state=None):
     """Pre-images by fixed-point iteration, for radial and dot-product kernels.
 
     Parameters
@@ -86,7 +101,7 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, regularization=0.
         Iterations per start.
     tol : float, default=1e-7
         Stop when ``‖z_{t+1} − z_t‖ ≤ tol · max(1, ‖z_t‖)``.
-    regularization : float, default=0
+    alpha : float, default=0
         λ ≥ 0 of the input-space penalty ``λ‖z − a‖²`` (Abrahamsen & Hansen
         2011), which keeps pre-images near `anchor`.
     anchor : array of shape (m, d), optional
@@ -115,15 +130,8 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, regularization=0.
         overflows at the best point (the nearest support point is returned).
     """
     check_expansion(expansion)
-    kernel, support, coef = expansion.kernel, expansion.support, expansion.coef
-    if not isinstance(kernel, (RadialKernel, DotProductKernel)):
-        raise ValueError(
-            f"method='fixed_point' needs a radial or dot-product kernel, got "
-            f"{type(kernel).__name__}; use method='gradient' instead")
-    max_iter = check_positive_int(max_iter, "max_iter")
-    tol = check_positive(tol, "tol")
-    lam = check_positive(regularization, "regularization", strict=False)
-    max_restarts = check_positive_int(max_restarts, "max_restarts", minimum=0)
+    kernel, support, coef = _check_kernel(expansion.kernel), expansion.support, expansion.coef
+    max_iter, tol, lam, max_restarts = _check_params(max_iter, tol, alpha, max_restarts)
     rng = check_random_state(random_state)
     m = expansion.n_expansions
 
@@ -136,8 +144,8 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, regularization=0.
     if lam:
         if anchor is None:
             if x0 is None:
-                raise ValueError("'regularization' > 0 needs an 'anchor' (or 'x0', "
-                                 "which is the default anchor)")
+                raise ValueError("'alpha' > 0 needs an 'anchor' (or 'x0', which is "
+                                 "the default anchor)")
             anchor = Z.copy()
         else:
             anchor = check_starts(anchor, expansion, "anchor")
@@ -232,3 +240,45 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, regularization=0.
                f"{int(failed.sum())} ran out of restarts")
     return PreimageResult(best_Z, distance2, n_iter, converged, message, "fixed_point",
                           {"restarts": restarts})
+
+
+class FixedPointPreimage(PreimageSolver):
+    """Pre-images by fixed-point iteration: :func:`fixed_point` as a solver.
+
+    Parameters are those of :func:`fixed_point`. Nothing is learned at fit;
+    ``solve(expansion, x0)`` starts at x0 (denoising: the noisy input).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.solvers import FixedPointPreimage
+    >>> X = np.array([[0.0], [1.0]])
+    >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))   # φ(0)
+    >>> FixedPointPreimage().fit(X, psi.kernel).solve(psi, x0=[[0.4]]).x.round(6)
+    array([[0.]])
+    """
+
+    name = "fixed_point"
+    uses_starts = True
+    uses_random_state = True
+
+    def __init__(self, max_iter=300, tol=1e-7, alpha=0.0, anchor=None, max_restarts=5,
+                 random_state=None):
+        self.max_iter = max_iter
+        self.tol = tol
+        self.alpha = alpha
+        self.anchor = anchor
+        self.max_restarts = max_restarts
+        self.random_state = random_state
+
+    def _check_params(self):
+        _check_params(self.max_iter, self.tol, self.alpha, self.max_restarts)
+
+    def _check_kernel(self, kernel):
+        return _check_kernel(super()._check_kernel(kernel))
+
+    def solve(self, expansion, x0=None):
+        """Pre-images of `expansion` from `x0` (see :func:`fixed_point`)."""
+        return fixed_point(expansion, x0, **self.get_params())

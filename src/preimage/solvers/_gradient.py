@@ -5,13 +5,38 @@ import numpy as np
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
-from .._validation import check_positive, check_positive_int, check_random_state
+from .._validation import check_expansion, check_positive, check_positive_int, check_random_state
 from .._warnings import warn
 from ..exceptions import ConvergenceWarning
+from ._base import PreimageSolver
 from ._result import PreimageResult
-from ._starts import check_expansion, check_starts, nearest_support_points, replace_non_finite
+from ._starts import check_starts, nearest_support_points, replace_non_finite
 
-__all__ = ["gradient_descent"]
+__all__ = ["gradient_descent", "GradientPreimage"]
+
+
+def _check_kernel(kernel):
+    if not kernel.differentiable:
+        raise ValueError(
+            f"method='gradient' needs a kernel with a gradient in its input, and "
+            f"{type(kernel).__name__} has none; choose another 'method' ('mds', "
+            "'learned' or 'closed_form')")
+    return kernel
+
+
+def _check_params(n_starts, max_iter, tol, bounds):
+    n_starts = check_positive_int(n_starts, "n_starts")
+    max_iter = check_positive_int(max_iter, "max_iter")
+    tol = check_positive(tol, "tol")
+    if bounds is not None:
+        try:
+            low, high = (float(b) for b in bounds)
+        except (TypeError, ValueError):
+            low = high = np.nan
+        if not low < high:
+            raise ValueError(f"'bounds' must be (low, high) with low < high, got {bounds!r}")
+        bounds = (low, high)
+    return n_starts, max_iter, tol, bounds
 
 
 def gradient_descent(expansion, x0=None, *, n_starts=1, max_iter=200, tol=1e-9,
@@ -52,24 +77,9 @@ def gradient_descent(expansion, x0=None, *, n_starts=1, max_iter=200, tol=1e-9,
         out); the support point nearest in feature space is returned.
     """
     check_expansion(expansion)
-    kernel, support = expansion.kernel, expansion.support
-    if not kernel.differentiable:
-        raise ValueError(
-            f"method='gradient' needs a kernel with a gradient in its input, and "
-            f"{type(kernel).__name__} has none; choose another 'method' ('mds', "
-            "'learned' or 'closed_form')")
-    n_starts = check_positive_int(n_starts, "n_starts")
-    max_iter = check_positive_int(max_iter, "max_iter")
-    tol = check_positive(tol, "tol")
+    kernel, support = _check_kernel(expansion.kernel), expansion.support
+    n_starts, max_iter, tol, bounds = _check_params(n_starts, max_iter, tol, bounds)
     rng = check_random_state(random_state)
-    if bounds is not None:
-        try:
-            low, high = (float(b) for b in bounds)
-        except (TypeError, ValueError):
-            low = high = np.nan
-        if not low < high:
-            raise ValueError(f"'bounds' must be (low, high) with low < high, got {bounds!r}")
-        bounds = (low, high)
     m, d = expansion.n_expansions, expansion.n_features
     n_near = n_starts if x0 is None else n_starts - 1
     near = nearest_support_points(expansion, n_near) if n_near > 0 else None
@@ -94,9 +104,12 @@ def gradient_descent(expansion, x0=None, *, n_starts=1, max_iter=200, tol=1e-9,
 
             def fun(z):
                 Z = z[None, :]
-                K = kernel._block(Z, support)
-                value = norm2[j] - 2 * float(one.coef[0] @ K[0]) + float(kernel._diag(Z)[0])
-                grad = (-2 * kernel._gradient(Z, support, one.coef) + kernel._diag_gradient(Z))[0]
+                K = kernel.block(Z, support, check_input=False, overflow="ignore")
+                k_zz = kernel.diag(Z, check_input=False, overflow="ignore")
+                value = norm2[j] - 2 * float(one.coef[0] @ K[0]) + float(k_zz[0])
+                grad = (-2 * kernel.gradient(Z, support, one.coef, check_input=False,
+                                             overflow="ignore")
+                        + kernel.diag_gradient(Z, check_input=False, overflow="ignore"))[0]
                 return value, grad
 
             for z0 in starts:
@@ -125,3 +138,33 @@ def gradient_descent(expansion, x0=None, *, n_starts=1, max_iter=200, tol=1e-9,
     return PreimageResult(x, dist, n_iter, converged,
                           f"{int(converged.sum())} of {m} converged ({n_starts} start(s) each)",
                           "gradient")
+
+
+class GradientPreimage(PreimageSolver):
+    """Pre-images by L-BFGS-B on the residual: :func:`gradient_descent` as a
+    solver, for any differentiable kernel.
+
+    Parameters are those of :func:`gradient_descent`. Nothing is learned at
+    fit; ``solve(expansion, x0)`` starts at x0.
+    """
+
+    name = "gradient"
+    uses_starts = True
+    uses_random_state = True
+
+    def __init__(self, n_starts=1, max_iter=200, tol=1e-9, bounds=None, random_state=None):
+        self.n_starts = n_starts
+        self.max_iter = max_iter
+        self.tol = tol
+        self.bounds = bounds
+        self.random_state = random_state
+
+    def _check_params(self):
+        _check_params(self.n_starts, self.max_iter, self.tol, self.bounds)
+
+    def _check_kernel(self, kernel):
+        return _check_kernel(super()._check_kernel(kernel))
+
+    def solve(self, expansion, x0=None):
+        """Pre-images of `expansion` from `x0` (see :func:`gradient_descent`)."""
+        return gradient_descent(expansion, x0, **self.get_params())

@@ -8,15 +8,15 @@ import numpy as np
 from scipy import linalg
 
 from .._blocks import is_dask_array, sum_row_blocks
+from .._eigen import landmark_basis
 from .._validation import (check_array_2d, check_positive, check_positive_int, check_random_state,
-                           refuse_overflow)
+                           checked_gram, refuse_overflow)
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kernels import Kernel, make_kernel
-from ..kpca import fit_kernel_pca
-from ..nystroem import landmark_basis
+from ..kpca import fit_kernel_pca, training_coordinates
+from ._base import PreimageSolver
 from ._result import PreimageResult
-from ._starts import check_same_support, training_gram
 
 __all__ = ["LearnedPreimage"]
 
@@ -79,7 +79,7 @@ def _refuse_overflow(values, what):
                            "'gamma', 'degree') or a larger 'alpha'")
 
 
-class LearnedPreimage:
+class LearnedPreimage(PreimageSolver):
     """A map from feature-space coordinates back to input space, learned by
     kernel ridge regression.
 
@@ -91,7 +91,8 @@ class LearnedPreimage:
 
     The pairs need not be the training points themselves: fitting on
     coordinates of noisy or augmented inputs against clean targets
-    (:meth:`fit_coordinates`) teaches the map where noisy coordinates lie.
+    (:meth:`fit_coordinates`, or :meth:`fit` with `coordinates` and
+    `targets`) teaches the map where noisy coordinates lie.
 
     Parameters
     ----------
@@ -107,9 +108,9 @@ class LearnedPreimage:
     alpha : float, default=1.0
         Ridge α > 0 (scikit-learn's default).
     n_components : int or None
-        Used by :meth:`fit` only: the number of kernel PCA components of the
-        support from which coordinates are taken (None: all with non-zero
-        eigenvalue).
+        Used by :meth:`fit` without `kpca` or `coordinates` only: the number
+        of components of the kernel PCA of the support from which coordinates
+        are taken (None: all with non-zero eigenvalue).
     n_landmarks : int or None
         None: exact kernel ridge regression on all n pairs (an n × n solve).
         An int m < n: the Nyström (subset-of-regressors) map over m pairs
@@ -138,6 +139,10 @@ class LearnedPreimage:
     """
 
     name = "learned"
+    learns = True
+    learns_from_pairs = True
+    uses_random_state = True
+    uses_landmarks = True
 
     def __init__(self, kernel=None, *, gamma=None, degree=3, coef0=1.0,
                  kernel_params=None, alpha=1.0, n_components=None, n_landmarks=None,
@@ -162,8 +167,7 @@ class LearnedPreimage:
         forward_kernel : Kernel, optional
             Used for l when ``kernel=None``.
         """
-        alpha = check_positive(self.alpha, "alpha")
-        m = check_positive_int(self.n_landmarks, "n_landmarks", allow_none=True)
+        alpha, m = self._check_params()
         if is_dask_array(coordinates) or is_dask_array(targets):
             if m is None:
                 raise ValueError("Dask arrays need 'n_landmarks': the exact map solves an "
@@ -198,11 +202,13 @@ class LearnedPreimage:
                                  f"({C.shape[0]}), got {m}")
             return self._fit_landmarks(C, T, m, alpha)
         n = C.shape[0]
-        gram = [training_gram(self.map_kernel_, C, "coordinates", hint=_LANDMARK_HINT)]
+        gram = [checked_gram(self.map_kernel_, C, "Gram matrix of 'coordinates'",
+                             hint=_LANDMARK_HINT, names="'coordinates'")]
 
         def system():
             # L once, built again only after a failed Cholesky overwrote it.
-            L = gram.pop() if gram else self.map_kernel_._block(C, C)
+            L = gram.pop() if gram else self.map_kernel_.block(C, check_input=False,
+                                                               names="'coordinates'")
             if not alpha < float(np.finfo(L.dtype).max) / 2:  # beyond float32's range
                 L = L.astype(np.float64)
             L.flat[:: n + 1] += alpha
@@ -213,6 +219,7 @@ class LearnedPreimage:
             "the learned map")
         self.coordinates_ = C
         self.output_dtype_ = self.dual_coef_.dtype
+        self.target_mean_ = None
         return self
 
     def _fit_landmarks(self, C, T, m, alpha):
@@ -232,12 +239,11 @@ class LearnedPreimage:
                                      dtype=np.float64)
             T_block = check_array_2d(T_block, "targets", dtype=np.float64)
             with np.errstate(over="ignore", invalid="ignore"):  # refused below
-                L = kernel._block(C_block, C_m)
+                L = kernel.block(C_block, C_m, check_input=False, overflow="ignore")
                 return L.T @ L, L.T @ T_block
 
         LtL, LtT = sum_row_blocks(moments, C, T, row_bytes=8 * (m + T.shape[1]))
-        with np.errstate(over="ignore", invalid="ignore"):
-            L_mm = kernel._block(C_m, C_m)
+        L_mm = kernel.block(C_m, check_input=False, overflow="ignore")
         for values in (LtL, LtT, L_mm):
             _refuse_overflow(values, "the landmark map's kernel moments")
         if not np.any(L_mm):
@@ -247,7 +253,7 @@ class LearnedPreimage:
         # β = Wθ with WᵀL_mmW = I turns the normal equations into the
         # well-conditioned (WᵀL_nmᵀL_nmW + αI)θ = WᵀL_nmᵀX (L_mm may be
         # numerically singular; its null directions cannot change Γ).
-        W = landmark_basis(L_mm, warn=False)
+        W = landmark_basis(L_mm, warn_dropped=False)
         if W.shape[1] < m:
             warn(f"the {m} landmarks of the learned map span only {W.shape[1]} "
                  "feature-space directions (duplicated or nearly dependent coordinates); "
@@ -269,6 +275,7 @@ class LearnedPreimage:
         self.dual_coef_ = _refuse_overflow(beta, "the landmark map")
         self.coordinates_ = C_m
         self.output_dtype_ = np.result_type(C.dtype, T.dtype)
+        self.target_mean_ = None
         return self
 
     def predict(self, coordinates):
@@ -279,38 +286,82 @@ class LearnedPreimage:
         C = check_array_2d(coordinates, "coordinates",
                            n_features=self.coordinates_.shape[1])
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-            out = self.map_kernel_._block(C, self.coordinates_) @ self.dual_coef_
-            out = out.astype(self.output_dtype_, copy=False)
-        return _refuse_overflow(out, "the learned map's output")
+            L = self.map_kernel_.block(C, self.coordinates_, check_input=False,
+                                       overflow="ignore")
+            out = (L @ self.dual_coef_).astype(self.output_dtype_, copy=False)
+        out = _refuse_overflow(out, "the learned map's output")
+        return out if self.target_mean_ is None else out + self.target_mean_
 
-    # -- on expansions over a support (find_preimage's one-call path) ----------
-    def fit(self, support, kernel, K=None):
-        """Fit on the support points: kernel PCA of the support gives their
-        coordinates, and the map learns coordinates → points."""
-        X = check_array_2d(support, "support")
-        if not isinstance(kernel, Kernel):
-            raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
-        # K and its centred copy: two n × n matrices.
-        K = training_gram(kernel, X, "support", copies=2) if K is None else np.asarray(K)
-        self.kpca_ = fit_kernel_pca(K, self.n_components, copy=True)
-        # The centred coordinates of φ(x_i) are K̃α = u√λ; for an expansion
-        # Σ γ_i φ(x_i) they are γᵀKA − c (see expansion_coordinates).
-        self.KA_ = K @ self.kpca_.alphas
-        self.support_, self.kernel_ = X, kernel
-        coords = self.KA_ - self.kpca_.mean_coords
-        return self.fit_coordinates(coords, X, forward_kernel=kernel)
+    def _check_params(self):
+        """The ridge α and the landmark count, checked."""
+        check_positive_int(self.n_components, "n_components", allow_none=True)
+        return (check_positive(self.alpha, "alpha"),
+                check_positive_int(self.n_landmarks, "n_landmarks", allow_none=True))
 
-    def expansion_coordinates(self, expansion):
-        """Centred kernel PCA coordinates ``⟨V_k, Ψ − μ⟩ = γᵀKα_k − ⟨V_k, μ⟩``
-        of expansions over the fitted support."""
-        return expansion.coef @ self.KA_ - self.kpca_.mean_coords
+    # -- the solver protocol ---------------------------------------------------
+    def fit(self, support, kernel, *, kpca=None, coordinates=None, targets=None,
+            center_targets=False):
+        """Fit the map on kernel PCA coordinates of training pairs.
+
+        Parameters
+        ----------
+        support : array of shape (n, d)
+        kernel : Kernel
+            The forward kernel (of the expansions to solve).
+        kpca : KernelPCAResult, optional
+            The kernel PCA over `support` whose coordinates the map takes.
+            None: a kernel PCA of the support is fitted here (`n_components`).
+        coordinates, targets : arrays of shape (n', q) and (n', d), optional
+            Training pairs. By default the support points' own coordinates
+            and the support points; a denoiser passes the coordinates of
+            noisy inputs and their clean versions.
+        center_targets : bool, default=False
+            Learn the targets' deviations from their mean and add it back at
+            prediction (a map with a bias: far from every training coordinate
+            its value is the mean target).
+        """
+        super().fit(support, kernel, kpca=kpca)
+        X, self.KA_ = self.support_, None
+        if coordinates is None:
+            if kpca is None:
+                # K and its centred copy: two n × n matrices.
+                K = checked_gram(self.kernel_, X, "Gram matrix of 'support'", copies=2,
+                                 names="'support'")
+                self.kpca_ = fit_kernel_pca(K, self.n_components, copy=True)
+                # The centred coordinates of φ(x_i) are K̃α = u√λ; for an
+                # expansion Σ γ_i φ(x_i) they are γᵀKA − c (see solve).
+                self.KA_ = K @ self.kpca_.alphas
+                coordinates = self.KA_ - self.kpca_.mean_coords
+            else:
+                coordinates = training_coordinates(kpca, self.kernel_, X)
+        targets = X if targets is None else targets
+        mean = None
+        if center_targets:
+            targets = check_array_2d(targets, "targets")
+            mean = targets.mean(axis=0)
+            targets = targets - mean
+        self.fit_coordinates(coordinates, targets, forward_kernel=self.kernel_)
+        self.target_mean_ = mean
+        return self
 
     def solve(self, expansion, x0=None):
-        """Pre-images of expansions over the fitted support (x0 is not used)."""
-        if not hasattr(self, "KA_"):
-            raise ValueError("LearnedPreimage is not fitted on a support: solve needs "
-                             "fit(support, kernel) to map an 'expansion'; after "
-                             "fit_coordinates use predict(coordinates)")
-        check_same_support(self, expansion)
-        x = self.predict(self.expansion_coordinates(expansion))
+        """Pre-images of expansions over the fitted support: the map applied
+        to their coordinates ``⟨V_k, Ψ − μ⟩ = γᵀKα_k − ⟨V_k, μ⟩`` (x0 is not
+        used)."""
+        self._check_support(expansion)
+        if getattr(self, "KA_", None) is None:
+            K = checked_gram(self.kernel_, self.support_, "Gram matrix of 'support'",
+                             names="'support'")
+            self.KA_ = K @ self.kpca_.alphas
+        x = self.predict(expansion.coef @ self.KA_ - self.kpca_.mean_coords)
         return PreimageResult.direct(expansion, x, self.name, "learned map")
+
+    def solve_coordinates(self, Y, *, add_mean=False, x0=None, return_result=False):
+        """The map applied to kernel PCA coordinates Y: one kernel block per
+        call; with `return_result` the residuals of the expansions Y stands
+        for (`add_mean`) are computed too."""
+        x = self.predict(Y)
+        if not return_result:
+            return x
+        return PreimageResult.direct(self.expansion_of(Y, add_mean=add_mean), x, self.name,
+                                     "learned map")

@@ -4,17 +4,18 @@ import warnings
 
 import numpy as np
 
-from .._validation import check_array_2d, check_positive, check_positive_int
+from .._validation import check_positive, check_positive_int, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kernels import DotProductKernel, RadialKernel
+from ._base import PreimageSolver
 from ._result import PreimageResult
-from ._starts import check_same_support, support_distance2
+from ._starts import support_distance2
 
 __all__ = ["MDSPreimage"]
 
 
-class MDSPreimage:
+class MDSPreimage(PreimageSolver):
     """Kwok & Tsang's pre-image: input distances to the nearest training points,
     then multidimensional scaling.
 
@@ -47,16 +48,18 @@ class MDSPreimage:
     """
 
     name = "mds"
+    learns = True
 
     def __init__(self, n_neighbors=10, rank_tol=1e-10):
         self.n_neighbors = n_neighbors
         self.rank_tol = rank_tol
 
-    def fit(self, support, kernel):
-        """Remember the training points and their kernel diagonal."""
+    def _check_params(self):
         check_positive_int(self.n_neighbors, "n_neighbors")
         check_positive(self.rank_tol, "rank_tol")
-        X = check_array_2d(support, "support")
+
+    def _check_kernel(self, kernel):
+        kernel = super()._check_kernel(kernel)
         if not isinstance(kernel, (RadialKernel, DotProductKernel)):
             raise ValueError(
                 "method='mds' needs a radial or dot-product kernel (to turn feature "
@@ -65,13 +68,13 @@ class MDSPreimage:
             warn(
                 f"{kernel!r} is not invertible on the whole line; MDS uses the branch "
                 "with non-negative kernel argument", NumericalWarning)
-        self.support_, self.kernel_ = X, kernel
-        with np.errstate(over="ignore", invalid="ignore"):
-            diag = kernel._diag(X)
-        if not np.isfinite(diag).all():
-            raise ValueError(f"k(x, x) of {kernel!r} overflows for some 'support' points; "
-                             "rescale 'support' or choose milder kernel parameters")
-        self.diag_ = diag
+        return kernel
+
+    def fit(self, support, kernel, **fit_params):
+        """Remember the training points and their kernel diagonal (the other
+        arguments of :meth:`PreimageSolver.fit` are accepted)."""
+        super().fit(support, kernel, **fit_params)
+        self.diag_ = self.kernel_.diag(self.support_, check_input=False, names="'support'")
         return self
 
     def input_distance2(self, expansion, feature_d2=None, diag=None):
@@ -84,12 +87,10 @@ class MDSPreimage:
         if feature_d2 is None:
             feature_d2 = support_distance2(expansion)
             diag = self.diag_[None, :]
-        d2 = self._input_distance2(expansion, feature_d2, diag)
-        if not np.isfinite(d2).all():
-            raise ValueError(
-                "the input distances implied by this 'expansion' overflow float64 (the "
-                f"inverse of {self.kernel_!r} is beyond the float range there)")
-        return d2
+        return refuse_overflow(self._input_distance2(expansion, feature_d2, diag),
+                               "the input distances implied by it", "'expansion'",
+                               f"the inverse of {self.kernel_!r} is beyond the float range "
+                               "there")
 
     def _input_distance2(self, expansion, feature_d2, diag):
         """:meth:`input_distance2`, inf where the kernel's inverse overflows."""
@@ -104,12 +105,12 @@ class MDSPreimage:
                 lo, hi = kernel.value_range
                 values = np.clip(f0 - np.asarray(feature_d2, dtype=float) / 2,
                                  lo + np.finfo(float).tiny, hi)
-                d2 = kernel._inverse_profile(values)
+                d2 = kernel.inverse_profile(values)
             else:
                 too_far = np.zeros(np.shape(feature_d2), dtype=bool)
                 norm2 = expansion.norm2()
                 cross = (norm2[:, None] + diag - feature_d2) / 2
-                f_inv = kernel._inverse_profile
+                f_inv = kernel.inverse_profile
                 d2 = np.maximum(f_inv(norm2)[:, None] + f_inv(diag) - 2 * f_inv(cross), 0.0)
         if too_far.any():
             warn(f"MDS: {int(too_far.sum())} feature distances d̃² ≥ 2k(x, x) are too "
@@ -143,7 +144,7 @@ class MDSPreimage:
         left out, with a warning, and MDS runs on the remaining neighbours (on
         the nearest point alone when none remains).
         """
-        check_same_support(self, expansion)
+        self._check_support(expansion)
         X = self.support_
         n = min(self.n_neighbors, X.shape[0])
         feature_d2 = support_distance2(expansion)

@@ -1,44 +1,15 @@
-"""Starting points and argument checks shared by the pre-image methods."""
+"""Starting points and fallbacks shared by the pre-image methods: distances
+from expansions to their support points, the nearest of them, and the
+replacement of pre-images that left the float range."""
 
 import numpy as np
 
-from .._expansion import FeatureExpansion
-from .._memory import check_dense
-from .._validation import check_array_2d
+from .._validation import check_array_2d, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 
 __all__ = ["support_distance2", "nearest_support_points", "check_starts",
-           "check_same_support", "training_gram", "replace_non_finite", "check_expansion"]
-
-
-def check_expansion(expansion):
-    """Refuse anything but a FeatureExpansion with support points and a kernel."""
-    if not isinstance(expansion, FeatureExpansion):
-        raise TypeError(f"'expansion' must be a preimage.FeatureExpansion, got "
-                        f"{type(expansion).__name__}")
-    expansion._require_kernel()
-    return expansion
-
-
-def training_gram(kernel, X, name, *, copies=1, hint=None):
-    """The n × n Gram matrix of training points `X` for a fitted solver.
-
-    Refused before allocation when `copies` n × n matrices would exceed the
-    memory budget (:func:`preimage._memory.check_dense`), and after it when
-    the kernel values overflow (a polynomial of large data).
-    """
-    n = X.shape[0]
-    options = {} if hint is None else {"hint": hint}
-    check_dense((n, n), X.dtype, f"the {n} x {n} Gram matrix of {name!r}", copies=copies,
-                **options)
-    K = kernel._block(X, X)
-    if kernel.may_overflow and not np.isfinite(K).all():
-        raise ValueError(
-            f"the Gram matrix of {name!r} under {kernel!r} is not finite (the kernel "
-            f"values overflow {K.dtype}); rescale {name!r} (e.g. with "
-            "sklearn.preprocessing.StandardScaler) or choose milder kernel parameters")
-    return K
+           "replace_non_finite"]
 
 
 def support_distance2(expansion):
@@ -50,14 +21,14 @@ def support_distance2(expansion):
     support, kernel = expansion.support, expansion.kernel
     norm2 = expansion.norm2()
     cross = np.empty((expansion.n_expansions, expansion.n_support))
+    blocks = kernel.blocks(support, check_input=False, overflow="ignore")
     with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-        for rows, K_rows in kernel.blocks(support):
+        for rows, K_rows in blocks:
             cross[:, rows] = expansion.coef @ K_rows.T
-        d2 = norm2[:, None] - 2 * cross + kernel._diag(support)[None, :]
-    if not np.isfinite(d2).all():
-        raise ValueError(
-            "the feature-space distances ‖Ψ_j − φ(x_i)‖² from the expansions to their "
-            "support points overflow float64; rescale 'coef' (or the support)")
+        d2 = norm2[:, None] - 2 * cross + kernel.diag(support, check_input=False,
+                                                       overflow="ignore")[None, :]
+    refuse_overflow(d2, "the feature-space distances ‖Ψ_j − φ(x_i)‖² from the expansions "
+                    "to their support points", "'coef'", "rescale 'coef' (or the support)")
     return np.maximum(d2, 0.0)
 
 
@@ -71,10 +42,11 @@ def replace_non_finite(expansion, x, d2=None):
     if d2 is None:
         d2 = np.full(len(x), np.inf)
         if finite.all():
-            d2 = expansion._distance2(x)
+            d2 = expansion.distance2(x, check_input=False, overflow="ignore")
         elif finite.any():
             rows = np.flatnonzero(finite)
-            d2[rows] = expansion[rows]._distance2(x[rows])
+            d2[rows] = expansion[rows].distance2(x[rows], check_input=False,
+                                                 overflow="ignore")
     bad = ~finite | ~np.isfinite(d2)
     if bad.any():
         rows = np.flatnonzero(bad)
@@ -112,17 +84,3 @@ def check_starts(x0, expansion, name="x0"):
             f"{name!r} must hold one point per expansion ({expansion.n_expansions}) "
             f"or a single point, got {x0.shape[0]}")
     return np.array(x0, dtype=np.result_type(x0, expansion.support))
-
-
-def check_same_support(solver, expansion):
-    """A fitted solver applies only to expansions over the support it was fitted on."""
-    if not hasattr(solver, "support_"):
-        raise ValueError(f"{type(solver).__name__} is not fitted; call fit(support, kernel) "
-                         "first (a solver passed as 'method' is used as it is)")
-    check_expansion(expansion)
-    if expansion.support is not solver.support_ and (
-            expansion.support.shape != solver.support_.shape
-            or not np.array_equal(expansion.support, solver.support_)):
-        raise ValueError(
-            f"the expansion's support differs from the one {type(solver).__name__} "
-            "was fitted on; fit it on expansion.support")

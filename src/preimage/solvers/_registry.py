@@ -1,0 +1,150 @@
+"""The registry of pre-image methods, and the one dispatch on ``method=``.
+
+Every method is registered here once, by name, as a solver class
+(:class:`~preimage.solvers.PreimageSolver`) whose class attributes say what
+it needs. :func:`make_solver` turns a name, a solver or a callable into a
+solver with the caller's ``random_state`` and ``n_landmarks`` passed to the
+methods that use them; :func:`find_preimage`, :class:`~preimage.KernelPCA`,
+:class:`~preimage.KernelPCADenoiser` and
+:class:`~preimage.KernelDependencyEstimator` all go through it.
+"""
+
+from types import MappingProxyType
+
+from .._validation import check_expansion
+from ._base import PreimageSolver
+from ._closed_form import ClosedFormPreimage
+from ._exact import ExactPreimage
+from ._fixed_point import FixedPointPreimage
+from ._gradient import GradientPreimage
+from ._learned import LearnedPreimage
+from ._mds import MDSPreimage
+
+__all__ = ["PREIMAGE_METHODS", "CallablePreimage", "find_preimage", "make_solver"]
+
+#: Every pre-image method, by name (in alphabetical order): the solver class
+#: that implements it.
+PREIMAGE_METHODS = MappingProxyType({cls.name: cls for cls in sorted(
+    (FixedPointPreimage, GradientPreimage, MDSPreimage, LearnedPreimage,
+     ClosedFormPreimage, ExactPreimage), key=lambda cls: cls.name)})
+
+
+class CallablePreimage(PreimageSolver):
+    """A user's pre-image function ``f(expansion, x0=None, **options) ->
+    PreimageResult`` as a solver (nothing is learned at fit)."""
+
+    name = "callable"
+    uses_starts = True
+
+    def __init__(self, function=None, options=None):
+        self.function = function
+        self.options = options
+
+    def _check_params(self):
+        if not callable(self.function):
+            raise ValueError(f"'function' must be callable, got {self.function!r}")
+
+    def _check_kernel(self, kernel):
+        return kernel  # the function decides what it can work with
+
+    def solve(self, expansion, x0=None):
+        """``function(expansion, x0=x0, **options)``."""
+        return self.function(expansion, x0=x0, **(self.options or {}))
+
+
+def make_solver(method, options=None, *, random_state=None, n_landmarks=None):
+    """A solver for `method`, ready to be fitted.
+
+    Parameters
+    ----------
+    method : str, PreimageSolver or callable
+        A name of :data:`PREIMAGE_METHODS` (a new solver with `options`), a
+        solver (returned as it is: fitted or not, it is the caller's), or a
+        function ``f(expansion, x0=None, **options)`` returning a
+        :class:`~preimage.PreimageResult`.
+    options : dict, optional
+        Parameters of the method.
+    random_state : None, int or Generator
+        Passed to methods that draw random numbers (``uses_random_state``)
+        unless `options` sets their own.
+    n_landmarks : int, optional
+        Passed to methods with a Nyström form (``uses_landmarks``) unless
+        `options` sets their own.
+
+    Returns
+    -------
+    PreimageSolver
+    """
+    options = dict(options or {})
+    if isinstance(method, PreimageSolver):
+        if options:
+            raise ValueError(f"options {sorted(options)} cannot be passed with a solver as "
+                             "'method'; set them when constructing it")
+        return method
+    if isinstance(method, str) and method in PREIMAGE_METHODS:
+        cls = PREIMAGE_METHODS[method]
+        if cls.uses_random_state:
+            options.setdefault("random_state", random_state)
+        if cls.uses_landmarks and n_landmarks is not None:
+            options.setdefault("n_landmarks", n_landmarks)
+        return cls(**options)
+    if callable(method) and not isinstance(method, type):
+        return CallablePreimage(method, options)
+    raise ValueError(f"Unknown pre-image method {method!r}; 'method' must be one of "
+                     f"{list(PREIMAGE_METHODS)}, a solver or a callable")
+
+
+def find_preimage(expansion, method="fixed_point", x0=None, **options):
+    """Pre-images of feature-space expansions.
+
+    Finds, for each ``Ψ_j = Σ_i γ_ji φ(x_i)``, a point z_j with small residual
+
+        ρ(z_j) = ‖Ψ_j − φ(z_j)‖².
+
+    Parameters
+    ----------
+    expansion : FeatureExpansion
+        The m expansions (e.g. ``KernelPCA.project(X)``).
+    method : str, solver or callable, default="fixed_point"
+        * ``"fixed_point"`` — Mika et al. (1999) for radial kernels, Kwok &
+          Tsang's version for dot-product kernels, regularised with
+          ``alpha=λ`` (Abrahamsen & Hansen 2011);
+        * ``"gradient"`` — L-BFGS-B on ρ for any differentiable kernel;
+        * ``"mds"`` — Kwok & Tsang (2003): distances to neighbours, then MDS;
+        * ``"learned"`` — Bakır et al. (2004): kernel ridge map from kernel PCA
+          coordinates to input space (options ``kernel``, ``gamma``, ``alpha``);
+        * ``"closed_form"`` — Honeine & Richard (2011), option ``alpha``;
+        * ``"exact"`` — Schölkopf et al. (1999, Prop. 2) for invertible
+          dot-product kernels;
+        * a solver (:data:`PREIMAGE_METHODS` holds their classes); one that
+          learns (MDS, learned, closed form) must be fitted on
+          ``expansion.support`` and is reused without refitting;
+        * a callable ``f(expansion, x0=None, **options) -> PreimageResult``.
+    x0 : array of shape (m, d) or (d,), optional
+        Starting points of the iterative methods (denoising starts at the
+        noisy input); also the default anchor of the regularised fixed point.
+    **options
+        Parameters of the method.
+
+    Returns
+    -------
+    PreimageResult
+        ``x`` (m, d), ``distance2`` (m,), ``n_iter``, ``converged``,
+        ``message``, ``method``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion, find_preimage
+    >>> from preimage.kernels import GaussianKernel
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> psi = FeatureExpansion.of_points(X[:1], GaussianKernel(gamma=1.0))
+    >>> result = find_preimage(psi, method="fixed_point", x0=[[0.3, 0.2]])
+    >>> np.round(result.x, 6)
+    array([[0., 0.]])
+    """
+    check_expansion(expansion)
+    solver = make_solver(method, options)
+    if solver is not method:  # made here: fitted here, on the expansion's support
+        solver.fit(expansion.support, expansion.kernel)
+    return solver.solve(expansion, x0=x0)
