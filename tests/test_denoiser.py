@@ -3,8 +3,8 @@
 References: scikit-learn's PCA (the linear kernel's reconstruction), ground
 truth clean points on toy data (denoising must reduce the error against them),
 scikit-learn's KernelRidge (the learned map fitted on clean targets),
-scikit-learn's model selection (GridSearchCV against cross_val_score by hand),
-and scikit-learn's own estimator checks.
+and scikit-learn's model selection (GridSearchCV against cross_val_score by hand);
+scikit-learn's own estimator checks are in test_common.py.
 """
 
 import pickle
@@ -17,7 +17,6 @@ from sklearn.kernel_ridge import KernelRidge
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.pipeline import Pipeline
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from preimage import PREIMAGE_METHODS, KernelPCADenoiser, NumericalWarning, PreimageResult
 from preimage.datasets import make_three_clusters
@@ -51,24 +50,6 @@ def toy():
     X_rep = np.tile(X_clean, (3, 1))                     # 3 noisy copies per point
     X_noisy = X_rep + rng.normal(scale=0.1, size=X_rep.shape)
     return X_clean, T_clean, T_noisy, X_rep, X_noisy
-
-
-# ---------------------------------------------------------------------------
-# scikit-learn's estimator checks
-# ---------------------------------------------------------------------------
-
-@parametrize_with_checks(
-    [KernelPCADenoiser(n_components=2, method=m) for m in PREIMAGE_METHODS if m != "exact"]
-    + [KernelPCADenoiser(n_components=2, method="exact", kernel="linear"),
-       KernelPCADenoiser(n_components=2, method="exact", kernel="poly", degree=3)]
-    + [KernelPCADenoiser(n_components=2, method=m, n_landmarks=5, random_state=0)
-       for m in ("fixed_point", "learned", "closed_form")])
-def test_sklearn_compatible_estimator(estimator, check):
-    with warnings.catch_warnings():
-        # random check data give unconverged fixed points and clipped MDS
-        # distances, which are reported as warnings by design
-        warnings.simplefilter("ignore", NumericalWarning)
-        check(estimator)
 
 
 # ---------------------------------------------------------------------------

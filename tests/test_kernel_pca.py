@@ -13,7 +13,6 @@ import pytest
 from sklearn.decomposition import PCA
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
 from sklearn.metrics.pairwise import rbf_kernel
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from preimage import FeatureExpansion, KernelPCA
 from preimage.kernels import GaussianKernel, PolynomialKernel
@@ -23,19 +22,6 @@ def data(n, d, seed=0):
     # anisotropic, so that the principal directions are well separated
     scales = np.linspace(2.0, 0.5, d)
     return np.random.default_rng(seed).normal(size=(n, d)) * scales
-
-
-# ---------------------------------------------------------------------------
-# scikit-learn's own estimator checks
-# ---------------------------------------------------------------------------
-
-@parametrize_with_checks([KernelPCA(), KernelPCA(kernel="linear"),
-                          KernelPCA(kernel="poly", degree=2),
-                          KernelPCA(n_components=3, n_landmarks=5, random_state=0),
-                          KernelPCA(n_components=3, n_landmarks=5, landmarks="leverage",
-                                    random_state=0)])
-def test_sklearn_compatible_estimator(estimator, check):
-    check(estimator)
 
 
 # ---------------------------------------------------------------------------

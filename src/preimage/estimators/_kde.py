@@ -25,7 +25,7 @@ from ..kde import (
 )
 from ..kernels import KERNELS, JointSpectrumKernel, Kernel, SequenceKernel, make_kernel
 from ..kpca import expansion_coef
-from ..solvers import PREIMAGE_METHODS, PreimageSolver, make_solver
+from ..solvers import PREIMAGE_METHODS, make_solver
 
 __all__ = ["KernelDependencyEstimator"]
 

@@ -1,0 +1,165 @@
+"""What every estimator and every pre-image method of the library promises.
+
+* scikit-learn's own estimator checks (``parametrize_with_checks``) over every
+  estimator that :mod:`preimage.estimators` exports, found automatically: a
+  new estimator without a row in :data:`CHECKED` fails
+  :func:`test_every_estimator_is_checked`;
+* one protocol test run over every method registered in
+  :data:`preimage.PREIMAGE_METHODS`: the interface of
+  :class:`~preimage.solvers.PreimageSolver` (fit, solve, solve_coordinates)
+  and what its class attributes declare, against an exact case (the linear
+  kernel, where a pre-image of a projection exists and is the projected
+  point) and against the expansions' own residuals.
+"""
+
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import preimage.estimators
+from preimage import (PREIMAGE_METHODS, KernelPCA, KernelPCADenoiser, NumericalWarning,
+                      PreimageResult)
+from preimage.kernels import GaussianKernel, LinearKernel
+from preimage.solvers import PreimageSolver, make_solver
+
+ESTIMATORS = sorted((obj for _, obj in inspect.getmembers(preimage.estimators, inspect.isclass)
+                     if issubclass(obj, BaseEstimator)), key=lambda cls: cls.__name__)
+
+#: Small configurations of every estimator that scikit-learn's checks run on
+#: (its check data have a few dozen samples and a handful of features). Each
+#: estimator's distinct paths get an instance: kernels, methods, Nyström.
+CHECKED = {
+    "KernelPCA": [
+        KernelPCA(), KernelPCA(kernel="linear"), KernelPCA(kernel="poly", degree=2),
+        KernelPCA(n_components=3, n_landmarks=5, random_state=0),
+        KernelPCA(n_components=3, n_landmarks=5, landmarks="leverage", random_state=0)],
+    "KernelPCADenoiser": (
+        [KernelPCADenoiser(n_components=2, method=m)
+         for m in sorted(PREIMAGE_METHODS) if m != "exact"]
+        + [KernelPCADenoiser(n_components=2, method="exact", kernel="linear"),
+           KernelPCADenoiser(n_components=2, method="exact", kernel="poly", degree=3)]
+        + [KernelPCADenoiser(n_components=2, method=m, n_landmarks=5, random_state=0)
+           for m in ("fixed_point", "learned", "closed_form")]),
+}
+
+
+def test_every_estimator_is_checked():
+    assert sorted(CHECKED) == [cls.__name__ for cls in ESTIMATORS]
+    for name, instances in CHECKED.items():
+        assert instances and all(type(est).__name__ == name for est in instances), name
+
+
+@parametrize_with_checks([est for name in sorted(CHECKED) for est in CHECKED[name]])
+def test_scikit_learn_estimator_checks(estimator, check):
+    with warnings.catch_warnings():
+        # The checks' random data give unconverged fixed points, clipped MDS
+        # distances and rank-deficient Gram matrices, reported as warnings by
+        # design; a bare RuntimeWarning still fails (pyproject's filters).
+        warnings.simplefilter("ignore", NumericalWarning)
+        check(estimator)
+
+
+# ---------------------------------------------------------------------------
+# the pre-image protocol, over every registered method
+# ---------------------------------------------------------------------------
+
+def _linear_problem():
+    """Support points, a linear kernel PCA of them, and test points whose
+    projections onto the principal subspace are the exact pre-images."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 4)) * np.array([3.0, 2.0, 1.0, 0.5])
+    T = rng.normal(size=(6, 4))
+    kpca = KernelPCA(4, kernel="linear").fit(X)          # all of R⁴: projections exact
+    return X, T, kpca
+
+
+def _options(name):
+    """Each method configured to be exact on the linear problem where it can."""
+    return {"closed_form": {"alpha": 0.0}, "mds": {"n_neighbors": 30},
+            "learned": {"alpha": 1e-8}}.get(name, {})
+
+
+@pytest.mark.parametrize("name", sorted(PREIMAGE_METHODS))
+def test_registered_method_declares_what_it_needs(name):
+    cls = PREIMAGE_METHODS[name]
+    assert issubclass(cls, PreimageSolver) and cls.name == name
+    for flag in ("uses_starts", "uses_random_state", "uses_landmarks", "learns",
+                 "learns_from_pairs"):
+        assert isinstance(getattr(cls, flag), bool), flag
+    params = inspect.signature(cls).parameters
+    assert ("random_state" in params) == cls.uses_random_state
+    assert ("n_landmarks" in params) == cls.uses_landmarks
+    assert not cls.learns_from_pairs or cls.learns
+    solver = make_solver(name, random_state=7, n_landmarks=5)
+    assert isinstance(solver, cls)
+    if cls.uses_random_state:
+        assert solver.random_state == 7
+    if cls.uses_landmarks:
+        assert solver.n_landmarks == 5
+
+
+@pytest.mark.parametrize("name", sorted(PREIMAGE_METHODS))
+def test_registered_method_follows_the_protocol(name):
+    X, T, kpca = _linear_problem()
+    cls = PREIMAGE_METHODS[name]
+    solver = make_solver(name, _options(name), random_state=0)
+    # centred targets give the learned (linear ridge) map the bias it needs to
+    # be exact here; methods that learn no map ignore them
+    assert solver.fit(kpca.X_fit_, kpca.kernel_, kpca=kpca.fit_result_,
+                      center_targets=True) is solver
+
+    Y = kpca.transform(T)
+    psi = kpca.expansion_from_components(Y)
+    starts = T + 0.1
+    result = solver.solve(psi, x0=starts)
+    assert isinstance(result, PreimageResult)
+    assert result.x.shape == T.shape
+    for field in ("distance2", "n_iter", "converged"):
+        assert getattr(result, field).shape == (len(T),), field
+    # the residual reported is the expansion's own, at the points returned
+    np.testing.assert_allclose(result.distance2, psi.distance2(result.x), rtol=1e-9,
+                               atol=1e-9 * psi.norm2().max())
+
+    # the coordinates path gives what solving their expansions gives (the
+    # learned map, with its ridge α = 1e-8, amplifies the rounding between the
+    # two ways of computing the coordinates)
+    atol = 1e-5 if name == "learned" else 1e-7
+    np.testing.assert_allclose(solver.solve_coordinates(Y, x0=starts), result.x,
+                               rtol=0, atol=atol)
+    full = solver.solve_coordinates(Y, x0=starts, return_result=True)
+    assert isinstance(full, PreimageResult)
+    np.testing.assert_allclose(full.x, result.x, rtol=0, atol=atol)
+
+    # an exact case: with every component kept and a linear kernel, the
+    # projection of x is φ(x) itself, so its pre-image is x
+    tol = 1e-5 if name == "learned" else 1e-6   # a ridge map with α = 1e-8
+    np.testing.assert_allclose(result.x, T, rtol=0, atol=tol * np.abs(T).max())
+
+    # starts matter only where the method says they do
+    other = solver.solve(psi, x0=T - 0.3).x
+    if not cls.uses_starts:
+        np.testing.assert_array_equal(other, result.x)
+
+    # a solver that learns from its support refuses expansions over another
+    if cls.learns:
+        elsewhere = kpca.expansion_from_components(Y)
+        elsewhere.support = X + 1.0
+        with pytest.raises(ValueError, match="support"):
+            solver.solve(elsewhere)
+
+
+@pytest.mark.parametrize("name", sorted(PREIMAGE_METHODS))
+def test_registered_method_checks_its_parameters_at_fit(name):
+    cls = PREIMAGE_METHODS[name]
+    numeric = [p for p, v in inspect.signature(cls).parameters.items()
+               if isinstance(v.default, (int, float)) and not isinstance(v.default, bool)
+               and p not in ("degree", "coef0")]
+    X = np.random.default_rng(1).normal(size=(12, 3))
+    for param in numeric:
+        with pytest.raises(ValueError, match=f"'{param}'"):
+            cls(**{param: -1}).fit(X, GaussianKernel(0.5) if name != "exact"
+                                   else LinearKernel())
