@@ -3,6 +3,7 @@
 import hashlib
 import io
 import json
+import pathlib
 import pickle
 import warnings
 import zipfile
@@ -247,7 +248,7 @@ def test_newer_format_asks_for_an_upgrade(saved, tmp_path):
 
     _rewrite(saved, tmp_path / "new.npz", newer)
     for read in (load_model, model_info):
-        with pytest.raises(ModelFileError, match=r"version 2, written by preimage 9.0.*upgrade"):
+        with pytest.raises(ModelFileError, match=rf"version {FORMAT_VERSION + 1}, written by preimage 9.0.*upgrade"):
             read(tmp_path / "new.npz")
 
 
@@ -299,3 +300,36 @@ def test_not_a_model_file(tmp_path, content):
 def test_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError):
         load_model(tmp_path / "absent.npz")
+
+
+# ---------------------------------------------------------------------------
+# files written by earlier versions of the library
+# ---------------------------------------------------------------------------
+
+FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "model_files_0.1.0.dev0"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in FIXTURES.glob("*.npz")
+                                        if p.stem != "expected"))
+def test_files_of_format_1_load_and_predict_as_they_did(name):
+    """Files written by preimage 0.1.0.dev0 before its vocabulary and module
+    changes (format 1; tests/fixtures/model_files_0.1.0.dev0/write_fixtures.py
+    says how) load, and give the outputs recorded when they were written."""
+    assert model_info(FIXTURES / f"{name}.npz")["format_version"] == 1
+    model = load_model(FIXTURES / f"{name}.npz")
+    with np.load(FIXTURES / "expected.npz") as expected:
+        Z = expected["X_test"] if model.n_features_in_ == 2 else expected["t_test"]
+        out = model.transform(Z) if hasattr(model, "transform") else model.predict(Z)
+        np.testing.assert_array_equal(out, expected[name])
+        if name == "kpca":
+            np.testing.assert_array_equal(
+                model.inverse_transform(model.transform(Z), x0=Z), expected["kpca-inverse"])
+
+
+def test_upgraded_file_writes_and_reads_back_in_the_current_format(tmp_path):
+    model = load_model(FIXTURES / "denoiser-closed-form.npz")
+    again = load_model(save_model(model, tmp_path / "again.npz"))
+    assert model_info(tmp_path / "again.npz")["format_version"] == FORMAT_VERSION == 2
+    with np.load(FIXTURES / "expected.npz") as expected:
+        np.testing.assert_array_equal(again.transform(expected["X_test"]),
+                                      expected["denoiser-closed-form"])

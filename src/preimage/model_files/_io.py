@@ -1,191 +1,26 @@
-"""Model files that are safe to open: NumPy arrays and JSON, never pickle.
-
-A model file is a compressed ``.npz`` archive (a zip of ``.npy``
-files) holding
-
-- ``metadata``: UTF-8 JSON, as an array of bytes, with the format name and
-  version, the library versions that wrote it, the estimator's class and
-  parameters, a human-readable summary, and the estimator's fitted state as a
-  tree whose leaves are JSON numbers and strings or references to arrays;
-- ``a0``, ``a1``, ...: the numeric arrays of that state, each recorded in the
-  metadata with its dtype, shape and SHA-256;
-- ``checksum``: the SHA-256 of the metadata bytes.
-
-Loading reads with ``allow_pickle=False``, rebuilds only classes of this
-library listed in :data:`LOADABLE`, and checks every checksum, so a
-truncated, altered or foreign file is a :class:`ModelFileError` that says
-which, never arbitrary code. Fitted estimators also pickle, for users who
-choose pickle for files they trust.
-"""
+"""Writing, checking and reading model files (see :mod:`preimage.model_files`)."""
 
 import datetime
 import hashlib
-import importlib
 import json
 import zipfile
 
 import numpy as np
 
-from ._files import atomic_write
-from .exceptions import ModelFileError
+from .._files import atomic_write
+from .._version import __version__
+from ..exceptions import ModelFileError
+from ._codec import Decoder, Encoder, json_value, sha256
+from ._upgrade import upgrade_model, upgrade_state
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "LOADABLE", "load_model", "model_info", "save_model"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "load_model", "model_info", "save_model"]
 
 FORMAT = "preimage-model"
 
 #: The version written; files of a higher version are refused with a request
-#: to upgrade.
-FORMAT_VERSION = 1
-
-#: Classes a model file may name, by module and name. Only these are rebuilt.
-LOADABLE = {
-    "preimage.estimators._kernel_pca": ("KernelPCA",),
-    "preimage.estimators._denoiser": ("KernelPCADenoiser",),
-    "preimage.estimators._reduced_kpca": ("ReducedKernelPCA",),
-    "preimage.estimators._reduced_svm": ("ReducedSVC", "ReducedSVR"),
-    "preimage.estimators._sparse_regression": ("WienerRegressor", "SequentialSVR"),
-    "preimage.kernels._dot": ("LinearKernel", "PolynomialKernel", "SigmoidKernel"),
-    "preimage.kernels._radial": ("GaussianKernel", "LaplacianKernel"),
-    "preimage.kernels._sine": ("SineKernel",),
-    "preimage.kernels._string": ("SpectrumKernel", "JointSpectrumKernel",
-                                 "NormalizedKernel", "KernelDistanceRBF"),
-    "preimage.kpca": ("KernelPCAResult",),
-    "preimage.solvers._closed_form": ("ClosedFormPreimage",),
-    "preimage.solvers._exact": ("ExactPreimage",),
-    "preimage.solvers._fixed_point": ("FixedPointPreimage",),
-    "preimage.solvers._gradient": ("GradientPreimage",),
-    "preimage.solvers._learned": ("LearnedPreimage",),
-    "preimage.solvers._mds": ("MDSPreimage",),
-    "preimage.reduced_set._result": ("ReducedSet",),
-    "preimage._expansion": ("FeatureExpansion",),
-    "preimage.sparse_regression": ("WienerState", "SequentialSVRResult"),
-}
-
-_ARRAY_KINDS = "biufcUS"
-
-
-def _class_name(cls):
-    return f"{cls.__module__}:{cls.__qualname__}"
-
-
-def _loadable_class(name, path):
-    module, _, qualname = name.partition(":")
-    if qualname not in LOADABLE.get(module, ()):
-        raise ModelFileError(f"{path}: names the class {name!r}, which preimage does not "
-                             "load from model files (altered, or not a preimage model)")
-    return getattr(importlib.import_module(module), qualname)
-
-
-class _Encoder:
-    """The fitted state as a JSON tree plus a list of arrays.
-
-    Arrays and objects met twice are stored once and referenced, so shared
-    state stays shared after loading.
-    """
-
-    def __init__(self):
-        self.arrays = []
-        self.seen = {}     # id -> reference
-        self.keep = []     # keeps encoded objects alive so ids stay unique
-
-    def encode(self, value, where):
-        if value is None or isinstance(value, (bool, int, float, str)):
-            if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**53:
-                return {"__int__": str(value)}
-            return value
-        if isinstance(value, np.generic):
-            return {"__scalar__": [value.dtype.str, value.item()]}
-        if isinstance(value, np.dtype):
-            return {"__dtype__": value.str}
-        if isinstance(value, (list, tuple)):
-            items = [self.encode(v, f"{where}[{i}]") for i, v in enumerate(value)]
-            return items if isinstance(value, list) else {"__tuple__": items}
-        if isinstance(value, dict):
-            if all(isinstance(k, str) for k in value) and not any(
-                    k.startswith("__") for k in value):
-                return {k: self.encode(v, f"{where}[{k!r}]") for k, v in value.items()}
-            return {"__dict__": [[self.encode(k, f"{where} key"),
-                                  self.encode(v, f"{where}[{k!r}]")]
-                                 for k, v in value.items()]}
-        if id(value) in self.seen:
-            return {"__ref__": self.seen[id(value)]}
-        if isinstance(value, np.ndarray):
-            if value.dtype.kind not in _ARRAY_KINDS or value.dtype.hasobject:
-                raise TypeError(f"{where} is an array of dtype {value.dtype}; model files "
-                                "hold numeric and string arrays only (use pickle)")
-            key = f"a{len(self.arrays)}"
-            self.arrays.append((key, value, where))
-            self._remember(value, {"array": key})
-            return {"__array__": key}
-        cls = type(value)
-        if cls.__qualname__ not in LOADABLE.get(cls.__module__, ()):
-            raise TypeError(
-                f"{where} is a {cls.__module__}.{cls.__qualname__}, which a model file "
-                "cannot hold (model files hold preimage's own estimators, kernels and "
-                "solvers with NumPy arrays; use pickle for anything else)")
-        ref = self._remember(value, None)
-        state = vars(value)
-        return {"__object__": _class_name(cls), "id": ref["object"],
-                "state": {k: self.encode(v, f"{where}.{k}") for k, v in state.items()}}
-
-    def _remember(self, value, ref):
-        if ref is None:
-            ref = {"object": len(self.seen)}
-        self.seen[id(value)] = ref
-        self.keep.append(value)
-        return ref
-
-
-class _Decoder:
-    def __init__(self, arrays, path):
-        self.arrays = arrays
-        self.path = path
-        self.objects = {}
-
-    def decode(self, node):
-        if isinstance(node, list):
-            return [self.decode(v) for v in node]
-        if not isinstance(node, dict):
-            return node
-        if "__array__" in node:
-            return self.arrays[node["__array__"]]
-        if "__ref__" in node:
-            ref = node["__ref__"]
-            if "array" in ref:
-                return self.arrays[ref["array"]]
-            return self.objects[ref["object"]]
-        if "__tuple__" in node:
-            return tuple(self.decode(v) for v in node["__tuple__"])
-        if "__dict__" in node:
-            return {self.decode(k): self.decode(v) for k, v in node["__dict__"]}
-        if "__int__" in node:
-            return int(node["__int__"])
-        if "__scalar__" in node:
-            dtype, value = node["__scalar__"]
-            return np.array(value, dtype=np.dtype(dtype))[()]
-        if "__dtype__" in node:
-            return np.dtype(node["__dtype__"])
-        if "__object__" in node:
-            cls = _loadable_class(node["__object__"], self.path)
-            obj = cls.__new__(cls)
-            self.objects[node["id"]] = obj
-            # Frozen dataclasses too: their fields live in the instance __dict__.
-            vars(obj).update({k: self.decode(v) for k, v in node["state"].items()})
-            return obj
-        return {k: self.decode(v) for k, v in node.items()}
-
-
-def _json_value(value):
-    """A parameter as plain JSON for the human-readable summary."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, dict):
-        return {str(k): _json_value(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_value(v) for v in value]
-    return repr(value)
+#: to upgrade, files of a lower one upgraded as they are read
+#: (:mod:`preimage.model_files._upgrade`).
+FORMAT_VERSION = 2
 
 
 def _summary(estimator):
@@ -196,7 +31,7 @@ def _summary(estimator):
         summary["kernel"] = repr(kernel)
     for name in ("method", "add_mean"):
         if name in estimator.get_params(deep=False):
-            summary[name] = _json_value(getattr(estimator, name))
+            summary[name] = json_value(getattr(estimator, name))
     if getattr(kpca, "eigenvalues_", None) is not None:
         summary["n_components"] = int(kpca.eigenvalues_.shape[0])
     if getattr(kpca, "X_fit_", None) is not None:
@@ -206,10 +41,6 @@ def _summary(estimator):
     if hasattr(estimator, "n_features_in_"):
         summary["n_features_in"] = int(estimator.n_features_in_)
     return summary
-
-
-def _sha256(array):
-    return hashlib.sha256(np.ascontiguousarray(array).view(np.uint8).reshape(-1)).hexdigest()
 
 
 def save_model(estimator, path, *, overwrite=False, metadata=None):
@@ -240,7 +71,6 @@ def save_model(estimator, path, *, overwrite=False, metadata=None):
     import sklearn
     from sklearn.exceptions import NotFittedError
 
-    from ._version import __version__
 
     if not hasattr(estimator, "get_params"):
         raise TypeError(f"'estimator' must be a fitted estimator of preimage, got "
@@ -248,7 +78,7 @@ def save_model(estimator, path, *, overwrite=False, metadata=None):
     if not any(k.endswith("_") and not k.startswith("_") for k in vars(estimator)):
         raise NotFittedError(f"'estimator' ({type(estimator).__name__}) is not fitted; "
                              "fit it before saving it")
-    encoder = _Encoder()
+    encoder = Encoder()
     state = encoder.encode(estimator, "estimator")
     meta = {
         "format": FORMAT,
@@ -258,10 +88,10 @@ def save_model(estimator, path, *, overwrite=False, metadata=None):
         "sklearn_version": sklearn.__version__,
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "estimator": type(estimator).__name__,
-        "params": _json_value(estimator.get_params(deep=False)),
+        "params": json_value(estimator.get_params(deep=False)),
         "summary": _summary(estimator),
-        "user": _json_value(dict(metadata or {})),
-        "arrays": {key: {"dtype": a.dtype.str, "shape": list(a.shape), "sha256": _sha256(a),
+        "user": json_value(dict(metadata or {})),
+        "arrays": {key: {"dtype": a.dtype.str, "shape": list(a.shape), "sha256": sha256(a),
                          "holds": where}
                    for key, a, where in encoder.arrays},
         "state": state,
@@ -321,8 +151,7 @@ def _read(path):
         raise ModelFileError(f"{path}: not a preimage model file")
     version = meta.get("format_version")
     if not isinstance(version, int) or version > FORMAT_VERSION:
-        from ._version import __version__
-
+    
         archive.close()
         raise ModelFileError(
             f"{path}: model format version {version!r}, written by preimage "
@@ -384,12 +213,13 @@ def load_model(path):
                                      f"read ({type(exc).__name__}: {exc}); the file is "
                                      "damaged or altered") from None
             if (array.dtype.str != spec["dtype"] or list(array.shape) != spec["shape"]
-                    or _sha256(array) != spec["sha256"]):
+                    or sha256(array) != spec["sha256"]):
                 raise ModelFileError(f"{path}: array {key} ({spec.get('holds')}) does not "
                                      "match its recorded checksum; the file was altered")
             arrays[key] = array
+    version = meta["format_version"]
     try:
-        model = _Decoder(arrays, path).decode(meta["state"])
+        model = Decoder(arrays, path).decode(upgrade_state(meta["state"], version))
     except ModelFileError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, ImportError) as exc:
@@ -397,4 +227,4 @@ def load_model(path):
                              f"({type(exc).__name__}: {exc})") from None
     if not hasattr(model, "get_params"):
         raise ModelFileError(f"{path}: does not hold an estimator")
-    return model
+    return upgrade_model(model, version)

@@ -1,0 +1,26 @@
+"""Model files that are safe to open: NumPy arrays and JSON, never pickle.
+
+A model file is a compressed ``.npz`` archive (a zip of ``.npy``
+files) holding
+
+- ``metadata``: UTF-8 JSON, as an array of bytes, with the format name and
+  version, the library versions that wrote it, the estimator's class and
+  parameters, a human-readable summary, and the estimator's fitted state as a
+  tree whose leaves are JSON numbers and strings or references to arrays;
+- ``a0``, ``a1``, ...: the numeric arrays of that state, each recorded in the
+  metadata with its dtype, shape and SHA-256;
+- ``checksum``: the SHA-256 of the metadata bytes.
+
+Loading reads with ``allow_pickle=False``, rebuilds only classes of this
+library listed in :data:`LOADABLE`, and checks every checksum, so a
+truncated, altered or foreign file is a :class:`ModelFileError` that says
+which, never arbitrary code. Files written in an earlier format are upgraded
+as they are read (:mod:`preimage.model_files._upgrade`): a model saved by an
+earlier version of the library predicts as it did. Fitted estimators also
+pickle, for users who choose pickle for files they trust.
+"""
+
+from ._codec import LOADABLE
+from ._io import FORMAT, FORMAT_VERSION, load_model, model_info, save_model
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "LOADABLE", "load_model", "model_info", "save_model"]

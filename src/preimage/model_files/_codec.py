@@ -1,0 +1,169 @@
+"""The fitted state of an estimator as JSON plus NumPy arrays, and back.
+
+The state is a tree whose leaves are JSON numbers and strings or references
+to arrays; objects are stored by class and attributes, and only classes listed
+in :data:`LOADABLE` are rebuilt, so a model file cannot name code to run.
+"""
+
+import hashlib
+import importlib
+
+import numpy as np
+
+from ..exceptions import ModelFileError
+
+__all__ = ["LOADABLE", "Encoder", "Decoder", "class_name", "json_value", "sha256"]
+
+#: Classes a model file may name, by module and name. Only these are rebuilt.
+LOADABLE = {
+    "preimage.estimators._kernel_pca": ("KernelPCA",),
+    "preimage.estimators._denoiser": ("KernelPCADenoiser",),
+    "preimage.estimators._reduced_kpca": ("ReducedKernelPCA",),
+    "preimage.estimators._reduced_svm": ("ReducedSVC", "ReducedSVR"),
+    "preimage.estimators._sparse_regression": ("WienerRegressor", "SequentialSVR"),
+    "preimage.kernels._dot": ("LinearKernel", "PolynomialKernel", "SigmoidKernel"),
+    "preimage.kernels._radial": ("GaussianKernel", "LaplacianKernel"),
+    "preimage.kernels._sine": ("SineKernel",),
+    "preimage.kernels._string": ("SpectrumKernel", "JointSpectrumKernel",
+                                 "NormalizedKernel", "KernelDistanceRBF"),
+    "preimage.kpca": ("KernelPCAResult",),
+    "preimage.solvers._closed_form": ("ClosedFormPreimage",),
+    "preimage.solvers._exact": ("ExactPreimage",),
+    "preimage.solvers._fixed_point": ("FixedPointPreimage",),
+    "preimage.solvers._gradient": ("GradientPreimage",),
+    "preimage.solvers._learned": ("LearnedPreimage",),
+    "preimage.solvers._mds": ("MDSPreimage",),
+    "preimage.reduced_set._result": ("ReducedSet",),
+    "preimage._expansion": ("FeatureExpansion",),
+    "preimage.sparse_regression": ("WienerState", "SequentialSVRResult"),
+}
+
+_ARRAY_KINDS = "biufcUS"
+
+
+def class_name(cls):
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def _loadable_class(name, path):
+    module, _, qualname = name.partition(":")
+    if qualname not in LOADABLE.get(module, ()):
+        raise ModelFileError(f"{path}: names the class {name!r}, which preimage does not "
+                             "load from model files (altered, or not a preimage model)")
+    return getattr(importlib.import_module(module), qualname)
+
+
+class Encoder:
+    """The fitted state as a JSON tree plus a list of arrays.
+
+    Arrays and objects met twice are stored once and referenced, so shared
+    state stays shared after loading.
+    """
+
+    def __init__(self):
+        self.arrays = []
+        self.seen = {}     # id -> reference
+        self.keep = []     # keeps encoded objects alive so ids stay unique
+
+    def encode(self, value, where):
+        if value is None or isinstance(value, (bool, int, float, str)):
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**53:
+                return {"__int__": str(value)}
+            return value
+        if isinstance(value, np.generic):
+            return {"__scalar__": [value.dtype.str, value.item()]}
+        if isinstance(value, np.dtype):
+            return {"__dtype__": value.str}
+        if isinstance(value, (list, tuple)):
+            items = [self.encode(v, f"{where}[{i}]") for i, v in enumerate(value)]
+            return items if isinstance(value, list) else {"__tuple__": items}
+        if isinstance(value, dict):
+            if all(isinstance(k, str) for k in value) and not any(
+                    k.startswith("__") for k in value):
+                return {k: self.encode(v, f"{where}[{k!r}]") for k, v in value.items()}
+            return {"__dict__": [[self.encode(k, f"{where} key"),
+                                  self.encode(v, f"{where}[{k!r}]")]
+                                 for k, v in value.items()]}
+        if id(value) in self.seen:
+            return {"__ref__": self.seen[id(value)]}
+        if isinstance(value, np.ndarray):
+            if value.dtype.kind not in _ARRAY_KINDS or value.dtype.hasobject:
+                raise TypeError(f"{where} is an array of dtype {value.dtype}; model files "
+                                "hold numeric and string arrays only (use pickle)")
+            key = f"a{len(self.arrays)}"
+            self.arrays.append((key, value, where))
+            self._remember(value, {"array": key})
+            return {"__array__": key}
+        cls = type(value)
+        if cls.__qualname__ not in LOADABLE.get(cls.__module__, ()):
+            raise TypeError(
+                f"{where} is a {cls.__module__}.{cls.__qualname__}, which a model file "
+                "cannot hold (model files hold preimage's own estimators, kernels and "
+                "solvers with NumPy arrays; use pickle for anything else)")
+        ref = self._remember(value, None)
+        state = vars(value)
+        return {"__object__": class_name(cls), "id": ref["object"],
+                "state": {k: self.encode(v, f"{where}.{k}") for k, v in state.items()}}
+
+    def _remember(self, value, ref):
+        if ref is None:
+            ref = {"object": len(self.seen)}
+        self.seen[id(value)] = ref
+        self.keep.append(value)
+        return ref
+
+
+class Decoder:
+    def __init__(self, arrays, path):
+        self.arrays = arrays
+        self.path = path
+        self.objects = {}
+
+    def decode(self, node):
+        if isinstance(node, list):
+            return [self.decode(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        if "__array__" in node:
+            return self.arrays[node["__array__"]]
+        if "__ref__" in node:
+            ref = node["__ref__"]
+            if "array" in ref:
+                return self.arrays[ref["array"]]
+            return self.objects[ref["object"]]
+        if "__tuple__" in node:
+            return tuple(self.decode(v) for v in node["__tuple__"])
+        if "__dict__" in node:
+            return {self.decode(k): self.decode(v) for k, v in node["__dict__"]}
+        if "__int__" in node:
+            return int(node["__int__"])
+        if "__scalar__" in node:
+            dtype, value = node["__scalar__"]
+            return np.array(value, dtype=np.dtype(dtype))[()]
+        if "__dtype__" in node:
+            return np.dtype(node["__dtype__"])
+        if "__object__" in node:
+            cls = _loadable_class(node["__object__"], self.path)
+            obj = cls.__new__(cls)
+            self.objects[node["id"]] = obj
+            # Frozen dataclasses too: their fields live in the instance __dict__.
+            vars(obj).update({k: self.decode(v) for k, v in node["state"].items()})
+            return obj
+        return {k: self.decode(v) for k, v in node.items()}
+
+
+def json_value(value):
+    """A parameter as plain JSON for the human-readable summary."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    return repr(value)
+
+
+def sha256(array):
+    return hashlib.sha256(np.ascontiguousarray(array).view(np.uint8).reshape(-1)).hexdigest()

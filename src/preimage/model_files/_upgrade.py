@@ -1,0 +1,135 @@
+"""Model files of earlier formats, brought up to the current one as they are read.
+
+Format 1 was written by preimage 0.1.0.dev0 before the library's vocabulary
+and pre-image protocol were unified; format 2 is the current one. From 1 to
+2 classes were renamed or moved (``KernelPCAFit`` → ``KernelPCAResult``, ...),
+attributes renamed (a kernel PCA's ``_fit_state`` → ``fit_result_``, the
+ridge strength ``regularization`` → ``alpha``, ...), and every pre-image
+method became a solver object that estimators keep (a denoiser of format 1
+kept one only for the methods that learn).
+
+An old file is upgraded in two steps, after its checksums have been verified:
+
+1. :func:`upgrade_state` rewrites the JSON state tree before any object is
+   built: class names and attribute names, and the keys of option
+   dictionaries (``method_params``), from the tables below;
+2. :func:`upgrade_model` completes the rebuilt model with what format 1 did
+   not store, computed from what it did, through the library's public API
+   (the denoiser's solver of an iterative method, the solvers' link to the
+   kernel PCA whose coordinates they are given).
+
+The model then predicts exactly as it did when it was saved
+(``tests/test_model_files.py`` loads files written by the old library and
+compares their outputs with those recorded when they were written).
+"""
+
+from ..solvers import ClosedFormPreimage, LearnedPreimage, make_solver
+
+__all__ = ["upgrade_state", "upgrade_model"]
+
+#: Classes renamed or moved since format 1: old ``module:name`` → current.
+CLASSES = {
+    "preimage.kpca:KernelPCAFit": "preimage.kpca:KernelPCAResult",
+}
+
+#: Attributes renamed since format 1, by (current) class: old name → new.
+ATTRIBUTES = {
+    "preimage.estimators._kernel_pca:KernelPCA": {
+        "_fit_state": "fit_result_", "_solver_cache": "_solvers"},
+    "preimage.solvers._closed_form:ClosedFormPreimage": {"regularization": "alpha"},
+}
+
+#: Keys renamed inside dictionaries of options, by (current) class and
+#: attribute: old key → new.
+OPTIONS = {
+    "preimage.estimators._denoiser:KernelPCADenoiser": {
+        "method_params": {"regularization": "alpha"}},
+}
+
+
+def upgrade_state(node, version):
+    """The state tree `node` of a format-`version` file, in the current format."""
+    if version >= 2:
+        return node
+    if isinstance(node, list):
+        return [upgrade_state(v, version) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if "__object__" in node:
+        name = CLASSES.get(node["__object__"], node["__object__"])
+        renamed = ATTRIBUTES.get(name, {})
+        options = OPTIONS.get(name, {})
+        state = {}
+        for key, value in node["state"].items():
+            value = upgrade_state(value, version)
+            if key in options and isinstance(value, dict):
+                value = {options[key].get(k, k): v for k, v in value.items()}
+            state[renamed.get(key, key)] = value
+        return {**node, "__object__": name, "state": state}
+    return {k: upgrade_state(v, version) for k, v in node.items()}
+
+
+def upgrade_model(model, version):
+    """Complete a model rebuilt from a format-`version` file (see the module
+    docstring); returns the model."""
+    if version >= 2:
+        return model
+    for obj in _objects(model):
+        upgrade = _UPGRADES.get(type(obj).__name__)
+        if upgrade is not None:
+            upgrade(obj)
+    return model
+
+
+def _objects(root):
+    """Every object of the library reachable from `root`, each once."""
+    seen, stack, out = set(), [root], []
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple)):
+            stack.extend(obj)
+        elif type(obj).__module__.startswith("preimage") and id(obj) not in seen:
+            seen.add(id(obj))
+            out.append(obj)
+            stack.extend(vars(obj).values())
+    return out
+
+
+def _kernel_pca(kpca):
+    # The fitted-solver cache of format 1 is keyed by the old option names; it
+    # is a cache, rebuilt on use. The closed form now keeps its own maps.
+    kpca._solvers = {}
+    vars(kpca).pop("_closed_form_maps", None)
+
+
+def _denoiser(den):
+    kpca = den.kpca_
+    solver = den.solver_
+    if solver is None:
+        # Format 1 made the solvers of iterative methods at each call, from the
+        # same parameters: make it once, as a denoiser now does at fit.
+        solver = make_solver(den.method, den.method_params, random_state=den.random_state,
+                             n_landmarks=den.n_landmarks)
+        den.solver_ = solver.fit(kpca.X_fit_, kpca.kernel_, kpca=kpca.fit_result_)
+        return
+    _link_solver(solver, kpca)
+
+
+def _link_solver(solver, kpca):
+    """A format-1 solver that a denoiser fitted for its kernel PCA, given what
+    format 2 keeps: the kernel PCA whose coordinates it is given, and, for the
+    learned map fitted on coordinate pairs alone, the support and kernel."""
+    state = vars(solver)
+    state.setdefault("kpca_", kpca.fit_result_)
+    state.setdefault("support_", kpca.X_fit_)
+    state.setdefault("kernel_", kpca.kernel_)
+    if isinstance(solver, LearnedPreimage):
+        state.setdefault("target_mean_", None)   # format 1 had no centred targets
+        state.setdefault("KA_", None)            # computed on use
+    if isinstance(solver, ClosedFormPreimage):
+        state.setdefault("_coordinate_maps", None)
+
+
+_UPGRADES = {"KernelPCA": _kernel_pca, "KernelPCADenoiser": _denoiser}
