@@ -290,7 +290,7 @@ def test_bad_nystroem_arguments_name_themselves(data):
         select_landmarks(X, 2.5)
     with pytest.raises(ValueError, match="'n_components' must be an integer"):
         fit_nystroem_kpca(GaussianKernel(), X, X[:10], 0)
-    with pytest.raises(ValueError, match="'n_components' must be <= 10"):
+    with pytest.raises(ValueError, match="'n_components' must be <= n_landmarks=10"):
         fit_nystroem_kpca(GaussianKernel(), X, X[:10], 11)
 
 

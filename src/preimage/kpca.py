@@ -31,6 +31,7 @@ from .exceptions import NumericalWarning
 
 __all__ = [
     "KernelPCAResult",
+    "check_coordinates",
     "center_gram",
     "center_block",
     "fit_kernel_pca",
@@ -287,6 +288,15 @@ def training_coordinates(fit, kernel=None, support=None):
                                         names="'support'"), fit)
 
 
+def check_coordinates(Y, n_components):
+    """Y as finite centred coordinates of shape (m, q), q = `n_components`, or
+    an error naming 'Y'."""
+    if np.ndim(Y) != 2 or np.shape(Y)[1] != n_components:
+        raise ValueError(f"'Y' must have shape (n_samples, {n_components}) (one column per "
+                         f"component), got shape {np.shape(Y)}")
+    return check_array_2d(Y, "Y", min_samples=0)
+
+
 def expansion_coef(Y, fit, *, add_mean=False):
     """Expansion coefficients over the uncentred φ(x_i) for coordinates Y.
 
@@ -309,7 +319,7 @@ def expansion_coef(Y, fit, *, add_mean=False):
     norm2 : array of shape (m,)
         The squared feature-space norm of each expansion, in closed form.
     """
-    Y = check_array_2d(Y, "Y", min_samples=0, n_features=fit.alphas.shape[1])
+    Y = check_coordinates(Y, fit.alphas.shape[1])
     if Y.dtype != fit.alphas.dtype:  # float64 coordinates of a float32 fit
         with np.errstate(over="ignore"):
             Y = Y.astype(fit.alphas.dtype)

@@ -164,9 +164,9 @@ def fit_nystroem_kpca(kernel, X, landmarks, n_components=None, *, working_memory
     X = _check_data(X, landmarks.shape[1])
     m = landmarks.shape[0]
     if n_components is not None and n_components > m:
-        raise ValueError(f"'n_components' must be <= {m}, the number of landmarks (fewer "
-                         "than 'n_landmarks' when the data have fewer distinct rows), got "
-                         f"{n_components}")
+        raise ValueError(f"'n_components' must be <= n_landmarks={m}, the number of "
+                         "landmarks (fewer than asked for when the data have fewer distinct "
+                         f"rows), got {n_components}")
     _check_landmark_memory(m)
     K_mm = kernel.block(landmarks, check_input=False, names="'landmarks'")
     W = landmark_basis(K_mm, check_input=False)
@@ -353,8 +353,7 @@ def select_landmarks(X, n_landmarks, kernel=None, *, method="uniform", random_st
     n = X.shape[0]
     n_landmarks = check_positive_int(n_landmarks, "n_landmarks")
     if n_landmarks > n:
-        raise ValueError(f"'n_landmarks' must be between 1 and n_samples={n}, "
-                         f"got {n_landmarks!r}")
+        raise ValueError(f"'n_landmarks' must be <= n_samples={n}, got {n_landmarks!r}")
     rng = check_random_state(random_state)
     if method == "uniform":
         return _distinct_rows(X, rng.permutation(n), n_landmarks)

@@ -1,6 +1,6 @@
 """Kernel PCA denoising: project onto the leading components, return the pre-image."""
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
@@ -10,9 +10,8 @@ from sklearn.utils.validation import check_is_fitted
 from .._blocks import is_dask_array, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
 from .._validation import check_array_2d, validate_dask_input, validate_estimator_input
-from ..kernels import KERNELS, Kernel
-from ..nystroem import LANDMARK_METHODS
 from ..solvers import PREIMAGE_METHODS, make_solver
+from ._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 from ._kernel_pca import KernelPCA
 
 __all__ = ["KernelPCADenoiser"]
@@ -132,18 +131,13 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
-        "kernel": [StrOptions(set(KERNELS)), Kernel, callable],
-        "gamma": [Interval(Real, 0, None, closed="neither"), None],
-        "degree": [Interval(Integral, 0, None, closed="left")],
-        "coef0": [Interval(Real, None, None, closed="neither")],
-        "kernel_params": [dict, None],
+        **KERNEL_CONSTRAINTS,
         "method": [StrOptions(set(PREIMAGE_METHODS))],
         "add_mean": ["boolean"],
         "method_params": [dict, None],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
         "random_state": ["random_state", np.random.Generator],
-        "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
-        "landmarks": [StrOptions(set(LANDMARK_METHODS))],
+        **LANDMARK_CONSTRAINTS,
     }
 
     def __init__(self, n_components=None, *, kernel="rbf", gamma=None, degree=3, coef0=1,

@@ -15,23 +15,15 @@ from sklearn.utils.validation import check_is_fitted
 from .._blocks import is_dask_array, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
 from .._memory import check_dense
-from .._validation import (check_array_2d, checked_gram, validate_dask_input,
-                           validate_estimator_input)
+from .._validation import checked_gram, validate_dask_input, validate_estimator_input
 from ..kernels import KERNELS, Kernel, make_kernel
-from ..kpca import (coordinates_expansion, fit_kernel_pca, leading_components,
-                    transform_block)
-from ..nystroem import LANDMARK_METHODS, fit_nystroem_kpca, select_landmarks
+from ..kpca import (check_coordinates, coordinates_expansion, fit_kernel_pca,
+                    leading_components, transform_block)
+from ..nystroem import fit_nystroem_kpca, select_landmarks
 from ..solvers import find_preimage, make_solver
+from ._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 
 __all__ = ["KernelPCA"]
-
-
-def _check_coordinates(Y, q):
-    """Y as finite coordinates of shape (m, q), or an error naming 'Y'."""
-    if np.ndim(Y) != 2 or np.shape(Y)[1] != q:
-        raise ValueError(f"'Y' must have shape (n_samples, {q}) (one column per "
-                         f"component), got shape {np.shape(Y)}")
-    return check_array_2d(Y, "Y", min_samples=0)
 
 
 class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -157,19 +149,15 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 
     _parameter_constraints: dict = {
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        **KERNEL_CONSTRAINTS,
         "kernel": [StrOptions(set(KERNELS) | {"precomputed"}), Kernel, callable],
-        "gamma": [Interval(Real, 0, None, closed="neither"), None],
-        "degree": [Interval(Integral, 0, None, closed="left")],
-        "coef0": [Interval(Real, None, None, closed="neither")],
-        "kernel_params": [dict, None],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
         "tol": [Interval(Real, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "iterated_power": [Interval(Integral, 0, None, closed="left"), StrOptions({"auto"})],
         "random_state": ["random_state", np.random.Generator],
         "copy_X": ["boolean"],
-        "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
-        "landmarks": [StrOptions(set(LANDMARK_METHODS))],
+        **LANDMARK_CONSTRAINTS,
     }
 
     def __init__(self, n_components=None, *, kernel="rbf", gamma=None, degree=3,
@@ -257,19 +245,14 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         return self._set_fit(fit, X)
 
     def _fit_nystroem(self, X):
-        n, m = X.shape[0], self.n_landmarks
         if self.kernel == "precomputed":
             raise ValueError("'n_landmarks' needs the kernel as a function of input "
                              "points; it is not available with kernel='precomputed'")
-        if m > n:
-            raise ValueError(f"'n_landmarks' must be <= n_samples={n}, got {m}")
-        if self.n_components is not None and self.n_components > m:
-            raise ValueError(f"'n_components' must be <= n_landmarks={m}, got "
-                             f"{self.n_components}")
         self.kernel_ = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree,
                                    coef0=self.coef0, kernel_params=self.kernel_params, X=X)
         self.gamma_ = getattr(self.kernel_, "gamma", None)
-        landmarks, index = select_landmarks(X, m, self.kernel_, method=self.landmarks,
+        landmarks, index = select_landmarks(X, self.n_landmarks, self.kernel_,
+                                            method=self.landmarks,
                                             random_state=self.random_state)
         fit = fit_nystroem_kpca(self.kernel_, X, landmarks, self.n_components)
         self.landmarks_, self.landmark_indices_ = landmarks, index
@@ -348,19 +331,13 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         """
         check_is_fitted(self)
         fit = self._leading_fit(n_components)
-        Y = _check_coordinates(Y, fit.eigenvalues.shape[0])
+        Y = check_coordinates(Y, fit.eigenvalues.shape[0])
         support = None if self.kernel_ is None else self.X_fit_
         return coordinates_expansion(Y, fit, support, self.kernel_, add_mean=add_mean)
 
     def _leading_fit(self, n_components):
-        if n_components is None:
-            return self.fit_result_
-        q = self.eigenvalues_.shape[0]
-        if (isinstance(n_components, bool) or not isinstance(n_components, Integral)
-                or not 1 <= n_components <= q):
-            raise ValueError(f"'n_components' must be an integer between 1 and {q} (the "
-                             f"components fitted), got {n_components!r}")
-        return leading_components(self.fit_result_, int(n_components))
+        fit = self.fit_result_
+        return fit if n_components is None else leading_components(fit, n_components)
 
     def project(self, X, *, add_mean=False, n_components=None):
         """The projection of φ(x) onto the first q components, as an expansion.
@@ -423,7 +400,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         if is_dask_array(Y):
             return self._inverse_transform_blocks(Y, method, add_mean, x0, return_result,
                                                   options)
-        Y = _check_coordinates(Y, self.eigenvalues_.shape[0])
+        Y = check_coordinates(Y, self.eigenvalues_.shape[0])
         if isinstance(method, str):
             return self._solver(method, options).solve_coordinates(
                 Y, add_mean=add_mean, x0=x0, return_result=return_result)

@@ -3,9 +3,10 @@
 import numpy as np
 from scipy import linalg
 
-from .._validation import check_array_2d, check_positive, checked_gram, refuse_overflow
+from .._validation import check_positive, checked_gram, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
+from ..kpca import check_coordinates
 from ._base import PreimageSolver
 from ._result import PreimageResult
 
@@ -104,7 +105,7 @@ class ClosedFormPreimage(PreimageSolver):
         if return_result:
             return super().solve_coordinates(Y, add_mean=add_mean, return_result=True)
         kpca = self._fitted_kpca()
-        Y = check_array_2d(Y, "Y", min_samples=0, n_features=kpca.alphas.shape[1])
+        Y = check_coordinates(Y, kpca.alphas.shape[1])
         if self._coordinate_maps is None:
             self._coordinate_maps = (self.M_ @ kpca.alphas, self.M_ @ kpca.mean_coef)
         MA, M_mean = self._coordinate_maps
