@@ -147,7 +147,7 @@ def experiment_main(X, quick):
             ("Kwok-Tsang MDS", KernelPCADenoiser(method="mds"),
              {**forward, "method_params": [{"n_neighbors": k} for k in (5, 10, 20)]}),
             ("closed form (with mean)", KernelPCADenoiser(method="closed_form", add_mean=True),
-             {**forward, "method_params": [{"regularization": r} for r in (1e-9, 1e-6, 1e-3)]}),
+             {**forward, "method_params": [{"alpha": r} for r in (1e-9, 1e-6, 1e-3)]}),
             ("learned, fit on noisy pairs", KernelPCADenoiser(method="learned"),
              {**forward, "method_params": [{"gamma": g, "alpha": a}
                                            for g in ((10.0,) if quick else (10.0, 30.0, 100.0))

@@ -33,6 +33,10 @@ __all__ = [
 FLOAT_DTYPES = (np.float64, np.float32)
 
 
+# ---------------------------------------------------------------------------
+# arrays, and values that overflowed
+# ---------------------------------------------------------------------------
+
 def check_array_2d(X, name="X", *, dtype=FLOAT_DTYPES, min_samples=1,
                    n_features=None, copy=False, magnitude=True):
     """Return `X` as a finite 2-D floating array, or raise naming `name`.
@@ -146,6 +150,10 @@ def refuse_overflow(values, what, names, hint):
     return values
 
 
+# ---------------------------------------------------------------------------
+# scalars and seeds
+# ---------------------------------------------------------------------------
+
 def check_real(value, name, *, low=None, high=None, low_open=False, high_open=False):
     """`value` as a finite real number (not a bool) in the given interval, or
     a ValueError naming `name`.
@@ -192,6 +200,25 @@ def check_probability(value, name):
     if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value <= 1:
         raise ValueError(f"{name!r} must be a probability in [0, 1], got {value!r}")
     return float(value)
+
+
+def check_random_state(seed):
+    """Turn `seed` into a :class:`numpy.random.Generator`.
+
+    Accepts None, an int, a Generator, or a legacy RandomState (whose stream is
+    used to seed a Generator, so scikit-learn style seeds keep working).
+    """
+    if seed is None or isinstance(seed, (Integral, np.random.SeedSequence)):
+        if isinstance(seed, bool) or (isinstance(seed, Integral) and seed < 0):
+            raise ValueError(f"'random_state' must be None, a non-negative int or a "
+                             f"Generator, got {seed!r}")
+        return np.random.default_rng(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, np.random.RandomState):
+        return np.random.default_rng(seed.randint(np.iinfo(np.int32).max))
+    raise ValueError(
+        f"'random_state' must be None, an int, a numpy Generator or RandomState, got {seed!r}")
 
 
 # ---------------------------------------------------------------------------
@@ -280,24 +307,9 @@ def check_expansion(expansion, name="expansion", *, purpose=None):
     return expansion
 
 
-def check_random_state(seed):
-    """Turn `seed` into a :class:`numpy.random.Generator`.
-
-    Accepts None, an int, a Generator, or a legacy RandomState (whose stream is
-    used to seed a Generator, so scikit-learn style seeds keep working).
-    """
-    if seed is None or isinstance(seed, (Integral, np.random.SeedSequence)):
-        if isinstance(seed, bool) or (isinstance(seed, Integral) and seed < 0):
-            raise ValueError(f"'random_state' must be None, a non-negative int or a "
-                             f"Generator, got {seed!r}")
-        return np.random.default_rng(seed)
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if isinstance(seed, np.random.RandomState):
-        return np.random.default_rng(seed.randint(np.iinfo(np.int32).max))
-    raise ValueError(
-        f"'random_state' must be None, an int, a numpy Generator or RandomState, got {seed!r}")
-
+# ---------------------------------------------------------------------------
+# estimators' input
+# ---------------------------------------------------------------------------
 
 def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
     """scikit-learn's ``validate_data`` (sets and checks ``n_features_in_``),
