@@ -215,6 +215,8 @@ def test_reduced_set_image_grid_non_negative_uses_grey(reduced):
     ({"reduced": np.zeros(3)}, "reduced"),
     ({"reduced": np.zeros((3, 2)), "coef": np.ones(4)}, "coef"),
     ({"reduced": np.zeros((3, 2)), "coef": np.ones((2, 2, 3))}, "coef"),
+    ({"reduced": np.zeros((3, 2)), "coef": [1.0, np.nan, 2.0]}, "coef"),
+    ({"reduced": np.zeros((3, 2)), "coef": [1.0, np.inf, 2.0]}, "coef"),
     ({"reduced": np.zeros((3, 2)), "X": np.zeros((5, 3))}, "X"),
     ({"reduced": np.zeros((3, 6)), "image_shape": (2, 2)}, "image_shape"),
     ({"reduced": np.zeros((3, 4)), "image_shape": (2, 2), "n_cols": 0}, "n_cols"),

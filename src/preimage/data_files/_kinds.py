@@ -45,6 +45,7 @@ class DataSource:
 
 
 def output_kind(path):
+    """The kind of data `path` names: its suffix's, or a PNG folder if it has none."""
     suffix = path.suffix.lower()
     if suffix in SUFFIX_KINDS:
         return SUFFIX_KINDS[suffix]
@@ -55,6 +56,8 @@ def output_kind(path):
 
 
 def check_target(path, kind, overwrite):
+    """Refuse an existing `path`, unless `overwrite` and it is of the same sort
+    (a file for a file, a folder for a PNG folder)."""
     if not (path.exists() or path.is_symlink()):
         return
     if kind == "png" and not path.is_dir():

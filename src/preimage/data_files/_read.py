@@ -1,5 +1,5 @@
 """Reading a data set: :func:`read_data` and the ``.npy``, ``.npz`` and ``.csv``
-readers (PNG folders are in :mod:`._png`).
+readers (folders of PNG images are in ``_png.py``).
 
 Nothing is unpickled (``allow_pickle=False``), and anything that is not a
 finite array of real numbers is refused with a message that starts with the

@@ -1,5 +1,5 @@
 """Writing a data set: :func:`write_data` and the ``.npy``, ``.npz`` and ``.csv``
-writers (PNG folders are in :mod:`._png`).
+writers (folders of PNG images are in ``_png.py``).
 
 A file is written under a temporary name and renamed into place
 (:func:`preimage._files.atomic_write`), so it appears whole or not at all.

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from .._validation import check_array_2d, check_positive_int
+from .._validation import check_array_2d, check_positive_int, check_real_array
 from ._backend import pyplot
 from ._images import plot_image_grid
 from ._plane import check_points, finish_plane
@@ -28,14 +28,12 @@ def _reduced_parts(reduced, coef):
         vectors = source
     vectors = check_array_2d(vectors, "reduced")
     if coef is not None:
-        coef = np.asarray(coef, dtype=float)
+        coef = check_real_array(coef, "coef")
         if coef.ndim == 1:
             coef = coef[None, :]
         if coef.ndim != 2 or coef.shape[1] != vectors.shape[0]:
             raise ValueError(f"'coef' must have shape (p,) or (m, p) with p = "
                              f"{vectors.shape[0]} reduced-set vectors, got shape {coef.shape}")
-        if not np.isfinite(coef).all():
-            raise ValueError("'coef' contains NaN or inf; all values must be finite")
     return vectors, coef, method
 
 
