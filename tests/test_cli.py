@@ -185,6 +185,44 @@ def test_fit_on_noisy_clean_pairs_with_the_learned_map(tmp_path):
                                reference.transform(noisy[:5]), rtol=0, atol=1e-10)
 
 
+def test_fit_offers_every_registered_method_and_every_kernel_it_can_parametrise():
+    from preimage.cli import fit
+    from preimage.kernels import KERNELS, SineKernel
+
+    choices = {param.name: set(param.type.choices) for param in fit.params
+               if param.name in ("method", "kernel")}
+    assert choices["method"] == set(preimage.PREIMAGE_METHODS)
+    # The sine kernel's order has no option (--degree is the polynomial's).
+    assert choices["kernel"] == set(KERNELS) - {"sine"}
+    assert {name for name, cls in KERNELS.items() if cls is SineKernel} == {"sine"}
+
+
+def test_fit_with_the_exact_method_on_a_linear_kernel_is_the_pca_projection(tmp_path):
+    from sklearn.decomposition import PCA
+
+    X = _digits(50)
+    _write(tmp_path / "x.npy", X)
+    fitted = run_cli("fit", "x.npy", "-o", "m.npz", "--kernel", "linear", "--method", "exact",
+                     "--n-components", "5", "--quiet", cwd=tmp_path)
+    assert fitted.returncode == 0, fitted.stderr
+    result = run_cli("denoise", "m.npz", "x.npy", "-o", "out.npy", "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    # Linear kernel PCA is PCA; the principal part sum_k <V_k, x> V_k of each
+    # sample is its projection onto the span of the first 5 components.
+    V = PCA(5).fit(X).components_
+    np.testing.assert_allclose(np.load(tmp_path / "out.npy"), X @ V.T @ V, rtol=0,
+                               atol=1e-10)
+
+
+def test_fit_refuses_the_exact_method_on_a_kernel_without_an_inverse(tmp_path):
+    _write(tmp_path / "x.npy", _digits(20))
+    result = run_cli("fit", "x.npy", "-o", "m.npz", "--method", "exact", "--quiet",
+                     cwd=tmp_path)
+    assert result.returncode == 1
+    assert "method='exact' needs a dot-product kernel" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.npy"]
+
+
 def test_info_describes_the_model(fitted_model):
     result = run_cli("info", str(fitted_model), cwd=fitted_model.parent)
     assert result.returncode == 0, result.stderr

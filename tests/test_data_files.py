@@ -7,7 +7,6 @@ import numpy as np
 from PIL import Image
 import pytest
 
-from preimage import data_files
 from preimage.data_files import DATA_KINDS, DataSource, read_data, write_data
 
 
@@ -517,7 +516,7 @@ def test_failure_while_swapping_folders_puts_the_old_one_back(tmp_path, monkeypa
             raise _Boom("rename failed")
         original_rename(src, dst)
 
-    monkeypatch.setattr(data_files.os, "rename", rename)
+    monkeypatch.setattr(os, "rename", rename)
     with pytest.raises(_Boom):
         write_data(tmp_path / "imgs", np.ones((3, 4)), overwrite=True)
     assert _listing(tmp_path) == ["imgs"]
@@ -532,12 +531,11 @@ def test_failure_while_writing_a_file_leaves_nothing_behind(tmp_path, monkeypatc
         (tmp_path / name).write_bytes(b"precious")
     written = []
 
-    def fail_after_writing(file):
-        file.flush()
-        written.append(os.path.getsize(file.name))
+    def fail_after_writing(fd):  # os.fsync of the temporary file, once flushed
+        written.append(os.fstat(fd).st_size)
         raise _Boom("disk full")
 
-    monkeypatch.setattr(data_files, "_sync", fail_after_writing)
+    monkeypatch.setattr(os, "fsync", fail_after_writing)
     with pytest.raises(_Boom):
         write_data(tmp_path / name, np.ones((50, 3)), overwrite=True)
     assert written and written[0] > 0  # the temporary file did receive data
@@ -553,3 +551,20 @@ def test_parent_folders_are_created(tmp_path):
     assert path.read_text() == "1.0,1.0\n"
     write_data(tmp_path / "c" / "imgs", np.ones((1, 4)))
     assert _listing(tmp_path / "c" / "imgs") == ["000000.png"]
+
+
+def test_an_old_folder_that_cannot_be_deleted_is_a_warning_at_the_callers_line(
+        tmp_path, monkeypatch):
+    import shutil
+
+    write_data(tmp_path / "imgs", np.zeros((2, 4)))
+
+    def refuse(path, *args, **kwargs):
+        raise PermissionError("read-only")
+
+    monkeypatch.setattr(shutil, "rmtree", refuse)
+    with pytest.warns(UserWarning, match="could not be deleted") as caught:
+        write_data(tmp_path / "imgs", np.ones((3, 4)), overwrite=True)
+    assert caught[0].filename == __file__
+    X, _ = read_data(tmp_path / "imgs")
+    np.testing.assert_array_equal(X, np.ones((3, 4)))  # the new folder is in place

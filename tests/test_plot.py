@@ -2,6 +2,7 @@
 images, bad input fails naming the argument, and `import preimage` stays free
 of matplotlib."""
 
+import os
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -22,6 +23,7 @@ from preimage.plot import (  # noqa: E402
     plot_image_grid,
     plot_reduced_set,
     plot_reduced_set_error,
+    pyplot,
     save_figure,
 )
 from preimage.reduced_set import reduce_expansion  # noqa: E402
@@ -56,6 +58,24 @@ def test_import_preimage_does_not_import_matplotlib():
     code = "import preimage, sys; assert 'matplotlib' not in sys.modules, 'imported'"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_import_preimage_plot_waits_for_the_first_figure_to_import_matplotlib():
+    code = ("import sys\n"
+            "import preimage.plot as plot\n"
+            "assert 'matplotlib' not in sys.modules, 'imported by preimage.plot'\n"
+            "ax = plot.plot_spectrum([3.0, 2.0, 1.0])\n"
+            "assert 'matplotlib.pyplot' in sys.modules\n"
+            "assert plot.pyplot() is sys.modules['matplotlib.pyplot']\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "MPLBACKEND": "Agg"})
+    assert run.returncode == 0, run.stderr
+
+
+def test_pyplot_is_matplotlib_pyplot_for_a_figure_of_ones_own():
+    assert pyplot() is plt
+    fig, axes = pyplot().subplots(1, 2)
+    assert len(axes) == 2 and fig is axes[0].figure
 
 
 # ---------------------------------------------------------------------------
@@ -195,6 +215,8 @@ def test_reduced_set_image_grid_non_negative_uses_grey(reduced):
     ({"reduced": np.zeros(3)}, "reduced"),
     ({"reduced": np.zeros((3, 2)), "coef": np.ones(4)}, "coef"),
     ({"reduced": np.zeros((3, 2)), "coef": np.ones((2, 2, 3))}, "coef"),
+    ({"reduced": np.zeros((3, 2)), "coef": [1.0, np.nan, 2.0]}, "coef"),
+    ({"reduced": np.zeros((3, 2)), "coef": [1.0, np.inf, 2.0]}, "coef"),
     ({"reduced": np.zeros((3, 2)), "X": np.zeros((5, 3))}, "X"),
     ({"reduced": np.zeros((3, 6)), "image_shape": (2, 2)}, "image_shape"),
     ({"reduced": np.zeros((3, 4)), "image_shape": (2, 2), "n_cols": 0}, "n_cols"),

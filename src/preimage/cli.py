@@ -15,7 +15,18 @@ import warnings
 
 import click
 
+from ._progress import activity, bar, ticking, write
+from .demo import NOISE_MODELS
+from .kernels import KERNELS, SineKernel
+from .solvers import PREIMAGE_METHODS
+
 __all__ = ["main"]
+
+# The kernels `preimage fit` offers: every named kernel but the sine kernel,
+# whose parameter is its order N, for which the command line has no option
+# (--degree is the polynomial's), and whose values (N + 1)^d overflow on images.
+_FIT_KERNELS = [name for name, cls in KERNELS.items() if cls is not SineKernel]
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]},
              epilog="Exit status: 0 on success, 1 when a command fails on its data or "
@@ -85,7 +96,7 @@ def _numerical_warnings_as_notes(quiet):
 @click.option("--n-test", default=200, show_default=True, type=click.IntRange(10),
               help="Noisy test digits.")
 @click.option("--noise", "noise", default="gaussian", show_default=True,
-              type=click.Choice(["gaussian", "speckle"]), help="Noise model (Mika et al.).")
+              type=click.Choice(list(NOISE_MODELS)), help="Noise model (Mika et al.).")
 @click.option("--level", default=None, type=click.FloatRange(0),
               help="Noise level: std of Gaussian noise (0.5) or speckle probability (0.4).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
@@ -110,11 +121,9 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
             param_hint="'--n-train'/'--n-test'")
     echo(f"denoising {n_test} test digits with {noise} noise; kernel PCA fitted on "
          f"{n_train} clean training digits ...")
-    from . import _progress
-
-    with _progress.bar(desc="methods", unit="method", quiet=quiet,
-                       bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]") as progress, \
-            _progress.ticking(progress):
+    with bar(desc="methods", unit="method", quiet=quiet,
+             bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]") as progress, \
+            ticking(progress):
         def methods(items):
             progress.reset(total=len(items))
             for item in items:
@@ -154,15 +163,17 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
               help="Principal components kept (at most the number of samples - 1); "
                    "fewer remove more noise and more detail.")
 @click.option("--kernel", default="rbf", show_default=True,
-              type=click.Choice(["rbf", "laplacian", "poly", "sigmoid", "linear"]),
-              help="The kernel.")
+              type=click.Choice(_FIT_KERNELS), help="The kernel.")
 @click.option("--gamma", type=click.FloatRange(0, min_open=True),
-              help="Kernel width parameter [default: 1/(2 x total variance) for rbf].")
+              help="Kernel width parameter [default: 1/(2 x total variance) for rbf "
+                   "(gaussian)].")
 @click.option("--degree", default=3, show_default=True, type=click.IntRange(1),
               help="Degree of the polynomial kernel.")
 @click.option("--method", default="fixed_point", show_default=True,
-              type=click.Choice(["fixed_point", "gradient", "learned", "mds", "closed_form"]),
-              help="Pre-image method used by `preimage denoise`.")
+              type=click.Choice(list(PREIMAGE_METHODS)),
+              help="Pre-image method used by `preimage denoise` (any of "
+                   "preimage.PREIMAGE_METHODS; the fit refuses one that does not apply to "
+                   "the kernel).")
 @click.option("--n-landmarks", type=click.IntRange(1),
               help="Nyström kernel PCA over this many landmarks (for large DATA).")
 @click.option("--key", help="The array to read from an .npz DATA (default: its only one, "
@@ -183,7 +194,6 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
     images (each image a sample, scaled to [0, 1]). The model file holds NumPy arrays and JSON only,
     safe to share and open (`preimage info MODEL`).
     """
-    from . import _progress
     from ._config import config_context, parse_bytes
     from .data_files import read_data
     from .estimators import KernelPCADenoiser
@@ -211,7 +221,7 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
     denoiser = KernelPCADenoiser(n_components, kernel=kernel, gamma=gamma, degree=degree,
                                  method=method, n_landmarks=n_landmarks, random_state=seed)
     with config_context(memory_budget=memory_budget), _numerical_warnings_as_notes(quiet), \
-            _progress.activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet):
+            activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet):
         denoiser.fit(X, clean)
     facts = {"data": str(data), "data_kind": source.kind, "n_samples": X.shape[0],
              "clean": None if clean_path is None else str(clean_path)}
@@ -248,7 +258,6 @@ def denoise(model_path, data, out, key, image_shape, batch_size, force, quiet):
     """
     import numpy as np
 
-    from . import _progress
     from .data_files import read_data, write_data
     from .model_files import load_model, model_info
 
@@ -269,7 +278,7 @@ def denoise(model_path, data, out, key, image_shape, batch_size, force, quiet):
     if image_shape is None and source.image_shape is None and user.get("image_shape"):
         image_shape = tuple(user["image_shape"])
     denoised = np.empty(X.shape, dtype=np.result_type(X.dtype, np.float32))
-    with _numerical_warnings_as_notes(quiet), _progress.bar(
+    with _numerical_warnings_as_notes(quiet), bar(
             total=X.shape[0], desc="denoising", unit="sample", quiet=quiet) as progress:
         for start in range(0, X.shape[0], batch_size):
             stop = min(start + batch_size, X.shape[0])
@@ -356,22 +365,20 @@ def reproduce(names, quick, seed, output_dir, list_, quiet):
         raise click.ClickException(
             "reproductions draw figures and need matplotlib: "
             "pip install \"preimage[plot,data]\"") from None
-    from . import _progress
-
     total = 0.0
-    with _progress.bar(total=len(names), unit="experiment", quiet=quiet,
-                       bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]") as progress, \
-            _progress.ticking(progress):
+    with bar(total=len(names), unit="experiment", quiet=quiet,
+             bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]") as progress, \
+            ticking(progress):
         def echo(message):
             if not quiet:
-                _progress.write(message, progress)
+                write(message, progress)
         for name in names:
             progress.set_description(f"reproducing {name}")
             with _numerical_warnings_as_notes(quiet):
                 report = run_experiment(name, quick=quick, seed=seed, echo=echo)
-            _progress.write(format_report(report), progress)
+            write(format_report(report), progress)
             folder = write_report(report, output_dir)
-            _progress.write(f"[{name}] written to {folder}\n", progress)
+            write(f"[{name}] written to {folder}\n", progress)
             total += report.seconds
             progress.update()
     if len(names) > 1:

@@ -16,7 +16,12 @@ from .datasets import add_gaussian_noise, add_speckle_noise, load_digits, load_m
 from .estimators import KernelPCADenoiser
 from .exceptions import ConvergenceWarning
 
-__all__ = ["DemoResult", "run_demo", "RECOMMENDED"]
+__all__ = ["DemoResult", "NOISE_MODELS", "RECOMMENDED", "run_demo"]
+
+#: The demo's noise models, after Mika et al. (1999), Fig. 3: name → (the
+#: function that adds the noise, its default level: the standard deviation of
+#: Gaussian noise, the probability of a speckle).
+NOISE_MODELS = {"gaussian": (add_gaussian_noise, 0.5), "speckle": (add_speckle_noise, 0.4)}
 
 #: The recommended denoiser for MNIST-like digits in [0, 1]: the fixed point on
 #: the principal part, width σ = 5 (gamma = 0.02), 400 components — chosen by
@@ -65,7 +70,8 @@ def run_demo(*, n_train=2000, n_test=200, noise="gaussian", level=None, seed=0,
         seeded permutation).
     noise : {"gaussian", "speckle"}
         Gaussian noise of std `level` (default 0.5) or speckle noise with
-        probability `level` (default 0.4), as in Mika et al. (1999).
+        probability `level` (default 0.4), as in Mika et al. (1999); see
+        :data:`NOISE_MODELS`.
     seed : int
         Seeds the split and the noise.
     n_show : int
@@ -83,14 +89,11 @@ def run_demo(*, n_train=2000, n_test=200, noise="gaussian", level=None, seed=0,
     order = rng.permutation(X.shape[0])
     train, test = order[:n_train], order[n_train:n_train + n_test]
     X_train, X_test, y_test = X[train], X[test], y[test]
-    if noise == "gaussian":
-        level = 0.5 if level is None else level
-        add = lambda A: add_gaussian_noise(A, level, random_state=rng)  # noqa: E731
-    elif noise == "speckle":
-        level = 0.4 if level is None else level
-        add = lambda A: add_speckle_noise(A, level, random_state=rng)  # noqa: E731
-    else:
-        raise ValueError(f"'noise' must be 'gaussian' or 'speckle', got {noise!r}")
+    if noise not in NOISE_MODELS:
+        raise ValueError(f"'noise' must be one of {list(NOISE_MODELS)}, got {noise!r}")
+    add_noise, default_level = NOISE_MODELS[noise]
+    level = default_level if level is None else level
+    add = lambda A: add_noise(A, level, random_state=rng)  # noqa: E731
     X_noisy = add(X_test)
     X_train_noisy = add(X_train)  # pairs for the learned map, from training digits only
     q = min(RECOMMENDED["n_components"], n_train - 1)

@@ -9,12 +9,12 @@ import numpy as np
 
 from .._validation import (
     check_array_2d,
-    check_positive,
     check_positive_int,
     check_probability,
     check_random_state,
+    check_real,
 )
-from ._synthetic import _check_interval, _check_output_size, _check_real, _check_scale
+from ._checks import check_interval, check_output_size, check_scale
 
 __all__ = ["add_gaussian_noise", "add_speckle_noise", "random_shifts"]
 
@@ -71,9 +71,9 @@ def add_gaussian_noise(X, sigma, *, clip=None, random_state=None):
     (0.0, 1.0)
     """
     X = check_array_2d(X, "X")
-    sigma = _check_scale(sigma, "sigma")
+    sigma = check_scale(sigma, "sigma")
     if clip is not None:
-        clip = _check_interval(clip, "clip", strict=False)
+        clip = check_interval(clip, "clip", strict=False)
     rng = check_random_state(random_state)
 
     noise = rng.standard_normal(X.shape)
@@ -142,8 +142,8 @@ def add_speckle_noise(X, p, *, low=0.0, high=1.0, random_state=None):
     """
     X = check_array_2d(X, "X", copy=True)
     p = check_probability(p, "p")
-    low = _check_real(low, "low")
-    high = _check_real(high, "high")
+    low = check_real(low, "low")
+    high = check_real(high, "high")
     if low > high:
         raise ValueError(f"'low' must be <= 'high', got low={low!r} and high={high!r}")
     for name, value in (("low", low), ("high", high)):
@@ -207,7 +207,7 @@ def random_shifts(X, n_samples, *, image_shape, max_shift=2, random_state=None):
                          f"larger shift moves the whole image out of the frame), got "
                          f"{max_shift!r}")
     rng = check_random_state(random_state)
-    _check_output_size((n_samples, h * w), X.dtype, "'n_samples'")
+    check_output_size((n_samples, h * w), X.dtype, "'n_samples'")
     index = rng.integers(X.shape[0], size=n_samples)
     shifts = rng.integers(-max_shift, max_shift + 1, size=(n_samples, 2))
     images = X[index].reshape(n_samples, h, w)

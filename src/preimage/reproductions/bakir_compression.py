@@ -193,9 +193,9 @@ def _figure_frames(runs, frames, side):
 
 
 def _figure_errors(runs, frames):
-    from ..plot import _pyplot
+    from ..plot import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(len(runs), 1, figsize=(7, 2.6 * len(runs)), squeeze=False,
                              layout="constrained")
     t = np.arange(frames.shape[0])

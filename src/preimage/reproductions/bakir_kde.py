@@ -230,9 +230,9 @@ def _rank(per_draw_errors, i):
 
 
 def _figure(panels, ks):
-    from ..plot import _pyplot
+    from ..plot import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.6), sharey=True)
     for ax, (title, curves) in zip(np.atleast_1d(axes), panels):
         for (label, mean, err), style in zip(curves, ("o-", "s-")):

@@ -169,9 +169,9 @@ def _summary_table(results):
 
 
 def _figure_curves(results):
-    from ..plot import _pyplot
+    from ..plot import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(1, len(CONDITIONS), figsize=(4.2 * len(CONDITIONS), 3.8),
                              layout="constrained")
     for ax, (cond, label) in zip(axes, CONDITIONS.items()):

@@ -149,9 +149,9 @@ def _rescaled(images):
 
 
 def _figure(components, linear, preimages, projections):
-    from ..plot import _pyplot, plot_image_grid
+    from ..plot import plot_image_grid, pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     span = float(np.abs(linear).max())
     rows = [("linear PCA\neigenvector", linear, (-span, span)),
             ("pre-image\nof ±V_k", preimages, (float(preimages.min()),

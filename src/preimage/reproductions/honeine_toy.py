@@ -175,9 +175,9 @@ def _figure(first, projection):
     """The paper's Fig. 2: sets in rows, methods in columns, for one draw."""
     from matplotlib.collections import LineCollection
 
-    from ..plot import _pyplot
+    from ..plot import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(len(first), len(FIGURE_METHODS), figsize=(9.0, 11.0),
                              layout="constrained", squeeze=False)
     for row, (name, d) in zip(axes, first.items()):

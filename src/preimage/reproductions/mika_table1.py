@@ -100,9 +100,9 @@ def _table(name, title, result, with_paper):
 
 
 def _figure(result):
-    from ..plot import _pyplot
+    from ..plot import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
     colors = plt.cm.viridis(np.linspace(0, 0.9, len(result)))
     for color, (sigma, (mean, sd)) in zip(colors, result.items()):

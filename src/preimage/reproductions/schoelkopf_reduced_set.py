@@ -558,9 +558,9 @@ def _speed_table(name, rows):
 
 
 def _figure_vectors(parts):
-    from ..plot import _pyplot
+    from ..plot import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     n = max(Z.shape[0] for Z, _ in parts)
     fig, axes = plt.subplots(10, n, figsize=(1.05 * n + 0.6, 11.5), squeeze=False,
                              layout="constrained")
@@ -583,9 +583,9 @@ def _figure_vectors(parts):
 
 
 def _figure_curves(original, res, groups):
-    from ..plot import _pyplot
+    from ..plot import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
     ax.axhline(res[original.label]["error"], color="0.3", ls="--",
                label=f"original ({np.mean(original.per_recognizer):.0f} SVs per recognizer)")

@@ -80,9 +80,9 @@ def _cluster_table(run, n_components):
 
 
 def _cluster_figure(run, n_components):
-    from ..plot import _pyplot
+    from ..plot import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     cols = 4
     nrows = -(-len(n_components) // cols)
     fig, axes = plt.subplots(nrows, cols, figsize=(2.6 * cols, 2.6 * nrows),
@@ -163,9 +163,9 @@ def _curve_order(Z, closed):
 
 
 def _curve_figure(curves):
-    from ..plot import _pyplot
+    from ..plot import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(len(curves), 2, figsize=(6.4, 3.0 * len(curves)),
                              layout="constrained", squeeze=False)
     for row, (name, c) in zip(axes, curves.items()):

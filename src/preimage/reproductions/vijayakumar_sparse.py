@@ -166,9 +166,9 @@ def _sweep_table(sweep, epsilons, n_draws):
 
 
 def _figure_fits(x, x_test, fits):
-    from ..plot import _pyplot
+    from ..plot import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     panels = [("a", f"(a) sparse, sine kernel, ε = {EPS_SINE}"),
               ("b", f"(b) analytic, Gaussian σ = {SIGMA}"),
               ("c", f"(c) sparse, Gaussian σ = {SIGMA}, ε = {EPS_GAUSS}")]
@@ -193,9 +193,9 @@ def _figure_fits(x, x_test, fits):
 
 
 def _figure_sweep(sweep, epsilons):
-    from ..plot import _pyplot
+    from ..plot import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(5.5, 4))
     for name, color, key in (("sine", "C0", "a"), ("gaussian", "C1", "c")):
         grid = [g for g, _ in sweep[name]]

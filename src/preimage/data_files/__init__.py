@@ -1,0 +1,21 @@
+"""Data sets on disk for the command line: ``.npy``, ``.npz``, ``.csv`` and
+folders of PNG images.
+
+:func:`read_data` turns any of them into a 2-D float array ``(n_samples,
+n_features)`` and a :class:`DataSource` saying where it came from (image size,
+file names, ``.npz`` key, CSV header); :func:`write_data` writes an array back
+in any of them, reusing that description so that ``preimage denoise`` gives back
+data laid out like its input.
+
+Reading never unpickles (``allow_pickle=False``) and refuses anything that is
+not a finite array of real numbers; every message starts with the file's name.
+Writing never overwrites unless asked, and the output appears whole or not at
+all: a file is written under a temporary name and renamed into place, a folder
+of images is filled under a temporary name and renamed into place.
+"""
+
+from ._kinds import DATA_KINDS, DataSource
+from ._read import read_data
+from ._write import write_data
+
+__all__ = ["DATA_KINDS", "DataSource", "read_data", "write_data"]

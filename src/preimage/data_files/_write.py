@@ -1,0 +1,158 @@
+"""Writing a data set: :func:`write_data` and the ``.npy``, ``.npz`` and ``.csv``
+writers (folders of PNG images are in ``_png.py``).
+
+A file is written under a temporary name and renamed into place
+(:func:`preimage._files.atomic_write`), so it appears whole or not at all.
+"""
+
+import csv
+from numbers import Integral
+import os
+from pathlib import Path
+import zipfile
+
+import numpy as np
+
+from .._files import atomic_write
+from .._validation import check_array_2d
+from ._kinds import check_target, output_kind
+from ._png import png_names, png_shape, write_png_folder
+
+__all__ = ["write_data"]
+
+
+def write_data(path, X, *, source=None, image_shape=None, overwrite=False):
+    """Write a 2-D array as ``.npy``, ``.npz``, ``.csv`` or a folder of PNG images.
+
+    The kind follows `path`'s suffix; a path without a suffix is a folder of
+    PNG images.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Where to write. Its parent folders are created.
+    X : array-like of shape (n_samples, n_features)
+        Finite real numbers.
+    source : DataSource, optional
+        What :func:`read_data` returned with the input; it supplies the
+        ``.npz`` key, the CSV header (if it has one name per column), the image
+        size and the image file names (if there is one per row).
+    image_shape : tuple of int, optional
+        ``(height, width)`` of each sample, with ``height * width ==
+        n_features``. For a PNG folder it defaults to ``source.image_shape``,
+        else to a square. ``.npy`` and ``.npz`` files hold a 3-D array
+        ``(n_samples, height, width)`` when it is given or when `source` was
+        such an array, else the 2-D `X`.
+    overwrite : bool, default=False
+        Replace an existing file or folder of the same kind at `path`.
+
+    Returns
+    -------
+    path : pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    FileExistsError
+        If `path` exists and `overwrite` is False.
+    IsADirectoryError, NotADirectoryError
+        If the output would replace a folder with a file or a file with a
+        folder (even with `overwrite`).
+    ValueError
+        For an unsupported suffix, an `X` that is not 2-D and finite, or an
+        image size that does not fit `X`.
+    TypeError
+        If `X` does not hold real numbers (object, string or complex data).
+
+    Notes
+    -----
+    CSV values are written with Python's ``repr``, the shortest text that
+    reads back as the same float64, so a CSV round trip is exact. PNG images
+    are 8-bit grayscale: values are clipped to [0, 1] and stored as
+    ``round(255 x)``, so multiples of 1/255 round-trip exactly.
+
+    A file is written to a temporary file beside `path` and renamed into
+    place. A folder is filled under a temporary name beside `path` and renamed
+    into place; an existing folder being overwritten is first renamed aside,
+    then deleted once the new one is in place. A failure part way leaves
+    `path` as it was and removes the temporary files.
+    """
+    path = Path(path)
+    kind = output_kind(path)
+    try:
+        # Files hold any finite values, however large.
+        X = check_array_2d(X, "X", magnitude=False)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"{path}: {exc}") from None
+    n_samples, n_features = X.shape
+    if image_shape is not None:
+        image_shape = _check_image_shape(path, image_shape, n_features)
+    check_target(path, kind, overwrite)
+
+    if kind == "png":
+        shape = png_shape(path, n_features, image_shape, source)
+        names = png_names(n_samples, source)
+        return write_png_folder(path, X, shape, names, overwrite)
+
+    if kind == "csv":
+        header = source.header if source is not None else None
+        if header is not None and len(header) != n_features:
+            header = None
+        return atomic_write(path, lambda tmp: _save_csv(tmp, X, header), overwrite=overwrite)
+
+    if image_shape is None and source is not None and source.kind in ("npy", "npz"):
+        shape = source.image_shape
+        if shape is not None and shape[0] * shape[1] == n_features:
+            image_shape = tuple(shape)
+    array = X if image_shape is None else X.reshape((n_samples,) + image_shape)
+    if kind == "npy":
+        return atomic_write(path, lambda tmp: _save_npy(tmp, array), overwrite=overwrite)
+    key = source.key if source is not None and source.key else "X"
+    return atomic_write(path, lambda tmp: _save_npz(tmp, array, key), overwrite=overwrite)
+
+
+def _check_image_shape(path, image_shape, n_features):
+    try:
+        height, width = image_shape
+    except (TypeError, ValueError):
+        height = width = None
+    if not all(isinstance(v, Integral) and not isinstance(v, bool) and v > 0
+               for v in (height, width)):
+        raise ValueError(f"{path}: 'image_shape' must be a pair of positive integers "
+                         f"(height, width), got {image_shape!r}")
+    if height * width != n_features:
+        raise ValueError(f"{path}: 'image_shape' {image_shape!r} holds {height * width} "
+                         f"pixels, but X has {n_features} features")
+    return int(height), int(width)
+
+
+def _sync(file):
+    file.flush()
+    os.fsync(file.fileno())
+
+
+def _save_npy(tmp, array):
+    # np.save on a file name would append ".npy" to the temporary name.
+    with open(tmp, "wb") as file:
+        np.save(file, array, allow_pickle=False)
+        _sync(file)
+
+
+def _save_npz(tmp, array, key):
+    # What np.savez does, without its keyword arguments (a key "file" would clash).
+    with open(tmp, "wb") as file:
+        with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_STORED,
+                             allowZip64=True) as archive:
+            with archive.open(f"{key}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, array, allow_pickle=False)
+        _sync(file)
+
+
+def _save_csv(tmp, X, header):
+    with open(tmp, "w", encoding="utf-8", newline="") as file:
+        if header is not None:
+            csv.writer(file, lineterminator="\n").writerow(header)
+        for row in X:
+            # repr of a Python float is the shortest text that reads back identically.
+            file.write(",".join(map(repr, row.tolist())) + "\n")
+        _sync(file)

@@ -1,0 +1,55 @@
+"""Argument checks of the data-set generators and noise models.
+
+The finite-real-scalar, positive and integer checks are the toolkit's
+(:mod:`preimage._validation`); these add what only data generation needs: a
+bound on noise levels and coordinates, the memory budget of the output array
+and ``(low, high)`` intervals.
+"""
+
+from .._memory import check_dense
+from .._validation import check_positive, check_real
+
+__all__ = ["MAX_SCALE", "check_interval", "check_output_size", "check_scale"]
+
+#: The largest noise level or coordinate a generator accepts: beyond it the
+#: points' squared distances would overflow float64 (``check_array_2d``
+#: refuses such data), and uniform draws over a wider interval overflow.
+MAX_SCALE = 1e150
+
+
+def check_scale(value, name):
+    """A non-negative noise level or spread, at most :data:`MAX_SCALE`."""
+    value = check_positive(value, name, strict=False)
+    if value > MAX_SCALE:
+        raise ValueError(f"{name!r} must be at most {MAX_SCALE:g}: larger values make "
+                         f"points whose squared distances overflow float64, got {value!r}")
+    return value
+
+
+def check_output_size(shape, dtype, names):
+    """Refuse, before allocating, an output beyond the memory budget."""
+    check_dense(shape, dtype, f"the {' x '.join(map(str, shape))} output array",
+                hint=f"ask for fewer {names}")
+
+
+def check_interval(value, name, *, strict=True, bounded=False):
+    """Check a pair ``(low, high)`` of finite reals with ``low < high``.
+
+    With ``strict=False``, ``low == high`` is allowed; with `bounded`, both
+    ends must be at most :data:`MAX_SCALE` in magnitude (a range to draw from).
+    """
+    try:
+        low, high = value
+        low, high = check_real(low, name), check_real(high, name)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{name!r} must be a pair (low, high) of finite real numbers, "
+            f"got {value!r}") from None
+    if (strict and not low < high) or (not strict and not low <= high):
+        op = "<" if strict else "<="
+        raise ValueError(f"{name!r} must satisfy low {op} high, got {value!r}")
+    if bounded and max(abs(low), abs(high)) > MAX_SCALE:
+        raise ValueError(f"{name!r} must lie within [-{MAX_SCALE:g}, {MAX_SCALE:g}] (points "
+                         f"beyond have squared distances that overflow float64), got "
+                         f"{value!r}")
+    return low, high

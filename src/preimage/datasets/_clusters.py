@@ -1,0 +1,189 @@
+"""Gaussian clusters around point sources: the toy problems of Mika et al.
+(1999), Table 1, and Schölkopf et al. (1999), Fig. 5.
+
+Every generator draws all of its randomness from ``random_state`` (None, an
+int or a :class:`numpy.random.Generator`), so the same seed gives bit-identical
+output, and returns float64 points ``X`` with the index ``y`` of the source
+each was drawn from.
+"""
+
+import numpy as np
+
+from .._validation import check_array_2d, check_positive_int, check_random_state
+from ._checks import check_interval, check_output_size, check_scale
+
+__all__ = ["make_gaussian_sources", "make_three_clusters"]
+
+# Source positions of the three-cluster toy problem (see make_three_clusters).
+_THREE_CLUSTER_CENTERS = ((-0.5, -0.1), (0.0, 0.7), (0.5, 0.1))
+
+
+def _draw_around(centers, n_per, scale, rng, return_centers):
+    """`n_per` points ``x = c_k + scale * eps``, ``eps ~ N(0, I)``, around each
+    row c_k of `centers`, grouped by source, and the source of each point."""
+    y = np.repeat(np.arange(centers.shape[0]), n_per)
+    X = centers[y] + scale * rng.standard_normal((y.size, centers.shape[1]))
+    if return_centers:
+        return X, y, centers
+    return X, y
+
+
+def make_gaussian_sources(n_samples_per_source=100, *, n_sources=11, n_features=10,
+                          scale=0.1, center_box=(-1.0, 1.0), centers=None,
+                          return_centers=False, random_state=None):
+    """Generate isotropic Gaussian sources with uniformly drawn centres.
+
+    The toy problem of Mika et al. (1999): eleven Gaussians in ten dimensions
+    whose centres are drawn uniformly in the cube ``[-1, 1]^10``.
+
+    Parameters
+    ----------
+    n_samples_per_source : int, default=100
+        Number of points drawn from each source. The paper uses 100 training
+        and 33 test points per source.
+    n_sources : int, default=11
+        Number of Gaussian sources.
+    n_features : int, default=10
+        Dimension of the input space.
+    scale : float, default=0.1
+        Standard deviation of every coordinate of every source (the paper's
+        sigma, one of 0.05, 0.1, 0.2, 0.4, 0.8).
+    center_box : tuple of float (low, high), default=(-1.0, 1.0)
+        Bounds of the cube in which the centres are drawn uniformly. Ignored
+        when `centers` is given.
+    centers : array-like of shape (n_sources, n_features), default=None
+        Fixed source centres. Pass the centres returned with
+        ``return_centers=True`` to draw a test set from the same sources as a
+        training set. If None, the centres are drawn from `random_state`.
+    return_centers : bool, default=False
+        If True, also return the centres.
+    random_state : None, int or numpy.random.Generator, default=None
+        Source of randomness; the same seed gives identical output.
+
+    Returns
+    -------
+    X : ndarray of shape (n_sources * n_samples_per_source, n_features)
+        The points, float64, grouped by source (all points of source 0, then
+        all points of source 1, ...).
+    y : ndarray of shape (n_sources * n_samples_per_source,)
+        Integer index of the source each point was drawn from.
+    centers : ndarray of shape (n_sources, n_features)
+        The source centres. Only returned if `return_centers` is True.
+
+    Notes
+    -----
+    With centres :math:`c_k \\sim U([a, b]^d)`, ``(a, b) = center_box``, the
+    points of source :math:`k` are
+
+    .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
+              \\varepsilon \\sim \\mathcal{N}(0, I_d).
+
+    This is the de-noising experiment of Mika et al. (1999), Table 1: 11
+    sources in :math:`\\mathbb{R}^{10}`, 100 training and 33 test points per
+    source, :math:`\\sigma \\in \\{0.05, 0.1, 0.2, 0.4, 0.8\\}`.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.datasets import make_gaussian_sources
+    >>> X, y, centers = make_gaussian_sources(return_centers=True, random_state=0)
+    >>> X.shape, y.shape, centers.shape
+    ((1100, 10), (1100,), (11, 10))
+    >>> X_test, y_test = make_gaussian_sources(33, centers=centers, random_state=1)
+    >>> X_test.shape
+    (363, 10)
+    """
+    n_per = check_positive_int(n_samples_per_source, "n_samples_per_source")
+    n_sources = check_positive_int(n_sources, "n_sources")
+    n_features = check_positive_int(n_features, "n_features")
+    scale = check_scale(scale, "scale")
+    low, high = check_interval(center_box, "center_box", bounded=True)
+    rng = check_random_state(random_state)
+    check_output_size((n_per * n_sources, n_features), np.float64,
+                      "'n_samples_per_source', 'n_sources' or 'n_features'")
+
+    if centers is None:
+        centers = rng.uniform(low, high, size=(n_sources, n_features))
+    else:
+        centers = check_array_2d(centers, "centers", dtype=np.float64, copy=True)
+        if centers.shape != (n_sources, n_features):
+            raise ValueError(
+                f"'centers' must have shape (n_sources, n_features) = "
+                f"({n_sources}, {n_features}), got an array with shape "
+                f"{centers.shape}; pass n_sources and n_features that match it")
+
+    return _draw_around(centers, n_per, scale, rng, return_centers)
+
+
+def make_three_clusters(n_samples_per_cluster=100, *, noise=0.1, return_centers=False,
+                        random_state=None):
+    """Generate three Gaussian clusters around fixed point sources in the plane.
+
+    Parameters
+    ----------
+    n_samples_per_cluster : int, default=100
+        Number of points drawn around each source.
+    noise : float, default=0.1
+        Standard deviation of the isotropic Gaussian noise.
+    return_centers : bool, default=False
+        If True, also return the three sources.
+    random_state : None, int or numpy.random.Generator, default=None
+        Source of randomness; the same seed gives identical output.
+
+    Returns
+    -------
+    X : ndarray of shape (3 * n_samples_per_cluster, 2)
+        The points, float64, grouped by cluster.
+    y : ndarray of shape (3 * n_samples_per_cluster,)
+        Integer index (0, 1, 2) of the source of each point.
+    centers : ndarray of shape (3, 2)
+        The sources ``(-0.5, -0.1), (0, 0.7), (0.5, 0.1)``. Only returned if
+        `return_centers` is True.
+
+    Notes
+    -----
+    The points of cluster :math:`k` are
+
+    .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
+              \\varepsilon \\sim \\mathcal{N}(0, I_2),
+
+    with :math:`c_1 = (-0.5, -0.1)`, :math:`c_2 = (0, 0.7)`,
+    :math:`c_3 = (0.5, 0.1)` and :math:`\\sigma = 0.1`, 100 points each.
+
+    This is the toy problem of Schölkopf et al. (1999), Sec. VI-A, Fig. 5. The
+    numerals of the source positions and of sigma were lost from the available
+    text of that paper; the values used here are the standard ones from the
+    kernel PCA toy example of Schölkopf, Smola & Müller, which the figure
+    reproduces.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Transactions on Neural Networks 10(5),
+    1000-1017, 1999.
+
+    B. Schölkopf, A. Smola and K.-R. Müller, "Nonlinear component analysis as
+    a kernel eigenvalue problem", Neural Computation 10(5), 1299-1319, 1998.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.datasets import make_three_clusters
+    >>> X, y = make_three_clusters(random_state=0)
+    >>> X.shape, np.bincount(y).tolist()
+    ((300, 2), [100, 100, 100])
+    """
+    n_per = check_positive_int(n_samples_per_cluster, "n_samples_per_cluster")
+    noise = check_scale(noise, "noise")
+    rng = check_random_state(random_state)
+    check_output_size((3 * n_per, 2), np.float64, "'n_samples_per_cluster'")
+
+    centers = np.array(_THREE_CLUSTER_CENTERS, dtype=np.float64)
+    return _draw_around(centers, n_per, noise, rng, return_centers)

@@ -1,0 +1,106 @@
+"""The sum-of-sines regression problem of Vijayakumar & Wu (1999), Sec. 6."""
+
+import numpy as np
+
+from .._validation import check_positive_int, check_random_state, check_real_array
+from ._checks import check_interval, check_output_size, check_scale
+
+__all__ = ["make_sine_sum", "sine_sum"]
+
+
+def sine_sum(x):
+    """Evaluate ``4 - sin x + sin 2x - sin 3x + sin 4x - sin 5x``.
+
+    Parameters
+    ----------
+    x : float or array-like
+        Points at which to evaluate the function.
+
+    Returns
+    -------
+    y : float64 ndarray of the same shape as `x`
+        The function values (a 0-d array for scalar input).
+
+    Notes
+    -----
+    .. math:: f(x) = 4 + \\sum_{k=1}^{5} (-1)^k \\sin(kx)
+
+    The regression target of Vijayakumar & Wu (1999), Sec. 6, Fig. 3. It is
+    :math:`2\\pi`-periodic, with values between roughly 1 and 7.
+
+    References
+    ----------
+    S. Vijayakumar and S. Wu, "Sequential support vector classifiers and
+    regression", Proc. International Conference on Soft Computing (SOCO'99),
+    1999.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.datasets import sine_sum
+    >>> sine_sum([0.0, np.pi / 2]).round(12).tolist()
+    [4.0, 3.0]
+    """
+    x = check_real_array(x, "x")
+    return (4.0 - np.sin(x) + np.sin(2.0 * x) - np.sin(3.0 * x)
+            + np.sin(4.0 * x) - np.sin(5.0 * x))
+
+
+def make_sine_sum(n_samples=20, *, noise=0.0, domain=(-np.pi, np.pi), random_state=None):
+    """Generate a 1-D regression problem on :func:`sine_sum`.
+
+    Parameters
+    ----------
+    n_samples : int, default=20
+        Number of training points.
+    noise : float, default=0.0
+        Standard deviation of the Gaussian noise added to the targets.
+    domain : tuple of float (low, high), default=(-pi, pi)
+        Interval in which the inputs are drawn uniformly.
+    random_state : None, int or numpy.random.Generator, default=None
+        Source of randomness; the same seed gives identical output.
+
+    Returns
+    -------
+    x : ndarray of shape (n_samples, 1)
+        The inputs, float64.
+    y : ndarray of shape (n_samples,)
+        The targets ``sine_sum(x[:, 0]) + noise * N(0, 1)``.
+
+    Notes
+    -----
+    .. math:: y = 4 - \\sin x + \\sin 2x - \\sin 3x + \\sin 4x - \\sin 5x
+              + \\sigma \\varepsilon, \\qquad
+              x \\sim U[a, b],\\ \\varepsilon \\sim \\mathcal{N}(0, 1).
+
+    Vijayakumar & Wu (1999), Sec. 6, Fig. 3, train on 20 uniformly drawn
+    samples. The paper does not state the interval; the default
+    :math:`[-\\pi, \\pi]` is one period of the function.
+
+    References
+    ----------
+    S. Vijayakumar and S. Wu, "Sequential support vector classifiers and
+    regression", Proc. International Conference on Soft Computing (SOCO'99),
+    1999.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.datasets import make_sine_sum, sine_sum
+    >>> x, y = make_sine_sum(random_state=0)
+    >>> x.shape, y.shape
+    ((20, 1), (20,))
+    >>> bool(np.array_equal(y, sine_sum(x[:, 0])))
+    True
+    """
+    n_samples = check_positive_int(n_samples, "n_samples")
+    noise = check_scale(noise, "noise")
+    low, high = check_interval(domain, "domain", bounded=True)
+    rng = check_random_state(random_state)
+    check_output_size((n_samples, 1), np.float64, "'n_samples'")
+
+    x = rng.uniform(low, high, size=(n_samples, 1))
+    y = sine_sum(x[:, 0])
+    if noise > 0:
+        y = y + noise * rng.standard_normal(n_samples)
+    return x, y

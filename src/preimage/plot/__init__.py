@@ -1,0 +1,31 @@
+"""Figures for kernel PCA and pre-images (matplotlib, imported lazily).
+
+Importing :mod:`preimage` or :mod:`preimage.plot` never imports matplotlib; the
+first figure drawn does, and says how to install it when it is missing
+(``pip install "preimage[plot]"``).
+
+* image grids (:func:`plot_image_grid`): digits, eigenvectors, denoised images;
+* points in the plane (:func:`plot_denoising_2d`): where a denoiser moves each point;
+* kernel PCA (:func:`plot_spectrum`, :func:`plot_embedding`);
+* reduced sets (:func:`plot_reduced_set`, :func:`plot_reduced_set_error`);
+* a figure of one's own (:func:`pyplot`, as the reproductions draw theirs) and
+  :func:`save_figure`.
+"""
+
+from ._backend import pyplot, save_figure
+from ._images import LABEL_WIDTH, plot_image_grid
+from ._kernel_pca import plot_embedding, plot_spectrum
+from ._plane import plot_denoising_2d
+from ._reduced_set import plot_reduced_set, plot_reduced_set_error
+
+__all__ = [
+    "LABEL_WIDTH",
+    "plot_denoising_2d",
+    "plot_embedding",
+    "plot_image_grid",
+    "plot_reduced_set",
+    "plot_reduced_set_error",
+    "plot_spectrum",
+    "pyplot",
+    "save_figure",
+]

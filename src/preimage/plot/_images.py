@@ -1,0 +1,117 @@
+"""Grids of images with labelled rows: digits, eigenvectors, pre-images."""
+
+import textwrap
+
+import numpy as np
+
+from ._backend import pyplot
+
+__all__ = ["LABEL_WIDTH", "plot_image_grid"]
+
+#: Row labels of :func:`plot_image_grid` are wrapped to lines of this many characters.
+LABEL_WIDTH = 18
+_LABEL_FONTSIZE = 9
+# Mean width of one character of a 9 pt label in inches; sizes the label column.
+_INCH_PER_CHAR = 0.075
+
+
+def _wrap_label(label, width):
+    """`label` with every line wrapped at `width` characters (words kept whole)."""
+    label = str(label)
+    if width is None:
+        return label
+    return "\n".join(textwrap.fill(line, width, break_long_words=False,
+                                   break_on_hyphens=False) or line
+                     for line in label.split("\n"))
+
+
+def plot_image_grid(rows, row_labels=None, *, image_shape, fig=None, cmap="gray_r",
+                    title=None, vmin=0.0, vmax=1.0, col_labels=None,
+                    label_width=LABEL_WIDTH):
+    """A grid of images, one row per entry of `rows`, labelled on the left.
+
+    Parameters
+    ----------
+    rows : sequence of array-like, each of shape (n_images, n_pixels)
+        The images of each row, flattened (or already of `image_shape`);
+        rows may hold different numbers of images (missing cells stay blank).
+    row_labels : sequence of str, optional
+        One label per row, written left of its first image. Each line is
+        wrapped at `label_width` characters, and the label column of a new
+        figure is made wide enough for the longest line, so long labels
+        ("preimage fixed point (recommended)") neither overlap the images
+        nor squeeze them.
+    image_shape : tuple of int
+        Shape of one image, e.g. ``(28, 28)``.
+    fig : Figure or SubFigure, optional
+        Where to draw; a new constrained-layout figure by default.
+    cmap, vmin, vmax
+        Colour map and range shared by every image.
+    title : str, optional
+        Figure title.
+    col_labels : sequence of str, optional
+        One title per column, above the top row.
+    label_width : int or None, default=18
+        Wrap width of the row labels in characters; None leaves them as
+        given.
+
+    Returns
+    -------
+    Figure or SubFigure
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.plot import plot_image_grid
+    >>> fig = plot_image_grid([np.eye(4)[:3], np.eye(4)[1:]], ["first row", "second"],
+    ...                       image_shape=(2, 2), col_labels=["a", "b", "c"])
+    >>> sum(1 for ax in fig.axes if ax.images)
+    6
+    >>> import matplotlib.pyplot as plt; plt.close(fig)
+    """
+    plt = pyplot()
+    image_shape = tuple(int(s) for s in np.atleast_1d(image_shape))
+    n_pixels = int(np.prod(image_shape))
+    rows = [np.asarray(images) for images in rows]
+    if not rows or any(images.ndim < 1 or images.size != len(images) * n_pixels
+                       for images in rows):
+        raise ValueError(
+            f"'rows' must be a non-empty sequence of arrays (n_images, {n_pixels}) "
+            f"matching 'image_shape'={image_shape}, got shapes "
+            f"{[images.shape for images in rows]}")
+    rows = [images.reshape(len(images), n_pixels) for images in rows]
+    n_rows = len(rows)
+    n_cols = max(len(images) for images in rows)
+    if row_labels is None:
+        row_labels = [""] * n_rows
+    row_labels = [_wrap_label(label, label_width) for label in row_labels]
+    if len(row_labels) != n_rows:
+        raise ValueError(f"'row_labels' must hold one label per row ({n_rows}), got "
+                         f"{len(row_labels)}")
+    if col_labels is not None and len(col_labels) != n_cols:
+        raise ValueError(f"'col_labels' must hold one label per column ({n_cols}), got "
+                         f"{len(col_labels)}")
+    if fig is None:
+        longest = max(len(line) for label in row_labels for line in label.split("\n"))
+        label_column = max(1.6, _INCH_PER_CHAR * longest + 0.3)
+        height = 1.0 * n_rows + (0.5 if title else 0.1) + (0.3 if col_labels else 0.0)
+        fig = plt.figure(figsize=(1.0 * n_cols + label_column, height), layout="compressed")
+    axes = fig.subplots(n_rows, n_cols, squeeze=False)
+    for i, (images, label) in enumerate(zip(rows, row_labels)):
+        for j in range(n_cols):
+            ax = axes[i, j]
+            ax.set_xticks([])
+            ax.set_yticks([])
+            for spine in ax.spines.values():
+                spine.set_visible(False)
+            if j < len(images):
+                ax.imshow(images[j].reshape(image_shape), cmap=cmap,
+                          vmin=vmin, vmax=vmax, interpolation="nearest")
+        axes[i, 0].set_ylabel(label, rotation=0, ha="right", va="center",
+                              fontsize=_LABEL_FONTSIZE)
+    if col_labels is not None:
+        for ax, label in zip(axes[0], col_labels):
+            ax.set_title(str(label), fontsize=_LABEL_FONTSIZE)
+    if title:
+        fig.suptitle(title)
+    return fig

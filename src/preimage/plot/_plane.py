@@ -1,0 +1,102 @@
+"""Points in the plane: what a denoiser does to 2-D points."""
+
+import numpy as np
+
+from .._validation import check_array_2d
+from ._backend import pyplot
+
+__all__ = ["check_points", "finish_plane", "plot_denoising_2d"]
+
+_CLEAN_KINDS = ("points", "curve")
+
+
+def check_points(X, name):
+    """`X` as a finite (n, 2) float array, or a ValueError naming `name`."""
+    X = check_array_2d(X, name)
+    if X.shape[1] != 2:
+        raise ValueError(f"{name!r} must hold 2-D points, an array of shape (n, 2), "
+                         f"got shape {X.shape}")
+    return X
+
+
+def plot_denoising_2d(noisy, denoised, *, clean=None, train=None, ax=None,
+                      clean_kind="points", title="Kernel PCA denoising"):
+    """Noisy 2-D points, their denoised versions and the move between them.
+
+    Each noisy point x is joined by a thin line to its denoised point x̂ (the
+    pre-image of its projection onto the leading kernel principal
+    components, Mika et al. 1999, Fig. 1), so the figure shows where the
+    denoiser pulls every point: onto the structure of the training data.
+
+    Parameters
+    ----------
+    noisy : array-like of shape (n, 2)
+        The inputs.
+    denoised : array-like of shape (n, 2)
+        Their denoised versions, row for row.
+    clean : array-like of shape (k, 2), optional
+        The noiseless points or curve, drawn in black.
+    train : array-like of shape (n_train, 2), optional
+        The training points, drawn small and light grey underneath.
+    ax : Axes, optional
+        Where to draw; a new figure by default.
+    clean_kind : {"points", "curve"}, default="points"
+        Draw `clean` as markers or as a line through its rows in order.
+    title : str
+
+    Returns
+    -------
+    Axes
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.plot import plot_denoising_2d
+    >>> noisy = np.array([[0.1, -0.1], [0.9, 1.2]])
+    >>> ax = plot_denoising_2d(noisy, np.round(noisy))
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['noisy → denoised', 'noisy', 'denoised']
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    plt = pyplot()
+    from matplotlib.collections import LineCollection
+
+    noisy = check_points(noisy, "noisy")
+    denoised = check_points(denoised, "denoised")
+    if denoised.shape[0] != noisy.shape[0]:
+        raise ValueError(f"'denoised' must have one row per row of 'noisy' "
+                         f"({noisy.shape[0]}), got shape {denoised.shape}")
+    clean = None if clean is None else check_points(clean, "clean")
+    train = None if train is None else check_points(train, "train")
+    if clean_kind not in _CLEAN_KINDS:
+        raise ValueError(f"'clean_kind' must be one of {list(_CLEAN_KINDS)}, "
+                         f"got {clean_kind!r}")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.5, 5), layout="constrained")
+    if train is not None:
+        ax.scatter(train[:, 0], train[:, 1], s=5, color="0.8", zorder=1,
+                   label=f"training points ({train.shape[0]})")
+    if clean is not None and clean_kind == "curve":
+        ax.plot(clean[:, 0], clean[:, 1], color="k", lw=1.2, zorder=4, label="clean")
+    elif clean is not None:
+        ax.scatter(clean[:, 0], clean[:, 1], s=12, marker="x", color="k", linewidths=0.8,
+                   zorder=4, label="clean")
+    # segment i runs from noisy point i to denoised point i: shape (n, 2, 2)
+    moves = LineCollection(np.stack([noisy, denoised], axis=1), colors="C0",
+                           linewidths=0.6, alpha=0.6, zorder=2, label="noisy → denoised")
+    ax.add_collection(moves)
+    ax.scatter(noisy[:, 0], noisy[:, 1], s=14, facecolors="none", edgecolors="C0",
+               linewidths=0.8, zorder=3, label="noisy")
+    ax.scatter(denoised[:, 0], denoised[:, 1], s=14, color="C3", zorder=5, label="denoised")
+    return finish_plane(ax, title, markerscale=1.5)
+
+
+def finish_plane(ax, title, *, markerscale):
+    """Equal axes, legend, labels and title of a plot in the (x_1, x_2) plane."""
+    ax.autoscale_view()
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.legend(fontsize="small", loc="best", markerscale=markerscale, framealpha=0.9)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.set_title(title)
+    return ax

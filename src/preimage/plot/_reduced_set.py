@@ -1,0 +1,246 @@
+"""Reduced sets: their vectors and their error as vectors are added or removed
+(Schölkopf et al. 1999, Sec. V)."""
+
+import numpy as np
+
+from .._validation import check_array_2d, check_positive_int, check_real_array
+from ._backend import pyplot
+from ._images import plot_image_grid
+from ._plane import check_points, finish_plane
+
+__all__ = ["plot_reduced_set", "plot_reduced_set_error"]
+
+
+def _reduced_parts(reduced, coef):
+    """Vectors (p, d), coefficients (m, p) or None and method name of `reduced`.
+
+    `reduced` is a :class:`~preimage.reduced_set.ReducedSet`, anything with
+    ``.vectors`` (and ``.coef``), a reduced SVM (its ``reduced_set_``) or a
+    plain array of vectors; an explicit `coef` wins over ``reduced.coef``.
+    """
+    source = getattr(reduced, "reduced_set_", reduced)
+    method = getattr(source, "method", None)
+    if hasattr(source, "vectors"):
+        vectors = source.vectors
+        if coef is None:
+            coef = getattr(source, "coef", None)
+    else:
+        vectors = source
+    vectors = check_array_2d(vectors, "reduced")
+    if coef is not None:
+        coef = check_real_array(coef, "coef")
+        if coef.ndim == 1:
+            coef = coef[None, :]
+        if coef.ndim != 2 or coef.shape[1] != vectors.shape[0]:
+            raise ValueError(f"'coef' must have shape (p,) or (m, p) with p = "
+                             f"{vectors.shape[0]} reduced-set vectors, got shape {coef.shape}")
+    return vectors, coef, method
+
+
+def plot_reduced_set(reduced, *, X=None, coef=None, ax=None, fig=None, image_shape=None,
+                     n_cols=8, cmap=None, title=None):
+    """The reduced-set vectors z_j, weighted by their coefficients.
+
+    A reduced set replaces ``Ψ_k = Σ_i α_ki φ(x_i)`` by
+    ``Ψ'_k = Σ_j β_kj φ(z_j)`` (Schölkopf et al. 1999, Sec. V); each vector
+    is weighted by ``w_j = Σ_k |β_kj|``, its total weight over the m
+    expansions.
+
+    * 2-D vectors (and no `image_shape`): a scatter of the data `X` in grey
+      and the z_j as large markers, coloured and sized by w_j (colour bar).
+    * `image_shape` given: a grid of the z_j as images, `n_cols` per row,
+      each titled with its coefficient β_j (or w_j for several expansions);
+      signed vectors get a symmetric diverging colour map centred on 0.
+
+    Parameters
+    ----------
+    reduced : ReducedSet, reduced SVM or array-like of shape (p, d)
+        Anything with ``.vectors`` (and ``.coef``), a fitted
+        :class:`~preimage.ReducedSVC`/:class:`~preimage.ReducedSVR` (its
+        ``reduced_set_``), or the vectors themselves.
+    X : array-like of shape (n, 2), optional
+        The original points (the support vectors, the training set), scatter
+        only.
+    coef : array-like of shape (p,) or (m, p), optional
+        Coefficients β; replace ``reduced.coef`` when given. Without any,
+        the vectors are drawn unweighted.
+    ax : Axes, optional
+        Where to draw the scatter; a new figure by default.
+    fig : Figure or SubFigure, optional
+        Where to draw the image grid; a new figure by default.
+    image_shape : tuple of int, optional
+        Shape of one vector seen as an image; ``prod(image_shape) == d``.
+    n_cols : int, default=8
+        Images per row of the grid.
+    cmap : str, optional
+        Colour map: ``"viridis"`` for the weights of the scatter,
+        ``"RdBu_r"`` (signed) or ``"gray_r"`` (non-negative) for images.
+    title : str, optional
+
+    Returns
+    -------
+    Axes (scatter) or Figure (image grid)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.plot import plot_reduced_set
+    >>> ax = plot_reduced_set(np.array([[0.0, 0.0], [1.0, 1.0]]), coef=[0.5, -2.0])
+    >>> ax.collections[0].get_offsets().tolist()
+    [[0.0, 0.0], [1.0, 1.0]]
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    plt = pyplot()
+    vectors, coef, method = _reduced_parts(reduced, coef)
+    p, d = vectors.shape
+    weight = None if coef is None else np.abs(coef).sum(axis=0)
+    single = coef is not None and coef.shape[0] == 1
+    if title is None:
+        title = f"Reduced set: {p} vectors" + (f" ({method})" if method else "")
+
+    if image_shape is None:
+        if d != 2:
+            raise ValueError(
+                f"'reduced' holds vectors of dimension {d}; the scatter needs d = 2, "
+                "otherwise give 'image_shape' to draw them as images")
+        if fig is not None:
+            raise ValueError("'fig' is for the image grid (with 'image_shape'); pass 'ax' "
+                             "to place the 2-D scatter")
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 5), layout="constrained")
+        if X is not None:
+            X = check_points(X, "X")
+            ax.scatter(X[:, 0], X[:, 1], s=8, color="0.7", zorder=1,
+                       label=f"original points ({X.shape[0]})")
+        label = f"reduced-set vectors $z_j$ ({p})"
+        if weight is None:
+            ax.scatter(vectors[:, 0], vectors[:, 1], s=120, color="C3", edgecolors="k",
+                       zorder=3, label=label)
+        else:
+            top = float(weight.max())
+            sizes = 40.0 + 160.0 * (weight / top if top > 0 else np.ones(p))
+            points = ax.scatter(vectors[:, 0], vectors[:, 1], c=weight, s=sizes,
+                                cmap=cmap or "viridis", vmin=0.0, edgecolors="k",
+                                zorder=3, label=label)
+            ax.figure.colorbar(points, ax=ax, shrink=0.85,
+                               label=r"$|\beta_j|$" if single else r"$\sum_k |\beta_{kj}|$")
+        return finish_plane(ax, title, markerscale=0.6)
+
+    image_shape = tuple(int(s) for s in np.atleast_1d(image_shape))
+    if int(np.prod(image_shape)) != d:
+        raise ValueError(f"'image_shape' must have {d} pixels in all (the dimension of "
+                         f"the vectors), got {image_shape}")
+    if ax is not None:
+        raise ValueError("'ax' holds one Axes but 'image_shape' draws a grid of images; "
+                         "pass 'fig' (a Figure or SubFigure) instead")
+    n_cols = min(p, check_positive_int(n_cols, "n_cols"))
+    low, high = float(vectors.min()), float(vectors.max())
+    if low < 0:
+        span = max(-low, high)
+        cmap, vmin, vmax = cmap or "RdBu_r", -span, span
+    else:
+        cmap, vmin, vmax = cmap or "gray_r", 0.0, (high if high > 0 else 1.0)
+    rows = [vectors[start:start + n_cols] for start in range(0, p, n_cols)]
+    fig = plot_image_grid(rows, None, image_shape=image_shape, fig=fig, cmap=cmap,
+                          title=title, vmin=vmin, vmax=vmax)
+    image_axes = [a for a in fig.axes if a.images][-p:]
+    for j, a in enumerate(image_axes):
+        if coef is None:
+            text = f"z_{j + 1}"
+        elif single:
+            text = f"β = {coef[0, j]:.3g}"
+        else:
+            text = f"Σ|β| = {weight[j]:.3g}"
+        a.set_title(text, fontsize=8)
+    fig.colorbar(image_axes[0].images[0], ax=image_axes, shrink=0.8, aspect=30,
+                 label="value")
+    return fig
+
+
+def plot_reduced_set_error(reduced, *, ax=None, max_legend=8, title=None):
+    """Relative feature-space error ``ρ_k / ‖Ψ_k‖²`` against the number of vectors.
+
+    ``ρ_k = ‖Ψ_k − Ψ'_k‖²`` is read from ``reduced.history`` (recorded as
+    vectors are added by construction or removed by kernel PCA selection),
+    one line per expansion k, on a log axis: 1 means no better than the
+    empty set, and each decade is a tenfold smaller error (Schölkopf et al.
+    1999, Sec. V).
+
+    Parameters
+    ----------
+    reduced : ReducedSet or reduced SVM
+        With ``history = {"n_vectors": (s,), "error": (s, m)}`` and
+        ``norm2`` (m,); a reduced SVM gives its ``reduced_set_``.
+    ax : Axes, optional
+        Where to draw; a new figure by default.
+    max_legend : int, default=8
+        Legend entries for at most this many expansions; the rest are
+        counted in one extra entry.
+    title : str, optional
+
+    Returns
+    -------
+    Axes
+
+    Notes
+    -----
+    An expansion with ``‖Ψ_k‖² = 0`` has no relative error and an exact zero
+    error cannot sit on a log axis: both are left out of the line (a gap).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.reduced_set import reduce_expansion
+    >>> from preimage.plot import plot_reduced_set_error
+    >>> X = np.array([[0.0], [0.5], [3.0]])
+    >>> rs = reduce_expansion(FeatureExpansion([1.0, 1.0, -0.5], X, GaussianKernel()), 2,
+    ...                       method="selection_kpca")
+    >>> ax = plot_reduced_set_error(rs)
+    >>> len(ax.lines)
+    1
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    plt = pyplot()
+    from matplotlib.ticker import MaxNLocator
+
+    source = getattr(reduced, "reduced_set_", reduced)
+    history = getattr(source, "history", None)
+    if not isinstance(history, dict) or not {"n_vectors", "error"} <= set(history):
+        raise ValueError("'reduced' must be a ReducedSet (or a reduced SVM) with a "
+                         "history {'n_vectors': ..., 'error': ...}, got "
+                         f"{type(reduced).__name__} with history {history!r}")
+    n_vectors = np.asarray(history["n_vectors"], dtype=float)
+    error = np.asarray(history["error"], dtype=float)
+    if error.ndim == 1:
+        error = error[:, None]
+    norm2 = np.atleast_1d(np.asarray(source.norm2, dtype=float))
+    if (n_vectors.ndim != 1 or error.shape[0] != n_vectors.size
+            or error.shape[1] != norm2.size):
+        raise ValueError(
+            f"'reduced' has an inconsistent history: n_vectors {n_vectors.shape}, error "
+            f"{error.shape}, norm2 {norm2.shape}; expected (s,), (s, m) and (m,)")
+    max_legend = check_positive_int(max_legend, "max_legend", minimum=0)
+    relative = np.divide(error, norm2, out=np.full_like(error, np.nan), where=norm2 > 0)
+    relative[~(relative > 0)] = np.nan    # log axis: zeros and ‖Ψ‖² = 0 left out
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.5, 4), layout="constrained")
+    m = relative.shape[1]
+    marker = "o" if n_vectors.size <= 40 else None
+    for k in range(m):
+        ax.plot(n_vectors, relative[:, k], marker=marker, ms=3, lw=1.2, color=f"C{k % 10}",
+                label=f"expansion {k + 1}" if k < max_legend else None)
+    if m > max_legend:
+        ax.plot([], [], " ", label=f"(+{m - max_legend} more)")
+    ax.set_yscale("log")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(True, which="major", alpha=0.3)
+    ax.set_xlabel("number of reduced-set vectors")
+    ax.set_ylabel(r"relative error $\rho\,/\,\|\Psi\|^2$")
+    if m > 1:
+        ax.legend(fontsize="small", loc="best", ncols=2 if min(m, max_legend) > 4 else 1)
+    method = getattr(source, "method", None)
+    ax.set_title(title if title is not None
+                 else "Reduced-set error" + (f" ({method})" if method else ""))
+    return ax
