@@ -57,9 +57,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     coef0 : float, default=1
         Constant of the polynomial and sigmoid kernels.
     kernel_params : dict, default=None
-        Extra parameters of a callable kernel or a kernel class; the sine
-        kernel's order N is ``kernel_params={"order": N}`` (or pass
-        ``SineKernel(order=N)`` as `kernel`).
+        Extra parameters of a callable kernel or a kernel class (the sine
+        kernel's order N: ``{"order": N}``).
     eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
         Solver of the leading eigenpairs; none computes more than q of them.
     tol : float, default=0

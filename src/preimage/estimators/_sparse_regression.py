@@ -15,7 +15,7 @@ from .._validation import (
     refuse_overflow,
     validate_estimator_input,
 )
-from ..kernels import KERNELS, Kernel, make_kernel
+from ..kernels import make_kernel
 from ..sparse_regression import (
     DEFAULT_RTOL,
     WienerState,
@@ -23,19 +23,12 @@ from ..sparse_regression import (
     wiener_coefficients,
     wiener_update,
 )
+from ._constraints import KERNEL_CONSTRAINTS
 
 __all__ = ["WienerRegressor", "SequentialSVR"]
 
 #: What to do when a training matrix would exceed the memory budget.
 _HINT = "fit on fewer samples"
-
-_KERNEL_CONSTRAINTS = {
-    "kernel": [StrOptions(set(KERNELS)), Kernel, callable],
-    "gamma": [Interval(Real, 0, None, closed="neither"), None],
-    "degree": [Interval(Integral, 0, None, closed="left")],
-    "coef0": [Interval(Real, None, None, closed="neither")],
-    "kernel_params": [dict, None],
-}
 
 
 class _KernelRegressor(RegressorMixin, BaseEstimator):
@@ -129,7 +122,7 @@ class WienerRegressor(_KernelRegressor):
     """
 
     _parameter_constraints: dict = {
-        **_KERNEL_CONSTRAINTS,
+        **KERNEL_CONSTRAINTS,
         "rtol": [Interval(Real, 0, 1, closed="left")],
     }
 
@@ -269,7 +262,7 @@ class SequentialSVR(_KernelRegressor):
     """
 
     _parameter_constraints: dict = {
-        **_KERNEL_CONSTRAINTS,
+        **KERNEL_CONSTRAINTS,
         "epsilon": [Interval(Real, 0, None, closed="left")],
         "C": [Interval(Real, 0, None, closed="right")],
         "augmentation": [Interval(Real, None, None, closed="neither")],
