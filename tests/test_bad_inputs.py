@@ -64,6 +64,8 @@ CASES = {
     "not-a-model": _not_a_model,
     "wiener-duplicates": lambda tmp: WienerRegressor().fit(
         np.repeat(X[:4], 3, axis=0), np.repeat(X[:4, 0], 3)).predict(X),
+    "regressor-y-column": lambda tmp: WienerRegressor().fit(X, X[:, :1]).predict(X),
+    "regressor-no-y": lambda tmp: WienerRegressor().fit(X, None),
 }
 
 

@@ -22,7 +22,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import preimage.estimators
 from preimage import (PREIMAGE_METHODS, KernelPCA, KernelPCADenoiser, NumericalWarning,
-                      PreimageResult)
+                      PreimageResult, SequentialSVR, WienerRegressor)
 from preimage.kernels import GaussianKernel, LinearKernel
 from preimage.solvers import PreimageSolver, make_solver
 
@@ -44,6 +44,15 @@ CHECKED = {
            KernelPCADenoiser(n_components=2, method="exact", kernel="poly", degree=3)]
         + [KernelPCADenoiser(n_components=2, method=m, n_landmarks=5, random_state=0)
            for m in ("fixed_point", "learned", "closed_form")]),
+    "SequentialSVR": [
+        SequentialSVR(max_iter=200),
+        SequentialSVR(kernel="laplacian", C=1.0, epsilon=0.0, max_iter=200),
+        SequentialSVR(kernel="sine", kernel_params={"order": 2}, learning_rate=0.05,
+                      learning_rate_bound="clip", max_iter=200)],
+    "WienerRegressor": [
+        WienerRegressor(), WienerRegressor(kernel="linear"),
+        WienerRegressor(kernel="poly", degree=2),
+        WienerRegressor(kernel="sine", kernel_params={"order": 2})],
 }
 
 

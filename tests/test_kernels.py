@@ -564,12 +564,24 @@ def test_sine_order_zero_is_constant_one():
     ("polynomial", PolynomialKernel(degree=4, gamma=0.25, coef0=2.0)),
     ("sigmoid", SigmoidKernel(gamma=0.25, coef0=2.0)),
     ("linear", LinearKernel()),
-    ("sine", SineKernel(order=4)),
+    ("sine", SineKernel()),          # `degree` is the polynomial's only
 ])
 def test_make_kernel_names(name, expected):
     k = make_kernel(name, gamma=0.25, degree=4, coef0=2.0)
     assert type(k) is type(expected)
     assert k == expected
+
+
+def test_make_kernel_sine_order_comes_from_kernel_params():
+    """The sine kernel's order N is `order`, never the polynomial `degree`: by
+    name it comes from ``kernel_params``, else from SineKernel's default
+    (N = 5, ``k(x, x) = N + 1``)."""
+    k = make_kernel("sine", degree=2, kernel_params={"order": 4})
+    assert k == SineKernel(order=4)
+    assert make_kernel("sine", degree=2) == SineKernel() == SineKernel(order=5)
+    X = data(6, 1, seed=33)
+    np.testing.assert_allclose(k(X), sine_gram(X, X, 4), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(np.diag(make_kernel("sine", degree=2)(X)), 6.0)
 
 
 def test_make_kernel_passes_kernel_params():

@@ -409,12 +409,16 @@ def test_wiener_regressor_contract(data, kernel, gamma, rtol, incremental):
             reg.partial_fit(X[half:], y[half:])
         else:
             reg.fit(X, y)
-        return reg.predict(X), reg.coef_
+        return reg.predict(X), reg.dual_coef_
     out = check_contract(run)
     if out is not None:
-        pred, coef = out
+        pred, dual = out
         assert pred.shape == (X.shape[0],)
-        assert coef.shape == (reg.X_fit_.shape[0],)
+        # the expansion over the training samples with a non-zero coefficient
+        assert dual.shape == (1, reg.n_vectors_) == (1, reg.support_.size)
+        assert np.all(dual != 0)
+        assert np.all(np.diff(reg.support_) > 0) and reg.support_.size <= reg.X_fit_.shape[0]
+        np.testing.assert_array_equal(reg.support_vectors_, reg.X_fit_[reg.support_])
 
 
 @settings(max_examples=examples(1.0))
@@ -448,7 +452,7 @@ def test_sequential_svr_contract(data, kernel, gamma, epsilon, C, augmentation,
     if out is not None:
         pred, dual, _, objective = out
         assert pred.shape == (X.shape[0],)
-        assert dual.shape == (1, svr.support_.size)
+        assert dual.shape == (1, svr.n_vectors_) == (1, svr.support_.size)
         assert objective.shape == (svr.n_iter_,)
 
 

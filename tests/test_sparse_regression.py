@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.exceptions import DataConversionWarning
 from sklearn.svm import SVR
 
 from preimage import ConvergenceWarning, SequentialSVR, WienerRegressor
@@ -40,6 +41,14 @@ def _incremental(K, y):
     return state
 
 
+def _all_samples(model):
+    """A fitted regressor's coefficients over every training sample: its
+    dual coefficients on `support_`, zero elsewhere."""
+    a = np.zeros(model.X_fit_.shape[0])
+    a[model.support_] = model.dual_coef_[0]
+    return a
+
+
 # -- Wiener solution ----------------------------------------------------------
 
 def test_batch_coefficients_are_the_pseudo_inverse():
@@ -55,7 +64,7 @@ def test_batch_coefficients_are_the_pseudo_inverse():
                                np.linalg.pinv(K2, rcond=1e-9) @ y2, atol=1e-8)
 
 
-@pytest.mark.parametrize("kernel", [SineKernel(5), GaussianKernel.from_sigma(0.5)],
+@pytest.mark.parametrize("kernel", [SineKernel(order=5), GaussianKernel.from_sigma(0.5)],
                          ids=["sine", "gaussian"])
 @pytest.mark.parametrize("design", ["grid", "repeated"])
 @pytest.mark.parametrize("noise", [0.0, 0.3])
@@ -90,10 +99,34 @@ def test_partial_fit_equals_fit_from_empty_and_after_fit():
         one_by_one.partial_fit(X[i:i + 1], y[i:i + 1])
     chunks = WienerRegressor(kernel="rbf", gamma=2.0).fit(X[:6], y[:6])
     chunks.partial_fit(X[6:11], y[6:11]).partial_fit(X[11:], y[11:])
+    # K is invertible here: a = K⁻¹y, every sample in the expansion.
+    K = GaussianKernel(2.0)(X)
+    np.testing.assert_allclose(_all_samples(batch), np.linalg.solve(K, y), rtol=1e-5,
+                               atol=1e-7)
     for model in (one_by_one, chunks):
         np.testing.assert_allclose(model.predict(TEST), batch.predict(TEST), atol=1e-7)
-        np.testing.assert_allclose(model.coef_, batch.coef_, rtol=1e-5, atol=1e-7)
+        np.testing.assert_allclose(_all_samples(model), _all_samples(batch), rtol=1e-5,
+                                   atol=1e-7)
+        assert model.n_vectors_ == model.support_.size == model.dual_coef_.shape[1]
+        assert np.all(model.dual_coef_ != 0)
+        np.testing.assert_array_equal(model.support_vectors_, X[model.support_])
     assert one_by_one.X_fit_.shape == (15, 1) and chunks.n_features_in_ == 1
+
+
+def test_partial_fit_keeps_only_the_new_directions():
+    """The sine kernel's space has dimension 11: of 20 grid samples taken one
+    by one, nine add no direction and keep a zero coefficient (Theorem 2),
+    so the expansion has 11 vectors; the batch a = K⁺y uses all 20."""
+    y = paper_function(GRID[:, 0])
+    one_by_one = WienerRegressor(kernel=SineKernel(order=5))
+    for i in range(20):
+        one_by_one.partial_fit(GRID[i:i + 1], y[i:i + 1])
+    batch = WienerRegressor(kernel=SineKernel(order=5)).fit(GRID, y)
+    assert one_by_one.n_vectors_ == 11 and batch.n_vectors_ == 20
+    K = SineKernel(order=5)(GRID)
+    np.testing.assert_allclose(K @ _all_samples(one_by_one), y, atol=1e-8)
+    np.testing.assert_allclose(_all_samples(batch), np.linalg.pinv(K, rcond=1e-9) @ y,
+                               atol=1e-8)
 
 
 @pytest.mark.parametrize("X", [GRID, np.random.default_rng(3).uniform(0, 2 * np.pi, (20, 1))],
@@ -101,10 +134,25 @@ def test_partial_fit_equals_fit_from_empty_and_after_fit():
 def test_sine_kernel_reproduces_a_function_in_its_span(X):
     """Noiseless samples of f ∈ span{sin nx, cos nx}_{n≤5}: the Wiener solution
     is f itself, everywhere (their Sec. 6, 'learned exactly')."""
-    reg = WienerRegressor(kernel="sine", degree=5).fit(X, paper_function(X[:, 0]))
+    reg = WienerRegressor(kernel="sine", kernel_params={"order": 5}).fit(
+        X, paper_function(X[:, 0]))
     np.testing.assert_allclose(reg.predict(TEST), paper_function(TEST[:, 0]), atol=1e-8)
-    obj = WienerRegressor(kernel=SineKernel(5)).fit(X, paper_function(X[:, 0]))
+    obj = WienerRegressor(kernel=SineKernel(order=5)).fit(X, paper_function(X[:, 0]))
     np.testing.assert_allclose(obj.predict(TEST), reg.predict(TEST), atol=1e-12)
+    # By name without an order: SineKernel's own default, N = 5.
+    default = WienerRegressor(kernel="sine").fit(X, paper_function(X[:, 0]))
+    assert default.kernel_ == SineKernel(order=5)
+    np.testing.assert_allclose(default.predict(TEST), reg.predict(TEST), atol=1e-12)
+
+
+def test_degree_is_not_the_sine_kernels_order():
+    """`degree` belongs to the polynomial kernel: a sine kernel of order 3
+    cannot reproduce sin 5x, whatever `degree` says."""
+    X, y = GRID, paper_function(GRID[:, 0])
+    low = WienerRegressor(kernel="sine", degree=5, kernel_params={"order": 3}).fit(X, y)
+    assert low.kernel_ == SineKernel(order=3)
+    assert np.abs(low.predict(TEST) - paper_function(TEST[:, 0])).max() > 0.1
+    assert WienerRegressor(kernel="sine", degree=3).fit(X, y).kernel_ == SineKernel(order=5)
 
 
 # -- sequential sparse SV algorithm -------------------------------------------
@@ -138,7 +186,7 @@ def test_sequential_svr_matches_scikit_learn_svr():
 
 
 @pytest.mark.parametrize("options", [
-    dict(kernel=SineKernel(5), epsilon=0.01),
+    dict(kernel=SineKernel(order=5), epsilon=0.01),
     dict(kernel=GaussianKernel.from_sigma(0.5), epsilon=0.2),
     dict(kernel=GaussianKernel.from_sigma(0.5), epsilon=0.05, C=2.0),
     dict(kernel=GaussianKernel.from_sigma(0.5), epsilon=0.1, learning_rate=0.4),
@@ -178,14 +226,14 @@ def test_converged_solution_meets_the_kkt_conditions():
 
 def test_estimator_exposes_the_solution():
     y = paper_function(GRID[:, 0])
-    svr = SequentialSVR(kernel="sine", degree=5, epsilon=0.01).fit(GRID, y)
+    svr = SequentialSVR(kernel="sine", kernel_params={"order": 5}, epsilon=0.01).fit(GRID, y)
     assert svr.converged_ and svr.n_iter_ == svr.objective_.size
-    assert svr.n_basis_vectors_ == svr.support_.size == svr.dual_coef_.shape[1]
+    assert svr.n_vectors_ == svr.support_.size == svr.dual_coef_.shape[1]
     np.testing.assert_array_equal(svr.support_vectors_, GRID[svr.support_])
     coef = svr.alpha_star_ - svr.alpha_
     np.testing.assert_allclose(svr.dual_coef_[0], coef[svr.support_])
     assert svr.intercept_ == pytest.approx(coef.sum())
-    pred = (SineKernel(5)(TEST, GRID) + 1.0) @ coef
+    pred = (SineKernel(order=5)(TEST, GRID) + 1.0) @ coef
     np.testing.assert_allclose(svr.predict(TEST), pred, atol=1e-10)
     # ε = 0.01 on a function in the span: within the tube at the samples.
     assert np.abs(svr.predict(GRID) - y).max() <= 0.01 + 1e-5
@@ -195,22 +243,23 @@ def test_estimator_exposes_the_solution():
 def test_convergence_warning_when_max_iter_is_too_small():
     y = paper_function(GRID[:, 0])
     with pytest.warns(ConvergenceWarning, match="max_iter=1"):
-        svr = SequentialSVR(kernel="sine", degree=5, epsilon=0.01, max_iter=1).fit(GRID, y)
+        svr = SequentialSVR(kernel=SineKernel(order=5), epsilon=0.01, max_iter=1).fit(GRID, y)
     assert not svr.converged_ and svr.n_iter_ == 1
 
 
 def test_learning_rate_bound_raise_or_clip():
     y = paper_function(GRID[:, 0])
     # R_ii = 6 + λ² = 7 for the sine kernel: the bound is 1/7.
+    sine = {"kernel": "sine", "kernel_params": {"order": 5}}
     with pytest.raises(ValueError, match="'learning_rate' must be below 1/R_ii"):
-        SequentialSVR(kernel="sine", degree=5, learning_rate=0.2).fit(GRID, y)
+        SequentialSVR(**sine, learning_rate=0.2).fit(GRID, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        clipped = SequentialSVR(kernel="sine", degree=5, epsilon=0.01, learning_rate=0.2,
+        clipped = SequentialSVR(**sine, epsilon=0.01, learning_rate=0.2,
                                 learning_rate_bound="clip").fit(GRID, y)
     np.testing.assert_allclose(clipped.learning_rate_, 0.95 / 7)
     rates = np.full(20, 0.1)
-    ok = SequentialSVR(kernel="sine", degree=5, epsilon=0.01, learning_rate=rates).fit(GRID, y)
+    ok = SequentialSVR(**sine, epsilon=0.01, learning_rate=rates).fit(GRID, y)
     np.testing.assert_allclose(ok.learning_rate_, 0.1)
 
 
@@ -249,4 +298,27 @@ def test_invalid_parameters_name_the_argument(make, match):
         "wiener-y", "update-k", "estimator-y-2d", "X-nan", "predict-features"])
 def test_invalid_input_names_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
+        call()
+
+
+@pytest.mark.parametrize("make", [lambda: WienerRegressor(gamma=2.0),
+                                  lambda: SequentialSVR(gamma=2.0, epsilon=0.05)],
+                         ids=["wiener", "sequential"])
+def test_column_targets_are_raveled_with_a_warning(make):
+    """A y of one column is the same regression as its 1-D form, with
+    scikit-learn's DataConversionWarning, as its regressors do."""
+    y = paper_function(GRID[:, 0])
+    flat = make().fit(GRID, y)
+    with pytest.warns(DataConversionWarning, match="1d array was expected"):
+        column = make().fit(GRID, y[:, None])
+    np.testing.assert_array_equal(column.predict(TEST), flat.predict(TEST))
+    np.testing.assert_array_equal(column.dual_coef_, flat.dual_coef_)
+
+
+@pytest.mark.parametrize("call", [lambda: WienerRegressor().fit(GRID, None),
+                                  lambda: WienerRegressor().partial_fit(GRID, None),
+                                  lambda: SequentialSVR().fit(GRID, None)],
+                         ids=["wiener-fit", "wiener-partial-fit", "sequential"])
+def test_targets_are_required(call):
+    with pytest.raises(ValueError, match="'y'.*requires y to be passed"):
         call()

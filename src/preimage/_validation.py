@@ -333,12 +333,14 @@ def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
         message = str(exc)
         if re.search(rf"'{re.escape(name)}'", message) or (with_y and "'y'" in message):
             raise
-        # scikit-learn says "Input y contains NaN", "y should be a 1d array"
+        # scikit-learn says "Input y contains NaN", "y should be a 1d array",
+        # and "Complex data not supported" of either
         if with_y and "inconsistent numbers of samples" in message:
             raise ValueError(f"{name!r} and 'y' must have the same number of samples: "
                              f"{message}") from None
-        about_y = with_y and re.search(r"\by\b", message) and not re.search(r"\bX\b",
-                                                                           message)
+        about_y = with_y and (re.search(r"\by\b", message) and not re.search(r"\bX\b",
+                                                                            message)
+                              or message.startswith("Complex") and not np.iscomplexobj(X))
         raise ValueError(f"invalid {'y' if about_y else name!r}: {message}") from None
     if isinstance(out, tuple):
         X_out, y_out = out

@@ -53,11 +53,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         Gaussian kernel to the papers' choice ``1/(2 · total variance)`` of the
         training data (Mika et al. 1999), for others to ``1/n_features``.
     degree : int, default=3
-        Degree of the polynomial kernel (order N of the sine kernel).
+        Degree of the polynomial kernel.
     coef0 : float, default=1
         Constant of the polynomial and sigmoid kernels.
     kernel_params : dict, default=None
-        Extra parameters of a callable kernel or a kernel class.
+        Extra parameters of a callable kernel or a kernel class (the sine
+        kernel's order N: ``{"order": N}``).
     eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
         Solver of the leading eigenpairs; none computes more than q of them.
     tol : float, default=0

@@ -9,8 +9,13 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._memory import check_dense
-from .._validation import validate_estimator_input
-from ..kernels import KERNELS, Kernel, make_kernel
+from .._validation import (
+    check_real_array,
+    checked_gram,
+    refuse_overflow,
+    validate_estimator_input,
+)
+from ..kernels import make_kernel
 from ..sparse_regression import (
     DEFAULT_RTOL,
     WienerState,
@@ -18,16 +23,12 @@ from ..sparse_regression import (
     wiener_coefficients,
     wiener_update,
 )
+from ._constraints import KERNEL_CONSTRAINTS
 
 __all__ = ["WienerRegressor", "SequentialSVR"]
 
-_KERNEL_CONSTRAINTS = {
-    "kernel": [StrOptions(set(KERNELS)), Kernel, callable],
-    "gamma": [Interval(Real, 0, None, closed="neither"), None],
-    "degree": [Interval(Integral, 0, None, closed="left")],
-    "coef0": [Interval(Real, None, None, closed="neither")],
-    "kernel_params": [dict, None],
-}
+#: What to do when a training matrix would exceed the memory budget.
+_HINT = "fit on fewer samples"
 
 
 class _KernelRegressor(RegressorMixin, BaseEstimator):
@@ -39,17 +40,13 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
         self.gamma_ = getattr(self.kernel_, "gamma", None)
 
     def _validate(self, X, y, reset):
-        X = validate_estimator_input(self, X, reset=reset, dtype=np.float64)
-        try:
-            y = np.asarray(y, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"'y' must be array-like of numbers: {exc}") from None
-        if y.shape != (X.shape[0],):
-            raise ValueError(f"'y' must be 1-D with one target per row of 'X' "
-                             f"({X.shape[0]},), got shape {y.shape}")
-        if not np.isfinite(y).all():
-            raise ValueError("'y' contains NaN or inf; all values must be finite")
-        return X, y
+        """X and y checked together by scikit-learn's ``validate_data``, as its
+        regressors do: y is required, one target per row of X; a column vector
+        is raveled with a DataConversionWarning. Targets are finite real
+        numbers (float64), refused by name otherwise."""
+        X, y = validate_estimator_input(self, X, y=y, reset=reset, dtype=np.float64,
+                                        y_numeric=True)
+        return X, check_real_array(y, "y")     # integer and boolean targets as float64
 
     def predict(self, X):
         """``f(x)`` for the rows of X, shape (n_samples,)."""
@@ -59,17 +56,8 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
             return np.full(X.shape[0], self._intercept())
         with np.errstate(over="ignore", invalid="ignore"):
             f = self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + self._intercept()
-        if not np.isfinite(f).all():
-            raise ValueError("the predictions for 'X' overflow float64 (kernel values too "
-                             "large for the fitted coefficients); rescale 'X'")
-        return f
-
-    def _gram(self, X, what, copies):
-        """The training Gram matrix, refused beforehand if over the memory budget."""
-        n = X.shape[0]
-        check_dense((n, n), np.float64, f"the {n} x {n} {what}",
-                    hint="fit on fewer samples", copies=copies)
-        return self.kernel_(X)
+        # kernel values too large for the fitted coefficients
+        return refuse_overflow(f, "the predictions", "'X'", "rescale 'X'")
 
 
 class WienerRegressor(_KernelRegressor):
@@ -89,23 +77,30 @@ class WienerRegressor(_KernelRegressor):
     gamma : float, default=None
         Kernel width; None resolves from the (first) training data.
     degree : int, default=3
-        Polynomial degree; the order N of the sine kernel.
+        Degree of the polynomial kernel.
     coef0 : float, default=1
         Constant of the polynomial and sigmoid kernels.
     kernel_params : dict, default=None
-        Extra parameters of a callable kernel or kernel class.
+        Extra parameters of a callable kernel or kernel class; the sine
+        kernel's order N is ``kernel_params={"order": N}`` (or pass
+        ``SineKernel(order=N)`` as `kernel`).
     rtol : float, default=1e-9
         Relative rank cutoff (eigenvalues of K in :meth:`fit`, the squared
         new-direction norm ``‖φ_mc‖²/k(x, x)`` in :meth:`partial_fit`).
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_samples,)
-        a over all training samples (from :meth:`partial_fit`: zero on
-        samples that added no new direction).
-    dual_coef_ : ndarray of shape (1, n_SV)
-        The non-zero a_i; ``support_``, ``support_vectors_`` their indices and
-        inputs.
+    support_ : ndarray of shape (n_vectors_,)
+        Indices of the training samples with ``a_i ≠ 0``.
+    support_vectors_ : ndarray of shape (n_vectors_, n_features)
+        Their inputs.
+    dual_coef_ : ndarray of shape (1, n_vectors_)
+        The non-zero a_i, so that ``f(x) = dual_coef_ @ k(support_vectors_, x)``
+        (scikit-learn's SVR convention). a is zero on every other sample
+        (from :meth:`partial_fit`: on samples that added no new direction):
+        ``a = np.zeros(len(X_fit_)); a[support_] = dual_coef_[0]``.
+    n_vectors_ : int
+        Number of vectors in the expansion, ``support_.size``.
     X_fit_, y_fit_ : ndarrays
         The training data.
     kernel_, gamma_, n_features_in_
@@ -121,13 +116,13 @@ class WienerRegressor(_KernelRegressor):
     >>> from preimage import WienerRegressor
     >>> x = np.linspace(0, 2 * np.pi, 12, endpoint=False)[:, None]
     >>> y = 1 + np.sin(x[:, 0]) - np.cos(3 * x[:, 0])
-    >>> reg = WienerRegressor(kernel="sine", degree=5).fit(x, y)
+    >>> reg = WienerRegressor(kernel="sine", kernel_params={"order": 5}).fit(x, y)
     >>> bool(np.allclose(reg.predict([[0.3]]), 1 + np.sin(0.3) - np.cos(0.9)))
     True
     """
 
     _parameter_constraints: dict = {
-        **_KERNEL_CONSTRAINTS,
+        **KERNEL_CONSTRAINTS,
         "rtol": [Interval(Real, 0, 1, closed="left")],
     }
 
@@ -148,7 +143,8 @@ class WienerRegressor(_KernelRegressor):
         self.X_fit_, self.y_fit_ = X, y
         self._state = None           # built from the data if partial_fit follows
         # K, and the eigenvectors and pseudo-inverse of pinvh.
-        K = self._gram(X, "Gram matrix K (with its eigenvectors and pseudo-inverse)", 3)
+        K = checked_gram(self.kernel_, X, "Gram matrix K (with its eigenvectors and "
+                         "pseudo-inverse)", copies=3, hint=_HINT)
         self._set_coef(wiener_coefficients(K, y, rtol=self.rtol))
         return self
 
@@ -162,7 +158,7 @@ class WienerRegressor(_KernelRegressor):
         # The Cholesky factor L and the QR factor R grow to n x n.
         n = X.shape[0] + (0 if first else self.X_fit_.shape[0])
         check_dense((n, n), np.float64, f"the {n} x {n} Cholesky and QR factors",
-                    hint="fit on fewer samples", copies=2)
+                    hint=_HINT, copies=2)
         if first:
             self._resolve_kernel(X)
             self.X_fit_, self.y_fit_ = X[:0], y[:0]
@@ -189,10 +185,11 @@ class WienerRegressor(_KernelRegressor):
         return state
 
     def _set_coef(self, coef):
-        self.coef_ = coef
+        """The expansion over the samples with non-zero coefficients a_i."""
         self.support_ = np.flatnonzero(coef)
         self.support_vectors_ = self.X_fit_[self.support_]
         self.dual_coef_ = coef[self.support_][None, :]
+        self.n_vectors_ = int(self.support_.size)
 
     def _intercept(self):
         return 0.0
@@ -233,12 +230,13 @@ class SequentialSVR(_KernelRegressor):
     ----------
     alpha_, alpha_star_ : ndarray of shape (n_samples,)
         The multipliers α_i, α*_i.
-    support_ : ndarray of shape (n_SV,)
+    support_ : ndarray of shape (n_vectors_,)
         Indices of the basis vectors (``α*_i ≠ α_i``).
-    support_vectors_ : ndarray of shape (n_SV, n_features)
-    dual_coef_ : ndarray of shape (1, n_SV)
+    support_vectors_ : ndarray of shape (n_vectors_, n_features)
+    dual_coef_ : ndarray of shape (1, n_vectors_)
         ``α*_i − α_i`` on the support.
-    n_basis_vectors_ : int
+    n_vectors_ : int
+        Number of basis vectors, ``support_.size``.
     intercept_ : float
         ``λ² Σ_i (α*_i − α_i)``, the constant part of f.
     objective_ : ndarray of shape (n_iter_,)
@@ -259,12 +257,12 @@ class SequentialSVR(_KernelRegressor):
     >>> from preimage import SequentialSVR
     >>> x = np.linspace(0, 2 * np.pi, 20, endpoint=False)[:, None]
     >>> svr = SequentialSVR(kernel="rbf", gamma=2.0, epsilon=0.2).fit(x, np.sin(x[:, 0]))
-    >>> bool(svr.n_basis_vectors_ < 20), bool(svr.converged_)
+    >>> bool(svr.n_vectors_ < 20), bool(svr.converged_)
     (True, True)
     """
 
     _parameter_constraints: dict = {
-        **_KERNEL_CONSTRAINTS,
+        **KERNEL_CONSTRAINTS,
         "epsilon": [Interval(Real, 0, None, closed="left")],
         "C": [Interval(Real, 0, None, closed="right")],
         "augmentation": [Interval(Real, None, None, closed="neither")],
@@ -295,7 +293,9 @@ class SequentialSVR(_KernelRegressor):
         """Run the sequential algorithm on (X, y)."""
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
-        res = sequential_svr(self._gram(X, "Gram matrix K and R = K + λ²", 2), y,
+        K = checked_gram(self.kernel_, X, "Gram matrix K and R = K + λ²", copies=2,
+                         hint=_HINT)
+        res = sequential_svr(K, y,
                              epsilon=self.epsilon,
                              augmentation=self.augmentation, C=self.C,
                              learning_rate=self.learning_rate,
@@ -305,7 +305,7 @@ class SequentialSVR(_KernelRegressor):
         self.support_ = res.support
         self.support_vectors_ = X[self.support_]
         self.dual_coef_ = res.coef[self.support_][None, :]
-        self.n_basis_vectors_ = int(self.support_.size)
+        self.n_vectors_ = int(self.support_.size)
         self.intercept_ = float(self.augmentation) ** 2 * float(res.coef.sum())
         self.objective_ = res.objective
         self.n_iter_ = res.n_iter

@@ -103,10 +103,11 @@ def make_kernel(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, kernel_params=
         `X` with :func:`default_gamma`.
     degree, coef0 : int, float
         Polynomial degree and the constant of poly and sigmoid kernels
-        (scikit-learn's defaults 3 and 1). `degree` is the order N of the
-        sine kernel.
+        (scikit-learn's defaults 3 and 1). Other kernels ignore them.
     kernel_params : dict or None
-        Extra keyword arguments for a callable kernel or the kernel class.
+        Extra keyword arguments for a callable kernel or the kernel class:
+        the sine kernel's order N is ``kernel_params={"order": N}`` (without
+        it, :class:`SineKernel`'s default).
     X : array or None
         Training data, needed only to resolve ``gamma=None``.
     """
@@ -135,6 +136,4 @@ def make_kernel(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, kernel_params=
         params.setdefault("degree", degree)
     if cls in (PolynomialKernel, SigmoidKernel):
         params.setdefault("coef0", coef0)
-    if cls is SineKernel:
-        params.setdefault("order", degree)
     return cls(**params)

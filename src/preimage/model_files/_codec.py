@@ -35,7 +35,8 @@ LOADABLE = {
     "preimage.solvers._mds": ("MDSPreimage",),
     "preimage.reduced_set._result": ("ReducedSet",),
     "preimage._expansion": ("FeatureExpansion",),
-    "preimage.sparse_regression": ("WienerState", "SequentialSVRResult"),
+    "preimage.sparse_regression._wiener": ("WienerState",),
+    "preimage.sparse_regression._sequential": ("SequentialSVRResult",),
 }
 
 _ARRAY_KINDS = "biufcUS"

@@ -61,7 +61,7 @@ def nmse(pred, truth):
 
 
 def _kernels():
-    return {"sine": SineKernel(ORDER), "gaussian": GaussianKernel.from_sigma(SIGMA)}
+    return {"sine": SineKernel(order=ORDER), "gaussian": GaussianKernel.from_sigma(SIGMA)}
 
 
 def fit_case(kernel, x, x_test, *, epsilon=None, augmentation=LAMBDA, tol=TOL,
