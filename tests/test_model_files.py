@@ -333,3 +333,17 @@ def test_upgraded_file_writes_and_reads_back_in_the_current_format(tmp_path):
     with np.load(FIXTURES / "expected.npz") as expected:
         np.testing.assert_array_equal(again.transform(expected["X_test"]),
                                       expected["denoiser-closed-form"])
+
+
+def test_upgrade_keeps_a_sine_kernel_s_order_for_a_refit():
+    """Format 1 read the order of kernel="sine" from `degree`; the upgraded
+    parameters (kernel_params={"order": N}) refit the same model."""
+    from sklearn.base import clone
+
+    model = load_model(FIXTURES / "wiener-sine.npz")
+    assert model.kernel_.order == 4 and model.get_params()["kernel_params"] == {"order": 4}
+    t = np.linspace(0, 6, 40)[:, None]      # the fixture's training data (write_fixtures.py)
+    refit = clone(model).fit(t, np.sin(t[:, 0]))
+    with np.load(FIXTURES / "expected.npz") as expected:
+        np.testing.assert_allclose(refit.predict(expected["t_test"]), expected["wiener-sine"],
+                                   rtol=1e-12, atol=1e-12)

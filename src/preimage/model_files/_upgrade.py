@@ -30,6 +30,9 @@ __all__ = ["upgrade_state", "upgrade_model"]
 #: Classes renamed or moved since format 1: old ``module:name`` → current.
 CLASSES = {
     "preimage.kpca:KernelPCAFit": "preimage.kpca:KernelPCAResult",
+    "preimage.sparse_regression:WienerState": "preimage.sparse_regression._wiener:WienerState",
+    "preimage.sparse_regression:SequentialSVRResult":
+        "preimage.sparse_regression._sequential:SequentialSVRResult",
 }
 
 #: Attributes renamed since format 1, by (current) class: old name → new.
@@ -37,6 +40,8 @@ ATTRIBUTES = {
     "preimage.estimators._kernel_pca:KernelPCA": {
         "_fit_state": "fit_result_", "_solver_cache": "_solvers"},
     "preimage.solvers._closed_form:ClosedFormPreimage": {"regularization": "alpha"},
+    "preimage.estimators._sparse_regression:SequentialSVR": {
+        "n_basis_vectors_": "n_vectors_"},
 }
 
 #: Keys renamed inside dictionaries of options, by (current) class and
@@ -132,4 +137,30 @@ def _link_solver(solver, kpca):
         state.setdefault("_coordinate_maps", None)
 
 
-_UPGRADES = {"KernelPCA": _kernel_pca, "KernelPCADenoiser": _denoiser}
+def _wiener(reg):
+    # The coefficients over all training samples duplicated the expansion's
+    # (zero off the support); its size is now said by n_vectors_.
+    vars(reg).pop("coef_", None)
+    reg.n_vectors_ = int(reg.support_.size)
+
+
+def _sine_order(est):
+    """Format 1 read the order of a sine kernel given by name from `degree`;
+    it is now ``kernel_params={"order": N}``, kept so that a refit is the same."""
+    if isinstance(est.kernel, str) and est.kernel == "sine":
+        est.kernel_params = {"order": est.degree, **(est.kernel_params or {})}
+
+
+def _estimator(*upgrades):
+    def upgrade(est):
+        for step in upgrades:
+            step(est)
+    return upgrade
+
+
+_UPGRADES = {
+    "KernelPCA": _estimator(_kernel_pca, _sine_order),
+    "KernelPCADenoiser": _estimator(_denoiser, _sine_order),
+    "WienerRegressor": _estimator(_wiener, _sine_order),
+    "SequentialSVR": _sine_order,
+}
