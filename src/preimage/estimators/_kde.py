@@ -45,9 +45,10 @@ class KernelDependencyEstimator(BaseEstimator):
         :class:`~preimage.kernels.SequenceKernel` for strings, or a callable
         ``f(a, b)`` on two single samples (numeric rows or sequences).
     output_kernel : Kernel, SequenceKernel, str or callable, default="linear"
-        l on the outputs, in the same forms. A joint kernel on ``(x, y)``
-        pairs (:class:`~preimage.kernels.JointSpectrumKernel`, possibly
-        normalised) is applied to the pairs ``(x_i, y_i)``.
+        l on the outputs, in the same forms. A joint kernel
+        (:class:`~preimage.kernels.JointSpectrumKernel`, possibly normalised)
+        is applied to the pairs ``(x_i, y_i)``; the estimated coordinates of
+        a test input x' are then those of the unknown pair (x', y').
     n_components : int, default=None
         Output principal axes r; None keeps all with a non-zero eigenvalue.
     alpha : float, default=1.0
@@ -118,12 +119,8 @@ class KernelDependencyEstimator(BaseEstimator):
     method that is exact for the linear kernel (``"exact"``), the prediction
     is ``k(x, X) β Vᵀ + ȳ`` with ``V`` the principal directions of the
     centred outputs: multi-output regression of the centred outputs in the
-    chosen form. Training outputs of a joint kernel are the pairs
-    ``(x_i, y_i)``; the estimated coordinates of a test input x' are those of
-    the unknown pair (x', y').
-
-    The input Gram matrix is not centred (the map has no bias; the targets P
-    have mean zero).
+    chosen form. The input Gram matrix is not centred (the map has no bias;
+    the targets P have mean zero).
 
     References
     ----------
@@ -224,7 +221,7 @@ class KernelDependencyEstimator(BaseEstimator):
                              f"got {len(X)}")
         return X
 
-    # the decoder's fitted attributes, under the estimator's names
+    # the decoder's fitted attributes, under the estimator's names (documented)
     classifier_ = property(lambda self: self.decoder_.classifier_)
     symbols_ = property(lambda self: self.decoder_.symbols_)
     output_symbols_ = property(lambda self: self.decoder_.output_symbols_)

@@ -25,7 +25,7 @@ kernel on each) and holds the training pairs in the output feature space
 validates, keeps state and calls these.
 """
 
-from ._data import OutputSpace, check_outputs, data_kind, is_numeric, resolve_kernel
+from ._data import OutputSpace, check_outputs, data_kind, resolve_kernel
 from ._decoders import (
     DECODERS,
     CandidateDecoder,
@@ -65,7 +65,6 @@ __all__ = [
     "check_sequences",
     "data_kind",
     "fit_kde",
-    "is_numeric",
     "kde_regression",
     "make_decoder",
     "nearest_coordinates",

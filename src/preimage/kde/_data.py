@@ -10,7 +10,7 @@ tuples of symbols). The kind follows from the kernel: a kernel of
 user's function on two single samples takes what it is given.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
@@ -23,9 +23,10 @@ from ..kpca import expansion_coef
 from ._fit import KDEResult, fit_kde, output_coordinates
 from ._strings import check_equal_lengths, check_sequences
 
-__all__ = ["OutputSpace", "check_outputs", "data_kind", "is_numeric", "resolve_kernel"]
+__all__ = ["OutputSpace", "check_outputs", "data_kind", "resolve_kernel"]
 
-def is_numeric(data):
+
+def _is_numeric(data):
     """True for numeric data (arrays, lists of numbers, sparse matrices, data
     frames), False for sequences of symbols (strings, lists of symbols,
     sequences of different lengths)."""
@@ -57,7 +58,7 @@ def data_kind(kernel, data, name="kernel", data_name="X"):
     """
     if isinstance(kernel, SequenceKernel):
         return "vector" if kernel.vector_input else "sequence"
-    numeric = is_numeric(data)
+    numeric = _is_numeric(data)
     if isinstance(kernel, (str, Kernel)) and not numeric:
         raise ValueError(
             f"{name!r}={kernel!r} works on numeric arrays, but {data_name!r} holds "
@@ -95,7 +96,7 @@ def check_outputs(Y, kind, name="Y", *, n_features=None):
     return check_sequences(Y, name, min_samples=1)
 
 
-@dataclass
+@dataclass(eq=False)
 class OutputSpace:
     """The training pairs of kernel dependency estimation in the output
     feature space: what the regression is fitted on and a decoder is fitted
@@ -121,10 +122,10 @@ class OutputSpace:
     kind: str
     input_kind: str
     joint: bool
-    X: object
-    Y: object
+    X: object = field(repr=False)
+    Y: object = field(repr=False)
     one_d: bool = False
-    result: KDEResult = None
+    result: KDEResult = field(default=None, repr=False)
 
     @classmethod
     def of_pairs(cls, X, Y, kernel, input_kind, *, joint=None):

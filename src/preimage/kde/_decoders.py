@@ -75,6 +75,10 @@ class Decoder:
         self.method = method
         self.params = params
 
+    def __repr__(self):
+        settings = "".join(f", {name}={getattr(self, name)!r}" for name in self.settings)
+        return f"{type(self).__name__}({self.method!r}{settings})"
+
     def fit(self, X, Y, space):  # pragma: no cover - abstract
         """Fit on the checked training inputs X and outputs Y, with their
         :class:`~preimage.kde.OutputSpace` (kernel, kinds, KDE result)."""
@@ -110,7 +114,9 @@ class WindowDecoder(Decoder):
     n_neighbors : int, default=1
         k of the k-NN.
     coordinate_weight : float, default=1.0
-        w, the factor on the coordinates.
+        w, the factor on the coordinates (the window is one-hot, unscaled:
+        see :func:`~preimage.kde.string_preimage_features` for the
+        distances); 0 gives the plain window classifier.
 
     Attributes
     ----------
@@ -317,6 +323,14 @@ def make_decoder(method, params=None, **settings):
     Returns
     -------
     Decoder
+
+    Examples
+    --------
+    >>> from preimage.kde import make_decoder
+    >>> make_decoder("knn", window=5, n_neighbors=3, candidates=None)
+    WindowDecoder('knn', window=5, n_neighbors=3, coordinate_weight=1.0)
+    >>> make_decoder("exact", window=5)           # a pre-image method takes no setting
+    PreimageDecoder('exact')
     """
     if isinstance(method, str) and method in DECODERS:
         cls = DECODERS[method]
