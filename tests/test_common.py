@@ -21,10 +21,11 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import preimage.estimators
-from preimage import (PREIMAGE_METHODS, KernelPCA, KernelPCADenoiser, NumericalWarning,
-                      PreimageResult, SequentialSVR, WienerRegressor)
+from preimage import (PREIMAGE_METHODS, KernelDependencyEstimator, KernelPCA,
+                      KernelPCADenoiser, NumericalWarning, PreimageResult, SequentialSVR,
+                      WienerRegressor)
 from preimage.kernels import GaussianKernel, LinearKernel
-from preimage.solvers import PreimageSolver, make_solver
+from preimage.solvers import LearnedPreimage, PreimageSolver, make_solver
 
 ESTIMATORS = sorted((obj for _, obj in inspect.getmembers(preimage.estimators, inspect.isclass)
                      if issubclass(obj, BaseEstimator)), key=lambda cls: cls.__name__)
@@ -33,6 +34,18 @@ ESTIMATORS = sorted((obj for _, obj in inspect.getmembers(preimage.estimators, i
 #: (its check data have a few dozen samples and a handful of features). Each
 #: estimator's distinct paths get an instance: kernels, methods, Nyström.
 CHECKED = {
+    # KDE on numeric inputs and outputs (scikit-learn's checks give arrays):
+    # each decoder of vector outputs, both regressions, a solver given as
+    # the method, fewer components than outputs.
+    "KernelDependencyEstimator": [
+        KernelDependencyEstimator("rbf", "linear", method="exact"),
+        KernelDependencyEstimator("rbf", "linear", method="learned"),
+        KernelDependencyEstimator("rbf", "rbf", method="fixed_point"),
+        KernelDependencyEstimator("linear", "linear", method="candidates",
+                                  regression="ridge"),
+        KernelDependencyEstimator("poly", "linear", n_components=2, method="closed_form"),
+        KernelDependencyEstimator(GaussianKernel(0.5), "linear",
+                                  method=LearnedPreimage(alpha=0.1))],
     "KernelPCA": [
         KernelPCA(), KernelPCA(kernel="linear"), KernelPCA(kernel="poly", degree=2),
         KernelPCA(n_components=3, n_landmarks=5, random_state=0),

@@ -14,17 +14,25 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
 
-from preimage import KernelDependencyEstimator
+from preimage import PREIMAGE_METHODS, KernelDependencyEstimator
 from preimage.datasets import make_kde_strings
 from preimage.kde import (
+    DECODERS,
+    CandidateDecoder,
+    PreimageDecoder,
+    WindowDecoder,
+    check_sequences,
     fit_kde,
     kde_regression,
+    make_decoder,
     nearest_coordinates,
     symbol_accuracy,
     window_features,
 )
+from preimage.solvers import ExactPreimage
 from preimage.kernels import (
     GaussianKernel,
     JointSpectrumKernel,
@@ -75,8 +83,8 @@ def test_linear_kde_equals_paper_ridge_regression_in_numpy(vectors):
     K = X @ X.T
     ybar = Y.mean(axis=0)
     expected = Xt @ X.T @ np.linalg.solve(K @ K + gamma * np.eye(len(X)), K @ (Y - ybar)) + ybar
-    kde = KernelDependencyEstimator(LinearKernel(), LinearKernel(), ridge=gamma,
-                                    preimage="exact").fit(X, Y)
+    kde = KernelDependencyEstimator(LinearKernel(), LinearKernel(), alpha=gamma,
+                                    method="exact").fit(X, Y)
     np.testing.assert_allclose(kde.predict(Xt), expected, rtol=1e-9, atol=1e-9)
     assert kde.n_components_ == 3
 
@@ -88,8 +96,8 @@ def test_ridge_form_equals_scikit_learn_ridge_without_intercept(vectors):
     X, Y, Xt = vectors
     ybar = Y.mean(axis=0)
     ridge = Ridge(alpha=2.0, fit_intercept=False).fit(X, Y - ybar)
-    kde = KernelDependencyEstimator("linear", "linear", ridge=2.0, regression="ridge",
-                                    preimage="fixed_point").fit(X, Y)
+    kde = KernelDependencyEstimator("linear", "linear", alpha=2.0, regression="ridge",
+                                    method="fixed_point").fit(X, Y)
     np.testing.assert_allclose(kde.predict(Xt), ridge.predict(Xt) + ybar, rtol=1e-8,
                                atol=1e-8)
 
@@ -105,8 +113,8 @@ def test_fewer_output_components_is_reduced_rank_regression(vectors):
     _, _, Vt = np.linalg.svd(Y - ybar, full_matrices=False)
     V = Vt[:2].T
     full = Xt @ X.T @ np.linalg.solve(K @ K + gamma * np.eye(len(X)), K @ (Y - ybar))
-    kde = KernelDependencyEstimator("linear", "linear", n_components=2, ridge=gamma,
-                                    preimage="exact").fit(X, Y)
+    kde = KernelDependencyEstimator("linear", "linear", n_components=2, alpha=gamma,
+                                    method="exact").fit(X, Y)
     np.testing.assert_allclose(kde.predict(Xt), full @ V @ V.T + ybar, atol=1e-9)
 
 
@@ -124,8 +132,8 @@ def test_paper_regression_minimises_its_objective():
 @pytest.mark.parametrize("method", ["learned", "closed_form", "mds", "candidates"])
 def test_other_vector_preimages_run_and_are_close_on_training_outputs(vectors, method):
     X, Y, _ = vectors
-    kde = KernelDependencyEstimator(GaussianKernel(gamma=0.1), "linear", ridge=1e-3,
-                                    preimage=method).fit(X, Y)
+    kde = KernelDependencyEstimator(GaussianKernel(gamma=0.1), "linear", alpha=1e-3,
+                                    method=method).fit(X, Y)
     pred = kde.predict(X)
     assert pred.shape == Y.shape and np.isfinite(pred).all()
     assert kde.score(X, Y) > 0.9
@@ -135,7 +143,7 @@ def test_vector_candidates_pick_the_candidate_with_the_given_coordinates(vectors
     X, Y, _ = vectors
     rng = np.random.default_rng(2)
     cands = rng.normal(size=(7, 3))
-    kde = KernelDependencyEstimator("rbf", "linear", preimage="candidates",
+    kde = KernelDependencyEstimator("rbf", "linear", method="candidates",
                                     candidates=cands).fit(X, Y)
     np.testing.assert_array_equal(kde.decode(kde.transform_outputs(cands[[4, 0, 6]])),
                                   cands[[4, 0, 6]])
@@ -143,7 +151,7 @@ def test_vector_candidates_pick_the_candidate_with_the_given_coordinates(vectors
 
 def test_one_dimensional_targets_give_one_dimensional_predictions(vectors):
     X, Y, Xt = vectors
-    kde = KernelDependencyEstimator("rbf", "linear", preimage="exact").fit(X, Y[:, 0])
+    kde = KernelDependencyEstimator("rbf", "linear", method="exact").fit(X, Y[:, 0])
     assert kde.predict(Xt).shape == (len(Xt),)
     assert kde.predict_coordinates(Xt).shape == (len(Xt), 1)
 
@@ -157,7 +165,7 @@ def test_candidates_pick_the_true_output_when_coordinates_are_exact(strings):
     # kernel cannot see the first and last output symbol, so outputs differing
     # only there are indistinguishable.)
     X, Y = strings
-    kde = KernelDependencyEstimator(*paper_kernels(), preimage="candidates").fit(X, Y)
+    kde = KernelDependencyEstimator(*paper_kernels(), method="candidates").fit(X, Y)
     chosen = kde.decode(kde.transform_outputs(Y, X), X)
     n_unique = 0
     for x, y, z in zip(X, Y, chosen):
@@ -176,8 +184,8 @@ def test_candidates_recover_training_outputs_with_a_vanishing_ridge(strings):
     # true ones and the nearest candidate is the true output (up to the
     # kernel's blind spot, as above).
     X, Y = strings
-    kde = KernelDependencyEstimator(*paper_kernels(), preimage="candidates",
-                                    ridge=1e-9).fit(X, Y)
+    kde = KernelDependencyEstimator(*paper_kernels(), method="candidates",
+                                    alpha=1e-9).fit(X, Y)
     np.testing.assert_allclose(kde.predict_coordinates(X), kde.coordinates_, atol=1e-5)
     for x, y, z in zip(X, Y, kde.predict(X)):
         assert joint_counts(x, z) == joint_counts(x, y)
@@ -186,7 +194,7 @@ def test_candidates_recover_training_outputs_with_a_vanishing_ridge(strings):
 def test_candidates_with_a_plain_output_kernel_need_no_inputs(strings):
     X, Y = strings
     kde = KernelDependencyEstimator(paper_kernels()[0], NormalizedKernel(SpectrumKernel(2)),
-                                    preimage="candidates", candidates=["1122", "2211"]
+                                    method="candidates", candidates=["1122", "2211"]
                                     ).fit(X, Y)
     assert kde.decode(kde.transform_outputs(["2211", "1122"])) == ["2211", "1122"]
 
@@ -240,8 +248,8 @@ def test_knn_decoding_of_unambiguous_strings_is_exact():
 def test_a_scikit_learn_classifier_can_decode(strings):
     X, Y = strings
     kde = KernelDependencyEstimator(*paper_kernels(),
-                                    preimage=DecisionTreeClassifier(random_state=0),
-                                    preimage_params={"max_depth": 3}).fit(X[:30], Y[:30])
+                                    method=DecisionTreeClassifier(random_state=0),
+                                    method_params={"max_depth": 3}).fit(X[:30], Y[:30])
     assert kde.classifier_.max_depth == 3
     pred = kde.predict(X[30:])
     assert [len(z) for z in pred] == [len(x) for x in X[30:]]
@@ -271,6 +279,54 @@ def test_callable_kernels_on_sequences(strings):
 
     kde = KernelDependencyEstimator(hamming_similarity, paper_kernels()[1]).fit(X[:20], Y[:20])
     assert kde.predict_coordinates(X[20:25]).shape == (5, kde.n_components_)
+
+
+def test_window_decoder_without_coordinates_is_the_window_knn(strings):
+    # coordinate_weight = 0 leaves only the one-hot windows (the coordinate
+    # columns are zeros, so every distance is the windows' own): the decoder is
+    # then the plain window k-NN, built here from window_features and
+    # scikit-learn (same brute-force search, so the same ties).
+    X, Y = strings
+    kde = KernelDependencyEstimator(*paper_kernels(), n_neighbors=3, coordinate_weight=0.0,
+                                    method_params={"algorithm": "brute"}).fit(X[:30], Y[:30])
+    symbols = sorted({s for x in X[:30] for s in x})
+    knn = KNeighborsClassifier(3, algorithm="brute").fit(
+        window_features(X[:30], 3, symbols), list("".join(Y[:30])))
+    labels = iter(knn.predict(window_features(X[30:], 3, symbols)))
+    assert kde.predict(X[30:]) == ["".join(next(labels) for _ in x) for x in X[30:]]
+
+
+# -- the decoders -----------------------------------------------------------------
+
+def test_make_decoder_dispatches_on_the_registry_and_on_what_the_method_is():
+    settings = {"window": 5, "n_neighbors": 3, "coordinate_weight": 0.5,
+                "candidates": ["12"]}
+    assert dict(DECODERS) == {"candidates": CandidateDecoder, "knn": WindowDecoder}
+    knn = make_decoder("knn", {"weights": "distance"}, **settings)
+    assert type(knn) is WindowDecoder and knn.params == {"weights": "distance"}
+    assert (knn.window, knn.n_neighbors, knn.coordinate_weight) == (5, 3, 0.5)
+    assert not hasattr(knn, "candidates") and knn.needs_inputs
+    candidates = make_decoder("candidates", **settings)
+    assert type(candidates) is CandidateDecoder and candidates.candidates == ["12"]
+    assert not hasattr(candidates, "window")
+    tree = DecisionTreeClassifier()
+    assert type(make_decoder(tree, **settings)) is WindowDecoder
+    for method in [*PREIMAGE_METHODS, ExactPreimage(), lambda psi, x0=None: None]:
+        decoder = make_decoder(method, **settings)
+        assert type(decoder) is PreimageDecoder and decoder.method is method
+        assert not decoder.needs_inputs
+
+
+def test_check_sequences_takes_the_rows_of_an_array_and_names_the_argument():
+    assert check_sequences(np.array([["a", "b"], ["c", "d"]])) == [("a", "b"), ("c", "d")]
+    assert check_sequences(["ab", ("a", 1), np.array([1, 2])]) == ["ab", ("a", 1), (1, 2)]
+    assert check_sequences([]) == []
+    with pytest.raises(TypeError, match=r"'Y'.*wrap a single sequence as \[Y\]"):
+        check_sequences("abc", "Y")
+    with pytest.raises(ValueError, match="'Y' must hold at least 1 sequence"):
+        check_sequences([], "Y", min_samples=1)
+    with pytest.raises(TypeError, match="'X' must hold hashable symbols"):
+        check_sequences([[["a"]]])
 
 
 # -- the functions --------------------------------------------------------------
@@ -317,15 +373,16 @@ def test_shapes_and_fitted_attributes(strings):
 
 def test_get_params_clone_and_cross_validation(strings):
     X, Y = strings
-    kde = KernelDependencyEstimator(*paper_kernels(), n_neighbors=3, ridge=0.5)
+    kde = KernelDependencyEstimator(*paper_kernels(), n_neighbors=3, alpha=0.5)
     params = kde.get_params()
-    assert params["n_neighbors"] == 3 and params["ridge"] == 0.5
+    assert params["n_neighbors"] == 3 and params["alpha"] == 0.5
     assert params["input_kernel"] == paper_kernels()[0]
     twin = clone(kde)
     assert twin.get_params() == params and not hasattr(twin, "coordinates_")
     kde.fit(X, Y)
-    assert clone(kde).set_params(ridge=2.0).fit(X, Y).ridge == 2.0
+    assert clone(kde).set_params(alpha=2.0).fit(X, Y).alpha == 2.0
     assert clone(kde).fit(X, Y).predict(X[:5]) == kde.predict(X[:5])
+    assert kde.score(X[:5], y=Y[:5]) == kde.score(X[:5], Y[:5])
     scores = cross_val_score(clone(kde), X, Y, cv=4)
     assert scores.shape == (4,) and np.all((scores > 0.4) & (scores <= 1))
 
@@ -336,15 +393,15 @@ def test_predict_before_fit_raises(strings):
 
 
 @pytest.mark.parametrize("params, data, match", [
-    ({"ridge": 0.0}, "strings", "'ridge'"),
+    ({"alpha": 0.0}, "strings", "'alpha'"),
     ({"window": 2}, "strings", "'window'"),
     ({"window": 0}, "strings", "'window'"),
     ({"n_neighbors": 0}, "strings", "'n_neighbors'"),
     ({"regression": "lasso"}, "strings", "'regression'"),
-    ({"preimage": "nope"}, "strings", "'preimage'"),
-    ({"preimage": "fixed_point"}, "strings", "'preimage'"),
-    ({"preimage": "knn", "input_kernel": "linear", "output_kernel": "linear"}, "vectors",
-     "'preimage'"),
+    ({"method": "nope"}, "strings", "'method'"),
+    ({"method": "fixed_point"}, "strings", "'method'"),
+    ({"method": "knn", "input_kernel": "linear", "output_kernel": "linear"}, "vectors",
+     "'method'"),
     ({"n_components": 100}, "strings", "'n_components'"),
     ({"input_kernel": "rbf"}, "strings", "'input_kernel'"),
     ({"coordinate_weight": -1.0}, "strings", "'coordinate_weight'"),
@@ -370,12 +427,12 @@ def test_bad_data_name_the_argument(strings, vectors):
         kde.decode(kde.predict_coordinates(X[:2]))   # windows need the inputs
     with pytest.raises(ValueError, match="'coordinates'"):
         kde.decode(np.zeros((2, 3)), X[:2])
-    cand = KernelDependencyEstimator(*paper_kernels(), preimage="candidates",
+    cand = KernelDependencyEstimator(*paper_kernels(), method="candidates",
                                      candidates=["12"]).fit(X, Y)
     with pytest.raises(ValueError, match="'candidates'"):
         cand.predict(X[:1])
     Xv, Yv, Xt = vectors
-    lin = KernelDependencyEstimator("linear", "linear", preimage="exact").fit(Xv, Yv)
+    lin = KernelDependencyEstimator("linear", "linear", method="exact").fit(Xv, Yv)
     with pytest.raises(ValueError, match="'X'"):
         lin.predict(Xt[:, :2])
 
@@ -397,6 +454,7 @@ def test_regression_with_an_indefinite_kernel_warns_and_still_solves():
 
     K = np.array([[0.0, 2.0], [2.0, 0.0]])           # eigenvalues ±2: not PSD
     P = np.array([[1.0], [-1.0]])
-    with pytest.warns(NumericalWarning, match="not positive definite"):
+    with pytest.warns(NumericalWarning, match="not positive definite") as record:
         beta = kde_regression(K, P, 0.5, "ridge")
+    assert record[0].filename == __file__           # the caller's line
     np.testing.assert_allclose((K + 0.5 * np.eye(2)) @ beta, P)

@@ -24,6 +24,7 @@ from sklearn.svm import SVC, SVR, LinearSVC
 
 from contract import check_contract, data_arrays, names_an_argument
 from preimage import (
+    PREIMAGE_METHODS,
     ConvergenceWarning,
     FeatureExpansion,
     KernelDependencyEstimator,
@@ -554,8 +555,8 @@ def test_learning_rates_and_dual_objective_contract(R, data, learning_rate, boun
 
 # -- kernel dependency estimation ------------------------------------------------------
 
-VECTOR_PREIMAGES = ["candidates", "learned", "fixed_point", "gradient", "mds",
-                    "closed_form", "exact"]
+#: Every way to decode vector outputs: the candidates and each pre-image method.
+VECTOR_METHODS = ["candidates", *sorted(PREIMAGE_METHODS)]
 
 
 @settings(max_examples=examples(1.0))
@@ -564,21 +565,21 @@ VECTOR_PREIMAGES = ["candidates", "learned", "fixed_point", "gradient", "mds",
        input_kernel=st.sampled_from(["linear", "rbf", "poly", GaussianKernel(1e-12),
                                      GaussianKernel(1e12), lambda a, b: float(a @ b)]),
        output_kernel=st.sampled_from(["linear", "rbf", GaussianKernel(1.0)]),
-       preimage=st.sampled_from(VECTOR_PREIMAGES),
-       ridge=st.sampled_from([1e-300, 1e-6, 1.0, 1e300]),
+       method=st.sampled_from(VECTOR_METHODS),
+       alpha=st.sampled_from([1e-300, 1e-6, 1.0, 1e300]),
        regression=st.sampled_from(["paper", "ridge"]),
        n_components=st.sampled_from([None, 1, 2, 50]))
-def test_kde_vectors_contract(X, data, one_d, input_kernel, output_kernel, preimage, ridge,
+def test_kde_vectors_contract(X, data, one_d, input_kernel, output_kernel, method, alpha,
                               regression, n_components):
     n = X.shape[0]
     Y = data.draw(arrays(min_rows=n, max_rows=n, min_cols=1, max_cols=2))
     if one_d:
         Y = Y[:, 0]
-    est = KernelDependencyEstimator(input_kernel, output_kernel, preimage=preimage,
-                                    ridge=ridge, regression=regression,
+    est = KernelDependencyEstimator(input_kernel, output_kernel, method=method,
+                                    alpha=alpha, regression=regression,
                                     n_components=n_components,
-                                    preimage_params={"max_iter": 5}
-                                    if preimage in ("fixed_point", "gradient") else None)
+                                    method_params={"max_iter": 5}
+                                    if method in ("fixed_point", "gradient") else None)
 
     def run():
         return est.fit(X, Y).predict(X)
@@ -608,20 +609,20 @@ sequence_kernels = st.sampled_from([
        output_kernel=st.sampled_from([SpectrumKernel(1), NormalizedKernel(SpectrumKernel(2)),
                                       JointSpectrumKernel(1),
                                       NormalizedKernel(JointSpectrumKernel(3))]),
-       preimage=st.sampled_from(["knn", "candidates"]), window=st.sampled_from([1, 3, 2]),
+       method=st.sampled_from(["knn", "candidates"]), window=st.sampled_from([1, 3, 2]),
        n_neighbors=st.sampled_from([1, 3, 50]),
        coordinate_weight=st.sampled_from([0.0, 1.0, 1e300]),
-       ridge=st.sampled_from([1e-300, 1.0, 1e300]))
-def test_kde_strings_contract(pairs, input_kernel, output_kernel, preimage, window,
-                              n_neighbors, coordinate_weight, ridge):
+       alpha=st.sampled_from([1e-300, 1.0, 1e300]))
+def test_kde_strings_contract(pairs, input_kernel, output_kernel, method, window,
+                              n_neighbors, coordinate_weight, alpha):
     X, Y = pairs
-    est = KernelDependencyEstimator(input_kernel, output_kernel, preimage=preimage,
+    est = KernelDependencyEstimator(input_kernel, output_kernel, method=method,
                                     window=window, n_neighbors=n_neighbors,
-                                    coordinate_weight=coordinate_weight, ridge=ridge)
+                                    coordinate_weight=coordinate_weight, alpha=alpha)
 
     def shape(pred):
         assert len(pred) == len(X)
-        if preimage == "knn":
+        if method == "knn":
             assert [len(p) for p in pred] == [len(x) for x in X]
 
     def run():
@@ -633,25 +634,25 @@ def test_kde_strings_contract(pairs, input_kernel, output_kernel, preimage, wind
 
 @settings(max_examples=examples(1.0))
 @given(K=gram_matrices(), data=st.data(),
-       ridge=st.sampled_from([1e-300, 1.0, 1e300, 0.0, -1.0, np.nan, "1"]),
+       alpha=st.sampled_from([1e-300, 1.0, 1e300, 0.0, -1.0, np.nan, "1"]),
        regression=st.sampled_from(["paper", "ridge", "lasso"]),
        n_components=st.sampled_from([None, 1, 3, 0, -1, 2.5]))
-def test_kde_functions_contract(K, data, ridge, regression, n_components):
+def test_kde_functions_contract(K, data, alpha, regression, n_components):
     n = K.shape[0]
     L = data.draw(gram_matrices()) if data.draw(st.booleans()) else K.copy()
     P = data.draw(arrays(min_rows=n, max_rows=n, min_cols=0, max_cols=2))
-    check_contract(lambda: kde.kde_regression(K, P, ridge, regression), (n, P.shape[1]))
+    check_contract(lambda: kde.kde_regression(K, P, alpha, regression), (n, P.shape[1]))
 
-    fit = check_contract(lambda: kde.fit_kde(K, L, n_components, ridge=ridge,
+    result = check_contract(lambda: kde.fit_kde(K, L, n_components, alpha=alpha,
                                              regression=regression))
-    if fit is None:
+    if result is None:
         return
-    r = fit.coordinates.shape[1]
-    assert fit.coordinates.shape == fit.weights.shape == (n, r)
-    assert np.isfinite(fit.weights).all() and np.isfinite(fit.coordinates).all()
+    r = result.coordinates.shape[1]
+    assert result.coordinates.shape == result.weights.shape == (n, r)
+    assert np.isfinite(result.weights).all() and np.isfinite(result.coordinates).all()
     rows = data.draw(arrays(min_rows=0, max_rows=3, min_cols=n, max_cols=n + 1))
-    check_contract(lambda: kde.predict_coordinates(rows, fit), (rows.shape[0], r))
-    check_contract(lambda: kde.output_coordinates(rows, fit), (rows.shape[0], r))
+    check_contract(lambda: kde.predict_coordinates(rows, result), (rows.shape[0], r))
+    check_contract(lambda: kde.output_coordinates(rows, result), (rows.shape[0], r))
 
 
 @settings(max_examples=examples(1.0))
@@ -855,7 +856,7 @@ def _small_problem(n=40, d=2):
      "support Gram matrix"),
     (lambda X, y: reduce_svm(SVC(C=0.01).fit(X, y > 0), 2, method="selection_kpca"),
      "support Gram matrix"),
-    (lambda X, y: KernelDependencyEstimator(preimage="candidates").fit(X, X),
+    (lambda X, y: KernelDependencyEstimator(method="candidates").fit(X, X),
      "Gram matrices"),
 ])
 def test_memory_guard_refuses_training_matrices(call, matrix):
@@ -958,6 +959,6 @@ def test_kde_is_bit_identical():
     V, W = _small_problem(12)
 
     def vectors():
-        est = KernelDependencyEstimator("rbf", "rbf", preimage="fixed_point").fit(V, W)
+        est = KernelDependencyEstimator("rbf", "rbf", method="fixed_point").fit(V, W)
         return est.dual_coef_, est.predict(V)
     _assert_identical(*_twice(vectors))

@@ -17,6 +17,7 @@ import scipy.sparse as sp
 from preimage.datasets import make_kde_strings
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import (
+    CallableSequenceKernel,
     GaussianKernel,
     JointSpectrumKernel,
     KernelDistanceRBF,
@@ -213,6 +214,17 @@ def test_zero_feature_strings_normalise_to_zero_with_a_warning():
         np.testing.assert_array_equal(normalize_gram(np.zeros((2, 2)), method="trace"), 0.0)
 
 
+def test_normalisation_warnings_point_at_the_callers_line():
+    k = NormalizedKernel(SpectrumKernel(p=3))
+    for call in (lambda: k(["ab", "abc"]), lambda: k(["ab"], ["abc"]),
+                 lambda: k.diag(["ab"]), lambda: k.features(["ab"]),
+                 lambda: KernelDistanceRBF(k)(["ab", "abc"]),
+                 lambda: normalize_gram(np.zeros((2, 2)), method="trace")):
+        with pytest.warns(NumericalWarning) as record:
+            call()
+        assert {r.filename for r in record} == {__file__}
+
+
 def test_no_warning_without_zero_rows(strings):
     X, Y = strings
     with warnings.catch_warnings():
@@ -336,6 +348,43 @@ def test_make_kde_strings_input_transitions_match_the_paper():
 
 
 # ---------------------------------------------------------------------------
+# a user's function, and what a kernel takes
+# ---------------------------------------------------------------------------
+
+def test_callable_sequence_kernel_equals_the_spectrum_kernel_of_the_same_function(strings):
+    # Two implementations of the 2-spectrum kernel: counted pair by pair
+    # with Counter (the callable) and as one sparse product (the kernel).
+    X, Y = strings
+
+    def spectrum2(a, b):
+        ca, cb = brute_spectrum_counts(a, 2), brute_spectrum_counts(b, 2)
+        return sum(ca[g] * cb[g] for g in ca)
+
+    k = CallableSequenceKernel(spectrum2)
+    np.testing.assert_array_equal(k(X, Y), SpectrumKernel(p=2)(X, Y))
+    np.testing.assert_array_equal(k(X), SpectrumKernel(p=2)(X))
+    np.testing.assert_array_equal(k.diag(X), SpectrumKernel(p=2).diag(X))
+    assert k.get_params() == {"function": spectrum2} and not k.joint
+    # wrapped like any sequence kernel
+    np.testing.assert_allclose(NormalizedKernel(k)(X, Y),
+                               NormalizedKernel(SpectrumKernel(2))(X, Y), rtol=1e-13)
+
+
+@pytest.mark.parametrize("kernel, joint, vector_input", [
+    (SpectrumKernel(2), False, False),
+    (JointSpectrumKernel(3), True, False),
+    (NormalizedKernel(JointSpectrumKernel(3)), True, False),
+    (KernelDistanceRBF(NormalizedKernel(JointSpectrumKernel(3))), True, False),
+    (KernelDistanceRBF(NormalizedKernel(SpectrumKernel(3))), False, False),
+    (NormalizedKernel(GaussianKernel(0.5)), False, True),
+    (KernelDistanceRBF(NormalizedKernel(GaussianKernel(0.5))), False, True),
+    (CallableSequenceKernel(len), False, False),
+])
+def test_sequence_kernels_say_what_they_take(kernel, joint, vector_input):
+    assert kernel.joint is joint and kernel.vector_input is vector_input
+
+
+# ---------------------------------------------------------------------------
 # invalid input
 # ---------------------------------------------------------------------------
 
@@ -361,6 +410,10 @@ BAD_INPUT = [
     (lambda: KernelDistanceRBF(SpectrumKernel(), gamma=-1.0), ValueError, "'gamma'"),
     (lambda: KernelDistanceRBF(None), TypeError, "'base'"),
     (lambda: KernelDistanceRBF().features(["abc"]), NotImplementedError, "no explicit"),
+    (lambda: CallableSequenceKernel("f"), ValueError, "'function'"),
+    (lambda: CallableSequenceKernel(len)("abc"), TypeError, "'X'.*bare str"),
+    (lambda: CallableSequenceKernel(len).features(["abc"]), NotImplementedError,
+     "no explicit"),
     (lambda: normalize_gram(np.ones((2, 3))), ValueError, "'diag_x'"),
     (lambda: normalize_gram(np.ones((2, 2)), [1.0]), ValueError, "'diag_x'"),
     (lambda: normalize_gram(np.ones((2, 2)), [1.0, -1.0]), ValueError, "'diag_x'"),

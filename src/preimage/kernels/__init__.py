@@ -10,12 +10,12 @@ from ._dot import LinearKernel, PolynomialKernel, SigmoidKernel
 from ._pairwise import squared_distances
 from ._radial import GaussianKernel, LaplacianKernel
 from ._resolve import KERNELS, CallableKernel, default_gamma, make_kernel
+from ._sequence import CallableSequenceKernel, SequenceKernel
 from ._sine import SineKernel
 from ._string import (
     JointSpectrumKernel,
     KernelDistanceRBF,
     NormalizedKernel,
-    SequenceKernel,
     SpectrumKernel,
     normalize_gram,
 )
@@ -23,6 +23,7 @@ from ._string import (
 __all__ = [
     "KERNELS",
     "CallableKernel",
+    "CallableSequenceKernel",
     "DotProductKernel",
     "GaussianKernel",
     "JointSpectrumKernel",

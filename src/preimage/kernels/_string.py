@@ -1,33 +1,29 @@
 """String kernels: spectrum, joint spectrum, normalisation and the RBF of a
 kernel-induced distance (Leslie et al. 2002; Bakır, Weston & Schölkopf 2004).
 
-Sequences are Python strings or lists/tuples (or 1-D arrays) of hashable
-symbols. These kernels are not :class:`~preimage.kernels.Kernel` subclasses,
-which take 2-D float arrays; they share the small base :class:`SequenceKernel`.
-
-Features are sparse count matrices. The p-grams of each sequence are extracted
-in one pass over the sequences (never over pairs), mapped to columns through a
-vocabulary dict fitted on ``X ∪ Y``, and the Gram block is the sparse product
-``F_x F_yᵀ``, so thousands of strings cost one sparse matrix product.
+Each is a :class:`~preimage.kernels.SequenceKernel` (the base, its input
+checks and its sparse count features live in :mod:`._sequence`): the spectrum
+kernels give the p-grams of one sequence (``_grams``) and the base turns them
+into sparse count matrices and the Gram block ``F_x F_yᵀ``; normalisation and
+the RBF wrap another kernel, on sequences or on numeric vectors.
 """
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 import dataclasses
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_array_2d, check_positive, check_positive_int, check_real_array
+from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ._base import Kernel
+from ._sequence import SequenceKernel, _check_pairs, _check_sequences, _row_norms2
 
 __all__ = [
     "JointSpectrumKernel",
     "KernelDistanceRBF",
     "NormalizedKernel",
-    "SequenceKernel",
     "SpectrumKernel",
     "normalize_gram",
 ]
@@ -35,122 +31,11 @@ __all__ = [
 _NORMALIZATIONS = ("cosine", "trace")
 
 
-# ---------------------------------------------------------------------------
-# input checks
-# ---------------------------------------------------------------------------
-
-def _is_symbol_sequence(s):
-    """A string, or a non-string sequence (list, tuple, 1-D array) of symbols."""
-    if isinstance(s, np.ndarray):
-        return s.ndim == 1
-    return isinstance(s, Sequence)
-
-
-def _check_container(X, name):
-    """Return `X` as a list of its items, refusing a bare string or a float array."""
-    if isinstance(X, (str, bytes)):
-        raise TypeError(
-            f"{name!r} must be a list of sequences (strings or lists of symbols), got a "
-            f"bare {type(X).__name__} {X!r}; wrap a single sequence as [{name}]")
-    if isinstance(X, np.ndarray):
-        if X.dtype.kind in "fcbmM":
-            raise TypeError(
-                f"{name!r} must be a list of sequences (strings or lists of symbols), got "
-                f"an array of dtype {X.dtype} with shape {X.shape}; string kernels do "
-                "not take numeric feature vectors, use a kernel of preimage.kernels")
-        items = [row.tolist() if isinstance(row, np.ndarray) else row for row in X]
-    elif isinstance(X, (list, tuple)):
-        items = list(X)
-    else:
-        raise TypeError(
-            f"{name!r} must be a list, tuple or array of sequences, got "
-            f"{type(X).__name__}")
-    if not items:
-        raise ValueError(f"{name!r} must hold at least one sequence, got an empty {type(X).__name__}")
-    return items
-
-
-def _check_sequences(X, name):
-    """Return `X` as a list of sequences, or raise naming `name`."""
-    items = _check_container(X, name)
-    for i, s in enumerate(items):
-        if not _is_symbol_sequence(s):
-            raise TypeError(
-                f"{name!r} must hold strings or sequences of symbols, got "
-                f"{type(s).__name__} {s!r} at index {i}")
-    return items
-
-
-def _check_pairs(X, name):
-    """Return `X` as a list of ``(x, y)`` pairs of equal-length sequences."""
-    items = _check_container(X, name)
-    for i, pair in enumerate(items):
-        ok = (_is_symbol_sequence(pair) and not isinstance(pair, str) and len(pair) == 2
-              and all(_is_symbol_sequence(s) for s in pair))
-        if not ok:
-            raise TypeError(
-                f"{name!r} must hold (x, y) pairs of sequences, got "
-                f"{type(pair).__name__} {pair!r} at index {i}")
-        if len(pair[0]) != len(pair[1]):
-            raise ValueError(
-                f"{name!r} must hold pairs (x, y) with len(x) == len(y), got lengths "
-                f"{len(pair[0])} and {len(pair[1])} at index {i}")
-    return items
-
-
-# ---------------------------------------------------------------------------
-# sparse counting
-# ---------------------------------------------------------------------------
-
-def _count_matrix(grams_per_row, vocabulary, grow, name):
-    """CSR count matrix of the hashable features yielded per row.
-
-    `vocabulary` maps feature → column; with ``grow=True`` unseen features get
-    new columns, otherwise they are dropped (like CountVectorizer.transform).
-    The number of columns is set by the caller from the final vocabulary.
-    """
-    indices = []
-    indptr = [0]
-    for i, grams in enumerate(grams_per_row):
-        try:
-            if grow:
-                indices.extend(vocabulary.setdefault(g, len(vocabulary)) for g in grams)
-            else:
-                indices.extend(j for j in map(vocabulary.get, grams) if j is not None)
-        except TypeError as exc:  # an unhashable symbol
-            raise TypeError(
-                f"{name!r} must hold sequences of hashable symbols; sequence {i} "
-                f"has an unhashable one: {exc}") from None
-        indptr.append(len(indices))
-    indices = np.asarray(indices, dtype=np.int64)
-    indptr = np.asarray(indptr, dtype=np.int64)
-    return indices, indptr
-
-
-def _to_csr(parts, n_features):
-    indices, indptr = parts
-    data = np.ones(indices.size, dtype=np.float64)
-    F = sp.csr_matrix((data, indices, indptr), shape=(indptr.size - 1, n_features))
-    F.sum_duplicates()  # repeated p-grams of a row become counts
-    return F
-
-
-def _gram(Fx, Fy):
-    """Dense ``F_x F_yᵀ`` from sparse factors."""
-    G = Fx @ Fy.T
-    return np.asarray(G.toarray() if sp.issparse(G) else G, dtype=np.float64)
-
-
-def _row_norms2(F):
-    return np.asarray(F.multiply(F).sum(axis=1), dtype=np.float64).ravel()
-
-
-def _warn_zero_rows(n_zero, what, stacklevel):
+def _warn_zero_rows(n_zero, what):
     if n_zero:
-        warnings.warn(
-            f"{n_zero} {what} with k(x, x) = 0 (for a spectrum kernel: shorter than p, "
-            "so no p-grams); their normalised kernel values were set to 0 instead of NaN",
-            NumericalWarning, stacklevel=stacklevel)
+        warn(f"{n_zero} {what} with k(x, x) = 0 (for a spectrum kernel: shorter than p, "
+             "so no p-grams); their normalised kernel values were set to 0 instead of NaN",
+             NumericalWarning)
 
 
 # ---------------------------------------------------------------------------
@@ -207,10 +92,6 @@ def normalize_gram(S, diag_x=None, diag_y=None, method="cosine"):
     array([[1.    , 0.3333],
            [0.3333, 1.    ]])
     """
-    return _normalize_gram(S, diag_x, diag_y, method, stacklevel=3)
-
-
-def _normalize_gram(S, diag_x, diag_y, method, stacklevel):
     if method not in _NORMALIZATIONS:
         raise ValueError(f"'method' must be one of {list(_NORMALIZATIONS)}, got {method!r}")
     S = check_real_array(S, "S")
@@ -236,7 +117,7 @@ def _normalize_gram(S, diag_x, diag_y, method, stacklevel):
         with np.errstate(over="ignore"):  # a trace beyond float64 scales S to 0
             scale = float(diag_x.sum()) * float(diag_y.sum())
         if scale == 0:
-            _warn_zero_rows(S.shape[0], "sequences (the whole block)", stacklevel + 1)
+            _warn_zero_rows(S.shape[0], "sequences (the whole block)")
             return np.zeros_like(S)
         with np.errstate(over="ignore"):  # an overflow is refused below
             out = S / scale
@@ -245,7 +126,7 @@ def _normalize_gram(S, diag_x, diag_y, method, stacklevel):
         sx, sy = np.sqrt(diag_x), np.sqrt(diag_y)
         zx, zy = sx == 0, sy == 0
         n_zero = int(zx.sum()) if own_diagonal else int(zx.sum() + zy.sum())
-        _warn_zero_rows(n_zero, "sequences", stacklevel + 1)
+        _warn_zero_rows(n_zero, "sequences")
         inv_x = np.divide(1.0, sx, out=np.zeros_like(sx), where=~zx)
         inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
         with np.errstate(over="ignore"):  # an overflow is refused below
@@ -262,82 +143,6 @@ def _normalize_gram(S, diag_x, diag_y, method, stacklevel):
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
-
-class SequenceKernel:
-    """Base class of kernels on sequences (strings, lists of symbols).
-
-    Subclasses are frozen dataclasses whose fields are the kernel parameters.
-    Kernels with an explicit finite feature map implement :meth:`_grams`
-    (the features of one validated sequence) and :meth:`_check`; the base
-    turns them into a sparse count matrix and Gram blocks.
-    """
-
-    # -- subclasses with explicit count features ------------------------------
-    def _check(self, X, name):  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _grams(self, s):  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    # -- public API -------------------------------------------------------------
-    def features(self, X, vocabulary=None):
-        """Sparse count features of the sequences `X`.
-
-        Parameters
-        ----------
-        X : list of sequences
-            The sequences (for :class:`JointSpectrumKernel`, ``(x, y)`` pairs).
-        vocabulary : dict, optional
-            Feature → column index. If given it is kept fixed and features not
-            in it are dropped (so matrices of two sets built with one
-            vocabulary share columns); otherwise it is fitted on `X`.
-
-        Returns
-        -------
-        F : scipy.sparse.csr_matrix of shape (n, n_features), float64
-            ``F[i, j]`` is the count of feature j in sequence i.
-        vocabulary : dict
-            Feature → column index; the features are p-gram tuples (spectrum)
-            or ``(p-gram, output symbol)`` pairs (joint spectrum).
-        """
-        items = self._check(X, "X")
-        if vocabulary is None:
-            vocabulary = {}
-            parts = _count_matrix(map(self._grams, items), vocabulary, True, "X")
-        else:
-            if not isinstance(vocabulary, dict):
-                raise TypeError(f"'vocabulary' must be a dict feature -> column, got "
-                                f"{type(vocabulary).__name__}")
-            parts = _count_matrix(map(self._grams, items), vocabulary, False, "X")
-        n_features = max(len(vocabulary), max(vocabulary.values(), default=-1) + 1)
-        return _to_csr(parts, n_features), vocabulary
-
-    def __call__(self, X, Y=None):
-        """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y), float64.
-
-        The vocabulary is fitted on ``X ∪ Y`` so both count matrices share
-        columns; the block is the sparse product ``F_x F_yᵀ``.
-        """
-        X = self._check(X, "X")
-        vocabulary = {}
-        px = _count_matrix(map(self._grams, X), vocabulary, True, "X")
-        if Y is None:
-            Fx = _to_csr(px, len(vocabulary))
-            return _gram(Fx, Fx)
-        Y = self._check(Y, "Y")
-        py = _count_matrix(map(self._grams, Y), vocabulary, True, "Y")
-        n_features = len(vocabulary)
-        return _gram(_to_csr(px, n_features), _to_csr(py, n_features))
-
-    def diag(self, X):
-        """The diagonal ``k(x_i, x_i) = ‖φ(x_i)‖²`` without the Gram matrix."""
-        F, _ = self.features(X)
-        return _row_norms2(F)
-
-    def get_params(self, deep=True):
-        """The kernel parameters as a dict (the dataclass fields)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
 
 def _check_p(p):
     return check_positive_int(p, "p")
@@ -436,6 +241,8 @@ class JointSpectrumKernel(SequenceKernel):
 
     p: int = 3
 
+    joint = True        # it takes (x, y) pairs
+
     def __post_init__(self):
         _check_p(self.p)
         if self.p % 2 == 0:
@@ -460,6 +267,16 @@ def _check_base(base):
 
 class _WrappedKernel(SequenceKernel):
     """A kernel built on `self.base`: its input is the base kernel's input."""
+
+    @property
+    def joint(self):
+        """The base kernel takes ``(x, y)`` pairs."""
+        return isinstance(self.base, SequenceKernel) and self.base.joint
+
+    @property
+    def vector_input(self):
+        """The base kernel (or the one it wraps) takes numeric vectors."""
+        return isinstance(self.base, Kernel) or self.base.vector_input
 
     def _check(self, X, name):
         if isinstance(self.base, SequenceKernel):
@@ -528,9 +345,9 @@ class NormalizedKernel(_WrappedKernel):
         d = _row_norms2(F)
         if self.method == "trace":
             t = d.sum()
-            _warn_zero_rows(F.shape[0] if t == 0 else 0, "sequences (the whole set)", 3)
+            _warn_zero_rows(F.shape[0] if t == 0 else 0, "sequences (the whole set)")
             return (F * (1.0 / t if t > 0 else 0.0)).tocsr(), vocabulary
-        _warn_zero_rows(int((d == 0).sum()), "sequences", 3)
+        _warn_zero_rows(int((d == 0).sum()), "sequences")
         s = np.sqrt(d)
         inv = np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
         return sp.diags(inv) @ F, vocabulary
@@ -539,19 +356,18 @@ class NormalizedKernel(_WrappedKernel):
         """Normalised Gram block, ``normalize_gram(k(X, Y), k(X), k(Y), method)``."""
         S = self.base(X, Y)
         if Y is None:
-            return _normalize_gram(S, None, None, self.method, stacklevel=3)
-        return _normalize_gram(S, self.base.diag(X), self.base.diag(Y), self.method,
-                               stacklevel=3)
+            return normalize_gram(S, method=self.method)
+        return normalize_gram(S, self.base.diag(X), self.base.diag(Y), self.method)
 
     def diag(self, X):
         """1 (cosine; 0 where k(x, x) = 0) or ``k(x_i, x_i) / tr²`` (trace)."""
         d = np.asarray(self.base.diag(X), dtype=np.float64)
         if self.method == "trace":
             t = d.sum()
-            _warn_zero_rows(d.size if t == 0 else 0, "sequences (the whole set)", 3)
+            _warn_zero_rows(d.size if t == 0 else 0, "sequences (the whole set)")
             return d / t**2 if t > 0 else np.zeros_like(d)
         zero = d == 0
-        _warn_zero_rows(int(zero.sum()), "sequences", 3)
+        _warn_zero_rows(int(zero.sum()), "sequences")
         return (~zero).astype(np.float64)
 
 

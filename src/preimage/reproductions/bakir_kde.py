@@ -60,8 +60,8 @@ KS = (1, 3, 5, 7, 9)
 PAPER_KDE = {1: 0.182, 3: 0.169, 5: 0.162, 7: 0.164, 9: 0.163}
 PAPER_KNN = {1: 0.251, 3: 0.243, 5: 0.249, 7: 0.250, 9: 0.248}
 PAPER_PM = 0.03
-#: Spectrum length, window length, ridge λ and RBF width of the paper.
-P, WINDOW, RIDGE, RBF_GAMMA = 3, 3, 1.0, 1.0
+#: Spectrum length, window length, ridge λ (``alpha``) and RBF width of the paper.
+P, WINDOW, ALPHA, RBF_GAMMA = 3, 3, 1.0, 1.0
 #: k of the readings table (the paper's best KDE entry).
 K_READINGS = 5
 
@@ -70,7 +70,7 @@ def paper_kde(n_neighbors, *, normalization="cosine", rbf=True, **params):
     """The paper's KDE, with the readings table's variants as options."""
     spectrum = NormalizedKernel(SpectrumKernel(P), method=normalization)
     input_kernel = KernelDistanceRBF(spectrum, gamma=RBF_GAMMA) if rbf else spectrum
-    params = {"ridge": RIDGE, "window": WINDOW, **params}
+    params = {"alpha": ALPHA, "window": WINDOW, **params}
     return KernelDependencyEstimator(
         input_kernel, NormalizedKernel(JointSpectrumKernel(P), method=normalization),
         n_neighbors=n_neighbors, **params)
@@ -202,7 +202,7 @@ def _readings():
         "no RBF: normalised spectrum kernel on inputs": _kde_method(rbf=False),
         "coordinate weight 0.3": _kde_method(coordinate_weight=0.3),
         "coordinate weight 3": _kde_method(coordinate_weight=3.0),
-        "λ = 0.1": _kde_method(ridge=0.1),
+        "λ = 0.1": _kde_method(alpha=0.1),
         "true test coordinates decoded (ceiling, uses test outputs)": _kde_oracle,
         "window k-NN (baseline)": _window_method,
     }

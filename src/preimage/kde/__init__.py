@@ -1,0 +1,77 @@
+"""Kernel dependency estimation (KDE): functions on Gram matrices, the string
+pieces of its learned pre-images, and the decoders that turn estimated
+output coordinates back into outputs.
+
+Notation (Weston et al. 2003; Bakır, Weston & Schölkopf 2004, Sec. 2.2): m
+training pairs (x_i, y_i), input Gram ``K_st = k(x_s, x_t)``, output Gram
+``L_st = l(y_s, y_t)``.
+
+1. *Decomposition of the outputs*: kernel PCA of the centred output Gram
+   ``HLH`` gives r principal axes ``v_j`` and the centred coordinates ``P``
+   of the training outputs (:func:`fit_kde`, in ``_fit``).
+2. *Learning the map*: ``β = (KᵀK + γI)⁻¹ KᵀP`` (paper, eq. 4) or kernel ridge
+   regression ``β = (K + γI)⁻¹ P`` (:func:`kde_regression`), γ = ``alpha``.
+3. *Testing*: the estimated coordinates of a new x are ``k(x, X) β``
+   (:func:`predict_coordinates`), and the output is a pre-image of the point
+   they stand for (eq. 5), found by a decoder (``_decoders``): a string
+   decoded symbol by symbol from input windows (Sec. 3.2; the windows and
+   features are in ``_strings``), the candidate whose coordinates are
+   nearest, or any pre-image method on the expansion ``Σ_j p̂_j v_j + μ`` over
+   the training outputs.
+
+``_data`` says what the data are (numeric vectors or sequences, and the
+kernel on each) and holds the training pairs in the output feature space
+(:class:`OutputSpace`). :class:`preimage.KernelDependencyEstimator`
+validates, keeps state and calls these.
+"""
+
+from ._data import OutputSpace, check_outputs, data_kind, resolve_kernel
+from ._decoders import (
+    DECODERS,
+    CandidateDecoder,
+    Decoder,
+    PreimageDecoder,
+    WindowDecoder,
+    make_decoder,
+    nearest_coordinates,
+)
+from ._fit import (
+    REGRESSIONS,
+    KDEResult,
+    fit_kde,
+    kde_regression,
+    output_coordinates,
+    predict_coordinates,
+)
+from ._strings import (
+    check_equal_lengths,
+    check_sequences,
+    string_preimage_features,
+    symbol_accuracy,
+    window_features,
+)
+
+__all__ = [
+    "DECODERS",
+    "REGRESSIONS",
+    "CandidateDecoder",
+    "Decoder",
+    "KDEResult",
+    "OutputSpace",
+    "PreimageDecoder",
+    "WindowDecoder",
+    "check_equal_lengths",
+    "check_outputs",
+    "check_sequences",
+    "data_kind",
+    "fit_kde",
+    "kde_regression",
+    "make_decoder",
+    "nearest_coordinates",
+    "output_coordinates",
+    "predict_coordinates",
+    "resolve_kernel",
+    "string_preimage_features",
+    "symbol_accuracy",
+    "window_features",
+]

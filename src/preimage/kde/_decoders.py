@@ -1,0 +1,379 @@
+"""Decoders: from estimated output coordinates back to outputs, the
+pre-image step of kernel dependency estimation (Bakır, Weston & Schölkopf
+2004, Secs. 2.2 and 3.2).
+
+The estimated coordinates ``ĉ = k(x, X) β`` of an input stand for the point
+``Σ_j ĉ_j v_j + μ`` of the output feature space; a decoder turns them into an
+output:
+
+* :class:`WindowDecoder` (``"knn"``, or any scikit-learn classifier): string
+  outputs of the input's length, symbol by symbol. Position q of the output
+  of x is the class a classifier gives to ``[w · ĉ(x), one-hot window of x
+  centred at q]``, trained on the same features of every training position
+  with the *true* coordinates of the training outputs (Sec. 3.2);
+* :class:`CandidateDecoder` (``"candidates"``): the candidate output y whose
+  coordinates are nearest, ``argmin_y ‖ĉ(x) − c(y)‖²`` (Weston et al. 2003);
+  with a joint kernel the candidates are paired with x, so only those of its
+  length qualify;
+* :class:`PreimageDecoder` (every method of
+  :data:`~preimage.PREIMAGE_METHODS`, a solver or a callable): vector
+  outputs, the pre-image of ``Σ_j ĉ_j v_j + μ`` as an expansion over the
+  training outputs, through the solver's ``solve_coordinates``.
+
+Every decoder has the same small interface (made from the user's ``method``
+and ``method_params``, fitted once on the training pairs in their
+:class:`~preimage.kde.OutputSpace`, then ``decode(C, X=None)``);
+:data:`DECODERS` registers the named ones and :func:`make_decoder` is the
+one dispatch.
+"""
+
+from types import MappingProxyType
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.neighbors import KNeighborsClassifier
+
+from .._validation import check_array_2d
+from ..kernels import Kernel
+from ..solvers import PREIMAGE_METHODS, make_solver
+from ._strings import check_equal_lengths, string_preimage_features
+
+__all__ = [
+    "DECODERS",
+    "CandidateDecoder",
+    "Decoder",
+    "PreimageDecoder",
+    "WindowDecoder",
+    "make_decoder",
+    "nearest_coordinates",
+]
+
+
+class Decoder:
+    """Base class of decoders: output coordinates to outputs.
+
+    Parameters
+    ----------
+    method : str, classifier, solver or callable
+        What the user chose (kept for the messages, and for the decoders that
+        build on it).
+    params : dict, optional
+        Its options.
+
+    A subclass names the estimator settings its constructor also takes in
+    :attr:`settings`, implements :meth:`fit` and :meth:`decode`, and says in
+    :attr:`needs_inputs` whether decoding needs the inputs.
+    """
+
+    #: Settings of :class:`~preimage.KernelDependencyEstimator` this decoder
+    #: takes, as keyword arguments of its constructor.
+    settings = ()
+    #: :meth:`decode` needs the inputs the outputs belong to.
+    needs_inputs = False
+
+    def __init__(self, method, params=None):
+        self.method = method
+        self.params = params
+
+    def __repr__(self):
+        settings = "".join(f", {name}={getattr(self, name)!r}" for name in self.settings)
+        return f"{type(self).__name__}({self.method!r}{settings})"
+
+    def fit(self, X, Y, space):  # pragma: no cover - abstract
+        """Fit on the checked training inputs X and outputs Y, with their
+        :class:`~preimage.kde.OutputSpace` (kernel, kinds, KDE result)."""
+        raise NotImplementedError
+
+    def decode(self, C, X=None):  # pragma: no cover - abstract
+        """Outputs of the checked coordinates C (n, r); X: the checked inputs
+        they belong to, when :attr:`needs_inputs`."""
+        raise NotImplementedError
+
+
+class WindowDecoder(Decoder):
+    """String outputs symbol by symbol, from ``[w · c, one-hot window]`` per
+    position (Bakır et al. 2004, Sec. 3.2).
+
+    Every position q of every training string is one example with features
+    ``[w · P_i, one-hot window of x_i centred at q]`` (see
+    :func:`~preimage.kde.string_preimage_features`) and label ``y_i[q]``; the
+    classifier is trained on the *true* coordinates P of the training outputs
+    and applied with the *estimated* coordinates of a test input. Outputs have
+    the length of their input.
+
+    Parameters
+    ----------
+    method : "knn" or classifier
+        ``"knn"``: ``KNeighborsClassifier(n_neighbors)``; a scikit-learn
+        classifier (``fit`` and ``predict``) is cloned.
+    params : dict, optional
+        Parameters set on the classifier.
+    window : int, default=3
+        Odd window length n + 1; positions beyond either end hold a terminal
+        symbol.
+    n_neighbors : int, default=1
+        k of the k-NN.
+    coordinate_weight : float, default=1.0
+        w, the factor on the coordinates (the window is one-hot, unscaled:
+        see :func:`~preimage.kde.string_preimage_features` for the
+        distances); 0 gives the plain window classifier.
+
+    Attributes
+    ----------
+    classifier_ : classifier
+        The fitted position classifier.
+    symbols_ : list
+        The input alphabet of the windows (training symbols, sorted).
+    output_symbols_ : list
+        The output alphabet; the classifier's classes are indices into it.
+    """
+
+    settings = ("window", "n_neighbors", "coordinate_weight")
+    needs_inputs = True
+
+    def __init__(self, method="knn", params=None, *, window=3, n_neighbors=1,
+                 coordinate_weight=1.0):
+        super().__init__(method, params)
+        self.window = window
+        self.n_neighbors = n_neighbors
+        self.coordinate_weight = coordinate_weight
+
+    def fit(self, X, Y, space):
+        if space.kind != "sequence" or space.input_kind != "sequence":
+            raise ValueError(
+                f"'method'={self.method!r} decodes strings position by position from "
+                "input windows and needs sequence inputs and outputs; for vector "
+                f"outputs use 'candidates' or one of {list(PREIMAGE_METHODS)}")
+        check_equal_lengths(X, Y, "Y")
+        n_positions = sum(len(y) for y in Y)
+        if n_positions == 0:
+            raise ValueError(f"'method'={self.method!r} learns output symbols position by "
+                             "position, but every string of 'Y' is empty")
+        if isinstance(self.method, str):        # the k-NN of the paper
+            if self.n_neighbors > n_positions:
+                raise ValueError(f"'n_neighbors' must be at most the {n_positions} symbol "
+                                 f"position(s) of the training strings, got "
+                                 f"{self.n_neighbors!r}")
+            self.classifier_ = KNeighborsClassifier(n_neighbors=self.n_neighbors)
+        else:
+            self.classifier_ = clone(self.method)
+        if self.params:
+            self.classifier_.set_params(**self.params)
+        self.symbols_ = sorted({s for x in X for s in x}, key=repr)
+        F = string_preimage_features(space.result.coordinates, X, self.window,
+                                     self.symbols_, coordinate_weight=self.coordinate_weight)
+        # Symbols of any hashable type are encoded as integer classes.
+        self.output_symbols_ = sorted({s for y in Y for s in y}, key=repr)
+        code = {s: j for j, s in enumerate(self.output_symbols_)}
+        self.classifier_.fit(F, np.array([code[s] for y in Y for s in y]))
+        self._strings = all(isinstance(y, str) for y in Y)
+        return self
+
+    def decode(self, C, X=None):
+        F = string_preimage_features(C, X, self.window, self.symbols_,
+                                     coordinate_weight=self.coordinate_weight)
+        labels = self.classifier_.predict(F) if F.shape[0] else np.zeros(0, dtype=int)
+        ends = np.cumsum([len(x) for x in X])
+        outputs = [[self.output_symbols_[j] for j in part]
+                   for part in np.split(labels, ends[:-1])]
+        # Strings come back as strings, other sequences as tuples of symbols.
+        return ["".join(y) if self._strings else tuple(y) for y in outputs]
+
+
+class CandidateDecoder(Decoder):
+    """The candidate whose output coordinates are nearest the estimated ones.
+
+    ``ŷ = argmin_{y ∈ candidates} ‖ĉ(x) − c(y)‖²`` (Weston et al. 2003). With
+    a joint output kernel each candidate is paired with the input, ``c(x,
+    y)``, so only candidates of the input's length qualify.
+
+    Parameters
+    ----------
+    method : "candidates"
+    params : dict, optional
+        Unused.
+    candidates : list or array, optional
+        Candidate outputs; None takes the training outputs.
+
+    Attributes
+    ----------
+    candidates_ : list or ndarray
+        The checked candidates.
+    """
+
+    settings = ("candidates",)
+
+    def __init__(self, method="candidates", params=None, *, candidates=None):
+        super().__init__(method, params)
+        self.candidates = candidates
+
+    @property
+    def needs_inputs(self):
+        """A joint kernel pairs each candidate with the input."""
+        return self.space_.joint
+
+    def fit(self, X, Y, space):
+        self.space_ = space
+        self.candidates_ = (Y if self.candidates is None
+                            else space.check_outputs(self.candidates, "candidates"))
+        if not space.joint:
+            self._coordinates = space.coordinates(self.candidates_)
+        return self
+
+    def decode(self, C, X=None):
+        cands = self.candidates_
+        if not self.space_.joint:
+            index, _ = nearest_coordinates(C, self._coordinates)
+            return cands[index] if isinstance(cands, np.ndarray) else [cands[i] for i in index]
+        # Every (input, candidate) pair of equal lengths, and its coordinates.
+        inputs, outputs, owner, which = [], [], [], []
+        for j, x in enumerate(X):
+            for c, y in enumerate(cands):
+                if len(y) == len(x):
+                    inputs.append(x)
+                    outputs.append(y)
+                    owner.append(j)
+                    which.append(c)
+        missing = sorted(set(range(len(X))) - set(owner))
+        if missing:
+            raise ValueError(
+                f"'candidates' holds no output of length {len(X[missing[0]])}, the length "
+                f"of input {missing[0]} (a joint kernel pairs each candidate with the "
+                "input, so their lengths must match)")
+        d2 = np.sum((self.space_.coordinates(outputs, inputs) - C[owner]) ** 2, axis=1)
+        best = np.full(len(X), np.inf)
+        choice = np.zeros(len(X), dtype=int)
+        for d, j, c in zip(d2, owner, which):
+            if d < best[j]:
+                best[j], choice[j] = d, c
+        return [cands[c] for c in choice]
+
+
+class PreimageDecoder(Decoder):
+    """Vector outputs: a pre-image of the point ``Σ_j ĉ_j v_j + μ``.
+
+    The point is an expansion over the training outputs with the output
+    kernel's kernel PCA; any pre-image method solves it from the coordinates
+    (``solve_coordinates(C, add_mean=True)``). A method that learns from
+    pairs (``"learned"``, Bakır et al.'s map) is kernel ridge regression from
+    the training coordinates P to the centred training outputs, the mean
+    added back: the map has no bias, and far from every training coordinate
+    its value then stands for the mean output.
+
+    Parameters
+    ----------
+    method : str, solver or callable
+        A name of :data:`~preimage.PREIMAGE_METHODS`, a solver (cloned, then
+        fitted on the training outputs) or a callable (see
+        :func:`~preimage.solvers.make_solver`).
+    params : dict, optional
+        Options of the method.
+
+    Attributes
+    ----------
+    solver_ : PreimageSolver
+        The fitted solver.
+    """
+
+    def fit(self, X, Y, space):
+        if space.kind != "vector" or not isinstance(space.kernel, Kernel):
+            raise ValueError(
+                f"'method'={self.method!r} searches the output space with a preimage "
+                "Kernel on numeric outputs; for sequence outputs use a classifier or one "
+                f"of {sorted(DECODERS)}")
+        solver = make_solver(self.method, self.params)
+        if solver is self.method:  # a solver given as a parameter is cloned, as estimators are
+            solver = clone(solver)
+        pairs = ({"coordinates": space.result.coordinates, "targets": Y,
+                  "center_targets": True} if solver.learns_from_pairs else {})
+        self.solver_ = solver.fit(Y, space.kernel, kpca=space.result.output_pca, **pairs)
+        return self
+
+    def decode(self, C, X=None):
+        return self.solver_.solve_coordinates(C, add_mean=True)
+
+
+#: The decoders chosen by name; every other ``method`` is a classifier
+#: (:class:`WindowDecoder`) or a pre-image method (:class:`PreimageDecoder`).
+DECODERS = MappingProxyType({"candidates": CandidateDecoder, "knn": WindowDecoder})
+
+
+def _is_classifier(method):
+    """A scikit-learn classifier, told from a pre-image solver by what it has."""
+    return hasattr(method, "fit") and hasattr(method, "predict") and not hasattr(method,
+                                                                                  "solve")
+
+
+def make_decoder(method, params=None, **settings):
+    """A decoder for `method`, ready to be fitted.
+
+    Parameters
+    ----------
+    method : str, classifier, solver or callable
+        A name of :data:`DECODERS`; a scikit-learn classifier (a
+        :class:`WindowDecoder` with a clone of it); or a name of
+        :data:`~preimage.PREIMAGE_METHODS`, a solver or a callable (a
+        :class:`PreimageDecoder`).
+    params : dict, optional
+        Options of the method.
+    **settings
+        ``window``, ``n_neighbors``, ``coordinate_weight``, ``candidates``:
+        each decoder takes those it names in its ``settings``.
+
+    Returns
+    -------
+    Decoder
+
+    Examples
+    --------
+    >>> from preimage.kde import make_decoder
+    >>> make_decoder("knn", window=5, n_neighbors=3, candidates=None)
+    WindowDecoder('knn', window=5, n_neighbors=3, coordinate_weight=1.0)
+    >>> make_decoder("exact", window=5)           # a pre-image method takes no setting
+    PreimageDecoder('exact')
+    """
+    if isinstance(method, str) and method in DECODERS:
+        cls = DECODERS[method]
+    elif _is_classifier(method):
+        cls = WindowDecoder
+    else:
+        cls = PreimageDecoder
+    return cls(method, params, **{name: settings[name] for name in cls.settings
+                                  if name in settings})
+
+
+def nearest_coordinates(query, candidates, mask=None):
+    """Index of the candidate nearest each query, ``argmin_c ‖q − c‖²``.
+
+    Parameters
+    ----------
+    query : array of shape (m, r)
+    candidates : array of shape (n_c, r)
+    mask : bool array of shape (m, n_c), optional
+        Allowed pairs; each row needs at least one.
+
+    Returns
+    -------
+    index : ndarray of shape (m,)
+    distance2 : ndarray of shape (m,)
+    """
+    Q = check_array_2d(query, "query", dtype=np.float64, min_samples=0)
+    C = check_array_2d(candidates, "candidates", dtype=np.float64,
+                       n_features=Q.shape[1])
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.dtype != bool or mask.shape != (Q.shape[0], C.shape[0]):
+            raise ValueError(f"'mask' must be a boolean array of shape "
+                             f"{(Q.shape[0], C.shape[0])} (queries, candidates), got "
+                             f"{mask.dtype} of shape {mask.shape}")
+        if not mask.any(axis=1).all():
+            raise ValueError(f"'mask' must allow at least one candidate for every query; "
+                             f"row {int(np.argmin(mask.any(axis=1)))} allows none")
+    # check_array_2d bounds the magnitudes, so no term below overflows.
+    d2 = (np.einsum("ij,ij->i", Q, Q)[:, None] - 2 * Q @ C.T
+          + np.einsum("ij,ij->i", C, C)[None, :])
+    np.maximum(d2, 0.0, out=d2)
+    if mask is not None:
+        d2 = np.where(mask, d2, np.inf)
+    index = d2.argmin(axis=1)
+    return index, d2[np.arange(len(index)), index]
