@@ -18,12 +18,15 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.base import BaseEstimator
+from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.svm import SVC, SVR
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import preimage.estimators
 from preimage import (PREIMAGE_METHODS, KernelDependencyEstimator, KernelPCA,
-                      KernelPCADenoiser, NumericalWarning, PreimageResult, SequentialSVR,
-                      WienerRegressor)
+                      KernelPCADenoiser, NumericalWarning, PreimageResult, ReducedKernelPCA,
+                      ReducedSVC, ReducedSVR, SequentialSVR, WienerRegressor)
 from preimage.kernels import GaussianKernel, LinearKernel
 from preimage.solvers import LearnedPreimage, PreimageSolver, make_solver
 
@@ -57,6 +60,23 @@ CHECKED = {
            KernelPCADenoiser(n_components=2, method="exact", kernel="poly", degree=3)]
         + [KernelPCADenoiser(n_components=2, method=m, n_landmarks=5, random_state=0)
            for m in ("fixed_point", "learned", "closed_form")]),
+    # Each reduced-set method and each kind of machine once. A one-vs-one SVC
+    # with decision_function_shape="ovo" is left out: its pairwise decision
+    # values do not argmax to its prediction, which check_classifiers_train
+    # asserts (scikit-learn's own SVC fails it so too).
+    "ReducedKernelPCA": [
+        ReducedKernelPCA(n_vectors=3, random_state=0),
+        ReducedKernelPCA(KernelPCA(n_components=2, kernel="poly", degree=2), 3,
+                         method="selection_kpca"),
+        ReducedKernelPCA(SklearnKernelPCA(n_components=2), 3, method="selection_l1")],
+    "ReducedSVC": [
+        ReducedSVC(n_vectors=5, random_state=0),
+        ReducedSVC(SVC(kernel="poly", degree=2, coef0=1), 6, method="selection_kpca",
+                   break_ties=True),
+        ReducedSVC(OneVsRestClassifier(SVC()), 5, method="selection_l1", shared=True)],
+    "ReducedSVR": [
+        ReducedSVR(n_vectors=5, random_state=0),
+        ReducedSVR(SVR(kernel="linear"), 10, method="selection_l1")],
     "SequentialSVR": [
         SequentialSVR(max_iter=200),
         SequentialSVR(kernel="laplacian", C=1.0, epsilon=0.0, max_iter=200),

@@ -326,6 +326,18 @@ def test_files_of_format_1_load_and_predict_as_they_did(name):
                 model.inverse_transform(model.transform(Z), x0=Z), expected["kpca-inverse"])
 
 
+@pytest.mark.parametrize("name, n_vectors, shared", [
+    ("reduced-svc", 6, False), ("reduced-svr", 5, False), ("reduced-kpca", 8, True)])
+def test_reduced_estimators_of_format_1_say_how_they_were_made(name, n_vectors, shared):
+    """Format 1 kept no parameters of the reduced estimators; the upgrade
+    recovers those write_fixtures.py used from the fitted state."""
+    model = load_model(FIXTURES / f"{name}.npz")
+    params = model.get_params()
+    assert params["estimator"] is None and params["method"] == "construction"
+    assert (params["n_vectors"], params["shared"]) == (n_vectors, shared)
+    assert model.reduced_set_.info["preimage_method"] == "fixed_point"
+
+
 def test_upgraded_file_writes_and_reads_back_in_the_current_format(tmp_path):
     model = load_model(FIXTURES / "denoiser-closed-form.npz")
     again = load_model(save_model(model, tmp_path / "again.npz"))

@@ -50,7 +50,7 @@ from preimage.kernels import (
     SpectrumKernel,
 )
 from preimage.reduced_set import (
-    METHODS,
+    REDUCED_SET_METHODS,
     approximation_error,
     construct,
     optimal_coefficients,
@@ -125,7 +125,7 @@ def positive_definite(kernel):
 
 
 def reduced_shape(m, d, max_vectors, kernel):
-    """The documented shape of a ReducedSet, and ρ between 0 and ‖Ψ‖²."""
+    """The documented shape of a ReducedSetResult, and ρ between 0 and ‖Ψ‖²."""
     def check(out):
         vectors, coef, error, norm2, relative, values = out
         p = vectors.shape[0]
@@ -161,7 +161,7 @@ def _reduction(data, call):
     return check_contract(run, reduced_shape(m, X.shape[1], max_vectors, kernel))
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", REDUCED_SET_METHODS)
 @settings(max_examples=examples(1.0))
 @given(data=st.data())
 def test_reduce_expansion_contract(method, data):
@@ -206,14 +206,15 @@ def test_select_l1_contract(data):
 @settings(max_examples=examples(1.0))
 @given(data=st.data())
 def test_construct_contract(data):
-    solver = data.draw(st.sampled_from(["auto", "fixed_point", "gradient", "newton"]))
-    ridge = data.draw(st.sampled_from([0.0, 1e-6, 1.0, -1.0, np.nan]))
+    preimage_method = data.draw(st.sampled_from(["auto", "fixed_point", "gradient", "newton",
+                                                 "mds"]))
+    alpha = data.draw(st.sampled_from([0.0, 1e-6, 1.0, -1.0, np.nan]))
     tol = data.draw(st.sampled_from([None, 0.0, 0.1, -1.0]))
     phase2 = data.draw(st.booleans())
     seed = data.draw(st.integers(0, 3))
     _reduction(data, lambda psi, p, shared: construct(
-        psi, p, shared=shared, solver=solver, n_starts=2, max_iter=10, phase2=phase2,
-        phase2_max_iter=5, tol=tol, ridge=ridge, random_state=seed))
+        psi, p, shared=shared, preimage_method=preimage_method, n_starts=2, max_iter=10,
+        phase2=phase2, phase2_max_iter=5, tol=tol, alpha=alpha, random_state=seed))
 
 
 @settings(max_examples=examples(1.0))
@@ -222,10 +223,10 @@ def test_optimal_coefficients_and_error_contract(data):
     coef, X, kernel = data.draw(expansions())
     m = coef.shape[0]
     Z = data.draw(arrays(min_rows=0, max_rows=5, min_cols=1, max_cols=3))
-    ridge = data.draw(st.sampled_from([0.0, 1e-9, 1.0, -1.0, np.nan, 1e300]))
+    alpha = data.draw(st.sampled_from([0.0, 1e-9, 1.0, -1.0, np.nan, 1e300]))
 
     def solve():
-        return optimal_coefficients(FeatureExpansion(coef, X, kernel), Z, ridge=ridge)
+        return optimal_coefficients(FeatureExpansion(coef, X, kernel), Z, alpha=alpha)
     beta = check_contract(solve, (m, Z.shape[0]))
 
     given_beta = data.draw(hnp.arrays(np.float64, (m, Z.shape[0]), elements=coefficients)) \
@@ -236,7 +237,7 @@ def test_optimal_coefficients_and_error_contract(data):
     rho = check_contract(error, (m,))
     if rho is not None:
         assert (rho >= 0).all()
-    if beta is not None and rho is not None and ridge == 0.0 and positive_definite(kernel):
+    if beta is not None and rho is not None and alpha == 0.0 and positive_definite(kernel):
         # The optimal coefficients are no worse than none at all.
         norm2 = FeatureExpansion(coef, X, kernel).norm2()
         assert (rho <= norm2 + 1e-6 * (norm2 + norm2.max()) + 1e-300).all()
@@ -290,7 +291,7 @@ def _fit_svm(X, y, regression, kernel, gamma, degree=2):
 
 
 @settings(max_examples=examples(1.0))
-@given(problem=svm_problems(), method=st.sampled_from(METHODS),
+@given(problem=svm_problems(), method=st.sampled_from(list(REDUCED_SET_METHODS)),
        n_vectors=n_vector_values, shared=st.booleans(), with_data=st.booleans(),
        seed=st.integers(0, 3))
 def test_reduce_svm_contract(problem, method, n_vectors, shared, with_data, seed):
@@ -356,7 +357,8 @@ def test_reduce_kernel_pca_refuses_wrong_models(kpca):
        sklearn_model=st.booleans(), n_components=st.integers(1, 3),
        kernel=st.sampled_from(["rbf", "poly", "linear"]),
        gamma=st.sampled_from([None, 1e-12, 1.0, 1e12]),
-       method=st.sampled_from(METHODS), n_vectors=n_vector_values, shared=st.booleans())
+       method=st.sampled_from(list(REDUCED_SET_METHODS)), n_vectors=n_vector_values,
+       shared=st.booleans())
 def test_reduce_kernel_pca_contract(X, sklearn_model, n_components, kernel, gamma, method,
                                     n_vectors, shared):
     Model = SklearnKernelPCA if sklearn_model else KernelPCA
@@ -371,12 +373,12 @@ def test_reduce_kernel_pca_contract(X, sklearn_model, n_components, kernel, gamm
 
     def run():
         small = reduce_kernel_pca(kpca, n_vectors, method=method, shared=shared, **options)
-        return small.vectors_, small.coef_, small.offset_, small.transform(X)
+        return small.vectors_, small.dual_coef_, small.intercept_, small.transform(X)
     out = check_contract(run)
     if out is not None:
-        vectors, coef, offset, Y = out
-        q = offset.shape[0]
-        assert coef.shape == (q, vectors.shape[0]) and Y.shape == (X.shape[0], q)
+        vectors, dual_coef, intercept, Y = out
+        q = intercept.shape[0]
+        assert dual_coef.shape == (q, vectors.shape[0]) and Y.shape == (X.shape[0], q)
 
 
 # -- the regressors of Vijayakumar & Wu --------------------------------------------

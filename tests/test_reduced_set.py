@@ -18,8 +18,8 @@ from preimage.kernels import (
     PolynomialKernel,
 )
 from preimage.reduced_set import (
-    METHODS,
-    ReducedSet,
+    REDUCED_SET_METHODS,
+    ReducedSetResult,
     approximation_error,
     construct,
     optimal_coefficients,
@@ -86,7 +86,7 @@ def test_optimal_coefficients_singular_gram_uses_pseudo_inverse():
     np.testing.assert_allclose(beta[:, :2] + beta[:, 2:], single, rtol=1e-8)
     np.testing.assert_allclose(approximation_error(psi, Z, beta),
                                approximation_error(psi, X[:2], single), rtol=1e-8, atol=1e-12)
-    ridged = optimal_coefficients(psi, Z, ridge=1e-3)
+    ridged = optimal_coefficients(psi, Z, alpha=1e-3)
     assert np.isfinite(ridged).all()
 
 
@@ -186,25 +186,25 @@ def test_phase2_lowers_the_error(svm_expansion):
 @pytest.mark.parametrize("kernel", [GaussianKernel(gamma=0.8),
                                     PolynomialKernel(degree=3, gamma=0.5, coef0=1.0)],
                          ids=["gaussian", "poly"])
-@pytest.mark.parametrize("ridge", [0.0, 1e-2])
-def test_phase2_gradient_matches_finite_differences(kernel, ridge):
+@pytest.mark.parametrize("alpha", [0.0, 1e-2])
+def test_phase2_gradient_matches_finite_differences(kernel, alpha):
     rng = np.random.default_rng(6)
     X, A = rng.normal(size=(10, 2)), rng.normal(size=(2, 10))
     Z = rng.normal(size=(3, 2))
     norm2 = FeatureExpansion(A, X, kernel).norm2()
-    fun = _phase2_objective(kernel, X, A, norm2, Z.shape, ridge)
+    fun = _phase2_objective(kernel, X, A, norm2, Z.shape, alpha)
     numeric = approx_fprime(Z.ravel(), lambda z: fun(z)[0], 1e-7)
     np.testing.assert_allclose(fun(Z.ravel())[1], numeric, rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", REDUCED_SET_METHODS)
 def test_shared_and_separate_reduced_sets(method):
     rng = np.random.default_rng(7)
     X = rng.normal(size=(30, 2))
     psi = FeatureExpansion(rng.normal(size=(3, 30)), X, GaussianKernel(gamma=1.0))
     separate = reduce_expansion(psi, 4, method=method, random_state=0) if method == \
         "construction" else reduce_expansion(psi, 4, method=method)
-    assert isinstance(separate, ReducedSet)
+    assert isinstance(separate, ReducedSetResult)
     assert separate.coef.shape == (3, separate.n_vectors)
     assert ((separate.coef != 0).sum(axis=1) <= 4).all()
     assert separate.n_vectors <= 12
@@ -224,7 +224,7 @@ def test_construction_with_gradient_for_non_radial_kernel():
     X = rng.normal(size=(20, 2))
     psi = FeatureExpansion(rng.normal(size=20), X, LaplacianKernel(gamma=0.5))
     rs = construct(psi, 3, random_state=0)
-    assert rs.info["solver"] == "gradient"
+    assert rs.info["preimage_method"] == "gradient"
     assert rs.error[0] < rs.norm2[0]
 
 
@@ -245,8 +245,9 @@ def test_zero_expansion_needs_no_vectors():
     (lambda psi: select_l1(psi, penalty=-1.0), "'penalty'"),
     (lambda psi: select_l1(psi, 2, weights="odd"), "'weights'"),
     (lambda psi: select_l1(psi, 2, weights=np.ones(3)), "'weights'"),
-    (lambda psi: construct(psi, 2, solver="newton"), "'solver'"),
-    (lambda psi: construct(psi, 2, ridge=-1.0), "'ridge'"),
+    (lambda psi: construct(psi, 2, preimage_method="newton"), "'preimage_method'"),
+    (lambda psi: construct(psi, 2, preimage_method="mds"), "'preimage_method'"),
+    (lambda psi: construct(psi, 2, alpha=-1.0), "'alpha'"),
     (lambda psi: optimal_coefficients(psi, np.ones((2, 5))), "'vectors'"),
     (lambda psi: approximation_error(psi, psi.support[:2], np.ones(3)), "'coef'"),
     (lambda psi: optimal_coefficients(psi.coef, psi.support), "'expansion'"),

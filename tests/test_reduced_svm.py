@@ -9,7 +9,9 @@ value to the feature-space error the reduced set reports.
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics.pairwise import (
     linear_kernel,
@@ -23,20 +25,20 @@ from sklearn.svm import SVC, SVR
 from preimage import (
     KernelPCA,
     NumericalWarning,
+    ReducedKernelPCA,
     ReducedSVC,
     ReducedSVR,
     reduce_kernel_pca,
     reduce_svm,
 )
-from preimage.estimators._reduced_kpca import kernel_pca_expansion
-from preimage.estimators._reduced_svm import (
-    _reduced_model,
+from preimage.reduced_set import (
+    ReducedSetResult,
     classification_threshold,
     epsilon_insensitive_threshold,
+    kernel_pca_expansion,
     svm_expansion,
     svm_kernel,
 )
-from preimage.reduced_set import ReducedSet
 
 # ---------------------------------------------------------------------------
 # data and models (small: the whole file should run in a few seconds)
@@ -112,6 +114,19 @@ def decision(model, X):
         model.decision_function(X)
 
 
+def _reduced_shell(machines, reduced, model):
+    """The reduced estimator of `model` holding `reduced` as it is, with the
+    original thresholds (a reduction that removes nothing)."""
+    if machines.kind == "regression":
+        shell = ReducedSVR()
+    else:
+        shell = ReducedSVC(decision_function_shape=machines.decision_function_shape,
+                           break_ties=machines.break_ties)
+    shell._set_reduced(reduced, machines.intercept, machines.expansion, model)
+    shell._set_machines(machines)
+    return shell
+
+
 # ---------------------------------------------------------------------------
 # the kernel and the expansions, before any reduction
 # ---------------------------------------------------------------------------
@@ -154,8 +169,9 @@ def test_expansions_reproduce_the_model(name):
     # the un-reduced expansions in the reduced machine's shell: same decision
     # (in the model's own shape) and the same labels
     e = machines.expansion
-    exact = ReducedSet(e.support, e.coef, e.kernel, np.zeros(len(e)), e.norm2(), "none")
-    shell = _reduced_model(machines, exact, machines.intercept, False)
+    exact = ReducedSetResult(e.support, e.coef, e.kernel, np.zeros(len(e)), e.norm2(),
+                             "none")
+    shell = _reduced_shell(machines, exact, model)
     for X in (T, training_data(name)[0]):
         expected = decision(model, X)
         np.testing.assert_allclose(decision(shell, X), expected, rtol=0,
@@ -441,6 +457,122 @@ def test_reduced_sklearn_kernel_pca():
             kpca.kernel]
         bound = np.sqrt(small.approximation_error_)[None, :] * np.sqrt(diag)[:, None]
         assert np.all(np.abs(out - kpca.transform(T)) <= bound * (1 + 1e-6) + 1e-7)
+
+
+# ---------------------------------------------------------------------------
+# fit: the estimators fit a clone of the machine and reduce it, exactly as
+# the functions reduce a machine fitted already
+# ---------------------------------------------------------------------------
+
+def _same_reduction(fitted, made):
+    for name in ("vectors_", "dual_coef_", "intercept_", "original_intercept_",
+                 "approximation_error_"):
+        np.testing.assert_array_equal(getattr(fitted, name), getattr(made, name),
+                                      err_msg=name)
+    assert fitted.n_vectors_ == made.n_vectors_
+    assert fitted.original_n_support_ == made.original_n_support_
+    assert fitted.threshold_recomputed_ and made.threshold_recomputed_
+
+
+@pytest.mark.parametrize("name", ["binary_labels", "ovo3", "ovo4", "ovr3", "svr"])
+@pytest.mark.parametrize("method", ["construction", "selection_kpca", "selection_l1"])
+def test_fit_reduces_as_reduce_svm_does(name, method):
+    factory, X, y = SETUPS[name]
+    Reduced = ReducedSVR if name == "svr" else ReducedSVC
+    options = {"random_state": 0} if method == "construction" else {}
+    template = factory()
+    fitted = Reduced(template, 3, method=method, method_params={"n_starts": 4}
+                     if method == "construction" else None, **options).fit(X, y)
+    extra = {"n_starts": 4} if method == "construction" else {}
+    made = reduce_svm(factory().fit(X, y), 3, method, X=X, y=y, **options, **extra)
+    _same_reduction(fitted, made)
+    np.testing.assert_array_equal(decision(fitted, T), decision(made, T))
+    if name != "svr":
+        np.testing.assert_array_equal(fitted.predict(T), made.predict(T))
+    # the machine given is a template: cloned, never fitted itself
+    assert not hasattr(template, "support_vectors_") and not hasattr(template, "estimators_")
+
+
+def test_fit_with_default_svc_is_reduce_svm_of_a_default_svc():
+    X, y = training_data("ovo3")
+    fitted = ReducedSVC(SVC(C=10), 5, random_state=0).fit(X, y)
+    made = reduce_svm(SVC(C=10).fit(X, y), 5, X=X, y=y, random_state=0)
+    np.testing.assert_array_equal(fitted.decision_function(T), made.decision_function(T))
+    default = ReducedSVC(n_vectors=5, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(
+        default.decision_function(T),
+        reduce_svm(SVC().fit(X, y), 5, X=X, y=y, random_state=0).decision_function(T))
+    svr = ReducedSVR(n_vectors=4, random_state=0).fit(XR, YR)
+    np.testing.assert_array_equal(
+        svr.predict(T), reduce_svm(SVR().fit(XR, YR), 4, X=XR, y=YR,
+                                   random_state=0).predict(T))
+
+
+def test_reduce_svm_says_how_it_was_made():
+    model = make_model("ovo3", decision_function_shape="ovo", break_ties=False)
+    small = reduce_svm(model, 3, "construction", shared=True, random_state=5, n_starts=2)
+    assert small.get_params() == dict(
+        estimator=None, n_vectors=3, method="construction", shared=True,
+        method_params={"n_starts": 2}, random_state=5, decision_function_shape="ovo",
+        break_ties=False)
+    assert not small.threshold_recomputed_
+    # its parameters make the same reduction again with fit
+    again = clone(small).set_params(estimator=make_model("ovo3")).fit(*training_data("ovo3"))
+    assert again.n_vectors_ == small.n_vectors_
+    assert reduce_svm(make_model("svr"), 2, "selection_kpca").get_params() == dict(
+        estimator=None, n_vectors=2, method="selection_kpca", shared=False,
+        method_params=None, random_state=None)
+
+
+def test_fit_with_sparse_data_is_fit_with_dense_data():
+    import scipy.sparse as sp
+
+    X, y = training_data("ovo3")
+    dense = ReducedSVC(n_vectors=2, random_state=0).fit(X, y)
+    sparse = ReducedSVC(n_vectors=2, random_state=0).fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(sparse.decision_function(sp.csr_matrix(T)),
+                                  dense.decision_function(T))
+
+
+def test_fit_reduced_kernel_pca_is_reduce_kernel_pca():
+    X = kpca_models()[0]
+    for template in (KernelPCA(n_components=3, gamma=0.3),
+                     SklearnKernelPCA(n_components=2, kernel="poly", degree=2, gamma=0.2,
+                                      coef0=1.0)):
+        fitted = ReducedKernelPCA(template, 5, random_state=0).fit(X)
+        made = reduce_kernel_pca(clone(template).fit(X), 5, random_state=0)
+        for attr in ("vectors_", "dual_coef_", "intercept_", "approximation_error_"):
+            np.testing.assert_array_equal(getattr(fitted, attr), getattr(made, attr))
+        np.testing.assert_array_equal(fitted.transform(T), made.transform(T))
+        assert fitted.n_components_ == made.n_components_
+    assert made.get_params() == dict(estimator=None, n_vectors=5, method="construction",
+                                     shared=True, method_params=None, random_state=0)
+    # the default is preimage's KernelPCA with its defaults
+    np.testing.assert_array_equal(
+        ReducedKernelPCA(n_vectors=4, random_state=1).fit(X).transform(T),
+        reduce_kernel_pca(KernelPCA().fit(X), 4, random_state=1).transform(T))
+    assert list(ReducedKernelPCA(n_vectors=4).fit(X).get_feature_names_out()[:2]) == [
+        "reducedkernelpca0", "reducedkernelpca1"]
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: ReducedSVC(SVR()).fit(XR, YR > 0), ValueError, "'estimator'"),
+    (lambda: ReducedSVR(SVC()).fit(X3, Y3), ValueError, "'estimator'"),
+    (lambda: ReducedSVC(LogisticRegression()).fit(X3, Y3), TypeError, "'estimator'"),
+    (lambda: ReducedKernelPCA(SVC()).fit(X3), ValueError, "'estimator'"),
+    (lambda: ReducedSVC(n_vectors=0).fit(X3, Y3), ValueError, "'n_vectors'"),
+    (lambda: ReducedSVC(method="magic").fit(X3, Y3), ValueError, "'method'"),
+    (lambda: ReducedSVC(method_params={"random_state": 1}).fit(X3, Y3), ValueError,
+     "'method_params'"),
+    (lambda: ReducedSVC(method_params={"nope": 1}).fit(X3, Y3), TypeError, "nope"),
+    (lambda: ReducedSVR().fit(XR, np.full(len(XR), np.nan)), ValueError, "'y'"),
+    (lambda: ReducedSVC().predict(T), NotFittedError, r"fit\(X, y\).*reduce_svm"),
+    (lambda: ReducedKernelPCA().transform(T), NotFittedError,
+     r"fit\(X\).*reduce_kernel_pca"),
+])
+def test_fit_refusals_name_the_argument(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
 
 
 # ---------------------------------------------------------------------------

@@ -3,105 +3,28 @@
 A kernel PCA coordinate is a feature-space inner product plus a constant, so
 its principal axes are expansions over all N training points and every
 coordinate of a new point costs N kernel values. Approximating the axes by a
-reduced set of p ≪ N vectors makes it p.
+reduced set of p ≪ N vectors makes it p: :class:`ReducedKernelPCA` fits a
+kernel PCA and reduces its axes (or is made from a fitted one by
+:func:`reduce_kernel_pca`).
 """
 
-import numpy as np
-import scipy.sparse as sp
-from sklearn.base import BaseEstimator
-from sklearn.exceptions import NotFittedError
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context, clone
+from sklearn.utils._param_validation import HasMethods
 
-from .._expansion import FeatureExpansion
-from .._validation import check_positive_int
-from ..reduced_set import reduce_expansion
+from .._validation import validate_estimator_input
+from ..reduced_set import kernel_pca_expansion
 from ._kernel_pca import KernelPCA
-from ._reduced_svm import check_reduced_input, kernel_from_sklearn, warn_if_indefinite
+from ._reduced_base import BaseReducedExpansion, dense_input
 
-__all__ = ["kernel_pca_expansion", "reduce_kernel_pca", "ReducedKernelPCA"]
-
-
-def _sklearn_kernel(kpca, name):
-    """The kernel of a fitted ``sklearn.decomposition.KernelPCA``.
-
-    For a kernel given by name scikit-learn evaluates ``pairwise_kernels(X, Y,
-    metric=kernel, filter_params=True, gamma=gamma_, degree=degree,
-    coef0=coef0)``; its `kernel_params` serve callable kernels only.
-    """
-    return kernel_from_sklearn(kpca.kernel, kpca.gamma_, kpca.degree, kpca.coef0, name)
-
-
-def kernel_pca_expansion(kpca, name="kpca"):
-    """The principal axes of a fitted kernel PCA as expansions, and the offset.
-
-    A kernel PCA coordinate is ``β_k(x) = α_kᵀ k̃_x`` with the centred kernel
-    row ``k̃_x = H(k_x − K1/N)``, ``H = I − 11ᵀ/N``. Since H is symmetric,
-    ``β_k(x) = (Hα_k)ᵀ(k_x − K1/N)``, that is
-
-    .. math:: β_k(x) = ⟨Ψ_k, φ(x)⟩ + c_k,\\quad
-              Ψ_k = Σ_i ᾱ_ki φ(x_i),\\quad c_k = −ᾱ_kᵀ K1/N = −⟨Ψ_k, μ⟩,
-
-    with the centred coefficients ``ᾱ_ki = α_ki − mean_i α_ki`` and the
-    feature-space mean ``μ = Σ_i φ(x_i)/N``. (For exact eigenvectors of the
-    centred Gram matrix α already sums to zero; centring it again removes the
-    solver's rounding.) A :class:`~preimage.KernelPCA` keeps its axes and
-    ``⟨V_k, μ⟩`` when it is fitted, which are used as they are: its axes are
-    expansions over its support, the training points or (with
-    ``n_landmarks``) the landmarks.
-
-    Parameters
-    ----------
-    kpca : fitted preimage.KernelPCA or sklearn.decomposition.KernelPCA
-        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'`` (a
-        preimage kernel object of those kinds is also accepted).
-
-    Returns
-    -------
-    expansion : FeatureExpansion
-        The q axes Ψ_k over the N training points.
-    offset : ndarray of shape (q,)
-        The constants c_k.
-    """
-    from sklearn.decomposition import KernelPCA as SklearnKernelPCA
-
-    if not isinstance(kpca, (KernelPCA, SklearnKernelPCA)):
-        raise TypeError(f"{name!r} must be a fitted preimage.KernelPCA or "
-                        "sklearn.decomposition.KernelPCA, got "
-                        f"{type(kpca).__name__}")
-    try:
-        check_is_fitted(kpca)
-    except NotFittedError:
-        raise NotFittedError(f"{name!r} is not fitted ({type(kpca).__name__}); call "
-                             "fit(X) before reducing it") from None
-    if isinstance(kpca, KernelPCA):
-        if kpca.kernel_ is None:
-            raise ValueError(f"{name!r} uses kernel='precomputed'; a reduced set needs the "
-                             "kernel as a function of input points")
-        # Exact or Nyström: the axes are expansions over the support X_fit_
-        # (training points or landmarks), and c_k = ⟨V_k, μ⟩ is kept.
-        fit = kpca.fit_result_
-        axes = np.asarray(fit.alphas, dtype=float).T.copy()
-        return (FeatureExpansion(axes, np.asarray(kpca.X_fit_, dtype=float), kpca.kernel_),
-                -np.asarray(fit.mean_coords, dtype=float))
-    else:
-        kernel = _sklearn_kernel(kpca, name)
-        nonzero = np.flatnonzero(kpca.eigenvalues_)
-        alphas = np.zeros_like(kpca.eigenvectors_, dtype=float)
-        alphas[:, nonzero] = (kpca.eigenvectors_[:, nonzero]
-                              / np.sqrt(kpca.eigenvalues_[nonzero]))
-        col_mean = np.asarray(kpca._centerer.K_fit_rows_, dtype=float)
-        X_fit = kpca.X_fit_
-        support = (X_fit.toarray() if sp.issparse(X_fit) else np.asarray(X_fit)).astype(float)
-    centred = alphas - alphas.mean(axis=0, keepdims=True)
-    offset = -(centred.T @ col_mean)
-    return FeatureExpansion(centred.T.copy(), support, kernel), offset
+__all__ = ["reduce_kernel_pca", "ReducedKernelPCA"]
 
 
 def reduce_kernel_pca(kpca, n_vectors, method="construction", shared=True, **options):
     """Kernel PCA feature extraction on a reduced set.
 
-    The principal axes ``Ψ_k`` (see :func:`kernel_pca_expansion`) are
-    replaced by ``Ψ'_k = Σ_j β_kj φ(z_j)`` minimising ``ρ_k = ‖Ψ_k − Ψ'_k‖²``
+    The principal axes ``Ψ_k`` (see
+    :func:`preimage.reduced_set.kernel_pca_expansion`) are replaced by
+    ``Ψ'_k = Σ_j β_kj φ(z_j)`` minimising ``ρ_k = ‖Ψ_k − Ψ'_k‖²``
     (Schölkopf et al. 1999, Sec. V), and a coordinate becomes
     ``⟨Ψ'_k, φ(x)⟩ + c_k``; its error is at most ``√(ρ_k k(x, x))``
     (Cauchy–Schwarz).
@@ -121,6 +44,10 @@ def reduce_kernel_pca(kpca, n_vectors, method="construction", shared=True, **opt
     Returns
     -------
     ReducedKernelPCA
+        Fitted, with parameters that say how it was made: ``estimator`` None
+        (it was made from `kpca`, fitted already, which it does not keep),
+        `n_vectors`, `method`, `shared`, the `options` as ``method_params``
+        but for ``random_state``.
 
     References
     ----------
@@ -138,39 +65,50 @@ def reduce_kernel_pca(kpca, n_vectors, method="construction", shared=True, **opt
     True
     """
     expansion, offset = kernel_pca_expansion(kpca)
-    n_vectors = check_positive_int(n_vectors, "n_vectors")
-
-    warn_if_indefinite(expansion.kernel)
-    reduced = reduce_expansion(expansion, n_vectors, method=method, shared=shared,
-                               **options)
-    est = ReducedKernelPCA()
-    est.reduced_set_ = reduced
-    est.kernel_ = reduced.kernel
-    est.vectors_ = reduced.vectors
-    est.coef_ = reduced.coef
-    est.offset_ = offset
-    est.approximation_error_ = reduced.error
-    est.relative_error_ = reduced.relative_error
-    est.n_vectors_ = reduced.n_vectors
-    est.n_components_ = expansion.n_expansions
-    est.original_n_support_ = expansion.n_support
-    est.n_features_in_ = expansion.n_features
-    return est
+    random_state = options.pop("random_state", None)
+    est = ReducedKernelPCA(n_vectors=n_vectors, method=method, shared=shared,
+                           method_params=options or None, random_state=random_state)
+    est._validate_params()
+    return est._reduce_axes(expansion, offset, kpca)
 
 
-class ReducedKernelPCA(BaseEstimator):
-    """Kernel PCA coordinates from a reduced set, made by :func:`reduce_kernel_pca`.
+class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
+                       BaseReducedExpansion):
+    """Kernel PCA coordinates from a reduced set.
 
-    ``transform(x)_k = Σ_j β_kj k(z_j, x) + c_k ≈ kpca.transform(x)_k``.
+    ``transform(x)_k = Σ_j β_kj k(z_j, x) + c_k ≈ kpca.transform(x)_k``, one
+    kernel block ``k(X, Z)`` with the p reduced vectors instead of the N
+    training points. :meth:`fit` fits a clone of `estimator` and reduces its
+    principal axes; :func:`reduce_kernel_pca` makes one from a kernel PCA
+    fitted already (then `estimator` is None).
+
+    Parameters
+    ----------
+    estimator : preimage.KernelPCA or sklearn.decomposition.KernelPCA, default=None
+        The kernel PCA to fit and reduce, with kernel ``'rbf'``, ``'poly'``,
+        ``'sigmoid'`` or ``'linear'``; None is ``preimage.KernelPCA()``. It is
+        cloned and not kept after the reduction.
+    n_vectors : int, default=10
+        Reduced-set size p: in total with ``shared=True``, per component
+        otherwise.
+    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
+        The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
+    shared : bool, default=True
+        One reduced set for all components (one kernel block gives every
+        coordinate), or one per component, pooled.
+    method_params : dict, default=None
+        Options of the method (``n_starts``, ``phase2``, ``penalty``, …).
+    random_state : None, int or Generator, default=None
+        Random starts of the construction (the selections are deterministic).
 
     Attributes
     ----------
     vectors_ : ndarray of shape (p, n_features)
-    coef_ : ndarray of shape (n_components, p)
+    dual_coef_ : ndarray of shape (n_components, p)
         β.
-    offset_ : ndarray of shape (n_components,)
+    intercept_ : ndarray of shape (n_components,)
         ``c_k = −⟨Ψ_k, μ⟩``, the centring constant of each coordinate.
-    reduced_set_ : ReducedSet
+    reduced_set_ : ReducedSetResult
     approximation_error_ : ndarray of shape (n_components,)
         ``ρ_k = ‖Ψ_k − Ψ'_k‖²`` (the axes of preimage's and scikit-learn's
         kernel PCA have unit norm, so this is also the relative error).
@@ -178,11 +116,61 @@ class ReducedKernelPCA(BaseEstimator):
     n_vectors_, n_components_, original_n_support_ : int
     kernel_ : Kernel
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import KernelPCA, ReducedKernelPCA
+    >>> X = np.random.default_rng(0).normal(size=(40, 2))
+    >>> small = ReducedKernelPCA(KernelPCA(2, gamma=0.5), 40,
+    ...                          method="selection_kpca").fit(X)
+    >>> small.transform(X[:3]).shape
+    (3, 2)
     """
+
+    _parameter_constraints: dict = {
+        **BaseReducedExpansion._parameter_constraints,
+        "estimator": [HasMethods(["fit", "transform"]), None],
+    }
+
+    _maker = "reduce_kernel_pca"
+
+    def __init__(self, estimator=None, n_vectors=10, *, method="construction", shared=True,
+                 method_params=None, random_state=None):
+        super().__init__(estimator, n_vectors, method=method, shared=shared,
+                         method_params=method_params, random_state=random_state)
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y=None):
+        """Fit a clone of `estimator` on X and reduce its principal axes.
+
+        Parameters
+        ----------
+        X : array of shape (n_samples, n_features)
+            Training points (sparse input is made dense).
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        X = validate_estimator_input(self, dense_input(X), reset=True)
+        kpca = clone(KernelPCA() if self.estimator is None else self.estimator).fit(X)
+        expansion, offset = kernel_pca_expansion(kpca, "estimator")
+        return self._reduce_axes(expansion, offset, kpca)
+
+    def _reduce_axes(self, expansion, offset, kpca):
+        """Reduce the axes `expansion` of `kpca`, whose coordinates are
+        ``⟨Ψ_k, φ(x)⟩ + offset_k``."""
+        self._set_reduced(self._reduce(expansion), offset, expansion, kpca)
+        self.n_components_ = expansion.n_expansions
+        return self
 
     def transform(self, X):
         """Approximate kernel PCA coordinates, shape (n_samples, n_components),
         from one kernel block k(X, Z)."""
-        X = check_reduced_input(self, X, "reduce_kernel_pca")
-        K = self.kernel_.block(X, self.vectors_, check_input=False, overflow="ignore")
-        return K @ self.coef_.T + self.offset_
+        return self._decision_values(X)
+
+    @property
+    def _n_features_out(self):
+        return self.n_components_

@@ -33,7 +33,7 @@ LOADABLE = {
     "preimage.solvers._gradient": ("GradientPreimage",),
     "preimage.solvers._learned": ("LearnedPreimage",),
     "preimage.solvers._mds": ("MDSPreimage",),
-    "preimage.reduced_set._result": ("ReducedSet",),
+    "preimage.reduced_set._result": ("ReducedSetResult",),
     "preimage._expansion": ("FeatureExpansion",),
     "preimage.sparse_regression._wiener": ("WienerState",),
     "preimage.sparse_regression._sequential": ("SequentialSVRResult",),

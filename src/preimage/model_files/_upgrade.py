@@ -33,6 +33,7 @@ CLASSES = {
     "preimage.sparse_regression:WienerState": "preimage.sparse_regression._wiener:WienerState",
     "preimage.sparse_regression:SequentialSVRResult":
         "preimage.sparse_regression._sequential:SequentialSVRResult",
+    "preimage.reduced_set._result:ReducedSet": "preimage.reduced_set._result:ReducedSetResult",
 }
 
 #: Attributes renamed since format 1, by (current) class: old name → new.
@@ -42,6 +43,8 @@ ATTRIBUTES = {
     "preimage.solvers._closed_form:ClosedFormPreimage": {"regularization": "alpha"},
     "preimage.estimators._sparse_regression:SequentialSVR": {
         "n_basis_vectors_": "n_vectors_"},
+    "preimage.estimators._reduced_kpca:ReducedKernelPCA": {
+        "coef_": "dual_coef_", "offset_": "intercept_"},
 }
 
 #: Keys renamed inside dictionaries of options, by (current) class and
@@ -49,6 +52,7 @@ ATTRIBUTES = {
 OPTIONS = {
     "preimage.estimators._denoiser:KernelPCADenoiser": {
         "method_params": {"regularization": "alpha"}},
+    "preimage.reduced_set._result:ReducedSetResult": {"info": {"solver": "preimage_method"}},
 }
 
 
@@ -158,9 +162,28 @@ def _estimator(*upgrades):
     return upgrade
 
 
+def _reduced(est):
+    """Format 1 kept only the fitted state of a reduced estimator (made by
+    reduce_svm or reduce_kernel_pca); its parameters say how it was made:
+    from a fitted model (no `estimator`), by the method and sharing its
+    reduced set records, with as many vectors as its machines use at most."""
+    rs = est.reduced_set_
+    shared = bool(rs.info.get("shared", False))
+    per_machine = (est.dual_coef_ != 0).sum(axis=1).max(initial=0)
+    state = vars(est)
+    for name, value in (("estimator", None),
+                        ("n_vectors", max(1, int(est.n_vectors_ if shared else per_machine))),
+                        ("method", rs.method), ("shared", shared), ("method_params", None),
+                        ("random_state", None)):
+        state.setdefault(name, value)
+
+
 _UPGRADES = {
     "KernelPCA": _estimator(_kernel_pca, _sine_order),
     "KernelPCADenoiser": _estimator(_denoiser, _sine_order),
     "WienerRegressor": _estimator(_wiener, _sine_order),
     "SequentialSVR": _sine_order,
+    "ReducedSVC": _reduced,
+    "ReducedSVR": _reduced,
+    "ReducedKernelPCA": _reduced,
 }

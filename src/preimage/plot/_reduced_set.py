@@ -14,9 +14,9 @@ __all__ = ["plot_reduced_set", "plot_reduced_set_error"]
 def _reduced_parts(reduced, coef):
     """Vectors (p, d), coefficients (m, p) or None and method name of `reduced`.
 
-    `reduced` is a :class:`~preimage.reduced_set.ReducedSet`, anything with
-    ``.vectors`` (and ``.coef``), a reduced SVM (its ``reduced_set_``) or a
-    plain array of vectors; an explicit `coef` wins over ``reduced.coef``.
+    `reduced` is a :class:`~preimage.reduced_set.ReducedSetResult`, anything
+    with ``.vectors`` (and ``.coef``), a reduced SVM (its ``reduced_set_``) or
+    a plain array of vectors; an explicit `coef` wins over ``reduced.coef``.
     """
     source = getattr(reduced, "reduced_set_", reduced)
     method = getattr(source, "method", None)
@@ -54,7 +54,7 @@ def plot_reduced_set(reduced, *, X=None, coef=None, ax=None, fig=None, image_sha
 
     Parameters
     ----------
-    reduced : ReducedSet, reduced SVM or array-like of shape (p, d)
+    reduced : ReducedSetResult, reduced SVM or array-like of shape (p, d)
         Anything with ``.vectors`` (and ``.coef``), a fitted
         :class:`~preimage.ReducedSVC`/:class:`~preimage.ReducedSVR` (its
         ``reduced_set_``), or the vectors themselves.
@@ -168,7 +168,7 @@ def plot_reduced_set_error(reduced, *, ax=None, max_legend=8, title=None):
 
     Parameters
     ----------
-    reduced : ReducedSet or reduced SVM
+    reduced : ReducedSetResult or reduced SVM
         With ``history = {"n_vectors": (s,), "error": (s, m)}`` and
         ``norm2`` (m,); a reduced SVM gives its ``reduced_set_``.
     ax : Axes, optional
@@ -208,7 +208,7 @@ def plot_reduced_set_error(reduced, *, ax=None, max_legend=8, title=None):
     source = getattr(reduced, "reduced_set_", reduced)
     history = getattr(source, "history", None)
     if not isinstance(history, dict) or not {"n_vectors", "error"} <= set(history):
-        raise ValueError("'reduced' must be a ReducedSet (or a reduced SVM) with a "
+        raise ValueError("'reduced' must be a ReducedSetResult (or a reduced SVM) with "
                          "history {'n_vectors': ..., 'error': ...}, got "
                          f"{type(reduced).__name__} with history {history!r}")
     n_vectors = np.asarray(history["n_vectors"], dtype=float)

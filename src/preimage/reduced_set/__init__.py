@@ -1,20 +1,41 @@
 """Reduced sets: approximate kernel expansions by fewer vectors (Schölkopf et
 al. 1999, Sec. V) — selection among the expansion's own points, and
-construction of new ones as pre-images."""
+construction of new ones as pre-images.
+
+Beside the methods (:data:`REDUCED_SET_METHODS`, one entry point
+:func:`reduce_expansion`) sit what reads the expansions out of trained models
+(:func:`svm_expansion` for scikit-learn's SVMs, :func:`kernel_pca_expansion`
+for kernel PCA) and the decisions of reduced machines: thresholds recomputed
+on the training set and one-vs-one votes. The scikit-learn estimators that
+hold a reduced model are in :mod:`preimage.estimators`.
+"""
 
 from ._coefficients import approximation_error, optimal_coefficients
 from ._construction import construct
-from ._dispatch import METHODS, reduce_expansion
-from ._result import ReducedSet
+from ._dispatch import REDUCED_SET_METHODS, reduce_expansion
+from ._kernel_pca import kernel_pca_expansion
+from ._result import ReducedSetResult
 from ._selection import select_kpca, select_l1
+from ._sklearn_svm import SVMExpansion, kernel_from_sklearn, svm_expansion, svm_kernel
+from ._thresholds import classification_threshold, epsilon_insensitive_threshold
+from ._votes import ovo_to_ovr_decision, ovo_votes
 
 __all__ = [
-    "METHODS",
-    "ReducedSet",
+    "REDUCED_SET_METHODS",
+    "ReducedSetResult",
+    "SVMExpansion",
     "approximation_error",
+    "classification_threshold",
     "construct",
+    "epsilon_insensitive_threshold",
+    "kernel_from_sklearn",
+    "kernel_pca_expansion",
     "optimal_coefficients",
+    "ovo_to_ovr_decision",
+    "ovo_votes",
     "reduce_expansion",
     "select_kpca",
     "select_l1",
+    "svm_expansion",
+    "svm_kernel",
 ]

@@ -7,64 +7,23 @@ For fixed vectors z_j, the coefficients minimising
 
 are ``β = (K^z)⁻¹ K^{zx} α``; when ``K^z`` is singular (duplicated or
 linearly dependent vectors) the pseudo-inverse gives the minimiser of least
-norm, and a ridge ``(K^z + r I)⁻¹`` trades a little error for stability.
+norm, and a ridge ``(K^z + a I)⁻¹`` (``alpha=a``) trades a little error for
+stability.
 """
 
 import numpy as np
 from scipy.linalg import pinvh
 
-from .._expansion import FeatureExpansion
-from .._validation import check_array_2d, check_positive
+from .._validation import check_array_2d, check_positive, check_real_array
+from ._common import finite, reducible
 
 __all__ = ["optimal_coefficients", "approximation_error"]
 
 
-def _check_expansion(expansion, norm=False):
-    """The expansion, with a kernel and support points; with `norm`, also a
-    finite ``‖Ψ_k‖²`` (every method's scale of the error)."""
-    if not isinstance(expansion, FeatureExpansion):
-        raise TypeError(f"'expansion' must be a FeatureExpansion, got "
-                        f"{type(expansion).__name__}")
-    if expansion.support is None:
-        raise ValueError("'expansion' has no support points or kernel (it came from a "
-                         "precomputed kernel), so no reduced set can be built for it")
-    if norm:
-        try:
-            with np.errstate(over="ignore", invalid="ignore"):   # refused just below
-                norm2 = expansion.norm2()
-        except ValueError as exc:        # the kernel overflowed on the support
-            raise ValueError(f"'expansion' cannot be reduced: {exc}") from None
-        if not np.isfinite(norm2).all():
-            raise ValueError("'expansion' has a squared norm ‖Ψ‖² = αᵀKα beyond the "
-                             "range of float64; rescale its coefficients")
-    return expansion
-
-
-def finite_block(kernel, A, B, names):
-    """``k(A, B)``, refused with an error naming `names` if it overflowed (a
-    polynomial kernel of large points)."""
-    K = kernel.block(A, B, check_input=False, overflow="ignore")
-    if not np.isfinite(K).all():
-        raise ValueError(f"the kernel values of {kernel!r} for {names} are beyond the range "
-                         f"of {K.dtype}; rescale the data or choose milder kernel "
-                         "parameters")
-    return K
-
-
-def check_finite(values, names):
-    """Refuse coefficients or errors that overflowed float64 (the computations
-    run under ``np.errstate(over="ignore", invalid="ignore")``)."""
-    if not np.isfinite(values).all():
-        raise ValueError(f"the reduced set of {names} overflows float64 (coefficients or "
-                         "kernel values too large for it); rescale the coefficients or "
-                         "the data, or use a 'ridge'")
-    return values
-
-
-def _solve(K_z, C, ridge):
-    """``(K^z + r I)⁺ C`` for a symmetric positive semi-definite ``K^z``."""
-    if ridge:
-        K_z = K_z + ridge * np.eye(K_z.shape[0])
+def _solve(K_z, C, alpha):
+    """``(K^z + a I)⁺ C`` for a symmetric positive semi-definite ``K^z``."""
+    if alpha:
+        K_z = K_z + alpha * np.eye(K_z.shape[0])
     with np.errstate(over="ignore", invalid="ignore"):
         return pinvh(K_z, check_finite=False) @ C
 
@@ -77,11 +36,19 @@ def _error(norm2, B, K_z, C):
         return np.maximum(norm2 + quad - 2 * np.einsum("kj,jk->k", B, C), 0.0)
 
 
-def optimal_coefficients(expansion, vectors, *, ridge=0.0):
+def _inner_products(expansion, vectors):
+    """``C_jk = ⟨φ(z_j), Ψ_k⟩ = Σ_i k(z_j, x_i) α_ki``, shape (p, m)."""
+    K = expansion.kernel.block(vectors, expansion.support, check_input=False,
+                               names="'vectors' and 'expansion'")
+    with np.errstate(over="ignore", invalid="ignore"):   # refused just below
+        return finite(K @ expansion.coef.T, "'expansion' and 'vectors'")
+
+
+def optimal_coefficients(expansion, vectors, *, alpha=0.0):
     """The coefficients β of the best approximation of each expansion over
     the given vectors (Prop. 3 of Schölkopf et al. 1999).
 
-    .. math:: β_k = (K^z + rI)^{+} K^{zx} α_k
+    .. math:: β_k = (K^z + aI)^{+} K^{zx} α_k
 
     Parameters
     ----------
@@ -89,9 +56,9 @@ def optimal_coefficients(expansion, vectors, *, ridge=0.0):
         The m expansions ``Ψ_k = Σ_i α_ki φ(x_i)``.
     vectors : array of shape (p, d)
         The reduced-set vectors z_j.
-    ridge : float, default=0
-        r ≥ 0 added to the diagonal of ``K^z``; with r = 0 a singular
-        ``K^z`` is handled by the pseudo-inverse.
+    alpha : float, default=0
+        The ridge a ≥ 0 added to the diagonal of ``K^z``; with a = 0 a
+        singular ``K^z`` is handled by the pseudo-inverse.
 
     Returns
     -------
@@ -108,16 +75,12 @@ def optimal_coefficients(expansion, vectors, *, ridge=0.0):
     >>> optimal_coefficients(psi, X[:1])            # Ψ = 3 φ(x_1)
     array([[3.]])
     """
-    expansion = _check_expansion(expansion)
+    expansion = reducible(expansion)
     vectors = check_array_2d(vectors, "vectors", n_features=expansion.n_features)
-    ridge = check_positive(ridge, "ridge", strict=False)
-    kernel = expansion.kernel
-    with np.errstate(over="ignore", invalid="ignore"):
-        C = finite_block(kernel, vectors, expansion.support, "'vectors' and 'expansion'") \
-            @ expansion.coef.T
-    C = check_finite(C, "'expansion' over 'vectors'")
-    B = _solve(finite_block(kernel, vectors, vectors, "'vectors'"), C, ridge).T
-    return check_finite(B, "'expansion' over 'vectors'")
+    alpha = check_positive(alpha, "alpha", strict=False)
+    C = _inner_products(expansion, vectors)
+    K_z = expansion.kernel.block(vectors, check_input=False, names="'vectors'")
+    return finite(_solve(K_z, C, alpha).T, "'expansion' and 'vectors'")
 
 
 def approximation_error(expansion, vectors, coef):
@@ -125,22 +88,13 @@ def approximation_error(expansion, vectors, coef):
 
     .. math:: ρ_k = α_kᵀK^xα_k + β_kᵀK^zβ_k − 2 β_kᵀK^{zx}α_k
     """
-    expansion = _check_expansion(expansion, norm=True)
+    expansion = reducible(expansion, norm=True)
     vectors = check_array_2d(vectors, "vectors", n_features=expansion.n_features)
-    try:
-        coef = np.atleast_2d(np.asarray(coef, dtype=float))
-    except (TypeError, ValueError):
-        raise TypeError(f"'coef' must be an array of real numbers, got "
-                        f"{type(coef).__name__}") from None
+    coef = np.atleast_2d(check_real_array(coef, "coef"))
     if coef.shape != (expansion.n_expansions, vectors.shape[0]):
         raise ValueError(f"'coef' must have shape {(expansion.n_expansions, vectors.shape[0])} "
                          f"(n_expansions, n_vectors), got {coef.shape}")
-    if not np.isfinite(coef).all():
-        raise ValueError("'coef' contains NaN or inf; all values must be finite")
-    kernel = expansion.kernel
-    with np.errstate(over="ignore", invalid="ignore"):
-        C = finite_block(kernel, vectors, expansion.support, "'vectors' and 'expansion'") \
-            @ expansion.coef.T
-    rho = _error(expansion.norm2(), coef, finite_block(kernel, vectors, vectors, "'vectors'"),
-                 C)
-    return check_finite(rho, "'expansion' with 'vectors' and 'coef'")
+    C = _inner_products(expansion, vectors)
+    K_z = expansion.kernel.block(vectors, check_input=False, names="'vectors'")
+    rho = _error(expansion.norm2(), coef, K_z, C)
+    return finite(rho, "'expansion', 'vectors' and 'coef'")

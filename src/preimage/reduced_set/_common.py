@@ -2,17 +2,35 @@
 
 import numpy as np
 
-from .._memory import check_dense
-from .._validation import check_positive_int
-from ._coefficients import _check_expansion, check_finite, finite_block
-from ._result import ReducedSet
+from .._validation import check_expansion, check_positive_int, checked_gram, refuse_overflow
+from ._result import ReducedSetResult
 
-__all__ = ["check_reduction", "combine", "groups", "support_gram"]
+__all__ = ["check_reduction", "combine", "finite", "groups", "reducible", "support_gram"]
+
+
+def reducible(expansion, *, norm=False):
+    """The expansion, with a kernel and support points (the toolkit's
+    :func:`~preimage._validation.check_expansion`); with `norm`, also a finite
+    ``‖Ψ_k‖²``, every method's scale of the error."""
+    expansion = check_expansion(expansion, purpose="no reduced set can be built for it")
+    if norm:
+        try:
+            expansion.norm2()
+        except ValueError as exc:        # the kernel or the coefficients overflowed
+            raise ValueError(f"'expansion' cannot be reduced: {exc}") from None
+    return expansion
+
+
+def finite(values, names):
+    """Refuse coefficients or errors that overflowed float64 (the computations
+    run under ``np.errstate(over="ignore", invalid="ignore")``)."""
+    return refuse_overflow(values, "the reduced-set coefficients or errors", names,
+                           "rescale the coefficients or the data, or use an 'alpha'")
 
 
 def check_reduction(expansion, n_vectors, shared):
     """Validate the arguments every reduced-set method takes."""
-    expansion = _check_expansion(expansion, norm=True)
+    expansion = reducible(expansion, norm=True)
     n_vectors = check_positive_int(n_vectors, "n_vectors")
     if not isinstance(shared, (bool, np.bool_)):
         raise TypeError(f"'shared' must be True or False, got {shared!r}")
@@ -23,13 +41,10 @@ def support_gram(expansion, copies=3):
     """The Gram matrix of the support points, (n, n), refused beforehand if
     `copies` such matrices (selection keeps sub-blocks and eigenvectors of it)
     exceed the memory budget."""
-    n = expansion.n_support
-    check_dense((n, n), np.float64, f"the {n} x {n} support Gram matrix",
-                hint="reduce an expansion with fewer support points, or use "
-                "method='construction', which streams the kernel in row blocks",
-                copies=copies)
-    return finite_block(expansion.kernel, expansion.support, expansion.support,
-                        "the support of 'expansion'")
+    return checked_gram(expansion.kernel, expansion.support, "support Gram matrix",
+                        copies=copies, names="'expansion'",
+                        hint="reduce an expansion with fewer support points, or use "
+                        "method='construction', which streams the kernel in row blocks")
 
 
 def groups(expansion, shared):
@@ -39,7 +54,7 @@ def groups(expansion, shared):
 
 
 def combine(expansion, parts, method, info):
-    """Assemble per-group results into one ReducedSet.
+    """Assemble per-group results into one ReducedSetResult.
 
     Each part is ``(rows, vectors, coef, error, history_counts, history_error,
     support_indices or None)``. Selected support points used by several groups
@@ -75,8 +90,8 @@ def combine(expansion, parts, method, info):
         pos = np.clip(np.searchsorted(c, counts, side="right") - 1, 0, len(c) - 1)
         hist[:, rows] = e[pos]
     for values in (coef, error, hist):
-        check_finite(values, "'expansion'")
+        finite(values, "'expansion'")
     # ρ ≥ 0 (a kernel that is not positive definite can make ‖Ψ‖² < 0).
     error, hist = np.maximum(error, 0.0), np.maximum(hist, 0.0)
-    return ReducedSet(vectors, coef, expansion.kernel, error, norm2, method, indices,
-                      {"n_vectors": counts, "error": hist}, info)
+    return ReducedSetResult(vectors, coef, expansion.kernel, error, norm2, method, indices,
+                            {"n_vectors": counts, "error": hist}, info)

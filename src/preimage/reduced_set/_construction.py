@@ -12,27 +12,51 @@ from scipy.optimize import minimize
 
 from .._expansion import FeatureExpansion
 from .._validation import check_positive, check_positive_int, check_random_state
+from .._warnings import warn
 from ..exceptions import ConvergenceWarning
 from ..kernels import DotProductKernel, RadialKernel
-from ..solvers import fixed_point, gradient_descent
-from ._coefficients import _error, _solve, finite_block
+from ..solvers import PREIMAGE_METHODS, make_solver
+from ._coefficients import _error, _solve
 from ._common import check_reduction, combine, groups
 
 __all__ = ["construct"]
 
-_SOLVERS = ("auto", "fixed_point", "gradient")
+
+def _preimage_methods():
+    """The registered pre-image methods a construction can use: those that
+    start from given points (every vector is searched from several starts)
+    and learn nothing from the support (the residual's support grows with
+    every vector)."""
+    return [name for name, cls in PREIMAGE_METHODS.items()
+            if cls.uses_starts and not cls.learns]
 
 
-def _candidates(residual, starts, signs, solver, max_iter, rng):
+def _preimage_solver(preimage_method, kernel, X, max_iter, rng):
+    """The solver that builds each vector, fitted (its kernel checked) once."""
+    if preimage_method == "auto":
+        # The paper's fixed-point iteration where it exists.
+        preimage_method = ("fixed_point" if isinstance(kernel, (RadialKernel, DotProductKernel))
+                           else "gradient")
+    solver = make_solver(preimage_method, {"max_iter": max_iter}, random_state=rng)
+    try:
+        solver.fit(X, kernel)
+    except ValueError as exc:
+        raise ValueError(
+            f"construction needs pre-images by preimage_method={preimage_method!r}, which "
+            f"cannot use {type(kernel).__name__} ({exc}); use method='selection_kpca' or "
+            "'selection_l1' instead") from None
+    return preimage_method, solver
+
+
+def _candidates(residual, starts, signs, solver):
     """Pre-images of ±residual from each start; the sign makes every start a
     point of positive ⟨±R, φ(z)⟩, so each iteration climbs towards a maximum
     of |⟨R, φ(z)⟩|. Non-convergence is expected and counted, not warned."""
     coef = signs[:, None] * residual.coef
     many = FeatureExpansion(coef, residual.support, residual.kernel)
-    run = fixed_point if solver == "fixed_point" else gradient_descent
     with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
         warnings.simplefilter("ignore")
-        result = run(many, starts, max_iter=max_iter, random_state=rng)
+        result = solver.solve(many, starts)
     # A run that left the float range falls back to its start (a support point).
     x = np.where(np.isfinite(result.x).all(axis=1)[:, None], result.x, starts)
     return x, int((~result.converged).sum())
@@ -46,7 +70,7 @@ def _gain(inner, diag):
     return np.where(diag > 0, gain, 0.0)
 
 
-def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, max_iter, tol, ridge, rng):
+def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
     """Phase one for the expansions A (m, n) sharing one reduced set."""
     m, n = A.shape
     P = np.empty((m, n))                  # ⟨Ψ_k, φ(x_i)⟩
@@ -79,7 +103,7 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, max_iter, tol, ridge
         idx = np.concatenate([top, extra])
         residual = FeatureExpansion(np.concatenate([A[k], -B[k]]), np.vstack([X, Z]), kernel)
         signs = np.where(r[idx] < 0, -1.0, 1.0)
-        cand, n_bad = _candidates(residual, X[idx], signs, solver, max_iter, rng)
+        cand, n_bad = _candidates(residual, X[idx], signs, solver)
         unconverged += n_bad
         stuck += n_bad == idx.size
         with np.errstate(over="ignore", invalid="ignore"):
@@ -92,12 +116,12 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, max_iter, tol, ridge
         best = int(np.argmax(gain))
         z = cand[best] if gain[best] >= gain_X[top[0]] else X[top[0]]
         Z = np.vstack([Z, z])
-        Q = np.vstack([Q, finite_block(kernel, z[None], X, "the support of 'expansion'")])
-        k_z = finite_block(kernel, Z, z[None], "the support of 'expansion'")[:, 0]
+        Q = np.vstack([Q, kernel.block(z[None], X, check_input=False, names="'expansion'")])
+        k_z = kernel.block(Z, z[None], check_input=False, names="'expansion'")[:, 0]
         K_z = np.block([[K_z, k_z[:-1, None]], [k_z[None, :]]])
         with np.errstate(over="ignore", invalid="ignore"):
             C = Q @ A.T
-        B = _solve(K_z, C, ridge).T
+        B = _solve(K_z, C, alpha).T
         err = _error(norm2, B, K_z, C)
         counts.append(Z.shape[0])
         errors.append(err)
@@ -106,8 +130,8 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, max_iter, tol, ridge
     return Z, B, err, counts, errors, unconverged, stuck
 
 
-def _phase2_objective(kernel, X, A, norm2, shape, ridge):
-    """``F(Z) = Σ_k ρ_k(Z, β*(Z)) + r‖β*‖²`` with the coefficients eliminated
+def _phase2_objective(kernel, X, A, norm2, shape, alpha):
+    """``F(Z) = Σ_k ρ_k(Z, β*(Z)) + a‖β*‖²`` with the coefficients eliminated
     (β* optimal for Z), and its gradient by the envelope theorem:
 
     .. math::
@@ -122,8 +146,8 @@ def _phase2_objective(kernel, X, A, norm2, shape, ridge):
         if not (np.isfinite(K_z).all() and np.isfinite(C).all()):
             # A step left the float range (huge coefficients): no descent there.
             return np.inf, np.zeros_like(flat)
-        B = _solve(K_z, C, ridge).T
-        value = _error(norm2, B, K_z, C).sum() + ridge * (B ** 2).sum()
+        B = _solve(K_z, C, alpha).T
+        value = _error(norm2, B, K_z, C).sum() + alpha * (B ** 2).sum()
         W_zz = B.T @ B
         own = W_zz.diagonal().copy()
         np.fill_diagonal(W_zz, 0.0)
@@ -134,26 +158,25 @@ def _phase2_objective(kernel, X, A, norm2, shape, ridge):
     return fun
 
 
-def _phase2(kernel, X, A, norm2, Z, ridge, max_iter):
+def _phase2(kernel, X, A, norm2, Z, alpha, max_iter):
     """Joint gradient descent on all vectors; kept only if it lowers the error."""
-    fun = _phase2_objective(kernel, X, A, norm2, Z.shape, ridge)
+    fun = _phase2_objective(kernel, X, A, norm2, Z.shape, alpha)
     with np.errstate(all="ignore"):
         start = fun(Z.ravel())[0]
         res = minimize(fun, Z.ravel(), jac=True, method="L-BFGS-B",
                        options={"maxiter": max_iter})
     if res.status == 1:                   # stopped at max_iter, not at a minimum
-        warnings.warn(
-            f"phase two of the reduced-set construction stopped at phase2_max_iter="
-            f"{max_iter} L-BFGS-B iterations before meeting its tolerance; the vectors "
-            "with the lower error (before or after it) are returned; raise "
-            "'phase2_max_iter'", ConvergenceWarning, stacklevel=3)
+        warn(f"phase two of the reduced-set construction stopped at phase2_max_iter="
+             f"{max_iter} L-BFGS-B iterations before meeting its tolerance; the vectors "
+             "with the lower error (before or after it) are returned; raise "
+             "'phase2_max_iter'", ConvergenceWarning)
     if not (np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun < start):
         return Z, 0
     return res.x.reshape(Z.shape), int(res.nit)
 
 
-def construct(expansion, n_vectors, *, shared=False, solver="auto", n_starts=6,
-              max_iter=100, phase2=False, phase2_max_iter=200, tol=None, ridge=0.0,
+def construct(expansion, n_vectors, *, shared=False, preimage_method="auto", n_starts=6,
+              max_iter=100, phase2=False, phase2_max_iter=200, tol=None, alpha=0.0,
               random_state=None):
     """Reduced-set construction (Schölkopf et al. 1999, Sec. V-D).
 
@@ -179,30 +202,35 @@ def construct(expansion, n_vectors, *, shared=False, solver="auto", n_starts=6,
         Build one set for all expansions: each step approximates the residual
         of the expansion with the largest error, and all coefficients are
         refitted over the common set.
-    solver : {"auto", "fixed_point", "gradient"}, default="auto"
-        Pre-image method for each new vector; "auto" takes the fixed point for
-        radial and dot-product kernels and gradient descent otherwise.
+    preimage_method : str, default="auto"
+        The pre-image method that builds each vector: a method of
+        :data:`~preimage.PREIMAGE_METHODS` that starts from given points and
+        learns nothing (``"fixed_point"``, ``"gradient"``); ``"auto"`` takes
+        the fixed point for radial and dot-product kernels and gradient
+        descent otherwise.
     n_starts : int, default=6
         Starts per vector: half at the support points whose images align best
         with the residual, half at random support points. The best support
         point itself is also a candidate, so no step does worse than selection.
     max_iter : int, default=100
-        Iterations of the pre-image solver per start.
+        Iterations of the pre-image method per start.
     phase2 : bool, default=False
         Run the joint gradient descent after the vectors are built.
     phase2_max_iter : int, default=200
         L-BFGS-B iterations of the second phase.
     tol : float, optional
         Stop early once every relative error ``ρ_k/‖Ψ_k‖²`` is at most `tol`.
-    ridge : float, default=0
-        Ridge on the reduced Gram matrix in every refit.
+    alpha : float, default=0
+        Ridge on the reduced Gram matrix in every refit (see
+        :func:`optimal_coefficients`).
     random_state : None, int or Generator
 
     Returns
     -------
-    ReducedSet
+    ReducedSetResult
         ``history`` holds the error after each added vector (phase one);
-        ``info`` counts unconverged pre-image runs and phase-two iterations.
+        ``info`` names the pre-image method and counts unconverged pre-image
+        runs and phase-two iterations.
 
     Warns
     -----
@@ -214,25 +242,25 @@ def construct(expansion, n_vectors, *, shared=False, solver="auto", n_starts=6,
     """
     expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
     kernel = expansion.kernel
-    if solver not in _SOLVERS:
-        raise ValueError(f"'solver' must be one of {list(_SOLVERS)}, got {solver!r}")
-    if solver == "auto":
-        solver = ("fixed_point" if isinstance(kernel, (RadialKernel, DotProductKernel))
-                  else "gradient")
-    if solver == "gradient" or phase2:
-        if not kernel.differentiable:
-            raise ValueError(
-                f"construction needs pre-images, and {type(kernel).__name__} has no "
-                "gradient; use method='selection_kpca' or 'selection_l1' instead")
+    methods = _preimage_methods()
+    if not (preimage_method == "auto" or (isinstance(preimage_method, str)
+                                          and preimage_method in methods)):
+        raise ValueError(f"'preimage_method' must be one of {['auto'] + methods}, got "
+                         f"{preimage_method!r}")
+    if phase2 and not kernel.differentiable:
+        raise ValueError(
+            f"phase two of the construction needs gradients, and {type(kernel).__name__} "
+            "has none; use method='selection_kpca' or 'selection_l1' instead")
     n_starts = check_positive_int(n_starts, "n_starts")
     max_iter = check_positive_int(max_iter, "max_iter")
     phase2_max_iter = check_positive_int(phase2_max_iter, "phase2_max_iter")
     if tol is not None:
         tol = check_positive(tol, "tol", strict=False)
-    ridge = check_positive(ridge, "ridge", strict=False)
+    alpha = check_positive(alpha, "alpha", strict=False)
     rng = check_random_state(random_state)
 
     X = np.asarray(expansion.support, dtype=float)
+    preimage_method, solver = _preimage_solver(preimage_method, kernel, X, max_iter, rng)
     norm2 = expansion.norm2()
     parts, unconverged, stuck, phase2_iter = [], 0, 0, 0
     for rows in groups(expansion, shared):
@@ -245,26 +273,23 @@ def construct(expansion, n_vectors, *, shared=False, solver="auto", n_starts=6,
                           [norm2[rows]], None))
             continue
         Z, B, err, counts, errors, bad, none = _grow(
-            kernel, X_used, A, norm2[rows], n_vectors, solver, n_starts, max_iter, tol,
-            ridge, rng)
+            kernel, X_used, A, norm2[rows], n_vectors, solver, n_starts, tol, alpha, rng)
         unconverged += bad
         stuck += none
         if phase2 and Z.shape[0]:
-            Z, nit = _phase2(kernel, X_used, A, norm2[rows], Z, ridge, phase2_max_iter)
+            Z, nit = _phase2(kernel, X_used, A, norm2[rows], Z, alpha, phase2_max_iter)
             phase2_iter += nit
-            names = "the support of 'expansion'"
+            K_z = kernel.block(Z, check_input=False, names="'expansion'")
             with np.errstate(over="ignore", invalid="ignore"):   # refused by combine
-                K_z = finite_block(kernel, Z, Z, names)
-                C = finite_block(kernel, Z, X_used, names) @ A.T
-            B = _solve(K_z, C, ridge).T
+                C = kernel.block(Z, X_used, check_input=False, names="'expansion'") @ A.T
+            B = _solve(K_z, C, alpha).T
             err = _error(norm2[rows], B, K_z, C)
         parts.append((rows, Z, B, err, counts, errors, None))
     if stuck:
-        warnings.warn(
-            f"for {stuck} reduced-set vector(s) no pre-image run converged within "
-            f"max_iter={max_iter} iterations (from any of the n_starts={n_starts} "
-            "starts); the candidate removing the most error, or the best support point, "
-            "was kept; raise 'max_iter'", ConvergenceWarning, stacklevel=2)
+        warn(f"for {stuck} reduced-set vector(s) no pre-image run converged within "
+             f"max_iter={max_iter} iterations (from any of the n_starts={n_starts} "
+             "starts); the candidate removing the most error, or the best support point, "
+             "was kept; raise 'max_iter'", ConvergenceWarning)
     return combine(expansion, parts, "construction",
-                   {"solver": solver, "unconverged_starts": unconverged,
+                   {"preimage_method": preimage_method, "unconverged_starts": unconverged,
                     "phase2_iterations": phase2_iter, "shared": shared})

@@ -1,14 +1,16 @@
 """One entry point for every reduced-set method."""
 
+from types import MappingProxyType
+
 from ._construction import construct
 from ._selection import select_kpca, select_l1
 
-__all__ = ["METHODS", "reduce_expansion"]
+__all__ = ["REDUCED_SET_METHODS", "reduce_expansion"]
 
-_METHODS = {"construction": construct, "selection_kpca": select_kpca,
-            "selection_l1": select_l1}
-#: Every method name understood by :func:`reduce_expansion`.
-METHODS = tuple(_METHODS)
+#: Every reduced-set method, by name: the function that implements it.
+REDUCED_SET_METHODS = MappingProxyType({"construction": construct,
+                                        "selection_kpca": select_kpca,
+                                        "selection_l1": select_l1})
 
 
 def reduce_expansion(expansion, n_vectors, method="construction", **options):
@@ -38,7 +40,7 @@ def reduce_expansion(expansion, n_vectors, method="construction", **options):
 
     Returns
     -------
-    ReducedSet
+    ReducedSetResult
 
     Examples
     --------
@@ -52,9 +54,9 @@ def reduce_expansion(expansion, n_vectors, method="construction", **options):
     >>> rs.coef.round(6), float(rs.error[0]) < 1e-12
     (array([[ 2. , -0.5]]), True)
     """
-    if method not in _METHODS:
+    if not isinstance(method, str) or method not in REDUCED_SET_METHODS:
         raise ValueError(f"Unknown reduced-set method {method!r}; 'method' must be one of "
-                         f"{list(METHODS)}")
+                         f"{list(REDUCED_SET_METHODS)}")
     if method != "construction":
         options.pop("random_state", None)   # selection is deterministic
-    return _METHODS[method](expansion, n_vectors, **options)
+    return REDUCED_SET_METHODS[method](expansion, n_vectors, **options)

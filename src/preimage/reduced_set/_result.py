@@ -5,14 +5,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._expansion import FeatureExpansion
-from .._validation import check_array_2d
+from .._validation import check_array_2d, refuse_overflow
 from ..kernels import Kernel
 
-__all__ = ["ReducedSet"]
+__all__ = ["ReducedSetResult"]
 
 
 @dataclass
-class ReducedSet:
+class ReducedSetResult:
     """m expansions approximated over one reduced set of p vectors.
 
     ``Ψ_k = Σ_i α_ki φ(x_i)`` is replaced by ``Ψ'_k = Σ_j β_kj φ(z_j)`` with
@@ -38,7 +38,8 @@ class ReducedSet:
         ``{"n_vectors": (s,), "error": (s, m)}``: the error along the run
         (vectors added by construction, removed by kernel PCA selection).
     info : dict
-        Method-specific extras (removal order, penalty, solver counts).
+        Method-specific extras (removal order, penalty; the pre-image method
+        and its counts of a construction).
     """
 
     vectors: np.ndarray
@@ -73,14 +74,14 @@ class ReducedSet:
         speed-up over the original expansion comes from.
         """
         X = check_array_2d(X, "X", n_features=self.vectors.shape[1])
-        with np.errstate(over="ignore", invalid="ignore"):
-            values = self.kernel.block(X, self.vectors, check_input=False, overflow="ignore") @ self.coef.T
-        if not np.isfinite(values).all():
-            raise ValueError("the reduced expansions' values at 'X' overflow float64 "
-                             "(kernel values too large for the coefficients); rescale 'X'")
-        return values
+        K = self.kernel.block(X, self.vectors, check_input=False, names="'X'")
+        with np.errstate(over="ignore", invalid="ignore"):   # refused just below
+            values = K @ self.coef.T
+        return refuse_overflow(values, "the reduced expansions' values", "'X'",
+                               "the kernel values are too large for the coefficients; "
+                               "rescale 'X'")
 
     def __repr__(self):
-        return (f"ReducedSet(method={self.method!r}, n_vectors={self.n_vectors}, "
+        return (f"ReducedSetResult(method={self.method!r}, n_vectors={self.n_vectors}, "
                 f"n_expansions={self.coef.shape[0]}, "
                 f"max relative error={float(np.max(self.relative_error, initial=0)):.3g})")

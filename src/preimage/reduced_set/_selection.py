@@ -93,7 +93,7 @@ def select_kpca(expansion, n_vectors, *, shared=False):
 
     Returns
     -------
-    ReducedSet
+    ReducedSetResult
         ``support_indices`` are the kept rows of ``expansion.support``;
         ``info["removal_order"]`` lists, per group, the removed rows in order,
         so that the subset of any larger size is known from the one run.
@@ -217,7 +217,7 @@ def select_l1(expansion, n_vectors=None, *, penalty=None, weights="uniform", sha
 
     Returns
     -------
-    ReducedSet
+    ReducedSetResult
         ``info["penalty"]`` holds the λ used, per group.
     """
     if (n_vectors is None) == (penalty is None):

