@@ -64,12 +64,12 @@ def reduce_kernel_pca(kpca, n_vectors, method="construction", shared=True, **opt
     >>> bool(np.allclose(small.transform(X[:3]), kpca.transform(X[:3]), atol=1e-6))
     True
     """
-    expansion, offset = kernel_pca_expansion(kpca)
+    expansion, intercept = kernel_pca_expansion(kpca)
     random_state = options.pop("random_state", None)
     est = ReducedKernelPCA(n_vectors=n_vectors, method=method, shared=shared,
                            method_params=options or None, random_state=random_state)
     est._validate_params()
-    return est._reduce_axes(expansion, offset, kpca)
+    return est._reduce_axes(expansion, intercept, kpca)
 
 
 class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
@@ -156,13 +156,13 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         """
         X = validate_estimator_input(self, dense_input(X), reset=True)
         kpca = clone(KernelPCA() if self.estimator is None else self.estimator).fit(X)
-        expansion, offset = kernel_pca_expansion(kpca, "estimator")
-        return self._reduce_axes(expansion, offset, kpca)
+        expansion, intercept = kernel_pca_expansion(kpca, "estimator")
+        return self._reduce_axes(expansion, intercept, kpca)
 
-    def _reduce_axes(self, expansion, offset, kpca):
+    def _reduce_axes(self, expansion, intercept, kpca):
         """Reduce the axes `expansion` of `kpca`, whose coordinates are
-        ``⟨Ψ_k, φ(x)⟩ + offset_k``."""
-        self._set_reduced(self._reduce(expansion), offset, expansion, kpca)
+        ``⟨Ψ_k, φ(x)⟩ + c_k``."""
+        self._set_reduced(self._reduce(expansion), intercept, expansion, kpca)
         self.n_components_ = expansion.n_expansions
         return self
 

@@ -12,7 +12,7 @@ hold a reduced model are in :mod:`preimage.estimators`.
 
 from ._coefficients import approximation_error, optimal_coefficients
 from ._construction import construct
-from ._dispatch import REDUCED_SET_METHODS, reduce_expansion
+from ._registry import REDUCED_SET_METHODS, reduce_expansion
 from ._kernel_pca import kernel_pca_expansion
 from ._result import ReducedSetResult
 from ._selection import select_kpca, select_l1

@@ -34,7 +34,7 @@ def _refuse(kpca, name):
 
 
 def kernel_pca_expansion(kpca, name="kpca"):
-    """The principal axes of a fitted kernel PCA as expansions, and the offset.
+    """The principal axes of a fitted kernel PCA as expansions, and the intercepts.
 
     A kernel PCA coordinate is ``β_k(x) = α_kᵀ k̃_x`` with the centred kernel
     row ``k̃_x = H(k_x − K1/N)``, ``H = I − 11ᵀ/N``. Since H is symmetric,
@@ -66,7 +66,7 @@ def kernel_pca_expansion(kpca, name="kpca"):
     -------
     expansion : FeatureExpansion
         The q axes Ψ_k over the N training points.
-    offset : ndarray of shape (q,)
+    intercept : ndarray of shape (q,)
         The constants c_k.
     """
     from sklearn.decomposition import KernelPCA as SklearnKernelPCA
@@ -81,8 +81,8 @@ def kernel_pca_expansion(kpca, name="kpca"):
         # scikit-learn's centring keeps the column means K1/N of the Gram matrix.
         col_mean = np.asarray(kpca._centerer.K_fit_rows_, dtype=float)
         centred = alphas - alphas.mean(axis=0, keepdims=True)
-        offset = -(centred.T @ col_mean)
-        return FeatureExpansion(centred.T.copy(), dense(kpca.X_fit_), kernel), offset
+        intercept = -(centred.T @ col_mean)
+        return FeatureExpansion(centred.T.copy(), dense(kpca.X_fit_), kernel), intercept
     fit = getattr(kpca, "fit_result_", None)
     if not isinstance(fit, KernelPCAResult):
         _refuse(kpca, name)

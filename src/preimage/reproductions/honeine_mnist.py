@@ -61,7 +61,7 @@ NOISE_VARIANCE = 0.1
 #: Kernel PCA components (paper, Table 3).
 N_COMPONENTS = 100
 #: λ of the closed form (paper, Sec. 5.2).
-REGULARIZATION = 1e-9
+ALPHA = 1e-9
 #: Iteration limit of the fixed point (paper, Sec. 5.2).
 MAX_ITER = 10_000
 #: Average total CPU times reported by the paper (1,000 training and 10 denoised digits).
@@ -134,7 +134,7 @@ def kernel_methods(X, T, T_noisy, n_components):
     solvers = {}
     for method, make in (("MDS, 10 neighbours", lambda: MDSPreimage(10)),
                          ("MDS, global", lambda: MDSPreimage(len(X))),
-                         ("closed form", lambda: ClosedFormPreimage(REGULARIZATION))):
+                         ("closed form", lambda: ClosedFormPreimage(ALPHA))):
         timer = Timer()
         with timer():
             solvers[method] = make().fit(X, kernel)
@@ -241,7 +241,7 @@ def run(*, quick=False, seed=0, echo=print):
         f"tolerance 1e-7; unconverged counts are in the table. MDS: feature distances "
         f"d̃² ≥ 2 have no input-space distance under the Gaussian kernel; those neighbours "
         f"are left out (counted in the table over the neighbours). Closed form: "
-        f"λ = {REGULARIZATION:g}.",
+        f"λ = {ALPHA:g}.",
         "Linear PCA: fitted on the training digits; the cross-validated row chose its "
         f"number of components from 1..{n_components} by 5-fold cross-validation on the "
         "training digits only (each held-out fold corrupted with fresh noise of the same "

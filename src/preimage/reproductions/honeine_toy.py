@@ -65,7 +65,7 @@ MAKERS = {"frame": make_frame, "banana": make_banana, "spiral": make_spiral,
 #: Projection name -> ``add_mean`` of :meth:`KernelPCA.project`.
 PROJECTIONS = {"principal part": False, "with mean": True}
 #: λ of the closed form (the paper's MNIST value; none is given for 2-D).
-REGULARIZATION = 1e-9
+ALPHA = 1e-9
 #: The paper's iteration limit for the fixed point on these sets.
 MAX_ITER = 100
 METHODS = ("fixed point, noisy start", "fixed point, paper's start", "MDS, 10 neighbours",
@@ -105,7 +105,7 @@ def denoise(X, T, params, rng):
     kernel = kpca.kernel_
     solvers = {"MDS, 10 neighbours": MDSPreimage(10).fit(X, kernel),
                "MDS, global": MDSPreimage(len(X)).fit(X, kernel),
-               "closed form": ClosedFormPreimage(REGULARIZATION).fit(X, kernel)}
+               "closed form": ClosedFormPreimage(ALPHA).fit(X, kernel)}
     paper_start = rng.uniform(-1.0, 1.0, size=(len(T), len(X))) @ X
     out, deviation = {}, 0.0
     for projection, add_mean in PROJECTIONS.items():
@@ -255,7 +255,7 @@ def run(*, quick=False, seed=0, echo=print):
         "counts them over all neighbours). The global version "
         "uses every training point as a neighbour; it needs no Procrustes step because "
         "the solution is expressed in the neighbours' own frame.",
-        f"Closed form: λ = {REGULARIZATION:g} (the paper's MNIST value; it gives none for "
+        f"Closed form: λ = {ALPHA:g} (the paper's MNIST value; it gives none for "
         f"the 2-D sets). Its pre-images differed from the λ → 0 limit Σ γ_i x_i by at most "
         f"{deviation:.2g} in any coordinate.",
         "Figures: the first draw; estimates outside the plotted window (the training "
