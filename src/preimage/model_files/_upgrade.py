@@ -109,7 +109,7 @@ def _objects(root):
 def _kernel_pca(kpca):
     # The fitted-solver cache of format 1 is keyed by the old option names; it
     # is a cache, rebuilt on use. The closed form now keeps its own maps.
-    kpca._solvers = {}
+    vars(kpca)["_solvers"] = {}
     vars(kpca).pop("_closed_form_maps", None)
 
 
