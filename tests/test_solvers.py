@@ -19,6 +19,8 @@ import itertools
 import math
 import warnings
 
+import re
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize
@@ -942,8 +944,12 @@ def test_bad_anchor_error_names_anchor(small_psi, anchor):
 
 
 def test_unknown_option_raises_type_error(small_psi):
-    for method in ("fixed_point", "gradient", "mds", "closed_form", "learned"):
-        with pytest.raises(TypeError):
+    """The message names the option and lists the method's own parameters."""
+    import inspect
+
+    for method in PREIMAGE_METHODS:
+        params = sorted(inspect.signature(PREIMAGE_METHODS[method]).parameters)
+        with pytest.raises(TypeError, match=r"no_such_option.*" + re.escape(str(params))):
             find_preimage(small_psi, method, no_such_option=1)
 
 

@@ -9,6 +9,7 @@ methods that use them; :func:`find_preimage`, :class:`~preimage.KernelPCA`,
 :class:`~preimage.KernelDependencyEstimator` all go through it.
 """
 
+import inspect
 from types import MappingProxyType
 
 from .._validation import check_expansion
@@ -83,6 +84,11 @@ def make_solver(method, options=None, *, random_state=None, n_landmarks=None):
         return method
     if isinstance(method, str) and method in PREIMAGE_METHODS:
         cls = PREIMAGE_METHODS[method]
+        accepted = inspect.signature(cls).parameters
+        unknown = sorted(set(options) - set(accepted))
+        if unknown:
+            raise TypeError(f"options {unknown} are not parameters of method={method!r} "
+                            f"({cls.__name__}); its parameters are {sorted(accepted)}")
         if cls.uses_random_state:
             options.setdefault("random_state", random_state)
         if cls.uses_landmarks and n_landmarks is not None:
