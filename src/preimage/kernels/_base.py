@@ -214,12 +214,8 @@ def _refuse_overflow(out, kernel, what, names):
 
 def _check_inverse(out, kernel, name):
     """Refuse an inverse map whose answer overflowed (an extreme width)."""
-    if not np.isfinite(out).all():
-        raise ValueError(
-            f"the inverse of {kernel!r} overflows float64 for some of {name!r}: the "
-            "input-space answer is beyond the largest float (the kernel's 'gamma' is "
-            "too extreme for it)")
-    return out
+    return refuse_overflow(out, f"the input-space answers of the inverse of {kernel!r}",
+                           f"{name!r}", "the kernel's 'gamma' is too extreme for them")
 
 
 def _warn_clipped(n_bad, what, interval, kernel):

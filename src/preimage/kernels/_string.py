@@ -14,7 +14,8 @@ import dataclasses
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_array_2d, check_positive, check_positive_int, check_real_array
+from .._validation import (check_array_2d, check_positive, check_positive_int, check_real_array,
+                           refuse_overflow)
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ._base import Kernel
@@ -131,10 +132,9 @@ def normalize_gram(S, diag_x=None, diag_y=None, method="cosine"):
         inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
         with np.errstate(over="ignore"):  # an overflow is refused below
             out = S * (inv_x[:, None] * inv_y[None, :])  # exactly symmetric when X is Y
-    if not np.isfinite(out).all():
-        raise ValueError(
-            "'S' is not a Gram block of the given diagonals: some |S_ij| exceed "
-            "√(k(x_i, x_i) k(y_j, y_j)) so much that the normalised values overflow")
+    refuse_overflow(out, "the normalised values", "'S'",
+                    "'S' is not a Gram block of the given diagonals: some |S_ij| exceed "
+                    "√(k(x_i, x_i) k(y_j, y_j)) by far")
     if own_diagonal:
         np.fill_diagonal(out, (~zx).astype(np.float64))
     return out

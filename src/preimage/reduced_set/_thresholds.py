@@ -11,7 +11,7 @@ linear functions of b, in O(n log n).
 
 import numpy as np
 
-from .._validation import check_positive, check_real
+from .._validation import check_positive, check_real, check_real_array
 
 __all__ = ["classification_threshold", "epsilon_insensitive_threshold"]
 
@@ -52,14 +52,12 @@ def classification_threshold(values, y_sign, b0=0.0):
     >>> classification_threshold([-2.0, -1.0, 1.0, 3.0], [-1, 1, 1, 1], b0=0.0)
     1.5
     """
-    values = np.asarray(values, dtype=float).ravel()
+    values = check_real_array(values, "values").ravel()
     y_sign = np.asarray(y_sign).ravel()
     b0 = check_real(b0, "b0")
     if values.shape != y_sign.shape:
         raise ValueError(f"'y_sign' must have the shape of 'values' {values.shape}, "
                          f"got {y_sign.shape}")
-    if not np.isfinite(values).all():
-        raise ValueError("'values' contains NaN or inf; all values must be finite")
     if not np.isin(y_sign, (-1, 1)).all():
         raise ValueError(f"'y_sign' must hold only -1 and +1, got values "
                          f"{np.unique(y_sign)[:5]!r}")
@@ -120,12 +118,10 @@ def epsilon_insensitive_threshold(residuals, epsilon):
     >>> epsilon_insensitive_threshold([0.0, 1.0, 10.0], epsilon=0.5)
     1.0
     """
-    r = np.asarray(residuals, dtype=float).ravel()
+    r = check_real_array(residuals, "residuals").ravel()
     epsilon = check_positive(epsilon, "epsilon", strict=False)
     if r.size == 0:
         raise ValueError("'residuals' must hold at least one value, got an empty array")
-    if not np.isfinite(r).all():
-        raise ValueError("'residuals' contains NaN or inf; all values must be finite")
     lower = np.sort(r - epsilon)         # where a term's slope stops being −1
     upper = np.sort(r + epsilon)         # where a term's slope becomes +1
     n = r.size
