@@ -22,7 +22,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._validation import validate_estimator_input
+from .._validation import refuse_overflow, validate_estimator_input
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kernels import SigmoidKernel
@@ -115,8 +115,12 @@ class BaseReducedExpansion(BaseEstimator):
                 f"this {type(self).__name__} is not fitted; call {self._fit_call}, or make "
                 f"one from a fitted model with {self._maker}()")
         X = validate_estimator_input(self, dense_input(X), reset=False)
-        K = self.kernel_.block(X, self.vectors_, check_input=False, overflow="ignore")
-        return np.asarray(K @ self.dual_coef_.T + self.intercept_, dtype=np.float64)
+        K = self.kernel_.block(X, self.vectors_, check_input=False, names="'X'")
+        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+            values = K @ self.dual_coef_.T + self.intercept_
+        return refuse_overflow(np.asarray(values, dtype=np.float64), "the decision values",
+                               "'X'", "rescale 'X' (the kernel values are too large for "
+                               "the coefficients)")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
