@@ -30,7 +30,7 @@ def _with_nan():
 
 def _budget_fit():
     with config_context(memory_budget="1kB"):
-        return KernelPCA(2).fit(X)
+        return KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X)
 
 
 def _not_a_model(tmp_path):
@@ -40,25 +40,25 @@ def _not_a_model(tmp_path):
 
 
 CASES = {
-    "nan": lambda tmp: KernelPCA(2).fit(_with_nan()),
-    "inf": lambda tmp: KernelPCA(2).fit(np.where(X > 1.5, np.inf, X)),
-    "object": lambda tmp: KernelPCA(2).fit(np.array([["a", "b"]] * 5, dtype=object)),
-    "one-d": lambda tmp: KernelPCA(2).fit(X[:, 0]),
-    "empty": lambda tmp: KernelPCA(2).fit(np.empty((0, 3))),
-    "no-features": lambda tmp: KernelPCA(2).fit(np.empty((5, 0))),
-    "one-sample": lambda tmp: KernelPCA(1).fit(X[:1]),
-    "constant-data": lambda tmp: KernelPCA(2).fit(np.ones((10, 3))).transform(X),
-    "duplicated-rows": lambda tmp: KernelPCA(2).fit(np.repeat(X[:3], 5, axis=0)).transform(X),
-    "too-many-components": lambda tmp: KernelPCA(50).fit(X),
-    "gamma-zero": lambda tmp: KernelPCA(2, gamma=0).fit(X),
-    "gamma-huge": lambda tmp: KernelPCA(2, gamma=1e300).fit(X).transform(X),
-    "gamma-tiny": lambda tmp: KernelPCA(2, gamma=1e-300).fit(X).transform(X),
+    "nan": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(_with_nan()),
+    "inf": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(np.where(X > 1.5, np.inf, X)),
+    "object": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(np.array([["a", "b"]] * 5, dtype=object)),
+    "one-d": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X[:, 0]),
+    "empty": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(np.empty((0, 3))),
+    "no-features": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(np.empty((5, 0))),
+    "one-sample": lambda tmp: KernelPCA(1, kernel="rbf", gamma="total_variance").fit(X[:1]),
+    "constant-data": lambda tmp: KernelPCADenoiser(2).fit(np.ones((10, 3))).transform(X),
+    "duplicated-rows": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(np.repeat(X[:3], 5, axis=0)).transform(X),
+    "too-many-components": lambda tmp: KernelPCADenoiser(50).fit(X),
+    "gamma-zero": lambda tmp: KernelPCA(2, kernel="rbf", gamma=0).fit(X),
+    "gamma-huge": lambda tmp: KernelPCA(2, kernel="rbf", gamma=1e300).fit(X).transform(X),
+    "gamma-tiny": lambda tmp: KernelPCADenoiser(2, gamma=1e-300).fit(X).transform(X),
     "kernel-gamma-negative": lambda tmp: GaussianKernel(gamma=-1.0),
-    "huge-values": lambda tmp: KernelPCA(2).fit(X * 1e200),
-    "int-input": lambda tmp: KernelPCA(2).fit(X.round().astype(int)).transform(X),
-    "width-mismatch": lambda tmp: KernelPCA(2).fit(X).transform(X[:, :2]),
-    "unknown-kernel": lambda tmp: KernelPCA(2, kernel="cosine").fit(X),
-    "unknown-method": lambda tmp: find_preimage(KernelPCA(2).fit(X).project(X), method="magic"),
+    "huge-values": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X * 1e200),
+    "int-input": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X.round().astype(int)).transform(X),
+    "width-mismatch": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X).transform(X[:, :2]),
+    "unknown-kernel": lambda tmp: KernelPCA(2, kernel="chi2").fit(X),
+    "unknown-method": lambda tmp: find_preimage(KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X).project(X), method="magic"),
     "denoiser-method": lambda tmp: KernelPCADenoiser(2, method="magic").fit(X),
     "memory-budget": lambda tmp: _budget_fit(),
     "not-a-model": _not_a_model,

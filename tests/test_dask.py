@@ -43,7 +43,8 @@ def test_runs_on_two_worker_processes(client):
 @pytest.mark.parametrize("landmarks", ["uniform", "kmeans", "leverage"])
 def test_nystroem_fit_on_dask_equals_in_memory(client, data, landmarks):
     X, T = data
-    kw = dict(n_components=6, n_landmarks=30, landmarks=landmarks, random_state=0)
+    kw = dict(n_components=6, kernel="rbf", gamma="total_variance", n_landmarks=30,
+              landmarks=landmarks, random_state=0)
     mem = KernelPCA(**kw).fit(X)
     dsk = KernelPCA(**kw).fit(chunked(X))
     assert dsk.gamma_ == pytest.approx(mem.gamma_, rel=1e-12)
@@ -55,7 +56,7 @@ def test_nystroem_fit_on_dask_equals_in_memory(client, data, landmarks):
 @pytest.mark.parametrize("n_landmarks", [None, 40])
 def test_transform_is_blockwise_and_equal(client, data, n_landmarks):
     X, T = data
-    kpca = KernelPCA(5, gamma=0.2, n_landmarks=n_landmarks, random_state=0).fit(X)
+    kpca = KernelPCA(5, kernel="rbf", gamma=0.2, n_landmarks=n_landmarks, random_state=0).fit(X)
     Y = kpca.transform(chunked(T, 7))
     assert isinstance(Y, da.Array) and Y.numblocks == (6, 1)
     np.testing.assert_allclose(Y.compute(), kpca.transform(T), atol=1e-12)
@@ -64,14 +65,17 @@ def test_transform_is_blockwise_and_equal(client, data, n_landmarks):
 @pytest.mark.parametrize("method", ["fixed_point", "learned", "closed_form", "mds"])
 def test_inverse_transform_is_blockwise_and_equal(client, data, method):
     X, T = data
-    kpca = KernelPCA(5, gamma=0.2).fit(X)
+    kpca = KernelPCA(5, kernel="rbf", gamma=0.2).fit(X)
     Y = kpca.transform(T)
     x0 = T if method == "fixed_point" else None
     expected = kpca.inverse_transform(Y, method=method, x0=x0)
     got = kpca.inverse_transform(chunked(Y, 9), method=method,
                                  x0=None if x0 is None else chunked(x0, 9))
     assert isinstance(got, da.Array)
-    np.testing.assert_allclose(got.compute(), expected, atol=1e-10)
+    # The fixed point stops at its tolerance (1e-7 relative); GEMMs of other
+    # shapes round differently, so blocks may stop a step apart.
+    atol = 1e-7 if method == "fixed_point" else 1e-10
+    np.testing.assert_allclose(got.compute(), expected, atol=atol)
 
 
 @pytest.mark.parametrize("method", ["fixed_point", "learned"])
@@ -104,18 +108,19 @@ def test_learned_map_on_dask_pairs_equals_in_memory(client):
 def test_dask_errors_name_the_argument(client, data):
     X, T = data
     with pytest.raises(ValueError, match="'X' is a Dask array.*'n_landmarks'"):
-        KernelPCA(3).fit(chunked(X))
-    kpca = KernelPCA(3, gamma=0.2).fit(X)
+        KernelPCA(3, kernel="rbf", gamma="total_variance").fit(chunked(X))
+    kpca = KernelPCA(3, kernel="rbf", gamma=0.2).fit(X)
     with pytest.raises(ValueError, match="'X' has 4 features"):
         kpca.transform(chunked(T[:, :4]))
     with pytest.raises(ValueError, match="'return_result=True'"):
-        kpca.inverse_transform(kpca.transform(chunked(T)), return_result=True)
+        kpca.inverse_transform(kpca.transform(chunked(T)), method="fixed_point",
+                               return_result=True)
     den = KernelPCADenoiser(3, gamma=0.2).fit(X)
     with pytest.raises(TypeError, match="transform"):
         den.denoise(chunked(T))
     bad = T.copy()
     bad[30, 2] = np.nan
     with pytest.raises(ValueError, match="'X' contains NaN"):
-        KernelPCA(3, n_landmarks=20, random_state=0).fit(chunked(np.vstack([X, bad]))).eigenvalues_
+        KernelPCA(3, kernel="rbf", gamma="total_variance", n_landmarks=20, random_state=0).fit(chunked(np.vstack([X, bad]))).eigenvalues_
     with pytest.raises(ValueError, match="Dask arrays need 'n_landmarks'"):
         LearnedPreimage("rbf").fit_coordinates(chunked(X), chunked(X))

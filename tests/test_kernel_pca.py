@@ -141,7 +141,7 @@ def test_precomputed_equals_computed(match_signs):
     X, T = data(40, 3, seed=11), data(7, 3, seed=12)
     computed = KernelPCA(4, kernel="rbf", gamma=0.4).fit(X)
     pre = KernelPCA(4, kernel="precomputed").fit(rbf_kernel(X, gamma=0.4))
-    assert pre.kernel_ is None and pre.gamma_ is None
+    assert pre.kernel_ is None and pre.gamma_ == 1 / 40  # scikit-learn's 1/n_features
     np.testing.assert_allclose(pre.eigenvalues_, computed.eigenvalues_, rtol=1e-10)
     expected = computed.transform(T)
     got = pre.transform(rbf_kernel(T, X, gamma=0.4))
@@ -247,7 +247,7 @@ def test_all_components_reconstruct_training_points(params):
 @pytest.mark.parametrize("add_mean", [True, False])
 def test_expansion_from_components_equals_project(add_mean):
     X, T = data(30, 3, seed=17), data(5, 3, seed=18)
-    kpca = KernelPCA(4, gamma=0.3).fit(X)
+    kpca = KernelPCA(4, kernel="rbf", gamma=0.3).fit(X)
     a = kpca.expansion_from_components(kpca.transform(T), add_mean=add_mean)
     b = kpca.project(T, add_mean=add_mean)
     np.testing.assert_array_equal(a.coef, b.coef)
@@ -260,7 +260,7 @@ def test_expansion_from_components_equals_project(add_mean):
                                np.full((2, 4), np.nan)],
                          ids=["narrow", "wide", "1d", "nan"])
 def test_expansion_from_components_bad_y_names_y(Y):
-    kpca = KernelPCA(4, gamma=0.3).fit(data(20, 3, seed=19))
+    kpca = KernelPCA(4, kernel="rbf", gamma=0.3).fit(data(20, 3, seed=19))
     with pytest.raises(ValueError, match="'Y'"):
         kpca.expansion_from_components(Y)
 
@@ -268,7 +268,7 @@ def test_expansion_from_components_bad_y_names_y(Y):
 def test_expansion_from_components_zero_is_mean_or_offset():
     # Y = 0 with add_mean: Ψ = μ, coefficients 1/N, ‖μ‖² = 1ᵀK1/N²
     X = data(20, 3, seed=20)
-    kpca = KernelPCA(3, gamma=0.3).fit(X)
+    kpca = KernelPCA(3, kernel="rbf", gamma=0.3).fit(X)
     psi = kpca.expansion_from_components(np.zeros((1, 3)), add_mean=True)
     np.testing.assert_allclose(psi.coef, np.full((1, 20), 1 / 20), rtol=1e-12)
     np.testing.assert_allclose(psi.norm2(), [rbf_kernel(X, gamma=0.3).mean()], rtol=1e-12)
@@ -281,11 +281,12 @@ def test_expansion_from_components_zero_is_mean_or_offset():
 def test_gamma_none_resolves_to_inverse_twice_total_variance():
     X = data(30, 4, seed=21)
     total_variance = np.mean(np.sum((X - X.mean(axis=0)) ** 2, axis=1))
-    kpca = KernelPCA(3).fit(X)
+    kpca = KernelPCA(3, kernel="rbf", gamma="total_variance").fit(X)
     assert kpca.gamma_ == pytest.approx(1 / (2 * total_variance), rel=1e-12)
     assert kpca.kernel_ == GaussianKernel(gamma=kpca.gamma_)
     assert KernelPCA(3, kernel="poly").fit(X).gamma_ == pytest.approx(0.25)
-    assert KernelPCA(3, kernel="linear").fit(X).gamma_ is None
+    assert KernelPCA(3, kernel="linear").fit(X).gamma_ == 0.25  # scikit-learn's gamma_
+    assert KernelPCA(3, kernel="rbf").fit(X).gamma_ == 0.25     # scikit-learn's default
 
 
 def test_kernel_object_and_callable_equal_named_kernel(match_signs):
@@ -300,8 +301,8 @@ def test_kernel_object_and_callable_equal_named_kernel(match_signs):
 
 def test_float32_transform_is_float32_and_close():
     X, T = data(40, 3, seed=24), data(6, 3, seed=25)
-    k64 = KernelPCA(3, gamma=0.3).fit(X)
-    k32 = KernelPCA(3, gamma=0.3).fit(X.astype(np.float32))
+    k64 = KernelPCA(3, kernel="rbf", gamma=0.3).fit(X)
+    k32 = KernelPCA(3, kernel="rbf", gamma=0.3).fit(X.astype(np.float32))
     got = k32.transform(T.astype(np.float32))
     assert got.dtype == np.float32
     assert k32.fit_transform(X.astype(np.float32)).dtype == np.float32
@@ -326,14 +327,14 @@ def test_rank_deficient_extra_components_are_exactly_zero(solver):
     base = data(10, 3, seed=26)
     X = np.vstack([base, base])  # 20 rows, 10 distinct: centred Gram of rank 9
     T = data(4, 3, seed=27)
-    with pytest.warns(RuntimeWarning, match="rounding level"):
-        kpca = KernelPCA(15, gamma=0.3, eigen_solver=solver, random_state=0).fit(X)
+    # kept silently with zero eigenvalues, as scikit-learn's remove_zero_eig=False
+    kpca = KernelPCA(15, kernel="rbf", gamma=0.3, eigen_solver=solver, random_state=0).fit(X)
     ref = SklearnKernelPCA(9, kernel="rbf", gamma=0.3).fit(base)
     # duplicating every point doubles the centred Gram's eigenvalues
     np.testing.assert_allclose(kpca.eigenvalues_[:9], 2 * ref.eigenvalues_, rtol=1e-8)
     np.testing.assert_array_equal(kpca.eigenvalues_[9:], 0.0)
-    with pytest.warns(RuntimeWarning, match="rounding level"):
-        Y_fit = KernelPCA(15, gamma=0.3, eigen_solver=solver, random_state=0).fit_transform(X)
+    Y_fit = KernelPCA(15, kernel="rbf", gamma=0.3, eigen_solver=solver,
+                      random_state=0).fit_transform(X)
     for Y in (kpca.transform(T), kpca.transform(X), Y_fit):
         assert Y.shape[1] == 15 and np.isfinite(Y).all()
         np.testing.assert_array_equal(Y[:, 9:], 0.0)
@@ -355,25 +356,26 @@ def _with(value):
 
 
 INVALID = [
-    pytest.param(KernelPCA(), _with(np.nan), None, r"\bX\b", id="nan"),
-    pytest.param(KernelPCA(), _with(np.inf), None, r"\bX\b", id="inf"),
-    pytest.param(KernelPCA(), np.empty((0, 3)), None, r"'X'", id="empty"),
-    pytest.param(KernelPCA(), np.empty((5, 0)), None, r"'X'", id="no-features"),
-    pytest.param(KernelPCA(), data(10, 3)[:, 0], None, r"'X'", id="1d"),
-    pytest.param(KernelPCA(), data(1, 3), None, r"'X'", id="single-sample"),
-    pytest.param(KernelPCA(), data(10, 3), data(4, 2), r"\bX\b", id="transform-width"),
-    pytest.param(KernelPCA(), data(10, 3), _with(np.nan), r"\bX\b", id="transform-nan"),
-    pytest.param(KernelPCA(), data(10, 3), data(4, 3)[0], r"'X'", id="transform-1d"),
-    pytest.param(KernelPCA(n_components=11), data(10, 3), None, "'n_components'",
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance"), _with(np.nan), None, r"\bX\b", id="nan"),
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance"), _with(np.inf), None, r"\bX\b", id="inf"),
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance"), np.empty((0, 3)), None, r"'X'", id="empty"),
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance"), np.empty((5, 0)), None, r"'X'", id="no-features"),
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance"), data(10, 3)[:, 0], None, r"'X'", id="1d"),
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance"), data(1, 3), None, r"'X'", id="single-sample"),
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance"), data(10, 3), data(4, 2), r"\bX\b", id="transform-width"),
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance"), data(10, 3), _with(np.nan), r"\bX\b", id="transform-nan"),
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance"), data(10, 3), data(4, 3)[0], r"'X'", id="transform-1d"),
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance", n_components=11,
+                           n_landmarks=5), data(10, 3), None, "'n_components'",
                  id="n_components-too-large"),
-    pytest.param(KernelPCA(n_components=0), data(10, 3), None, "'n_components'",
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance", n_components=0), data(10, 3), None, "'n_components'",
                  id="n_components-0"),
-    pytest.param(KernelPCA(n_components=2.5), data(10, 3), None, "'n_components'",
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance", n_components=2.5), data(10, 3), None, "'n_components'",
                  id="n_components-float"),
-    pytest.param(KernelPCA(gamma=0), data(10, 3), None, "'gamma'", id="gamma-0"),
-    pytest.param(KernelPCA(gamma=-1), data(10, 3), None, "'gamma'", id="gamma-negative"),
+    pytest.param(KernelPCA(kernel="rbf", gamma=0), data(10, 3), None, "'gamma'", id="gamma-0"),
+    pytest.param(KernelPCA(kernel="rbf", gamma=-1), data(10, 3), None, "'gamma'", id="gamma-negative"),
     pytest.param(KernelPCA(kernel="foo"), data(10, 3), None, "'kernel'", id="kernel"),
-    pytest.param(KernelPCA(eigen_solver="foo"), data(10, 3), None, "'eigen_solver'",
+    pytest.param(KernelPCA(kernel="rbf", gamma="total_variance", eigen_solver="foo"), data(10, 3), None, "'eigen_solver'",
                  id="eigen_solver"),
     pytest.param(KernelPCA(kernel="poly", degree=0), data(10, 3), None, "'degree'",
                  id="degree-0"),
@@ -396,9 +398,9 @@ def test_transform_before_fit_raises():
     from sklearn.exceptions import NotFittedError
 
     with pytest.raises(NotFittedError):
-        KernelPCA().transform(data(3, 2))
+        KernelPCA(kernel="rbf", gamma="total_variance").transform(data(3, 2))
     with pytest.raises(NotFittedError):
-        KernelPCA().project(data(3, 2))
+        KernelPCA(kernel="rbf", gamma="total_variance").project(data(3, 2))
 
 
 # ---------------------------------------------------------------------------
@@ -412,7 +414,7 @@ def test_same_random_state_is_bit_identical(solver, seed):
 
     def fit():
         rs = np.random.default_rng(7) if seed == "generator" else seed
-        return KernelPCA(4, gamma=0.2, eigen_solver=solver, random_state=rs).fit(X)
+        return KernelPCA(4, kernel="rbf", gamma=0.2, eigen_solver=solver, random_state=rs).fit(X)
 
     a, b = fit(), fit()
     np.testing.assert_array_equal(a.eigenvalues_, b.eigenvalues_)
@@ -434,7 +436,7 @@ def test_pickle_round_trip_gives_identical_results():
 
 
 def test_feature_names_out_follow_sklearn_convention():
-    kpca = KernelPCA(3, gamma=0.5).fit(data(10, 2, seed=33))
+    kpca = KernelPCA(3, kernel="rbf", gamma=0.5).fit(data(10, 2, seed=33))
     assert list(kpca.get_feature_names_out()) == ["kernelpca0", "kernelpca1", "kernelpca2"]
 
 
@@ -445,8 +447,8 @@ def test_feature_names_out_follow_sklearn_convention():
 @pytest.mark.parametrize("add_mean", [False, True])
 def test_project_leading_components_equals_smaller_fit(add_mean):
     X, T = data(40, 3, seed=23), data(6, 3, seed=24)
-    big = KernelPCA(8, gamma=0.4, eigen_solver="dense").fit(X)
-    small = KernelPCA(3, gamma=0.4, eigen_solver="dense").fit(X)
+    big = KernelPCA(8, kernel="rbf", gamma=0.4, eigen_solver="dense").fit(X)
+    small = KernelPCA(3, kernel="rbf", gamma=0.4, eigen_solver="dense").fit(X)
     a = big.project(T, n_components=3, add_mean=add_mean)
     b = small.project(T, add_mean=add_mean)
     # same subspace, so the same feature-space point: coefficients and norms agree
@@ -456,7 +458,7 @@ def test_project_leading_components_equals_smaller_fit(add_mean):
 
 @pytest.mark.parametrize("n", [0, 9, 2.5, True])
 def test_leading_components_out_of_range_names_argument(n):
-    kpca = KernelPCA(8, gamma=0.4).fit(data(40, 3, seed=23))
+    kpca = KernelPCA(8, kernel="rbf", gamma=0.4).fit(data(40, 3, seed=23))
     with pytest.raises(ValueError, match="'n_components'"):
         kpca.project(data(2, 3, seed=1), n_components=n)
 
@@ -473,7 +475,7 @@ def test_no_kernel_block_is_computed_twice():
     original = GaussianKernel._block
     with mock.patch.object(GaussianKernel, "_block", autospec=True,
                            side_effect=original) as spy:
-        KernelPCA(4, gamma=0.3).fit_transform(X)
+        KernelPCA(4, kernel="rbf", gamma=0.3).fit_transform(X)
         assert spy.call_count == 1
         spy.reset_mock()
         KernelPCADenoiser(4, gamma=0.3, method="learned").fit(X)

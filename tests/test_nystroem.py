@@ -71,8 +71,8 @@ def test_all_points_as_landmarks_is_exact_kernel_pca(data, kernel, params):
 
 def test_all_points_as_landmarks_give_the_same_preimages(data):
     X, T = data
-    exact = KernelPCA(8, gamma=0.2).fit(X)
-    nys = KernelPCA(8, gamma=0.2, n_landmarks=len(X)).fit(X)
+    exact = KernelPCA(8, kernel="rbf", gamma=0.2).fit(X)
+    nys = KernelPCA(8, kernel="rbf", gamma=0.2, n_landmarks=len(X)).fit(X)
     A = exact.transform(T)
     B = nys.transform(T) * signs(nys.transform(T), A)
     # Sign flips of the coordinates are undone by those of the axes.
@@ -87,8 +87,8 @@ def test_all_points_as_landmarks_give_the_same_preimages(data):
 
 def test_float32_stays_float32_and_agrees(data):
     X, T = data
-    nys64 = KernelPCA(6, gamma=0.2, n_landmarks=40, random_state=0).fit(X)
-    nys32 = KernelPCA(6, gamma=0.2, n_landmarks=40, random_state=0).fit(X.astype(np.float32))
+    nys64 = KernelPCA(6, kernel="rbf", gamma=0.2, n_landmarks=40, random_state=0).fit(X)
+    nys32 = KernelPCA(6, kernel="rbf", gamma=0.2, n_landmarks=40, random_state=0).fit(X.astype(np.float32))
     Y32 = nys32.transform(T.astype(np.float32))
     assert Y32.dtype == np.float32 and nys32.expansion_coef_.dtype == np.float32
     Y64 = nys64.transform(T)
@@ -100,7 +100,7 @@ def test_float32_stays_float32_and_agrees(data):
 def test_equals_pca_of_explicit_nystroem_features(data):
     X, T = data
     gamma, m, q = 0.2, 30, 6
-    nys = KernelPCA(q, gamma=gamma, n_landmarks=m, random_state=3).fit(X)
+    nys = KernelPCA(q, kernel="rbf", gamma=gamma, n_landmarks=m, random_state=3).fit(X)
     Z = X[nys.landmark_indices_]
     root = np.real(linalg.sqrtm(gaussian_gram(Z, Z, gamma)))
     F = linalg.solve(root, gaussian_gram(Z, X, gamma)).T          # K_nm K_mm^{-1/2}
@@ -120,14 +120,14 @@ def test_equals_pca_of_explicit_nystroem_features(data):
 
 def test_streaming_over_row_blocks_changes_nothing(data):
     X, T = data
-    whole = KernelPCA(5, gamma=0.2, n_landmarks=30, random_state=1).fit(X)
+    whole = KernelPCA(5, kernel="rbf", gamma=0.2, n_landmarks=30, random_state=1).fit(X)
     from unittest import mock
 
     import preimage.nystroem as nystroem
 
     spy = mock.patch.object(nystroem, "_moments_block", wraps=nystroem._moments_block)
     with config_context(working_memory=(30 + 4 + 2) * 8 * 7 / 2**20), spy as calls:
-        blocks = KernelPCA(5, gamma=0.2, n_landmarks=30, random_state=1).fit(X)
+        blocks = KernelPCA(5, kernel="rbf", gamma=0.2, n_landmarks=30, random_state=1).fit(X)
         Yb = blocks.transform(T)
     assert calls.call_count == 18                  # ⌈120 / 7⌉ blocks of 7 rows
     np.testing.assert_allclose(blocks.eigenvalues_, whole.eigenvalues_, rtol=1e-12)
@@ -136,7 +136,7 @@ def test_streaming_over_row_blocks_changes_nothing(data):
 
 def test_exact_transform_streams_over_row_blocks(data):
     X, T = data
-    kpca = KernelPCA(5, gamma=0.2).fit(X)
+    kpca = KernelPCA(5, kernel="rbf", gamma=0.2).fit(X)
     with config_context(working_memory=len(X) * 8 * 3 / 2**20):   # 3 rows per block
         Yb = kpca.transform(T)
     np.testing.assert_allclose(Yb, kpca.transform(T), atol=1e-13)
@@ -144,7 +144,7 @@ def test_exact_transform_streams_over_row_blocks(data):
 
 def test_reduced_set_expansion_of_a_nystroem_fit_gives_its_coordinates(data):
     X, T = data
-    nys = KernelPCA(5, gamma=0.2, n_landmarks=30, random_state=0).fit(X)
+    nys = KernelPCA(5, kernel="rbf", gamma=0.2, n_landmarks=30, random_state=0).fit(X)
     axes, offset = kernel_pca_expansion(nys)
     np.testing.assert_allclose(axes.cross(T).T + offset, nys.transform(T), atol=1e-10)
 
@@ -189,8 +189,8 @@ def test_leverage_prefers_isolated_points():
 def test_landmark_methods_approach_exact_eigenvalues(method):
     X, _ = make_three_clusters(random_state=0)
     X = np.vstack([X, make_three_clusters(random_state=1)[0]])
-    exact = KernelPCA(3, gamma=10.0).fit(X)
-    nys = KernelPCA(3, gamma=10.0, n_landmarks=40, landmarks=method, random_state=0).fit(X)
+    exact = KernelPCA(3, kernel="rbf", gamma=10.0).fit(X)
+    nys = KernelPCA(3, kernel="rbf", gamma=10.0, n_landmarks=40, landmarks=method, random_state=0).fit(X)
     np.testing.assert_allclose(nys.eigenvalues_, exact.eigenvalues_, rtol=0.05)
     assert nys.landmarks_.shape == (40, X.shape[1])
 
@@ -205,7 +205,7 @@ def test_duplicated_rows_are_not_taken_twice(data):
         np.testing.assert_array_equal(Z, X2[index])
     X3 = np.vstack([X[:10]] * 6)                    # 60 points, 10 distinct
     with pytest.warns(NumericalWarning, match="only 10 distinct rows"):
-        nys = KernelPCA(4, gamma=0.2, n_landmarks=30, random_state=0).fit(X3)
+        nys = KernelPCA(4, kernel="rbf", gamma=0.2, n_landmarks=30, random_state=0).fit(X3)
     assert nys.landmarks_.shape == (10, 4)
     assert np.isfinite(nys.transform(T)).all()
 
@@ -273,15 +273,15 @@ def test_nystroem_denoiser_fit_on_noisy_pairs_denoises():
 def test_bad_nystroem_arguments_name_themselves(data):
     X, _ = data
     with pytest.raises(ValueError, match="'n_landmarks' must be <= n_samples=120"):
-        KernelPCA(2, n_landmarks=121).fit(X)
+        KernelPCA(2, kernel="rbf", gamma="total_variance", n_landmarks=121).fit(X)
     with pytest.raises(ValueError, match="'n_components' must be <= n_landmarks=5"):
-        KernelPCA(6, n_landmarks=5).fit(X)
+        KernelPCA(6, kernel="rbf", gamma="total_variance", n_landmarks=5).fit(X)
     with pytest.raises(ValueError, match="'n_landmarks'.*precomputed"):
         KernelPCA(2, kernel="precomputed", n_landmarks=5).fit(gaussian_gram(X, X, 1.0))
     with pytest.raises(InvalidParameterError, match="'landmarks'"):
-        KernelPCA(2, n_landmarks=5, landmarks="random").fit(X)
+        KernelPCA(2, kernel="rbf", gamma="total_variance", n_landmarks=5, landmarks="random").fit(X)
     with pytest.raises(InvalidParameterError, match="'n_landmarks'"):
-        KernelPCA(2, n_landmarks=0).fit(X)
+        KernelPCA(2, kernel="rbf", gamma="total_variance", n_landmarks=0).fit(X)
     with pytest.raises(ValueError, match="'n_landmarks' must be <= the number of pairs"):
         LearnedPreimage(n_landmarks=200).fit_coordinates(X, X, forward_kernel=PolynomialKernel())
     with pytest.raises(ValueError, match="'landmarks' must be one of"):

@@ -124,13 +124,18 @@ def _assert_shape(out, expected):
 
 
 def _fitted_kpca(params):
-    """Shape check of a fitted KernelPCA: q ≥ 1 components, n_components of
-    them when it was given, finite non-negative eigenvalues and finite axes."""
+    """Shape check of a fitted KernelPCA: n_components of them when it was
+    given (clipped to n_samples for exact kernel PCA, as scikit-learn does),
+    q ≥ 1 with landmarks (exact kernel PCA of data with one image in feature
+    space has none, as scikit-learn's), finite non-negative eigenvalues and
+    finite axes."""
     def check(est):
         q = est.eigenvalues_.shape[0]
-        assert q >= 1
+        nystroem = params.get("n_landmarks") is not None
+        assert q >= 1 or not nystroem
         if params.get("n_components") is not None:
-            assert q == params["n_components"]
+            assert q == (params["n_components"] if nystroem
+                         else min(params["n_components"], est.X_fit_.shape[0]))
         assert np.all(np.isfinite(est.eigenvalues_)) and np.all(est.eigenvalues_ >= 0)
         assert np.all(np.isfinite(est.expansion_coef_))
         assert est.expansion_coef_.shape == (est.X_fit_.shape[0], q)
@@ -237,46 +242,76 @@ def test_kernel_pca_inverse_transform_of_adversarial_coordinates(X, Y, params):
 @pytest.mark.parametrize("n_components", [0, -1, 2.5, True, "3"])
 def test_absurd_n_components_is_named(n_components):
     X = np.random.default_rng(0).normal(size=(6, 2))
-    assert check_contract(lambda: KernelPCA(n_components).fit(X)) is None
+    assert check_contract(lambda: KernelPCA(n_components, kernel="rbf", gamma="total_variance").fit(X)) is None
     assert check_contract(lambda: KernelPCADenoiser(n_components).fit(X)) is None
 
 
 @pytest.mark.parametrize("n_landmarks", [None, 4])
-def test_more_components_than_samples_is_refused(n_landmarks):
-    """Decision: n_components above what the data allow (n_samples, or
-    n_landmarks) is refused, naming 'n_components' and the limit."""
+def test_more_components_than_samples_is_clipped_or_refused(n_landmarks):
+    """Decision: n_components above n_samples is clipped to it, as
+    scikit-learn's KernelPCA does; above n_landmarks (Nyström, ours) it is
+    refused, naming 'n_components' and the limit."""
     X = np.random.default_rng(0).normal(size=(6, 2))
+    if n_landmarks is None:
+        est = KernelPCA(7, kernel="rbf", gamma="total_variance").fit(X)
+        assert est.eigenvalues_.shape == (6,)
+        return
     with pytest.raises(ValueError, match="'n_components' must be <= "):
-        KernelPCA(7 if n_landmarks is None else 5, n_landmarks=n_landmarks).fit(X)
+        KernelPCA(5, kernel="rbf", gamma="total_variance", n_landmarks=n_landmarks).fit(X)
 
 
-def test_components_beyond_the_rank_are_kept_as_zeros_with_a_warning():
+def test_components_beyond_the_rank_are_kept_as_zeros():
     """n_components ≤ n_samples but above the rank of the centred Gram matrix
     (here 6 points, 3 distinct: rank 2): the extra components keep their
-    place with a zero eigenvalue and zero coordinates, and a warning."""
+    place with a zero eigenvalue and zero coordinates (scikit-learn's
+    ``remove_zero_eig=False``, silently, as there), or are dropped with
+    ``remove_zero_eig=True``."""
     X = np.repeat(np.random.default_rng(0).normal(size=(3, 2)), 2, axis=0)
-    with pytest.warns(NumericalWarning, match="rounding level"):
-        est = KernelPCA(5, gamma=0.5).fit(X)
+    est = KernelPCA(5, kernel="rbf", gamma=0.5).fit(X)
     np.testing.assert_array_equal(est.eigenvalues_[2:], 0)
     Z = est.transform(X)
     assert np.all(np.isfinite(Z)) and np.all(Z[:, 2:] == 0)
+    assert KernelPCA(5, kernel="rbf", gamma=0.5, remove_zero_eig=True).fit(X).transform(
+        X).shape == (6, 2)
 
 
 @pytest.mark.parametrize("n_landmarks", [None, 3])
 @pytest.mark.parametrize("X", [np.zeros((5, 2)), np.ones((4, 3))], ids=["zeros", "ones"])
-def test_all_identical_rows_are_refused(X, n_landmarks):
+def test_all_identical_rows_have_no_component(X, n_landmarks):
+    """Exact kernel PCA gives no component with a warning (scikit-learn's
+    KernelPCA returns none too); Nyström and the denoiser refuse, naming 'X'."""
+    if n_landmarks is None:
+        with pytest.warns(NumericalWarning, match="no component"):
+            est = KernelPCA(kernel="rbf", gamma="total_variance").fit(X)
+        assert est.transform(X).shape == (X.shape[0], 0)
+        with pytest.raises(ValueError, match="'X'"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumericalWarning)
+            KernelPCADenoiser().fit(X)
+        return
     with pytest.raises(ValueError, match="'X'"):
-        KernelPCA(n_landmarks=n_landmarks, landmarks="kmeans").fit(X)
+        KernelPCA(kernel="rbf", gamma="total_variance", n_landmarks=n_landmarks,
+                  landmarks="kmeans").fit(X)
 
 
 @pytest.mark.parametrize("n_landmarks", [None, 4])
 @pytest.mark.parametrize("n_components", [None, 2])
 def test_tiny_gamma_all_ones_gram_is_refused_naming_gamma(n_components, n_landmarks):
     """γ = 1e-300: every kernel value rounds to 1, the centred Gram matrix is
-    zero: no component, a named error, never NaN."""
+    zero: no component, never NaN; the denoiser and Nyström refuse it with an
+    error naming 'gamma' (exact KernelPCA, like scikit-learn's, keeps no
+    component, with a warning)."""
     X = np.random.default_rng(1).normal(size=(8, 3))
-    with pytest.raises(ValueError, match="'gamma'"):
-        KernelPCA(n_components, gamma=1e-300, n_landmarks=n_landmarks).fit(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumericalWarning)
+        with pytest.raises(ValueError, match="'gamma'"):
+            KernelPCADenoiser(n_components, gamma=1e-300, n_landmarks=n_landmarks).fit(X)
+        if n_landmarks is not None:
+            with pytest.raises(ValueError, match="'gamma'"):
+                KernelPCA(n_components, kernel="rbf", gamma=1e-300,
+                          n_landmarks=n_landmarks).fit(X)
+            return
+        est = KernelPCA(n_components, kernel="rbf", gamma=1e-300).fit(X)
+    assert np.all(est.transform(X) == 0)
 
 
 @pytest.mark.parametrize("n_landmarks", [None, 5])
@@ -285,7 +320,7 @@ def test_huge_gamma_identity_gram_gives_finite_output(n_landmarks):
     T = np.random.default_rng(3).normal(size=(3, 3))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
-        est = check_contract(lambda: KernelPCA(3, gamma=1e300, n_landmarks=n_landmarks,
+        est = check_contract(lambda: KernelPCA(3, kernel="rbf", gamma=1e300, n_landmarks=n_landmarks,
                                                random_state=0).fit(X), _fitted_kpca({}))
         check_contract(lambda: est.transform(T), (3, 3))
         for method in PREIMAGE_METHODS:
@@ -295,19 +330,18 @@ def test_huge_gamma_identity_gram_gives_finite_output(n_landmarks):
 
 def test_a_single_sample_is_refused():
     with pytest.raises(ValueError, match="'X' has n_samples=1"):
-        KernelPCA().fit(np.ones((1, 3)))
+        KernelPCA(kernel="rbf", gamma="total_variance").fit(np.ones((1, 3)))
 
 
 @pytest.mark.parametrize("solver", ["dense", "arpack", "randomized"])
 def test_rounding_level_eigenvalues_are_dropped_on_every_path(solver):
     """Duplicated points: the centred Gram matrix has rank 2 of 6. Every
-    solver (and Nyström) drops or zeroes the rounding-level eigenvalues, with
-    a NumericalWarning, instead of dividing by them."""
+    solver (and Nyström) drops or zeroes the rounding-level eigenvalues
+    instead of dividing by them."""
     X = np.repeat(np.random.default_rng(4).normal(size=(3, 2)), 2, axis=0)
-    est = KernelPCA(gamma=0.5, eigen_solver=solver, random_state=0).fit(X)
+    est = KernelPCA(kernel="rbf", gamma=0.5, eigen_solver=solver, random_state=0).fit(X)
     assert est.eigenvalues_.shape == (2,)
-    with pytest.warns(NumericalWarning, match="rounding level"):
-        est = KernelPCA(4, gamma=0.5, eigen_solver=solver, random_state=0).fit(X)
+    est = KernelPCA(4, kernel="rbf", gamma=0.5, eigen_solver=solver, random_state=0).fit(X)
     assert np.all(est.expansion_coef_[:, 2:] == 0)
     assert np.abs(est.expansion_coef_).max() < 1e3
 
@@ -322,8 +356,8 @@ def test_rounding_level_eigenvalues_are_dropped_in_nystroem():
 
 
 @pytest.mark.parametrize("estimator, name, valid", [
-    (lambda: KernelPCA(eigen_solver="lapack"), "eigen_solver", EIGEN_SOLVERS),
-    (lambda: KernelPCA(n_landmarks=3, landmarks="random"), "landmarks", LANDMARKS),
+    (lambda: KernelPCA(kernel="rbf", gamma="total_variance", eigen_solver="lapack"), "eigen_solver", EIGEN_SOLVERS),
+    (lambda: KernelPCA(kernel="rbf", gamma="total_variance", n_landmarks=3, landmarks="random"), "landmarks", LANDMARKS),
     (lambda: KernelPCA(kernel="gauss"), "kernel", ["rbf", "poly", "linear"]),
     (lambda: KernelPCADenoiser(method="newton"), "method", PREIMAGE_METHODS),
 ])
@@ -337,7 +371,7 @@ def test_unknown_names_list_the_valid_ones(estimator, name, valid):
 
 def test_unknown_inverse_transform_method_lists_the_valid_ones():
     X = np.random.default_rng(0).normal(size=(6, 2))
-    est = KernelPCA(2).fit(X)
+    est = KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X)
     with pytest.raises(ValueError, match="'method'") as info:
         est.inverse_transform(est.transform(X), method="newton")
     for option in PREIMAGE_METHODS:
@@ -622,18 +656,18 @@ def test_memory_guard_refuses_the_exact_gram_matrix_at_once():
     start = time.perf_counter()
     with config_context(memory_budget="1GB"):
         with pytest.raises(MemoryBudgetError, match="Gram matrix") as info:
-            KernelPCA(2).fit(X)
+            KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X)
         assert "n_landmarks" in str(info.value)
         with pytest.raises(MemoryBudgetError, match="Gram matrix"):
             KernelPCADenoiser(2).fit(X)
         with pytest.raises(ValueError, match="'X'"), \
                 warnings.catch_warnings():
             warnings.simplefilter("ignore", NumericalWarning)
-            KernelPCA(n_landmarks=50).fit(X)
+            KernelPCA(kernel="rbf", gamma="total_variance", n_landmarks=50).fit(X)
     assert time.perf_counter() - start < 5.0
     Z = np.random.default_rng(0).normal(size=(200_000, 1))
     with config_context(memory_budget="1GB"):
-        est = KernelPCA(2, gamma=0.5, n_landmarks=50, random_state=0).fit(Z)
+        est = KernelPCA(2, kernel="rbf", gamma=0.5, n_landmarks=50, random_state=0).fit(Z)
         den = KernelPCADenoiser(2, gamma=0.5, n_landmarks=50, random_state=0).fit(Z)
     assert est.transform(Z[:3]).shape == (3, 2)
     assert den.transform(Z[:3]).shape == (3, 1)
@@ -643,9 +677,9 @@ def test_memory_guard_refuses_the_landmark_matrix():
     X = np.random.default_rng(0).normal(size=(300, 2))
     with config_context(memory_budget="100kB"):
         with pytest.raises(MemoryBudgetError, match="landmark"):
-            KernelPCA(2, n_landmarks=200).fit(X)
+            KernelPCA(2, kernel="rbf", gamma="total_variance", n_landmarks=200).fit(X)
         # 50 landmarks: 20 kB per m x m matrix
-        KernelPCA(2, n_landmarks=50, random_state=0).fit(X)
+        KernelPCA(2, kernel="rbf", gamma="total_variance", n_landmarks=50, random_state=0).fit(X)
 
 
 def test_memory_guard_precomputed_fits_what_is_given():

@@ -341,7 +341,7 @@ def test_reduce_svm_refuses_wrong_models(model):
 
 
 @pytest.mark.parametrize("kpca", [
-    None, "kpca", SVC(), KernelPCA(), SklearnKernelPCA(),
+    None, "kpca", SVC(), KernelPCA(kernel="rbf", gamma="total_variance"), SklearnKernelPCA(),
     _fitted(KernelPCA(kernel="precomputed", n_components=1), _X2 @ _X2.T, None),
     _fitted(SklearnKernelPCA(kernel="precomputed", n_components=1), _X2 @ _X2.T, None),
     _fitted(SklearnKernelPCA(kernel="cosine", n_components=1), _X2, None),

@@ -413,7 +413,7 @@ def test_multiclass_reduction_runs_every_method(method):
 
 def kpca_models():
     X = blobs([20, 25], seed=5)[0]
-    return X, [KernelPCA(n_components=3, gamma=0.3).fit(X),
+    return X, [KernelPCA(kernel="rbf", n_components=3, gamma=0.3).fit(X),
                SklearnKernelPCA(n_components=3, kernel="rbf", gamma=0.3).fit(X),
                SklearnKernelPCA(n_components=2, kernel="poly", degree=2, gamma=0.2,
                                 coef0=1.0).fit(X)]
@@ -536,7 +536,7 @@ def test_fit_with_sparse_data_is_fit_with_dense_data():
 
 def test_fit_reduced_kernel_pca_is_reduce_kernel_pca():
     X = kpca_models()[0]
-    for template in (KernelPCA(n_components=3, gamma=0.3),
+    for template in (KernelPCA(kernel="rbf", n_components=3, gamma=0.3),
                      SklearnKernelPCA(n_components=2, kernel="poly", degree=2, gamma=0.2,
                                       coef0=1.0)):
         fitted = ReducedKernelPCA(template, 5, random_state=0).fit(X)
@@ -550,7 +550,7 @@ def test_fit_reduced_kernel_pca_is_reduce_kernel_pca():
     # the default is preimage's KernelPCA with its defaults
     np.testing.assert_array_equal(
         ReducedKernelPCA(n_vectors=4, random_state=1).fit(X).transform(T),
-        reduce_kernel_pca(KernelPCA().fit(X), 4, random_state=1).transform(T))
+        reduce_kernel_pca(KernelPCA(kernel="rbf", gamma="total_variance").fit(X), 4, random_state=1).transform(T))
     assert list(ReducedKernelPCA(n_vectors=4).fit(X).get_feature_names_out()[:2]) == [
         "reducedkernelpca0", "reducedkernelpca1"]
 
@@ -605,7 +605,7 @@ def _lr():
     (lambda: reduce_svm(make_model("binary"), 2).predict([[np.nan, 0.0]]), ValueError,
      "'X'"),
     (lambda: ReducedSVC().predict(T), ValueError, "reduce_svm"),
-    (lambda: reduce_kernel_pca(KernelPCA(), 2), ValueError, "'kpca'"),
+    (lambda: reduce_kernel_pca(KernelPCA(kernel="rbf", gamma="total_variance"), 2), ValueError, "'kpca'"),
     (lambda: reduce_kernel_pca(SVC().fit(X3, Y3), 2), TypeError, "'kpca'"),
     (lambda: reduce_kernel_pca(SklearnKernelPCA(kernel="cosine").fit(X3), 2), ValueError,
      "'kpca'"),

@@ -8,7 +8,7 @@ Every expected value comes from outside the solvers:
   over many support points through an explicit polynomial feature map);
 * a brute-force grid search of the residual on 2-D toy problems, evaluated with
   scikit-learn's kernel functions and polished with scipy;
-* scikit-learn's ``KernelPCA(fit_inverse_transform=True)`` for the learned map;
+* scikit-learn's ``KernelPCA(kernel="rbf", gamma="total_variance", fit_inverse_transform=True)`` for the learned map;
 * step-by-step reimplementations of the closed form (a least-squares solve of
   its defining system) and of Kwok & Tsang's MDS (REFERENCE.md, "Pre-image
   solvers");
@@ -431,7 +431,7 @@ def test_gradient_more_starts_find_the_deeper_well():
 
 
 # ---------------------------------------------------------------------------
-# 4. learned = scikit-learn's KernelPCA(fit_inverse_transform=True)
+# 4. learned = scikit-learn's KernelPCA(kernel="rbf", gamma="total_variance", fit_inverse_transform=True)
 # ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kernel, params, alpha", [
@@ -465,7 +465,7 @@ def test_learned_with_default_alpha_is_sklearn_default():
 def test_learned_one_call_path_is_kernel_ridge_on_support_coordinates():
     # find_preimage(psi, "learned") fits on the support's own kernel PCA
     # coordinates; for a kernel PCA expansion over the same support with all
-    # components, sklearn's KernelPCA(fit_inverse_transform=True) is the reference
+    # components, sklearn's KernelPCA(kernel="rbf", gamma="total_variance", fit_inverse_transform=True) is the reference
     X, T = data(40, 3, seed=12), data(6, 3, seed=13)
     kpca = KernelPCA(None, kernel="rbf", gamma=0.4).fit(X)
     psi = kpca.project(T, add_mean=True)
@@ -761,10 +761,10 @@ def test_fixed_point_on_float32_data_converges_like_float64():
     for seed in range(3):
         X, _ = make_three_clusters(30, noise=0.05, random_state=seed)
         T = X + np.random.default_rng(seed).normal(scale=0.1, size=X.shape)
-        psi64 = KernelPCA(3, gamma=5.0).fit(X).project(T)
+        psi64 = KernelPCA(3, kernel="rbf", gamma=5.0).fit(X).project(T)
         r64 = find_preimage(psi64, "fixed_point", x0=T)
         assert r64.success and r64.n_iter.max() < 50
-        psi32 = KernelPCA(3, gamma=5.0).fit(X.astype(np.float32)).project(
+        psi32 = KernelPCA(3, kernel="rbf", gamma=5.0).fit(X.astype(np.float32)).project(
             T.astype(np.float32))
         with warnings.catch_warnings():
             warnings.simplefilter("error", ConvergenceWarning)

@@ -34,6 +34,7 @@ __all__ = [
     "check_coordinates",
     "center_gram",
     "center_block",
+    "check_psd_eigenvalues",
     "fit_kernel_pca",
     "transform_block",
     "training_coordinates",
@@ -41,6 +42,7 @@ __all__ = [
     "coordinates_expansion",
     "leading_components",
     "drop_rounding_level",
+    "refuse_no_component",
     "refuse_non_finite",
     "rounding_floor",
 ]
@@ -94,11 +96,16 @@ def center_gram(K, *, copy=True):
 
 
 def _center_gram(K, copy):
+    """``HKH`` with the column means subtracted from every row and the row
+    means from every column (scikit-learn's ``KernelCenterer``): for a
+    symmetric K the same as using the column means twice; for a square K
+    that is not symmetric, the centred matrix the eigensolver then checks."""
     Kc = np.array(K, copy=True) if copy else K
     col_mean = Kc.mean(axis=0)
+    row_mean = Kc.mean(axis=1)
     grand = float(col_mean.mean())
     Kc -= col_mean[None, :]
-    Kc -= col_mean[:, None]
+    Kc -= row_mean[:, None]
     Kc += grand
     return Kc, col_mean, grand
 
@@ -121,13 +128,15 @@ def _center_block(K_x, K_col_mean, K_mean):
 
 def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
                    max_iter=None, iterated_power="auto", random_state=None,
-                   copy=True):
+                   copy=True, remove_zero_eig=False, warn_rank=True, names="'K'"):
     """Kernel PCA of the Gram matrix `K`.
 
     Parameters
     ----------
     K : array of shape (N, N)
-        Uncentred Gram matrix of the training points.
+        Uncentred Gram matrix of the training points. It must be square; a K
+        that is not symmetric is accepted when its centred matrix ``HKH`` is
+        (scikit-learn's rule).
     n_components : int or None
         Number of components q ≤ N; None keeps every component with a
         non-zero eigenvalue.
@@ -135,6 +144,13 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
         See :func:`preimage._eigen.top_eigh`.
     copy : bool
         If False, K is centred in place.
+    remove_zero_eig : bool
+        Drop the components with a zero eigenvalue even when `n_components`
+        is given (the output may then have fewer components).
+    warn_rank : bool
+        Warn when components requested explicitly have a zero eigenvalue.
+    names : str
+        The argument(s) K was computed from, for the messages.
 
     Returns
     -------
@@ -142,16 +158,20 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
 
     Notes
     -----
+    The eigenvalues are checked as scikit-learn checks them: significant
+    negative ones (below ``-1e-5 λ_max`` and ``-1e-10``; ``5e-3`` and
+    ``1e-6`` in float32) mean K is not positive semi-definite and are refused
+    with a ValueError; smaller negative ones are rounding and become 0.
     Eigenvalues below ``1e-12 λ_max`` (``2e-7 λ_max`` in float32), or below
     the rounding error of centring K, ``10 N eps max|K_ij|``, are rounding
-    noise and cannot be divided by: with ``n_components=None`` they are
-    dropped; components requested explicitly with such eigenvalues keep their
-    place but get zero coefficients (their coordinates are identically 0),
-    with a NumericalWarning. A centred Gram matrix that is zero at rounding
-    level (identical points, or a kernel constant on them) leaves no
-    component, with a NumericalWarning.
+    noise and cannot be divided by: with ``n_components=None`` (or
+    `remove_zero_eig`) they are dropped; components requested explicitly
+    with such eigenvalues keep their place but get zero coefficients (their
+    coordinates are identically 0), with a NumericalWarning if `warn_rank`. A
+    centred Gram matrix that is zero at rounding level (identical points, or
+    a kernel constant on them) leaves no component, with a NumericalWarning.
     """
-    K, k_max = check_gram(K, "K", symmetric=True, in_place=not copy)
+    K, k_max = check_gram(K, "K", in_place=not copy)
     n = K.shape[0]
     n_components = check_positive_int(n_components, "n_components", allow_none=True)
     if n_components is not None and n_components > n:
@@ -159,12 +179,15 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
                          f"'K'), got {n_components}")
     floor = rounding_floor(k_max, n, K.dtype)
     Kc, col_mean, grand = _center_gram(K, copy)
+    Kc = check_gram(Kc, "K", symmetric=True, in_place=True)[0]
     q = n if n_components is None else n_components
     values, vectors = top_eigh(Kc, q, solver="dense" if n_components is None else eigen_solver,
                                tol=tol, max_iter=max_iter, iterated_power=iterated_power,
                                random_state=random_state)
-    values, vectors, nonzero = drop_rounding_level(values, vectors, n_components,
-                                                   floor=floor)
+    values = check_psd_eigenvalues(values, floor=floor, names=names)
+    values, vectors, nonzero = drop_rounding_level(
+        values, vectors, None if remove_zero_eig else n_components, floor=floor,
+        warn_rank=warn_rank)
     values = np.where(nonzero, values, 0.0)
     alphas = np.zeros_like(vectors)
     alphas[:, nonzero] = vectors[:, nonzero] / np.sqrt(values[nonzero])
@@ -174,6 +197,40 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
     mean_coords = alphas.T @ col_mean
     return KernelPCAResult(values, vectors, alphas, col_mean, grand, mean_coords,
                         np.full(n, 1.0 / n, dtype=alphas.dtype))
+
+
+def check_psd_eigenvalues(values, *, floor=0.0, names="'K'"):
+    """The eigenvalues of a centred Gram matrix with rounding-level negative
+    ones set to 0, or a ValueError when they show that it is not positive
+    semi-definite (scikit-learn's thresholds and message). Eigenvalues all
+    within the absolute rounding `floor` (see :func:`rounding_floor`) are
+    noise of a zero matrix, not evidence of indefiniteness.
+
+    Negative eigenvalues below ``-1e-5 λ_max`` and ``-1e-10`` (``5e-3`` and
+    ``1e-6`` in float32) are significant: an indefinite kernel (a sigmoid,
+    a precomputed similarity) or a matrix that is no Gram matrix.
+    """
+    values = np.array(values, copy=True)
+    if not values.size:
+        return values
+    single = values.dtype == np.float32
+    ratio, floor = (5e-3, 1e-6) if single else (1e-5, 1e-10)
+    top, bottom = float(values.max()), float(values.min())
+    if max(top, -bottom) <= floor:
+        return np.maximum(values, 0)
+    if top < 0:
+        raise ValueError(f"the centred Gram matrix of {names} is not positive semi-definite. "
+                         f"All eigenvalues are negative (maximum is {top:g}). Either the "
+                         "matrix is not PSD, or there was an issue while computing the "
+                         "eigendecomposition of the matrix.")
+    if bottom < -ratio * top and bottom < -floor:
+        share = f"{-bottom / top:g}" if top > 0 else "inf"
+        raise ValueError(f"the centred Gram matrix of {names} is not positive semi-definite. "
+                         f"There are significant negative eigenvalues ({share} of the "
+                         "maximum positive). Either the matrix is not PSD, or there was an "
+                         "issue while computing the eigendecomposition of the matrix.")
+    values[values < 0] = 0
+    return values
 
 
 def rounding_floor(k_max, n, dtype):
@@ -192,14 +249,14 @@ def rounding_floor(k_max, n, dtype):
     return 10.0 * n * eps * k_max
 
 
-def drop_rounding_level(values, vectors, n_components, *, floor=0.0):
+def drop_rounding_level(values, vectors, n_components, *, floor=0.0, warn_rank=True):
     """Find the eigenvalues at rounding level (below ``1e-12 λ_max``, or
     ``2e-7 λ_max`` in float32, or below the absolute `floor`, see
     :func:`rounding_floor`), which cannot be divided by.
 
     With ``n_components=None`` they are dropped; components requested
-    explicitly keep their place with a NumericalWarning. Returns the values,
-    the vectors and a mask of the non-zero ones.
+    explicitly keep their place, with a NumericalWarning if `warn_rank`.
+    Returns the values, the vectors and a mask of the non-zero ones.
     """
     values, vectors = np.asarray(values), np.asarray(vectors)
     if values.ndim != 1 or values.dtype.kind != "f" or not np.isfinite(values).all():
@@ -218,7 +275,7 @@ def drop_rounding_level(values, vectors, n_components, *, floor=0.0):
              "has no component" + ("" if n_components is None else
                                    f"; the {q} components requested are set to 0"),
              NumericalWarning)
-    elif n_components is not None and not nonzero.all():
+    elif warn_rank and n_components is not None and not nonzero.all():
         warn(f"{int((~nonzero).sum())} of the {q} components requested have an eigenvalue "
              "at rounding level (the centred Gram matrix has lower rank); their "
              "coordinates are set to 0. Ask for fewer components.", NumericalWarning)
@@ -226,6 +283,20 @@ def drop_rounding_level(values, vectors, n_components, *, floor=0.0):
         values, vectors = values[nonzero], vectors[:, nonzero]
         nonzero = nonzero[nonzero]
     return values, vectors, nonzero
+
+
+def refuse_no_component(fit, gamma=None):
+    """`fit`, or a ValueError naming 'X' (and 'gamma' when given) when it has
+    no component: all training points have one image in feature space, so
+    there is nothing to denoise or reduce onto."""
+    if not (fit.eigenvalues > 0).any():
+        hint = "" if gamma is None else f", e.g. 'gamma'={gamma:.3g} too small"
+        raise ValueError(
+            "kernel PCA of 'X' has no component: its centred Gram matrix has no "
+            "eigenvalue above rounding level, so all points have one image in "
+            f"feature space (identical rows, or a kernel constant on them{hint}), "
+            "or the kernel is indefinite without positive eigenvalue")
+    return fit
 
 
 def refuse_non_finite(fit, names, n):

@@ -10,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._blocks import is_dask_array, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
 from .._validation import check_array_2d, validate_dask_input, validate_estimator_input
+from ..kpca import refuse_no_component
 from ..solvers import PREIMAGE_METHODS, make_solver
 from ._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 from ._kernel_pca import KernelPCA
@@ -178,11 +179,19 @@ class KernelPCADenoiser(TransformerMixin, BaseEstimator):
             X = validate_estimator_input(self, X, reset=True)
         y = _clean_targets(X, y)
         clean = X if y is None else y
+        n = clean.shape[0]
+        if self.n_landmarks is None and self.n_components is not None and self.n_components > n:
+            raise ValueError(f"'n_components' must be <= n_samples={n} (the size of the Gram "
+                             f"matrix), got {self.n_components}")
+        # The papers' Gaussian width (KernelPCA's own default is scikit-learn's).
+        papers = isinstance(self.kernel, str) and self.kernel in ("rbf", "gaussian")
+        gamma = "total_variance" if self.gamma is None and papers else self.gamma
         self.kpca_ = KernelPCA(
-            self.n_components, kernel=self.kernel, gamma=self.gamma, degree=self.degree,
+            self.n_components, kernel=self.kernel, gamma=gamma, degree=self.degree,
             coef0=self.coef0, kernel_params=self.kernel_params,
             eigen_solver=self.eigen_solver, random_state=self.random_state,
             n_landmarks=self.n_landmarks, landmarks=self.landmarks).fit(clean)
+        refuse_no_component(self.kpca_.fit_result_, self.kpca_.gamma_)
         solver = make_solver(self.method, self.method_params,
                              random_state=self.random_state, n_landmarks=self.n_landmarks)
         pairs = {}

@@ -59,7 +59,7 @@ def reduce_kernel_pca(kpca, n_vectors, method="construction", shared=True, **opt
     >>> import numpy as np
     >>> from preimage import KernelPCA, reduce_kernel_pca
     >>> X = np.random.default_rng(0).normal(size=(40, 2))
-    >>> kpca = KernelPCA(n_components=2, gamma=0.5).fit(X)
+    >>> kpca = KernelPCA(kernel="rbf", n_components=2, gamma=0.5).fit(X)
     >>> small = reduce_kernel_pca(kpca, 40, method="selection_kpca")
     >>> bool(np.allclose(small.transform(X[:3]), kpca.transform(X[:3]), atol=1e-6))
     True
@@ -86,7 +86,8 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     ----------
     estimator : preimage.KernelPCA or sklearn.decomposition.KernelPCA, default=None
         The kernel PCA to fit and reduce, with kernel ``'rbf'``, ``'poly'``,
-        ``'sigmoid'`` or ``'linear'``; None is ``preimage.KernelPCA()``. It is
+        ``'sigmoid'`` or ``'linear'``; None is the papers' Gaussian kernel PCA,
+        ``preimage.KernelPCA(kernel="rbf", gamma="total_variance")``. It is
         cloned and not kept after the reduction.
     n_vectors : int, default=10
         Reduced-set size p: in total with ``shared=True``, per component
@@ -122,7 +123,7 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     >>> import numpy as np
     >>> from preimage import KernelPCA, ReducedKernelPCA
     >>> X = np.random.default_rng(0).normal(size=(40, 2))
-    >>> small = ReducedKernelPCA(KernelPCA(2, gamma=0.5), 40,
+    >>> small = ReducedKernelPCA(KernelPCA(2, kernel="rbf", gamma=0.5), 40,
     ...                          method="selection_kpca").fit(X)
     >>> small.transform(X[:3]).shape
     (3, 2)
@@ -155,7 +156,8 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         self
         """
         X = validate_estimator_input(self, dense_input(X), reset=True)
-        kpca = clone(KernelPCA() if self.estimator is None else self.estimator).fit(X)
+        default = KernelPCA(kernel="rbf", gamma="total_variance")
+        kpca = clone(default if self.estimator is None else self.estimator).fit(X)
         expansion, intercept = kernel_pca_expansion(kpca, "estimator")
         return self._reduce_axes(expansion, intercept, kpca)
 

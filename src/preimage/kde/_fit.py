@@ -179,7 +179,7 @@ def fit_kde(K, L, n_components=None, *, alpha=1.0, regression="paper"):
         raise ValueError(f"'K' and 'L' must have the same shape (one row per training "
                          f"pair), got {K.shape} and {L.shape}")
     alpha = check_positive(alpha, "alpha")
-    pca = fit_kernel_pca(L, n_components, copy=True)
+    pca = fit_kernel_pca(L, n_components, copy=True, names="'L' (the outputs' Gram matrix)")
     if not (pca.eigenvalues > 0).any():
         raise ValueError(
             "'L' (the output Gram matrix) has no principal component above rounding "

@@ -9,7 +9,8 @@ from ._base import DotProductKernel, Kernel, RadialKernel
 from ._dot import LinearKernel, PolynomialKernel, SigmoidKernel
 from ._pairwise import squared_distances
 from ._radial import GaussianKernel, LaplacianKernel
-from ._resolve import KERNELS, CallableKernel, default_gamma, make_kernel
+from ._resolve import (KERNELS, SKLEARN_KERNELS, CallableKernel, PairwiseKernel, default_gamma,
+                       make_kernel, make_sklearn_kernel)
 from ._sequence import CallableSequenceKernel, SequenceKernel
 from ._sine import SineKernel
 from ._string import (
@@ -32,14 +33,17 @@ __all__ = [
     "LaplacianKernel",
     "LinearKernel",
     "NormalizedKernel",
+    "PairwiseKernel",
     "PolynomialKernel",
     "RadialKernel",
+    "SKLEARN_KERNELS",
     "SigmoidKernel",
     "SequenceKernel",
     "SineKernel",
     "SpectrumKernel",
     "default_gamma",
     "make_kernel",
+    "make_sklearn_kernel",
     "normalize_gram",
     "squared_distances",
 ]

@@ -17,7 +17,8 @@ from ._dot import LinearKernel, PolynomialKernel, SigmoidKernel
 from ._radial import GaussianKernel, LaplacianKernel
 from ._sine import SineKernel
 
-__all__ = ["KERNELS", "CallableKernel", "default_gamma", "make_kernel"]
+__all__ = ["KERNELS", "SKLEARN_KERNELS", "CallableKernel", "PairwiseKernel", "default_gamma",
+           "make_kernel", "make_sklearn_kernel"]
 
 #: Kernel names understood by every estimator, and the classes they make.
 KERNELS = {
@@ -33,7 +34,47 @@ KERNELS = {
 
 
 @dataclass(frozen=True)
-class CallableKernel(Kernel):
+class PairwiseKernel(Kernel):
+    """A kernel evaluated by :func:`sklearn.metrics.pairwise.pairwise_kernels`.
+
+    `metric` is one of scikit-learn's kernel names (``"cosine"``, and
+    ``"linear"``, ``"rbf"``, ``"poly"``, ``"sigmoid"`` on sparse input, which
+    the library's own kernels do not take) or a callable on pairs of samples;
+    `params` are its keyword arguments (those it does not take are filtered
+    out, as scikit-learn's ``KernelPCA`` does), `n_jobs` its parallelism.
+    Blocks of sparse matrices are computed without densifying them. It has
+    no gradient, so only pre-image methods that need none apply to it.
+    """
+
+    metric: object = None
+    params: dict = field(default_factory=dict)
+    n_jobs: object = None
+
+    differentiable = False
+    # A user's function may return anything: public blocks refuse NaN and inf.
+    may_overflow = True
+
+    def __post_init__(self):
+        if not (callable(self.metric) or isinstance(self.metric, str)):
+            raise ValueError(f"'kernel' must be a kernel name or a callable, "
+                             f"got {self.metric!r}")
+
+    def _block(self, X, Y):
+        from sklearn.metrics.pairwise import pairwise_kernels
+
+        return pairwise_kernels(X, Y, metric=self.metric, filter_params=True,
+                                n_jobs=self.n_jobs, **self.params)
+
+    def _diag(self, X):
+        return np.array([self._block(X[i:i + 1], X[i:i + 1])[0, 0]
+                         for i in range(X.shape[0])])
+
+    def __hash__(self):
+        return hash((self.metric, tuple(sorted(self.params.items())), self.n_jobs))
+
+
+@dataclass(frozen=True)
+class CallableKernel(PairwiseKernel):
     """A user's kernel function ``f(x, y, **params)`` on pairs of 1-D samples.
 
     Evaluated with :func:`sklearn.metrics.pairwise.pairwise_kernels`, exactly
@@ -41,24 +82,16 @@ class CallableKernel(Kernel):
     methods that need none apply to it.
     """
 
-    function: object = None
-    params: dict = field(default_factory=dict)
-
-    differentiable = False
-    # A user's function may return anything: public blocks refuse NaN and inf.
-    may_overflow = True
-
     def __post_init__(self):
-        if not callable(self.function):
-            raise ValueError(f"'kernel' must be callable, got {self.function!r}")
+        if not callable(self.metric):
+            raise ValueError(f"'kernel' must be callable, got {self.metric!r}")
 
-    def _block(self, X, Y):
-        from sklearn.metrics.pairwise import pairwise_kernels
+    __hash__ = PairwiseKernel.__hash__
 
-        return pairwise_kernels(X, Y, metric=self.function, **self.params)
-
-    def __hash__(self):
-        return hash((self.function, tuple(sorted(self.params.items()))))
+    @property
+    def function(self):
+        """The user's function (the `metric` evaluated)."""
+        return self.metric
 
 
 def default_gamma(X, kernel="rbf"):
@@ -137,3 +170,60 @@ def make_kernel(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, kernel_params=
     if cls in (PolynomialKernel, SigmoidKernel):
         params.setdefault("coef0", coef0)
     return cls(**params)
+
+
+#: scikit-learn's kernel names, with the parameters ``KernelPCA`` gives them.
+SKLEARN_KERNELS = ("linear", "poly", "rbf", "sigmoid", "cosine")
+
+
+def make_sklearn_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, kernel_params=None,
+                        n_jobs=None, X=None):
+    """Resolve a kernel as :class:`sklearn.decomposition.KernelPCA` does.
+
+    ``gamma=None`` is scikit-learn's ``1/n_features`` for every kernel
+    (``"total_variance"``: the papers' ``1/(2 · total variance)``, see
+    :func:`default_gamma`). Kernels scikit-learn names but the library has
+    no class for (``"cosine"``), callables, and every kernel on sparse `X`
+    are evaluated by :class:`PairwiseKernel`; the others are the library's
+    own (:func:`make_kernel`).
+
+    Returns
+    -------
+    kernel : Kernel
+    gamma : float or None
+        The width used, scikit-learn's ``gamma_`` (None for a kernel object
+        without one).
+    """
+    if isinstance(kernel, Kernel):
+        return make_kernel(kernel, gamma=gamma, kernel_params=kernel_params), getattr(
+            kernel, "gamma", None)
+    if gamma is None:
+        gamma = 1.0 / X.shape[1]
+    elif isinstance(gamma, str) and gamma == "total_variance":
+        gamma = _total_variance_gamma(X)
+    sparse = hasattr(X, "tocsr")
+    if callable(kernel) or kernel == "cosine" or sparse:
+        on_sparse = SKLEARN_KERNELS + ("gaussian", "laplacian")
+        if sparse and not (callable(kernel) or kernel in on_sparse):
+            raise ValueError(f"kernel={kernel!r} needs a dense 'X'; on sparse input "
+                             f"use one of {sorted(on_sparse)} or a callable")
+        params = (dict(kernel_params or {}) if callable(kernel)
+                  else {"gamma": gamma, "degree": degree, "coef0": coef0})
+        return PairwiseKernel("rbf" if kernel == "gaussian" else kernel, params,
+                              n_jobs), gamma
+    made = make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0,
+                       kernel_params=kernel_params, X=X)
+    return made, getattr(made, "gamma", gamma)
+
+
+def _total_variance_gamma(X):
+    """:func:`default_gamma` of the Gaussian kernel, for dense or sparse X
+    (without a fallback warning for a sparse X of zero variance)."""
+    if not hasattr(X, "tocsr"):
+        return default_gamma(X, "rbf")
+    from sklearn.utils.sparsefuncs import mean_variance_axis
+
+    total_variance = float(mean_variance_axis(X.tocsr(), axis=0)[1].sum())
+    if total_variance > 0 and np.isfinite(1.0 / (2.0 * total_variance)):
+        return 1.0 / (2.0 * total_variance)
+    return 1.0 / X.shape[1]

@@ -20,7 +20,7 @@ FORMAT = "preimage-model"
 #: The version written; files of a higher version are refused with a request
 #: to upgrade, files of a lower one upgraded as they are read
 #: (:mod:`preimage.model_files._upgrade`).
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 
 def _summary(estimator):

@@ -1,7 +1,8 @@
 """Model files of earlier formats, brought up to the current one as they are read.
 
 Format 1 was written by preimage 0.1.0.dev0 before the library's vocabulary
-and pre-image protocol were unified; format 2 is the current one. From 1 to
+and pre-image protocol were unified; format 2 before KernelPCA took
+scikit-learn's parameters and defaults; format 3 is the current one. From 1 to
 2 classes were renamed or moved (``KernelPCAFit`` → ``KernelPCAResult``, ...),
 attributes renamed (a kernel PCA's ``_fit_state`` → ``fit_result_``, the
 ridge strength ``regularization`` → ``alpha``, ...), and every pre-image
@@ -81,13 +82,29 @@ def upgrade_state(node, version):
 def upgrade_model(model, version):
     """Complete a model rebuilt from a format-`version` file (see the module
     docstring); returns the model."""
-    if version >= 2:
+    if version >= 3:
         return model
     for obj in _objects(model):
-        upgrade = _UPGRADES.get(type(obj).__name__)
+        upgrade = _UPGRADES.get(type(obj).__name__) if version < 2 else None
         if upgrade is not None:
             upgrade(obj)
+        if type(obj).__name__ == "KernelPCA":
+            _sklearn_parameters(obj)
     return model
+
+
+def _sklearn_parameters(kpca):
+    """Formats 1 and 2 predate the parameters KernelPCA shares with
+    scikit-learn's: give them their defaults, and keep a refit the same
+    (``gamma=None`` of a Gaussian kernel meant the papers' width, now
+    ``"total_variance"``; None is now scikit-learn's 1/n_features)."""
+    state = vars(kpca)
+    for name, value in (("alpha", 1.0), ("fit_inverse_transform", False),
+                        ("remove_zero_eig", False), ("n_jobs", None)):
+        state.setdefault(name, value)
+    if kpca.gamma is None and isinstance(kpca.kernel, str) and kpca.kernel in ("rbf",
+                                                                               "gaussian"):
+        kpca.gamma = "total_variance"
 
 
 def _objects(root):

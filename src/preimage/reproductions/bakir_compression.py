@@ -132,7 +132,7 @@ def compress(frames, spacing, *, gamma1_factors, sigma3s):
     gamma1, sigma3, loo = loo_widths(stored, times,
                                      [f * default_gamma for f in gamma1_factors], sigma3s)
 
-    kpca = KernelPCA(stored.shape[0] - 1, gamma=gamma1, eigen_solver="dense")
+    kpca = KernelPCA(stored.shape[0] - 1, kernel="rbf", gamma=gamma1, eigen_solver="dense")
     time_map, preimage_map = _maps(kpca.fit_transform(stored), stored, times,
                                    0.5 / sigma3 ** 2)
     t = np.arange(n_frames)

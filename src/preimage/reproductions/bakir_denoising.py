@@ -111,7 +111,8 @@ def one_draw(rng, *, n_train, n_test, n_components, n_linear_max):
     X_noisy = add_gaussian_noise(X_test, NOISE_STD, random_state=rng)
     X_train_noisy = add_gaussian_noise(X_train, NOISE_STD, random_state=rng)
 
-    kpca = KernelPCA(n_components, gamma=KPCA_GAMMA, eigen_solver="dense").fit(X_train)
+    kpca = KernelPCA(n_components, kernel="rbf", gamma=KPCA_GAMMA,
+                     eigen_solver="dense").fit(X_train)
     Y = kpca.transform(X_noisy)
     with quiet_convergence():
         gradient = find_preimage(kpca.project(X_noisy), "gradient", x0=X_noisy)

@@ -217,7 +217,8 @@ def run(*, quick=False, seed=0, echo=print):
     X_train, _, X_test, y_test = digit_split(quick=quick, seed=seed)
     show = first_of_each_digit(y_test)
     echo(f"{NAME}: kernel PCA of {len(X_train)} digits, q = {max(kernel_n)}")
-    kpca = KernelPCA(max(kernel_n), eigen_solver="dense").fit(X_train)
+    kpca = KernelPCA(max(kernel_n), kernel="rbf", gamma="total_variance",
+                     eigen_solver="dense").fit(X_train)
 
     results = {}
     for cond, X_in in corrupted_inputs(X_test, seed).items():

@@ -176,7 +176,8 @@ def run(*, quick=False, seed=0, echo=print):
     echo(f"{NAME}: linear and kernel PCA of {len(X_train)} digits, components "
          f"{components[0]}..{components[-1]}")
     linear = PCA(q, svd_solver="full").fit(X_train).components_[np.asarray(components) - 1]
-    kpca = KernelPCA(q, eigen_solver="arpack", random_state=seed).fit(X_train)
+    kpca = KernelPCA(q, kernel="rbf", gamma="total_variance", eigen_solver="arpack",
+                     random_state=seed).fit(X_train)
     axes = eigenvector_expansions(kpca, components)
     echo(f"{NAME}: pre-images of ±V_k, {n_starts} starts each")
     solutions = _solve_both_signs(axes, n_starts, seed)

@@ -123,7 +123,8 @@ def kernel_methods(X, T, T_noisy, n_components):
     """
     fit_kpca, project = Timer(), Timer()
     with fit_kpca():
-        kpca = KernelPCA(n_components, eigen_solver="dense").fit(X)
+        kpca = KernelPCA(n_components, kernel="rbf", gamma="total_variance",
+                         eigen_solver="dense").fit(X)
     kernel = kpca.kernel_
     with project():
         psis = {p: kpca.project(T_noisy, add_mean=add_mean)

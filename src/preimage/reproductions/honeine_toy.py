@@ -100,8 +100,8 @@ def denoise(X, T, params, rng):
     fixed-point restarts or MDS neighbours left out, and the largest deviation
     of the closed form from ``Σ_i γ_i x_i`` (its λ → 0 limit).
     """
-    kpca = KernelPCA(params["n_components"], gamma=1.0 / (2 * params["sigma"] ** 2),
-                     eigen_solver="dense").fit(X)
+    kpca = KernelPCA(params["n_components"], kernel="rbf",
+                     gamma=1.0 / (2 * params["sigma"] ** 2), eigen_solver="dense").fit(X)
     kernel = kpca.kernel_
     solvers = {"MDS, 10 neighbours": MDSPreimage(10).fit(X, kernel),
                "MDS, global": MDSPreimage(len(X)).fit(X, kernel),

@@ -57,7 +57,7 @@ def ratios(sigma, gamma, *, n_train=100, n_test=33, rng):
     target = centers[t]
     linear = np.array([squared_errors(R, target).mean()
                        for R in linear_pca_reconstruct(X, T, N_COMPONENTS)])
-    kpca = KernelPCA(max(N_COMPONENTS), gamma=gamma, eigen_solver="dense").fit(X)
+    kpca = KernelPCA(max(N_COMPONENTS), kernel="rbf", gamma=gamma, eigen_solver="dense").fit(X)
     kernel_mse, unconverged = [], 0
     for n in N_COMPONENTS:
         with quiet_convergence():

@@ -47,7 +47,8 @@ def denoise(X_train, X, n_components, gamma):
     """Fixed-point pre-images of the projections of X on each n in
     `n_components` (kernel PCA fitted once on X_train); returns the list of
     results."""
-    kpca = KernelPCA(max(n_components), gamma=gamma, eigen_solver="dense").fit(X_train)
+    kpca = KernelPCA(max(n_components), kernel="rbf", gamma=gamma,
+                     eigen_solver="dense").fit(X_train)
     with quiet_convergence():
         return [find_preimage(kpca.project(X, n_components=n), "fixed_point", x0=X,
                               max_iter=1000) for n in n_components]

@@ -327,7 +327,7 @@ class LearnedPreimage(PreimageSolver):
                 # K and its centred copy: two n × n matrices.
                 K = checked_gram(self.kernel_, X, "Gram matrix of 'support'", copies=2,
                                  names="'support'")
-                self.kpca_ = fit_kernel_pca(K, self.n_components, copy=True)
+                self.kpca_ = fit_kernel_pca(K, self.n_components, copy=True, names="'support'")
                 # The centred coordinates of φ(x_i) are K̃α = u√λ; for an
                 # expansion Σ γ_i φ(x_i) they are γᵀKA − c (see solve).
                 self.KA_ = K @ self.kpca_.alphas
