@@ -67,7 +67,8 @@ CHECKED = {
            KernelPCADenoiser(n_components=2, method="exact", kernel="poly", degree=3)]
         + [KernelPCADenoiser(n_components=2, method=m, n_landmarks=5, random_state=0)
            for m in ("fixed_point", "learned", "closed_form")]),
-    # Each reduced-set method and each kind of machine once. A one-vs-one SVC
+    # Each reduced-set method and each kind of machine once, and a multiclass
+    # SVC reduced per machine (the default shares one set). A one-vs-one SVC
     # with decision_function_shape="ovo" is left out: its pairwise decision
     # values do not argmax to its prediction, which check_classifiers_train
     # asserts (scikit-learn's own SVC fails it so too).
@@ -78,6 +79,7 @@ CHECKED = {
         ReducedKernelPCA(SklearnKernelPCA(n_components=2), 3, method="selection_l1")],
     "ReducedSVC": [
         ReducedSVC(n_vectors=5, random_state=0),
+        ReducedSVC(n_vectors=2, shared=False, random_state=0),
         ReducedSVC(SVC(kernel="poly", degree=2, coef0=1), 6, method="selection_kpca",
                    break_ties=True),
         ReducedSVC(OneVsRestClassifier(SVC()), 5, method="selection_l1", shared=True)],

@@ -95,6 +95,21 @@ def test_round_trip_is_exact(name, tmp_path):
     np.testing.assert_array_equal(_outputs(loaded), _outputs(est))
 
 
+def test_reduced_svm_file_keeps_the_sharing_it_was_made_with(tmp_path):
+    """`shared` is stored as given, not as a default: a model reduced per
+    machine (the default before one shared set became it) loads per machine,
+    and refits so."""
+    model = SVC(gamma=10).fit(X, LABELS)
+    est = reduce_svm(model, 2, shared=False, random_state=0)
+    path = save_model(est, tmp_path / "per-machine.npz")
+    assert model_info(path)["params"]["shared"] is False
+    loaded = load_model(path)
+    assert loaded.get_params()["shared"] is False
+    np.testing.assert_array_equal(_outputs(loaded), _outputs(est))
+    again = loaded.set_params(estimator=SVC(gamma=10)).fit(X, LABELS)
+    assert (again.dual_coef_ != 0).sum(axis=1).max() <= 2 < again.n_vectors_
+
+
 @pytest.mark.parametrize("name", ["denoiser-learned-pairs", "kpca-nystroem", "reduced-svc"])
 def test_fitted_estimators_pickle(name):
     est = FITTED[name]

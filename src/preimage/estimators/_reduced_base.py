@@ -69,7 +69,7 @@ class BaseReducedExpansion(BaseEstimator):
     _maker = None
     _fit_call = "fit(X)"
 
-    def __init__(self, estimator=None, n_vectors=10, *, method="construction", shared=False,
+    def __init__(self, estimator=None, n_vectors=10, *, method="construction", shared=True,
                  method_params=None, random_state=None):
         self.estimator = estimator
         self.n_vectors = n_vectors

@@ -9,7 +9,10 @@ fitted one by :func:`reduce_svm`), read its expansions
 (:func:`preimage.reduced_set.svm_expansion`), reduce them
 (:func:`preimage.reduced_set.reduce_expansion`), recompute the thresholds on
 the training set as the paper does, and predict with the original's
-conventions.
+conventions. The machines of a multiclass model share one reduced set, as
+they share the original's support vectors, unless each is asked for its own
+(``shared=False``), which is refused when their vectors would add up to no
+fewer than the original's.
 """
 
 import numpy as np
@@ -50,7 +53,34 @@ def _check_training_data(X, y, machines):
     return X, y
 
 
-def reduce_svm(model, n_vectors, method="construction", *, X=None, y=None, shared=False,
+def _check_machine_count(n_vectors, shared, machines):
+    """Refuse a per-machine reduction that would carry no fewer vectors than
+    the original has support vectors.
+
+    With ``shared=False`` each of the m machines is reduced on its own and
+    their vectors are pooled: up to m × `n_vectors` kernel values per
+    decision (selected points kept by several machines count once), against
+    the N of the original, whose machines share their support vectors. At
+    m × `n_vectors` ≥ N the "reduced" model is no smaller and no faster.
+    """
+    m, n_support = machines.expansion.n_expansions, machines.expansion.n_support
+    total = m * n_vectors
+    if shared or m == 1 or total < n_support:
+        return
+    relation = "more than" if total > n_support else "as many as"
+    largest = (n_support - 1) // m
+    fits = (f" or n_vectors ≤ {largest:,} per machine" if largest else
+            f" (no per-machine size is smaller than the original: {m} machines, "
+            f"{n_support:,} support vectors)")
+    raise ValueError(
+        f"'n_vectors'={n_vectors} with 'shared'=False reduces each of the {m} machines on "
+        f"its own and pools their vectors: {m} machines × {n_vectors} vectors = up to "
+        f"{total:,} vectors, {relation} the {n_support:,} support vectors of the original, "
+        f"so the reduced model would decide no faster; pass shared=True ({n_vectors} "
+        f"vectors in all, shared by every machine){fits}")
+
+
+def reduce_svm(model, n_vectors, method="construction", *, X=None, y=None, shared=True,
                **options):
     """Reduced-set approximation of a trained kernel SVM.
 
@@ -71,8 +101,9 @@ def reduce_svm(model, n_vectors, method="construction", *, X=None, y=None, share
         one set of support vectors; one-vs-rest machines are put over the
         union of theirs.
     n_vectors : int
-        Reduced-set size p: per machine with ``shared=False``, in total with
-        ``shared=True``.
+        Reduced-set size p: in total with ``shared=True`` (the default), the
+        kernel values every decision costs; per machine with
+        ``shared=False``, which then carries up to m × `n_vectors` vectors.
     method : {"construction", "selection_kpca", "selection_l1"}
         See :func:`preimage.reduced_set.reduce_expansion`.
     X, y : arrays, optional
@@ -85,10 +116,16 @@ def reduce_svm(model, n_vectors, method="construction", *, X=None, y=None, share
         with the least ε-insensitive loss
         (:func:`preimage.reduced_set.epsilon_insensitive_threshold`). Without
         them the original thresholds are kept unchanged.
-    shared : bool, default=False
-        False: each machine is reduced on its own and the reduced vectors are
-        pooled; True: one set of `n_vectors` vectors serves all machines (the
-        paper's shared ℓ1 penalty for one-vs-rest digit recognisers).
+    shared : bool, default=True
+        True: one set of `n_vectors` vectors serves all m machines of a
+        multiclass model (the c(c − 1)/2 pairs of a one-vs-one SVC, the c
+        machines of a one-vs-rest one), as the original's machines share its
+        support vectors (the paper's shared ℓ1 penalty for one-vs-rest digit
+        recognisers); a decision costs `n_vectors` kernel values. False: each
+        machine is reduced to `n_vectors` vectors on its own and the vectors
+        are pooled, m × `n_vectors` kernel values per decision; refused when
+        that is at least the original's number of support vectors. A binary
+        machine or an SVR is one machine, for which both are the same.
     **options
         Passed to the method (``random_state``, ``n_starts``, ``phase2``, …).
 
@@ -100,7 +137,17 @@ def reduce_svm(model, n_vectors, method="construction", *, X=None, y=None, share
         None (it was made from `model`, fitted already, which it does not
         keep), `n_vectors`, `method`, `shared`, the `options` as
         ``method_params`` but for ``random_state``, and, for a classifier,
-        the model's ``decision_function_shape`` and ``break_ties``.
+        the model's ``decision_function_shape`` and ``break_ties``. Its
+        ``n_vectors_`` is the number of reduced-set vectors in all machines
+        (the kernel values per decision), ``original_n_support_`` the
+        original's.
+
+    Raises
+    ------
+    ValueError
+        With ``shared=False``, when m machines × `n_vectors` is at least the
+        number of support vectors of `model`: the message gives the numbers
+        and the largest `n_vectors` that is smaller.
 
     References
     ----------
@@ -120,6 +167,15 @@ def reduce_svm(model, n_vectors, method="construction", *, X=None, y=None, share
     >>> small = reduce_svm(svc, 4, X=X, y=y, random_state=0)
     >>> small.n_vectors_, small.decision_function(X[:3]).shape
     (4, (3,))
+
+    Three classes: three one-vs-one machines share 6 vectors.
+
+    >>> from sklearn.datasets import make_blobs
+    >>> X, y = make_blobs(90, centers=3, random_state=0)
+    >>> svc = SVC(C=10).fit(X, y)
+    >>> small = reduce_svm(svc, 6, X=X, y=y, random_state=0)
+    >>> small.dual_coef_.shape, small.n_vectors_ < small.original_n_support_
+    ((3, 6), True)
     """
     machines = svm_expansion(model)
     random_state = options.pop("random_state", None)
@@ -171,6 +227,7 @@ class _ReducedMachine(BaseReducedExpansion):
         """Reduce the machines of `model` and recompute their thresholds on
         (X, y) when given."""
         X, y = _check_training_data(X, y, machines)
+        _check_machine_count(self.n_vectors, self.shared, machines)
         reduced = self._reduce(machines.expansion)
         intercept = machines.intercept.copy()
         if X is not None:
@@ -198,12 +255,17 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         ``'sigmoid'`` or ``'linear'``; None is ``sklearn.svm.SVC()``. It is
         cloned and not kept after the reduction.
     n_vectors : int, default=10
-        Reduced-set size p: per machine with ``shared=False``, in total with
-        ``shared=True``.
+        Reduced-set size p: in total with ``shared=True`` (the default), the
+        kernel values every decision costs; per machine with
+        ``shared=False``, which then carries up to m × `n_vectors` vectors.
     method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
         The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
-    shared : bool, default=False
-        One reduced set for all machines, or one per machine, pooled.
+    shared : bool, default=True
+        One reduced set for all m machines of a multiclass model, as the
+        original's machines share its support vectors; or one per machine,
+        pooled, refused at :meth:`fit` when m × `n_vectors` is at least the
+        original's number of support vectors (see :func:`reduce_svm`). A
+        binary machine is one machine, for which both are the same.
     method_params : dict, default=None
         Options of the method (``n_starts``, ``phase2``, ``penalty``, …).
     random_state : None, int or Generator, default=None
@@ -235,7 +297,8 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
     relative_error_ : ndarray of shape (n_machines,)
         ``ρ_k / ‖Ψ_k‖²``.
     n_vectors_ : int
-        p.
+        p, the reduced-set vectors in all machines: the kernel values each
+        decision costs (the original's cost is `original_n_support_`).
     original_n_support_ : int
         The number of support vectors of the original (their union for
         one-vs-rest).
@@ -248,15 +311,18 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
 
     Examples
     --------
-    Three classes, one-vs-one: three pair machines of 3 vectors each.
+    Three classes, one-vs-one: three pair machines share 6 vectors, or have
+    2 each with ``shared=False``.
 
     >>> from sklearn.datasets import make_blobs
     >>> from sklearn.svm import SVC
     >>> from preimage import ReducedSVC
     >>> X, y = make_blobs(90, centers=3, random_state=0)
-    >>> small = ReducedSVC(SVC(C=10), 3, random_state=0).fit(X, y)
-    >>> small.dual_coef_.shape, small.original_n_support_ > 9, small.score(X, y) > 0.9
-    ((3, 9), True, True)
+    >>> small = ReducedSVC(SVC(C=10), 6, random_state=0).fit(X, y)
+    >>> small.dual_coef_.shape, small.original_n_support_ > 6, small.score(X, y) > 0.9
+    ((3, 6), True, True)
+    >>> ReducedSVC(SVC(C=10), 2, shared=False, random_state=0).fit(X, y).dual_coef_.shape
+    (3, 6)
     """
 
     _parameter_constraints: dict = {
@@ -266,7 +332,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         "break_ties": ["boolean"],
     }
 
-    def __init__(self, estimator=None, n_vectors=10, *, method="construction", shared=False,
+    def __init__(self, estimator=None, n_vectors=10, *, method="construction", shared=True,
                  method_params=None, random_state=None, decision_function_shape="ovr",
                  break_ties=False):
         super().__init__(estimator, n_vectors, method=method, shared=shared,
@@ -338,7 +404,8 @@ class ReducedSVR(RegressorMixin, _ReducedMachine):
     estimator : SVR, default=None
         The machine to fit and reduce; None is ``sklearn.svm.SVR()``.
     n_vectors, method, shared, method_params, random_state
-        As in :class:`ReducedSVC`.
+        As in :class:`ReducedSVC`; an SVR is one machine, so `n_vectors` is
+        p whatever `shared`.
 
     Attributes
     ----------

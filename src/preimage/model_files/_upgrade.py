@@ -185,6 +185,7 @@ def _reduced(est):
     from a fitted model (no `estimator`), by the method and sharing its
     reduced set records, with as many vectors as its machines use at most."""
     rs = est.reduced_set_
+    # Not the current default (shared): format 1 reduced per machine unless told.
     shared = bool(rs.info.get("shared", False))
     per_machine = (est.dual_coef_ != 0).sum(axis=1).max(initial=0)
     state = vars(est)

@@ -197,11 +197,13 @@ def construct(expansion, n_vectors, *, shared=False, preimage_method="auto", n_s
     expansion : FeatureExpansion
         The m expansions to approximate.
     n_vectors : int
-        Vectors to construct: per expansion, or in all when `shared`.
+        Vectors to construct: per expansion (up to m × `n_vectors` in all),
+        or in all when `shared`.
     shared : bool, default=False
-        Build one set for all expansions: each step approximates the residual
-        of the expansion with the largest error, and all coefficients are
-        refitted over the common set.
+        Build one set for all m expansions: each step approximates the
+        residual of the expansion with the largest error, and all
+        coefficients are refitted over the common set. Without it each
+        expansion gets its own vectors, concatenated.
     preimage_method : str, default="auto"
         The pre-image method that builds each vector: a method of
         :data:`~preimage.PREIMAGE_METHODS` that starts from given points and

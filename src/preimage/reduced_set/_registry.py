@@ -25,7 +25,11 @@ def reduce_expansion(expansion, n_vectors, method="construction", **options):
     expansion : FeatureExpansion
         The m expansions (an SVM's weight vector, kernel PCA axes, ...).
     n_vectors : int
-        Vectors per expansion (or in all, with ``shared=True``).
+        Vectors per expansion with ``shared=False`` (the default of the
+        methods: the result then carries up to m × `n_vectors` vectors), in
+        all with ``shared=True`` (one set for the m expansions; the default
+        of :func:`~preimage.reduce_svm`, :func:`~preimage.reduce_kernel_pca`
+        and the reduced estimators).
     method : {"construction", "selection_kpca", "selection_l1"}
         * ``"construction"`` — new vectors as pre-images of the residual
           (:func:`construct`);

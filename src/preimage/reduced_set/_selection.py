@@ -86,10 +86,13 @@ def select_kpca(expansion, n_vectors, *, shared=False):
     expansion : FeatureExpansion
         The m expansions to approximate.
     n_vectors : int
-        Points to keep: per expansion, or in all when `shared`.
+        Points to keep: per expansion (up to m × `n_vectors` distinct points
+        in all), or in all when `shared`.
     shared : bool, default=False
-        Select one subset for all expansions (the removal cost summed over
+        Select one subset for all m expansions (the removal cost summed over
         them), so that the kernel values computed for one are reused by all.
+        Without it each expansion keeps its own subset, and a point kept by
+        several counts once.
 
     Returns
     -------
@@ -199,10 +202,10 @@ def select_l1(expansion, n_vectors=None, *, penalty=None, weights="uniform", sha
     ----------
     expansion : FeatureExpansion
     n_vectors : int, optional
-        Points to keep (per expansion, or in all when `shared`): the penalty
-        is the largest on the regularisation path that keeps this many, and
-        ties at that penalty go to the largest coefficients. Give this or
-        `penalty`.
+        Points to keep (per expansion, up to m × `n_vectors` distinct points
+        in all, or in all when `shared`): the penalty is the largest on the
+        regularisation path that keeps this many, and ties at that penalty go
+        to the largest coefficients. Give this or `penalty`.
     penalty : float, optional
         λ > 0 itself; the number of points kept follows from it.
     weights : {"uniform", "inverse"} or array of shape (n,), default="uniform"

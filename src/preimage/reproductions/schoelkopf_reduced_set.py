@@ -361,7 +361,9 @@ def construction(model, machines, X, y, rsc_n, seed, counts, options):
     """Table IV: one construction run to max(rsc_n) per recognizer; RSC-n
     from its prefixes with refitted coefficients and recomputed thresholds."""
     n_max = max(rsc_n)
-    reduced = reduce_svm(model, n_max, "construction", X=X, y=y, random_state=seed, **options)
+    # Each recognizer its own vectors (Table IV): the paper's per-machine RSC-n.
+    reduced = reduce_svm(model, n_max, "construction", X=X, y=y, shared=False,
+                         random_state=seed, **options)
     rs = reduced.reduced_set_
     counts["construction unconverged starts"] = rs.info["unconverged_starts"]
     support, coef = machines.expansion.support, machines.expansion.coef
@@ -408,8 +410,9 @@ def check_prefix(machines, rs, n, seed, options):
 def construction_phase2(model, X, y, n_list, seed, max_iter, counts, options):
     systems = []
     for n in n_list:
-        reduced = reduce_svm(model, n, "construction", X=X, y=y, random_state=seed,
-                             phase2=True, phase2_max_iter=max_iter, **options)
+        reduced = reduce_svm(model, n, "construction", X=X, y=y, shared=False,
+                             random_state=seed, phase2=True, phase2_max_iter=max_iter,
+                             **options)
         rs = reduced.reduced_set_
         counts[f"phase2 RSC-{n} unconverged starts"] = rs.info["unconverged_starts"]
         counts[f"phase2 RSC-{n} iterations"] = rs.info["phase2_iterations"]
@@ -828,7 +831,8 @@ def _method_notes(o):
         f"the same search ({shared_info['fits']} fits, "
         f"tolerance ±{shared_info['tol']}) gave λ = {shared_info['penalty']:.4g}, keeping "
         f"{o.shared.n_distinct} vectors, each used by every recognizer.",
-        f"Construction: reduce_svm(..., method='construction', random_state={seed}) to "
+        f"Construction: reduce_svm(..., method='construction', shared=False, "
+        f"random_state={seed}) to "
         f"{max(cfg['rsc_n'])} vectors per recognizer (fixed-point pre-images of the residual "
         f"from 6 starts each, at most {cfg['construct'].get('max_iter', 100)} iterations per "
         f"start, coefficients refitted after every vector); RSC-n for smaller n "
