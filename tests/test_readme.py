@@ -29,8 +29,14 @@ def _bash_blocks():
 
 
 def test_readme_has_the_examples_tested_here():
-    assert len(_python_blocks()) == 6
+    assert len(_python_blocks()) == 7
     assert len(_bash_blocks()) == 3   # set-up, command line, installing by hand
+
+
+def test_coming_from_scikit_learn_example_agrees_with_scikit_learn(capsys):
+    (gap,) = _run(6, capsys)
+    # our learned inverse map against scikit-learn's on the same coordinates
+    assert float(gap) < 1e-8
 
 
 def test_denoiser_example_prints_what_its_comment_says(capsys):
