@@ -64,7 +64,13 @@ def test_demo_denoises_and_never_overwrites_its_figure(tmp_path):
 def test_demo_rejects_more_digits_than_exist(tmp_path):
     result = run_cli("demo", "--n-train", "5000", "--n-test", "10", cwd=tmp_path)
     assert result.returncode == 2
-    assert "n-train" in result.stderr
+    assert ("'--n-train'/'--n-test': 5000 + 10 = 5010 exceeds the 5000 bundled digits"
+            in result.stderr)
+    speckle = run_cli("demo", "--noise", "speckle", "--level", "2", cwd=tmp_path)
+    assert speckle.returncode == 2
+    assert "'--level': speckle noise takes a probability in [0, 1], got 2.0" in speckle.stderr
+    assert "Traceback" not in speckle.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 # --- fit / denoise / info on small data, every input kind ----------------------
@@ -313,6 +319,16 @@ def test_csv_with_a_header_a_text_column_and_semicolons(fitted_model, tmp_path):
     assert (tmp_path / "out.csv").read_text().splitlines()[0] == ",".join(names)
     np.testing.assert_array_equal(np.loadtxt(tmp_path / "out.csv", delimiter=",", skiprows=1),
                                   load_model(fitted_model).transform(X))
+    # A numeric label column is read as a feature unless --columns leaves it
+    # out: a note says which columns were read.
+    (tmp_path / "labels.csv").write_text("\n".join(
+        [",".join(["label"] + names)]
+        + [",".join([str(i % 10)] + [repr(v) for v in row]) for i, row in enumerate(X.tolist())]))
+    noted = run_cli("denoise", str(fitted_model), "labels.csv", "-o", "o.npy", cwd=tmp_path)
+    assert noted.returncode == 1
+    assert ("labels.csv: all 65 columns read ('label', 'p0', 'p1', ..., 'p63'); choose others "
+            "with --columns") in noted.stderr
+    assert "65 features per sample, but the model was fitted on 64" in noted.stderr
 
 
 def test_errors_name_the_options_the_user_typed(fitted_model, tmp_path):
@@ -330,8 +346,11 @@ def test_errors_name_the_options_the_user_typed(fitted_model, tmp_path):
         (("fit", "x.csv", "--columns", "1-64"), "x.csv: --columns 1-64: there is no column 64"),
         (("fit", "x.csv", "--columns", "p0"), "--columns p0: there is no column named 'p0': "
                                               "the file has no header row"),
-        (("fit", "x.csv", "--delimiter", ";"), "no ';' between the values of the first lines "
-                                               "(--delimiter ';'); they are separated by ','"),
+        (("fit", "x.csv", "--delimiter", ";"), "x.csv: --delimiter ';' separates no values of "
+                                               "the first lines; they are separated by ','"),
+        (("fit", "x.npy", "--n-landmarks", "2", "--n-components", "3"),
+         "--n-components must be <= --n-landmarks 2"),
+        (("fit", "x.npy", "--gamma", "1e-320"), "e.g. --gamma=1e-320 too small"),
         (("fit", "x.npy", "--n-landmarks", "50"), "--n-landmarks must be <= n_samples=5"),
         (("fit", "one.npy"), "DATA has n_samples=1"),
         (("fit", "x.npy", "--method", "exact"), "--method exact needs a dot-product kernel"),
@@ -342,7 +361,7 @@ def test_errors_name_the_options_the_user_typed(fitted_model, tmp_path):
         assert result.returncode == 1, (args, result.stderr)
         assert typed in result.stderr, (args, result.stderr)
         for python in ("key=", "'key'", "columns=", "'columns'", "delimiter=", "n_landmarks",
-                       "method=", "'X'", "Traceback"):
+                       "n_components", "'gamma'", "method=", "'X'", "Traceback"):
             assert python not in result.stderr.replace("named 'X'", ""), (args, result.stderr)
     # A PNG output whose image size cannot be told names --image-shape, before
     # any denoising; a size that does not fit is a usage error.

@@ -400,8 +400,8 @@ def test_csv_delimiter_can_be_given(tmp_path, delimiter, given):
 
 def test_csv_given_delimiter_that_is_not_there(tmp_path):
     (tmp_path / "t.csv").write_text("a;b\n1;2\n")
-    with pytest.raises(ValueError, match=r"t\.csv: no ',' between the values of the first "
-                                         r"lines \(delimiter=','\); they are separated by ';'"):
+    with pytest.raises(ValueError, match=r"t\.csv: delimiter=',' separates no values of the "
+                                         r"first lines; they are separated by ';'"):
         read_data(tmp_path / "t.csv", delimiter=",")
     with pytest.raises(ValueError, match=r"'delimiter' must be one character .*got '::'"):
         read_data(tmp_path / "t.csv", delimiter="::")

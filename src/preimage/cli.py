@@ -15,7 +15,7 @@ import warnings
 
 import click
 
-from ._cli_errors import named_as_options, refuse_existing
+from ._cli_errors import named_as_options, parse_image_shape, refuse_existing
 from ._progress import activity, bar, ticking, write
 from .demo import NOISE_MODELS
 from .kernels import KERNELS, SineKernel
@@ -54,19 +54,6 @@ def _failures_exit_1(command):
     return wrapper
 
 
-def _image_shape(text):
-    if text is None:
-        return None
-    try:
-        h, w = (int(v) for v in text.lower().split("x"))
-        if h < 1 or w < 1:
-            raise ValueError
-    except ValueError:
-        raise click.BadParameter(f"expected HEIGHTxWIDTH such as 28x28, got {text!r}",
-                                 param_hint="'--image-shape'") from None
-    return h, w
-
-
 # How to read DATA (and --clean): the options of every command that reads data.
 _key_option = click.option(
     "--key", metavar="NAME",
@@ -81,12 +68,21 @@ _delimiter_option = click.option(
          "character [default: detected].")
 
 
-def _read_data(path, key, columns, delimiter):
-    """`read_data`, its errors naming --key, --columns and --delimiter."""
+def _read_data(path, key, columns, delimiter, quiet):
+    """`read_data`, its errors naming --key, --columns and --delimiter; a note
+    of the columns read from a CSV file with a header (a label column is
+    easily read as a feature)."""
     from .data_files import read_data
 
     with named_as_options("key", "columns", "delimiter"):
-        return read_data(path, key=key, columns=columns, delimiter=delimiter)
+        X, source = read_data(path, key=key, columns=columns, delimiter=delimiter)
+    names = source.header
+    if names is not None and columns is None and not quiet:
+        shown = ", ".join(map(repr, names[:3])) + (f", ..., {names[-1]!r}"
+                                                  if len(names) > 3 else "")
+        click.echo(f"{path}: all {len(names)} columns read ({shown}); choose others with "
+                   "--columns", err=True)
+    return X, source
 
 
 @contextlib.contextmanager
@@ -132,8 +128,11 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     echo = (lambda *a, **k: None) if quiet else click.echo
     if n_train + n_test > 5000:
         raise click.BadParameter(
-            f"n_train + n_test = {n_train + n_test} exceeds the 5000 digits",
+            f"{n_train} + {n_test} = {n_train + n_test} exceeds the 5000 bundled digits",
             param_hint="'--n-train'/'--n-test'")
+    if noise == "speckle" and level is not None and level > 1:
+        raise click.BadParameter(f"speckle noise takes a probability in [0, 1], got {level}",
+                                 param_hint="'--level'")
     echo(f"denoising {n_test} test digits with {noise} noise; kernel PCA fitted on "
          f"{n_train} clean training digits ...")
     with bar(desc="methods", unit="method", quiet=quiet,
@@ -220,10 +219,10 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--memory-budget'") from None
     refuse_existing(model_path, force, "-o", [("DATA", data), ("--clean", clean_path)])
-    X, source = _read_data(data, key, columns, delimiter)
+    X, source = _read_data(data, key, columns, delimiter, quiet)
     clean = None
     if clean_path is not None:
-        clean, clean_source = _read_data(clean_path, key, columns, delimiter)
+        clean, clean_source = _read_data(clean_path, key, columns, delimiter, quiet)
         if clean.shape != X.shape:
             raise click.ClickException(
                 f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
@@ -237,7 +236,8 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
                                  method=method, n_landmarks=n_landmarks, random_state=seed)
     with config_context(memory_budget=memory_budget), _numerical_warnings_as_notes(quiet), \
             activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet), \
-            named_as_options("X", "y", "n_landmarks", "method", "memory_budget"):
+            named_as_options("X", "y", "n_components", "n_landmarks", "gamma", "method",
+                             "memory_budget"):
         denoiser.fit(X, clean)
     facts = {"data": str(data), "data_kind": source.kind, "n_samples": X.shape[0],
              "clean": None if clean_path is None else str(clean_path)}
@@ -281,7 +281,7 @@ def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_s
     from .data_files import check_output, write_data
     from .model_files import load_model, model_info
 
-    image_shape = _image_shape(image_shape)
+    image_shape = parse_image_shape(image_shape)
     refuse_existing(out, force, "-o", [("DATA", data), ("MODEL", model_path)])
     model = load_model(model_path)
     if not hasattr(model, "transform") or not hasattr(model, "kpca_"):
@@ -294,7 +294,7 @@ def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_s
             f"{image_shape[0]}x{image_shape[1]} is {image_shape[0] * image_shape[1]} "
             f"pixels, but the model's samples have {width} values",
             param_hint="'--image-shape'")
-    X, source = _read_data(data, key, columns, delimiter)
+    X, source = _read_data(data, key, columns, delimiter, quiet)
     if X.shape[1] != width:
         shape = user.get("image_shape")
         hint = f" (images of {shape[0]}x{shape[1]})" if shape else ""

@@ -267,9 +267,8 @@ def _read(path, file, columns, delimiter, given):
     elif all(len(_split(line, delimiter)) == 1 for line in lines):
         found = _detect(lines)
         if any(len(_split(line, found)) > 1 for line in lines):
-            raise ValueError(f"{path}: no {_name(delimiter)} between the values of the first "
-                             f"lines (delimiter={given!r}); they are separated by "
-                             f"{_name(found)}")
+            raise ValueError(f"{path}: delimiter={given!r} separates no values of the first "
+                             f"lines; they are separated by {_name(found)}")
     first = _split(sample[0][1], delimiter)
     second = _split(sample[1][1], delimiter) if len(sample) > 1 else None
     header = tuple(first) if _is_header(first, second) else None
