@@ -64,7 +64,13 @@ def test_demo_denoises_and_never_overwrites_its_figure(tmp_path):
 def test_demo_rejects_more_digits_than_exist(tmp_path):
     result = run_cli("demo", "--n-train", "5000", "--n-test", "10", cwd=tmp_path)
     assert result.returncode == 2
-    assert "n-train" in result.stderr
+    assert ("'--n-train'/'--n-test': 5000 + 10 = 5010 exceeds the 5000 bundled digits"
+            in result.stderr)
+    speckle = run_cli("demo", "--noise", "speckle", "--level", "2", cwd=tmp_path)
+    assert speckle.returncode == 2
+    assert "'--level': speckle noise takes a probability in [0, 1], got 2.0" in speckle.stderr
+    assert "Traceback" not in speckle.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 # --- fit / denoise / info on small data, every input kind ----------------------
@@ -219,7 +225,7 @@ def test_fit_refuses_the_exact_method_on_a_kernel_without_an_inverse(tmp_path):
     result = run_cli("fit", "x.npy", "-o", "m.npz", "--method", "exact", "--quiet",
                      cwd=tmp_path)
     assert result.returncode == 1
-    assert "method='exact' needs a dot-product kernel" in result.stderr
+    assert "--method exact needs a dot-product kernel" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.npy"]
 
 
@@ -289,6 +295,153 @@ def test_usage_errors_exit_2(fitted_model, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.npy"]
 
 
+def test_csv_with_a_header_a_text_column_and_semicolons(fitted_model, tmp_path):
+    from preimage import load_model
+
+    X = _digits(40)
+    names = [f"p{j}" for j in range(64)]
+    lines = [";".join(["label"] + names)]
+    lines += [";".join([f"digit{i % 10}"] + [repr(v) for v in row])
+              for i, row in enumerate(X.tolist())]
+    (tmp_path / "train.csv").write_text("\n".join(lines) + "\n")
+    refused = run_cli("fit", "train.csv", "-o", "m.npz", cwd=tmp_path)
+    assert refused.returncode == 1
+    assert ("train.csv: column 'label' is not numeric (line 2 holds 'digit0'); select the "
+            "numeric columns with --columns 1-64") in refused.stderr
+    fitted = run_cli("fit", "train.csv", "-o", "m.npz", "--columns", "1-64",
+                     "--n-components", "5", "--gamma", "0.5", "--quiet", cwd=tmp_path)
+    assert fitted.returncode == 0, fitted.stderr
+    np.testing.assert_array_equal(load_model(tmp_path / "m.npz").kpca_.X_fit_, X)
+    # The same columns by name, the delimiter given; the output keeps their names.
+    denoised = run_cli("denoise", str(fitted_model), "train.csv", "-o", "out.csv", "--quiet",
+                       "--columns", ",".join(names), "--delimiter", ";", cwd=tmp_path)
+    assert denoised.returncode == 0, denoised.stderr
+    assert (tmp_path / "out.csv").read_text().splitlines()[0] == ",".join(names)
+    np.testing.assert_array_equal(np.loadtxt(tmp_path / "out.csv", delimiter=",", skiprows=1),
+                                  load_model(fitted_model).transform(X))
+    # A numeric label column is read as a feature unless --columns leaves it
+    # out: a note says which columns were read.
+    (tmp_path / "labels.csv").write_text("\n".join(
+        [",".join(["label"] + names)]
+        + [",".join([str(i % 10)] + [repr(v) for v in row]) for i, row in enumerate(X.tolist())]))
+    noted = run_cli("denoise", str(fitted_model), "labels.csv", "-o", "o.npy", cwd=tmp_path)
+    assert noted.returncode == 1
+    assert ("labels.csv: all 65 columns read ('label', 'p0', 'p1', ..., 'p63'); choose others "
+            "with --columns") in noted.stderr
+    assert "65 features per sample, but the model was fitted on 64" in noted.stderr
+
+
+def test_errors_name_the_options_the_user_typed(fitted_model, tmp_path):
+    np.savez(tmp_path / "two.npz", a=_digits(5), b=_digits(5))
+    _write(tmp_path / "x.npy", _digits(5))
+    _write(tmp_path / "one.npy", _digits(1))
+    _write(tmp_path / "x.csv", _digits(5))
+    _write(tmp_path / "wide.npy", np.zeros((3, 10)))
+    model = str(fitted_model)
+    for args, typed in [
+        (("fit", "two.npz"), "holds 2 arrays ('a', 'b') and none is named 'X'; pass --key NAME"),
+        (("fit", "x.npy", "--key", "a"), "x.npy: --key selects an entry of a .npz archive, "
+                                         "but this is not one; got --key a"),
+        (("fit", "x.npy", "--columns", "1"), "x.npy: --columns applies to a .csv file"),
+        (("fit", "x.csv", "--columns", "1-64"), "x.csv: --columns 1-64: there is no column 64"),
+        (("fit", "x.csv", "--columns", "p0"), "--columns p0: there is no column named 'p0': "
+                                              "the file has no header row"),
+        (("fit", "x.csv", "--delimiter", ";"), "x.csv: --delimiter ';' separates no values of "
+                                               "the first lines; they are separated by ','"),
+        (("fit", "x.npy", "--n-landmarks", "2", "--n-components", "3"),
+         "--n-components must be <= --n-landmarks 2"),
+        (("fit", "x.npy", "--gamma", "1e-320"), "e.g. --gamma=1e-320 too small"),
+        (("fit", "x.npy", "--n-landmarks", "50"), "--n-landmarks must be <= n_samples=5"),
+        (("fit", "one.npy"), "DATA has n_samples=1"),
+        (("fit", "x.npy", "--method", "exact"), "--method exact needs a dot-product kernel"),
+        (("denoise", model, "wide.npy", "--key", "X"), "--key selects an entry"),
+    ]:
+        output = ("-o", "out.npy") if args[0] == "denoise" else ("-o", "m.npz")
+        result = run_cli(*args, *output, cwd=tmp_path)
+        assert result.returncode == 1, (args, result.stderr)
+        assert typed in result.stderr, (args, result.stderr)
+        for python in ("key=", "'key'", "columns=", "'columns'", "delimiter=", "n_landmarks",
+                       "n_components", "'gamma'", "method=", "'X'", "Traceback"):
+            assert python not in result.stderr.replace("named 'X'", ""), (args, result.stderr)
+    # A PNG output whose image size cannot be told names --image-shape, before
+    # any denoising; a size that does not fit is a usage error.
+    _write(tmp_path / "flat.npy", _digits(3))
+    np.save(tmp_path / "x63.npy", np.zeros((3, 63)))
+    result = run_cli("denoise", model, "x.npy", "-o", "imgs", "--image-shape", "4x8",
+                     cwd=tmp_path)
+    assert result.returncode == 2
+    assert "'--image-shape': 4x8 is 32 pixels, but the model's samples have 64" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["two.npz", "x.npy", "one.npy", "x.csv", "wide.npy", "flat.npy", "x63.npy"])
+
+
+def test_png_output_without_an_image_size_names_the_option(tmp_path):
+    X = np.random.default_rng(0).random((30, 10))
+    np.save(tmp_path / "x.npy", X)
+    fitted = run_cli("fit", "x.npy", "-o", "m.npz", "--n-components", "3", "--quiet",
+                     cwd=tmp_path)
+    assert fitted.returncode == 0, fitted.stderr
+    result = run_cli("denoise", "m.npz", "x.npy", "-o", "imgs", cwd=tmp_path)
+    assert result.returncode == 1
+    assert ("imgs: cannot tell the image size: 10 values per sample is not a perfect square; "
+            "pass --image-shape HEIGHTxWIDTH") in result.stderr
+    assert "denoising" not in result.stderr   # refused before the work
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz", "x.npy"]
+    done = run_cli("denoise", "m.npz", "x.npy", "-o", "imgs", "--image-shape", "2x5",
+                   "--quiet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert len(list((tmp_path / "imgs").iterdir())) == 30
+
+
+def test_an_input_is_never_replaced_by_the_output(fitted_model, tmp_path):
+    _write(tmp_path / "x.npy", _digits(5, offset=500))
+    before = (tmp_path / "x.npy").read_bytes(), fitted_model.read_bytes()
+    for args, name in [(("denoise", str(fitted_model), "x.npy", "-o", "x.npy"), "DATA"),
+                       (("denoise", str(fitted_model), "x.npy", "-o", str(fitted_model)),
+                        "MODEL"),
+                       (("fit", "x.npy", "-o", "x.npy", "--n-components", "2"), "DATA"),
+                       (("fit", "x.npy", "--clean", "x.npy", "-o", "./x.npy"), "DATA")]:
+        result = run_cli(*args, "--force", cwd=tmp_path)
+        assert result.returncode == 1, (args, result.stderr)
+        assert f"is {name}; refusing to replace an input with the output" in result.stderr
+    assert ((tmp_path / "x.npy").read_bytes(), fitted_model.read_bytes()) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.npy"]
+
+
+def test_reproduce_without_a_name_is_a_usage_error_listing_the_names(tmp_path):
+    from preimage.reproductions import EXPERIMENTS
+
+    result = run_cli("reproduce", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "name the reproductions to run, or 'all'" in result.stderr
+    assert all(name in result.stderr for name in EXPERIMENTS)
+    listed = run_cli("reproduce", "--list", cwd=tmp_path)
+    assert listed.returncode == 0
+    assert all(name in listed.stdout for name in EXPERIMENTS)
+    assert list(tmp_path.iterdir()) == []
+
+
+# Words in capitals that a help text may use besides the command's own
+# arguments: click's type names and the acronyms of the trade.
+_NOT_PLACEHOLDERS = {"OPTIONS", "TEXT", "INTEGER", "FLOAT", "RANGE", "PATH", "FILE",
+                     "DIRECTORY", "NAME", "LIST", "CHAR", "MNIST", "PCA",
+                     "JSON", "PNG", "CSV", "PREIMAGE_MEMORY_BUDGET", "PREIMAGE_METHODS"}
+
+
+@pytest.mark.parametrize("command", ["demo", "fit", "denoise", "info", "reproduce"])
+def test_help_names_only_arguments_that_exist(command, tmp_path):
+    from preimage.cli import main
+
+    result = run_cli(command, "--help", cwd=tmp_path)
+    arguments = {param.human_readable_name for param in main.commands[command].params
+                 if param.param_type_name == "argument"}
+    # `preimage info MODEL` in backticks is another command's usage.
+    text = re.sub(r"`[^`]*`", "", result.stdout)
+    placeholders = set(re.findall(r"\b[A-Z][A-Z_]+\b", text)) - _NOT_PLACEHOLDERS
+    assert placeholders <= arguments, placeholders - arguments
+
+
 @pytest.mark.parametrize("command", ["demo", "fit", "denoise", "info", "reproduce"])
 def test_every_command_has_help(command, tmp_path):
     result = run_cli(command, "--help", cwd=tmp_path)
@@ -344,7 +497,11 @@ def test_memory_budget_refuses_before_fitting(tmp_path):
     _write(tmp_path / "x.npy", _digits(200))
     refused = run_cli("fit", "x.npy", "-o", "m.npz", "--memory-budget", "100kB", cwd=tmp_path)
     assert refused.returncode == 1
-    assert "memory budget of 100.0 kB" in refused.stderr and "n_landmarks" in refused.stderr
+    assert "memory budget of 100.0 kB" in refused.stderr
+    # What to type, not what to write in Python (n_landmarks=, set_config).
+    assert "use Nyström kernel PCA with --n-landmarks m" in refused.stderr
+    assert "The budget is --memory-budget or " in refused.stderr
+    assert "n_landmarks" not in refused.stderr and "set_config" not in refused.stderr
     assert not (tmp_path / "m.npz").exists()
     # 200 x 200 float64 Gram = 320 kB; with 20 landmarks the fit needs far less
     nystroem = run_cli("fit", "x.npy", "-o", "m.npz", "--memory-budget", "100kB",

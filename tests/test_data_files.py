@@ -329,11 +329,15 @@ def test_npy_and_npz_contents_swapped(tmp_path):
 
 
 @pytest.mark.parametrize("text, found", [
-    ("a,b\n1,2\n3,nan\n4,inf\n", r"2 values are NaN or infinite \(first at line 3, column 2\)"),
+    ("a,b\n1,2\n3,nan\n4,inf\n",
+     r"2 values are NaN or infinite \(first at line 3, column 1 \('b'\)\)"),
     ("1,2,3\n4,5\n", r"line 2 has 2 values, but line 1 has 3"),
-    ("# c\n1,2\n\n3,x\n", r"line 4, column 2: expected a number, found 'x'"),
-    ("1,,3\n", r"line 1, column 2: expected a number, found an empty cell$"),
-    ("1,a\n2,3\n", r"line 1, column 2: expected a number, found 'a' \(a header row"),
+    ("# c\n1,2\n\n3,x\n", r"line 4, column 1 \(counting from 0\): expected a number, "
+                         r"found 'x'"),
+    ("1,,3\n", r"line 1, column 1 \(counting from 0\): expected a number, found an empty "
+               r"cell$"),
+    ("1,a\n2,a\n", r"column 1 \(counting from 0\) is not numeric \(line 1 holds 'a'\); "
+                   r"select the numeric columns with columns='0'"),
     ("a,b\n", r"holds no rows of data \(only a header\)"),
     ("", r"holds no rows of data"),
     ("a,b,c\n1,2\n", r"the header row has 3 names, but the rows have 2 values"),
@@ -368,6 +372,185 @@ def test_unreadable_png(tmp_path):
         read_data(tmp_path / "imgs")
 
 
+# --- CSV files: delimiters, headers, columns, streaming ----------------------
+
+
+_TABLE = np.array([[1.5, -2.0, 3e-5], [4.0, 0.0, 6.25], [7.0, 8.5, -9.0]])
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t", " ", "  ", ", "])
+@pytest.mark.parametrize("header", [False, True])
+def test_csv_delimiter_is_detected(tmp_path, delimiter, header):
+    lines = [delimiter.join(map(repr, row)) for row in _TABLE.tolist()]
+    if header:
+        lines.insert(0, delimiter.join(["x", "y", "z"]))
+    (tmp_path / "t.csv").write_text("\n".join(lines) + "\n")
+    X, source = read_data(tmp_path / "t.csv")
+    np.testing.assert_array_equal(X, _TABLE)
+    assert source.header == (("x", "y", "z") if header else None)
+
+
+@pytest.mark.parametrize("delimiter, given", [("|", "|"), ("\t", "tab"), ("\t", "\t"),
+                                              (" ", "whitespace"), (";", ";")])
+def test_csv_delimiter_can_be_given(tmp_path, delimiter, given):
+    (tmp_path / "t.csv").write_text(
+        "\n".join(delimiter.join(map(repr, row)) for row in _TABLE.tolist()))
+    np.testing.assert_array_equal(read_data(tmp_path / "t.csv", delimiter=given)[0], _TABLE)
+
+
+def test_csv_given_delimiter_that_is_not_there(tmp_path):
+    (tmp_path / "t.csv").write_text("a;b\n1;2\n")
+    with pytest.raises(ValueError, match=r"t\.csv: delimiter=',' separates no values of the "
+                                         r"first lines; they are separated by ';'"):
+        read_data(tmp_path / "t.csv", delimiter=",")
+    with pytest.raises(ValueError, match=r"'delimiter' must be one character .*got '::'"):
+        read_data(tmp_path / "t.csv", delimiter="::")
+
+
+def _labelled(tmp_path, header=True):
+    """A CSV file with a text column 'label' before three numeric columns."""
+    lines = [f"{name},{','.join(map(repr, row))}"
+             for name, row in zip(["cat", "dog", "cat"], _TABLE.tolist())]
+    if header:
+        lines.insert(0, "label,x,y,z")
+    (tmp_path / "t.csv").write_text("\n".join(lines) + "\n")
+    return tmp_path / "t.csv"
+
+
+def test_csv_text_column_is_refused_naming_it_and_the_numeric_columns(tmp_path):
+    with pytest.raises(ValueError, match=r"t\.csv: column 'label' is not numeric \(line 2 "
+                                         r"holds 'cat'\); select the numeric columns with "
+                                         r"columns='1-3'$"):
+        read_data(_labelled(tmp_path))
+    with pytest.raises(ValueError, match=r"column 0 \(counting from 0\) is not numeric \(line 1 "
+                                         r"holds 'cat'\); .* columns='1-3'$"):
+        read_data(_labelled(tmp_path, header=False))
+
+
+@pytest.mark.parametrize("columns, expected, names", [
+    ("1-3", [0, 1, 2], ("x", "y", "z")),
+    ("x,y,z", [0, 1, 2], ("x", "y", "z")),
+    ("z, 1", [2, 0], ("z", "x")),
+    ("2", [1], ("y",)),
+    (["z", 1], [2, 0], ("z", "x")),
+    (range(1, 4), [0, 1, 2], ("x", "y", "z")),
+    (np.array([3]), [2], ("z",)),
+])
+def test_csv_columns_are_chosen_by_name_or_index(tmp_path, columns, expected, names):
+    X, source = read_data(_labelled(tmp_path), columns=columns)
+    np.testing.assert_array_equal(X, _TABLE[:, expected])
+    assert source.header == names
+    # Written back, the chosen columns keep their names.
+    write_data(tmp_path / "out.csv", X, source=source)
+    assert (tmp_path / "out.csv").read_text().splitlines()[0] == ",".join(names)
+
+
+def test_csv_columns_without_header_are_indices(tmp_path):
+    X, source = read_data(_labelled(tmp_path, header=False), columns="1-3")
+    np.testing.assert_array_equal(X, _TABLE)
+    assert source.header is None
+
+
+def test_csv_header_of_numbers_above_an_index_column(tmp_path):
+    # What pandas' DataFrame.to_csv writes: an empty corner, column names 0, 1, 2.
+    (tmp_path / "t.csv").write_text(",0,1,2\n0,1.5,-2.0,3e-05\n1,4.0,0.0,6.25\n")
+    X, source = read_data(tmp_path / "t.csv", columns="1-3")
+    np.testing.assert_array_equal(X, _TABLE[:2])
+    assert source.header == ("0", "1", "2")
+
+
+@pytest.mark.parametrize("columns, error, found", [
+    ("1-4", ValueError, r"columns='1-4': there is no column 4; the rows have 4 values "
+                        r"\(columns 0-3\)"),
+    ("w", ValueError, r"columns='w': there is no column named 'w'; the header has 4 names: "
+                      r"'label', 'x', 'y', 'z'"),
+    ("x-z", ValueError, r"no column named 'x-z' \(ranges are of 0-based indices"),
+    ("3-1", ValueError, r"columns='3-1': the range '3-1' runs backwards"),
+    ("x,1", ValueError, r"columns='x,1' selects column 'x' twice"),
+    ("1,,2", ValueError, r"columns='1,,2' has an empty item"),
+    ("", ValueError, r"columns='' has an empty item"),
+    ([], ValueError, r"columns=\[\] selects no column"),
+    ("label,x", ValueError, r"column 'label' is not numeric"),
+    ([-1], ValueError, r"there is no column -1"),
+    (5, TypeError, r"'columns' must be a string such as '1-784', or a sequence"),
+    ([1.0], TypeError, r"'columns' must hold column names \(str\) and 0-based indices"),
+])
+def test_bad_columns_are_refused_naming_them(tmp_path, columns, error, found):
+    with pytest.raises(error, match=found):
+        read_data(_labelled(tmp_path), columns=columns)
+
+
+def test_csv_column_names_need_a_header(tmp_path):
+    with pytest.raises(ValueError, match=r"no column named 'x': the file has no header row; "
+                                         r"select columns by 0-based index"):
+        read_data(_labelled(tmp_path, header=False), columns="x")
+
+
+def test_columns_and_delimiter_are_for_csv_files_only(tmp_path):
+    np.save(tmp_path / "d.npy", np.ones((2, 2)))
+    for name, value in (("columns", "0"), ("delimiter", ";")):
+        with pytest.raises(ValueError, match=rf"d\.npy: '{name}' applies to a \.csv file"):
+            read_data(tmp_path / "d.npy", **{name: value})
+
+
+def test_csv_decimal_commas_are_named(tmp_path):
+    (tmp_path / "t.csv").write_text("1;2,5\n3;4\n")
+    with pytest.raises(ValueError, match=r"line 1, column 1 \(counting from 0\): expected a "
+                                         r"number, found '2,5'; decimal commas are not read"):
+        read_data(tmp_path / "t.csv")
+
+
+def test_csv_rows_of_other_widths_are_refused_with_columns_chosen(tmp_path):
+    (tmp_path / "t.csv").write_text("label,x,y\ncat,1,2\ndog,3,4,5\n")
+    with pytest.raises(ValueError, match=r"line 3 has 4 values, but line 2 has 3"):
+        read_data(tmp_path / "t.csv", columns="x,y")
+
+
+def test_csv_is_read_in_chunks_with_the_lines_counted_across_them(tmp_path, monkeypatch,
+                                                                    rng):
+    from preimage.data_files import _csv
+
+    # Long rows first, then short ones: the preallocated array must grow.
+    X = np.vstack([rng.normal(size=(40, 5)), np.round(rng.normal(size=(300, 5)))])
+    lines = ["a,b,c,d,e", "# a comment", ""]
+    for i, row in enumerate(X.tolist()):
+        lines.append(",".join(map(repr, row)))
+        if i % 7 == 0:
+            lines += ["", "   # indented comment"]
+    (tmp_path / "t.csv").write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(_csv, "_CHUNK_CHARS", 500)
+    Y, source = read_data(tmp_path / "t.csv", columns="0-4")
+    np.testing.assert_array_equal(Y, X)
+    assert source.header == ("a", "b", "c", "d", "e")
+    # An error far into the file names its line.
+    bad = len(lines) - 2
+    lines[bad - 1] = lines[bad - 1].replace(",", ",oops", 1)
+    (tmp_path / "t.csv").write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=rf"line {bad}, column 1 \('b'\): expected a number, "
+                                         r"found 'oops"):
+        read_data(tmp_path / "t.csv")
+
+
+def test_csv_reading_takes_little_more_memory_than_the_array(tmp_path, rng):
+    import tracemalloc
+
+    X = rng.random((20_000, 50))
+    with open(tmp_path / "big.csv", "w") as file:
+        file.write(",".join(f"p{j}" for j in range(50)) + "\n")
+        for row in X.tolist():
+            file.write(",".join(map(repr, row)) + "\n")
+    tracemalloc.start()
+    try:
+        Y, _ = read_data(tmp_path / "big.csv")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_array_equal(Y, X)
+    # 8 MB of floats from 19 MB of text: the array and one chunk of lines (reading
+    # every line into a Python list first took 4.8 times the array).
+    assert peak < 1.5 * X.nbytes, peak / X.nbytes
+
+
 # --- refusals when writing -------------------------------------------------
 
 
@@ -391,7 +574,8 @@ def test_bad_image_shape(tmp_path, image_shape, found):
 def test_source_image_shape_that_does_not_fit(tmp_path):
     source = DataSource("png", tmp_path / "in", image_shape=(2, 2))
     with pytest.raises(ValueError,
-                       match=r"images are 2x2 pixels, but X has 9 features; pass 'image_shape'"):
+                       match=r"images are 2x2 pixels, but the samples have 9 values; "
+                             r"pass 'image_shape'"):
         write_data(tmp_path / "imgs", np.zeros((1, 9)), source=source)
 
 
@@ -544,6 +728,27 @@ def test_failure_while_writing_a_file_leaves_nothing_behind(tmp_path, monkeypatc
         assert (tmp_path / name).read_bytes() == b"precious"
     else:
         assert _listing(tmp_path) == []
+
+
+def test_an_output_that_cannot_be_written_is_named_not_its_temporary_file(tmp_path):
+    (tmp_path / "f").write_text("a file, not a folder")
+    with pytest.raises(OSError, match=r"f/x\.npy: cannot create the folder .*f \(File exists"):
+        write_data(tmp_path / "f" / "x.npy", np.zeros((1, 1)))
+    assert _listing(tmp_path) == ["f"]
+
+
+def test_an_output_in_a_folder_without_write_permission(tmp_path):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d").chmod(0o500)
+    try:
+        if os.access(tmp_path / "d", os.W_OK):
+            pytest.skip("running with permission to write anywhere")
+        with pytest.raises(PermissionError, match=r"d/x\.npy: cannot write in .*d "
+                                                  r"\(Permission denied\)$"):
+            write_data(tmp_path / "d" / "x.npy", np.zeros((1, 1)))
+    finally:
+        (tmp_path / "d").chmod(0o700)
+    assert _listing(tmp_path / "d") == []
 
 
 def test_parent_folders_are_created(tmp_path):

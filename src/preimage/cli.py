@@ -15,6 +15,7 @@ import warnings
 
 import click
 
+from ._cli_errors import named_as_options, parse_image_shape, refuse_existing
 from ._progress import activity, bar, ticking, write
 from .demo import NOISE_MODELS
 from .kernels import KERNELS, SineKernel
@@ -48,30 +49,40 @@ def _failures_exit_1(command):
 
         try:
             return command(*args, **kwargs)
-        except (ModelFileError, MemoryBudgetError, FileExistsError, FileNotFoundError,
-                ValueError, TypeError) as exc:
+        except (ModelFileError, MemoryBudgetError, OSError, ValueError, TypeError) as exc:
             raise click.ClickException(str(exc)) from None
     return wrapper
 
 
-def _refuse_existing(path, force, option):
-    if Path(path).exists() and not force:
-        raise click.ClickException(
-            f"{str(path)!r} exists; refusing to overwrite it (pass --force to replace it, "
-            f"or choose another {option})")
+# How to read DATA (and --clean): the options of every command that reads data.
+_key_option = click.option(
+    "--key", metavar="NAME",
+    help="The array to read from an .npz DATA [default: its only one, or 'X'].")
+_columns_option = click.option(
+    "--columns", metavar="LIST",
+    help="The columns to read from a .csv DATA, by header name or 0-based index, with "
+         "ranges: '1-784', 'x,y' [default: all, which must be numbers].")
+_delimiter_option = click.option(
+    "--delimiter", metavar="CHAR",
+    help="What separates the values of a .csv DATA: ',', ';', tab, whitespace or another "
+         "character [default: detected].")
 
 
-def _image_shape(text):
-    if text is None:
-        return None
-    try:
-        h, w = (int(v) for v in text.lower().split("x"))
-        if h < 1 or w < 1:
-            raise ValueError
-    except ValueError:
-        raise click.BadParameter(f"expected HEIGHTxWIDTH such as 28x28, got {text!r}",
-                                 param_hint="'--image-shape'") from None
-    return h, w
+def _read_data(path, key, columns, delimiter, quiet):
+    """`read_data`, its errors naming --key, --columns and --delimiter; a note
+    of the columns read from a CSV file with a header (a label column is
+    easily read as a feature)."""
+    from .data_files import read_data
+
+    with named_as_options("key", "columns", "delimiter"):
+        X, source = read_data(path, key=key, columns=columns, delimiter=delimiter)
+    names = source.header
+    if names is not None and columns is None and not quiet:
+        shown = ", ".join(map(repr, names[:3])) + (f", ..., {names[-1]!r}"
+                                                  if len(names) > 3 else "")
+        click.echo(f"{path}: all {len(names)} columns read ({shown}); choose others with "
+                   "--columns", err=True)
+    return X, source
 
 
 @contextlib.contextmanager
@@ -117,8 +128,11 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     echo = (lambda *a, **k: None) if quiet else click.echo
     if n_train + n_test > 5000:
         raise click.BadParameter(
-            f"n_train + n_test = {n_train + n_test} exceeds the 5000 digits",
+            f"{n_train} + {n_test} = {n_train + n_test} exceeds the 5000 bundled digits",
             param_hint="'--n-train'/'--n-test'")
+    if noise == "speckle" and level is not None and level > 1:
+        raise click.BadParameter(f"speckle noise takes a probability in [0, 1], got {level}",
+                                 param_hint="'--level'")
     echo(f"denoising {n_test} test digits with {noise} noise; kernel PCA fitted on "
          f"{n_train} clean training digits ...")
     with bar(desc="methods", unit="method", quiet=quiet,
@@ -157,8 +171,8 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
               type=click.Path(dir_okay=False, path_type=Path),
               help="The model file to write (.npz; never overwritten without --force).")
 @click.option("--clean", "clean_path", type=click.Path(exists=True, path_type=Path),
-              help="Clean versions of DATA, row for row: kernel PCA is fitted on them "
-                   "and the learned map on the (DATA, clean) pairs.")
+              help="Clean versions of DATA, row for row, read as DATA is: kernel PCA is "
+                   "fitted on them and the learned map on the (DATA, clean) pairs.")
 @click.option("--n-components", default=100, show_default=True, type=click.IntRange(1),
               help="Principal components kept (at most the number of samples - 1); "
                    "fewer remove more noise and more detail.")
@@ -176,8 +190,9 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
                    "the kernel).")
 @click.option("--n-landmarks", type=click.IntRange(1),
               help="Nyström kernel PCA over this many landmarks (for large DATA).")
-@click.option("--key", help="The array to read from an .npz DATA (default: its only one, "
-                            "or 'X').")
+@_key_option
+@_columns_option
+@_delimiter_option
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
 @click.option("--memory-budget",
               help="Largest dense matrix allowed, e.g. 8GB [default: half the memory, or "
@@ -187,7 +202,7 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 @click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
 @_failures_exit_1
 def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, method,
-        n_landmarks, key, seed, memory_budget, force, quiet):
+        n_landmarks, key, columns, delimiter, seed, memory_budget, force, quiet):
     """Fit a kernel PCA denoiser on DATA and save it to a model file.
 
     DATA holds one sample per row: .npy, .npz, .csv, or a folder of .png
@@ -195,7 +210,6 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
     safe to share and open (`preimage info MODEL`).
     """
     from ._config import config_context, parse_bytes
-    from .data_files import read_data
     from .estimators import KernelPCADenoiser
     from .model_files import save_model
 
@@ -204,11 +218,11 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
             memory_budget = parse_bytes(memory_budget, "--memory-budget")
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--memory-budget'") from None
-    _refuse_existing(model_path, force, "-o")
-    X, source = read_data(data, key=key)
+    refuse_existing(model_path, force, "-o", [("DATA", data), ("--clean", clean_path)])
+    X, source = _read_data(data, key, columns, delimiter, quiet)
     clean = None
     if clean_path is not None:
-        clean, clean_source = read_data(clean_path, key=key)
+        clean, clean_source = _read_data(clean_path, key, columns, delimiter, quiet)
         if clean.shape != X.shape:
             raise click.ClickException(
                 f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
@@ -221,7 +235,9 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
     denoiser = KernelPCADenoiser(n_components, kernel=kernel, gamma=gamma, degree=degree,
                                  method=method, n_landmarks=n_landmarks, random_state=seed)
     with config_context(memory_budget=memory_budget), _numerical_warnings_as_notes(quiet), \
-            activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet):
+            activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet), \
+            named_as_options("X", "y", "n_components", "n_landmarks", "gamma", "method",
+                             "memory_budget"):
         denoiser.fit(X, clean)
     facts = {"data": str(data), "data_kind": source.kind, "n_samples": X.shape[0],
              "clean": None if clean_path is None else str(clean_path)}
@@ -241,35 +257,44 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
 @click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
               help="Where the denoised data go: .npy, .npz, .csv, or a path without a "
                    "suffix for a folder of .png images (never overwritten without --force).")
-@click.option("--key", help="The array to read from an .npz DATA.")
-@click.option("--image-shape", help="HEIGHTxWIDTH of PNG output when neither the model nor "
-                                    "DATA knows it (e.g. 28x28).")
+@_key_option
+@_columns_option
+@_delimiter_option
+@click.option("--image-shape", metavar="HEIGHTxWIDTH",
+              help="The size of PNG output images when neither the model nor DATA knows "
+                   "it (e.g. 28x28).")
 @click.option("--batch-size", default=256, show_default=True, type=click.IntRange(1),
               help="Samples denoised per step of the progress bar.")
 @click.option("--force", is_flag=True, help="Replace an existing output.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
 @_failures_exit_1
-def denoise(model_path, data, out, key, image_shape, batch_size, force, quiet):
-    """Denoise DATA with the model in MODEL and write the result to OUT.
+def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_size, force,
+            quiet):
+    """Denoise DATA with the model in MODEL and write the result to -o/--output.
 
     DATA: .npy, .npz, .csv, or a folder of .png images, with as many
-    features per sample as the model was fitted on. OUT takes the kind its
-    name says; PNG output keeps the input's file names.
+    features per sample as the model was fitted on. The output takes the kind
+    its name says; PNG output keeps the input's file names.
     """
     import numpy as np
 
-    from .data_files import read_data, write_data
+    from .data_files import check_output, write_data
     from .model_files import load_model, model_info
 
-    image_shape = _image_shape(image_shape)
-    _refuse_existing(out, force, "-o")
+    image_shape = parse_image_shape(image_shape)
+    refuse_existing(out, force, "-o", [("DATA", data), ("MODEL", model_path)])
     model = load_model(model_path)
     if not hasattr(model, "transform") or not hasattr(model, "kpca_"):
         raise click.ClickException(f"{model_path} holds a {type(model).__name__}, not a "
                                    "denoiser (write one with `preimage fit`)")
     user = model_info(model_path).get("user", {})
-    X, source = read_data(data, key=key)
     width = model.n_features_in_
+    if image_shape is not None and image_shape[0] * image_shape[1] != width:
+        raise click.BadParameter(
+            f"{image_shape[0]}x{image_shape[1]} is {image_shape[0] * image_shape[1]} "
+            f"pixels, but the model's samples have {width} values",
+            param_hint="'--image-shape'")
+    X, source = _read_data(data, key, columns, delimiter, quiet)
     if X.shape[1] != width:
         shape = user.get("image_shape")
         hint = f" (images of {shape[0]}x{shape[1]})" if shape else ""
@@ -277,8 +302,10 @@ def denoise(model_path, data, out, key, image_shape, batch_size, force, quiet):
                                    f"the model was fitted on {width}{hint}")
     if image_shape is None and source.image_shape is None and user.get("image_shape"):
         image_shape = tuple(user["image_shape"])
+    with named_as_options("image_shape", "overwrite"):
+        check_output(out, width, source=source, image_shape=image_shape, overwrite=force)
     denoised = np.empty(X.shape, dtype=np.result_type(X.dtype, np.float32))
-    with _numerical_warnings_as_notes(quiet), bar(
+    with _numerical_warnings_as_notes(quiet), named_as_options("X"), bar(
             total=X.shape[0], desc="denoising", unit="sample", quiet=quiet) as progress:
         for start in range(0, X.shape[0], batch_size):
             stop = min(start + batch_size, X.shape[0])
@@ -286,7 +313,9 @@ def denoise(model_path, data, out, key, image_shape, batch_size, force, quiet):
             progress.update(stop - start)
     if not np.all(np.isfinite(denoised)):
         raise click.ClickException("the denoised data are not all finite; nothing written")
-    path = write_data(out, denoised, source=source, image_shape=image_shape, overwrite=force)
+    with named_as_options("image_shape", "overwrite"):
+        path = write_data(out, denoised, source=source, image_shape=image_shape,
+                          overwrite=force)
     if not quiet:
         click.echo(f"{X.shape[0]} samples denoised with {model.method}; written to {path}")
 
@@ -333,8 +362,8 @@ def info(model_path, as_json):
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
 @click.option("--output-dir", default="results", show_default=True,
               type=click.Path(file_okay=False, path_type=Path),
-              help="Each run writes a new folder NAME (or NAME-1, ...) here; "
-                   "earlier results are never overwritten.")
+              help="Each run writes a new folder here, named after the reproduction "
+                   "(toy-2d, then toy-2d-1, ...); earlier results are never overwritten.")
 @click.option("--list", "list_", is_flag=True, help="List the reproductions and exit.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no running commentary; "
                                             "the tables only.")
@@ -342,16 +371,16 @@ def reproduce(names, quick, seed, output_dir, list_, quiet):
     """Reproduce experiments of the pre-image papers: NAMES, or 'all'.
 
     Each prints its table beside the paper's numbers and its own time, and
-    writes the tables (Markdown, CSV) and figures (PNG) under OUTPUT_DIR.
+    writes the tables (Markdown, CSV) and figures (PNG) under --output-dir.
     """
     from .reproductions import EXPERIMENTS, format_report, run_experiment, write_report
 
-    if list_ or not names:
-        for name, (_, what) in EXPERIMENTS.items():
-            click.echo(f"{name:22} {what}")
-        if not list_:
-            click.echo("\nusage: preimage reproduce NAME [NAME ...] | all  [--quick]")
+    listing = "\n".join(f"{name:22} {what}" for name, (_, what) in EXPERIMENTS.items())
+    if list_:
+        click.echo(listing)
         return
+    if not names:
+        raise click.UsageError(f"name the reproductions to run, or 'all':\n{listing}")
     if "all" in names:
         names = tuple(EXPERIMENTS)
     unknown = [n for n in names if n not in EXPERIMENTS]

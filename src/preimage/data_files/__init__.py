@@ -5,7 +5,8 @@ folders of PNG images.
 n_features)`` and a :class:`DataSource` saying where it came from (image size,
 file names, ``.npz`` key, CSV header); :func:`write_data` writes an array back
 in any of them, reusing that description so that ``preimage denoise`` gives back
-data laid out like its input.
+data laid out like its input; :func:`check_output` refuses a bad output before
+the work that computes it.
 
 Reading never unpickles (``allow_pickle=False``) and refuses anything that is
 not a finite array of real numbers; every message starts with the file's name.
@@ -16,6 +17,6 @@ of images is filled under a temporary name and renamed into place.
 
 from ._kinds import DATA_KINDS, DataSource
 from ._read import read_data
-from ._write import write_data
+from ._write import check_output, write_data
 
-__all__ = ["DATA_KINDS", "DataSource", "read_data", "write_data"]
+__all__ = ["DATA_KINDS", "DataSource", "check_output", "read_data", "write_data"]

@@ -78,12 +78,12 @@ def png_shape(path, n_features, image_shape, source):
         height, width = source.image_shape
         if height * width == n_features:
             return int(height), int(width)
-        raise ValueError(f"{path}: the input's images are {height}x{width} pixels, but X "
-                         f"has {n_features} features; pass 'image_shape' (height, width)")
+        raise ValueError(f"{path}: the input's images are {height}x{width} pixels, but the "
+                         f"samples have {n_features} values; pass 'image_shape' (height, width)")
     side = math.isqrt(n_features)
     if side * side != n_features:
-        raise ValueError(f"{path}: cannot tell the image size: X has {n_features} features, "
-                         "which is not a perfect square; pass 'image_shape' (height, width)")
+        raise ValueError(f"{path}: cannot tell the image size: {n_features} values per sample "
+                         "is not a perfect square; pass 'image_shape' (height, width)")
     return side, side
 
 

@@ -1,18 +1,17 @@
-"""Reading a data set: :func:`read_data` and the ``.npy``, ``.npz`` and ``.csv``
-readers (folders of PNG images are in ``_png.py``).
+"""Reading a data set: :func:`read_data` and the ``.npy`` and ``.npz`` readers
+(``.csv`` files are in ``_csv.py``, folders of PNG images in ``_png.py``).
 
 Nothing is unpickled (``allow_pickle=False``), and anything that is not a
 finite array of real numbers is refused with a message that starts with the
 file's name.
 """
 
-import csv
 from pathlib import Path
-import warnings
 import zipfile
 
 import numpy as np
 
+from ._csv import read_csv
 from ._kinds import SUFFIX_KINDS, SUPPORTED, DataSource
 from ._png import read_png_folder
 
@@ -21,7 +20,7 @@ __all__ = ["read_data"]
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-def read_data(path, *, key=None):
+def read_data(path, *, key=None, columns=None, delimiter=None):
     """Read a data set as a 2-D float array.
 
     Parameters
@@ -34,15 +33,28 @@ def read_data(path, *, key=None):
           ``(n_images, height * width)``;
         - ``.npz``: the same, taken from the archive's entry `key`, else its
           only entry, else its entry ``"X"``;
-        - ``.csv``: one sample per line, numbers separated by commas, with an
-          optional first row of column names (a row in which no cell is a
-          number); lines starting with ``#`` are comments;
+        - ``.csv``: one sample per line, numbers separated by commas,
+          semicolons, tabs or whitespace (whichever splits the first lines
+          into the same number of values), with an optional first row of
+          column names (a first row that is not all numbers, where the next
+          row has numbers); text after ``#`` is a comment;
         - a folder: its ``*.png`` files in natural order (``img2`` before
           ``img10``; names starting with a dot are skipped), converted to
           grayscale and scaled to [0, 1] (8-bit values / 255, 16-bit values /
           65535), one flattened image per row. All must have the same size.
     key : str, optional
         The entry to read from a ``.npz`` archive.
+    columns : str or sequence of str and int, optional
+        The columns to read from a ``.csv`` file, in this order (default:
+        all, which must all be numbers). A string lists names of the header
+        row and 0-based indices, separated by commas, with ranges that
+        include both ends: ``"1-784"``, ``"x,y"``, ``"0,2-4"`` (an item of
+        digits is an index). A sequence holds names (str) and indices (int),
+        such as ``range(1, 785)`` or ``["x", "y"]``.
+    delimiter : str, optional
+        What separates the values of a ``.csv`` file: one character (``","``,
+        ``";"``, ``"|"``), ``"tab"``, or ``"whitespace"`` (runs of spaces
+        and tabs; also ``" "``). Default: detected from the first lines.
 
     Returns
     -------
@@ -58,14 +70,17 @@ def read_data(path, *, key=None):
     FileNotFoundError
         If nothing is at `path`.
     ValueError
-        For an unsupported kind of file, or content that is not a non-empty
-        array of finite real numbers. Every message starts with the file's
-        name.
+        For an unsupported kind of file, content that is not a non-empty
+        array of finite real numbers, or `columns` that are not columns of
+        numbers of the file. Every message starts with the file's name; a
+        ``.csv`` file's lines are counted from 1, its columns from 0.
 
     Notes
     -----
     Arrays are loaded with ``allow_pickle=False``: a file holding Python
-    objects is refused, never unpickled.
+    objects is refused, never unpickled. A ``.csv`` file is streamed, a
+    quarter megabyte of lines at a time, into one array: reading it takes
+    little more memory than the array it gives.
 
     Examples
     --------
@@ -97,10 +112,14 @@ def read_data(path, *, key=None):
     if key is not None and kind != "npz":
         raise ValueError(f"{path}: 'key' selects an entry of a .npz archive, but this is "
                          f"not one; got key={key!r}")
+    for name, value in (("columns", columns), ("delimiter", delimiter)):
+        if value is not None and kind != "csv":
+            raise ValueError(f"{path}: {name!r} applies to a .csv file, but this is not "
+                             f"one; got {name}={value!r}")
     if kind == "png":
         return read_png_folder(path)
     if kind == "csv":
-        return _read_csv(path)
+        return read_csv(path, columns=columns, delimiter=delimiter)
     array, key = _load_npy(path) if kind == "npy" else _load_npz(path, key)
     X, image_shape = _array_to_samples(path, array)
     return X, DataSource(kind, path, image_shape=image_shape, key=key)
@@ -184,74 +203,3 @@ def _array_to_samples(path, array):
 def _count_non_finite(bad):
     count = int(np.count_nonzero(bad))
     return "1 value is NaN or infinite" if count == 1 else f"{count} values are NaN or infinite"
-
-
-def _strip_comment(line):
-    return line.split("#", 1)[0].strip()
-
-
-def _is_number(text):
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _read_csv(path):
-    try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not a UTF-8 text file ({exc.reason} at byte "
-                         f"{exc.start})") from None
-    # Line numbers (0-based) of the lines that hold anything besides a comment.
-    rows = [i for i, line in enumerate(lines) if _strip_comment(line)]
-    header = None
-    if rows:
-        cells = next(csv.reader([lines[rows[0]]]))
-        numeric = [_is_number(cell) for cell in cells]
-        if not any(numeric):
-            header = tuple(cell.strip() for cell in cells)
-            rows = rows[1:]
-        elif not all(numeric):
-            message = (_diagnose_csv(path, lines, rows[:1])
-                       or f"{path}: line {rows[0] + 1} mixes numbers and text")
-            if any(cell.strip() and not number for cell, number in zip(cells, numeric)):
-                message += " (a header row of column names must hold no numbers)"
-            raise ValueError(message)
-    if not rows:
-        raise ValueError(f"{path}: holds no rows of data"
-                         + (" (only a header)" if header is not None else ""))
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            X = np.loadtxt((lines[i] for i in rows), delimiter=",", comments="#",
-                           dtype=np.float64, ndmin=2)
-    except ValueError as exc:
-        raise ValueError(_diagnose_csv(path, lines, rows) or f"{path}: {exc}") from None
-    if header is not None and len(header) != X.shape[1]:
-        raise ValueError(f"{path}: the header row has {len(header)} names, but the rows "
-                         f"have {X.shape[1]} values")
-    bad = ~np.isfinite(X)
-    if bad.any():
-        row, column = np.unravel_index(np.argmax(bad), bad.shape)
-        raise ValueError(f"{path}: {_count_non_finite(bad)} (first at line "
-                         f"{rows[row] + 1}, column {column + 1})")
-    return X, DataSource("csv", path, header=header)
-
-
-def _diagnose_csv(path, lines, rows):
-    """The first ragged row or non-numeric cell, named by its line, or None."""
-    width = None
-    for i in rows:
-        cells = _strip_comment(lines[i]).split(",")
-        if width is None:
-            width, first = len(cells), i
-        elif len(cells) != width:
-            return (f"{path}: line {i + 1} has {len(cells)} values, but line {first + 1} "
-                    f"has {width}; every row must have the same number of values")
-        for j, cell in enumerate(cells):
-            if not _is_number(cell):
-                found = repr(cell.strip()) if cell.strip() else "an empty cell"
-                return f"{path}: line {i + 1}, column {j + 1}: expected a number, found {found}"
-    return None

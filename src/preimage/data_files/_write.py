@@ -18,7 +18,7 @@ from .._validation import check_array_2d
 from ._kinds import check_target, output_kind
 from ._png import png_names, png_shape, write_png_folder
 
-__all__ = ["write_data"]
+__all__ = ["check_output", "write_data"]
 
 
 def write_data(path, X, *, source=None, image_shape=None, overwrite=False):
@@ -85,14 +85,11 @@ def write_data(path, X, *, source=None, image_shape=None, overwrite=False):
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"{path}: {exc}") from None
     n_samples, n_features = X.shape
-    if image_shape is not None:
-        image_shape = _check_image_shape(path, image_shape, n_features)
-    check_target(path, kind, overwrite)
+    kind, image_shape = _check_output(path, n_features, source, image_shape, overwrite)
 
     if kind == "png":
-        shape = png_shape(path, n_features, image_shape, source)
         names = png_names(n_samples, source)
-        return write_png_folder(path, X, shape, names, overwrite)
+        return write_png_folder(path, X, image_shape, names, overwrite)
 
     if kind == "csv":
         header = source.header if source is not None else None
@@ -109,6 +106,40 @@ def write_data(path, X, *, source=None, image_shape=None, overwrite=False):
         return atomic_write(path, lambda tmp: _save_npy(tmp, array), overwrite=overwrite)
     key = source.key if source is not None and source.key else "X"
     return atomic_write(path, lambda tmp: _save_npz(tmp, array, key), overwrite=overwrite)
+
+
+def check_output(path, n_features, *, source=None, image_shape=None, overwrite=False):
+    """Refuse now what :func:`write_data` would refuse of an array of
+    `n_features` columns: an unsupported suffix, an image size that does not
+    fit, an existing output without `overwrite`.
+
+    For a caller that computes its array at length: it fails before the work,
+    not after. The arguments are those of :func:`write_data`; the same errors
+    are raised.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from preimage.data_files import check_output
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> check_output(folder / "images", 784)             # 28x28 PNG images: fine
+    >>> check_output(folder / "images", 785)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...images: cannot tell the image size: 785 values per sample is not a ...
+    """
+    _check_output(Path(path), n_features, source, image_shape, overwrite)
+
+
+def _check_output(path, n_features, source, image_shape, overwrite):
+    """The kind of output, and the image size of a PNG folder (else `image_shape`)."""
+    kind = output_kind(path)
+    if image_shape is not None:
+        image_shape = _check_image_shape(path, image_shape, n_features)
+    check_target(path, kind, overwrite)
+    if kind == "png":
+        image_shape = png_shape(path, n_features, image_shape, source)
+    return kind, image_shape
 
 
 def _check_image_shape(path, image_shape, n_features):

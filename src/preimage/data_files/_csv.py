@@ -1,0 +1,387 @@
+"""Reading a ``.csv`` file: its delimiter, its header row, the columns asked
+for, and the numbers, streamed into one float64 array.
+
+The file is read a quarter megabyte of lines at a time; each chunk is parsed by
+``np.loadtxt`` into the rows of one array, whose room is reserved for the whole
+file at the characters per row read so far (and grown in place, where the
+allocator can, if that falls short), so reading needs the array and one chunk,
+not a Python list of every row.
+
+Columns are counted from 0 everywhere, in `columns` and in messages; lines
+from 1, as an editor counts them.
+"""
+
+import csv
+import os
+import re
+
+import numpy as np
+
+from ._kinds import DataSource
+
+__all__ = ["read_csv"]
+
+_CHUNK_CHARS = 1 << 18
+_SAMPLE_LINES = 50
+#: The delimiters tried, in order of preference; None is a run of spaces and tabs.
+_CANDIDATES = (",", ";", "\t", None)
+_NAMED_DELIMITERS = {"tab": "\t", "whitespace": None, " ": None}
+_NOT_DELIMITERS = set("0123456789.+-eE#\"'\r\n")
+
+
+def read_csv(path, *, columns=None, delimiter=None):
+    """The numbers of a CSV file and its :class:`DataSource` (see :func:`read_data`)."""
+    given, delimiter = delimiter, _check_delimiter(delimiter)
+    try:
+        with open(path, encoding="utf-8-sig") as file:
+            return _read(path, file, columns, delimiter, given)
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
+
+
+def _check_delimiter(delimiter):
+    """None (detect it), a single character, or a name: "tab", "whitespace"."""
+    if delimiter is None:
+        return "detect"
+    if isinstance(delimiter, str) and delimiter.lower() in _NAMED_DELIMITERS:
+        return _NAMED_DELIMITERS[delimiter.lower()]
+    if isinstance(delimiter, str) and delimiter == "\\t":
+        return "\t"
+    if not (isinstance(delimiter, str) and len(delimiter) == 1
+            and delimiter not in _NOT_DELIMITERS):
+        raise ValueError(f"'delimiter' must be one character such as ',' or ';', 'tab' "
+                         f"or 'whitespace' (or None to detect it), got {delimiter!r}")
+    return delimiter
+
+
+def _strip_comment(line):
+    return line.split("#", 1)[0].strip()
+
+
+def _is_number(text):
+    # Python's float() reads "1_000"; np.loadtxt does not.
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return "_" not in text
+
+
+def _looks_like_number(text):
+    """A number, or one written with a decimal comma (which is not read, but is
+    no column name either)."""
+    return _is_number(text) or re.fullmatch(r"[+-]?\d*,\d+", text) is not None
+
+
+def _short(text):
+    """`text` quoted, cut to 40 characters."""
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
+def _split(line, delimiter):
+    """The cells of one line (quotes as in the csv module; None: whitespace)."""
+    line = _strip_comment(line)
+    if delimiter is None:
+        return line.split()
+    return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter))]
+
+
+def _name(delimiter):
+    return {None: "whitespace", "\t": "tab"}.get(delimiter, repr(delimiter))
+
+
+# --- the first lines: delimiter, header, columns ------------------------------
+
+
+def _detect(lines):
+    """The delimiter that splits the sampled `lines` into the same number (> 1)
+    of cells on every line, with the most numbers; else the one found on the
+    most lines; else a comma (one column)."""
+    best, best_score = None, None
+    for candidate in _CANDIDATES:
+        counts, numbers = set(), 0
+        for line in lines:
+            cells = _split(line, candidate)
+            counts.add(len(cells))
+            numbers += sum(map(_is_number, cells))
+        if len(counts) == 1 and counts.pop() > 1:
+            if best_score is None or numbers > best_score:
+                best, best_score = candidate, numbers
+    if best_score is not None:
+        return best
+    found = [sum(len(_split(line, c)) > 1 for line in lines) for c in _CANDIDATES]
+    return _CANDIDATES[int(np.argmax(found))] if max(found) else ","
+
+
+def _is_header(first, second):
+    """Whether the first row is a header: it holds no numbers, or text above a
+    number of the next row. Text only above text is a row of data with text
+    columns."""
+    numeric = [_looks_like_number(cell) for cell in first]
+    if all(numeric):
+        return False
+    if not any(numeric) or second is None:
+        return not any(numeric)
+    return any(not number and _looks_like_number(below)
+               for number, below in zip(numeric, second))
+
+
+def _ranges(indices):
+    """0, 1, 2, 5 → '0-2,5'."""
+    parts, start = [], None
+    for i, index in enumerate(indices):
+        if start is None:
+            start = index
+        if i + 1 == len(indices) or indices[i + 1] != index + 1:
+            parts.append(str(start) if start == index else f"{start}-{index}")
+            start = None
+    return ",".join(parts)
+
+
+def _describe(j, header):
+    """A column by its name, else by its index."""
+    return f"column {_short(header[j])}" if header is not None else _at(j, None)
+
+
+def _at(j, header):
+    """A column by its index, with its name."""
+    return f"column {j} " + (f"({_short(header[j])})" if header is not None
+                             else "(counting from 0)")
+
+
+def _resolve_columns(path, columns, header, width):
+    """The 0-based indices `columns` selects, in its order.
+
+    A string is a comma-separated list of names and 0-based indices, with
+    ranges such as ``1-784`` (both ends included); an item of digits is an
+    index. A sequence holds names (str) and indices (int).
+    """
+    where = f"{path}: columns={columns!r}"
+    if isinstance(columns, str):
+        items = [item.strip() for item in columns.split(",")]
+        if not all(items):
+            raise ValueError(f"{where} has an empty item; expected names or 0-based indices "
+                             "separated by commas, such as '1-784' or 'x,y'")
+    else:
+        try:
+            items = list(columns)
+        except TypeError:
+            raise TypeError(f"'columns' must be a string such as '1-784', or a sequence of "
+                            f"column names and 0-based indices, got {columns!r}") from None
+    names = {}
+    for j, name in enumerate(header or ()):
+        names.setdefault(name, j)   # a repeated name is its first column
+    spelled = isinstance(columns, str)
+    indices = []
+    for item in items:
+        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            span = (int(item), int(item))
+        elif spelled and (match := re.fullmatch(r"(\d+)(?:-(\d+))?", item)):
+            span = (int(match[1]), int(match[2] or match[1]))
+        elif isinstance(item, str) and item in names:
+            span = (names[item], names[item])
+        elif isinstance(item, str):
+            raise ValueError(f"{where}: {_no_such_name(item, header)}")
+        else:
+            raise TypeError(f"'columns' must hold column names (str) and 0-based indices "
+                            f"(int), got {item!r}")
+        if span[1] < span[0]:
+            raise ValueError(f"{where}: the range {item!r} runs backwards")
+        if span[0] < 0 or span[1] >= width:
+            j = span[0] if span[0] < 0 else span[1]
+            raise ValueError(f"{where}: there is no column {j}; the rows have {width} "
+                             f"values (columns 0-{width - 1})")
+        indices.extend(range(span[0], span[1] + 1))
+    if not indices:
+        raise ValueError(f"{where} selects no column")
+    seen = set()
+    for j in indices:
+        if j in seen:
+            raise ValueError(f"{where} selects {_describe(j, header)} twice")
+        seen.add(j)
+    return indices
+
+
+def _no_such_name(name, header):
+    if header is None:
+        return (f"there is no column named {name!r}: the file has no header row; select "
+                "columns by 0-based index, such as '0-2'")
+    shown = ", ".join(map(repr, header[:8])) + (", ..." if len(header) > 8 else "")
+    ranges = " (ranges are of 0-based indices, such as '1-784')" if "-" in name else ""
+    return (f"there is no column named {name!r}{ranges}; the header has {len(header)} "
+            f"names: {shown}")
+
+
+# --- the whole file ------------------------------------------------------------
+
+
+class _Rows:
+    """A float64 array filled block by block, its room reserved ahead."""
+
+    def __init__(self, width):
+        self.array = np.empty((0, width))
+        self.n = 0
+
+    def reserve(self, n_rows):
+        if n_rows > self.array.shape[0]:
+            # ndarray.resize reallocates in place where it can (no second copy).
+            self.array.resize((n_rows, self.array.shape[1]), refcheck=False)
+
+    def append(self, block):
+        stop = self.n + block.shape[0]
+        self.reserve(stop)
+        self.array[self.n:stop] = block
+        self.n = stop
+
+    def result(self):
+        self.array.resize((self.n, self.array.shape[1]), refcheck=False)
+        return self.array
+
+
+def _chunks(file):
+    """(number of the first line, lines) a quarter megabyte at a time."""
+    number = 1
+    while lines := file.readlines(_CHUNK_CHARS):
+        yield number, lines
+        number += len(lines)
+
+
+def _content(number, lines):
+    """(line number, line) of the lines holding more than a comment."""
+    return [(number + i, line) for i, line in enumerate(lines) if _strip_comment(line)]
+
+
+def _read(path, file, columns, delimiter, given):
+    chunks = (_content(number, lines) for number, lines in _chunks(file))
+    head, sample = [], []
+    for content in chunks:
+        head.append(content)
+        sample += content
+        if len(sample) >= _SAMPLE_LINES:
+            break
+    if not sample:
+        raise ValueError(f"{path}: holds no rows of data")
+    lines = [line for _, line in sample[:_SAMPLE_LINES]]
+    if delimiter == "detect":
+        delimiter = _detect(lines)
+    elif all(len(_split(line, delimiter)) == 1 for line in lines):
+        found = _detect(lines)
+        if any(len(_split(line, found)) > 1 for line in lines):
+            raise ValueError(f"{path}: delimiter={given!r} separates no values of the first "
+                             f"lines; they are separated by {_name(found)}")
+    first = _split(sample[0][1], delimiter)
+    second = _split(sample[1][1], delimiter) if len(sample) > 1 else None
+    header = tuple(first) if _is_header(first, second) else None
+    if header is not None:
+        head[next(i for i, content in enumerate(head) if content)].pop(0)
+        sample.pop(0)
+        if not sample:
+            raise ValueError(f"{path}: holds no rows of data (only a header)")
+    width = len(first)
+    data = _split(sample[0][1], delimiter)
+    if header is not None and len(data) != width:
+        raise ValueError(f"{path}: the header row has {width} names, but the rows have "
+                         f"{len(data)} values")
+    usecols = None if columns is None else _resolve_columns(path, columns, header, width)
+    _check_numeric_columns(path, sample[0][0], data, usecols, header)
+    parser = _Parser(path, delimiter, usecols, header, width, sample[0][0])
+    out = _Rows(width if usecols is None else len(usecols))
+    size, chars = os.fstat(file.fileno()).st_size, 0
+    for content in _chain(head, chunks):
+        block = parser.parse(content)
+        chars += sum(len(line) for _, line in content)
+        rows = out.n + block.shape[0]
+        if rows > out.array.shape[0]:
+            # Room for the whole file at the characters per row read so far.
+            out.reserve(max(rows, int(rows * size / chars * 1.02) + 16))
+        out.append(block)
+    parser.raise_non_finite()
+    names = header if header is None or usecols is None else tuple(header[j] for j in usecols)
+    return out.result(), DataSource("csv", path, header=names)
+
+
+def _chain(head, chunks):
+    yield from head
+    yield from chunks
+
+
+def _check_numeric_columns(path, number, cells, usecols, header):
+    """Refuse a selected column whose first value is text, naming the columns
+    that are numbers."""
+    for j in range(len(cells)) if usecols is None else usecols:
+        cell = cells[j]
+        if cell and not _looks_like_number(cell):
+            numeric = [k for k, c in enumerate(cells) if _is_number(c)]
+            hint = f"columns={_ranges(numeric)!r}" if numeric else "columns"
+            raise ValueError(f"{path}: {_describe(j, header)} is not numeric (line {number} "
+                             f"holds {_short(cell)}); select the numeric columns with {hint}")
+
+
+class _Parser:
+    """Parses chunks of (line number, line) and counts the non-finite values."""
+
+    def __init__(self, path, delimiter, usecols, header, width, first_line):
+        self.path, self.delimiter, self.usecols = path, delimiter, usecols
+        self.header, self.width, self.first_line = header, width, first_line
+        self.n_non_finite, self.first_non_finite = 0, None
+
+    def parse(self, content):
+        if not content:
+            return np.empty((0, self.width if self.usecols is None else len(self.usecols)))
+        try:
+            block = np.loadtxt([line for _, line in content], delimiter=self.delimiter,
+                               usecols=self.usecols, comments="#", quotechar='"',
+                               dtype=np.float64, ndmin=2)
+        except ValueError as exc:
+            raise ValueError(self.diagnose(content) or f"{self.path}: lines "
+                             f"{content[0][0]}-{content[-1][0]}: {exc}") from None
+        if self.usecols is not None:
+            # With usecols, np.loadtxt lets rows of other widths through.
+            self.check_widths(content)
+        bad = ~np.isfinite(block)
+        if bad.any():
+            if self.first_non_finite is None:
+                row, column = np.unravel_index(np.argmax(bad), bad.shape)
+                column = column if self.usecols is None else self.usecols[column]
+                self.first_non_finite = (content[row][0], _at(column, self.header))
+            self.n_non_finite += int(np.count_nonzero(bad))
+        return block
+
+    def check_widths(self, content):
+        d = self.delimiter
+        for i, line in content:
+            if d is None or '"' in line or "#" in line:
+                n = len(_split(line, d))
+            else:
+                n = line.count(d) + 1
+            if n != self.width:
+                raise ValueError(self.ragged(i, n))
+
+    def ragged(self, i, n):
+        return (f"{self.path}: line {i} has {n} values, but line {self.first_line} has "
+                f"{self.width}; every row must have the same number of values "
+                f"({_name(self.delimiter)} between them)")
+
+    def diagnose(self, content):
+        """The first ragged row or non-numeric cell, named by its line, or None."""
+        wanted = range(self.width) if self.usecols is None else self.usecols
+        for i, line in content:
+            values = _split(line, self.delimiter)
+            if len(values) != self.width:
+                return self.ragged(i, len(values))
+            for j in wanted:
+                if not _is_number(values[j]):
+                    found = _short(values[j]) if values[j] else "an empty cell"
+                    hint = ("; decimal commas are not read, write 0.5 for 0,5"
+                            if re.fullmatch(r"[+-]?\d*,\d+", values[j]) else "")
+                    return (f"{self.path}: line {i}, {_at(j, self.header)}: expected a "
+                            f"number, found {found}{hint}")
+        return None
+
+    def raise_non_finite(self):
+        if self.n_non_finite:
+            line, column = self.first_non_finite
+            count = ("1 value is" if self.n_non_finite == 1
+                     else f"{self.n_non_finite} values are")
+            raise ValueError(f"{self.path}: {count} NaN or infinite (first at line {line}, "
+                             f"{column})")
