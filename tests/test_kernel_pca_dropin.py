@@ -142,3 +142,13 @@ def test_auto_solver_is_exact_where_randomized_is_not():
                                rtol=0, atol=1e-8)
     gap = np.abs(fast.eigenvalues_ - dense.eigenvalues_).max() / dense.eigenvalues_[0]
     assert gap > 1e-8
+
+
+def test_degenerate_top_eigenvalue_gives_the_components_asked_for():
+    """Points far apart for the width (an identity Gram matrix): the centred
+    matrix I − 11ᵀ/n has one eigenvalue of multiplicity n − 1, where LAPACK's
+    index-range driver returns no eigenpair; the dense solver still gives
+    the q asked for."""
+    X = np.array([[125.7], [-132.1], [640.4], [104.9], [-535.7], [361.6], [1304.0], [947.1]])
+    kpca = KernelPCA(2, kernel="rbf", eigen_solver="dense").fit(X)
+    np.testing.assert_allclose(kpca.eigenvalues_, [1.0, 1.0], rtol=1e-12)

@@ -125,6 +125,12 @@ def top_eigh(K, n_components, *, solver="auto", tol=0.0, max_iter=None,
 
     if solver == "dense":
         values, vectors = linalg.eigh(K, subset_by_index=(n - n_components, n - 1))
+        if values.shape[0] < n_components:
+            # LAPACK's index-range driver (?syevr) can return fewer eigenpairs
+            # than asked for when the top eigenvalue is highly degenerate
+            # (K = I − 11ᵀ/n, an identity Gram matrix centred): take them all.
+            values, vectors = linalg.eigh(K, driver="evd")
+            values, vectors = values[n - n_components:], vectors[:, n - n_components:]
     elif solver == "arpack":
         v0 = rng.uniform(-1, 1, n)
         try:
