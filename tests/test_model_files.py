@@ -375,3 +375,27 @@ def test_upgrade_keeps_a_sine_kernel_s_order_for_a_refit():
     with np.load(FIXTURES / "expected.npz") as expected:
         np.testing.assert_allclose(refit.predict(expected["t_test"]), expected["wiener-sine"],
                                    rtol=1e-12, atol=1e-12)
+
+
+FORMAT_2 = pathlib.Path(__file__).parent / "fixtures" / "model_files_format_2"
+
+
+def test_files_of_format_2_load_and_refit_as_they_did():
+    """Files written before KernelPCA took scikit-learn's defaults (format 2,
+    by write_fixtures.py beside them) give their recorded outputs, and a
+    refit of their parameters keeps the papers' width they were fitted with
+    (gamma=None then; 'total_variance' now, None being 1/n_features)."""
+    from sklearn.base import clone
+
+    expected = np.load(FORMAT_2 / "expected.npz")
+    kpca = load_model(FORMAT_2 / "kpca-default.npz")
+    Z = expected["Z"]
+    np.testing.assert_array_equal(kpca.transform(Z), expected["kpca_transform"])
+    np.testing.assert_array_equal(
+        kpca.inverse_transform(kpca.transform(Z), method="fixed_point", x0=Z),
+        expected["kpca_inverse"])  # the default method when it was written
+    assert kpca.get_params()["gamma"] == "total_variance"
+    refit = clone(kpca).fit(expected["X"])
+    assert refit.gamma_ == pytest.approx(float(expected["kpca_gamma"]), rel=1e-12)
+    den = load_model(FORMAT_2 / "denoiser-learned.npz")
+    np.testing.assert_array_equal(den.transform(Z), expected["denoiser"])
