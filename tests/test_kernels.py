@@ -827,3 +827,15 @@ def test_kernels_are_immutable(kernel):
     field = next(iter(kernel.get_params()))
     with pytest.raises(AttributeError):
         setattr(kernel, field, 2)
+
+
+def test_pairwise_kernel_refuses_an_unknown_metric_naming_it():
+    from preimage.kernels import PairwiseKernel
+
+    with pytest.raises(ValueError, match="'metric' must be one of .*'cosine'"):
+        PairwiseKernel("foo")
+    X = np.random.default_rng(0).normal(size=(4, 3))
+    from sklearn.metrics.pairwise import cosine_similarity
+
+    np.testing.assert_allclose(PairwiseKernel("cosine").block(X), cosine_similarity(X),
+                               rtol=1e-12)

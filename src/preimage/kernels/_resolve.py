@@ -55,8 +55,11 @@ class PairwiseKernel(Kernel):
     may_overflow = True
 
     def __post_init__(self):
-        if not (callable(self.metric) or isinstance(self.metric, str)):
-            raise ValueError(f"'kernel' must be a kernel name or a callable, "
+        from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS
+
+        names = sorted(set(PAIRWISE_KERNEL_FUNCTIONS) - {"precomputed"})
+        if not (callable(self.metric) or isinstance(self.metric, str) and self.metric in names):
+            raise ValueError(f"'metric' must be one of {names} or a callable, "
                              f"got {self.metric!r}")
 
     def _block(self, X, Y):
@@ -197,6 +200,8 @@ def make_sklearn_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, kernel_param
     if isinstance(kernel, Kernel):
         return make_kernel(kernel, gamma=gamma, kernel_params=kernel_params), getattr(
             kernel, "gamma", None)
+    if X is None:
+        raise ValueError("'X' (the training data) is needed to resolve the kernel")
     if gamma is None:
         gamma = 1.0 / X.shape[1]
     elif isinstance(gamma, str) and gamma == "total_variance":
