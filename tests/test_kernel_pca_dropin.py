@@ -152,3 +152,10 @@ def test_degenerate_top_eigenvalue_gives_the_components_asked_for():
     X = np.array([[125.7], [-132.1], [640.4], [104.9], [-535.7], [361.6], [1304.0], [947.1]])
     kpca = KernelPCA(2, kernel="rbf", eigen_solver="dense").fit(X)
     np.testing.assert_allclose(kpca.eigenvalues_, [1.0, 1.0], rtol=1e-12)
+
+
+def test_papers_width_of_sparse_data_equals_dense(digits):
+    from scipy.sparse import csr_matrix
+
+    X, _ = digits
+    assert default_gamma(csr_matrix(X)) == pytest.approx(default_gamma(X), rel=1e-12)

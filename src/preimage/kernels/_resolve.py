@@ -105,14 +105,17 @@ def default_gamma(X, kernel="rbf"):
 
         γ = 1 / (2 · Σ_j Var(x_j)),
 
-    one over twice the total variance of the training data. Other kernels get
-    scikit-learn's default ``1/n_features``. Constant data (zero variance) falls
+    one over twice the total variance of the training data (dense, Dask or
+    sparse). Other kernels get scikit-learn's default ``1/n_features``. Constant data (zero variance) falls
     back to ``1/n_features`` with a warning.
     """
-    if isinstance(X, np.ndarray) or not (hasattr(X, "var") and hasattr(X, "shape")):
+    sparse = hasattr(X, "tocsr")
+    if not sparse and (isinstance(X, np.ndarray)
+                       or not (hasattr(X, "var") and hasattr(X, "shape"))):
         X = check_array_2d(X, "X")  # a Dask array is reduced as it is
     if kernel in ("rbf", "gaussian"):
-        total_variance = float(X.var(axis=0).sum()) if X.shape[0] > 1 else 0.0
+        total_variance = (0.0 if X.shape[0] < 2 else float(_column_variances(X).sum())
+                          if sparse else float(X.var(axis=0).sum()))
         if not np.isfinite(total_variance):
             raise ValueError("'X' contains NaN or inf; all values must be finite")
         # A variance below ~1/max_float (denormal) has no finite inverse.
@@ -205,7 +208,7 @@ def make_sklearn_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, kernel_param
     if gamma is None:
         gamma = 1.0 / X.shape[1]
     elif isinstance(gamma, str) and gamma == "total_variance":
-        gamma = _total_variance_gamma(X)
+        gamma = default_gamma(X, "rbf")
     sparse = hasattr(X, "tocsr")
     if callable(kernel) or kernel == "cosine" or sparse:
         on_sparse = SKLEARN_KERNELS + ("gaussian", "laplacian")
@@ -221,14 +224,8 @@ def make_sklearn_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, kernel_param
     return made, getattr(made, "gamma", gamma)
 
 
-def _total_variance_gamma(X):
-    """:func:`default_gamma` of the Gaussian kernel, for dense or sparse X
-    (without a fallback warning for a sparse X of zero variance)."""
-    if not hasattr(X, "tocsr"):
-        return default_gamma(X, "rbf")
+def _column_variances(X):
+    """The variance of each column of a sparse matrix, without densifying it."""
     from sklearn.utils.sparsefuncs import mean_variance_axis
 
-    total_variance = float(mean_variance_axis(X.tocsr(), axis=0)[1].sum())
-    if total_variance > 0 and np.isfinite(1.0 / (2.0 * total_variance)):
-        return 1.0 / (2.0 * total_variance)
-    return 1.0 / X.shape[1]
+    return mean_variance_axis(X.tocsr(), axis=0)[1]
