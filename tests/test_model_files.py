@@ -382,7 +382,7 @@ FORMAT_2 = pathlib.Path(__file__).parent / "fixtures" / "model_files_format_2"
 
 def test_files_of_format_2_load_and_refit_as_they_did():
     """Files written before KernelPCA took scikit-learn's defaults (format 2,
-    by write_fixtures.py beside them) give their recorded outputs, and a
+    by write_format_2_fixtures.py beside them) give their recorded outputs, and a
     refit of their parameters keeps the papers' width they were fitted with
     (gamma=None then; 'total_variance' now, None being 1/n_features)."""
     from sklearn.base import clone
