@@ -61,6 +61,44 @@ def _refuse_existing(path, force, option):
             f"or choose another {option})")
 
 
+class _ComponentCount(click.ParamType):
+    """A positive number of components, or 'auto'."""
+
+    name = "INTEGER|auto"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) or str(value).strip().lower() == "auto":
+            return value if isinstance(value, int) else "auto"
+        try:
+            count = int(value)
+            if count < 1:
+                raise ValueError
+        except ValueError:
+            self.fail(f"expected a positive integer or 'auto', got {value!r}", param, ctx)
+        return count
+
+
+def _selection_lines(record):
+    """How `n_components="auto"` chose, as (label, text) lines for the terminal."""
+    lines = [("component choice",
+              (f"{record.get('rule')}, {record.get('n_train')} samples fitted and "
+               f"{record.get('n_held_out')} held out"))]
+    scores = record.get("scores") or []
+    if record.get("threshold") is not None and scores:
+        lines.append(("rule", (f"the fewest components explaining {record['threshold']:.0%} "
+                               "of the held-out variance that the largest candidate "
+                               f"({record['candidates'][-1]}) explains")))
+    elif scores:
+        lines.append(("rule", ("the fewest components whose held-out denoising error "
+                               "(squared error summed over features, mean over samples) "
+                               f"is within {record.get('tolerance', 0):.0%} of the "
+                               "smallest")))
+    if scores:
+        lines.append(("candidates", ", ".join(f"{q}: {v:.4g}" for q, v in
+                                              zip(record["candidates"], scores))))
+    return lines
+
+
 def _image_shape(text):
     if text is None:
         return None
@@ -159,9 +197,12 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 @click.option("--clean", "clean_path", type=click.Path(exists=True, path_type=Path),
               help="Clean versions of DATA, row for row: kernel PCA is fitted on them "
                    "and the learned map on the (DATA, clean) pairs.")
-@click.option("--n-components", default=100, show_default=True, type=click.IntRange(1),
-              help="Principal components kept (at most the number of samples - 1); "
-                   "fewer remove more noise and more detail.")
+@click.option("--n-components", default="auto", show_default=True, type=_ComponentCount(),
+              help="Principal components kept (at most the number of samples - 1; fewer "
+                   "remove more noise and more detail), or 'auto': chosen from DATA on a "
+                   "held-out fifth of it, by the held-out denoising error with --clean, "
+                   "else by the held-out variance explained (the fit prints the choice; "
+                   "`preimage info` shows it).")
 @click.option("--kernel", default="rbf", show_default=True,
               type=click.Choice(_FIT_KERNELS), help="The kernel.")
 @click.option("--gamma", type=click.FloatRange(0, min_open=True),
@@ -213,15 +254,26 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
             raise click.ClickException(
                 f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
                 f"{X.shape}; they must match row for row")
-    if n_components >= X.shape[0]:
+    if n_components != "auto" and n_components >= X.shape[0]:
         n_components = max(1, X.shape[0] - 1)
         if not quiet:
             click.echo(f"--n-components lowered to {n_components}: DATA has "
                        f"{X.shape[0]} samples", err=True)
+    if PREIMAGE_METHODS[method].learns_from_pairs and clean is None and not quiet:
+        click.echo(f"warning: --method {method} without --clean learns its map from DATA's "
+                   "own coordinates back to DATA; noisy inputs, whose coordinates lie "
+                   "elsewhere, come back as blurred averages of the training samples, or "
+                   "worse, not denoised. Pass --clean CLEAN, the clean versions of DATA row "
+                   "for row.",
+                   err=True)
     denoiser = KernelPCADenoiser(n_components, kernel=kernel, gamma=gamma, degree=degree,
                                  method=method, n_landmarks=n_landmarks, random_state=seed)
+    from .exceptions import ConfigurationWarning
+
     with config_context(memory_budget=memory_budget), _numerical_warnings_as_notes(quiet), \
-            activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet):
+            activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConfigurationWarning)  # said above, in its words
         denoiser.fit(X, clean)
     facts = {"data": str(data), "data_kind": source.kind, "n_samples": X.shape[0],
              "clean": None if clean_path is None else str(clean_path)}
@@ -230,8 +282,11 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
     path = save_model(denoiser, model_path, overwrite=force, metadata=facts)
     if not quiet:
         click.echo(f"model written to {path} ({X.shape[0]} samples, {X.shape[1]} features, "
-                   f"{denoiser.kpca_.eigenvalues_.shape[0]} components, kernel "
+                   f"{denoiser.n_components_} components, kernel "
                    f"{denoiser.kpca_.kernel_!r}, method {method})")
+        if denoiser.component_selection_ is not None:
+            for name, value in _selection_lines(denoiser.component_selection_):
+                click.echo(f"  {name + ':':18} {value}")
 
 
 @main.command()
@@ -305,7 +360,8 @@ def info(model_path, as_json):
     if as_json:
         click.echo(json.dumps(meta, indent=2))
         return
-    summary, user = meta.get("summary", {}), meta.get("user", {})
+    summary, user = dict(meta.get("summary", {})), meta.get("user", {})
+    selection = summary.pop("component_selection", None)
     lines = [
         ("file", f"{model_path} ({Path(model_path).stat().st_size:,} bytes)"),
         ("estimator", meta.get("estimator")),
@@ -313,6 +369,8 @@ def info(model_path, as_json):
                        f"{meta.get('format_version')}), {meta.get('created')}"),
     ]
     lines += [(k.replace("_", " "), v) for k, v in summary.items()]
+    if selection:
+        lines += _selection_lines(selection)
     if user.get("image_shape"):
         lines.append(("image shape", "x".join(map(str, user["image_shape"]))))
     if user.get("data"):
