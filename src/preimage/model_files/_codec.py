@@ -3,6 +3,10 @@
 The state is a tree whose leaves are JSON numbers and strings or references
 to arrays; objects are stored by class and attributes, and only classes listed
 in :data:`LOADABLE` are rebuilt, so a model file cannot name code to run.
+An object array of strings (scikit-learn's ``feature_names_in_``) is stored
+as a Unicode array marked ``"as_object"`` and read back as an object array
+(a reader that ignores the mark gets the Unicode array, which scikit-learn
+compares with column names alike).
 """
 
 import hashlib
@@ -88,13 +92,16 @@ class Encoder:
         if id(value) in self.seen:
             return {"__ref__": self.seen[id(value)]}
         if isinstance(value, np.ndarray):
-            if value.dtype.kind not in _ARRAY_KINDS or value.dtype.hasobject:
+            strings = value.dtype.hasobject and all(isinstance(v, str) for v in value.flat)
+            if not strings and (value.dtype.kind not in _ARRAY_KINDS
+                                or value.dtype.hasobject):
                 raise TypeError(f"{where} is an array of dtype {value.dtype}; model files "
                                 "hold numeric and string arrays only (use pickle)")
             key = f"a{len(self.arrays)}"
-            self.arrays.append((key, value, where))
-            self._remember(value, {"array": key})
-            return {"__array__": key}
+            self.arrays.append((key, value.astype(str) if strings else value, where))
+            ref = {"array": key, "as_object": True} if strings else {"array": key}
+            self._remember(value, ref)
+            return {"__array__": key, **({"as_object": True} if strings else {})}
         cls = type(value)
         if cls.__qualname__ not in LOADABLE.get(cls.__module__, ()):
             raise TypeError(
@@ -119,6 +126,14 @@ class Decoder:
         self.arrays = arrays
         self.path = path
         self.objects = {}
+        self.object_arrays = {}
+
+    def _array(self, key, as_object):
+        if not as_object:
+            return self.arrays[key]
+        if key not in self.object_arrays:  # one object array however often it is met
+            self.object_arrays[key] = self.arrays[key].astype(object)
+        return self.object_arrays[key]
 
     def decode(self, node):
         if isinstance(node, list):
@@ -126,11 +141,11 @@ class Decoder:
         if not isinstance(node, dict):
             return node
         if "__array__" in node:
-            return self.arrays[node["__array__"]]
+            return self._array(node["__array__"], node.get("as_object", False))
         if "__ref__" in node:
             ref = node["__ref__"]
             if "array" in ref:
-                return self.arrays[ref["array"]]
+                return self._array(ref["array"], ref.get("as_object", False))
             return self.objects[ref["object"]]
         if "__tuple__" in node:
             return tuple(self.decode(v) for v in node["__tuple__"])

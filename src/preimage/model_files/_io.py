@@ -38,6 +38,8 @@ def _summary(estimator):
         summary["n_training_samples"] = int(kpca.X_fit_.shape[0])
     if getattr(kpca, "landmarks_", None) is not None:
         summary["n_landmarks"] = int(kpca.landmarks_.shape[0])
+    if getattr(estimator, "component_selection_", None) is not None:
+        summary["component_selection"] = json_value(estimator.component_selection_)
     if hasattr(estimator, "n_features_in_"):
         summary["n_features_in"] = int(estimator.n_features_in_)
     return summary
@@ -168,7 +170,7 @@ def model_info(path):
     dict
         ``format_version``, ``preimage_version``, ``created``, ``estimator``,
         ``params``, ``summary`` (kernel, method, component and sample counts,
-        input width), ``user`` (what was passed as `metadata` to
+        how an automatic component count was chosen, input width), ``user`` (what was passed as `metadata` to
         :func:`save_model`) and ``arrays`` (dtype, shape, checksum and role of
         each stored array); the internal ``state`` tree is left out.
 

@@ -22,11 +22,16 @@ An old file is upgraded in two steps, after its checksums have been verified:
 The model then predicts exactly as it did when it was saved
 (``tests/test_model_files.py`` loads files written by the old library and
 compares their outputs with those recorded when they were written).
+
+Fitted attributes added to an estimator since a file was written, within
+any format, are completed the same way (:data:`ADDED`): a denoiser's
+``n_components_`` from its kernel PCA, and ``component_selection_`` None
+(its count was given, not chosen).
 """
 
 from ..solvers import ClosedFormPreimage, LearnedPreimage, make_solver
 
-__all__ = ["upgrade_state", "upgrade_model"]
+__all__ = ["ADDED", "upgrade_state", "upgrade_model"]
 
 #: Classes renamed or moved since format 1: old ``module:name`` → current.
 CLASSES = {
@@ -82,14 +87,15 @@ def upgrade_state(node, version):
 def upgrade_model(model, version):
     """Complete a model rebuilt from a format-`version` file (see the module
     docstring); returns the model."""
-    if version >= 3:
-        return model
     for obj in _objects(model):
         upgrade = _UPGRADES.get(type(obj).__name__) if version < 2 else None
         if upgrade is not None:
             upgrade(obj)
-        if type(obj).__name__ == "KernelPCA":
+        if version < 3 and type(obj).__name__ == "KernelPCA":
             _sklearn_parameters(obj)
+        for name, compute in ADDED.get(type(obj).__name__, {}).items():
+            if name not in vars(obj):
+                setattr(obj, name, compute(obj))
     return model
 
 
@@ -195,6 +201,15 @@ def _reduced(est):
                         ("random_state", None)):
         state.setdefault(name, value)
 
+
+#: Fitted attributes added since a file may have been written, by class: name →
+#: how to compute it from what the file holds.
+ADDED = {
+    "KernelPCADenoiser": {
+        "n_components_": lambda den: int(den.kpca_.eigenvalues_.shape[0]),
+        "component_selection_": lambda den: None,
+    },
+}
 
 _UPGRADES = {
     "KernelPCA": _estimator(_kernel_pca, _sine_order),

@@ -1,0 +1,62 @@
+"""The options the commands share, and the reading of DATA behind them.
+
+Every command that reads data takes ``--key``, ``--columns`` and
+``--delimiter`` (:data:`key_option`, :data:`columns_option`,
+:data:`delimiter_option`) and reads with :func:`read_data_file`;
+:class:`ComponentCount` is ``--n-components``: a positive count or ``auto``.
+"""
+
+import click
+
+from ._cli_errors import named_as_options
+
+__all__ = ["ComponentCount", "columns_option", "delimiter_option", "key_option",
+           "read_data_file"]
+
+
+# How to read DATA (and --clean): the options of every command that reads data.
+key_option = click.option(
+    "--key", metavar="NAME",
+    help="The array to read from an .npz DATA [default: its only one, or 'X'].")
+columns_option = click.option(
+    "--columns", metavar="LIST",
+    help="The columns to read from a .csv DATA, by header name or 0-based index, with "
+         "ranges: '1-784', 'x,y' [default: all, which must be numbers].")
+delimiter_option = click.option(
+    "--delimiter", metavar="CHAR",
+    help="What separates the values of a .csv DATA: ',', ';', tab, whitespace or another "
+         "character [default: detected].")
+
+
+def read_data_file(path, key, columns, delimiter, quiet):
+    """`read_data`, its errors naming --key, --columns and --delimiter; a note
+    of the columns read from a CSV file with a header (a label column is
+    easily read as a feature)."""
+    from .data_files import read_data
+
+    with named_as_options("key", "columns", "delimiter"):
+        X, source = read_data(path, key=key, columns=columns, delimiter=delimiter)
+    names = source.header
+    if names is not None and columns is None and not quiet:
+        shown = ", ".join(map(repr, names[:3])) + (f", ..., {names[-1]!r}"
+                                                  if len(names) > 3 else "")
+        click.echo(f"{path}: all {len(names)} columns read ({shown}); choose others with "
+                   "--columns", err=True)
+    return X, source
+
+
+class ComponentCount(click.ParamType):
+    """A positive number of components, or 'auto'."""
+
+    name = "INTEGER|auto"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and value.strip().lower() == "auto":
+            return "auto"
+        try:
+            count = int(value)
+            if count < 1 or count != float(value):
+                raise ValueError
+        except (TypeError, ValueError):
+            self.fail(f"expected a positive integer or 'auto', got {value!r}", param, ctx)
+        return count
