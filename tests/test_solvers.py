@@ -509,6 +509,19 @@ def test_closed_form_default_regularization_is_tiny():
     np.testing.assert_allclose(result.x, Gamma @ X, atol=1e-6)
 
 
+def test_closed_form_on_one_support_point_solves_its_system():
+    # K is 1 x 1, which SciPy before 1.14 refuses to its divide-and-conquer
+    # eigensolver; the system is the same as for many points
+    X = data(1, 3, seed=18)
+    Gamma = np.array([[1.0], [-0.5]])
+    kernel = GaussianKernel(gamma=0.4)
+    K = sk_kernel(kernel)(X, X)
+    rhs = (X @ X.T - 0.5 * np.linalg.pinv(K, hermitian=True)) @ Gamma.T
+    expected = np.linalg.lstsq(X, rhs, rcond=None)[0].T
+    result = find_preimage(FeatureExpansion(Gamma, X, kernel), "closed_form", alpha=0.5)
+    np.testing.assert_allclose(result.x, expected, rtol=1e-10)
+
+
 # ---------------------------------------------------------------------------
 # 6. MDS = Kwok & Tsang step by step
 # ---------------------------------------------------------------------------

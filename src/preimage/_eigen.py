@@ -18,7 +18,7 @@ from ._validation import check_gram, check_random_state
 from ._warnings import warn
 from .exceptions import ConvergenceWarning, NumericalWarning
 
-__all__ = ["EIGEN_SOLVERS", "flip_signs", "landmark_basis", "top_eigh"]
+__all__ = ["EIGEN_SOLVERS", "flip_signs", "full_eigh", "landmark_basis", "top_eigh"]
 
 EIGEN_SOLVERS = ("auto", "dense", "arpack", "randomized")
 
@@ -29,6 +29,14 @@ def flip_signs(vectors):
     signs = np.sign(vectors[rows, np.arange(vectors.shape[1])])
     signs[signs == 0] = 1
     return vectors * signs
+
+
+def full_eigh(K):
+    """Every eigenpair of the symmetric K, in increasing order (as
+    :func:`scipy.linalg.eigh`), by divide and conquer (LAPACK's ?syevd)."""
+    # SciPy before 1.14 refuses a 1 x 1 matrix for ?syevd (its workspace
+    # check); the default driver decomposes it as exactly.
+    return linalg.eigh(K, driver="evd" if K.shape[0] > 1 else None)
 
 
 def _orthonormalize(Y):
@@ -129,7 +137,7 @@ def top_eigh(K, n_components, *, solver="auto", tol=0.0, max_iter=None,
             # LAPACK's index-range driver (?syevr) can return fewer eigenpairs
             # than asked for when the top eigenvalue is highly degenerate
             # (K = I − 11ᵀ/n, an identity Gram matrix centred): take them all.
-            values, vectors = linalg.eigh(K, driver="evd")
+            values, vectors = full_eigh(K)
             values, vectors = values[n - n_components:], vectors[:, n - n_components:]
     elif solver == "arpack":
         v0 = rng.uniform(-1, 1, n)

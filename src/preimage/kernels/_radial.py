@@ -46,7 +46,7 @@ class GaussianKernel(RadialKernel):
     >>> np.round(K, 4)
     array([[1.    , 0.3679],
            [0.3679, 1.    ]])
-    >>> float(k.distance2_from_value(K[0, 1]))
+    >>> round(float(k.distance2_from_value(K[0, 1])), 12)   # exp, then log: to rounding
     2.0
     """
 

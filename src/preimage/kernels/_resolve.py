@@ -65,8 +65,12 @@ class PairwiseKernel(Kernel):
     def _block(self, X, Y):
         from sklearn.metrics.pairwise import pairwise_kernels
 
-        return pairwise_kernels(X, Y, metric=self.metric, filter_params=True,
-                                n_jobs=self.n_jobs, **self.params)
+        K = pairwise_kernels(X, Y, metric=self.metric, filter_params=True,
+                             n_jobs=self.n_jobs, **self.params)
+        # scikit-learn before 1.8 fills a callable's values into float64 whatever the
+        # input; float32 input stays float32 here, as with every other kernel.
+        dtype = np.result_type(X.dtype, Y.dtype)
+        return K.astype(dtype, copy=False) if dtype.kind == "f" else K
 
     def _diag(self, X):
         return np.array([self._block(X[i:i + 1], X[i:i + 1])[0, 0]

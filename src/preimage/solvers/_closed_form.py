@@ -3,6 +3,7 @@
 import numpy as np
 from scipy import linalg
 
+from .._eigen import full_eigh
 from .._validation import check_positive, checked_gram, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
@@ -75,7 +76,7 @@ class ClosedFormPreimage(PreimageSolver):
                              names="'support'")
             # K⁺ from one symmetric eigendecomposition (divide and conquer),
             # dropping eigenvalues below n·eps·max|w| as scipy.linalg.pinvh does.
-            w, V = linalg.eigh(K, driver="evd")
+            w, V = full_eigh(K)
             top = max(float(np.abs(w).max()), np.finfo(float).tiny)
             keep = np.abs(w) > K.shape[0] * np.finfo(float).eps * top
             if not keep.all():
