@@ -367,6 +367,18 @@ def test_missing_file(tmp_path):
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "model_files_0.1.0.dev0"
 
+# The recorded outputs were computed with NumPy 2 (the files say which). NumPy
+# 1.x's exp (its own AVX-512 code) can round the last bit differently, so
+# there the outputs agree to rounding, not bit for bit.
+_NUMPY_1 = np.lib.NumpyVersion(np.__version__) < "2.0.0"
+
+
+def assert_as_recorded(actual, recorded):
+    if _NUMPY_1:
+        np.testing.assert_allclose(actual, recorded, rtol=1e-12, atol=1e-15)
+    else:
+        np.testing.assert_array_equal(actual, recorded)
+
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in FIXTURES.glob("*.npz")
                                         if p.stem != "expected"))
@@ -379,12 +391,12 @@ def test_files_of_format_1_load_and_predict_as_they_did(name):
     with np.load(FIXTURES / "expected.npz") as expected:
         Z = expected["X_test"] if model.n_features_in_ == 2 else expected["t_test"]
         out = model.transform(Z) if hasattr(model, "transform") else model.predict(Z)
-        np.testing.assert_array_equal(out, expected[name])
+        assert_as_recorded(out, expected[name])
         if name.startswith("denoiser"):   # attributes added since, from what the file holds
             assert model.n_components_ == model.kpca_.eigenvalues_.shape[0]
             assert model.component_selection_ is None
         if name == "kpca":
-            np.testing.assert_array_equal(
+            assert_as_recorded(
                 model.inverse_transform(model.transform(Z), method="fixed_point", x0=Z),
                 expected["kpca-inverse"])  # the default method when it was written
 
@@ -406,8 +418,8 @@ def test_upgraded_file_writes_and_reads_back_in_the_current_format(tmp_path):
     again = load_model(save_model(model, tmp_path / "again.npz"))
     assert model_info(tmp_path / "again.npz")["format_version"] == FORMAT_VERSION == 3
     with np.load(FIXTURES / "expected.npz") as expected:
-        np.testing.assert_array_equal(again.transform(expected["X_test"]),
-                                      expected["denoiser-closed-form"])
+        assert_as_recorded(again.transform(expected["X_test"]),
+                           expected["denoiser-closed-form"])
 
 
 def test_upgrade_keeps_a_sine_kernel_s_order_for_a_refit():
@@ -437,12 +449,12 @@ def test_files_of_format_2_load_and_refit_as_they_did():
     expected = np.load(FORMAT_2 / "expected.npz")
     kpca = load_model(FORMAT_2 / "kpca-default.npz")
     Z = expected["Z"]
-    np.testing.assert_array_equal(kpca.transform(Z), expected["kpca_transform"])
-    np.testing.assert_array_equal(
+    assert_as_recorded(kpca.transform(Z), expected["kpca_transform"])
+    assert_as_recorded(
         kpca.inverse_transform(kpca.transform(Z), method="fixed_point", x0=Z),
         expected["kpca_inverse"])  # the default method when it was written
     assert kpca.get_params()["gamma"] == "total_variance"
     refit = clone(kpca).fit(expected["X"])
     assert refit.gamma_ == pytest.approx(float(expected["kpca_gamma"]), rel=1e-12)
     den = load_model(FORMAT_2 / "denoiser-learned.npz")
-    np.testing.assert_array_equal(den.transform(Z), expected["denoiser"])
+    assert_as_recorded(den.transform(Z), expected["denoiser"])
