@@ -1,0 +1,75 @@
+"""The dependency floors are one set of numbers: every lower bound that
+pyproject.toml declares, for a dependency or an extra, is the version that
+.ci/floors.txt pins, so that `make test-floor` tests the oldest releases the
+package accepts, no newer and no older."""
+
+from pathlib import Path
+import tomllib
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = ROOT / "pyproject.toml"
+FLOORS = ROOT / ".ci" / "floors.txt"
+
+#: Extras of tools and of other extras, not of features: the test tools may be
+#: any release that works with the floors, so they need no pin.
+NOT_FEATURES = ("test", "all")
+
+
+def declared():
+    """{extra or "dependencies": [Requirement]} from pyproject.toml, without
+    the package's references to itself (``all = ["preimage[...]"]``)."""
+    project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
+    groups = {"dependencies": project["dependencies"], **project["optional-dependencies"]}
+    return {group: [req for req in map(Requirement, texts) if req.name != project["name"]]
+            for group, texts in groups.items()}
+
+
+def lower_bound(req):
+    """The version of `req`'s one ``>=`` specifier, or an error naming it."""
+    bounds = [spec.version for spec in req.specifier if spec.operator == ">="]
+    assert len(bounds) == 1, f"{req} must declare one lower bound (>=), its floor"
+    return Version(bounds[0])
+
+
+def pins():
+    """{normalised name: Version} of the ``name==version`` lines of floors.txt."""
+    found = {}
+    for line in FLOORS.read_text(encoding="utf-8").splitlines():
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        req = Requirement(text)
+        (spec,) = req.specifier
+        assert spec.operator == "==" and not req.extras, \
+            f"{FLOORS.name}: {text!r} must pin one version, as name==version"
+        name = canonicalize_name(req.name)
+        assert name not in found, f"{FLOORS.name} pins {req.name} twice"
+        found[name] = Version(spec.version)
+    return found
+
+
+def test_every_dependency_and_extra_is_pinned_at_its_floor():
+    pinned = pins()
+    for group, reqs in declared().items():
+        if group in NOT_FEATURES:
+            continue
+        for req in reqs:
+            name = canonicalize_name(req.name)
+            assert name in pinned, f"{FLOORS.name} must pin {req.name} (of {group}) at its floor"
+            assert pinned[name] == lower_bound(req), (
+                f"{req} ({group}) but {FLOORS.name} pins {req.name}=={pinned[name]}")
+
+
+def test_every_pin_is_the_floor_wherever_the_package_is_declared():
+    """A package listed in several places (matplotlib in `plot` and `test`)
+    has one floor, the pinned one; nothing is pinned that is not declared."""
+    requirements = [req for reqs in declared().values() for req in reqs]
+    for name, version in pins().items():
+        same = [req for req in requirements if canonicalize_name(req.name) == name]
+        assert same, f"{FLOORS.name} pins {name}, which pyproject.toml does not declare"
+        for req in same:
+            assert lower_bound(req) == version, f"{req} but {FLOORS.name} pins {name}=={version}"
