@@ -15,6 +15,8 @@ they share the original's support vectors, unless each is asked for its own
 fewer than the original's.
 """
 
+import warnings
+
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin, _fit_context, clone
 from sklearn.svm import SVC, SVR
@@ -45,7 +47,11 @@ def _check_training_data(X, y, machines):
     if machines.kind == "regression":
         y = check_array_2d(y.reshape(-1, 1), "y").ravel().astype(float)
     else:
-        known = np.isin(y, machines.classes)
+        with warnings.catch_warnings():
+            # Labels of another kind than the classes (numbers against strings)
+            # are all unknown; NumPy before 1.25 adds a FutureWarning about it.
+            warnings.simplefilter("ignore", FutureWarning)
+            known = np.isin(y, machines.classes)
         if not known.all():
             raise ValueError(f"'y' holds labels the model was not trained on: "
                              f"{np.unique(y[~known])[:5]!r} (classes {machines.classes!r})")
