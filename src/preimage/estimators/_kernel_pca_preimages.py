@@ -2,6 +2,8 @@
 back from its coordinates to feature space and to input space, shared by
 :class:`~preimage.KernelPCA` (exact and Nyström)."""
 
+import functools
+
 import numpy as np
 from scipy.sparse import issparse
 from sklearn.exceptions import NotFittedError
@@ -151,13 +153,19 @@ class KernelPCAPreimagesMixin:
             raise ValueError("'x0' must be a Dask array with the rows of the Dask array "
                              f"'Y', got {type(x0).__name__}")
 
-        def block(Y_block, x0_block=None):
-            return self.inverse_transform(Y_block, method=method, add_mean=add_mean,
-                                          x0=x0_block, **options)
-
+        # A partial of a bound method, not a closure: the Dask graph then holds
+        # this estimator once, under the key its transform's graph uses too.
+        block = functools.partial(self._inverse_transform_block, method=method,
+                                  add_mean=add_mean, options=options)
         args = () if x0 is None else (x0,)
         return map_row_blocks(block, Y, *args, n_columns=self.n_features_in_,
                               dtype=np.result_type(Y.dtype, self.X_fit_.dtype))
+
+    def _inverse_transform_block(self, Y_block, x0_block=None, *, method, add_mean,
+                                 options):
+        """inverse_transform of one block of a Dask array (and of x0)."""
+        return self.inverse_transform(Y_block, method=method, add_mean=add_mean,
+                                      x0=x0_block, **options)
 
     def _solver(self, method, options):
         """The registered method `method` with `options`, fitted on this kernel
