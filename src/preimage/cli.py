@@ -16,8 +16,8 @@ import warnings
 import click
 
 from ._cli_errors import named_as_options, parse_image_shape, refuse_existing
-from ._cli_options import (ComponentCount, columns_option, delimiter_option, key_option,
-                           read_data_file)
+from ._cli_options import (ComponentCount, columns_option, delimiter_option,
+                           figures_to_files, key_option, read_data_file)
 from ._progress import activity, bar, ticking, write
 from .demo import NOISE_MODELS
 from .kernels import KERNELS, SineKernel
@@ -149,6 +149,7 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
         from ._files import atomic_write, fresh_path
         from .demo import plot_demo
 
+        figures_to_files()
         fig = plot_demo(result)
         path = fresh_path(output_dir / "denoising.png")
         atomic_write(path, lambda tmp: plot.save_figure(fig, tmp))
@@ -407,6 +408,7 @@ def reproduce(names, quick, seed, output_dir, list_, quiet):
         raise click.ClickException(
             "reproductions draw figures and need matplotlib: "
             "pip install \"preimage[plot,data]\"") from None
+    figures_to_files()
     total = 0.0
     with bar(total=len(names), unit="experiment", quiet=quiet,
              bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]") as progress, \

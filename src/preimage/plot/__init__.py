@@ -2,7 +2,9 @@
 
 Importing :mod:`preimage` or :mod:`preimage.plot` never imports matplotlib; the
 first figure drawn does, and says how to install it when it is missing
-(``pip install "preimage[plot]"``).
+(``pip install "preimage[plot]"``). Figures are drawn with the user's backend
+(inline in a notebook, a window on a desktop), which the library never
+switches; saving a figure needs no display.
 
 * image grids (:func:`plot_image_grid`): digits, eigenvectors, denoised images;
 * points in the plane (:func:`plot_denoising_2d`): where a denoiser moves each point;
