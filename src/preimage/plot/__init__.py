@@ -2,7 +2,9 @@
 
 Importing :mod:`preimage` or :mod:`preimage.plot` never imports matplotlib; the
 first figure drawn does, and says how to install it when it is missing
-(``pip install "preimage[plot]"``).
+(``pip install "preimage[plot]"``). Figures are drawn with the user's backend
+(inline in a notebook, a window on a desktop), which the library never
+switches; saving a figure needs no display.
 
 * image grids (:func:`plot_image_grid`): digits, eigenvectors, denoised images;
 * points in the plane (:func:`plot_denoising_2d`): where a denoiser moves each point;
@@ -12,11 +14,26 @@ first figure drawn does, and says how to install it when it is missing
   :func:`save_figure`.
 """
 
-from ._backend import pyplot, save_figure
-from ._images import LABEL_WIDTH, plot_image_grid
-from ._kernel_pca import plot_embedding, plot_spectrum
-from ._plane import plot_denoising_2d
-from ._reduced_set import plot_reduced_set, plot_reduced_set_error
+from .._lazy import lazy_exports
+
+# For static type checkers (any TYPE_CHECKING is true to them); at run time the
+# names come from _EXPORTS at their first use (preimage._lazy).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._backend import pyplot, save_figure
+    from ._images import LABEL_WIDTH, plot_image_grid
+    from ._kernel_pca import plot_embedding, plot_spectrum
+    from ._plane import plot_denoising_2d
+    from ._reduced_set import plot_reduced_set, plot_reduced_set_error
+
+_EXPORTS = {
+    "._backend": ["pyplot", "save_figure"],
+    "._images": ["LABEL_WIDTH", "plot_image_grid"],
+    "._kernel_pca": ["plot_embedding", "plot_spectrum"],
+    "._plane": ["plot_denoising_2d"],
+    "._reduced_set": ["plot_reduced_set", "plot_reduced_set_error"],
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 __all__ = [
     "LABEL_WIDTH",

@@ -1,33 +1,21 @@
-"""The registry of pre-image methods, and the one dispatch on ``method=``.
+"""The one dispatch on ``method=``.
 
-Every method is registered here once, by name, as a solver class
-(:class:`~preimage.solvers.PreimageSolver`) whose class attributes say what
-it needs. :func:`make_solver` turns a name, a solver or a callable into a
-solver with the caller's ``random_state`` and ``n_landmarks`` passed to the
-methods that use them; :func:`find_preimage`, :class:`~preimage.KernelPCA`,
-:class:`~preimage.KernelPCADenoiser` and
+Every method is registered once, by name, in :data:`PREIMAGE_METHODS`
+(``_names.py``), as a solver class (:class:`~preimage.solvers.PreimageSolver`)
+whose class attributes say what it needs. :func:`make_solver` turns a name, a
+solver or a callable into a solver with the caller's ``random_state`` and
+``n_landmarks`` passed to the methods that use them; :func:`find_preimage`,
+:class:`~preimage.KernelPCA`, :class:`~preimage.KernelPCADenoiser` and
 :class:`~preimage.KernelDependencyEstimator` all go through it.
 """
 
 import inspect
-from types import MappingProxyType
 
 from .._validation import check_expansion
 from ._base import PreimageSolver
-from ._closed_form import ClosedFormPreimage
-from ._exact import ExactPreimage
-from ._fixed_point import FixedPointPreimage
-from ._gradient import GradientPreimage
-from ._learned import LearnedPreimage
-from ._mds import MDSPreimage
+from ._names import PREIMAGE_METHODS
 
-__all__ = ["PREIMAGE_METHODS", "CallablePreimage", "find_preimage", "make_solver"]
-
-#: Every pre-image method, by name (in alphabetical order): the solver class
-#: that implements it.
-PREIMAGE_METHODS = MappingProxyType({cls.name: cls for cls in sorted(
-    (FixedPointPreimage, GradientPreimage, MDSPreimage, LearnedPreimage,
-     ClosedFormPreimage, ExactPreimage), key=lambda cls: cls.name)})
+__all__ = ["CallablePreimage", "find_preimage", "make_solver"]
 
 
 class CallablePreimage(PreimageSolver):
