@@ -195,8 +195,9 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 @delimiter_option
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
 @click.option("--memory-budget",
-              help="Largest dense matrix allowed, e.g. 8GB [default: half the memory, or "
-                   "$PREIMAGE_MEMORY_BUDGET]; a fit that needs more is refused before it "
+              help="Largest dense matrix allowed, e.g. 8GB [default: $PREIMAGE_MEMORY_BUDGET, "
+                   "else half the memory this process may use, a container's limit "
+                   "included]; a fit that needs more is refused before it "
                    "starts.")
 @click.option("--force", is_flag=True, help="Replace an existing model file.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
