@@ -4,10 +4,14 @@ Like scikit-learn's ``set_config``/``config_context``: a process-wide default,
 changed for a block with :func:`config_context`.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterator
 import contextlib
 import os
 import re
 import threading
+from typing import Any
 
 __all__ = ["config_context", "get_config", "set_config", "parse_bytes"]
 
@@ -48,7 +52,7 @@ _global = {"memory_budget": None}
 _local = threading.local()
 
 
-def get_config():
+def get_config() -> dict[str, Any]:
     """The current settings, as a dict.
 
     ``memory_budget``: the largest dense matrix, in bytes, that the library
@@ -63,14 +67,14 @@ def get_config():
     return config
 
 
-def set_config(*, memory_budget=None):
+def set_config(*, memory_budget: int | str | None = None) -> None:
     """Change the settings for the whole process (see :func:`get_config`)."""
     if memory_budget is not None:
         _global["memory_budget"] = parse_bytes(memory_budget)
 
 
 @contextlib.contextmanager
-def config_context(*, memory_budget=None):
+def config_context(*, memory_budget: int | str | None = None) -> Iterator[None]:
     """Change the settings inside a ``with`` block, in this thread."""
     previous = dict(getattr(_local, "overrides", {}))
     overrides = dict(previous)

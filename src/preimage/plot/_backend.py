@@ -1,12 +1,21 @@
 """matplotlib, imported on first use, and saving a figure."""
 
+from __future__ import annotations
+
+import os
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 __all__ = ["pyplot", "save_figure"]
 
 # Backends that draw to files; any other needs a display.
 _FILE_BACKENDS = ("agg", "pdf", "svg", "ps", "cairo")
 
 
-def pyplot():
+def pyplot() -> ModuleType:
     """:mod:`matplotlib.pyplot`, imported now (never at ``import preimage``).
 
     Without a display (no ``DISPLAY`` and no ``MPLBACKEND``) an interactive
@@ -43,7 +52,8 @@ def pyplot():
     return plt
 
 
-def save_figure(fig, path, *, dpi=110):
+def save_figure(fig: Figure, path: str | os.PathLike[str], *,
+                dpi: float = 110) -> str | os.PathLike[str]:
     """Save `fig` to `path` and close it."""
     plt = pyplot()
     fig.savefig(path, dpi=dpi, bbox_inches="tight")

@@ -9,9 +9,15 @@ methods that use them; :func:`find_preimage`, :class:`~preimage.KernelPCA`,
 :class:`~preimage.KernelDependencyEstimator` all go through it.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
 import inspect
 from types import MappingProxyType
+from typing import Any
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import check_expansion
 from ._base import PreimageSolver
 from ._closed_form import ClosedFormPreimage
@@ -20,14 +26,16 @@ from ._fixed_point import FixedPointPreimage
 from ._gradient import GradientPreimage
 from ._learned import LearnedPreimage
 from ._mds import MDSPreimage
+from ._result import PreimageResult
 
 __all__ = ["PREIMAGE_METHODS", "CallablePreimage", "find_preimage", "make_solver"]
 
 #: Every pre-image method, by name (in alphabetical order): the solver class
 #: that implements it.
-PREIMAGE_METHODS = MappingProxyType({cls.name: cls for cls in sorted(
+PREIMAGE_METHODS: MappingProxyType[str, type[PreimageSolver]]
+PREIMAGE_METHODS = MappingProxyType({cls.name: cls for cls in sorted(  # type: ignore[attr-defined]
     (FixedPointPreimage, GradientPreimage, MDSPreimage, LearnedPreimage,
-     ClosedFormPreimage, ExactPreimage), key=lambda cls: cls.name)})
+     ClosedFormPreimage, ExactPreimage), key=lambda cls: cls.name)})  # type: ignore[attr-defined]
 
 
 class CallablePreimage(PreimageSolver):
@@ -37,7 +45,8 @@ class CallablePreimage(PreimageSolver):
     name = "callable"
     uses_starts = True
 
-    def __init__(self, function=None, options=None):
+    def __init__(self, function: Callable[..., PreimageResult] | None = None,
+                 options: dict[str, Any] | None = None) -> None:
         self.function = function
         self.options = options
 
@@ -48,12 +57,14 @@ class CallablePreimage(PreimageSolver):
     def _check_kernel(self, kernel):
         return kernel  # the function decides what it can work with
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """``function(expansion, x0=x0, **options)``."""
         return self.function(expansion, x0=x0, **(self.options or {}))
 
 
-def make_solver(method, options=None, *, random_state=None, n_landmarks=None):
+def make_solver(method: str | PreimageSolver | Callable[..., PreimageResult],
+                options: dict[str, Any] | None = None, *, random_state: RandomStateLike = None,
+                n_landmarks: int | None = None) -> PreimageSolver:
     """A solver for `method`, ready to be fitted.
 
     Parameters
@@ -100,7 +111,9 @@ def make_solver(method, options=None, *, random_state=None, n_landmarks=None):
                      f"{list(PREIMAGE_METHODS)}, a solver or a callable")
 
 
-def find_preimage(expansion, method="fixed_point", x0=None, **options):
+def find_preimage(expansion: FeatureExpansion,
+                  method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point",
+                  x0: ArrayLike | None = None, **options: Any) -> PreimageResult:
     """Pre-images of feature-space expansions.
 
     Finds, for each ``Ψ_j = Σ_i γ_ji φ(x_i)``, a point z_j with small residual
