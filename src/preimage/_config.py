@@ -8,10 +8,14 @@ Dask task on a worker process or another machine, a thread of Dask's pool),
 where ``config_context`` of the caller's thread would not be seen.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterator
 import contextlib
 import os
 import re
 import threading
+from typing import Any
 
 from ._resources import available_memory
 
@@ -50,7 +54,7 @@ _global = {"memory_budget": None}
 _local = threading.local()
 
 
-def get_config():
+def get_config() -> dict[str, Any]:
     """The current settings, as a dict.
 
     ``memory_budget``: the largest dense matrix, in bytes, that the library
@@ -71,14 +75,14 @@ def get_config():
     return config
 
 
-def set_config(*, memory_budget=None):
+def set_config(*, memory_budget: int | str | None = None) -> None:
     """Change the settings for the whole process (see :func:`get_config`)."""
     if memory_budget is not None:
         _global["memory_budget"] = parse_bytes(memory_budget)
 
 
 @contextlib.contextmanager
-def config_context(*, memory_budget=None):
+def config_context(*, memory_budget: int | str | None = None) -> Iterator[None]:
     """Change the settings inside a ``with`` block, in this thread."""
     previous = dict(getattr(_local, "overrides", {}))
     overrides = dict(previous)

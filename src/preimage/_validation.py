@@ -5,12 +5,16 @@ Every message names the argument, says what was expected and shows what came,
 without reading the traceback.
 """
 
+from __future__ import annotations
+
 from numbers import Integral, Real
 import re
+from typing import Any, TypeVar
 
 import numpy as np
 
 from ._memory import NYSTROEM_HINT, check_dense
+from ._typing import ArrayLike, RandomStateLike
 
 __all__ = [
     "FLOAT_DTYPES",
@@ -32,13 +36,16 @@ __all__ = [
 
 FLOAT_DTYPES = (np.float64, np.float32)
 
+_A = TypeVar("_A", bound=ArrayLike)
+
 
 # ---------------------------------------------------------------------------
 # arrays, and values that overflowed
 # ---------------------------------------------------------------------------
 
-def check_array_2d(X, name="X", *, dtype=FLOAT_DTYPES, min_samples=1,
-                   n_features=None, copy=False, magnitude=True):
+def check_array_2d(X: ArrayLike, name: str = "X", *, dtype: Any = FLOAT_DTYPES,
+                   min_samples: int = 1, n_features: int | None = None, copy: bool = False,
+                   magnitude: bool = True) -> np.ndarray:
     """Return `X` as a finite 2-D floating array, or raise naming `name`.
 
     With `magnitude` (the default) values whose squared distances overflow
@@ -87,7 +94,7 @@ def check_array_2d(X, name="X", *, dtype=FLOAT_DTYPES, min_samples=1,
     return _check_top(arr, top, name) if magnitude else arr
 
 
-def check_magnitude(arr, name="X"):
+def check_magnitude(arr: np.ndarray, name: str = "X") -> np.ndarray:
     """Refuse values so large that squared distances between rows overflow.
 
     ``‖x − y‖² ≤ 4 d max|x_i|²`` must stay below the dtype's largest value:
@@ -114,7 +121,7 @@ def _check_top(arr, top, name):
     return arr
 
 
-def check_real_array(values, name):
+def check_real_array(values: ArrayLike, name: str) -> np.ndarray:
     """`values` as a finite float64 array of any shape, or an error naming `name`.
 
     Numbers of any real dtype (bool, integer, float) are accepted; ragged
@@ -136,7 +143,7 @@ def check_real_array(values, name):
     return arr
 
 
-def refuse_overflow(values, what, names, hint):
+def refuse_overflow(values: _A, what: str, names: str, hint: str) -> _A:
     """`values` if all are finite; else a ValueError naming the arguments.
 
     For results computed from finite input: a NaN or inf there means the true
@@ -202,7 +209,7 @@ def check_probability(value, name):
     return float(value)
 
 
-def check_random_state(seed):
+def check_random_state(seed: RandomStateLike) -> np.random.Generator:
     """Turn `seed` into a :class:`numpy.random.Generator`.
 
     Accepts None, an int, a Generator, or a legacy RandomState (whose stream is
@@ -225,7 +232,8 @@ def check_random_state(seed):
 # Gram matrices and expansions
 # ---------------------------------------------------------------------------
 
-def check_gram(K, name="K", *, symmetric=False, in_place=False, dtype=FLOAT_DTYPES):
+def check_gram(K: ArrayLike, name: str = "K", *, symmetric: bool = False,
+               in_place: bool = False, dtype: Any = FLOAT_DTYPES) -> tuple[np.ndarray, float]:
     """`K` as a finite, square floating array, and ``max|K_ij|``; or an error
     naming `name`.
 

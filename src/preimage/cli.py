@@ -38,7 +38,7 @@ _FIT_KERNELS = [name for name in KERNELS if name != "sine"]
              epilog="Exit status: 0 on success, 1 when a command fails on its data or "
                     "files, 2 on a usage error.")
 @click.version_option(package_name="preimage")
-def main():
+def main() -> None:
     """Pre-images for kernel methods: from feature space back to input space.
 
     Start with `preimage demo`; fit your own denoiser with `preimage fit` and

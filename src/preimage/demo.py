@@ -10,25 +10,32 @@ names it offers: NumPy and the library's numerical modules are imported by
 the functions that use them, so that ``preimage --help`` does not wait for them.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 import time
+from typing import TYPE_CHECKING, Any
 import warnings
 
 from .exceptions import ConvergenceWarning
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["DemoResult", "NOISE_MODELS", "RECOMMENDED", "run_demo"]
 
 #: The demo's noise models, after Mika et al. (1999), Fig. 3: name → (the
 #: function of :mod:`preimage.datasets` that adds the noise, its default level:
 #: the standard deviation of Gaussian noise, the probability of a speckle).
-NOISE_MODELS = {"gaussian": ("add_gaussian_noise", 0.5),
-                "speckle": ("add_speckle_noise", 0.4)}
+NOISE_MODELS: dict[str, tuple[str, float]] = {
+    "gaussian": ("add_gaussian_noise", 0.5), "speckle": ("add_speckle_noise", 0.4)}
 
 #: The recommended denoiser for MNIST-like digits in [0, 1]: the fixed point on
 #: the principal part, width σ = 5 (gamma = 0.02), 400 components — chosen by
 #: cross-validation on training digits only in benchmarks/bench_denoise.py
 #: (both for 2,000 and 4,000 training digits, Gaussian and speckle noise).
-RECOMMENDED = {"method": "fixed_point", "n_components": 400, "gamma": 0.02}
+RECOMMENDED: dict[str, Any] = {"method": "fixed_point", "n_components": 400, "gamma": 0.02}
 
 
 @dataclass
@@ -36,13 +43,13 @@ class DemoResult:
     """What the demo measured: one row per method, and the images to show."""
 
     source: str
-    image_shape: tuple
+    image_shape: tuple[int, int]
     n_train: int
     noise: str
-    rows: list = field(default_factory=list)       # (name, mse, seconds)
-    clean: object = None                           # arrays of the images shown
-    noisy: object = None
-    denoised: dict = field(default_factory=dict)   # name -> images shown
+    rows: list[tuple[str, float, float]] = field(default_factory=list)  # (name, mse, seconds)
+    clean: np.ndarray | None = None
+    noisy: np.ndarray | None = None
+    denoised: dict[str, np.ndarray] = field(default_factory=dict)   # name -> images shown
 
 
 def _digits(echo):
@@ -64,8 +71,10 @@ def _mse(A, B):
     return float(np.mean(np.sum((A - B) ** 2, axis=1)))
 
 
-def run_demo(*, n_train=2000, n_test=200, noise="gaussian", level=None, seed=0,
-             n_show=10, echo=print, progress=None):
+def run_demo(*, n_train: int = 2000, n_test: int = 200, noise: str = "gaussian",
+             level: float | None = None, seed: int = 0, n_show: int = 10,
+             echo: Callable[[str], object] = print,
+             progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None) -> DemoResult:
     """Denoise noisy test digits with every method; return the measurements.
 
     Parameters

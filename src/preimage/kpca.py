@@ -17,17 +17,24 @@ Two projections are expansions over the uncentred φ(x_i) (see
   stated (their data "assumed centred").
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 from numbers import Integral
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._eigen import top_eigh
 from ._expansion import FeatureExpansion
+from ._typing import ArrayLike, RandomStateLike
 from ._validation import (check_array_2d, check_gram, check_positive_int, check_real,
                           refuse_overflow)
 from ._warnings import warn
 from .exceptions import NumericalWarning
+
+if TYPE_CHECKING:
+    from .kernels import Kernel
 
 __all__ = [
     "KernelPCAResult",
@@ -87,7 +94,7 @@ class KernelPCAResult:
     mean_coef: np.ndarray
 
 
-def center_gram(K, *, copy=True):
+def center_gram(K: ArrayLike, *, copy: bool = True) -> tuple[np.ndarray, np.ndarray, float]:
     """The centred Gram matrix ``HKH`` (in place when ``copy=False``).
 
     Returns the centred matrix, the column means ``K1/N`` and the grand mean.
@@ -110,7 +117,7 @@ def _center_gram(K, copy):
     return Kc, col_mean, grand
 
 
-def center_block(K_x, K_col_mean, K_mean):
+def center_block(K_x: ArrayLike, K_col_mean: ArrayLike, K_mean: float) -> np.ndarray:
     """Centre test rows ``k_x = [k(x, x_i)]_i``: ``k̃_x = H(k_x − K1/N)``,
     i.e. ``k_x − K1/N − mean(k_x) + 1ᵀK1/N²`` (K_x of shape (m, N))."""
     K_col_mean = np.asarray(K_col_mean)
@@ -126,9 +133,11 @@ def _center_block(K_x, K_col_mean, K_mean):
     return K_x - K_col_mean[None, :] - K_x.mean(axis=1, keepdims=True) + K_mean
 
 
-def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
-                   max_iter=None, iterated_power="auto", random_state=None,
-                   copy=True, remove_zero_eig=False, warn_rank=True, names="'K'"):
+def fit_kernel_pca(K: ArrayLike, n_components: int | None = None, *, eigen_solver: str = "auto",
+                   tol: float = 0.0, max_iter: int | None = None,
+                   iterated_power: int | str = "auto", random_state: RandomStateLike = None,
+                   copy: bool = True, remove_zero_eig: bool = False, warn_rank: bool = True,
+                   names: str = "'K'") -> KernelPCAResult:
     """Kernel PCA of the Gram matrix `K`.
 
     Parameters
@@ -199,7 +208,8 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
                         np.full(n, 1.0 / n, dtype=alphas.dtype))
 
 
-def check_psd_eigenvalues(values, *, floor=0.0, names="'K'"):
+def check_psd_eigenvalues(values: ArrayLike, *, floor: float = 0.0,
+                          names: str = "'K'") -> np.ndarray:
     """The eigenvalues of a centred Gram matrix with rounding-level negative
     ones set to 0, or a ValueError when they show that it is not positive
     semi-definite (scikit-learn's thresholds and message). Eigenvalues all
@@ -233,7 +243,7 @@ def check_psd_eigenvalues(values, *, floor=0.0, names="'K'"):
     return values
 
 
-def rounding_floor(k_max, n, dtype):
+def rounding_floor(k_max: float, n: int, dtype: np.dtype | type) -> float:
     """The rounding error of the eigenvalues of a centred Gram matrix of n
     points whose kernel values are at most `k_max` in magnitude:
     ``10 n eps k_max``.
@@ -249,7 +259,9 @@ def rounding_floor(k_max, n, dtype):
     return 10.0 * n * eps * k_max
 
 
-def drop_rounding_level(values, vectors, n_components, *, floor=0.0, warn_rank=True):
+def drop_rounding_level(values: ArrayLike, vectors: ArrayLike, n_components: int | None, *,
+                        floor: float = 0.0,
+                        warn_rank: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Find the eigenvalues at rounding level (below ``1e-12 λ_max``, or
     ``2e-7 λ_max`` in float32, or below the absolute `floor`, see
     :func:`rounding_floor`), which cannot be divided by.
@@ -285,7 +297,7 @@ def drop_rounding_level(values, vectors, n_components, *, floor=0.0, warn_rank=T
     return values, vectors, nonzero
 
 
-def refuse_no_component(fit, gamma=None):
+def refuse_no_component(fit: KernelPCAResult, gamma: float | None = None) -> KernelPCAResult:
     """`fit`, or a ValueError naming 'X' (and 'gamma' when given) when it has
     no component: all training points have one image in feature space, so
     there is nothing to denoise or reduce onto."""
@@ -299,11 +311,11 @@ def refuse_no_component(fit, gamma=None):
     return fit
 
 
-def refuse_non_finite(fit, names, n):
+def refuse_non_finite(fit: KernelPCAResult | None, names: str, n: int) -> KernelPCAResult:
     """`fit`, or a ValueError naming `names` when the arithmetic of the fit
     overflowed (None, or a non-finite array: kernel values beyond about
     1e154, whose products exceed float64)."""
-    parts = [np.inf] if fit is None else [
+    parts: list[Any] = [np.inf] if fit is None else [
         a for a in (fit.eigenvalues, fit.eigenvectors, fit.alphas, fit.K_col_mean,
                     fit.K_mean, fit.mean_coords, fit.mean_coef) if a is not None]
     for part in parts:
@@ -314,7 +326,7 @@ def refuse_non_finite(fit, names, n):
     return fit
 
 
-def leading_components(fit, n_components):
+def leading_components(fit: KernelPCAResult, n_components: int) -> KernelPCAResult:
     """The fit restricted to its first `n_components` principal axes.
 
     Kernel PCA with q components contains every smaller one: the leading n
@@ -331,7 +343,7 @@ def leading_components(fit, n_components):
                         fit.K_col_mean, fit.K_mean, fit.mean_coords[:n], fit.mean_coef)
 
 
-def transform_block(K_x, fit):
+def transform_block(K_x: ArrayLike, fit: KernelPCAResult) -> np.ndarray:
     """Centred coordinates ``β_k = ⟨V_k, φ(x) − μ⟩ = k_xᵀα_k − c_k`` of test
     rows K_x (m, N) -> (m, q).
 
@@ -346,7 +358,8 @@ def transform_block(K_x, fit):
     return K_x @ fit.alphas - fit.mean_coords
 
 
-def training_coordinates(fit, kernel=None, support=None):
+def training_coordinates(fit: KernelPCAResult, kernel: Kernel | None = None,
+                         support: np.ndarray | None = None) -> np.ndarray:
     """Centred coordinates of the support points themselves, (N, q).
 
     ``u_k √λ_k`` for exact kernel PCA, with no kernel evaluation; for a
@@ -359,7 +372,7 @@ def training_coordinates(fit, kernel=None, support=None):
                                         names="'support'"), fit)
 
 
-def check_coordinates(Y, n_components):
+def check_coordinates(Y: ArrayLike, n_components: int) -> np.ndarray:
     """Y as finite centred coordinates of shape (m, q), q = `n_components`, or
     an error naming 'Y'."""
     if np.ndim(Y) != 2 or np.shape(Y)[1] != n_components:
@@ -368,7 +381,8 @@ def check_coordinates(Y, n_components):
     return check_array_2d(Y, "Y", min_samples=0)
 
 
-def expansion_coef(Y, fit, *, add_mean=False):
+def expansion_coef(Y: ArrayLike, fit: KernelPCAResult, *,
+                   add_mean: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Expansion coefficients over the uncentred φ(x_i) for coordinates Y.
 
     Parameters
@@ -407,7 +421,8 @@ def expansion_coef(Y, fit, *, add_mean=False):
     return coef, norm2
 
 
-def coordinates_expansion(Y, fit, support, kernel, *, add_mean=False):
+def coordinates_expansion(Y: ArrayLike, fit: KernelPCAResult, support: np.ndarray | None,
+                          kernel: Kernel | None, *, add_mean: bool = False) -> FeatureExpansion:
     """The feature-space points with centred coordinates Y, as expansions
     over the uncentred images of the support (see :func:`expansion_coef`),
     with their squared norms in closed form.

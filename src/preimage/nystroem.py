@@ -36,6 +36,8 @@ A. El Alaoui, M. W. Mahoney. Fast randomized kernel ridge regression with
 statistical guarantees. NIPS 28, 2015 (ridge leverage scores).
 """
 
+from __future__ import annotations
+
 import numpy as np
 from scipy import linalg
 
@@ -43,6 +45,7 @@ from ._blocks import is_dask_array, map_row_blocks, sum_row_blocks
 from ._config import get_config
 from ._eigen import flip_signs, landmark_basis, top_eigh
 from ._memory import check_dense
+from ._typing import ArrayLike, MatrixLike, RandomStateLike
 from ._validation import check_array_2d, check_positive_int, check_random_state, refuse_overflow
 from ._warnings import warn
 from .exceptions import NumericalWarning
@@ -76,7 +79,9 @@ def _moments_block(kernel, landmarks, shift, X):
         np.array(K.shape[0])
 
 
-def kernel_moments(kernel, X, landmarks, shift=None, *, working_memory=None):
+def kernel_moments(kernel: Kernel, X: MatrixLike, landmarks: ArrayLike,
+                   shift: ArrayLike | None = None, *,
+                   working_memory: float | None = None) -> tuple[np.ndarray, np.ndarray, int]:
     """Second moments of the kernel rows ``k_m(x_i) = [k(z_j, x_i)]_j``.
 
     Returns ``G = Σ_i (k_m(x_i) − s)(k_m(x_i) − s)ᵀ`` (m × m),
@@ -133,7 +138,9 @@ def _kernel_moments(kernel, X, landmarks, shift, working_memory):
     return G, t, int(n)
 
 
-def fit_nystroem_kpca(kernel, X, landmarks, n_components=None, *, working_memory=None):
+def fit_nystroem_kpca(kernel: Kernel, X: MatrixLike, landmarks: ArrayLike,
+                      n_components: int | None = None, *,
+                      working_memory: float | None = None) -> KernelPCAResult:
     """Kernel PCA of the projections of ``φ(x_i)`` on the landmarks' span.
 
     Parameters
@@ -311,8 +318,10 @@ def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
     return np.maximum(tau, 1e-12 * max(float(tau.max()), 1.0))
 
 
-def select_landmarks(X, n_landmarks, kernel=None, *, method="uniform", random_state=None,
-                     working_memory=None):
+def select_landmarks(X: MatrixLike, n_landmarks: int, kernel: Kernel | None = None, *,
+                     method: str = "uniform", random_state: RandomStateLike = None,
+                     working_memory: float | None = None
+                     ) -> tuple[np.ndarray, np.ndarray | None]:
     """Choose m landmarks for Nyström kernel PCA.
 
     Parameters

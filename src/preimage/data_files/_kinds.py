@@ -38,10 +38,10 @@ class DataSource:
 
     kind: str
     path: Path
-    image_shape: tuple = None
-    names: tuple = None
-    key: str = None
-    header: tuple = None
+    image_shape: tuple[int, int] | None = None
+    names: tuple[str, ...] | None = None
+    key: str | None = None
+    header: tuple[str, ...] | None = None
 
 
 def output_kind(path):

@@ -6,6 +6,10 @@ finite array of real numbers is refused with a message that starts with the
 file's name.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+import os
 from pathlib import Path
 import zipfile
 
@@ -20,7 +24,9 @@ __all__ = ["read_data"]
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-def read_data(path, *, key=None, columns=None, delimiter=None):
+def read_data(path: str | os.PathLike[str], *, key: str | None = None,
+              columns: str | Sequence[str | int] | None = None,
+              delimiter: str | None = None) -> tuple[np.ndarray, DataSource]:
     """Read a data set as a 2-D float array.
 
     Parameters

@@ -5,6 +5,8 @@ A file is written under a temporary name and renamed into place
 (:func:`preimage._files.atomic_write`), so it appears whole or not at all.
 """
 
+from __future__ import annotations
+
 import csv
 from numbers import Integral
 import os
@@ -14,14 +16,16 @@ import zipfile
 import numpy as np
 
 from .._files import atomic_write
+from .._typing import ArrayLike
 from .._validation import check_array_2d
-from ._kinds import check_target, output_kind
+from ._kinds import DataSource, check_target, output_kind
 from ._png import png_names, png_shape, write_png_folder
 
 __all__ = ["check_output", "write_data"]
 
 
-def write_data(path, X, *, source=None, image_shape=None, overwrite=False):
+def write_data(path: str | os.PathLike[str], X: ArrayLike, *, source: DataSource | None = None,
+               image_shape: tuple[int, ...] | None = None, overwrite: bool = False) -> Path:
     """Write a 2-D array as ``.npy``, ``.npz``, ``.csv`` or a folder of PNG images.
 
     The kind follows `path`'s suffix; a path without a suffix is a folder of
@@ -108,7 +112,9 @@ def write_data(path, X, *, source=None, image_shape=None, overwrite=False):
     return atomic_write(path, lambda tmp: _save_npz(tmp, array, key), overwrite=overwrite)
 
 
-def check_output(path, n_features, *, source=None, image_shape=None, overwrite=False):
+def check_output(path: str | os.PathLike[str], n_features: int, *,
+                 source: DataSource | None = None, image_shape: tuple[int, ...] | None = None,
+                 overwrite: bool = False) -> None:
     """Refuse now what :func:`write_data` would refuse of an array of
     `n_features` columns: an unsupported suffix, an image size that does not
     fit, an existing output without `overwrite`.

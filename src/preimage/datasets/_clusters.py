@@ -9,6 +9,7 @@ each was drawn from.
 
 import numpy as np
 
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import check_array_2d, check_positive_int, check_random_state
 from ._checks import check_interval, check_output_size, check_scale
 
@@ -28,9 +29,11 @@ def _draw_around(centers, n_per, scale, rng, return_centers):
     return X, y
 
 
-def make_gaussian_sources(n_samples_per_source=100, *, n_sources=11, n_features=10,
-                          scale=0.1, center_box=(-1.0, 1.0), centers=None,
-                          return_centers=False, random_state=None):
+def make_gaussian_sources(n_samples_per_source: int = 100, *, n_sources: int = 11,
+                          n_features: int = 10, scale: float = 0.1,
+                          center_box: tuple[float, float] = (-1.0, 1.0),
+                          centers: ArrayLike | None = None, return_centers: bool = False,
+                          random_state: RandomStateLike = None) -> tuple[np.ndarray, ...]:
     """Generate isotropic Gaussian sources with uniformly drawn centres.
 
     The toy problem of Mika et al. (1999): eleven Gaussians in ten dimensions
@@ -121,8 +124,9 @@ def make_gaussian_sources(n_samples_per_source=100, *, n_sources=11, n_features=
     return _draw_around(centers, n_per, scale, rng, return_centers)
 
 
-def make_three_clusters(n_samples_per_cluster=100, *, noise=0.1, return_centers=False,
-                        random_state=None):
+def make_three_clusters(n_samples_per_cluster: int = 100, *, noise: float = 0.1,
+                        return_centers: bool = False,
+                        random_state: RandomStateLike = None) -> tuple[np.ndarray, ...]:
     """Generate three Gaussian clusters around fixed point sources in the plane.
 
     Parameters

@@ -7,6 +7,7 @@ becomes float64; float32 input stays float32.
 
 import numpy as np
 
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import (
     check_array_2d,
     check_positive_int,
@@ -19,7 +20,8 @@ from ._checks import check_interval, check_output_size, check_scale
 __all__ = ["add_gaussian_noise", "add_speckle_noise", "random_shifts"]
 
 
-def add_gaussian_noise(X, sigma, *, clip=None, random_state=None):
+def add_gaussian_noise(X: ArrayLike, sigma: float, *, clip: tuple[float, float] | None = None,
+                       random_state: RandomStateLike = None) -> np.ndarray:
     """Add independent Gaussian noise to every entry of `X`.
 
     Parameters
@@ -87,7 +89,8 @@ def add_gaussian_noise(X, sigma, *, clip=None, random_state=None):
     return X_noisy.astype(X.dtype, copy=False)
 
 
-def add_speckle_noise(X, p, *, low=0.0, high=1.0, random_state=None):
+def add_speckle_noise(X: ArrayLike, p: float, *, low: float = 0.0, high: float = 1.0,
+                      random_state: RandomStateLike = None) -> np.ndarray:
     """Set a random fraction of the entries of `X` to black or white.
 
     Parameters
@@ -158,7 +161,9 @@ def add_speckle_noise(X, p, *, low=0.0, high=1.0, random_state=None):
     return X
 
 
-def random_shifts(X, n_samples, *, image_shape, max_shift=2, random_state=None):
+def random_shifts(X: ArrayLike, n_samples: int, *, image_shape: tuple[int, int],
+                  max_shift: int = 2,
+                  random_state: RandomStateLike = None) -> tuple[np.ndarray, np.ndarray]:
     """Augment images by whole-pixel translations.
 
     Draws `n_samples` rows of X uniformly (with replacement) and shifts each

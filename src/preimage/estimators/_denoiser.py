@@ -1,7 +1,11 @@
 """Kernel PCA denoising: project onto the leading components, return the pre-image."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
 import dataclasses
 from numbers import Integral
+from typing import Any, Literal, Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context
@@ -10,12 +14,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import is_dask_array, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
+from .._typing import MatrixLike, RandomStateLike, TransformOutput
 from .._validation import check_array_2d, validate_dask_input, validate_estimator_input
 from .._warnings import warn
 from ..exceptions import ConfigurationWarning
-from ..kernels import KERNELS, default_gamma
+from ..kernels import KERNELS, Kernel, default_gamma
 from ..kpca import refuse_no_component
-from ..solvers import PREIMAGE_METHODS, make_solver
+from ..solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, make_solver
 from ._components import kpca_coordinates, select_n_components
 from ._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 from ._kernel_pca import KernelPCA
@@ -194,10 +199,14 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         **LANDMARK_CONSTRAINTS,
     }
 
-    def __init__(self, n_components="auto", *, kernel="rbf", gamma=None, degree=3, coef0=1,
-                 kernel_params=None, method="fixed_point", add_mean=False,
-                 method_params=None, eigen_solver="auto", random_state=None,
-                 n_landmarks=None, landmarks="uniform"):
+    def __init__(self, n_components: int | Literal["auto"] = "auto", *,
+                 kernel: str | Kernel | Callable[..., float] = "rbf",
+                 gamma: float | None = None, degree: int = 3, coef0: float = 1,
+                 kernel_params: dict[str, Any] | None = None,
+                 method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point",
+                 add_mean: bool = False, method_params: dict[str, Any] | None = None,
+                 eigen_solver: str = "auto", random_state: RandomStateLike = None,
+                 n_landmarks: int | None = None, landmarks: str = "uniform") -> None:
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
@@ -213,7 +222,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.landmarks = landmarks
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
+    def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
         """Fit kernel PCA on the clean data (y if given, else X) and the
         pre-image solver; with ``n_components="auto"``, choose the number of
         components first (see Notes).
@@ -290,7 +299,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             return None
         return default_gamma(clean, self.kernel)
 
-    def transform(self, X):
+    def transform(self, X: MatrixLike) -> TransformOutput:
         """Denoised X, shape (n_samples, n_features); a Dask array is denoised
         block by block and gives a Dask array."""
         if is_dask_array(X):
@@ -300,7 +309,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                                   dtype=np.result_type(X.dtype, self.kpca_.X_fit_.dtype))
         return self._solve(X, return_result=False)
 
-    def denoise(self, X):
+    def denoise(self, X: MatrixLike) -> PreimageResult:
         """Denoise X and say how: a :class:`~preimage.PreimageResult` with the
         denoised points ``x``, their feature-space residuals ``distance2``,
         iterations and convergence flags."""
@@ -319,7 +328,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                                               add_mean=self.add_mean, x0=X,
                                               return_result=return_result)
 
-    def score(self, X, y=None):
+    def score(self, X: MatrixLike, y: MatrixLike | None = None) -> float:
         """Minus the mean squared error ``−mean_i ‖x̂_i − t_i‖²`` of the denoised
         X against the targets t: y when it is an array of X's shape (clean
         versions of X), else X itself."""

@@ -1,6 +1,10 @@
 """Kernel PCA estimator whose projections are feature-space expansions."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
 from numbers import Integral, Real
+from typing import Any, Literal, Self
 
 import numpy as np
 from sklearn.base import (
@@ -16,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._blocks import is_dask_array, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
 from .._memory import check_dense
+from .._typing import MatrixLike, RandomStateLike, TransformOutput
 from .._validation import checked_gram, validate_dask_input, validate_estimator_input
 from ..kernels import KERNELS, Kernel, make_sklearn_kernel
 from ..kpca import fit_kernel_pca, refuse_no_component, transform_block
@@ -201,11 +206,16 @@ class KernelPCA(KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, Transf
         **LANDMARK_CONSTRAINTS,
     }
 
-    def __init__(self, n_components=None, *, kernel="linear", gamma=None, degree=3,
-                 coef0=1, kernel_params=None, alpha=1.0, fit_inverse_transform=False,
-                 eigen_solver="auto", tol=0, max_iter=None, iterated_power="auto",
-                 remove_zero_eig=False, random_state=None, copy_X=True, n_jobs=None,
-                 n_landmarks=None, landmarks="uniform"):
+    def __init__(self, n_components: int | None = None, *,
+                 kernel: str | Kernel | Callable[..., float] = "linear",
+                 gamma: float | Literal["total_variance"] | None = None, degree: int = 3,
+                 coef0: float = 1, kernel_params: dict[str, Any] | None = None,
+                 alpha: float = 1.0, fit_inverse_transform: bool = False,
+                 eigen_solver: str = "auto", tol: float = 0, max_iter: int | None = None,
+                 iterated_power: int | Literal["auto"] = "auto", remove_zero_eig: bool = False,
+                 random_state: RandomStateLike = None, copy_X: bool = True,
+                 n_jobs: int | None = None, n_landmarks: int | None = None,
+                 landmarks: str = "uniform") -> None:
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
@@ -227,14 +237,14 @@ class KernelPCA(KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, Transf
 
     # -- fitting -------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
+    def fit(self, X: MatrixLike, y: object = None) -> Self:
         """Fit kernel PCA on X (n_samples, n_features; sparse allowed), or on a
         square Gram matrix when ``kernel="precomputed"``."""
         self._fit(X)
         return self
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit_transform(self, X, y=None):
+    def fit_transform(self, X: MatrixLike, y: object = None) -> TransformOutput:
         """Fit and return the training coordinates: ``u_k √λ_k`` without a
         second kernel evaluation (exact), or ``transform(X)`` (Nyström, which
         keeps no n-sized state)."""
@@ -325,7 +335,7 @@ class KernelPCA(KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, Transf
         self.X_fit_ = support
 
     # -- coordinates ---------------------------------------------------------
-    def transform(self, X):
+    def transform(self, X: MatrixLike) -> TransformOutput:
         """Centred coordinates ``β_k = ⟨V_k, φ(x) − μ⟩`` of X, shape
         (n_samples, q).
 

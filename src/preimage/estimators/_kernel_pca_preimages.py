@@ -2,7 +2,11 @@
 back from its coordinates to feature space and to input space, shared by
 :class:`~preimage.KernelPCA` (exact and Nyström)."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
 import functools
+from typing import Any, Literal, overload
 
 import numpy as np
 from scipy.sparse import issparse
@@ -10,10 +14,16 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import is_dask_array, map_row_blocks
-from ..kpca import check_coordinates, coordinates_expansion, leading_components
-from ..solvers import find_preimage, make_solver
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, MatrixLike, RandomStateLike, TransformOutput
+from ..kernels import Kernel
+from ..kpca import KernelPCAResult, check_coordinates, coordinates_expansion, leading_components
+from ..solvers import PreimageResult, PreimageSolver, find_preimage, make_solver
 
 __all__ = ["KernelPCAPreimagesMixin"]
+
+#: A pre-image method: a name of PREIMAGE_METHODS, a solver, or a function.
+PreimageMethod = str | PreimageSolver | Callable[..., PreimageResult]
 
 
 class KernelPCAPreimagesMixin:
@@ -21,8 +31,20 @@ class KernelPCAPreimagesMixin:
     :meth:`inverse_transform` over a fitted ``fit_result_``, ``X_fit_`` and
     ``kernel_`` (see :class:`~preimage.KernelPCA`)."""
 
+    # What the estimator that mixes this in has (declared for the type checker).
+    fit_result_: KernelPCAResult
+    X_fit_: Any
+    kernel_: Kernel | None
+    eigenvalues_: np.ndarray
+    n_features_in_: int
+    fit_inverse_transform: bool
+    alpha: float
+    random_state: RandomStateLike
+    transform: Callable[[MatrixLike], TransformOutput]
+
     # -- projections as expansions -------------------------------------------
-    def expansion_from_components(self, Y, *, add_mean=False, n_components=None):
+    def expansion_from_components(self, Y: ArrayLike, *, add_mean: bool = False,
+                                  n_components: int | None = None) -> FeatureExpansion:
         """The feature-space point with coordinates Y, as an expansion.
 
         Parameters
@@ -63,7 +85,8 @@ class KernelPCAPreimagesMixin:
         fit = self.fit_result_
         return fit if n_components is None else leading_components(fit, n_components)
 
-    def project(self, X, *, add_mean=False, n_components=None):
+    def project(self, X: MatrixLike, *, add_mean: bool = False,
+                n_components: int | None = None) -> FeatureExpansion:
         """The projection of φ(x) onto the first q components, as an expansion.
 
         ``add_mean=False`` (default) gives the principal part
@@ -80,8 +103,19 @@ class KernelPCAPreimagesMixin:
                                               n_components=n_components)
 
     # -- back to input space -------------------------------------------------
-    def inverse_transform(self, Y, *, method=None, add_mean=False, x0=None,
-                          return_result=False, **options):
+    @overload
+    def inverse_transform(self, Y: MatrixLike, *, method: PreimageMethod | None = ...,
+                          add_mean: bool = ..., x0: MatrixLike | None = ...,
+                          return_result: Literal[False] = ..., **options: Any) -> MatrixLike: ...
+    @overload
+    def inverse_transform(self, Y: MatrixLike, *, method: PreimageMethod | None = ...,
+                          add_mean: bool = ..., x0: MatrixLike | None = ...,
+                          return_result: Literal[True], **options: Any) -> PreimageResult: ...
+
+    def inverse_transform(self, Y: MatrixLike, *, method: PreimageMethod | None = None,
+                          add_mean: bool = False, x0: MatrixLike | None = None,
+                          return_result: bool = False,
+                          **options: Any) -> MatrixLike | PreimageResult:
         """Pre-images of the feature-space points with coordinates Y.
 
         Parameters

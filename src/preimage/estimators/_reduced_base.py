@@ -14,7 +14,10 @@ reduces it, or by a function (:func:`~preimage.reduce_svm`,
 :func:`~preimage.reduce_kernel_pca`) from a model fitted already.
 """
 
+from __future__ import annotations
+
 from numbers import Integral
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -22,6 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._typing import RandomStateLike
 from .._validation import refuse_overflow, validate_estimator_input
 from .._warnings import warn
 from ..exceptions import NumericalWarning
@@ -66,11 +70,13 @@ class BaseReducedExpansion(BaseEstimator):
         "random_state": ["random_state", np.random.Generator],
     }
 
-    _maker = None
+    _maker: str | None = None
     _fit_call = "fit(X)"
 
-    def __init__(self, estimator=None, n_vectors=10, *, method="construction", shared=True,
-                 method_params=None, random_state=None):
+    def __init__(self, estimator: BaseEstimator | None = None, n_vectors: int = 10, *,
+                 method: str = "construction", shared: bool = True,
+                 method_params: dict[str, Any] | None = None,
+                 random_state: RandomStateLike = None) -> None:
         self.estimator = estimator
         self.n_vectors = n_vectors
         self.method = method

@@ -15,11 +15,14 @@ they share the original's support vectors, unless each is asked for its own
 fewer than the original's.
 """
 
+from typing import Any, Self
+
 import numpy as np
-from sklearn.base import ClassifierMixin, RegressorMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
 from sklearn.svm import SVC, SVR
 from sklearn.utils._param_validation import HasMethods, StrOptions
 
+from .._typing import ArrayLike, MatrixLike, RandomStateLike
 from .._validation import check_array_2d, validate_estimator_input
 from ..reduced_set import ovo_to_ovr_decision, ovo_votes, svm_expansion
 from ._reduced_base import BaseReducedExpansion, dense_input
@@ -80,8 +83,9 @@ def _check_machine_count(n_vectors, shared, machines):
         f"vectors in all, shared by every machine){fits}")
 
 
-def reduce_svm(model, n_vectors, method="construction", *, X=None, y=None, shared=True,
-               **options):
+def reduce_svm(model: BaseEstimator, n_vectors: int, method: str = "construction", *,
+               X: MatrixLike | None = None, y: ArrayLike | None = None, shared: bool = True,
+               **options: Any) -> "ReducedSVC | ReducedSVR":
     """Reduced-set approximation of a trained kernel SVM.
 
     Each machine's weight vector ``Ψ_k = Σ_i α_ki φ(x_i)`` over the support
@@ -198,7 +202,7 @@ class _ReducedMachine(BaseReducedExpansion):
     _fit_call = "fit(X, y)"
 
     @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
+    def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
         """Fit a clone of `estimator` on (X, y), reduce it and recompute its
         thresholds on (X, y).
 
@@ -332,9 +336,11 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         "break_ties": ["boolean"],
     }
 
-    def __init__(self, estimator=None, n_vectors=10, *, method="construction", shared=True,
-                 method_params=None, random_state=None, decision_function_shape="ovr",
-                 break_ties=False):
+    def __init__(self, estimator: BaseEstimator | None = None, n_vectors: int = 10, *,
+                 method: str = "construction", shared: bool = True,
+                 method_params: dict[str, Any] | None = None,
+                 random_state: RandomStateLike = None, decision_function_shape: str = "ovr",
+                 break_ties: bool = False) -> None:
         super().__init__(estimator, n_vectors, method=method, shared=shared,
                          method_params=method_params, random_state=random_state)
         self.decision_function_shape = decision_function_shape
@@ -352,7 +358,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
             raise ValueError(f"'decision_function_shape' must be 'ovr' or 'ovo', got "
                              f"{self.decision_function_shape!r}")
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> np.ndarray:
         """Decision values with the original's shape conventions.
 
         Binary (SVC or one-vs-rest of two classes): (n,), positive for
@@ -369,7 +375,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
                 return ovo_to_ovr_decision(dec, len(self.classes_))
         return dec
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> np.ndarray:
         """Class labels: sign (binary), libsvm's votes with ties to the lowest
         class index (one-vs-one), or the largest value (one-vs-rest)."""
         dec = self._decision_values(X)
@@ -431,6 +437,6 @@ class ReducedSVR(RegressorMixin, _ReducedMachine):
     def _set_machines(self, machines):
         self.epsilon_ = machines.epsilon
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> np.ndarray:
         """``f(x)``, shape (n,)."""
         return self._decision_values(X)[:, 0]

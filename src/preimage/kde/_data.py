@@ -10,13 +10,18 @@ tuples of symbols). The kind follows from the kernel: a kernel of
 user's function on two single samples takes what it is given.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import numpy as np
 import scipy.sparse as sp
 
 from .._expansion import FeatureExpansion
 from .._memory import check_dense
+from .._typing import ArrayLike, Sequences
 from .._validation import check_array_2d
 from ..kernels import CallableSequenceKernel, Kernel, SequenceKernel, make_kernel
 from ..kpca import expansion_coef
@@ -48,7 +53,9 @@ def _is_numeric(data):
     return arr.dtype.kind in "biufc"
 
 
-def data_kind(kernel, data, name="kernel", data_name="X"):
+def data_kind(kernel: str | Kernel | SequenceKernel | Callable[..., float],
+              data: Sequences | ArrayLike, name: str = "kernel",
+              data_name: str = "X") -> Literal["vector", "sequence"]:
     """The kind of data `kernel` takes, ``"vector"`` or ``"sequence"``.
 
     A kernel of :mod:`preimage.kernels` (or its name) takes vectors and
@@ -67,7 +74,8 @@ def data_kind(kernel, data, name="kernel", data_name="X"):
     return "vector" if numeric else "sequence"
 
 
-def resolve_kernel(kernel, kind, X):
+def resolve_kernel(kernel: str | Kernel | SequenceKernel | Callable[..., float], kind: str,
+                   X: Sequences | ArrayLike) -> Kernel | SequenceKernel:
     """The kernel object (Gram blocks ``k(A, B)``) for `kernel` on checked
     data `X` of `kind`: a kernel object as it is, a name of
     :data:`~preimage.kernels.KERNELS` with its default width from `X`, and a
@@ -77,11 +85,12 @@ def resolve_kernel(kernel, kind, X):
     if isinstance(kernel, (Kernel, SequenceKernel)):
         return kernel
     if kind == "sequence":
-        return CallableSequenceKernel(kernel)
+        return CallableSequenceKernel(kernel)  # type: ignore[arg-type]  # not a name here
     return make_kernel(kernel, X=X)
 
 
-def check_outputs(Y, kind, name="Y", *, n_features=None):
+def check_outputs(Y: Sequences | ArrayLike, kind: str, name: str = "Y", *,
+                  n_features: int | None = None) -> np.ndarray | list[Any]:
     """Outputs of `kind` checked: a finite 2-D float array (1-D outputs as one
     column, `n_features` columns if given) or a non-empty list of sequences."""
     if kind == "vector":
@@ -118,17 +127,19 @@ class OutputSpace:
         The fit on the Gram matrices, set by :meth:`fit`.
     """
 
-    kernel: object
+    kernel: Kernel | SequenceKernel
     kind: str
     input_kind: str
     joint: bool
-    X: object = field(repr=False)
-    Y: object = field(repr=False)
+    X: Any = field(repr=False)      # list of sequences or 2-D array
+    Y: Any = field(repr=False)      # list of sequences or 2-D array
     one_d: bool = False
-    result: KDEResult = field(default=None, repr=False)
+    result: KDEResult | None = field(default=None, repr=False)
 
     @classmethod
-    def of_pairs(cls, X, Y, kernel, input_kind, *, joint=None):
+    def of_pairs(cls, X: Sequences | np.ndarray, Y: Sequences | ArrayLike,
+                 kernel: str | Kernel | SequenceKernel | Callable[..., float], input_kind: str,
+                 *, joint: bool | None = None) -> OutputSpace:
         """The space of checked inputs `X` (of `input_kind`) and their outputs
         `Y` under the output kernel `kernel` (an object, a name of
         :data:`~preimage.kernels.KERNELS` or a callable), with `Y` checked.
@@ -158,7 +169,8 @@ class OutputSpace:
         return cls(resolve_kernel(kernel, kind, Y), kind, input_kind, bool(joint), X, Y,
                    one_d)
 
-    def fit(self, input_kernel, n_components=None, *, alpha=1.0, regression="paper"):
+    def fit(self, input_kernel: Kernel | SequenceKernel, n_components: int | None = None, *,
+            alpha: float = 1.0, regression: str = "paper") -> KDEResult:
         """KDE of the training pairs: :func:`~preimage.kde.fit_kde` on the input
         Gram matrix of `input_kernel` and the output Gram matrix. Sets and
         returns :attr:`result`."""
@@ -177,12 +189,12 @@ class OutputSpace:
         self.result = fit_kde(K, L, n_components, alpha=alpha, regression=regression)
         return self.result
 
-    def check_outputs(self, Y, name="Y"):
+    def check_outputs(self, Y: Sequences | ArrayLike, name: str = "Y") -> np.ndarray | list[Any]:
         """Outputs of the training outputs' kind (and width), checked."""
         width = self.Y.shape[1] if self.kind == "vector" else None
         return check_outputs(Y, self.kind, name, n_features=width)
 
-    def coordinates(self, Y, X=None):
+    def coordinates(self, Y: Sequences | np.ndarray, X: Any = None) -> np.ndarray:
         """Centred coordinates ``⟨φ_l(y) − μ, v_j⟩`` of checked outputs `Y`,
         shape (n, r); for a joint kernel those of the pairs ``(x_i, y_i)``
         with the checked inputs `X`."""
@@ -191,7 +203,7 @@ class OutputSpace:
         L = self.kernel(self._data(X, Y), self._data(self.X, self.Y))
         return output_coordinates(L, self.result)
 
-    def expansion(self, C):
+    def expansion(self, C: ArrayLike) -> FeatureExpansion:
         """The point ``Σ_j c_j v_j + μ`` of checked coordinates `C` (n, r), as
         an expansion over the training outputs (numeric outputs and a
         preimage Kernel only)."""
@@ -201,7 +213,7 @@ class OutputSpace:
         coef, norm2 = expansion_coef(C, self.result.output_pca, add_mean=True)
         return FeatureExpansion(coef, self.Y, self.kernel, norm2=norm2)
 
-    def outputs(self, decoded):
+    def outputs(self, decoded: list[Any] | np.ndarray) -> list[Any] | np.ndarray:
         """Decoded outputs in the form of the training outputs: vectors as an
         array, 1-D if the training outputs were."""
         if self.kind != "vector":

@@ -27,16 +27,23 @@ and ``method_params``, fitted once on the training pairs in their
 one dispatch.
 """
 
+from __future__ import annotations
+
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 from sklearn.base import clone
 from sklearn.neighbors import KNeighborsClassifier
 
+from .._typing import ArrayLike, Sequences
 from .._validation import check_array_2d
 from ..kernels import Kernel
 from ..solvers import PREIMAGE_METHODS, make_solver
 from ._strings import check_equal_lengths, string_preimage_features
+
+if TYPE_CHECKING:
+    from ._data import OutputSpace
 
 __all__ = [
     "DECODERS",
@@ -67,11 +74,11 @@ class Decoder:
 
     #: Settings of :class:`~preimage.KernelDependencyEstimator` this decoder
     #: takes, as keyword arguments of its constructor.
-    settings = ()
+    settings: tuple[str, ...] = ()
     #: :meth:`decode` needs the inputs the outputs belong to.
     needs_inputs = False
 
-    def __init__(self, method, params=None):
+    def __init__(self, method: Any, params: dict[str, Any] | None = None) -> None:
         self.method = method
         self.params = params
 
@@ -79,12 +86,14 @@ class Decoder:
         settings = "".join(f", {name}={getattr(self, name)!r}" for name in self.settings)
         return f"{type(self).__name__}({self.method!r}{settings})"
 
-    def fit(self, X, Y, space):  # pragma: no cover - abstract
+    def fit(self, X: Sequences, Y: Sequences,
+            space: OutputSpace) -> Self:  # pragma: no cover - abstract
         """Fit on the checked training inputs X and outputs Y, with their
         :class:`~preimage.kde.OutputSpace` (kernel, kinds, KDE result)."""
         raise NotImplementedError
 
-    def decode(self, C, X=None):  # pragma: no cover - abstract
+    def decode(self, C: np.ndarray, X: Sequences | None = None
+               ) -> list[Any] | np.ndarray:  # pragma: no cover - abstract
         """Outputs of the checked coordinates C (n, r); X: the checked inputs
         they belong to, when :attr:`needs_inputs`."""
         raise NotImplementedError
@@ -131,14 +140,14 @@ class WindowDecoder(Decoder):
     settings = ("window", "n_neighbors", "coordinate_weight")
     needs_inputs = True
 
-    def __init__(self, method="knn", params=None, *, window=3, n_neighbors=1,
-                 coordinate_weight=1.0):
+    def __init__(self, method: Any = "knn", params: dict[str, Any] | None = None, *,
+                 window: int = 3, n_neighbors: int = 1, coordinate_weight: float = 1.0) -> None:
         super().__init__(method, params)
         self.window = window
         self.n_neighbors = n_neighbors
         self.coordinate_weight = coordinate_weight
 
-    def fit(self, X, Y, space):
+    def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
         if space.kind != "sequence" or space.input_kind != "sequence":
             raise ValueError(
                 f"'method'={self.method!r} decodes strings position by position from "
@@ -169,7 +178,7 @@ class WindowDecoder(Decoder):
         self._strings = all(isinstance(y, str) for y in Y)
         return self
 
-    def decode(self, C, X=None):
+    def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
         F = string_preimage_features(C, X, self.window, self.symbols_,
                                      coordinate_weight=self.coordinate_weight)
         labels = self.classifier_.predict(F) if F.shape[0] else np.zeros(0, dtype=int)
@@ -203,16 +212,17 @@ class CandidateDecoder(Decoder):
 
     settings = ("candidates",)
 
-    def __init__(self, method="candidates", params=None, *, candidates=None):
+    def __init__(self, method: Any = "candidates", params: dict[str, Any] | None = None, *,
+                 candidates: Sequences | ArrayLike | None = None) -> None:
         super().__init__(method, params)
         self.candidates = candidates
 
     @property
-    def needs_inputs(self):
+    def needs_inputs(self) -> bool:  # type: ignore[override]  # a class attribute in the base
         """A joint kernel pairs each candidate with the input."""
         return self.space_.joint
 
-    def fit(self, X, Y, space):
+    def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
         self.space_ = space
         self.candidates_ = (Y if self.candidates is None
                             else space.check_outputs(self.candidates, "candidates"))
@@ -220,7 +230,7 @@ class CandidateDecoder(Decoder):
             self._coordinates = space.coordinates(self.candidates_)
         return self
 
-    def decode(self, C, X=None):
+    def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
         cands = self.candidates_
         if not self.space_.joint:
             index, _ = nearest_coordinates(C, self._coordinates)
@@ -275,7 +285,7 @@ class PreimageDecoder(Decoder):
         The fitted solver.
     """
 
-    def fit(self, X, Y, space):
+    def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
         if space.kind != "vector" or not isinstance(space.kernel, Kernel):
             raise ValueError(
                 f"'method'={self.method!r} searches the output space with a preimage "
@@ -284,18 +294,19 @@ class PreimageDecoder(Decoder):
         solver = make_solver(self.method, self.params)
         if solver is self.method:  # a solver given as a parameter is cloned, as estimators are
             solver = clone(solver)
-        pairs = ({"coordinates": space.result.coordinates, "targets": Y,
-                  "center_targets": True} if solver.learns_from_pairs else {})
+        pairs: dict[str, Any] = ({"coordinates": space.result.coordinates, "targets": Y,
+                                  "center_targets": True} if solver.learns_from_pairs else {})
         self.solver_ = solver.fit(Y, space.kernel, kpca=space.result.output_pca, **pairs)
         return self
 
-    def decode(self, C, X=None):
+    def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
         return self.solver_.solve_coordinates(C, add_mean=True)
 
 
 #: The decoders chosen by name; every other ``method`` is a classifier
 #: (:class:`WindowDecoder`) or a pre-image method (:class:`PreimageDecoder`).
-DECODERS = MappingProxyType({"candidates": CandidateDecoder, "knn": WindowDecoder})
+DECODERS: MappingProxyType[str, type[Decoder]] = MappingProxyType(
+    {"candidates": CandidateDecoder, "knn": WindowDecoder})
 
 
 def _is_classifier(method):
@@ -304,7 +315,8 @@ def _is_classifier(method):
                                                                                   "solve")
 
 
-def make_decoder(method, params=None, **settings):
+def make_decoder(method: Any, params: dict[str, Any] | None = None,
+                 **settings: Any) -> Decoder:
     """A decoder for `method`, ready to be fitted.
 
     Parameters
@@ -342,7 +354,8 @@ def make_decoder(method, params=None, **settings):
                                   if name in settings})
 
 
-def nearest_coordinates(query, candidates, mask=None):
+def nearest_coordinates(query: ArrayLike, candidates: ArrayLike,
+                        mask: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Index of the candidate nearest each query, ``argmin_c ‖q − c‖²``.
 
     Parameters

@@ -20,12 +20,15 @@ With m training pairs, input Gram ``K_st = k(x_s, x_t)`` and output Gram
    ``l(y, Y)``. γ is ``alpha`` here, as everywhere in the library.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 import warnings
 
 import numpy as np
 from scipy import linalg
 
+from .._typing import ArrayLike
 from .._validation import (check_array_2d, check_gram, check_magnitude, check_positive,
                            refuse_overflow)
 from .._warnings import warn
@@ -70,7 +73,8 @@ class KDEResult:
     regression: str
 
 
-def kde_regression(K, P, alpha=1.0, regression="paper"):
+def kde_regression(K: ArrayLike, P: ArrayLike, alpha: float = 1.0,
+                   regression: str = "paper") -> np.ndarray:
     """Coefficients β of the map from inputs to output coordinates.
 
     Parameters
@@ -131,13 +135,14 @@ def kde_regression(K, P, alpha=1.0, regression="paper"):
     return linalg.pinvh(A) @ B
 
 
-def _check_gram(K, name):
+def _check_gram(K: ArrayLike, name: str) -> np.ndarray:
     """A finite, square, non-empty float64 Gram matrix whose entries are small
     enough that ``KᵀK`` cannot overflow (:func:`check_magnitude`)."""
     return check_magnitude(check_gram(K, name, dtype=np.float64)[0], name)
 
 
-def fit_kde(K, L, n_components=None, *, alpha=1.0, regression="paper"):
+def fit_kde(K: ArrayLike, L: ArrayLike, n_components: int | None = None, *, alpha: float = 1.0,
+            regression: str = "paper") -> KDEResult:
     """Kernel dependency estimation on Gram matrices.
 
     Parameters
@@ -191,7 +196,7 @@ def fit_kde(K, L, n_components=None, *, alpha=1.0, regression="paper"):
     return KDEResult(pca, P, beta, float(alpha), regression)
 
 
-def predict_coordinates(K_x, result):
+def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
     """Estimated output coordinates ``k(x, X) β`` of inputs with kernel rows
     ``K_x`` (m', m) -> (m', r), for a :class:`KDEResult`."""
     K_x = check_array_2d(K_x, "K_x", dtype=np.float64, min_samples=0,
@@ -201,7 +206,7 @@ def predict_coordinates(K_x, result):
     return _refuse_overflow(out, "'K_x'")
 
 
-def output_coordinates(L_y, result):
+def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
     """Centred coordinates ``⟨φ_l(y) − μ, v_j⟩`` of outputs with output kernel
     rows ``L_y = [l(y, y_i)]_i`` (m', m) -> (m', r), for a :class:`KDEResult`."""
     L_y = check_array_2d(L_y, "L_y", dtype=np.float64, min_samples=0,

@@ -13,10 +13,15 @@ by any classifier trained on the same features of the training positions
 (with the *true* coordinates of the training outputs).
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 from numbers import Integral
+from typing import Any
 
 import numpy as np
 
+from .._typing import ArrayLike, Sequences
 from .._validation import check_positive, check_real_array, refuse_overflow
 
 __all__ = [
@@ -28,7 +33,7 @@ __all__ = [
 ]
 
 
-def check_sequences(X, name="X", *, min_samples=0):
+def check_sequences(X: Any, name: str = "X", *, min_samples: int = 0) -> list[Any]:
     """`X` as a list of sequences, or an error naming `name`.
 
     A sequence is a string, or a list or tuple of hashable symbols; 1-D
@@ -68,7 +73,7 @@ def check_sequences(X, name="X", *, min_samples=0):
     return items
 
 
-def check_equal_lengths(X, Y, name="Y"):
+def check_equal_lengths(X: Sequences, Y: Sequences, name: str = "Y") -> None:
     """Refuse pairs with ``|x_i| ≠ |y_i|`` (a joint kernel, or a decoder that
     predicts one output symbol per input position), naming `name`."""
     for i, (x, y) in enumerate(zip(X, Y)):
@@ -78,7 +83,7 @@ def check_equal_lengths(X, Y, name="Y"):
                              f"index {i}")
 
 
-def window_features(X, window, symbols):
+def window_features(X: Sequences, window: int, symbols: Sequence[Any]) -> np.ndarray:
     """One-hot windows of length `window` centred at every position.
 
     Parameters
@@ -136,7 +141,9 @@ def window_features(X, window, symbols):
     return F
 
 
-def string_preimage_features(coordinates, X, window, symbols, *, coordinate_weight=1.0):
+def string_preimage_features(coordinates: ArrayLike, X: Sequences, window: int,
+                             symbols: Sequence[Any], *,
+                             coordinate_weight: float = 1.0) -> np.ndarray:
     """Features ``[w · c(y), one-hot window of x at q]`` of every position q.
 
     Parameters
@@ -174,7 +181,7 @@ def string_preimage_features(coordinates, X, window, symbols, *, coordinate_weig
     return np.hstack([scaled, window_features(X, window, symbols)])
 
 
-def symbol_accuracy(Y_true, Y_pred):
+def symbol_accuracy(Y_true: Sequences, Y_pred: Sequences) -> float:
     """Fraction of output symbols predicted correctly, pooled over strings.
 
     Position q of ``Y_pred[i]`` is compared with position q of

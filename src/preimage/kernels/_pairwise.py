@@ -38,6 +38,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 import numpy as np
 
 from .._resources import available_cpus, thread_limit
+from .._typing import ArrayLike
 from .._validation import check_array_2d
 
 __all__ = [
@@ -277,7 +278,9 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None,
     return _map_row_blocks(finish, out)
 
 
-def squared_distances(X, Y=None, *, X_norm2=None, Y_norm2=None):
+def squared_distances(X: ArrayLike, Y: ArrayLike | None = None, *,
+                      X_norm2: np.ndarray | None = None,
+                      Y_norm2: np.ndarray | None = None) -> np.ndarray:
     """Squared Euclidean distances ``‖x_i − y_j‖²`` (GEMM route, clamped at 0).
 
     `X` and `Y` (default `X`) are validated as finite 2-D arrays of equal width.

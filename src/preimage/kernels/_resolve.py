@@ -6,9 +6,14 @@ Estimators accept ``kernel="rbf", gamma=None, degree=3, coef0=1``, a
 including the data-dependent default width, at fit time.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Literal
 import numpy as np
 
+from .._typing import MatrixLike
 from .._validation import check_array_2d
 from .._warnings import warn
 from ..exceptions import NumericalWarning
@@ -80,12 +85,12 @@ class CallableKernel(PairwiseKernel):
     __hash__ = PairwiseKernel.__hash__
 
     @property
-    def function(self):
+    def function(self) -> Callable[..., float]:
         """The user's function (the `metric` evaluated)."""
-        return self.metric
+        return self.metric  # type: ignore[return-value]  # callable, checked when made
 
 
-def default_gamma(X, kernel="rbf"):
+def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     """The width the papers use when none is given.
 
     For the Gaussian kernel, Mika et al. (1999) take ``exp(−‖x − y‖²/(d c))``
@@ -116,8 +121,10 @@ def default_gamma(X, kernel="rbf"):
     return 1.0 / X.shape[1]
 
 
-def make_kernel(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, kernel_params=None,
-                X=None):
+def make_kernel(kernel: str | Kernel | Callable[..., float] = "rbf", *,
+                gamma: float | None = None, degree: int = 3, coef0: float = 1.0,
+                kernel_params: dict[str, Any] | None = None,
+                X: MatrixLike | None = None) -> Kernel:
     """Resolve a kernel specification into a :class:`Kernel`.
 
     Parameters
@@ -170,8 +177,11 @@ def make_kernel(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, kernel_params=
 SKLEARN_KERNELS = ("linear", "poly", "rbf", "sigmoid", "cosine")
 
 
-def make_sklearn_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, kernel_params=None,
-                        n_jobs=None, X=None):
+def make_sklearn_kernel(kernel: str | Kernel | Callable[..., float], *,
+                        gamma: float | Literal["total_variance"] | None = None, degree: int = 3,
+                        coef0: float = 1.0, kernel_params: dict[str, Any] | None = None,
+                        n_jobs: int | None = None,
+                        X: MatrixLike | None = None) -> tuple[Kernel, float | None]:
     """Resolve a kernel as :class:`sklearn.decomposition.KernelPCA` does.
 
     ``gamma=None`` is scikit-learn's ``1/n_features`` for every kernel
@@ -189,8 +199,8 @@ def make_sklearn_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, kernel_param
         without one).
     """
     if isinstance(kernel, Kernel):
-        return make_kernel(kernel, gamma=gamma, kernel_params=kernel_params), getattr(
-            kernel, "gamma", None)
+        return make_kernel(kernel, gamma=gamma,  # type: ignore[arg-type]  # only warned of
+                           kernel_params=kernel_params), getattr(kernel, "gamma", None)
     if X is None:
         raise ValueError("'X' (the training data) is needed to resolve the kernel")
     if gamma is None:
@@ -206,10 +216,10 @@ def make_sklearn_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, kernel_param
         params = (dict(kernel_params or {}) if callable(kernel)
                   else {"gamma": gamma, "degree": degree, "coef0": coef0})
         return PairwiseKernel("rbf" if kernel == "gaussian" else kernel, params,
-                              n_jobs), gamma
-    made = make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0,
+                              n_jobs), gamma  # type: ignore[return-value]  # resolved
+    made = make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0,  # type: ignore[arg-type]
                        kernel_params=kernel_params, X=X)
-    return made, getattr(made, "gamma", gamma)
+    return made, getattr(made, "gamma", gamma)  # type: ignore[arg-type]
 
 
 def _column_variances(X):

@@ -16,12 +16,17 @@ the Gram block is the sparse product ``F_x F_yᵀ``, so thousands of strings
 cost one sparse matrix product.
 """
 
-from collections.abc import Sequence
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 import dataclasses
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+
+from .._typing import Sequences, Vocabulary
 
 __all__ = ["CallableSequenceKernel", "SequenceKernel"]
 
@@ -167,7 +172,8 @@ class SequenceKernel:
         raise NotImplementedError
 
     # -- public API -------------------------------------------------------------
-    def features(self, X, vocabulary=None):
+    def features(self, X: Sequences,
+                 vocabulary: Vocabulary | None = None) -> tuple[sp.csr_matrix, Vocabulary]:
         """Sparse count features of the sequences `X`.
 
         Parameters
@@ -199,14 +205,14 @@ class SequenceKernel:
         n_features = max(len(vocabulary), max(vocabulary.values(), default=-1) + 1)
         return _to_csr(parts, n_features), vocabulary
 
-    def __call__(self, X, Y=None):
+    def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y), float64.
 
         The vocabulary is fitted on ``X ∪ Y`` so both count matrices share
         columns; the block is the sparse product ``F_x F_yᵀ``.
         """
         X = self._check(X, "X")
-        vocabulary = {}
+        vocabulary: Vocabulary = {}
         px = _count_matrix(map(self._grams, X), vocabulary, True, "X")
         if Y is None:
             Fx = _to_csr(px, len(vocabulary))
@@ -216,14 +222,15 @@ class SequenceKernel:
         n_features = len(vocabulary)
         return _gram(_to_csr(px, n_features), _to_csr(py, n_features))
 
-    def diag(self, X):
+    def diag(self, X: Sequences) -> np.ndarray:
         """The diagonal ``k(x_i, x_i) = ‖φ(x_i)‖²`` without the Gram matrix."""
         F, _ = self.features(X)
         return _row_norms2(F)
 
-    def get_params(self, deep=True):
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
         """The kernel parameters as a dict (the dataclass fields)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        fields = dataclasses.fields(self)  # type: ignore[arg-type]  # subclasses are dataclasses
+        return {f.name: getattr(self, f.name) for f in fields}
 
 
 
@@ -254,7 +261,7 @@ class CallableSequenceKernel(SequenceKernel):
            [3.]])
     """
 
-    function: object = None
+    function: Callable[..., float] | None = None
 
     def __post_init__(self):
         if not callable(self.function):
@@ -263,17 +270,18 @@ class CallableSequenceKernel(SequenceKernel):
     def _check(self, X, name):
         return _check_sequences(X, name)
 
-    def features(self, X, vocabulary=None):
+    def features(self, X: Sequences,
+                 vocabulary: Vocabulary | None = None) -> tuple[sp.csr_matrix, Vocabulary]:
         raise NotImplementedError(
             "CallableSequenceKernel has no explicit features (a user's function); use "
             "its Gram blocks")
 
-    def __call__(self, X, Y=None):
+    def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Gram block ``K_ij = f(x_i, y_j)`` of shape (n_x, n_y), float64."""
         X = self._check(X, "X")
         Y = X if Y is None else self._check(Y, "Y")
         return np.array([[float(self.function(a, b)) for b in Y] for a in X])
 
-    def diag(self, X):
+    def diag(self, X: Sequences) -> np.ndarray:
         """The diagonal ``f(x_i, x_i)``."""
         return np.array([float(self.function(a, a)) for a in self._check(X, "X")])

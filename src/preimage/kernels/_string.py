@@ -14,6 +14,7 @@ import dataclasses
 import numpy as np
 import scipy.sparse as sp
 
+from .._typing import ArrayLike, Sequences, Vocabulary
 from .._validation import (check_array_2d, check_positive, check_positive_int, check_real_array,
                            refuse_overflow)
 from .._warnings import warn
@@ -43,7 +44,8 @@ def _warn_zero_rows(n_zero, what):
 # normalisation of a Gram block
 # ---------------------------------------------------------------------------
 
-def normalize_gram(S, diag_x=None, diag_y=None, method="cosine"):
+def normalize_gram(S: ArrayLike, diag_x: ArrayLike | None = None,
+                   diag_y: ArrayLike | None = None, method: str = "cosine") -> np.ndarray:
     """Normalise a Gram block, ``S ← D_x⁻¹ S D_y⁻¹``.
 
     Parameters
@@ -268,13 +270,15 @@ def _check_base(base):
 class _WrappedKernel(SequenceKernel):
     """A kernel built on `self.base`: its input is the base kernel's input."""
 
+    base: SequenceKernel | Kernel  # the subclasses' field
+
     @property
-    def joint(self):
+    def joint(self) -> bool:  # type: ignore[override]  # a class attribute in the base
         """The base kernel takes ``(x, y)`` pairs."""
         return isinstance(self.base, SequenceKernel) and self.base.joint
 
     @property
-    def vector_input(self):
+    def vector_input(self) -> bool:  # type: ignore[override]  # a class attribute in the base
         """The base kernel (or the one it wraps) takes numeric vectors."""
         return isinstance(self.base, Kernel) or self.base.vector_input
 
@@ -326,7 +330,7 @@ class NormalizedKernel(_WrappedKernel):
            [0.9487, 1.    ]])
     """
 
-    base: object = dataclasses.field(default_factory=SpectrumKernel)
+    base: SequenceKernel | Kernel = dataclasses.field(default_factory=SpectrumKernel)
     method: str = "cosine"
 
     def __post_init__(self):
@@ -335,7 +339,8 @@ class NormalizedKernel(_WrappedKernel):
             raise ValueError(
                 f"'method' must be one of {list(_NORMALIZATIONS)}, got {self.method!r}")
 
-    def features(self, X, vocabulary=None):
+    def features(self, X: Sequences, vocabulary: Vocabulary | None = None
+                 ) -> tuple[sp.csr_matrix, Vocabulary]:
         """Row-scaled features of the base kernel: ``D⁻¹ F`` (cosine) or
         ``F / tr`` with the trace of `X`'s own block (trace)."""
         if not isinstance(self.base, SequenceKernel):
@@ -352,14 +357,14 @@ class NormalizedKernel(_WrappedKernel):
         inv = np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
         return sp.diags(inv) @ F, vocabulary
 
-    def __call__(self, X, Y=None):
+    def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Normalised Gram block, ``normalize_gram(k(X, Y), k(X), k(Y), method)``."""
         S = self.base(X, Y)
         if Y is None:
             return normalize_gram(S, method=self.method)
         return normalize_gram(S, self.base.diag(X), self.base.diag(Y), self.method)
 
-    def diag(self, X):
+    def diag(self, X: Sequences) -> np.ndarray:
         """1 (cosine; 0 where k(x, x) = 0) or ``k(x_i, x_i) / tr²`` (trace)."""
         d = np.asarray(self.base.diag(X), dtype=np.float64)
         if self.method == "trace":
@@ -411,19 +416,20 @@ class KernelDistanceRBF(_WrappedKernel):
            [0.6065, 1.    ]])
     """
 
-    base: object = dataclasses.field(default_factory=SpectrumKernel)
+    base: SequenceKernel | Kernel = dataclasses.field(default_factory=SpectrumKernel)
     gamma: float = 1.0
 
     def __post_init__(self):
         _check_base(self.base)
         check_positive(self.gamma, "gamma")
 
-    def features(self, X, vocabulary=None):
+    def features(self, X: Sequences, vocabulary: Vocabulary | None = None
+                 ) -> tuple[sp.csr_matrix, Vocabulary]:
         raise NotImplementedError(
             "KernelDistanceRBF has no explicit features (exp of a distance); use its "
             "Gram blocks")
 
-    def __call__(self, X, Y=None):
+    def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Gram block ``exp(−γ d(x_i, y_j))`` from one base block and two diagonals."""
         S = np.asarray(self.base(X, Y), dtype=np.float64)
         if Y is None:
@@ -439,6 +445,6 @@ class KernelDistanceRBF(_WrappedKernel):
         d2 *= -self.gamma
         return np.exp(d2, out=d2)
 
-    def diag(self, X):
+    def diag(self, X: Sequences) -> np.ndarray:
         """``K(x, x) = exp(0) = 1``."""
         return np.ones(len(self._check(X, "X")))

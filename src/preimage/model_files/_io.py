@@ -1,8 +1,13 @@
 """Writing, checking and reading model files (see :mod:`preimage.model_files`)."""
 
+from __future__ import annotations
+
 import datetime
 import hashlib
 import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 import zipfile
 
 import numpy as np
@@ -12,6 +17,9 @@ from .._version import __version__
 from ..exceptions import ModelFileError
 from ._codec import Decoder, Encoder, json_value, sha256
 from ._upgrade import upgrade_model, upgrade_state
+
+if TYPE_CHECKING:
+    from sklearn.base import BaseEstimator
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "load_model", "model_info", "save_model"]
 
@@ -45,7 +53,8 @@ def _summary(estimator):
     return summary
 
 
-def save_model(estimator, path, *, overwrite=False, metadata=None):
+def save_model(estimator: BaseEstimator, path: str | os.PathLike[str], *,
+               overwrite: bool = False, metadata: dict[str, Any] | None = None) -> Path:
     """Write a fitted estimator to a model file, atomically.
 
     Parameters
@@ -162,7 +171,7 @@ def _read(path):
     return meta, archive
 
 
-def model_info(path):
+def model_info(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The metadata of a model file, checked but without building the model.
 
     Returns
@@ -185,7 +194,7 @@ def model_info(path):
     return {k: v for k, v in meta.items() if k != "state"}
 
 
-def load_model(path):
+def load_model(path: str | os.PathLike[str]) -> BaseEstimator:
     """Read a model file written by :func:`save_model`.
 
     Nothing is unpickled: arrays are read with ``allow_pickle=False``, every

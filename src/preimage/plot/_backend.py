@@ -8,10 +8,19 @@ need a display whatever the backend: :meth:`~matplotlib.figure.Figure.savefig`
 renders a PNG with Agg.
 """
 
+from __future__ import annotations
+
+import os
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 __all__ = ["pyplot", "save_figure"]
 
 
-def pyplot():
+def pyplot() -> ModuleType:
     """:mod:`matplotlib.pyplot`, imported now (never at ``import preimage``).
 
     The backend is the user's: this neither reads nor sets it. The plotting
@@ -40,7 +49,8 @@ def pyplot():
     return plt
 
 
-def save_figure(fig, path, *, dpi=110):
+def save_figure(fig: Figure, path: str | os.PathLike[str], *,
+                dpi: float = 110) -> str | os.PathLike[str]:
     """Save `fig` to `path` and close it (a figure saved is not also shown).
 
     Parameters

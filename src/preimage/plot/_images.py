@@ -1,10 +1,19 @@
 """Grids of images with labelled rows: digits, eigenvectors, pre-images."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 import textwrap
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+
 from ._backend import pyplot
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure, SubFigure
 
 __all__ = ["LABEL_WIDTH", "plot_image_grid"]
 
@@ -25,9 +34,11 @@ def _wrap_label(label, width):
                      for line in label.split("\n"))
 
 
-def plot_image_grid(rows, row_labels=None, *, image_shape, fig=None, cmap="gray_r",
-                    title=None, vmin=0.0, vmax=1.0, col_labels=None,
-                    label_width=LABEL_WIDTH):
+def plot_image_grid(rows: Sequence[Any], row_labels: Sequence[str] | None = None, *,
+                    image_shape: tuple[int, ...], fig: Figure | SubFigure | None = None,
+                    cmap: str = "gray_r", title: str | None = None, vmin: float = 0.0,
+                    vmax: float = 1.0, col_labels: Sequence[str] | None = None,
+                    label_width: int | None = LABEL_WIDTH) -> Figure | SubFigure:
     """A grid of images, one row per entry of `rows`, labelled on the left.
 
     Parameters

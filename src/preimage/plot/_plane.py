@@ -1,16 +1,24 @@
 """Points in the plane: what a denoiser does to 2-D points."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from .._typing import ArrayLike
 from .._validation import check_array_2d
 from ._backend import pyplot
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["check_points", "finish_plane", "plot_denoising_2d"]
 
 _CLEAN_KINDS = ("points", "curve")
 
 
-def check_points(X, name):
+def check_points(X: ArrayLike, name: str) -> np.ndarray:
     """`X` as a finite (n, 2) float array, or a ValueError naming `name`."""
     X = check_array_2d(X, name)
     if X.shape[1] != 2:
@@ -19,8 +27,9 @@ def check_points(X, name):
     return X
 
 
-def plot_denoising_2d(noisy, denoised, *, clean=None, train=None, ax=None,
-                      clean_kind="points", title="Kernel PCA denoising"):
+def plot_denoising_2d(noisy: ArrayLike, denoised: ArrayLike, *, clean: ArrayLike | None = None,
+                      train: ArrayLike | None = None, ax: Axes | None = None,
+                      clean_kind: str = "points", title: str = "Kernel PCA denoising") -> Axes:
     """Noisy 2-D points, their denoised versions and the move between them.
 
     Each noisy point x is joined by a thin line to its denoised point x̂ (the
@@ -82,8 +91,9 @@ def plot_denoising_2d(noisy, denoised, *, clean=None, train=None, ax=None,
         ax.scatter(clean[:, 0], clean[:, 1], s=12, marker="x", color="k", linewidths=0.8,
                    zorder=4, label="clean")
     # segment i runs from noisy point i to denoised point i: shape (n, 2, 2)
-    moves = LineCollection(np.stack([noisy, denoised], axis=1), colors="C0",
-                           linewidths=0.6, alpha=0.6, zorder=2, label="noisy → denoised")
+    moves = LineCollection(np.stack([noisy, denoised], axis=1),  # type: ignore[arg-type]
+                           colors="C0", linewidths=0.6, alpha=0.6, zorder=2,
+                           label="noisy → denoised")
     ax.add_collection(moves)
     ax.scatter(noisy[:, 0], noisy[:, 1], s=14, facecolors="none", edgecolors="C0",
                linewidths=0.8, zorder=3, label="noisy")

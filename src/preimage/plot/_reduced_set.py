@@ -1,17 +1,27 @@
 """Reduced sets: their vectors and their error as vectors are added or removed
 (Schölkopf et al. 1999, Sec. V)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
+from .._typing import ArrayLike
 from .._validation import check_array_2d, check_positive_int, check_real_array
 from ._backend import pyplot
 from ._images import plot_image_grid
 from ._plane import check_points, finish_plane
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure, SubFigure
+
 __all__ = ["plot_reduced_set", "plot_reduced_set_error"]
 
 
-def _reduced_parts(reduced, coef):
+def _reduced_parts(reduced: Any, coef: ArrayLike | None
+                   ) -> tuple[np.ndarray, np.ndarray | None, str | None]:
     """Vectors (p, d), coefficients (m, p) or None and method name of `reduced`.
 
     `reduced` is a :class:`~preimage.reduced_set.ReducedSetResult`, anything
@@ -37,8 +47,10 @@ def _reduced_parts(reduced, coef):
     return vectors, coef, method
 
 
-def plot_reduced_set(reduced, *, X=None, coef=None, ax=None, fig=None, image_shape=None,
-                     n_cols=8, cmap=None, title=None):
+def plot_reduced_set(reduced: Any, *, X: ArrayLike | None = None, coef: ArrayLike | None = None,
+                     ax: Axes | None = None, fig: Figure | SubFigure | None = None,
+                     image_shape: tuple[int, ...] | None = None, n_cols: int = 8,
+                     cmap: str | None = None, title: str | None = None) -> Axes | Figure | SubFigure:
     """The reduced-set vectors z_j, weighted by their coefficients.
 
     A reduced set replaces ``Ψ_k = Σ_i α_ki φ(x_i)`` by
@@ -157,7 +169,8 @@ def plot_reduced_set(reduced, *, X=None, coef=None, ax=None, fig=None, image_sha
     return fig
 
 
-def plot_reduced_set_error(reduced, *, ax=None, max_legend=8, title=None):
+def plot_reduced_set_error(reduced: Any, *, ax: Axes | None = None, max_legend: int = 8,
+                           title: str | None = None) -> Axes:
     """Relative feature-space error ``ρ_k / ‖Ψ_k‖²`` against the number of vectors.
 
     ``ρ_k = ‖Ψ_k − Ψ'_k‖²`` is read from ``reduced.history`` (recorded as

@@ -11,9 +11,13 @@ norm, and a ridge ``(K^z + a I)⁻¹`` (``alpha=a``) trades a little error for
 stability.
 """
 
+from __future__ import annotations
+
 import numpy as np
 from scipy.linalg import pinvh
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_array_2d, check_positive, check_real_array
 from ._common import finite, reducible
 
@@ -44,7 +48,8 @@ def _inner_products(expansion, vectors):
         return finite(K @ expansion.coef.T, "'expansion' and 'vectors'")
 
 
-def optimal_coefficients(expansion, vectors, *, alpha=0.0):
+def optimal_coefficients(expansion: FeatureExpansion, vectors: ArrayLike, *,
+                         alpha: float = 0.0) -> np.ndarray:
     """The coefficients β of the best approximation of each expansion over
     the given vectors (Prop. 3 of Schölkopf et al. 1999).
 
@@ -83,7 +88,8 @@ def optimal_coefficients(expansion, vectors, *, alpha=0.0):
     return finite(_solve(K_z, C, alpha).T, "'expansion' and 'vectors'")
 
 
-def approximation_error(expansion, vectors, coef):
+def approximation_error(expansion: FeatureExpansion, vectors: ArrayLike,
+                        coef: ArrayLike) -> np.ndarray:
     """``ρ_k = ‖Ψ_k − Σ_j β_kj φ(z_j)‖²`` for each expansion, shape (m,).
 
     .. math:: ρ_k = α_kᵀK^xα_k + β_kᵀK^zβ_k − 2 β_kᵀK^{zx}α_k

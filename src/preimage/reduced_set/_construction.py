@@ -3,6 +3,8 @@ the residual (Schölkopf et al. 1999, Sec. V-D), with an optional second phase
 of joint gradient descent on all vectors (Burges 1996).
 """
 
+from __future__ import annotations
+
 import functools
 import math
 import warnings
@@ -11,6 +13,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from .._expansion import FeatureExpansion
+from .._typing import RandomStateLike
 from .._validation import check_positive, check_positive_int, check_random_state
 from .._warnings import warn
 from ..exceptions import ConvergenceWarning
@@ -18,6 +21,7 @@ from ..kernels import DotProductKernel, RadialKernel
 from ..solvers import PREIMAGE_METHODS, make_solver
 from ._coefficients import _error, _solve
 from ._common import check_reduction, combine, groups
+from ._result import ReducedSetResult
 
 __all__ = ["construct"]
 
@@ -175,9 +179,10 @@ def _phase2(kernel, X, A, norm2, Z, alpha, max_iter):
     return res.x.reshape(Z.shape), int(res.nit)
 
 
-def construct(expansion, n_vectors, *, shared=False, preimage_method="auto", n_starts=6,
-              max_iter=100, phase2=False, phase2_max_iter=200, tol=None, alpha=0.0,
-              random_state=None):
+def construct(expansion: FeatureExpansion, n_vectors: int, *, shared: bool = False,
+              preimage_method: str = "auto", n_starts: int = 6, max_iter: int = 100,
+              phase2: bool = False, phase2_max_iter: int = 200, tol: float | None = None,
+              alpha: float = 0.0, random_state: RandomStateLike = None) -> ReducedSetResult:
     """Reduced-set construction (Schölkopf et al. 1999, Sec. V-D).
 
     Vectors are added one at a time. With the current approximation

@@ -7,6 +7,8 @@ vectors makes it p (Schölkopf et al. 1999, Sec. V). This module reads the
 axes out of preimage's or scikit-learn's ``KernelPCA``.
 """
 
+from typing import Any
+
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
@@ -33,7 +35,7 @@ def _refuse(kpca, name):
     raise TypeError(f"{what}, got {type(kpca).__name__}")
 
 
-def kernel_pca_expansion(kpca, name="kpca"):
+def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansion, np.ndarray]:
     """The principal axes of a fitted kernel PCA as expansions, and the intercepts.
 
     A kernel PCA coordinate is ``β_k(x) = α_kᵀ k̃_x`` with the centred kernel

@@ -6,18 +6,23 @@ the optimal coefficients of Prop. 3, so the selection is judged only by the
 subset it picks.
 """
 
+from __future__ import annotations
+
 import numpy as np
 from scipy.linalg import eigh
 from sklearn.linear_model import Lasso, MultiTaskLasso, lasso_path
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_positive
 from ._coefficients import _error
 from ._common import check_reduction, combine, groups, support_gram
+from ._result import ReducedSetResult
 
 __all__ = ["select_kpca", "select_l1"]
 
 
-def _eigh(K):
+def _eigh(K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Eigendecomposition of a symmetric matrix, also of an empty one."""
     if K.shape[0] == 0:
         return np.zeros(0), np.zeros((0, 0))
@@ -68,7 +73,8 @@ def _kpca_path(K, A, S, n_keep):
         S = np.delete(S, i)
 
 
-def select_kpca(expansion, n_vectors, *, shared=False):
+def select_kpca(expansion: FeatureExpansion, n_vectors: int, *,
+                shared: bool = False) -> ReducedSetResult:
     """Reduced-set selection via kernel PCA (Schölkopf et al. 1999, Sec. V-C.1).
 
     If γ is a unit eigenvector of the Gram matrix K with eigenvalue λ, then
@@ -188,7 +194,9 @@ def _l1_subset(K, A, S, n_keep, penalty, c):
     return S[np.sort(keep)], float(alphas[t] * 2 * s)
 
 
-def select_l1(expansion, n_vectors=None, *, penalty=None, weights="uniform", shared=False):
+def select_l1(expansion: FeatureExpansion, n_vectors: int | None = None, *,
+              penalty: float | None = None, weights: str | ArrayLike = "uniform",
+              shared: bool = False) -> ReducedSetResult:
     """Reduced-set selection via ℓ1 penalisation (Schölkopf et al. 1999, Sec. V-C.2).
 
     .. math:: \\min_β \\; ‖Σ_i (α_i − β_i) φ(x_i)‖² + λ Σ_i c_i |β_i|

@@ -8,7 +8,10 @@ binary SVCs, so that a reduced set can replace Ψ by ``Σ_j β_j φ(z_j)`` with
 p ≪ N vectors.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
@@ -16,9 +19,14 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_array_2d
-from ..kernels import make_kernel
+from ..kernels import Kernel, make_kernel
 from ._thresholds import classification_threshold, epsilon_insensitive_threshold
+
+if TYPE_CHECKING:
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.svm import SVC, SVR
 
 __all__ = ["SVMExpansion", "kernel_from_sklearn", "svm_expansion", "svm_kernel"]
 
@@ -26,7 +34,8 @@ __all__ = ["SVMExpansion", "kernel_from_sklearn", "svm_expansion", "svm_kernel"]
 _SKLEARN_KERNELS = ("rbf", "poly", "sigmoid", "linear")
 
 
-def kernel_from_sklearn(kernel, gamma, degree, coef0, name):
+def kernel_from_sklearn(kernel: str, gamma: float | None, degree: int, coef0: float,
+                        name: str) -> Kernel:
     """The preimage kernel object for scikit-learn's kernel spelling.
 
     ``'rbf'`` → ``exp(−γ‖x − y‖²)``, ``'poly'`` → ``(γ⟨x, y⟩ + c₀)^p``,
@@ -48,7 +57,7 @@ def kernel_from_sklearn(kernel, gamma, degree, coef0, name):
             f"not accept: {exc}") from None
 
 
-def svm_kernel(model, name="model"):
+def svm_kernel(model: SVC | SVR, name: str = "model") -> Kernel:
     """The kernel of a fitted ``SVC``/``SVR`` as a preimage kernel object.
 
     Uses the width the model resolved at fit time (``model._gamma``, the value
@@ -103,20 +112,20 @@ class SVMExpansion:
     expansion: FeatureExpansion
     intercept: np.ndarray
     kind: str
-    classes: np.ndarray = None
-    pairs: np.ndarray = None
-    epsilon: float = None
+    classes: np.ndarray | None = None
+    pairs: np.ndarray | None = None
+    epsilon: float | None = None
     decision_function_shape: str = "ovr"
     break_ties: bool = False
 
-    def decision_values(self, X):
+    def decision_values(self, X: ArrayLike) -> np.ndarray:
         """``⟨Ψ_k, φ(x)⟩ + b_k`` for every point and machine, shape (n, m)."""
         e = self.expansion
         X = check_array_2d(X, "X", n_features=e.n_features)
         K = e.kernel.block(X, e.support, check_input=False, overflow="ignore")
         return K @ e.coef.T + self.intercept
 
-    def thresholds(self, values, y):
+    def thresholds(self, values: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The thresholds recomputed on the training set.
 
         `values` (n, m) are the (reduced) machines' ``⟨Ψ'_k, φ(x_i)⟩`` without
@@ -219,7 +228,7 @@ def _ovr_expansion(model, name):
     return SVMExpansion(expansion, np.array(intercepts), "ovr", classes, pairs)
 
 
-def svm_expansion(model, name="model"):
+def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -> SVMExpansion:
     """A fitted scikit-learn SVM as feature-space expansions.
 
     Parameters

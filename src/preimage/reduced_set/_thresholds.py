@@ -9,14 +9,17 @@ regressor. Both are exact minimisations of piecewise constant or piecewise
 linear functions of b, in O(n log n).
 """
 
+from __future__ import annotations
+
 import numpy as np
 
+from .._typing import ArrayLike
 from .._validation import check_positive, check_real, check_real_array
 
 __all__ = ["classification_threshold", "epsilon_insensitive_threshold"]
 
 
-def classification_threshold(values, y_sign, b0=0.0):
+def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0.0) -> float:
     """The threshold b with the fewest training errors of ``sign(g(x) + b)``.
 
     The number of errors ``#{i : y_i (g_i + b) ≤ 0}`` is piecewise constant in
@@ -87,7 +90,7 @@ def classification_threshold(values, y_sign, b0=0.0):
     return float(hi - 1.0) if np.isfinite(hi) else float(lo + 1.0)
 
 
-def epsilon_insensitive_threshold(residuals, epsilon):
+def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float:
     """The threshold b minimising the ε-insensitive loss.
 
     .. math:: L(b) = Σ_i \\max(0, |r_i − b| − ε),  r_i = y_i − g(x_i)

@@ -9,6 +9,9 @@ uses to check that every reproduction still executes; only full runs are
 compared with the papers (``REPRODUCTIONS.md``).
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
 from importlib import import_module
 import time
 
@@ -43,7 +46,8 @@ EXPERIMENTS = {
 }
 
 
-def run_experiment(name, *, quick=False, seed=0, echo=print):
+def run_experiment(name: str, *, quick: bool = False, seed: int = 0,
+                   echo: Callable[[str], object] = print) -> Report:
     """Run the reproduction `name` and return its :class:`Report` (timed)."""
     if name not in EXPERIMENTS:
         raise ValueError(f"'name' must be one of {sorted(EXPERIMENTS)}, got {name!r}")

@@ -6,11 +6,15 @@ puts each table in Markdown and CSV and each figure in PNG under a fresh
 folder; :func:`format_report` is what the command line prints.
 """
 
+from __future__ import annotations
+
 import csv
 from dataclasses import dataclass, field
 import math
 from numbers import Real
+import os
 from pathlib import Path
+from typing import Any
 
 from .._files import atomic_write
 
@@ -55,7 +59,7 @@ class Table:
             return f"{value:.{self.digits}f}"
         return str(value)
 
-    def to_markdown(self):
+    def to_markdown(self) -> str:
         """The table in GitHub Markdown, preceded by its title in bold."""
         lines = [f"**{self.title}**", "",
                  "| " + " | ".join(self.columns) + " |",
@@ -64,7 +68,7 @@ class Table:
             lines.append("| " + " | ".join(self._cell(v) for v in row) + " |")
         return "\n".join(lines)
 
-    def csv_rows(self):
+    def csv_rows(self) -> tuple[list[str], list[list[Any]]]:
         """Header and rows for CSV, with ``(mean, sd)`` cells split in two."""
         paired = [any(isinstance(row[j], tuple) for row in self.rows)
                   for j in range(len(self.columns))]
@@ -118,7 +122,7 @@ class Report:
     seconds: float = float("nan")
     quick: bool = False
 
-    def to_markdown(self):
+    def to_markdown(self) -> str:
         """The whole report as Markdown: header, tables, notes, figures."""
         parts = [f"## {self.title}", "",
                  f"*Reproduces:* {self.paper}  ",
@@ -133,7 +137,7 @@ class Report:
         return "\n".join(parts).rstrip() + "\n"
 
 
-def format_report(report):
+def format_report(report: Report) -> str:
     """Plain text for the terminal: the Markdown tables read well as they are."""
     lines = [f"== {report.name}: {report.title}",
              f"   reproduces: {report.paper}",
@@ -176,7 +180,7 @@ def _write_csv(path, table):
     atomic_write(path, write)
 
 
-def write_report(report, directory):
+def write_report(report: Report, directory: str | os.PathLike[str]) -> Path:
     """Write `report` into a new folder ``directory/report.name`` (never over
     an earlier run: an existing folder gets a ``-N`` sibling).
 

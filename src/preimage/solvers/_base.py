@@ -34,12 +34,21 @@ reads them):
     pairs (a denoiser fitted on noisy → clean data) passes.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, Self, overload
+
 import numpy as np
 from sklearn.base import BaseEstimator
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_array_2d, check_expansion
 from ..kernels import Kernel
-from ..kpca import coordinates_expansion
+from ..kpca import KernelPCAResult, coordinates_expansion
+
+if TYPE_CHECKING:
+    from ._result import PreimageResult
 
 __all__ = ["PreimageSolver"]
 
@@ -53,7 +62,7 @@ class PreimageSolver(BaseEstimator):
     """
 
     #: The name under which the method is registered.
-    name = None
+    name: str | None = None
     uses_starts = False
     uses_random_state = False
     uses_landmarks = False
@@ -61,8 +70,9 @@ class PreimageSolver(BaseEstimator):
     learns_from_pairs = False
 
     # -- fit --------------------------------------------------------------------
-    def fit(self, support, kernel, *, kpca=None, coordinates=None, targets=None,
-            center_targets=False):
+    def fit(self, support: ArrayLike, kernel: Kernel, *, kpca: KernelPCAResult | None = None,
+            coordinates: ArrayLike | None = None, targets: ArrayLike | None = None,
+            center_targets: bool = False) -> Self:
         """Check the parameters and the kernel, and remember the support.
 
         Parameters
@@ -98,7 +108,8 @@ class PreimageSolver(BaseEstimator):
         return kernel
 
     # -- solve ------------------------------------------------------------------
-    def solve(self, expansion, x0=None):  # pragma: no cover - abstract
+    def solve(self, expansion: FeatureExpansion,
+              x0: ArrayLike | None = None) -> PreimageResult:  # pragma: no cover - abstract
         """Pre-images of `expansion`, starting from `x0` where that matters.
 
         Returns
@@ -107,7 +118,16 @@ class PreimageSolver(BaseEstimator):
         """
         raise NotImplementedError
 
-    def solve_coordinates(self, Y, *, add_mean=False, x0=None, return_result=False):
+    @overload
+    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = ..., x0: ArrayLike | None = ...,
+                          return_result: Literal[False] = ...) -> np.ndarray: ...
+    @overload
+    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = ..., x0: ArrayLike | None = ...,
+                          return_result: Literal[True]) -> PreimageResult: ...
+
+    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = False,
+                          x0: ArrayLike | None = None,
+                          return_result: bool = False) -> np.ndarray | PreimageResult:
         """Pre-images of the feature-space points with kernel PCA coordinates Y.
 
         Parameters
@@ -131,7 +151,7 @@ class PreimageSolver(BaseEstimator):
         result = self.solve(self.expansion_of(Y, add_mean=add_mean), x0=x0)
         return result if return_result else result.x
 
-    def expansion_of(self, Y, *, add_mean=False):
+    def expansion_of(self, Y: ArrayLike, *, add_mean: bool = False) -> FeatureExpansion:
         """The expansions that kernel PCA coordinates Y stand for, over the
         fitted support."""
         return coordinates_expansion(Y, self._fitted_kpca(), self.support_, self.kernel_,

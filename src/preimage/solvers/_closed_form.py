@@ -1,11 +1,18 @@
 """The closed-form pre-image of Honeine & Richard (2011)."""
 
+from __future__ import annotations
+
+from typing import Any, Literal, Self, overload
+
 import numpy as np
 from scipy import linalg
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_positive, checked_gram, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
+from ..kernels import Kernel
 from ..kpca import check_coordinates
 from ._base import PreimageSolver
 from ._result import PreimageResult
@@ -51,15 +58,16 @@ class ClosedFormPreimage(PreimageSolver):
     """
 
     name = "closed_form"
+    _coordinate_maps: tuple[np.ndarray, np.ndarray] | None  # set by fit
     learns = True
 
-    def __init__(self, alpha=1e-9):
+    def __init__(self, alpha: float = 1e-9) -> None:
         self.alpha = alpha
 
     def _check_params(self):
         check_positive(self.alpha, "alpha", strict=False)
 
-    def fit(self, support, kernel, **fit_params):
+    def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
         """Compute M from the support points (the other arguments of
         :meth:`PreimageSolver.fit` are accepted; `kpca` enables the fast
         path from coordinates)."""
@@ -92,14 +100,23 @@ class ClosedFormPreimage(PreimageSolver):
                             "use a smaller 'alpha' or rescale 'support'")
         return self
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """``X* = M Γ`` for all expansions at once (x0 is not used)."""
         self._check_support(expansion)
         with np.errstate(over="ignore", invalid="ignore"):  # handled by direct()
             x = expansion.coef @ self.M_.T
         return PreimageResult.direct(expansion, x, self.name, "closed form")
 
-    def solve_coordinates(self, Y, *, add_mean=False, x0=None, return_result=False):
+    @overload
+    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = ..., x0: ArrayLike | None = ...,
+                          return_result: Literal[False] = ...) -> np.ndarray: ...
+    @overload
+    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = ..., x0: ArrayLike | None = ...,
+                          return_result: Literal[True]) -> PreimageResult: ...
+
+    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = False,
+                          x0: ArrayLike | None = None,
+                          return_result: bool = False) -> np.ndarray | PreimageResult:
         """Pre-images straight from kernel PCA coordinates (see Notes); with
         `return_result` the expansions are solved, for their residuals."""
         if return_result:

@@ -25,6 +25,8 @@ is kept at no extra cost and the answer is never worse than the start.
 
 import numpy as np
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import check_expansion, check_positive, check_positive_int, check_random_state
 from .._warnings import warn
 from ..exceptions import ConvergenceWarning, NumericalWarning
@@ -86,8 +88,9 @@ def _check_params(max_iter, tol, alpha, max_restarts):
             check_positive_int(max_restarts, "max_restarts", minimum=0))
 
 
-def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, alpha=0.0, anchor=None,
-                max_restarts=5, random_state=None):
+def fixed_point(expansion: FeatureExpansion, x0: ArrayLike | None = None, *, max_iter: int = 300,
+                tol: float = 1e-7, alpha: float = 0.0, anchor: ArrayLike | None = None,
+                max_restarts: int = 5, random_state: RandomStateLike = None) -> PreimageResult:
     """Pre-images by fixed-point iteration, for radial and dot-product kernels.
 
     Parameters
@@ -264,8 +267,9 @@ class FixedPointPreimage(PreimageSolver):
     uses_starts = True
     uses_random_state = True
 
-    def __init__(self, max_iter=300, tol=1e-7, alpha=0.0, anchor=None, max_restarts=5,
-                 random_state=None):
+    def __init__(self, max_iter: int = 300, tol: float = 1e-7, alpha: float = 0.0,
+                 anchor: ArrayLike | None = None, max_restarts: int = 5,
+                 random_state: RandomStateLike = None) -> None:
         self.max_iter = max_iter
         self.tol = tol
         self.alpha = alpha
@@ -279,6 +283,6 @@ class FixedPointPreimage(PreimageSolver):
     def _check_kernel(self, kernel):
         return _check_kernel(super()._check_kernel(kernel))
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Pre-images of `expansion` from `x0` (see :func:`fixed_point`)."""
         return fixed_point(expansion, x0, **self.get_params())

@@ -1,10 +1,14 @@
 """Pre-images by gradient descent on the feature-space residual (Mika et al.
 1999, Sec. 3; Bakır et al. 2004 "kPCA + gradient descent")."""
 
+from __future__ import annotations
+
 import numpy as np
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import check_expansion, check_positive, check_positive_int, check_random_state
 from .._warnings import warn
 from ..exceptions import ConvergenceWarning
@@ -39,8 +43,10 @@ def _check_params(n_starts, max_iter, tol, bounds):
     return n_starts, max_iter, tol, bounds
 
 
-def gradient_descent(expansion, x0=None, *, n_starts=1, max_iter=200, tol=1e-9,
-                     bounds=None, random_state=None):
+def gradient_descent(expansion: FeatureExpansion, x0: ArrayLike | None = None, *,
+                     n_starts: int = 1, max_iter: int = 200, tol: float = 1e-9,
+                     bounds: tuple[float, float] | None = None,
+                     random_state: RandomStateLike = None) -> PreimageResult:
     """Minimise ``ρ(z) = ‖Ψ − φ(z)‖²`` with L-BFGS-B, for any differentiable kernel.
 
     ``ρ(z) = ‖Ψ‖² − 2 Σ_i γ_i k(z, x_i) + k(z, z)`` and its gradient
@@ -152,7 +158,9 @@ class GradientPreimage(PreimageSolver):
     uses_starts = True
     uses_random_state = True
 
-    def __init__(self, n_starts=1, max_iter=200, tol=1e-9, bounds=None, random_state=None):
+    def __init__(self, n_starts: int = 1, max_iter: int = 200, tol: float = 1e-9,
+                 bounds: tuple[float, float] | None = None,
+                 random_state: RandomStateLike = None) -> None:
         self.n_starts = n_starts
         self.max_iter = max_iter
         self.tol = tol
@@ -165,6 +173,6 @@ class GradientPreimage(PreimageSolver):
     def _check_kernel(self, kernel):
         return _check_kernel(super()._check_kernel(kernel))
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Pre-images of `expansion` from `x0` (see :func:`gradient_descent`)."""
         return gradient_descent(expansion, x0, **self.get_params())

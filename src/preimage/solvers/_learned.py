@@ -1,7 +1,11 @@
 """Learned pre-images (Bakır, Weston & Schölkopf 2004)."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
 import contextlib
 import dataclasses
+from typing import Any, Literal, Self, overload
 import warnings
 
 import numpy as np
@@ -9,12 +13,14 @@ from scipy import linalg
 
 from .._blocks import is_dask_array, sum_row_blocks
 from .._eigen import landmark_basis
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, MatrixLike, RandomStateLike
 from .._validation import (check_array_2d, check_positive, check_positive_int, check_random_state,
                            checked_gram, refuse_overflow)
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kernels import Kernel, make_kernel
-from ..kpca import fit_kernel_pca, training_coordinates
+from ..kpca import KernelPCAResult, fit_kernel_pca, training_coordinates
 from ._base import PreimageSolver
 from ._result import PreimageResult
 
@@ -144,9 +150,11 @@ class LearnedPreimage(PreimageSolver):
     uses_random_state = True
     uses_landmarks = True
 
-    def __init__(self, kernel=None, *, gamma=None, degree=3, coef0=1.0,
-                 kernel_params=None, alpha=1.0, n_components=None, n_landmarks=None,
-                 random_state=None):
+    def __init__(self, kernel: str | Kernel | Callable[..., float] | None = None, *,
+                 gamma: float | None = None, degree: int = 3, coef0: float = 1.0,
+                 kernel_params: dict[str, Any] | None = None, alpha: float = 1.0,
+                 n_components: int | None = None, n_landmarks: int | None = None,
+                 random_state: RandomStateLike = None) -> None:
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -157,7 +165,8 @@ class LearnedPreimage(PreimageSolver):
         self.n_landmarks = n_landmarks
         self.random_state = random_state
 
-    def fit_coordinates(self, coordinates, targets, *, forward_kernel=None):
+    def fit_coordinates(self, coordinates: MatrixLike, targets: MatrixLike, *,
+                        forward_kernel: Kernel | None = None) -> Self:
         """Fit the map on pairs ``(coordinates_i, targets_i)``.
 
         Parameters
@@ -189,7 +198,8 @@ class LearnedPreimage(PreimageSolver):
                     raise ValueError(f"'gamma' was given but the forward kernel "
                                      f"{forward_kernel!r} has no width; pass 'kernel' too")
                 # The forward kernel's family, with the map's own width.
-                self.map_kernel_ = dataclasses.replace(forward_kernel, gamma=self.gamma)
+                self.map_kernel_ = dataclasses.replace(  # type: ignore[type-var]  # a dataclass
+                    forward_kernel, gamma=self.gamma)
         elif isinstance(self.kernel, Kernel):
             self.map_kernel_ = self.kernel
         else:
@@ -278,7 +288,7 @@ class LearnedPreimage(PreimageSolver):
         self.target_mean_ = None
         return self
 
-    def predict(self, coordinates):
+    def predict(self, coordinates: ArrayLike) -> np.ndarray:
         """``Γ(c) = l(c, C) β`` for coordinates of shape (m, q)."""
         if not hasattr(self, "dual_coef_"):
             raise ValueError("LearnedPreimage is not fitted, so 'coordinates' cannot be "
@@ -299,8 +309,9 @@ class LearnedPreimage(PreimageSolver):
                 check_positive_int(self.n_landmarks, "n_landmarks", allow_none=True))
 
     # -- the solver protocol ---------------------------------------------------
-    def fit(self, support, kernel, *, kpca=None, coordinates=None, targets=None,
-            center_targets=False):
+    def fit(self, support: ArrayLike, kernel: Kernel, *, kpca: KernelPCAResult | None = None,
+            coordinates: MatrixLike | None = None, targets: MatrixLike | None = None,
+            center_targets: bool = False) -> Self:
         """Fit the map on kernel PCA coordinates of training pairs.
 
         Parameters
@@ -344,7 +355,7 @@ class LearnedPreimage(PreimageSolver):
         self.target_mean_ = mean
         return self
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Pre-images of expansions over the fitted support: the map applied
         to their coordinates ``⟨V_k, Ψ − μ⟩ = γᵀKα_k − ⟨V_k, μ⟩`` (x0 is not
         used)."""
@@ -356,7 +367,16 @@ class LearnedPreimage(PreimageSolver):
         x = self.predict(expansion.coef @ self.KA_ - self.kpca_.mean_coords)
         return PreimageResult.direct(expansion, x, self.name, "learned map")
 
-    def solve_coordinates(self, Y, *, add_mean=False, x0=None, return_result=False):
+    @overload
+    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = ..., x0: ArrayLike | None = ...,
+                          return_result: Literal[False] = ...) -> np.ndarray: ...
+    @overload
+    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = ..., x0: ArrayLike | None = ...,
+                          return_result: Literal[True]) -> PreimageResult: ...
+
+    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = False,
+                          x0: ArrayLike | None = None,
+                          return_result: bool = False) -> np.ndarray | PreimageResult:
         """The map applied to kernel PCA coordinates Y: one kernel block per
         call; with `return_result` the residuals of the expansions Y stands
         for (`add_mean`) are computed too."""

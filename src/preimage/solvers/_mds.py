@@ -1,13 +1,18 @@
 """Pre-images from distance constraints (Kwok & Tsang 2003, 2004)."""
 
+from __future__ import annotations
+
+from typing import Any, Self
 import warnings
 
 import numpy as np
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_positive, check_positive_int, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
-from ..kernels import DotProductKernel, RadialKernel
+from ..kernels import DotProductKernel, Kernel, RadialKernel
 from ._base import PreimageSolver
 from ._result import PreimageResult
 from ._starts import support_distance2
@@ -50,7 +55,7 @@ class MDSPreimage(PreimageSolver):
     name = "mds"
     learns = True
 
-    def __init__(self, n_neighbors=10, rank_tol=1e-10):
+    def __init__(self, n_neighbors: int = 10, rank_tol: float = 1e-10) -> None:
         self.n_neighbors = n_neighbors
         self.rank_tol = rank_tol
 
@@ -70,14 +75,15 @@ class MDSPreimage(PreimageSolver):
                 "with non-negative kernel argument", NumericalWarning)
         return kernel
 
-    def fit(self, support, kernel, **fit_params):
+    def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
         """Remember the training points and their kernel diagonal (the other
         arguments of :meth:`PreimageSolver.fit` are accepted)."""
         super().fit(support, kernel, **fit_params)
         self.diag_ = self.kernel_.diag(self.support_, check_input=False, names="'support'")
         return self
 
-    def input_distance2(self, expansion, feature_d2=None, diag=None):
+    def input_distance2(self, expansion: FeatureExpansion, feature_d2: ArrayLike | None = None,
+                        diag: ArrayLike | None = None) -> np.ndarray:
         """Squared input distances implied by feature distances.
 
         By default from every expansion to every support point, (m, n); or for
@@ -136,7 +142,7 @@ class MDSPreimage(PreimageSolver):
         f0 = float(self.kernel_.profile(np.zeros(1))[0])
         return np.asarray(feature_d2) >= 2 * f0
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Pre-images of all expansions (x0 is not used).
 
         Neighbours whose feature distance no input distance can explain

@@ -9,11 +9,18 @@ solver or a callable into a solver with the caller's ``random_state`` and
 :class:`~preimage.KernelDependencyEstimator` all go through it.
 """
 
-import inspect
+from __future__ import annotations
 
+from collections.abc import Callable
+import inspect
+from typing import Any
+
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import check_expansion
 from ._base import PreimageSolver
 from ._names import PREIMAGE_METHODS
+from ._result import PreimageResult
 
 __all__ = ["CallablePreimage", "find_preimage", "make_solver"]
 
@@ -25,7 +32,8 @@ class CallablePreimage(PreimageSolver):
     name = "callable"
     uses_starts = True
 
-    def __init__(self, function=None, options=None):
+    def __init__(self, function: Callable[..., PreimageResult] | None = None,
+                 options: dict[str, Any] | None = None) -> None:
         self.function = function
         self.options = options
 
@@ -36,12 +44,14 @@ class CallablePreimage(PreimageSolver):
     def _check_kernel(self, kernel):
         return kernel  # the function decides what it can work with
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """``function(expansion, x0=x0, **options)``."""
         return self.function(expansion, x0=x0, **(self.options or {}))
 
 
-def make_solver(method, options=None, *, random_state=None, n_landmarks=None):
+def make_solver(method: str | PreimageSolver | Callable[..., PreimageResult],
+                options: dict[str, Any] | None = None, *, random_state: RandomStateLike = None,
+                n_landmarks: int | None = None) -> PreimageSolver:
     """A solver for `method`, ready to be fitted.
 
     Parameters
@@ -88,7 +98,9 @@ def make_solver(method, options=None, *, random_state=None, n_landmarks=None):
                      f"{list(PREIMAGE_METHODS)}, a solver or a callable")
 
 
-def find_preimage(expansion, method="fixed_point", x0=None, **options):
+def find_preimage(expansion: FeatureExpansion,
+                  method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point",
+                  x0: ArrayLike | None = None, **options: Any) -> PreimageResult:
     """Pre-images of feature-space expansions.
 
     Finds, for each ``Ψ_j = Σ_i γ_ji φ(x_i)``, a point z_j with small residual

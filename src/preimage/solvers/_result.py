@@ -1,9 +1,14 @@
 """The result every pre-image method returns."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from ._starts import replace_non_finite
 
 __all__ = ["PreimageResult"]
@@ -38,10 +43,11 @@ class PreimageResult:
     converged: np.ndarray
     message: str
     method: str
-    info: dict = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def direct(cls, expansion, x, method, message, info=None):
+    def direct(cls, expansion: FeatureExpansion, x: ArrayLike, method: str, message: str,
+               info: dict[str, Any] | None = None) -> PreimageResult:
         """The result of a non-iterative method: residuals of `x` against
         `expansion`, no iterations, every point counted as converged."""
         x, d2 = replace_non_finite(expansion, x)
@@ -50,7 +56,7 @@ class PreimageResult:
                    message, method, {} if info is None else info)
 
     @property
-    def success(self):
+    def success(self) -> bool:
         """True when every pre-image converged."""
         return bool(np.all(self.converged))
 

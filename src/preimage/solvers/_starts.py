@@ -2,8 +2,12 @@
 from expansions to their support points, the nearest of them, and the
 replacement of pre-images that left the float range."""
 
+from __future__ import annotations
+
 import numpy as np
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_array_2d, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
@@ -12,7 +16,7 @@ __all__ = ["support_distance2", "nearest_support_points", "check_starts",
            "replace_non_finite"]
 
 
-def support_distance2(expansion):
+def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
     """``‖Ψ_j − φ(x_i)‖²`` from every expansion to every support point, (m, n).
 
     Computed over row blocks of the support Gram matrix, so memory stays
@@ -32,7 +36,8 @@ def support_distance2(expansion):
     return np.maximum(d2, 0.0)
 
 
-def replace_non_finite(expansion, x, d2=None):
+def replace_non_finite(expansion: FeatureExpansion, x: ArrayLike,
+                       d2: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Pre-images `x` (m, d) with their residuals, where any that is not
     finite, or whose residual is not (the kernel overflows there), is
     replaced by the support point nearest in feature space, with a
@@ -61,7 +66,7 @@ def replace_non_finite(expansion, x, d2=None):
     return x, np.maximum(d2, 0.0)
 
 
-def nearest_support_points(expansion, n=1):
+def nearest_support_points(expansion: FeatureExpansion, n: int = 1) -> np.ndarray:
     """Indices (m, n) of the support points whose images are nearest each
     expansion in feature space, nearest first."""
     d2 = support_distance2(expansion)
@@ -72,7 +77,7 @@ def nearest_support_points(expansion, n=1):
     return np.take_along_axis(idx, order, axis=1)
 
 
-def check_starts(x0, expansion, name="x0"):
+def check_starts(x0: ArrayLike, expansion: FeatureExpansion, name: str = "x0") -> np.ndarray:
     """Validate points given per expansion (starts, anchors): one per
     expansion, or one shared by all."""
     x0 = np.asarray(x0)

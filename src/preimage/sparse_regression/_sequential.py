@@ -9,12 +9,15 @@ multiplier moves on its own, clipped to the box ``[0, C]``, at a rate
 Sec. 5.1).
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
 
 from .._memory import check_dense
+from .._typing import ArrayLike
 from .._validation import check_positive, check_positive_int, check_real, check_real_array
 from .._warnings import warn as warn_user
 from ..exceptions import ConvergenceWarning
@@ -61,12 +64,13 @@ class SequentialSVRResult:
     learning_rate: np.ndarray
 
     @property
-    def support(self):
+    def support(self) -> np.ndarray:
         """Indices of the basis vectors (non-zero a_i)."""
         return np.flatnonzero(self.coef)
 
 
-def dual_objective(R, y, alpha, alpha_star, epsilon):
+def dual_objective(R: ArrayLike, y: ArrayLike, alpha: ArrayLike, alpha_star: ArrayLike,
+                   epsilon: float) -> float:
     """``J_D = ½ aᵀRa + ε Σ(α_i + α*_i) − yᵀa`` with ``a = α* − α`` (eq. 19)."""
     R, y = check_system(R, y)
     n = y.shape[0]
@@ -80,7 +84,8 @@ def dual_objective(R, y, alpha, alpha_star, epsilon):
                                          "'R', 'y', 'alpha' and 'alpha_star'"))
 
 
-def learning_rates(R_diag, learning_rate=None, *, bound="raise"):
+def learning_rates(R_diag: ArrayLike, learning_rate: float | ArrayLike | None = None, *,
+                   bound: str = "raise") -> np.ndarray:
     """Per-sample learning rates γ_i inside the bound ``γ_i < 1/R_ii``.
 
     Vijayakumar & Wu (Sec. 5.1) show the dual objective decreases
@@ -138,8 +143,10 @@ def learning_rates(R_diag, learning_rate=None, *, bound="raise"):
     return rate
 
 
-def sequential_svr(K, y, *, epsilon, augmentation=1.0, C=np.inf, learning_rate=None,
-                   learning_rate_bound="raise", tol=1e-6, max_iter=10_000, warn=True):
+def sequential_svr(K: ArrayLike, y: ArrayLike, *, epsilon: float, augmentation: float = 1.0,
+                   C: float = np.inf, learning_rate: float | ArrayLike | None = None,
+                   learning_rate_bound: str = "raise", tol: float = 1e-6,
+                   max_iter: int = 10_000, warn: bool = True) -> SequentialSVRResult:
     """Sparse representation by the sequential algorithm of Vijayakumar & Wu (Fig. 2).
 
     Minimises the ε-insensitive dual (eq. 19) on the augmented kernel

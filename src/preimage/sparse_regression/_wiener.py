@@ -13,11 +13,14 @@ of the reproducing kernel of the search space H, ``ψ_i = K(·, x_i)``.
   solution so far is a :class:`WienerState`.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.linalg import pinvh, solve_triangular
 
+from .._typing import ArrayLike
 from .._validation import check_real
 from ._checks import check_rtol, check_system, check_vector, refuse_overflow_rescale
 
@@ -29,7 +32,7 @@ __all__ = ["DEFAULT_RTOL", "WienerState", "wiener_coefficients", "wiener_update"
 DEFAULT_RTOL = 1e-9
 
 
-def wiener_coefficients(K, y, *, rtol=DEFAULT_RTOL):
+def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTOL) -> np.ndarray:
     """Batch Wiener solution ``a = K⁺y`` (Vijayakumar & Wu, Theorem 1, eq. 17).
 
     With ``H = R(R)`` the Wiener-optimal ``f₀ = RA*U⁺y`` (eq. 13) becomes the
@@ -96,7 +99,7 @@ class WienerState:
     r_factor: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     qty: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
-    def coef(self):
+    def coef(self) -> np.ndarray:
         """Coefficients a over all m samples, ``f = Σ_i a_i K(·, x_i)``: zero off
         the basis, ``a_B = L⁻ᵀθ`` on it."""
         a = np.zeros(self.n_samples)
@@ -132,7 +135,8 @@ def _givens_append(R, z, row, target):
     return R, z
 
 
-def wiener_update(state, k, kappa, y_new, *, rtol=DEFAULT_RTOL):
+def wiener_update(state: WienerState, k: ArrayLike, kappa: float, y_new: float, *,
+                  rtol: float = DEFAULT_RTOL) -> WienerState:
     """Add one sample to a Wiener solution exactly (Vijayakumar & Wu, Theorem 2).
 
     With ``c = L⁻¹k_B`` the coordinates of the new ``ψ = K(·, x_new)`` in
