@@ -33,6 +33,7 @@ def _table(stdout):
     return {name.strip(): float(mse) for name, mse, _ in rows}
 
 
+@pytest.mark.slow
 def test_demo_denoises_and_never_overwrites_its_figure(tmp_path):
     pytest.importorskip("matplotlib")
     pytest.importorskip("mlxtend")
@@ -129,6 +130,7 @@ def fitted_model(tmp_path_factory):
     return folder / "model.npz"
 
 
+@pytest.mark.slow
 def test_fit_matches_the_library(fitted_model):
     from preimage import KernelPCADenoiser, load_model
 
@@ -160,6 +162,7 @@ def test_denoise_reads_and_writes_every_kind(fitted_model, tmp_path, kind):
 
 
 @pytest.mark.parametrize("kind", [".npz", ".csv", ""])
+@pytest.mark.slow
 def test_fit_reads_every_kind(tmp_path, kind):
     from preimage import load_model, model_info
 
@@ -174,6 +177,7 @@ def test_fit_reads_every_kind(tmp_path, kind):
     assert user.get("image_shape") == ([8, 8] if kind == "" else None)
 
 
+@pytest.mark.slow
 def test_fit_on_noisy_clean_pairs_with_the_learned_map(tmp_path):
     from preimage import KernelPCADenoiser, load_model
 
@@ -203,6 +207,7 @@ def test_fit_offers_every_registered_method_and_every_kernel_it_can_parametrise(
     assert {name for name, cls in KERNELS.items() if cls is SineKernel} == {"sine"}
 
 
+@pytest.mark.slow
 def test_fit_with_the_exact_method_on_a_linear_kernel_is_the_pca_projection(tmp_path):
     from sklearn.decomposition import PCA
 
@@ -220,6 +225,7 @@ def test_fit_with_the_exact_method_on_a_linear_kernel_is_the_pca_projection(tmp_
                                atol=1e-10)
 
 
+@pytest.mark.slow
 def test_fit_refuses_the_exact_method_on_a_kernel_without_an_inverse(tmp_path):
     _write(tmp_path / "x.npy", _digits(20))
     result = run_cli("fit", "x.npy", "-o", "m.npz", "--method", "exact", "--quiet",
@@ -229,6 +235,7 @@ def test_fit_refuses_the_exact_method_on_a_kernel_without_an_inverse(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.npy"]
 
 
+@pytest.mark.slow
 def test_info_describes_the_model(fitted_model):
     result = run_cli("info", str(fitted_model), cwd=fitted_model.parent)
     assert result.returncode == 0, result.stderr
@@ -243,6 +250,7 @@ def test_info_describes_the_model(fitted_model):
     assert meta["params"]["method"] == "fixed_point"
 
 
+@pytest.mark.slow
 def test_outputs_are_never_overwritten_without_force(fitted_model, tmp_path):
     _write(tmp_path / "noisy.npy", _digits(5, offset=500))
     (tmp_path / "out.npy").write_bytes(b"precious")
@@ -261,6 +269,7 @@ def test_outputs_are_never_overwritten_without_force(fitted_model, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["noisy.npy", "out.npy"]
 
 
+@pytest.mark.slow
 def test_corrupted_model_file(fitted_model, tmp_path):
     data = fitted_model.read_bytes()
     (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
@@ -281,6 +290,7 @@ def test_wrong_width(fitted_model, tmp_path):
     assert not (tmp_path / "out.npy").exists()
 
 
+@pytest.mark.slow
 def test_usage_errors_exit_2(fitted_model, tmp_path):
     _write(tmp_path / "x.npy", _digits(5))
     for args, hint in [(("fit", "x.npy"), "'-o' / '--output'"),
@@ -295,6 +305,7 @@ def test_usage_errors_exit_2(fitted_model, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.npy"]
 
 
+@pytest.mark.slow
 def test_csv_with_a_header_a_text_column_and_semicolons(fitted_model, tmp_path):
     from preimage import load_model
 
@@ -331,6 +342,7 @@ def test_csv_with_a_header_a_text_column_and_semicolons(fitted_model, tmp_path):
     assert "65 features per sample, but the model was fitted on 64" in noted.stderr
 
 
+@pytest.mark.slow
 def test_errors_name_the_options_the_user_typed(fitted_model, tmp_path):
     np.savez(tmp_path / "two.npz", a=_digits(5), b=_digits(5))
     _write(tmp_path / "x.npy", _digits(5))
@@ -375,6 +387,7 @@ def test_errors_name_the_options_the_user_typed(fitted_model, tmp_path):
         ["two.npz", "x.npy", "one.npy", "x.csv", "wide.npy", "flat.npy", "x63.npy"])
 
 
+@pytest.mark.slow
 def test_png_output_without_an_image_size_names_the_option(tmp_path):
     X = np.random.default_rng(0).random((30, 10))
     np.save(tmp_path / "x.npy", X)
@@ -393,6 +406,7 @@ def test_png_output_without_an_image_size_names_the_option(tmp_path):
     assert len(list((tmp_path / "imgs").iterdir())) == 30
 
 
+@pytest.mark.slow
 def test_an_input_is_never_replaced_by_the_output(fitted_model, tmp_path):
     _write(tmp_path / "x.npy", _digits(5, offset=500))
     before = (tmp_path / "x.npy").read_bytes(), fitted_model.read_bytes()
@@ -477,6 +491,7 @@ def _run_in_terminal(args, cwd):
     return proc.returncode, b"".join(chunks).decode(errors="replace")
 
 
+@pytest.mark.slow
 def test_progress_bar_only_on_a_terminal_and_not_quiet(fitted_model, tmp_path):
     _write(tmp_path / "noisy.npy", _digits(30, offset=500))
     code, terminal = _run_in_terminal(
@@ -493,6 +508,7 @@ def test_progress_bar_only_on_a_terminal_and_not_quiet(fitted_model, tmp_path):
     assert "%" not in piped.stderr and "denoising:" not in piped.stderr
 
 
+@pytest.mark.slow
 def test_memory_budget_refuses_before_fitting(tmp_path):
     _write(tmp_path / "x.npy", _digits(200))
     refused = run_cli("fit", "x.npy", "-o", "m.npz", "--memory-budget", "100kB", cwd=tmp_path)
@@ -513,6 +529,7 @@ def test_memory_budget_refuses_before_fitting(tmp_path):
 
 # --- the number of components chosen from the data, the learned map's pairs ----
 
+@pytest.mark.slow
 def test_default_fit_chooses_its_components_and_denoises_a_small_noisy_folder(tmp_path):
     """50 noisy digits in a folder of PNG files, fitted and denoised with the
     defaults. The old default of 100 components, lowered to 49, made them
@@ -559,6 +576,7 @@ def test_default_fit_chooses_its_components_and_denoises_a_small_noisy_folder(tm
     assert error > 1.3 * noise
 
 
+@pytest.mark.slow
 def test_fit_with_clean_pairs_chooses_by_the_held_out_denoising_error(tmp_path):
     clean = _digits(60)
     noisy = clean + np.random.default_rng(0).normal(scale=0.2, size=clean.shape)
@@ -579,6 +597,7 @@ def test_fit_with_clean_pairs_chooses_by_the_held_out_denoising_error(tmp_path):
                                rtol=0, atol=1e-10)
 
 
+@pytest.mark.slow
 def test_component_count_is_a_positive_integer_or_auto(tmp_path):
     _write(tmp_path / "x.npy", _digits(30))
     for value in ("AUTO", "3"):
@@ -591,6 +610,7 @@ def test_component_count_is_a_positive_integer_or_auto(tmp_path):
         assert result.returncode == 2 and "positive integer or 'auto'" in result.stderr
 
 
+@pytest.mark.slow
 def test_learned_map_without_clean_pairs_warns_to_pass_them(tmp_path):
     _write(tmp_path / "x.npy", _digits(40))
     result = run_cli("fit", "x.npy", "-o", "m.npz", "--method", "learned",

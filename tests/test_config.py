@@ -77,6 +77,7 @@ def test_bound_function_pickles_with_its_settings():
 
 
 @pytest.mark.parametrize("scheduler", ["threads", "processes"])
+@pytest.mark.slow
 def test_dask_tasks_see_the_callers_budget(scheduler):
     """The tasks run in Dask's threads or processes, where the caller's
     context is not; the graph carries it."""

@@ -42,6 +42,7 @@ def test_runs_on_two_worker_processes(client):
 
 
 @pytest.mark.parametrize("landmarks", ["uniform", "kmeans", "leverage"])
+@pytest.mark.slow
 def test_nystroem_fit_on_dask_equals_in_memory(client, data, landmarks):
     X, T = data
     kw = dict(n_components=6, kernel="rbf", gamma="total_variance", n_landmarks=30,
@@ -80,6 +81,7 @@ def test_inverse_transform_is_blockwise_and_equal(client, data, method):
 
 
 @pytest.mark.parametrize("method", ["fixed_point", "learned"])
+@pytest.mark.slow
 def test_denoiser_chooses_its_components_on_dask_as_in_memory(client, method):
     """n_components="auto" holds rows of the Dask array out (computed: at most
     1,000) and fits the Nyström kernel PCA on the rest block by block."""

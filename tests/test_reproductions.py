@@ -34,6 +34,7 @@ def _numbers(table):
 
 
 @pytest.mark.parametrize("name", list(EXPERIMENTS))
+@pytest.mark.slow
 def test_quick_reproduction_runs_and_writes_everything(name, tmp_path):
     report = run_experiment(name, quick=True, seed=0, echo=lambda *a: None)
     assert report.name == name and report.quick
@@ -57,6 +58,7 @@ def test_quick_reproduction_runs_and_writes_everything(name, tmp_path):
     assert f"preimage reproduce {name} --quick" in (folder / "README.md").read_text()
 
 
+@pytest.mark.slow
 def test_mika_table1_kernel_pca_wins_by_orders_of_magnitude_at_small_sigma():
     # Mika et al., Table 1: at sigma = 0.05 every test point sits near one of
     # eleven spots; kernel PCA moves it there, linear PCA with one direction
@@ -101,6 +103,7 @@ def test_cli_lists_and_rejects_unknown_names(tmp_path):
     assert bad.exit_code != 0 and "unknown reproduction" in bad.output
 
 
+@pytest.mark.slow
 def test_cli_runs_one_quick_reproduction(tmp_path):
     result = CliRunner().invoke(main, ["reproduce", "toy-2d", "--quick",
                                        "--output-dir", str(tmp_path / "out")])
