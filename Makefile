@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test test-long bench reproduce clean
+.PHONY: demo test test-fast lint test-long bench reproduce clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,19 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed-demo
 	$(BIN)/preimage demo
 
-test: $(VENV)/.installed-test
+# The whole suite, after the linter and the formatter's check (the type check
+# is a test: tests/test_typing.py).
+test: $(VENV)/.installed-test lint
 	$(BIN)/python -m pytest -q
+
+# The suite without the tests marked slow (command-line runs, the README's
+# examples, quick reproductions): a couple of minutes.
+test-fast: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -m "not slow"
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 
 # The property suites with many more generated cases (a few minutes).
 test-long: $(VENV)/.installed-test

@@ -170,7 +170,7 @@ def experiment_main(X, quick):
                                gamma=base["gamma"]).fit(X_train)
         err_fp, _ = evaluate(fp, X_test_noisy[:m], X_test[:m])
         rows.append((noise_name, f"gradient (first {m} test digits)", err, seconds, {}))
-        print(f"  {noise_name:8} {'gradient, first %d test digits' % m:38} MSE {err:7.2f}  "
+        print(f"  {noise_name:8} {f'gradient, first {m} test digits':38} MSE {err:7.2f}  "
               f"({seconds:6.1f} s)  fixed point on the same digits: {err_fp:.2f}", flush=True)
     return rows
 

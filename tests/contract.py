@@ -14,9 +14,9 @@ generated is reported at the end of the run.
 import re
 import warnings
 
-import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+import numpy as np
 
 from preimage.exceptions import NumericalWarning
 

@@ -13,8 +13,14 @@ import warnings
 import numpy as np
 import pytest
 
-from preimage import (KernelPCA, KernelPCADenoiser, WienerRegressor, config_context,
-                      find_preimage, load_model)
+from preimage import (
+    KernelPCA,
+    KernelPCADenoiser,
+    WienerRegressor,
+    config_context,
+    find_preimage,
+    load_model,
+)
 from preimage.kernels import GaussianKernel
 
 TABLE = Path(__file__).resolve().parents[1] / "docs" / "bad-input.md"
@@ -92,7 +98,7 @@ def test_each_row_says_what_happens(case, outcome, message, tmp_path):
         try:
             result = CASES[case](tmp_path)
             error = None
-        except Exception as exc:  # noqa: BLE001 - the table says which
+        except Exception as exc:
             error = exc
     if kind == "finite":
         assert error is None, error

@@ -23,10 +23,21 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC, SVR
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from preimage import (
+    PREIMAGE_METHODS,
+    ConfigurationWarning,
+    KernelDependencyEstimator,
+    KernelPCA,
+    KernelPCADenoiser,
+    NumericalWarning,
+    PreimageResult,
+    ReducedKernelPCA,
+    ReducedSVC,
+    ReducedSVR,
+    SequentialSVR,
+    WienerRegressor,
+)
 import preimage.estimators
-from preimage import (PREIMAGE_METHODS, ConfigurationWarning, KernelDependencyEstimator,
-                      KernelPCA, KernelPCADenoiser, NumericalWarning, PreimageResult,
-                      ReducedKernelPCA, ReducedSVC, ReducedSVR, SequentialSVR, WienerRegressor)
 from preimage.kernels import GaussianKernel, LinearKernel
 from preimage.solvers import LearnedPreimage, PreimageSolver, make_solver
 

@@ -18,8 +18,14 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.pipeline import Pipeline
 
-from preimage import (PREIMAGE_METHODS, ConfigurationWarning, KernelPCA, KernelPCADenoiser,
-                      NumericalWarning, PreimageResult)
+from preimage import (
+    PREIMAGE_METHODS,
+    ConfigurationWarning,
+    KernelPCA,
+    KernelPCADenoiser,
+    NumericalWarning,
+    PreimageResult,
+)
 from preimage.datasets import make_three_clusters
 
 # The learned map fitted without clean targets warns that it will not denoise;

@@ -129,8 +129,11 @@ def test_denoiser_float32_agrees_with_float64(clusters, method, n_landmarks):
     X, T = clusters
     if method == "exact" and n_landmarks:
         n_landmarks = 6  # 10 landmarks nearly span the 10-D cubic feature space
-    make = lambda: KernelPCADenoiser(2, method=method, n_landmarks=n_landmarks,  # noqa: E731
-                                     random_state=0, **_denoiser_kwargs(method))
+
+    def make():
+        return KernelPCADenoiser(2, method=method, n_landmarks=n_landmarks, random_state=0,
+                                 **_denoiser_kwargs(method))
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
         a = make().fit(X).transform(T)

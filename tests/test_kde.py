@@ -32,7 +32,6 @@ from preimage.kde import (
     symbol_accuracy,
     window_features,
 )
-from preimage.solvers import ExactPreimage
 from preimage.kernels import (
     GaussianKernel,
     JointSpectrumKernel,
@@ -41,6 +40,7 @@ from preimage.kernels import (
     NormalizedKernel,
     SpectrumKernel,
 )
+from preimage.solvers import ExactPreimage
 
 
 def paper_kernels():

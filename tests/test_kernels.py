@@ -5,14 +5,14 @@ pairwise kernels, SciPy's cdist, explicit sums, central finite differences or a
 closed form written out in the test.
 """
 
-import pickle
 from dataclasses import dataclass
+import pickle
 
-import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+import numpy as np
+import pytest
 from scipy.spatial.distance import cdist
 from sklearn.metrics.pairwise import (
     laplacian_kernel,

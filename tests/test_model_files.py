@@ -13,10 +13,21 @@ import pytest
 from sklearn.exceptions import NotFittedError
 from sklearn.svm import SVC, SVR
 
-from preimage import (ConfigurationWarning, ConvergenceWarning, KernelDependencyEstimator,
-                      KernelPCA, KernelPCADenoiser, ModelFileError, SequentialSVR,
-                      WienerRegressor, load_model, model_info, reduce_kernel_pca, reduce_svm,
-                      save_model)
+from preimage import (
+    ConfigurationWarning,
+    ConvergenceWarning,
+    KernelDependencyEstimator,
+    KernelPCA,
+    KernelPCADenoiser,
+    ModelFileError,
+    SequentialSVR,
+    WienerRegressor,
+    load_model,
+    model_info,
+    reduce_kernel_pca,
+    reduce_svm,
+    save_model,
+)
 from preimage.datasets import make_three_clusters
 from preimage.kernels import LaplacianKernel, PolynomialKernel, SineKernel
 from preimage.model_files import FORMAT_VERSION

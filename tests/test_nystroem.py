@@ -16,12 +16,11 @@ from sklearn import config_context
 from sklearn.utils._param_validation import InvalidParameterError
 
 from preimage import KernelPCA, KernelPCADenoiser, NumericalWarning
-from preimage.datasets import add_gaussian_noise, make_three_clusters
-from preimage.reduced_set import kernel_pca_expansion
-from preimage.kernels import GaussianKernel, PolynomialKernel
 from preimage._eigen import landmark_basis
-from preimage.nystroem import (_leverage_scores, fit_nystroem_kpca,
-                               select_landmarks)
+from preimage.datasets import add_gaussian_noise, make_three_clusters
+from preimage.kernels import GaussianKernel, PolynomialKernel
+from preimage.nystroem import _leverage_scores, fit_nystroem_kpca, select_landmarks
+from preimage.reduced_set import kernel_pca_expansion
 from preimage.solvers import LearnedPreimage
 
 

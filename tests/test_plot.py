@@ -12,8 +12,8 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.collections import LineCollection, PathCollection  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
 
 from preimage import FeatureExpansion, KernelPCADenoiser  # noqa: E402
 from preimage.datasets import make_half_circle, make_three_clusters  # noqa: E402

@@ -11,13 +11,13 @@ minute with the default Hypothesis profile.
 import time
 import warnings
 
-import numpy as np
-import pytest
+from contract import check_contract, data_arrays, names_an_argument
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+import numpy as np
+import pytest
 
-from contract import check_contract, data_arrays, names_an_argument
 from preimage import (
     PREIMAGE_METHODS,
     ConvergenceWarning,

@@ -14,12 +14,12 @@ import os
 import tempfile
 import warnings
 
-import numpy as np
-import pytest
+from contract import check_contract, data_arrays
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import numpy as np
+import pytest
 
-from contract import check_contract, data_arrays
 from preimage import (
     PREIMAGE_METHODS,
     FeatureExpansion,
@@ -30,10 +30,10 @@ from preimage import (
     PreimageResult,
     config_context,
     load_model,
+    nystroem,
     save_model,
 )
 from preimage import kpca as kpca_functions
-from preimage import nystroem
 from preimage._eigen import EIGEN_SOLVERS, landmark_basis
 from preimage.kernels import GaussianKernel, PolynomialKernel, make_kernel
 

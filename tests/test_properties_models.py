@@ -11,18 +11,18 @@ results for the same `random_state`.
 import re
 import warnings
 
-import numpy as np
-import pytest
+from contract import check_contract, data_arrays, names_an_argument
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+import numpy as np
+import pytest
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
 from sklearn.kernel_ridge import KernelRidge
 from sklearn.linear_model import LogisticRegression
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC, SVR, LinearSVC
 
-from contract import check_contract, data_arrays, names_an_argument
 from preimage import (
     PREIMAGE_METHODS,
     ConvergenceWarning,

@@ -432,7 +432,7 @@ def brute_ovo(model, small, X):
         + small.intercept_
     c = len(model.classes_)
     votes = np.zeros((len(X), c), dtype=int)
-    for k, (i, j) in enumerate((i, j) for i in range(c) for j in range(i + 1, c)):
+    for k, (i, j) in enumerate((a, b) for a in range(c) for b in range(a + 1, c)):
         votes[:, i] += values[:, k] > 0
         votes[:, j] += values[:, k] <= 0
     return values, model.classes_[np.argmax(votes, axis=1)]

@@ -8,13 +8,12 @@ quick runs are too small for that, so here only robust properties are checked.
 import csv
 import math
 
+from click.testing import CliRunner
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from preimage.cli import main
-from preimage.reproductions import EXPERIMENTS, Report, Table, run_experiment, write_report
-from preimage.reproductions import toy_2d
+from preimage.reproductions import EXPERIMENTS, Report, Table, run_experiment, toy_2d, write_report
 from preimage.reproductions._report import fresh_dir
 
 pytest.importorskip("matplotlib")

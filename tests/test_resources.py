@@ -16,11 +16,9 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
-from preimage import KernelPCA, config_context, get_config
-from preimage import _config, _resources
+from preimage import KernelPCA, _config, _resources, config_context, get_config
 from preimage.exceptions import MemoryBudgetError
-from preimage.kernels import GaussianKernel
-from preimage.kernels import _pairwise
+from preimage.kernels import GaussianKernel, _pairwise
 
 GiB = 2**30
 

@@ -17,9 +17,8 @@ Every expected value comes from outside the solvers:
 
 import itertools
 import math
-import warnings
-
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -53,7 +52,6 @@ from preimage.kernels import (
     SineKernel,
 )
 from preimage.solvers import ClosedFormPreimage, LearnedPreimage, MDSPreimage
-
 
 pytestmark = pytest.mark.usefixtures("single_blas_thread")
 

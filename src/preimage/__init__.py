@@ -17,11 +17,25 @@ if TYPE_CHECKING:
     from . import kernels, reduced_set
     from ._config import config_context, get_config, set_config
     from ._expansion import FeatureExpansion
-    from .estimators import (KernelDependencyEstimator, KernelPCA, KernelPCADenoiser,
-                             ReducedKernelPCA, ReducedSVC, ReducedSVR, SequentialSVR,
-                             WienerRegressor, reduce_kernel_pca, reduce_svm)
-    from .exceptions import (ConfigurationWarning, ConvergenceWarning, MemoryBudgetError,
-                             ModelFileError, NumericalWarning)
+    from .estimators import (
+        KernelDependencyEstimator,
+        KernelPCA,
+        KernelPCADenoiser,
+        ReducedKernelPCA,
+        ReducedSVC,
+        ReducedSVR,
+        SequentialSVR,
+        WienerRegressor,
+        reduce_kernel_pca,
+        reduce_svm,
+    )
+    from .exceptions import (
+        ConfigurationWarning,
+        ConvergenceWarning,
+        MemoryBudgetError,
+        ModelFileError,
+        NumericalWarning,
+    )
     from .model_files import load_model, model_info, save_model
     from .solvers import PREIMAGE_METHODS, PreimageResult, find_preimage
 

@@ -180,7 +180,7 @@ def available_memory(root=None, proc_cgroup=None):
     return _smallest([host_memory(), cgroup_memory_limit(root, proc_cgroup)])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cgroup_cpus(root, proc_cgroup):
     # A CPU quota is set when a container starts; reading it costs a few file
     # reads, too many for every kernel block, so it is read once per process.

@@ -16,9 +16,16 @@ import warnings
 import click
 
 from ._cli_errors import named_as_options, parse_image_shape, refuse_existing
-from ._cli_options import (ComponentCount, columns_option, delimiter_option,
-                           figures_to_files, key_option, read_data_file)
+from ._cli_options import (
+    ComponentCount,
+    columns_option,
+    delimiter_option,
+    figures_to_files,
+    key_option,
+    read_data_file,
+)
 from ._progress import activity, bar, ticking, write
+
 # Only names, imported without NumPy (the registries import their classes when
 # looked up): `preimage --help` waits for nothing numerical.
 from .demo import NOISE_MODELS

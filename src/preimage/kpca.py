@@ -28,8 +28,13 @@ import numpy as np
 from ._eigen import top_eigh
 from ._expansion import FeatureExpansion
 from ._typing import ArrayLike, RandomStateLike
-from ._validation import (check_array_2d, check_gram, check_positive_int, check_real,
-                          refuse_overflow)
+from ._validation import (
+    check_array_2d,
+    check_gram,
+    check_positive_int,
+    check_real,
+    refuse_overflow,
+)
 from ._warnings import warn
 from .exceptions import NumericalWarning
 

@@ -7,13 +7,13 @@ from numbers import Integral, Real
 from typing import Any, Literal, Self
 
 import numpy as np
+from scipy.sparse import issparse
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
     TransformerMixin,
     _fit_context,
 )
-from scipy.sparse import issparse
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 

@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from sklearn.base import (BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
-                          _fit_context, clone)
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+    clone,
+)
 from sklearn.utils._param_validation import HasMethods
 
 from .._typing import MatrixLike, RandomStateLike, TransformOutput

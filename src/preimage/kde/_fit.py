@@ -29,8 +29,13 @@ import numpy as np
 from scipy import linalg
 
 from .._typing import ArrayLike
-from .._validation import (check_array_2d, check_gram, check_magnitude, check_positive,
-                           refuse_overflow)
+from .._validation import (
+    check_array_2d,
+    check_gram,
+    check_magnitude,
+    check_positive,
+    refuse_overflow,
+)
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kpca import KernelPCAResult, fit_kernel_pca, transform_block

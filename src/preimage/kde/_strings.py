@@ -63,7 +63,7 @@ def check_sequences(X: Any, name: str = "X", *, min_samples: int = 0) -> list[An
             raise TypeError(f"{name!r} must hold strings or lists/tuples of symbols, got "
                             f"{type(x).__name__} {x!r} at index {i}")
         try:
-            {*x}
+            set(x)
         except TypeError:
             raise TypeError(f"{name!r} must hold hashable symbols, got {x!r} at index "
                             f"{i}") from None

@@ -19,12 +19,23 @@ if TYPE_CHECKING:
     from ._names import KERNELS
     from ._pairwise import squared_distances
     from ._radial import GaussianKernel, LaplacianKernel
-    from ._resolve import (SKLEARN_KERNELS, CallableKernel, PairwiseKernel, default_gamma,
-                           make_kernel, make_sklearn_kernel)
+    from ._resolve import (
+        SKLEARN_KERNELS,
+        CallableKernel,
+        PairwiseKernel,
+        default_gamma,
+        make_kernel,
+        make_sklearn_kernel,
+    )
     from ._sequence import CallableSequenceKernel, SequenceKernel
     from ._sine import SineKernel
-    from ._string import (JointSpectrumKernel, KernelDistanceRBF, NormalizedKernel,
-                          SpectrumKernel, normalize_gram)
+    from ._string import (
+        JointSpectrumKernel,
+        KernelDistanceRBF,
+        NormalizedKernel,
+        SpectrumKernel,
+        normalize_gram,
+    )
 
 _EXPORTS = {
     "._base": ["DotProductKernel", "Kernel", "RadialKernel"],

@@ -1,6 +1,7 @@
 """Dot-product kernels: linear, polynomial and sigmoid."""
 
 from dataclasses import dataclass
+
 import numpy as np
 
 from .._validation import check_positive, check_positive_int, check_real

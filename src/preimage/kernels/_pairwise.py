@@ -32,8 +32,8 @@ once. The result is bit-identical whatever the count: every entry is mapped
 by the same elementwise operations, only the split of the rows differs.
 """
 
-import threading
 from concurrent.futures import ThreadPoolExecutor, wait
+import threading
 
 import numpy as np
 

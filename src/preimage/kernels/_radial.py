@@ -8,8 +8,7 @@ import numpy as np
 
 from .._typing import ArrayLike
 from .._validation import check_positive, check_real_array
-from ._base import (Kernel, RadialKernel, _check_inverse, _in_dtype_of, _set_params,
-                    _warn_clipped)
+from ._base import Kernel, RadialKernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
 from ._pairwise import map_rows_inplace, scaled_squared_distances
 
 __all__ = ["GaussianKernel", "LaplacianKernel"]

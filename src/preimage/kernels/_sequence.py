@@ -19,8 +19,8 @@ cost one sparse matrix product.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 import dataclasses
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np

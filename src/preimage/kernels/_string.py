@@ -8,15 +8,20 @@ into sparse count matrices and the Gram block ``F_x F_yᵀ``; normalisation and
 the RBF wrap another kernel, on sequences or on numeric vectors.
 """
 
-from dataclasses import dataclass
 import dataclasses
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
 from .._typing import ArrayLike, Sequences, Vocabulary
-from .._validation import (check_array_2d, check_positive, check_positive_int, check_real_array,
-                           refuse_overflow)
+from .._validation import (
+    check_array_2d,
+    check_positive,
+    check_positive_int,
+    check_real_array,
+    refuse_overflow,
+)
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ._base import Kernel

@@ -97,7 +97,7 @@ def save_model(estimator: BaseEstimator, path: str | os.PathLike[str], *,
         "preimage_version": __version__,
         "numpy_version": np.__version__,
         "sklearn_version": sklearn.__version__,
-        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "estimator": type(estimator).__name__,
         "params": json_value(estimator.get_params(deep=False)),
         "summary": _summary(estimator),
@@ -162,7 +162,7 @@ def _read(path):
         raise ModelFileError(f"{path}: not a preimage model file")
     version = meta.get("format_version")
     if not isinstance(version, int) or version > FORMAT_VERSION:
-    
+
         archive.close()
         raise ModelFileError(
             f"{path}: model format version {version!r}, written by preimage "

@@ -8,11 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-
 from ._backend import pyplot
 
 if TYPE_CHECKING:
-    from matplotlib.axes import Axes
     from matplotlib.figure import Figure, SubFigure
 
 __all__ = ["LABEL_WIDTH", "plot_image_grid"]

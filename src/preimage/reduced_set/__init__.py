@@ -18,8 +18,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._coefficients import approximation_error, optimal_coefficients
     from ._construction import construct
-    from ._registry import REDUCED_SET_METHODS, reduce_expansion
     from ._kernel_pca import kernel_pca_expansion
+    from ._registry import REDUCED_SET_METHODS, reduce_expansion
     from ._result import ReducedSetResult
     from ._selection import select_kpca, select_l1
     from ._sklearn_svm import SVMExpansion, kernel_from_sklearn, svm_expansion, svm_kernel

@@ -59,8 +59,14 @@ from .._expansion import FeatureExpansion
 from ..estimators import reduce_svm
 from ..exceptions import ConvergenceWarning
 from ..kernels import default_gamma
-from ..reduced_set import (approximation_error, classification_threshold, construct,
-                           optimal_coefficients, select_l1, svm_expansion)
+from ..reduced_set import (
+    approximation_error,
+    classification_threshold,
+    construct,
+    optimal_coefficients,
+    select_l1,
+    svm_expansion,
+)
 from ._common import mnist_per_class
 from ._report import Report, Table
 

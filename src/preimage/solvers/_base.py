@@ -36,7 +36,7 @@ reads them):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Self, overload
+from typing import TYPE_CHECKING, Literal, Self, overload
 
 import numpy as np
 from sklearn.base import BaseEstimator

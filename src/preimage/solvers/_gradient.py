@@ -108,7 +108,7 @@ def gradient_descent(expansion: FeatureExpansion, x0: ArrayLike | None = None, *
             while len(starts) < n_starts:
                 starts.append(support[rng.integers(support.shape[0])])
 
-            def fun(z):
+            def fun(z, j=j, one=one):  # this iteration's j and one, bound here
                 Z = z[None, :]
                 K = kernel.block(Z, support, check_input=False, overflow="ignore")
                 k_zz = kernel.diag(Z, check_input=False, overflow="ignore")

@@ -15,8 +15,14 @@ from .._blocks import is_dask_array, sum_row_blocks
 from .._eigen import landmark_basis
 from .._expansion import FeatureExpansion
 from .._typing import ArrayLike, MatrixLike, RandomStateLike
-from .._validation import (check_array_2d, check_positive, check_positive_int, check_random_state,
-                           checked_gram, refuse_overflow)
+from .._validation import (
+    check_array_2d,
+    check_positive,
+    check_positive_int,
+    check_random_state,
+    checked_gram,
+    refuse_overflow,
+)
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kernels import Kernel, make_kernel

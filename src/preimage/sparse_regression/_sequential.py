@@ -230,7 +230,7 @@ def sequential_svr(K: ArrayLike, y: ArrayLike, *, epsilon: float, augmentation: 
     objective = []
     max_step = np.inf
     overflow = False
-    for sweep in range(max_iter):
+    for sweep in range(max_iter):  # noqa: B007 (named in the overflow warning below)
         # Targets far beyond the scale of R (or rates far above the bound with
         # learning_rate_bound="clip" off) can overflow a step; the sweep is
         # then undone below.
