@@ -32,8 +32,9 @@ def graph_sizes(array):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chunks", type=int, default=20)
-    parser.add_argument("--quick", action="store_true",
-                        help="fit on 300 digits: a check that it runs")
+    parser.add_argument(
+        "--quick", action="store_true", help="fit on 300 digits: a check that it runs"
+    )
     args = parser.parse_args()
     X, _ = load_digits()
     if args.quick:
@@ -46,20 +47,27 @@ def main():
     cases = [
         ("KernelPCADenoiser().transform", denoiser, denoiser.transform(dX)),
         ("KernelPCA(32).transform", kpca, Y),
-        ("KernelPCA(32).inverse_transform(method='mds')", kpca,
-         kpca.inverse_transform(Y, method="mds")),
+        (
+            "KernelPCA(32).inverse_transform(method='mds')",
+            kpca,
+            kpca.inverse_transform(Y, method="mds"),
+        ),
     ]
     print(f"digits {X.shape}, {dX.numblocks[0]} row chunks")
-    print("| case | estimator pickled | keys | graph pickled at once | tasks pickled one "
-          "by one | largest task |")
+    print(
+        "| case | estimator pickled | keys | graph pickled at once | tasks pickled one "
+        "by one | largest task |"
+    )
     print("|---|---|---|---|---|---|")
     for name, estimator, out in cases:
         size = len(pickle.dumps(estimator))
         keys, whole, total, largest = graph_sizes(out)
-        print(f"| {name} | {size / 1e6:.2f} MB | {keys} | {whole / 1e6:.2f} MB | "
-              f"{total / 1e6:.2f} MB ({total / size:.1f}×) | {largest / 1e6:.2f} MB |")
+        print(
+            f"| {name} | {size / 1e6:.2f} MB | {keys} | {whole / 1e6:.2f} MB | "
+            f"{total / 1e6:.2f} MB ({total / size:.1f}×) | {largest / 1e6:.2f} MB |"
+        )
     # The graph computes what the estimator gives block by block.
-    expected = np.vstack([denoiser.transform(X[i:i + rows]) for i in range(0, len(X), rows)])
+    expected = np.vstack([denoiser.transform(X[i : i + rows]) for i in range(0, len(X), rows)])
     assert np.array_equal(cases[0][2].compute(), expected)
 
 

@@ -34,24 +34,32 @@ TARGET_RATIO = 2.5
 
 #: The commands timed: label -> arguments of the interpreter.
 NUMPY = ("import numpy", ["-c", "import numpy"])
-LIBRARY = (("import preimage", ["-c", "import preimage"]),
-           ("preimage --help", ["-c", "from preimage.cli import main; main()", "--help"]))
+LIBRARY = (
+    ("import preimage", ["-c", "import preimage"]),
+    ("preimage --help", ["-c", "from preimage.cli import main; main()", "--help"]),
+)
 
 
 def _environment(src):
     """The environment of a child: `src` first on PYTHONPATH, no display, so
     that nothing the user's session set changes what is imported."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "MPLBACKEND")}
-    env["PYTHONPATH"] = os.pathsep.join([str(src)] + ([env["PYTHONPATH"]]
-                                                     if env.get("PYTHONPATH") else []))
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(src)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    )
     return env
 
 
 def run_once(args, env):
     """Wall time of one fresh interpreter running `args` (it must succeed)."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, *args], env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    subprocess.run(
+        [sys.executable, *args],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     return time.perf_counter() - start
 
 
@@ -72,16 +80,23 @@ def measure(sources, repeats):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=15,
-                        help="Runs of each command (default 15).")
-    parser.add_argument("--src", action="append", type=Path,
-                        help="A source tree holding the package preimage (repeatable).")
+    parser.add_argument(
+        "--repeats", type=int, default=15, help="Runs of each command (default 15)."
+    )
+    parser.add_argument(
+        "--src",
+        action="append",
+        type=Path,
+        help="A source tree holding the package preimage (repeatable).",
+    )
     args = parser.parse_args()
     sources = [p.resolve() for p in args.src or [Path(__file__).resolve().parents[1] / "src"]]
     times = measure(sources, args.repeats)
     floor = statistics.median(times[NUMPY[0]])
-    print(f"{sys.executable} (Python {sys.version.split()[0]}), {args.repeats} fresh "
-          f"interpreters per command, in turn; median and quartiles of wall time")
+    print(
+        f"{sys.executable} (Python {sys.version.split()[0]}), {args.repeats} fresh "
+        f"interpreters per command, in turn; median and quartiles of wall time"
+    )
     width = max(map(len, times))
     print(f"{'command':{width}} {'median s':>9} {'q1 s':>7} {'q3 s':>7} {'x numpy':>8}")
     for label, seconds in times.items():

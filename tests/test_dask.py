@@ -19,9 +19,16 @@ from preimage.solvers import LearnedPreimage  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         yield client
 
 
@@ -45,8 +52,14 @@ def test_runs_on_two_worker_processes(client):
 @pytest.mark.slow
 def test_nystroem_fit_on_dask_equals_in_memory(client, data, landmarks):
     X, T = data
-    kw = dict(n_components=6, kernel="rbf", gamma="total_variance", n_landmarks=30,
-              landmarks=landmarks, random_state=0)
+    kw = dict(
+        n_components=6,
+        kernel="rbf",
+        gamma="total_variance",
+        n_landmarks=30,
+        landmarks=landmarks,
+        random_state=0,
+    )
     mem = KernelPCA(**kw).fit(X)
     dsk = KernelPCA(**kw).fit(chunked(X))
     assert dsk.gamma_ == pytest.approx(mem.gamma_, rel=1e-12)
@@ -71,8 +84,9 @@ def test_inverse_transform_is_blockwise_and_equal(client, data, method):
     Y = kpca.transform(T)
     x0 = T if method == "fixed_point" else None
     expected = kpca.inverse_transform(Y, method=method, x0=x0)
-    got = kpca.inverse_transform(chunked(Y, 9), method=method,
-                                 x0=None if x0 is None else chunked(x0, 9))
+    got = kpca.inverse_transform(
+        chunked(Y, 9), method=method, x0=None if x0 is None else chunked(x0, 9)
+    )
     assert isinstance(got, da.Array)
     # The fixed point stops at its tolerance (1e-7 relative); GEMMs of other
     # shapes round differently, so blocks may stop a step apart.
@@ -91,8 +105,9 @@ def test_denoiser_chooses_its_components_on_dask_as_in_memory(client, method):
     mem = KernelPCADenoiser(**kw).fit(noisy, X)
     dsk = KernelPCADenoiser(**kw).fit(chunked(noisy, 17), chunked(X, 17))
     assert dsk.n_components_ == mem.n_components_
-    np.testing.assert_allclose(dsk.component_selection_["scores"],
-                               mem.component_selection_["scores"], rtol=1e-6)
+    np.testing.assert_allclose(
+        dsk.component_selection_["scores"], mem.component_selection_["scores"], rtol=1e-6
+    )
 
 
 @pytest.mark.parametrize("method", ["fixed_point", "learned"])
@@ -130,20 +145,24 @@ def test_dask_errors_name_the_argument(client, data):
     with pytest.raises(ValueError, match="'X' has 4 features"):
         kpca.transform(chunked(T[:, :4]))
     with pytest.raises(ValueError, match="'return_result=True'"):
-        kpca.inverse_transform(kpca.transform(chunked(T)), method="fixed_point",
-                               return_result=True)
+        kpca.inverse_transform(
+            kpca.transform(chunked(T)), method="fixed_point", return_result=True
+        )
     den = KernelPCADenoiser(3, gamma=0.2).fit(X)
     with pytest.raises(TypeError, match="transform"):
         den.denoise(chunked(T))
     bad = T.copy()
     bad[30, 2] = np.nan
     with pytest.raises(ValueError, match="'X' contains NaN"):
-        KernelPCA(3, kernel="rbf", gamma="total_variance", n_landmarks=20, random_state=0).fit(chunked(np.vstack([X, bad]))).eigenvalues_
+        KernelPCA(3, kernel="rbf", gamma="total_variance", n_landmarks=20, random_state=0).fit(
+            chunked(np.vstack([X, bad]))
+        ).eigenvalues_
     with pytest.raises(ValueError, match="Dask arrays need 'n_landmarks'"):
         LearnedPreimage("rbf").fit_coordinates(chunked(X), chunked(X))
 
 
 # --- the caller's settings and the shared machine, on worker processes -------
+
 
 def test_worker_tasks_see_the_callers_budget(client, data, monkeypatch):
     """A budget set only in the caller (config_context, or set_config) holds in
@@ -230,22 +249,25 @@ def test_fitted_estimator_is_in_the_graph_once(capsys):
 
     digits, _ = load_digits()
     dX = da.from_array(digits[:400], chunks=(20, 64))
-    denoiser = KernelPCADenoiser(n_components=16, gamma=0.02,
-                                 method="closed_form").fit(digits[:600])
+    denoiser = KernelPCADenoiser(n_components=16, gamma=0.02, method="closed_form").fit(
+        digits[:600]
+    )
     out = denoiser.transform(dX)
     graph = dict(out.__dask_graph__())
     size = len(pickle.dumps(denoiser))
     holding, sizes = _tasks_holding(graph, denoiser)
     data = sum(_tasks_holding(dict(dX.__dask_graph__()), None)[1])
     with capsys.disabled():
-        print(f"\n{len(graph)} keys, estimator {size / 1e6:.2f} MB, tasks pickled one by "
-              f"one {sum(sizes) / 1e6:.2f} MB (input blocks {data / 1e6:.2f} MB), "
-              f"{holding} task(s) holding the estimator")
+        print(
+            f"\n{len(graph)} keys, estimator {size / 1e6:.2f} MB, tasks pickled one by "
+            f"one {sum(sizes) / 1e6:.2f} MB (input blocks {data / 1e6:.2f} MB), "
+            f"{holding} task(s) holding the estimator"
+        )
     assert out.numblocks == (20, 1)
     assert holding == 1
     assert sum(sizes) - data < 1.1 * size
     # Identical to the in-memory transform of the same blocks.
-    expected = np.vstack([denoiser.transform(digits[i:i + 20]) for i in range(0, 400, 20)])
+    expected = np.vstack([denoiser.transform(digits[i : i + 20]) for i in range(0, 400, 20)])
     assert np.array_equal(out.compute(scheduler="sync"), expected)
 
     kpca = KernelPCA(8, kernel="rbf", gamma=0.02).fit(digits[:300])

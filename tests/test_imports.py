@@ -27,31 +27,48 @@ SRC = Path(preimage.__file__).parents[1]
 #: What neither `import preimage` nor the command line's help may load: the
 #: numerical stack, and what only some commands need (figures, Dask, images,
 #: progress bars).
-HEAVY = ("numpy", "scipy", "scipy.optimize", "sklearn", "sklearn.linear_model", "pandas",
-         "matplotlib", "dask", "PIL", "tqdm")
+HEAVY = (
+    "numpy",
+    "scipy",
+    "scipy.optimize",
+    "sklearn",
+    "sklearn.linear_model",
+    "pandas",
+    "matplotlib",
+    "dask",
+    "PIL",
+    "tqdm",
+)
 
 #: Every package of the library that exports its names at their first use.
 LAZY_PACKAGES = sorted(
-    ".".join(path.parent.relative_to(SRC).parts) for path in (SRC / "preimage").rglob(
-        "__init__.py") if "lazy_exports" in path.read_text())
+    ".".join(path.parent.relative_to(SRC).parts)
+    for path in (SRC / "preimage").rglob("__init__.py")
+    if "lazy_exports" in path.read_text()
+)
 
 
 def _loaded(code):
     """The modules a fresh interpreter has after running `code` (which may
     print; the modules are the last line of its output)."""
     code += "\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))\n"
-    env = {**os.environ,
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")]))}
-    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=300)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")])),
+    }
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+    )
     assert run.returncode == 0, run.stderr
     return set(json.loads(run.stdout.splitlines()[-1])), run.stdout
 
 
 def _help(*args):
-    return ("from preimage.cli import main\n"
-            f"try:\n    main({list(args) + ['--help']!r})\n"
-            "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n")
+    return (
+        "from preimage.cli import main\n"
+        f"try:\n    main({list(args) + ['--help']!r})\n"
+        "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+    )
 
 
 def test_import_preimage_loads_none_of_the_numerical_stack():
@@ -59,7 +76,9 @@ def test_import_preimage_loads_none_of_the_numerical_stack():
     assert "preimage" in modules
     assert sorted(set(HEAVY) & modules) == []
     assert sorted(m for m in modules if m.startswith("preimage.")) == [
-        "preimage._lazy", "preimage._version"]
+        "preimage._lazy",
+        "preimage._version",
+    ]
 
 
 def test_a_name_asked_for_is_imported_then():
@@ -68,8 +87,9 @@ def test_a_name_asked_for_is_imported_then():
     assert {"preimage.estimators._kernel_pca", "sklearn", "numpy"} <= modules
 
 
-@pytest.mark.parametrize("command", [(), ("fit",), ("denoise",), ("demo",), ("info",),
-                                     ("reproduce",)])
+@pytest.mark.parametrize(
+    "command", [(), ("fit",), ("denoise",), ("demo",), ("info",), ("reproduce",)]
+)
 def test_help_loads_none_of_the_numerical_stack(command):
     modules, output = _loaded(_help(*command))
     assert "Usage:" in output and "preimage.cli" in modules
@@ -83,11 +103,15 @@ def test_registries_know_their_names_without_importing_what_they_name():
     modules, output = _loaded(
         "from preimage import PREIMAGE_METHODS\nfrom preimage.kernels import KERNELS\n"
         "print((list(PREIMAGE_METHODS), list(KERNELS), 'mds' in PREIMAGE_METHODS, "
-        "len(KERNELS)))")
-    assert output.splitlines()[0] == str((list(PREIMAGE_METHODS), list(KERNELS), True,
-                                          len(KERNELS)))
-    assert not any(m.startswith(("preimage.solvers._", "preimage.kernels._")) and
-                   not m.endswith("._names") for m in modules)
+        "len(KERNELS)))"
+    )
+    assert output.splitlines()[0] == str(
+        (list(PREIMAGE_METHODS), list(KERNELS), True, len(KERNELS))
+    )
+    assert not any(
+        m.startswith(("preimage.solvers._", "preimage.kernels._")) and not m.endswith("._names")
+        for m in modules
+    )
     assert sorted(set(HEAVY) & modules) == []
 
 
@@ -113,8 +137,13 @@ def test_a_registry_is_a_read_only_mapping_that_refuses_unknown_names():
 
 def test_the_packages_export_their_names_lazily():
     """The parametrized checks below have packages to check."""
-    assert {"preimage", "preimage.estimators", "preimage.kernels", "preimage.plot",
-            "preimage.solvers"} <= set(LAZY_PACKAGES)
+    assert {
+        "preimage",
+        "preimage.estimators",
+        "preimage.kernels",
+        "preimage.plot",
+        "preimage.solvers",
+    } <= set(LAZY_PACKAGES)
 
 
 @pytest.mark.parametrize("package", LAZY_PACKAGES)
@@ -140,8 +169,9 @@ def _init_parts(package):
     checked, exports, submodules, eager, listed = set(), {}, [], set(), []
     for node in tree.body:
         if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
-            checked |= {("." + (imp.module or ""), alias.name) for imp in node.body
-                        for alias in imp.names}
+            checked |= {
+                ("." + (imp.module or ""), alias.name) for imp in node.body for alias in imp.names
+            }
         elif isinstance(node, ast.ImportFrom) and node.module not in (None, "_lazy"):
             eager |= {alias.name for alias in node.names}
         elif isinstance(node, ast.Assign):

@@ -28,7 +28,7 @@ from preimage.reduced_set import reduce_expansion  # noqa: E402
 
 #: A backend of the user's own: Agg's drawing under a canvas class of its own,
 #: which writes a line to $USERS_BACKEND_LOG (if set) for every figure made.
-BACKEND_SOURCE = '''
+BACKEND_SOURCE = """
 import os
 
 from matplotlib.backend_bases import FigureManagerBase
@@ -46,7 +46,7 @@ class FigureCanvas(FigureCanvasAgg):
 
 
 FigureManager = FigureManagerBase
-'''
+"""
 BACKEND = "module://users_backend"
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -74,14 +74,15 @@ def _calls(tmp_path):
     rng = np.random.default_rng(0)
     points = rng.normal(size=(6, 2))
     X = np.array([[0.0], [0.5], [3.0]])
-    reduced = reduce_expansion(FeatureExpansion([1.0, 1.0, -0.5], X, GaussianKernel()), 2,
-                               method="selection_kpca")
+    reduced = reduce_expansion(
+        FeatureExpansion([1.0, 1.0, -0.5], X, GaussianKernel()), 2, method="selection_kpca"
+    )
     return {
         "pyplot": lambda: plot.pyplot(),
-        "save_figure": lambda: plot.save_figure(plot.pyplot().figure(),
-                                                tmp_path / "figure.png"),
-        "plot_image_grid": lambda: plot.plot_image_grid([rng.random((3, 4))], ["row"],
-                                                        image_shape=(2, 2)),
+        "save_figure": lambda: plot.save_figure(plot.pyplot().figure(), tmp_path / "figure.png"),
+        "plot_image_grid": lambda: plot.plot_image_grid(
+            [rng.random((3, 4))], ["row"], image_shape=(2, 2)
+        ),
         "plot_denoising_2d": lambda: plot.plot_denoising_2d(points, points / 2),
         "plot_spectrum": lambda: plot.plot_spectrum([3.0, 2.0, 1.0]),
         "plot_embedding": lambda: plot.plot_embedding(points, [0, 1, 0, 1, 0, 1]),
@@ -90,13 +91,14 @@ def _calls(tmp_path):
     }
 
 
-def test_every_plot_function_draws_with_the_users_backend_and_leaves_it(users_backend,
-                                                                        tmp_path):
+def test_every_plot_function_draws_with_the_users_backend_and_leaves_it(users_backend, tmp_path):
     calls = _calls(tmp_path)
     public = {name for name in plot.__all__ if callable(getattr(plot, name))}
-    assert public == set(calls), ("give every public function of preimage.plot small "
-                                  "inputs in _calls: "
-                                  f"{sorted(public ^ set(calls))}")
+    assert public == set(calls), (
+        "give every public function of preimage.plot small "
+        "inputs in _calls: "
+        f"{sorted(public ^ set(calls))}"
+    )
     for name in sorted(public):
         calls[name]()
         assert matplotlib.get_backend() == users_backend, f"{name} changed the backend"
@@ -114,8 +116,14 @@ def _command(args, cwd, **env):
     paths = [str(Path(preimage.__file__).parents[1]), str(cwd), os.environ.get("PYTHONPATH")]
     environment = {k: v for k, v in os.environ.items() if k not in _DISPLAY_VARIABLES}
     environment.update(PYTHONPATH=os.pathsep.join(filter(None, paths)), **env)
-    return subprocess.run([sys.executable, "-m", "preimage.cli", *args], cwd=cwd,
-                          env=environment, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "preimage.cli", *args],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 @pytest.fixture
@@ -133,22 +141,32 @@ def test_the_library_keeps_a_backend_that_needs_a_display(tmp_path, window_only_
     backend stands, and a figure needs a display."""
     code = "from preimage.plot import plot_spectrum; plot_spectrum([2.0, 1.0])"
     environment = {k: v for k, v in os.environ.items() if k not in _DISPLAY_VARIABLES}
-    environment.update(MATPLOTLIBRC=window_only_matplotlibrc,
-                       PYTHONPATH=str(Path(preimage.__file__).parents[1]))
-    run = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True,
-                         text=True, timeout=300)
+    environment.update(
+        MATPLOTLIBRC=window_only_matplotlibrc, PYTHONPATH=str(Path(preimage.__file__).parents[1])
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=environment, capture_output=True, text=True, timeout=300
+    )
     assert run.returncode != 0 and "TkAgg" in run.stderr
 
 
-@pytest.mark.parametrize("args, figures", [
-    (["reproduce", "toy-2d", "--quick", "--output-dir", "out", "--quiet"],
-     ["out/toy-2d-quick/curves.png", "out/toy-2d-quick/three_clusters.png"]),
-    (["demo", "--n-train", "10", "--n-test", "10", "--output-dir", "out", "--quiet"],
-     ["out/denoising.png"]),
-])
+@pytest.mark.parametrize(
+    "args, figures",
+    [
+        (
+            ["reproduce", "toy-2d", "--quick", "--output-dir", "out", "--quiet"],
+            ["out/toy-2d-quick/curves.png", "out/toy-2d-quick/three_clusters.png"],
+        ),
+        (
+            ["demo", "--n-train", "10", "--n-test", "10", "--output-dir", "out", "--quiet"],
+            ["out/denoising.png"],
+        ),
+    ],
+)
 @pytest.mark.slow
-def test_the_command_line_writes_its_figures_without_a_display(tmp_path, args, figures,
-                                                               window_only_matplotlibrc):
+def test_the_command_line_writes_its_figures_without_a_display(
+    tmp_path, args, figures, window_only_matplotlibrc
+):
     run = _command(args, tmp_path, MATPLOTLIBRC=window_only_matplotlibrc)
     assert run.returncode == 0, run.stderr
     assert "no figure" not in run.stderr
@@ -160,8 +178,12 @@ def test_the_command_line_writes_its_figures_without_a_display(tmp_path, args, f
 def test_the_command_line_keeps_the_backend_of_mplbackend(tmp_path):
     (tmp_path / "users_backend.py").write_text(BACKEND_SOURCE)
     log = tmp_path / "figures.log"
-    run = _command(["reproduce", "toy-2d", "--quick", "--output-dir", "out", "--quiet"],
-                   tmp_path, MPLBACKEND=BACKEND, USERS_BACKEND_LOG=str(log))
+    run = _command(
+        ["reproduce", "toy-2d", "--quick", "--output-dir", "out", "--quiet"],
+        tmp_path,
+        MPLBACKEND=BACKEND,
+        USERS_BACKEND_LOG=str(log),
+    )
     assert run.returncode == 0, run.stderr
     # toy-2d draws two figures, each made by the user's backend
     assert log.read_text().count("figure") >= 2

@@ -69,6 +69,7 @@ def test_mika_table1_kernel_pca_wins_by_orders_of_magnitude_at_small_sigma():
 
 # -- the pieces ---------------------------------------------------------------
 
+
 def test_table_pairs_read_mean_sd_in_markdown_and_split_in_csv():
     table = Table("t", "A title", ["a", "b"], [["x", (1.234, 0.05)], ["y", 2.0]])
     md = table.to_markdown()
@@ -104,24 +105,35 @@ def test_cli_lists_and_rejects_unknown_names(tmp_path):
 
 @pytest.mark.slow
 def test_cli_runs_one_quick_reproduction(tmp_path):
-    result = CliRunner().invoke(main, ["reproduce", "toy-2d", "--quick",
-                                       "--output-dir", str(tmp_path / "out")])
+    result = CliRunner().invoke(
+        main, ["reproduce", "toy-2d", "--quick", "--output-dir", str(tmp_path / "out")]
+    )
     assert result.exit_code == 0, result.output
     assert "[toy-2d]" in result.output and "Three clusters" in result.output
     assert (tmp_path / "out" / "toy-2d-quick" / "curves.png").exists()
 
 
-@pytest.mark.parametrize("point, expected", [
-    ((0.0, 1.0), 0.0), ((0.0, 2.0), 1.0), ((0.0, 0.5), 0.25),
-    ((2.0, -1.0), 2.0),                 # below the diameter: nearest end (1, 0)
-])
+@pytest.mark.parametrize(
+    "point, expected",
+    [
+        ((0.0, 1.0), 0.0),
+        ((0.0, 2.0), 1.0),
+        ((0.0, 0.5), 0.25),
+        ((2.0, -1.0), 2.0),  # below the diameter: nearest end (1, 0)
+    ],
+)
 def test_distance_to_half_circle(point, expected):
     assert toy_2d.distance2_to_half_circle(np.array([point]))[0] == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("point, expected", [
-    ((1.0, 0.3), 0.0), ((0.0, 0.0), 1.0), ((0.5, 0.9), 0.01),
-    ((2.0, 3.0), 1.0 + 4.0),            # outside a corner: to (1, 1)
-])
+@pytest.mark.parametrize(
+    "point, expected",
+    [
+        ((1.0, 0.3), 0.0),
+        ((0.0, 0.0), 1.0),
+        ((0.5, 0.9), 0.01),
+        ((2.0, 3.0), 1.0 + 4.0),  # outside a corner: to (1, 1)
+    ],
+)
 def test_distance_to_square(point, expected):
     assert toy_2d.distance2_to_square(np.array([point]))[0] == pytest.approx(expected)

@@ -25,6 +25,7 @@ GiB = 2**30
 
 # --- a simulated cgroup tree ------------------------------------------------
 
+
 def cgroup_tree(tmp_path, files, proc_lines):
     """A cgroup mount under tmp_path/"cgroup" holding `files` ({relative path:
     text}), and a /proc/self/cgroup file of `proc_lines`; returns both paths."""
@@ -42,31 +43,70 @@ def cgroup_tree(tmp_path, files, proc_lines):
 V1_PROC = ["9:name=systemd:/", "4:memory:/docker/abc", "2:cpu,cpuacct:/docker/abc", "0::/"]
 
 
-@pytest.mark.parametrize("files, proc_lines, expected", [
-    pytest.param({"app.slice/job/memory.max": f"{3 * GiB}\n"}, ["0::/app.slice/job"],
-                 3 * GiB, id="v2-limit"),
-    pytest.param({"app.slice/memory.max": f"{2 * GiB}\n", "app.slice/job/memory.max": "max\n"},
-                 ["0::/app.slice/job"], 2 * GiB, id="v2-limit-on-a-parent"),
-    pytest.param({"memory.max": f"{3 * GiB}\n"}, ["0::/"], 3 * GiB,
-                 id="v2-container-namespace-root"),
-    pytest.param({"app.slice/job/memory.max": "max\n", "app.slice/memory.max": "max\n"},
-                 ["0::/app.slice/job"], None, id="v2-max"),
-    pytest.param({"memory/docker/abc/memory.limit_in_bytes": f"{3 * GiB}\n"}, V1_PROC,
-                 3 * GiB, id="v1-limit"),
-    pytest.param({"memory/memory.limit_in_bytes": f"{3 * GiB}\n"}, V1_PROC, 3 * GiB,
-                 id="v1-container-mounts-its-own-group-as-root"),
-    pytest.param({"memory/docker/abc/memory.limit_in_bytes": "9223372036854771712\n",
-                  "memory/memory.limit_in_bytes": "9223372036854771712\n"}, V1_PROC, None,
-                 id="v1-unlimited-huge"),
-    pytest.param({"memory/docker/abc/memory.limit_in_bytes": "lots\n"}, V1_PROC, None,
-                 id="v1-unparsable"),
-    pytest.param({}, ["0::/app.slice/job"], None, id="v2-missing-files"),
-    pytest.param({"memory/docker/abc/memory.limit_in_bytes": f"{GiB}\n",
-                  "app.slice/memory.max": f"{3 * GiB}\n"},
-                 ["4:memory:/docker/abc", "0::/app.slice"], GiB, id="hybrid-smaller-wins"),
-])
-def test_cgroup_memory_limit_read_from_the_process_cgroup(tmp_path, files, proc_lines,
-                                                           expected):
+@pytest.mark.parametrize(
+    "files, proc_lines, expected",
+    [
+        pytest.param(
+            {"app.slice/job/memory.max": f"{3 * GiB}\n"},
+            ["0::/app.slice/job"],
+            3 * GiB,
+            id="v2-limit",
+        ),
+        pytest.param(
+            {"app.slice/memory.max": f"{2 * GiB}\n", "app.slice/job/memory.max": "max\n"},
+            ["0::/app.slice/job"],
+            2 * GiB,
+            id="v2-limit-on-a-parent",
+        ),
+        pytest.param(
+            {"memory.max": f"{3 * GiB}\n"}, ["0::/"], 3 * GiB, id="v2-container-namespace-root"
+        ),
+        pytest.param(
+            {"app.slice/job/memory.max": "max\n", "app.slice/memory.max": "max\n"},
+            ["0::/app.slice/job"],
+            None,
+            id="v2-max",
+        ),
+        pytest.param(
+            {"memory/docker/abc/memory.limit_in_bytes": f"{3 * GiB}\n"},
+            V1_PROC,
+            3 * GiB,
+            id="v1-limit",
+        ),
+        pytest.param(
+            {"memory/memory.limit_in_bytes": f"{3 * GiB}\n"},
+            V1_PROC,
+            3 * GiB,
+            id="v1-container-mounts-its-own-group-as-root",
+        ),
+        pytest.param(
+            {
+                "memory/docker/abc/memory.limit_in_bytes": "9223372036854771712\n",
+                "memory/memory.limit_in_bytes": "9223372036854771712\n",
+            },
+            V1_PROC,
+            None,
+            id="v1-unlimited-huge",
+        ),
+        pytest.param(
+            {"memory/docker/abc/memory.limit_in_bytes": "lots\n"},
+            V1_PROC,
+            None,
+            id="v1-unparsable",
+        ),
+        pytest.param({}, ["0::/app.slice/job"], None, id="v2-missing-files"),
+        pytest.param(
+            {
+                "memory/docker/abc/memory.limit_in_bytes": f"{GiB}\n",
+                "app.slice/memory.max": f"{3 * GiB}\n",
+            },
+            ["4:memory:/docker/abc", "0::/app.slice"],
+            GiB,
+            id="hybrid-smaller-wins",
+        ),
+    ],
+)
+def test_cgroup_memory_limit_read_from_the_process_cgroup(tmp_path, files, proc_lines, expected):
     root, proc = cgroup_tree(tmp_path, files, proc_lines)
     assert _resources.cgroup_memory_limit(root, proc) == expected
 
@@ -118,9 +158,11 @@ def test_fit_inside_a_small_container_is_refused_not_killed(container):
     host's default, half its RAM, this fit would be attempted."""
     container(256 * 2**20)
     X = np.random.default_rng(0).random((5_000, 16))
-    with pytest.raises(MemoryBudgetError,
-                       match=r"5000 x 5000 .*would need 400\.0 MB, over the memory budget of "
-                             r"134\.2 MB"):
+    with pytest.raises(
+        MemoryBudgetError,
+        match=r"5000 x 5000 .*would need 400\.0 MB, over the memory budget of "
+        r"134\.2 MB",
+    ):
         KernelPCA(4, kernel="rbf", gamma=0.1).fit(X)
 
 
@@ -134,16 +176,30 @@ def test_explicit_budget_and_environment_still_win(container, monkeypatch):
 
 # --- CPUs and threads ---------------------------------------------------------
 
-@pytest.mark.parametrize("files, proc_lines, expected", [
-    pytest.param({"job/cpu.max": "150000 100000\n"}, ["0::/job"], 1.5, id="v2-quota"),
-    pytest.param({"job/cpu.max": "max 100000\n"}, ["0::/job"], None, id="v2-max"),
-    pytest.param({"cpu,cpuacct/docker/abc/cpu.cfs_quota_us": "50000\n",
-                  "cpu,cpuacct/docker/abc/cpu.cfs_period_us": "100000\n"}, V1_PROC, 0.5,
-                 id="v1-quota"),
-    pytest.param({"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"},
-                 V1_PROC, None, id="v1-no-quota"),
-    pytest.param({}, V1_PROC, None, id="missing"),
-])
+
+@pytest.mark.parametrize(
+    "files, proc_lines, expected",
+    [
+        pytest.param({"job/cpu.max": "150000 100000\n"}, ["0::/job"], 1.5, id="v2-quota"),
+        pytest.param({"job/cpu.max": "max 100000\n"}, ["0::/job"], None, id="v2-max"),
+        pytest.param(
+            {
+                "cpu,cpuacct/docker/abc/cpu.cfs_quota_us": "50000\n",
+                "cpu,cpuacct/docker/abc/cpu.cfs_period_us": "100000\n",
+            },
+            V1_PROC,
+            0.5,
+            id="v1-quota",
+        ),
+        pytest.param(
+            {"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"},
+            V1_PROC,
+            None,
+            id="v1-no-quota",
+        ),
+        pytest.param({}, V1_PROC, None, id="missing"),
+    ],
+)
 def test_cgroup_cpu_limit(tmp_path, files, proc_lines, expected):
     root, proc = cgroup_tree(tmp_path, files, proc_lines)
     assert _resources.cgroup_cpu_limit(root, proc) == expected
@@ -230,14 +286,17 @@ def test_cpu_quota_bounds_the_threads(cpus, monkeypatch, tmp_path):
         REAL_CGROUP_CPUS.cache_clear()
 
 
-@pytest.mark.parametrize("name, value, expected", [
-    ("OMP_NUM_THREADS", "1", 1),
-    ("OMP_NUM_THREADS", "3,2", 3),  # nested levels: the outer one counts
-    ("OPENBLAS_NUM_THREADS", "2", 2),
-    ("MKL_NUM_THREADS", "1", 1),
-    ("OMP_NUM_THREADS", "none", 4),  # ignored, as OpenMP runtimes ignore it
-    ("OMP_NUM_THREADS", "0", 4),
-])
+@pytest.mark.parametrize(
+    "name, value, expected",
+    [
+        ("OMP_NUM_THREADS", "1", 1),
+        ("OMP_NUM_THREADS", "3,2", 3),  # nested levels: the outer one counts
+        ("OPENBLAS_NUM_THREADS", "2", 2),
+        ("MKL_NUM_THREADS", "1", 1),
+        ("OMP_NUM_THREADS", "none", 4),  # ignored, as OpenMP runtimes ignore it
+        ("OMP_NUM_THREADS", "0", 4),
+    ],
+)
 def test_thread_variables_limit_the_threads(cpus, monkeypatch, name, value, expected):
     cpus(4)
     monkeypatch.setenv(name, value)
@@ -260,8 +319,7 @@ def test_threadpool_limits_one_gives_one_thread(cpus, threads_used, monkeypatch)
     assert threads_used == {threading.get_ident()}
 
 
-def test_gram_block_is_bit_identical_with_one_and_two_threads(cpus, threads_used,
-                                                               monkeypatch):
+def test_gram_block_is_bit_identical_with_one_and_two_threads(cpus, threads_used, monkeypatch):
     cpus(1)
     one = large_block()
     assert len(threads_used) == 1
@@ -275,13 +333,19 @@ def test_gram_block_is_bit_identical_with_one_and_two_threads(cpus, threads_used
 @pytest.mark.skipif(shutil.which("taskset") is None, reason="needs taskset (util-linux)")
 def test_taskset_one_cpu_gives_one_thread():
     """The real affinity of a process started with ``taskset -c 0``."""
-    code = ("from preimage.kernels import _pairwise; "
-            "from preimage import _resources; "
-            "print(_resources.available_cpus(), _pairwise.n_threads())")
-    env = {k: v for k, v in os.environ.items()
-           if k not in _resources.THREAD_LIMIT_VARIABLES}
-    done = subprocess.run(["taskset", "-c", "0", sys.executable, "-c", code], env=env,
-                          capture_output=True, text=True, check=True)
+    code = (
+        "from preimage.kernels import _pairwise; "
+        "from preimage import _resources; "
+        "print(_resources.available_cpus(), _pairwise.n_threads())"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in _resources.THREAD_LIMIT_VARIABLES}
+    done = subprocess.run(
+        ["taskset", "-c", "0", sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.split() == ["1", "1"]
 
 
@@ -293,4 +357,3 @@ def test_joblib_worker_with_one_inner_thread_uses_one_thread():
     with parallel_config(backend="loky", inner_max_num_threads=1):
         counts = Parallel(n_jobs=2)(delayed(_pairwise.n_threads)() for _ in range(2))
     assert counts == [1, 1]
-

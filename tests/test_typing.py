@@ -25,7 +25,7 @@ import preimage
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "preimage"
 PYPROJECT = ROOT / "pyproject.toml"
-MYPY_CACHE = ROOT / ".mypy_cache"   # where `mypy` run by hand from the root keeps it
+MYPY_CACHE = ROOT / ".mypy_cache"  # where `mypy` run by hand from the root keeps it
 
 #: Dunder methods that are part of a class's public API.
 PUBLIC_DUNDERS = ("__init__", "__call__")
@@ -49,7 +49,7 @@ def _missing_annotations(func, *, method=False):
     """The parameters of `func` without annotation, and ``"return"`` if the
     return has none (the first parameter of a method is exempt)."""
     signature = inspect.signature(func)  # follows __wrapped__ through decorators
-    params = list(signature.parameters.values())[1 if method else 0:]
+    params = list(signature.parameters.values())[1 if method else 0 :]
     missing = [p.name for p in params if p.annotation is inspect.Parameter.empty]
     if signature.return_annotation is inspect.Signature.empty:
         missing.append("return")
@@ -105,8 +105,11 @@ def _unannotated(modules):
 
 
 def _public_modules():
-    return [importlib.import_module(name) for name in _public_module_names()
-            if not _is_experiment(name)]
+    return [
+        importlib.import_module(name)
+        for name in _public_module_names()
+        if not _is_experiment(name)
+    ]
 
 
 def test_public_modules_declare_all():
@@ -115,7 +118,7 @@ def test_public_modules_declare_all():
 
 def test_public_callables_are_annotated():
     modules = _public_modules()
-    assert sum(1 for _ in _public_callables(modules)) > 300   # the walk finds the API
+    assert sum(1 for _ in _public_callables(modules)) > 300  # the walk finds the API
     assert _unannotated(modules) == []
 
 
@@ -152,8 +155,9 @@ def _mypy(*paths, env=None, monkeypatch=None):
 
     for key, value in (env or {}).items():
         monkeypatch.setenv(key, value)
-    return api.run(["--config-file", str(PYPROJECT), "--cache-dir", str(MYPY_CACHE),
-                    *map(str, paths)])
+    return api.run(
+        ["--config-file", str(PYPROJECT), "--cache-dir", str(MYPY_CACHE), *map(str, paths)]
+    )
 
 
 @pytest.mark.slow
@@ -169,13 +173,16 @@ def test_mypy_checks_a_program_against_the_annotations(tmp_path, monkeypatch):
     """A program that uses a result as what it is not is refused: the
     annotations reach a user's type checker."""
     program = tmp_path / "program.py"
-    program.write_text("import numpy as np\n"
-                       "from preimage.kernels import GaussianKernel\n"
-                       "\n"
-                       "K: str = GaussianKernel(gamma=1.0).block(np.zeros((2, 1)))\n"
-                       "n: int = GaussianKernel(gamma=1.0).block(np.zeros((2, 1))).shape[0]\n")
-    out, err, status = _mypy(program, env={"MYPYPATH": str(PACKAGE.parent)},
-                             monkeypatch=monkeypatch)
+    program.write_text(
+        "import numpy as np\n"
+        "from preimage.kernels import GaussianKernel\n"
+        "\n"
+        "K: str = GaussianKernel(gamma=1.0).block(np.zeros((2, 1)))\n"
+        "n: int = GaussianKernel(gamma=1.0).block(np.zeros((2, 1))).shape[0]\n"
+    )
+    out, err, status = _mypy(
+        program, env={"MYPYPATH": str(PACKAGE.parent)}, monkeypatch=monkeypatch
+    )
     assert status == 1, out + err
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert len(errors) == 1, out

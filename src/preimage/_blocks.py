@@ -195,8 +195,14 @@ def map_row_blocks(func, X, *others, n_columns, dtype):
     import dask.array as da
 
     X = X.rechunk({1: -1})
-    others = [o.rechunk({0: X.chunks[0], 1: -1}) if is_dask_array(o) else o
-              for o in others]
-    return da.map_blocks(_apply, *_graph_arguments(func), X, *others, token=_name(func),
-                         chunks=(X.chunks[0], (n_columns,)), dtype=dtype,
-                         meta=np.empty((0, n_columns), dtype=dtype))
+    others = [o.rechunk({0: X.chunks[0], 1: -1}) if is_dask_array(o) else o for o in others]
+    return da.map_blocks(
+        _apply,
+        *_graph_arguments(func),
+        X,
+        *others,
+        token=_name(func),
+        chunks=(X.chunks[0], (n_columns,)),
+        dtype=dtype,
+        meta=np.empty((0, n_columns), dtype=dtype),
+    )

@@ -19,24 +19,45 @@ from typing import Any
 
 from ._resources import available_memory
 
-__all__ = ["config_context", "get_config", "set_config", "parse_bytes", "bind_config",
-           "ConfiguredCall"]
+__all__ = [
+    "config_context",
+    "get_config",
+    "set_config",
+    "parse_bytes",
+    "bind_config",
+    "ConfiguredCall",
+]
 
-_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+    "tb": 10**12,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+}
 
 
 def parse_bytes(value, name="memory_budget"):
     """A byte count from an int or a string such as ``"8GB"`` or ``"512 MiB"``."""
     if isinstance(value, str):
-        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([a-zA-Z]*)\s*",
-                             value)
+        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([a-zA-Z]*)\s*", value)
         if not match or match.group(2).lower() not in _UNITS:
-            raise ValueError(f"'{name}' must be a number of bytes such as 8000000000, "
-                             f"'8GB' or '512MiB', got {value!r}")
+            raise ValueError(
+                f"'{name}' must be a number of bytes such as 8000000000, "
+                f"'8GB' or '512MiB', got {value!r}"
+            )
         value = float(match.group(1)) * _UNITS[match.group(2).lower()]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
-            or value == float("inf"):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not value > 0
+        or value == float("inf")
+    ):
         raise ValueError(f"'{name}' must be a positive number of bytes, got {value!r}")
     return int(value)
 
@@ -99,8 +120,7 @@ def _explicit_settings():
     """The settings made with :func:`set_config` and :func:`config_context`
     in this thread (not the defaults, which are each machine's own)."""
     settings = {k: v for k, v in _global.items() if v is not None}
-    settings.update({k: v for k, v in getattr(_local, "overrides", {}).items()
-                     if v is not None})
+    settings.update({k: v for k, v in getattr(_local, "overrides", {}).items() if v is not None})
     return settings
 
 

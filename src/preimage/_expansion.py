@@ -26,9 +26,12 @@ __all__ = ["FeatureExpansion"]
 def _refuse_overflow(values, what, name):
     """Refuse feature-space quantities beyond the float range, naming the
     argument that put them there."""
-    return refuse_overflow(values, f"the feature-space {what}", name,
-                           f"the kernel or the coefficients are too large there; rescale "
-                           f"{name}")
+    return refuse_overflow(
+        values,
+        f"the feature-space {what}",
+        name,
+        f"the kernel or the coefficients are too large there; rescale {name}",
+    )
 
 
 class FeatureExpansion:
@@ -66,8 +69,14 @@ class FeatureExpansion:
     support: Any
     kernel: Any
 
-    def __init__(self, coef: ArrayLike, support: ArrayLike | None, kernel: Kernel | None, *,
-                 norm2: ArrayLike | None = None) -> None:
+    def __init__(
+        self,
+        coef: ArrayLike,
+        support: ArrayLike | None,
+        kernel: Kernel | None,
+        *,
+        norm2: ArrayLike | None = None,
+    ) -> None:
         try:
             coef = np.asarray(coef)
         except ValueError as exc:  # ragged nested lists
@@ -80,7 +89,8 @@ class FeatureExpansion:
             if support.shape[0] != self.coef.shape[1]:
                 raise ValueError(
                     f"'coef' has {self.coef.shape[1]} columns but 'support' has "
-                    f"{support.shape[0]} points; they must match")
+                    f"{support.shape[0]} points; they must match"
+                )
             if not isinstance(kernel, Kernel):
                 raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
             kernel.diag(support, check_input=False, names="'support'")  # refuses k(x, x) = inf
@@ -94,7 +104,8 @@ class FeatureExpansion:
             if norm2.shape != (self.coef.shape[0],) or not np.isfinite(norm2).all():
                 raise ValueError(
                     f"'norm2' must be a finite array of shape ({self.coef.shape[0]},), got "
-                    f"shape {norm2.shape}")
+                    f"shape {norm2.shape}"
+                )
         self._norm2 = norm2
 
     @classmethod
@@ -131,15 +142,18 @@ class FeatureExpansion:
         return sub
 
     def __repr__(self):
-        return (f"FeatureExpansion(n_expansions={self.n_expansions}, "
-                f"n_support={self.n_support}, kernel={self.kernel!r})")
+        return (
+            f"FeatureExpansion(n_expansions={self.n_expansions}, "
+            f"n_support={self.n_support}, kernel={self.kernel!r})"
+        )
 
     # -- feature-space quantities ----------------------------------------------
     def _require_kernel(self):
         if self.support is None:
             raise ValueError(
                 "this expansion has no support points or kernel (it came from a "
-                "precomputed kernel), so it cannot be evaluated at new points")
+                "precomputed kernel), so it cannot be evaluated at new points"
+            )
 
     def norm2(self) -> np.ndarray:
         """``‖Ψ_j‖² = γ_jᵀ K γ_j`` for every expansion, shape (m,)."""
@@ -172,8 +186,9 @@ class FeatureExpansion:
     def _inner(self, Z, K_zx):
         return np.einsum("ji,ji->j", self.coef, K_zx)
 
-    def distance2(self, Z: ArrayLike, *, check_input: bool = True,
-                  overflow: str = "raise") -> np.ndarray:
+    def distance2(
+        self, Z: ArrayLike, *, check_input: bool = True, overflow: str = "raise"
+    ) -> np.ndarray:
         """``‖Ψ_j − φ(z_j)‖²``, the residual every pre-image method minimises.
 
         Rounding can make it slightly negative when Ψ_j = φ(z_j); it is clamped
@@ -186,8 +201,11 @@ class FeatureExpansion:
         norm2 = self.norm2()
         with np.errstate(over="ignore", invalid="ignore"):
             K_zx = self._block(Z, self.support)
-            d2 = norm2 - 2 * self._inner(Z, K_zx) + self.kernel.diag(
-                Z, check_input=False, overflow="ignore")
+            d2 = (
+                norm2
+                - 2 * self._inner(Z, K_zx)
+                + self.kernel.diag(Z, check_input=False, overflow="ignore")
+            )
         if overflow != "ignore":
             return _refuse_overflow(np.maximum(d2, 0.0), "squared distances", "'Z'")
         return np.where(np.isfinite(d2), np.maximum(d2, 0.0), np.inf)
@@ -198,9 +216,9 @@ class FeatureExpansion:
         Z = self._check_paired(Z)
         kernel = self.kernel
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-            G = (-2 * kernel.gradient(Z, self.support, self.coef, check_input=False,
-                                      overflow="ignore")
-                 + kernel.diag_gradient(Z, check_input=False, overflow="ignore"))
+            G = -2 * kernel.gradient(
+                Z, self.support, self.coef, check_input=False, overflow="ignore"
+            ) + kernel.diag_gradient(Z, check_input=False, overflow="ignore")
         return _refuse_overflow(G, "gradients", "'Z'")
 
     def _block(self, A, B):
@@ -213,5 +231,6 @@ class FeatureExpansion:
         if Z.shape[0] != self.n_expansions:
             raise ValueError(
                 f"'Z' must hold one point per expansion ({self.n_expansions}), got "
-                f"{Z.shape[0]}; use cross() for all pairs")
+                f"{Z.shape[0]}; use cross() for all pairs"
+            )
         return Z

@@ -33,9 +33,17 @@ import os
 from pathlib import Path, PurePosixPath
 import sys
 
-__all__ = ["CGROUP_ROOT", "PROC_SELF_CGROUP", "THREAD_LIMIT_VARIABLES", "host_memory",
-           "cgroup_memory_limit", "cgroup_cpu_limit", "available_memory", "available_cpus",
-           "thread_limit"]
+__all__ = [
+    "CGROUP_ROOT",
+    "PROC_SELF_CGROUP",
+    "THREAD_LIMIT_VARIABLES",
+    "host_memory",
+    "cgroup_memory_limit",
+    "cgroup_cpu_limit",
+    "available_memory",
+    "available_cpus",
+    "thread_limit",
+]
 
 #: Where the cgroup hierarchies are mounted (v2 directly, v1 one folder per controller).
 CGROUP_ROOT = "/sys/fs/cgroup"
@@ -44,8 +52,13 @@ PROC_SELF_CGROUP = "/proc/self/cgroup"
 #: Environment variables that limit a process's numerical threads: those joblib
 #: sets in its workers (``inner_max_num_threads``) for OpenMP and the BLAS
 #: libraries. NUMBA_, NUMEXPR_ and TBB_ variables concern other libraries.
-THREAD_LIMIT_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-                          "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+THREAD_LIMIT_VARIABLES = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "BLIS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+)
 # A v1 memory limit this large is the kernel's "unlimited" (PAGE_COUNTER_MAX
 # pages: 2**63 - 4096 bytes with 4 KiB pages, a little less with larger ones).
 _V1_UNLIMITED = 2**62
@@ -168,10 +181,15 @@ def cgroup_cpu_limit(root=None, proc_cgroup=None):
         # order (often both, one a link to the other).
         for name in ("cpu", "cpu,cpuacct", "cpuacct,cpu"):
             for folder in _ancestry(Path(root, name), groups["cpu"]):
-                quotas.append((_parse_int(_read(folder / "cpu.cfs_quota_us")),
-                               _parse_int(_read(folder / "cpu.cfs_period_us"))))
-    return _smallest([q / p for q, p in quotas
-                      if q is not None and p is not None and q > 0 and p > 0])
+                quotas.append(
+                    (
+                        _parse_int(_read(folder / "cpu.cfs_quota_us")),
+                        _parse_int(_read(folder / "cpu.cfs_period_us")),
+                    )
+                )
+    return _smallest(
+        [q / p for q, p in quotas if q is not None and p is not None and q > 0 and p > 0]
+    )
 
 
 def available_memory(root=None, proc_cgroup=None):

@@ -14,13 +14,20 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["ArrayLike", "MatrixLike", "RandomStateLike", "Sequences", "TransformOutput",
-           "Vocabulary"]
+__all__ = [
+    "ArrayLike",
+    "MatrixLike",
+    "RandomStateLike",
+    "Sequences",
+    "TransformOutput",
+    "Vocabulary",
+]
 
 #: A seed, as ``random_state=`` takes it everywhere: None, a non-negative int,
 #: a NumPy ``Generator`` or ``SeedSequence``, or a legacy ``RandomState``.
-RandomStateLike: TypeAlias = (int | np.integer | np.random.Generator | np.random.SeedSequence
-                              | np.random.RandomState | None)
+RandomStateLike: TypeAlias = (
+    int | np.integer | np.random.Generator | np.random.SeedSequence | np.random.RandomState | None
+)
 
 #: Sequences, as the string kernels and kernel dependency estimation take them:
 #: a list, tuple or 1-D array of strings, of lists of symbols, or of ``(x, y)``

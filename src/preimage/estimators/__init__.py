@@ -23,6 +23,15 @@ _EXPORTS = {
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
-__all__ = ["KernelDependencyEstimator", "KernelPCA", "KernelPCADenoiser", "ReducedKernelPCA",
-           "ReducedSVC", "ReducedSVR", "SequentialSVR", "WienerRegressor", "reduce_kernel_pca",
-           "reduce_svm"]
+__all__ = [
+    "KernelDependencyEstimator",
+    "KernelPCA",
+    "KernelPCADenoiser",
+    "ReducedKernelPCA",
+    "ReducedSVC",
+    "ReducedSVR",
+    "SequentialSVR",
+    "WienerRegressor",
+    "reduce_kernel_pca",
+    "reduce_svm",
+]

@@ -30,8 +30,13 @@ from ._reduced_base import BaseReducedExpansion, dense_input
 __all__ = ["reduce_kernel_pca", "ReducedKernelPCA"]
 
 
-def reduce_kernel_pca(kpca: BaseEstimator, n_vectors: int, method: str = "construction",
-                      shared: bool = True, **options: Any) -> ReducedKernelPCA:
+def reduce_kernel_pca(
+    kpca: BaseEstimator,
+    n_vectors: int,
+    method: str = "construction",
+    shared: bool = True,
+    **options: Any,
+) -> ReducedKernelPCA:
     """Kernel PCA feature extraction on a reduced set.
 
     The principal axes ``Ψ_k`` (see
@@ -78,14 +83,18 @@ def reduce_kernel_pca(kpca: BaseEstimator, n_vectors: int, method: str = "constr
     """
     expansion, intercept = kernel_pca_expansion(kpca)
     random_state = options.pop("random_state", None)
-    est = ReducedKernelPCA(n_vectors=n_vectors, method=method, shared=shared,
-                           method_params=options or None, random_state=random_state)
+    est = ReducedKernelPCA(
+        n_vectors=n_vectors,
+        method=method,
+        shared=shared,
+        method_params=options or None,
+        random_state=random_state,
+    )
     est._validate_params()
     return est._reduce_axes(expansion, intercept, kpca)
 
 
-class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
-                       BaseReducedExpansion):
+class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseReducedExpansion):
     """Kernel PCA coordinates from a reduced set.
 
     ``transform(x)_k = Σ_j β_kj k(z_j, x) + c_k ≈ kpca.transform(x)_k``, one
@@ -148,12 +157,24 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
     _maker = "reduce_kernel_pca"
 
-    def __init__(self, estimator: BaseEstimator | None = None, n_vectors: int = 10, *,
-                 method: str = "construction", shared: bool = True,
-                 method_params: dict[str, Any] | None = None,
-                 random_state: RandomStateLike = None) -> None:
-        super().__init__(estimator, n_vectors, method=method, shared=shared,
-                         method_params=method_params, random_state=random_state)
+    def __init__(
+        self,
+        estimator: BaseEstimator | None = None,
+        n_vectors: int = 10,
+        *,
+        method: str = "construction",
+        shared: bool = True,
+        method_params: dict[str, Any] | None = None,
+        random_state: RandomStateLike = None,
+    ) -> None:
+        super().__init__(
+            estimator,
+            n_vectors,
+            method=method,
+            shared=shared,
+            method_params=method_params,
+            random_state=random_state,
+        )
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X: MatrixLike, y: object = None) -> Self:

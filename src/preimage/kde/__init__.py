@@ -59,12 +59,30 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "._data": ["OutputSpace", "check_outputs", "data_kind", "resolve_kernel"],
-    "._decoders": ["DECODERS", "CandidateDecoder", "Decoder", "PreimageDecoder", "WindowDecoder",
-                   "make_decoder", "nearest_coordinates"],
-    "._fit": ["REGRESSIONS", "KDEResult", "fit_kde", "kde_regression", "output_coordinates",
-              "predict_coordinates"],
-    "._strings": ["check_equal_lengths", "check_sequences", "string_preimage_features",
-                  "symbol_accuracy", "window_features"],
+    "._decoders": [
+        "DECODERS",
+        "CandidateDecoder",
+        "Decoder",
+        "PreimageDecoder",
+        "WindowDecoder",
+        "make_decoder",
+        "nearest_coordinates",
+    ],
+    "._fit": [
+        "REGRESSIONS",
+        "KDEResult",
+        "fit_kde",
+        "kde_regression",
+        "output_coordinates",
+        "predict_coordinates",
+    ],
+    "._strings": [
+        "check_equal_lengths",
+        "check_sequences",
+        "string_preimage_features",
+        "symbol_accuracy",
+        "window_features",
+    ],
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 

@@ -78,8 +78,9 @@ class KDEResult:
     regression: str
 
 
-def kde_regression(K: ArrayLike, P: ArrayLike, alpha: float = 1.0,
-                   regression: str = "paper") -> np.ndarray:
+def kde_regression(
+    K: ArrayLike, P: ArrayLike, alpha: float = 1.0, regression: str = "paper"
+) -> np.ndarray:
     """Coefficients β of the map from inputs to output coordinates.
 
     Parameters
@@ -106,13 +107,13 @@ def kde_regression(K: ArrayLike, P: ArrayLike, alpha: float = 1.0,
     beta : ndarray of shape (m, r)
     """
     if regression not in REGRESSIONS:
-        raise ValueError(f"'regression' must be one of {list(REGRESSIONS)}, got "
-                         f"{regression!r}")
+        raise ValueError(f"'regression' must be one of {list(REGRESSIONS)}, got {regression!r}")
     K = _check_gram(K, "K")
     P = check_array_2d(P, "P", dtype=np.float64, min_samples=0)
     if P.shape[0] != K.shape[0]:
-        raise ValueError(f"'P' must have shape ({K.shape[0]}, r), one row per row of 'K', "
-                         f"got shape {P.shape}")
+        raise ValueError(
+            f"'P' must have shape ({K.shape[0]}, r), one row per row of 'K', got shape {P.shape}"
+        )
     alpha = check_positive(alpha, "alpha")
     # _check_gram bounds |K_ij| by √(max/4m), so KᵀK cannot overflow.
     if regression == "paper":
@@ -133,10 +134,13 @@ def kde_regression(K: ArrayLike, P: ArrayLike, alpha: float = 1.0,
             return linalg.solve(A, B, assume_a="pos")
         except (linalg.LinAlgError, linalg.LinAlgWarning):
             pass
-    warn(f"the regression matrix ({'KᵀK' if regression == 'paper' else 'K'} + γI) is "
-         f"not positive definite to working precision (γ = 'alpha' = {alpha:.3g}; is the "
-         "input kernel positive semi-definite, and γ not negligible against it?); solved "
-         "with its pseudo-inverse instead of Cholesky", NumericalWarning)
+    warn(
+        f"the regression matrix ({'KᵀK' if regression == 'paper' else 'K'} + γI) is "
+        f"not positive definite to working precision (γ = 'alpha' = {alpha:.3g}; is the "
+        "input kernel positive semi-definite, and γ not negligible against it?); solved "
+        "with its pseudo-inverse instead of Cholesky",
+        NumericalWarning,
+    )
     return linalg.pinvh(A) @ B
 
 
@@ -146,8 +150,14 @@ def _check_gram(K: ArrayLike, name: str) -> np.ndarray:
     return check_magnitude(check_gram(K, name, dtype=np.float64)[0], name)
 
 
-def fit_kde(K: ArrayLike, L: ArrayLike, n_components: int | None = None, *, alpha: float = 1.0,
-            regression: str = "paper") -> KDEResult:
+def fit_kde(
+    K: ArrayLike,
+    L: ArrayLike,
+    n_components: int | None = None,
+    *,
+    alpha: float = 1.0,
+    regression: str = "paper",
+) -> KDEResult:
     """Kernel dependency estimation on Gram matrices.
 
     Parameters
@@ -186,8 +196,10 @@ def fit_kde(K: ArrayLike, L: ArrayLike, n_components: int | None = None, *, alph
     K = _check_gram(K, "K")
     L = _check_gram(L, "L")
     if K.shape != L.shape:
-        raise ValueError(f"'K' and 'L' must have the same shape (one row per training "
-                         f"pair), got {K.shape} and {L.shape}")
+        raise ValueError(
+            f"'K' and 'L' must have the same shape (one row per training "
+            f"pair), got {K.shape} and {L.shape}"
+        )
     alpha = check_positive(alpha, "alpha")
     pca = fit_kernel_pca(L, n_components, copy=True, names="'L' (the outputs' Gram matrix)")
     if not (pca.eigenvalues > 0).any():
@@ -195,7 +207,8 @@ def fit_kde(K: ArrayLike, L: ArrayLike, n_components: int | None = None, *, alph
             "'L' (the output Gram matrix) has no principal component above rounding "
             "level: every output is the same point of the output feature space, so "
             "there are no output coordinates to learn; KDE needs at least two distinct "
-            "outputs 'Y'")
+            "outputs 'Y'"
+        )
     P = pca.eigenvectors * np.sqrt(pca.eigenvalues)
     beta = kde_regression(K, P, alpha, regression)
     return KDEResult(pca, P, beta, float(alpha), regression)
@@ -204,8 +217,9 @@ def fit_kde(K: ArrayLike, L: ArrayLike, n_components: int | None = None, *, alph
 def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
     """Estimated output coordinates ``k(x, X) β`` of inputs with kernel rows
     ``K_x`` (m', m) -> (m', r), for a :class:`KDEResult`."""
-    K_x = check_array_2d(K_x, "K_x", dtype=np.float64, min_samples=0,
-                         n_features=result.weights.shape[0])
+    K_x = check_array_2d(
+        K_x, "K_x", dtype=np.float64, min_samples=0, n_features=result.weights.shape[0]
+    )
     with np.errstate(over="ignore", invalid="ignore"):
         out = K_x @ result.weights
     return _refuse_overflow(out, "'K_x'")
@@ -214,8 +228,9 @@ def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
 def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
     """Centred coordinates ``⟨φ_l(y) − μ, v_j⟩`` of outputs with output kernel
     rows ``L_y = [l(y, y_i)]_i`` (m', m) -> (m', r), for a :class:`KDEResult`."""
-    L_y = check_array_2d(L_y, "L_y", dtype=np.float64, min_samples=0,
-                         n_features=result.coordinates.shape[0])
+    L_y = check_array_2d(
+        L_y, "L_y", dtype=np.float64, min_samples=0, n_features=result.coordinates.shape[0]
+    )
     with np.errstate(over="ignore", invalid="ignore"):
         out = transform_block(L_y, result.output_pca)
     return _refuse_overflow(out, "'L_y'")
@@ -223,6 +238,9 @@ def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
 
 def _refuse_overflow(out, names):
     """Refuse coordinates that overflowed: kernel rows too large for the fit."""
-    return refuse_overflow(out, "the coordinates", names,
-                           "their kernel values are too large for the fitted weights; "
-                           "rescale the data")
+    return refuse_overflow(
+        out,
+        "the coordinates",
+        names,
+        "their kernel values are too large for the fitted weights; rescale the data",
+    )

@@ -43,12 +43,23 @@ _EXPORTS = {
     "._names": ["KERNELS"],
     "._pairwise": ["squared_distances"],
     "._radial": ["GaussianKernel", "LaplacianKernel"],
-    "._resolve": ["SKLEARN_KERNELS", "CallableKernel", "PairwiseKernel", "default_gamma",
-                  "make_kernel", "make_sklearn_kernel"],
+    "._resolve": [
+        "SKLEARN_KERNELS",
+        "CallableKernel",
+        "PairwiseKernel",
+        "default_gamma",
+        "make_kernel",
+        "make_sklearn_kernel",
+    ],
     "._sequence": ["CallableSequenceKernel", "SequenceKernel"],
     "._sine": ["SineKernel"],
-    "._string": ["JointSpectrumKernel", "KernelDistanceRBF", "NormalizedKernel",
-                 "SpectrumKernel", "normalize_gram"],
+    "._string": [
+        "JointSpectrumKernel",
+        "KernelDistanceRBF",
+        "NormalizedKernel",
+        "SpectrumKernel",
+        "normalize_gram",
+    ],
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 

@@ -65,8 +65,15 @@ class Kernel:
         """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y): :meth:`block`."""
         return self.block(X, Y)
 
-    def block(self, X: ArrayLike, Y: ArrayLike | None = None, *, check_input: bool = True,
-              overflow: str = "raise", names: str | None = None) -> np.ndarray:
+    def block(
+        self,
+        X: ArrayLike,
+        Y: ArrayLike | None = None,
+        *,
+        check_input: bool = True,
+        overflow: str = "raise",
+        names: str | None = None,
+    ) -> np.ndarray:
         """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y).
 
         Parameters
@@ -90,10 +97,16 @@ class Kernel:
             K = self._block(X, Y)
         return self._checked(K, overflow, names or ("'X'" if Y is X else "'X' and 'Y'"))
 
-    def blocks(self, X: ArrayLike, Y: ArrayLike | None = None, *,
-               working_memory: float | None = None, check_input: bool = True,
-               overflow: str = "raise",
-               names: str | None = None) -> Iterator[tuple[slice, np.ndarray]]:
+    def blocks(
+        self,
+        X: ArrayLike,
+        Y: ArrayLike | None = None,
+        *,
+        working_memory: float | None = None,
+        check_input: bool = True,
+        overflow: str = "raise",
+        names: str | None = None,
+    ) -> Iterator[tuple[slice, np.ndarray]]:
         """Yield ``(rows, self.block(X[rows], Y))`` over row chunks of X.
 
         Chunks hold at most `working_memory` MiB (scikit-learn's setting by
@@ -108,8 +121,14 @@ class Kernel:
                 K = self._block(X[rows], Y)
             yield rows, self._checked(K, overflow, names)
 
-    def diag(self, X: ArrayLike, *, check_input: bool = True, overflow: str = "raise",
-             names: str = "'X'") -> np.ndarray:
+    def diag(
+        self,
+        X: ArrayLike,
+        *,
+        check_input: bool = True,
+        overflow: str = "raise",
+        names: str = "'X'",
+    ) -> np.ndarray:
         """The diagonal ``k(x_i, x_i)`` without the full Gram matrix
         (`check_input`, `overflow` and `names` as in :meth:`block`)."""
         if check_input:
@@ -118,8 +137,15 @@ class Kernel:
             d = self._diag(X)
         return self._checked(d, overflow, names)
 
-    def gradient(self, Z: ArrayLike, X: ArrayLike, weights: ArrayLike | None = None, *,
-                 check_input: bool = True, overflow: str = "raise") -> np.ndarray:
+    def gradient(
+        self,
+        Z: ArrayLike,
+        X: ArrayLike,
+        weights: ArrayLike | None = None,
+        *,
+        check_input: bool = True,
+        overflow: str = "raise",
+    ) -> np.ndarray:
         """Gradient of ``k(z, x_i)`` in z.
 
         Parameters
@@ -145,7 +171,8 @@ class Kernel:
                 if weights.shape != (Z.shape[0], X.shape[0]):
                     raise ValueError(
                         f"'weights' must have shape {(Z.shape[0], X.shape[0])} "
-                        f"(n_points, n_support), got {weights.shape}")
+                        f"(n_points, n_support), got {weights.shape}"
+                    )
         with np.errstate(over="ignore", invalid="ignore"):
             G = self._gradient(Z, X, weights)  # type: ignore[attr-defined]  # subclasses have it
         if overflow == "ignore":
@@ -153,8 +180,9 @@ class Kernel:
         names = "'Z' and 'X'" if weights is None else "'Z', 'X' and 'weights'"
         return _refuse_overflow(G, self, "gradients", names)
 
-    def diag_gradient(self, Z: ArrayLike, *, check_input: bool = True,
-                      overflow: str = "raise") -> np.ndarray:
+    def diag_gradient(
+        self, Z: ArrayLike, *, check_input: bool = True, overflow: str = "raise"
+    ) -> np.ndarray:
         """Gradient of ``k(z, z)`` in z, shape (m, d) (`check_input` and
         `overflow` as in :meth:`gradient`)."""
         self._require_gradient()
@@ -194,7 +222,8 @@ class Kernel:
         if not self.differentiable:
             raise NotImplementedError(
                 f"{type(self).__name__} has no gradient in its input; use a "
-                "pre-image method that does not need one")
+                "pre-image method that does not need one"
+            )
 
     def _diag_gradient(self, Z):  # stationary kernels: k(z, z) is constant
         if self.stationary:
@@ -219,15 +248,23 @@ def _in_dtype_of(out, t):
 def _refuse_overflow(out, kernel, what, names):
     """Refuse a result that is not finite for finite input: its true value
     lies beyond the largest float."""
-    return refuse_overflow(out, f"the {what} of {kernel!r}", names,
-                           "rescale the data (e.g. with sklearn.preprocessing."
-                           "StandardScaler) or choose milder kernel parameters")
+    return refuse_overflow(
+        out,
+        f"the {what} of {kernel!r}",
+        names,
+        "rescale the data (e.g. with sklearn.preprocessing."
+        "StandardScaler) or choose milder kernel parameters",
+    )
 
 
 def _check_inverse(out, kernel, name):
     """Refuse an inverse map whose answer overflowed (an extreme width)."""
-    return refuse_overflow(out, f"the input-space answers of the inverse of {kernel!r}",
-                           f"{name!r}", "the kernel's 'gamma' is too extreme for them")
+    return refuse_overflow(
+        out,
+        f"the input-space answers of the inverse of {kernel!r}",
+        f"{name!r}",
+        "the kernel's 'gamma' is too extreme for them",
+    )
 
 
 def _warn_clipped(n_bad, what, interval, kernel):
@@ -236,7 +273,8 @@ def _warn_clipped(n_bad, what, interval, kernel):
         warn(
             f"{n_bad} {what} outside {interval}, where {type(kernel).__name__} "
             "cannot be inverted, were clipped to the nearest valid value",
-            NumericalWarning)
+            NumericalWarning,
+        )
 
 
 class RadialKernel(Kernel):
@@ -274,8 +312,7 @@ class RadialKernel(Kernel):
     def _diag(self, X):
         return np.full(X.shape[0], self.profile(np.zeros(1, dtype=X.dtype))[0])
 
-    def block_and_derivative(self, Z: np.ndarray,
-                             X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``f(‖z − x‖²)`` and ``f'(‖z − x‖²)`` for all pairs, from one distance
         block: the two things a fixed-point step needs.
 
@@ -349,8 +386,7 @@ class DotProductKernel(Kernel):
     def _diag(self, X):
         return self.profile(squared_norms(X))
 
-    def block_and_derivative(self, Z: np.ndarray,
-                             X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``f(⟨z, x⟩)`` and ``f'(⟨z, x⟩)`` for all pairs, from one product
         (for validated Z and X, unchecked, as in
         :meth:`RadialKernel.block_and_derivative`)."""

@@ -73,9 +73,12 @@ class PolynomialKernel(DotProductKernel):
     may_overflow = True
 
     def __post_init__(self):
-        _set_params(self, degree=check_positive_int(self.degree, "degree"),
-                    gamma=check_positive(self.gamma, "gamma"),
-                    coef0=check_real(self.coef0, "coef0"))
+        _set_params(
+            self,
+            degree=check_positive_int(self.degree, "degree"),
+            gamma=check_positive(self.gamma, "gamma"),
+            coef0=check_real(self.coef0, "coef0"),
+        )
 
     @property
     def invertible(self) -> bool:  # type: ignore[override]  # a class attribute in the base
@@ -120,8 +123,9 @@ class SigmoidKernel(DotProductKernel):
     coef0: float = 1.0
 
     def __post_init__(self):
-        _set_params(self, gamma=check_positive(self.gamma, "gamma"),
-                    coef0=check_real(self.coef0, "coef0"))
+        _set_params(
+            self, gamma=check_positive(self.gamma, "gamma"), coef0=check_real(self.coef0, "coef0")
+        )
 
     def profile(self, t: np.ndarray) -> np.ndarray:
         # γt overflowing to ±inf is the intended answer here: tanh(±inf) = ±1.

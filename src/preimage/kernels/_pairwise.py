@@ -85,8 +85,7 @@ def _pool():
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=_MAX_WORKERS - 1,
-                                       thread_name_prefix="preimage")
+            _POOL = ThreadPoolExecutor(max_workers=_MAX_WORKERS - 1, thread_name_prefix="preimage")
     return _POOL
 
 
@@ -108,8 +107,10 @@ def _map_row_blocks(func, A):
         _map_blocks(func, A, 0, n_rows, rows)
         return A
     bounds = np.linspace(0, n_rows, n_workers + 1).astype(int)
-    futures = [_pool().submit(_map_blocks, func, A, lo, hi, rows)
-               for lo, hi in zip(bounds[1:-1], bounds[2:])]
+    futures = [
+        _pool().submit(_map_blocks, func, A, lo, hi, rows)
+        for lo, hi in zip(bounds[1:-1], bounds[2:])
+    ]
     try:
         _map_blocks(func, A, 0, bounds[1], rows)  # the first chunk in this thread
     finally:
@@ -190,8 +191,7 @@ def _plain_product(X, Y, scale, X_norm2, Y_norm2, dtype):
     return out, (X_term, Y_term)
 
 
-def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None,
-                             out_map=None):
+def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out_map=None):
     """Return ``scale · ‖x_i − y_j‖²`` for all pairs (or a map of it), by one GEMM.
 
     Parameters
@@ -278,9 +278,13 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None,
     return _map_row_blocks(finish, out)
 
 
-def squared_distances(X: ArrayLike, Y: ArrayLike | None = None, *,
-                      X_norm2: np.ndarray | None = None,
-                      Y_norm2: np.ndarray | None = None) -> np.ndarray:
+def squared_distances(
+    X: ArrayLike,
+    Y: ArrayLike | None = None,
+    *,
+    X_norm2: np.ndarray | None = None,
+    Y_norm2: np.ndarray | None = None,
+) -> np.ndarray:
     """Squared Euclidean distances ``‖x_i − y_j‖²`` (GEMM route, clamped at 0).
 
     `X` and `Y` (default `X`) are validated as finite 2-D arrays of equal width.

@@ -84,8 +84,7 @@ class GaussianKernel(RadialKernel):
     def _block(self, X, Y):
         return scaled_squared_distances(X, Y, -self.gamma, out_map=_exp_inplace)
 
-    def block_and_derivative(self, Z: np.ndarray,
-                             X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         K = self._block(Z, X)
         return K, self._derivative_from_values(K)
 

@@ -23,8 +23,14 @@ from ._dot import PolynomialKernel, SigmoidKernel
 from ._names import KERNELS
 from ._radial import GaussianKernel, LaplacianKernel
 
-__all__ = ["SKLEARN_KERNELS", "CallableKernel", "PairwiseKernel", "default_gamma", "make_kernel",
-           "make_sklearn_kernel"]
+__all__ = [
+    "SKLEARN_KERNELS",
+    "CallableKernel",
+    "PairwiseKernel",
+    "default_gamma",
+    "make_kernel",
+    "make_sklearn_kernel",
+]
 
 
 @dataclass(frozen=True)
@@ -53,18 +59,17 @@ class PairwiseKernel(Kernel):
 
         names = sorted(set(PAIRWISE_KERNEL_FUNCTIONS) - {"precomputed"})
         if not (callable(self.metric) or isinstance(self.metric, str) and self.metric in names):
-            raise ValueError(f"'metric' must be one of {names} or a callable, "
-                             f"got {self.metric!r}")
+            raise ValueError(f"'metric' must be one of {names} or a callable, got {self.metric!r}")
 
     def _block(self, X, Y):
         from sklearn.metrics.pairwise import pairwise_kernels
 
-        return pairwise_kernels(X, Y, metric=self.metric, filter_params=True,
-                                n_jobs=self.n_jobs, **self.params)
+        return pairwise_kernels(
+            X, Y, metric=self.metric, filter_params=True, n_jobs=self.n_jobs, **self.params
+        )
 
     def _diag(self, X):
-        return np.array([self._block(X[i:i + 1], X[i:i + 1])[0, 0]
-                         for i in range(X.shape[0])])
+        return np.array([self._block(X[i : i + 1], X[i : i + 1])[0, 0] for i in range(X.shape[0])])
 
     def __hash__(self):
         return hash((self.metric, tuple(sorted(self.params.items())), self.n_jobs))
@@ -104,12 +109,18 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     back to ``1/n_features`` with a warning.
     """
     sparse = hasattr(X, "tocsr")
-    if not sparse and (isinstance(X, np.ndarray)
-                       or not (hasattr(X, "var") and hasattr(X, "shape"))):
+    if not sparse and (
+        isinstance(X, np.ndarray) or not (hasattr(X, "var") and hasattr(X, "shape"))
+    ):
         X = check_array_2d(X, "X")  # a Dask array is reduced as it is
     if kernel in ("rbf", "gaussian"):
-        total_variance = (0.0 if X.shape[0] < 2 else float(_column_variances(X).sum())
-                          if sparse else float(X.var(axis=0).sum()))
+        total_variance = (
+            0.0
+            if X.shape[0] < 2
+            else float(_column_variances(X).sum())
+            if sparse
+            else float(X.var(axis=0).sum())
+        )
         if not np.isfinite(total_variance):
             raise ValueError("'X' contains NaN or inf; all values must be finite")
         # A variance below ~1/max_float (denormal) has no finite inverse.
@@ -118,14 +129,21 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
         warn(
             "the training data have zero variance, so the default Gaussian width "
             f"1/(2·total variance) is undefined; using gamma = 1/n_features = "
-            f"{1.0 / X.shape[1]:.4g} instead", NumericalWarning)
+            f"{1.0 / X.shape[1]:.4g} instead",
+            NumericalWarning,
+        )
     return 1.0 / X.shape[1]
 
 
-def make_kernel(kernel: str | Kernel | Callable[..., float] = "rbf", *,
-                gamma: float | None = None, degree: int = 3, coef0: float = 1.0,
-                kernel_params: dict[str, Any] | None = None,
-                X: MatrixLike | None = None) -> Kernel:
+def make_kernel(
+    kernel: str | Kernel | Callable[..., float] = "rbf",
+    *,
+    gamma: float | None = None,
+    degree: int = 3,
+    coef0: float = 1.0,
+    kernel_params: dict[str, Any] | None = None,
+    X: MatrixLike | None = None,
+) -> Kernel:
     """Resolve a kernel specification into a :class:`Kernel`.
 
     Parameters
@@ -151,15 +169,18 @@ def make_kernel(kernel: str | Kernel | Callable[..., float] = "rbf", *,
     params = dict(kernel_params or {})
     if isinstance(kernel, Kernel):
         if gamma is not None or params:
-            warn("'gamma' and 'kernel_params' are ignored when 'kernel' is a "
-                 "kernel object", UserWarning)
+            warn(
+                "'gamma' and 'kernel_params' are ignored when 'kernel' is a kernel object",
+                UserWarning,
+            )
         return kernel
     if callable(kernel):
         return CallableKernel(kernel, params)
     if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(
             f"'kernel' must be one of {sorted(KERNELS) + ['precomputed']}, a Kernel "
-            f"object or a callable, got {kernel!r}")
+            f"object or a callable, got {kernel!r}"
+        )
     cls = KERNELS[kernel]
     if cls in (GaussianKernel, LaplacianKernel, PolynomialKernel, SigmoidKernel):
         if gamma is None:
@@ -178,11 +199,16 @@ def make_kernel(kernel: str | Kernel | Callable[..., float] = "rbf", *,
 SKLEARN_KERNELS = ("linear", "poly", "rbf", "sigmoid", "cosine")
 
 
-def make_sklearn_kernel(kernel: str | Kernel | Callable[..., float], *,
-                        gamma: float | Literal["total_variance"] | None = None, degree: int = 3,
-                        coef0: float = 1.0, kernel_params: dict[str, Any] | None = None,
-                        n_jobs: int | None = None,
-                        X: MatrixLike | None = None) -> tuple[Kernel, float | None]:
+def make_sklearn_kernel(
+    kernel: str | Kernel | Callable[..., float],
+    *,
+    gamma: float | Literal["total_variance"] | None = None,
+    degree: int = 3,
+    coef0: float = 1.0,
+    kernel_params: dict[str, Any] | None = None,
+    n_jobs: int | None = None,
+    X: MatrixLike | None = None,
+) -> tuple[Kernel, float | None]:
     """Resolve a kernel as :class:`sklearn.decomposition.KernelPCA` does.
 
     ``gamma=None`` is scikit-learn's ``1/n_features`` for every kernel
@@ -200,8 +226,11 @@ def make_sklearn_kernel(kernel: str | Kernel | Callable[..., float], *,
         without one).
     """
     if isinstance(kernel, Kernel):
-        return make_kernel(kernel, gamma=gamma,  # type: ignore[arg-type]  # only warned of
-                           kernel_params=kernel_params), getattr(kernel, "gamma", None)
+        return make_kernel(
+            kernel,
+            gamma=gamma,  # type: ignore[arg-type]  # only warned of
+            kernel_params=kernel_params,
+        ), getattr(kernel, "gamma", None)
     if X is None:
         raise ValueError("'X' (the training data) is needed to resolve the kernel")
     if gamma is None:
@@ -212,14 +241,24 @@ def make_sklearn_kernel(kernel: str | Kernel | Callable[..., float], *,
     if callable(kernel) or kernel == "cosine" or sparse:
         on_sparse = SKLEARN_KERNELS + ("gaussian", "laplacian")
         if sparse and not (callable(kernel) or kernel in on_sparse):
-            raise ValueError(f"kernel={kernel!r} needs a dense 'X'; on sparse input "
-                             f"use one of {sorted(on_sparse)} or a callable")
-        params = (dict(kernel_params or {}) if callable(kernel)
-                  else {"gamma": gamma, "degree": degree, "coef0": coef0})
-        return PairwiseKernel("rbf" if kernel == "gaussian" else kernel, params,
-                              n_jobs), gamma  # type: ignore[return-value]  # resolved
-    made = make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0,  # type: ignore[arg-type]
-                       kernel_params=kernel_params, X=X)
+            raise ValueError(
+                f"kernel={kernel!r} needs a dense 'X'; on sparse input "
+                f"use one of {sorted(on_sparse)} or a callable"
+            )
+        params = (
+            dict(kernel_params or {})
+            if callable(kernel)
+            else {"gamma": gamma, "degree": degree, "coef0": coef0}
+        )
+        return PairwiseKernel("rbf" if kernel == "gaussian" else kernel, params, n_jobs), gamma  # type: ignore[return-value]  # resolved
+    made = make_kernel(
+        kernel,
+        gamma=gamma,
+        degree=degree,
+        coef0=coef0,  # type: ignore[arg-type]
+        kernel_params=kernel_params,
+        X=X,
+    )
     return made, getattr(made, "gamma", gamma)  # type: ignore[arg-type]
 
 

@@ -40,17 +40,24 @@ _NORMALIZATIONS = ("cosine", "trace")
 
 def _warn_zero_rows(n_zero, what):
     if n_zero:
-        warn(f"{n_zero} {what} with k(x, x) = 0 (for a spectrum kernel: shorter than p, "
-             "so no p-grams); their normalised kernel values were set to 0 instead of NaN",
-             NumericalWarning)
+        warn(
+            f"{n_zero} {what} with k(x, x) = 0 (for a spectrum kernel: shorter than p, "
+            "so no p-grams); their normalised kernel values were set to 0 instead of NaN",
+            NumericalWarning,
+        )
 
 
 # ---------------------------------------------------------------------------
 # normalisation of a Gram block
 # ---------------------------------------------------------------------------
 
-def normalize_gram(S: ArrayLike, diag_x: ArrayLike | None = None,
-                   diag_y: ArrayLike | None = None, method: str = "cosine") -> np.ndarray:
+
+def normalize_gram(
+    S: ArrayLike,
+    diag_x: ArrayLike | None = None,
+    diag_y: ArrayLike | None = None,
+    method: str = "cosine",
+) -> np.ndarray:
     """Normalise a Gram block, ``S ← D_x⁻¹ S D_y⁻¹``.
 
     Parameters
@@ -108,18 +115,20 @@ def normalize_gram(S: ArrayLike, diag_x: ArrayLike | None = None,
     own_diagonal = diag_x is None and diag_y is None
     if diag_x is None:
         if S.shape[0] != S.shape[1]:
-            raise ValueError(
-                f"'diag_x' is needed for a non-square block 'S' of shape {S.shape}")
+            raise ValueError(f"'diag_x' is needed for a non-square block 'S' of shape {S.shape}")
         diag_x = np.diagonal(S)
     diag_x = check_real_array(diag_x, "diag_x").ravel()
     diag_y = diag_x if diag_y is None else check_real_array(diag_y, "diag_y").ravel()
     for name, d, n in (("diag_x", diag_x, S.shape[0]), ("diag_y", diag_y, S.shape[1])):
         if d.shape != (n,):
-            raise ValueError(f"{name!r} must have length {n} to match 'S' of shape "
-                             f"{S.shape}, got length {d.size}")
+            raise ValueError(
+                f"{name!r} must have length {n} to match 'S' of shape "
+                f"{S.shape}, got length {d.size}"
+            )
         if (d < 0).any():
-            raise ValueError(f"{name!r} must hold finite non-negative values k(x, x), "
-                             f"got minimum {d.min()!r}")
+            raise ValueError(
+                f"{name!r} must hold finite non-negative values k(x, x), got minimum {d.min()!r}"
+            )
 
     if method == "trace":
         with np.errstate(over="ignore"):  # a trace beyond float64 scales S to 0
@@ -139,9 +148,13 @@ def normalize_gram(S: ArrayLike, diag_x: ArrayLike | None = None,
         inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
         with np.errstate(over="ignore"):  # an overflow is refused below
             out = S * (inv_x[:, None] * inv_y[None, :])  # exactly symmetric when X is Y
-    refuse_overflow(out, "the normalised values", "'S'",
-                    "'S' is not a Gram block of the given diagonals: some |S_ij| exceed "
-                    "√(k(x_i, x_i) k(y_j, y_j)) by far")
+    refuse_overflow(
+        out,
+        "the normalised values",
+        "'S'",
+        "'S' is not a Gram block of the given diagonals: some |S_ij| exceed "
+        "√(k(x_i, x_i) k(y_j, y_j)) by far",
+    )
     if own_diagonal:
         np.fill_diagonal(out, (~zx).astype(np.float64))
     return out
@@ -150,6 +163,7 @@ def normalize_gram(S: ArrayLike, diag_x: ArrayLike | None = None,
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
+
 
 def _check_p(p):
     return check_positive_int(p, "p")
@@ -248,7 +262,7 @@ class JointSpectrumKernel(SequenceKernel):
 
     p: int = 3
 
-    joint = True        # it takes (x, y) pairs
+    joint = True  # it takes (x, y) pairs
 
     def __post_init__(self):
         _check_p(self.p)
@@ -261,14 +275,15 @@ class JointSpectrumKernel(SequenceKernel):
     def _grams(self, pair):
         x, y = pair
         windows = zip(*(x[k:] for k in range(self.p)))
-        return zip(windows, y[(self.p - 1) // 2:])
+        return zip(windows, y[(self.p - 1) // 2 :])
 
 
 def _check_base(base):
     if not isinstance(base, (SequenceKernel, Kernel)):
         raise TypeError(
             f"'base' must be a SequenceKernel (e.g. SpectrumKernel(p=3)) or a "
-            f"preimage Kernel, got {base!r}")
+            f"preimage Kernel, got {base!r}"
+        )
     return base
 
 
@@ -342,15 +357,18 @@ class NormalizedKernel(_WrappedKernel):
         _check_base(self.base)
         if self.method not in _NORMALIZATIONS:
             raise ValueError(
-                f"'method' must be one of {list(_NORMALIZATIONS)}, got {self.method!r}")
+                f"'method' must be one of {list(_NORMALIZATIONS)}, got {self.method!r}"
+            )
 
-    def features(self, X: Sequences, vocabulary: Vocabulary | None = None
-                 ) -> tuple[sp.csr_matrix, Vocabulary]:
+    def features(
+        self, X: Sequences, vocabulary: Vocabulary | None = None
+    ) -> tuple[sp.csr_matrix, Vocabulary]:
         """Row-scaled features of the base kernel: ``D⁻¹ F`` (cosine) or
         ``F / tr`` with the trace of `X`'s own block (trace)."""
         if not isinstance(self.base, SequenceKernel):
             raise NotImplementedError(
-                f"{type(self.base).__name__} has no explicit sparse features")
+                f"{type(self.base).__name__} has no explicit sparse features"
+            )
         F, vocabulary = self.base.features(X, vocabulary)
         d = _row_norms2(F)
         if self.method == "trace":
@@ -428,11 +446,12 @@ class KernelDistanceRBF(_WrappedKernel):
         _check_base(self.base)
         check_positive(self.gamma, "gamma")
 
-    def features(self, X: Sequences, vocabulary: Vocabulary | None = None
-                 ) -> tuple[sp.csr_matrix, Vocabulary]:
+    def features(
+        self, X: Sequences, vocabulary: Vocabulary | None = None
+    ) -> tuple[sp.csr_matrix, Vocabulary]:
         raise NotImplementedError(
-            "KernelDistanceRBF has no explicit features (exp of a distance); use its "
-            "Gram blocks")
+            "KernelDistanceRBF has no explicit features (exp of a distance); use its Gram blocks"
+        )
 
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Gram block ``exp(−γ d(x_i, y_j))`` from one base block and two diagonals."""

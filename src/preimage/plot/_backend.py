@@ -44,13 +44,13 @@ def pyplot() -> ModuleType:
     try:
         import matplotlib.pyplot as plt
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "preimage.plot needs matplotlib: pip install \"preimage[plot]\"") from exc
+        raise ImportError('preimage.plot needs matplotlib: pip install "preimage[plot]"') from exc
     return plt
 
 
-def save_figure(fig: Figure, path: str | os.PathLike[str], *,
-                dpi: float = 110) -> str | os.PathLike[str]:
+def save_figure(
+    fig: Figure, path: str | os.PathLike[str], *, dpi: float = 110
+) -> str | os.PathLike[str]:
     """Save `fig` to `path` and close it (a figure saved is not also shown).
 
     Parameters

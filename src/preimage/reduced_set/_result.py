@@ -64,8 +64,12 @@ class ReducedSetResult:
     @property
     def relative_error(self) -> np.ndarray:
         """``ρ_k / ‖Ψ_k‖²`` (0 for an expansion that is zero)."""
-        return np.divide(self.error, self.norm2, out=np.zeros_like(self.error, dtype=float),
-                         where=self.norm2 > 0)
+        return np.divide(
+            self.error,
+            self.norm2,
+            out=np.zeros_like(self.error, dtype=float),
+            where=self.norm2 > 0,
+        )
 
     def expansion(self) -> FeatureExpansion:
         """The reduced expansions ``Ψ'_k`` as a :class:`FeatureExpansion`."""
@@ -79,13 +83,18 @@ class ReducedSetResult:
         """
         X = check_array_2d(X, "X", n_features=self.vectors.shape[1])
         K = self.kernel.block(X, self.vectors, check_input=False, names="'X'")
-        with np.errstate(over="ignore", invalid="ignore"):   # refused just below
+        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             values = K @ self.coef.T
-        return refuse_overflow(values, "the reduced expansions' values", "'X'",
-                               "the kernel values are too large for the coefficients; "
-                               "rescale 'X'")
+        return refuse_overflow(
+            values,
+            "the reduced expansions' values",
+            "'X'",
+            "the kernel values are too large for the coefficients; rescale 'X'",
+        )
 
     def __repr__(self):
-        return (f"ReducedSetResult(method={self.method!r}, n_vectors={self.n_vectors}, "
-                f"n_expansions={self.coef.shape[0]}, "
-                f"max relative error={float(np.max(self.relative_error, initial=0)):.3g})")
+        return (
+            f"ReducedSetResult(method={self.method!r}, n_vectors={self.n_vectors}, "
+            f"n_expansions={self.coef.shape[0]}, "
+            f"max relative error={float(np.max(self.relative_error, initial=0)):.3g})"
+        )

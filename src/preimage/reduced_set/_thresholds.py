@@ -59,14 +59,16 @@ def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0
     y_sign = np.asarray(y_sign).ravel()
     b0 = check_real(b0, "b0")
     if values.shape != y_sign.shape:
-        raise ValueError(f"'y_sign' must have the shape of 'values' {values.shape}, "
-                         f"got {y_sign.shape}")
+        raise ValueError(
+            f"'y_sign' must have the shape of 'values' {values.shape}, got {y_sign.shape}"
+        )
     if not np.isin(y_sign, (-1, 1)).all():
-        raise ValueError(f"'y_sign' must hold only -1 and +1, got values "
-                         f"{np.unique(y_sign)[:5]!r}")
+        raise ValueError(
+            f"'y_sign' must hold only -1 and +1, got values {np.unique(y_sign)[:5]!r}"
+        )
     if values.size == 0:
         return b0
-    t = -values                          # sample i changes side at b = t_i
+    t = -values  # sample i changes side at b = t_i
     u, inverse = np.unique(t, return_inverse=True)
     k = u.size
     pos = np.bincount(inverse, weights=(y_sign > 0), minlength=k)
@@ -125,18 +127,20 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
     epsilon = check_positive(epsilon, "epsilon", strict=False)
     if r.size == 0:
         raise ValueError("'residuals' must hold at least one value, got an empty array")
-    lower = np.sort(r - epsilon)         # where a term's slope stops being −1
-    upper = np.sort(r + epsilon)         # where a term's slope becomes +1
+    lower = np.sort(r - epsilon)  # where a term's slope stops being −1
+    upper = np.sort(r + epsilon)  # where a term's slope becomes +1
     n = r.size
     breaks = np.concatenate([lower, upper])
 
     def right_slope(b):
-        return np.searchsorted(upper, b, side="right") - (n - np.searchsorted(lower, b,
-                                                                              side="right"))
+        return np.searchsorted(upper, b, side="right") - (
+            n - np.searchsorted(lower, b, side="right")
+        )
 
     def left_slope(b):
-        return np.searchsorted(upper, b, side="left") - (n - np.searchsorted(lower, b,
-                                                                             side="left"))
+        return np.searchsorted(upper, b, side="left") - (
+            n - np.searchsorted(lower, b, side="left")
+        )
 
     lo = breaks[right_slope(breaks) >= 0].min()
     hi = breaks[left_slope(breaks) <= 0].max()

@@ -61,17 +61,21 @@ class Table:
 
     def to_markdown(self) -> str:
         """The table in GitHub Markdown, preceded by its title in bold."""
-        lines = [f"**{self.title}**", "",
-                 "| " + " | ".join(self.columns) + " |",
-                 "|" + "|".join("---" for _ in self.columns) + "|"]
+        lines = [
+            f"**{self.title}**",
+            "",
+            "| " + " | ".join(self.columns) + " |",
+            "|" + "|".join("---" for _ in self.columns) + "|",
+        ]
         for row in self.rows:
             lines.append("| " + " | ".join(self._cell(v) for v in row) + " |")
         return "\n".join(lines)
 
     def csv_rows(self) -> tuple[list[str], list[list[Any]]]:
         """Header and rows for CSV, with ``(mean, sd)`` cells split in two."""
-        paired = [any(isinstance(row[j], tuple) for row in self.rows)
-                  for j in range(len(self.columns))]
+        paired = [
+            any(isinstance(row[j], tuple) for row in self.rows) for j in range(len(self.columns))
+        ]
         header = []
         for name, pair in zip(self.columns, paired):
             header += [name, f"{name}_sd"] if pair else [name]
@@ -83,8 +87,9 @@ class Table:
                     out += list(value) if isinstance(value, tuple) else [value, None]
                 else:
                     out.append(value)
-            body.append(["" if v is None else (repr(float(v)) if isinstance(v, float)
-                                               else v) for v in out])
+            body.append(
+                ["" if v is None else (repr(float(v)) if isinstance(v, float) else v) for v in out]
+            )
         return header, body
 
 
@@ -124,12 +129,16 @@ class Report:
 
     def to_markdown(self) -> str:
         """The whole report as Markdown: header, tables, notes, figures."""
-        parts = [f"## {self.title}", "",
-                 f"*Reproduces:* {self.paper}  ",
-                 f"*Data:* {self.data}  ",
-                 f"*Command:* `preimage reproduce {self.name}"
-                 f"{' --quick' if self.quick else ''}` "
-                 f"({self.seconds:.0f} s on this machine)", ""]
+        parts = [
+            f"## {self.title}",
+            "",
+            f"*Reproduces:* {self.paper}  ",
+            f"*Data:* {self.data}  ",
+            f"*Command:* `preimage reproduce {self.name}"
+            f"{' --quick' if self.quick else ''}` "
+            f"({self.seconds:.0f} s on this machine)",
+            "",
+        ]
         for table in self.tables:
             parts += [table.to_markdown(), ""]
         parts += [note + "\n" for note in self.notes]
@@ -139,14 +148,16 @@ class Report:
 
 def format_report(report: Report) -> str:
     """Plain text for the terminal: the Markdown tables read well as they are."""
-    lines = [f"== {report.name}: {report.title}",
-             f"   reproduces: {report.paper}",
-             f"   data: {report.data}", ""]
+    lines = [
+        f"== {report.name}: {report.title}",
+        f"   reproduces: {report.paper}",
+        f"   data: {report.data}",
+        "",
+    ]
     for table in report.tables:
         lines += [table.to_markdown(), ""]
     lines += [f"note: {note}" for note in report.notes]
-    lines.append(f"[{report.name}] {report.seconds:.1f} s"
-                 f"{' (quick)' if report.quick else ''}")
+    lines.append(f"[{report.name}] {report.seconds:.1f} s{' (quick)' if report.quick else ''}")
     return "\n".join(lines)
 
 
@@ -166,6 +177,7 @@ def fresh_dir(path):
 def _write_text(path, text):
     def write(tmp):
         Path(tmp).write_text(text, encoding="utf-8")
+
     atomic_write(path, write)
 
 
@@ -177,6 +189,7 @@ def _write_csv(path, table):
             writer = csv.writer(f)
             writer.writerow(header)
             writer.writerows(body)
+
     atomic_write(path, write)
 
 

@@ -70,9 +70,16 @@ class PreimageSolver(BaseEstimator):
     learns_from_pairs = False
 
     # -- fit --------------------------------------------------------------------
-    def fit(self, support: ArrayLike, kernel: Kernel, *, kpca: KernelPCAResult | None = None,
-            coordinates: ArrayLike | None = None, targets: ArrayLike | None = None,
-            center_targets: bool = False) -> Self:
+    def fit(
+        self,
+        support: ArrayLike,
+        kernel: Kernel,
+        *,
+        kpca: KernelPCAResult | None = None,
+        coordinates: ArrayLike | None = None,
+        targets: ArrayLike | None = None,
+        center_targets: bool = False,
+    ) -> Self:
         """Check the parameters and the kernel, and remember the support.
 
         Parameters
@@ -108,8 +115,9 @@ class PreimageSolver(BaseEstimator):
         return kernel
 
     # -- solve ------------------------------------------------------------------
-    def solve(self, expansion: FeatureExpansion,
-              x0: ArrayLike | None = None) -> PreimageResult:  # pragma: no cover - abstract
+    def solve(
+        self, expansion: FeatureExpansion, x0: ArrayLike | None = None
+    ) -> PreimageResult:  # pragma: no cover - abstract
         """Pre-images of `expansion`, starting from `x0` where that matters.
 
         Returns
@@ -119,15 +127,32 @@ class PreimageSolver(BaseEstimator):
         raise NotImplementedError
 
     @overload
-    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = ..., x0: ArrayLike | None = ...,
-                          return_result: Literal[False] = ...) -> np.ndarray: ...
+    def solve_coordinates(
+        self,
+        Y: ArrayLike,
+        *,
+        add_mean: bool = ...,
+        x0: ArrayLike | None = ...,
+        return_result: Literal[False] = ...,
+    ) -> np.ndarray: ...
     @overload
-    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = ..., x0: ArrayLike | None = ...,
-                          return_result: Literal[True]) -> PreimageResult: ...
+    def solve_coordinates(
+        self,
+        Y: ArrayLike,
+        *,
+        add_mean: bool = ...,
+        x0: ArrayLike | None = ...,
+        return_result: Literal[True],
+    ) -> PreimageResult: ...
 
-    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = False,
-                          x0: ArrayLike | None = None,
-                          return_result: bool = False) -> np.ndarray | PreimageResult:
+    def solve_coordinates(
+        self,
+        Y: ArrayLike,
+        *,
+        add_mean: bool = False,
+        x0: ArrayLike | None = None,
+        return_result: bool = False,
+    ) -> np.ndarray | PreimageResult:
         """Pre-images of the feature-space points with kernel PCA coordinates Y.
 
         Parameters
@@ -154,14 +179,17 @@ class PreimageSolver(BaseEstimator):
     def expansion_of(self, Y: ArrayLike, *, add_mean: bool = False) -> FeatureExpansion:
         """The expansions that kernel PCA coordinates Y stand for, over the
         fitted support."""
-        return coordinates_expansion(Y, self._fitted_kpca(), self.support_, self.kernel_,
-                                     add_mean=add_mean)
+        return coordinates_expansion(
+            Y, self._fitted_kpca(), self.support_, self.kernel_, add_mean=add_mean
+        )
 
     def _fitted_kpca(self):
         if getattr(self, "kpca_", None) is None:
-            raise ValueError(f"{type(self).__name__} was not fitted with a kernel PCA "
-                             "('kpca'), so it cannot map coordinates 'Y'; use solve() "
-                             "with an expansion")
+            raise ValueError(
+                f"{type(self).__name__} was not fitted with a kernel PCA "
+                "('kpca'), so it cannot map coordinates 'Y'; use solve() "
+                "with an expansion"
+            )
         return self.kpca_
 
     def _check_support(self, expansion):
@@ -169,12 +197,16 @@ class PreimageSolver(BaseEstimator):
         was fitted on."""
         check_expansion(expansion)
         if not hasattr(self, "support_"):
-            raise ValueError(f"{type(self).__name__} is not fitted; call fit(support, "
-                             "kernel) first (a solver passed as 'method' is used as it is)")
+            raise ValueError(
+                f"{type(self).__name__} is not fitted; call fit(support, "
+                "kernel) first (a solver passed as 'method' is used as it is)"
+            )
         if expansion.support is not self.support_ and (
-                expansion.support.shape != self.support_.shape
-                or not np.array_equal(expansion.support, self.support_)):
+            expansion.support.shape != self.support_.shape
+            or not np.array_equal(expansion.support, self.support_)
+        ):
             raise ValueError(
                 f"the expansion's support differs from the one {type(self).__name__} "
-                "was fitted on; fit it on expansion.support")
+                "was fitted on; fit it on expansion.support"
+            )
         return expansion

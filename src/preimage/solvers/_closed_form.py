@@ -79,25 +79,32 @@ class ClosedFormPreimage(PreimageSolver):
         self._coordinate_maps = None
         if lam:
             # K and its eigenvectors: two n × n matrices.
-            K = checked_gram(self.kernel_, X, "Gram matrix of 'support'", copies=2,
-                             names="'support'")
+            K = checked_gram(
+                self.kernel_, X, "Gram matrix of 'support'", copies=2, names="'support'"
+            )
             # K⁺ from one symmetric eigendecomposition (divide and conquer),
             # dropping eigenvalues below n·eps·max|w| as scipy.linalg.pinvh does.
             w, V = linalg.eigh(K, driver="evd")
             top = max(float(np.abs(w).max()), np.finfo(float).tiny)
             keep = np.abs(w) > K.shape[0] * np.finfo(float).eps * top
             if not keep.all():
-                warn(f"the Gram matrix of the {K.shape[0]} support points has "
-                     f"{int((~keep).sum())} eigenvalues at rounding level (dependent "
-                     "images φ(x_i): duplicated points, or more points than the feature "
-                     "space has dimensions); they were dropped from K⁻¹ (a "
-                     "pseudo-inverse) instead of divided by", NumericalWarning)
+                warn(
+                    f"the Gram matrix of the {K.shape[0]} support points has "
+                    f"{int((~keep).sum())} eigenvalues at rounding level (dependent "
+                    "images φ(x_i): duplicated points, or more points than the feature "
+                    "space has dimensions); they were dropped from K⁻¹ (a "
+                    "pseudo-inverse) instead of divided by",
+                    NumericalWarning,
+                )
             with np.errstate(over="ignore", invalid="ignore"):  # refused just below
                 XV = linalg.pinv(X.astype(np.float64)) @ V[:, keep]
                 self.M_ -= lam * (XV / w[keep]) @ V[:, keep].T
-            refuse_overflow(self.M_, "the entries of the closed form's map "
-                            "M = X − λ(Xᵀ)⁺K⁺", "'alpha' and 'support'",
-                            "use a smaller 'alpha' or rescale 'support'")
+            refuse_overflow(
+                self.M_,
+                "the entries of the closed form's map M = X − λ(Xᵀ)⁺K⁺",
+                "'alpha' and 'support'",
+                "use a smaller 'alpha' or rescale 'support'",
+            )
         return self
 
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
@@ -108,15 +115,32 @@ class ClosedFormPreimage(PreimageSolver):
         return PreimageResult.direct(expansion, x, self.name, "closed form")
 
     @overload
-    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = ..., x0: ArrayLike | None = ...,
-                          return_result: Literal[False] = ...) -> np.ndarray: ...
+    def solve_coordinates(
+        self,
+        Y: ArrayLike,
+        *,
+        add_mean: bool = ...,
+        x0: ArrayLike | None = ...,
+        return_result: Literal[False] = ...,
+    ) -> np.ndarray: ...
     @overload
-    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = ..., x0: ArrayLike | None = ...,
-                          return_result: Literal[True]) -> PreimageResult: ...
+    def solve_coordinates(
+        self,
+        Y: ArrayLike,
+        *,
+        add_mean: bool = ...,
+        x0: ArrayLike | None = ...,
+        return_result: Literal[True],
+    ) -> PreimageResult: ...
 
-    def solve_coordinates(self, Y: ArrayLike, *, add_mean: bool = False,
-                          x0: ArrayLike | None = None,
-                          return_result: bool = False) -> np.ndarray | PreimageResult:
+    def solve_coordinates(
+        self,
+        Y: ArrayLike,
+        *,
+        add_mean: bool = False,
+        x0: ArrayLike | None = None,
+        return_result: bool = False,
+    ) -> np.ndarray | PreimageResult:
         """Pre-images straight from kernel PCA coordinates (see Notes); with
         `return_result` the expansions are solved, for their residuals."""
         if return_result:

@@ -22,12 +22,14 @@ def _check_kernel(kernel):
     if not isinstance(kernel, DotProductKernel) or not kernel.invertible:
         raise ValueError(
             "method='exact' needs a dot-product kernel with an invertible profile "
-            f"(linear, odd-degree polynomial, sigmoid), got {kernel!r}")
+            f"(linear, odd-degree polynomial, sigmoid), got {kernel!r}"
+        )
     return kernel
 
 
-def exact_preimage(expansion: FeatureExpansion, x0: ArrayLike | None = None, *,
-                   rtol: float = 1e-6) -> PreimageResult:
+def exact_preimage(
+    expansion: FeatureExpansion, x0: ArrayLike | None = None, *, rtol: float = 1e-6
+) -> PreimageResult:
     """Pre-image through the inverse of the kernel's profile.
 
     For ``k(x, y) = f(⟨x, y⟩)`` with invertible f, if Ψ = φ(z) then
@@ -50,12 +52,16 @@ def exact_preimage(expansion: FeatureExpansion, x0: ArrayLike | None = None, *,
         x = kernel.inverse_profile(expansion.coef @ values)
     x, d2 = replace_non_finite(expansion, x)
     inexact = d2 > rtol * np.maximum(expansion.norm2(), np.finfo(float).tiny)
-    message = "exact" if not inexact.any() else (
-        f"{int(inexact.sum())} of {len(x)} expansions have no exact pre-image "
-        "(relative residual above rtol)")
+    message = (
+        "exact"
+        if not inexact.any()
+        else (
+            f"{int(inexact.sum())} of {len(x)} expansions have no exact pre-image "
+            "(relative residual above rtol)"
+        )
+    )
     if inexact.any():
-        warn(f"method='exact': {message}; the answer is only approximate",
-             NumericalWarning)
+        warn(f"method='exact': {message}; the answer is only approximate", NumericalWarning)
     return PreimageResult(x, d2, np.zeros(len(x), dtype=int), ~inexact, message, "exact")
 
 

@@ -24,7 +24,8 @@ def _check_kernel(kernel):
         raise ValueError(
             f"method='gradient' needs a kernel with a gradient in its input, and "
             f"{type(kernel).__name__} has none; choose another 'method' ('mds', "
-            "'learned' or 'closed_form')")
+            "'learned' or 'closed_form')"
+        )
     return kernel
 
 
@@ -43,10 +44,16 @@ def _check_params(n_starts, max_iter, tol, bounds):
     return n_starts, max_iter, tol, bounds
 
 
-def gradient_descent(expansion: FeatureExpansion, x0: ArrayLike | None = None, *,
-                     n_starts: int = 1, max_iter: int = 200, tol: float = 1e-9,
-                     bounds: tuple[float, float] | None = None,
-                     random_state: RandomStateLike = None) -> PreimageResult:
+def gradient_descent(
+    expansion: FeatureExpansion,
+    x0: ArrayLike | None = None,
+    *,
+    n_starts: int = 1,
+    max_iter: int = 200,
+    tol: float = 1e-9,
+    bounds: tuple[float, float] | None = None,
+    random_state: RandomStateLike = None,
+) -> PreimageResult:
     """Minimise ``ρ(z) = ‖Ψ − φ(z)‖²`` with L-BFGS-B, for any differentiable kernel.
 
     ``ρ(z) = ‖Ψ‖² − 2 Σ_i γ_i k(z, x_i) + k(z, z)`` and its gradient
@@ -113,9 +120,11 @@ def gradient_descent(expansion: FeatureExpansion, x0: ArrayLike | None = None, *
                 K = kernel.block(Z, support, check_input=False, overflow="ignore")
                 k_zz = kernel.diag(Z, check_input=False, overflow="ignore")
                 value = norm2[j] - 2 * float(one.coef[0] @ K[0]) + float(k_zz[0])
-                grad = (-2 * kernel.gradient(Z, support, one.coef, check_input=False,
-                                             overflow="ignore")
-                        + kernel.diag_gradient(Z, check_input=False, overflow="ignore"))[0]
+                grad = (
+                    -2
+                    * kernel.gradient(Z, support, one.coef, check_input=False, overflow="ignore")
+                    + kernel.diag_gradient(Z, check_input=False, overflow="ignore")
+                )[0]
                 return value, grad
 
             for z0 in starts:
@@ -126,9 +135,14 @@ def gradient_descent(expansion: FeatureExpansion, x0: ArrayLike | None = None, *
                         value = fun(z0)[0]
                     dist[j] = value if np.isfinite(value) else np.inf
                 with np.errstate(all="ignore"):
-                    res = minimize(fun, z0, jac=True, method="L-BFGS-B",
-                                   bounds=None if bounds is None else [bounds] * d,
-                                   options={"maxiter": max_iter, "ftol": tol})
+                    res = minimize(
+                        fun,
+                        z0,
+                        jac=True,
+                        method="L-BFGS-B",
+                        bounds=None if bounds is None else [bounds] * d,
+                        options={"maxiter": max_iter, "ftol": tol},
+                    )
                 n_iter[j] += res.nit
                 if np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun <= dist[j]:
                     dist[j], x[j], converged[j] = res.fun, res.x, res.success
@@ -140,10 +154,16 @@ def gradient_descent(expansion: FeatureExpansion, x0: ArrayLike | None = None, *
         warn(
             f"L-BFGS-B did not converge for {int((~converged).sum())} of {m} "
             f"expansions within max_iter={max_iter}; returning the best point found",
-            ConvergenceWarning)
-    return PreimageResult(x, dist, n_iter, converged,
-                          f"{int(converged.sum())} of {m} converged ({n_starts} start(s) each)",
-                          "gradient")
+            ConvergenceWarning,
+        )
+    return PreimageResult(
+        x,
+        dist,
+        n_iter,
+        converged,
+        f"{int(converged.sum())} of {m} converged ({n_starts} start(s) each)",
+        "gradient",
+    )
 
 
 class GradientPreimage(PreimageSolver):
@@ -158,9 +178,14 @@ class GradientPreimage(PreimageSolver):
     uses_starts = True
     uses_random_state = True
 
-    def __init__(self, n_starts: int = 1, max_iter: int = 200, tol: float = 1e-9,
-                 bounds: tuple[float, float] | None = None,
-                 random_state: RandomStateLike = None) -> None:
+    def __init__(
+        self,
+        n_starts: int = 1,
+        max_iter: int = 200,
+        tol: float = 1e-9,
+        bounds: tuple[float, float] | None = None,
+        random_state: RandomStateLike = None,
+    ) -> None:
         self.n_starts = n_starts
         self.max_iter = max_iter
         self.tol = tol

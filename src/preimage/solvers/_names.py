@@ -11,11 +11,14 @@ __all__ = ["PREIMAGE_METHODS"]
 
 #: Every pre-image method, by name (in alphabetical order): the solver class
 #: that implements it (a :class:`~preimage.solvers.PreimageSolver`).
-PREIMAGE_METHODS = LazyRegistry(__package__, {
-    "closed_form": "._closed_form:ClosedFormPreimage",
-    "exact": "._exact:ExactPreimage",
-    "fixed_point": "._fixed_point:FixedPointPreimage",
-    "gradient": "._gradient:GradientPreimage",
-    "learned": "._learned:LearnedPreimage",
-    "mds": "._mds:MDSPreimage",
-})
+PREIMAGE_METHODS = LazyRegistry(
+    __package__,
+    {
+        "closed_form": "._closed_form:ClosedFormPreimage",
+        "exact": "._exact:ExactPreimage",
+        "fixed_point": "._fixed_point:FixedPointPreimage",
+        "gradient": "._gradient:GradientPreimage",
+        "learned": "._learned:LearnedPreimage",
+        "mds": "._mds:MDSPreimage",
+    },
+)

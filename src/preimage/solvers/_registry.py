@@ -32,8 +32,11 @@ class CallablePreimage(PreimageSolver):
     name = "callable"
     uses_starts = True
 
-    def __init__(self, function: Callable[..., PreimageResult] | None = None,
-                 options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        function: Callable[..., PreimageResult] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
         self.function = function
         self.options = options
 
@@ -49,9 +52,13 @@ class CallablePreimage(PreimageSolver):
         return self.function(expansion, x0=x0, **(self.options or {}))
 
 
-def make_solver(method: str | PreimageSolver | Callable[..., PreimageResult],
-                options: dict[str, Any] | None = None, *, random_state: RandomStateLike = None,
-                n_landmarks: int | None = None) -> PreimageSolver:
+def make_solver(
+    method: str | PreimageSolver | Callable[..., PreimageResult],
+    options: dict[str, Any] | None = None,
+    *,
+    random_state: RandomStateLike = None,
+    n_landmarks: int | None = None,
+) -> PreimageSolver:
     """A solver for `method`, ready to be fitted.
 
     Parameters
@@ -77,16 +84,20 @@ def make_solver(method: str | PreimageSolver | Callable[..., PreimageResult],
     options = dict(options or {})
     if isinstance(method, PreimageSolver):
         if options:
-            raise ValueError(f"options {sorted(options)} cannot be passed with a solver as "
-                             "'method'; set them when constructing it")
+            raise ValueError(
+                f"options {sorted(options)} cannot be passed with a solver as "
+                "'method'; set them when constructing it"
+            )
         return method
     if isinstance(method, str) and method in PREIMAGE_METHODS:
         cls = PREIMAGE_METHODS[method]
         accepted = inspect.signature(cls).parameters
         unknown = sorted(set(options) - set(accepted))
         if unknown:
-            raise TypeError(f"options {unknown} are not parameters of method={method!r} "
-                            f"({cls.__name__}); its parameters are {sorted(accepted)}")
+            raise TypeError(
+                f"options {unknown} are not parameters of method={method!r} "
+                f"({cls.__name__}); its parameters are {sorted(accepted)}"
+            )
         if cls.uses_random_state:
             options.setdefault("random_state", random_state)
         if cls.uses_landmarks and n_landmarks is not None:
@@ -94,13 +105,18 @@ def make_solver(method: str | PreimageSolver | Callable[..., PreimageResult],
         return cls(**options)
     if callable(method) and not isinstance(method, type):
         return CallablePreimage(method, options)
-    raise ValueError(f"Unknown pre-image method {method!r}; 'method' must be one of "
-                     f"{list(PREIMAGE_METHODS)}, a solver or a callable")
+    raise ValueError(
+        f"Unknown pre-image method {method!r}; 'method' must be one of "
+        f"{list(PREIMAGE_METHODS)}, a solver or a callable"
+    )
 
 
-def find_preimage(expansion: FeatureExpansion,
-                  method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point",
-                  x0: ArrayLike | None = None, **options: Any) -> PreimageResult:
+def find_preimage(
+    expansion: FeatureExpansion,
+    method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point",
+    x0: ArrayLike | None = None,
+    **options: Any,
+) -> PreimageResult:
     """Pre-images of feature-space expansions.
 
     Finds, for each ``Ψ_j = Σ_i γ_ji φ(x_i)``, a point z_j with small residual

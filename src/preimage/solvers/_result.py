@@ -46,14 +46,27 @@ class PreimageResult:
     info: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def direct(cls, expansion: FeatureExpansion, x: ArrayLike, method: str, message: str,
-               info: dict[str, Any] | None = None) -> PreimageResult:
+    def direct(
+        cls,
+        expansion: FeatureExpansion,
+        x: ArrayLike,
+        method: str,
+        message: str,
+        info: dict[str, Any] | None = None,
+    ) -> PreimageResult:
         """The result of a non-iterative method: residuals of `x` against
         `expansion`, no iterations, every point counted as converged."""
         x, d2 = replace_non_finite(expansion, x)
         n = len(x)
-        return cls(x, d2, np.zeros(n, dtype=int), np.ones(n, dtype=bool),
-                   message, method, {} if info is None else info)
+        return cls(
+            x,
+            d2,
+            np.zeros(n, dtype=int),
+            np.ones(n, dtype=bool),
+            message,
+            method,
+            {} if info is None else info,
+        )
 
     @property
     def success(self) -> bool:
@@ -61,7 +74,9 @@ class PreimageResult:
         return bool(np.all(self.converged))
 
     def __repr__(self):
-        return (f"PreimageResult(method={self.method!r}, n={len(self.x)}, "
-                f"mean distance2={float(np.mean(self.distance2)):.4g}, "
-                f"converged={int(np.sum(self.converged))}/{len(self.converged)}, "
-                f"message={self.message!r})")
+        return (
+            f"PreimageResult(method={self.method!r}, n={len(self.x)}, "
+            f"mean distance2={float(np.mean(self.distance2)):.4g}, "
+            f"converged={int(np.sum(self.converged))}/{len(self.converged)}, "
+            f"message={self.message!r})"
+        )

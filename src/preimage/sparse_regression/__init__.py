@@ -36,8 +36,13 @@ if TYPE_CHECKING:
     from ._wiener import DEFAULT_RTOL, WienerState, wiener_coefficients, wiener_update
 
 _EXPORTS = {
-    "._sequential": ["DEFAULT_RATE_FRACTION", "SequentialSVRResult", "dual_objective",
-                     "learning_rates", "sequential_svr"],
+    "._sequential": [
+        "DEFAULT_RATE_FRACTION",
+        "SequentialSVRResult",
+        "dual_objective",
+        "learning_rates",
+        "sequential_svr",
+    ],
     "._wiener": ["DEFAULT_RTOL", "WienerState", "wiener_coefficients", "wiener_update"],
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

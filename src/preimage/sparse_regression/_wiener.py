@@ -68,8 +68,7 @@ def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTO
     # the product can still exceed the float range.
     with np.errstate(over="ignore", invalid="ignore"):
         a = pinvh(K, atol=0.0, rtol=rtol) @ y
-    return refuse_overflow_rescale(a, "the coefficients K⁺y",
-                                   "'K' and 'y' (or raise 'rtol')")
+    return refuse_overflow_rescale(a, "the coefficients K⁺y", "'K' and 'y' (or raise 'rtol')")
 
 
 @dataclass
@@ -105,15 +104,16 @@ class WienerState:
         a = np.zeros(self.n_samples)
         if self.basis.size:
             with np.errstate(over="ignore", invalid="ignore"):
-                theta = solve_triangular(self.r_factor, self.qty, lower=False,
-                                         check_finite=False)
-                a[self.basis] = solve_triangular(self.cholesky, theta, lower=True, trans="T",
-                                                 check_finite=False)
+                theta = solve_triangular(self.r_factor, self.qty, lower=False, check_finite=False)
+                a[self.basis] = solve_triangular(
+                    self.cholesky, theta, lower=True, trans="T", check_finite=False
+                )
         # Basis samples nearly dependent at the 'rtol' cutoff give triangular
         # factors with tiny diagonals, which large targets can push past the
         # float range.
-        return refuse_overflow_rescale(a, "the coefficients",
-                                       "targets 'y' (raise 'rtol' or rescale 'y')")
+        return refuse_overflow_rescale(
+            a, "the coefficients", "targets 'y' (raise 'rtol' or rescale 'y')"
+        )
 
 
 def _givens_append(R, z, row, target):
@@ -135,8 +135,9 @@ def _givens_append(R, z, row, target):
     return R, z
 
 
-def wiener_update(state: WienerState, k: ArrayLike, kappa: float, y_new: float, *,
-                  rtol: float = DEFAULT_RTOL) -> WienerState:
+def wiener_update(
+    state: WienerState, k: ArrayLike, kappa: float, y_new: float, *, rtol: float = DEFAULT_RTOL
+) -> WienerState:
     """Add one sample to a Wiener solution exactly (Vijayakumar & Wu, Theorem 2).
 
     With ``c = L⁻¹k_B`` the coordinates of the new ``ψ = K(·, x_new)`` in
@@ -199,8 +200,9 @@ def wiener_update(state: WienerState, k: ArrayLike, kappa: float, y_new: float, 
         s = float(kappa - c @ c)
     # k must be a column of a positive semi-definite Gram matrix: then
     # ‖c‖² ≤ κ, and c cannot overflow.
-    refuse_overflow_rescale(np.append(c, s), "the new sample's coordinates L⁻¹k",
-                            "'k' and 'kappa'")
+    refuse_overflow_rescale(
+        np.append(c, s), "the new sample's coordinates L⁻¹k", "'k' and 'kappa'"
+    )
     basis = state.basis
     if s > rtol * kappa:
         L = np.block([[L, np.zeros((r, 1))], [c[None, :], np.array([[np.sqrt(s)]])]])
@@ -210,6 +212,5 @@ def wiener_update(state: WienerState, k: ArrayLike, kappa: float, y_new: float, 
         basis = np.append(basis, state.n_samples)
     with np.errstate(over="ignore", invalid="ignore"):
         R, z = _givens_append(R, z, c, y_new)
-    refuse_overflow_rescale(np.append(R.ravel(), z), "the updated QR factor",
-                            "'k' and 'y_new'")
+    refuse_overflow_rescale(np.append(R.ravel(), z), "the updated QR factor", "'k' and 'y_new'")
     return WienerState(state.n_samples + 1, basis, L, R, z)
