@@ -93,7 +93,12 @@ def check_array_2d(
         target = arr.dtype if arr.dtype in dtype else dtype[0]
     else:
         target = np.dtype(dtype)
-    arr = np.array(arr, dtype=target, copy=copy or None, order="C")
+    # np.array always copies and np.asarray only when it must, on NumPy 1.x and
+    # 2.x alike (np.array's copy=None is 2.x only; its copy=False changed meaning).
+    if copy:
+        arr = np.array(arr, dtype=target, order="C")
+    else:
+        arr = np.asarray(arr, dtype=target, order="C")
     if arr.size == 0:
         return arr
     # The extremes find NaN and inf (either makes one of them non-finite) in
