@@ -253,9 +253,9 @@ def make_sklearn_kernel(
         return PairwiseKernel("rbf" if kernel == "gaussian" else kernel, params, n_jobs), gamma  # type: ignore[return-value]  # resolved
     made = make_kernel(
         kernel,
-        gamma=gamma,
+        gamma=gamma,  # type: ignore[arg-type]
         degree=degree,
-        coef0=coef0,  # type: ignore[arg-type]
+        coef0=coef0,
         kernel_params=kernel_params,
         X=X,
     )
