@@ -173,6 +173,12 @@ class PreimageSolver(BaseEstimator):
         -------
         ndarray of shape (m, d), or PreimageResult
         """
+        return self._solve_coordinates(Y, add_mean=add_mean, x0=x0, return_result=return_result)
+
+    def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
+        """:meth:`solve_coordinates` without its overloads: the expansions Y
+        stands for, solved. Methods with a faster way from coordinates
+        override this."""
         result = self.solve(self.expansion_of(Y, add_mean=add_mean), x0=x0)
         return result if return_result else result.x
 

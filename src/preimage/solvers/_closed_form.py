@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Self, overload
+from typing import Any, Self
 
 import numpy as np
 from scipy import linalg
@@ -114,37 +114,11 @@ class ClosedFormPreimage(PreimageSolver):
             x = expansion.coef @ self.M_.T
         return PreimageResult.direct(expansion, x, self.name, "closed form")
 
-    @overload
-    def solve_coordinates(
-        self,
-        Y: ArrayLike,
-        *,
-        add_mean: bool = ...,
-        x0: ArrayLike | None = ...,
-        return_result: Literal[False] = ...,
-    ) -> np.ndarray: ...
-    @overload
-    def solve_coordinates(
-        self,
-        Y: ArrayLike,
-        *,
-        add_mean: bool = ...,
-        x0: ArrayLike | None = ...,
-        return_result: Literal[True],
-    ) -> PreimageResult: ...
-
-    def solve_coordinates(
-        self,
-        Y: ArrayLike,
-        *,
-        add_mean: bool = False,
-        x0: ArrayLike | None = None,
-        return_result: bool = False,
-    ) -> np.ndarray | PreimageResult:
+    def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
         """Pre-images straight from kernel PCA coordinates (see Notes); with
         `return_result` the expansions are solved, for their residuals."""
         if return_result:
-            return super().solve_coordinates(Y, add_mean=add_mean, return_result=True)
+            return super()._solve_coordinates(Y, add_mean=add_mean, x0=x0, return_result=True)
         kpca = self._fitted_kpca()
         Y = check_coordinates(Y, kpca.alphas.shape[1])
         if self._coordinate_maps is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 import contextlib
 import dataclasses
-from typing import Any, Literal, Self, overload
+from typing import Any, Self
 import warnings
 
 import numpy as np
@@ -435,33 +435,7 @@ class LearnedPreimage(PreimageSolver):
         x = self.predict(expansion.coef @ self.KA_ - self.kpca_.mean_coords)
         return PreimageResult.direct(expansion, x, self.name, "learned map")
 
-    @overload
-    def solve_coordinates(
-        self,
-        Y: ArrayLike,
-        *,
-        add_mean: bool = ...,
-        x0: ArrayLike | None = ...,
-        return_result: Literal[False] = ...,
-    ) -> np.ndarray: ...
-    @overload
-    def solve_coordinates(
-        self,
-        Y: ArrayLike,
-        *,
-        add_mean: bool = ...,
-        x0: ArrayLike | None = ...,
-        return_result: Literal[True],
-    ) -> PreimageResult: ...
-
-    def solve_coordinates(
-        self,
-        Y: ArrayLike,
-        *,
-        add_mean: bool = False,
-        x0: ArrayLike | None = None,
-        return_result: bool = False,
-    ) -> np.ndarray | PreimageResult:
+    def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
         """The map applied to kernel PCA coordinates Y: one kernel block per
         call; with `return_result` the residuals of the expansions Y stands
         for (`add_mean`) are computed too."""
