@@ -9,6 +9,7 @@ top of a module fails a test instead of slowing every start in silence.
 """
 
 import ast
+import importlib
 import json
 import os
 from pathlib import Path
@@ -163,34 +164,52 @@ def test_star_import_gives_all_of_preimage():
 
 
 def _init_parts(package):
-    """(names imported for type checkers, _EXPORTS, submodules, eager names,
-    __all__) of a package's __init__, read from its source."""
+    """(names imported for type checkers, eager names, __all__) of a
+    package's __init__, read from its source."""
     tree = ast.parse((SRC / package.replace(".", "/") / "__init__.py").read_text())
-    checked, exports, submodules, eager, listed = set(), {}, [], set(), []
+    checked, eager, listed = set(), set(), []
     for node in tree.body:
         if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
-            checked |= {
-                ("." + (imp.module or ""), alias.name) for imp in node.body for alias in imp.names
-            }
+            checked |= {alias.name for imp in node.body for alias in imp.names}
         elif isinstance(node, ast.ImportFrom) and node.module not in (None, "_lazy"):
             eager |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.Assign):
-            target = getattr(node.targets[0], "id", None)
-            if target == "_EXPORTS":
-                exports = ast.literal_eval(node.value)
-            elif target == "__all__":
-                listed = ast.literal_eval(node.value)
-            elif isinstance(node.value, ast.Call) and node.value.keywords:
-                submodules = ast.literal_eval(node.value.keywords[0].value)
-    return checked, exports, submodules, eager, listed
+        elif isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "__all__":
+            listed = ast.literal_eval(node.value)
+    return checked, eager, listed
 
 
 @pytest.mark.parametrize("package", LAZY_PACKAGES)
 def test_type_checkers_and_the_lazy_exports_see_the_same_names(package):
-    """The imports for static type checkers, the table the names are imported
-    from at run time, and __all__ say the same thing."""
-    checked, exports, submodules, eager, listed = _init_parts(package)
-    lazy = {(module, name) for module, names in exports.items() for name in names}
-    assert checked == lazy | {(".", name) for name in submodules}
-    assert sorted(listed) == sorted({name for _, name in lazy} | set(submodules) | eager)
+    """The imports for static type checkers, which are also what the names
+    are imported from at run time, and __all__ say the same thing; every
+    name of __all__ resolves."""
+    checked, eager, listed = _init_parts(package)
+    assert sorted(listed) == sorted(checked | eager)
+    module = importlib.import_module(package)
+    assert all(getattr(module, name) is not None for name in listed)
     assert len(listed) == len(set(listed))
+
+
+def test_lazy_exports_read_the_type_checking_block(tmp_path):
+    """Names from modules and subpackages, as written; anything but a
+    'from ... import' without 'as' in the block is refused, naming the file."""
+    from preimage._lazy import type_checking_imports
+
+    init = tmp_path / "__init__.py"
+    init.write_text(
+        "TYPE_CHECKING = False\n"
+        "if TYPE_CHECKING:\n"
+        "    from . import kernels\n"
+        "    from ._base import A, B\n"
+        "    from ..x import D\n"
+    )
+    assert type_checking_imports(init) == {
+        "kernels": None,
+        "A": "._base",
+        "B": "._base",
+        "D": "..x",
+    }
+    for line in ("import numpy", "from ._base import A as B"):
+        init.write_text(f"if TYPE_CHECKING:\n    {line}\n")
+        with pytest.raises(TypeError, match="__init__.py: the TYPE_CHECKING block"):
+            type_checking_imports(init)

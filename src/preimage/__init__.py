@@ -10,8 +10,8 @@ from ._version import __version__
 
 # What static type checkers and editors read (they take any TYPE_CHECKING as
 # true; importing it from typing would cost the import of typing); at run time
-# the same names come from _EXPORTS below, at their first use
-# (tests/test_imports.py keeps the two alike).
+# lazy_exports reads these imports and makes each at the name's first use
+# (tests/test_imports.py keeps __all__ alike).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from . import kernels, reduced_set
@@ -39,32 +39,7 @@ if TYPE_CHECKING:
     from .model_files import load_model, model_info, save_model
     from .solvers import PREIMAGE_METHODS, PreimageResult, find_preimage
 
-_EXPORTS = {
-    "._config": ["config_context", "get_config", "set_config"],
-    "._expansion": ["FeatureExpansion"],
-    ".estimators": [
-        "KernelDependencyEstimator",
-        "KernelPCA",
-        "KernelPCADenoiser",
-        "ReducedKernelPCA",
-        "ReducedSVC",
-        "ReducedSVR",
-        "SequentialSVR",
-        "WienerRegressor",
-        "reduce_kernel_pca",
-        "reduce_svm",
-    ],
-    ".exceptions": [
-        "ConfigurationWarning",
-        "ConvergenceWarning",
-        "MemoryBudgetError",
-        "ModelFileError",
-        "NumericalWarning",
-    ],
-    ".model_files": ["load_model", "model_info", "save_model"],
-    ".solvers": ["PREIMAGE_METHODS", "PreimageResult", "find_preimage"],
-}
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, submodules=["kernels", "reduced_set"])
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "PREIMAGE_METHODS",

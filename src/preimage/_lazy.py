@@ -2,7 +2,8 @@
 
 ``import preimage`` imports none of the library's modules, and so none of
 NumPy, SciPy or scikit-learn: each package's ``__init__`` lists where its
-public names live and gets, from :func:`lazy_exports`, a module
+public names live (the imports of its ``if TYPE_CHECKING:`` block, which
+static type checkers read too) and gets, from :func:`lazy_exports`, a module
 ``__getattr__`` and ``__dir__`` (PEP 562) that import a name's module the
 first time the name is asked for (``preimage.KernelPCA``, ``from
 preimage.kernels import GaussianKernel``) and keep it in the package, so the
@@ -21,21 +22,23 @@ from collections.abc import Mapping
 import importlib
 import sys
 
-__all__ = ["LazyRegistry", "lazy_exports"]
+__all__ = ["LazyRegistry", "lazy_exports", "type_checking_imports"]
 
 
-def lazy_exports(package, exports, submodules=()):
+def lazy_exports(package, source):
     """A package's ``__getattr__`` and ``__dir__`` that import its names at first use.
+
+    The names and where they live are read from the package's own
+    ``if TYPE_CHECKING:`` block, the imports static type checkers see, so that
+    they are written once: ``from ._base import Kernel`` exports ``Kernel``
+    from ``._base``, ``from . import kernels`` the subpackage ``kernels``.
 
     Parameters
     ----------
     package : str
         The package's ``__name__``.
-    exports : dict
-        Module (relative to `package`, such as ``"._base"``, or absolute) ->
-        the public names it defines that the package exports.
-    submodules : sequence of str
-        Subpackages exported as names of their own (``preimage.kernels``).
+    source : str or path-like
+        The package's ``__init__.py`` (its ``__file__``).
 
     Returns
     -------
@@ -46,10 +49,11 @@ def lazy_exports(package, exports, submodules=()):
     --------
     A package ``lazy_demo`` exporting :class:`json.JSONDecodeError`:
 
-    >>> import sys, types
+    >>> import pathlib, sys, tempfile, types
+    >>> init = pathlib.Path(tempfile.mkdtemp()) / "__init__.py"
+    >>> _ = init.write_text("if TYPE_CHECKING:\\n    from json.decoder import JSONDecodeError\\n")
     >>> package = sys.modules["lazy_demo"] = types.ModuleType("lazy_demo")
-    >>> package.__getattr__, package.__dir__ = lazy_exports(
-    ...     "lazy_demo", {"json.decoder": ["JSONDecodeError"]})
+    >>> package.__getattr__, package.__dir__ = lazy_exports("lazy_demo", init)
     >>> "JSONDecodeError" in dir(package), "JSONDecodeError" in vars(package)
     (True, False)
     >>> package.JSONDecodeError.__name__
@@ -58,8 +62,7 @@ def lazy_exports(package, exports, submodules=()):
     True
     >>> del sys.modules["lazy_demo"]
     """
-    where = {name: module for module, names in exports.items() for name in names}
-    where.update((name, None) for name in submodules)
+    where = type_checking_imports(source)
 
     def __getattr__(name):
         if name not in where:
@@ -77,6 +80,29 @@ def lazy_exports(package, exports, submodules=()):
         return sorted(set(vars(sys.modules[package])) | set(where))
 
     return __getattr__, __dir__
+
+
+def type_checking_imports(source):
+    """Name -> the module it is imported from (relative, as written, such as
+    ``"._base"``; None for a subpackage imported as ``from . import name``),
+    for every import in the ``if TYPE_CHECKING:`` blocks of the file `source`."""
+    import ast  # only here: a package's first import, not every name's
+
+    with open(source, encoding="utf-8") as file:
+        tree = ast.parse(file.read(), str(source))
+    where = {}
+    for node in tree.body:
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for imp in node.body:
+                if not isinstance(imp, ast.ImportFrom) or any(a.asname for a in imp.names):
+                    raise TypeError(
+                        f"{source}: the TYPE_CHECKING block may hold only "
+                        "'from MODULE import NAME' imports, without 'as'"
+                    )
+                module = "." * imp.level + (imp.module or "")
+                for alias in imp.names:
+                    where[alias.name] = None if imp.module is None else module
+    return where
 
 
 class LazyRegistry(Mapping):

@@ -7,8 +7,8 @@ digits scaled to [0, 1], and the noise models used to corrupt them.
 
 from .._lazy import lazy_exports
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time the
-# names come from _EXPORTS at their first use (preimage._lazy).
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._clusters import make_gaussian_sources, make_three_clusters
@@ -26,23 +26,7 @@ if TYPE_CHECKING:
     from ._sine_sum import make_sine_sum, sine_sum
     from ._strings import make_kde_strings
 
-_EXPORTS = {
-    "._clusters": ["make_gaussian_sources", "make_three_clusters"],
-    "._curves": [
-        "HONEINE_RICHARD_TABLE2",
-        "make_banana",
-        "make_frame",
-        "make_half_circle",
-        "make_sine",
-        "make_spiral",
-        "make_square",
-    ],
-    "._noise": ["add_gaussian_noise", "add_speckle_noise", "random_shifts"],
-    "._real": ["load_digits", "load_mnist"],
-    "._sine_sum": ["make_sine_sum", "sine_sum"],
-    "._strings": ["make_kde_strings"],
-}
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "HONEINE_RICHARD_TABLE2",

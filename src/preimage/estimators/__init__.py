@@ -2,8 +2,8 @@
 
 from .._lazy import lazy_exports
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time the
-# names come from _EXPORTS at their first use (preimage._lazy).
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._denoiser import KernelPCADenoiser
@@ -13,15 +13,7 @@ if TYPE_CHECKING:
     from ._reduced_svm import ReducedSVC, ReducedSVR, reduce_svm
     from ._sparse_regression import SequentialSVR, WienerRegressor
 
-_EXPORTS = {
-    "._denoiser": ["KernelPCADenoiser"],
-    "._kde": ["KernelDependencyEstimator"],
-    "._kernel_pca": ["KernelPCA"],
-    "._reduced_kpca": ["ReducedKernelPCA", "reduce_kernel_pca"],
-    "._reduced_svm": ["ReducedSVC", "ReducedSVR", "reduce_svm"],
-    "._sparse_regression": ["SequentialSVR", "WienerRegressor"],
-}
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "KernelDependencyEstimator",

@@ -27,8 +27,8 @@ validates, keeps state and calls these.
 
 from .._lazy import lazy_exports
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time the
-# names come from _EXPORTS at their first use (preimage._lazy).
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._data import OutputSpace, check_outputs, data_kind, resolve_kernel
@@ -57,34 +57,7 @@ if TYPE_CHECKING:
         window_features,
     )
 
-_EXPORTS = {
-    "._data": ["OutputSpace", "check_outputs", "data_kind", "resolve_kernel"],
-    "._decoders": [
-        "DECODERS",
-        "CandidateDecoder",
-        "Decoder",
-        "PreimageDecoder",
-        "WindowDecoder",
-        "make_decoder",
-        "nearest_coordinates",
-    ],
-    "._fit": [
-        "REGRESSIONS",
-        "KDEResult",
-        "fit_kde",
-        "kde_regression",
-        "output_coordinates",
-        "predict_coordinates",
-    ],
-    "._strings": [
-        "check_equal_lengths",
-        "check_sequences",
-        "string_preimage_features",
-        "symbol_accuracy",
-        "window_features",
-    ],
-}
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "DECODERS",

@@ -10,8 +10,8 @@ The names are imported at their first use (:mod:`preimage._lazy`);
 
 from .._lazy import lazy_exports
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time the
-# names come from _EXPORTS at their first use (preimage._lazy).
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._base import DotProductKernel, Kernel, RadialKernel
@@ -37,31 +37,7 @@ if TYPE_CHECKING:
         normalize_gram,
     )
 
-_EXPORTS = {
-    "._base": ["DotProductKernel", "Kernel", "RadialKernel"],
-    "._dot": ["LinearKernel", "PolynomialKernel", "SigmoidKernel"],
-    "._names": ["KERNELS"],
-    "._pairwise": ["squared_distances"],
-    "._radial": ["GaussianKernel", "LaplacianKernel"],
-    "._resolve": [
-        "SKLEARN_KERNELS",
-        "CallableKernel",
-        "PairwiseKernel",
-        "default_gamma",
-        "make_kernel",
-        "make_sklearn_kernel",
-    ],
-    "._sequence": ["CallableSequenceKernel", "SequenceKernel"],
-    "._sine": ["SineKernel"],
-    "._string": [
-        "JointSpectrumKernel",
-        "KernelDistanceRBF",
-        "NormalizedKernel",
-        "SpectrumKernel",
-        "normalize_gram",
-    ],
-}
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "KERNELS",

@@ -22,17 +22,13 @@ pickle, for users who choose pickle for files they trust.
 
 from .._lazy import lazy_exports
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time the
-# names come from _EXPORTS at their first use (preimage._lazy).
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._codec import LOADABLE
     from ._io import FORMAT, FORMAT_VERSION, load_model, model_info, save_model
 
-_EXPORTS = {
-    "._codec": ["LOADABLE"],
-    "._io": ["FORMAT", "FORMAT_VERSION", "load_model", "model_info", "save_model"],
-}
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "LOADABLE", "load_model", "model_info", "save_model"]

@@ -16,8 +16,8 @@ switches; saving a figure needs no display.
 
 from .._lazy import lazy_exports
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time the
-# names come from _EXPORTS at their first use (preimage._lazy).
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._backend import pyplot, save_figure
@@ -26,14 +26,7 @@ if TYPE_CHECKING:
     from ._plane import plot_denoising_2d
     from ._reduced_set import plot_reduced_set, plot_reduced_set_error
 
-_EXPORTS = {
-    "._backend": ["pyplot", "save_figure"],
-    "._images": ["LABEL_WIDTH", "plot_image_grid"],
-    "._kernel_pca": ["plot_embedding", "plot_spectrum"],
-    "._plane": ["plot_denoising_2d"],
-    "._reduced_set": ["plot_reduced_set", "plot_reduced_set_error"],
-}
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "LABEL_WIDTH",

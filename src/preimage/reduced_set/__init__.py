@@ -12,8 +12,8 @@ hold a reduced model are in :mod:`preimage.estimators`.
 
 from .._lazy import lazy_exports
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time the
-# names come from _EXPORTS at their first use (preimage._lazy).
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._coefficients import approximation_error, optimal_coefficients
@@ -26,18 +26,7 @@ if TYPE_CHECKING:
     from ._thresholds import classification_threshold, epsilon_insensitive_threshold
     from ._votes import ovo_to_ovr_decision, ovo_votes
 
-_EXPORTS = {
-    "._coefficients": ["approximation_error", "optimal_coefficients"],
-    "._construction": ["construct"],
-    "._registry": ["REDUCED_SET_METHODS", "reduce_expansion"],
-    "._kernel_pca": ["kernel_pca_expansion"],
-    "._result": ["ReducedSetResult"],
-    "._selection": ["select_kpca", "select_l1"],
-    "._sklearn_svm": ["SVMExpansion", "kernel_from_sklearn", "svm_expansion", "svm_kernel"],
-    "._thresholds": ["classification_threshold", "epsilon_insensitive_threshold"],
-    "._votes": ["ovo_to_ovr_decision", "ovo_votes"],
-}
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "REDUCED_SET_METHODS",

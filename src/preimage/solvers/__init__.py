@@ -12,8 +12,8 @@ its names without importing the solvers.
 
 from .._lazy import lazy_exports
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time the
-# names come from _EXPORTS at their first use (preimage._lazy).
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._base import PreimageSolver
@@ -28,20 +28,7 @@ if TYPE_CHECKING:
     from ._result import PreimageResult
     from ._starts import nearest_support_points, support_distance2
 
-_EXPORTS = {
-    "._base": ["PreimageSolver"],
-    "._closed_form": ["ClosedFormPreimage"],
-    "._exact": ["ExactPreimage", "exact_preimage"],
-    "._fixed_point": ["FixedPointPreimage", "fixed_point"],
-    "._gradient": ["GradientPreimage", "gradient_descent"],
-    "._learned": ["LearnedPreimage"],
-    "._mds": ["MDSPreimage"],
-    "._names": ["PREIMAGE_METHODS"],
-    "._registry": ["CallablePreimage", "find_preimage", "make_solver"],
-    "._result": ["PreimageResult"],
-    "._starts": ["nearest_support_points", "support_distance2"],
-}
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "PREIMAGE_METHODS",

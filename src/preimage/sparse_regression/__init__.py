@@ -22,8 +22,8 @@ the estimators over them.
 
 from .._lazy import lazy_exports
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time the
-# names come from _EXPORTS at their first use (preimage._lazy).
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._sequential import (
@@ -35,17 +35,7 @@ if TYPE_CHECKING:
     )
     from ._wiener import DEFAULT_RTOL, WienerState, wiener_coefficients, wiener_update
 
-_EXPORTS = {
-    "._sequential": [
-        "DEFAULT_RATE_FRACTION",
-        "SequentialSVRResult",
-        "dual_objective",
-        "learning_rates",
-        "sequential_svr",
-    ],
-    "._wiener": ["DEFAULT_RTOL", "WienerState", "wiener_coefficients", "wiener_update"],
-}
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "DEFAULT_RATE_FRACTION",
