@@ -11,7 +11,7 @@ FLOOR_VENV := .venv-floor
 FLOOR_BIN  := $(FLOOR_VENV)/bin
 FLOORS     := .ci/floors.txt
 
-.PHONY: demo test test-floor test-long bench reproduce clean
+.PHONY: demo test test-fast lint test-floor test-long bench reproduce clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed-demo
 	$(BIN)/preimage demo
 
-test: $(VENV)/.installed-test
+# The whole suite, after the linter and the formatter's check (the type check
+# is a test: tests/test_typing.py).
+test: $(VENV)/.installed-test lint
 	$(BIN)/python -m pytest -q
 
 $(FLOOR_BIN)/python:
@@ -46,6 +48,15 @@ $(FLOOR_VENV)/.installed-test: pyproject.toml $(FLOORS) | $(FLOOR_BIN)/python
 # About 4 minutes on 2 cores, the environment included.
 test-floor: $(FLOOR_VENV)/.installed-test
 	$(FLOOR_BIN)/python -m pytest -q --ignore=tests/test_readme.py
+
+# The suite without the tests marked slow (command-line runs, the README's
+# examples, quick reproductions): a couple of minutes.
+test-fast: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -m "not slow"
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 
 # The property suites with many more generated cases (a few minutes).
 test-long: $(VENV)/.installed-test

@@ -74,9 +74,15 @@ class SklearnKPCADenoiser(_PairScore, TransformerMixin, BaseEstimator):
         self.alpha = alpha
 
     def fit(self, X, y=None):
-        self.kpca_ = SklearnKernelPCA(self.n_components, kernel="rbf", gamma=self.gamma,
-                                      alpha=self.alpha, fit_inverse_transform=True,
-                                      eigen_solver="randomized", random_state=0)
+        self.kpca_ = SklearnKernelPCA(
+            self.n_components,
+            kernel="rbf",
+            gamma=self.gamma,
+            alpha=self.alpha,
+            fit_inverse_transform=True,
+            eigen_solver="randomized",
+            random_state=0,
+        )
         self.kpca_.fit(X if y is None or np.ndim(y) != 2 else y)
         return self
 
@@ -90,8 +96,14 @@ def gamma_of(sigma):
 
 def tune(estimator, grid, X_noisy, X_clean, folds):
     """3-fold (or `folds`) CV on training pairs; returns the refitted best."""
-    search = GridSearchCV(estimator, grid, cv=KFold(folds, shuffle=True, random_state=0),
-                          n_jobs=1, refit=True, error_score="raise")
+    search = GridSearchCV(
+        estimator,
+        grid,
+        cv=KFold(folds, shuffle=True, random_state=0),
+        n_jobs=1,
+        refit=True,
+        error_score="raise",
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         search.fit(X_noisy, X_clean)
@@ -107,8 +119,10 @@ def evaluate(estimator, X_test_noisy, X_test):
 
 
 def noises(rng):
-    return {"gaussian": lambda X: add_gaussian_noise(X, 0.5, random_state=rng),
-            "speckle": lambda X: add_speckle_noise(X, 0.4, random_state=rng)}
+    return {
+        "gaussian": lambda X: add_gaussian_noise(X, 0.5, random_state=rng),
+        "speckle": lambda X: add_speckle_noise(X, 0.4, random_state=rng),
+    }
 
 
 def experiment_main(X, quick):
@@ -116,22 +130,36 @@ def experiment_main(X, quick):
     folds = 2 if quick else 3
     rng = np.random.default_rng(1)
     order = rng.permutation(len(X))
-    X_train, X_test = X[order[:n_train]], X[order[n_train:n_train + n_test]]
+    X_train, X_test = X[order[:n_train]], X[order[n_train : n_train + n_test]]
     sigmas = (6.0,) if quick else (5.0, 6.0, 7.5)
     comps = (50,) if quick else (100, 200, 400)
     rows = []
-    print(f"\n== main: {n_train} train / {n_test} test digits, {folds}-fold CV on "
-          "training pairs (noisy copy -> clean) ==")
+    print(
+        f"\n== main: {n_train} train / {n_test} test digits, {folds}-fold CV on "
+        "training pairs (noisy copy -> clean) =="
+    )
     for noise_name, add_noise in noises(rng).items():
         X_train_noisy, X_test_noisy = add_noise(X_train), add_noise(X_test)
         candidates = [
-            ("linear PCA", LinearPCADenoiser(),
-             {"n_components": [8, 16, 32] if quick else [8, 16, 24, 32, 48, 64, 96, 128]}),
-            ("sklearn KernelPCA inverse_transform", SklearnKPCADenoiser(),
-             {"n_components": list(comps[:2]), "gamma": [gamma_of(s) for s in sigmas],
-              "alpha": [1e-2, 1e-1, 1.0]}),
-            ("fixed point (principal part)", KernelPCADenoiser(method="fixed_point"),
-             {"n_components": list(comps), "gamma": [gamma_of(s) for s in sigmas]}),
+            (
+                "linear PCA",
+                LinearPCADenoiser(),
+                {"n_components": [8, 16, 32] if quick else [8, 16, 24, 32, 48, 64, 96, 128]},
+            ),
+            (
+                "sklearn KernelPCA inverse_transform",
+                SklearnKPCADenoiser(),
+                {
+                    "n_components": list(comps[:2]),
+                    "gamma": [gamma_of(s) for s in sigmas],
+                    "alpha": [1e-2, 1e-1, 1.0],
+                },
+            ),
+            (
+                "fixed point (principal part)",
+                KernelPCADenoiser(method="fixed_point"),
+                {"n_components": list(comps), "gamma": [gamma_of(s) for s in sigmas]},
+            ),
         ]
         fitted = {}
         for name, est, grid in candidates:
@@ -139,39 +167,67 @@ def experiment_main(X, quick):
             err, seconds = evaluate(search.best_estimator_, X_test_noisy, X_test)
             fitted[name] = search.best_params_
             rows.append((noise_name, name, err, seconds, search.best_params_))
-            print(f"  {noise_name:8} {name:38} MSE {err:7.2f}  ({seconds:6.1f} s on test)  "
-                  f"best {search.best_params_}", flush=True)
+            print(
+                f"  {noise_name:8} {name:38} MSE {err:7.2f}  ({seconds:6.1f} s on test)  "
+                f"best {search.best_params_}",
+                flush=True,
+            )
         base = fitted["fixed point (principal part)"]
         forward = {"n_components": [base["n_components"]], "gamma": [base["gamma"]]}
         more = [
-            ("Kwok-Tsang MDS", KernelPCADenoiser(method="mds"),
-             {**forward, "method_params": [{"n_neighbors": k} for k in (5, 10, 20)]}),
-            ("closed form (with mean)", KernelPCADenoiser(method="closed_form", add_mean=True),
-             {**forward, "method_params": [{"alpha": r} for r in (1e-9, 1e-6, 1e-3)]}),
-            ("learned, fit on noisy pairs", KernelPCADenoiser(method="learned"),
-             {**forward, "method_params": [{"gamma": g, "alpha": a}
-                                           for g in ((10.0,) if quick else (10.0, 30.0, 100.0))
-                                           for a in ((1e-2,) if quick else (1e-3, 1e-2, 1e-1))]}),
+            (
+                "Kwok-Tsang MDS",
+                KernelPCADenoiser(method="mds"),
+                {**forward, "method_params": [{"n_neighbors": k} for k in (5, 10, 20)]},
+            ),
+            (
+                "closed form (with mean)",
+                KernelPCADenoiser(method="closed_form", add_mean=True),
+                {**forward, "method_params": [{"alpha": r} for r in (1e-9, 1e-6, 1e-3)]},
+            ),
+            (
+                "learned, fit on noisy pairs",
+                KernelPCADenoiser(method="learned"),
+                {
+                    **forward,
+                    "method_params": [
+                        {"gamma": g, "alpha": a}
+                        for g in ((10.0,) if quick else (10.0, 30.0, 100.0))
+                        for a in ((1e-2,) if quick else (1e-3, 1e-2, 1e-1))
+                    ],
+                },
+            ),
         ]
         for name, est, grid in more:
             search = tune(est, grid, X_train_noisy, X_train, folds)
             err, seconds = evaluate(search.best_estimator_, X_test_noisy, X_test)
             rows.append((noise_name, name, err, seconds, search.best_params_))
-            print(f"  {noise_name:8} {name:38} MSE {err:7.2f}  ({seconds:6.1f} s on test)  "
-                  f"best {search.best_params_}", flush=True)
+            print(
+                f"  {noise_name:8} {name:38} MSE {err:7.2f}  ({seconds:6.1f} s on test)  "
+                f"best {search.best_params_}",
+                flush=True,
+            )
         # Gradient descent: too slow to tune on a grid (one L-BFGS per digit);
         # it takes the fixed point's tuned kernel PCA, on the first 100 test digits.
         m = 20 if quick else 100
-        grad = KernelPCADenoiser(method="gradient", method_params={"max_iter": 100},
-                                 n_components=base["n_components"], gamma=base["gamma"])
+        grad = KernelPCADenoiser(
+            method="gradient",
+            method_params={"max_iter": 100},
+            n_components=base["n_components"],
+            gamma=base["gamma"],
+        )
         grad.fit(X_train)
         err, seconds = evaluate(grad, X_test_noisy[:m], X_test[:m])
-        fp = KernelPCADenoiser(method="fixed_point", n_components=base["n_components"],
-                               gamma=base["gamma"]).fit(X_train)
+        fp = KernelPCADenoiser(
+            method="fixed_point", n_components=base["n_components"], gamma=base["gamma"]
+        ).fit(X_train)
         err_fp, _ = evaluate(fp, X_test_noisy[:m], X_test[:m])
         rows.append((noise_name, f"gradient (first {m} test digits)", err, seconds, {}))
-        print(f"  {noise_name:8} {'gradient, first %d test digits' % m:38} MSE {err:7.2f}  "
-              f"({seconds:6.1f} s)  fixed point on the same digits: {err_fp:.2f}", flush=True)
+        print(
+            f"  {noise_name:8} {f'gradient, first {m} test digits':38} MSE {err:7.2f}  "
+            f"({seconds:6.1f} s)  fixed point on the same digits: {err_fp:.2f}",
+            flush=True,
+        )
     return rows
 
 
@@ -179,9 +235,11 @@ def experiment_stprtool(X, quick):
     rng = np.random.default_rng(0)
     order = rng.permutation(len(X))
     n_train, n_test = (600, 100) if quick else (2000, 500)
-    X_train, X_test = X[order[:n_train]], X[order[n_train:n_train + n_test]]
-    noisy = {"gaussian": add_gaussian_noise(X_test, 0.5, random_state=rng),
-             "speckle": add_speckle_noise(X_test, 0.4, random_state=rng)}
+    X_train, X_test = X[order[:n_train]], X[order[n_train : n_train + n_test]]
+    noisy = {
+        "gaussian": add_gaussian_noise(X_test, 0.5, random_state=rng),
+        "speckle": add_speckle_noise(X_test, 0.4, random_state=rng),
+    }
     published = {"gaussian": (15.37, 21.65), "speckle": (18.43, 28.34)}
     print(f"\n== stprtool split: default_rng(0) permutation, {n_train} train / {n_test} test ==")
     kpca = KernelPCA(100, kernel="rbf", gamma=gamma_of(6.0)).fit(X_train)
@@ -194,34 +252,51 @@ def experiment_stprtool(X, quick):
         seconds = time.perf_counter() - start
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            with_mean = find_preimage(kpca.project(X_noisy, add_mean=True), "fixed_point",
-                                      x0=X_noisy)
-        lin = min(mse(LinearPCADenoiser(q).fit(X_train).transform(X_noisy), X_test)
-                  for q in range(4, 129, 4))
+            with_mean = find_preimage(
+                kpca.project(X_noisy, add_mean=True), "fixed_point", x0=X_noisy
+            )
+        lin = min(
+            mse(LinearPCADenoiser(q).fit(X_train).transform(X_noisy), X_test)
+            for q in range(4, 129, 4)
+        )
         add_noise = noises(train_rng)[name]
-        search = tune(KernelPCADenoiser(method="fixed_point"),
-                      {"n_components": [50] if quick else [100, 200, 400],
-                       "gamma": [gamma_of(6.0)] if quick else
-                       [gamma_of(s) for s in (5.0, 6.0, 7.5)]},
-                      add_noise(X_train), X_train, 2 if quick else 3)
+        search = tune(
+            KernelPCADenoiser(method="fixed_point"),
+            {
+                "n_components": [50] if quick else [100, 200, 400],
+                "gamma": [gamma_of(6.0)] if quick else [gamma_of(s) for s in (5.0, 6.0, 7.5)],
+            },
+            add_noise(X_train),
+            X_train,
+            2 if quick else 3,
+        )
         tuned, tuned_s = evaluate(search.best_estimator_, X_noisy, X_test)
         fp_pub, lin_pub = published[name]
-        print(f"  {name:8} fixed point sigma=6, q=100, start at noisy digit: MSE "
-              f"{mse(result.x, X_test):6.2f} ({seconds:.1f} s)   STPRtool kpcarec: {fp_pub}")
-        print(f"  {name:8} the same with the feature-space mean (add_mean=True): MSE "
-              f"{mse(with_mean.x, X_test):6.2f}          reference table: "
-              f"{ {'gaussian': 56.11, 'speckle': 47.59}[name]}")
-        print(f"  {name:8} linear PCA, best component count on test (oracle):  MSE "
-              f"{lin:6.2f}              published: {lin_pub}")
-        print(f"  {name:8} our denoiser tuned by CV on the {n_train} training digits: MSE "
-              f"{tuned:6.2f} ({tuned_s:.1f} s), {search.best_params_}", flush=True)
+        print(
+            f"  {name:8} fixed point sigma=6, q=100, start at noisy digit: MSE "
+            f"{mse(result.x, X_test):6.2f} ({seconds:.1f} s)   STPRtool kpcarec: {fp_pub}"
+        )
+        print(
+            f"  {name:8} the same with the feature-space mean (add_mean=True): MSE "
+            f"{mse(with_mean.x, X_test):6.2f}          reference table: "
+            f"{ {'gaussian': 56.11, 'speckle': 47.59}[name] }"
+        )
+        print(
+            f"  {name:8} linear PCA, best component count on test (oracle):  MSE "
+            f"{lin:6.2f}              published: {lin_pub}"
+        )
+        print(
+            f"  {name:8} our denoiser tuned by CV on the {n_train} training digits: MSE "
+            f"{tuned:6.2f} ({tuned_s:.1f} s), {search.best_params_}",
+            flush=True,
+        )
 
 
 def experiment_speed(X, quick):
     rng = np.random.default_rng(0)
     order = rng.permutation(len(X))
     n_train, n_test = (600, 100) if quick else (2000, 500)
-    X_train, X_test = X[order[:n_train]], X[order[n_train:n_train + n_test]]
+    X_train, X_test = X[order[:n_train]], X[order[n_train : n_train + n_test]]
     X_noisy = add_gaussian_noise(X_test, 0.5, random_state=rng)
     kpca = KernelPCA(100, kernel="rbf", gamma=gamma_of(6.0)).fit(X_train)
     Y = kpca.transform(X_noisy)
@@ -243,12 +318,16 @@ def experiment_speed(X, quick):
     t_res = time.perf_counter() - start
     print(f"\n== speed: {n_test} pre-images over {n_train} training digits, 100 components ==")
     print(f"  fixed point (vectorised): {t_fp:.3f} s, {1e3 * t_fp / n_test:.3f} ms per pre-image")
-    print(f"  closed form: M fitted once in {t_fit:.2f} s; then {t_cf * 1e3:.2f} ms for all, "
-          f"{1e6 * t_cf / n_test:.2f} us per pre-image (their residuals, if wanted: "
-          f"{t_res * 1e3:.1f} ms more)")
-    print(f"  per pre-image after fitting: closed form {t_fp / t_cf:.0f}x faster than the "
-          f"fixed point; counting its one-off fit against these {n_test}: "
-          f"{t_fp / (t_fit + t_cf):.1f}x")
+    print(
+        f"  closed form: M fitted once in {t_fit:.2f} s; then {t_cf * 1e3:.2f} ms for all, "
+        f"{1e6 * t_cf / n_test:.2f} us per pre-image (their residuals, if wanted: "
+        f"{t_res * 1e3:.1f} ms more)"
+    )
+    print(
+        f"  per pre-image after fitting: closed form {t_fp / t_cf:.0f}x faster than the "
+        f"fixed point; counting its one-off fit against these {n_test}: "
+        f"{t_fp / (t_fit + t_cf):.1f}x"
+    )
 
 
 def main(argv=None):

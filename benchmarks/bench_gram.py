@@ -53,33 +53,47 @@ def main(argv=None):
     parser.add_argument("--n", type=int, default=5000)
     parser.add_argument("--d", type=int, default=784)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--calls", type=int, default=2000,
-                        help="calls per timing in the small-block table")
+    parser.add_argument(
+        "--calls", type=int, default=2000, help="calls per timing in the small-block table"
+    )
     parser.add_argument("--target", type=float, default=TARGET_RATIO)
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(0)
     kernel = GaussianKernel(gamma=GAMMA)
-    print(f"Gaussian Gram block {args.n} x {args.n} from {args.n} x {args.d} inputs, "
-          f"best of {args.repeat}; target preimage/GEMM <= {args.target:g}")
-    print(f"{'dtype':8} {'X @ Y.T':>9} {'preimage':>9} {'sklearn':>9} "
-          f"{'preimage/GEMM':>14} {'sklearn/GEMM':>13} {'target':>8}")
+    print(
+        f"Gaussian Gram block {args.n} x {args.n} from {args.n} x {args.d} inputs, "
+        f"best of {args.repeat}; target preimage/GEMM <= {args.target:g}"
+    )
+    print(
+        f"{'dtype':8} {'X @ Y.T':>9} {'preimage':>9} {'sklearn':>9} "
+        f"{'preimage/GEMM':>14} {'sklearn/GEMM':>13} {'target':>8}"
+    )
     for dtype in (np.float64, np.float32):
         X = rng.random((args.n, args.d)).astype(dtype)
         Y = rng.random((args.n, args.d)).astype(dtype)
         t_gemm, t_ours, t_sk = interleaved_best(
-            [lambda: X @ Y.T, lambda: kernel(X, Y),
-             lambda: rbf_kernel(X, Y, gamma=kernel.gamma)], args.repeat)
+            [lambda: X @ Y.T, lambda: kernel(X, Y), lambda: rbf_kernel(X, Y, gamma=kernel.gamma)],
+            args.repeat,
+        )
         K = kernel(X[:500], Y[:500])
-        err = np.abs(K - rbf_kernel(X[:500].astype(np.float64), Y[:500].astype(np.float64),
-                                    gamma=kernel.gamma)).max()
+        err = np.abs(
+            K
+            - rbf_kernel(
+                X[:500].astype(np.float64), Y[:500].astype(np.float64), gamma=kernel.gamma
+            )
+        ).max()
         ratio = t_ours / t_gemm
-        print(f"{np.dtype(dtype).name:8} {t_gemm:9.3f} {t_ours:9.3f} {t_sk:9.3f} "
-              f"{ratio:14.2f} {t_sk / t_gemm:13.2f} {verdict(ratio, args.target):>8}   "
-              f"(out dtype {K.dtype}, max |diff| vs float64 sklearn {err:.1e})")
+        print(
+            f"{np.dtype(dtype).name:8} {t_gemm:9.3f} {t_ours:9.3f} {t_sk:9.3f} "
+            f"{ratio:14.2f} {t_sk / t_gemm:13.2f} {verdict(ratio, args.target):>8}   "
+            f"(out dtype {K.dtype}, max |diff| vs float64 sklearn {err:.1e})"
+        )
 
-    print(f"\nSmall Gaussian blocks from {args.d}-dimensional inputs (float64), "
-          f"{args.calls} calls, best of {args.repeat}; BLAS on its default thread pool")
+    print(
+        f"\nSmall Gaussian blocks from {args.d}-dimensional inputs (float64), "
+        f"{args.calls} calls, best of {args.repeat}; BLAS on its default thread pool"
+    )
     print(f"{'m x s':>10} {'Z @ S.T':>9} {'preimage':>9} {'preimage/GEMM':>14}")
     for m, s in SMALL_SHAPES:
         Z = rng.random((m, args.d))
@@ -89,10 +103,12 @@ def main(argv=None):
             def run():
                 for _ in range(args.calls):
                     func()
+
             return run
 
         t_gemm, t_ours = interleaved_best(
-            [calls(lambda: Z @ S.T), calls(lambda: kernel(Z, S))], args.repeat)
+            [calls(lambda: Z @ S.T), calls(lambda: kernel(Z, S))], args.repeat
+        )
         print(f"{f'{m} x {s}':>10} {t_gemm:9.3f} {t_ours:9.3f} {t_ours / t_gemm:14.2f}")
 
 

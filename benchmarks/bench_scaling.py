@@ -41,8 +41,9 @@ def sklearn_job(n, n_test, m):
 
     X, noisy, clean = data(n, n_test)
     start = time.perf_counter()
-    kpca = KernelPCA(Q, kernel="rbf", gamma=GAMMA, alpha=ALPHA, fit_inverse_transform=True,
-                     random_state=0).fit(X)
+    kpca = KernelPCA(
+        Q, kernel="rbf", gamma=GAMMA, alpha=ALPHA, fit_inverse_transform=True, random_state=0
+    ).fit(X)
     out = kpca.inverse_transform(kpca.transform(noisy))
     return time.perf_counter() - start, float(np.mean(np.sum((out - clean) ** 2, axis=1)))
 
@@ -62,16 +63,23 @@ def nystroem_job(n, n_test, m):
 
     X, noisy, clean = data(n, n_test)
     start = time.perf_counter()
-    den = KernelPCADenoiser(Q, gamma=GAMMA, method="learned", method_params={"alpha": ALPHA},
-                            n_landmarks=m, random_state=0).fit(X)
+    den = KernelPCADenoiser(
+        Q,
+        gamma=GAMMA,
+        method="learned",
+        method_params={"alpha": ALPHA},
+        n_landmarks=m,
+        random_state=0,
+    ).fit(X)
     out = den.transform(noisy)
     return time.perf_counter() - start, float(np.mean(np.sum((out - clean) ** 2, axis=1)))
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+",
-                        default=[1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000])
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", default=[1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000]
+    )
     parser.add_argument("--n-test", type=int, default=1000)
     parser.add_argument("--landmarks", type=int, default=1000)
     parser.add_argument("--max-sklearn", type=int, default=10_000)
@@ -82,14 +90,21 @@ def main(argv=None):
     if args.quick:
         args.sizes, args.n_test, args.landmarks = [500, 1000], 100, 200
 
-    print(f"Fit ({Q} components, gamma={GAMMA}, learned map alpha={ALPHA}) on n clean "
-          f"augmented digits + denoise {args.n_test}; Nyström m = {args.landmarks}")
-    print(f"{'n':>7} | {'sklearn s':>9} {'GB':>5} | {'exact s':>8} {'GB':>5} | "
-          f"{'Nyström s':>9} {'GB':>5} | {'MSE sk':>7} {'exact':>7} {'Nyström':>7}")
+    print(
+        f"Fit ({Q} components, gamma={GAMMA}, learned map alpha={ALPHA}) on n clean "
+        f"augmented digits + denoise {args.n_test}; Nyström m = {args.landmarks}"
+    )
+    print(
+        f"{'n':>7} | {'sklearn s':>9} {'GB':>5} | {'exact s':>8} {'GB':>5} | "
+        f"{'Nyström s':>9} {'GB':>5} | {'MSE sk':>7} {'exact':>7} {'Nyström':>7}"
+    )
     for n in args.sizes:
         cells = []
-        for job, limit in ((sklearn_job, args.max_sklearn), (exact_job, args.max_exact),
-                           (nystroem_job, None)):
+        for job, limit in (
+            (sklearn_job, args.max_sklearn),
+            (exact_job, args.max_exact),
+            (nystroem_job, None),
+        ):
             if limit is not None and n > limit or (job is nystroem_job and n <= args.landmarks):
                 cells.append(None)
                 continue
@@ -104,13 +119,18 @@ def main(argv=None):
             return f"{run['result'][0]:{width}.2f} {run['peak_gb']:5.2f}"
 
         mses = [f"{c['result'][1]:7.2f}" if c and "result" in c else f"{'-':>7}" for c in cells]
-        print(f"{n:7d} | {fmt(cells[0], 9)} | {fmt(cells[1], 8)} | {fmt(cells[2], 9)} | "
-              + " ".join(mses), flush=True)
+        print(
+            f"{n:7d} | {fmt(cells[0], 9)} | {fmt(cells[1], 8)} | {fmt(cells[2], 9)} | "
+            + " ".join(mses),
+            flush=True,
+        )
         for c in cells:
             if c and "error" in c:
                 print(f"        error: {c['error']}")
-    print("s: fit + transform + inverse_transform (data building excluded); GB: peak "
-          "resident memory of the case's process (interpreter and data included).")
+    print(
+        "s: fit + transform + inverse_transform (data building excluded); GB: peak "
+        "resident memory of the case's process (interpreter and data included)."
+    )
 
 
 if __name__ == "__main__":

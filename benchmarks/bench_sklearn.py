@@ -41,7 +41,7 @@ def load(n, n_test, seed=0):
 
     X, _ = load_mnist()
     order = np.random.default_rng(seed).permutation(len(X))
-    test = order[n:n + n_test] if n + n_test <= len(X) else order[:n_test]
+    test = order[n : n + n_test] if n + n_test <= len(X) else order[:n_test]
     clean_test = X[test]
     return X[order[:n]], add_gaussian_noise(clean_test, 0.5, random_state=seed), clean_test
 
@@ -51,9 +51,17 @@ def sklearn_case(n, n_test, q, gamma, alpha, solver):
 
     X, noisy, _ = load(n, n_test)
     import time
+
     start = time.perf_counter()
-    kpca = KernelPCA(q, kernel="rbf", gamma=gamma, alpha=alpha, fit_inverse_transform=True,
-                     eigen_solver=solver, random_state=0).fit(X)
+    kpca = KernelPCA(
+        q,
+        kernel="rbf",
+        gamma=gamma,
+        alpha=alpha,
+        fit_inverse_transform=True,
+        eigen_solver=solver,
+        random_state=0,
+    ).fit(X)
     out = kpca.inverse_transform(kpca.transform(noisy))
     return out, time.perf_counter() - start
 
@@ -64,6 +72,7 @@ def preimage_case(n, n_test, q, gamma, alpha, dtype, solver="auto"):
     X, noisy, _ = load(n, n_test)
     X, noisy = X.astype(dtype), noisy.astype(dtype)
     import time
+
     start = time.perf_counter()
     kpca = KernelPCA(q, kernel="rbf", gamma=gamma, eigen_solver=solver, random_state=0).fit(X)
     out = kpca.inverse_transform(kpca.transform(noisy), method="learned", alpha=alpha)
@@ -83,19 +92,29 @@ def main(argv=None):
         args.sizes, args.n_test = [1000], 100
 
     q, g, a = args.components, args.gamma, args.alpha
-    print(f"Learned-pre-image denoising, {q} components, gamma={g}, alpha={a}, "
-          f"{args.n_test} noisy test digits; each case in a fresh process")
-    print(f"{'n':>6} {'case':38} {'time s':>8} {'(job s)':>8} {'peak GB':>8} "
-          f"{'vs sklearn':>10} {'max|diff|':>10} {'MSE':>8}")
+    print(
+        f"Learned-pre-image denoising, {q} components, gamma={g}, alpha={a}, "
+        f"{args.n_test} noisy test digits; each case in a fresh process"
+    )
+    print(
+        f"{'n':>6} {'case':38} {'time s':>8} {'(job s)':>8} {'peak GB':>8} "
+        f"{'vs sklearn':>10} {'max|diff|':>10} {'MSE':>8}"
+    )
     for n in args.sizes:
         _, _, clean = load(n, args.n_test)
         cases = [
             ("sklearn, eigen_solver='auto'", sklearn_case, (n, args.n_test, q, g, a, "auto")),
-            ("sklearn, eigen_solver='randomized'", sklearn_case,
-             (n, args.n_test, q, g, a, "randomized")),
+            (
+                "sklearn, eigen_solver='randomized'",
+                sklearn_case,
+                (n, args.n_test, q, g, a, "randomized"),
+            ),
             ("preimage float64", preimage_case, (n, args.n_test, q, g, a, np.float64)),
-            ("preimage float64, eigen_solver='randomized'", preimage_case,
-             (n, args.n_test, q, g, a, np.float64, "randomized")),
+            (
+                "preimage float64, eigen_solver='randomized'",
+                preimage_case,
+                (n, args.n_test, q, g, a, np.float64, "randomized"),
+            ),
             ("preimage float32", preimage_case, (n, args.n_test, q, g, a, np.float32)),
         ]
         reference = None
@@ -109,11 +128,16 @@ def main(argv=None):
                 reference, ref_job = out, job
             diff = np.abs(out - reference).max() / np.abs(reference).max()
             mse = np.mean(np.sum((out - clean) ** 2, axis=1))
-            print(f"{n:6d} {name:38} {run['seconds']:8.2f} {job:8.2f} {run['peak_gb']:8.2f} "
-                  f"{ref_job / job:9.1f}x {diff:10.1e} {mse:8.2f}", flush=True)
-    print("time s: the whole child call (data loading included); job s: fit + transform "
-          "+ inverse_transform only; 'vs sklearn' = sklearn default's job time / this "
-          "job time; max|diff| relative to the largest pixel of sklearn's output.")
+            print(
+                f"{n:6d} {name:38} {run['seconds']:8.2f} {job:8.2f} {run['peak_gb']:8.2f} "
+                f"{ref_job / job:9.1f}x {diff:10.1e} {mse:8.2f}",
+                flush=True,
+            )
+    print(
+        "time s: the whole child call (data loading included); job s: fit + transform "
+        "+ inverse_transform only; 'vs sklearn' = sklearn default's job time / this "
+        "job time; max|diff| relative to the largest pixel of sklearn's output."
+    )
 
 
 if __name__ == "__main__":

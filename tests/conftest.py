@@ -23,8 +23,9 @@ def poly2_feature_map(X, gamma=1.0, coef0=1.0):
     cols = [np.full(n, coef0)]
     cols += [np.sqrt(2 * coef0 * gamma) * X[:, i] for i in range(d)]
     cols += [gamma * X[:, i] ** 2 for i in range(d)]
-    cols += [np.sqrt(2) * gamma * X[:, i] * X[:, j]
-             for i, j in itertools.combinations(range(d), 2)]
+    cols += [
+        np.sqrt(2) * gamma * X[:, i] * X[:, j] for i, j in itertools.combinations(range(d), 2)
+    ]
     return np.column_stack(cols)
 
 
@@ -83,11 +84,17 @@ def single_blas_thread():
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
-    "default", max_examples=30, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    "default",
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 settings.register_profile(
-    "long", max_examples=600, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    "long",
+    max_examples=600,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 settings.load_profile("default")
 
 
@@ -101,4 +108,5 @@ def pytest_terminal_summary(terminalreporter):
             f"property contract: {total} generated cases checked ("
             + ", ".join(f"{k} {v}" for k, v in CASES.items())
             + f"), Hypothesis profile {profile!r}"
-            + (" (more with --hypothesis-profile=long)" if profile != "long" else ""))
+            + (" (more with --hypothesis-profile=long)" if profile != "long" else "")
+        )

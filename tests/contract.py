@@ -14,9 +14,9 @@ generated is reported at the end of the run.
 import re
 import warnings
 
-import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+import numpy as np
 
 from preimage.exceptions import NumericalWarning
 
@@ -56,8 +56,7 @@ def check_contract(call, shape=None):
         try:
             out = call()
         except (ValueError, TypeError) as exc:
-            assert names_an_argument(exc), (
-                f"{type(exc).__name__} names no argument: {exc}")
+            assert names_an_argument(exc), f"{type(exc).__name__} names no argument: {exc}"
             CASES["named error"] += 1
             return None
     assert _all_finite(out), f"non-finite output without an error: {out!r}"
@@ -69,13 +68,21 @@ def check_contract(call, shape=None):
     return out
 
 
-_SPECIAL = [0.0, -0.0, 1.0, -1.0, 1e-300, -1e-300, 1e300, -1e300, 1e150, np.nan, np.inf,
-            -np.inf]
+_SPECIAL = [0.0, -0.0, 1.0, -1.0, 1e-300, -1e-300, 1e300, -1e300, 1e150, np.nan, np.inf, -np.inf]
 
 
 @st.composite
-def data_arrays(draw, *, min_rows=0, max_rows=8, min_cols=0, max_cols=4, dtypes=None,
-                finite=False, adversarial=True):
+def data_arrays(
+    draw,
+    *,
+    min_rows=0,
+    max_rows=8,
+    min_cols=0,
+    max_cols=4,
+    dtypes=None,
+    finite=False,
+    adversarial=True,
+):
     """2-D data of random shape and dtype: ordinary values mixed with
     adversarial ones (NaN, inf, huge and tiny magnitudes, signed zeros),
     duplicated rows and constant columns. `finite` keeps NaN and inf out
@@ -86,8 +93,9 @@ def data_arrays(draw, *, min_rows=0, max_rows=8, min_cols=0, max_cols=4, dtypes=
     special = [v for v in _SPECIAL if not finite or np.isfinite(v)] if adversarial else [0.0]
     if dtype in ("float64", "float32"):
         limit = 1e6
-        values = st.one_of(st.floats(-limit, limit, allow_nan=False, width=32),
-                           st.sampled_from(special))
+        values = st.one_of(
+            st.floats(-limit, limit, allow_nan=False, width=32), st.sampled_from(special)
+        )
         with np.errstate(over="ignore"):
             X = draw(hnp.arrays(np.float64, (n, d), elements=values)).astype(dtype)
     elif dtype == "int64":
@@ -98,7 +106,7 @@ def data_arrays(draw, *, min_rows=0, max_rows=8, min_cols=0, max_cols=4, dtypes=
         X = np.empty((n, d), dtype=object)
         X[...] = "a"
     if n > 1 and d > 0 and draw(st.booleans()):
-        X[draw(st.integers(1, n - 1))] = X[0]                 # a duplicated row
+        X[draw(st.integers(1, n - 1))] = X[0]  # a duplicated row
     if n > 0 and d > 1 and draw(st.booleans()):
-        X[:, draw(st.integers(0, d - 1))] = X[0, 0]           # a constant column
+        X[:, draw(st.integers(0, d - 1))] = X[0, 0]  # a constant column
     return X

@@ -7,7 +7,7 @@
   and a private submodule of a subpackage only from inside that subpackage —
   the top-level private modules (``_validation``, ``_blocks``, ...) are the
   shared toolkit whose public names every family may import;
-* modules stay small: none outside ``reproductions/`` over 450 lines.
+* modules stay small: none outside ``reproductions/`` over 650 lines.
 """
 
 import ast
@@ -19,7 +19,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "preimage"
-MAX_LINES = 450
+# In the formatter's style (ruff format: a call that does not fit on a line
+# takes a line per argument). The same limit was 450 lines in the compact
+# style before it; the formatter made the modules up to 40 % longer.
+MAX_LINES = 650
 
 
 def _modules():
@@ -86,8 +89,12 @@ def _violations():
 def test_layers_hold():
     """The import-linter contract of pyproject.toml: no import reaches up."""
     lint = Path(sys.executable).parent / "lint-imports"
-    done = subprocess.run([str(lint), "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
-                          cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [str(lint), "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 broken" in done.stdout
 
@@ -100,20 +107,25 @@ def test_the_private_name_rule_sees_what_it_forbids(tmp_path, monkeypatch):
     """The rule itself, on a module written to break it."""
     bad = PACKAGE / "solvers" / "_probe_for_the_architecture_test.py"
     monkeypatch.setitem(MODULES, "preimage.solvers._probe_for_the_architecture_test", bad)
-    source = ("from ..kernels._base import RadialKernel\n"
-              "from .._validation import check_array_2d, _check_top\n"
-              "from ._starts import check_starts\n")
-    monkeypatch.setattr(Path, "read_text",
-                        lambda self, *a, **k: source if self == bad else
-                        Path.read_bytes(self).decode())
+    source = (
+        "from ..kernels._base import RadialKernel\n"
+        "from .._validation import check_array_2d, _check_top\n"
+        "from ._starts import check_starts\n"
+    )
+    monkeypatch.setattr(
+        Path,
+        "read_text",
+        lambda self, *a, **k: source if self == bad else Path.read_bytes(self).decode(),
+    )
     found = [v for v in _violations() if "_probe_for" in v]
     assert len(found) == 2
     assert any("private module preimage.kernels._base" in v for v in found)
     assert any("private name _check_top" in v for v in found)
 
 
-@pytest.mark.parametrize("module", [m for m in MODULES
-                                    if not m.startswith("preimage.reproductions")])
+@pytest.mark.parametrize(
+    "module", [m for m in MODULES if not m.startswith("preimage.reproductions")]
+)
 def test_modules_stay_small(module):
     lines = MODULES[module].read_text().count("\n")
     assert lines <= MAX_LINES, f"{module} has {lines} lines: split it by seam"

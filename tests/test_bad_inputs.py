@@ -13,8 +13,14 @@ import warnings
 import numpy as np
 import pytest
 
-from preimage import (KernelPCA, KernelPCADenoiser, WienerRegressor, config_context,
-                      find_preimage, load_model)
+from preimage import (
+    KernelPCA,
+    KernelPCADenoiser,
+    WienerRegressor,
+    config_context,
+    find_preimage,
+    load_model,
+)
 from preimage.kernels import GaussianKernel
 
 TABLE = Path(__file__).resolve().parents[1] / "docs" / "bad-input.md"
@@ -41,29 +47,46 @@ def _not_a_model(tmp_path):
 
 CASES = {
     "nan": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(_with_nan()),
-    "inf": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(np.where(X > 1.5, np.inf, X)),
-    "object": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(np.array([["a", "b"]] * 5, dtype=object)),
+    "inf": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(
+        np.where(X > 1.5, np.inf, X)
+    ),
+    "object": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(
+        np.array([["a", "b"]] * 5, dtype=object)
+    ),
     "one-d": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X[:, 0]),
     "empty": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(np.empty((0, 3))),
-    "no-features": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(np.empty((5, 0))),
+    "no-features": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(
+        np.empty((5, 0))
+    ),
     "one-sample": lambda tmp: KernelPCA(1, kernel="rbf", gamma="total_variance").fit(X[:1]),
     "constant-data": lambda tmp: KernelPCADenoiser(2).fit(np.ones((10, 3))).transform(X),
-    "duplicated-rows": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(np.repeat(X[:3], 5, axis=0)).transform(X),
+    "duplicated-rows": lambda tmp: (
+        KernelPCA(2, kernel="rbf", gamma="total_variance")
+        .fit(np.repeat(X[:3], 5, axis=0))
+        .transform(X)
+    ),
     "too-many-components": lambda tmp: KernelPCADenoiser(50).fit(X),
     "gamma-zero": lambda tmp: KernelPCA(2, kernel="rbf", gamma=0).fit(X),
     "gamma-huge": lambda tmp: KernelPCA(2, kernel="rbf", gamma=1e300).fit(X).transform(X),
     "gamma-tiny": lambda tmp: KernelPCADenoiser(2, gamma=1e-300).fit(X).transform(X),
     "kernel-gamma-negative": lambda tmp: GaussianKernel(gamma=-1.0),
     "huge-values": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X * 1e200),
-    "int-input": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X.round().astype(int)).transform(X),
-    "width-mismatch": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X).transform(X[:, :2]),
+    "int-input": lambda tmp: (
+        KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X.round().astype(int)).transform(X)
+    ),
+    "width-mismatch": lambda tmp: (
+        KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X).transform(X[:, :2])
+    ),
     "unknown-kernel": lambda tmp: KernelPCA(2, kernel="chi2").fit(X),
-    "unknown-method": lambda tmp: find_preimage(KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X).project(X), method="magic"),
+    "unknown-method": lambda tmp: find_preimage(
+        KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X).project(X), method="magic"
+    ),
     "denoiser-method": lambda tmp: KernelPCADenoiser(2, method="magic").fit(X),
     "memory-budget": lambda tmp: _budget_fit(),
     "not-a-model": _not_a_model,
-    "wiener-duplicates": lambda tmp: WienerRegressor().fit(
-        np.repeat(X[:4], 3, axis=0), np.repeat(X[:4, 0], 3)).predict(X),
+    "wiener-duplicates": lambda tmp: (
+        WienerRegressor().fit(np.repeat(X[:4], 3, axis=0), np.repeat(X[:4, 0], 3)).predict(X)
+    ),
     "regressor-y-column": lambda tmp: WienerRegressor().fit(X, X[:, :1]).predict(X),
     "regressor-no-y": lambda tmp: WienerRegressor().fit(X, None),
 }
@@ -92,7 +115,7 @@ def test_each_row_says_what_happens(case, outcome, message, tmp_path):
         try:
             result = CASES[case](tmp_path)
             error = None
-        except Exception as exc:  # noqa: BLE001 - the table says which
+        except Exception as exc:
             error = exc
     if kind == "finite":
         assert error is None, error
@@ -101,8 +124,11 @@ def test_each_row_says_what_happens(case, outcome, message, tmp_path):
     elif kind.endswith("Warning"):
         assert error is None, error
         assert np.all(np.isfinite(result))
-        matching = [w for w in caught if w.category.__name__ == kind
-                    or kind in [c.__name__ for c in w.category.__mro__]]
+        matching = [
+            w
+            for w in caught
+            if w.category.__name__ == kind or kind in [c.__name__ for c in w.category.__mro__]
+        ]
         assert matching, [str(w.message) for w in caught]
         text = " ".join(str(w.message) for w in matching)
     else:

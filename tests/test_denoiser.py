@@ -18,8 +18,14 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.pipeline import Pipeline
 
-from preimage import (PREIMAGE_METHODS, ConfigurationWarning, KernelPCA, KernelPCADenoiser,
-                      NumericalWarning, PreimageResult)
+from preimage import (
+    PREIMAGE_METHODS,
+    ConfigurationWarning,
+    KernelPCA,
+    KernelPCADenoiser,
+    NumericalWarning,
+    PreimageResult,
+)
 from preimage.datasets import make_three_clusters
 
 # The learned map fitted without clean targets warns that it will not denoise;
@@ -41,8 +47,11 @@ def mse(A, B):
 def residual(coef, support, Z, gamma):
     """``‖Σ_i γ_ji φ(x_i) − φ(z_j)‖²`` for the Gaussian kernel, from sklearn's Gram."""
     K = rbf_kernel(support, support, gamma=gamma)
-    return (np.einsum("ji,ik,jk->j", coef, K, coef)
-            - 2 * np.einsum("ji,ij->j", coef, rbf_kernel(support, Z, gamma=gamma)) + 1.0)
+    return (
+        np.einsum("ji,ik,jk->j", coef, K, coef)
+        - 2 * np.einsum("ji,ij->j", coef, rbf_kernel(support, Z, gamma=gamma))
+        + 1.0
+    )
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +61,7 @@ def toy():
     T_clean, _ = make_three_clusters(20, noise=0.03, random_state=10)
     rng = np.random.default_rng(20)
     T_noisy = T_clean + rng.normal(scale=0.1, size=T_clean.shape)
-    X_rep = np.tile(X_clean, (3, 1))                     # 3 noisy copies per point
+    X_rep = np.tile(X_clean, (3, 1))  # 3 noisy copies per point
     X_noisy = X_rep + rng.normal(scale=0.1, size=X_rep.shape)
     return X_clean, T_clean, T_noisy, X_rep, X_noisy
 
@@ -61,18 +70,23 @@ def toy():
 # linear kernel = PCA reconstruction
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("method, params", [
-    ("closed_form", {"alpha": 0.0}),
-    ("exact", None),
-    ("fixed_point", None),
-])
+
+@pytest.mark.parametrize(
+    "method, params",
+    [
+        ("closed_form", {"alpha": 0.0}),
+        ("exact", None),
+        ("fixed_point", None),
+    ],
+)
 def test_linear_kernel_denoiser_is_pca_reconstruction(method, params):
     X, T = data(50, 4, seed=1), data(9, 4, seed=2)
     q = 2
     pca = PCA(q).fit(X)
     expected = pca.inverse_transform(pca.transform(T))
-    den = KernelPCADenoiser(q, kernel="linear", method=method, method_params=params,
-                            add_mean=True).fit(X)
+    den = KernelPCADenoiser(
+        q, kernel="linear", method=method, method_params=params, add_mean=True
+    ).fit(X)
     np.testing.assert_allclose(den.transform(T), expected, atol=1e-10)
     np.testing.assert_allclose(den.score(T), -mse(expected, T), rtol=1e-10)
 
@@ -81,31 +95,34 @@ def test_linear_kernel_denoiser_is_pca_reconstruction(method, params):
 # denoising denoises
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("method, params, add_mean, factor", [
-    # on this data (seeded) the three iterative/distance methods reduce the MSE
-    # against the clean points 8–15 fold; 5 leaves a margin
-    ("fixed_point", None, False, 5.0),
-    ("gradient", None, False, 5.0),
-    ("mds", None, False, 5.0),
-    # the learned map, fitted on noisy copies → clean targets (Bakır et al.)
-    ("learned", {"alpha": 0.1}, False, 5.0),
-    # the closed form (≈ Σ γ_i x_i for tiny λ) only helps with the mean added
-    # back (γ then sums to 1): about 2.5 fold here. With the principal part
-    # (add_mean=False) its coefficients do not sum to 1 and it makes the error
-    # *worse* (about 0.4×), as REFERENCE.md reports on digits; not asserted.
-    ("closed_form", None, True, 1.5),
-])
+
+@pytest.mark.parametrize(
+    "method, params, add_mean, factor",
+    [
+        # on this data (seeded) the three iterative/distance methods reduce the MSE
+        # against the clean points 8–15 fold; 5 leaves a margin
+        ("fixed_point", None, False, 5.0),
+        ("gradient", None, False, 5.0),
+        ("mds", None, False, 5.0),
+        # the learned map, fitted on noisy copies → clean targets (Bakır et al.)
+        ("learned", {"alpha": 0.1}, False, 5.0),
+        # the closed form (≈ Σ γ_i x_i for tiny λ) only helps with the mean added
+        # back (γ then sums to 1): about 2.5 fold here. With the principal part
+        # (add_mean=False) its coefficients do not sum to 1 and it makes the error
+        # *worse* (about 0.4×), as REFERENCE.md reports on digits; not asserted.
+        ("closed_form", None, True, 1.5),
+    ],
+)
 def test_denoising_reduces_error_against_clean_points(toy, method, params, add_mean, factor):
     X_clean, T_clean, T_noisy, X_rep, X_noisy = toy
-    den = KernelPCADenoiser(2, gamma=5.0, method=method, method_params=params,
-                            add_mean=add_mean)
+    den = KernelPCADenoiser(2, gamma=5.0, method=method, method_params=params, add_mean=add_mean)
     if method == "learned":
         den.fit(X_noisy, X_rep)
     else:
         den.fit(X_clean)
     noisy_error = mse(T_noisy, T_clean)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NumericalWarning)   # MDS clips far points
+        warnings.simplefilter("ignore", NumericalWarning)  # MDS clips far points
         denoised_error = mse(den.transform(T_noisy), T_clean)
         score = den.score(T_noisy, T_clean)
     assert denoised_error * factor < noisy_error
@@ -116,8 +133,9 @@ def test_all_components_with_mean_reproduce_training_points(toy):
     # with all components and the mean, Pφ̃(x) + μ = φ(x) for a training point,
     # whose exact pre-image is the point itself
     X_clean = toy[0][::3]
-    den = KernelPCADenoiser(None, gamma=5.0, add_mean=True,
-                            method_params={"tol": 1e-10}).fit(X_clean)
+    den = KernelPCADenoiser(None, gamma=5.0, add_mean=True, method_params={"tol": 1e-10}).fit(
+        X_clean
+    )
     np.testing.assert_allclose(den.transform(X_clean), X_clean, atol=1e-6)
 
 
@@ -125,26 +143,29 @@ def test_all_components_with_mean_reproduce_training_points(toy):
 # fit(X, y) with clean targets
 # ---------------------------------------------------------------------------
 
+
 def test_fit_with_clean_targets_fits_kpca_on_targets(toy):
     _X_clean, _T_clean, T_noisy, X_rep, X_noisy = toy
     den = KernelPCADenoiser(2, gamma=5.0, random_state=0).fit(X_noisy, X_rep)
     np.testing.assert_array_equal(den.kpca_.X_fit_, X_rep)
     ref = KernelPCADenoiser(2, gamma=5.0, random_state=0).fit(X_rep)
-    np.testing.assert_allclose(den.transform(T_noisy), ref.transform(T_noisy),
-                               rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(
+        den.transform(T_noisy), ref.transform(T_noisy), rtol=1e-10, atol=1e-12
+    )
 
 
 def test_learned_map_is_kernel_ridge_from_noisy_coordinates_to_targets(toy):
     _X_clean, _T_clean, T_noisy, X_rep, X_noisy = toy
     gamma, alpha = 5.0, 0.1
-    den = KernelPCADenoiser(2, gamma=gamma, method="learned",
-                            method_params={"alpha": alpha}).fit(X_noisy, X_rep)
+    den = KernelPCADenoiser(2, gamma=gamma, method="learned", method_params={"alpha": alpha}).fit(
+        X_noisy, X_rep
+    )
     coords = den.kpca_.transform(X_noisy)
     # the forward kernel (rbf, same gamma) on the coordinates, no intercept
     krr = KernelRidge(alpha=alpha, kernel="rbf", gamma=gamma).fit(coords, X_rep)
-    np.testing.assert_allclose(den.transform(T_noisy),
-                               krr.predict(den.kpca_.transform(T_noisy)),
-                               rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(
+        den.transform(T_noisy), krr.predict(den.kpca_.transform(T_noisy)), rtol=1e-8, atol=1e-10
+    )
 
 
 def test_learned_map_without_targets_is_fitted_on_training_coordinates(toy):
@@ -153,9 +174,9 @@ def test_learned_map_without_targets_is_fitted_on_training_coordinates(toy):
         den = KernelPCADenoiser(2, gamma=5.0, method="learned").fit(X_clean)
     coords = den.kpca_.transform(X_clean)
     krr = KernelRidge(alpha=1.0, kernel="rbf", gamma=5.0).fit(coords, X_clean)
-    np.testing.assert_allclose(den.transform(T_noisy),
-                               krr.predict(den.kpca_.transform(T_noisy)),
-                               rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(
+        den.transform(T_noisy), krr.predict(den.kpca_.transform(T_noisy)), rtol=1e-7, atol=1e-9
+    )
 
 
 @pytest.mark.parametrize("method", ["fixed_point", "learned", "mds"])
@@ -166,17 +187,18 @@ def test_one_dimensional_y_is_ignored(toy, method):
     a = KernelPCADenoiser(2, gamma=5.0, method=method).fit(X_clean, labels)
     b = KernelPCADenoiser(2, gamma=5.0, method=method).fit(X_clean)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NumericalWarning)   # MDS clips far points
-        np.testing.assert_allclose(a.transform(T_noisy), b.transform(T_noisy),
-                                   rtol=1e-12, atol=1e-14)
+        warnings.simplefilter("ignore", NumericalWarning)  # MDS clips far points
+        np.testing.assert_allclose(
+            a.transform(T_noisy), b.transform(T_noisy), rtol=1e-12, atol=1e-14
+        )
         # score with labels also scores against X itself
-        np.testing.assert_allclose(a.score(T_noisy, labels[:60]), a.score(T_noisy),
-                                   rtol=1e-12)
+        np.testing.assert_allclose(a.score(T_noisy, labels[:60]), a.score(T_noisy), rtol=1e-12)
 
 
 # ---------------------------------------------------------------------------
 # score
 # ---------------------------------------------------------------------------
+
 
 def test_score_is_minus_mean_squared_error(toy):
     X_clean, T_clean, T_noisy = toy[:3]
@@ -192,14 +214,17 @@ def test_score_is_minus_mean_squared_error(toy):
 # pipelines and model selection
 # ---------------------------------------------------------------------------
 
+
 def test_works_in_pipeline(toy):
     X_clean, T_clean, T_noisy, X_rep, X_noisy = toy
     pipe = Pipeline([("den", KernelPCADenoiser(2, gamma=5.0))]).fit(X_clean)
     alone = KernelPCADenoiser(2, gamma=5.0).fit(X_clean)
-    np.testing.assert_allclose(pipe.transform(T_noisy), alone.transform(T_noisy),
-                               rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(pipe.score(T_noisy, T_clean), alone.score(T_noisy, T_clean),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        pipe.transform(T_noisy), alone.transform(T_noisy), rtol=1e-12, atol=1e-14
+    )
+    np.testing.assert_allclose(
+        pipe.score(T_noisy, T_clean), alone.score(T_noisy, T_clean), rtol=1e-12
+    )
     # y passed through the pipeline reaches the step as clean targets
     pipe = Pipeline([("den", KernelPCADenoiser(2, gamma=5.0, method="learned"))])
     pipe.fit(X_noisy, X_rep)
@@ -208,7 +233,7 @@ def test_works_in_pipeline(toy):
 
 def test_grid_search_best_score_is_best_mean_fold_score(toy):
     _X_clean, _T_clean, _T_noisy, X_rep, X_noisy = toy
-    X, y = X_noisy[::2], X_rep[::2]                      # 45 pairs
+    X, y = X_noisy[::2], X_rep[::2]  # 45 pairs
     grid = {"n_components": [1, 2, 3], "gamma": [2.0, 8.0]}
     cv = KFold(3, shuffle=True, random_state=0)
     search = GridSearchCV(KernelPCADenoiser(method="fixed_point"), grid, cv=cv).fit(X, y)
@@ -228,6 +253,7 @@ def test_grid_search_best_score_is_best_mean_fold_score(toy):
 # denoise and its result
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("method", sorted(set(PREIMAGE_METHODS) - {"exact"}))
 @pytest.mark.parametrize("add_mean", [False, True])
 @unpaired_learned_map
@@ -236,7 +262,7 @@ def test_denoise_returns_result_consistent_with_transform(toy, method, add_mean)
     T = T_noisy[::6]
     den = KernelPCADenoiser(2, gamma=5.0, method=method, add_mean=add_mean).fit(X_clean)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NumericalWarning)   # MDS clips far points
+        warnings.simplefilter("ignore", NumericalWarning)  # MDS clips far points
         result = den.denoise(T)
         x = den.transform(T)
     assert isinstance(result, PreimageResult)
@@ -244,8 +270,9 @@ def test_denoise_returns_result_consistent_with_transform(toy, method, add_mean)
     np.testing.assert_allclose(result.x, x, rtol=1e-12, atol=1e-14)
     psi = den.kpca_.project(T, add_mean=add_mean)
     np.testing.assert_allclose(result.distance2, psi.distance2(result.x), atol=1e-12)
-    np.testing.assert_allclose(result.distance2, residual(psi.coef, X_clean, result.x, 5.0),
-                               atol=1e-10)
+    np.testing.assert_allclose(
+        result.distance2, residual(psi.coef, X_clean, result.x, 5.0), atol=1e-10
+    )
 
 
 def test_iterative_methods_start_at_the_noisy_input(toy):
@@ -255,13 +282,13 @@ def test_iterative_methods_start_at_the_noisy_input(toy):
     X_clean, _T_clean, T_noisy = toy[:3]
     den = KernelPCADenoiser(2, gamma=5.0, method="gradient").fit(X_clean)
     expected = find_preimage(den.kpca_.project(T_noisy[:5]), "gradient", x0=T_noisy[:5])
-    np.testing.assert_allclose(den.transform(T_noisy[:5]), expected.x, rtol=1e-12,
-                               atol=1e-14)
+    np.testing.assert_allclose(den.transform(T_noisy[:5]), expected.x, rtol=1e-12, atol=1e-14)
 
 
 # ---------------------------------------------------------------------------
 # dtypes
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("method", sorted(set(PREIMAGE_METHODS) - {"exact"}))
 @unpaired_learned_map
@@ -284,13 +311,13 @@ def test_integer_input_works():
     ref = KernelPCADenoiser(2, gamma=0.05).fit(X.astype(float))
     out = den.transform(X[:5])
     assert out.dtype == np.float64 and np.all(np.isfinite(out))
-    np.testing.assert_allclose(out, ref.transform(X[:5].astype(float)), rtol=1e-12,
-                               atol=1e-14)
+    np.testing.assert_allclose(out, ref.transform(X[:5].astype(float)), rtol=1e-12, atol=1e-14)
 
 
 # ---------------------------------------------------------------------------
 # invalid input
 # ---------------------------------------------------------------------------
+
 
 def test_unknown_method_is_refused():
     with pytest.raises(ValueError, match="'method'"):
@@ -331,13 +358,13 @@ def test_targets_of_the_wrong_shape_are_refused(y):
         den.score(X, y)
 
 
-@pytest.mark.parametrize("method", ["fixed_point", "gradient", "mds", "closed_form",
-                                    "learned"])
+@pytest.mark.parametrize("method", ["fixed_point", "gradient", "mds", "closed_form", "learned"])
 def test_unknown_method_params_are_refused(method):
     X = data(20, 3)
     with pytest.raises((TypeError, ValueError), match="no_such_option"):
-        KernelPCADenoiser(2, method=method, method_params={"no_such_option": 1}) \
-            .fit(X).transform(X)
+        KernelPCADenoiser(2, method=method, method_params={"no_such_option": 1}).fit(X).transform(
+            X
+        )
 
 
 # Non-regression: fit once left the options of fixed_point, gradient and exact
@@ -345,8 +372,9 @@ def test_unknown_method_params_are_refused(method):
 @pytest.mark.parametrize("method", sorted(PREIMAGE_METHODS))
 def test_unknown_method_params_are_refused_at_fit(method):
     with pytest.raises((TypeError, ValueError), match="no_such_option"):
-        KernelPCADenoiser(2, kernel="linear", method=method,
-                          method_params={"no_such_option": 1}).fit(data(20, 3))
+        KernelPCADenoiser(
+            2, kernel="linear", method=method, method_params={"no_such_option": 1}
+        ).fit(data(20, 3))
 
 
 def test_transform_before_fit_is_refused():
@@ -360,6 +388,7 @@ def test_transform_before_fit_is_refused():
 # persistence
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("method", ["fixed_point", "mds", "learned", "closed_form"])
 @unpaired_learned_map
 def test_pickle_round_trip_gives_identical_output(toy, method):
@@ -368,13 +397,15 @@ def test_pickle_round_trip_gives_identical_output(toy, method):
     clone = pickle.loads(pickle.dumps(den))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
-        np.testing.assert_allclose(clone.transform(T_noisy), den.transform(T_noisy),
-                                   rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(
+            clone.transform(T_noisy), den.transform(T_noisy), rtol=1e-12, atol=1e-14
+        )
 
 
 # ---------------------------------------------------------------------------
 # n_components="auto": the number of components chosen from the data
 # ---------------------------------------------------------------------------
+
 
 def _split(n, random_state):
     """The held-out split of n_components="auto": a fifth of the rows, drawn
@@ -385,7 +416,7 @@ def _split(n, random_state):
 
 
 def test_auto_is_the_default_and_explains_80_percent_of_the_held_out_variance(toy):
-    X_clean, _T_clean, T_noisy = toy[:3]                    # 90 points
+    X_clean, _T_clean, T_noisy = toy[:3]  # 90 points
     assert KernelPCADenoiser().n_components == "auto"
     with warnings.catch_warnings():
         # three tight clusters: the Gram matrix of 72 points has fewer than
@@ -403,8 +434,9 @@ def test_auto_is_the_default_and_explains_80_percent_of_the_held_out_variance(to
     # candidates up to the 71 components of 72 points, or the rank below it
     rank = int(np.count_nonzero(kpca.eigenvalues_ > 0))
     assert rank < 71
-    assert record["candidates"] == [q for q in (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
-                                    if q < rank] + [rank]
+    assert record["candidates"] == [
+        q for q in (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64) if q < rank
+    ] + [rank]
     Y = kpca.transform(X_clean[held])
     K = rbf_kernel(X_clean[held], X_clean[train], gamma=5.0)
     total = np.mean(1 - 2 * K.mean(axis=1) + rbf_kernel(X_clean[train], gamma=5.0).mean())
@@ -415,26 +447,31 @@ def test_auto_is_the_default_and_explains_80_percent_of_the_held_out_variance(to
     # the count is then fitted on all the data
     given = KernelPCADenoiser(chosen, gamma=5.0, random_state=0).fit(X_clean)
     assert given.component_selection_ is None and given.n_components_ == chosen
-    np.testing.assert_allclose(den.transform(T_noisy), given.transform(T_noisy), rtol=1e-10,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        den.transform(T_noisy), given.transform(T_noisy), rtol=1e-10, atol=1e-12
+    )
 
 
 def test_auto_with_clean_targets_takes_the_least_held_out_denoising_error(toy):
-    _X_clean, _T_clean, _T_noisy, X_rep, X_noisy = toy       # 270 pairs
-    X, y = X_noisy[::3], X_rep[::3]                          # 90 pairs
+    _X_clean, _T_clean, _T_noisy, X_rep, X_noisy = toy  # 270 pairs
+    X, y = X_noisy[::3], X_rep[::3]  # 90 pairs
     den = KernelPCADenoiser(gamma=5.0, random_state=0).fit(X, y)
     record = den.component_selection_
     assert record["rule"] == "held-out denoising error" and record["tolerance"] == 0.01
     train, held = _split(len(X), 0)
     # each candidate's denoiser fitted on the training pairs, scored on the
     # held-out ones (score is minus the mean squared error)
-    expected = [-KernelPCADenoiser(q, gamma=5.0, random_state=0)
-                .fit(X[train], y[train]).score(X[held], y[held])
-                for q in record["candidates"]]
+    expected = [
+        -KernelPCADenoiser(q, gamma=5.0, random_state=0)
+        .fit(X[train], y[train])
+        .score(X[held], y[held])
+        for q in record["candidates"]
+    ]
     np.testing.assert_allclose(record["scores"], expected, rtol=1e-6)
     best = min(expected)
-    assert den.n_components_ == next(q for q, e in zip(record["candidates"], expected)
-                                     if e <= 1.01 * best)
+    assert den.n_components_ == next(
+        q for q, e in zip(record["candidates"], expected) if e <= 1.01 * best
+    )
 
 
 def test_auto_denoises_a_small_noisy_set_that_all_components_make_worse():
@@ -478,8 +515,9 @@ def test_auto_on_a_handful_of_samples(n):
 
 def test_auto_with_landmarks_and_the_learned_map_on_pairs(toy):
     _X_clean, _T_clean, T_noisy, X_rep, X_noisy = toy
-    den = KernelPCADenoiser(gamma=5.0, n_landmarks=30, method="learned",
-                            method_params={"alpha": 0.1}, random_state=0).fit(X_noisy, X_rep)
+    den = KernelPCADenoiser(
+        gamma=5.0, n_landmarks=30, method="learned", method_params={"alpha": 0.1}, random_state=0
+    ).fit(X_noisy, X_rep)
     record = den.component_selection_
     # the training part has 216 pairs; its Nyström kernel PCA 30 landmarks,
     # which the three clusters' images span to rounding in fewer directions
@@ -492,6 +530,7 @@ def test_auto_with_landmarks_and_the_learned_map_on_pairs(toy):
 # the kernel width: resolved by the denoiser, whatever KernelPCA's default
 # ---------------------------------------------------------------------------
 
+
 def test_every_kernel_pca_parameter_the_denoiser_relies_on_is_passed(monkeypatch):
     import preimage.estimators._denoiser as module
 
@@ -503,14 +542,26 @@ def test_every_kernel_pca_parameter_the_denoiser_relies_on_is_passed(monkeypatch
 
     monkeypatch.setattr(module, "KernelPCA", recording)
     KernelPCADenoiser(random_state=0).fit(data(30, 3))
-    relied_on = {"n_components", "kernel", "gamma", "degree", "coef0", "kernel_params",
-                 "eigen_solver", "tol", "max_iter", "iterated_power", "random_state",
-                 "copy_X", "n_landmarks", "landmarks"}
+    relied_on = {
+        "n_components",
+        "kernel",
+        "gamma",
+        "degree",
+        "coef0",
+        "kernel_params",
+        "eigen_solver",
+        "tol",
+        "max_iter",
+        "iterated_power",
+        "random_state",
+        "copy_X",
+        "n_landmarks",
+        "landmarks",
+    }
     assert passed and all(relied_on <= p for p in passed)
 
 
-@pytest.mark.parametrize("kernel", ["rbf", "gaussian", "laplacian", "poly", "sigmoid",
-                                    "linear"])
+@pytest.mark.parametrize("kernel", ["rbf", "gaussian", "laplacian", "poly", "sigmoid", "linear"])
 def test_default_width_is_the_papers_for_the_gaussian_kernel(kernel):
     X = data(40, 4)
     method = "gradient" if kernel == "laplacian" else "fixed_point"
@@ -526,7 +577,7 @@ def test_default_width_is_the_papers_for_the_gaussian_kernel(kernel):
     assert den.kpca_.gamma_ == (1.0 / X.shape[1] if expected is None else expected)
     clean = data(40, 4, seed=5)
     with_targets = KernelPCADenoiser(3, kernel=kernel, method=method).fit(X, clean)
-    if kernel == "rbf":   # resolved on the clean targets, where kernel PCA is fitted
+    if kernel == "rbf":  # resolved on the clean targets, where kernel PCA is fitted
         assert with_targets.kpca_.gamma_ == 1.0 / (2.0 * clean.var(axis=0).sum())
 
 
@@ -534,12 +585,13 @@ def test_default_width_is_the_papers_for_the_gaussian_kernel(kernel):
 # the learned map without clean targets
 # ---------------------------------------------------------------------------
 
+
 def test_learned_map_without_targets_warns_what_to_pass(toy):
     X_clean, _T_clean, _T_noisy, X_rep, X_noisy = toy
     for params in ({}, {"n_landmarks": 20, "random_state": 0}):
         with pytest.warns(ConfigurationWarning, match=r"y=X_clean") as caught:
             KernelPCADenoiser(2, gamma=5.0, method="learned", **params).fit(X_clean)
-        assert caught[0].filename == __file__        # at the user's line
+        assert caught[0].filename == __file__  # at the user's line
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConfigurationWarning)
         KernelPCADenoiser(2, gamma=5.0, method="learned").fit(X_noisy, X_rep)
@@ -549,6 +601,7 @@ def test_learned_map_without_targets_warns_what_to_pass(toy):
 # ---------------------------------------------------------------------------
 # feature names and set_output
 # ---------------------------------------------------------------------------
+
 
 def test_feature_names_pass_through_and_set_output_gives_dataframes(toy):
     pd = pytest.importorskip("pandas")
@@ -564,8 +617,9 @@ def test_feature_names_pass_through_and_set_output_gives_dataframes(toy):
     assert list(den.get_feature_names_out()) == columns
     plain = den.transform(T_df)
     assert isinstance(plain, np.ndarray)
-    np.testing.assert_array_equal(plain, KernelPCADenoiser(2, gamma=5.0).fit(X_clean)
-                                  .transform(T_noisy))
+    np.testing.assert_array_equal(
+        plain, KernelPCADenoiser(2, gamma=5.0).fit(X_clean).transform(T_noisy)
+    )
     den.set_output(transform="pandas")
     out = den.transform(T_df)
     assert isinstance(out, pd.DataFrame)
@@ -577,7 +631,9 @@ def test_feature_names_pass_through_and_set_output_gives_dataframes(toy):
     assert isinstance(out, pd.DataFrame) and list(out.columns) == columns
     # fitted on an array, the names are scikit-learn's x0, x1, ...
     assert list(KernelPCADenoiser(2, gamma=5.0).fit(X_clean).get_feature_names_out()) == [
-        "x0", "x1"]
+        "x0",
+        "x1",
+    ]
     with pytest.raises(ValueError, match="feature names"):
         den.transform(T_df[columns[::-1]])
 

@@ -25,8 +25,10 @@ def declared():
     the package's references to itself (``all = ["preimage[...]"]``)."""
     project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
     groups = {"dependencies": project["dependencies"], **project["optional-dependencies"]}
-    return {group: [req for req in map(Requirement, texts) if req.name != project["name"]]
-            for group, texts in groups.items()}
+    return {
+        group: [req for req in map(Requirement, texts) if req.name != project["name"]]
+        for group, texts in groups.items()
+    }
 
 
 def lower_bound(req):
@@ -45,8 +47,9 @@ def pins():
             continue
         req = Requirement(text)
         (spec,) = req.specifier
-        assert spec.operator == "==" and not req.extras, \
+        assert spec.operator == "==" and not req.extras, (
             f"{FLOORS.name}: {text!r} must pin one version, as name==version"
+        )
         name = canonicalize_name(req.name)
         assert name not in found, f"{FLOORS.name} pins {req.name} twice"
         found[name] = Version(spec.version)
@@ -62,7 +65,8 @@ def test_every_dependency_and_extra_is_pinned_at_its_floor():
             name = canonicalize_name(req.name)
             assert name in pinned, f"{FLOORS.name} must pin {req.name} (of {group}) at its floor"
             assert pinned[name] == lower_bound(req), (
-                f"{req} ({group}) but {FLOORS.name} pins {req.name}=={pinned[name]}")
+                f"{req} ({group}) but {FLOORS.name} pins {req.name}=={pinned[name]}"
+            )
 
 
 def test_a_package_declared_twice_has_one_floor():
@@ -70,12 +74,17 @@ def test_a_package_declared_twice_has_one_floor():
     too their lower bound is the pinned floor. (A test tool, or a package
     they depend on, may be pinned at any release that works.)"""
     groups = declared()
-    features = {canonicalize_name(req.name) for group, reqs in groups.items()
-                if group not in NOT_FEATURES for req in reqs}
+    features = {
+        canonicalize_name(req.name)
+        for group, reqs in groups.items()
+        if group not in NOT_FEATURES
+        for req in reqs
+    }
     pinned = pins()
     for group, reqs in groups.items():
         for req in reqs:
             name = canonicalize_name(req.name)
             if name in features:
                 assert lower_bound(req) == pinned[name], (
-                    f"{req} ({group}) but {FLOORS.name} pins {req.name}=={pinned[name]}")
+                    f"{req} ({group}) but {FLOORS.name} pins {req.name}=={pinned[name]}"
+                )

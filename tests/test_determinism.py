@@ -55,24 +55,33 @@ def _denoiser_kwargs(method):
 
 # -- the same random_state, the same bits -------------------------------------
 
+
 @pytest.mark.parametrize("seed", [0, 7])
-@pytest.mark.parametrize("params", [
-    {"eigen_solver": "randomized"},
-    {"eigen_solver": "arpack"},
-    {"n_landmarks": 20, "landmarks": "uniform"},
-    {"n_landmarks": 20, "landmarks": "kmeans"},
-    {"n_landmarks": 20, "landmarks": "leverage"},
-], ids=["randomized", "arpack", "uniform", "kmeans", "leverage"])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"eigen_solver": "randomized"},
+        {"eigen_solver": "arpack"},
+        {"n_landmarks": 20, "landmarks": "uniform"},
+        {"n_landmarks": 20, "landmarks": "kmeans"},
+        {"n_landmarks": 20, "landmarks": "leverage"},
+    ],
+    ids=["randomized", "arpack", "uniform", "kmeans", "leverage"],
+)
 def test_kernel_pca_same_random_state_is_bit_identical(data, params, seed):
     X, T = data
-    a, b = _fit_twice(lambda: KernelPCA(3, kernel="rbf", gamma=0.2, random_state=seed, **params), X)
+    a, b = _fit_twice(
+        lambda: KernelPCA(3, kernel="rbf", gamma=0.2, random_state=seed, **params), X
+    )
     assert np.array_equal(a.eigenvalues_, b.eigenvalues_)
     assert np.array_equal(a.expansion_coef_, b.expansion_coef_)
     assert np.array_equal(a.X_fit_, b.X_fit_)
     assert np.array_equal(a.transform(T), b.transform(T))
     assert np.array_equal(a.project(T).coef, b.project(T).coef)
-    assert np.array_equal(a.inverse_transform(a.transform(T), method="fixed_point", x0=T),
-                          b.inverse_transform(b.transform(T), method="fixed_point", x0=T))
+    assert np.array_equal(
+        a.inverse_transform(a.transform(T), method="fixed_point", x0=T),
+        b.inverse_transform(b.transform(T), method="fixed_point", x0=T),
+    )
 
 
 @pytest.mark.parametrize("n_landmarks", [None, 30], ids=["exact", "nystroem"])
@@ -82,9 +91,14 @@ def test_denoiser_same_random_state_is_bit_identical(clusters, method, n_landmar
     noisy = X + np.random.default_rng(2).normal(scale=0.05, size=X.shape)
 
     def make():
-        return KernelPCADenoiser(2, method=method, n_landmarks=n_landmarks,
-                                 landmarks="leverage", random_state=3,
-                                 **_denoiser_kwargs(method))
+        return KernelPCADenoiser(
+            2,
+            method=method,
+            n_landmarks=n_landmarks,
+            landmarks="leverage",
+            random_state=3,
+            **_denoiser_kwargs(method),
+        )
 
     a, b = _fit_twice(make, X)
     with warnings.catch_warnings():
@@ -99,20 +113,34 @@ def test_denoiser_same_random_state_is_bit_identical(clusters, method, n_landmar
 
 def test_generator_random_state_is_reproducible(data):
     X, T = data
-    a, b = (KernelPCA(3, kernel="rbf", gamma=0.2, n_landmarks=20, landmarks="leverage",
-                      random_state=np.random.default_rng(5)).fit(X) for _ in range(2))
+    a, b = (
+        KernelPCA(
+            3,
+            kernel="rbf",
+            gamma=0.2,
+            n_landmarks=20,
+            landmarks="leverage",
+            random_state=np.random.default_rng(5),
+        ).fit(X)
+        for _ in range(2)
+    )
     assert np.array_equal(a.transform(T), b.transform(T))
 
 
 # -- float32 agrees with float64 -----------------------------------------------
 
-@pytest.mark.parametrize("params", [
-    {},
-    {"eigen_solver": "randomized"},
-    {"n_landmarks": 10, "landmarks": "uniform"},
-    {"n_landmarks": 10, "landmarks": "kmeans"},
-    {"n_landmarks": 10, "landmarks": "leverage"},
-], ids=["dense", "randomized", "uniform", "kmeans", "leverage"])
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"eigen_solver": "randomized"},
+        {"n_landmarks": 10, "landmarks": "uniform"},
+        {"n_landmarks": 10, "landmarks": "kmeans"},
+        {"n_landmarks": 10, "landmarks": "leverage"},
+    ],
+    ids=["dense", "randomized", "uniform", "kmeans", "leverage"],
+)
 def test_kernel_pca_float32_agrees_with_float64(data, params):
     X, T = data
     a = KernelPCA(3, kernel="rbf", gamma=0.1, random_state=0, **params).fit(X)
@@ -129,8 +157,12 @@ def test_denoiser_float32_agrees_with_float64(clusters, method, n_landmarks):
     X, T = clusters
     if method == "exact" and n_landmarks:
         n_landmarks = 6  # 10 landmarks nearly span the 10-D cubic feature space
-    make = lambda: KernelPCADenoiser(2, method=method, n_landmarks=n_landmarks,  # noqa: E731
-                                     random_state=0, **_denoiser_kwargs(method))
+
+    def make():
+        return KernelPCADenoiser(
+            2, method=method, n_landmarks=n_landmarks, random_state=0, **_denoiser_kwargs(method)
+        )
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
         a = make().fit(X).transform(T)
@@ -150,8 +182,11 @@ def test_random_restarts_follow_random_state(data, method):
 
     from preimage.solvers import _fixed_point, _gradient
 
-    module, name = ((_fixed_point, "fixed_point") if method == "fixed_point"
-                    else (_gradient, "gradient_descent"))
+    module, name = (
+        (_fixed_point, "fixed_point")
+        if method == "fixed_point"
+        else (_gradient, "gradient_descent")
+    )
     X, T = data
     kpca = KernelPCA(2, kernel="rbf", gamma=0.2, random_state=11).fit(X)
     with mock.patch.object(module, name, wraps=getattr(module, name)) as spy:

@@ -6,12 +6,12 @@ conftest.py, and the linear kernel's map is the identity. There Ψ = Γ Φ(X) is
 explicit matrix and every norm, inner product and distance is plain algebra.
 """
 
-import numpy as np
-import pytest
-import sklearn
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+import numpy as np
+import pytest
+import sklearn
 
 from preimage import FeatureExpansion
 from preimage.kernels import (
@@ -62,11 +62,11 @@ def test_quantities_match_explicit_feature_map(explicit):
     psi = FeatureExpansion(G, X, kernel)
     Psi = G @ phi(X)
     np.testing.assert_allclose(psi.norm2(), (Psi**2).sum(axis=1), rtol=1e-11)
-    np.testing.assert_allclose(psi.inner(Z), (Psi * phi(Z)).sum(axis=1), rtol=1e-11,
-                               atol=1e-11)
+    np.testing.assert_allclose(psi.inner(Z), (Psi * phi(Z)).sum(axis=1), rtol=1e-11, atol=1e-11)
     np.testing.assert_allclose(psi.cross(W), Psi @ phi(W).T, rtol=1e-11, atol=1e-11)
-    np.testing.assert_allclose(psi.distance2(Z), ((Psi - phi(Z)) ** 2).sum(axis=1),
-                               rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(
+        psi.distance2(Z), ((Psi - phi(Z)) ** 2).sum(axis=1), rtol=1e-10, atol=1e-10
+    )
     assert psi.cross(W).shape == (4, 5)
 
 
@@ -81,16 +81,21 @@ def test_single_expansion_from_1d_coef(explicit):
 
 
 @FAST
-@given(X=arrays(np.float64, (5, 3), elements=st.floats(-2, 2)),
-       Z=arrays(np.float64, (3, 3), elements=st.floats(-2, 2)),
-       G=arrays(np.float64, (3, 5), elements=st.floats(-2, 2)))
+@given(
+    X=arrays(np.float64, (5, 3), elements=st.floats(-2, 2)),
+    Z=arrays(np.float64, (3, 3), elements=st.floats(-2, 2)),
+    G=arrays(np.float64, (3, 5), elements=st.floats(-2, 2)),
+)
 def test_distance2_matches_explicit_map_property(poly2_map, X, Z, G):
     poly2_feature_map = poly2_map
     psi = FeatureExpansion(G, X, PolynomialKernel(degree=2, gamma=1.0, coef0=1.0))
     Psi = G @ poly2_feature_map(X)
     expected = ((Psi - poly2_feature_map(Z)) ** 2).sum(axis=1)
-    scale = max(1.0, float((Psi**2).sum(axis=1).max()),
-                float((poly2_feature_map(Z) ** 2).sum(axis=1).max()))
+    scale = max(
+        1.0,
+        float((Psi**2).sum(axis=1).max()),
+        float((poly2_feature_map(Z) ** 2).sum(axis=1).max()),
+    )
     np.testing.assert_allclose(psi.distance2(Z), expected, rtol=1e-9, atol=1e-12 * scale)
 
 
@@ -101,22 +106,30 @@ def test_gaussian_distance2_closed_form():
     assert psi.distance2(np.array([[0.5]]))[0] == pytest.approx(expected, rel=1e-14)
 
 
-@pytest.mark.parametrize("kernel", [
-    GaussianKernel(gamma=0.4),
-    PolynomialKernel(degree=2, gamma=0.5, coef0=1.0),
-    PolynomialKernel(degree=3, gamma=0.5, coef0=1.0),
-    LaplacianKernel(gamma=0.3, norm="l2"),
-    SineKernel(order=3),
-    LinearKernel(),
-], ids=["gaussian", "poly2", "poly3", "laplacian-l2", "sine", "linear"])
+@pytest.mark.parametrize(
+    "kernel",
+    [
+        GaussianKernel(gamma=0.4),
+        PolynomialKernel(degree=2, gamma=0.5, coef0=1.0),
+        PolynomialKernel(degree=3, gamma=0.5, coef0=1.0),
+        LaplacianKernel(gamma=0.3, norm="l2"),
+        SineKernel(order=3),
+        LinearKernel(),
+    ],
+    ids=["gaussian", "poly2", "poly3", "laplacian-l2", "sine", "linear"],
+)
 def test_distance2_gradient_matches_finite_differences(kernel, fdiff):
     X, Z = data(8, 3, seed=10), data(5, 3, seed=11)
     G = np.random.default_rng(12).normal(size=(5, 8))
     psi = FeatureExpansion(G, X, kernel)
     # distance2 pairs row j of Z with expansion j, so one pass differentiates all rows
     expected = fdiff(psi.distance2, Z)
-    np.testing.assert_allclose(psi.distance2_gradient(Z), expected, rtol=1e-6,
-                               atol=1e-7 * max(1.0, np.abs(expected).max()))
+    np.testing.assert_allclose(
+        psi.distance2_gradient(Z),
+        expected,
+        rtol=1e-6,
+        atol=1e-7 * max(1.0, np.abs(expected).max()),
+    )
 
 
 def test_distance2_gradient_needs_a_differentiable_kernel():
@@ -126,10 +139,17 @@ def test_distance2_gradient_needs_a_differentiable_kernel():
         psi.distance2_gradient(X)
 
 
-@pytest.mark.parametrize("kernel", [GaussianKernel(gamma=0.5), PolynomialKernel(degree=2),
-                                    LaplacianKernel(gamma=0.5), SineKernel(order=2),
-                                    LinearKernel()],
-                         ids=["gaussian", "poly2", "laplacian", "sine", "linear"])
+@pytest.mark.parametrize(
+    "kernel",
+    [
+        GaussianKernel(gamma=0.5),
+        PolynomialKernel(degree=2),
+        LaplacianKernel(gamma=0.5),
+        SineKernel(order=2),
+        LinearKernel(),
+    ],
+    ids=["gaussian", "poly2", "laplacian", "sine", "linear"],
+)
 def test_of_points_is_exact_at_the_points(kernel):
     Z = data(6, 2, seed=14)
     psi = FeatureExpansion.of_points(Z, kernel)
@@ -152,6 +172,7 @@ def test_of_points_distance_is_feature_distance():
 # norm2: given or streamed
 # ---------------------------------------------------------------------------
 
+
 def test_given_norm2_is_used():
     X, Z = data(5, 2, seed=17), data(2, 2, seed=18)
     kernel = GaussianKernel(gamma=0.5)
@@ -159,8 +180,9 @@ def test_given_norm2_is_used():
     psi = FeatureExpansion(G, X, kernel, norm2=[42.0, 7.0])
     np.testing.assert_array_equal(psi.norm2(), [42.0, 7.0])
     inner = np.einsum("ji,ji->j", G, np.exp(-0.5 * ((Z[:, None] - X[None]) ** 2).sum(-1)))
-    np.testing.assert_allclose(psi.distance2(Z), np.array([42.0, 7.0]) - 2 * inner + 1.0,
-                               rtol=1e-13)
+    np.testing.assert_allclose(
+        psi.distance2(Z), np.array([42.0, 7.0]) - 2 * inner + 1.0, rtol=1e-13
+    )
 
 
 @pytest.mark.parametrize("norm2", [[1.0], [1.0, 2.0, 3.0], [[1.0, 2.0, 3.0]]])
@@ -170,9 +192,11 @@ def test_given_norm2_wrong_shape_names_norm2(norm2):
 
 
 @pytest.mark.parametrize("working_memory", [0.0005, 0.01, 1024])
-@pytest.mark.parametrize("kernel", [GaussianKernel(gamma=0.3), PolynomialKernel(degree=3),
-                                    LaplacianKernel(gamma=0.3)],
-                         ids=["gaussian", "poly3", "laplacian"])
+@pytest.mark.parametrize(
+    "kernel",
+    [GaussianKernel(gamma=0.3), PolynomialKernel(degree=3), LaplacianKernel(gamma=0.3)],
+    ids=["gaussian", "poly3", "laplacian"],
+)
 def test_streamed_norm2_equals_quadratic_form(kernel, working_memory):
     X = data(60, 4, seed=20)
     G = np.random.default_rng(21).normal(size=(3, 60))
@@ -190,10 +214,13 @@ def test_streamed_norm2_equals_quadratic_form(kernel, working_memory):
 # indexing
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("given_norm2", [False, True])
-@pytest.mark.parametrize("index", [slice(1, 4), 2, -1, [0, 3], slice(None, None, 2),
-                                   np.array([True, False, True, False, True])],
-                         ids=["slice", "int", "negative", "list", "step", "mask"])
+@pytest.mark.parametrize(
+    "index",
+    [slice(1, 4), 2, -1, [0, 3], slice(None, None, 2), np.array([True, False, True, False, True])],
+    ids=["slice", "int", "negative", "list", "step", "mask"],
+)
 def test_getitem_keeps_coef_and_norm2_consistent(index, given_norm2, poly2_map):
     X, Z = data(7, 3, seed=22), data(5, 3, seed=23)
     G = np.random.default_rng(24).normal(size=(5, 7))
@@ -207,9 +234,12 @@ def test_getitem_keeps_coef_and_norm2_consistent(index, given_norm2, poly2_map):
     np.testing.assert_array_equal(sub.coef, G[rows])
     assert sub.support is psi.support and sub.kernel == kernel
     np.testing.assert_allclose(sub.norm2(), full_norm2[rows], rtol=1e-11)
-    np.testing.assert_allclose(sub.distance2(Z[rows]),
-                               ((Psi[rows] - poly2_map(Z[rows])) ** 2).sum(axis=1),
-                               rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(
+        sub.distance2(Z[rows]),
+        ((Psi[rows] - poly2_map(Z[rows])) ** 2).sum(axis=1),
+        rtol=1e-10,
+        atol=1e-10,
+    )
 
 
 def test_len_and_shape_properties():
@@ -222,16 +252,20 @@ def test_len_and_shape_properties():
 # bad input
 # ---------------------------------------------------------------------------
 
+
 def test_coef_support_mismatch_names_both():
     with pytest.raises(ValueError, match="'coef'.*'support'"):
         FeatureExpansion(np.ones((2, 5)), data(4, 2), LinearKernel())
 
 
-@pytest.mark.parametrize("coef, match", [
-    (np.array([[1.0, np.nan, 0.0]]), "'coef'"),
-    (np.array([[1.0, np.inf, 0.0]]), "'coef'"),
-    (np.ones((1, 1, 3)), "'coef'"),
-])
+@pytest.mark.parametrize(
+    "coef, match",
+    [
+        (np.array([[1.0, np.nan, 0.0]]), "'coef'"),
+        (np.array([[1.0, np.inf, 0.0]]), "'coef'"),
+        (np.ones((1, 1, 3)), "'coef'"),
+    ],
+)
 def test_bad_coef_names_coef(coef, match):
     with pytest.raises(ValueError, match=match):
         FeatureExpansion(coef, data(3, 2), LinearKernel())
@@ -257,8 +291,9 @@ def test_wrong_number_of_points_names_z(method):
 
 
 @pytest.mark.parametrize("method", ["distance2", "inner", "cross", "distance2_gradient"])
-@pytest.mark.parametrize("Z", [np.ones((3, 5)), np.ones(3), np.full((3, 2), np.nan)],
-                         ids=["wrong-width", "1d", "nan"])
+@pytest.mark.parametrize(
+    "Z", [np.ones((3, 5)), np.ones(3), np.full((3, 2), np.nan)], ids=["wrong-width", "1d", "nan"]
+)
 def test_bad_z_names_z(method, Z):
     psi = FeatureExpansion(np.ones((3, 4)), data(4, 2), GaussianKernel())
     with pytest.raises(ValueError, match="'Z'"):

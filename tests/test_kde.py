@@ -32,7 +32,6 @@ from preimage.kde import (
     symbol_accuracy,
     window_features,
 )
-from preimage.solvers import ExactPreimage
 from preimage.kernels import (
     GaussianKernel,
     JointSpectrumKernel,
@@ -41,19 +40,22 @@ from preimage.kernels import (
     NormalizedKernel,
     SpectrumKernel,
 )
+from preimage.solvers import ExactPreimage
 
 
 def paper_kernels():
     """The paper's kernels: RBF exp(−d) of the normalised 3-spectrum distance on
     inputs, the normalised joint 3-spectrum kernel on (input, output) pairs."""
-    return (KernelDistanceRBF(NormalizedKernel(SpectrumKernel(3)), gamma=1.0),
-            NormalizedKernel(JointSpectrumKernel(3)))
+    return (
+        KernelDistanceRBF(NormalizedKernel(SpectrumKernel(3)), gamma=1.0),
+        NormalizedKernel(JointSpectrumKernel(3)),
+    )
 
 
 def joint_counts(x, y, p=3):
     """Reference joint-spectrum features, counted here from the definition:
     (p-gram of x starting at i, y at the window's centre i + (p−1)/2)."""
-    return Counter((x[i:i + p], y[i + (p - 1) // 2]) for i in range(len(x) - p + 1))
+    return Counter((x[i : i + p], y[i + (p - 1) // 2]) for i in range(len(x) - p + 1))
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +74,7 @@ def vectors():
 
 # -- vector outputs: equivalences with ridge regression ---------------------------
 
+
 def test_linear_kde_equals_paper_ridge_regression_in_numpy(vectors):
     # Equivalence tested: with linear input and output kernels, all output
     # components (n_components=None) and the exact linear pre-image, KDE
@@ -83,8 +86,9 @@ def test_linear_kde_equals_paper_ridge_regression_in_numpy(vectors):
     K = X @ X.T
     ybar = Y.mean(axis=0)
     expected = Xt @ X.T @ np.linalg.solve(K @ K + gamma * np.eye(len(X)), K @ (Y - ybar)) + ybar
-    kde = KernelDependencyEstimator(LinearKernel(), LinearKernel(), alpha=gamma,
-                                    method="exact").fit(X, Y)
+    kde = KernelDependencyEstimator(
+        LinearKernel(), LinearKernel(), alpha=gamma, method="exact"
+    ).fit(X, Y)
     np.testing.assert_allclose(kde.predict(Xt), expected, rtol=1e-9, atol=1e-9)
     assert kde.n_components_ == 3
 
@@ -96,10 +100,10 @@ def test_ridge_form_equals_scikit_learn_ridge_without_intercept(vectors):
     X, Y, Xt = vectors
     ybar = Y.mean(axis=0)
     ridge = Ridge(alpha=2.0, fit_intercept=False).fit(X, Y - ybar)
-    kde = KernelDependencyEstimator("linear", "linear", alpha=2.0, regression="ridge",
-                                    method="fixed_point").fit(X, Y)
-    np.testing.assert_allclose(kde.predict(Xt), ridge.predict(Xt) + ybar, rtol=1e-8,
-                               atol=1e-8)
+    kde = KernelDependencyEstimator(
+        "linear", "linear", alpha=2.0, regression="ridge", method="fixed_point"
+    ).fit(X, Y)
+    np.testing.assert_allclose(kde.predict(Xt), ridge.predict(Xt) + ybar, rtol=1e-8, atol=1e-8)
 
 
 def test_fewer_output_components_is_reduced_rank_regression(vectors):
@@ -113,8 +117,9 @@ def test_fewer_output_components_is_reduced_rank_regression(vectors):
     _, _, Vt = np.linalg.svd(Y - ybar, full_matrices=False)
     V = Vt[:2].T
     full = Xt @ X.T @ np.linalg.solve(K @ K + gamma * np.eye(len(X)), K @ (Y - ybar))
-    kde = KernelDependencyEstimator("linear", "linear", n_components=2, alpha=gamma,
-                                    method="exact").fit(X, Y)
+    kde = KernelDependencyEstimator(
+        "linear", "linear", n_components=2, alpha=gamma, method="exact"
+    ).fit(X, Y)
     np.testing.assert_allclose(kde.predict(Xt), full @ V @ V.T + ybar, atol=1e-9)
 
 
@@ -132,8 +137,9 @@ def test_paper_regression_minimises_its_objective():
 @pytest.mark.parametrize("method", ["learned", "closed_form", "mds", "candidates"])
 def test_other_vector_preimages_run_and_are_close_on_training_outputs(vectors, method):
     X, Y, _ = vectors
-    kde = KernelDependencyEstimator(GaussianKernel(gamma=0.1), "linear", alpha=1e-3,
-                                    method=method).fit(X, Y)
+    kde = KernelDependencyEstimator(
+        GaussianKernel(gamma=0.1), "linear", alpha=1e-3, method=method
+    ).fit(X, Y)
     pred = kde.predict(X)
     assert pred.shape == Y.shape and np.isfinite(pred).all()
     assert kde.score(X, Y) > 0.9
@@ -143,10 +149,12 @@ def test_vector_candidates_pick_the_candidate_with_the_given_coordinates(vectors
     X, Y, _ = vectors
     rng = np.random.default_rng(2)
     cands = rng.normal(size=(7, 3))
-    kde = KernelDependencyEstimator("rbf", "linear", method="candidates",
-                                    candidates=cands).fit(X, Y)
-    np.testing.assert_array_equal(kde.decode(kde.transform_outputs(cands[[4, 0, 6]])),
-                                  cands[[4, 0, 6]])
+    kde = KernelDependencyEstimator("rbf", "linear", method="candidates", candidates=cands).fit(
+        X, Y
+    )
+    np.testing.assert_array_equal(
+        kde.decode(kde.transform_outputs(cands[[4, 0, 6]])), cands[[4, 0, 6]]
+    )
 
 
 def test_one_dimensional_targets_give_one_dimensional_predictions(vectors):
@@ -157,6 +165,7 @@ def test_one_dimensional_targets_give_one_dimensional_predictions(vectors):
 
 
 # -- strings: candidates and k-NN pre-images ------------------------------------
+
 
 def test_candidates_pick_the_true_output_when_coordinates_are_exact(strings):
     # decode(coordinates of (x_i, y_i)) must return a candidate whose pair with
@@ -184,8 +193,7 @@ def test_candidates_recover_training_outputs_with_a_vanishing_ridge(strings):
     # true ones and the nearest candidate is the true output (up to the
     # kernel's blind spot, as above).
     X, Y = strings
-    kde = KernelDependencyEstimator(*paper_kernels(), method="candidates",
-                                    alpha=1e-9).fit(X, Y)
+    kde = KernelDependencyEstimator(*paper_kernels(), method="candidates", alpha=1e-9).fit(X, Y)
     np.testing.assert_allclose(kde.predict_coordinates(X), kde.coordinates_, atol=1e-5)
     for x, y, z in zip(X, Y, kde.predict(X)):
         assert joint_counts(x, z) == joint_counts(x, y)
@@ -193,9 +201,12 @@ def test_candidates_recover_training_outputs_with_a_vanishing_ridge(strings):
 
 def test_candidates_with_a_plain_output_kernel_need_no_inputs(strings):
     X, Y = strings
-    kde = KernelDependencyEstimator(paper_kernels()[0], NormalizedKernel(SpectrumKernel(2)),
-                                    method="candidates", candidates=["1122", "2211"]
-                                    ).fit(X, Y)
+    kde = KernelDependencyEstimator(
+        paper_kernels()[0],
+        NormalizedKernel(SpectrumKernel(2)),
+        method="candidates",
+        candidates=["1122", "2211"],
+    ).fit(X, Y)
     assert kde.decode(kde.transform_outputs(["2211", "1122"])) == ["2211", "1122"]
 
 
@@ -210,18 +221,18 @@ def test_knn_reproduces_training_strings_from_exact_coordinates(strings):
     C = kde.transform_outputs(Y, X)
     np.testing.assert_allclose(C, kde.coordinates_, atol=1e-10)
     d2 = ((C[:, None] - C[None]) ** 2).sum(-1) + np.eye(len(C))
-    assert d2.min() > 1e-8                      # no two training pairs share coordinates
+    assert d2.min() > 1e-8  # no two training pairs share coordinates
     decoded = kde.decode(C, X)
     n_exact = 0
     for x, y, z in zip(X, Y, decoded):
         padded = "$" + x + "$"
         labels = defaultdict(set)
         for q in range(len(x)):
-            labels[padded[q:q + 3]].add(y[q])
-        exact = all(len(labels[padded[q:q + 3]]) == 1 for q in range(len(x)))
+            labels[padded[q : q + 3]].add(y[q])
+        exact = all(len(labels[padded[q : q + 3]]) == 1 for q in range(len(x)))
         for q in range(len(x)):
-            assert z[q] in labels[padded[q:q + 3]]
-            if len(labels[padded[q:q + 3]]) == 1:
+            assert z[q] in labels[padded[q : q + 3]]
+            if len(labels[padded[q : q + 3]]) == 1:
                 assert z[q] == y[q]
         n_exact += exact
         if exact:
@@ -237,7 +248,7 @@ def test_knn_decoding_of_unambiguous_strings_is_exact():
     for i, (x, y) in enumerate(zip(X, Y)):
         padded = "$" + x + "$"
         seen = {}
-        if all(seen.setdefault(padded[q:q + 3], y[q]) == y[q] for q in range(len(x))):
+        if all(seen.setdefault(padded[q : q + 3], y[q]) == y[q] for q in range(len(x))):
             keep.append(i)
     X, Y = [X[i] for i in keep], [Y[i] for i in keep]
     assert len(X) >= 15
@@ -247,9 +258,11 @@ def test_knn_decoding_of_unambiguous_strings_is_exact():
 
 def test_a_scikit_learn_classifier_can_decode(strings):
     X, Y = strings
-    kde = KernelDependencyEstimator(*paper_kernels(),
-                                    method=DecisionTreeClassifier(random_state=0),
-                                    method_params={"max_depth": 3}).fit(X[:30], Y[:30])
+    kde = KernelDependencyEstimator(
+        *paper_kernels(),
+        method=DecisionTreeClassifier(random_state=0),
+        method_params={"max_depth": 3},
+    ).fit(X[:30], Y[:30])
     assert kde.classifier_.max_depth == 3
     pred = kde.predict(X[30:])
     assert [len(z) for z in pred] == [len(x) for x in X[30:]]
@@ -265,8 +278,9 @@ def test_kde_beats_chance_on_the_toy_problem(strings):
 def test_list_outputs_come_back_as_tuples():
     X = [list("abcab"), list("bcabc"), list("cabca")]
     Y = [[0, 1, 1, 0, 0], [1, 1, 0, 0, 1], [0, 0, 1, 1, 0]]
-    kde = KernelDependencyEstimator(KernelDistanceRBF(SpectrumKernel(2)),
-                                    JointSpectrumKernel(3)).fit(X, Y)
+    kde = KernelDependencyEstimator(
+        KernelDistanceRBF(SpectrumKernel(2)), JointSpectrumKernel(3)
+    ).fit(X, Y)
     pred = kde.predict(X)
     assert all(isinstance(z, tuple) and len(z) == 5 for z in pred)
 
@@ -287,20 +301,25 @@ def test_window_decoder_without_coordinates_is_the_window_knn(strings):
     # then the plain window k-NN, built here from window_features and
     # scikit-learn (same brute-force search, so the same ties).
     X, Y = strings
-    kde = KernelDependencyEstimator(*paper_kernels(), n_neighbors=3, coordinate_weight=0.0,
-                                    method_params={"algorithm": "brute"}).fit(X[:30], Y[:30])
+    kde = KernelDependencyEstimator(
+        *paper_kernels(),
+        n_neighbors=3,
+        coordinate_weight=0.0,
+        method_params={"algorithm": "brute"},
+    ).fit(X[:30], Y[:30])
     symbols = sorted({s for x in X[:30] for s in x})
     knn = KNeighborsClassifier(3, algorithm="brute").fit(
-        window_features(X[:30], 3, symbols), list("".join(Y[:30])))
+        window_features(X[:30], 3, symbols), list("".join(Y[:30]))
+    )
     labels = iter(knn.predict(window_features(X[30:], 3, symbols)))
     assert kde.predict(X[30:]) == ["".join(next(labels) for _ in x) for x in X[30:]]
 
 
 # -- the decoders -----------------------------------------------------------------
 
+
 def test_make_decoder_dispatches_on_the_registry_and_on_what_the_method_is():
-    settings = {"window": 5, "n_neighbors": 3, "coordinate_weight": 0.5,
-                "candidates": ["12"]}
+    settings = {"window": 5, "n_neighbors": 3, "coordinate_weight": 0.5, "candidates": ["12"]}
     assert dict(DECODERS) == {"candidates": CandidateDecoder, "knn": WindowDecoder}
     knn = make_decoder("knn", {"weights": "distance"}, **settings)
     assert type(knn) is WindowDecoder and knn.params == {"weights": "distance"}
@@ -331,18 +350,18 @@ def test_check_sequences_takes_the_rows_of_an_array_and_names_the_argument():
 
 # -- the functions --------------------------------------------------------------
 
+
 def test_window_features_one_hot_with_terminal_padding():
     F = window_features(["abc", "b"], 3, "abc")
     # columns: 3 window positions × (a, b, c, terminal)
     assert F.shape == (4, 12)
     np.testing.assert_array_equal(F[0], [0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0])
     np.testing.assert_array_equal(F[3], [0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1])
-    assert window_features(["z"], 1, "ab").sum() == 0      # unseen symbol: zeros
+    assert window_features(["z"], 1, "ab").sum() == 0  # unseen symbol: zeros
 
 
 def test_nearest_coordinates_respects_the_mask():
-    index, d2 = nearest_coordinates([[0.0, 0.0]], [[0.1, 0.0], [1.0, 0.0]],
-                                    mask=[[False, True]])
+    index, d2 = nearest_coordinates([[0.0, 0.0]], [[0.1, 0.0], [1.0, 0.0]], mask=[[False, True]])
     assert index.tolist() == [1] and d2.tolist() == pytest.approx([1.0])
 
 
@@ -360,6 +379,7 @@ def test_fit_kde_keeps_nonzero_components():
 
 
 # -- shapes, estimator conventions and bad input --------------------------------
+
 
 def test_shapes_and_fitted_attributes(strings):
     X, Y = strings
@@ -392,20 +412,26 @@ def test_predict_before_fit_raises(strings):
         KernelDependencyEstimator(*paper_kernels()).predict(strings[0][:2])
 
 
-@pytest.mark.parametrize("params, data, match", [
-    ({"alpha": 0.0}, "strings", "'alpha'"),
-    ({"window": 2}, "strings", "'window'"),
-    ({"window": 0}, "strings", "'window'"),
-    ({"n_neighbors": 0}, "strings", "'n_neighbors'"),
-    ({"regression": "lasso"}, "strings", "'regression'"),
-    ({"method": "nope"}, "strings", "'method'"),
-    ({"method": "fixed_point"}, "strings", "'method'"),
-    ({"method": "knn", "input_kernel": "linear", "output_kernel": "linear"}, "vectors",
-     "'method'"),
-    ({"n_components": 100}, "strings", "'n_components'"),
-    ({"input_kernel": "rbf"}, "strings", "'input_kernel'"),
-    ({"coordinate_weight": -1.0}, "strings", "'coordinate_weight'"),
-])
+@pytest.mark.parametrize(
+    "params, data, match",
+    [
+        ({"alpha": 0.0}, "strings", "'alpha'"),
+        ({"window": 2}, "strings", "'window'"),
+        ({"window": 0}, "strings", "'window'"),
+        ({"n_neighbors": 0}, "strings", "'n_neighbors'"),
+        ({"regression": "lasso"}, "strings", "'regression'"),
+        ({"method": "nope"}, "strings", "'method'"),
+        ({"method": "fixed_point"}, "strings", "'method'"),
+        (
+            {"method": "knn", "input_kernel": "linear", "output_kernel": "linear"},
+            "vectors",
+            "'method'",
+        ),
+        ({"n_components": 100}, "strings", "'n_components'"),
+        ({"input_kernel": "rbf"}, "strings", "'input_kernel'"),
+        ({"coordinate_weight": -1.0}, "strings", "'coordinate_weight'"),
+    ],
+)
 def test_bad_parameters_name_the_argument(strings, vectors, params, data, match):
     X, Y = strings if data == "strings" else vectors[:2]
     kde = KernelDependencyEstimator(*paper_kernels()).set_params(**params)
@@ -419,16 +445,17 @@ def test_bad_data_name_the_argument(strings, vectors):
     with pytest.raises(ValueError, match="'Y'"):
         kde.fit(X, Y[:-1])
     with pytest.raises(ValueError, match="'Y'"):
-        kde.fit(X[:3], ["1", "12", "121"])          # |y| != |x| for the joint kernel
+        kde.fit(X[:3], ["1", "12", "121"])  # |y| != |x| for the joint kernel
     with pytest.raises(TypeError, match="'X'"):
         kde.fit("abcabc", Y[:1])
     kde.fit(X, Y)
     with pytest.raises(ValueError, match="'X'"):
-        kde.decode(kde.predict_coordinates(X[:2]))   # windows need the inputs
+        kde.decode(kde.predict_coordinates(X[:2]))  # windows need the inputs
     with pytest.raises(ValueError, match="'coordinates'"):
         kde.decode(np.zeros((2, 3)), X[:2])
-    cand = KernelDependencyEstimator(*paper_kernels(), method="candidates",
-                                     candidates=["12"]).fit(X, Y)
+    cand = KernelDependencyEstimator(*paper_kernels(), method="candidates", candidates=["12"]).fit(
+        X, Y
+    )
     with pytest.raises(ValueError, match="'candidates'"):
         cand.predict(X[:1])
     Xv, Yv, Xt = vectors
@@ -452,9 +479,9 @@ def test_reproduction_k_sweep_equals_refitting_with_each_k(strings):
 def test_regression_with_an_indefinite_kernel_warns_and_still_solves():
     from preimage.exceptions import NumericalWarning
 
-    K = np.array([[0.0, 2.0], [2.0, 0.0]])           # eigenvalues ±2: not PSD
+    K = np.array([[0.0, 2.0], [2.0, 0.0]])  # eigenvalues ±2: not PSD
     P = np.array([[1.0], [-1.0]])
     with pytest.warns(NumericalWarning, match="not positive definite") as record:
         beta = kde_regression(K, P, 0.5, "ridge")
-    assert record[0].filename == __file__           # the caller's line
+    assert record[0].filename == __file__  # the caller's line
     np.testing.assert_allclose((K + 0.5 * np.eye(2)) @ beta, P)

@@ -43,15 +43,18 @@ def test_every_sklearn_parameter_with_its_default():
         assert ours[name].kind == parameter.kind, name
 
 
-@pytest.mark.parametrize("params", [
-    {},                                                          # scikit-learn's defaults
-    {"n_components": 20},
-    {"n_components": 30, "kernel": "rbf", "gamma": 0.02},
-    {"n_components": 5, "kernel": "rbf"},                        # ARPACK under "auto"
-    {"n_components": 15, "kernel": "poly", "degree": 2},
-    {"n_components": 10, "kernel": "cosine"},
-    {"n_components": 10, "kernel": "sigmoid", "gamma": 1e-3, "coef0": 0.0},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},  # scikit-learn's defaults
+        {"n_components": 20},
+        {"n_components": 30, "kernel": "rbf", "gamma": 0.02},
+        {"n_components": 5, "kernel": "rbf"},  # ARPACK under "auto"
+        {"n_components": 15, "kernel": "poly", "degree": 2},
+        {"n_components": 10, "kernel": "cosine"},
+        {"n_components": 10, "kernel": "sigmoid", "gamma": 1e-3, "coef0": 0.0},
+    ],
+)
 def test_transform_equals_sklearn_on_digits(digits, params):
     X, T = digits
     theirs = SklearnKernelPCA(**params, random_state=0).fit(X)
@@ -59,28 +62,45 @@ def test_transform_equals_sklearn_on_digits(digits, params):
     assert ours.gamma_ == theirs.gamma_
     np.testing.assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-8)
     scale = np.abs(theirs.transform(T)).max()
-    np.testing.assert_allclose(_aligned(ours.transform(T), theirs.transform(T)),
-                               theirs.transform(T), rtol=0, atol=1e-8 * scale)
-    np.testing.assert_allclose(_aligned(ours.fit_transform(X), theirs.fit_transform(X)),
-                               theirs.fit_transform(X), rtol=0, atol=1e-8 * scale)
+    np.testing.assert_allclose(
+        _aligned(ours.transform(T), theirs.transform(T)),
+        theirs.transform(T),
+        rtol=0,
+        atol=1e-8 * scale,
+    )
+    np.testing.assert_allclose(
+        _aligned(ours.fit_transform(X), theirs.fit_transform(X)),
+        theirs.fit_transform(X),
+        rtol=0,
+        atol=1e-8 * scale,
+    )
 
 
-@pytest.mark.parametrize("params", [
-    {"n_components": 30, "kernel": "rbf", "gamma": 0.02, "alpha": 0.1},
-    {"n_components": 20, "kernel": "rbf"},
-    {"n_components": 10, "kernel": "poly", "degree": 2, "alpha": 1e-3},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"n_components": 30, "kernel": "rbf", "gamma": 0.02, "alpha": 0.1},
+        {"n_components": 20, "kernel": "rbf"},
+        {"n_components": 10, "kernel": "poly", "degree": 2, "alpha": 1e-3},
+    ],
+)
 def test_inverse_transform_equals_sklearn_on_digits(digits, params):
     X, T = digits
     theirs = SklearnKernelPCA(**params, fit_inverse_transform=True).fit(X)
     ours = KernelPCA(**params, fit_inverse_transform=True).fit(X)
     Y = theirs.transform(T)
-    np.testing.assert_allclose(ours.inverse_transform(_aligned(ours.transform(T), Y)),
-                               theirs.inverse_transform(Y), rtol=0, atol=1e-8)
-    np.testing.assert_allclose(ours.dual_coef_, theirs.dual_coef_, rtol=0,
-                               atol=1e-8 * np.abs(theirs.dual_coef_).max())
-    np.testing.assert_allclose(np.abs(ours.X_transformed_fit_),
-                               np.abs(theirs.X_transformed_fit_), rtol=0, atol=1e-8)
+    np.testing.assert_allclose(
+        ours.inverse_transform(_aligned(ours.transform(T), Y)),
+        theirs.inverse_transform(Y),
+        rtol=0,
+        atol=1e-8,
+    )
+    np.testing.assert_allclose(
+        ours.dual_coef_, theirs.dual_coef_, rtol=0, atol=1e-8 * np.abs(theirs.dual_coef_).max()
+    )
+    np.testing.assert_allclose(
+        np.abs(ours.X_transformed_fit_), np.abs(theirs.X_transformed_fit_), rtol=0, atol=1e-8
+    )
 
 
 def test_inverse_transform_without_a_map_is_sklearns_error_and_names_the_way(digits):
@@ -122,8 +142,12 @@ def test_sparse_input_equals_dense(digits):
     X, T = digits
     dense = KernelPCA(8, kernel="rbf", gamma=0.02).fit(X)
     sparse = KernelPCA(8, kernel="rbf", gamma=0.02).fit(csr_matrix(X))
-    np.testing.assert_allclose(_aligned(sparse.transform(csr_matrix(T)), dense.transform(T)),
-                               dense.transform(T), rtol=0, atol=1e-8)
+    np.testing.assert_allclose(
+        _aligned(sparse.transform(csr_matrix(T)), dense.transform(T)),
+        dense.transform(T),
+        rtol=0,
+        atol=1e-8,
+    )
     with pytest.raises(ValueError, match="dense"):
         sparse.project(T)
 
@@ -135,11 +159,13 @@ def test_auto_solver_is_exact_where_randomized_is_not():
     X = load_digits().data[:1500] / 16.0
     dense = KernelPCA(100, kernel="rbf", gamma=0.02, eigen_solver="dense").fit(X)
     auto = KernelPCA(100, kernel="rbf", gamma=0.02).fit(X)
-    fast = KernelPCA(100, kernel="rbf", gamma=0.02, eigen_solver="randomized",
-                     random_state=0).fit(X)
+    fast = KernelPCA(100, kernel="rbf", gamma=0.02, eigen_solver="randomized", random_state=0).fit(
+        X
+    )
     np.testing.assert_allclose(auto.eigenvalues_, dense.eigenvalues_, rtol=1e-8)
-    np.testing.assert_allclose(np.abs(auto.eigenvectors_), np.abs(dense.eigenvectors_),
-                               rtol=0, atol=1e-8)
+    np.testing.assert_allclose(
+        np.abs(auto.eigenvectors_), np.abs(dense.eigenvectors_), rtol=0, atol=1e-8
+    )
     gap = np.abs(fast.eigenvalues_ - dense.eigenvalues_).max() / dense.eigenvalues_[0]
     assert gap > 1e-8
 

@@ -5,14 +5,14 @@ pairwise kernels, SciPy's cdist, explicit sums, central finite differences or a
 closed form written out in the test.
 """
 
-import pickle
 from dataclasses import dataclass
+import pickle
 
-import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+import numpy as np
+import pytest
 from scipy.spatial.distance import cdist
 from sklearn.metrics.pairwise import (
     laplacian_kernel,
@@ -64,28 +64,46 @@ def sine_gram(X, Y, order):
 
 # Every kernel, with a reference Gram computation that does not use the library.
 REFERENCE_GRAMS = [
-    pytest.param(GaussianKernel(gamma=0.3), lambda X, Y: rbf_kernel(X, Y, gamma=0.3),
-                 id="gaussian"),
-    pytest.param(LaplacianKernel(gamma=0.4), lambda X, Y: laplacian_kernel(X, Y, gamma=0.4),
-                 id="laplacian-l1"),
-    pytest.param(LaplacianKernel(gamma=0.4, norm="l2"),
-                 lambda X, Y: np.exp(-0.4 * cdist(X, Y, "euclidean")), id="laplacian-l2"),
-    pytest.param(PolynomialKernel(degree=3, gamma=0.5, coef0=1.0),
-                 lambda X, Y: polynomial_kernel(X, Y, degree=3, gamma=0.5, coef0=1.0),
-                 id="poly3"),
-    pytest.param(PolynomialKernel(degree=2, gamma=0.7, coef0=0.0),
-                 lambda X, Y: polynomial_kernel(X, Y, degree=2, gamma=0.7, coef0=0.0),
-                 id="poly2-homogeneous"),
-    pytest.param(PolynomialKernel(degree=1, gamma=2.0, coef0=-0.5),
-                 lambda X, Y: polynomial_kernel(X, Y, degree=1, gamma=2.0, coef0=-0.5),
-                 id="poly1"),
-    pytest.param(SigmoidKernel(gamma=0.2, coef0=0.3),
-                 lambda X, Y: sigmoid_kernel(X, Y, gamma=0.2, coef0=0.3), id="sigmoid"),
+    pytest.param(
+        GaussianKernel(gamma=0.3), lambda X, Y: rbf_kernel(X, Y, gamma=0.3), id="gaussian"
+    ),
+    pytest.param(
+        LaplacianKernel(gamma=0.4),
+        lambda X, Y: laplacian_kernel(X, Y, gamma=0.4),
+        id="laplacian-l1",
+    ),
+    pytest.param(
+        LaplacianKernel(gamma=0.4, norm="l2"),
+        lambda X, Y: np.exp(-0.4 * cdist(X, Y, "euclidean")),
+        id="laplacian-l2",
+    ),
+    pytest.param(
+        PolynomialKernel(degree=3, gamma=0.5, coef0=1.0),
+        lambda X, Y: polynomial_kernel(X, Y, degree=3, gamma=0.5, coef0=1.0),
+        id="poly3",
+    ),
+    pytest.param(
+        PolynomialKernel(degree=2, gamma=0.7, coef0=0.0),
+        lambda X, Y: polynomial_kernel(X, Y, degree=2, gamma=0.7, coef0=0.0),
+        id="poly2-homogeneous",
+    ),
+    pytest.param(
+        PolynomialKernel(degree=1, gamma=2.0, coef0=-0.5),
+        lambda X, Y: polynomial_kernel(X, Y, degree=1, gamma=2.0, coef0=-0.5),
+        id="poly1",
+    ),
+    pytest.param(
+        SigmoidKernel(gamma=0.2, coef0=0.3),
+        lambda X, Y: sigmoid_kernel(X, Y, gamma=0.2, coef0=0.3),
+        id="sigmoid",
+    ),
     pytest.param(LinearKernel(), lambda X, Y: linear_kernel(X, Y), id="linear"),
     pytest.param(SineKernel(order=3), lambda X, Y: sine_gram(X, Y, 3), id="sine"),
-    pytest.param(CallableKernel(exp_l1, {"scale": 0.5}),
-                 lambda X, Y: np.array([[exp_l1(x, y, 0.5) for y in Y] for x in X]),
-                 id="callable"),
+    pytest.param(
+        CallableKernel(exp_l1, {"scale": 0.5}),
+        lambda X, Y: np.array([[exp_l1(x, y, 0.5) for y in Y] for x in X]),
+        id="callable",
+    ),
 ]
 
 ALL_KERNELS = [p.values[0] for p in REFERENCE_GRAMS]
@@ -95,8 +113,11 @@ DIFFERENTIABLE = [
     pytest.param(GaussianKernel(gamma=0.3), id="gaussian"),
     pytest.param(LaplacianKernel(gamma=0.4, norm="l1"), id="laplacian-l1"),
     pytest.param(LaplacianKernel(gamma=0.4, norm="l2"), id="laplacian-l2"),
-    *[pytest.param(PolynomialKernel(degree=p, gamma=0.5, coef0=c), id=f"poly{p}-c{c}")
-      for p in (1, 2, 3, 4) for c in (0.0, 1.0)],
+    *[
+        pytest.param(PolynomialKernel(degree=p, gamma=0.5, coef0=c), id=f"poly{p}-c{c}")
+        for p in (1, 2, 3, 4)
+        for c in (0.0, 1.0)
+    ],
     pytest.param(SigmoidKernel(gamma=0.2, coef0=0.3), id="sigmoid"),
     pytest.param(LinearKernel(), id="linear"),
     pytest.param(SineKernel(order=5), id="sine"),
@@ -107,12 +128,11 @@ DIFFERENTIABLE = [
 # Gram blocks against independent implementations
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kernel, reference", REFERENCE_GRAMS)
 def test_gram_block_matches_reference(kernel, reference):
     X, Y = data(13, 4, seed=1), data(7, 4, seed=2)
     np.testing.assert_allclose(kernel(X, Y), reference(X, Y), rtol=1e-12, atol=1e-12)
-
-
 
 
 @pytest.mark.parametrize("kernel, reference", REFERENCE_GRAMS)
@@ -122,20 +142,31 @@ def test_gram_with_y_none_is_square_gram_of_x(kernel, reference, request):
 
 
 @FAST
-@given(X=arrays(np.float64, (6, 3), elements=st.floats(-5, 5)),
-       Y=arrays(np.float64, (4, 3), elements=st.floats(-5, 5)),
-       gamma=st.floats(0.01, 3.0))
+@given(
+    X=arrays(np.float64, (6, 3), elements=st.floats(-5, 5)),
+    Y=arrays(np.float64, (4, 3), elements=st.floats(-5, 5)),
+    gamma=st.floats(0.01, 3.0),
+)
 def test_gaussian_and_laplacian_match_sklearn_property(X, Y, gamma):
-    np.testing.assert_allclose(GaussianKernel(gamma=gamma)(X, Y), rbf_kernel(X, Y, gamma=gamma),
-                               rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(LaplacianKernel(gamma=gamma)(X, Y),
-                               laplacian_kernel(X, Y, gamma=gamma), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(
+        GaussianKernel(gamma=gamma)(X, Y), rbf_kernel(X, Y, gamma=gamma), rtol=1e-10, atol=1e-12
+    )
+    np.testing.assert_allclose(
+        LaplacianKernel(gamma=gamma)(X, Y),
+        laplacian_kernel(X, Y, gamma=gamma),
+        rtol=1e-10,
+        atol=1e-12,
+    )
 
 
 @FAST
-@given(X=arrays(np.float64, (5, 3), elements=st.floats(-3, 3)),
-       Y=arrays(np.float64, (4, 3), elements=st.floats(-3, 3)),
-       degree=st.integers(1, 5), gamma=st.floats(0.05, 2.0), coef0=st.floats(-2, 2))
+@given(
+    X=arrays(np.float64, (5, 3), elements=st.floats(-3, 3)),
+    Y=arrays(np.float64, (4, 3), elements=st.floats(-3, 3)),
+    degree=st.integers(1, 5),
+    gamma=st.floats(0.05, 2.0),
+    coef0=st.floats(-2, 2),
+)
 def test_polynomial_matches_sklearn_property(X, Y, degree, gamma, coef0):
     expected = polynomial_kernel(X, Y, degree=degree, gamma=gamma, coef0=coef0)
     got = PolynomialKernel(degree=degree, gamma=gamma, coef0=coef0)(X, Y)
@@ -152,6 +183,7 @@ def test_integer_input_is_computed_in_float64():
 # ---------------------------------------------------------------------------
 # dtypes
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("kernel", ALL_KERNELS, ids=ALL_IDS)
 def test_float32_in_float32_out(kernel):
@@ -178,6 +210,7 @@ def test_mixed_float32_float64_gives_float64(kernel):
 # squared distances (GEMM route)
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("offset", [0.0, 1e4], ids=["centred", "offset-1e4"])
 def test_squared_distances_match_cdist_and_are_non_negative(offset):
     base = data(40, 5, seed=8)
@@ -202,8 +235,10 @@ def test_squared_distances_small_data_exact_cases():
 
 
 @FAST
-@given(X=arrays(np.float64, (6, 3), elements=st.floats(-10, 10)),
-       offset=st.sampled_from([0.0, 1.0, 1e3, 1e5, -1e6]))
+@given(
+    X=arrays(np.float64, (6, 3), elements=st.floats(-10, 10)),
+    offset=st.sampled_from([0.0, 1.0, 1e3, 1e5, -1e6]),
+)
 def test_squared_distances_never_negative_property(X, offset):
     A = np.vstack([X, X]) + offset  # every point twice: cancellation on purpose
     D = squared_distances(A, A)
@@ -227,6 +262,7 @@ def test_squared_distances_float32_stays_float32_and_non_negative():
 # diagonal
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kernel", ALL_KERNELS, ids=ALL_IDS)
 def test_diag_equals_diagonal_of_gram(kernel):
     X = data(8, 3, seed=11)
@@ -241,8 +277,7 @@ def test_laplacian_l2_self_similarity_is_one(offset):
     k = LaplacianKernel(gamma=0.4, norm="l2")
     K = k(X)
     np.testing.assert_allclose(np.diag(K), k.diag(X), rtol=0, atol=1e-12)
-    np.testing.assert_allclose(K, np.exp(-0.4 * cdist(X, X, "euclidean")), rtol=1e-10,
-                               atol=1e-10)
+    np.testing.assert_allclose(K, np.exp(-0.4 * cdist(X, X, "euclidean")), rtol=1e-10, atol=1e-10)
 
 
 def test_diag_closed_forms():
@@ -251,13 +286,15 @@ def test_diag_closed_forms():
     np.testing.assert_array_equal(GaussianKernel(gamma=2.0).diag(X), np.ones(5))
     np.testing.assert_array_equal(LaplacianKernel(gamma=2.0).diag(X), np.ones(5))
     np.testing.assert_allclose(SineKernel(order=4).diag(X), np.full(5, 5.0**3))
-    np.testing.assert_allclose(PolynomialKernel(degree=3, gamma=0.5, coef0=2).diag(X),
-                               (0.5 * sq + 2) ** 3, rtol=1e-13)
+    np.testing.assert_allclose(
+        PolynomialKernel(degree=3, gamma=0.5, coef0=2).diag(X), (0.5 * sq + 2) ** 3, rtol=1e-13
+    )
 
 
 # ---------------------------------------------------------------------------
 # gradients against central finite differences
 # ---------------------------------------------------------------------------
+
 
 def _points(kernel, seed):
     """Z and X in general position (no ties between coordinates)."""
@@ -288,8 +325,9 @@ def test_weighted_gradient_is_weighted_sum_of_full_form(kernel):
     Z, X = _points(kernel, seed=14)
     W = np.random.default_rng(15).normal(size=(Z.shape[0], X.shape[0]))
     full = kernel.gradient(Z, X)
-    np.testing.assert_allclose(kernel.gradient(Z, X, weights=W),
-                               np.einsum("ji,jid->jd", W, full), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        kernel.gradient(Z, X, weights=W), np.einsum("ji,jid->jd", W, full), rtol=1e-12, atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("kernel", DIFFERENTIABLE)
@@ -304,8 +342,9 @@ def test_sine_kernel_gradient_in_d_dimensions(d, fdiff):
     rng = np.random.default_rng(17)
     kernel = SineKernel(order=4)
     X, Z = rng.uniform(-3, 3, size=(5, d)), rng.uniform(-3, 3, size=(3, d))
-    np.testing.assert_allclose(kernel.gradient(Z, X), fdiff(lambda A: kernel(A, X), Z),
-                               rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(
+        kernel.gradient(Z, X), fdiff(lambda A: kernel(A, X), Z), rtol=1e-6, atol=1e-6
+    )
 
 
 def test_gaussian_gradient_closed_form():
@@ -343,33 +382,37 @@ class InverseQuadratic(RadialKernel):
 def test_generic_radial_kernel_machinery(fdiff):
     k = InverseQuadratic(gamma=0.7)
     X, Z = data(6, 3, seed=41), data(4, 3, seed=42)
-    np.testing.assert_allclose(k(Z, X), 1 / (1 + 0.7 * cdist(Z, X, "sqeuclidean")),
-                               rtol=1e-12)
+    np.testing.assert_allclose(k(Z, X), 1 / (1 + 0.7 * cdist(Z, X, "sqeuclidean")), rtol=1e-12)
     np.testing.assert_array_equal(k.diag(Z), np.ones(4))
     full = k.gradient(Z, X)
     np.testing.assert_allclose(full, fdiff(lambda A: k(A, X), Z), rtol=1e-6, atol=1e-8)
     W = np.random.default_rng(43).normal(size=(4, 6))
-    np.testing.assert_allclose(k.gradient(Z, X, weights=W), np.einsum("ji,jid->jd", W, full),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        k.gradient(Z, X, weights=W), np.einsum("ji,jid->jd", W, full), rtol=1e-12, atol=1e-12
+    )
     np.testing.assert_array_equal(k.diag_gradient(Z), np.zeros_like(Z))
-    np.testing.assert_allclose(k.distance2_from_value(k(Z, X)), cdist(Z, X, "sqeuclidean"),
-                               rtol=1e-10)
+    np.testing.assert_allclose(
+        k.distance2_from_value(k(Z, X)), cdist(Z, X, "sqeuclidean"), rtol=1e-10
+    )
     # ‖φ(x) − φ(y)‖² = 2f(0) − 2f(r²) = 2 − 2k
-    np.testing.assert_allclose(k.distance2_from_feature_distance2(2 - 2 * k(Z, X)),
-                               cdist(Z, X, "sqeuclidean"), rtol=1e-9)
+    np.testing.assert_allclose(
+        k.distance2_from_feature_distance2(2 - 2 * k(Z, X)), cdist(Z, X, "sqeuclidean"), rtol=1e-9
+    )
 
 
 # ---------------------------------------------------------------------------
 # inverse maps
 # ---------------------------------------------------------------------------
 
+
 def test_gaussian_distance2_from_value_round_trips():
     X, Y = data(6, 3, seed=18), data(5, 3, seed=19)
     k = GaussianKernel(gamma=0.3)
     expected = cdist(X, Y, "sqeuclidean")
     np.testing.assert_allclose(k.distance2_from_value(k(X, Y)), expected, rtol=1e-9, atol=1e-10)
-    np.testing.assert_allclose(k.distance2_from_feature_distance2(2 - 2 * k(X, Y)), expected,
-                               rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(
+        k.distance2_from_feature_distance2(2 - 2 * k(X, Y)), expected, rtol=1e-8, atol=1e-10
+    )
 
 
 def test_gaussian_inverse_closed_form():
@@ -378,8 +421,9 @@ def test_gaussian_inverse_closed_form():
     assert k.distance2_from_value(np.exp(-1.0)) == pytest.approx(2.0, rel=1e-15)
     assert k.distance2_from_value(1.0) == 0.0
     # ‖φ(x) − φ(y)‖² = 2 − 2e^{−1} for ‖x − y‖² = 2
-    assert k.distance2_from_feature_distance2(2 - 2 * np.exp(-1.0)) == pytest.approx(2.0,
-                                                                                    rel=1e-14)
+    assert k.distance2_from_feature_distance2(2 - 2 * np.exp(-1.0)) == pytest.approx(
+        2.0, rel=1e-14
+    )
 
 
 @pytest.mark.parametrize("values", [[0.0], [-0.3], [1.5], [0.5, -1e-3, 2.0]])
@@ -407,8 +451,9 @@ def test_gaussian_feature_distance_beyond_two_warns():
 def test_laplacian_distance_from_value_round_trips(norm, metric):
     X, Y = data(6, 3, seed=20), data(4, 3, seed=21)
     k = LaplacianKernel(gamma=0.7, norm=norm)
-    np.testing.assert_allclose(k.distance_from_value(k(X, Y)), cdist(X, Y, metric),
-                               rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(
+        k.distance_from_value(k(X, Y)), cdist(X, Y, metric), rtol=1e-10, atol=1e-12
+    )
 
 
 def test_laplacian_inverse_outside_range_warns():
@@ -438,8 +483,9 @@ def test_even_polynomial_round_trips_on_non_negative_branch():
     rng = np.random.default_rng(24)
     X, Y = rng.uniform(0, 1, size=(5, 3)), rng.uniform(0, 1, size=(4, 3))  # <x, y> ≥ 0
     k = PolynomialKernel(degree=2, gamma=0.5, coef0=1.0)
-    np.testing.assert_allclose(k.inner_product_from_value(k(X, Y)), X @ Y.T, rtol=1e-10,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        k.inner_product_from_value(k(X, Y)), X @ Y.T, rtol=1e-10, atol=1e-12
+    )
     # a negative base γ<x,y> + c₀ < 0 is not recoverable: the other branch comes back
     x, y = np.array([[2.0, 0.0]]), np.array([[-3.0, 0.0]])  # 0.5·(−6) + 1 = −2
     assert k.inner_product_from_value(k(x, y))[0, 0] == pytest.approx((2 - 1) / 0.5)
@@ -478,9 +524,11 @@ def test_linear_inner_product_is_identity():
 
 
 @FAST
-@given(x=arrays(np.float64, (1, 3), elements=st.floats(-3, 3)),
-       y=arrays(np.float64, (1, 3), elements=st.floats(-3, 3)),
-       gamma=st.floats(0.05, 2.0))
+@given(
+    x=arrays(np.float64, (1, 3), elements=st.floats(-3, 3)),
+    y=arrays(np.float64, (1, 3), elements=st.floats(-3, 3)),
+    gamma=st.floats(0.05, 2.0),
+)
 def test_inverse_maps_property(x, y, gamma):
     r2 = float(((x - y) ** 2).sum())
     kg = GaussianKernel(gamma=gamma)
@@ -496,9 +544,27 @@ def test_inverse_maps_property(x, y, gamma):
 # sine kernel
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("delta", [0.0, 1e-9, -1e-9, 1e-7, 1.9e-6, -1.9e-6, 2.1e-6, 0.3, -1.7,
-                                   np.pi, 2 * np.pi, -2 * np.pi, 2 * np.pi + 1.9e-6,
-                                   4 * np.pi, 10.0])
+
+@pytest.mark.parametrize(
+    "delta",
+    [
+        0.0,
+        1e-9,
+        -1e-9,
+        1e-7,
+        1.9e-6,
+        -1.9e-6,
+        2.1e-6,
+        0.3,
+        -1.7,
+        np.pi,
+        2 * np.pi,
+        -2 * np.pi,
+        2 * np.pi + 1.9e-6,
+        4 * np.pi,
+        10.0,
+    ],
+)
 def test_sine_kernel_equals_explicit_cosine_sum(delta):
     k = SineKernel(order=5)
     x, y = np.array([[0.4 + delta]]), np.array([[0.4]])
@@ -513,8 +579,9 @@ def test_sine_kernel_vijayakumar_wu_closed_form():
     assert k(np.array([[0.3]]))[0, 0] == 6.0
     d = np.linspace(0.1, 6.0, 25)
     closed = 0.5 * (np.sin(11 * d / 2) / np.sin(d / 2) + 1)
-    np.testing.assert_allclose(k(d[:, None], np.zeros((1, 1)))[:, 0], closed, rtol=1e-12,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        k(d[:, None], np.zeros((1, 1)))[:, 0], closed, rtol=1e-12, atol=1e-12
+    )
 
 
 # Non-regression: a closed form near δ = 2πk once divided rounding errors by
@@ -532,12 +599,15 @@ def test_sine_kernel_accurate_just_outside_series_region_near_two_pi(offset):
 
 
 @FAST
-@given(X=arrays(np.float64, (5, 2), elements=st.floats(-7, 7)),
-       Y=arrays(np.float64, (3, 2), elements=st.floats(-7, 7)),
-       order=st.integers(0, 6))
+@given(
+    X=arrays(np.float64, (5, 2), elements=st.floats(-7, 7)),
+    Y=arrays(np.float64, (3, 2), elements=st.floats(-7, 7)),
+    order=st.integers(0, 6),
+)
 def test_sine_kernel_product_over_coordinates_property(X, Y, order):
-    np.testing.assert_allclose(SineKernel(order=order)(X, Y), sine_gram(X, Y, order),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        SineKernel(order=order)(X, Y), sine_gram(X, Y, order), rtol=1e-12, atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("d", [1, 2])
@@ -556,16 +626,20 @@ def test_sine_order_zero_is_constant_one():
 # make_kernel
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, expected", [
-    ("rbf", GaussianKernel(gamma=0.25)),
-    ("gaussian", GaussianKernel(gamma=0.25)),
-    ("laplacian", LaplacianKernel(gamma=0.25)),
-    ("poly", PolynomialKernel(degree=4, gamma=0.25, coef0=2.0)),
-    ("polynomial", PolynomialKernel(degree=4, gamma=0.25, coef0=2.0)),
-    ("sigmoid", SigmoidKernel(gamma=0.25, coef0=2.0)),
-    ("linear", LinearKernel()),
-    ("sine", SineKernel()),          # `degree` is the polynomial's only
-])
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("rbf", GaussianKernel(gamma=0.25)),
+        ("gaussian", GaussianKernel(gamma=0.25)),
+        ("laplacian", LaplacianKernel(gamma=0.25)),
+        ("poly", PolynomialKernel(degree=4, gamma=0.25, coef0=2.0)),
+        ("polynomial", PolynomialKernel(degree=4, gamma=0.25, coef0=2.0)),
+        ("sigmoid", SigmoidKernel(gamma=0.25, coef0=2.0)),
+        ("linear", LinearKernel()),
+        ("sine", SineKernel()),  # `degree` is the polynomial's only
+    ],
+)
 def test_make_kernel_names(name, expected):
     k = make_kernel(name, gamma=0.25, degree=4, coef0=2.0)
     assert type(k) is type(expected)
@@ -648,8 +722,7 @@ def test_make_kernel_unknown_name(name):
 BAD_GAMMAS = [0, 0.0, -1, -1e-3, np.nan, np.inf, -np.inf, True, "1", None]
 
 
-@pytest.mark.parametrize("cls", [GaussianKernel, LaplacianKernel, PolynomialKernel,
-                                 SigmoidKernel])
+@pytest.mark.parametrize("cls", [GaussianKernel, LaplacianKernel, PolynomialKernel, SigmoidKernel])
 @pytest.mark.parametrize("gamma", BAD_GAMMAS)
 def test_invalid_gamma_names_gamma(cls, gamma):
     with pytest.raises(ValueError, match="'gamma'"):
@@ -662,20 +735,31 @@ def test_invalid_degree_names_degree(degree):
         PolynomialKernel(degree=degree)
 
 
-@pytest.mark.parametrize("coef0", [
-    np.nan, np.inf, -np.inf, None, True, [1.0],
-    "1",
-])
+@pytest.mark.parametrize(
+    "coef0",
+    [
+        np.nan,
+        np.inf,
+        -np.inf,
+        None,
+        True,
+        [1.0],
+        "1",
+    ],
+)
 @pytest.mark.parametrize("cls", [PolynomialKernel, SigmoidKernel])
 def test_invalid_coef0_names_coef0(cls, coef0):
     with pytest.raises(ValueError, match="'coef0'"):
         cls(coef0=coef0)
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"norm": "l3"}, "'norm'"),
-    ({"norm": "L1"}, "'norm'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"norm": "l3"}, "'norm'"),
+        ({"norm": "L1"}, "'norm'"),
+    ],
+)
 def test_invalid_laplacian_norm(kwargs, name):
     with pytest.raises(ValueError, match=name):
         LaplacianKernel(**kwargs)
@@ -744,9 +828,11 @@ def test_bad_input_to_diag_blocks_gradient():
 
 
 @pytest.mark.parametrize("shape", [(5,), (4, 6), (6, 5), (5, 6, 1)])
-@pytest.mark.parametrize("kernel", [GaussianKernel(gamma=1.0), PolynomialKernel(),
-                                    LaplacianKernel(), SineKernel()],
-                         ids=["gaussian", "poly", "laplacian", "sine"])
+@pytest.mark.parametrize(
+    "kernel",
+    [GaussianKernel(gamma=1.0), PolynomialKernel(), LaplacianKernel(), SineKernel()],
+    ids=["gaussian", "poly", "laplacian", "sine"],
+)
 def test_gradient_weights_wrong_shape_names_weights(kernel, shape):
     Z, X = data(5, 2, seed=35), data(6, 2, seed=36)
     with pytest.raises(ValueError, match="'weights'"):
@@ -766,6 +852,7 @@ def test_callable_kernel_has_no_gradient():
 # ---------------------------------------------------------------------------
 # blocks
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("kernel", ALL_KERNELS, ids=ALL_IDS)
 @pytest.mark.parametrize("working_memory", [None, 1.0, 0.001])
@@ -789,6 +876,7 @@ def test_blocks_concatenate_to_full_gram(kernel, working_memory):
 # pickling, equality, hashing
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kernel", ALL_KERNELS, ids=ALL_IDS)
 def test_kernel_pickles_compares_and_hashes(kernel):
     clone = pickle.loads(pickle.dumps(kernel))
@@ -800,16 +888,19 @@ def test_kernel_pickles_compares_and_hashes(kernel):
     np.testing.assert_array_equal(clone(X), kernel(X))
 
 
-@pytest.mark.parametrize("a, b", [
-    (GaussianKernel(gamma=1.0), GaussianKernel(gamma=2.0)),
-    (GaussianKernel(gamma=1.0), LaplacianKernel(gamma=1.0)),
-    (LaplacianKernel(norm="l1"), LaplacianKernel(norm="l2")),
-    (PolynomialKernel(degree=2), PolynomialKernel(degree=3)),
-    (PolynomialKernel(coef0=0.0), PolynomialKernel(coef0=1.0)),
-    (SigmoidKernel(gamma=1.0, coef0=1.0), PolynomialKernel(degree=1, gamma=1.0, coef0=1.0)),
-    (SineKernel(order=2), SineKernel(order=3)),
-    (CallableKernel(exp_l1, {"scale": 1.0}), CallableKernel(exp_l1, {"scale": 2.0})),
-])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (GaussianKernel(gamma=1.0), GaussianKernel(gamma=2.0)),
+        (GaussianKernel(gamma=1.0), LaplacianKernel(gamma=1.0)),
+        (LaplacianKernel(norm="l1"), LaplacianKernel(norm="l2")),
+        (PolynomialKernel(degree=2), PolynomialKernel(degree=3)),
+        (PolynomialKernel(coef0=0.0), PolynomialKernel(coef0=1.0)),
+        (SigmoidKernel(gamma=1.0, coef0=1.0), PolynomialKernel(degree=1, gamma=1.0, coef0=1.0)),
+        (SineKernel(order=2), SineKernel(order=3)),
+        (CallableKernel(exp_l1, {"scale": 1.0}), CallableKernel(exp_l1, {"scale": 2.0})),
+    ],
+)
 def test_different_kernels_are_unequal(a, b):
     assert a != b
     assert len({a, b}) == 2
@@ -819,7 +910,8 @@ def test_equal_parameters_equal_kernels():
     assert GaussianKernel(gamma=0.5) == GaussianKernel(gamma=0.5)
     assert LinearKernel() == LinearKernel()
     assert {PolynomialKernel(degree=2, gamma=0.5, coef0=0.0): 1}[
-        PolynomialKernel(degree=2, gamma=0.5, coef0=0.0)] == 1
+        PolynomialKernel(degree=2, gamma=0.5, coef0=0.0)
+    ] == 1
 
 
 @pytest.mark.parametrize("kernel", [GaussianKernel(), PolynomialKernel(), SineKernel()])
@@ -837,5 +929,4 @@ def test_pairwise_kernel_refuses_an_unknown_metric_naming_it():
     X = np.random.default_rng(0).normal(size=(4, 3))
     from sklearn.metrics.pairwise import cosine_similarity
 
-    np.testing.assert_allclose(PairwiseKernel("cosine").block(X), cosine_similarity(X),
-                               rtol=1e-12)
+    np.testing.assert_allclose(PairwiseKernel("cosine").block(X), cosine_similarity(X), rtol=1e-12)

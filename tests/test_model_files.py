@@ -13,10 +13,21 @@ import pytest
 from sklearn.exceptions import NotFittedError
 from sklearn.svm import SVC, SVR
 
-from preimage import (ConfigurationWarning, ConvergenceWarning, KernelDependencyEstimator,
-                      KernelPCA, KernelPCADenoiser, ModelFileError, SequentialSVR,
-                      WienerRegressor, load_model, model_info, reduce_kernel_pca, reduce_svm,
-                      save_model)
+from preimage import (
+    ConfigurationWarning,
+    ConvergenceWarning,
+    KernelDependencyEstimator,
+    KernelPCA,
+    KernelPCADenoiser,
+    ModelFileError,
+    SequentialSVR,
+    WienerRegressor,
+    load_model,
+    model_info,
+    reduce_kernel_pca,
+    reduce_svm,
+    save_model,
+)
 from preimage.datasets import make_three_clusters
 from preimage.kernels import LaplacianKernel, PolynomialKernel, SineKernel
 from preimage.model_files import FORMAT_VERSION
@@ -31,24 +42,26 @@ def _fitted():
     return {
         "kpca": KernelPCA(3, kernel="rbf", gamma=10).fit(X),
         "kpca-poly": KernelPCA(3, kernel=PolynomialKernel(degree=2, coef0=1.0)).fit(X),
-        "kpca-nystroem": KernelPCA(3, kernel="rbf", gamma=10, n_landmarks=25, landmarks="kmeans",
-                                   random_state=0).fit(X),
+        "kpca-nystroem": KernelPCA(
+            3, kernel="rbf", gamma=10, n_landmarks=25, landmarks="kmeans", random_state=0
+        ).fit(X),
         "denoiser-fixed-point": KernelPCADenoiser(2, gamma=10).fit(X),
-        "denoiser-gradient": KernelPCADenoiser(2, kernel=LaplacianKernel(gamma=2.0),
-                                               method="gradient").fit(X),
+        "denoiser-gradient": KernelPCADenoiser(
+            2, kernel=LaplacianKernel(gamma=2.0), method="gradient"
+        ).fit(X),
         "denoiser-learned-pairs": KernelPCADenoiser(2, gamma=10, method="learned").fit(noisy, X),
         "denoiser-mds": KernelPCADenoiser(2, gamma=10, method="mds").fit(X),
-        "denoiser-closed-form": KernelPCADenoiser(2, gamma=10, method="closed_form",
-                                                 add_mean=True).fit(X),
-        "denoiser-nystroem-learned": KernelPCADenoiser(2, gamma=10, method="learned",
-                                                       n_landmarks=30,
-                                                       random_state=0).fit(X),
+        "denoiser-closed-form": KernelPCADenoiser(
+            2, gamma=10, method="closed_form", add_mean=True
+        ).fit(X),
+        "denoiser-nystroem-learned": KernelPCADenoiser(
+            2, gamma=10, method="learned", n_landmarks=30, random_state=0
+        ).fit(X),
         # the number of components chosen from the data, and how
         "denoiser-auto": KernelPCADenoiser(gamma=10, random_state=0).fit(X),
         "denoiser-auto-pairs": KernelPCADenoiser(gamma=10, random_state=0).fit(noisy, X),
         "wiener-sine": WienerRegressor(kernel=SineKernel(order=3)).fit(t, np.sin(t[:, 0])),
-        "sequential-svr": SequentialSVR(gamma=1.0, max_iter=200, tol=1e-3).fit(
-            t, np.sin(t[:, 0])),
+        "sequential-svr": SequentialSVR(gamma=1.0, max_iter=200, tol=1e-3).fit(t, np.sin(t[:, 0])),
         "reduced-svc": reduce_svm(SVC(gamma=10).fit(X, LABELS), 6),
         "reduced-svr": reduce_svm(SVR(gamma=1.0).fit(t, np.sin(t[:, 0])), 5),
         "reduced-kpca": reduce_kernel_pca(KernelPCA(2, kernel="rbf", gamma=10).fit(X), 8),
@@ -58,7 +71,7 @@ def _fitted():
 with warnings.catch_warnings():
     # a few iterations are enough for a round trip; convergence is not the point
     warnings.simplefilter("ignore", ConvergenceWarning)
-    warnings.simplefilter("ignore", ConfigurationWarning)   # a learned map without pairs
+    warnings.simplefilter("ignore", ConfigurationWarning)  # a learned map without pairs
     FITTED = _fitted()
 
 
@@ -91,6 +104,7 @@ def _assert_same_state(a, b, where="estimator"):
 
 
 @pytest.mark.parametrize("name", sorted(FITTED))
+@pytest.mark.slow
 def test_round_trip_is_exact(name, tmp_path):
     est = FITTED[name]
     path = save_model(est, tmp_path / "model.npz")
@@ -151,9 +165,14 @@ def test_info_describes_without_state(tmp_path):
     assert meta["format_version"] == FORMAT_VERSION
     assert meta["estimator"] == "KernelPCADenoiser"
     assert meta["params"]["method"] == "learned"
-    assert meta["summary"] == {"kernel": repr(den.kpca_.kernel_), "method": "learned",
-                               "add_mean": False, "n_components": 2,
-                               "n_training_samples": X.shape[0], "n_features_in": 2}
+    assert meta["summary"] == {
+        "kernel": repr(den.kpca_.kernel_),
+        "method": "learned",
+        "add_mean": False,
+        "n_components": 2,
+        "n_training_samples": X.shape[0],
+        "n_features_in": 2,
+    }
     assert meta["user"] == {"image_shape": [1, 2]}
 
 
@@ -181,7 +200,7 @@ def test_feature_names_are_kept(tmp_path):
     out = loaded.transform(test)
     assert list(out.columns) == ["left", "right"]
     np.testing.assert_array_equal(out.to_numpy(), den.transform(test))
-    with np.load(path, allow_pickle=False) as archive:   # nothing pickled
+    with np.load(path, allow_pickle=False) as archive:  # nothing pickled
         assert any(archive[k].dtype.kind == "U" for k in archive.files)
 
 
@@ -198,6 +217,7 @@ def test_denoiser_written_before_its_component_count_was_kept_loads(tmp_path):
 
 # --- refusing to lose or overwrite files -------------------------------------
 
+
 def test_refuses_to_overwrite(tmp_path):
     path = tmp_path / "m.npz"
     path.write_bytes(b"precious")
@@ -205,8 +225,9 @@ def test_refuses_to_overwrite(tmp_path):
         save_model(FITTED["kpca"], path)
     assert path.read_bytes() == b"precious"
     save_model(FITTED["kpca"], path, overwrite=True)
-    np.testing.assert_array_equal(load_model(path).transform(X_TEST),
-                                  FITTED["kpca"].transform(X_TEST))
+    np.testing.assert_array_equal(
+        load_model(path).transform(X_TEST), FITTED["kpca"].transform(X_TEST)
+    )
 
 
 def test_interrupted_save_leaves_nothing_behind(tmp_path, monkeypatch):
@@ -236,14 +257,16 @@ def test_unfitted_and_unstorable_estimators_are_refused(tmp_path):
     from preimage.kernels import SpectrumKernel
 
     strings = make_kde_strings(30, random_state=0)
-    kde = KernelDependencyEstimator(SpectrumKernel(p=2), SpectrumKernel(p=2),
-                                    n_components=3).fit(strings[0], strings[1])
+    kde = KernelDependencyEstimator(SpectrumKernel(p=2), SpectrumKernel(p=2), n_components=3).fit(
+        strings[0], strings[1]
+    )
     with pytest.raises(TypeError, match="use pickle"):
         save_model(kde, tmp_path / "d.npz")
     assert not any(tmp_path.iterdir())
 
 
 # --- refusing bad files --------------------------------------------------------
+
 
 def _rewrite(src, dst, change):
     """Copy the archive `src` to `dst`, passing each entry's array to `change`."""
@@ -256,9 +279,10 @@ def _rewrite(src, dst, change):
 
 def _metadata_entries(meta):
     text = json.dumps(meta).encode()
-    return {"metadata": np.frombuffer(text, dtype=np.uint8),
-            "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(),
-                                      dtype=np.uint8)}
+    return {
+        "metadata": np.frombuffer(text, dtype=np.uint8),
+        "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(), dtype=np.uint8),
+    }
 
 
 @pytest.fixture
@@ -307,7 +331,10 @@ def test_newer_format_asks_for_an_upgrade(saved, tmp_path):
 
     _rewrite(saved, tmp_path / "new.npz", newer)
     for read in (load_model, model_info):
-        with pytest.raises(ModelFileError, match=rf"version {FORMAT_VERSION + 1}, written by preimage 9.0.*upgrade"):
+        with pytest.raises(
+            ModelFileError,
+            match=rf"version {FORMAT_VERSION + 1}, written by preimage 9.0.*upgrade",
+        ):
             read(tmp_path / "new.npz")
 
 
@@ -316,8 +343,11 @@ def test_class_outside_the_library_is_never_built(saved, tmp_path):
 
     def hostile(entries):
         meta = json.loads(entries["metadata"].tobytes())
-        meta["state"] = {"__object__": "subprocess:Popen", "id": 0,
-                         "state": {"args": ["touch", str(marker)]}}
+        meta["state"] = {
+            "__object__": "subprocess:Popen",
+            "id": 0,
+            "state": {"args": ["touch", str(marker)]},
+        }
         entries.update(_metadata_entries(meta))
         return entries
 
@@ -380,8 +410,9 @@ def assert_as_recorded(actual, recorded):
         np.testing.assert_array_equal(actual, recorded)
 
 
-@pytest.mark.parametrize("name", sorted(p.stem for p in FIXTURES.glob("*.npz")
-                                        if p.stem != "expected"))
+@pytest.mark.parametrize(
+    "name", sorted(p.stem for p in FIXTURES.glob("*.npz") if p.stem != "expected")
+)
 def test_files_of_format_1_load_and_predict_as_they_did(name):
     """Files written by preimage 0.1.0.dev0 before its vocabulary and module
     changes (format 1; tests/fixtures/model_files_0.1.0.dev0/write_fixtures.py
@@ -392,17 +423,20 @@ def test_files_of_format_1_load_and_predict_as_they_did(name):
         Z = expected["X_test"] if model.n_features_in_ == 2 else expected["t_test"]
         out = model.transform(Z) if hasattr(model, "transform") else model.predict(Z)
         assert_as_recorded(out, expected[name])
-        if name.startswith("denoiser"):   # attributes added since, from what the file holds
+        if name.startswith("denoiser"):  # attributes added since, from what the file holds
             assert model.n_components_ == model.kpca_.eigenvalues_.shape[0]
             assert model.component_selection_ is None
         if name == "kpca":
             assert_as_recorded(
                 model.inverse_transform(model.transform(Z), method="fixed_point", x0=Z),
-                expected["kpca-inverse"])  # the default method when it was written
+                expected["kpca-inverse"],
+            )  # the default method when it was written
 
 
-@pytest.mark.parametrize("name, n_vectors, shared", [
-    ("reduced-svc", 6, False), ("reduced-svr", 5, False), ("reduced-kpca", 8, True)])
+@pytest.mark.parametrize(
+    "name, n_vectors, shared",
+    [("reduced-svc", 6, False), ("reduced-svr", 5, False), ("reduced-kpca", 8, True)],
+)
 def test_reduced_estimators_of_format_1_say_how_they_were_made(name, n_vectors, shared):
     """Format 1 kept no parameters of the reduced estimators; the upgrade
     recovers those write_fixtures.py used from the fitted state."""
@@ -418,8 +452,7 @@ def test_upgraded_file_writes_and_reads_back_in_the_current_format(tmp_path):
     again = load_model(save_model(model, tmp_path / "again.npz"))
     assert model_info(tmp_path / "again.npz")["format_version"] == FORMAT_VERSION == 3
     with np.load(FIXTURES / "expected.npz") as expected:
-        assert_as_recorded(again.transform(expected["X_test"]),
-                           expected["denoiser-closed-form"])
+        assert_as_recorded(again.transform(expected["X_test"]), expected["denoiser-closed-form"])
 
 
 def test_upgrade_keeps_a_sine_kernel_s_order_for_a_refit():
@@ -429,11 +462,12 @@ def test_upgrade_keeps_a_sine_kernel_s_order_for_a_refit():
 
     model = load_model(FIXTURES / "wiener-sine.npz")
     assert model.kernel_.order == 4 and model.get_params()["kernel_params"] == {"order": 4}
-    t = np.linspace(0, 6, 40)[:, None]      # the fixture's training data (write_fixtures.py)
+    t = np.linspace(0, 6, 40)[:, None]  # the fixture's training data (write_fixtures.py)
     refit = clone(model).fit(t, np.sin(t[:, 0]))
     with np.load(FIXTURES / "expected.npz") as expected:
-        np.testing.assert_allclose(refit.predict(expected["t_test"]), expected["wiener-sine"],
-                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            refit.predict(expected["t_test"]), expected["wiener-sine"], rtol=1e-12, atol=1e-12
+        )
 
 
 FORMAT_2 = pathlib.Path(__file__).parent / "fixtures" / "model_files_format_2"
@@ -452,7 +486,8 @@ def test_files_of_format_2_load_and_refit_as_they_did():
     assert_as_recorded(kpca.transform(Z), expected["kpca_transform"])
     assert_as_recorded(
         kpca.inverse_transform(kpca.transform(Z), method="fixed_point", x0=Z),
-        expected["kpca_inverse"])  # the default method when it was written
+        expected["kpca_inverse"],
+    )  # the default method when it was written
     assert kpca.get_params()["gamma"] == "total_variance"
     refit = clone(kpca).fit(expected["X"])
     assert refit.gamma_ == pytest.approx(float(expected["kpca_gamma"]), rel=1e-12)

@@ -16,12 +16,11 @@ from sklearn import config_context
 from sklearn.utils._param_validation import InvalidParameterError
 
 from preimage import KernelPCA, KernelPCADenoiser, NumericalWarning
-from preimage.datasets import add_gaussian_noise, make_three_clusters
-from preimage.reduced_set import kernel_pca_expansion
-from preimage.kernels import GaussianKernel, PolynomialKernel
 from preimage._eigen import landmark_basis
-from preimage.nystroem import (_leverage_scores, fit_nystroem_kpca,
-                               select_landmarks)
+from preimage.datasets import add_gaussian_noise, make_three_clusters
+from preimage.kernels import GaussianKernel, PolynomialKernel
+from preimage.nystroem import _leverage_scores, fit_nystroem_kpca, select_landmarks
+from preimage.reduced_set import kernel_pca_expansion
 from preimage.solvers import LearnedPreimage
 
 
@@ -46,14 +45,19 @@ def signs(A, B):
 
 # -- every training point a landmark: exact kernel PCA --------------------------
 
-@pytest.mark.parametrize("kernel,params", [("rbf", {"gamma": 0.2}),
-                                           ("poly", {"gamma": 0.3, "degree": 2})])
+
+@pytest.mark.parametrize(
+    "kernel,params", [("rbf", {"gamma": 0.2}), ("poly", {"gamma": 0.3, "degree": 2})]
+)
 def test_all_points_as_landmarks_is_exact_kernel_pca(data, kernel, params):
     X, T = data
     exact = KernelPCA(8, kernel=kernel, **params).fit(X)
     # (γ⟨x, y⟩ + 1)² on R⁴ has a feature space of dimension C(6, 2) = 15.
-    rank_warning = (pytest.warns(NumericalWarning, match="span only 15 ")
-                    if kernel == "poly" else contextlib.nullcontext())
+    rank_warning = (
+        pytest.warns(NumericalWarning, match="span only 15 ")
+        if kernel == "poly"
+        else contextlib.nullcontext()
+    )
     with rank_warning:
         nys = KernelPCA(8, kernel=kernel, n_landmarks=len(X), **params)
         Y_fit = nys.fit_transform(X)
@@ -77,8 +81,12 @@ def test_all_points_as_landmarks_give_the_same_preimages(data):
     B = nys.transform(T) * signs(nys.transform(T), A)
     # Sign flips of the coordinates are undone by those of the axes.
     B_own = nys.transform(T)
-    for method, kw in [("fixed_point", {"x0": T}), ("learned", {}), ("closed_form", {}),
-                       ("mds", {})]:
+    for method, kw in [
+        ("fixed_point", {"x0": T}),
+        ("learned", {}),
+        ("closed_form", {}),
+        ("mds", {}),
+    ]:
         xa = exact.inverse_transform(A, method=method, **kw)
         xb = nys.inverse_transform(B_own, method=method, **kw)
         np.testing.assert_allclose(xb, xa, atol=1e-6, err_msg=method)
@@ -88,7 +96,9 @@ def test_all_points_as_landmarks_give_the_same_preimages(data):
 def test_float32_stays_float32_and_agrees(data):
     X, T = data
     nys64 = KernelPCA(6, kernel="rbf", gamma=0.2, n_landmarks=40, random_state=0).fit(X)
-    nys32 = KernelPCA(6, kernel="rbf", gamma=0.2, n_landmarks=40, random_state=0).fit(X.astype(np.float32))
+    nys32 = KernelPCA(6, kernel="rbf", gamma=0.2, n_landmarks=40, random_state=0).fit(
+        X.astype(np.float32)
+    )
     Y32 = nys32.transform(T.astype(np.float32))
     assert Y32.dtype == np.float32 and nys32.expansion_coef_.dtype == np.float32
     Y64 = nys64.transform(T)
@@ -97,13 +107,14 @@ def test_float32_stays_float32_and_agrees(data):
 
 # -- fewer landmarks: against explicit Nyström features ---------------------------
 
+
 def test_equals_pca_of_explicit_nystroem_features(data):
     X, T = data
     gamma, m, q = 0.2, 30, 6
     nys = KernelPCA(q, kernel="rbf", gamma=gamma, n_landmarks=m, random_state=3).fit(X)
     Z = X[nys.landmark_indices_]
     root = np.real(linalg.sqrtm(gaussian_gram(Z, Z, gamma)))
-    F = linalg.solve(root, gaussian_gram(Z, X, gamma)).T          # K_nm K_mm^{-1/2}
+    F = linalg.solve(root, gaussian_gram(Z, X, gamma)).T  # K_nm K_mm^{-1/2}
     F_test = linalg.solve(root, gaussian_gram(Z, T, gamma)).T
     mean = F.mean(axis=0)
     values, vectors = linalg.eigh((F - mean).T @ (F - mean))
@@ -114,8 +125,8 @@ def test_equals_pca_of_explicit_nystroem_features(data):
     np.testing.assert_allclose(Y * signs(Y, expected), expected, atol=1e-7)
     # The projection of φ(x) on the axes, rebuilt in the explicit feature space.
     psi = nys.project(T)
-    P = (F_test @ vectors) @ vectors.T                          # principal part
-    np.testing.assert_allclose(psi.norm2(), (P ** 2).sum(1), atol=1e-8)
+    P = (F_test @ vectors) @ vectors.T  # principal part
+    np.testing.assert_allclose(psi.norm2(), (P**2).sum(1), atol=1e-8)
 
 
 def test_streaming_over_row_blocks_changes_nothing(data):
@@ -129,7 +140,7 @@ def test_streaming_over_row_blocks_changes_nothing(data):
     with config_context(working_memory=(30 + 4 + 2) * 8 * 7 / 2**20), spy as calls:
         blocks = KernelPCA(5, kernel="rbf", gamma=0.2, n_landmarks=30, random_state=1).fit(X)
         Yb = blocks.transform(T)
-    assert calls.call_count == 18                  # ⌈120 / 7⌉ blocks of 7 rows
+    assert calls.call_count == 18  # ⌈120 / 7⌉ blocks of 7 rows
     np.testing.assert_allclose(blocks.eigenvalues_, whole.eigenvalues_, rtol=1e-12)
     np.testing.assert_allclose(Yb, whole.transform(T), atol=1e-12)
 
@@ -137,7 +148,7 @@ def test_streaming_over_row_blocks_changes_nothing(data):
 def test_exact_transform_streams_over_row_blocks(data):
     X, T = data
     kpca = KernelPCA(5, kernel="rbf", gamma=0.2).fit(X)
-    with config_context(working_memory=len(X) * 8 * 3 / 2**20):   # 3 rows per block
+    with config_context(working_memory=len(X) * 8 * 3 / 2**20):  # 3 rows per block
         Yb = kpca.transform(T)
     np.testing.assert_allclose(Yb, kpca.transform(T), atol=1e-13)
 
@@ -150,6 +161,7 @@ def test_reduced_set_expansion_of_a_nystroem_fit_gives_its_coordinates(data):
 
 
 # -- landmarks --------------------------------------------------------------------
+
 
 def test_uniform_landmarks_are_distinct_rows_in_order(data):
     X, _ = data
@@ -174,14 +186,16 @@ def test_leverage_prefers_isolated_points():
     # 200 points in a tight cluster and 5 far apart: each isolated point has
     # leverage near 1, the clustered ones share theirs.
     rng = np.random.default_rng(0)
-    X = np.vstack([rng.normal(scale=0.05, size=(200, 2)), 10 * np.eye(5, 2) + 5 * np.arange(5)[:, None]])
+    X = np.vstack(
+        [rng.normal(scale=0.05, size=(200, 2)), 10 * np.eye(5, 2) + 5 * np.arange(5)[:, None]]
+    )
     kernel = GaussianKernel(gamma=1.0)
     hits = 0
     for seed in range(10):
         _, index = select_landmarks(X, 10, kernel, method="leverage", random_state=seed)
         hits += np.sum(index >= 200)
     _, uniform = select_landmarks(X, 10, method="uniform", random_state=0)
-    assert hits >= 30          # uniform draws would pick 10 · 10 · 5/205 ≈ 2.4
+    assert hits >= 30  # uniform draws would pick 10 · 10 · 5/205 ≈ 2.4
     assert np.sum(uniform >= 200) <= 2
 
 
@@ -190,20 +204,23 @@ def test_landmark_methods_approach_exact_eigenvalues(method):
     X, _ = make_three_clusters(random_state=0)
     X = np.vstack([X, make_three_clusters(random_state=1)[0]])
     exact = KernelPCA(3, kernel="rbf", gamma=10.0).fit(X)
-    nys = KernelPCA(3, kernel="rbf", gamma=10.0, n_landmarks=40, landmarks=method, random_state=0).fit(X)
+    nys = KernelPCA(
+        3, kernel="rbf", gamma=10.0, n_landmarks=40, landmarks=method, random_state=0
+    ).fit(X)
     np.testing.assert_allclose(nys.eigenvalues_, exact.eigenvalues_, rtol=0.05)
     assert nys.landmarks_.shape == (40, X.shape[1])
 
 
 def test_duplicated_rows_are_not_taken_twice(data):
     X, T = data
-    X2 = np.vstack([X[:60], X[:60]])                # every row twice
+    X2 = np.vstack([X[:60], X[:60]])  # every row twice
     for method in ("uniform", "leverage"):
-        Z, index = select_landmarks(X2, 30, GaussianKernel(gamma=0.2), method=method,
-                                    random_state=0)
+        Z, index = select_landmarks(
+            X2, 30, GaussianKernel(gamma=0.2), method=method, random_state=0
+        )
         assert len(np.unique(Z, axis=0)) == 30 and len(np.unique(index)) == 30
         np.testing.assert_array_equal(Z, X2[index])
-    X3 = np.vstack([X[:10]] * 6)                    # 60 points, 10 distinct
+    X3 = np.vstack([X[:10]] * 6)  # 60 points, 10 distinct
     with pytest.warns(NumericalWarning, match="only 10 distinct rows"):
         nys = KernelPCA(4, kernel="rbf", gamma=0.2, n_landmarks=30, random_state=0).fit(X3)
     assert nys.landmarks_.shape == (10, 4)
@@ -220,6 +237,7 @@ def test_dependent_landmarks_are_dropped_with_a_warning(data):
 
 # -- the Nyström learned map -------------------------------------------------------
 
+
 def test_learned_map_with_all_pairs_as_landmarks_is_kernel_ridge():
     rng = np.random.default_rng(0)
     C, T, Q = rng.normal(size=(60, 3)), rng.normal(size=(60, 5)), rng.normal(size=(9, 3))
@@ -231,8 +249,9 @@ def test_learned_map_with_all_pairs_as_landmarks_is_kernel_ridge():
 def test_learned_map_with_landmarks_solves_the_subset_of_regressors_problem():
     rng = np.random.default_rng(1)
     C, T, Q = rng.normal(size=(80, 3)), rng.normal(size=(80, 4)), rng.normal(size=(7, 3))
-    solver = LearnedPreimage("rbf", gamma=0.5, alpha=0.05, n_landmarks=15,
-                             random_state=0).fit_coordinates(C, T)
+    solver = LearnedPreimage(
+        "rbf", gamma=0.5, alpha=0.05, n_landmarks=15, random_state=0
+    ).fit_coordinates(C, T)
     Cm = solver.coordinates_
     L_nm, L_mm = gaussian_gram(C, Cm, 0.5), gaussian_gram(Cm, Cm, 0.5)
     # Normal equations of min ‖T − L_nm β‖² + α βᵀ L_mm β, solved independently.
@@ -242,6 +261,7 @@ def test_learned_map_with_landmarks_solves_the_subset_of_regressors_problem():
 
 
 # -- the denoiser -------------------------------------------------------------------
+
 
 @pytest.mark.filterwarnings("ignore:the 300 landmarks span only:preimage.NumericalWarning")
 @pytest.mark.parametrize("method", ["fixed_point", "learned", "closed_form"])
@@ -258,8 +278,14 @@ def test_nystroem_denoiser_fit_on_noisy_pairs_denoises():
     X, _, centers = make_three_clusters(return_centers=True, random_state=0)
     X_test, y_test = make_three_clusters(random_state=1)
     noisy = add_gaussian_noise(X, 0.05, random_state=2)
-    den = KernelPCADenoiser(2, gamma=10.0, method="learned", n_landmarks=20,
-                            method_params={"alpha": 1e-3}, random_state=0).fit(noisy, X)
+    den = KernelPCADenoiser(
+        2,
+        gamma=10.0,
+        method="learned",
+        n_landmarks=20,
+        method_params={"alpha": 1e-3},
+        random_state=0,
+    ).fit(noisy, X)
     assert den.solver_.coordinates_.shape[0] == 20
 
     def err(Z):
@@ -270,6 +296,7 @@ def test_nystroem_denoiser_fit_on_noisy_pairs_denoises():
 
 # -- bad input ------------------------------------------------------------------------
 
+
 def test_bad_nystroem_arguments_name_themselves(data):
     X, _ = data
     with pytest.raises(ValueError, match="'n_landmarks' must be <= n_samples=120"):
@@ -279,7 +306,9 @@ def test_bad_nystroem_arguments_name_themselves(data):
     with pytest.raises(ValueError, match="'n_landmarks'.*precomputed"):
         KernelPCA(2, kernel="precomputed", n_landmarks=5).fit(gaussian_gram(X, X, 1.0))
     with pytest.raises(InvalidParameterError, match="'landmarks'"):
-        KernelPCA(2, kernel="rbf", gamma="total_variance", n_landmarks=5, landmarks="random").fit(X)
+        KernelPCA(2, kernel="rbf", gamma="total_variance", n_landmarks=5, landmarks="random").fit(
+            X
+        )
     with pytest.raises(InvalidParameterError, match="'n_landmarks'"):
         KernelPCA(2, kernel="rbf", gamma="total_variance", n_landmarks=0).fit(X)
     with pytest.raises(ValueError, match="'n_landmarks' must be <= the number of pairs"):

@@ -12,8 +12,8 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.collections import LineCollection, PathCollection  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
 
 from preimage import FeatureExpansion, KernelPCADenoiser  # noqa: E402
 from preimage.datasets import make_half_circle, make_three_clusters  # noqa: E402
@@ -45,14 +45,18 @@ def reduced():
 
 
 def _scatter(ax, label_start):
-    (found,) = [c for c in ax.collections
-                if isinstance(c, PathCollection) and c.get_label().startswith(label_start)]
+    (found,) = [
+        c
+        for c in ax.collections
+        if isinstance(c, PathCollection) and c.get_label().startswith(label_start)
+    ]
     return found
 
 
 # ---------------------------------------------------------------------------
 # the import stays light
 # ---------------------------------------------------------------------------
+
 
 def test_import_preimage_does_not_import_matplotlib():
     code = "import preimage, sys; assert 'matplotlib' not in sys.modules, 'imported'"
@@ -61,14 +65,20 @@ def test_import_preimage_does_not_import_matplotlib():
 
 
 def test_import_preimage_plot_waits_for_the_first_figure_to_import_matplotlib():
-    code = ("import sys\n"
-            "import preimage.plot as plot\n"
-            "assert 'matplotlib' not in sys.modules, 'imported by preimage.plot'\n"
-            "ax = plot.plot_spectrum([3.0, 2.0, 1.0])\n"
-            "assert 'matplotlib.pyplot' in sys.modules\n"
-            "assert plot.pyplot() is sys.modules['matplotlib.pyplot']\n")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "MPLBACKEND": "Agg"})
+    code = (
+        "import sys\n"
+        "import preimage.plot as plot\n"
+        "assert 'matplotlib' not in sys.modules, 'imported by preimage.plot'\n"
+        "ax = plot.plot_spectrum([3.0, 2.0, 1.0])\n"
+        "assert 'matplotlib.pyplot' in sys.modules\n"
+        "assert plot.pyplot() is sys.modules['matplotlib.pyplot']\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
     assert run.returncode == 0, run.stderr
 
 
@@ -81,6 +91,7 @@ def test_pyplot_is_matplotlib_pyplot_for_a_figure_of_ones_own():
 # ---------------------------------------------------------------------------
 # plot_denoising_2d
 # ---------------------------------------------------------------------------
+
 
 def test_denoising_2d_segments_join_each_noisy_point_to_its_denoised_point():
     rng = np.random.default_rng(0)
@@ -98,8 +109,7 @@ def test_denoising_2d_segments_join_each_noisy_point_to_its_denoised_point():
     np.testing.assert_array_equal(_scatter(ax, "training").get_offsets(), train)
     np.testing.assert_array_equal(_scatter(ax, "clean").get_offsets(), clean)
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert legend == ["training points (40)", "clean", "noisy → denoised", "noisy",
-                      "denoised"]
+    assert legend == ["training points (40)", "clean", "noisy → denoised", "noisy", "denoised"]
     assert ax.get_aspect() == 1.0
 
 
@@ -107,8 +117,9 @@ def test_denoising_2d_clean_curve_and_given_axes():
     t = np.linspace(0, np.pi, 30)
     curve = np.column_stack([np.cos(t), np.sin(t)])
     _, ax = plt.subplots()
-    out = plot_denoising_2d(curve + 0.1, curve, clean=curve, clean_kind="curve", ax=ax,
-                            title="half circle")
+    out = plot_denoising_2d(
+        curve + 0.1, curve, clean=curve, clean_kind="curve", ax=ax, title="half circle"
+    )
     assert out is ax and ax.get_title() == "half circle"
     (line,) = ax.lines
     np.testing.assert_array_equal(line.get_xydata(), curve)
@@ -123,19 +134,25 @@ def test_denoising_2d_on_a_toy_set_moves_points_toward_the_curve():
     np.testing.assert_allclose(np.array(lines.get_segments())[:, 1], X_hat)
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"noisy": np.zeros(4), "denoised": np.zeros((4, 2))}, "noisy"),
-    ({"noisy": np.zeros((4, 3)), "denoised": np.zeros((4, 3))}, "noisy"),
-    ({"noisy": np.zeros((4, 2)), "denoised": np.zeros((4, 3))}, "denoised"),
-    ({"noisy": np.zeros((4, 2)), "denoised": np.zeros((5, 2))}, "denoised"),
-    ({"noisy": np.zeros((4, 2)), "denoised": np.full((4, 2), np.nan)}, "denoised"),
-    ({"noisy": np.zeros((4, 2)), "denoised": np.zeros((4, 2)), "train": np.zeros((3, 1))},
-     "train"),
-    ({"noisy": np.zeros((4, 2)), "denoised": np.zeros((4, 2)), "clean": np.zeros(2)},
-     "clean"),
-    ({"noisy": np.zeros((4, 2)), "denoised": np.zeros((4, 2)), "clean_kind": "line"},
-     "clean_kind"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"noisy": np.zeros(4), "denoised": np.zeros((4, 2))}, "noisy"),
+        ({"noisy": np.zeros((4, 3)), "denoised": np.zeros((4, 3))}, "noisy"),
+        ({"noisy": np.zeros((4, 2)), "denoised": np.zeros((4, 3))}, "denoised"),
+        ({"noisy": np.zeros((4, 2)), "denoised": np.zeros((5, 2))}, "denoised"),
+        ({"noisy": np.zeros((4, 2)), "denoised": np.full((4, 2), np.nan)}, "denoised"),
+        (
+            {"noisy": np.zeros((4, 2)), "denoised": np.zeros((4, 2)), "train": np.zeros((3, 1))},
+            "train",
+        ),
+        ({"noisy": np.zeros((4, 2)), "denoised": np.zeros((4, 2)), "clean": np.zeros(2)}, "clean"),
+        (
+            {"noisy": np.zeros((4, 2)), "denoised": np.zeros((4, 2)), "clean_kind": "line"},
+            "clean_kind",
+        ),
+    ],
+)
 def test_denoising_2d_bad_input_names_the_argument(kwargs, name):
     noisy, denoised = kwargs.pop("noisy"), kwargs.pop("denoised")
     with pytest.raises(ValueError, match=f"'{name}'"):
@@ -145,6 +162,7 @@ def test_denoising_2d_bad_input_names_the_argument(kwargs, name):
 # ---------------------------------------------------------------------------
 # plot_reduced_set
 # ---------------------------------------------------------------------------
+
 
 def test_reduced_set_scatter_offsets_and_colours_are_the_vectors_and_weights(reduced):
     X, rs = reduced
@@ -156,7 +174,7 @@ def test_reduced_set_scatter_offsets_and_colours_are_the_vectors_and_weights(red
     sizes = vectors.get_sizes()
     assert sizes[np.argmax(np.abs(rs.coef).sum(axis=0))] == sizes.max()
     colorbar_axes = [a for a in ax.figure.axes if a is not ax]
-    assert len(colorbar_axes) == 1        # the colour bar of the weights
+    assert len(colorbar_axes) == 1  # the colour bar of the weights
     assert "construction" in ax.get_title()
 
 
@@ -185,7 +203,7 @@ def test_reduced_set_of_a_reduced_svm():
 
 def test_reduced_set_image_grid_shows_each_vector_with_its_coefficient():
     rng = np.random.default_rng(1)
-    Z = rng.normal(size=(7, 12))            # signed: symmetric diverging map
+    Z = rng.normal(size=(7, 12))  # signed: symmetric diverging map
     beta = rng.normal(size=7)
     fig = plot_reduced_set(Z, coef=beta, image_shape=(3, 4), n_cols=4)
     image_axes = [a for a in fig.axes if a.images]
@@ -206,21 +224,25 @@ def test_reduced_set_image_grid_non_negative_uses_grey(reduced):
     fig = plot_reduced_set(np.abs(rs.vectors), coef=rs.coef, image_shape=(1, 2))
     image_axes = [a for a in fig.axes if a.images]
     assert [a.get_title() for a in image_axes] == [
-        f"Σ|β| = {w:.3g}" for w in np.abs(rs.coef).sum(axis=0)]
+        f"Σ|β| = {w:.3g}" for w in np.abs(rs.coef).sum(axis=0)
+    ]
     assert image_axes[0].images[0].get_clim()[0] == 0.0
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"reduced": np.zeros((3, 5))}, "reduced"),             # d != 2 and no image_shape
-    ({"reduced": np.zeros(3)}, "reduced"),
-    ({"reduced": np.zeros((3, 2)), "coef": np.ones(4)}, "coef"),
-    ({"reduced": np.zeros((3, 2)), "coef": np.ones((2, 2, 3))}, "coef"),
-    ({"reduced": np.zeros((3, 2)), "coef": [1.0, np.nan, 2.0]}, "coef"),
-    ({"reduced": np.zeros((3, 2)), "coef": [1.0, np.inf, 2.0]}, "coef"),
-    ({"reduced": np.zeros((3, 2)), "X": np.zeros((5, 3))}, "X"),
-    ({"reduced": np.zeros((3, 6)), "image_shape": (2, 2)}, "image_shape"),
-    ({"reduced": np.zeros((3, 4)), "image_shape": (2, 2), "n_cols": 0}, "n_cols"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"reduced": np.zeros((3, 5))}, "reduced"),  # d != 2 and no image_shape
+        ({"reduced": np.zeros(3)}, "reduced"),
+        ({"reduced": np.zeros((3, 2)), "coef": np.ones(4)}, "coef"),
+        ({"reduced": np.zeros((3, 2)), "coef": np.ones((2, 2, 3))}, "coef"),
+        ({"reduced": np.zeros((3, 2)), "coef": [1.0, np.nan, 2.0]}, "coef"),
+        ({"reduced": np.zeros((3, 2)), "coef": [1.0, np.inf, 2.0]}, "coef"),
+        ({"reduced": np.zeros((3, 2)), "X": np.zeros((5, 3))}, "X"),
+        ({"reduced": np.zeros((3, 6)), "image_shape": (2, 2)}, "image_shape"),
+        ({"reduced": np.zeros((3, 4)), "image_shape": (2, 2), "n_cols": 0}, "n_cols"),
+    ],
+)
 def test_reduced_set_bad_input_names_the_argument(kwargs, name):
     reduced = kwargs.pop("reduced")
     with pytest.raises(ValueError, match=f"'{name}'"):
@@ -239,6 +261,7 @@ def test_reduced_set_refuses_axes_for_a_grid_and_figure_for_a_scatter():
 # plot_reduced_set_error
 # ---------------------------------------------------------------------------
 
+
 def test_reduced_set_error_lines_are_the_relative_history(reduced):
     _, rs = reduced
     ax = plot_reduced_set_error(rs)
@@ -248,31 +271,40 @@ def test_reduced_set_error_lines_are_the_relative_history(reduced):
     for k, line in enumerate(ax.lines):
         np.testing.assert_array_equal(line.get_xdata(), history["n_vectors"])
         np.testing.assert_allclose(line.get_ydata(), history["error"][:, k] / rs.norm2[k])
-    assert ax.lines[0].get_ydata()[0] == pytest.approx(1.0)   # empty set: ρ = ‖Ψ‖²
+    assert ax.lines[0].get_ydata()[0] == pytest.approx(1.0)  # empty set: ρ = ‖Ψ‖²
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "expansion 1", "expansion 2", "expansion 3"]
+        "expansion 1",
+        "expansion 2",
+        "expansion 3",
+    ]
 
 
 def test_reduced_set_error_legend_is_capped_and_zeros_left_out():
-    history = {"n_vectors": np.arange(4),
-               "error": np.vstack([np.full(12, 2.0), np.full(12, 1.0),
-                                   np.full(12, 0.5), np.zeros(12)])}
+    history = {
+        "n_vectors": np.arange(4),
+        "error": np.vstack([np.full(12, 2.0), np.full(12, 1.0), np.full(12, 0.5), np.zeros(12)]),
+    }
     rs = SimpleNamespace(history=history, norm2=np.full(12, 2.0), method="construction")
     ax = plot_reduced_set_error(rs, max_legend=5)
-    assert len(ax.lines) == 13                           # 12 expansions + the count
+    assert len(ax.lines) == 13  # 12 expansions + the count
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert texts == [f"expansion {k}" for k in range(1, 6)] + ["(+7 more)"]
     np.testing.assert_array_equal(ax.lines[0].get_ydata(), [1.0, 0.5, 0.25, np.nan])
 
 
-@pytest.mark.parametrize("reduced", [
-    np.zeros((3, 2)),
-    SimpleNamespace(history={}, norm2=np.ones(1)),
-    SimpleNamespace(history={"n_vectors": np.arange(3), "error": np.ones((2, 1))},
-                    norm2=np.ones(1)),
-    SimpleNamespace(history={"n_vectors": np.arange(3), "error": np.ones((3, 2))},
-                    norm2=np.ones(1)),
-])
+@pytest.mark.parametrize(
+    "reduced",
+    [
+        np.zeros((3, 2)),
+        SimpleNamespace(history={}, norm2=np.ones(1)),
+        SimpleNamespace(
+            history={"n_vectors": np.arange(3), "error": np.ones((2, 1))}, norm2=np.ones(1)
+        ),
+        SimpleNamespace(
+            history={"n_vectors": np.arange(3), "error": np.ones((3, 2))}, norm2=np.ones(1)
+        ),
+    ],
+)
 def test_reduced_set_error_bad_input_names_the_argument(reduced):
     with pytest.raises(ValueError, match="'reduced'"):
         plot_reduced_set_error(reduced)
@@ -281,6 +313,7 @@ def test_reduced_set_error_bad_input_names_the_argument(reduced):
 # ---------------------------------------------------------------------------
 # plot_image_grid
 # ---------------------------------------------------------------------------
+
 
 def _assert_labels_left_of_images(fig):
     """Every row label ends left of the first image of its row, inside the figure."""
@@ -301,23 +334,27 @@ def _assert_labels_left_of_images(fig):
 def test_image_grid_draws_the_reshaped_inputs_with_column_titles():
     rng = np.random.default_rng(0)
     rows = [rng.random((4, 6)), rng.random((3, 6))]
-    fig = plot_image_grid(rows, ["a", "b"], image_shape=(2, 3), col_labels=list("wxyz"),
-                          title="grid")
+    fig = plot_image_grid(
+        rows, ["a", "b"], image_shape=(2, 3), col_labels=list("wxyz"), title="grid"
+    )
     axes = np.array(fig.axes).reshape(2, 4)
     assert sum(1 for a in fig.axes if a.images) == 7
     for i, images in enumerate(rows):
         for j, image in enumerate(images):
-            np.testing.assert_array_equal(axes[i, j].images[0].get_array(),
-                                          image.reshape(2, 3))
-    assert not axes[1, 3].images                     # the short row leaves a blank
+            np.testing.assert_array_equal(axes[i, j].images[0].get_array(), image.reshape(2, 3))
+    assert not axes[1, 3].images  # the short row leaves a blank
     assert [a.get_title() for a in axes[0]] == list("wxyz")
-    assert [text.get_text() for text in fig.texts] == ["grid"]   # the suptitle, alone
+    assert [text.get_text() for text in fig.texts] == ["grid"]  # the suptitle, alone
 
 
 def test_image_grid_wraps_long_labels_and_keeps_them_off_the_images():
     rows = [np.random.default_rng(i).random((8, 64)) for i in range(4)]
-    labels = ["clean", "preimage fixed point (recommended)",
-              "scikit-learn KernelPCA.inverse_transform", "fixed point\n(recommended)\nMSE 15.4"]
+    labels = [
+        "clean",
+        "preimage fixed point (recommended)",
+        "scikit-learn KernelPCA.inverse_transform",
+        "fixed point\n(recommended)\nMSE 15.4",
+    ]
     fig = plot_image_grid(rows, labels, image_shape=(8, 8), title="demo")
     texts = [a.yaxis.label.get_text() for a in np.array(fig.axes).reshape(4, 8)[:, 0]]
     assert texts[1] == "preimage fixed\npoint\n(recommended)"
@@ -328,8 +365,12 @@ def test_image_grid_wraps_long_labels_and_keeps_them_off_the_images():
 
 
 def test_image_grid_label_width_none_keeps_labels():
-    fig = plot_image_grid([np.zeros((2, 4))], ["a rather long label that stays on one line"],
-                          image_shape=(2, 2), label_width=None)
+    fig = plot_image_grid(
+        [np.zeros((2, 4))],
+        ["a rather long label that stays on one line"],
+        image_shape=(2, 2),
+        label_width=None,
+    )
     assert fig.axes[0].yaxis.label.get_text() == "a rather long label that stays on one line"
     _assert_labels_left_of_images(fig)
 
@@ -338,13 +379,21 @@ def test_image_grid_of_the_demo_keeps_labels_off_the_images():
     from preimage.demo import plot_demo
 
     rng = np.random.default_rng(0)
-    names = ["preimage fixed point (recommended)", "preimage learned",
-             "scikit-learn KernelPCA.inverse_transform"]
+    names = [
+        "preimage fixed point (recommended)",
+        "preimage learned",
+        "scikit-learn KernelPCA.inverse_transform",
+    ]
     result = SimpleNamespace(
-        clean=rng.random((6, 64)), noisy=rng.random((6, 64)),
+        clean=rng.random((6, 64)),
+        noisy=rng.random((6, 64)),
         denoised={name: rng.random((6, 64)) for name in names},
         rows=[(name, 10.0 + k, 1.0) for k, name in enumerate(names)],
-        image_shape=(8, 8), source="digits", noise="gaussian", n_train=100)
+        image_shape=(8, 8),
+        source="digits",
+        noise="gaussian",
+        n_train=100,
+    )
     fig = plot_demo(result)
     assert sum(1 for a in fig.axes if a.images) == 5 * 6
     _assert_labels_left_of_images(fig)
@@ -354,19 +403,21 @@ def test_image_grid_in_a_subfigure_as_the_reproductions_use_it():
     fig = plt.figure(layout="constrained")
     subs = fig.subfigures(2, 1)
     for sub, label in zip(subs, ["linear PCA\neigenvector", "pre-image\nof ±V_k"]):
-        out = plot_image_grid([np.eye(4)], [label], image_shape=(2, 2), fig=sub,
-                              vmin=-1, vmax=1)
+        out = plot_image_grid([np.eye(4)], [label], image_shape=(2, 2), fig=sub, vmin=-1, vmax=1)
         assert out is sub
     assert sum(1 for a in fig.axes if a.images) == 8
 
 
-@pytest.mark.parametrize("args, kwargs, name", [
-    (([np.zeros((2, 4))], ["a", "b"]), {}, "row_labels"),
-    (([np.zeros((2, 4))], ["a"]), {"col_labels": ["x"]}, "col_labels"),
-    (([np.zeros((2, 5))], ["a"]), {}, "rows"),
-    (([], []), {}, "rows"),
-    (([np.zeros(4)], ["a"]), {}, "rows"),
-])
+@pytest.mark.parametrize(
+    "args, kwargs, name",
+    [
+        (([np.zeros((2, 4))], ["a", "b"]), {}, "row_labels"),
+        (([np.zeros((2, 4))], ["a"]), {"col_labels": ["x"]}, "col_labels"),
+        (([np.zeros((2, 5))], ["a"]), {}, "rows"),
+        (([], []), {}, "rows"),
+        (([np.zeros(4)], ["a"]), {}, "rows"),
+    ],
+)
 def test_image_grid_bad_input_names_the_argument(args, kwargs, name):
     with pytest.raises(ValueError, match=f"'{name}'"):
         plot_image_grid(*args, image_shape=(2, 2), **kwargs)

@@ -14,12 +14,12 @@ import os
 import tempfile
 import warnings
 
-import numpy as np
-import pytest
+from contract import check_contract, data_arrays
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import numpy as np
+import pytest
 
-from contract import check_contract, data_arrays
 from preimage import (
     PREIMAGE_METHODS,
     FeatureExpansion,
@@ -30,10 +30,10 @@ from preimage import (
     PreimageResult,
     config_context,
     load_model,
+    nystroem,
     save_model,
 )
 from preimage import kpca as kpca_functions
-from preimage import nystroem
 from preimage._eigen import EIGEN_SOLVERS, landmark_basis
 from preimage.kernels import GaussianKernel, PolynomialKernel, make_kernel
 
@@ -42,7 +42,6 @@ GAMMAS = [None, 0.0, -1.0, 1e-300, 1e-12, 0.3, 1.0, 1e300, float("nan"), float("
 LANDMARKS = list(nystroem.LANDMARK_METHODS)
 DTYPES = ["float64", "float32", "int64", "bool", "object"]
 ITERATIVE = ("fixed_point", "gradient")
-
 
 
 def fewer_examples(fraction):
@@ -55,11 +54,23 @@ def fewer_examples(fraction):
 adversarial_data = data_arrays(max_rows=10, max_cols=4, dtypes=DTYPES)
 test_data = data_arrays(max_rows=4, max_cols=4, dtypes=DTYPES)
 # Finite float data, for the cases that must fit (huge values stay).
-finite_data = data_arrays(min_rows=2, max_rows=10, min_cols=1, max_cols=4, finite=True,
-                          dtypes=["float64", "float32", "int64", "bool"])
+finite_data = data_arrays(
+    min_rows=2,
+    max_rows=10,
+    min_cols=1,
+    max_cols=4,
+    finite=True,
+    dtypes=["float64", "float32", "int64", "bool"],
+)
 # Ordinary values only (still duplicated rows and constant columns).
-plain_data = data_arrays(min_rows=2, max_rows=10, min_cols=1, max_cols=4, adversarial=False,
-                         dtypes=["float64", "float32", "int64", "bool"])
+plain_data = data_arrays(
+    min_rows=2,
+    max_rows=10,
+    min_cols=1,
+    max_cols=4,
+    adversarial=False,
+    dtypes=["float64", "float32", "int64", "bool"],
+)
 
 
 @st.composite
@@ -88,9 +99,16 @@ def rows_for(draw, X):
     if X.ndim != 2 or draw(st.booleans()):
         return draw(test_data)
     d = X.shape[1]
-    return draw(data_arrays(min_rows=1, max_rows=4, min_cols=d, max_cols=d,
-                            adversarial=draw(st.booleans()),
-                            dtypes=["float64", "float32", "int64", "bool"]))
+    return draw(
+        data_arrays(
+            min_rows=1,
+            max_rows=4,
+            min_cols=d,
+            max_cols=d,
+            adversarial=draw(st.booleans()),
+            dtypes=["float64", "float32", "int64", "bool"],
+        )
+    )
 
 
 @st.composite
@@ -99,13 +117,17 @@ def kpca_params(draw, *, nystroem_fit=None, sane=None):
     if sane is None:
         sane = draw(st.booleans())
     if sane:
-        params = {"n_components": draw(st.one_of(st.none(), st.integers(1, 3))),
-                  "kernel": draw(st.sampled_from(["rbf", "poly", "linear"])),
-                  "gamma": draw(st.sampled_from([None, 0.3, 1.0]))}
+        params = {
+            "n_components": draw(st.one_of(st.none(), st.integers(1, 3))),
+            "kernel": draw(st.sampled_from(["rbf", "poly", "linear"])),
+            "gamma": draw(st.sampled_from([None, 0.3, 1.0])),
+        }
     else:
-        params = {"n_components": draw(st.one_of(st.none(), st.integers(-1, 14))),
-                  "kernel": draw(st.sampled_from(KERNELS)),
-                  "gamma": draw(st.sampled_from(GAMMAS))}
+        params = {
+            "n_components": draw(st.one_of(st.none(), st.integers(-1, 14))),
+            "kernel": draw(st.sampled_from(KERNELS)),
+            "gamma": draw(st.sampled_from(GAMMAS)),
+        }
     params["random_state"] = draw(st.integers(0, 3))
     params["eigen_solver"] = draw(st.sampled_from(EIGEN_SOLVERS))
     use_landmarks = draw(st.booleans()) if nystroem_fit is None else nystroem_fit
@@ -129,24 +151,31 @@ def _fitted_kpca(params):
     q ≥ 1 with landmarks (exact kernel PCA of data with one image in feature
     space has none, as scikit-learn's), finite non-negative eigenvalues and
     finite axes."""
+
     def check(est):
         q = est.eigenvalues_.shape[0]
         nystroem = params.get("n_landmarks") is not None
         assert q >= 1 or not nystroem
         if params.get("n_components") is not None:
-            assert q == (params["n_components"] if nystroem
-                         else min(params["n_components"], est.X_fit_.shape[0]))
+            assert q == (
+                params["n_components"]
+                if nystroem
+                else min(params["n_components"], est.X_fit_.shape[0])
+            )
         assert np.all(np.isfinite(est.eigenvalues_)) and np.all(est.eigenvalues_ >= 0)
         assert np.all(np.isfinite(est.expansion_coef_))
         assert est.expansion_coef_.shape == (est.X_fit_.shape[0], q)
+
     return check
 
 
 def _expansion_shape(m, est):
     """Coefficients and norms of m expansions over the estimator's support."""
+
     def check(out):
         coef, norm2 = out
         assert coef.shape == (m, est.X_fit_.shape[0]) and norm2.shape == (m,)
+
     return check
 
 
@@ -169,6 +198,7 @@ def _fit_kpca(X, params):
 # KernelPCA
 # ---------------------------------------------------------------------------
 
+
 @given(data=st.data(), X=fit_data, params=kpca_params())
 def test_kernel_pca_fit_transform(data, X, params):
     T = data.draw(rows_for(X))
@@ -183,8 +213,13 @@ def test_kernel_pca_fit_transform(data, X, params):
 
 
 @fewer_examples(0.5)
-@given(data=st.data(), X=fittable_data, params=kpca_params(),
-       method=st.sampled_from(sorted(PREIMAGE_METHODS)), add_mean=st.booleans())
+@given(
+    data=st.data(),
+    X=fittable_data,
+    params=kpca_params(),
+    method=st.sampled_from(sorted(PREIMAGE_METHODS)),
+    add_mean=st.booleans(),
+)
 def test_kernel_pca_inverse_transform(data, X, params, method, add_mean):
     T = data.draw(rows_for(X))
     est = _fit_kpca(X, params)
@@ -197,33 +232,45 @@ def test_kernel_pca_inverse_transform(data, X, params, method, add_mean):
     x0 = T if method in ITERATIVE else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
-        check_contract(lambda: est.inverse_transform(Y, method=method, add_mean=add_mean,
-                                                     x0=x0), (T.shape[0], d))
+        check_contract(
+            lambda: est.inverse_transform(Y, method=method, add_mean=add_mean, x0=x0),
+            (T.shape[0], d),
+        )
         result = check_contract(
-            lambda: est.inverse_transform(Y, method=method, add_mean=add_mean, x0=x0,
-                                          return_result=True),
-            lambda r: (isinstance(r, PreimageResult) and _assert_shape(r.x, (T.shape[0], d))))
+            lambda: est.inverse_transform(
+                Y, method=method, add_mean=add_mean, x0=x0, return_result=True
+            ),
+            lambda r: isinstance(r, PreimageResult) and _assert_shape(r.x, (T.shape[0], d)),
+        )
     if result is not None:
         assert np.all(np.isfinite(result.distance2))
 
 
 @fewer_examples(0.67)
-@given(data=st.data(), X=fittable_data, Y=test_data,
-       params=kpca_params(), n=st.one_of(st.none(), st.integers(-1, 12)),
-       add_mean=st.booleans())
+@given(
+    data=st.data(),
+    X=fittable_data,
+    Y=test_data,
+    params=kpca_params(),
+    n=st.one_of(st.none(), st.integers(-1, 12)),
+    add_mean=st.booleans(),
+)
 def test_kernel_pca_project_and_expansion(data, X, Y, params, n, add_mean):
     T = data.draw(rows_for(X))
     est = _fit_kpca(X, params)
     if est is None:
         return
     keep = []
-    if check_contract(lambda: _arrays(est.project(T, add_mean=add_mean, n_components=n),
-                                      keep), _expansion_shape(T.shape[0], est)):
+    if check_contract(
+        lambda: _arrays(est.project(T, add_mean=add_mean, n_components=n), keep),
+        _expansion_shape(T.shape[0], est),
+    ):
         check_contract(lambda: keep[0].distance2(T.astype(np.float64)), (T.shape[0],))
     # adversarial coordinates of random width
-    check_contract(lambda: _arrays(est.expansion_from_components(Y, add_mean=add_mean,
-                                                                 n_components=n), keep),
-                   _expansion_shape(Y.shape[0], est))
+    check_contract(
+        lambda: _arrays(est.expansion_from_components(Y, add_mean=add_mean, n_components=n), keep),
+        _expansion_shape(Y.shape[0], est),
+    )
 
 
 @fewer_examples(0.5)
@@ -235,14 +282,20 @@ def test_kernel_pca_inverse_transform_of_adversarial_coordinates(X, Y, params):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
         for method in ("closed_form", "learned", "fixed_point"):
-            check_contract(lambda: est.inverse_transform(Y, method=method),
-                           (Y.shape[0], X.shape[1]))
+            check_contract(
+                lambda: est.inverse_transform(Y, method=method), (Y.shape[0], X.shape[1])
+            )
 
 
 @pytest.mark.parametrize("n_components", [0, -1, 2.5, True, "3"])
 def test_absurd_n_components_is_named(n_components):
     X = np.random.default_rng(0).normal(size=(6, 2))
-    assert check_contract(lambda: KernelPCA(n_components, kernel="rbf", gamma="total_variance").fit(X)) is None
+    assert (
+        check_contract(
+            lambda: KernelPCA(n_components, kernel="rbf", gamma="total_variance").fit(X)
+        )
+        is None
+    )
     assert check_contract(lambda: KernelPCADenoiser(n_components).fit(X)) is None
 
 
@@ -272,7 +325,8 @@ def test_components_beyond_the_rank_are_kept_as_zeros():
     Z = est.transform(X)
     assert np.all(np.isfinite(Z)) and np.all(Z[:, 2:] == 0)
     assert KernelPCA(5, kernel="rbf", gamma=0.5, remove_zero_eig=True).fit(X).transform(
-        X).shape == (6, 2)
+        X
+    ).shape == (6, 2)
 
 
 @pytest.mark.parametrize("n_landmarks", [None, 3])
@@ -289,8 +343,9 @@ def test_all_identical_rows_have_no_component(X, n_landmarks):
             KernelPCADenoiser().fit(X)
         return
     with pytest.raises(ValueError, match="'X'"):
-        KernelPCA(kernel="rbf", gamma="total_variance", n_landmarks=n_landmarks,
-                  landmarks="kmeans").fit(X)
+        KernelPCA(
+            kernel="rbf", gamma="total_variance", n_landmarks=n_landmarks, landmarks="kmeans"
+        ).fit(X)
 
 
 @pytest.mark.parametrize("n_landmarks", [None, 4])
@@ -307,8 +362,7 @@ def test_tiny_gamma_all_ones_gram_is_refused_naming_gamma(n_components, n_landma
             KernelPCADenoiser(n_components, gamma=1e-300, n_landmarks=n_landmarks).fit(X)
         if n_landmarks is not None:
             with pytest.raises(ValueError, match="'gamma'"):
-                KernelPCA(n_components, kernel="rbf", gamma=1e-300,
-                          n_landmarks=n_landmarks).fit(X)
+                KernelPCA(n_components, kernel="rbf", gamma=1e-300, n_landmarks=n_landmarks).fit(X)
             return
         est = KernelPCA(n_components, kernel="rbf", gamma=1e-300).fit(X)
     assert np.all(est.transform(X) == 0)
@@ -320,12 +374,17 @@ def test_huge_gamma_identity_gram_gives_finite_output(n_landmarks):
     T = np.random.default_rng(3).normal(size=(3, 3))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
-        est = check_contract(lambda: KernelPCA(3, kernel="rbf", gamma=1e300, n_landmarks=n_landmarks,
-                                               random_state=0).fit(X), _fitted_kpca({}))
+        est = check_contract(
+            lambda: KernelPCA(
+                3, kernel="rbf", gamma=1e300, n_landmarks=n_landmarks, random_state=0
+            ).fit(X),
+            _fitted_kpca({}),
+        )
         check_contract(lambda: est.transform(T), (3, 3))
         for method in PREIMAGE_METHODS:
-            check_contract(lambda: est.inverse_transform(est.transform(T), method=method,
-                                                         x0=T), (3, 3))
+            check_contract(
+                lambda: est.inverse_transform(est.transform(T), method=method, x0=T), (3, 3)
+            )
 
 
 def test_a_single_sample_is_refused():
@@ -355,12 +414,25 @@ def test_rounding_level_eigenvalues_are_dropped_in_nystroem():
     assert est.eigenvalues_.shape == (1,)
 
 
-@pytest.mark.parametrize("estimator, name, valid", [
-    (lambda: KernelPCA(kernel="rbf", gamma="total_variance", eigen_solver="lapack"), "eigen_solver", EIGEN_SOLVERS),
-    (lambda: KernelPCA(kernel="rbf", gamma="total_variance", n_landmarks=3, landmarks="random"), "landmarks", LANDMARKS),
-    (lambda: KernelPCA(kernel="gauss"), "kernel", ["rbf", "poly", "linear"]),
-    (lambda: KernelPCADenoiser(method="newton"), "method", PREIMAGE_METHODS),
-])
+@pytest.mark.parametrize(
+    "estimator, name, valid",
+    [
+        (
+            lambda: KernelPCA(kernel="rbf", gamma="total_variance", eigen_solver="lapack"),
+            "eigen_solver",
+            EIGEN_SOLVERS,
+        ),
+        (
+            lambda: KernelPCA(
+                kernel="rbf", gamma="total_variance", n_landmarks=3, landmarks="random"
+            ),
+            "landmarks",
+            LANDMARKS,
+        ),
+        (lambda: KernelPCA(kernel="gauss"), "kernel", ["rbf", "poly", "linear"]),
+        (lambda: KernelPCADenoiser(method="newton"), "method", PREIMAGE_METHODS),
+    ],
+)
 def test_unknown_names_list_the_valid_ones(estimator, name, valid):
     X = np.random.default_rng(0).normal(size=(6, 2))
     with pytest.raises(ValueError, match=f"'{name}'") as info:
@@ -392,13 +464,14 @@ def test_width_mismatch_at_transform_names_x(X, width, params):
 # KernelPCADenoiser
 # ---------------------------------------------------------------------------
 
+
 @st.composite
 def denoiser_params(draw, *, sane=None):
     params = draw(kpca_params(sane=sane))
     params.pop("eigen_solver") if draw(st.booleans()) else None
     params["method"] = draw(st.sampled_from(sorted(PREIMAGE_METHODS)))
     params["add_mean"] = draw(st.booleans())
-    if draw(st.integers(0, 3)) == 0:   # the count chosen from the data (the default)
+    if draw(st.integers(0, 3)) == 0:  # the count chosen from the data (the default)
         params["n_components"] = "auto"
     if params["method"] == "exact" and sane:
         params["kernel"] = "linear"
@@ -436,8 +509,7 @@ def test_denoiser(data, X, params):
         d = X.shape[1]
         for Z in (X, T):
             check_contract(lambda: den.transform(Z), (Z.shape[0], d))
-            check_contract(lambda: den.denoise(Z),
-                           lambda r: _assert_shape(r.x, (Z.shape[0], d)))
+            check_contract(lambda: den.denoise(Z), lambda r: _assert_shape(r.x, (Z.shape[0], d)))
             check_contract(lambda: den.score(Z), ())
         check_contract(lambda: den.score(X, y), ())
 
@@ -456,16 +528,19 @@ def test_denoiser_with_clean_targets(X, params):
                 score = check_contract(lambda: den.score(noisy, X), ())
                 if score is not None:
                     np.testing.assert_allclose(
-                        score, -np.mean(np.sum((out - X) ** 2, axis=1)), rtol=1e-12)
+                        score, -np.mean(np.sum((out - X) ** 2, axis=1)), rtol=1e-12
+                    )
 
 
 def test_y_errors_name_y():
     X = np.random.default_rng(0).normal(size=(6, 2))
-    for y, match in [(np.full((6, 2), np.nan), "'y' contains NaN"),
-                     (np.ones((6, 3)), "'y' has 3 features"),
-                     (np.ones((5, 2)), "'y' must have one row per row"),
-                     (np.full((6, 2), 1e300), "'y' holds values up to"),
-                     (np.full((6, 2), "a", dtype=object), "'y' must hold real numbers")]:
+    for y, match in [
+        (np.full((6, 2), np.nan), "'y' contains NaN"),
+        (np.ones((6, 3)), "'y' has 3 features"),
+        (np.ones((5, 2)), "'y' must have one row per row"),
+        (np.full((6, 2), 1e300), "'y' holds values up to"),
+        (np.full((6, 2), "a", dtype=object), "'y' must hold real numbers"),
+    ]:
         with pytest.raises((ValueError, TypeError), match=match):
             KernelPCADenoiser(2).fit(X, y)
 
@@ -482,24 +557,33 @@ def test_validate_estimator_input_names_y():
         validate_estimator_input(BaseEstimator(), X, y=y, reset=True)
     assert "'X'" not in str(info.value)
     with pytest.raises(ValueError, match="'y'"):
-        validate_estimator_input(BaseEstimator(), X, y=np.full(6, 1e300), reset=True,
-                                 y_numeric=True)
+        validate_estimator_input(
+            BaseEstimator(), X, y=np.full(6, 1e300), reset=True, y_numeric=True
+        )
     with pytest.raises(ValueError, match="'X'"):
-        validate_estimator_input(BaseEstimator(), np.full((6, 2), 1e300), y=np.ones(6),
-                                 reset=True)
+        validate_estimator_input(BaseEstimator(), np.full((6, 2), 1e300), y=np.ones(6), reset=True)
 
 
 # ---------------------------------------------------------------------------
 # preimage.nystroem functions
 # ---------------------------------------------------------------------------
 
-KERNEL_OBJECTS = [GaussianKernel(gamma=0.5), GaussianKernel(gamma=1e-300),
-                  GaussianKernel(gamma=1e300), PolynomialKernel(gamma=0.5, degree=2),
-                  make_kernel("linear")]
+KERNEL_OBJECTS = [
+    GaussianKernel(gamma=0.5),
+    GaussianKernel(gamma=1e-300),
+    GaussianKernel(gamma=1e300),
+    PolynomialKernel(gamma=0.5, degree=2),
+    make_kernel("linear"),
+]
 
 
-@given(X=fit_data, m=st.integers(-1, 12), kernel=st.sampled_from(KERNEL_OBJECTS + [None]),
-       method=st.sampled_from(LANDMARKS + ["random"]), seed=st.integers(0, 3))
+@given(
+    X=fit_data,
+    m=st.integers(-1, 12),
+    kernel=st.sampled_from(KERNEL_OBJECTS + [None]),
+    method=st.sampled_from(LANDMARKS + ["random"]),
+    seed=st.integers(0, 3),
+)
 def test_select_landmarks(X, m, kernel, method, seed):
     def check(out):
         landmarks, index = out
@@ -512,12 +596,18 @@ def test_select_landmarks(X, m, kernel, method, seed):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
         warnings.simplefilter("ignore", UserWarning)
-        check_contract(lambda: nystroem.select_landmarks(X, m, kernel, method=method,
-                                                         random_state=seed), check)
+        check_contract(
+            lambda: nystroem.select_landmarks(X, m, kernel, method=method, random_state=seed),
+            check,
+        )
 
 
-@given(X=fit_data, L=test_data, n=st.one_of(st.none(), st.integers(-1, 6)),
-       kernel=st.sampled_from(KERNEL_OBJECTS))
+@given(
+    X=fit_data,
+    L=test_data,
+    n=st.one_of(st.none(), st.integers(-1, 6)),
+    kernel=st.sampled_from(KERNEL_OBJECTS),
+)
 def test_fit_nystroem_kpca(X, L, n, kernel):
     def check(fit):
         # no component when the landmarks' span is 0 or the data have no scatter
@@ -530,16 +620,22 @@ def test_fit_nystroem_kpca(X, L, n, kernel):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
         check_contract(lambda: nystroem.fit_nystroem_kpca(kernel, X, L, n), check)
-        check_contract(lambda: landmark_basis(L),
-                       lambda W: _assert_shape(W[:, :0], (L.shape[0], 0)))
-        check_contract(lambda: nystroem.kernel_moments(kernel, X, L),
-                       lambda out: (_assert_shape(out[0], (L.shape[0],) * 2),
-                                    _assert_shape(out[1], (L.shape[0],))))
+        check_contract(
+            lambda: landmark_basis(L), lambda W: _assert_shape(W[:, :0], (L.shape[0], 0))
+        )
+        check_contract(
+            lambda: nystroem.kernel_moments(kernel, X, L),
+            lambda out: (
+                _assert_shape(out[0], (L.shape[0],) * 2),
+                _assert_shape(out[1], (L.shape[0],)),
+            ),
+        )
 
 
 # ---------------------------------------------------------------------------
 # preimage.kpca functions on arrays
 # ---------------------------------------------------------------------------
+
 
 @st.composite
 def gram_matrices(draw):
@@ -547,17 +643,23 @@ def gram_matrices(draw):
     or adversarial arrays of any shape."""
     if draw(st.booleans()):
         return draw(data_arrays(max_rows=8, max_cols=8, dtypes=DTYPES))
-    X = draw(data_arrays(min_rows=1, max_rows=8, min_cols=1, dtypes=["float64"],
-                         adversarial=False))
+    X = draw(
+        data_arrays(min_rows=1, max_rows=8, min_cols=1, dtypes=["float64"], adversarial=False)
+    )
     kernel = draw(st.sampled_from(KERNEL_OBJECTS))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
         return kernel(np.asarray(X, dtype=np.float64))
 
 
-@given(K=gram_matrices(), K_x=test_data, Y=test_data,
-       n=st.one_of(st.none(), st.integers(-1, 10)),
-       solver=st.sampled_from(EIGEN_SOLVERS), add_mean=st.booleans())
+@given(
+    K=gram_matrices(),
+    K_x=test_data,
+    Y=test_data,
+    n=st.one_of(st.none(), st.integers(-1, 10)),
+    solver=st.sampled_from(EIGEN_SOLVERS),
+    add_mean=st.booleans(),
+)
 def test_kpca_functions(K, K_x, Y, n, solver, add_mean):
     N = K.shape[0]
 
@@ -569,23 +671,30 @@ def test_kpca_functions(K, K_x, Y, n, solver, add_mean):
         for a in (fit.eigenvalues, fit.alphas, fit.mean_coords, fit.K_col_mean, fit.K_mean):
             assert np.all(np.isfinite(a))
 
-    check_contract(lambda: kpca_functions.center_gram(K),
-                   lambda out: _assert_shape(out[0], (N, N)))
+    check_contract(
+        lambda: kpca_functions.center_gram(K), lambda out: _assert_shape(out[0], (N, N))
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
-        fit = check_contract(lambda: kpca_functions.fit_kernel_pca(
-            K, n, eigen_solver=solver, random_state=0), check_fit)
+        fit = check_contract(
+            lambda: kpca_functions.fit_kernel_pca(K, n, eigen_solver=solver, random_state=0),
+            check_fit,
+        )
     if fit is None or not (fit.eigenvalues > 0).any():
         return
     q = fit.eigenvalues.shape[0]
-    check_contract(lambda: kpca_functions.center_block(K_x, fit.K_col_mean, fit.K_mean),
-                   (K_x.shape[0], N))
+    check_contract(
+        lambda: kpca_functions.center_block(K_x, fit.K_col_mean, fit.K_mean), (K_x.shape[0], N)
+    )
     check_contract(lambda: kpca_functions.transform_block(K_x, fit), (K_x.shape[0], q))
-    check_contract(lambda: kpca_functions.expansion_coef(Y, fit, add_mean=add_mean),
-                   lambda out: (_assert_shape(out[0], (Y.shape[0], N)),
-                                _assert_shape(out[1], (Y.shape[0],))))
-    check_contract(lambda: kpca_functions.leading_components(fit, n if n else 1),
-                   lambda f: _assert_shape(f.alphas, (N, n if n else 1)))
+    check_contract(
+        lambda: kpca_functions.expansion_coef(Y, fit, add_mean=add_mean),
+        lambda out: (_assert_shape(out[0], (Y.shape[0], N)), _assert_shape(out[1], (Y.shape[0],))),
+    )
+    check_contract(
+        lambda: kpca_functions.leading_components(fit, n if n else 1),
+        lambda f: _assert_shape(f.alphas, (N, n if n else 1)),
+    )
     # Coordinates of the training points come back as u_k √λ_k, up to the
     # eigensolver's residual ‖K̃u − λu‖ ≲ N eps max|K_ij| divided by √λ.
     # (A K asymmetric at rounding level is fitted as (K + Kᵀ)/2.)
@@ -594,14 +703,20 @@ def test_kpca_functions(K, K_x, Y, n, solver, add_mean):
     kept = fit.eigenvalues[fit.eigenvalues > 0]
     eps = np.finfo(fit.alphas.dtype).eps  # the dtype K was fitted in
     tol = 10 * N * eps * np.abs(Ks).max() / np.sqrt(kept.min())
-    np.testing.assert_allclose(kpca_functions.transform_block(Ks, fit),
-                               fit.eigenvectors * np.sqrt(fit.eigenvalues), rtol=0,
-                               atol=tol)
+    np.testing.assert_allclose(
+        kpca_functions.transform_block(Ks, fit),
+        fit.eigenvectors * np.sqrt(fit.eigenvalues),
+        rtol=0,
+        atol=tol,
+    )
 
 
-@given(values=data_arrays(min_rows=1, max_rows=1, min_cols=0, max_cols=6,
-                          dtypes=["float64", "float32"]),
-       n=st.one_of(st.none(), st.integers(1, 6)))
+@given(
+    values=data_arrays(
+        min_rows=1, max_rows=1, min_cols=0, max_cols=6, dtypes=["float64", "float32"]
+    ),
+    n=st.one_of(st.none(), st.integers(1, 6)),
+)
 def test_drop_rounding_level(values, n):
     values = np.sort(values[0])[::-1]
     vectors = np.eye(max(values.shape[0], 1), values.shape[0], dtype=values.dtype)
@@ -619,6 +734,7 @@ def test_drop_rounding_level(values, n):
 # ---------------------------------------------------------------------------
 # model files
 # ---------------------------------------------------------------------------
+
 
 @fewer_examples(0.5)
 @given(X=fittable_data, params=denoiser_params(sane=True), denoiser=st.booleans())
@@ -645,6 +761,7 @@ def test_model_file_round_trip_is_exact(X, params, denoiser):
 # memory guard
 # ---------------------------------------------------------------------------
 
+
 def test_memory_guard_refuses_the_exact_gram_matrix_at_once():
     """200,000 points: the exact Gram matrix (2 × 320 GB with the
     eigensolver's copy) is refused before it is allocated, naming it and
@@ -662,8 +779,7 @@ def test_memory_guard_refuses_the_exact_gram_matrix_at_once():
         assert "n_landmarks" in str(info.value)
         with pytest.raises(MemoryBudgetError, match="Gram matrix"):
             KernelPCADenoiser(2).fit(X)
-        with pytest.raises(ValueError, match="'X'"), \
-                warnings.catch_warnings():
+        with pytest.raises(ValueError, match="'X'"), warnings.catch_warnings():
             warnings.simplefilter("ignore", NumericalWarning)
             KernelPCA(kernel="rbf", gamma="total_variance", n_landmarks=50).fit(X)
     assert time.perf_counter() - start < 5.0

@@ -11,18 +11,18 @@ results for the same `random_state`.
 import re
 import warnings
 
-import numpy as np
-import pytest
+from contract import check_contract, data_arrays, names_an_argument
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+import numpy as np
+import pytest
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
 from sklearn.kernel_ridge import KernelRidge
 from sklearn.linear_model import LogisticRegression
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC, SVR, LinearSVC
 
-from contract import check_contract, data_arrays, names_an_argument
 from preimage import (
     PREIMAGE_METHODS,
     ConvergenceWarning,
@@ -89,8 +89,9 @@ def arrays(**kwargs):
     """Ordinary data, or (two thirds of the time) the contract's data: small
     integers, booleans and zeros, and half of that adversarial (NaN, inf, huge
     and tiny magnitudes, signed zeros, duplicated rows, constant columns)."""
-    return st.one_of(gaussian_arrays(**kwargs), data_arrays(adversarial=False, **kwargs),
-                     data_arrays(**kwargs))
+    return st.one_of(
+        gaussian_arrays(**kwargs), data_arrays(adversarial=False, **kwargs), data_arrays(**kwargs)
+    )
 
 
 gammas = st.sampled_from(GAMMAS)
@@ -98,12 +99,19 @@ kernels = st.one_of(
     gammas.map(lambda g: GaussianKernel(gamma=g)),
     gammas.map(lambda g: LaplacianKernel(gamma=g)),
     st.just(LinearKernel()),
-    st.builds(PolynomialKernel, degree=st.integers(1, 3), gamma=gammas,
-              coef0=st.sampled_from([0.0, 1.0, -1.0])),
+    st.builds(
+        PolynomialKernel,
+        degree=st.integers(1, 3),
+        gamma=gammas,
+        coef0=st.sampled_from([0.0, 1.0, -1.0]),
+    ),
 )
-coefficients = st.one_of(st.just(0.0), st.floats(-10, 10, width=32),
-                         st.floats(-10, 10, width=32),
-                         st.sampled_from([1e-300, -1e6, 1e6, 1e150]))
+coefficients = st.one_of(
+    st.just(0.0),
+    st.floats(-10, 10, width=32),
+    st.floats(-10, 10, width=32),
+    st.sampled_from([1e-300, -1e6, 1e6, 1e150]),
+)
 n_vector_values = st.sampled_from([-1, 0, 1, 2, 3, 20, 1.5, None])
 
 
@@ -111,8 +119,15 @@ n_vector_values = st.sampled_from([-1, 0, 1, 2, 3, 20, 1.5, None])
 def expansions(draw, max_rows=8, max_cols=3, kernels=kernels):
     """(coef, support, kernel) of a random expansion: zero and huge
     coefficients, duplicated points, tiny and huge widths; sometimes NaN."""
-    X = draw(arrays(min_rows=1, max_rows=max_rows, min_cols=1, max_cols=max_cols,
-                    finite=draw(st.booleans())))
+    X = draw(
+        arrays(
+            min_rows=1,
+            max_rows=max_rows,
+            min_cols=1,
+            max_cols=max_cols,
+            finite=draw(st.booleans()),
+        )
+    )
     m = draw(st.integers(1, 2))
     coef = draw(hnp.arrays(np.float64, (m, X.shape[0]), elements=coefficients))
     return coef, X, draw(kernels)
@@ -126,6 +141,7 @@ def positive_definite(kernel):
 
 def reduced_shape(m, d, max_vectors, kernel):
     """The documented shape of a ReducedSetResult, and ρ between 0 and ‖Ψ‖²."""
+
     def check(out):
         vectors, coef, error, norm2, relative, values = out
         p = vectors.shape[0]
@@ -138,6 +154,7 @@ def reduced_shape(m, d, max_vectors, kernel):
             # No approximation is worse than the empty one (ρ = ‖Ψ‖²), to rounding.
             slack = 1e-6 * (norm2 + norm2.max(initial=0.0)) + 1e-300
             assert (error <= norm2 + slack).all(), (error, norm2)
+
     return check
 
 
@@ -146,6 +163,7 @@ def reduced_parts(rs, X):
 
 
 # -- reduced sets ------------------------------------------------------------------
+
 
 def _reduction(data, call):
     coef, X, kernel = data.draw(expansions())
@@ -158,6 +176,7 @@ def _reduction(data, call):
     def run():
         psi = FeatureExpansion(coef, X, kernel)
         return reduced_parts(call(psi, n_vectors, shared), X)
+
     return check_contract(run, reduced_shape(m, X.shape[1], max_vectors, kernel))
 
 
@@ -167,12 +186,17 @@ def _reduction(data, call):
 def test_reduce_expansion_contract(method, data):
     options = {}
     if method == "construction":
-        options = dict(n_starts=data.draw(st.sampled_from([1, 3])),
-                       max_iter=data.draw(st.sampled_from([1, 5, 30])),
-                       phase2=data.draw(st.booleans()), phase2_max_iter=5,
-                       random_state=data.draw(st.integers(0, 3)))
-    _reduction(data, lambda psi, p, shared: reduce_expansion(
-        psi, p, method=method, shared=shared, **options))
+        options = dict(
+            n_starts=data.draw(st.sampled_from([1, 3])),
+            max_iter=data.draw(st.sampled_from([1, 5, 30])),
+            phase2=data.draw(st.booleans()),
+            phase2_max_iter=5,
+            random_state=data.draw(st.integers(0, 3)),
+        )
+    _reduction(
+        data,
+        lambda psi, p, shared: reduce_expansion(psi, p, method=method, shared=shared, **options),
+    )
 
 
 @settings(max_examples=examples(1.0))
@@ -194,27 +218,42 @@ def test_select_l1_contract(data):
         m = coef.shape[0]
 
         def run():
-            rs = select_l1(FeatureExpansion(coef, X, kernel), penalty=penalty,
-                           weights=weights, shared=shared)
+            rs = select_l1(
+                FeatureExpansion(coef, X, kernel), penalty=penalty, weights=weights, shared=shared
+            )
             return reduced_parts(rs, X)
+
         check_contract(run, reduced_shape(m, X.shape[1], m * X.shape[0], kernel))
     else:
-        _reduction(data, lambda psi, p, shared: select_l1(psi, p, weights=weights,
-                                                          shared=shared))
+        _reduction(data, lambda psi, p, shared: select_l1(psi, p, weights=weights, shared=shared))
 
 
 @settings(max_examples=examples(1.0))
 @given(data=st.data())
 def test_construct_contract(data):
-    preimage_method = data.draw(st.sampled_from(["auto", "fixed_point", "gradient", "newton",
-                                                 "mds"]))
+    preimage_method = data.draw(
+        st.sampled_from(["auto", "fixed_point", "gradient", "newton", "mds"])
+    )
     alpha = data.draw(st.sampled_from([0.0, 1e-6, 1.0, -1.0, np.nan]))
     tol = data.draw(st.sampled_from([None, 0.0, 0.1, -1.0]))
     phase2 = data.draw(st.booleans())
     seed = data.draw(st.integers(0, 3))
-    _reduction(data, lambda psi, p, shared: construct(
-        psi, p, shared=shared, preimage_method=preimage_method, n_starts=2, max_iter=10,
-        phase2=phase2, phase2_max_iter=5, tol=tol, alpha=alpha, random_state=seed))
+    _reduction(
+        data,
+        lambda psi, p, shared: construct(
+            psi,
+            p,
+            shared=shared,
+            preimage_method=preimage_method,
+            n_starts=2,
+            max_iter=10,
+            phase2=phase2,
+            phase2_max_iter=5,
+            tol=tol,
+            alpha=alpha,
+            random_state=seed,
+        ),
+    )
 
 
 @settings(max_examples=examples(1.0))
@@ -227,13 +266,18 @@ def test_optimal_coefficients_and_error_contract(data):
 
     def solve():
         return optimal_coefficients(FeatureExpansion(coef, X, kernel), Z, alpha=alpha)
+
     beta = check_contract(solve, (m, Z.shape[0]))
 
-    given_beta = data.draw(hnp.arrays(np.float64, (m, Z.shape[0]), elements=coefficients)) \
-        if beta is None else beta
+    given_beta = (
+        data.draw(hnp.arrays(np.float64, (m, Z.shape[0]), elements=coefficients))
+        if beta is None
+        else beta
+    )
 
     def error():
         return approximation_error(FeatureExpansion(coef, X, kernel), Z, given_beta)
+
     rho = check_contract(error, (m,))
     if rho is not None:
         assert (rho >= 0).all()
@@ -243,18 +287,24 @@ def test_optimal_coefficients_and_error_contract(data):
         assert (rho <= norm2 + 1e-6 * (norm2 + norm2.max()) + 1e-300).all()
 
 
-@pytest.mark.parametrize("call", [
-    lambda: reduce_expansion("not an expansion", 2),
-    lambda: reduce_expansion(FeatureExpansion([1.0], [[0.0]], LinearKernel()), 1,
-                             method="kmeans"),
-    lambda: select_kpca(np.eye(2), 1),
-    lambda: construct(FeatureExpansion([1.0], None, None), 1),
-    lambda: select_l1(FeatureExpansion([1.0], [[0.0]], LinearKernel())),
-    lambda: approximation_error(FeatureExpansion([1.0], [[0.0]], LinearKernel()),
-                                [[1.0]], [[1.0, 2.0]]),
-    lambda: approximation_error(FeatureExpansion([1.0], [[0.0]], LinearKernel()),
-                                [[1.0]], [[np.nan]]),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: reduce_expansion("not an expansion", 2),
+        lambda: reduce_expansion(
+            FeatureExpansion([1.0], [[0.0]], LinearKernel()), 1, method="kmeans"
+        ),
+        lambda: select_kpca(np.eye(2), 1),
+        lambda: construct(FeatureExpansion([1.0], None, None), 1),
+        lambda: select_l1(FeatureExpansion([1.0], [[0.0]], LinearKernel())),
+        lambda: approximation_error(
+            FeatureExpansion([1.0], [[0.0]], LinearKernel()), [[1.0]], [[1.0, 2.0]]
+        ),
+        lambda: approximation_error(
+            FeatureExpansion([1.0], [[0.0]], LinearKernel()), [[1.0]], [[np.nan]]
+        ),
+    ],
+)
 def test_reduced_set_refusals_name_the_argument(call):
     check_contract(call)
     with pytest.raises((ValueError, TypeError)) as info:
@@ -264,10 +314,19 @@ def test_reduced_set_refusals_name_the_argument(call):
 
 # -- reduced SVMs and kernel PCA ---------------------------------------------------
 
+
 @st.composite
 def svm_problems(draw, regression=None):
-    X = draw(arrays(min_rows=2, max_rows=10, min_cols=1, max_cols=4, finite=True,
-                         dtypes=["float64", "float32", "int64"]))
+    X = draw(
+        arrays(
+            min_rows=2,
+            max_rows=10,
+            min_cols=1,
+            max_cols=4,
+            finite=True,
+            dtypes=["float64", "float32", "int64"],
+        )
+    )
     n = X.shape[0]
     regression = draw(st.booleans()) if regression is None else regression
     if regression:
@@ -291,22 +350,26 @@ def _fit_svm(X, y, regression, kernel, gamma, degree=2):
 
 
 @settings(max_examples=examples(1.0))
-@given(problem=svm_problems(), method=st.sampled_from(list(REDUCED_SET_METHODS)),
-       n_vectors=n_vector_values, shared=st.booleans(), with_data=st.booleans(),
-       seed=st.integers(0, 3))
+@given(
+    problem=svm_problems(),
+    method=st.sampled_from(list(REDUCED_SET_METHODS)),
+    n_vectors=n_vector_values,
+    shared=st.booleans(),
+    with_data=st.booleans(),
+    seed=st.integers(0, 3),
+)
 def test_reduce_svm_contract(problem, method, n_vectors, shared, with_data, seed):
     X, y, regression, kernel, gamma = problem
     model = _fit_svm(X, y, regression, kernel, gamma)
     assume(model is not None)
-    options = dict(n_starts=2, max_iter=10, random_state=seed) \
-        if method == "construction" else {}
+    options = dict(n_starts=2, max_iter=10, random_state=seed) if method == "construction" else {}
     data = dict(X=X, y=y) if with_data else {}
 
     def run():
-        small = reduce_svm(model, n_vectors, method=method, shared=shared, **data,
-                           **options)
+        small = reduce_svm(model, n_vectors, method=method, shared=shared, **data, **options)
         dec = small.decision_function(X) if not regression else small.predict(X)
         return small.vectors_, small.dual_coef_, small.intercept_, dec
+
     out = check_contract(run)
     if out is not None:
         vectors, dual, intercept, dec = out
@@ -325,27 +388,42 @@ _X2 = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]])
 _Y2 = np.array([0, 1, 1, 0])
 
 
-@pytest.mark.parametrize("model", [
-    None, "svc", 3, np.zeros((2, 2)), SVC(), SVR(),
-    _fitted(LinearSVC(), _X2, _Y2),
-    _fitted(SVC(kernel="precomputed"), _X2 @ _X2.T, _Y2),
-    _fitted(SVC(kernel=lambda a, b: a @ b.T), _X2, _Y2),
-    _fitted(KernelRidge(), _X2, _Y2),
-    _fitted(OneVsRestClassifier(LogisticRegression()), _X2, _Y2),
-    _fitted(SklearnKernelPCA(n_components=1), _X2, None),
-])
+@pytest.mark.parametrize(
+    "model",
+    [
+        None,
+        "svc",
+        3,
+        np.zeros((2, 2)),
+        SVC(),
+        SVR(),
+        _fitted(LinearSVC(), _X2, _Y2),
+        _fitted(SVC(kernel="precomputed"), _X2 @ _X2.T, _Y2),
+        _fitted(SVC(kernel=lambda a, b: a @ b.T), _X2, _Y2),
+        _fitted(KernelRidge(), _X2, _Y2),
+        _fitted(OneVsRestClassifier(LogisticRegression()), _X2, _Y2),
+        _fitted(SklearnKernelPCA(n_components=1), _X2, None),
+    ],
+)
 def test_reduce_svm_refuses_wrong_models(model):
     with pytest.raises((ValueError, TypeError)) as info:
         reduce_svm(model, 2)
     assert "'model'" in str(info.value), info.value
 
 
-@pytest.mark.parametrize("kpca", [
-    None, "kpca", SVC(), KernelPCA(kernel="rbf", gamma="total_variance"), SklearnKernelPCA(),
-    _fitted(KernelPCA(kernel="precomputed", n_components=1), _X2 @ _X2.T, None),
-    _fitted(SklearnKernelPCA(kernel="precomputed", n_components=1), _X2 @ _X2.T, None),
-    _fitted(SklearnKernelPCA(kernel="cosine", n_components=1), _X2, None),
-])
+@pytest.mark.parametrize(
+    "kpca",
+    [
+        None,
+        "kpca",
+        SVC(),
+        KernelPCA(kernel="rbf", gamma="total_variance"),
+        SklearnKernelPCA(),
+        _fitted(KernelPCA(kernel="precomputed", n_components=1), _X2 @ _X2.T, None),
+        _fitted(SklearnKernelPCA(kernel="precomputed", n_components=1), _X2 @ _X2.T, None),
+        _fitted(SklearnKernelPCA(kernel="cosine", n_components=1), _X2, None),
+    ],
+)
 def test_reduce_kernel_pca_refuses_wrong_models(kpca):
     with pytest.raises((ValueError, TypeError)) as info:
         reduce_kernel_pca(kpca, 2)
@@ -353,14 +431,19 @@ def test_reduce_kernel_pca_refuses_wrong_models(kpca):
 
 
 @settings(max_examples=examples(1.0))
-@given(X=arrays(min_rows=2, max_rows=10, min_cols=1, max_cols=4, finite=True),
-       sklearn_model=st.booleans(), n_components=st.integers(1, 3),
-       kernel=st.sampled_from(["rbf", "poly", "linear"]),
-       gamma=st.sampled_from([None, 1e-12, 1.0, 1e12]),
-       method=st.sampled_from(list(REDUCED_SET_METHODS)), n_vectors=n_vector_values,
-       shared=st.booleans())
-def test_reduce_kernel_pca_contract(X, sklearn_model, n_components, kernel, gamma, method,
-                                    n_vectors, shared):
+@given(
+    X=arrays(min_rows=2, max_rows=10, min_cols=1, max_cols=4, finite=True),
+    sklearn_model=st.booleans(),
+    n_components=st.integers(1, 3),
+    kernel=st.sampled_from(["rbf", "poly", "linear"]),
+    gamma=st.sampled_from([None, 1e-12, 1.0, 1e12]),
+    method=st.sampled_from(list(REDUCED_SET_METHODS)),
+    n_vectors=n_vector_values,
+    shared=st.booleans(),
+)
+def test_reduce_kernel_pca_contract(
+    X, sklearn_model, n_components, kernel, gamma, method, n_vectors, shared
+):
     Model = SklearnKernelPCA if sklearn_model else KernelPCA
     try:
         with warnings.catch_warnings():
@@ -368,12 +451,12 @@ def test_reduce_kernel_pca_contract(X, sklearn_model, n_components, kernel, gamm
             kpca = Model(n_components=n_components, kernel=kernel, gamma=gamma).fit(X)
     except (ValueError, TypeError):
         assume(False)
-    options = dict(n_starts=2, max_iter=10, random_state=0) \
-        if method == "construction" else {}
+    options = dict(n_starts=2, max_iter=10, random_state=0) if method == "construction" else {}
 
     def run():
         small = reduce_kernel_pca(kpca, n_vectors, method=method, shared=shared, **options)
         return small.vectors_, small.dual_coef_, small.intercept_, small.transform(X)
+
     out = check_contract(run)
     if out is not None:
         vectors, dual_coef, intercept, Y = out
@@ -383,8 +466,7 @@ def test_reduce_kernel_pca_contract(X, sklearn_model, n_components, kernel, gamm
 
 # -- the regressors of Vijayakumar & Wu --------------------------------------------
 
-regressor_kernels = st.sampled_from(["rbf", "linear", "poly", "sine", "laplacian",
-                                     "sigmoid"])
+regressor_kernels = st.sampled_from(["rbf", "linear", "poly", "sine", "laplacian", "sigmoid"])
 targets = st.floats(-1e6, 1e6, width=32) | st.sampled_from([0.0, 1e-300, 1e150])
 
 
@@ -392,15 +474,22 @@ targets = st.floats(-1e6, 1e6, width=32) | st.sampled_from([0.0, 1e-300, 1e150])
 def regression_data(draw, finite=False):
     X = draw(arrays(min_rows=0, max_rows=10, min_cols=0, max_cols=4, finite=finite))
     n = draw(st.sampled_from([X.shape[0], X.shape[0], X.shape[0] + 1]))
-    y = draw(hnp.arrays(np.float64, n, elements=targets | st.sampled_from([np.nan])
-                        if not finite else targets))
+    y = draw(
+        hnp.arrays(
+            np.float64, n, elements=targets | st.sampled_from([np.nan]) if not finite else targets
+        )
+    )
     return X, y
 
 
 @settings(max_examples=examples(1.0))
-@given(data=regression_data(), kernel=regressor_kernels,
-       gamma=st.sampled_from([None, 1e-300, 1e-6, 1.0, 1e6, 1e300]),
-       rtol=st.sampled_from([0.0, 1e-9, 0.5, 1.0, -1.0]), incremental=st.booleans())
+@given(
+    data=regression_data(),
+    kernel=regressor_kernels,
+    gamma=st.sampled_from([None, 1e-300, 1e-6, 1.0, 1e6, 1e300]),
+    rtol=st.sampled_from([0.0, 1e-9, 0.5, 1.0, -1.0]),
+    incremental=st.booleans(),
+)
 def test_wiener_regressor_contract(data, kernel, gamma, rtol, incremental):
     X, y = data
     reg = WienerRegressor(kernel=kernel, gamma=gamma, degree=2, rtol=rtol)
@@ -408,11 +497,12 @@ def test_wiener_regressor_contract(data, kernel, gamma, rtol, incremental):
     def run():
         if incremental:
             half = X.shape[0] // 2
-            reg.partial_fit(X[:max(half, 1)], y[:max(half, 1)])
+            reg.partial_fit(X[: max(half, 1)], y[: max(half, 1)])
             reg.partial_fit(X[half:], y[half:])
         else:
             reg.fit(X, y)
         return reg.predict(X), reg.dual_coef_
+
     out = check_contract(run)
     if out is not None:
         pred, dual = out
@@ -425,21 +515,34 @@ def test_wiener_regressor_contract(data, kernel, gamma, rtol, incremental):
 
 
 @settings(max_examples=examples(1.0))
-@given(data=regression_data(finite=True), kernel=regressor_kernels,
-       gamma=st.sampled_from([None, 1e-12, 1.0, 1e12]),
-       epsilon=st.sampled_from([0.0, 0.1, 1e300, -1.0, np.nan, np.inf]),
-       C=st.sampled_from([np.inf, 1.0, 1e-300, 0.0, -1.0, np.nan]),
-       augmentation=st.sampled_from([0.0, 1.0, 1e-300, 1e200, np.nan, -1.0]),
-       learning_rate=st.sampled_from([None, 1e-300, 1e-3, 0.5, 1e300, 0.0, -1.0, np.nan]),
-       bound=st.sampled_from(["raise", "clip", "ignore"]),
-       tol=st.sampled_from([0.0, 1e-6, 1.0, -1.0]),
-       max_iter=st.sampled_from([1, 3, 200, 0]))
-def test_sequential_svr_contract(data, kernel, gamma, epsilon, C, augmentation,
-                                 learning_rate, bound, tol, max_iter):
+@given(
+    data=regression_data(finite=True),
+    kernel=regressor_kernels,
+    gamma=st.sampled_from([None, 1e-12, 1.0, 1e12]),
+    epsilon=st.sampled_from([0.0, 0.1, 1e300, -1.0, np.nan, np.inf]),
+    C=st.sampled_from([np.inf, 1.0, 1e-300, 0.0, -1.0, np.nan]),
+    augmentation=st.sampled_from([0.0, 1.0, 1e-300, 1e200, np.nan, -1.0]),
+    learning_rate=st.sampled_from([None, 1e-300, 1e-3, 0.5, 1e300, 0.0, -1.0, np.nan]),
+    bound=st.sampled_from(["raise", "clip", "ignore"]),
+    tol=st.sampled_from([0.0, 1e-6, 1.0, -1.0]),
+    max_iter=st.sampled_from([1, 3, 200, 0]),
+)
+def test_sequential_svr_contract(
+    data, kernel, gamma, epsilon, C, augmentation, learning_rate, bound, tol, max_iter
+):
     X, y = data
-    svr = SequentialSVR(kernel=kernel, gamma=gamma, degree=2, epsilon=epsilon, C=C,
-                        augmentation=augmentation, learning_rate=learning_rate,
-                        learning_rate_bound=bound, tol=tol, max_iter=max_iter)
+    svr = SequentialSVR(
+        kernel=kernel,
+        gamma=gamma,
+        degree=2,
+        epsilon=epsilon,
+        C=C,
+        augmentation=augmentation,
+        learning_rate=learning_rate,
+        learning_rate_bound=bound,
+        tol=tol,
+        max_iter=max_iter,
+    )
 
     def run():
         with warnings.catch_warnings(record=True) as caught:
@@ -447,10 +550,12 @@ def test_sequential_svr_contract(data, kernel, gamma, epsilon, C, augmentation,
             svr.fit(X, y)
         if not svr.converged_:
             # Non-convergence is said, with the number of sweeps.
-            messages = [str(w.message) for w in caught
-                        if issubclass(w.category, ConvergenceWarning)]
+            messages = [
+                str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)
+            ]
             assert any(str(svr.n_iter_) in m for m in messages), messages
         return svr.predict(X), svr.dual_coef_, svr.intercept_, svr.objective_
+
     out = check_contract(run)
     if out is not None:
         pred, dual, _, objective = out
@@ -478,34 +583,43 @@ def gram_matrices(draw):
         except ValueError:
             return np.zeros((0, 0))
     n = draw(st.integers(0, 6))
-    A = draw(arrays(min_rows=n, max_rows=n, min_cols=n, max_cols=n + draw(
-        st.integers(0, 1))))
+    A = draw(arrays(min_rows=n, max_rows=n, min_cols=n, max_cols=n + draw(st.integers(0, 1))))
     return A
 
 
 @settings(max_examples=examples(1.0))
-@given(K=gram_matrices(), data=st.data(), rtol=st.sampled_from([1e-9, 0.0, 0.5, -1.0,
-                                                               np.nan, 2.0]))
+@given(
+    K=gram_matrices(), data=st.data(), rtol=st.sampled_from([1e-9, 0.0, 0.5, -1.0, np.nan, 2.0])
+)
 def test_wiener_functions_contract(K, data, rtol):
     n = K.shape[0]
-    y = data.draw(hnp.arrays(np.float64, data.draw(st.sampled_from([n, n, n + 1])),
-                             elements=targets | st.sampled_from([np.nan])))
+    y = data.draw(
+        hnp.arrays(
+            np.float64,
+            data.draw(st.sampled_from([n, n, n + 1])),
+            elements=targets | st.sampled_from([np.nan]),
+        )
+    )
     check_contract(lambda: sparse_regression.wiener_coefficients(K, y, rtol=rtol), (n,))
 
     # The incremental solution, one sample at a time (Theorem 2).
     def incremental():
         state = sparse_regression.WienerState()
         for j in range(min(n, y.shape[0])):
-            state = sparse_regression.wiener_update(state, K[state.basis, j], K[j, j], y[j],
-                                                    rtol=rtol)
+            state = sparse_regression.wiener_update(
+                state, K[state.basis, j], K[j, j], y[j], rtol=rtol
+            )
         return state.coef()
+
     check_contract(incremental, (min(n, y.shape[0]),))
 
 
 @settings(max_examples=examples(1.0))
-@given(k=hnp.arrays(np.float64, st.integers(0, 2), elements=targets | st.just(np.nan)),
-       kappa=st.sampled_from([1.0, 0.0, -1.0, 1e-300, 1e300, np.nan, np.inf, "1"]),
-       y_new=st.sampled_from([1.0, 0.0, 1e300, np.nan, -np.inf, "y"]))
+@given(
+    k=hnp.arrays(np.float64, st.integers(0, 2), elements=targets | st.just(np.nan)),
+    kappa=st.sampled_from([1.0, 0.0, -1.0, 1e-300, 1e300, np.nan, np.inf, "1"]),
+    y_new=st.sampled_from([1.0, 0.0, 1e300, np.nan, -np.inf, "y"]),
+)
 def test_wiener_update_contract(k, kappa, y_new):
     state = sparse_regression.WienerState()
     state = sparse_regression.wiener_update(state, np.zeros(0), 2.0, 1.0)
@@ -513,46 +627,62 @@ def test_wiener_update_contract(k, kappa, y_new):
     def run():
         new = sparse_regression.wiener_update(state, k, kappa, y_new)
         return new.coef()
+
     check_contract(run, (2,))
 
 
 @settings(max_examples=examples(1.0))
-@given(K=gram_matrices(), data=st.data(),
-       epsilon=st.sampled_from([0.0, 0.1, 1e300, -1.0, np.nan]),
-       C=st.sampled_from([np.inf, 1.0, 1e-300, 0.0, np.nan]),
-       augmentation=st.sampled_from([1.0, 0.0, 1e200, np.nan]),
-       learning_rate=st.sampled_from([None, 1e-300, 0.5, 1e300, np.nan, "fast"]),
-       bound=st.sampled_from(["raise", "clip"]),
-       max_iter=st.sampled_from([1, 50, 0, 2.5]))
-def test_sequential_svr_function_contract(K, data, epsilon, C, augmentation,
-                                          learning_rate, bound, max_iter):
+@given(
+    K=gram_matrices(),
+    data=st.data(),
+    epsilon=st.sampled_from([0.0, 0.1, 1e300, -1.0, np.nan]),
+    C=st.sampled_from([np.inf, 1.0, 1e-300, 0.0, np.nan]),
+    augmentation=st.sampled_from([1.0, 0.0, 1e200, np.nan]),
+    learning_rate=st.sampled_from([None, 1e-300, 0.5, 1e300, np.nan, "fast"]),
+    bound=st.sampled_from(["raise", "clip"]),
+    max_iter=st.sampled_from([1, 50, 0, 2.5]),
+)
+def test_sequential_svr_function_contract(
+    K, data, epsilon, C, augmentation, learning_rate, bound, max_iter
+):
     n = K.shape[0]
     y = data.draw(hnp.arrays(np.float64, n, elements=targets))
 
     def run():
         res = sparse_regression.sequential_svr(
-            K, y, epsilon=epsilon, C=C, augmentation=augmentation,
-            learning_rate=learning_rate, learning_rate_bound=bound, max_iter=max_iter)
+            K,
+            y,
+            epsilon=epsilon,
+            C=C,
+            augmentation=augmentation,
+            learning_rate=learning_rate,
+            learning_rate_bound=bound,
+            max_iter=max_iter,
+        )
         return res.coef, res.alpha, res.alpha_star, res.objective, res.learning_rate
+
     out = check_contract(run)
     if out is not None:
         assert all(a.shape == (n,) for a in (out[0], out[1], out[2], out[4]))
 
 
 @settings(max_examples=examples(1.0))
-@given(R=arrays(min_rows=0, max_rows=4, min_cols=0, max_cols=5), data=st.data(),
-       learning_rate=st.sampled_from([None, 1e-3, 0.5, 1e300, 0.0, np.nan, "a", [1.0]]),
-       bound=st.sampled_from(["raise", "clip", "x"]),
-       epsilon=st.sampled_from([0.0, 0.5, -1.0, np.nan, 1e300]))
+@given(
+    R=arrays(min_rows=0, max_rows=4, min_cols=0, max_cols=5),
+    data=st.data(),
+    learning_rate=st.sampled_from([None, 1e-3, 0.5, 1e300, 0.0, np.nan, "a", [1.0]]),
+    bound=st.sampled_from(["raise", "clip", "x"]),
+    epsilon=st.sampled_from([0.0, 0.5, -1.0, np.nan, 1e300]),
+)
 def test_learning_rates_and_dual_objective_contract(R, data, learning_rate, bound, epsilon):
     n = R.shape[0]
     diag = np.diag(R) if R.shape[0] == R.shape[1] else R[:, 0] if R.shape[1] else R[:, :0]
-    check_contract(lambda: sparse_regression.learning_rates(diag, learning_rate, bound=bound),
-                   diag.shape)
+    check_contract(
+        lambda: sparse_regression.learning_rates(diag, learning_rate, bound=bound), diag.shape
+    )
     vectors = hnp.arrays(np.float64, n, elements=targets | st.just(np.nan))
     y, alpha, alpha_star = data.draw(vectors), data.draw(vectors), data.draw(vectors)
-    check_contract(lambda: sparse_regression.dual_objective(R, y, alpha, alpha_star, epsilon),
-                   ())
+    check_contract(lambda: sparse_regression.dual_objective(R, y, alpha, alpha_star, epsilon), ())
 
 
 # -- kernel dependency estimation ------------------------------------------------------
@@ -562,29 +692,46 @@ VECTOR_METHODS = ["candidates", *sorted(PREIMAGE_METHODS)]
 
 
 @settings(max_examples=examples(1.0))
-@given(X=arrays(min_rows=0, max_rows=8, min_cols=0, max_cols=3),
-       data=st.data(), one_d=st.booleans(),
-       input_kernel=st.sampled_from(["linear", "rbf", "poly", GaussianKernel(1e-12),
-                                     GaussianKernel(1e12), lambda a, b: float(a @ b)]),
-       output_kernel=st.sampled_from(["linear", "rbf", GaussianKernel(1.0)]),
-       method=st.sampled_from(VECTOR_METHODS),
-       alpha=st.sampled_from([1e-300, 1e-6, 1.0, 1e300]),
-       regression=st.sampled_from(["paper", "ridge"]),
-       n_components=st.sampled_from([None, 1, 2, 50]))
-def test_kde_vectors_contract(X, data, one_d, input_kernel, output_kernel, method, alpha,
-                              regression, n_components):
+@given(
+    X=arrays(min_rows=0, max_rows=8, min_cols=0, max_cols=3),
+    data=st.data(),
+    one_d=st.booleans(),
+    input_kernel=st.sampled_from(
+        [
+            "linear",
+            "rbf",
+            "poly",
+            GaussianKernel(1e-12),
+            GaussianKernel(1e12),
+            lambda a, b: float(a @ b),
+        ]
+    ),
+    output_kernel=st.sampled_from(["linear", "rbf", GaussianKernel(1.0)]),
+    method=st.sampled_from(VECTOR_METHODS),
+    alpha=st.sampled_from([1e-300, 1e-6, 1.0, 1e300]),
+    regression=st.sampled_from(["paper", "ridge"]),
+    n_components=st.sampled_from([None, 1, 2, 50]),
+)
+def test_kde_vectors_contract(
+    X, data, one_d, input_kernel, output_kernel, method, alpha, regression, n_components
+):
     n = X.shape[0]
     Y = data.draw(arrays(min_rows=n, max_rows=n, min_cols=1, max_cols=2))
     if one_d:
         Y = Y[:, 0]
-    est = KernelDependencyEstimator(input_kernel, output_kernel, method=method,
-                                    alpha=alpha, regression=regression,
-                                    n_components=n_components,
-                                    method_params={"max_iter": 5}
-                                    if method in ("fixed_point", "gradient") else None)
+    est = KernelDependencyEstimator(
+        input_kernel,
+        output_kernel,
+        method=method,
+        alpha=alpha,
+        regression=regression,
+        n_components=n_components,
+        method_params={"max_iter": 5} if method in ("fixed_point", "gradient") else None,
+    )
 
     def run():
         return est.fit(X, Y).predict(X)
+
     check_contract(run, (n,) if one_d else (n, Y.shape[1]))
 
 
@@ -599,28 +746,49 @@ def string_pairs(draw):
     return X, Y
 
 
-sequence_kernels = st.sampled_from([
-    SpectrumKernel(1), SpectrumKernel(2), SpectrumKernel(3),
-    NormalizedKernel(SpectrumKernel(2)), KernelDistanceRBF(NormalizedKernel(SpectrumKernel(1))),
-    lambda a, b: float(len(a) * len(b)),
-])
+sequence_kernels = st.sampled_from(
+    [
+        SpectrumKernel(1),
+        SpectrumKernel(2),
+        SpectrumKernel(3),
+        NormalizedKernel(SpectrumKernel(2)),
+        KernelDistanceRBF(NormalizedKernel(SpectrumKernel(1))),
+        lambda a, b: float(len(a) * len(b)),
+    ]
+)
 
 
 @settings(max_examples=examples(1.0))
-@given(pairs=string_pairs(), input_kernel=sequence_kernels,
-       output_kernel=st.sampled_from([SpectrumKernel(1), NormalizedKernel(SpectrumKernel(2)),
-                                      JointSpectrumKernel(1),
-                                      NormalizedKernel(JointSpectrumKernel(3))]),
-       method=st.sampled_from(["knn", "candidates"]), window=st.sampled_from([1, 3, 2]),
-       n_neighbors=st.sampled_from([1, 3, 50]),
-       coordinate_weight=st.sampled_from([0.0, 1.0, 1e300]),
-       alpha=st.sampled_from([1e-300, 1.0, 1e300]))
-def test_kde_strings_contract(pairs, input_kernel, output_kernel, method, window,
-                              n_neighbors, coordinate_weight, alpha):
+@given(
+    pairs=string_pairs(),
+    input_kernel=sequence_kernels,
+    output_kernel=st.sampled_from(
+        [
+            SpectrumKernel(1),
+            NormalizedKernel(SpectrumKernel(2)),
+            JointSpectrumKernel(1),
+            NormalizedKernel(JointSpectrumKernel(3)),
+        ]
+    ),
+    method=st.sampled_from(["knn", "candidates"]),
+    window=st.sampled_from([1, 3, 2]),
+    n_neighbors=st.sampled_from([1, 3, 50]),
+    coordinate_weight=st.sampled_from([0.0, 1.0, 1e300]),
+    alpha=st.sampled_from([1e-300, 1.0, 1e300]),
+)
+def test_kde_strings_contract(
+    pairs, input_kernel, output_kernel, method, window, n_neighbors, coordinate_weight, alpha
+):
     X, Y = pairs
-    est = KernelDependencyEstimator(input_kernel, output_kernel, method=method,
-                                    window=window, n_neighbors=n_neighbors,
-                                    coordinate_weight=coordinate_weight, alpha=alpha)
+    est = KernelDependencyEstimator(
+        input_kernel,
+        output_kernel,
+        method=method,
+        window=window,
+        n_neighbors=n_neighbors,
+        coordinate_weight=coordinate_weight,
+        alpha=alpha,
+    )
 
     def shape(pred):
         assert len(pred) == len(X)
@@ -629,24 +797,30 @@ def test_kde_strings_contract(pairs, input_kernel, output_kernel, method, window
 
     def run():
         return est.fit(X, Y).predict(X)
+
     check_contract(run, shape)
 
 
 # -- the functions of preimage.kde -----------------------------------------------------
 
+
 @settings(max_examples=examples(1.0))
-@given(K=gram_matrices(), data=st.data(),
-       alpha=st.sampled_from([1e-300, 1.0, 1e300, 0.0, -1.0, np.nan, "1"]),
-       regression=st.sampled_from(["paper", "ridge", "lasso"]),
-       n_components=st.sampled_from([None, 1, 3, 0, -1, 2.5]))
+@given(
+    K=gram_matrices(),
+    data=st.data(),
+    alpha=st.sampled_from([1e-300, 1.0, 1e300, 0.0, -1.0, np.nan, "1"]),
+    regression=st.sampled_from(["paper", "ridge", "lasso"]),
+    n_components=st.sampled_from([None, 1, 3, 0, -1, 2.5]),
+)
 def test_kde_functions_contract(K, data, alpha, regression, n_components):
     n = K.shape[0]
     L = data.draw(gram_matrices()) if data.draw(st.booleans()) else K.copy()
     P = data.draw(arrays(min_rows=n, max_rows=n, min_cols=0, max_cols=2))
     check_contract(lambda: kde.kde_regression(K, P, alpha, regression), (n, P.shape[1]))
 
-    result = check_contract(lambda: kde.fit_kde(K, L, n_components, alpha=alpha,
-                                             regression=regression))
+    result = check_contract(
+        lambda: kde.fit_kde(K, L, n_components, alpha=alpha, regression=regression)
+    )
     if result is None:
         return
     r = result.coordinates.shape[1]
@@ -658,10 +832,13 @@ def test_kde_functions_contract(K, data, alpha, regression, n_components):
 
 
 @settings(max_examples=examples(1.0))
-@given(X=st.lists(symbols_in, max_size=4) | st.sampled_from(["abc", None, 3, [1, 2]]),
-       window=st.sampled_from([1, 3, 5, 0, 2, -1, 2.5, "3"]),
-       symbols=st.sampled_from(["ab", "abc", "", None, 7]),
-       weight=st.sampled_from([1.0, 0.0, 1e300, np.nan, "w"]), data=st.data())
+@given(
+    X=st.lists(symbols_in, max_size=4) | st.sampled_from(["abc", None, 3, [1, 2]]),
+    window=st.sampled_from([1, 3, 5, 0, 2, -1, 2.5, "3"]),
+    symbols=st.sampled_from(["ab", "abc", "", None, 7]),
+    weight=st.sampled_from([1.0, 0.0, 1e300, np.nan, "w"]),
+    data=st.data(),
+)
 def test_window_features_contract(X, window, symbols, weight, data):
     def width(out):
         assert out.ndim == 2
@@ -669,15 +846,16 @@ def test_window_features_contract(X, window, symbols, weight, data):
     check_contract(lambda: kde.window_features(X, window, symbols), width)
     m = len(X) if isinstance(X, (list, str)) else 1
     C = data.draw(arrays(min_rows=m, max_rows=m + 1, min_cols=0, max_cols=2))
-    check_contract(lambda: kde.string_preimage_features(C, X, window, symbols,
-                                                        coordinate_weight=weight), width)
+    check_contract(
+        lambda: kde.string_preimage_features(C, X, window, symbols, coordinate_weight=weight),
+        width,
+    )
 
 
 @settings(max_examples=examples(1.0))
 @given(Q=arrays(min_rows=0, max_rows=4, min_cols=0, max_cols=3), data=st.data())
 def test_nearest_coordinates_contract(Q, data):
-    C = data.draw(arrays(min_rows=0, max_rows=4, min_cols=Q.shape[1],
-                              max_cols=Q.shape[1] + 1))
+    C = data.draw(arrays(min_rows=0, max_rows=4, min_cols=Q.shape[1], max_cols=Q.shape[1] + 1))
     mask = data.draw(st.none() | hnp.arrays(np.bool_, (Q.shape[0], C.shape[0])))
 
     def run():
@@ -687,12 +865,15 @@ def test_nearest_coordinates_contract(Q, data):
         index, d2 = out
         assert index.shape == d2.shape == (Q.shape[0],)
         assert ((0 <= index) & (index < C.shape[0])).all() and (d2 >= 0).all()
+
     check_contract(run, shape)
 
 
 @settings(max_examples=examples(1.0))
-@given(Y_true=st.lists(symbols_in, max_size=3) | st.sampled_from(["ab", None, 3]),
-       Y_pred=st.lists(symbols_in, max_size=3) | st.sampled_from(["ab", None]))
+@given(
+    Y_true=st.lists(symbols_in, max_size=3) | st.sampled_from(["ab", None, 3]),
+    Y_pred=st.lists(symbols_in, max_size=3) | st.sampled_from(["ab", None]),
+)
 def test_symbol_accuracy_contract(Y_true, Y_pred):
     out = check_contract(lambda: kde.symbol_accuracy(Y_true, Y_pred), ())
     if out is not None:
@@ -702,19 +883,26 @@ def test_symbol_accuracy_contract(Y_true, Y_pred):
 # -- data sets ------------------------------------------------------------------------
 
 sizes = st.sampled_from([1, 2, 7, 0, -1, 1.5, "5", None, True, np.int64(3)])
-noises = st.sampled_from([0.0, 0.1, 1.0, 1e150, 1e300, 1e308, -1.0, np.nan, np.inf, "x",
-                          None])
+noises = st.sampled_from([0.0, 0.1, 1.0, 1e150, 1e300, 1e308, -1.0, np.nan, np.inf, "x", None])
 seeds = st.sampled_from([0, 1, None, np.random.default_rng(0)] + BAD_SEEDS)
-intervals = st.sampled_from([(-1.0, 1.0), (0.0, 0.0), (1.0, -1.0), (-1e308, 1e308),
-                             (np.nan, 1.0), (0.0,), "ab", None])
+intervals = st.sampled_from(
+    [(-1.0, 1.0), (0.0, 0.0), (1.0, -1.0), (-1e308, 1e308), (np.nan, 1.0), (0.0,), "ab", None]
+)
 
-CURVES = [datasets.make_half_circle, datasets.make_square, datasets.make_frame,
-          datasets.make_banana, datasets.make_spiral, datasets.make_sine]
+CURVES = [
+    datasets.make_half_circle,
+    datasets.make_square,
+    datasets.make_frame,
+    datasets.make_banana,
+    datasets.make_spiral,
+    datasets.make_sine,
+]
 
 
 def _pair_shape(n, d):
     def check(out):
         assert out[0].shape == (n, d) and out[1].shape[0] == n
+
     return check
 
 
@@ -722,23 +910,39 @@ def _pair_shape(n, d):
 @settings(max_examples=examples(1.0))
 @given(n=sizes, noise=noises, seed=seeds)
 def test_curve_generators_contract(make, n, noise, seed):
-    check_contract(lambda: make(n, noise=noise, random_state=seed),
-                   lambda out: _pair_shape(n, 2)(out))
+    check_contract(
+        lambda: make(n, noise=noise, random_state=seed), lambda out: _pair_shape(n, 2)(out)
+    )
 
 
 @settings(max_examples=examples(1.0))
-@given(n=sizes, n_sources=sizes, n_features=sizes, scale=noises, box=intervals, seed=seeds,
-       centers=st.none() | arrays(min_rows=0, max_rows=3, min_cols=0, max_cols=3))
+@given(
+    n=sizes,
+    n_sources=sizes,
+    n_features=sizes,
+    scale=noises,
+    box=intervals,
+    seed=seeds,
+    centers=st.none() | arrays(min_rows=0, max_rows=3, min_cols=0, max_cols=3),
+)
 def test_gaussian_sources_contract(n, n_sources, n_features, scale, box, seed, centers):
     def run():
-        return datasets.make_gaussian_sources(n, n_sources=n_sources, n_features=n_features,
-                                              scale=scale, center_box=box, centers=centers,
-                                              return_centers=True, random_state=seed)
+        return datasets.make_gaussian_sources(
+            n,
+            n_sources=n_sources,
+            n_features=n_features,
+            scale=scale,
+            center_box=box,
+            centers=centers,
+            return_centers=True,
+            random_state=seed,
+        )
 
     def shape(out):
         X, y, c = out
         assert X.shape == (n * n_sources, n_features) and y.shape == (X.shape[0],)
         assert c.shape == (n_sources, n_features)
+
     check_contract(run, shape)
 
 
@@ -747,58 +951,92 @@ def test_gaussian_sources_contract(n, n_sources, n_features, scale, box, seed, c
 def test_three_clusters_contract(n, noise, seed):
     def shape(out):
         assert out[0].shape == (3 * n, 2) and out[1].shape == (3 * n,)
-    check_contract(lambda: datasets.make_three_clusters(n, noise=noise, random_state=seed),
-                   shape)
+
+    check_contract(lambda: datasets.make_three_clusters(n, noise=noise, random_state=seed), shape)
 
 
 @settings(max_examples=examples(1.0))
-@given(n=sizes, noise=noises, domain=intervals, seed=seeds,
-       x=st.sampled_from([0.0, 1e300, np.inf, np.nan, "x", [1.0, np.nan], [[0.5]]]))
+@given(
+    n=sizes,
+    noise=noises,
+    domain=intervals,
+    seed=seeds,
+    x=st.sampled_from([0.0, 1e300, np.inf, np.nan, "x", [1.0, np.nan], [[0.5]]]),
+)
 def test_sine_sum_contract(n, noise, domain, seed, x):
-    check_contract(lambda: datasets.make_sine_sum(n, noise=noise, domain=domain,
-                                                  random_state=seed),
-                   lambda out: _pair_shape(n, 1)(out))
+    check_contract(
+        lambda: datasets.make_sine_sum(n, noise=noise, domain=domain, random_state=seed),
+        lambda out: _pair_shape(n, 1)(out),
+    )
     check_contract(lambda: datasets.sine_sum(x), np.shape(x))
 
 
 @settings(max_examples=examples(1.0))
-@given(n=sizes, min_length=sizes, max_length=sizes,
-       q=st.sampled_from([0.0, 0.2, 1.0, -0.1, 1.5, np.nan, "q"]), seed=seeds)
+@given(
+    n=sizes,
+    min_length=sizes,
+    max_length=sizes,
+    q=st.sampled_from([0.0, 0.2, 1.0, -0.1, 1.5, np.nan, "q"]),
+    seed=seeds,
+)
 def test_kde_strings_generator_contract(n, min_length, max_length, q, seed):
     def shape(out):
         X, Y, model = out
         assert len(X) == len(Y) == model.shape[0] == n
         assert all(min_length <= len(x) == len(y) <= max_length for x, y in zip(X, Y))
-    check_contract(lambda: datasets.make_kde_strings(n, min_length=min_length,
-                                                     max_length=max_length,
-                                                     switch_probability=q,
-                                                     random_state=seed), shape)
+
+    check_contract(
+        lambda: datasets.make_kde_strings(
+            n,
+            min_length=min_length,
+            max_length=max_length,
+            switch_probability=q,
+            random_state=seed,
+        ),
+        shape,
+    )
 
 
 @settings(max_examples=examples(1.0))
-@given(X=arrays(min_rows=0, max_rows=5, min_cols=0, max_cols=4), sigma=noises,
-       clip=st.none() | intervals, p=st.sampled_from([0.0, 0.4, 1.0, -0.1, 1.1, np.nan]),
-       low=st.sampled_from([0.0, -1e308, np.nan]), high=st.sampled_from([1.0, 1e308, -1.0]),
-       seed=seeds)
+@given(
+    X=arrays(min_rows=0, max_rows=5, min_cols=0, max_cols=4),
+    sigma=noises,
+    clip=st.none() | intervals,
+    p=st.sampled_from([0.0, 0.4, 1.0, -0.1, 1.1, np.nan]),
+    low=st.sampled_from([0.0, -1e308, np.nan]),
+    high=st.sampled_from([1.0, 1e308, -1.0]),
+    seed=seeds,
+)
 def test_noise_models_contract(X, sigma, clip, p, low, high, seed):
-    check_contract(lambda: datasets.add_gaussian_noise(X, sigma, clip=clip,
-                                                       random_state=seed), X.shape)
-    check_contract(lambda: datasets.add_speckle_noise(X, p, low=low, high=high,
-                                                      random_state=seed), X.shape)
+    check_contract(
+        lambda: datasets.add_gaussian_noise(X, sigma, clip=clip, random_state=seed), X.shape
+    )
+    check_contract(
+        lambda: datasets.add_speckle_noise(X, p, low=low, high=high, random_state=seed), X.shape
+    )
 
 
 @settings(max_examples=examples(1.0))
-@given(X=arrays(min_rows=0, max_rows=3, min_cols=0, max_cols=4), n=sizes,
-       image_shape=st.sampled_from([(2, 2), (1, 4), (4, 1), (2, 3), (0, 4), (2.0, 2), "ab",
-                                    (2, 2, 1)]),
-       max_shift=st.sampled_from([0, 1, 5, -1, 1.5]), seed=seeds)
+@given(
+    X=arrays(min_rows=0, max_rows=3, min_cols=0, max_cols=4),
+    n=sizes,
+    image_shape=st.sampled_from(
+        [(2, 2), (1, 4), (4, 1), (2, 3), (0, 4), (2.0, 2), "ab", (2, 2, 1)]
+    ),
+    max_shift=st.sampled_from([0, 1, 5, -1, 1.5]),
+    seed=seeds,
+)
 def test_random_shifts_contract(X, n, image_shape, max_shift, seed):
     def shape(out):
         Z, index = out
         assert Z.shape == (n, X.shape[1]) and index.shape == (n,)
-    check_contract(lambda: datasets.random_shifts(X, n, image_shape=image_shape,
-                                                  max_shift=max_shift, random_state=seed),
-                   shape)
+
+    check_contract(
+        lambda: datasets.random_shifts(
+            X, n, image_shape=image_shape, max_shift=max_shift, random_state=seed
+        ),
+        shape,
+    )
 
 
 @pytest.mark.parametrize("n_samples", [None, 1, 10, 5000, 0, -1, 5001, 2.5, "10", True])
@@ -807,6 +1045,7 @@ def test_loaders_contract(n_samples):
         X, y, images = out
         n = 5000 if n_samples is None else n_samples
         assert X.shape == (n, 784) and y.shape == (n,) and images.shape == (n, 28, 28)
+
     check_contract(lambda: datasets.load_mnist(n_samples=n_samples, return_images=True), shape)
     X, y = check_contract(datasets.load_digits, lambda out: out[0].shape == (1797, 64))
     assert y.shape == (1797,)
@@ -815,21 +1054,24 @@ def test_loaders_contract(n_samples):
 HUGE = 10**12
 
 
-@pytest.mark.parametrize("call", [
-    lambda: datasets.make_half_circle(HUGE),
-    lambda: datasets.make_square(HUGE),
-    lambda: datasets.make_frame(HUGE),
-    lambda: datasets.make_banana(HUGE),
-    lambda: datasets.make_spiral(HUGE),
-    lambda: datasets.make_sine(HUGE),
-    lambda: datasets.make_sine_sum(HUGE),
-    lambda: datasets.make_three_clusters(HUGE),
-    lambda: datasets.make_gaussian_sources(HUGE),
-    lambda: datasets.make_gaussian_sources(10, n_features=HUGE),
-    lambda: datasets.make_kde_strings(HUGE),
-    lambda: datasets.make_kde_strings(1, max_length=HUGE),
-    lambda: datasets.random_shifts(np.zeros((1, 4)), HUGE, image_shape=(2, 2)),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: datasets.make_half_circle(HUGE),
+        lambda: datasets.make_square(HUGE),
+        lambda: datasets.make_frame(HUGE),
+        lambda: datasets.make_banana(HUGE),
+        lambda: datasets.make_spiral(HUGE),
+        lambda: datasets.make_sine(HUGE),
+        lambda: datasets.make_sine_sum(HUGE),
+        lambda: datasets.make_three_clusters(HUGE),
+        lambda: datasets.make_gaussian_sources(HUGE),
+        lambda: datasets.make_gaussian_sources(10, n_features=HUGE),
+        lambda: datasets.make_kde_strings(HUGE),
+        lambda: datasets.make_kde_strings(1, max_length=HUGE),
+        lambda: datasets.random_shifts(np.zeros((1, 4)), HUGE, image_shape=(2, 2)),
+    ],
+)
 def test_huge_data_sets_are_refused_before_allocation(call):
     with pytest.raises(MemoryBudgetError, match="would need") as info:
         call()
@@ -838,29 +1080,39 @@ def test_huge_data_sets_are_refused_before_allocation(call):
 
 # -- the memory guard --------------------------------------------------------------------
 
+
 def _small_problem(n=40, d=2):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(n, d))
     return X, np.sin(X[:, 0])
 
 
-@pytest.mark.parametrize("call, matrix", [
-    (lambda X, y: WienerRegressor().fit(X, y), "Gram matrix"),
-    (lambda X, y: WienerRegressor().partial_fit(X, y), "Cholesky"),
-    (lambda X, y: WienerRegressor().fit(X[:5], y[:5]).partial_fit(X[5:], y[5:]),
-     "Cholesky"),
-    (lambda X, y: SequentialSVR().fit(X, y), "R = K + λ²"),
-    (lambda X, y: sparse_regression.sequential_svr(np.eye(len(y)), y, epsilon=0.1),
-     "R = K + λ²"),
-    (lambda X, y: select_kpca(FeatureExpansion(y, X, GaussianKernel()), 2),
-     "support Gram matrix"),
-    (lambda X, y: select_l1(FeatureExpansion(y, X, GaussianKernel()), 2),
-     "support Gram matrix"),
-    (lambda X, y: reduce_svm(SVC(C=0.01).fit(X, y > 0), 2, method="selection_kpca"),
-     "support Gram matrix"),
-    (lambda X, y: KernelDependencyEstimator(method="candidates").fit(X, X),
-     "Gram matrices"),
-])
+@pytest.mark.parametrize(
+    "call, matrix",
+    [
+        (lambda X, y: WienerRegressor().fit(X, y), "Gram matrix"),
+        (lambda X, y: WienerRegressor().partial_fit(X, y), "Cholesky"),
+        (lambda X, y: WienerRegressor().fit(X[:5], y[:5]).partial_fit(X[5:], y[5:]), "Cholesky"),
+        (lambda X, y: SequentialSVR().fit(X, y), "R = K + λ²"),
+        (
+            lambda X, y: sparse_regression.sequential_svr(np.eye(len(y)), y, epsilon=0.1),
+            "R = K + λ²",
+        ),
+        (
+            lambda X, y: select_kpca(FeatureExpansion(y, X, GaussianKernel()), 2),
+            "support Gram matrix",
+        ),
+        (
+            lambda X, y: select_l1(FeatureExpansion(y, X, GaussianKernel()), 2),
+            "support Gram matrix",
+        ),
+        (
+            lambda X, y: reduce_svm(SVC(C=0.01).fit(X, y > 0), 2, method="selection_kpca"),
+            "support Gram matrix",
+        ),
+        (lambda X, y: KernelDependencyEstimator(method="candidates").fit(X, X), "Gram matrices"),
+    ],
+)
 def test_memory_guard_refuses_training_matrices(call, matrix):
     X, y = _small_problem()
     with config_context(memory_budget="10kB"), pytest.raises(MemoryBudgetError) as info:
@@ -869,7 +1121,7 @@ def test_memory_guard_refuses_training_matrices(call, matrix):
     assert matrix in message and re.search(r"(\d+) x \1", message), message
     assert "fewer" in message, message
     assert "Nyström" not in message
-    call(X, y)                                  # within the default budget it runs
+    call(X, y)  # within the default budget it runs
 
 
 def test_construction_needs_no_support_gram_matrix():
@@ -880,6 +1132,7 @@ def test_construction_needs_no_support_gram_matrix():
 
 
 # -- determinism --------------------------------------------------------------------------
+
 
 def _twice(call):
     return call(), call()
@@ -895,8 +1148,12 @@ def _assert_identical(a, b):
 
 
 @settings(max_examples=examples(0.3))
-@given(coef_X=expansions(kernels=gammas.map(lambda g: GaussianKernel(gamma=g))),
-       seed=st.integers(0, 2**32), shared=st.booleans(), phase2=st.booleans())
+@given(
+    coef_X=expansions(kernels=gammas.map(lambda g: GaussianKernel(gamma=g))),
+    seed=st.integers(0, 2**32),
+    shared=st.booleans(),
+    phase2=st.booleans(),
+)
 def test_construction_is_bit_identical_for_a_seed(coef_X, seed, shared, phase2):
     coef, X, kernel = coef_X
     try:
@@ -905,9 +1162,18 @@ def test_construction_is_bit_identical_for_a_seed(coef_X, seed, shared, phase2):
         assume(False)
 
     def run():
-        rs = construct(psi, 2, shared=shared, n_starts=4, max_iter=10, phase2=phase2,
-                       phase2_max_iter=5, random_state=seed)
+        rs = construct(
+            psi,
+            2,
+            shared=shared,
+            n_starts=4,
+            max_iter=10,
+            phase2=phase2,
+            phase2_max_iter=5,
+            random_state=seed,
+        )
         return rs.vectors, rs.coef, rs.error
+
     _assert_identical(*_twice(run))
 
 
@@ -919,6 +1185,7 @@ def test_reduce_svm_is_bit_identical_for_a_seed(regression):
     def run():
         small = reduce_svm(model, 3, X=X, y=y if regression else y > 0, random_state=7)
         return small.vectors_, small.dual_coef_, small.intercept_
+
     _assert_identical(*_twice(run))
 
 
@@ -935,8 +1202,9 @@ GENERATORS = [
     lambda s: datasets.make_kde_strings(5, random_state=s),
     lambda s: (datasets.add_gaussian_noise(np.zeros((3, 4)), 0.5, random_state=s),),
     lambda s: (datasets.add_speckle_noise(np.zeros((3, 4)), 0.5, random_state=s),),
-    lambda s: datasets.random_shifts(np.arange(8.0).reshape(2, 4), 5, image_shape=(2, 2),
-                                     max_shift=1, random_state=s),
+    lambda s: datasets.random_shifts(
+        np.arange(8.0).reshape(2, 4), 5, image_shape=(2, 2), max_shift=1, random_state=s
+    ),
 ]
 
 
@@ -953,14 +1221,18 @@ def test_kde_is_bit_identical():
     X, Y, _ = datasets.make_kde_strings(12, min_length=3, max_length=6, random_state=0)
 
     def run():
-        est = KernelDependencyEstimator(NormalizedKernel(SpectrumKernel(2)),
-                                        NormalizedKernel(JointSpectrumKernel(3)),
-                                        n_neighbors=3).fit(X, Y)
+        est = KernelDependencyEstimator(
+            NormalizedKernel(SpectrumKernel(2)),
+            NormalizedKernel(JointSpectrumKernel(3)),
+            n_neighbors=3,
+        ).fit(X, Y)
         return est.coordinates_, est.dual_coef_, est.predict(X)
+
     _assert_identical(*_twice(run))
     V, W = _small_problem(12)
 
     def vectors():
         est = KernelDependencyEstimator("rbf", "rbf", method="fixed_point").fit(V, W)
         return est.dual_coef_, est.predict(V)
+
     _assert_identical(*_twice(vectors))

@@ -19,8 +19,10 @@ def _python_blocks():
 
 def _run(index, capsys, namespace=None):
     pytest.importorskip("mlxtend")
-    exec(compile(_python_blocks()[index], f"README.md[python block {index}]", "exec"),
-         {} if namespace is None else namespace)
+    exec(
+        compile(_python_blocks()[index], f"README.md[python block {index}]", "exec"),
+        {} if namespace is None else namespace,
+    )
     return capsys.readouterr().out.split()
 
 
@@ -30,7 +32,7 @@ def _bash_blocks():
 
 def test_readme_has_the_examples_tested_here():
     assert len(_python_blocks()) == 7
-    assert len(_bash_blocks()) == 3   # set-up, command line, installing by hand
+    assert len(_bash_blocks()) == 3  # set-up, command line, installing by hand
 
 
 def test_coming_from_scikit_learn_example_agrees_with_scikit_learn(capsys):
@@ -47,7 +49,7 @@ def test_denoiser_example_prints_what_its_comment_says(capsys):
 
 def test_three_step_example_converges(capsys):
     residual, success = _run(1, capsys)
-    assert 0 < float(residual) < 2     # ‖Ψ − φ(z)‖² of a Gaussian kernel is below 2
+    assert 0 < float(residual) < 2  # ‖Ψ − φ(z)‖² of a Gaussian kernel is below 2
     assert success == "True"
 
 
@@ -58,6 +60,7 @@ def test_model_file_example_round_trips_exactly(capsys, tmp_path, monkeypatch):
     assert (tmp_path / "digits8.npz").exists()
 
 
+@pytest.mark.slow
 def test_command_line_example_runs_as_written(tmp_path):
     """Each line of the README's command-line block, in a shell, in order."""
     pytest.importorskip("mlxtend")
@@ -67,8 +70,9 @@ def test_command_line_example_runs_as_written(tmp_path):
     if shutil.which("preimage", path=env["PATH"]) is None:
         pytest.skip("the preimage console script is not installed beside this Python")
     for line in lines:
-        result = subprocess.run(line, shell=True, cwd=tmp_path, env=env, capture_output=True,
-                                text=True, timeout=600)
+        result = subprocess.run(
+            line, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+        )
         assert result.returncode == 0, (line, result.stderr)
         if line.startswith("preimage info"):
             assert "GaussianKernel(gamma=0.02)" in result.stdout
@@ -79,7 +83,7 @@ def test_command_line_example_runs_as_written(tmp_path):
 
     clean = load_mnist()[0][1::50]
     mse = np.mean(np.sum((denoised - clean) ** 2, axis=1))
-    assert mse < 16, mse              # the noise alone is about 196
+    assert mse < 16, mse  # the noise alone is about 196
     pngs = sorted((tmp_path / "denoised").glob("*.png"))
     assert len(pngs) == 100
     from PIL import Image
@@ -87,6 +91,7 @@ def test_command_line_example_runs_as_written(tmp_path):
     assert Image.open(pngs[0]).size == (28, 28)
 
 
+@pytest.mark.slow
 def test_nystroem_and_dask_examples_print_what_they_say(capsys):
     pytest.importorskip("dask.array")
     namespace = {}
@@ -97,6 +102,7 @@ def test_nystroem_and_dask_examples_print_what_they_say(capsys):
     assert float(diff) < 1e-8
 
 
+@pytest.mark.slow
 def test_reduced_svm_example_prints_what_its_comments_say(capsys):
     n_support, n_vectors, full, reduced = _run(5, capsys)
     assert int(n_vectors) == 100 and int(n_support) > 5 * int(n_vectors)

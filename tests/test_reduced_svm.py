@@ -47,6 +47,7 @@ from preimage.reduced_set import (
 # data and models (small: the whole file should run in a few seconds)
 # ---------------------------------------------------------------------------
 
+
 def blobs(sizes, d=2, spread=1.3, seed=0):
     """Gaussian classes of the given sizes around well-separated centres."""
     rng = np.random.default_rng(seed)
@@ -56,7 +57,7 @@ def blobs(sizes, d=2, spread=1.3, seed=0):
     return X, y
 
 
-X3, Y3 = blobs([25, 35, 30], seed=1)        # unequal classes: libsvm's grouping shows
+X3, Y3 = blobs([25, 35, 30], seed=1)  # unequal classes: libsvm's grouping shows
 X4, Y4 = blobs([12, 20, 16, 24], seed=2)
 T = np.random.default_rng(3).normal(scale=3.0, size=(40, 2))
 LABELS = np.array(["ant", "bee", "cat"])
@@ -73,14 +74,19 @@ XR, YR = regression_data()
 #: name -> (estimator factory taking SVC keyword overrides, X, y)
 SETUPS = {
     "binary": (lambda **kw: SVC(gamma=0.4, **kw), X3, Y3 == 1),
-    "binary_labels": (lambda **kw: SVC(gamma=0.4, C=2.0, **kw), X3,
-                      LABELS[1:][(Y3 == 1).astype(int)]),
+    "binary_labels": (
+        lambda **kw: SVC(gamma=0.4, C=2.0, **kw),
+        X3,
+        LABELS[1:][(Y3 == 1).astype(int)],
+    ),
     "ovo3": (lambda **kw: SVC(gamma=0.4, **kw), X3, LABELS[Y3]),
     "ovo4": (lambda **kw: SVC(kernel="poly", degree=3, gamma=0.2, coef0=1.0, **kw), X4, Y4),
-    "ovo4_sigmoid": (lambda **kw: SVC(kernel="sigmoid", gamma=0.05, coef0=-0.5, **kw), X4,
-                     Y4),
-    "ovo3_linear": (lambda **kw: SVC(kernel="linear", C=0.5,
-                                     **{"decision_function_shape": "ovo", **kw}), X3, Y3),
+    "ovo4_sigmoid": (lambda **kw: SVC(kernel="sigmoid", gamma=0.05, coef0=-0.5, **kw), X4, Y4),
+    "ovo3_linear": (
+        lambda **kw: SVC(kernel="linear", C=0.5, **{"decision_function_shape": "ovo", **kw}),
+        X3,
+        Y3,
+    ),
     "ovr3": (lambda **kw: OneVsRestClassifier(SVC(gamma="scale")), X3, Y3),
     "ovr2": (lambda **kw: OneVsRestClassifier(SVC(gamma=0.4)), X3, Y3 == 2),
     "svr": (lambda **kw: SVR(gamma=0.5, epsilon=0.1), XR, YR),
@@ -107,14 +113,14 @@ def ovo_reference(name):
 
 def total_support(model):
     if isinstance(model, OneVsRestClassifier):
-        return np.unique(np.vstack([e.support_vectors_ for e in model.estimators_]),
-                         axis=0).shape[0]
+        return np.unique(np.vstack([e.support_vectors_ for e in model.estimators_]), axis=0).shape[
+            0
+        ]
     return model.support_vectors_.shape[0]
 
 
 def decision(model, X):
-    return model.predict(X) if isinstance(model, (SVR, ReducedSVR)) else \
-        model.decision_function(X)
+    return model.predict(X) if isinstance(model, (SVR, ReducedSVR)) else model.decision_function(X)
 
 
 def _reduced_shell(machines, reduced, model):
@@ -123,8 +129,10 @@ def _reduced_shell(machines, reduced, model):
     if machines.kind == "regression":
         shell = ReducedSVR()
     else:
-        shell = ReducedSVC(decision_function_shape=machines.decision_function_shape,
-                           break_ties=machines.break_ties)
+        shell = ReducedSVC(
+            decision_function_shape=machines.decision_function_shape,
+            break_ties=machines.break_ties,
+        )
     shell._set_reduced(reduced, machines.intercept, machines.expansion, model)
     shell._set_machines(machines)
     return shell
@@ -134,18 +142,23 @@ def _reduced_shell(machines, reduced, model):
 # the kernel and the expansions, before any reduction
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("params, reference", [
-    (dict(kernel="rbf", gamma="scale"), "rbf"),
-    (dict(kernel="poly", degree=2, gamma=0.3, coef0=0.7), "poly"),
-    (dict(kernel="sigmoid", gamma=0.1, coef0=-0.2), "sigmoid"),
-    (dict(kernel="linear"), "linear"),
-])
+
+@pytest.mark.parametrize(
+    "params, reference",
+    [
+        (dict(kernel="rbf", gamma="scale"), "rbf"),
+        (dict(kernel="poly", degree=2, gamma=0.3, coef0=0.7), "poly"),
+        (dict(kernel="sigmoid", gamma=0.1, coef0=-0.2), "sigmoid"),
+        (dict(kernel="linear"), "linear"),
+    ],
+)
 def test_kernel_mapping_equals_sklearn_pairwise(params, reference):
     model = SVC(**params).fit(X3, Y3)
     A, B = T[:7], X3[:9]
     # 'scale' resolved by hand, not read back from the model
-    gamma = 1.0 / (X3.shape[1] * X3.var()) if params.get("gamma") == "scale" \
-        else params.get("gamma")
+    gamma = (
+        1.0 / (X3.shape[1] * X3.var()) if params.get("gamma") == "scale" else params.get("gamma")
+    )
     expected = {
         "rbf": lambda: rbf_kernel(A, B, gamma=gamma),
         "poly": lambda: polynomial_kernel(A, B, degree=2, gamma=gamma, coef0=0.7),
@@ -162,23 +175,28 @@ def test_expansions_reproduce_the_model(name):
     values = machines.decision_values(T)
     reference = ovo_reference(name)
     expected = decision(reference, T)
-    np.testing.assert_allclose(values.reshape(expected.shape), expected, rtol=0,
-                               atol=1e-10 * max(1.0, np.abs(expected).max()))
+    np.testing.assert_allclose(
+        values.reshape(expected.shape),
+        expected,
+        rtol=0,
+        atol=1e-10 * max(1.0, np.abs(expected).max()),
+    )
     # the pairwise order is libsvm's (0, 1), (0, 2), ..., (1, 2), ...
     if machines.kind == "ovo":
         c = len(model.classes_)
-        assert [tuple(p) for p in machines.pairs] == [(i, j) for i in range(c)
-                                                      for j in range(i + 1, c)]
+        assert [tuple(p) for p in machines.pairs] == [
+            (i, j) for i in range(c) for j in range(i + 1, c)
+        ]
     # the un-reduced expansions in the reduced machine's shell: same decision
     # (in the model's own shape) and the same labels
     e = machines.expansion
-    exact = ReducedSetResult(e.support, e.coef, e.kernel, np.zeros(len(e)), e.norm2(),
-                             "none")
+    exact = ReducedSetResult(e.support, e.coef, e.kernel, np.zeros(len(e)), e.norm2(), "none")
     shell = _reduced_shell(machines, exact, model)
     for X in (T, training_data(name)[0]):
         expected = decision(model, X)
-        np.testing.assert_allclose(decision(shell, X), expected, rtol=0,
-                                   atol=1e-10 * max(1.0, np.abs(expected).max()))
+        np.testing.assert_allclose(
+            decision(shell, X), expected, rtol=0, atol=1e-10 * max(1.0, np.abs(expected).max())
+        )
         if name != "svr":
             np.testing.assert_array_equal(shell.predict(X), model.predict(X))
 
@@ -187,8 +205,11 @@ def test_model_fitted_on_sparse_data():
     import scipy.sparse as sp
 
     model = SVC(gamma=0.4, decision_function_shape="ovo").fit(sp.csr_matrix(X3), Y3)
-    np.testing.assert_allclose(svm_expansion(model).decision_values(T),
-                               model.decision_function(sp.csr_matrix(T)), atol=1e-10)
+    np.testing.assert_allclose(
+        svm_expansion(model).decision_values(T),
+        model.decision_function(sp.csr_matrix(T)),
+        atol=1e-10,
+    )
     small = reduce_svm(model, 2, X=sp.csr_matrix(X3), y=Y3, random_state=0)
     np.testing.assert_array_equal(small.predict(sp.csr_matrix(T)), small.predict(T))
 
@@ -196,6 +217,7 @@ def test_model_fitted_on_sparse_data():
 # ---------------------------------------------------------------------------
 # a reduction that removes nothing gives back the original machine
 # ---------------------------------------------------------------------------
+
 
 # The sigmoid kernel is not positive definite: the reduced-set problem is
 # ill-posed there (see test_sigmoid_kernel_warns).
@@ -206,8 +228,9 @@ def test_selection_of_every_support_vector_is_the_original(name):
     assert not small.threshold_recomputed_
     for X in (T, training_data(name)[0]):
         expected = decision(model, X)
-        np.testing.assert_allclose(decision(small, X), expected, rtol=0,
-                                   atol=1e-8 * max(1.0, np.abs(expected).max()))
+        np.testing.assert_allclose(
+            decision(small, X), expected, rtol=0, atol=1e-8 * max(1.0, np.abs(expected).max())
+        )
         if name != "svr":
             np.testing.assert_array_equal(small.predict(X), model.predict(X))
     np.testing.assert_allclose(small.approximation_error_, 0, atol=1e-8)
@@ -216,8 +239,7 @@ def test_selection_of_every_support_vector_is_the_original(name):
         other = {"ovr": "ovo", "ovo": "ovr"}[model.decision_function_shape]
         ref = make_model(name, decision_function_shape=other)
         small.set_params(decision_function_shape=other)
-        np.testing.assert_allclose(small.decision_function(T), ref.decision_function(T),
-                                   atol=1e-8)
+        np.testing.assert_allclose(small.decision_function(T), ref.decision_function(T), atol=1e-8)
         np.testing.assert_array_equal(small.predict(T), ref.predict(T))
 
 
@@ -237,8 +259,10 @@ def test_break_ties_follows_svc():
 # same inputs, same output shapes and dtypes as the original
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["binary", "binary_labels", "ovo3", "ovo3_linear", "ovr3",
-                                  "ovr2", "svr"])
+
+@pytest.mark.parametrize(
+    "name", ["binary", "binary_labels", "ovo3", "ovo3_linear", "ovr3", "ovr2", "svr"]
+)
 def test_outputs_have_the_originals_shapes_and_dtypes(name):
     model = make_model(name)
     small = reduce_svm(model, 3, random_state=0)
@@ -249,7 +273,7 @@ def test_outputs_have_the_originals_shapes_and_dtypes(name):
                 continue
             if method == "score":
                 if len(X) < 2:
-                    continue                # R² needs two samples
+                    continue  # R² needs two samples
                 y = model.predict(X)
                 assert isinstance(small.score(X, y), float)
                 continue
@@ -266,6 +290,7 @@ def test_outputs_have_the_originals_shapes_and_dtypes(name):
 # ---------------------------------------------------------------------------
 # thresholds
 # ---------------------------------------------------------------------------
+
 
 def brute_classification_threshold(values, y_sign, b0):
     """The rule, by scanning a grid much finer than the gaps between the
@@ -290,9 +315,9 @@ def test_classification_threshold_matches_brute_force(seed):
     values = np.round(rng.normal(scale=2.0, size=n), 1)
     y_sign = rng.choice([-1, 1], size=n)
     if seed % 4 == 0:
-        y_sign[:] = 1                       # unbounded optimum
+        y_sign[:] = 1  # unbounded optimum
     if seed % 4 == 1:
-        y_sign = np.where(values + 0.3 > 0, 1, -1)   # separable
+        y_sign = np.where(values + 0.3 > 0, 1, -1)  # separable
     b0 = float(np.round(rng.normal(scale=2.0), 2)) + 0.001
     b = classification_threshold(values, y_sign, b0)
     expected, min_errors = brute_classification_threshold(values, y_sign, b0)
@@ -307,8 +332,9 @@ def test_classification_threshold_edge_cases():
 
 
 def epsilon_loss(residuals, b, epsilon):
-    return np.maximum(np.abs(np.asarray(residuals)[None, :] - np.atleast_1d(b)[:, None])
-                      - epsilon, 0).sum(axis=1)
+    return np.maximum(
+        np.abs(np.asarray(residuals)[None, :] - np.atleast_1d(b)[:, None]) - epsilon, 0
+    ).sum(axis=1)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -344,7 +370,7 @@ def test_recomputed_threshold_is_no_worse_on_the_training_set(name):
     X, y = training_data(name)
     small = reduce_svm(model, 2, X=X, y=y, random_state=0)
     assert small.threshold_recomputed_
-    g = small.reduced_set_.evaluate(X)                       # no threshold
+    g = small.reduced_set_.evaluate(X)  # no threshold
     if name == "svr":
         kept = epsilon_loss(y - g[:, 0], small.original_intercept_, model.epsilon)[0]
         new = epsilon_loss(y - g[:, 0], small.intercept_, model.epsilon)[0]
@@ -353,8 +379,11 @@ def test_recomputed_threshold_is_no_worse_on_the_training_set(name):
     index = np.searchsorted(model.classes_, y)
     machines = svm_expansion(model)
     for k, (positive, negative) in enumerate(machines.pairs):
-        rows = ((index == positive) | (index == negative)) if machines.kind == "ovo" \
+        rows = (
+            ((index == positive) | (index == negative))
+            if machines.kind == "ovo"
             else np.ones(len(y), bool)
+        )
         s = np.where(index[rows] == positive, 1, -1)
 
         def errors(b, k=k, rows=rows, s=s):
@@ -366,6 +395,7 @@ def test_recomputed_threshold_is_no_worse_on_the_training_set(name):
 # ---------------------------------------------------------------------------
 # reduction quality
 # ---------------------------------------------------------------------------
+
 
 def test_construction_error_decreases_and_bounds_the_decision_change():
     model = make_model("binary")
@@ -416,6 +446,7 @@ def test_multiclass_reduction_runs_every_method(method):
 # multiclass: one reduced set shared by the machines unless asked otherwise
 # ---------------------------------------------------------------------------
 
+
 def digits_split():
     """400 training and 600 test digits (10 classes, 64 pixels) of
     scikit-learn's bundled set."""
@@ -428,11 +459,12 @@ def digits_split():
 def brute_ovo(model, small, X):
     """The reduced one-vs-one machines evaluated term by term with
     scikit-learn's rbf_kernel, and libsvm's vote (ties to the lowest class)."""
-    values = rbf_kernel(X, small.vectors_, gamma=model._gamma) @ small.dual_coef_.T \
-        + small.intercept_
+    values = (
+        rbf_kernel(X, small.vectors_, gamma=model._gamma) @ small.dual_coef_.T + small.intercept_
+    )
     c = len(model.classes_)
     votes = np.zeros((len(X), c), dtype=int)
-    for k, (i, j) in enumerate((i, j) for i in range(c) for j in range(i + 1, c)):
+    for k, (i, j) in enumerate((a, b) for a in range(c) for b in range(a + 1, c)):
         votes[:, i] += values[:, k] > 0
         votes[:, j] += values[:, k] <= 0
     return values, model.classes_[np.argmax(votes, axis=1)]
@@ -447,7 +479,7 @@ def test_multiclass_reduction_is_shared_and_no_larger_than_the_original():
     model = SVC().fit(X, y)
     n_support = model.support_vectors_.shape[0]
     assert n_support > 50
-    with warnings.catch_warnings():              # some pre-image runs stop at max_iter
+    with warnings.catch_warnings():  # some pre-image runs stop at max_iter
         warnings.simplefilter("ignore", ConvergenceWarning)
         small = reduce_svm(model, 50, random_state=0)
     assert small.n_vectors_ <= min(50, n_support)
@@ -464,19 +496,24 @@ def test_multiclass_reduction_is_shared_and_no_larger_than_the_original():
     np.testing.assert_allclose(small.decision_function(X_test), values, rtol=0, atol=1e-10)
 
 
-@pytest.mark.parametrize("n, make", [
-    (50, lambda model, X, y: reduce_svm(model, 50, shared=False)),
-    (6, lambda model, X, y: reduce_svm(model, 6, "selection_kpca", shared=False, X=X, y=y)),
-    (50, lambda model, X, y: ReducedSVC(SVC(), 50, shared=False).fit(X, y)),
-])
+@pytest.mark.parametrize(
+    "n, make",
+    [
+        (50, lambda model, X, y: reduce_svm(model, 50, shared=False)),
+        (6, lambda model, X, y: reduce_svm(model, 6, "selection_kpca", shared=False, X=X, y=y)),
+        (50, lambda model, X, y: ReducedSVC(SVC(), 50, shared=False).fit(X, y)),
+    ],
+)
 def test_per_machine_reduction_no_smaller_than_the_original_is_refused(n, make):
     X, y, _, _ = digits_split()
     model = SVC().fit(X, y)
-    message = (f"'n_vectors'={n} with 'shared'=False reduces each of the 45 machines on its "
-               f"own and pools their vectors: 45 machines × {n} vectors = up to {45 * n:,} "
-               "vectors, more than the 251 support vectors of the original, so the reduced "
-               f"model would decide no faster; pass shared=True ({n} vectors in all, shared "
-               "by every machine) or n_vectors ≤ 5 per machine")
+    message = (
+        f"'n_vectors'={n} with 'shared'=False reduces each of the 45 machines on its "
+        f"own and pools their vectors: 45 machines × {n} vectors = up to {45 * n:,} "
+        "vectors, more than the 251 support vectors of the original, so the reduced "
+        f"model would decide no faster; pass shared=True ({n} vectors in all, shared "
+        "by every machine) or n_vectors ≤ 5 per machine"
+    )
     with pytest.raises(ValueError) as info:
         make(model, X, y)
     assert str(info.value) == message
@@ -487,9 +524,12 @@ def test_per_machine_refusal_counts_every_machine_kind():
     model = make_model("ovr3")
     n_support = total_support(model)
     largest = (n_support - 1) // 3
-    with pytest.raises(ValueError, match=rf"3 machines × {largest + 1} vectors .* the "
-                                         rf"{n_support} support vectors .* n_vectors ≤ "
-                                         rf"{largest} per machine"):
+    with pytest.raises(
+        ValueError,
+        match=rf"3 machines × {largest + 1} vectors .* the "
+        rf"{n_support} support vectors .* n_vectors ≤ "
+        rf"{largest} per machine",
+    ):
         reduce_svm(model, largest + 1, shared=False)
     assert reduce_svm(model, largest, "selection_kpca", shared=False).n_vectors_ <= 3 * largest
     # a binary machine and an SVR are one machine: any size, shared or not
@@ -517,12 +557,14 @@ def test_per_machine_reduction_that_fits_is_kept():
 # kernel PCA
 # ---------------------------------------------------------------------------
 
+
 def kpca_models():
     X = blobs([20, 25], seed=5)[0]
-    return X, [KernelPCA(kernel="rbf", n_components=3, gamma=0.3).fit(X),
-               SklearnKernelPCA(n_components=3, kernel="rbf", gamma=0.3).fit(X),
-               SklearnKernelPCA(n_components=2, kernel="poly", degree=2, gamma=0.2,
-                                coef0=1.0).fit(X)]
+    return X, [
+        KernelPCA(kernel="rbf", n_components=3, gamma=0.3).fit(X),
+        SklearnKernelPCA(n_components=3, kernel="rbf", gamma=0.3).fit(X),
+        SklearnKernelPCA(n_components=2, kernel="poly", degree=2, gamma=0.2, coef0=1.0).fit(X),
+    ]
 
 
 def test_kernel_pca_expansion_plus_offset_is_transform():
@@ -530,8 +572,9 @@ def test_kernel_pca_expansion_plus_offset_is_transform():
     for kpca in models:
         expansion, offset = kernel_pca_expansion(kpca)
         for Z in (T, X):
-            np.testing.assert_allclose(expansion.cross(Z).T + offset, kpca.transform(Z),
-                                       rtol=0, atol=1e-10)
+            np.testing.assert_allclose(
+                expansion.cross(Z).T + offset, kpca.transform(Z), rtol=0, atol=1e-10
+            )
 
 
 def test_reduced_kernel_pca_error_shrinks_with_n_vectors():
@@ -559,8 +602,7 @@ def test_reduced_sklearn_kernel_pca():
         small = reduce_kernel_pca(kpca, 6, random_state=0)
         out = small.transform(T)
         assert out.shape == kpca.transform(T).shape
-        diag = {"rbf": np.ones(len(T)), "poly": (0.2 * (T ** 2).sum(1) + 1.0) ** 2}[
-            kpca.kernel]
+        diag = {"rbf": np.ones(len(T)), "poly": (0.2 * (T**2).sum(1) + 1.0) ** 2}[kpca.kernel]
         bound = np.sqrt(small.approximation_error_)[None, :] * np.sqrt(diag)[:, None]
         assert np.all(np.abs(out - kpca.transform(T)) <= bound * (1 + 1e-6) + 1e-7)
 
@@ -570,11 +612,16 @@ def test_reduced_sklearn_kernel_pca():
 # the functions reduce a machine fitted already
 # ---------------------------------------------------------------------------
 
+
 def _same_reduction(fitted, made):
-    for name in ("vectors_", "dual_coef_", "intercept_", "original_intercept_",
-                 "approximation_error_"):
-        np.testing.assert_array_equal(getattr(fitted, name), getattr(made, name),
-                                      err_msg=name)
+    for name in (
+        "vectors_",
+        "dual_coef_",
+        "intercept_",
+        "original_intercept_",
+        "approximation_error_",
+    ):
+        np.testing.assert_array_equal(getattr(fitted, name), getattr(made, name), err_msg=name)
     assert fitted.n_vectors_ == made.n_vectors_
     assert fitted.original_n_support_ == made.original_n_support_
     assert fitted.threshold_recomputed_ and made.threshold_recomputed_
@@ -587,8 +634,13 @@ def test_fit_reduces_as_reduce_svm_does(name, method):
     Reduced = ReducedSVR if name == "svr" else ReducedSVC
     options = {"random_state": 0} if method == "construction" else {}
     template = factory()
-    fitted = Reduced(template, 3, method=method, method_params={"n_starts": 4}
-                     if method == "construction" else None, **options).fit(X, y)
+    fitted = Reduced(
+        template,
+        3,
+        method=method,
+        method_params={"n_starts": 4} if method == "construction" else None,
+        **options,
+    ).fit(X, y)
     extra = {"n_starts": 4} if method == "construction" else {}
     made = reduce_svm(factory().fit(X, y), 3, method, X=X, y=y, **options, **extra)
     _same_reduction(fitted, made)
@@ -607,27 +659,39 @@ def test_fit_with_default_svc_is_reduce_svm_of_a_default_svc():
     default = ReducedSVC(n_vectors=5, random_state=0).fit(X, y)
     np.testing.assert_array_equal(
         default.decision_function(T),
-        reduce_svm(SVC().fit(X, y), 5, X=X, y=y, random_state=0).decision_function(T))
+        reduce_svm(SVC().fit(X, y), 5, X=X, y=y, random_state=0).decision_function(T),
+    )
     svr = ReducedSVR(n_vectors=4, random_state=0).fit(XR, YR)
     np.testing.assert_array_equal(
-        svr.predict(T), reduce_svm(SVR().fit(XR, YR), 4, X=XR, y=YR,
-                                   random_state=0).predict(T))
+        svr.predict(T), reduce_svm(SVR().fit(XR, YR), 4, X=XR, y=YR, random_state=0).predict(T)
+    )
 
 
 def test_reduce_svm_says_how_it_was_made():
     model = make_model("ovo3", decision_function_shape="ovo", break_ties=False)
     small = reduce_svm(model, 3, "construction", shared=True, random_state=5, n_starts=2)
     assert small.get_params() == dict(
-        estimator=None, n_vectors=3, method="construction", shared=True,
-        method_params={"n_starts": 2}, random_state=5, decision_function_shape="ovo",
-        break_ties=False)
+        estimator=None,
+        n_vectors=3,
+        method="construction",
+        shared=True,
+        method_params={"n_starts": 2},
+        random_state=5,
+        decision_function_shape="ovo",
+        break_ties=False,
+    )
     assert not small.threshold_recomputed_
     # its parameters make the same reduction again with fit
     again = clone(small).set_params(estimator=make_model("ovo3")).fit(*training_data("ovo3"))
     assert again.n_vectors_ == small.n_vectors_
     assert reduce_svm(make_model("svr"), 2, "selection_kpca").get_params() == dict(
-        estimator=None, n_vectors=2, method="selection_kpca", shared=True,
-        method_params=None, random_state=None)
+        estimator=None,
+        n_vectors=2,
+        method="selection_kpca",
+        shared=True,
+        method_params=None,
+        random_state=None,
+    )
 
 
 def test_fit_with_sparse_data_is_fit_with_dense_data():
@@ -636,46 +700,64 @@ def test_fit_with_sparse_data_is_fit_with_dense_data():
     X, y = training_data("ovo3")
     dense = ReducedSVC(n_vectors=2, random_state=0).fit(X, y)
     sparse = ReducedSVC(n_vectors=2, random_state=0).fit(sp.csr_matrix(X), y)
-    np.testing.assert_array_equal(sparse.decision_function(sp.csr_matrix(T)),
-                                  dense.decision_function(T))
+    np.testing.assert_array_equal(
+        sparse.decision_function(sp.csr_matrix(T)), dense.decision_function(T)
+    )
 
 
 def test_fit_reduced_kernel_pca_is_reduce_kernel_pca():
     X = kpca_models()[0]
-    for template in (KernelPCA(kernel="rbf", n_components=3, gamma=0.3),
-                     SklearnKernelPCA(n_components=2, kernel="poly", degree=2, gamma=0.2,
-                                      coef0=1.0)):
+    for template in (
+        KernelPCA(kernel="rbf", n_components=3, gamma=0.3),
+        SklearnKernelPCA(n_components=2, kernel="poly", degree=2, gamma=0.2, coef0=1.0),
+    ):
         fitted = ReducedKernelPCA(template, 5, random_state=0).fit(X)
         made = reduce_kernel_pca(clone(template).fit(X), 5, random_state=0)
         for attr in ("vectors_", "dual_coef_", "intercept_", "approximation_error_"):
             np.testing.assert_array_equal(getattr(fitted, attr), getattr(made, attr))
         np.testing.assert_array_equal(fitted.transform(T), made.transform(T))
         assert fitted.n_components_ == made.n_components_
-    assert made.get_params() == dict(estimator=None, n_vectors=5, method="construction",
-                                     shared=True, method_params=None, random_state=0)
+    assert made.get_params() == dict(
+        estimator=None,
+        n_vectors=5,
+        method="construction",
+        shared=True,
+        method_params=None,
+        random_state=0,
+    )
     # the default is preimage's KernelPCA with its defaults
     np.testing.assert_array_equal(
         ReducedKernelPCA(n_vectors=4, random_state=1).fit(X).transform(T),
-        reduce_kernel_pca(KernelPCA(kernel="rbf", gamma="total_variance").fit(X), 4, random_state=1).transform(T))
+        reduce_kernel_pca(
+            KernelPCA(kernel="rbf", gamma="total_variance").fit(X), 4, random_state=1
+        ).transform(T),
+    )
     assert list(ReducedKernelPCA(n_vectors=4).fit(X).get_feature_names_out()[:2]) == [
-        "reducedkernelpca0", "reducedkernelpca1"]
+        "reducedkernelpca0",
+        "reducedkernelpca1",
+    ]
 
 
-@pytest.mark.parametrize("call, error, match", [
-    (lambda: ReducedSVC(SVR()).fit(XR, YR > 0), ValueError, "'estimator'"),
-    (lambda: ReducedSVR(SVC()).fit(X3, Y3), ValueError, "'estimator'"),
-    (lambda: ReducedSVC(LogisticRegression()).fit(X3, Y3), TypeError, "'estimator'"),
-    (lambda: ReducedKernelPCA(SVC()).fit(X3), ValueError, "'estimator'"),
-    (lambda: ReducedSVC(n_vectors=0).fit(X3, Y3), ValueError, "'n_vectors'"),
-    (lambda: ReducedSVC(method="magic").fit(X3, Y3), ValueError, "'method'"),
-    (lambda: ReducedSVC(method_params={"random_state": 1}).fit(X3, Y3), ValueError,
-     "'method_params'"),
-    (lambda: ReducedSVC(method_params={"nope": 1}).fit(X3, Y3), TypeError, "nope"),
-    (lambda: ReducedSVR().fit(XR, np.full(len(XR), np.nan)), ValueError, "'y'"),
-    (lambda: ReducedSVC().predict(T), NotFittedError, r"fit\(X, y\).*reduce_svm"),
-    (lambda: ReducedKernelPCA().transform(T), NotFittedError,
-     r"fit\(X\).*reduce_kernel_pca"),
-])
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: ReducedSVC(SVR()).fit(XR, YR > 0), ValueError, "'estimator'"),
+        (lambda: ReducedSVR(SVC()).fit(X3, Y3), ValueError, "'estimator'"),
+        (lambda: ReducedSVC(LogisticRegression()).fit(X3, Y3), TypeError, "'estimator'"),
+        (lambda: ReducedKernelPCA(SVC()).fit(X3), ValueError, "'estimator'"),
+        (lambda: ReducedSVC(n_vectors=0).fit(X3, Y3), ValueError, "'n_vectors'"),
+        (lambda: ReducedSVC(method="magic").fit(X3, Y3), ValueError, "'method'"),
+        (
+            lambda: ReducedSVC(method_params={"random_state": 1}).fit(X3, Y3),
+            ValueError,
+            "'method_params'",
+        ),
+        (lambda: ReducedSVC(method_params={"nope": 1}).fit(X3, Y3), TypeError, "nope"),
+        (lambda: ReducedSVR().fit(XR, np.full(len(XR), np.nan)), ValueError, "'y'"),
+        (lambda: ReducedSVC().predict(T), NotFittedError, r"fit\(X, y\).*reduce_svm"),
+        (lambda: ReducedKernelPCA().transform(T), NotFittedError, r"fit\(X\).*reduce_kernel_pca"),
+    ],
+)
 def test_fit_refusals_name_the_argument(call, error, match):
     with pytest.raises(error, match=match):
         call()
@@ -685,46 +767,63 @@ def test_fit_refusals_name_the_argument(call, error, match):
 # invalid input: every message names the argument
 # ---------------------------------------------------------------------------
 
+
 def _lr():
     return LogisticRegression().fit(X3, Y3)
 
 
-@pytest.mark.parametrize("call, error, name", [
-    (lambda: reduce_svm(SVC(), 2), ValueError, "'model'"),
-    (lambda: reduce_svm(SVR(), 2), ValueError, "'model'"),
-    (lambda: reduce_svm(_lr(), 2), TypeError, "'model'"),
-    (lambda: reduce_svm(OneVsRestClassifier(LogisticRegression()).fit(X3, Y3), 2),
-     ValueError, "'model'"),
-    (lambda: reduce_svm(SVC(kernel="precomputed").fit(X3 @ X3.T, Y3), 2), ValueError,
-     "'model'"),
-    (lambda: reduce_svm(SVC(kernel=linear_kernel).fit(X3, Y3), 2), ValueError, "'model'"),
-    (lambda: reduce_svm(make_model("binary"), 0), ValueError, "'n_vectors'"),
-    (lambda: reduce_svm(make_model("binary"), 2.5), ValueError, "'n_vectors'"),
-    (lambda: reduce_svm(make_model("binary"), 2, X=X3), ValueError, "'y'"),
-    (lambda: reduce_svm(make_model("binary"), 2, X=X3[:, :1], y=Y3 == 1), ValueError,
-     "'X'"),
-    (lambda: reduce_svm(make_model("ovo3"), 2, X=X3, y=Y3), ValueError, "'y'"),
-    (lambda: reduce_svm(make_model("binary"), 2, method="nope"), ValueError, "'method'"),
-    (lambda: reduce_svm(make_model("binary"), 2).predict(T[:, :1]), ValueError, "'X'"),
-    (lambda: reduce_svm(make_model("svr"), 2).predict(np.ones((2, 3))), ValueError, "'X'"),
-    (lambda: reduce_svm(make_model("ovo3"), 2).decision_function(T[0]), ValueError, "'X'"),
-    (lambda: reduce_svm(make_model("binary"), 2).predict([[np.nan, 0.0]]), ValueError,
-     "'X'"),
-    (lambda: ReducedSVC().predict(T), ValueError, "reduce_svm"),
-    (lambda: reduce_kernel_pca(KernelPCA(kernel="rbf", gamma="total_variance"), 2), ValueError, "'kpca'"),
-    (lambda: reduce_kernel_pca(SVC().fit(X3, Y3), 2), TypeError, "'kpca'"),
-    (lambda: reduce_kernel_pca(SklearnKernelPCA(kernel="cosine").fit(X3), 2), ValueError,
-     "'kpca'"),
-    (lambda: reduce_kernel_pca(KernelPCA(kernel="precomputed").fit(X3 @ X3.T), 2),
-     ValueError, "'kpca'"),
-    (lambda: reduce_kernel_pca(kpca_models()[1][0], -1), ValueError, "'n_vectors'"),
-    (lambda: reduce_kernel_pca(kpca_models()[1][0], 3).transform(T[:, :1]), ValueError,
-     "'X'"),
-    (lambda: classification_threshold([0.0, 1.0], [0, 1], 0.0), ValueError, "'y_sign'"),
-    (lambda: classification_threshold([0.0, 1.0], [1, -1], np.nan), ValueError, "'b0'"),
-    (lambda: epsilon_insensitive_threshold([0.0], -0.1), ValueError, "'epsilon'"),
-    (lambda: epsilon_insensitive_threshold([], 0.1), ValueError, "'residuals'"),
-])
+@pytest.mark.parametrize(
+    "call, error, name",
+    [
+        (lambda: reduce_svm(SVC(), 2), ValueError, "'model'"),
+        (lambda: reduce_svm(SVR(), 2), ValueError, "'model'"),
+        (lambda: reduce_svm(_lr(), 2), TypeError, "'model'"),
+        (
+            lambda: reduce_svm(OneVsRestClassifier(LogisticRegression()).fit(X3, Y3), 2),
+            ValueError,
+            "'model'",
+        ),
+        (
+            lambda: reduce_svm(SVC(kernel="precomputed").fit(X3 @ X3.T, Y3), 2),
+            ValueError,
+            "'model'",
+        ),
+        (lambda: reduce_svm(SVC(kernel=linear_kernel).fit(X3, Y3), 2), ValueError, "'model'"),
+        (lambda: reduce_svm(make_model("binary"), 0), ValueError, "'n_vectors'"),
+        (lambda: reduce_svm(make_model("binary"), 2.5), ValueError, "'n_vectors'"),
+        (lambda: reduce_svm(make_model("binary"), 2, X=X3), ValueError, "'y'"),
+        (lambda: reduce_svm(make_model("binary"), 2, X=X3[:, :1], y=Y3 == 1), ValueError, "'X'"),
+        (lambda: reduce_svm(make_model("ovo3"), 2, X=X3, y=Y3), ValueError, "'y'"),
+        (lambda: reduce_svm(make_model("binary"), 2, method="nope"), ValueError, "'method'"),
+        (lambda: reduce_svm(make_model("binary"), 2).predict(T[:, :1]), ValueError, "'X'"),
+        (lambda: reduce_svm(make_model("svr"), 2).predict(np.ones((2, 3))), ValueError, "'X'"),
+        (lambda: reduce_svm(make_model("ovo3"), 2).decision_function(T[0]), ValueError, "'X'"),
+        (lambda: reduce_svm(make_model("binary"), 2).predict([[np.nan, 0.0]]), ValueError, "'X'"),
+        (lambda: ReducedSVC().predict(T), ValueError, "reduce_svm"),
+        (
+            lambda: reduce_kernel_pca(KernelPCA(kernel="rbf", gamma="total_variance"), 2),
+            ValueError,
+            "'kpca'",
+        ),
+        (lambda: reduce_kernel_pca(SVC().fit(X3, Y3), 2), TypeError, "'kpca'"),
+        (
+            lambda: reduce_kernel_pca(SklearnKernelPCA(kernel="cosine").fit(X3), 2),
+            ValueError,
+            "'kpca'",
+        ),
+        (
+            lambda: reduce_kernel_pca(KernelPCA(kernel="precomputed").fit(X3 @ X3.T), 2),
+            ValueError,
+            "'kpca'",
+        ),
+        (lambda: reduce_kernel_pca(kpca_models()[1][0], -1), ValueError, "'n_vectors'"),
+        (lambda: reduce_kernel_pca(kpca_models()[1][0], 3).transform(T[:, :1]), ValueError, "'X'"),
+        (lambda: classification_threshold([0.0, 1.0], [0, 1], 0.0), ValueError, "'y_sign'"),
+        (lambda: classification_threshold([0.0, 1.0], [1, -1], np.nan), ValueError, "'b0'"),
+        (lambda: epsilon_insensitive_threshold([0.0], -0.1), ValueError, "'epsilon'"),
+        (lambda: epsilon_insensitive_threshold([], 0.1), ValueError, "'residuals'"),
+    ],
+)
 def test_invalid_input_names_the_argument(call, error, name):
     with pytest.raises(error, match=name):
         call()

@@ -8,13 +8,12 @@ quick runs are too small for that, so here only robust properties are checked.
 import csv
 import math
 
+from click.testing import CliRunner
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from preimage.cli import main
-from preimage.reproductions import EXPERIMENTS, Report, Table, run_experiment, write_report
-from preimage.reproductions import toy_2d
+from preimage.reproductions import EXPERIMENTS, Report, Table, run_experiment, toy_2d, write_report
 from preimage.reproductions._report import fresh_dir
 
 pytest.importorskip("matplotlib")
@@ -34,6 +33,7 @@ def _numbers(table):
 
 
 @pytest.mark.parametrize("name", list(EXPERIMENTS))
+@pytest.mark.slow
 def test_quick_reproduction_runs_and_writes_everything(name, tmp_path):
     report = run_experiment(name, quick=True, seed=0, echo=lambda *a: None)
     assert report.name == name and report.quick
@@ -57,6 +57,7 @@ def test_quick_reproduction_runs_and_writes_everything(name, tmp_path):
     assert f"preimage reproduce {name} --quick" in (folder / "README.md").read_text()
 
 
+@pytest.mark.slow
 def test_mika_table1_kernel_pca_wins_by_orders_of_magnitude_at_small_sigma():
     # Mika et al., Table 1: at sigma = 0.05 every test point sits near one of
     # eleven spots; kernel PCA moves it there, linear PCA with one direction
@@ -67,6 +68,7 @@ def test_mika_table1_kernel_pca_wins_by_orders_of_magnitude_at_small_sigma():
 
 
 # -- the pieces ---------------------------------------------------------------
+
 
 def test_table_pairs_read_mean_sd_in_markdown_and_split_in_csv():
     table = Table("t", "A title", ["a", "b"], [["x", (1.234, 0.05)], ["y", 2.0]])
@@ -101,25 +103,37 @@ def test_cli_lists_and_rejects_unknown_names(tmp_path):
     assert bad.exit_code != 0 and "unknown reproduction" in bad.output
 
 
+@pytest.mark.slow
 def test_cli_runs_one_quick_reproduction(tmp_path):
-    result = CliRunner().invoke(main, ["reproduce", "toy-2d", "--quick",
-                                       "--output-dir", str(tmp_path / "out")])
+    result = CliRunner().invoke(
+        main, ["reproduce", "toy-2d", "--quick", "--output-dir", str(tmp_path / "out")]
+    )
     assert result.exit_code == 0, result.output
     assert "[toy-2d]" in result.output and "Three clusters" in result.output
     assert (tmp_path / "out" / "toy-2d-quick" / "curves.png").exists()
 
 
-@pytest.mark.parametrize("point, expected", [
-    ((0.0, 1.0), 0.0), ((0.0, 2.0), 1.0), ((0.0, 0.5), 0.25),
-    ((2.0, -1.0), 2.0),                 # below the diameter: nearest end (1, 0)
-])
+@pytest.mark.parametrize(
+    "point, expected",
+    [
+        ((0.0, 1.0), 0.0),
+        ((0.0, 2.0), 1.0),
+        ((0.0, 0.5), 0.25),
+        ((2.0, -1.0), 2.0),  # below the diameter: nearest end (1, 0)
+    ],
+)
 def test_distance_to_half_circle(point, expected):
     assert toy_2d.distance2_to_half_circle(np.array([point]))[0] == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("point, expected", [
-    ((1.0, 0.3), 0.0), ((0.0, 0.0), 1.0), ((0.5, 0.9), 0.01),
-    ((2.0, 3.0), 1.0 + 4.0),            # outside a corner: to (1, 1)
-])
+@pytest.mark.parametrize(
+    "point, expected",
+    [
+        ((1.0, 0.3), 0.0),
+        ((0.0, 0.0), 1.0),
+        ((0.5, 0.9), 0.01),
+        ((2.0, 3.0), 1.0 + 4.0),  # outside a corner: to (1, 1)
+    ],
+)
 def test_distance_to_square(point, expected):
     assert toy_2d.distance2_to_square(np.array([point]))[0] == pytest.approx(expected)

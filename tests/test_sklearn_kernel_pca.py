@@ -17,16 +17,26 @@ SOURCE = Path(sklearn.__file__).parent / "decomposition" / "tests" / "test_kerne
 IMPORT = "from sklearn.decomposition import PCA, KernelPCA\n"
 
 if not SOURCE.is_file():
-    raise RuntimeError(f"scikit-learn's KernelPCA tests are not installed at {SOURCE}; "
-                       "install scikit-learn from its wheel, which ships them")
+    raise RuntimeError(
+        f"scikit-learn's KernelPCA tests are not installed at {SOURCE}; "
+        "install scikit-learn from its wheel, which ships them"
+    )
 _text = SOURCE.read_text(encoding="utf-8")
 if _text.count(IMPORT) != 1:
-    raise RuntimeError(f"{SOURCE} no longer imports KernelPCA as {IMPORT.strip()!r}; "
-                       "update the swap in this module")
+    raise RuntimeError(
+        f"{SOURCE} no longer imports KernelPCA as {IMPORT.strip()!r}; "
+        "update the swap in this module"
+    )
 # One line for one line: tracebacks keep scikit-learn's line numbers.
-exec(compile(_text.replace(IMPORT, "from sklearn.decomposition import PCA; "
-                                   "from preimage import KernelPCA\n"),
-             str(SOURCE), "exec"))
+exec(
+    compile(
+        _text.replace(
+            IMPORT, "from sklearn.decomposition import PCA; from preimage import KernelPCA\n"
+        ),
+        str(SOURCE),
+        "exec",
+    )
+)
 
 
 @pytest.fixture(params=[0, 42])

@@ -17,9 +17,8 @@ Every expected value comes from outside the solvers:
 
 import itertools
 import math
-import warnings
-
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -54,7 +53,6 @@ from preimage.kernels import (
 )
 from preimage.solvers import ClosedFormPreimage, LearnedPreimage, MDSPreimage
 
-
 pytestmark = pytest.mark.usefixtures("single_blas_thread")
 
 
@@ -67,20 +65,24 @@ def data(n, d, seed=0, scale=1.0):
 # independent references
 # ---------------------------------------------------------------------------
 
+
 def sk_kernel(kernel):
     """The scikit-learn kernel function equal to a preimage kernel object."""
     if isinstance(kernel, GaussianKernel):
         return lambda A, B: rbf_kernel(A, B, gamma=kernel.gamma)
     if isinstance(kernel, PolynomialKernel):
-        return lambda A, B: polynomial_kernel(A, B, degree=kernel.degree,
-                                              gamma=kernel.gamma, coef0=kernel.coef0)
+        return lambda A, B: polynomial_kernel(
+            A, B, degree=kernel.degree, gamma=kernel.gamma, coef0=kernel.coef0
+        )
     if isinstance(kernel, SigmoidKernel):
         return lambda A, B: sigmoid_kernel(A, B, gamma=kernel.gamma, coef0=kernel.coef0)
     if isinstance(kernel, LinearKernel):
         return linear_kernel
     if isinstance(kernel, LaplacianKernel) and kernel.norm == "l2":
-        return lambda A, B: np.exp(-kernel.gamma * np.sqrt(
-            np.maximum(((A[:, None, :] - B[None, :, :]) ** 2).sum(-1), 0.0)))
+        return lambda A, B: np.exp(
+            -kernel.gamma
+            * np.sqrt(np.maximum(((A[:, None, :] - B[None, :, :]) ** 2).sum(-1), 0.0))
+        )
     raise NotImplementedError(kernel)
 
 
@@ -107,7 +109,7 @@ def poly_feature_map(X, degree, gamma=1.0, coef0=1.0):
             continue
         a0 = degree - s
         multinom = math.factorial(degree) / math.prod(math.factorial(k) for k in (a0, *a))
-        scale = math.sqrt(multinom * coef0 ** a0 * gamma ** s)
+        scale = math.sqrt(multinom * coef0**a0 * gamma**s)
         cols.append(scale * np.prod(X ** np.array(a), axis=1))
     return np.column_stack(cols)
 
@@ -118,7 +120,7 @@ def image_over_support(x0, support, degree, coef0=1.0):
     Phi = poly_feature_map(support, degree, 1.0, coef0)
     target = poly_feature_map(np.atleast_2d(x0), degree, 1.0, coef0)
     coef = np.linalg.lstsq(Phi.T, target.T, rcond=None)[0].T
-    assert np.abs(coef @ Phi - target).max() < 1e-10      # the setup is exact
+    assert np.abs(coef @ Phi - target).max() < 1e-10  # the setup is exact
     return coef
 
 
@@ -138,13 +140,16 @@ def test_explicit_feature_map_reproduces_polynomial_kernel():
     for degree, coef0 in [(2, 1.0), (3, 1.0), (3, 0.5)]:
         np.testing.assert_allclose(
             poly_feature_map(X, degree, 1.0, coef0) @ poly_feature_map(Y, degree, 1.0, coef0).T,
-            polynomial_kernel(X, Y, degree=degree, gamma=1.0, coef0=coef0), rtol=1e-12,
-            atol=1e-12)
+            polynomial_kernel(X, Y, degree=degree, gamma=1.0, coef0=coef0),
+            rtol=1e-12,
+            atol=1e-12,
+        )
 
 
 # ---------------------------------------------------------------------------
 # 1. linear kernel: every method is linear PCA's reconstruction
 # ---------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def linear_setup():
@@ -162,19 +167,21 @@ def test_linear_setup_expansion_vector_is_pca_reconstruction(linear_setup):
     # with φ = identity the expansion is the explicit vector Γ X
     np.testing.assert_allclose(psi.coef @ X, expected, atol=1e-10)
     # and its closed-form squared norm is that vector's
-    np.testing.assert_allclose(psi.norm2(), np.sum(expected ** 2, axis=1), rtol=1e-10)
+    np.testing.assert_allclose(psi.norm2(), np.sum(expected**2, axis=1), rtol=1e-10)
 
 
-@pytest.mark.parametrize("method, options, atol", [
-    ("fixed_point", {}, 1e-10),
-    ("gradient", {}, 1e-5),
-    ("mds", {"n_neighbors": 6}, 1e-8),
-    ("mds", {"n_neighbors": 40}, 1e-8),
-    ("closed_form", {"alpha": 0.0}, 1e-10),
-    ("exact", {}, 1e-10),
-])
-def test_linear_kernel_every_method_gives_pca_reconstruction(linear_setup, method,
-                                                             options, atol):
+@pytest.mark.parametrize(
+    "method, options, atol",
+    [
+        ("fixed_point", {}, 1e-10),
+        ("gradient", {}, 1e-5),
+        ("mds", {"n_neighbors": 6}, 1e-8),
+        ("mds", {"n_neighbors": 40}, 1e-8),
+        ("closed_form", {"alpha": 0.0}, 1e-10),
+        ("exact", {}, 1e-10),
+    ],
+)
+def test_linear_kernel_every_method_gives_pca_reconstruction(linear_setup, method, options, atol):
     _X, T, expected, _kpca, psi = linear_setup
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
@@ -182,8 +189,9 @@ def test_linear_kernel_every_method_gives_pca_reconstruction(linear_setup, metho
     assert_no_preimage_warnings(record)
     np.testing.assert_allclose(result.x, expected, atol=atol)
     # the residual is ‖Pφ(x) − z‖² in input space
-    np.testing.assert_allclose(result.distance2, np.sum((result.x - expected) ** 2, axis=1),
-                               atol=1e-9)
+    np.testing.assert_allclose(
+        result.distance2, np.sum((result.x - expected) ** 2, axis=1), atol=1e-9
+    )
     assert result.method == method
 
 
@@ -195,13 +203,16 @@ X0 = np.array([[0.4, -0.3], [-0.2, 0.5]])
 NEAR = X0 + np.array([[0.05, 0.04], [-0.03, 0.06]])
 
 
-@pytest.mark.parametrize("kernel", [
-    GaussianKernel(gamma=0.7),
-    PolynomialKernel(degree=3, gamma=1.0, coef0=1.0),
-    PolynomialKernel(degree=2, gamma=1.0, coef0=1.0),
-    PolynomialKernel(degree=4, gamma=0.5, coef0=1.0),
-    LinearKernel(),
-])
+@pytest.mark.parametrize(
+    "kernel",
+    [
+        GaussianKernel(gamma=0.7),
+        PolynomialKernel(degree=3, gamma=1.0, coef0=1.0),
+        PolynomialKernel(degree=2, gamma=1.0, coef0=1.0),
+        PolynomialKernel(degree=4, gamma=0.5, coef0=1.0),
+        LinearKernel(),
+    ],
+)
 def test_fixed_point_recovers_image_of_a_point(kernel):
     psi = FeatureExpansion.of_points(X0, kernel)
     result = find_preimage(psi, "fixed_point", x0=NEAR, tol=1e-12)
@@ -210,31 +221,37 @@ def test_fixed_point_recovers_image_of_a_point(kernel):
     np.testing.assert_allclose(result.distance2, 0.0, atol=1e-12)
 
 
-@pytest.mark.parametrize("kernel", [
-    GaussianKernel(gamma=0.7),
-    PolynomialKernel(degree=3, gamma=1.0, coef0=1.0),
-    PolynomialKernel(degree=2, gamma=1.0, coef0=1.0),
-    SigmoidKernel(gamma=0.2, coef0=0.5),
-    LaplacianKernel(gamma=0.8, norm="l2"),
-])
+@pytest.mark.parametrize(
+    "kernel",
+    [
+        GaussianKernel(gamma=0.7),
+        PolynomialKernel(degree=3, gamma=1.0, coef0=1.0),
+        PolynomialKernel(degree=2, gamma=1.0, coef0=1.0),
+        SigmoidKernel(gamma=0.2, coef0=0.5),
+        LaplacianKernel(gamma=0.8, norm="l2"),
+    ],
+)
 def test_gradient_recovers_image_of_a_point(kernel):
     psi = FeatureExpansion.of_points(X0, kernel)
     # the sigmoid kernel is not positive definite: ρ is only locally minimal at
     # x0, where 2γ‖x0‖² tanh(γ‖x0‖² + c) < 1 holds for these points
     result = find_preimage(psi, "gradient", x0=NEAR)
-    atol = 1e-3 if isinstance(kernel, LaplacianKernel) else 1e-4   # a cusp at x0
+    atol = 1e-3 if isinstance(kernel, LaplacianKernel) else 1e-4  # a cusp at x0
     np.testing.assert_allclose(result.x, X0, atol=atol)
     ref = residual(np.eye(2), X0, result.x, sk_kernel(kernel))
     np.testing.assert_allclose(result.distance2, np.maximum(ref, 0), atol=1e-12)
     assert np.all(ref < 1e-6)
 
 
-@pytest.mark.parametrize("kernel", [
-    LinearKernel(),
-    PolynomialKernel(degree=3, gamma=1.0, coef0=1.0),
-    PolynomialKernel(degree=5, gamma=0.7, coef0=-0.4),
-    SigmoidKernel(gamma=0.3, coef0=0.2),
-])
+@pytest.mark.parametrize(
+    "kernel",
+    [
+        LinearKernel(),
+        PolynomialKernel(degree=3, gamma=1.0, coef0=1.0),
+        PolynomialKernel(degree=5, gamma=0.7, coef0=-0.4),
+        SigmoidKernel(gamma=0.3, coef0=0.2),
+    ],
+)
 def test_exact_recovers_image_of_a_point(kernel):
     psi = FeatureExpansion.of_points(X0, kernel)
     with warnings.catch_warnings(record=True) as record:
@@ -266,9 +283,10 @@ def test_iterative_methods_recover_a_point_written_over_many_support_points(degr
         assert ex.converged.all()
 
 
-@pytest.mark.parametrize("kernel", [GaussianKernel(gamma=0.5),
-                                    PolynomialKernel(degree=3, gamma=1.0, coef0=1.0),
-                                    LinearKernel()])
+@pytest.mark.parametrize(
+    "kernel",
+    [GaussianKernel(gamma=0.5), PolynomialKernel(degree=3, gamma=1.0, coef0=1.0), LinearKernel()],
+)
 def test_mds_and_closed_form_recover_a_training_point(kernel):
     # Ψ = φ(x_k) over the whole support (γ = e_k): its feature distances to the
     # support are exact, so MDS gives x_k; the closed form with λ = 0 is Σ γ_i x_i
@@ -283,8 +301,9 @@ def test_mds_and_closed_form_recover_a_training_point(kernel):
     np.testing.assert_allclose(cf.distance2, 0.0, atol=1e-10)
 
 
-@pytest.mark.parametrize("kernel", [GaussianKernel(gamma=0.5),
-                                    PolynomialKernel(degree=2, gamma=1.0, coef0=1.0)])
+@pytest.mark.parametrize(
+    "kernel", [GaussianKernel(gamma=0.5), PolynomialKernel(degree=2, gamma=1.0, coef0=1.0)]
+)
 def test_iterative_methods_recover_a_training_point_image(kernel):
     X = data(30, 2, seed=7)
     ks = [3, 11]
@@ -303,6 +322,7 @@ def test_iterative_methods_recover_a_training_point_image(kernel):
 # 3. on 2-D problems the iterative methods reach the brute-force minimum
 # ---------------------------------------------------------------------------
 
+
 def grid_minimum(coef, support, kfun, diag_fun, lo, hi, n=400):
     """Minimum of the residual over an n × n grid, then polished by Nelder–Mead
     from the best grid point (objective from Gram matrices alone)."""
@@ -316,18 +336,27 @@ def grid_minimum(coef, support, kfun, diag_fun, lo, hi, n=400):
 
     polished = []
     for j, i in enumerate(best):
+
         def f(z, j=j):
             return norm2[j] - 2 * coef[j] @ kfun(support, z[None])[:, 0] + diag_fun(z[None])[0]
-        res = minimize(f, P[i], method="Nelder-Mead",
-                       options={"xatol": 1e-10, "fatol": 1e-14, "maxiter": 4000})
+
+        res = minimize(
+            f,
+            P[i],
+            method="Nelder-Mead",
+            options={"xatol": 1e-10, "fatol": 1e-14, "maxiter": 4000},
+        )
         polished.append(min(res.fun, grid_min[j]))
     return grid_min, np.array(polished), P[best]
 
 
 TOY_KERNELS = [
     ("rbf", {"gamma": 2.0}, lambda P: np.ones(len(P))),
-    ("poly", {"gamma": 1.0, "degree": 2, "coef0": 1.0},
-     lambda P: (np.sum(P ** 2, axis=1) + 1.0) ** 2),
+    (
+        "poly",
+        {"gamma": 1.0, "degree": 2, "coef0": 1.0},
+        lambda P: (np.sum(P**2, axis=1) + 1.0) ** 2,
+    ),
 ]
 
 
@@ -344,11 +373,14 @@ def toy_problem(request):
     return X, T, psi, kfun, grid_min, polished, argmin
 
 
-@pytest.mark.parametrize("method, options", [
-    ("fixed_point", {}),
-    ("gradient", {}),
-    ("gradient", {"n_starts": 4, "random_state": 0}),
-])
+@pytest.mark.parametrize(
+    "method, options",
+    [
+        ("fixed_point", {}),
+        ("gradient", {}),
+        ("gradient", {"n_starts": 4, "random_state": 0}),
+    ],
+)
 def test_iterative_methods_reach_brute_force_minimum(toy_problem, method, options):
     X, T, psi, kfun, grid_min, polished, argmin = toy_problem
     result = find_preimage(psi, method, x0=T, **options)
@@ -357,7 +389,7 @@ def test_iterative_methods_reach_brute_force_minimum(toy_problem, method, option
     assert np.all(ours <= grid_min + 1e-9)
     # and the polished grid minimum is the true one to optimisation accuracy
     np.testing.assert_allclose(ours, polished, atol=1e-7)
-    np.testing.assert_allclose(result.x, argmin, atol=0.02)     # grid spacing ≈ 0.008
+    np.testing.assert_allclose(result.x, argmin, atol=0.02)  # grid spacing ≈ 0.008
     # the reported residual is the independently recomputed one
     np.testing.assert_allclose(result.distance2, ours, atol=1e-10)
     np.testing.assert_allclose(result.distance2, psi.distance2(result.x), atol=1e-12)
@@ -366,9 +398,14 @@ def test_iterative_methods_reach_brute_force_minimum(toy_problem, method, option
 
 
 @pytest.mark.parametrize("method", ["fixed_point", "gradient"])
-@pytest.mark.parametrize("kernel", [GaussianKernel(gamma=3.0),
-                                    PolynomialKernel(degree=2, gamma=1.0, coef0=1.0),
-                                    PolynomialKernel(degree=3, gamma=1.0, coef0=1.0)])
+@pytest.mark.parametrize(
+    "kernel",
+    [
+        GaussianKernel(gamma=3.0),
+        PolynomialKernel(degree=2, gamma=1.0, coef0=1.0),
+        PolynomialKernel(degree=3, gamma=1.0, coef0=1.0),
+    ],
+)
 def test_iterative_methods_never_worse_than_start(kernel, method):
     # many starts all over the plane, some far from the data
     X, _ = make_three_clusters(20, random_state=2)
@@ -376,15 +413,16 @@ def test_iterative_methods_never_worse_than_start(kernel, method):
     starts = np.random.default_rng(3).uniform(-1.5, 1.5, size=(25, 2))
     psi = kpca.project(starts)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)   # not the point here
+        warnings.simplefilter("ignore", ConvergenceWarning)  # not the point here
         result = find_preimage(psi, method, x0=starts, max_iter=50)
     kfun = sk_kernel(kernel)
     start_rho = residual(psi.coef, X, starts, kfun)
     end_rho = residual(psi.coef, X, result.x, kfun)
     assert np.all(np.isfinite(result.x))
     assert np.all(end_rho <= start_rho + 1e-10 * np.maximum(1, np.abs(start_rho)))
-    np.testing.assert_allclose(result.distance2, np.maximum(end_rho, 0),
-                               atol=1e-9 * max(1.0, np.abs(end_rho).max()))
+    np.testing.assert_allclose(
+        result.distance2, np.maximum(end_rho, 0), atol=1e-9 * max(1.0, np.abs(end_rho).max())
+    )
 
 
 def test_gradient_starts_are_x0_then_nearest_support_points():
@@ -399,14 +437,16 @@ def test_gradient_starts_are_x0_then_nearest_support_points():
     k = 3
     result = find_preimage(psi, "gradient", n_starts=k)
     for j in range(len(coef)):
-        singles = [find_preimage(psi[j], "gradient", x0=X[i][None]).distance2[0]
-                   for i in np.argsort(feature_d2[j])[:k]]
+        singles = [
+            find_preimage(psi[j], "gradient", x0=X[i][None]).distance2[0]
+            for i in np.argsort(feature_d2[j])[:k]
+        ]
         np.testing.assert_allclose(result.distance2[j], min(singles), rtol=1e-12, atol=1e-14)
     # with x0, x0 is the first start and the k − 1 nearest follow
     x0 = np.zeros((4, 2))
     result = find_preimage(psi, "gradient", x0=x0, n_starts=k)
     for j in range(len(coef)):
-        starts = [x0[j]] + [X[i] for i in np.argsort(feature_d2[j])[:k - 1]]
+        starts = [x0[j]] + [X[i] for i in np.argsort(feature_d2[j])[: k - 1]]
         singles = [find_preimage(psi[j], "gradient", x0=s[None]).distance2[0] for s in starts]
         np.testing.assert_allclose(result.distance2[j], min(singles), rtol=1e-12, atol=1e-14)
 
@@ -426,26 +466,32 @@ def test_gradient_more_starts_find_the_deeper_well():
     np.testing.assert_allclose(one.x, np.tile(p, (4, 1)), atol=1e-4)
     two = find_preimage(psi, "gradient", n_starts=2)
     np.testing.assert_allclose(two.x, np.tile([4.0, 0.0], (4, 1)), atol=1e-4)
-    np.testing.assert_allclose(two.distance2, one.distance2 - 2 * (2 * np.exp(-0.25) - 1.4),
-                               atol=1e-8)
+    np.testing.assert_allclose(
+        two.distance2, one.distance2 - 2 * (2 * np.exp(-0.25) - 1.4), atol=1e-8
+    )
 
 
 # ---------------------------------------------------------------------------
 # 4. learned = scikit-learn's KernelPCA(kernel="rbf", gamma="total_variance", fit_inverse_transform=True)
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kernel, params, alpha", [
-    ("rbf", {"gamma": 0.1}, 1.0),
-    ("rbf", {"gamma": 0.5}, 0.1),
-    ("poly", {"gamma": 0.2, "degree": 3, "coef0": 1.0}, 1.0),
-    ("poly", {"gamma": 0.3, "degree": 2, "coef0": 1.0}, 0.1),
-])
+
+@pytest.mark.parametrize(
+    "kernel, params, alpha",
+    [
+        ("rbf", {"gamma": 0.1}, 1.0),
+        ("rbf", {"gamma": 0.5}, 0.1),
+        ("poly", {"gamma": 0.2, "degree": 3, "coef0": 1.0}, 1.0),
+        ("poly", {"gamma": 0.3, "degree": 2, "coef0": 1.0}, 0.1),
+    ],
+)
 def test_learned_reproduces_sklearn_inverse_transform(kernel, params, alpha, match_signs):
     X, T = data(60, 4, seed=8), data(9, 4, seed=9)
     q = 3
     ours = KernelPCA(q, kernel=kernel, **params).fit(X)
-    sk = SklearnKernelPCA(q, kernel=kernel, alpha=alpha, fit_inverse_transform=True,
-                          **params).fit(X)
+    sk = SklearnKernelPCA(q, kernel=kernel, alpha=alpha, fit_inverse_transform=True, **params).fit(
+        X
+    )
     Y, Y_sk = ours.transform(T), sk.transform(T)
     # same coordinates up to a sign per column (the setup)
     np.testing.assert_allclose(match_signs(Y, Y_sk), Y_sk, rtol=1e-8, atol=1e-10)
@@ -458,8 +504,12 @@ def test_learned_with_default_alpha_is_sklearn_default():
     X, T = data(50, 3, seed=10), data(5, 3, seed=11)
     ours = KernelPCA(2, kernel="rbf", gamma=0.3).fit(X)
     sk = SklearnKernelPCA(2, kernel="rbf", gamma=0.3, fit_inverse_transform=True).fit(X)
-    np.testing.assert_allclose(ours.inverse_transform(ours.transform(T), method="learned"),
-                               sk.inverse_transform(sk.transform(T)), rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(
+        ours.inverse_transform(ours.transform(T), method="learned"),
+        sk.inverse_transform(sk.transform(T)),
+        rtol=1e-8,
+        atol=1e-10,
+    )
 
 
 def test_learned_one_call_path_is_kernel_ridge_on_support_coordinates():
@@ -470,20 +520,20 @@ def test_learned_one_call_path_is_kernel_ridge_on_support_coordinates():
     kpca = KernelPCA(None, kernel="rbf", gamma=0.4).fit(X)
     psi = kpca.project(T, add_mean=True)
     q = kpca.eigenvalues_.shape[0]
-    sk = SklearnKernelPCA(q, kernel="rbf", gamma=0.4, fit_inverse_transform=True,
-                          alpha=0.5).fit(X)
+    sk = SklearnKernelPCA(q, kernel="rbf", gamma=0.4, fit_inverse_transform=True, alpha=0.5).fit(X)
     got = find_preimage(psi, "learned", alpha=0.5)
-    np.testing.assert_allclose(got.x, sk.inverse_transform(sk.transform(T)),
-                               rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(got.x, sk.inverse_transform(sk.transform(T)), rtol=1e-6, atol=1e-8)
 
 
 # ---------------------------------------------------------------------------
 # 5. closed form = least squares of X x = (P − λK⁺) γ
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("lam", [0.0, 1e-9, 1e-3, 0.5])
-@pytest.mark.parametrize("kernel", [GaussianKernel(gamma=0.4),
-                                    PolynomialKernel(degree=2, gamma=1.0, coef0=1.0)])
+@pytest.mark.parametrize(
+    "kernel", [GaussianKernel(gamma=0.4), PolynomialKernel(degree=2, gamma=1.0, coef0=1.0)]
+)
 def test_closed_form_is_least_squares_solution_of_its_system(kernel, lam):
     X = data(25, 3, seed=14)
     Gamma = np.random.default_rng(15).normal(size=(6, 25)) / 5
@@ -497,8 +547,9 @@ def test_closed_form_is_least_squares_solution_of_its_system(kernel, lam):
     scale = np.abs(expected).max()
     np.testing.assert_allclose(one_call.x, expected, atol=1e-9 * scale)
     assert_same(fitted.x, one_call.x)
-    np.testing.assert_allclose(one_call.distance2,
-                               residual(Gamma, X, one_call.x, sk_kernel(kernel)), atol=1e-10)
+    np.testing.assert_allclose(
+        one_call.distance2, residual(Gamma, X, one_call.x, sk_kernel(kernel)), atol=1e-10
+    )
 
 
 def test_closed_form_default_regularization_is_tiny():
@@ -526,6 +577,7 @@ def test_closed_form_on_one_support_point_solves_its_system():
 # 6. MDS = Kwok & Tsang step by step
 # ---------------------------------------------------------------------------
 
+
 def mds_reference(coef, X, kfun, to_input_d2, n):
     """REFERENCE.md, "Pre-image solvers" 3, for one expansion (coef of shape (N,))."""
     N = len(X)
@@ -533,23 +585,22 @@ def mds_reference(coef, X, kfun, to_input_d2, n):
     norm2 = sum(coef[i] * coef[j] * K[i, j] for i in range(N) for j in range(N))
     inner = np.array([sum(coef[j] * K[j, i] for j in range(N)) for i in range(N)])
     feature_d2 = norm2 + np.diag(K) - 2 * inner
-    idx = np.argsort(feature_d2)[:n]             # nearest in feature space
-    d2 = np.full(N, np.nan)                      # only the neighbours' are needed
+    idx = np.argsort(feature_d2)[:n]  # nearest in feature space
+    d2 = np.full(N, np.nan)  # only the neighbours' are needed
     d2[idx] = to_input_d2(feature_d2[idx], norm2, np.diag(K)[idx], inner[idx])
-    assert np.all(np.isfinite(d2[idx]))          # no clipping among the neighbours
+    assert np.all(np.isfinite(d2[idx]))  # no clipping among the neighbours
     Xn = X[idx]
     mean = Xn.mean(axis=0)
     U, s, Vt = np.linalg.svd((Xn - mean).T, full_matrices=False)
     keep = s > 1e-10 * s[0]
     U, s, Vt = U[:, keep], s[keep], Vt[keep]
     Z = np.diag(s) @ Vt
-    d0 = np.sum(Z ** 2, axis=0)
+    d0 = np.sum(Z**2, axis=0)
     z = -0.5 * np.diag(1 / s) @ Vt @ (d2[idx] - d0)
     x = U @ z + mean
     # the same point as the least-squares solution of the linearised distance
     # equations 2(x_i − x̄)ᵀ(x − x̄) = ‖x_i − x̄‖² − d_i² (the centred rows sum to 0)
-    w = np.linalg.lstsq(2 * (Xn - mean), np.sum((Xn - mean) ** 2, axis=1) - d2[idx],
-                        rcond=None)[0]
+    w = np.linalg.lstsq(2 * (Xn - mean), np.sum((Xn - mean) ** 2, axis=1) - d2[idx], rcond=None)[0]
     np.testing.assert_allclose(x, w + mean, atol=1e-10)
     return x
 
@@ -576,13 +627,16 @@ def test_mds_gaussian_matches_step_by_step_reference(n_neighbors):
             # warning, tested below); they are not among the neighbours
             warnings.simplefilter("ignore", NumericalWarning)
             result = find_preimage(psi, "mds", n_neighbors=n_neighbors)
-        expected = np.array([mds_reference(c, X, sk_kernel(kernel),
-                                           gaussian_to_input(1.5), n_neighbors)
-                             for c in psi.coef])
+        expected = np.array(
+            [
+                mds_reference(c, X, sk_kernel(kernel), gaussian_to_input(1.5), n_neighbors)
+                for c in psi.coef
+            ]
+        )
         np.testing.assert_allclose(result.x, expected, atol=1e-8)
-        np.testing.assert_allclose(result.distance2,
-                                   residual(psi.coef, X, result.x, sk_kernel(kernel)),
-                                   atol=1e-10)
+        np.testing.assert_allclose(
+            result.distance2, residual(psi.coef, X, result.x, sk_kernel(kernel)), atol=1e-10
+        )
         # the neighbours used are the nearest in feature space (= in input space here)
         assert result.info["neighbors"].shape == (3, n_neighbors)
 
@@ -604,9 +658,12 @@ def test_mds_homogeneous_polynomial_matches_step_by_step_reference(degree, n_nei
         with pytest.warns(NumericalWarning, match="not invertible"):
             solver = MDSPreimage(n_neighbors=n_neighbors).fit(X, kernel)
     result = find_preimage(psi, solver)
-    expected = np.array([mds_reference(c, X, sk_kernel(kernel),
-                                       homogeneous_poly_to_input(degree), n_neighbors)
-                         for c in coef])
+    expected = np.array(
+        [
+            mds_reference(c, X, sk_kernel(kernel), homogeneous_poly_to_input(degree), n_neighbors)
+            for c in coef
+        ]
+    )
     np.testing.assert_allclose(result.x, expected, atol=1e-8)
 
 
@@ -620,9 +677,9 @@ def test_mds_with_every_feature_distance_beyond_two_gives_the_nearest_point():
         result = find_preimage(psi, "mds", n_neighbors=5)
     farthest = np.argmax(np.sum((X - X[0]) ** 2, axis=1))
     np.testing.assert_array_equal(result.x, X[[farthest]])
-    np.testing.assert_allclose(result.distance2,
-                               residual(psi.coef, X, result.x, sk_kernel(psi.kernel)),
-                               atol=1e-10)
+    np.testing.assert_allclose(
+        result.distance2, residual(psi.coef, X, result.x, sk_kernel(psi.kernel)), atol=1e-10
+    )
 
 
 # Non-regression: MDSPreimage.input_distance2 warns about every support point with d̃² ≥
@@ -636,8 +693,8 @@ def test_mds_does_not_warn_when_no_neighbour_is_clipped():
     norm2 = np.einsum("ji,ik,jk->j", psi.coef, K, psi.coef)
     feature_d2 = norm2[:, None] + 1 - 2 * psi.coef @ K
     nearest = np.sort(feature_d2, axis=1)[:, :5]
-    assert np.all(nearest < 1.9)                # the neighbours need no clipping
-    assert np.any(feature_d2 >= 2)              # far points would
+    assert np.all(nearest < 1.9)  # the neighbours need no clipping
+    assert np.any(feature_d2 >= 2)  # far points would
     with warnings.catch_warnings():
         warnings.simplefilter("error", NumericalWarning)
         find_preimage(psi, "mds", n_neighbors=5)
@@ -653,8 +710,9 @@ A, B = np.array([-1.0, 0.0]), np.array([1.0, 0.0])
 def dipole(gamma=0.5):
     """Ψ = φ(a) − φ(b): the coefficients sum to 0 and Σγ_i k(z, x_i) = 0 exactly
     on the bisector of a and b, e.g. at their midpoint."""
-    return FeatureExpansion([[1.0, -1.0], [1.0, 0.5]], np.array([A, B]),
-                            GaussianKernel(gamma=gamma))
+    return FeatureExpansion(
+        [[1.0, -1.0], [1.0, 0.5]], np.array([A, B]), GaussianKernel(gamma=gamma)
+    )
 
 
 def dipole_minimum(gamma=0.5):
@@ -666,7 +724,7 @@ def dipole_minimum(gamma=0.5):
 
 def test_fixed_point_restarts_when_the_denominator_vanishes():
     psi = dipole()
-    starts = np.array([[0.0, 0.0], [0.1, 0.2]])   # the first on the bisector
+    starts = np.array([[0.0, 0.0], [0.1, 0.2]])  # the first on the bisector
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
         result = find_preimage(psi, "fixed_point", x0=starts)
@@ -674,8 +732,11 @@ def test_fixed_point_restarts_when_the_denominator_vanishes():
     assert result.info["restarts"][0] > 0
     assert result.info["restarts"][1] == 0
     assert np.all(np.isfinite(result.x))
-    assert all(issubclass(w.category, NumericalWarning) for w in record
-               if issubclass(w.category, RuntimeWarning))
+    assert all(
+        issubclass(w.category, NumericalWarning)
+        for w in record
+        if issubclass(w.category, RuntimeWarning)
+    )
     # the restart reaches the true minimum of row 0 (brute force along the line)
     np.testing.assert_allclose(result.x[0], dipole_minimum(), atol=1e-4)
     # whatever the seed: the first restart is documented to be the support point
@@ -693,9 +754,11 @@ def test_fixed_point_without_restarts_warns_and_stays_finite():
     assert np.all(np.isfinite(result.x)) and np.all(np.isfinite(result.distance2))
     assert not result.converged[0]
     assert result.info["restarts"][0] == 0
-    np.testing.assert_allclose(result.distance2,
-                               residual(psi.coef, psi.support, result.x,
-                                        sk_kernel(psi.kernel)), atol=1e-12)
+    np.testing.assert_allclose(
+        result.distance2,
+        residual(psi.coef, psi.support, result.x, sk_kernel(psi.kernel)),
+        atol=1e-12,
+    )
 
 
 # Non-regression: fixed_point with max_restarts=0 returns the start (best seen, here the
@@ -714,6 +777,7 @@ def test_fixed_point_fallback_is_no_worse_than_nearest_support_point():
 # 8. the fixed-point equations hold at the returned points
 # ---------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def half_circle():
     X, clean = make_half_circle(50, noise=0.05, random_state=7)
@@ -727,12 +791,11 @@ def test_regularized_fixed_point_equation_gaussian(half_circle):
     kpca = KernelPCA(3, kernel="rbf", gamma=gamma).fit(X)
     psi = kpca.project(T)
     anchor = T + 0.1
-    result = find_preimage(psi, "fixed_point", x0=T, anchor=anchor, alpha=lam,
-                           tol=1e-12)
+    result = find_preimage(psi, "fixed_point", x0=T, anchor=anchor, alpha=lam, tol=1e-12)
     assert result.converged.all()
     z = result.x
-    k = rbf_kernel(z, X, gamma=gamma)                      # k_i = exp(−‖z − x_i‖²/c)
-    w = (2 * gamma) * psi.coef * k                         # (2/c) γ̃_i k_i
+    k = rbf_kernel(z, X, gamma=gamma)  # k_i = exp(−‖z − x_i‖²/c)
+    w = (2 * gamma) * psi.coef * k  # (2/c) γ̃_i k_i
     rhs = (w @ X + lam * anchor) / (w.sum(axis=1) + lam)[:, None]
     np.testing.assert_allclose(z, rhs, atol=1e-9)
     # and it is not the unregularised answer: the anchor pulls it
@@ -744,7 +807,7 @@ def test_regularized_fixed_point_with_huge_regularization_returns_the_anchor(hal
     X, T = half_circle
     psi = KernelPCA(3, kernel="rbf", gamma=2.0).fit(X).project(T)
     result = find_preimage(psi, "fixed_point", x0=T, alpha=1e8)
-    np.testing.assert_allclose(result.x, T, atol=1e-6)         # anchor defaults to x0
+    np.testing.assert_allclose(result.x, T, atol=1e-6)  # anchor defaults to x0
     anchor = T[::-1] * 0.5
     result = find_preimage(psi, "fixed_point", x0=T, anchor=anchor, alpha=1e8)
     np.testing.assert_allclose(result.x, anchor, atol=1e-6)
@@ -761,7 +824,7 @@ def test_polynomial_fixed_point_satisfies_kwok_tsang_equation(half_circle, degre
     ok = result.converged
     assert ok.sum() >= 3
     z = result.x[ok]
-    ratio = (z @ X.T + c) / (np.sum(z ** 2, axis=1) + c)[:, None]
+    ratio = (z @ X.T + c) / (np.sum(z**2, axis=1) + c)[:, None]
     rhs = (psi.coef[ok] * ratio ** (degree - 1)) @ X
     np.testing.assert_allclose(z, rhs, atol=1e-8)
 
@@ -777,8 +840,11 @@ def test_fixed_point_on_float32_data_converges_like_float64():
         psi64 = KernelPCA(3, kernel="rbf", gamma=5.0).fit(X).project(T)
         r64 = find_preimage(psi64, "fixed_point", x0=T)
         assert r64.success and r64.n_iter.max() < 50
-        psi32 = KernelPCA(3, kernel="rbf", gamma=5.0).fit(X.astype(np.float32)).project(
-            T.astype(np.float32))
+        psi32 = (
+            KernelPCA(3, kernel="rbf", gamma=5.0)
+            .fit(X.astype(np.float32))
+            .project(T.astype(np.float32))
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("error", ConvergenceWarning)
             r32 = find_preimage(psi32, "fixed_point", x0=T.astype(np.float32))
@@ -788,6 +854,7 @@ def test_fixed_point_on_float32_data_converges_like_float64():
 # ---------------------------------------------------------------------------
 # 9. exact method when no exact pre-image exists
 # ---------------------------------------------------------------------------
+
 
 def test_exact_warns_and_flags_expansions_without_exact_preimage():
     a, b = np.array([0.5, -0.2]), np.array([-0.3, 0.4])
@@ -803,8 +870,9 @@ def test_exact_warns_and_flags_expansions_without_exact_preimage():
     np.testing.assert_allclose(result.distance2, np.maximum(ref, 0), atol=1e-12)
     assert result.distance2[1] > 1e-3
     # the answer is the formula z_j = f⁻¹(⟨Ψ, φ(e_j)⟩) (Schölkopf et al. 1999, Prop. 2)
-    values = 0.5 * polynomial_kernel(np.array([a, b]), np.eye(2), degree=3, gamma=1.0,
-                                     coef0=1.0).sum(0)
+    values = 0.5 * polynomial_kernel(
+        np.array([a, b]), np.eye(2), degree=3, gamma=1.0, coef0=1.0
+    ).sum(0)
     np.testing.assert_allclose(result.x[1], np.cbrt(values) - 1.0, atol=1e-12)
 
 
@@ -813,7 +881,7 @@ def test_exact_rtol_decides_what_counts_as_exact():
     kernel = PolynomialKernel(degree=3, gamma=1.0, coef0=1.0)
     psi = FeatureExpansion([[0.5, 0.5]], np.array([a, b]), kernel)
     K = polynomial_kernel(np.array([a, b]), degree=3, gamma=1.0, coef0=1.0)
-    result = find_preimage(psi, "exact", rtol=1.0)         # d2 / ‖Ψ‖² is below 1
+    result = find_preimage(psi, "exact", rtol=1.0)  # d2 / ‖Ψ‖² is below 1
     relative = result.distance2[0] / (np.array([0.5, 0.5]) @ K @ np.array([0.5, 0.5]))
     assert 0 < relative < 1
     assert result.converged[0]
@@ -826,15 +894,24 @@ def test_exact_rtol_decides_what_counts_as_exact():
 # 10. dispatch and argument checking
 # ---------------------------------------------------------------------------
 
+
 @pytest.fixture
 def small_psi():
     X = data(15, 2, seed=19)
-    return FeatureExpansion(np.random.default_rng(20).dirichlet(np.ones(15), size=3), X,
-                            GaussianKernel(gamma=0.5))
+    return FeatureExpansion(
+        np.random.default_rng(20).dirichlet(np.ones(15), size=3), X, GaussianKernel(gamma=0.5)
+    )
 
 
 def test_methods_lists_every_method():
-    assert set(PREIMAGE_METHODS) == {"closed_form", "exact", "fixed_point", "gradient", "learned", "mds"}
+    assert set(PREIMAGE_METHODS) == {
+        "closed_form",
+        "exact",
+        "fixed_point",
+        "gradient",
+        "learned",
+        "mds",
+    }
 
 
 def test_unknown_method_lists_valid_names(small_psi):
@@ -847,8 +924,9 @@ def test_unknown_method_lists_valid_names(small_psi):
 
 def test_callable_method_receives_expansion_x0_and_options(small_psi):
     calls = []
-    sentinel = PreimageResult(np.zeros((3, 2)), np.zeros(3), np.zeros(3, int),
-                              np.ones(3, bool), "mine", "mine")
+    sentinel = PreimageResult(
+        np.zeros((3, 2)), np.zeros(3), np.zeros(3, int), np.ones(3, bool), "mine", "mine"
+    )
 
     def method(expansion, x0=None, **options):
         calls.append((expansion, x0, options))
@@ -856,16 +934,19 @@ def test_callable_method_receives_expansion_x0_and_options(small_psi):
 
     x0 = np.ones((3, 2))
     assert find_preimage(small_psi, method, x0=x0, alpha=3, beta="b") is sentinel
-    (expansion, got_x0, options), = calls
+    ((expansion, got_x0, options),) = calls
     assert expansion is small_psi and got_x0 is x0
     assert options == {"alpha": 3, "beta": "b"}
 
 
-@pytest.mark.parametrize("solver, method, options", [
-    (ClosedFormPreimage(1e-3), "closed_form", {"alpha": 1e-3}),
-    (MDSPreimage(n_neighbors=4), "mds", {"n_neighbors": 4}),
-    (LearnedPreimage(alpha=0.5), "learned", {"alpha": 0.5}),
-])
+@pytest.mark.parametrize(
+    "solver, method, options",
+    [
+        (ClosedFormPreimage(1e-3), "closed_form", {"alpha": 1e-3}),
+        (MDSPreimage(n_neighbors=4), "mds", {"n_neighbors": 4}),
+        (LearnedPreimage(alpha=0.5), "learned", {"alpha": 0.5}),
+    ],
+)
 def test_fitted_solver_is_reused_and_equals_one_call_path(small_psi, solver, method, options):
     fitted = solver.fit(small_psi.support, small_psi.kernel)
     state = {k: np.copy(v) for k, v in vars(fitted).items() if isinstance(v, np.ndarray)}
@@ -874,7 +955,7 @@ def test_fitted_solver_is_reused_and_equals_one_call_path(small_psi, solver, met
     r3 = find_preimage(small_psi, method, **options)
     np.testing.assert_allclose(r1.x, r3.x, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(r2.x, r1.x[1:], rtol=1e-12, atol=1e-12)
-    for k, v in state.items():                   # not refitted
+    for k, v in state.items():  # not refitted
         np.testing.assert_array_equal(getattr(fitted, k), v)
 
 
@@ -883,8 +964,11 @@ def test_fitted_solver_rejects_options_and_other_supports(small_psi):
     with pytest.raises(ValueError, match="options"):
         find_preimage(small_psi, fitted, alpha=0.1)
     other = FeatureExpansion(small_psi.coef, small_psi.support + 1.0, small_psi.kernel)
-    for solver in (fitted, MDSPreimage().fit(small_psi.support, small_psi.kernel),
-                   LearnedPreimage().fit(small_psi.support, small_psi.kernel)):
+    for solver in (
+        fitted,
+        MDSPreimage().fit(small_psi.support, small_psi.kernel),
+        LearnedPreimage().fit(small_psi.support, small_psi.kernel),
+    ):
         with pytest.raises(ValueError, match="support"):
             find_preimage(other, solver)
     with pytest.raises(ValueError, match="not fitted"):
@@ -914,34 +998,38 @@ def test_gradient_needs_a_differentiable_kernel():
         find_preimage(psi, "gradient")
 
 
-@pytest.mark.parametrize("kernel", [GaussianKernel(1.0), PolynomialKernel(degree=2),
-                                    LaplacianKernel(1.0)])
+@pytest.mark.parametrize(
+    "kernel", [GaussianKernel(1.0), PolynomialKernel(degree=2), LaplacianKernel(1.0)]
+)
 def test_exact_needs_invertible_dot_product_kernel(kernel):
     psi = FeatureExpansion(np.ones(4) / 4, data(4, 2), kernel)
     with pytest.raises(ValueError, match="exact"):
         find_preimage(psi, "exact")
 
 
-@pytest.mark.parametrize("method, options, name", [
-    ("fixed_point", {"max_iter": 0}, "max_iter"),
-    ("fixed_point", {"tol": -1}, "tol"),
-    ("fixed_point", {"alpha": -1}, "alpha"),
-    ("fixed_point", {"max_restarts": -1}, "max_restarts"),
-    ("fixed_point", {"random_state": "seed"}, "random_state"),
-    ("gradient", {"max_iter": 0}, "max_iter"),
-    ("gradient", {"tol": -1}, "tol"),
-    ("gradient", {"n_starts": 0}, "n_starts"),
-    ("gradient", {"bounds": (1, 0)}, "bounds"),
-    ("closed_form", {"alpha": -1}, "alpha"),
-    ("mds", {"n_neighbors": 0}, "n_neighbors"),
-    ("learned", {"alpha": 0}, "alpha"),
-    ("fixed_point", {"x0": np.zeros((3, 3))}, "x0"),
-    ("fixed_point", {"x0": np.zeros((2, 2))}, "x0"),
-    ("gradient", {"x0": np.zeros((3, 1))}, "x0"),
-    ("gradient", {"x0": np.zeros((4, 2))}, "x0"),
-    ("fixed_point", {"x0": np.full((3, 2), np.nan)}, "x0"),
-    ("fixed_point", {"alpha": 1.0}, "anchor"),
-])
+@pytest.mark.parametrize(
+    "method, options, name",
+    [
+        ("fixed_point", {"max_iter": 0}, "max_iter"),
+        ("fixed_point", {"tol": -1}, "tol"),
+        ("fixed_point", {"alpha": -1}, "alpha"),
+        ("fixed_point", {"max_restarts": -1}, "max_restarts"),
+        ("fixed_point", {"random_state": "seed"}, "random_state"),
+        ("gradient", {"max_iter": 0}, "max_iter"),
+        ("gradient", {"tol": -1}, "tol"),
+        ("gradient", {"n_starts": 0}, "n_starts"),
+        ("gradient", {"bounds": (1, 0)}, "bounds"),
+        ("closed_form", {"alpha": -1}, "alpha"),
+        ("mds", {"n_neighbors": 0}, "n_neighbors"),
+        ("learned", {"alpha": 0}, "alpha"),
+        ("fixed_point", {"x0": np.zeros((3, 3))}, "x0"),
+        ("fixed_point", {"x0": np.zeros((2, 2))}, "x0"),
+        ("gradient", {"x0": np.zeros((3, 1))}, "x0"),
+        ("gradient", {"x0": np.zeros((4, 2))}, "x0"),
+        ("fixed_point", {"x0": np.full((3, 2), np.nan)}, "x0"),
+        ("fixed_point", {"alpha": 1.0}, "anchor"),
+    ],
+)
 def test_bad_options_raise_value_error_naming_the_argument(small_psi, method, options, name):
     with pytest.raises(ValueError, match=name):
         find_preimage(small_psi, method, **options)
@@ -952,8 +1040,7 @@ def test_bad_options_raise_value_error_naming_the_argument(small_psi, method, op
 @pytest.mark.parametrize("anchor", [np.zeros((3, 5)), np.zeros((2, 2))])
 def test_bad_anchor_error_names_anchor(small_psi, anchor):
     with pytest.raises(ValueError, match="anchor"):
-        find_preimage(small_psi, "fixed_point", x0=np.zeros((3, 2)), anchor=anchor,
-                      alpha=1.0)
+        find_preimage(small_psi, "fixed_point", x0=np.zeros((3, 2)), anchor=anchor, alpha=1.0)
 
 
 def test_unknown_option_raises_type_error(small_psi):
@@ -984,6 +1071,7 @@ def test_single_shared_start_broadcasts(small_psi):
 # 11. PreimageResult
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("method", sorted(set(PREIMAGE_METHODS) - {"exact"}))
 def test_result_fields_have_documented_shapes_and_types(small_psi, method):
     result = find_preimage(small_psi, method, x0=small_psi.support[:3])
@@ -1003,8 +1091,9 @@ def test_result_fields_have_documented_shapes_and_types(small_psi, method):
 
 
 def test_result_success_property():
-    r = PreimageResult(np.zeros((2, 1)), np.zeros(2), np.zeros(2, int),
-                       np.array([True, False]), "m", "x")
+    r = PreimageResult(
+        np.zeros((2, 1)), np.zeros(2), np.zeros(2, int), np.array([True, False]), "m", "x"
+    )
     assert r.success is False
     r.converged[:] = True
     assert r.success is True
@@ -1024,8 +1113,9 @@ def test_iterative_results_count_iterations(small_psi):
 
 def test_fixed_point_max_iter_one_warns_convergence(small_psi):
     with pytest.warns(ConvergenceWarning, match="max_iter=1"):
-        result = find_preimage(small_psi, "fixed_point", x0=small_psi.support[:3] + 1.0,
-                               max_iter=1)
+        result = find_preimage(
+            small_psi, "fixed_point", x0=small_psi.support[:3] + 1.0, max_iter=1
+        )
     assert not result.converged.any()
     np.testing.assert_array_equal(result.n_iter, 1)
 
@@ -1033,6 +1123,7 @@ def test_fixed_point_max_iter_one_warns_convergence(small_psi):
 # ---------------------------------------------------------------------------
 # 12. KernelPCA.inverse_transform
 # ---------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def fitted_kpca():
@@ -1043,23 +1134,28 @@ def fitted_kpca():
 
 
 @pytest.mark.parametrize("add_mean", [False, True])
-@pytest.mark.parametrize("method, options", [
-    ("fixed_point", {}),
-    ("gradient", {}),
-    ("mds", {"n_neighbors": 5}),
-    ("closed_form", {"alpha": 1e-4}),
-])
+@pytest.mark.parametrize(
+    "method, options",
+    [
+        ("fixed_point", {}),
+        ("gradient", {}),
+        ("mds", {"n_neighbors": 5}),
+        ("closed_form", {"alpha": 1e-4}),
+    ],
+)
 def test_inverse_transform_equals_find_preimage(fitted_kpca, method, options, add_mean):
     kpca, T = fitted_kpca
     Y = kpca.transform(T)
     x0 = T if method in ("fixed_point", "gradient") else None
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NumericalWarning)    # MDS clips far points
+        warnings.simplefilter("ignore", NumericalWarning)  # MDS clips far points
         got = kpca.inverse_transform(Y, method=method, add_mean=add_mean, x0=x0, **options)
-        expected = find_preimage(kpca.expansion_from_components(Y, add_mean=add_mean),
-                                 method, x0=x0, **options)
-        full = kpca.inverse_transform(Y, method=method, add_mean=add_mean, x0=x0,
-                                      return_result=True, **options)
+        expected = find_preimage(
+            kpca.expansion_from_components(Y, add_mean=add_mean), method, x0=x0, **options
+        )
+        full = kpca.inverse_transform(
+            Y, method=method, add_mean=add_mean, x0=x0, return_result=True, **options
+        )
     np.testing.assert_allclose(got, expected.x, rtol=1e-12, atol=1e-12)
     assert isinstance(full, PreimageResult)
     assert_same(full.x, got)
@@ -1071,12 +1167,13 @@ def test_inverse_transform_learned_return_result(fitted_kpca):
     Y = kpca.transform(T)
     full = kpca.inverse_transform(Y, method="learned", return_result=True, alpha=0.1)
     assert isinstance(full, PreimageResult) and full.method == "learned"
-    assert_same(full.x, kpca.inverse_transform(Y, method="learned",
-                                                                 alpha=0.1))
+    assert_same(full.x, kpca.inverse_transform(Y, method="learned", alpha=0.1))
     psi = kpca.expansion_from_components(Y)
-    np.testing.assert_allclose(full.distance2,
-                               residual(psi.coef, kpca.X_fit_, full.x,
-                                        sk_kernel(kpca.kernel_)), atol=1e-10)
+    np.testing.assert_allclose(
+        full.distance2,
+        residual(psi.coef, kpca.X_fit_, full.x, sk_kernel(kpca.kernel_)),
+        atol=1e-10,
+    )
 
 
 def test_inverse_transform_caches_fitted_solvers():
@@ -1092,7 +1189,7 @@ def test_inverse_transform_caches_fitted_solvers():
     assert_same(a, b)
     kpca.inverse_transform(Y, method="closed_form", alpha=1e-2)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NumericalWarning)    # MDS clips far points
+        warnings.simplefilter("ignore", NumericalWarning)  # MDS clips far points
         kpca.inverse_transform(Y, method="mds")
     kpca.inverse_transform(Y, method="learned")
     assert len(kpca._solvers) == 4
@@ -1115,14 +1212,17 @@ def test_inverse_transform_accepts_a_fitted_solver(fitted_kpca):
     Y = kpca.transform(T)
     solver = MDSPreimage(n_neighbors=5).fit(kpca.X_fit_, kpca.kernel_)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NumericalWarning)    # MDS clips far points
-        assert_same(kpca.inverse_transform(Y, method=solver),
-                    kpca.inverse_transform(Y, method="mds", n_neighbors=5))
+        warnings.simplefilter("ignore", NumericalWarning)  # MDS clips far points
+        assert_same(
+            kpca.inverse_transform(Y, method=solver),
+            kpca.inverse_transform(Y, method="mds", n_neighbors=5),
+        )
 
 
 # ---------------------------------------------------------------------------
 # 13. determinism
 # ---------------------------------------------------------------------------
+
 
 def random_restart_problem():
     """An expansion whose nearest support point m sits where the Gaussian
@@ -1134,7 +1234,7 @@ def random_restart_problem():
     k = rbf_kernel(support, support, gamma=gamma)
     c = k[2, 0] + k[2, 1]
     coef = np.array([-1.0, -1.0, c, -0.3, -0.3])
-    coef[2] += (0.3 * k[2, 3] + 0.3 * k[2, 4])
+    coef[2] += 0.3 * k[2, 3] + 0.3 * k[2, 4]
     return FeatureExpansion(np.tile(coef, (8, 1)), support, GaussianKernel(gamma))
 
 
@@ -1145,7 +1245,7 @@ def test_fixed_point_random_restarts_are_reproducible():
         r1 = find_preimage(psi, "fixed_point", random_state=0)
         r2 = find_preimage(psi, "fixed_point", random_state=0)
         r3 = find_preimage(psi, "fixed_point", random_state=np.random.default_rng(0))
-    assert np.all(r1.info["restarts"] > 0)        # the random path was taken
+    assert np.all(r1.info["restarts"] > 0)  # the random path was taken
     assert_same(r1.x, r2.x)
     np.testing.assert_array_equal(r1.info["restarts"], r2.info["restarts"])
     assert_same(r1.x, r3.x)
@@ -1160,8 +1260,10 @@ def test_fixed_point_random_restarts_are_reproducible():
 def test_gradient_returns_a_tried_point_when_the_objective_overflows():
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
     psi = FeatureExpansion([[1.0, 0.0]], X, PolynomialKernel(degree=301, coef0=1.0))
-    with pytest.warns(ConvergenceWarning), \
-            pytest.warns(NumericalWarning, match="kernel overflows"):
+    with (
+        pytest.warns(ConvergenceWarning),
+        pytest.warns(NumericalWarning, match="kernel overflows"),
+    ):
         result = find_preimage(psi, "gradient", x0=[[50.0, 50.0]])
     np.testing.assert_allclose(result.x, [[1.0, 0.0]])
     np.testing.assert_allclose(result.distance2, [0.0], atol=1e-12)
@@ -1169,8 +1271,9 @@ def test_gradient_returns_a_tried_point_when_the_objective_overflows():
 
 def test_gradient_random_starts_are_reproducible():
     X = data(5, 2, seed=23)
-    psi = FeatureExpansion(np.random.default_rng(24).normal(size=(3, 5)), X,
-                           GaussianKernel(gamma=0.8))
+    psi = FeatureExpansion(
+        np.random.default_rng(24).normal(size=(3, 5)), X, GaussianKernel(gamma=0.8)
+    )
     # 9 starts per expansion > 5 support points: 4 are drawn at random
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -1194,7 +1297,7 @@ def test_mds_leaves_out_neighbours_no_input_distance_explains():
     coef = np.array([[1.0, 0.5, 0.2, 0.1, 0.3]])
     psi_all = FeatureExpansion(np.hstack([coef, [[0.0]]]), np.vstack([near, far]), kernel)
     psi_near = FeatureExpansion(coef, near, kernel)
-    assert psi_near.norm2()[0] > 1            # so d̃² to the far point exceeds 2
+    assert psi_near.norm2()[0] > 1  # so d̃² to the far point exceeds 2
     with pytest.warns(NumericalWarning, match="1 of the 6 distances .* left out"):
         with_far = MDSPreimage(n_neighbors=6).fit(psi_all.support, kernel).solve(psi_all)
     alone = MDSPreimage(n_neighbors=5).fit(near, kernel).solve(psi_near)

@@ -26,8 +26,7 @@ from preimage.sparse_regression import (
 
 def paper_function(x):
     """Their Fig. 3 target, in the span of {sin nx, cos nx}, n ≤ 5."""
-    return (4 - np.sin(x) + np.sin(2 * x) - np.sin(3 * x) + np.sin(4 * x)
-            - np.sin(5 * x))
+    return 4 - np.sin(x) + np.sin(2 * x) - np.sin(3 * x) + np.sin(4 * x) - np.sin(5 * x)
 
 
 GRID = np.linspace(0, 2 * np.pi, 20, endpoint=False)[:, None]
@@ -51,6 +50,7 @@ def _all_samples(model):
 
 # -- Wiener solution ----------------------------------------------------------
 
+
 def test_batch_coefficients_are_the_pseudo_inverse():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(8, 2))
@@ -60,12 +60,14 @@ def test_batch_coefficients_are_the_pseudo_inverse():
     # A repeated input: K is singular and a is the minimum-norm solution.
     K2 = GaussianKernel(0.5)(np.vstack([X, X[:1]]))
     y2 = np.append(y, y[0])
-    np.testing.assert_allclose(wiener_coefficients(K2, y2),
-                               np.linalg.pinv(K2, rcond=1e-9) @ y2, atol=1e-8)
+    np.testing.assert_allclose(
+        wiener_coefficients(K2, y2), np.linalg.pinv(K2, rcond=1e-9) @ y2, atol=1e-8
+    )
 
 
-@pytest.mark.parametrize("kernel", [SineKernel(order=5), GaussianKernel.from_sigma(0.5)],
-                         ids=["sine", "gaussian"])
+@pytest.mark.parametrize(
+    "kernel", [SineKernel(order=5), GaussianKernel.from_sigma(0.5)], ids=["sine", "gaussian"]
+)
 @pytest.mark.parametrize("design", ["grid", "repeated"])
 @pytest.mark.parametrize("noise", [0.0, 0.3])
 def test_incremental_equals_batch(kernel, design, noise):
@@ -85,7 +87,7 @@ def test_incremental_equals_batch(kernel, design, noise):
     Kt = kernel(TEST, X)
     np.testing.assert_allclose(Kt @ state.coef(), Kt @ batch, atol=1e-8)
     np.testing.assert_allclose(K @ state.coef(), K @ batch, atol=1e-8)
-    if state.basis.size == len(y):       # every sample independent: a is unique
+    if state.basis.size == len(y):  # every sample independent: a is unique
         np.testing.assert_allclose(state.coef(), batch, rtol=1e-6, atol=1e-8)
 
 
@@ -96,17 +98,15 @@ def test_partial_fit_equals_fit_from_empty_and_after_fit():
     batch = WienerRegressor(kernel="rbf", gamma=2.0).fit(X, y)
     one_by_one = WienerRegressor(kernel="rbf", gamma=2.0)
     for i in range(15):
-        one_by_one.partial_fit(X[i:i + 1], y[i:i + 1])
+        one_by_one.partial_fit(X[i : i + 1], y[i : i + 1])
     chunks = WienerRegressor(kernel="rbf", gamma=2.0).fit(X[:6], y[:6])
     chunks.partial_fit(X[6:11], y[6:11]).partial_fit(X[11:], y[11:])
     # K is invertible here: a = K⁻¹y, every sample in the expansion.
     K = GaussianKernel(2.0)(X)
-    np.testing.assert_allclose(_all_samples(batch), np.linalg.solve(K, y), rtol=1e-5,
-                               atol=1e-7)
+    np.testing.assert_allclose(_all_samples(batch), np.linalg.solve(K, y), rtol=1e-5, atol=1e-7)
     for model in (one_by_one, chunks):
         np.testing.assert_allclose(model.predict(TEST), batch.predict(TEST), atol=1e-7)
-        np.testing.assert_allclose(_all_samples(model), _all_samples(batch), rtol=1e-5,
-                                   atol=1e-7)
+        np.testing.assert_allclose(_all_samples(model), _all_samples(batch), rtol=1e-5, atol=1e-7)
         assert model.n_vectors_ == model.support_.size == model.dual_coef_.shape[1]
         assert np.all(model.dual_coef_ != 0)
         np.testing.assert_array_equal(model.support_vectors_, X[model.support_])
@@ -120,22 +120,23 @@ def test_partial_fit_keeps_only_the_new_directions():
     y = paper_function(GRID[:, 0])
     one_by_one = WienerRegressor(kernel=SineKernel(order=5))
     for i in range(20):
-        one_by_one.partial_fit(GRID[i:i + 1], y[i:i + 1])
+        one_by_one.partial_fit(GRID[i : i + 1], y[i : i + 1])
     batch = WienerRegressor(kernel=SineKernel(order=5)).fit(GRID, y)
     assert one_by_one.n_vectors_ == 11 and batch.n_vectors_ == 20
     K = SineKernel(order=5)(GRID)
     np.testing.assert_allclose(K @ _all_samples(one_by_one), y, atol=1e-8)
-    np.testing.assert_allclose(_all_samples(batch), np.linalg.pinv(K, rcond=1e-9) @ y,
-                               atol=1e-8)
+    np.testing.assert_allclose(_all_samples(batch), np.linalg.pinv(K, rcond=1e-9) @ y, atol=1e-8)
 
 
-@pytest.mark.parametrize("X", [GRID, np.random.default_rng(3).uniform(0, 2 * np.pi, (20, 1))],
-                         ids=["grid", "random"])
+@pytest.mark.parametrize(
+    "X", [GRID, np.random.default_rng(3).uniform(0, 2 * np.pi, (20, 1))], ids=["grid", "random"]
+)
 def test_sine_kernel_reproduces_a_function_in_its_span(X):
     """Noiseless samples of f ∈ span{sin nx, cos nx}_{n≤5}: the Wiener solution
     is f itself, everywhere (their Sec. 6, 'learned exactly')."""
     reg = WienerRegressor(kernel="sine", kernel_params={"order": 5}).fit(
-        X, paper_function(X[:, 0]))
+        X, paper_function(X[:, 0])
+    )
     np.testing.assert_allclose(reg.predict(TEST), paper_function(TEST[:, 0]), atol=1e-8)
     obj = WienerRegressor(kernel=SineKernel(order=5)).fit(X, paper_function(X[:, 0]))
     np.testing.assert_allclose(obj.predict(TEST), reg.predict(TEST), atol=1e-12)
@@ -157,6 +158,7 @@ def test_degree_is_not_the_sine_kernels_order():
 
 # -- sequential sparse SV algorithm -------------------------------------------
 
+
 def test_sequential_svr_matches_scikit_learn_svr():
     """Same solution as SVR(kernel="precomputed") on R = K + λ², same ε, large C.
 
@@ -173,11 +175,11 @@ def test_sequential_svr_matches_scikit_learn_svr():
     kernel, lam, eps = GaussianKernel.from_sigma(0.7), 1.0, 0.05
     K = kernel(x)
     res = sequential_svr(K, y, epsilon=eps, augmentation=lam, tol=1e-9, max_iter=50_000)
-    svr = SVR(kernel="precomputed", C=1e6, epsilon=eps, tol=1e-9).fit(K + lam ** 2, y)
+    svr = SVR(kernel="precomputed", C=1e6, epsilon=eps, tol=1e-9).fit(K + lam**2, y)
     assert res.converged
     assert abs(res.coef.sum()) < 1e-8
     assert abs(svr.intercept_[0]) < 1e-5
-    Rt = kernel(TEST - np.pi, x) + lam ** 2
+    Rt = kernel(TEST - np.pi, x) + lam**2
     ours = Rt @ res.coef
     theirs = svr.predict(Rt)
     np.testing.assert_allclose(ours, theirs, atol=1e-4)
@@ -185,13 +187,17 @@ def test_sequential_svr_matches_scikit_learn_svr():
     np.testing.assert_allclose(res.coef[svr.support_], svr.dual_coef_[0], atol=1e-4)
 
 
-@pytest.mark.parametrize("options", [
-    dict(kernel=SineKernel(order=5), epsilon=0.01),
-    dict(kernel=GaussianKernel.from_sigma(0.5), epsilon=0.2),
-    dict(kernel=GaussianKernel.from_sigma(0.5), epsilon=0.05, C=2.0),
-    dict(kernel=GaussianKernel.from_sigma(0.5), epsilon=0.1, learning_rate=0.4),
-    dict(kernel=GaussianKernel.from_sigma(0.5), epsilon=0.1, augmentation=3.0),
-], ids=["sine", "gaussian", "finite-C", "scalar-rate", "large-lambda"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(kernel=SineKernel(order=5), epsilon=0.01),
+        dict(kernel=GaussianKernel.from_sigma(0.5), epsilon=0.2),
+        dict(kernel=GaussianKernel.from_sigma(0.5), epsilon=0.05, C=2.0),
+        dict(kernel=GaussianKernel.from_sigma(0.5), epsilon=0.1, learning_rate=0.4),
+        dict(kernel=GaussianKernel.from_sigma(0.5), epsilon=0.1, augmentation=3.0),
+    ],
+    ids=["sine", "gaussian", "finite-C", "scalar-rate", "large-lambda"],
+)
 def test_dual_objective_never_increases(options):
     options = dict(options)
     kernel = options.pop("kernel")
@@ -205,7 +211,8 @@ def test_dual_objective_never_increases(options):
     assert np.all(np.diff(J) <= scale)
     R = K + options.get("augmentation", 1.0) ** 2
     assert J[-1] == pytest.approx(
-        dual_objective(R, y, res.alpha, res.alpha_star, options["epsilon"]), abs=1e-8)
+        dual_objective(R, y, res.alpha, res.alpha_star, options["epsilon"]), abs=1e-8
+    )
     C = options.get("C", np.inf)
     assert np.all((res.alpha >= 0) & (res.alpha <= C))
     assert np.all((res.alpha_star >= 0) & (res.alpha_star <= C))
@@ -255,55 +262,92 @@ def test_learning_rate_bound_raise_or_clip():
         SequentialSVR(**sine, learning_rate=0.2).fit(GRID, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        clipped = SequentialSVR(**sine, epsilon=0.01, learning_rate=0.2,
-                                learning_rate_bound="clip").fit(GRID, y)
+        clipped = SequentialSVR(
+            **sine, epsilon=0.01, learning_rate=0.2, learning_rate_bound="clip"
+        ).fit(GRID, y)
     np.testing.assert_allclose(clipped.learning_rate_, 0.95 / 7)
     rates = np.full(20, 0.1)
     ok = SequentialSVR(**sine, epsilon=0.01, learning_rate=rates).fit(GRID, y)
     np.testing.assert_allclose(ok.learning_rate_, 0.1)
 
 
-@pytest.mark.parametrize("make, match", [
-    (lambda: SequentialSVR(epsilon=-1.0), "'epsilon'"),
-    (lambda: SequentialSVR(C=0.0), "'C'"),
-    (lambda: SequentialSVR(tol=-1.0), "'tol'"),
-    (lambda: SequentialSVR(max_iter=0), "'max_iter'"),
-    (lambda: SequentialSVR(kernel="nope"), "'kernel'"),
-    (lambda: SequentialSVR(learning_rate=-0.1), "'learning_rate'"),
-    (lambda: SequentialSVR(learning_rate=np.ones(3)), "'learning_rate'"),
-    (lambda: SequentialSVR(learning_rate_bound="ignore"), "'learning_rate_bound'"),
-    (lambda: WienerRegressor(rtol=-1.0), "'rtol'"),
-    (lambda: WienerRegressor(kernel=3), "'kernel'"),
-], ids=["epsilon", "C", "tol", "max_iter", "kernel", "rate-negative", "rate-shape",
-        "rate-bound", "rtol", "wiener-kernel"])
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: SequentialSVR(epsilon=-1.0), "'epsilon'"),
+        (lambda: SequentialSVR(C=0.0), "'C'"),
+        (lambda: SequentialSVR(tol=-1.0), "'tol'"),
+        (lambda: SequentialSVR(max_iter=0), "'max_iter'"),
+        (lambda: SequentialSVR(kernel="nope"), "'kernel'"),
+        (lambda: SequentialSVR(learning_rate=-0.1), "'learning_rate'"),
+        (lambda: SequentialSVR(learning_rate=np.ones(3)), "'learning_rate'"),
+        (lambda: SequentialSVR(learning_rate_bound="ignore"), "'learning_rate_bound'"),
+        (lambda: WienerRegressor(rtol=-1.0), "'rtol'"),
+        (lambda: WienerRegressor(kernel=3), "'kernel'"),
+    ],
+    ids=[
+        "epsilon",
+        "C",
+        "tol",
+        "max_iter",
+        "kernel",
+        "rate-negative",
+        "rate-shape",
+        "rate-bound",
+        "rtol",
+        "wiener-kernel",
+    ],
+)
 def test_invalid_parameters_name_the_argument(make, match):
     with pytest.raises(ValueError, match=match):
         make().fit(GRID, paper_function(GRID[:, 0]))
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: sequential_svr(np.ones((3, 2)), np.ones(3), epsilon=0.1), "'K'"),
-    (lambda: sequential_svr(np.eye(3), np.ones(4), epsilon=0.1), "'y'"),
-    (lambda: sequential_svr(np.eye(3), np.ones(3), epsilon=np.nan), "'epsilon'"),
-    (lambda: sequential_svr(np.eye(3), np.ones(3), epsilon=0.1, augmentation=np.inf),
-     "'augmentation'"),
-    (lambda: sequential_svr(LinearKernel()(np.array([[0.0], [1.0]])), np.ones(2),
-                            epsilon=0.1, augmentation=0.0), "'augmentation'"),
-    (lambda: wiener_coefficients(np.eye(2), np.ones((2, 2))), "'y'"),
-    (lambda: wiener_update(WienerState(), np.ones(2), 1.0, 0.0), "'k'"),
-    (lambda: WienerRegressor().fit(GRID, np.ones((20, 2))), "'y'"),
-    (lambda: SequentialSVR().fit(np.full((3, 1), np.nan), np.ones(3)), "X contains NaN"),
-    (lambda: WienerRegressor().fit(GRID, np.ones(20)).predict(np.ones((2, 3))), "features"),
-], ids=["K-square", "y-shape", "epsilon-nan", "augmentation-inf", "zero-diagonal",
-        "wiener-y", "update-k", "estimator-y-2d", "X-nan", "predict-features"])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: sequential_svr(np.ones((3, 2)), np.ones(3), epsilon=0.1), "'K'"),
+        (lambda: sequential_svr(np.eye(3), np.ones(4), epsilon=0.1), "'y'"),
+        (lambda: sequential_svr(np.eye(3), np.ones(3), epsilon=np.nan), "'epsilon'"),
+        (
+            lambda: sequential_svr(np.eye(3), np.ones(3), epsilon=0.1, augmentation=np.inf),
+            "'augmentation'",
+        ),
+        (
+            lambda: sequential_svr(
+                LinearKernel()(np.array([[0.0], [1.0]])), np.ones(2), epsilon=0.1, augmentation=0.0
+            ),
+            "'augmentation'",
+        ),
+        (lambda: wiener_coefficients(np.eye(2), np.ones((2, 2))), "'y'"),
+        (lambda: wiener_update(WienerState(), np.ones(2), 1.0, 0.0), "'k'"),
+        (lambda: WienerRegressor().fit(GRID, np.ones((20, 2))), "'y'"),
+        (lambda: SequentialSVR().fit(np.full((3, 1), np.nan), np.ones(3)), "X contains NaN"),
+        (lambda: WienerRegressor().fit(GRID, np.ones(20)).predict(np.ones((2, 3))), "features"),
+    ],
+    ids=[
+        "K-square",
+        "y-shape",
+        "epsilon-nan",
+        "augmentation-inf",
+        "zero-diagonal",
+        "wiener-y",
+        "update-k",
+        "estimator-y-2d",
+        "X-nan",
+        "predict-features",
+    ],
+)
 def test_invalid_input_names_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()
 
 
-@pytest.mark.parametrize("make", [lambda: WienerRegressor(gamma=2.0),
-                                  lambda: SequentialSVR(gamma=2.0, epsilon=0.05)],
-                         ids=["wiener", "sequential"])
+@pytest.mark.parametrize(
+    "make",
+    [lambda: WienerRegressor(gamma=2.0), lambda: SequentialSVR(gamma=2.0, epsilon=0.05)],
+    ids=["wiener", "sequential"],
+)
 def test_column_targets_are_raveled_with_a_warning(make):
     """A y of one column is the same regression as its 1-D form, with
     scikit-learn's DataConversionWarning, as its regressors do."""
@@ -315,10 +359,15 @@ def test_column_targets_are_raveled_with_a_warning(make):
     np.testing.assert_array_equal(column.dual_coef_, flat.dual_coef_)
 
 
-@pytest.mark.parametrize("call", [lambda: WienerRegressor().fit(GRID, None),
-                                  lambda: WienerRegressor().partial_fit(GRID, None),
-                                  lambda: SequentialSVR().fit(GRID, None)],
-                         ids=["wiener-fit", "wiener-partial-fit", "sequential"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: WienerRegressor().fit(GRID, None),
+        lambda: WienerRegressor().partial_fit(GRID, None),
+        lambda: SequentialSVR().fit(GRID, None),
+    ],
+    ids=["wiener-fit", "wiener-partial-fit", "sequential"],
+)
 def test_targets_are_required(call):
     with pytest.raises(ValueError, match="'y'.*requires y to be passed"):
         call()

@@ -34,7 +34,7 @@ from preimage.kernels import (
 
 
 def brute_spectrum_counts(s, p):
-    return Counter(tuple(s[i:i + p]) for i in range(len(s) - p + 1))
+    return Counter(tuple(s[i : i + p]) for i in range(len(s) - p + 1))
 
 
 def brute_spectrum(X, Y, p):
@@ -45,7 +45,7 @@ def brute_spectrum(X, Y, p):
 
 def brute_joint_counts(x, y, p):
     h = (p - 1) // 2
-    return Counter((tuple(x[i:i + p]), y[i + h]) for i in range(len(x) - p + 1))
+    return Counter((tuple(x[i : i + p]), y[i + h]) for i in range(len(x) - p + 1))
 
 
 def brute_joint(P, Q, p):
@@ -55,8 +55,9 @@ def brute_joint(P, Q, p):
 
 
 def random_strings(rng, n, alphabet="abc", low=0, high=12):
-    return ["".join(rng.choice(list(alphabet), size=rng.integers(low, high + 1)))
-            for _ in range(n)]
+    return [
+        "".join(rng.choice(list(alphabet), size=rng.integers(low, high + 1))) for _ in range(n)
+    ]
 
 
 @pytest.fixture
@@ -107,7 +108,7 @@ def test_features_are_sparse_counts_with_a_shared_vocabulary(strings):
     Fy, vocab_y = k.features(["zzab"], vocabulary=vocab)
     assert vocab_y is vocab and Fy.shape == (1, len(vocab))
     assert Fy.sum() == 1 and Fy[0, vocab[("a", "b")]] == 1
-    np.testing.assert_array_equal((F[:len(X)] @ F[len(X):].T).toarray(), k(X, Y))
+    np.testing.assert_array_equal((F[: len(X)] @ F[len(X) :].T).toarray(), k(X, Y))
 
 
 def test_strings_shorter_than_p_have_zero_features():
@@ -143,7 +144,7 @@ def test_joint_spectrum_equals_brute_force(p):
     X, Y, _ = make_kde_strings(15, random_state=3)
     P = list(zip(X, Y))
     Q = list(zip(X[:5], Y[::-1][:5]))  # mismatched (x, y) of different lengths
-    Q = [(x, (y * 3)[:len(x)]) for x, y in Q]
+    Q = [(x, (y * 3)[: len(x)]) for x, y in Q]
     k = JointSpectrumKernel(p=p)
     np.testing.assert_array_equal(k(P, Q), brute_joint(P, Q, p))
     np.testing.assert_array_equal(k(P), brute_joint(P, P, p))
@@ -153,8 +154,7 @@ def test_joint_spectrum_equals_brute_force(p):
 def test_joint_spectrum_features_pair_window_and_centre_symbol():
     F, vocab = JointSpectrumKernel(p=3).features([("abcab", "12212")])
     # windows abc, bca, cab with centres y[1], y[2], y[3] = 2, 2, 1
-    assert set(vocab) == {(("a", "b", "c"), "2"), (("b", "c", "a"), "2"),
-                          (("c", "a", "b"), "1")}
+    assert set(vocab) == {(("a", "b", "c"), "2"), (("b", "c", "a"), "2"), (("c", "a", "b"), "1")}
     assert F.sum() == 3
 
 
@@ -170,13 +170,15 @@ def test_cosine_normalisation_equals_direct_formula(strings):
     expected = S_xy / np.sqrt(np.outer(np.diag(S_xx), np.diag(S_yy)))
     np.testing.assert_allclose(k(X, Y), expected, rtol=1e-13)
     K = k(X)
-    np.testing.assert_allclose(K, S_xx / np.sqrt(np.outer(np.diag(S_xx), np.diag(S_xx))),
-                               rtol=1e-13)
+    np.testing.assert_allclose(
+        K, S_xx / np.sqrt(np.outer(np.diag(S_xx), np.diag(S_xx))), rtol=1e-13
+    )
     np.testing.assert_array_equal(np.diag(K), 1.0)
     np.testing.assert_array_equal(k.diag(X), 1.0)
     np.testing.assert_allclose(normalize_gram(S_xx), K, rtol=1e-13)
     np.testing.assert_allclose(
-        normalize_gram(S_xy, np.diag(S_xx), np.diag(S_yy)), expected, rtol=1e-13)
+        normalize_gram(S_xy, np.diag(S_xx), np.diag(S_yy)), expected, rtol=1e-13
+    )
     # The features are the row-normalised counts.
     F, _ = k.features(X)
     np.testing.assert_allclose((F @ F.T).toarray(), K, rtol=1e-13)
@@ -188,13 +190,13 @@ def test_trace_normalisation_is_the_literal_reading(strings):
     S = brute_spectrum(X, X, 3)
     k = NormalizedKernel(SpectrumKernel(p=3), method="trace")
     np.testing.assert_allclose(k(X), S / np.trace(S) ** 2, rtol=1e-13)
-    np.testing.assert_allclose(normalize_gram(S, method="trace"), S / np.trace(S) ** 2,
-                               rtol=1e-13)
+    np.testing.assert_allclose(normalize_gram(S, method="trace"), S / np.trace(S) ** 2, rtol=1e-13)
     np.testing.assert_allclose(k.diag(X), np.diag(S) / np.trace(S) ** 2, rtol=1e-13)
     # A cross block is scaled by both traces.
     S_yy = brute_spectrum(Y, Y, 3)
-    np.testing.assert_allclose(k(X, Y), brute_spectrum(X, Y, 3) / (np.trace(S) * np.trace(S_yy)),
-                               rtol=1e-13)
+    np.testing.assert_allclose(
+        k(X, Y), brute_spectrum(X, Y, 3) / (np.trace(S) * np.trace(S_yy)), rtol=1e-13
+    )
 
 
 def test_zero_feature_strings_normalise_to_zero_with_a_warning():
@@ -216,10 +218,14 @@ def test_zero_feature_strings_normalise_to_zero_with_a_warning():
 
 def test_normalisation_warnings_point_at_the_callers_line():
     k = NormalizedKernel(SpectrumKernel(p=3))
-    for call in (lambda: k(["ab", "abc"]), lambda: k(["ab"], ["abc"]),
-                 lambda: k.diag(["ab"]), lambda: k.features(["ab"]),
-                 lambda: KernelDistanceRBF(k)(["ab", "abc"]),
-                 lambda: normalize_gram(np.zeros((2, 2)), method="trace")):
+    for call in (
+        lambda: k(["ab", "abc"]),
+        lambda: k(["ab"], ["abc"]),
+        lambda: k.diag(["ab"]),
+        lambda: k.features(["ab"]),
+        lambda: KernelDistanceRBF(k)(["ab", "abc"]),
+        lambda: normalize_gram(np.zeros((2, 2)), method="trace"),
+    ):
         with pytest.warns(NumericalWarning) as record:
             call()
         assert {r.filename for r in record} == {__file__}
@@ -238,31 +244,45 @@ def test_no_warning_without_zero_rows(strings):
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("base", [SpectrumKernel(p=2), NormalizedKernel(SpectrumKernel(p=3)),
-                                  NormalizedKernel(SpectrumKernel(p=3), method="trace")],
-                         ids=["spectrum", "cosine", "trace"])
+@pytest.mark.parametrize(
+    "base",
+    [
+        SpectrumKernel(p=2),
+        NormalizedKernel(SpectrumKernel(p=3)),
+        NormalizedKernel(SpectrumKernel(p=3), method="trace"),
+    ],
+    ids=["spectrum", "cosine", "trace"],
+)
 def test_kernel_distance_rbf_equals_direct_computation(strings, base):
     X, Y = strings
     gamma = 0.7
     k = KernelDistanceRBF(base, gamma=gamma)
     S_xy, dx, dy = base(X, Y), base.diag(X), base.diag(Y)
     d2 = dx[:, None] + dy[None, :] - 2 * S_xy
-    np.testing.assert_allclose(k(X, Y), np.exp(-gamma * np.sqrt(np.maximum(d2, 0))),
-                               rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(
+        k(X, Y), np.exp(-gamma * np.sqrt(np.maximum(d2, 0))), rtol=1e-12, atol=1e-14
+    )
     K = k(X)
     S = base(X)
     d2 = np.diag(S)[:, None] + np.diag(S)[None, :] - 2 * S
-    np.testing.assert_allclose(K, np.exp(-gamma * np.sqrt(np.maximum(d2, 0))),
-                               rtol=1e-7, atol=1e-12)
+    np.testing.assert_allclose(
+        K, np.exp(-gamma * np.sqrt(np.maximum(d2, 0))), rtol=1e-7, atol=1e-12
+    )
     np.testing.assert_array_equal(np.diag(K), 1.0)
     np.testing.assert_array_equal(k.diag(X), 1.0)
     np.testing.assert_array_equal(K, K.T)
 
 
-@pytest.mark.parametrize("base", [SpectrumKernel(p=1), SpectrumKernel(p=3),
-                                  NormalizedKernel(SpectrumKernel(p=3)),
-                                  JointSpectrumKernel(p=3)],
-                         ids=["spectrum1", "spectrum3", "cosine", "joint"])
+@pytest.mark.parametrize(
+    "base",
+    [
+        SpectrumKernel(p=1),
+        SpectrumKernel(p=3),
+        NormalizedKernel(SpectrumKernel(p=3)),
+        JointSpectrumKernel(p=3),
+    ],
+    ids=["spectrum1", "spectrum3", "cosine", "joint"],
+)
 def test_kernel_distance_rbf_is_positive_semidefinite(base):
     # exp(−γ d) with d a Hilbert-space distance is PSD (d is conditionally
     # negative definite, Schoenberg), whatever the base kernel.
@@ -283,9 +303,12 @@ def test_wrappers_accept_vector_kernels():
 
 def test_kernels_are_frozen_sequence_kernels_with_params():
     base = SpectrumKernel(p=2)
-    for k, params in [(base, {"p": 2}), (JointSpectrumKernel(5), {"p": 5}),
-                      (NormalizedKernel(base, "trace"), {"base": base, "method": "trace"}),
-                      (KernelDistanceRBF(base, 2.0), {"base": base, "gamma": 2.0})]:
+    for k, params in [
+        (base, {"p": 2}),
+        (JointSpectrumKernel(5), {"p": 5}),
+        (NormalizedKernel(base, "trace"), {"base": base, "method": "trace"}),
+        (KernelDistanceRBF(base, 2.0), {"base": base, "gamma": 2.0}),
+    ]:
         assert isinstance(k, SequenceKernel)
         assert k.get_params() == params
         with pytest.raises(AttributeError):
@@ -300,8 +323,8 @@ def test_kernels_are_frozen_sequence_kernels_with_params():
 # The paper's table (Sec. 4), typed in again: [model][output] rows a, b, c.
 PAPER_TRANSITIONS = {
     (0, "1"): [[0, 0, 1], [0, 0, 1], [1, 0, 0]],
-    (0, "2"): [[.5, .5, 0], [.5, .5, 0], [0, 1, 0]],
-    (1, "1"): [[.5, .5, 0], [.5, .5, 0], [0, .5, .5]],
+    (0, "2"): [[0.5, 0.5, 0], [0.5, 0.5, 0], [0, 1, 0]],
+    (1, "1"): [[0.5, 0.5, 0], [0.5, 0.5, 0], [0, 0.5, 0.5]],
     (1, "2"): [[1, 0, 0], [0, 1, 0], [0, 1, 0]],
 }
 
@@ -341,8 +364,12 @@ def test_make_kde_strings_input_transitions_match_the_paper():
         C = counts[key]
         visited = C.sum(axis=1) > 0
         freq = C[visited] / C[visited].sum(axis=1, keepdims=True)
-        np.testing.assert_allclose(freq, np.asarray(expected)[visited], atol=0.03,
-                                   err_msg=f"model {key[0] + 1}, output {key[1]}")
+        np.testing.assert_allclose(
+            freq,
+            np.asarray(expected)[visited],
+            atol=0.03,
+            err_msg=f"model {key[0] + 1}, output {key[1]}",
+        )
     assert abs(model.mean() - 0.5) < 0.03
     assert abs(np.mean([x[0] == "a" for x in X]) - 1 / 3) < 0.03
 
@@ -350,6 +377,7 @@ def test_make_kde_strings_input_transitions_match_the_paper():
 # ---------------------------------------------------------------------------
 # a user's function, and what a kernel takes
 # ---------------------------------------------------------------------------
+
 
 def test_callable_sequence_kernel_equals_the_spectrum_kernel_of_the_same_function(strings):
     # Two implementations of the 2-spectrum kernel: counted pair by pair
@@ -366,20 +394,24 @@ def test_callable_sequence_kernel_equals_the_spectrum_kernel_of_the_same_functio
     np.testing.assert_array_equal(k.diag(X), SpectrumKernel(p=2).diag(X))
     assert k.get_params() == {"function": spectrum2} and not k.joint
     # wrapped like any sequence kernel
-    np.testing.assert_allclose(NormalizedKernel(k)(X, Y),
-                               NormalizedKernel(SpectrumKernel(2))(X, Y), rtol=1e-13)
+    np.testing.assert_allclose(
+        NormalizedKernel(k)(X, Y), NormalizedKernel(SpectrumKernel(2))(X, Y), rtol=1e-13
+    )
 
 
-@pytest.mark.parametrize("kernel, joint, vector_input", [
-    (SpectrumKernel(2), False, False),
-    (JointSpectrumKernel(3), True, False),
-    (NormalizedKernel(JointSpectrumKernel(3)), True, False),
-    (KernelDistanceRBF(NormalizedKernel(JointSpectrumKernel(3))), True, False),
-    (KernelDistanceRBF(NormalizedKernel(SpectrumKernel(3))), False, False),
-    (NormalizedKernel(GaussianKernel(0.5)), False, True),
-    (KernelDistanceRBF(NormalizedKernel(GaussianKernel(0.5))), False, True),
-    (CallableSequenceKernel(len), False, False),
-])
+@pytest.mark.parametrize(
+    "kernel, joint, vector_input",
+    [
+        (SpectrumKernel(2), False, False),
+        (JointSpectrumKernel(3), True, False),
+        (NormalizedKernel(JointSpectrumKernel(3)), True, False),
+        (KernelDistanceRBF(NormalizedKernel(JointSpectrumKernel(3))), True, False),
+        (KernelDistanceRBF(NormalizedKernel(SpectrumKernel(3))), False, False),
+        (NormalizedKernel(GaussianKernel(0.5)), False, True),
+        (KernelDistanceRBF(NormalizedKernel(GaussianKernel(0.5))), False, True),
+        (CallableSequenceKernel(len), False, False),
+    ],
+)
 def test_sequence_kernels_say_what_they_take(kernel, joint, vector_input):
     assert kernel.joint is joint and kernel.vector_input is vector_input
 
@@ -412,8 +444,7 @@ BAD_INPUT = [
     (lambda: KernelDistanceRBF().features(["abc"]), NotImplementedError, "no explicit"),
     (lambda: CallableSequenceKernel("f"), ValueError, "'function'"),
     (lambda: CallableSequenceKernel(len)("abc"), TypeError, "'X'.*bare str"),
-    (lambda: CallableSequenceKernel(len).features(["abc"]), NotImplementedError,
-     "no explicit"),
+    (lambda: CallableSequenceKernel(len).features(["abc"]), NotImplementedError, "no explicit"),
     (lambda: normalize_gram(np.ones((2, 3))), ValueError, "'diag_x'"),
     (lambda: normalize_gram(np.ones((2, 2)), [1.0]), ValueError, "'diag_x'"),
     (lambda: normalize_gram(np.ones((2, 2)), [1.0, -1.0]), ValueError, "'diag_x'"),
@@ -426,8 +457,9 @@ BAD_INPUT = [
 ]
 
 
-@pytest.mark.parametrize("call, error, match", BAD_INPUT,
-                         ids=[f"bad{i}" for i in range(len(BAD_INPUT))])
+@pytest.mark.parametrize(
+    "call, error, match", BAD_INPUT, ids=[f"bad{i}" for i in range(len(BAD_INPUT))]
+)
 def test_bad_input(call, error, match):
     with pytest.raises(error, match=match):
         call()

@@ -12,9 +12,26 @@ imported only when a Dask array is given.
 Nothing here knows kernels: the kernel-specific blocks are methods of the
 kernels (``Kernel.block``, ``Kernel.blocks``), which cut their rows with
 :func:`row_chunks`.
+
+The function a Dask graph maps over the blocks is often heavy: a fitted
+estimator's bound method holds the estimator (its training points, components
+and solver, megabytes), a closure its landmarks. Put in every task, it would
+be shipped to the workers once per task. Instead it enters the graph once, as
+a key every block task depends on (:func:`_graph_arguments`), which a cluster
+sends to each worker once: a function as one key; an estimator's method as a
+small key naming the method and one key holding the estimator, named by its
+content, so that chained steps (``transform`` then ``inverse_transform``) share
+it. The call is bound to the caller's settings
+(:func:`preimage._config.bind_config`), so that the tasks keep the caller's
+memory budget wherever they run.
 """
 
+import functools
+import inspect
+
 import numpy as np
+
+from ._config import bind_config
 
 __all__ = ["row_chunks", "is_dask_array", "sum_row_blocks", "map_row_blocks"]
 
@@ -55,6 +72,66 @@ def _tree_sum(parts):
     return parts[0]
 
 
+class _MethodCall:
+    """``call(owner, *blocks)`` calls ``owner.<name>(*args, *blocks, **kwargs)``:
+    a method split from the object it is bound to, so that the object can be
+    a key of its own in a Dask graph."""
+
+    def __init__(self, name, args=(), kwargs=None):
+        self.name, self.args, self.kwargs = name, tuple(args), dict(kwargs or {})
+
+    def __call__(self, owner, *blocks):
+        return getattr(owner, self.name)(*self.args, *blocks, **self.kwargs)
+
+    def __repr__(self):
+        return f"_MethodCall({self.name!r})"
+
+
+def _split_owner(func):
+    """``(owner, call)`` with ``call(owner, *blocks) == func(*blocks)`` when
+    `func` is a method bound to an object (or a ``functools.partial`` of one);
+    ``(None, func)`` otherwise."""
+    args, kwargs = (), {}
+    if isinstance(func, functools.partial):
+        func, args, kwargs = func.func, func.args, func.keywords
+    owner = getattr(func, "__self__", None)
+    if not inspect.ismethod(func) or isinstance(owner, type):
+        return None, functools.partial(func, *args, **kwargs) if args or kwargs else func
+    return owner, _MethodCall(func.__name__, args, kwargs)
+
+
+def _name(func):
+    """The name the keys of `func`'s tasks start with (``transform``, ...)."""
+    func = getattr(func, "func", func)  # a partial: the function's name
+    return getattr(func, "__name__", type(func).__name__).strip("_<>") or "block"
+
+
+def _graph_arguments(func):
+    """The leading arguments of :func:`_apply` that stand for `func` in a Dask
+    graph: each a ``Delayed`` of one key, which every block task depends on.
+
+    For a method bound to an object (an estimator's ``transform``), the
+    method's name and the object are separate keys; the object's is named by
+    its content (``KernelPCA-<token>``), so every graph of the same fitted
+    estimator holds it under one key, which Dask merges when graphs combine.
+    """
+    from dask import delayed
+    from dask.base import tokenize
+
+    owner, call = _split_owner(func)
+    call = bind_config(call)
+    arguments = [delayed(call, name=f"{_name(func)}-function-{tokenize(call)}")]
+    if owner is not None:
+        arguments.append(delayed(owner, name=f"{type(owner).__name__}-{tokenize(owner)}"))
+    return arguments
+
+
+def _apply(call, *args):
+    """A block task: `call` (a key of :func:`_graph_arguments`) on the rest,
+    the owner of a method first when there is one, then the blocks."""
+    return call(*args)
+
+
 def _aligned_blocks(arrays):
     """Delayed row blocks of 2-D Dask arrays sharing the first array's row
     chunks (each rechunked to a single column chunk)."""
@@ -93,8 +170,9 @@ def sum_row_blocks(func, *arrays, row_bytes, working_memory=None):
         import dask
         from dask import delayed
 
-        fn = delayed(func, pure=True)
-        parts = [fn(*blocks) for blocks in _aligned_blocks(arrays)]
+        lead = _graph_arguments(func)
+        apply = delayed(_apply, pure=True)
+        parts = [apply(*lead, *blocks) for blocks in _aligned_blocks(arrays)]
         (total,) = dask.compute(_tree_sum(parts))
         return total
     total = None
@@ -109,11 +187,22 @@ def map_row_blocks(func, X, *others, n_columns, dtype):
 
     A Dask array gives a Dask array (lazy, by ``map_blocks``); `others` are
     rechunked to X's row chunks. `func` must return ``(rows, n_columns)``.
+    In the graph, `func` is one key that every block task depends on, run
+    under the caller's settings (see the module's notes).
     """
     if not is_dask_array(X):
         return func(X, *others)
+    import dask.array as da
+
     X = X.rechunk({1: -1})
-    others = [o.rechunk({0: X.chunks[0], 1: -1}) if is_dask_array(o) else o
-              for o in others]
-    return X.map_blocks(func, *others, chunks=(X.chunks[0], (n_columns,)),
-                        dtype=dtype, meta=np.empty((0, n_columns), dtype=dtype))
+    others = [o.rechunk({0: X.chunks[0], 1: -1}) if is_dask_array(o) else o for o in others]
+    return da.map_blocks(
+        _apply,
+        *_graph_arguments(func),
+        X,
+        *others,
+        token=_name(func),
+        chunks=(X.chunks[0], (n_columns,)),
+        dtype=dtype,
+        meta=np.empty((0, n_columns), dtype=dtype),
+    )

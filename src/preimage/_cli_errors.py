@@ -19,8 +19,7 @@ import re
 
 import click
 
-__all__ = ["OPTION_NAMES", "named_as_options", "parse_image_shape", "refuse_existing",
-           "respell"]
+__all__ = ["OPTION_NAMES", "named_as_options", "parse_image_shape", "refuse_existing", "respell"]
 
 #: The library's arguments, as the command line spells them.
 OPTION_NAMES = {
@@ -71,8 +70,11 @@ def respell(message, names):
         for phrase, typed in _PHRASES.get(name, ()):
             message = message.replace(phrase, typed)
         # Not inside a repr such as GaussianKernel(gamma=0.5) or f(x, key=...).
-        message = re.sub(rf"(?<![\w.'(-])(?<!, ){re.escape(name)}=(?:'({_PLAIN})'(?!\w))?",
-                         lambda match, option=option: f"{option} {match[1] or ''}", message)
+        message = re.sub(
+            rf"(?<![\w.'(-])(?<!, ){re.escape(name)}=(?:'({_PLAIN})'(?!\w))?",
+            lambda match, option=option: f"{option} {match[1] or ''}",
+            message,
+        )
         message = message.replace(f"'{name}'", option)
     return message
 
@@ -97,11 +99,13 @@ def refuse_existing(path, force, option, inputs=()):
         if other is not None and Path(path).exists() and os.path.samefile(path, other):
             raise click.ClickException(
                 f"{option} {str(path)!r} is {name}; refusing to replace an input with the "
-                f"output (choose another {option})")
+                f"output (choose another {option})"
+            )
     if Path(path).exists() and not force:
         raise click.ClickException(
             f"{str(path)!r} exists; refusing to overwrite it (pass --force to replace it, "
-            f"or choose another {option})")
+            f"or choose another {option})"
+        )
 
 
 def parse_image_shape(text):
@@ -113,6 +117,7 @@ def parse_image_shape(text):
         if h < 1 or w < 1:
             raise ValueError
     except ValueError:
-        raise click.BadParameter(f"expected HEIGHTxWIDTH such as 28x28, got {text!r}",
-                                 param_hint="'--image-shape'") from None
+        raise click.BadParameter(
+            f"expected HEIGHTxWIDTH such as 28x28, got {text!r}", param_hint="'--image-shape'"
+        ) from None
     return h, w

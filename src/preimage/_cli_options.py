@@ -1,31 +1,47 @@
-"""The options the commands share, and the reading of DATA behind them.
+"""What the commands share: their options, the reading of DATA, the drawing of figures.
 
 Every command that reads data takes ``--key``, ``--columns`` and
 ``--delimiter`` (:data:`key_option`, :data:`columns_option`,
 :data:`delimiter_option`) and reads with :func:`read_data_file`;
 :class:`ComponentCount` is ``--n-components``: a positive count or ``auto``.
+The commands that draw (``demo``, ``reproduce``) write their figures to
+files, with the backend :func:`figures_to_files` chooses.
 """
+
+import os
 
 import click
 
 from ._cli_errors import named_as_options
 
-__all__ = ["ComponentCount", "columns_option", "delimiter_option", "key_option",
-           "read_data_file"]
+__all__ = [
+    "ComponentCount",
+    "columns_option",
+    "delimiter_option",
+    "figures_to_files",
+    "key_option",
+    "read_data_file",
+]
 
 
 # How to read DATA (and --clean): the options of every command that reads data.
 key_option = click.option(
-    "--key", metavar="NAME",
-    help="The array to read from an .npz DATA [default: its only one, or 'X'].")
+    "--key",
+    metavar="NAME",
+    help="The array to read from an .npz DATA [default: its only one, or 'X'].",
+)
 columns_option = click.option(
-    "--columns", metavar="LIST",
+    "--columns",
+    metavar="LIST",
     help="The columns to read from a .csv DATA, by header name or 0-based index, with "
-         "ranges: '1-784', 'x,y' [default: all, which must be numbers].")
+    "ranges: '1-784', 'x,y' [default: all, which must be numbers].",
+)
 delimiter_option = click.option(
-    "--delimiter", metavar="CHAR",
+    "--delimiter",
+    metavar="CHAR",
     help="What separates the values of a .csv DATA: ',', ';', tab, whitespace or another "
-         "character [default: detected].")
+    "character [default: detected].",
+)
 
 
 def read_data_file(path, key, columns, delimiter, quiet):
@@ -38,10 +54,13 @@ def read_data_file(path, key, columns, delimiter, quiet):
         X, source = read_data(path, key=key, columns=columns, delimiter=delimiter)
     names = source.header
     if names is not None and columns is None and not quiet:
-        shown = ", ".join(map(repr, names[:3])) + (f", ..., {names[-1]!r}"
-                                                  if len(names) > 3 else "")
-        click.echo(f"{path}: all {len(names)} columns read ({shown}); choose others with "
-                   "--columns", err=True)
+        shown = ", ".join(map(repr, names[:3])) + (
+            f", ..., {names[-1]!r}" if len(names) > 3 else ""
+        )
+        click.echo(
+            f"{path}: all {len(names)} columns read ({shown}); choose others with --columns",
+            err=True,
+        )
     return X, source
 
 
@@ -60,3 +79,22 @@ class ComponentCount(click.ParamType):
         except (TypeError, ValueError):
             self.fail(f"expected a positive integer or 'auto', got {value!r}", param, ctx)
         return count
+
+
+def figures_to_files():
+    """Draw the command's figures with Agg, unless the user chose a backend
+    with ``MPLBACKEND``.
+
+    The command's figures only go to files: an interactive default backend
+    would need a display (there is none on a server) or open windows for
+    nothing. This is the command line's choice for its own process; the
+    library (:mod:`preimage.plot`) never chooses a backend. Nothing happens
+    without matplotlib: the command says so where it draws.
+    """
+    if os.environ.get("MPLBACKEND"):
+        return
+    try:
+        import matplotlib
+    except ImportError:
+        return
+    matplotlib.use("Agg")

@@ -1,60 +1,93 @@
 """Library-wide settings: the memory budget for dense matrices.
 
 Like scikit-learn's ``set_config``/``config_context``: a process-wide default,
-changed for a block with :func:`config_context`.
+changed for a block with :func:`config_context`. Like scikit-learn's, the
+settings a caller made follow the library's work to other threads and
+processes: :func:`bind_config` binds them to a function that runs elsewhere (a
+Dask task on a worker process or another machine, a thread of Dask's pool),
+where ``config_context`` of the caller's thread would not be seen.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterator
 import contextlib
 import os
 import re
 import threading
+from typing import Any
 
-__all__ = ["config_context", "get_config", "set_config", "parse_bytes"]
+from ._resources import available_memory
 
-_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+__all__ = [
+    "config_context",
+    "get_config",
+    "set_config",
+    "parse_bytes",
+    "bind_config",
+    "ConfiguredCall",
+]
+
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+    "tb": 10**12,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+}
 
 
 def parse_bytes(value, name="memory_budget"):
     """A byte count from an int or a string such as ``"8GB"`` or ``"512 MiB"``."""
     if isinstance(value, str):
-        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([a-zA-Z]*)\s*",
-                             value)
+        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([a-zA-Z]*)\s*", value)
         if not match or match.group(2).lower() not in _UNITS:
-            raise ValueError(f"'{name}' must be a number of bytes such as 8000000000, "
-                             f"'8GB' or '512MiB', got {value!r}")
+            raise ValueError(
+                f"'{name}' must be a number of bytes such as 8000000000, "
+                f"'8GB' or '512MiB', got {value!r}"
+            )
         value = float(match.group(1)) * _UNITS[match.group(2).lower()]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
-            or value == float("inf"):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not value > 0
+        or value == float("inf")
+    ):
         raise ValueError(f"'{name}' must be a positive number of bytes, got {value!r}")
     return int(value)
-
-
-def _physical_memory():
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
-        return 16 * 2**30
 
 
 def _default_budget():
     env = os.environ.get("PREIMAGE_MEMORY_BUDGET")
     if env:
         return parse_bytes(env, "PREIMAGE_MEMORY_BUDGET")
-    return _physical_memory() // 2
+    # Half of what this process may use: inside a container the cgroup limit,
+    # beyond which the kernel kills the process rather than fail an allocation.
+    return available_memory() // 2
 
 
 _global = {"memory_budget": None}
 _local = threading.local()
 
 
-def get_config():
+def get_config() -> dict[str, Any]:
     """The current settings, as a dict.
 
     ``memory_budget``: the largest dense matrix, in bytes, that the library
     allocates for a training set (a Gram matrix, a kernel ridge system). The
-    default is half the machine's physical memory, or the environment
-    variable ``PREIMAGE_MEMORY_BUDGET`` (e.g. ``8GB``).
+    default is the environment variable ``PREIMAGE_MEMORY_BUDGET`` (e.g.
+    ``8GB``), else half the memory this process may use: the machine's
+    physical memory, or the container's limit when it is smaller (cgroup v2
+    ``memory.max`` or v1 ``memory.limit_in_bytes``).
+
+    A value set with :func:`set_config` or :func:`config_context` also holds
+    in the library's Dask tasks, wherever they run (see :func:`bind_config`);
+    the default is each process's own.
     """
     config = dict(_global)
     config.update(getattr(_local, "overrides", {}))
@@ -63,14 +96,14 @@ def get_config():
     return config
 
 
-def set_config(*, memory_budget=None):
+def set_config(*, memory_budget: int | str | None = None) -> None:
     """Change the settings for the whole process (see :func:`get_config`)."""
     if memory_budget is not None:
         _global["memory_budget"] = parse_bytes(memory_budget)
 
 
 @contextlib.contextmanager
-def config_context(*, memory_budget=None):
+def config_context(*, memory_budget: int | str | None = None) -> Iterator[None]:
     """Change the settings inside a ``with`` block, in this thread."""
     previous = dict(getattr(_local, "overrides", {}))
     overrides = dict(previous)
@@ -81,3 +114,78 @@ def config_context(*, memory_budget=None):
         yield
     finally:
         _local.overrides = previous
+
+
+def _explicit_settings():
+    """The settings made with :func:`set_config` and :func:`config_context`
+    in this thread (not the defaults, which are each machine's own)."""
+    settings = {k: v for k, v in _global.items() if v is not None}
+    settings.update({k: v for k, v in getattr(_local, "overrides", {}).items() if v is not None})
+    return settings
+
+
+class ConfiguredCall:
+    """A function that runs under the settings of the caller that made it.
+
+    Made by :func:`bind_config`; calling it calls ``func`` inside
+    ``config_context(**settings)`` and ``sklearn.config_context(working_memory=...)``.
+    It pickles with its function and settings (a few bytes beside the
+    function), so a Dask worker in another process, or on another machine,
+    runs ``func`` under the caller's budget.
+
+    Parameters
+    ----------
+    func : callable
+    settings : dict
+        Keyword arguments of :func:`config_context`.
+    working_memory : float or None
+        scikit-learn's ``working_memory`` (MiB), which sizes the library's row
+        chunks; None leaves the worker's own.
+    """
+
+    def __init__(self, func, settings, working_memory=None):
+        self.func = func
+        self.settings = dict(settings)
+        self.working_memory = working_memory
+
+    def __call__(self, *args, **kwargs):
+        with config_context(**self.settings), self._sklearn_context():
+            return self.func(*args, **kwargs)
+
+    def _sklearn_context(self):
+        if self.working_memory is None:
+            return contextlib.nullcontext()
+        from sklearn import config_context as sklearn_context
+
+        return sklearn_context(working_memory=self.working_memory)
+
+    def __repr__(self):
+        return f"ConfiguredCall({self.func!r}, {self.settings!r})"
+
+
+def bind_config(func):
+    """`func` bound to the settings in effect here, for running elsewhere.
+
+    The library's Dask tasks are made with it: a ``memory_budget`` set with
+    :func:`set_config` or :func:`config_context` (thread-local, and
+    process-local) would otherwise not reach a task run by a thread of Dask's
+    pool, a worker process or another machine, which would check the matrices
+    it allocates against its own default instead. scikit-learn does the same
+    for its joblib tasks (``sklearn.utils.parallel.delayed``). Only the
+    settings the caller made are bound, not the defaults, since those are the
+    worker's machine's own (its memory, its ``PREIMAGE_MEMORY_BUDGET``);
+    scikit-learn's ``working_memory`` is bound too, as the library's row
+    chunks follow it.
+
+    Parameters
+    ----------
+    func : callable
+
+    Returns
+    -------
+    ConfiguredCall
+        Calls ``func`` under the bound settings.
+    """
+    from sklearn import get_config as sklearn_config
+
+    return ConfiguredCall(func, _explicit_settings(), sklearn_config()["working_memory"])

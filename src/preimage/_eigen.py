@@ -89,8 +89,16 @@ def _randomized_eigh(K, n_components, n_iter, rng, n_oversamples=10):
     return values[top], Q @ small[:, top]
 
 
-def top_eigh(K, n_components, *, solver="auto", tol=0.0, max_iter=None,
-             iterated_power="auto", random_state=None):
+def top_eigh(
+    K,
+    n_components,
+    *,
+    solver="auto",
+    tol=0.0,
+    max_iter=None,
+    iterated_power="auto",
+    random_state=None,
+):
     """The `n_components` largest eigenpairs of the symmetric matrix `K`.
 
     Parameters
@@ -138,17 +146,19 @@ def top_eigh(K, n_components, *, solver="auto", tol=0.0, max_iter=None,
             # than asked for when the top eigenvalue is highly degenerate
             # (K = I − 11ᵀ/n, an identity Gram matrix centred): take them all.
             values, vectors = full_eigh(K)
-            values, vectors = values[n - n_components:], vectors[:, n - n_components:]
+            values, vectors = values[n - n_components :], vectors[:, n - n_components :]
     elif solver == "arpack":
         v0 = rng.uniform(-1, 1, n)
         try:
-            values, vectors = eigsh(K, k=n_components, which="LA", tol=tol,
-                                    maxiter=max_iter, v0=v0)
+            values, vectors = eigsh(
+                K, k=n_components, which="LA", tol=tol, maxiter=max_iter, v0=v0
+            )
         except (ArpackError, ArpackNoConvergence) as exc:
             # A zero matrix (ARPACK's "starting vector is zero") or no
             # convergence within max_iter: LAPACK gives the same eigenpairs.
-            category = (ConvergenceWarning if isinstance(exc, ArpackNoConvergence)
-                        else NumericalWarning)
+            category = (
+                ConvergenceWarning if isinstance(exc, ArpackNoConvergence) else NumericalWarning
+            )
             warn(f"ARPACK failed ({exc}); the dense solver was used instead", category)
             values, vectors = linalg.eigh(K, subset_by_index=(n - n_components, n - 1))
     else:
@@ -183,10 +193,15 @@ def landmark_basis(K_mm, *, warn_dropped=True, check_input=True):
     top = max(float(values[-1]), 0.0)
     keep = values > m * eps * top if top > 0 else np.zeros(m, bool)
     if check_input and not keep.any():
-        raise ValueError("'K_mm' has no positive eigenvalue: the kernel maps every "
-                         "landmark to the origin of feature space")
+        raise ValueError(
+            "'K_mm' has no positive eigenvalue: the kernel maps every "
+            "landmark to the origin of feature space"
+        )
     if warn_dropped and keep.any() and not keep.all():
-        warn(f"the {m} landmarks span only {int(keep.sum())} feature-space directions "
-             "(duplicated or nearly dependent landmarks); the other directions were "
-             "dropped", NumericalWarning)
+        warn(
+            f"the {m} landmarks span only {int(keep.sum())} feature-space directions "
+            "(duplicated or nearly dependent landmarks); the other directions were "
+            "dropped",
+            NumericalWarning,
+        )
     return vectors[:, keep] / np.sqrt(values[keep])

@@ -9,8 +9,14 @@ takes one and looks for z with ``φ(z) ≈ Ψ``, minimising
 which :meth:`FeatureExpansion.distance2` evaluates through the kernel alone.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
+from ._typing import ArrayLike
 from ._validation import check_array_2d, refuse_overflow
 from .kernels import Kernel
 
@@ -20,9 +26,12 @@ __all__ = ["FeatureExpansion"]
 def _refuse_overflow(values, what, name):
     """Refuse feature-space quantities beyond the float range, naming the
     argument that put them there."""
-    return refuse_overflow(values, f"the feature-space {what}", name,
-                           f"the kernel or the coefficients are too large there; rescale "
-                           f"{name}")
+    return refuse_overflow(
+        values,
+        f"the feature-space {what}",
+        name,
+        f"the kernel or the coefficients are too large there; rescale {name}",
+    )
 
 
 class FeatureExpansion:
@@ -54,7 +63,20 @@ class FeatureExpansion:
     0.1263
     """
 
-    def __init__(self, coef, support, kernel, *, norm2=None):
+    coef: np.ndarray
+    # The support points and kernel, or None for an expansion of a precomputed
+    # kernel (the methods that need them call _require_kernel first).
+    support: Any
+    kernel: Any
+
+    def __init__(
+        self,
+        coef: ArrayLike,
+        support: ArrayLike | None,
+        kernel: Kernel | None,
+        *,
+        norm2: ArrayLike | None = None,
+    ) -> None:
         try:
             coef = np.asarray(coef)
         except ValueError as exc:  # ragged nested lists
@@ -67,7 +89,8 @@ class FeatureExpansion:
             if support.shape[0] != self.coef.shape[1]:
                 raise ValueError(
                     f"'coef' has {self.coef.shape[1]} columns but 'support' has "
-                    f"{support.shape[0]} points; they must match")
+                    f"{support.shape[0]} points; they must match"
+                )
             if not isinstance(kernel, Kernel):
                 raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
             kernel.diag(support, check_input=False, names="'support'")  # refuses k(x, x) = inf
@@ -81,32 +104,33 @@ class FeatureExpansion:
             if norm2.shape != (self.coef.shape[0],) or not np.isfinite(norm2).all():
                 raise ValueError(
                     f"'norm2' must be a finite array of shape ({self.coef.shape[0]},), got "
-                    f"shape {norm2.shape}")
+                    f"shape {norm2.shape}"
+                )
         self._norm2 = norm2
 
     @classmethod
-    def of_points(cls, Z, kernel):
+    def of_points(cls, Z: ArrayLike, kernel: Kernel) -> FeatureExpansion:
         """The images ``φ(z_j)`` themselves: identity coefficients over Z."""
         Z = check_array_2d(Z, "Z")
         return cls(np.eye(Z.shape[0], dtype=Z.dtype), Z, kernel)
 
     # -- shape -----------------------------------------------------------------
-    def __len__(self):
+    def __len__(self) -> int:
         return self.coef.shape[0]
 
     @property
-    def n_expansions(self):
+    def n_expansions(self) -> int:
         return self.coef.shape[0]
 
     @property
-    def n_support(self):
+    def n_support(self) -> int:
         return self.coef.shape[1]
 
     @property
-    def n_features(self):
+    def n_features(self) -> int | None:
         return None if self.support is None else self.support.shape[1]
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int | slice | Sequence[int] | np.ndarray) -> FeatureExpansion:
         """The sub-collection of expansions selected by `index`."""
         index = np.arange(len(self))[index]
         index = np.atleast_1d(index)
@@ -118,17 +142,20 @@ class FeatureExpansion:
         return sub
 
     def __repr__(self):
-        return (f"FeatureExpansion(n_expansions={self.n_expansions}, "
-                f"n_support={self.n_support}, kernel={self.kernel!r})")
+        return (
+            f"FeatureExpansion(n_expansions={self.n_expansions}, "
+            f"n_support={self.n_support}, kernel={self.kernel!r})"
+        )
 
     # -- feature-space quantities ----------------------------------------------
     def _require_kernel(self):
         if self.support is None:
             raise ValueError(
                 "this expansion has no support points or kernel (it came from a "
-                "precomputed kernel), so it cannot be evaluated at new points")
+                "precomputed kernel), so it cannot be evaluated at new points"
+            )
 
-    def norm2(self):
+    def norm2(self) -> np.ndarray:
         """``‖Ψ_j‖² = γ_jᵀ K γ_j`` for every expansion, shape (m,)."""
         if self._norm2 is None:
             self._require_kernel()
@@ -141,7 +168,7 @@ class FeatureExpansion:
             self._norm2 = total
         return self._norm2
 
-    def cross(self, Z):
+    def cross(self, Z: ArrayLike) -> np.ndarray:
         """``⟨Ψ_j, φ(z_k)⟩ = Σ_i γ_ji k(x_i, z_k)`` for all pairs, shape (m, p)."""
         self._require_kernel()
         Z = check_array_2d(Z, "Z", n_features=self.n_features)
@@ -149,7 +176,7 @@ class FeatureExpansion:
             out = self.coef @ self._block(self.support, Z)
         return _refuse_overflow(out, "inner products", "'Z'")
 
-    def inner(self, Z):
+    def inner(self, Z: ArrayLike) -> np.ndarray:
         """``⟨Ψ_j, φ(z_j)⟩``: each expansion with its own point, shape (m,)."""
         Z = self._check_paired(Z)
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
@@ -159,7 +186,9 @@ class FeatureExpansion:
     def _inner(self, Z, K_zx):
         return np.einsum("ji,ji->j", self.coef, K_zx)
 
-    def distance2(self, Z, *, check_input=True, overflow="raise"):
+    def distance2(
+        self, Z: ArrayLike, *, check_input: bool = True, overflow: str = "raise"
+    ) -> np.ndarray:
         """``‖Ψ_j − φ(z_j)‖²``, the residual every pre-image method minimises.
 
         Rounding can make it slightly negative when Ψ_j = φ(z_j); it is clamped
@@ -172,21 +201,24 @@ class FeatureExpansion:
         norm2 = self.norm2()
         with np.errstate(over="ignore", invalid="ignore"):
             K_zx = self._block(Z, self.support)
-            d2 = norm2 - 2 * self._inner(Z, K_zx) + self.kernel.diag(
-                Z, check_input=False, overflow="ignore")
+            d2 = (
+                norm2
+                - 2 * self._inner(Z, K_zx)
+                + self.kernel.diag(Z, check_input=False, overflow="ignore")
+            )
         if overflow != "ignore":
             return _refuse_overflow(np.maximum(d2, 0.0), "squared distances", "'Z'")
         return np.where(np.isfinite(d2), np.maximum(d2, 0.0), np.inf)
 
-    def distance2_gradient(self, Z):
+    def distance2_gradient(self, Z: ArrayLike) -> np.ndarray:
         """Gradient of ``‖Ψ_j − φ(z_j)‖²`` in z_j, shape (m, d):
         ``−2 Σ_i γ_ji ∇k(z_j, x_i) + ∇k(z_j, z_j)``."""
         Z = self._check_paired(Z)
         kernel = self.kernel
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-            G = (-2 * kernel.gradient(Z, self.support, self.coef, check_input=False,
-                                      overflow="ignore")
-                 + kernel.diag_gradient(Z, check_input=False, overflow="ignore"))
+            G = -2 * kernel.gradient(
+                Z, self.support, self.coef, check_input=False, overflow="ignore"
+            ) + kernel.diag_gradient(Z, check_input=False, overflow="ignore")
         return _refuse_overflow(G, "gradients", "'Z'")
 
     def _block(self, A, B):
@@ -199,5 +231,6 @@ class FeatureExpansion:
         if Z.shape[0] != self.n_expansions:
             raise ValueError(
                 f"'Z' must hold one point per expansion ({self.n_expansions}), got "
-                f"{Z.shape[0]}; use cross() for all pairs")
+                f"{Z.shape[0]}; use cross() for all pairs"
+            )
         return Z

@@ -32,14 +32,14 @@ def atomic_write(path, write, *, overwrite=False):
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise type(exc)(f"{path}: cannot create the folder {exc.filename} "
-                        f"({exc.strerror or exc})") from None
+        raise type(exc)(
+            f"{path}: cannot create the folder {exc.filename} ({exc.strerror or exc})"
+        ) from None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
     except OSError as exc:
         # The error would name the temporary file; name the file asked for.
-        raise type(exc)(f"{path}: cannot write in {path.parent} ({exc.strerror or exc})") \
-            from None
+        raise type(exc)(f"{path}: cannot write in {path.parent} ({exc.strerror or exc})") from None
     os.close(fd)
     try:
         write(tmp)

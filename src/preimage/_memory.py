@@ -7,8 +7,9 @@ from .exceptions import MemoryBudgetError
 
 __all__ = ["check_dense", "format_bytes", "NYSTROEM_HINT"]
 
-NYSTROEM_HINT = ("fit on fewer samples, or use Nyström kernel PCA with n_landmarks=m "
-                 "(memory O(n d + m²))")
+NYSTROEM_HINT = (
+    "fit on fewer samples, or use Nyström kernel PCA with n_landmarks=m (memory O(n d + m²))"
+)
 
 
 def format_bytes(n):
@@ -32,5 +33,6 @@ def check_dense(shape, dtype, what, *, hint=NYSTROEM_HINT, copies=1):
             f"{what} would need {format_bytes(need)}, over the memory budget of "
             f"{format_bytes(budget)}; {hint}. The budget is "
             "preimage.set_config(memory_budget=...) or the environment variable "
-            "PREIMAGE_MEMORY_BUDGET.")
+            "PREIMAGE_MEMORY_BUDGET."
+        )
     return need

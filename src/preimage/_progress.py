@@ -21,8 +21,9 @@ def bar(iterable=None, *, quiet=False, **kwargs):
     """A tqdm bar over `iterable`, disabled when bars should not show."""
     from tqdm.auto import tqdm
 
-    return tqdm(iterable, disable=not enabled(quiet), file=sys.stderr, dynamic_ncols=True,
-                **kwargs)
+    return tqdm(
+        iterable, disable=not enabled(quiet), file=sys.stderr, dynamic_ncols=True, **kwargs
+    )
 
 
 def write(message, progress=None):

@@ -16,26 +16,38 @@ import warnings
 import click
 
 from ._cli_errors import named_as_options, parse_image_shape, refuse_existing
-from ._cli_options import (ComponentCount, columns_option, delimiter_option, key_option,
-                           read_data_file)
+from ._cli_options import (
+    ComponentCount,
+    columns_option,
+    delimiter_option,
+    figures_to_files,
+    key_option,
+    read_data_file,
+)
 from ._progress import activity, bar, ticking, write
+
+# Only names, imported without NumPy (the registries import their classes when
+# looked up): `preimage --help` waits for nothing numerical.
 from .demo import NOISE_MODELS
-from .kernels import KERNELS, SineKernel
+from .kernels import KERNELS
 from .solvers import PREIMAGE_METHODS
 
 __all__ = ["main"]
 
-# The kernels `preimage fit` offers: every named kernel but the sine kernel,
-# whose parameter is its order N, for which the command line has no option
-# (--degree is the polynomial's), and whose values (N + 1)^d overflow on images.
-_FIT_KERNELS = [name for name, cls in KERNELS.items() if cls is not SineKernel]
+# The kernels `preimage fit` offers: every named kernel but the sine kernel
+# ("sine", the one name of SineKernel: tests/test_cli.py), whose parameter is
+# its order N, for which the command line has no option (--degree is the
+# polynomial's), and whose values (N + 1)^d overflow on images.
+_FIT_KERNELS = [name for name in KERNELS if name != "sine"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]},
-             epilog="Exit status: 0 on success, 1 when a command fails on its data or "
-                    "files, 2 on a usage error.")
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Exit status: 0 on success, 1 when a command fails on its data or "
+    "files, 2 on a usage error.",
+)
 @click.version_option(package_name="preimage")
-def main():
+def main() -> None:
     """Pre-images for kernel methods: from feature space back to input space.
 
     Start with `preimage demo`; fit your own denoiser with `preimage fit` and
@@ -45,6 +57,7 @@ def main():
 
 def _failures_exit_1(command):
     """Report the library's errors as one line and exit status 1."""
+
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         from .exceptions import MemoryBudgetError, ModelFileError
@@ -53,27 +66,52 @@ def _failures_exit_1(command):
             return command(*args, **kwargs)
         except (ModelFileError, MemoryBudgetError, OSError, ValueError, TypeError) as exc:
             raise click.ClickException(str(exc)) from None
+
     return wrapper
 
 
 def _selection_lines(record):
     """How `n_components="auto"` chose, as (label, text) lines for the terminal."""
-    lines = [("component choice",
-              (f"{record.get('rule')}, {record.get('n_train')} samples fitted and "
-               f"{record.get('n_held_out')} held out"))]
+    lines = [
+        (
+            "component choice",
+            (
+                f"{record.get('rule')}, {record.get('n_train')} samples fitted and "
+                f"{record.get('n_held_out')} held out"
+            ),
+        )
+    ]
     scores = record.get("scores") or []
     if record.get("threshold") is not None and scores:
-        lines.append(("rule", (f"the fewest components explaining {record['threshold']:.0%} "
-                               "of the held-out variance that the largest candidate "
-                               f"({record['candidates'][-1]}) explains")))
+        lines.append(
+            (
+                "rule",
+                (
+                    f"the fewest components explaining {record['threshold']:.0%} "
+                    "of the held-out variance that the largest candidate "
+                    f"({record['candidates'][-1]}) explains"
+                ),
+            )
+        )
     elif scores:
-        lines.append(("rule", ("the fewest components whose held-out denoising error "
-                               "(squared error summed over features, mean over samples) "
-                               f"is within {record.get('tolerance', 0):.0%} of the "
-                               "smallest")))
+        lines.append(
+            (
+                "rule",
+                (
+                    "the fewest components whose held-out denoising error "
+                    "(squared error summed over features, mean over samples) "
+                    f"is within {record.get('tolerance', 0):.0%} of the "
+                    "smallest"
+                ),
+            )
+        )
     if scores:
-        lines.append(("candidates", ", ".join(f"{q}: {v:.4g}" for q, v in
-                                              zip(record["candidates"], scores))))
+        lines.append(
+            (
+                "candidates",
+                ", ".join(f"{q}: {v:.4g}" for q, v in zip(record["candidates"], scores)),
+            )
+        )
     return lines
 
 
@@ -94,18 +132,38 @@ def _numerical_warnings_as_notes(quiet):
 
 
 @main.command()
-@click.option("--n-train", default=2000, show_default=True, type=click.IntRange(10),
-              help="Clean training digits.")
-@click.option("--n-test", default=200, show_default=True, type=click.IntRange(10),
-              help="Noisy test digits.")
-@click.option("--noise", "noise", default="gaussian", show_default=True,
-              type=click.Choice(list(NOISE_MODELS)), help="Noise model (Mika et al.).")
-@click.option("--level", default=None, type=click.FloatRange(0),
-              help="Noise level: std of Gaussian noise (0.5) or speckle probability (0.4).")
+@click.option(
+    "--n-train",
+    default=2000,
+    show_default=True,
+    type=click.IntRange(10),
+    help="Clean training digits.",
+)
+@click.option(
+    "--n-test", default=200, show_default=True, type=click.IntRange(10), help="Noisy test digits."
+)
+@click.option(
+    "--noise",
+    "noise",
+    default="gaussian",
+    show_default=True,
+    type=click.Choice(list(NOISE_MODELS)),
+    help="Noise model (Mika et al.).",
+)
+@click.option(
+    "--level",
+    default=None,
+    type=click.FloatRange(0),
+    help="Noise level: std of Gaussian noise (0.5) or speckle probability (0.4).",
+)
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
-@click.option("--output-dir", default="preimage-demo", show_default=True,
-              type=click.Path(file_okay=False, path_type=Path),
-              help="Where the image grid goes (existing files are never overwritten).")
+@click.option(
+    "--output-dir",
+    default="preimage-demo",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where the image grid goes (existing files are never overwritten).",
+)
 @click.option("--quiet", is_flag=True, help="Print only the results.")
 def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     """Denoise real MNIST digits through kernel PCA and pre-images.
@@ -121,34 +179,55 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     if n_train + n_test > 5000:
         raise click.BadParameter(
             f"{n_train} + {n_test} = {n_train + n_test} exceeds the 5000 bundled digits",
-            param_hint="'--n-train'/'--n-test'")
+            param_hint="'--n-train'/'--n-test'",
+        )
     if noise == "speckle" and level is not None and level > 1:
-        raise click.BadParameter(f"speckle noise takes a probability in [0, 1], got {level}",
-                                 param_hint="'--level'")
-    echo(f"denoising {n_test} test digits with {noise} noise; kernel PCA fitted on "
-         f"{n_train} clean training digits ...")
-    with bar(desc="methods", unit="method", quiet=quiet,
-             bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]") as progress, \
-            ticking(progress):
+        raise click.BadParameter(
+            f"speckle noise takes a probability in [0, 1], got {level}", param_hint="'--level'"
+        )
+    echo(
+        f"denoising {n_test} test digits with {noise} noise; kernel PCA fitted on "
+        f"{n_train} clean training digits ..."
+    )
+    with (
+        bar(
+            desc="methods",
+            unit="method",
+            quiet=quiet,
+            bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]",
+        ) as progress,
+        ticking(progress),
+    ):
+
         def methods(items):
             progress.reset(total=len(items))
             for item in items:
                 yield item
                 progress.update()
-        result = run_demo(n_train=n_train, n_test=n_test, noise=noise, level=level,
-                          seed=seed, echo=lambda m: echo(m) if progress.disable
-                          else progress.write(m, file=sys.stdout), progress=methods)
+
+        result = run_demo(
+            n_train=n_train,
+            n_test=n_test,
+            noise=noise,
+            level=level,
+            seed=seed,
+            echo=lambda m: echo(m) if progress.disable else progress.write(m, file=sys.stdout),
+            progress=methods,
+        )
     click.echo(f"\n{result.source}, {result.noise} noise, {n_train} train / {n_test} test")
     click.echo(f"{'method':44} {'MSE':>7} {'seconds':>8}")
     for name, mse, seconds in result.rows:
         click.echo(f"{name:44} {mse:7.2f} {seconds:8.2f}")
-    click.echo("(MSE: squared error to the clean digit summed over pixels, mean over "
-               "test digits; lower is better)")
+    click.echo(
+        "(MSE: squared error to the clean digit summed over pixels, mean over "
+        "test digits; lower is better)"
+    )
     try:
         from . import plot
         from ._files import atomic_write, fresh_path
         from .demo import plot_demo
 
+        figures_to_files()
         fig = plot_demo(result)
         path = fresh_path(output_dir / "denoising.png")
         atomic_write(path, lambda tmp: plot.save_figure(fig, tmp))
@@ -159,46 +238,98 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 
 @main.command()
 @click.argument("data", type=click.Path(exists=True, path_type=Path))
-@click.option("-o", "--output", "model_path", required=True,
-              type=click.Path(dir_okay=False, path_type=Path),
-              help="The model file to write (.npz; never overwritten without --force).")
-@click.option("--clean", "clean_path", type=click.Path(exists=True, path_type=Path),
-              help="Clean versions of DATA, row for row, read as DATA is: kernel PCA is "
-                   "fitted on them and the learned map on the (DATA, clean) pairs.")
-@click.option("--n-components", default="auto", show_default=True, type=ComponentCount(),
-              metavar="INTEGER|auto",
-              help="Principal components kept (at most the number of samples - 1; fewer "
-                   "remove more noise and more detail), or 'auto': chosen from DATA on a "
-                   "held-out fifth of it, by the held-out denoising error with --clean, "
-                   "else by the held-out variance explained (the fit prints the choice; "
-                   "`preimage info` shows it).")
-@click.option("--kernel", default="rbf", show_default=True,
-              type=click.Choice(_FIT_KERNELS), help="The kernel.")
-@click.option("--gamma", type=click.FloatRange(0, min_open=True),
-              help="Kernel width parameter [default: 1/(2 x total variance) for rbf "
-                   "(gaussian)].")
-@click.option("--degree", default=3, show_default=True, type=click.IntRange(1),
-              help="Degree of the polynomial kernel.")
-@click.option("--method", default="fixed_point", show_default=True,
-              type=click.Choice(list(PREIMAGE_METHODS)),
-              help="Pre-image method used by `preimage denoise` (any of "
-                   "preimage.PREIMAGE_METHODS; the fit refuses one that does not apply to "
-                   "the kernel).")
-@click.option("--n-landmarks", type=click.IntRange(1),
-              help="Nyström kernel PCA over this many landmarks (for large DATA).")
+@click.option(
+    "-o",
+    "--output",
+    "model_path",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The model file to write (.npz; never overwritten without --force).",
+)
+@click.option(
+    "--clean",
+    "clean_path",
+    type=click.Path(exists=True, path_type=Path),
+    help="Clean versions of DATA, row for row, read as DATA is: kernel PCA is "
+    "fitted on them and the learned map on the (DATA, clean) pairs.",
+)
+@click.option(
+    "--n-components",
+    default="auto",
+    show_default=True,
+    type=ComponentCount(),
+    metavar="INTEGER|auto",
+    help="Principal components kept (at most the number of samples - 1; fewer "
+    "remove more noise and more detail), or 'auto': chosen from DATA on a "
+    "held-out fifth of it, by the held-out denoising error with --clean, "
+    "else by the held-out variance explained (the fit prints the choice; "
+    "`preimage info` shows it).",
+)
+@click.option(
+    "--kernel",
+    default="rbf",
+    show_default=True,
+    type=click.Choice(_FIT_KERNELS),
+    help="The kernel.",
+)
+@click.option(
+    "--gamma",
+    type=click.FloatRange(0, min_open=True),
+    help="Kernel width parameter [default: 1/(2 x total variance) for rbf (gaussian)].",
+)
+@click.option(
+    "--degree",
+    default=3,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Degree of the polynomial kernel.",
+)
+@click.option(
+    "--method",
+    default="fixed_point",
+    show_default=True,
+    type=click.Choice(list(PREIMAGE_METHODS)),
+    help="Pre-image method used by `preimage denoise` (any of "
+    "preimage.PREIMAGE_METHODS; the fit refuses one that does not apply to "
+    "the kernel).",
+)
+@click.option(
+    "--n-landmarks",
+    type=click.IntRange(1),
+    help="Nyström kernel PCA over this many landmarks (for large DATA).",
+)
 @key_option
 @columns_option
 @delimiter_option
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
-@click.option("--memory-budget",
-              help="Largest dense matrix allowed, e.g. 8GB [default: half the memory, or "
-                   "$PREIMAGE_MEMORY_BUDGET]; a fit that needs more is refused before it "
-                   "starts.")
+@click.option(
+    "--memory-budget",
+    help="Largest dense matrix allowed, e.g. 8GB [default: $PREIMAGE_MEMORY_BUDGET, "
+    "else half the memory this process may use, a container's limit "
+    "included]; a fit that needs more is refused before it "
+    "starts.",
+)
 @click.option("--force", is_flag=True, help="Replace an existing model file.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
 @_failures_exit_1
-def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, method,
-        n_landmarks, key, columns, delimiter, seed, memory_budget, force, quiet):
+def fit(
+    data,
+    model_path,
+    clean_path,
+    n_components,
+    kernel,
+    gamma,
+    degree,
+    method,
+    n_landmarks,
+    key,
+    columns,
+    delimiter,
+    seed,
+    memory_budget,
+    force,
+    quiet,
+):
     """Fit a kernel PCA denoiser on DATA and save it to a model file.
 
     DATA holds one sample per row: .npy, .npz, .csv, or a folder of .png
@@ -222,64 +353,99 @@ def fit(data, model_path, clean_path, n_components, kernel, gamma, degree, metho
         if clean.shape != X.shape:
             raise click.ClickException(
                 f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
-                f"{X.shape}; they must match row for row")
+                f"{X.shape}; they must match row for row"
+            )
     if n_components != "auto" and n_components >= X.shape[0]:
         n_components = max(1, X.shape[0] - 1)
         if not quiet:
-            click.echo(f"--n-components lowered to {n_components}: DATA has "
-                       f"{X.shape[0]} samples", err=True)
+            click.echo(
+                f"--n-components lowered to {n_components}: DATA has {X.shape[0]} samples",
+                err=True,
+            )
     if PREIMAGE_METHODS[method].learns_from_pairs and clean is None and not quiet:
-        click.echo(f"warning: --method {method} without --clean learns its map from DATA's "
-                   "own coordinates back to DATA; noisy inputs, whose coordinates lie "
-                   "elsewhere, come back as blurred averages of the training samples, or "
-                   "worse, not denoised. Pass --clean CLEAN, the clean versions of DATA row "
-                   "for row.",
-                   err=True)
-    denoiser = KernelPCADenoiser(n_components, kernel=kernel, gamma=gamma, degree=degree,
-                                 method=method, n_landmarks=n_landmarks, random_state=seed)
+        click.echo(
+            f"warning: --method {method} without --clean learns its map from DATA's "
+            "own coordinates back to DATA; noisy inputs, whose coordinates lie "
+            "elsewhere, come back as blurred averages of the training samples, or "
+            "worse, not denoised. Pass --clean CLEAN, the clean versions of DATA row "
+            "for row.",
+            err=True,
+        )
+    denoiser = KernelPCADenoiser(
+        n_components,
+        kernel=kernel,
+        gamma=gamma,
+        degree=degree,
+        method=method,
+        n_landmarks=n_landmarks,
+        random_state=seed,
+    )
     from .exceptions import ConfigurationWarning
 
-    with config_context(memory_budget=memory_budget), _numerical_warnings_as_notes(quiet), \
-            activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet), \
-            named_as_options("X", "y", "n_components", "n_landmarks", "gamma", "method",
-                             "memory_budget"), \
-            warnings.catch_warnings():
+    with (
+        config_context(memory_budget=memory_budget),
+        _numerical_warnings_as_notes(quiet),
+        activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet),
+        named_as_options(
+            "X", "y", "n_components", "n_landmarks", "gamma", "method", "memory_budget"
+        ),
+        warnings.catch_warnings(),
+    ):
         warnings.simplefilter("ignore", ConfigurationWarning)  # said above, in its words
         denoiser.fit(X, clean)
-    facts = {"data": str(data), "data_kind": source.kind, "n_samples": X.shape[0],
-             "clean": None if clean_path is None else str(clean_path)}
+    facts = {
+        "data": str(data),
+        "data_kind": source.kind,
+        "n_samples": X.shape[0],
+        "clean": None if clean_path is None else str(clean_path),
+    }
     if source.image_shape is not None:
         facts["image_shape"] = list(source.image_shape)
     path = save_model(denoiser, model_path, overwrite=force, metadata=facts)
     if not quiet:
-        click.echo(f"model written to {path} ({X.shape[0]} samples, {X.shape[1]} features, "
-                   f"{denoiser.n_components_} components, kernel "
-                   f"{denoiser.kpca_.kernel_!r}, method {method})")
+        click.echo(
+            f"model written to {path} ({X.shape[0]} samples, {X.shape[1]} features, "
+            f"{denoiser.n_components_} components, kernel "
+            f"{denoiser.kpca_.kernel_!r}, method {method})"
+        )
         if denoiser.component_selection_ is not None:
             for name, value in _selection_lines(denoiser.component_selection_):
                 click.echo(f"  {name + ':':18} {value}")
 
 
 @main.command()
-@click.argument("model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False,
-                                                               path_type=Path))
+@click.argument(
+    "model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
 @click.argument("data", type=click.Path(exists=True, path_type=Path))
-@click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
-              help="Where the denoised data go: .npy, .npz, .csv, or a path without a "
-                   "suffix for a folder of .png images (never overwritten without --force).")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Where the denoised data go: .npy, .npz, .csv, or a path without a "
+    "suffix for a folder of .png images (never overwritten without --force).",
+)
 @key_option
 @columns_option
 @delimiter_option
-@click.option("--image-shape", metavar="HEIGHTxWIDTH",
-              help="The size of PNG output images when neither the model nor DATA knows "
-                   "it (e.g. 28x28).")
-@click.option("--batch-size", default=256, show_default=True, type=click.IntRange(1),
-              help="Samples denoised per step of the progress bar.")
+@click.option(
+    "--image-shape",
+    metavar="HEIGHTxWIDTH",
+    help="The size of PNG output images when neither the model nor DATA knows it (e.g. 28x28).",
+)
+@click.option(
+    "--batch-size",
+    default=256,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Samples denoised per step of the progress bar.",
+)
 @click.option("--force", is_flag=True, help="Replace an existing output.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
 @_failures_exit_1
-def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_size, force,
-            quiet):
+def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_size, force, quiet):
     """Denoise DATA with the model in MODEL and write the result to -o/--output.
 
     DATA: .npy, .npz, .csv, or a folder of .png images, with as many
@@ -295,28 +461,36 @@ def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_s
     refuse_existing(out, force, "-o", [("DATA", data), ("MODEL", model_path)])
     model = load_model(model_path)
     if not hasattr(model, "transform") or not hasattr(model, "kpca_"):
-        raise click.ClickException(f"{model_path} holds a {type(model).__name__}, not a "
-                                   "denoiser (write one with `preimage fit`)")
+        raise click.ClickException(
+            f"{model_path} holds a {type(model).__name__}, not a "
+            "denoiser (write one with `preimage fit`)"
+        )
     user = model_info(model_path).get("user", {})
     width = model.n_features_in_
     if image_shape is not None and image_shape[0] * image_shape[1] != width:
         raise click.BadParameter(
             f"{image_shape[0]}x{image_shape[1]} is {image_shape[0] * image_shape[1]} "
             f"pixels, but the model's samples have {width} values",
-            param_hint="'--image-shape'")
+            param_hint="'--image-shape'",
+        )
     X, source = read_data_file(data, key, columns, delimiter, quiet)
     if X.shape[1] != width:
         shape = user.get("image_shape")
         hint = f" (images of {shape[0]}x{shape[1]})" if shape else ""
-        raise click.ClickException(f"DATA {data} has {X.shape[1]} features per sample, but "
-                                   f"the model was fitted on {width}{hint}")
+        raise click.ClickException(
+            f"DATA {data} has {X.shape[1]} features per sample, but "
+            f"the model was fitted on {width}{hint}"
+        )
     if image_shape is None and source.image_shape is None and user.get("image_shape"):
         image_shape = tuple(user["image_shape"])
     with named_as_options("image_shape", "overwrite"):
         check_output(out, width, source=source, image_shape=image_shape, overwrite=force)
     denoised = np.empty(X.shape, dtype=np.result_type(X.dtype, np.float32))
-    with _numerical_warnings_as_notes(quiet), named_as_options("X"), bar(
-            total=X.shape[0], desc="denoising", unit="sample", quiet=quiet) as progress:
+    with (
+        _numerical_warnings_as_notes(quiet),
+        named_as_options("X"),
+        bar(total=X.shape[0], desc="denoising", unit="sample", quiet=quiet) as progress,
+    ):
         for start in range(0, X.shape[0], batch_size):
             stop = min(start + batch_size, X.shape[0])
             denoised[start:stop] = model.transform(X[start:stop])
@@ -324,15 +498,15 @@ def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_s
     if not np.all(np.isfinite(denoised)):
         raise click.ClickException("the denoised data are not all finite; nothing written")
     with named_as_options("image_shape", "overwrite"):
-        path = write_data(out, denoised, source=source, image_shape=image_shape,
-                          overwrite=force)
+        path = write_data(out, denoised, source=source, image_shape=image_shape, overwrite=force)
     if not quiet:
         click.echo(f"{X.shape[0]} samples denoised with {model.method}; written to {path}")
 
 
 @main.command()
-@click.argument("model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False,
-                                                               path_type=Path))
+@click.argument(
+    "model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
 @click.option("--json", "as_json", is_flag=True, help="The metadata as JSON.")
 @_failures_exit_1
 def info(model_path, as_json):
@@ -349,8 +523,11 @@ def info(model_path, as_json):
     lines = [
         ("file", f"{model_path} ({Path(model_path).stat().st_size:,} bytes)"),
         ("estimator", meta.get("estimator")),
-        ("written by", f"preimage {meta.get('preimage_version')} (model format "
-                       f"{meta.get('format_version')}), {meta.get('created')}"),
+        (
+            "written by",
+            f"preimage {meta.get('preimage_version')} (model format "
+            f"{meta.get('format_version')}), {meta.get('created')}",
+        ),
     ]
     lines += [(k.replace("_", " "), v) for k, v in summary.items()]
     if selection:
@@ -369,17 +546,25 @@ def info(model_path, as_json):
 
 @main.command()
 @click.argument("names", nargs=-1)
-@click.option("--quick", is_flag=True,
-              help="A reduced version that runs in seconds (checks that it runs; "
-                   "its numbers are not comparable with the papers).")
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="A reduced version that runs in seconds (checks that it runs; "
+    "its numbers are not comparable with the papers).",
+)
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
-@click.option("--output-dir", default="results", show_default=True,
-              type=click.Path(file_okay=False, path_type=Path),
-              help="Each run writes a new folder here, named after the reproduction "
-                   "(toy-2d, then toy-2d-1, ...); earlier results are never overwritten.")
+@click.option(
+    "--output-dir",
+    default="results",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Each run writes a new folder here, named after the reproduction "
+    "(toy-2d, then toy-2d-1, ...); earlier results are never overwritten.",
+)
 @click.option("--list", "list_", is_flag=True, help="List the reproductions and exit.")
-@click.option("--quiet", is_flag=True, help="No progress bar and no running commentary; "
-                                            "the tables only.")
+@click.option(
+    "--quiet", is_flag=True, help="No progress bar and no running commentary; the tables only."
+)
 def reproduce(names, quick, seed, output_dir, list_, quiet):
     """Reproduce experiments of the pre-image papers: NAMES, or 'all'.
 
@@ -399,21 +584,31 @@ def reproduce(names, quick, seed, output_dir, list_, quiet):
     unknown = [n for n in names if n not in EXPERIMENTS]
     if unknown:
         raise click.BadParameter(
-            f"unknown reproduction {unknown[0]!r}; choose from all, "
-            + ", ".join(EXPERIMENTS), param_hint="'NAMES'")
+            f"unknown reproduction {unknown[0]!r}; choose from all, " + ", ".join(EXPERIMENTS),
+            param_hint="'NAMES'",
+        )
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         raise click.ClickException(
-            "reproductions draw figures and need matplotlib: "
-            "pip install \"preimage[plot,data]\"") from None
+            'reproductions draw figures and need matplotlib: pip install "preimage[plot,data]"'
+        ) from None
+    figures_to_files()
     total = 0.0
-    with bar(total=len(names), unit="experiment", quiet=quiet,
-             bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]") as progress, \
-            ticking(progress):
+    with (
+        bar(
+            total=len(names),
+            unit="experiment",
+            quiet=quiet,
+            bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]",
+        ) as progress,
+        ticking(progress),
+    ):
+
         def echo(message):
             if not quiet:
                 write(message, progress)
+
         for name in names:
             progress.set_description(f"reproducing {name}")
             with _numerical_warnings_as_notes(quiet):

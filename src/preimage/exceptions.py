@@ -4,8 +4,13 @@ Numerical trouble is never silent and never a NaN: it is a warning that says
 what was done about it.
 """
 
-__all__ = ["NumericalWarning", "ConvergenceWarning", "ConfigurationWarning",
-           "MemoryBudgetError", "ModelFileError"]
+__all__ = [
+    "NumericalWarning",
+    "ConvergenceWarning",
+    "ConfigurationWarning",
+    "MemoryBudgetError",
+    "ModelFileError",
+]
 
 
 class NumericalWarning(RuntimeWarning):

@@ -17,17 +17,29 @@ Two projections are expansions over the uncentred φ(x_i) (see
   stated (their data "assumed centred").
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 from numbers import Integral
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._eigen import top_eigh
 from ._expansion import FeatureExpansion
-from ._validation import (check_array_2d, check_gram, check_positive_int, check_real,
-                          refuse_overflow)
+from ._typing import ArrayLike, RandomStateLike
+from ._validation import (
+    check_array_2d,
+    check_gram,
+    check_positive_int,
+    check_real,
+    refuse_overflow,
+)
 from ._warnings import warn
 from .exceptions import NumericalWarning
+
+if TYPE_CHECKING:
+    from .kernels import Kernel
 
 __all__ = [
     "KernelPCAResult",
@@ -87,7 +99,7 @@ class KernelPCAResult:
     mean_coef: np.ndarray
 
 
-def center_gram(K, *, copy=True):
+def center_gram(K: ArrayLike, *, copy: bool = True) -> tuple[np.ndarray, np.ndarray, float]:
     """The centred Gram matrix ``HKH`` (in place when ``copy=False``).
 
     Returns the centred matrix, the column means ``K1/N`` and the grand mean.
@@ -110,13 +122,12 @@ def _center_gram(K, copy):
     return Kc, col_mean, grand
 
 
-def center_block(K_x, K_col_mean, K_mean):
+def center_block(K_x: ArrayLike, K_col_mean: ArrayLike, K_mean: float) -> np.ndarray:
     """Centre test rows ``k_x = [k(x, x_i)]_i``: ``k̃_x = H(k_x − K1/N)``,
     i.e. ``k_x − K1/N − mean(k_x) + 1ᵀK1/N²`` (K_x of shape (m, N))."""
     K_col_mean = np.asarray(K_col_mean)
     if K_col_mean.ndim != 1 or not np.isfinite(K_col_mean).all():
-        raise ValueError(f"'K_col_mean' must be a finite 1-D array, got shape "
-                         f"{K_col_mean.shape}")
+        raise ValueError(f"'K_col_mean' must be a finite 1-D array, got shape {K_col_mean.shape}")
     K_mean = check_real(K_mean, "K_mean")
     K_x = check_array_2d(K_x, "K_x", min_samples=0, n_features=K_col_mean.shape[0])
     return _center_block(K_x, K_col_mean, K_mean)
@@ -126,9 +137,20 @@ def _center_block(K_x, K_col_mean, K_mean):
     return K_x - K_col_mean[None, :] - K_x.mean(axis=1, keepdims=True) + K_mean
 
 
-def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
-                   max_iter=None, iterated_power="auto", random_state=None,
-                   copy=True, remove_zero_eig=False, warn_rank=True, names="'K'"):
+def fit_kernel_pca(
+    K: ArrayLike,
+    n_components: int | None = None,
+    *,
+    eigen_solver: str = "auto",
+    tol: float = 0.0,
+    max_iter: int | None = None,
+    iterated_power: int | str = "auto",
+    random_state: RandomStateLike = None,
+    copy: bool = True,
+    remove_zero_eig: bool = False,
+    warn_rank: bool = True,
+    names: str = "'K'",
+) -> KernelPCAResult:
     """Kernel PCA of the Gram matrix `K`.
 
     Parameters
@@ -175,19 +197,30 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
     n = K.shape[0]
     n_components = check_positive_int(n_components, "n_components", allow_none=True)
     if n_components is not None and n_components > n:
-        raise ValueError(f"'n_components' must be <= {n} (the size of the Gram matrix "
-                         f"'K'), got {n_components}")
+        raise ValueError(
+            f"'n_components' must be <= {n} (the size of the Gram matrix 'K'), got {n_components}"
+        )
     floor = rounding_floor(k_max, n, K.dtype)
     Kc, col_mean, grand = _center_gram(K, copy)
     Kc = check_gram(Kc, "K", symmetric=True, in_place=True)[0]
     q = n if n_components is None else n_components
-    values, vectors = top_eigh(Kc, q, solver="dense" if n_components is None else eigen_solver,
-                               tol=tol, max_iter=max_iter, iterated_power=iterated_power,
-                               random_state=random_state)
+    values, vectors = top_eigh(
+        Kc,
+        q,
+        solver="dense" if n_components is None else eigen_solver,
+        tol=tol,
+        max_iter=max_iter,
+        iterated_power=iterated_power,
+        random_state=random_state,
+    )
     values = check_psd_eigenvalues(values, floor=floor, names=names)
     values, vectors, nonzero = drop_rounding_level(
-        values, vectors, None if remove_zero_eig else n_components, floor=floor,
-        warn_rank=warn_rank)
+        values,
+        vectors,
+        None if remove_zero_eig else n_components,
+        floor=floor,
+        warn_rank=warn_rank,
+    )
     values = np.where(nonzero, values, 0.0)
     alphas = np.zeros_like(vectors)
     alphas[:, nonzero] = vectors[:, nonzero] / np.sqrt(values[nonzero])
@@ -195,11 +228,20 @@ def fit_kernel_pca(K, n_components=None, *, eigen_solver="auto", tol=0.0,
     # rounding so that the axes are exactly expansions over uncentred images.
     alphas -= alphas.mean(axis=0, keepdims=True)
     mean_coords = alphas.T @ col_mean
-    return KernelPCAResult(values, vectors, alphas, col_mean, grand, mean_coords,
-                        np.full(n, 1.0 / n, dtype=alphas.dtype))
+    return KernelPCAResult(
+        values,
+        vectors,
+        alphas,
+        col_mean,
+        grand,
+        mean_coords,
+        np.full(n, 1.0 / n, dtype=alphas.dtype),
+    )
 
 
-def check_psd_eigenvalues(values, *, floor=0.0, names="'K'"):
+def check_psd_eigenvalues(
+    values: ArrayLike, *, floor: float = 0.0, names: str = "'K'"
+) -> np.ndarray:
     """The eigenvalues of a centred Gram matrix with rounding-level negative
     ones set to 0, or a ValueError when they show that it is not positive
     semi-definite (scikit-learn's thresholds and message). Eigenvalues all
@@ -219,21 +261,25 @@ def check_psd_eigenvalues(values, *, floor=0.0, names="'K'"):
     if max(top, -bottom) <= floor:
         return np.maximum(values, 0)
     if top < 0:
-        raise ValueError(f"the centred Gram matrix of {names} is not positive semi-definite. "
-                         f"All eigenvalues are negative (maximum is {top:g}). Either the "
-                         "matrix is not PSD, or there was an issue while computing the "
-                         "eigendecomposition of the matrix.")
+        raise ValueError(
+            f"the centred Gram matrix of {names} is not positive semi-definite. "
+            f"All eigenvalues are negative (maximum is {top:g}). Either the "
+            "matrix is not PSD, or there was an issue while computing the "
+            "eigendecomposition of the matrix."
+        )
     if bottom < -ratio * top and bottom < -floor:
         share = f"{-bottom / top:g}" if top > 0 else "inf"
-        raise ValueError(f"the centred Gram matrix of {names} is not positive semi-definite. "
-                         f"There are significant negative eigenvalues ({share} of the "
-                         "maximum positive). Either the matrix is not PSD, or there was an "
-                         "issue while computing the eigendecomposition of the matrix.")
+        raise ValueError(
+            f"the centred Gram matrix of {names} is not positive semi-definite. "
+            f"There are significant negative eigenvalues ({share} of the "
+            "maximum positive). Either the matrix is not PSD, or there was an "
+            "issue while computing the eigendecomposition of the matrix."
+        )
     values[values < 0] = 0
     return values
 
 
-def rounding_floor(k_max, n, dtype):
+def rounding_floor(k_max: float, n: int, dtype: np.dtype | type) -> float:
     """The rounding error of the eigenvalues of a centred Gram matrix of n
     points whose kernel values are at most `k_max` in magnitude:
     ``10 n eps k_max``.
@@ -249,7 +295,14 @@ def rounding_floor(k_max, n, dtype):
     return 10.0 * n * eps * k_max
 
 
-def drop_rounding_level(values, vectors, n_components, *, floor=0.0, warn_rank=True):
+def drop_rounding_level(
+    values: ArrayLike,
+    vectors: ArrayLike,
+    n_components: int | None,
+    *,
+    floor: float = 0.0,
+    warn_rank: bool = True,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Find the eigenvalues at rounding level (below ``1e-12 λ_max``, or
     ``2e-7 λ_max`` in float32, or below the absolute `floor`, see
     :func:`rounding_floor`), which cannot be divided by.
@@ -260,32 +313,41 @@ def drop_rounding_level(values, vectors, n_components, *, floor=0.0, warn_rank=T
     """
     values, vectors = np.asarray(values), np.asarray(vectors)
     if values.ndim != 1 or values.dtype.kind != "f" or not np.isfinite(values).all():
-        raise ValueError(f"'values' must be a finite 1-D floating array, got shape "
-                         f"{values.shape} and dtype {values.dtype}")
+        raise ValueError(
+            f"'values' must be a finite 1-D floating array, got shape "
+            f"{values.shape} and dtype {values.dtype}"
+        )
     if vectors.ndim != 2 or vectors.shape[1] != values.shape[0]:
-        raise ValueError(f"'vectors' must have one column per value ({values.shape[0]}), "
-                         f"got shape {vectors.shape}")
+        raise ValueError(
+            f"'vectors' must have one column per value ({values.shape[0]}), "
+            f"got shape {vectors.shape}"
+        )
     q = values.shape[0]
     scale = max(float(values[0]), 0.0) if q else 0.0
     cutoff = max(_RELATIVE_ZERO.get(values.dtype, 1e-12) * scale, floor)
     nonzero = values > cutoff if scale > 0 else np.zeros(q, bool)
     if q and not nonzero.any():
-        warn("the centred Gram matrix is zero at rounding level (the points have one "
-             "image in feature space, or the kernel is constant on them): kernel PCA "
-             "has no component" + ("" if n_components is None else
-                                   f"; the {q} components requested are set to 0"),
-             NumericalWarning)
+        warn(
+            "the centred Gram matrix is zero at rounding level (the points have one "
+            "image in feature space, or the kernel is constant on them): kernel PCA "
+            "has no component"
+            + ("" if n_components is None else f"; the {q} components requested are set to 0"),
+            NumericalWarning,
+        )
     elif warn_rank and n_components is not None and not nonzero.all():
-        warn(f"{int((~nonzero).sum())} of the {q} components requested have an eigenvalue "
-             "at rounding level (the centred Gram matrix has lower rank); their "
-             "coordinates are set to 0. Ask for fewer components.", NumericalWarning)
+        warn(
+            f"{int((~nonzero).sum())} of the {q} components requested have an eigenvalue "
+            "at rounding level (the centred Gram matrix has lower rank); their "
+            "coordinates are set to 0. Ask for fewer components.",
+            NumericalWarning,
+        )
     if n_components is None:
         values, vectors = values[nonzero], vectors[:, nonzero]
         nonzero = nonzero[nonzero]
     return values, vectors, nonzero
 
 
-def refuse_no_component(fit, gamma=None):
+def refuse_no_component(fit: KernelPCAResult, gamma: float | None = None) -> KernelPCAResult:
     """`fit`, or a ValueError naming 'X' (and 'gamma' when given) when it has
     no component: all training points have one image in feature space, so
     there is nothing to denoise or reduce onto."""
@@ -295,43 +357,74 @@ def refuse_no_component(fit, gamma=None):
             "kernel PCA of 'X' has no component: its centred Gram matrix has no "
             "eigenvalue above rounding level, so all points have one image in "
             f"feature space (identical rows, or a kernel constant on them{hint}), "
-            "or the kernel is indefinite without positive eigenvalue")
+            "or the kernel is indefinite without positive eigenvalue"
+        )
     return fit
 
 
-def refuse_non_finite(fit, names, n):
+def refuse_non_finite(fit: KernelPCAResult | None, names: str, n: int) -> KernelPCAResult:
     """`fit`, or a ValueError naming `names` when the arithmetic of the fit
     overflowed (None, or a non-finite array: kernel values beyond about
     1e154, whose products exceed float64)."""
-    parts = [np.inf] if fit is None else [
-        a for a in (fit.eigenvalues, fit.eigenvectors, fit.alphas, fit.K_col_mean,
-                    fit.K_mean, fit.mean_coords, fit.mean_coef) if a is not None]
+    parts: list[Any] = (
+        [np.inf]
+        if fit is None
+        else [
+            a
+            for a in (
+                fit.eigenvalues,
+                fit.eigenvectors,
+                fit.alphas,
+                fit.K_col_mean,
+                fit.K_mean,
+                fit.mean_coords,
+                fit.mean_coef,
+            )
+            if a is not None
+        ]
+    )
     for part in parts:
-        refuse_overflow(part, f"the results of kernel PCA of {names} ({n} samples)", names,
-                        "the kernel values are too large for the products of the fit; "
-                        "rescale the data (e.g. with sklearn.preprocessing.StandardScaler) "
-                        "or choose milder kernel parameters")
+        refuse_overflow(
+            part,
+            f"the results of kernel PCA of {names} ({n} samples)",
+            names,
+            "the kernel values are too large for the products of the fit; "
+            "rescale the data (e.g. with sklearn.preprocessing.StandardScaler) "
+            "or choose milder kernel parameters",
+        )
     return fit
 
 
-def leading_components(fit, n_components):
+def leading_components(fit: KernelPCAResult, n_components: int) -> KernelPCAResult:
     """The fit restricted to its first `n_components` principal axes.
 
     Kernel PCA with q components contains every smaller one: the leading n
     eigenpairs are the same, so a sweep over component counts needs one fit.
     """
     q = fit.eigenvalues.shape[0]
-    if (isinstance(n_components, bool) or not isinstance(n_components, Integral)
-            or not 1 <= n_components <= q):
-        raise ValueError(f"'n_components' must be between 1 and {q} (the components "
-                         f"fitted), got {n_components!r}")
+    if (
+        isinstance(n_components, bool)
+        or not isinstance(n_components, Integral)
+        or not 1 <= n_components <= q
+    ):
+        raise ValueError(
+            f"'n_components' must be between 1 and {q} (the components "
+            f"fitted), got {n_components!r}"
+        )
     n = n_components
     vectors = None if fit.eigenvectors is None else fit.eigenvectors[:, :n]
-    return KernelPCAResult(fit.eigenvalues[:n], vectors, fit.alphas[:, :n],
-                        fit.K_col_mean, fit.K_mean, fit.mean_coords[:n], fit.mean_coef)
+    return KernelPCAResult(
+        fit.eigenvalues[:n],
+        vectors,
+        fit.alphas[:, :n],
+        fit.K_col_mean,
+        fit.K_mean,
+        fit.mean_coords[:n],
+        fit.mean_coef,
+    )
 
 
-def transform_block(K_x, fit):
+def transform_block(K_x: ArrayLike, fit: KernelPCAResult) -> np.ndarray:
     """Centred coordinates ``β_k = ⟨V_k, φ(x) − μ⟩ = k_xᵀα_k − c_k`` of test
     rows K_x (m, N) -> (m, q).
 
@@ -346,7 +439,9 @@ def transform_block(K_x, fit):
     return K_x @ fit.alphas - fit.mean_coords
 
 
-def training_coordinates(fit, kernel=None, support=None):
+def training_coordinates(
+    fit: KernelPCAResult, kernel: Kernel | None = None, support: np.ndarray | None = None
+) -> np.ndarray:
     """Centred coordinates of the support points themselves, (N, q).
 
     ``u_k √λ_k`` for exact kernel PCA, with no kernel evaluation; for a
@@ -355,20 +450,25 @@ def training_coordinates(fit, kernel=None, support=None):
     """
     if fit.eigenvectors is not None:
         return fit.eigenvectors * np.sqrt(fit.eigenvalues)
-    return transform_block(kernel.block(support, support, check_input=False,
-                                        names="'support'"), fit)
+    return transform_block(
+        kernel.block(support, support, check_input=False, names="'support'"), fit
+    )
 
 
-def check_coordinates(Y, n_components):
+def check_coordinates(Y: ArrayLike, n_components: int) -> np.ndarray:
     """Y as finite centred coordinates of shape (m, q), q = `n_components`, or
     an error naming 'Y'."""
     if np.ndim(Y) != 2 or np.shape(Y)[1] != n_components:
-        raise ValueError(f"'Y' must have shape (n_samples, {n_components}) (one column per "
-                         f"component), got shape {np.shape(Y)}")
+        raise ValueError(
+            f"'Y' must have shape (n_samples, {n_components}) (one column per "
+            f"component), got shape {np.shape(Y)}"
+        )
     return check_array_2d(Y, "Y", min_samples=0)
 
 
-def expansion_coef(Y, fit, *, add_mean=False):
+def expansion_coef(
+    Y: ArrayLike, fit: KernelPCAResult, *, add_mean: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """Expansion coefficients over the uncentred φ(x_i) for coordinates Y.
 
     Parameters
@@ -407,7 +507,14 @@ def expansion_coef(Y, fit, *, add_mean=False):
     return coef, norm2
 
 
-def coordinates_expansion(Y, fit, support, kernel, *, add_mean=False):
+def coordinates_expansion(
+    Y: ArrayLike,
+    fit: KernelPCAResult,
+    support: np.ndarray | None,
+    kernel: Kernel | None,
+    *,
+    add_mean: bool = False,
+) -> FeatureExpansion:
     """The feature-space points with centred coordinates Y, as expansions
     over the uncentred images of the support (see :func:`expansion_coef`),
     with their squared norms in closed form.

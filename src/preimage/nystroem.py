@@ -36,6 +36,8 @@ A. El Alaoui, M. W. Mahoney. Fast randomized kernel ridge regression with
 statistical guarantees. NIPS 28, 2015 (ridge leverage scores).
 """
 
+from __future__ import annotations
+
 import numpy as np
 from scipy import linalg
 
@@ -43,6 +45,7 @@ from ._blocks import is_dask_array, map_row_blocks, sum_row_blocks
 from ._config import get_config
 from ._eigen import flip_signs, landmark_basis, top_eigh
 from ._memory import check_dense
+from ._typing import ArrayLike, MatrixLike, RandomStateLike
 from ._validation import check_array_2d, check_positive_int, check_random_state, refuse_overflow
 from ._warnings import warn
 from .exceptions import NumericalWarning
@@ -64,19 +67,29 @@ _KMEANS_SAMPLE_PER_LANDMARK = 20
 
 
 def _moments_block(kernel, landmarks, shift, X):
-    K = kernel.block(check_array_2d(X, "X", n_features=landmarks.shape[1]), landmarks,
-                     check_input=False, names="'X'")
+    K = kernel.block(
+        check_array_2d(X, "X", n_features=landmarks.shape[1]),
+        landmarks,
+        check_input=False,
+        names="'X'",
+    )
     with np.errstate(over="ignore", invalid="ignore"):
         K -= shift
         G = K.T @ K
         if K.dtype != np.float64 and not np.isfinite(G).all():
             K = K.astype(np.float64)  # float32 products overflow beyond 3e38
             G = K.T @ K
-    return G.astype(np.float64, copy=False), K.sum(axis=0, dtype=np.float64), \
-        np.array(K.shape[0])
+    return G.astype(np.float64, copy=False), K.sum(axis=0, dtype=np.float64), np.array(K.shape[0])
 
 
-def kernel_moments(kernel, X, landmarks, shift=None, *, working_memory=None):
+def kernel_moments(
+    kernel: Kernel,
+    X: MatrixLike,
+    landmarks: ArrayLike,
+    shift: ArrayLike | None = None,
+    *,
+    working_memory: float | None = None,
+) -> tuple[np.ndarray, np.ndarray, int]:
     """Second moments of the kernel rows ``k_m(x_i) = [k(z_j, x_i)]_j``.
 
     Returns ``G = Σ_i (k_m(x_i) − s)(k_m(x_i) − s)ᵀ`` (m × m),
@@ -93,10 +106,11 @@ def kernel_moments(kernel, X, landmarks, shift=None, *, working_memory=None):
     m = landmarks.shape[0]
     if shift is not None:
         shift = np.asarray(shift)
-        if shift.shape != (m,) or shift.dtype.kind not in "biuf" \
-                or not np.isfinite(shift).all():
-            raise ValueError(f"'shift' must be a finite array of shape ({m},) (one value "
-                             f"per landmark), got shape {shift.shape}")
+        if shift.shape != (m,) or shift.dtype.kind not in "biuf" or not np.isfinite(shift).all():
+            raise ValueError(
+                f"'shift' must be a finite array of shape ({m},) (one value "
+                f"per landmark), got shape {shift.shape}"
+            )
     return _checked_moments(kernel, X, landmarks, shift, working_memory)
 
 
@@ -108,9 +122,13 @@ def _checked_moments(kernel, X, landmarks, shift, working_memory):
 
 def _refuse_overflow(values):
     """The moments of the kernel rows, refused where they overflowed float64."""
-    return refuse_overflow(values, "the second moments of the kernel rows", "'X'",
-                           "rescale 'X' (e.g. with sklearn.preprocessing.StandardScaler) "
-                           "or choose milder kernel parameters")
+    return refuse_overflow(
+        values,
+        "the second moments of the kernel rows",
+        "'X'",
+        "rescale 'X' (e.g. with sklearn.preprocessing.StandardScaler) "
+        "or choose milder kernel parameters",
+    )
 
 
 def _kernel_moments(kernel, X, landmarks, shift, working_memory):
@@ -121,19 +139,28 @@ def _kernel_moments(kernel, X, landmarks, shift, working_memory):
         # Row blocks are dense matrices too: keep them within the memory budget.
         from sklearn import get_config as sklearn_config
 
-        working_memory = min(sklearn_config()["working_memory"],
-                             get_config()["memory_budget"] / 2**20)
+        working_memory = min(
+            sklearn_config()["working_memory"], get_config()["memory_budget"] / 2**20
+        )
 
     def block(X_block):
         return _moments_block(kernel, landmarks, shift, X_block)
 
     # A row of the block costs its kernel row and its augmented input row.
-    G, t, n = sum_row_blocks(block, X, row_bytes=(m + landmarks.shape[1] + 2) * itemsize,
-                             working_memory=working_memory)
+    G, t, n = sum_row_blocks(
+        block, X, row_bytes=(m + landmarks.shape[1] + 2) * itemsize, working_memory=working_memory
+    )
     return G, t, int(n)
 
 
-def fit_nystroem_kpca(kernel, X, landmarks, n_components=None, *, working_memory=None):
+def fit_nystroem_kpca(
+    kernel: Kernel,
+    X: MatrixLike,
+    landmarks: ArrayLike,
+    n_components: int | None = None,
+    *,
+    working_memory: float | None = None,
+) -> KernelPCAResult:
     """Kernel PCA of the projections of ``φ(x_i)`` on the landmarks' span.
 
     Parameters
@@ -164,9 +191,11 @@ def fit_nystroem_kpca(kernel, X, landmarks, n_components=None, *, working_memory
     X = _check_data(X, landmarks.shape[1])
     m = landmarks.shape[0]
     if n_components is not None and n_components > m:
-        raise ValueError(f"'n_components' must be <= n_landmarks={m}, the number of "
-                         "landmarks (fewer than asked for when the data have fewer distinct "
-                         f"rows), got {n_components}")
+        raise ValueError(
+            f"'n_components' must be <= n_landmarks={m}, the number of "
+            "landmarks (fewer than asked for when the data have fewer distinct "
+            f"rows), got {n_components}"
+        )
     _check_landmark_memory(m)
     K_mm = kernel.block(landmarks, check_input=False, names="'landmarks'")
     W = landmark_basis(K_mm, check_input=False)
@@ -192,37 +221,50 @@ def _nystroem_fit(kernel, X, landmarks, K_mm, W, n_components, working_memory):
         return None, n
     # Components beyond the r directions the landmarks span are 0, as those
     # of exact kernel PCA beyond the rank of the centred Gram matrix.
-    values, vectors = top_eigh(C, min(q, r), solver="dense") if min(q, r) else \
-        (np.zeros(0), np.zeros((r, 0)))
+    values, vectors = (
+        top_eigh(C, min(q, r), solver="dense") if min(q, r) else (np.zeros(0), np.zeros((r, 0)))
+    )
     values = np.concatenate([values, np.zeros(q - values.shape[0])])
     vectors = np.hstack([vectors, np.zeros((r, q - vectors.shape[1]))])
-    k_scale = max(float(np.abs(K_mm).max()),
-                  float(np.max(np.sqrt(np.diag(G) / n) + np.abs(shift))))
+    k_scale = max(
+        float(np.abs(K_mm).max()), float(np.max(np.sqrt(np.diag(G) / n) + np.abs(shift)))
+    )
     values, vectors, nonzero = drop_rounding_level(
-        values, vectors, n_components, floor=rounding_floor(k_scale, n, dtype))
+        values, vectors, n_components, floor=rounding_floor(k_scale, n, dtype)
+    )
     values = np.where(nonzero, values, 0.0)
     # Signs are fixed on the coefficients over the landmarks (largest entry
     # positive), not on w_k, whose basis W inherits LAPACK's arbitrary signs.
     alphas = flip_signs(W @ vectors) * nonzero
     f_mean = W.T @ k_mean
     return KernelPCAResult(
-        eigenvalues=values.astype(dtype), eigenvectors=None, alphas=alphas.astype(dtype),
-        K_col_mean=None, K_mean=float(f_mean @ f_mean),
+        eigenvalues=values.astype(dtype),
+        eigenvectors=None,
+        alphas=alphas.astype(dtype),
+        K_col_mean=None,
+        K_mean=float(f_mean @ f_mean),
         mean_coords=(alphas.T @ k_mean).astype(dtype),
-        mean_coef=(W @ f_mean).astype(dtype)), n
+        mean_coef=(W @ f_mean).astype(dtype),
+    ), n
 
 
 def _check_landmark_memory(m):
     """The m × m matrices of a Nyström fit (K_mm, its float64 eigenvectors,
     the moments G and the scatter S) must fit in the memory budget."""
-    check_dense((m, m), np.float64, f"the {m} x {m} matrices of the landmarks",
-                hint="use fewer landmarks ('n_landmarks')", copies=4)
+    check_dense(
+        (m, m),
+        np.float64,
+        f"the {m} x {m} matrices of the landmarks",
+        hint="use fewer landmarks ('n_landmarks')",
+        copies=4,
+    )
 
 
 def _check_kernel(kernel):
     if not isinstance(kernel, Kernel):
-        raise TypeError(f"'kernel' must be a kernel object of preimage.kernels, got "
-                        f"{type(kernel).__name__}")
+        raise TypeError(
+            f"'kernel' must be a kernel object of preimage.kernels, got {type(kernel).__name__}"
+        )
     return kernel
 
 
@@ -232,11 +274,14 @@ def _check_data(X, n_features=None):
     if not is_dask_array(X):
         return check_array_2d(X, "X", n_features=n_features)
     if X.ndim != 2 or X.dtype.kind not in "biuf":
-        raise ValueError(f"'X' must be a 2-D Dask array of real numbers, got shape "
-                         f"{X.shape} and dtype {X.dtype}")
+        raise ValueError(
+            f"'X' must be a 2-D Dask array of real numbers, got shape "
+            f"{X.shape} and dtype {X.dtype}"
+        )
     if X.shape[0] < 1 or (n_features is not None and X.shape[1] != n_features):
-        raise ValueError(f"'X' must have at least 1 row and {n_features} columns, got "
-                         f"shape {X.shape}")
+        raise ValueError(
+            f"'X' must have at least 1 row and {n_features} columns, got shape {X.shape}"
+        )
     return X
 
 
@@ -259,7 +304,7 @@ def _distinct_rows(X, order, m):
         if first.size == index.size or position >= order.size:
             break
         keep = np.sort(first)
-        extra = order[position:position + m - keep.size]
+        extra = order[position : position + m - keep.size]
         position += extra.size
         index = np.concatenate([index[keep], extra])
         rows = np.concatenate([rows[keep], _take_rows(X, extra)])
@@ -269,8 +314,11 @@ def _distinct_rows(X, order, m):
         keep = np.sort(first)
         index, rows = index[keep], rows[keep]
     if index.size < m:
-        warn(f"'X' has only {index.size} distinct rows; using them as the "
-             f"{index.size} landmarks instead of n_landmarks={m}", NumericalWarning)
+        warn(
+            f"'X' has only {index.size} distinct rows; using them as the "
+            f"{index.size} landmarks instead of n_landmarks={m}",
+            NumericalWarning,
+        )
     return rows, index
 
 
@@ -291,8 +339,10 @@ def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
     with np.errstate(over="ignore", invalid="ignore"):
         FtF = _refuse_overflow(W.T @ G @ W)
     values = np.linalg.eigvalsh(FtF)[::-1]
-    lam = max(float(values[min(ridge_rank, values.shape[0]) - 1]),
-              np.finfo(float).eps * max(float(values[0]), 1.0))
+    lam = max(
+        float(values[min(ridge_rank, values.shape[0]) - 1]),
+        np.finfo(float).eps * max(float(values[0]), 1.0),
+    )
     B = linalg.inv(FtF + lam * np.eye(FtF.shape[0]))
 
     def scores(X_block):
@@ -311,8 +361,15 @@ def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
     return np.maximum(tau, 1e-12 * max(float(tau.max()), 1.0))
 
 
-def select_landmarks(X, n_landmarks, kernel=None, *, method="uniform", random_state=None,
-                     working_memory=None):
+def select_landmarks(
+    X: MatrixLike,
+    n_landmarks: int,
+    kernel: Kernel | None = None,
+    *,
+    method: str = "uniform",
+    random_state: RandomStateLike = None,
+    working_memory: float | None = None,
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Choose m landmarks for Nyström kernel PCA.
 
     Parameters
@@ -362,15 +419,21 @@ def select_landmarks(X, n_landmarks, kernel=None, *, method="uniform", random_st
 
         size = min(n, _KMEANS_SAMPLE_PER_LANDMARK * n_landmarks)
         sample = _take_rows(X, np.sort(rng.choice(n, size, replace=False)))
-        km = KMeans(n_clusters=n_landmarks, n_init=1, max_iter=25,
-                    random_state=int(rng.integers(2**31 - 1))).fit(sample)
+        km = KMeans(
+            n_clusters=n_landmarks,
+            n_init=1,
+            max_iter=25,
+            random_state=int(rng.integers(2**31 - 1)),
+        ).fit(sample)
         centres = km.cluster_centers_.astype(sample.dtype)
         # With fewer distinct points than clusters k-means repeats centres.
         _, first = np.unique(centres, axis=0, return_index=True)
         if first.size < n_landmarks:
-            warn(f"'X' has only {first.size} distinct rows; using them as the "
-                 f"{first.size} landmarks instead of n_landmarks={n_landmarks}",
-                 NumericalWarning)
+            warn(
+                f"'X' has only {first.size} distinct rows; using them as the "
+                f"{first.size} landmarks instead of n_landmarks={n_landmarks}",
+                NumericalWarning,
+            )
             centres = centres[np.sort(first)]
         return centres, None
     _check_landmark_memory(n_landmarks)

@@ -15,8 +15,16 @@ all: a file is written under a temporary name and renamed into place, a folder
 of images is filled under a temporary name and renamed into place.
 """
 
-from ._kinds import DATA_KINDS, DataSource
-from ._read import read_data
-from ._write import check_output, write_data
+from .._lazy import lazy_exports
+
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._kinds import DATA_KINDS, DataSource
+    from ._read import read_data
+    from ._write import check_output, write_data
+
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = ["DATA_KINDS", "DataSource", "check_output", "read_data", "write_data"]

@@ -47,10 +47,13 @@ def _check_delimiter(delimiter):
         return _NAMED_DELIMITERS[delimiter.lower()]
     if isinstance(delimiter, str) and delimiter == "\\t":
         return "\t"
-    if not (isinstance(delimiter, str) and len(delimiter) == 1
-            and delimiter not in _NOT_DELIMITERS):
-        raise ValueError(f"'delimiter' must be one character such as ',' or ';', 'tab' "
-                         f"or 'whitespace' (or None to detect it), got {delimiter!r}")
+    if not (
+        isinstance(delimiter, str) and len(delimiter) == 1 and delimiter not in _NOT_DELIMITERS
+    ):
+        raise ValueError(
+            f"'delimiter' must be one character such as ',' or ';', 'tab' "
+            f"or 'whitespace' (or None to detect it), got {delimiter!r}"
+        )
     return delimiter
 
 
@@ -122,8 +125,7 @@ def _is_header(first, second):
         return False
     if not any(numeric) or second is None:
         return not any(numeric)
-    return any(not number and _looks_like_number(below)
-               for number, below in zip(numeric, second))
+    return any(not number and _looks_like_number(below) for number, below in zip(numeric, second))
 
 
 def _ranges(indices):
@@ -145,8 +147,9 @@ def _describe(j, header):
 
 def _at(j, header):
     """A column by its index, with its name."""
-    return f"column {j} " + (f"({_short(header[j])})" if header is not None
-                             else "(counting from 0)")
+    return f"column {j} " + (
+        f"({_short(header[j])})" if header is not None else "(counting from 0)"
+    )
 
 
 def _resolve_columns(path, columns, header, width):
@@ -160,17 +163,21 @@ def _resolve_columns(path, columns, header, width):
     if isinstance(columns, str):
         items = [item.strip() for item in columns.split(",")]
         if not all(items):
-            raise ValueError(f"{where} has an empty item; expected names or 0-based indices "
-                             "separated by commas, such as '1-784' or 'x,y'")
+            raise ValueError(
+                f"{where} has an empty item; expected names or 0-based indices "
+                "separated by commas, such as '1-784' or 'x,y'"
+            )
     else:
         try:
             items = list(columns)
         except TypeError:
-            raise TypeError(f"'columns' must be a string such as '1-784', or a sequence of "
-                            f"column names and 0-based indices, got {columns!r}") from None
+            raise TypeError(
+                f"'columns' must be a string such as '1-784', or a sequence of "
+                f"column names and 0-based indices, got {columns!r}"
+            ) from None
     names = {}
     for j, name in enumerate(header or ()):
-        names.setdefault(name, j)   # a repeated name is its first column
+        names.setdefault(name, j)  # a repeated name is its first column
     spelled = isinstance(columns, str)
     indices = []
     for item in items:
@@ -183,14 +190,17 @@ def _resolve_columns(path, columns, header, width):
         elif isinstance(item, str):
             raise ValueError(f"{where}: {_no_such_name(item, header)}")
         else:
-            raise TypeError(f"'columns' must hold column names (str) and 0-based indices "
-                            f"(int), got {item!r}")
+            raise TypeError(
+                f"'columns' must hold column names (str) and 0-based indices (int), got {item!r}"
+            )
         if span[1] < span[0]:
             raise ValueError(f"{where}: the range {item!r} runs backwards")
         if span[0] < 0 or span[1] >= width:
             j = span[0] if span[0] < 0 else span[1]
-            raise ValueError(f"{where}: there is no column {j}; the rows have {width} "
-                             f"values (columns 0-{width - 1})")
+            raise ValueError(
+                f"{where}: there is no column {j}; the rows have {width} "
+                f"values (columns 0-{width - 1})"
+            )
         indices.extend(range(span[0], span[1] + 1))
     if not indices:
         raise ValueError(f"{where} selects no column")
@@ -204,12 +214,15 @@ def _resolve_columns(path, columns, header, width):
 
 def _no_such_name(name, header):
     if header is None:
-        return (f"there is no column named {name!r}: the file has no header row; select "
-                "columns by 0-based index, such as '0-2'")
+        return (
+            f"there is no column named {name!r}: the file has no header row; select "
+            "columns by 0-based index, such as '0-2'"
+        )
     shown = ", ".join(map(repr, header[:8])) + (", ..." if len(header) > 8 else "")
     ranges = " (ranges are of 0-based indices, such as '1-784')" if "-" in name else ""
-    return (f"there is no column named {name!r}{ranges}; the header has {len(header)} "
-            f"names: {shown}")
+    return (
+        f"there is no column named {name!r}{ranges}; the header has {len(header)} names: {shown}"
+    )
 
 
 # --- the whole file ------------------------------------------------------------
@@ -230,7 +243,7 @@ class _Rows:
     def append(self, block):
         stop = self.n + block.shape[0]
         self.reserve(stop)
-        self.array[self.n:stop] = block
+        self.array[self.n : stop] = block
         self.n = stop
 
     def result(self):
@@ -267,8 +280,10 @@ def _read(path, file, columns, delimiter, given):
     elif all(len(_split(line, delimiter)) == 1 for line in lines):
         found = _detect(lines)
         if any(len(_split(line, found)) > 1 for line in lines):
-            raise ValueError(f"{path}: delimiter={given!r} separates no values of the first "
-                             f"lines; they are separated by {_name(found)}")
+            raise ValueError(
+                f"{path}: delimiter={given!r} separates no values of the first "
+                f"lines; they are separated by {_name(found)}"
+            )
     first = _split(sample[0][1], delimiter)
     second = _split(sample[1][1], delimiter) if len(sample) > 1 else None
     header = tuple(first) if _is_header(first, second) else None
@@ -280,8 +295,9 @@ def _read(path, file, columns, delimiter, given):
     width = len(first)
     data = _split(sample[0][1], delimiter)
     if header is not None and len(data) != width:
-        raise ValueError(f"{path}: the header row has {width} names, but the rows have "
-                         f"{len(data)} values")
+        raise ValueError(
+            f"{path}: the header row has {width} names, but the rows have {len(data)} values"
+        )
     usecols = None if columns is None else _resolve_columns(path, columns, header, width)
     _check_numeric_columns(path, sample[0][0], data, usecols, header)
     parser = _Parser(path, delimiter, usecols, header, width, sample[0][0])
@@ -313,8 +329,10 @@ def _check_numeric_columns(path, number, cells, usecols, header):
         if cell and not _looks_like_number(cell):
             numeric = [k for k, c in enumerate(cells) if _is_number(c)]
             hint = f"columns={_ranges(numeric)!r}" if numeric else "columns"
-            raise ValueError(f"{path}: {_describe(j, header)} is not numeric (line {number} "
-                             f"holds {_short(cell)}); select the numeric columns with {hint}")
+            raise ValueError(
+                f"{path}: {_describe(j, header)} is not numeric (line {number} "
+                f"holds {_short(cell)}); select the numeric columns with {hint}"
+            )
 
 
 class _Parser:
@@ -329,12 +347,20 @@ class _Parser:
         if not content:
             return np.empty((0, self.width if self.usecols is None else len(self.usecols)))
         try:
-            block = np.loadtxt([line for _, line in content], delimiter=self.delimiter,
-                               usecols=self.usecols, comments="#", quotechar='"',
-                               dtype=np.float64, ndmin=2)
+            block = np.loadtxt(
+                [line for _, line in content],
+                delimiter=self.delimiter,
+                usecols=self.usecols,
+                comments="#",
+                quotechar='"',
+                dtype=np.float64,
+                ndmin=2,
+            )
         except ValueError as exc:
-            raise ValueError(self.diagnose(content) or f"{self.path}: lines "
-                             f"{content[0][0]}-{content[-1][0]}: {exc}") from None
+            raise ValueError(
+                self.diagnose(content)
+                or f"{self.path}: lines {content[0][0]}-{content[-1][0]}: {exc}"
+            ) from None
         if self.usecols is not None:
             # With usecols, np.loadtxt lets rows of other widths through.
             self.check_widths(content)
@@ -358,9 +384,11 @@ class _Parser:
                 raise ValueError(self.ragged(i, n))
 
     def ragged(self, i, n):
-        return (f"{self.path}: line {i} has {n} values, but line {self.first_line} has "
-                f"{self.width}; every row must have the same number of values "
-                f"({_name(self.delimiter)} between them)")
+        return (
+            f"{self.path}: line {i} has {n} values, but line {self.first_line} has "
+            f"{self.width}; every row must have the same number of values "
+            f"({_name(self.delimiter)} between them)"
+        )
 
     def diagnose(self, content):
         """The first ragged row or non-numeric cell, named by its line, or None."""
@@ -372,16 +400,21 @@ class _Parser:
             for j in wanted:
                 if not _is_number(values[j]):
                     found = _short(values[j]) if values[j] else "an empty cell"
-                    hint = ("; decimal commas are not read, write 0.5 for 0,5"
-                            if re.fullmatch(r"[+-]?\d*,\d+", values[j]) else "")
-                    return (f"{self.path}: line {i}, {_at(j, self.header)}: expected a "
-                            f"number, found {found}{hint}")
+                    hint = (
+                        "; decimal commas are not read, write 0.5 for 0,5"
+                        if re.fullmatch(r"[+-]?\d*,\d+", values[j])
+                        else ""
+                    )
+                    return (
+                        f"{self.path}: line {i}, {_at(j, self.header)}: expected a "
+                        f"number, found {found}{hint}"
+                    )
         return None
 
     def raise_non_finite(self):
         if self.n_non_finite:
             line, column = self.first_non_finite
-            count = ("1 value is" if self.n_non_finite == 1
-                     else f"{self.n_non_finite} values are")
-            raise ValueError(f"{self.path}: {count} NaN or infinite (first at line {line}, "
-                             f"{column})")
+            count = "1 value is" if self.n_non_finite == 1 else f"{self.n_non_finite} values are"
+            raise ValueError(
+                f"{self.path}: {count} NaN or infinite (first at line {line}, {column})"
+            )

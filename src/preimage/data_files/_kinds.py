@@ -4,8 +4,7 @@ checks of an output path."""
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["DATA_KINDS", "SUFFIX_KINDS", "SUPPORTED", "DataSource", "check_target",
-           "output_kind"]
+__all__ = ["DATA_KINDS", "SUFFIX_KINDS", "SUPPORTED", "DataSource", "check_target", "output_kind"]
 
 #: The kinds of data :func:`read_data` and :func:`write_data` understand, for help text.
 DATA_KINDS = (".npy", ".npz", ".csv", "a folder of .png images")
@@ -38,10 +37,10 @@ class DataSource:
 
     kind: str
     path: Path
-    image_shape: tuple = None
-    names: tuple = None
-    key: str = None
-    header: tuple = None
+    image_shape: tuple[int, int] | None = None
+    names: tuple[str, ...] | None = None
+    key: str | None = None
+    header: tuple[str, ...] | None = None
 
 
 def output_kind(path):
@@ -51,8 +50,10 @@ def output_kind(path):
         return SUFFIX_KINDS[suffix]
     if suffix == "":
         return "png"
-    raise ValueError(f"{path}: unsupported kind of output {suffix!r}; supported are "
-                     f"{SUPPORTED} (a path without a suffix)")
+    raise ValueError(
+        f"{path}: unsupported kind of output {suffix!r}; supported are "
+        f"{SUPPORTED} (a path without a suffix)"
+    )
 
 
 def check_target(path, kind, overwrite):
@@ -61,11 +62,14 @@ def check_target(path, kind, overwrite):
     if not (path.exists() or path.is_symlink()):
         return
     if kind == "png" and not path.is_dir():
-        raise NotADirectoryError(f"{path}: exists and is a file; refusing to replace a file "
-                                 "with a folder of images")
+        raise NotADirectoryError(
+            f"{path}: exists and is a file; refusing to replace a file with a folder of images"
+        )
     if kind != "png" and path.is_dir():
-        raise IsADirectoryError(f"{path}: exists and is a folder; refusing to replace a "
-                                f"folder with a .{kind} file")
+        raise IsADirectoryError(
+            f"{path}: exists and is a folder; refusing to replace a folder with a .{kind} file"
+        )
     if not overwrite:
-        raise FileExistsError(f"{path}: already exists; refusing to overwrite it (pass "
-                              "--force, or overwrite=True)")
+        raise FileExistsError(
+            f"{path}: already exists; refusing to overwrite it (pass --force, or overwrite=True)"
+        )

@@ -33,9 +33,16 @@ def _natural_key(path):
 
 
 def read_png_folder(folder):
-    files = sorted((entry for entry in folder.iterdir()
-                    if entry.suffix.lower() == ".png" and not entry.name.startswith(".")
-                    and entry.is_file()), key=_natural_key)
+    files = sorted(
+        (
+            entry
+            for entry in folder.iterdir()
+            if entry.suffix.lower() == ".png"
+            and not entry.name.startswith(".")
+            and entry.is_file()
+        ),
+        key=_natural_key,
+    )
     if not files:
         raise ValueError(f"{folder}: no .png images in this folder")
     X = shape = None
@@ -48,10 +55,12 @@ def read_png_folder(folder):
             raise ValueError(
                 f"{file}: the image is {image.shape[0]}x{image.shape[1]} pixels (height x "
                 f"width), but {files[0].name} is {shape[0]}x{shape[1]}; all images must have "
-                "the same size")
+                "the same size"
+            )
         X[i] = image.ravel()
-    return X, DataSource("png", folder, image_shape=shape,
-                         names=tuple(file.name for file in files))
+    return X, DataSource(
+        "png", folder, image_shape=shape, names=tuple(file.name for file in files)
+    )
 
 
 def _read_png(file):
@@ -78,12 +87,16 @@ def png_shape(path, n_features, image_shape, source):
         height, width = source.image_shape
         if height * width == n_features:
             return int(height), int(width)
-        raise ValueError(f"{path}: the input's images are {height}x{width} pixels, but the "
-                         f"samples have {n_features} values; pass 'image_shape' (height, width)")
+        raise ValueError(
+            f"{path}: the input's images are {height}x{width} pixels, but the "
+            f"samples have {n_features} values; pass 'image_shape' (height, width)"
+        )
     side = math.isqrt(n_features)
     if side * side != n_features:
-        raise ValueError(f"{path}: cannot tell the image size: {n_features} values per sample "
-                         "is not a perfect square; pass 'image_shape' (height, width)")
+        raise ValueError(
+            f"{path}: cannot tell the image size: {n_features} values per sample "
+            "is not a perfect square; pass 'image_shape' (height, width)"
+        )
     return side, side
 
 
@@ -93,8 +106,12 @@ def png_names(n_samples, source):
         width = max(6, len(str(n_samples - 1)))
         return [f"{i:0{width}d}.png" for i in range(n_samples)]
     for name in names:
-        if (not isinstance(name, str) or Path(name).name != name or name.startswith(".")
-                or not name.lower().endswith(".png")):
+        if (
+            not isinstance(name, str)
+            or Path(name).name != name
+            or name.startswith(".")
+            or not name.lower().endswith(".png")
+        ):
             raise ValueError(f"'source.names' must be plain .png file names, got {name!r}")
     if len({name.casefold() for name in names}) != len(names):
         raise ValueError("'source.names' must not repeat a name")
@@ -133,7 +150,7 @@ def _replace_folder(new, path, overwrite):
     if not (path.exists() or path.is_symlink()):
         os.rename(new, path)
         return
-    check_target(path, "png", overwrite)   # in case it appeared since write_data checked
+    check_target(path, "png", overwrite)  # in case it appeared since write_data checked
     aside = _sibling_dir(path, "old")
     old = aside / path.name
     os.rename(path, old)
@@ -146,5 +163,8 @@ def _replace_folder(new, path, overwrite):
     try:
         shutil.rmtree(aside)
     except OSError as exc:
-        warn(f"{path}: written, but the folder it replaced could not be deleted from "
-             f"{aside} ({exc})", UserWarning)
+        warn(
+            f"{path}: written, but the folder it replaced could not be deleted from "
+            f"{aside} ({exc})",
+            UserWarning,
+        )

@@ -6,6 +6,10 @@ finite array of real numbers is refused with a message that starts with the
 file's name.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+import os
 from pathlib import Path
 import zipfile
 
@@ -20,7 +24,13 @@ __all__ = ["read_data"]
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-def read_data(path, *, key=None, columns=None, delimiter=None):
+def read_data(
+    path: str | os.PathLike[str],
+    *,
+    key: str | None = None,
+    columns: str | Sequence[str | int] | None = None,
+    delimiter: str | None = None,
+) -> tuple[np.ndarray, DataSource]:
     """Read a data set as a 2-D float array.
 
     Parameters
@@ -104,18 +114,23 @@ def read_data(path, *, key=None, columns=None, delimiter=None):
     else:
         suffix = path.suffix.lower()
         if suffix not in SUFFIX_KINDS:
-            hint = ("; to read images, pass the folder that holds them"
-                    if suffix == ".png" else "")
-            raise ValueError(f"{path}: unsupported kind of data file {suffix or '(no suffix)'!r}; "
-                             f"supported are {SUPPORTED}{hint}")
+            hint = "; to read images, pass the folder that holds them" if suffix == ".png" else ""
+            raise ValueError(
+                f"{path}: unsupported kind of data file {suffix or '(no suffix)'!r}; "
+                f"supported are {SUPPORTED}{hint}"
+            )
         kind = SUFFIX_KINDS[suffix]
     if key is not None and kind != "npz":
-        raise ValueError(f"{path}: 'key' selects an entry of a .npz archive, but this is "
-                         f"not one; got key={key!r}")
+        raise ValueError(
+            f"{path}: 'key' selects an entry of a .npz archive, but this is "
+            f"not one; got key={key!r}"
+        )
     for name, value in (("columns", columns), ("delimiter", delimiter)):
         if value is not None and kind != "csv":
-            raise ValueError(f"{path}: {name!r} applies to a .csv file, but this is not "
-                             f"one; got {name}={value!r}")
+            raise ValueError(
+                f"{path}: {name!r} applies to a .csv file, but this is not "
+                f"one; got {name}={value!r}"
+            )
     if kind == "png":
         return read_png_folder(path)
     if kind == "csv":
@@ -132,8 +147,7 @@ def _load_npy(path):
         raise ValueError(f"{path}: {_load_error(exc)}") from None
     if not isinstance(loaded, np.ndarray):
         loaded.close()
-        raise ValueError(f"{path}: this is a .npz archive, not a .npy array; rename it "
-                         "to .npz")
+        raise ValueError(f"{path}: this is a .npz archive, not a .npy array; rename it to .npz")
     return loaded, None
 
 
@@ -143,8 +157,7 @@ def _load_npz(path, key):
     except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
         raise ValueError(f"{path}: {_load_error(exc)}") from None
     if isinstance(archive, np.ndarray):
-        raise ValueError(f"{path}: this is a .npy array, not a .npz archive; rename it "
-                         "to .npy")
+        raise ValueError(f"{path}: this is a .npy array, not a .npz archive; rename it to .npy")
     with archive:
         keys = archive.files
         listed = ", ".join(map(repr, keys))
@@ -158,8 +171,10 @@ def _load_npz(path, key):
         elif not keys:
             raise ValueError(f"{path}: the archive holds no arrays")
         else:
-            raise ValueError(f"{path}: holds {len(keys)} arrays ({listed}) and none is "
-                             "named 'X'; pass key=NAME to choose one")
+            raise ValueError(
+                f"{path}: holds {len(keys)} arrays ({listed}) and none is "
+                "named 'X'; pass key=NAME to choose one"
+            )
         try:
             return archive[key], key
         except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
@@ -170,23 +185,25 @@ def _load_error(exc):
     """What went wrong in ``np.load``, in words for the user."""
     message = str(exc)
     if "Object arrays cannot be loaded" in message:
-        return ("holds an array of Python objects (dtype object); refusing to unpickle "
-                "it, only arrays of numbers are read")
+        return (
+            "holds an array of Python objects (dtype object); refusing to unpickle "
+            "it, only arrays of numbers are read"
+        )
     if "pickled" in message:
-        return ("is not a NumPy array file (it may be a Python pickle, which is never "
-                "unpickled)")
+        return "is not a NumPy array file (it may be a Python pickle, which is never unpickled)"
     return f"cannot be read as a NumPy array file ({message})"
 
 
 def _array_to_samples(path, array):
     """Check a loaded array and flatten a stack of images to one row each."""
     if array.dtype.kind not in "biuf":
-        raise ValueError(f"{path}: expected an array of real numbers, found dtype "
-                         f"{array.dtype}")
+        raise ValueError(f"{path}: expected an array of real numbers, found dtype {array.dtype}")
     if array.ndim not in (2, 3):
-        raise ValueError(f"{path}: expected a 2-D array (n_samples, n_features) or a 3-D "
-                         f"stack of images (n_images, height, width), found an array of "
-                         f"shape {array.shape}")
+        raise ValueError(
+            f"{path}: expected a 2-D array (n_samples, n_features) or a 3-D "
+            f"stack of images (n_images, height, width), found an array of "
+            f"shape {array.shape}"
+        )
     if array.size == 0:
         raise ValueError(f"{path}: the array is empty (shape {array.shape})")
     X = array if array.dtype in _FLOATS else array.astype(np.float64)

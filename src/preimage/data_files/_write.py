@@ -5,6 +5,8 @@ A file is written under a temporary name and renamed into place
 (:func:`preimage._files.atomic_write`), so it appears whole or not at all.
 """
 
+from __future__ import annotations
+
 import csv
 from numbers import Integral
 import os
@@ -14,14 +16,22 @@ import zipfile
 import numpy as np
 
 from .._files import atomic_write
+from .._typing import ArrayLike
 from .._validation import check_array_2d
-from ._kinds import check_target, output_kind
+from ._kinds import DataSource, check_target, output_kind
 from ._png import png_names, png_shape, write_png_folder
 
 __all__ = ["check_output", "write_data"]
 
 
-def write_data(path, X, *, source=None, image_shape=None, overwrite=False):
+def write_data(
+    path: str | os.PathLike[str],
+    X: ArrayLike,
+    *,
+    source: DataSource | None = None,
+    image_shape: tuple[int, ...] | None = None,
+    overwrite: bool = False,
+) -> Path:
     """Write a 2-D array as ``.npy``, ``.npz``, ``.csv`` or a folder of PNG images.
 
     The kind follows `path`'s suffix; a path without a suffix is a folder of
@@ -108,7 +118,14 @@ def write_data(path, X, *, source=None, image_shape=None, overwrite=False):
     return atomic_write(path, lambda tmp: _save_npz(tmp, array, key), overwrite=overwrite)
 
 
-def check_output(path, n_features, *, source=None, image_shape=None, overwrite=False):
+def check_output(
+    path: str | os.PathLike[str],
+    n_features: int,
+    *,
+    source: DataSource | None = None,
+    image_shape: tuple[int, ...] | None = None,
+    overwrite: bool = False,
+) -> None:
     """Refuse now what :func:`write_data` would refuse of an array of
     `n_features` columns: an unsupported suffix, an image size that does not
     fit, an existing output without `overwrite`.
@@ -147,13 +164,18 @@ def _check_image_shape(path, image_shape, n_features):
         height, width = image_shape
     except (TypeError, ValueError):
         height = width = None
-    if not all(isinstance(v, Integral) and not isinstance(v, bool) and v > 0
-               for v in (height, width)):
-        raise ValueError(f"{path}: 'image_shape' must be a pair of positive integers "
-                         f"(height, width), got {image_shape!r}")
+    if not all(
+        isinstance(v, Integral) and not isinstance(v, bool) and v > 0 for v in (height, width)
+    ):
+        raise ValueError(
+            f"{path}: 'image_shape' must be a pair of positive integers "
+            f"(height, width), got {image_shape!r}"
+        )
     if height * width != n_features:
-        raise ValueError(f"{path}: 'image_shape' {image_shape!r} holds {height * width} "
-                         f"pixels, but X has {n_features} features")
+        raise ValueError(
+            f"{path}: 'image_shape' {image_shape!r} holds {height * width} "
+            f"pixels, but X has {n_features} features"
+        )
     return int(height), int(width)
 
 
@@ -172,8 +194,9 @@ def _save_npy(tmp, array):
 def _save_npz(tmp, array, key):
     # What np.savez does, without its keyword arguments (a key "file" would clash).
     with open(tmp, "wb") as file:
-        with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_STORED,
-                             allowZip64=True) as archive:
+        with zipfile.ZipFile(
+            file, "w", compression=zipfile.ZIP_STORED, allowZip64=True
+        ) as archive:
             with archive.open(f"{key}.npy", "w", force_zip64=True) as member:
                 np.lib.format.write_array(member, array, allow_pickle=False)
         _sync(file)

@@ -21,15 +21,21 @@ def check_scale(value, name):
     """A non-negative noise level or spread, at most :data:`MAX_SCALE`."""
     value = check_positive(value, name, strict=False)
     if value > MAX_SCALE:
-        raise ValueError(f"{name!r} must be at most {MAX_SCALE:g}: larger values make "
-                         f"points whose squared distances overflow float64, got {value!r}")
+        raise ValueError(
+            f"{name!r} must be at most {MAX_SCALE:g}: larger values make "
+            f"points whose squared distances overflow float64, got {value!r}"
+        )
     return value
 
 
 def check_output_size(shape, dtype, names):
     """Refuse, before allocating, an output beyond the memory budget."""
-    check_dense(shape, dtype, f"the {' x '.join(map(str, shape))} output array",
-                hint=f"ask for fewer {names}")
+    check_dense(
+        shape,
+        dtype,
+        f"the {' x '.join(map(str, shape))} output array",
+        hint=f"ask for fewer {names}",
+    )
 
 
 def check_interval(value, name, *, strict=True, bounded=False):
@@ -43,13 +49,15 @@ def check_interval(value, name, *, strict=True, bounded=False):
         low, high = check_real(low, name), check_real(high, name)
     except (TypeError, ValueError):
         raise ValueError(
-            f"{name!r} must be a pair (low, high) of finite real numbers, "
-            f"got {value!r}") from None
+            f"{name!r} must be a pair (low, high) of finite real numbers, got {value!r}"
+        ) from None
     if (strict and not low < high) or (not strict and not low <= high):
         op = "<" if strict else "<="
         raise ValueError(f"{name!r} must satisfy low {op} high, got {value!r}")
     if bounded and max(abs(low), abs(high)) > MAX_SCALE:
-        raise ValueError(f"{name!r} must lie within [-{MAX_SCALE:g}, {MAX_SCALE:g}] (points "
-                         f"beyond have squared distances that overflow float64), got "
-                         f"{value!r}")
+        raise ValueError(
+            f"{name!r} must lie within [-{MAX_SCALE:g}, {MAX_SCALE:g}] (points "
+            f"beyond have squared distances that overflow float64), got "
+            f"{value!r}"
+        )
     return low, high

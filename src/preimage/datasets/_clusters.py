@@ -9,6 +9,7 @@ each was drawn from.
 
 import numpy as np
 
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import check_array_2d, check_positive_int, check_random_state
 from ._checks import check_interval, check_output_size, check_scale
 
@@ -28,9 +29,17 @@ def _draw_around(centers, n_per, scale, rng, return_centers):
     return X, y
 
 
-def make_gaussian_sources(n_samples_per_source=100, *, n_sources=11, n_features=10,
-                          scale=0.1, center_box=(-1.0, 1.0), centers=None,
-                          return_centers=False, random_state=None):
+def make_gaussian_sources(
+    n_samples_per_source: int = 100,
+    *,
+    n_sources: int = 11,
+    n_features: int = 10,
+    scale: float = 0.1,
+    center_box: tuple[float, float] = (-1.0, 1.0),
+    centers: ArrayLike | None = None,
+    return_centers: bool = False,
+    random_state: RandomStateLike = None,
+) -> tuple[np.ndarray, ...]:
     """Generate isotropic Gaussian sources with uniformly drawn centres.
 
     The toy problem of Mika et al. (1999): eleven Gaussians in ten dimensions
@@ -105,8 +114,11 @@ def make_gaussian_sources(n_samples_per_source=100, *, n_sources=11, n_features=
     scale = check_scale(scale, "scale")
     low, high = check_interval(center_box, "center_box", bounded=True)
     rng = check_random_state(random_state)
-    check_output_size((n_per * n_sources, n_features), np.float64,
-                      "'n_samples_per_source', 'n_sources' or 'n_features'")
+    check_output_size(
+        (n_per * n_sources, n_features),
+        np.float64,
+        "'n_samples_per_source', 'n_sources' or 'n_features'",
+    )
 
     if centers is None:
         centers = rng.uniform(low, high, size=(n_sources, n_features))
@@ -116,13 +128,19 @@ def make_gaussian_sources(n_samples_per_source=100, *, n_sources=11, n_features=
             raise ValueError(
                 f"'centers' must have shape (n_sources, n_features) = "
                 f"({n_sources}, {n_features}), got an array with shape "
-                f"{centers.shape}; pass n_sources and n_features that match it")
+                f"{centers.shape}; pass n_sources and n_features that match it"
+            )
 
     return _draw_around(centers, n_per, scale, rng, return_centers)
 
 
-def make_three_clusters(n_samples_per_cluster=100, *, noise=0.1, return_centers=False,
-                        random_state=None):
+def make_three_clusters(
+    n_samples_per_cluster: int = 100,
+    *,
+    noise: float = 0.1,
+    return_centers: bool = False,
+    random_state: RandomStateLike = None,
+) -> tuple[np.ndarray, ...]:
     """Generate three Gaussian clusters around fixed point sources in the plane.
 
     Parameters

@@ -12,6 +12,7 @@ measured.
 
 import numpy as np
 
+from .._typing import RandomStateLike
 from .._validation import check_positive_int, check_random_state
 from ._checks import check_output_size, check_scale
 
@@ -52,6 +53,7 @@ def _curve_arguments(n_samples, noise, random_state):
 # Curves in the plane (Mika et al. 1999, Fig. 1)
 # ---------------------------------------------------------------------------
 
+
 def _square_boundary(rng, n_samples):
     """Points uniform along the perimeter of [-1, 1]^2, and their outward normals.
 
@@ -68,7 +70,9 @@ def _square_boundary(rng, n_samples):
     return normal + u[:, None] * tangents[side], normal
 
 
-def make_half_circle(n_samples=100, *, noise=0.05, random_state=None):
+def make_half_circle(
+    n_samples: int = 100, *, noise: float = 0.05, random_state: RandomStateLike = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Generate noisy points on the upper half of the unit circle.
 
     Parameters
@@ -119,7 +123,10 @@ def make_half_circle(n_samples=100, *, noise=0.05, random_state=None):
     X = X_clean + noise * rng.standard_normal((n_samples, 2))
     return X, X_clean
 
-def make_square(n_samples=100, *, noise=0.05, random_state=None):
+
+def make_square(
+    n_samples: int = 100, *, noise: float = 0.05, random_state: RandomStateLike = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Generate noisy points on the boundary of the square ``[-1, 1]^2``.
 
     Parameters
@@ -174,11 +181,15 @@ def make_square(n_samples=100, *, noise=0.05, random_state=None):
     X = X_clean + noise * rng.standard_normal((n_samples, 2))
     return X, X_clean
 
+
 # ---------------------------------------------------------------------------
 # Honeine & Richard (2011), Table 2
 # ---------------------------------------------------------------------------
 
-def make_frame(n_samples=350, *, noise=0.1, random_state=None):
+
+def make_frame(
+    n_samples: int = 350, *, noise: float = 0.1, random_state: RandomStateLike = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Generate the "frame" data set: a square with noise normal to its sides.
 
     Parameters
@@ -238,7 +249,10 @@ def make_frame(n_samples=350, *, noise=0.1, random_state=None):
     X = X_clean + xi[:, None] * normal
     return X, X_clean
 
-def make_banana(n_samples=300, *, noise=0.2, random_state=None):
+
+def make_banana(
+    n_samples: int = 300, *, noise: float = 0.2, random_state: RandomStateLike = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Generate the "banana" data set: noisy points on a parabola.
 
     Parameters
@@ -288,11 +302,14 @@ def make_banana(n_samples=300, *, noise=0.2, random_state=None):
 
     t = rng.uniform(-1.0, 1.0, size=n_samples)
     xi = noise * rng.standard_normal(n_samples)
-    X_clean = np.column_stack([t, t ** 2])
-    X = np.column_stack([t, t ** 2 + xi])
+    X_clean = np.column_stack([t, t**2])
+    X = np.column_stack([t, t**2 + xi])
     return X, X_clean
 
-def make_spiral(n_samples=70, *, noise=0.3, random_state=None):
+
+def make_spiral(
+    n_samples: int = 70, *, noise: float = 0.3, random_state: RandomStateLike = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Generate the "spiral" data set: an Archimedean spiral with radial noise.
 
     Parameters
@@ -349,7 +366,10 @@ def make_spiral(n_samples=70, *, noise=0.3, random_state=None):
     X = (0.07 * phi + xi)[:, None] * direction
     return X, X_clean
 
-def make_sine(n_samples=420, *, noise=0.5, random_state=None):
+
+def make_sine(
+    n_samples: int = 420, *, noise: float = 0.5, random_state: RandomStateLike = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Generate the "sine" data set: a sine curve with uniform noise.
 
     Parameters

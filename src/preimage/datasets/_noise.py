@@ -7,6 +7,7 @@ becomes float64; float32 input stays float32.
 
 import numpy as np
 
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import (
     check_array_2d,
     check_positive_int,
@@ -19,7 +20,13 @@ from ._checks import check_interval, check_output_size, check_scale
 __all__ = ["add_gaussian_noise", "add_speckle_noise", "random_shifts"]
 
 
-def add_gaussian_noise(X, sigma, *, clip=None, random_state=None):
+def add_gaussian_noise(
+    X: ArrayLike,
+    sigma: float,
+    *,
+    clip: tuple[float, float] | None = None,
+    random_state: RandomStateLike = None,
+) -> np.ndarray:
     """Add independent Gaussian noise to every entry of `X`.
 
     Parameters
@@ -77,17 +84,26 @@ def add_gaussian_noise(X, sigma, *, clip=None, random_state=None):
     rng = check_random_state(random_state)
 
     noise = rng.standard_normal(X.shape)
-    X_noisy = X + sigma * noise                   # float64
+    X_noisy = X + sigma * noise  # float64
     if clip is not None:
         np.clip(X_noisy, clip[0], clip[1], out=X_noisy)
     if X_noisy.size and np.abs(X_noisy).max() > float(np.finfo(X.dtype).max):
-        raise ValueError(f"'sigma' = {sigma!r} gives values beyond the range of {X.dtype}, "
-                         "the dtype of 'X'; pass 'X' as float64, a smaller 'sigma' or a "
-                         "'clip' interval")
+        raise ValueError(
+            f"'sigma' = {sigma!r} gives values beyond the range of {X.dtype}, "
+            "the dtype of 'X'; pass 'X' as float64, a smaller 'sigma' or a "
+            "'clip' interval"
+        )
     return X_noisy.astype(X.dtype, copy=False)
 
 
-def add_speckle_noise(X, p, *, low=0.0, high=1.0, random_state=None):
+def add_speckle_noise(
+    X: ArrayLike,
+    p: float,
+    *,
+    low: float = 0.0,
+    high: float = 1.0,
+    random_state: RandomStateLike = None,
+) -> np.ndarray:
     """Set a random fraction of the entries of `X` to black or white.
 
     Parameters
@@ -148,8 +164,9 @@ def add_speckle_noise(X, p, *, low=0.0, high=1.0, random_state=None):
         raise ValueError(f"'low' must be <= 'high', got low={low!r} and high={high!r}")
     for name, value in (("low", low), ("high", high)):
         if abs(value) > float(np.finfo(X.dtype).max):
-            raise ValueError(f"{name!r} = {value!r} is beyond the range of {X.dtype}, the "
-                             "dtype of 'X'")
+            raise ValueError(
+                f"{name!r} = {value!r} is beyond the range of {X.dtype}, the dtype of 'X'"
+            )
     rng = check_random_state(random_state)
 
     u = rng.random(X.shape)
@@ -158,7 +175,14 @@ def add_speckle_noise(X, p, *, low=0.0, high=1.0, random_state=None):
     return X
 
 
-def random_shifts(X, n_samples, *, image_shape, max_shift=2, random_state=None):
+def random_shifts(
+    X: ArrayLike,
+    n_samples: int,
+    *,
+    image_shape: tuple[int, int],
+    max_shift: int = 2,
+    random_state: RandomStateLike = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Augment images by whole-pixel translations.
 
     Draws `n_samples` rows of X uniformly (with replacement) and shifts each
@@ -194,25 +218,33 @@ def random_shifts(X, n_samples, *, image_shape, max_shift=2, random_state=None):
     X = check_array_2d(X, "X")
     n_samples = check_positive_int(n_samples, "n_samples")
     max_shift = check_positive_int(max_shift, "max_shift", minimum=0)
-    if (not isinstance(image_shape, (tuple, list)) or len(image_shape) != 2
-            or not all(isinstance(v, (int, np.integer)) and v > 0 for v in image_shape)):
-        raise ValueError(f"'image_shape' must be a pair of positive integers (height, "
-                         f"width), got {image_shape!r}")
+    if (
+        not isinstance(image_shape, (tuple, list))
+        or len(image_shape) != 2
+        or not all(isinstance(v, (int, np.integer)) and v > 0 for v in image_shape)
+    ):
+        raise ValueError(
+            f"'image_shape' must be a pair of positive integers (height, "
+            f"width), got {image_shape!r}"
+        )
     h, w = image_shape
     if h * w != X.shape[1]:
-        raise ValueError(f"'image_shape' {image_shape!r} has {h * w} pixels, but 'X' has "
-                         f"{X.shape[1]} features")
+        raise ValueError(
+            f"'image_shape' {image_shape!r} has {h * w} pixels, but 'X' has {X.shape[1]} features"
+        )
     if max_shift > max(h, w):
-        raise ValueError(f"'max_shift' must be at most max(image_shape) = {max(h, w)} (a "
-                         f"larger shift moves the whole image out of the frame), got "
-                         f"{max_shift!r}")
+        raise ValueError(
+            f"'max_shift' must be at most max(image_shape) = {max(h, w)} (a "
+            f"larger shift moves the whole image out of the frame), got "
+            f"{max_shift!r}"
+        )
     rng = check_random_state(random_state)
     check_output_size((n_samples, h * w), X.dtype, "'n_samples'")
     index = rng.integers(X.shape[0], size=n_samples)
     shifts = rng.integers(-max_shift, max_shift + 1, size=(n_samples, 2))
     images = X[index].reshape(n_samples, h, w)
     out = np.zeros_like(images)
-    for dr, dc in np.unique(shifts, axis=0).tolist():     # only the shifts drawn
+    for dr, dc in np.unique(shifts, axis=0).tolist():  # only the shifts drawn
         rows = np.flatnonzero((shifts[:, 0] == dr) & (shifts[:, 1] == dc))
         src_r, dst_r = slice(max(-dr, 0), h - max(dr, 0)), slice(max(dr, 0), h - max(-dr, 0))
         src_c, dst_c = slice(max(-dc, 0), w - max(dc, 0)), slice(max(dc, 0), w - max(-dc, 0))

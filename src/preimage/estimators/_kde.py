@@ -1,7 +1,11 @@
 """Kernel dependency estimation with pre-images: a scikit-learn shell over
 :mod:`preimage.kde`."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
 from numbers import Integral, Real
+from typing import Any, Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
@@ -9,6 +13,8 @@ from sklearn.metrics import r2_score
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, Sequences
 from .._validation import check_array_2d, validate_estimator_input
 from ..kde import (
     DECODERS,
@@ -22,7 +28,7 @@ from ..kde import (
     symbol_accuracy,
 )
 from ..kernels import KERNELS, Kernel, SequenceKernel
-from ..solvers import PREIMAGE_METHODS
+from ..solvers import PREIMAGE_METHODS, PreimageSolver
 
 __all__ = ["KernelDependencyEstimator"]
 
@@ -146,14 +152,20 @@ class KernelDependencyEstimator(BaseEstimator):
     True
     """
 
+    decoder_: Any  # the fitted Decoder, whose subclass's attributes are read below
+
     _parameter_constraints: dict = {
         "input_kernel": [StrOptions(set(KERNELS)), Kernel, SequenceKernel, callable],
         "output_kernel": [StrOptions(set(KERNELS)), Kernel, SequenceKernel, callable],
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
         "alpha": [Interval(Real, 0, None, closed="neither")],
         "regression": [StrOptions(set(REGRESSIONS))],
-        "method": [StrOptions(set(DECODERS) | set(PREIMAGE_METHODS)), HasMethods(["solve"]),
-                   HasMethods(["fit", "predict"]), callable],
+        "method": [
+            StrOptions(set(DECODERS) | set(PREIMAGE_METHODS)),
+            HasMethods(["solve"]),
+            HasMethods(["fit", "predict"]),
+            callable,
+        ],
         "window": [Interval(Integral, 1, None, closed="left")],
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
         "coordinate_weight": [Interval(Real, 0, None, closed="left")],
@@ -162,10 +174,22 @@ class KernelDependencyEstimator(BaseEstimator):
         "method_params": [dict, None],
     }
 
-    def __init__(self, input_kernel="linear", output_kernel="linear", *, n_components=None,
-                 alpha=1.0, regression="paper", method="knn", window=3, n_neighbors=1,
-                 coordinate_weight=1.0, candidates=None, joint_output=None,
-                 method_params=None):
+    def __init__(
+        self,
+        input_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear",
+        output_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear",
+        *,
+        n_components: int | None = None,
+        alpha: float = 1.0,
+        regression: str = "paper",
+        method: Any = "knn",
+        window: int = 3,
+        n_neighbors: int = 1,
+        coordinate_weight: float = 1.0,
+        candidates: Sequences | ArrayLike | None = None,
+        joint_output: bool | None = None,
+        method_params: dict[str, Any] | None = None,
+    ) -> None:
         self.input_kernel = input_kernel
         self.output_kernel = output_kernel
         self.n_components = n_components
@@ -180,61 +204,85 @@ class KernelDependencyEstimator(BaseEstimator):
         self.method_params = method_params
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, Y):
+    def fit(self, X: Sequences | ArrayLike, Y: Sequences | ArrayLike) -> Self:
         """Fit on inputs X and outputs Y (lists of sequences or numeric
         arrays); returns self."""
         if self.window % 2 == 0:
-            raise ValueError(f"'window' must be odd (a window centred at each position), "
-                             f"got {self.window!r}")
+            raise ValueError(
+                f"'window' must be odd (a window centred at each position), got {self.window!r}"
+            )
         input_kind = data_kind(self.input_kernel, X, "input_kernel", "X")
         X = self._check_inputs(X, input_kind, reset=True)
-        space = OutputSpace.of_pairs(X, Y, self.output_kernel, input_kind,
-                                     joint=self.joint_output)
+        space = OutputSpace.of_pairs(X, Y, self.output_kernel, input_kind, joint=self.joint_output)
         self.input_kernel_ = resolve_kernel(self.input_kernel, input_kind, X)
         self.output_kernel_ = space.kernel
         self.X_fit_, self.Y_fit_ = X, space.Y
-        self.fit_result_ = space.fit(self.input_kernel_, self.n_components, alpha=self.alpha,
-                                     regression=self.regression)
+        self.fit_result_ = space.fit(
+            self.input_kernel_, self.n_components, alpha=self.alpha, regression=self.regression
+        )
         self.output_space_ = space
         self.coordinates_ = self.fit_result_.coordinates
         self.dual_coef_ = self.fit_result_.weights
         self.eigenvalues_ = self.fit_result_.output_pca.eigenvalues
         self.n_components_ = self.eigenvalues_.shape[0]
         self.decoder_ = make_decoder(
-            self.method, self.method_params, window=self.window,
-            n_neighbors=self.n_neighbors, coordinate_weight=self.coordinate_weight,
-            candidates=self.candidates).fit(X, space.Y, space)
+            self.method,
+            self.method_params,
+            window=self.window,
+            n_neighbors=self.n_neighbors,
+            coordinate_weight=self.coordinate_weight,
+            candidates=self.candidates,
+        ).fit(X, space.Y, space)
         return self
 
-    def _check_inputs(self, X, kind, *, reset=False):
+    def _check_inputs(self, X: Any, kind: str, *, reset: bool = False) -> list[Any] | np.ndarray:
         if kind == "vector":
             return validate_estimator_input(self, X, reset=reset)
         return check_sequences(X, "X", min_samples=1)
 
-    def _inputs_for(self, X, n, what):
+    def _inputs_for(self, X: Any, n: int, what: str) -> list[Any] | np.ndarray:
         if X is None:
-            raise ValueError(f"'X' is needed by {what} with this pre-image or output "
-                             "kernel (input windows, or (x, y) pairs of a joint kernel)")
+            raise ValueError(
+                f"'X' is needed by {what} with this pre-image or output "
+                "kernel (input windows, or (x, y) pairs of a joint kernel)"
+            )
         X = self._check_inputs(X, self.output_space_.input_kind)
         if len(X) != n:
-            raise ValueError(f"'X' must hold one input per row of the coordinates ({n}), "
-                             f"got {len(X)}")
+            raise ValueError(
+                f"'X' must hold one input per row of the coordinates ({n}), got {len(X)}"
+            )
         return X
 
     # the decoder's fitted attributes, under the estimator's names (documented)
-    classifier_ = property(lambda self: self.decoder_.classifier_)
-    symbols_ = property(lambda self: self.decoder_.symbols_)
-    output_symbols_ = property(lambda self: self.decoder_.output_symbols_)
-    candidates_ = property(lambda self: self.decoder_.candidates_)
-    solver_ = property(lambda self: self.decoder_.solver_)
+    @property
+    def classifier_(self) -> Any:
+        return self.decoder_.classifier_
 
-    def predict_coordinates(self, X):
+    @property
+    def symbols_(self) -> list[Any]:
+        return self.decoder_.symbols_
+
+    @property
+    def output_symbols_(self) -> list[Any]:
+        return self.decoder_.output_symbols_
+
+    @property
+    def candidates_(self) -> list[Any] | np.ndarray:
+        return self.decoder_.candidates_
+
+    @property
+    def solver_(self) -> PreimageSolver:
+        return self.decoder_.solver_
+
+    def predict_coordinates(self, X: Sequences | ArrayLike) -> np.ndarray:
         """Estimated output coordinates ``k(x, X_fit) β``, shape (n, r)."""
         check_is_fitted(self)
         X = self._check_inputs(X, self.output_space_.input_kind)
         return predict_coordinates(self.input_kernel_(X, self.X_fit_), self.fit_result_)
 
-    def transform_outputs(self, Y, X=None):
+    def transform_outputs(
+        self, Y: Sequences | ArrayLike, X: Sequences | ArrayLike | None = None
+    ) -> np.ndarray:
         """Output coordinates ``⟨φ_l(y) − μ, v_j⟩`` of outputs Y, shape (n, r);
         with a joint output kernel those of the pairs ``(x_i, y_i)`` (X needed)."""
         check_is_fitted(self)
@@ -243,7 +291,9 @@ class KernelDependencyEstimator(BaseEstimator):
             X = self._inputs_for(X, len(Y), "transform_outputs")
         return self.output_space_.coordinates(Y, X)
 
-    def decode(self, coordinates, X=None):
+    def decode(
+        self, coordinates: ArrayLike, X: Sequences | ArrayLike | None = None
+    ) -> list[Any] | np.ndarray:
         """Outputs (pre-images) of output coordinates.
 
         `coordinates` (n, r) are e.g. :meth:`predict_coordinates` of inputs or
@@ -258,7 +308,7 @@ class KernelDependencyEstimator(BaseEstimator):
             X = self._inputs_for(X, len(C), "decode")
         return self.output_space_.outputs(self.decoder_.decode(C, X))
 
-    def expansion(self, coordinates):
+    def expansion(self, coordinates: ArrayLike) -> FeatureExpansion:
         """The output-space point ``Σ_j p̂_j v_j + μ`` of coordinates, as an
         expansion over the training outputs (numeric outputs and a preimage
         Kernel only)."""
@@ -266,11 +316,11 @@ class KernelDependencyEstimator(BaseEstimator):
         C = check_array_2d(coordinates, "coordinates", n_features=self.n_components_)
         return self.output_space_.expansion(C)
 
-    def predict(self, X):
+    def predict(self, X: Sequences | ArrayLike) -> list[Any] | np.ndarray:
         """Outputs for inputs X: the pre-images of their estimated coordinates."""
         return self.decode(self.predict_coordinates(X), X)
 
-    def score(self, X, y):
+    def score(self, X: Sequences | ArrayLike, y: Sequences | ArrayLike) -> float:
         """Fraction of output symbols correct (string outputs, pooled over
         strings; see :func:`preimage.kde.symbol_accuracy`) or R² averaged
         over output dimensions (vector outputs) of the predictions for X
@@ -283,12 +333,11 @@ class KernelDependencyEstimator(BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
-        tags.target_tags.multi_output = True    # vectors of any width, or strings
+        tags.target_tags.multi_output = True  # vectors of any width, or strings
         # A kernel on numbers takes 2-D arrays, one on sequences lists of
         # sequences, a callable either.
         kernel = self.input_kernel
         sequences = isinstance(kernel, SequenceKernel) and not kernel.vector_input
         tags.input_tags.two_d_array = not sequences
-        tags.input_tags.string = not isinstance(kernel, (str, Kernel, SequenceKernel)) \
-            or sequences
+        tags.input_tags.string = not isinstance(kernel, (str, Kernel, SequenceKernel)) or sequences
         return tags

@@ -1,21 +1,26 @@
 """Kernel PCA estimator whose projections are feature-space expansions."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
 from numbers import Integral, Real
+from typing import Any, Literal, Self
 
 import numpy as np
+from scipy.sparse import issparse
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
     TransformerMixin,
     _fit_context,
 )
-from scipy.sparse import issparse
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import is_dask_array, map_row_blocks
 from .._eigen import EIGEN_SOLVERS
 from .._memory import check_dense
+from .._typing import MatrixLike, RandomStateLike, TransformOutput
 from .._validation import checked_gram, validate_dask_input, validate_estimator_input
 from ..kernels import KERNELS, Kernel, make_sklearn_kernel
 from ..kpca import fit_kernel_pca, refuse_no_component, transform_block
@@ -26,8 +31,9 @@ from ._kernel_pca_preimages import KernelPCAPreimagesMixin
 __all__ = ["KernelPCA"]
 
 
-class KernelPCA(KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin,
-                BaseEstimator):
+class KernelPCA(
+    KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
+):
     """Kernel principal component analysis with projections as expansions.
 
     Performs PCA of the centred images ``φ̃(x_i) = φ(x_i) − μ`` through the
@@ -186,8 +192,7 @@ class KernelPCA(KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, Transf
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
         **KERNEL_CONSTRAINTS,
         "kernel": [StrOptions(set(KERNELS) | {"cosine", "precomputed"}), Kernel, callable],
-        "gamma": [Interval(Real, 0, None, closed="neither"), StrOptions({"total_variance"}),
-                  None],
+        "gamma": [Interval(Real, 0, None, closed="neither"), StrOptions({"total_variance"}), None],
         "alpha": [Interval(Real, 0, None, closed="left")],
         "fit_inverse_transform": ["boolean"],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
@@ -201,11 +206,28 @@ class KernelPCA(KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, Transf
         **LANDMARK_CONSTRAINTS,
     }
 
-    def __init__(self, n_components=None, *, kernel="linear", gamma=None, degree=3,
-                 coef0=1, kernel_params=None, alpha=1.0, fit_inverse_transform=False,
-                 eigen_solver="auto", tol=0, max_iter=None, iterated_power="auto",
-                 remove_zero_eig=False, random_state=None, copy_X=True, n_jobs=None,
-                 n_landmarks=None, landmarks="uniform"):
+    def __init__(
+        self,
+        n_components: int | None = None,
+        *,
+        kernel: str | Kernel | Callable[..., float] = "linear",
+        gamma: float | Literal["total_variance"] | None = None,
+        degree: int = 3,
+        coef0: float = 1,
+        kernel_params: dict[str, Any] | None = None,
+        alpha: float = 1.0,
+        fit_inverse_transform: bool = False,
+        eigen_solver: str = "auto",
+        tol: float = 0,
+        max_iter: int | None = None,
+        iterated_power: int | Literal["auto"] = "auto",
+        remove_zero_eig: bool = False,
+        random_state: RandomStateLike = None,
+        copy_X: bool = True,
+        n_jobs: int | None = None,
+        n_landmarks: int | None = None,
+        landmarks: str = "uniform",
+    ) -> None:
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
@@ -227,14 +249,14 @@ class KernelPCA(KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, Transf
 
     # -- fitting -------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
+    def fit(self, X: MatrixLike, y: object = None) -> Self:
         """Fit kernel PCA on X (n_samples, n_features; sparse allowed), or on a
         square Gram matrix when ``kernel="precomputed"``."""
         self._fit(X)
         return self
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit_transform(self, X, y=None):
+    def fit_transform(self, X: MatrixLike, y: object = None) -> TransformOutput:
         """Fit and return the training coordinates: ``u_k √λ_k`` without a
         second kernel evaluation (exact), or ``transform(X)`` (Nyström, which
         keeps no n-sized state)."""
@@ -251,68 +273,103 @@ class KernelPCA(KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, Transf
                 raise ValueError(
                     "'X' is a Dask array, but exact kernel PCA needs the n × n Gram "
                     "matrix in memory; set 'n_landmarks' for the Nyström fit, which "
-                    "reduces a Dask array block by block")
+                    "reduces a Dask array block by block"
+                )
             X = validate_dask_input(self, X, reset=True)
         else:
-            X = validate_estimator_input(self, X, reset=True, accept_sparse="csr",
-                                         copy=self.copy_X and self.n_landmarks is None)
+            X = validate_estimator_input(
+                self,
+                X,
+                reset=True,
+                accept_sparse="csr",
+                copy=self.copy_X and self.n_landmarks is None,
+            )
         n = X.shape[0]
         if n < 2:
             raise ValueError(
                 f"'X' has n_samples={n}; kernel PCA needs at least 2 samples "
-                "(the centred Gram matrix of one sample is 0)")
+                "(the centred Gram matrix of one sample is 0)"
+            )
         if self.n_landmarks is not None:
             self._fit_nystroem(X)
         elif self.kernel == "precomputed":
             if X.shape[0] != X.shape[1]:
                 raise ValueError(
                     f"'X' must be a square Gram matrix with kernel='precomputed', "
-                    f"got shape {X.shape}")
+                    f"got shape {X.shape}"
+                )
             self.kernel_ = None
             self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else self.gamma
             # The given Gram matrix and the eigensolver's centred copy of it.
-            check_dense((n, n), X.dtype, f"the {n} x {n} Gram matrix of exact kernel PCA",
-                        copies=2)
+            check_dense(
+                (n, n), X.dtype, f"the {n} x {n} Gram matrix of exact kernel PCA", copies=2
+            )
             self._fit_gram(X.toarray() if issparse(X) else X, X, copy=True)
         else:
             self.kernel_, self.gamma_ = self._resolve_kernel(X)
             # The Gram matrix, then the eigensolver's working copy of it.
-            self._fit_gram(checked_gram(self.kernel_, X, "Gram matrix of exact kernel PCA",
-                                        copies=2), X, copy=False)
+            self._fit_gram(
+                checked_gram(self.kernel_, X, "Gram matrix of exact kernel PCA", copies=2),
+                X,
+                copy=False,
+            )
         if self.fit_inverse_transform:
             if issparse(X):
-                raise TypeError("sparse 'X' is not supported with fit_inverse_transform=True "
-                                "(the learned map needs dense training points); pass "
-                                "X.toarray()")
+                raise TypeError(
+                    "sparse 'X' is not supported with fit_inverse_transform=True "
+                    "(the learned map needs dense training points); pass "
+                    "X.toarray()"
+                )
             learned = self._solver("learned", {"alpha": self.alpha})
             self.dual_coef_, self.X_transformed_fit_ = learned.dual_coef_, learned.coordinates_
         return self
 
     def _resolve_kernel(self, X):
-        return make_sklearn_kernel(self.kernel, gamma=self.gamma, degree=self.degree,
-                                   coef0=self.coef0, kernel_params=self.kernel_params,
-                                   n_jobs=self.n_jobs, X=X)
+        return make_sklearn_kernel(
+            self.kernel,
+            gamma=self.gamma,
+            degree=self.degree,
+            coef0=self.coef0,
+            kernel_params=self.kernel_params,
+            n_jobs=self.n_jobs,
+            X=X,
+        )
 
     def _fit_gram(self, K, support, *, copy):
         q = None if self.n_components is None else min(self.n_components, K.shape[0])
-        fit = fit_kernel_pca(K, q, eigen_solver=self.eigen_solver, tol=self.tol,
-                             max_iter=self.max_iter, iterated_power=self.iterated_power,
-                             random_state=self.random_state, copy=copy,
-                             remove_zero_eig=self.remove_zero_eig, warn_rank=False,
-                             names="'X'")
+        fit = fit_kernel_pca(
+            K,
+            q,
+            eigen_solver=self.eigen_solver,
+            tol=self.tol,
+            max_iter=self.max_iter,
+            iterated_power=self.iterated_power,
+            random_state=self.random_state,
+            copy=copy,
+            remove_zero_eig=self.remove_zero_eig,
+            warn_rank=False,
+            names="'X'",
+        )
         self._set_fit(fit, support)
 
     def _fit_nystroem(self, X):
         if self.kernel == "precomputed" or issparse(X):
-            raise ValueError("'n_landmarks' needs the kernel as a function of dense input "
-                             "points; it is not available with kernel='precomputed' or a "
-                             "sparse 'X'")
+            raise ValueError(
+                "'n_landmarks' needs the kernel as a function of dense input "
+                "points; it is not available with kernel='precomputed' or a "
+                "sparse 'X'"
+            )
         self.kernel_, self.gamma_ = self._resolve_kernel(X)
-        landmarks, index = select_landmarks(X, self.n_landmarks, self.kernel_,
-                                            method=self.landmarks,
-                                            random_state=self.random_state)
-        fit = refuse_no_component(fit_nystroem_kpca(self.kernel_, X, landmarks,
-                                                    self.n_components), self.gamma_)
+        landmarks, index = select_landmarks(
+            X,
+            self.n_landmarks,
+            self.kernel_,
+            method=self.landmarks,
+            random_state=self.random_state,
+        )
+        fit = refuse_no_component(
+            fit_nystroem_kpca(self.kernel_, X, landmarks, self.n_components), self.gamma_
+        )
         self.landmarks_, self.landmark_indices_ = landmarks, index
         self._set_fit(fit, landmarks)
 
@@ -325,7 +382,7 @@ class KernelPCA(KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, Transf
         self.X_fit_ = support
 
     # -- coordinates ---------------------------------------------------------
-    def transform(self, X):
+    def transform(self, X: MatrixLike) -> TransformOutput:
         """Centred coordinates ``β_k = ⟨V_k, φ(x) − μ⟩`` of X, shape
         (n_samples, q).
 
@@ -337,16 +394,18 @@ class KernelPCA(KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, Transf
         fit = self.fit_result_
         if is_dask_array(X):
             X = validate_dask_input(self, X, reset=False)
-            return map_row_blocks(self.transform, X, n_columns=fit.alphas.shape[1],
-                                  dtype=np.result_type(X.dtype, fit.alphas.dtype))
+            return map_row_blocks(
+                self.transform,
+                X,
+                n_columns=fit.alphas.shape[1],
+                dtype=np.result_type(X.dtype, fit.alphas.dtype),
+            )
         X = validate_estimator_input(self, X, reset=False, accept_sparse="csr")
         if self.kernel_ is None:
             X = X.toarray() if issparse(X) else X
             return transform_block(X, fit)  # precomputed: rows k(x, x_i) given directly
-        out = np.empty((X.shape[0], fit.alphas.shape[1]),
-                       dtype=np.result_type(X, fit.alphas))
-        for rows, K_rows in self.kernel_.blocks(X, self.X_fit_, check_input=False,
-                                                names="'X'"):
+        out = np.empty((X.shape[0], fit.alphas.shape[1]), dtype=np.result_type(X, fit.alphas))
+        for rows, K_rows in self.kernel_.blocks(X, self.X_fit_, check_input=False, names="'X'"):
             out[rows] = transform_block(K_rows, fit)
         return out
 

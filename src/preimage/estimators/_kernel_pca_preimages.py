@@ -2,16 +2,28 @@
 back from its coordinates to feature space and to input space, shared by
 :class:`~preimage.KernelPCA` (exact and Nyström)."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
+import functools
+from typing import Any, Literal, overload
+
 import numpy as np
 from scipy.sparse import issparse
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import is_dask_array, map_row_blocks
-from ..kpca import check_coordinates, coordinates_expansion, leading_components
-from ..solvers import find_preimage, make_solver
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, MatrixLike, RandomStateLike, TransformOutput
+from ..kernels import Kernel
+from ..kpca import KernelPCAResult, check_coordinates, coordinates_expansion, leading_components
+from ..solvers import PreimageResult, PreimageSolver, find_preimage, make_solver
 
 __all__ = ["KernelPCAPreimagesMixin"]
+
+#: A pre-image method: a name of PREIMAGE_METHODS, a solver, or a function.
+PreimageMethod = str | PreimageSolver | Callable[..., PreimageResult]
 
 
 class KernelPCAPreimagesMixin:
@@ -19,8 +31,21 @@ class KernelPCAPreimagesMixin:
     :meth:`inverse_transform` over a fitted ``fit_result_``, ``X_fit_`` and
     ``kernel_`` (see :class:`~preimage.KernelPCA`)."""
 
+    # What the estimator that mixes this in has (declared for the type checker).
+    fit_result_: KernelPCAResult
+    X_fit_: Any
+    kernel_: Kernel | None
+    eigenvalues_: np.ndarray
+    n_features_in_: int
+    fit_inverse_transform: bool
+    alpha: float
+    random_state: RandomStateLike
+    transform: Callable[[MatrixLike], TransformOutput]
+
     # -- projections as expansions -------------------------------------------
-    def expansion_from_components(self, Y, *, add_mean=False, n_components=None):
+    def expansion_from_components(
+        self, Y: ArrayLike, *, add_mean: bool = False, n_components: int | None = None
+    ) -> FeatureExpansion:
         """The feature-space point with coordinates Y, as an expansion.
 
         Parameters
@@ -50,8 +75,10 @@ class KernelPCAPreimagesMixin:
         """
         check_is_fitted(self)
         if issparse(self.X_fit_):
-            raise ValueError("expansions need dense training points; fit on a dense 'X' "
-                             "(e.g. X.toarray()) to project or take pre-images")
+            raise ValueError(
+                "expansions need dense training points; fit on a dense 'X' "
+                "(e.g. X.toarray()) to project or take pre-images"
+            )
         fit = self._leading_fit(n_components)
         Y = check_coordinates(Y, fit.eigenvalues.shape[0])
         support = None if self.kernel_ is None else self.X_fit_
@@ -61,7 +88,9 @@ class KernelPCAPreimagesMixin:
         fit = self.fit_result_
         return fit if n_components is None else leading_components(fit, n_components)
 
-    def project(self, X, *, add_mean=False, n_components=None):
+    def project(
+        self, X: MatrixLike, *, add_mean: bool = False, n_components: int | None = None
+    ) -> FeatureExpansion:
         """The projection of φ(x) onto the first q components, as an expansion.
 
         ``add_mean=False`` (default) gives the principal part
@@ -73,13 +102,43 @@ class KernelPCAPreimagesMixin:
         """
         Y = self.transform(X)
         if n_components is not None:
-            Y = Y[:, :self._leading_fit(n_components).eigenvalues.shape[0]]
-        return self.expansion_from_components(Y, add_mean=add_mean,
-                                              n_components=n_components)
+            Y = Y[:, : self._leading_fit(n_components).eigenvalues.shape[0]]
+        return self.expansion_from_components(Y, add_mean=add_mean, n_components=n_components)
 
     # -- back to input space -------------------------------------------------
-    def inverse_transform(self, Y, *, method=None, add_mean=False, x0=None,
-                          return_result=False, **options):
+    @overload
+    def inverse_transform(
+        self,
+        Y: MatrixLike,
+        *,
+        method: PreimageMethod | None = ...,
+        add_mean: bool = ...,
+        x0: MatrixLike | None = ...,
+        return_result: Literal[False] = ...,
+        **options: Any,
+    ) -> MatrixLike: ...
+    @overload
+    def inverse_transform(
+        self,
+        Y: MatrixLike,
+        *,
+        method: PreimageMethod | None = ...,
+        add_mean: bool = ...,
+        x0: MatrixLike | None = ...,
+        return_result: Literal[True],
+        **options: Any,
+    ) -> PreimageResult: ...
+
+    def inverse_transform(
+        self,
+        Y: MatrixLike,
+        *,
+        method: PreimageMethod | None = None,
+        add_mean: bool = False,
+        x0: MatrixLike | None = None,
+        return_result: bool = False,
+        **options: Any,
+    ) -> MatrixLike | PreimageResult:
         """Pre-images of the feature-space points with coordinates Y.
 
         Parameters
@@ -125,39 +184,59 @@ class KernelPCAPreimagesMixin:
                     "The fit_inverse_transform parameter was not set to True when "
                     "instantiating and hence the inverse transform is not available. "
                     "Set it for scikit-learn's learned map, or choose a pre-image "
-                    "method: inverse_transform(Y, method='fixed_point')")
+                    "method: inverse_transform(Y, method='fixed_point')"
+                )
             method, options = "learned", {"alpha": self.alpha, **options}
         if self.kernel_ is None or issparse(self.X_fit_):
-            raise ValueError("inverse_transform needs dense input-space training points; "
-                             "it is not available with kernel='precomputed' or a sparse "
-                             "'X'")
+            raise ValueError(
+                "inverse_transform needs dense input-space training points; "
+                "it is not available with kernel='precomputed' or a sparse "
+                "'X'"
+            )
         if is_dask_array(Y):
-            return self._inverse_transform_blocks(Y, method, add_mean, x0, return_result,
-                                                  options)
+            return self._inverse_transform_blocks(Y, method, add_mean, x0, return_result, options)
         Y = check_coordinates(Y, self.eigenvalues_.shape[0])
         if isinstance(method, str):
             return self._solver(method, options).solve_coordinates(
-                Y, add_mean=add_mean, x0=x0, return_result=return_result)
-        result = find_preimage(self.expansion_from_components(Y, add_mean=add_mean),
-                               method=method, x0=x0, **options)
+                Y, add_mean=add_mean, x0=x0, return_result=return_result
+            )
+        result = find_preimage(
+            self.expansion_from_components(Y, add_mean=add_mean), method=method, x0=x0, **options
+        )
         return result if return_result else result.x
 
     def _inverse_transform_blocks(self, Y, method, add_mean, x0, return_result, options):
         """inverse_transform of a Dask array Y (and x0), block by block."""
         if return_result:
-            raise ValueError("'return_result=True' is not available for a Dask array 'Y'; "
-                             "compute the blocks you need and pass NumPy arrays")
+            raise ValueError(
+                "'return_result=True' is not available for a Dask array 'Y'; "
+                "compute the blocks you need and pass NumPy arrays"
+            )
         if x0 is not None and not is_dask_array(x0):
-            raise ValueError("'x0' must be a Dask array with the rows of the Dask array "
-                             f"'Y', got {type(x0).__name__}")
+            raise ValueError(
+                "'x0' must be a Dask array with the rows of the Dask array "
+                f"'Y', got {type(x0).__name__}"
+            )
 
-        def block(Y_block, x0_block=None):
-            return self.inverse_transform(Y_block, method=method, add_mean=add_mean,
-                                          x0=x0_block, **options)
-
+        # A partial of a bound method, not a closure: the Dask graph then holds
+        # this estimator once, under the key its transform's graph uses too.
+        block = functools.partial(
+            self._inverse_transform_block, method=method, add_mean=add_mean, options=options
+        )
         args = () if x0 is None else (x0,)
-        return map_row_blocks(block, Y, *args, n_columns=self.n_features_in_,
-                              dtype=np.result_type(Y.dtype, self.X_fit_.dtype))
+        return map_row_blocks(
+            block,
+            Y,
+            *args,
+            n_columns=self.n_features_in_,
+            dtype=np.result_type(Y.dtype, self.X_fit_.dtype),
+        )
+
+    def _inverse_transform_block(self, Y_block, x0_block=None, *, method, add_mean, options):
+        """inverse_transform of one block of a Dask array (and of x0)."""
+        return self.inverse_transform(
+            Y_block, method=method, add_mean=add_mean, x0=x0_block, **options
+        )
 
     def _solver(self, method, options):
         """The registered method `method` with `options`, fitted on this kernel

@@ -14,7 +14,10 @@ reduces it, or by a function (:func:`~preimage.reduce_svm`,
 :func:`~preimage.reduce_kernel_pca`) from a model fitted already.
 """
 
+from __future__ import annotations
+
 from numbers import Integral
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -22,6 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._typing import RandomStateLike
 from .._validation import refuse_overflow, validate_estimator_input
 from .._warnings import warn
 from ..exceptions import NumericalWarning
@@ -45,10 +49,12 @@ def warn_if_indefinite(kernel):
     not approximate the original even when no vector is removed.
     """
     if isinstance(kernel, SigmoidKernel):
-        warn("the sigmoid kernel is not positive definite, so the reduced-set error "
-             "ρ = ‖Ψ − Ψ'‖² is not a squared distance and its minimisation need not "
-             "approximate the machine; check the reduced model's accuracy",
-             NumericalWarning)
+        warn(
+            "the sigmoid kernel is not positive definite, so the reduced-set error "
+            "ρ = ‖Ψ − Ψ'‖² is not a squared distance and its minimisation need not "
+            "approximate the machine; check the reduced model's accuracy",
+            NumericalWarning,
+        )
 
 
 class BaseReducedExpansion(BaseEstimator):
@@ -66,11 +72,19 @@ class BaseReducedExpansion(BaseEstimator):
         "random_state": ["random_state", np.random.Generator],
     }
 
-    _maker = None
+    _maker: str | None = None
     _fit_call = "fit(X)"
 
-    def __init__(self, estimator=None, n_vectors=10, *, method="construction", shared=True,
-                 method_params=None, random_state=None):
+    def __init__(
+        self,
+        estimator: BaseEstimator | None = None,
+        n_vectors: int = 10,
+        *,
+        method: str = "construction",
+        shared: bool = True,
+        method_params: dict[str, Any] | None = None,
+        random_state: RandomStateLike = None,
+    ) -> None:
         self.estimator = estimator
         self.n_vectors = n_vectors
         self.method = method
@@ -84,12 +98,19 @@ class BaseReducedExpansion(BaseEstimator):
         options = dict(self.method_params or {})
         for key in ("random_state", "shared"):
             if key in options:
-                raise ValueError(f"'method_params' must not hold {key!r}; it is a "
-                                 f"parameter of {type(self).__name__}")
+                raise ValueError(
+                    f"'method_params' must not hold {key!r}; it is a "
+                    f"parameter of {type(self).__name__}"
+                )
         warn_if_indefinite(expansion.kernel)
-        return reduce_expansion(expansion, self.n_vectors, method=self.method,
-                                shared=self.shared, random_state=self.random_state,
-                                **options)
+        return reduce_expansion(
+            expansion,
+            self.n_vectors,
+            method=self.method,
+            shared=self.shared,
+            random_state=self.random_state,
+            **options,
+        )
 
     def _set_reduced(self, reduced, intercept, expansion, model):
         """Keep the reduced expansions of `expansion` (the original model's)
@@ -113,16 +134,20 @@ class BaseReducedExpansion(BaseEstimator):
         if not hasattr(self, "vectors_"):
             raise NotFittedError(
                 f"this {type(self).__name__} is not fitted; call {self._fit_call}, or make "
-                f"one from a fitted model with {self._maker}()")
+                f"one from a fitted model with {self._maker}()"
+            )
         X = validate_estimator_input(self, dense_input(X), reset=False)
         K = self.kernel_.block(X, self.vectors_, check_input=False, names="'X'")
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             values = K @ self.dual_coef_.T + self.intercept_
-        return refuse_overflow(np.asarray(values, dtype=np.float64), "the decision values",
-                               "'X'", "rescale 'X' (the kernel values are too large for "
-                               "the coefficients)")
+        return refuse_overflow(
+            np.asarray(values, dtype=np.float64),
+            "the decision values",
+            "'X'",
+            "rescale 'X' (the kernel values are too large for the coefficients)",
+        )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True         # made dense (the kernels' points are)
+        tags.input_tags.sparse = True  # made dense (the kernels' points are)
         return tags

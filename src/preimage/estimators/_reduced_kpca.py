@@ -8,9 +8,20 @@ kernel PCA and reduces its axes (or is made from a fitted one by
 :func:`reduce_kernel_pca`).
 """
 
-from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context, clone
+from __future__ import annotations
+
+from typing import Any, Self
+
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+    clone,
+)
 from sklearn.utils._param_validation import HasMethods
 
+from .._typing import MatrixLike, RandomStateLike, TransformOutput
 from .._validation import validate_estimator_input
 from ..reduced_set import kernel_pca_expansion
 from ._kernel_pca import KernelPCA
@@ -19,7 +30,13 @@ from ._reduced_base import BaseReducedExpansion, dense_input
 __all__ = ["reduce_kernel_pca", "ReducedKernelPCA"]
 
 
-def reduce_kernel_pca(kpca, n_vectors, method="construction", shared=True, **options):
+def reduce_kernel_pca(
+    kpca: BaseEstimator,
+    n_vectors: int,
+    method: str = "construction",
+    shared: bool = True,
+    **options: Any,
+) -> ReducedKernelPCA:
     """Kernel PCA feature extraction on a reduced set.
 
     The principal axes ``Ψ_k`` (see
@@ -66,14 +83,18 @@ def reduce_kernel_pca(kpca, n_vectors, method="construction", shared=True, **opt
     """
     expansion, intercept = kernel_pca_expansion(kpca)
     random_state = options.pop("random_state", None)
-    est = ReducedKernelPCA(n_vectors=n_vectors, method=method, shared=shared,
-                           method_params=options or None, random_state=random_state)
+    est = ReducedKernelPCA(
+        n_vectors=n_vectors,
+        method=method,
+        shared=shared,
+        method_params=options or None,
+        random_state=random_state,
+    )
     est._validate_params()
     return est._reduce_axes(expansion, intercept, kpca)
 
 
-class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
-                       BaseReducedExpansion):
+class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseReducedExpansion):
     """Kernel PCA coordinates from a reduced set.
 
     ``transform(x)_k = Σ_j β_kj k(z_j, x) + c_k ≈ kpca.transform(x)_k``, one
@@ -136,13 +157,27 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
     _maker = "reduce_kernel_pca"
 
-    def __init__(self, estimator=None, n_vectors=10, *, method="construction", shared=True,
-                 method_params=None, random_state=None):
-        super().__init__(estimator, n_vectors, method=method, shared=shared,
-                         method_params=method_params, random_state=random_state)
+    def __init__(
+        self,
+        estimator: BaseEstimator | None = None,
+        n_vectors: int = 10,
+        *,
+        method: str = "construction",
+        shared: bool = True,
+        method_params: dict[str, Any] | None = None,
+        random_state: RandomStateLike = None,
+    ) -> None:
+        super().__init__(
+            estimator,
+            n_vectors,
+            method=method,
+            shared=shared,
+            method_params=method_params,
+            random_state=random_state,
+        )
 
     @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y=None):
+    def fit(self, X: MatrixLike, y: object = None) -> Self:
         """Fit a clone of `estimator` on X and reduce its principal axes.
 
         Parameters
@@ -168,7 +203,7 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         self.n_components_ = expansion.n_expansions
         return self
 
-    def transform(self, X):
+    def transform(self, X: MatrixLike) -> TransformOutput:
         """Approximate kernel PCA coordinates, shape (n_samples, n_components),
         from one kernel block k(X, Z)."""
         return self._decision_values(X)

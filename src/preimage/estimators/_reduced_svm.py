@@ -15,13 +15,15 @@ they share the original's support vectors, unless each is asked for its own
 fewer than the original's.
 """
 
+from typing import Any, Self
 import warnings
 
 import numpy as np
-from sklearn.base import ClassifierMixin, RegressorMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
 from sklearn.svm import SVC, SVR
 from sklearn.utils._param_validation import HasMethods, StrOptions
 
+from .._typing import ArrayLike, MatrixLike, RandomStateLike
 from .._validation import check_array_2d, validate_estimator_input
 from ..reduced_set import ovo_to_ovr_decision, ovo_votes, svm_expansion
 from ._reduced_base import BaseReducedExpansion, dense_input
@@ -34,16 +36,20 @@ def _check_training_data(X, y, machines):
     width, y as class indices (classifiers) or float targets; or (None, None)."""
     if (X is None) != (y is None):
         missing = "y" if y is None else "X"
-        raise ValueError(f"{missing!r} is required when "
-                         f"{'X' if missing == 'y' else 'y'!r} is given: the threshold "
-                         "is recomputed on the training pairs (X, y)")
+        raise ValueError(
+            f"{missing!r} is required when "
+            f"{'X' if missing == 'y' else 'y'!r} is given: the threshold "
+            "is recomputed on the training pairs (X, y)"
+        )
     if X is None:
         return None, None
     X = check_array_2d(dense_input(X), "X", n_features=machines.expansion.n_features)
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise ValueError(f"'y' must be a 1-D array with one value per row of 'X' "
-                         f"({X.shape[0]}), got shape {y.shape}")
+        raise ValueError(
+            f"'y' must be a 1-D array with one value per row of 'X' "
+            f"({X.shape[0]}), got shape {y.shape}"
+        )
     if machines.kind == "regression":
         y = check_array_2d(y.reshape(-1, 1), "y").ravel().astype(float)
     else:
@@ -53,8 +59,10 @@ def _check_training_data(X, y, machines):
             warnings.simplefilter("ignore", FutureWarning)
             known = np.isin(y, machines.classes)
         if not known.all():
-            raise ValueError(f"'y' holds labels the model was not trained on: "
-                             f"{np.unique(y[~known])[:5]!r} (classes {machines.classes!r})")
+            raise ValueError(
+                f"'y' holds labels the model was not trained on: "
+                f"{np.unique(y[~known])[:5]!r} (classes {machines.classes!r})"
+            )
         y = np.searchsorted(machines.classes, y)
     return X, y
 
@@ -75,19 +83,31 @@ def _check_machine_count(n_vectors, shared, machines):
         return
     relation = "more than" if total > n_support else "as many as"
     largest = (n_support - 1) // m
-    fits = (f" or n_vectors ≤ {largest:,} per machine" if largest else
-            f" (no per-machine size is smaller than the original: {m} machines, "
-            f"{n_support:,} support vectors)")
+    fits = (
+        f" or n_vectors ≤ {largest:,} per machine"
+        if largest
+        else f" (no per-machine size is smaller than the original: {m} machines, "
+        f"{n_support:,} support vectors)"
+    )
     raise ValueError(
         f"'n_vectors'={n_vectors} with 'shared'=False reduces each of the {m} machines on "
         f"its own and pools their vectors: {m} machines × {n_vectors} vectors = up to "
         f"{total:,} vectors, {relation} the {n_support:,} support vectors of the original, "
         f"so the reduced model would decide no faster; pass shared=True ({n_vectors} "
-        f"vectors in all, shared by every machine){fits}")
+        f"vectors in all, shared by every machine){fits}"
+    )
 
 
-def reduce_svm(model, n_vectors, method="construction", *, X=None, y=None, shared=True,
-               **options):
+def reduce_svm(
+    model: BaseEstimator,
+    n_vectors: int,
+    method: str = "construction",
+    *,
+    X: MatrixLike | None = None,
+    y: ArrayLike | None = None,
+    shared: bool = True,
+    **options: Any,
+) -> "ReducedSVC | ReducedSVR":
     """Reduced-set approximation of a trained kernel SVM.
 
     Each machine's weight vector ``Ψ_k = Σ_i α_ki φ(x_i)`` over the support
@@ -185,13 +205,21 @@ def reduce_svm(model, n_vectors, method="construction", *, X=None, y=None, share
     """
     machines = svm_expansion(model)
     random_state = options.pop("random_state", None)
-    params = dict(n_vectors=n_vectors, method=method, shared=shared,
-                  method_params=options or None, random_state=random_state)
+    params = dict(
+        n_vectors=n_vectors,
+        method=method,
+        shared=shared,
+        method_params=options or None,
+        random_state=random_state,
+    )
     if machines.kind == "regression":
         est = ReducedSVR(**params)
     else:
-        est = ReducedSVC(**params, decision_function_shape=machines.decision_function_shape,
-                         break_ties=machines.break_ties)
+        est = ReducedSVC(
+            **params,
+            decision_function_shape=machines.decision_function_shape,
+            break_ties=machines.break_ties,
+        )
     est._validate_params()
     return est._reduce_machines(machines, model, X, y)
 
@@ -204,7 +232,7 @@ class _ReducedMachine(BaseReducedExpansion):
     _fit_call = "fit(X, y)"
 
     @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
+    def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
         """Fit a clone of `estimator` on (X, y), reduce it and recompute its
         thresholds on (X, y).
 
@@ -220,13 +248,16 @@ class _ReducedMachine(BaseReducedExpansion):
         self
         """
         regression = isinstance(self, RegressorMixin)
-        X, y = validate_estimator_input(self, dense_input(X), reset=True, y=y,
-                                        y_numeric=regression)
+        X, y = validate_estimator_input(
+            self, dense_input(X), reset=True, y=y, y_numeric=regression
+        )
         model = clone(self._default() if self.estimator is None else self.estimator)
         machines = svm_expansion(model.fit(X, y), "estimator")
         if (machines.kind == "regression") != regression:
-            raise ValueError(f"'estimator' must be {'an SVR' if regression else 'a classifier'} "
-                             f"for {type(self).__name__}, got {type(model).__name__}")
+            raise ValueError(
+                f"'estimator' must be {'an SVR' if regression else 'a classifier'} "
+                f"for {type(self).__name__}, got {type(model).__name__}"
+            )
         return self._reduce_machines(machines, model, X, y)
 
     def _reduce_machines(self, machines, model, X, y):
@@ -338,11 +369,26 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         "break_ties": ["boolean"],
     }
 
-    def __init__(self, estimator=None, n_vectors=10, *, method="construction", shared=True,
-                 method_params=None, random_state=None, decision_function_shape="ovr",
-                 break_ties=False):
-        super().__init__(estimator, n_vectors, method=method, shared=shared,
-                         method_params=method_params, random_state=random_state)
+    def __init__(
+        self,
+        estimator: BaseEstimator | None = None,
+        n_vectors: int = 10,
+        *,
+        method: str = "construction",
+        shared: bool = True,
+        method_params: dict[str, Any] | None = None,
+        random_state: RandomStateLike = None,
+        decision_function_shape: str = "ovr",
+        break_ties: bool = False,
+    ) -> None:
+        super().__init__(
+            estimator,
+            n_vectors,
+            method=method,
+            shared=shared,
+            method_params=method_params,
+            random_state=random_state,
+        )
         self.decision_function_shape = decision_function_shape
         self.break_ties = break_ties
 
@@ -355,10 +401,12 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
 
     def _check_shape(self):
         if self.decision_function_shape not in ("ovr", "ovo"):
-            raise ValueError(f"'decision_function_shape' must be 'ovr' or 'ovo', got "
-                             f"{self.decision_function_shape!r}")
+            raise ValueError(
+                f"'decision_function_shape' must be 'ovr' or 'ovo', got "
+                f"{self.decision_function_shape!r}"
+            )
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> np.ndarray:
         """Decision values with the original's shape conventions.
 
         Binary (SVC or one-vs-rest of two classes): (n,), positive for
@@ -375,7 +423,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
                 return ovo_to_ovr_decision(dec, len(self.classes_))
         return dec
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> np.ndarray:
         """Class labels: sign (binary), libsvm's votes with ties to the lowest
         class index (one-vs-one), or the largest value (one-vs-rest)."""
         dec = self._decision_values(X)
@@ -383,17 +431,15 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
             # libsvm's vote goes to classes_[0] only for a strictly positive
             # internal value, which scikit-learn reports negated.
             return self.classes_[(dec[:, 0] >= 0).astype(int)]
-        if dec.shape[1] == 1:            # one-vs-rest over two classes
+        if dec.shape[1] == 1:  # one-vs-rest over two classes
             return self.classes_[(dec[:, 0] > 0).astype(int)]
         if self.kind_ == "ovr":
             return self.classes_[np.argmax(dec, axis=1)]
         self._check_shape()
         if self.break_ties and self.decision_function_shape == "ovr":
-            return self.classes_[np.argmax(ovo_to_ovr_decision(dec, len(self.classes_)),
-                                           axis=1)]
+            return self.classes_[np.argmax(ovo_to_ovr_decision(dec, len(self.classes_)), axis=1)]
         if self.break_ties:
-            raise ValueError("'break_ties' must be False when decision_function_shape is "
-                             "'ovo'")
+            raise ValueError("'break_ties' must be False when decision_function_shape is 'ovo'")
         return self.classes_[np.argmax(ovo_votes(dec, len(self.classes_)), axis=1)]
 
 
@@ -437,6 +483,6 @@ class ReducedSVR(RegressorMixin, _ReducedMachine):
     def _set_machines(self, machines):
         self.epsilon_ = machines.epsilon
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> np.ndarray:
         """``f(x)``, shape (n,)."""
         return self._decision_values(X)[:, 0]

@@ -1,7 +1,11 @@
 """Regressors of Vijayakumar & Wu (1999): the RKHS Wiener solution and its
 sparse sequential SV form, thin shells over :mod:`preimage.sparse_regression`."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
 from numbers import Integral, Real
+from typing import Any, Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
@@ -9,13 +13,14 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._memory import check_dense
+from .._typing import ArrayLike
 from .._validation import (
     check_real_array,
     checked_gram,
     refuse_overflow,
     validate_estimator_input,
 )
-from ..kernels import make_kernel
+from ..kernels import Kernel, make_kernel
 from ..sparse_regression import (
     DEFAULT_RTOL,
     WienerState,
@@ -35,25 +40,32 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
     """Kernel resolution and prediction ``f(x) = Σ_i a_i k(x_i, x) + b``."""
 
     def _resolve_kernel(self, X):
-        self.kernel_ = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree,
-                                   coef0=self.coef0, kernel_params=self.kernel_params, X=X)
+        self.kernel_ = make_kernel(
+            self.kernel,
+            gamma=self.gamma,
+            degree=self.degree,
+            coef0=self.coef0,
+            kernel_params=self.kernel_params,
+            X=X,
+        )
         self.gamma_ = getattr(self.kernel_, "gamma", None)
 
-    def _validate(self, X, y, reset):
+    def _validate(self, X: Any, y: Any, reset: bool) -> tuple[np.ndarray, np.ndarray]:
         """X and y checked together by scikit-learn's ``validate_data``, as its
         regressors do: y is required, one target per row of X; a column vector
         is raveled with a DataConversionWarning. Targets are finite real
         numbers (float64), refused by name otherwise."""
-        X, y = validate_estimator_input(self, X, y=y, reset=reset, dtype=np.float64,
-                                        y_numeric=True)
-        return X, check_real_array(y, "y")     # integer and boolean targets as float64
+        X, y = validate_estimator_input(
+            self, X, y=y, reset=reset, dtype=np.float64, y_numeric=True
+        )
+        return X, check_real_array(y, "y")  # integer and boolean targets as float64
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """``f(x)`` for the rows of X, shape (n_samples,)."""
         check_is_fitted(self)
         X = validate_estimator_input(self, X, reset=False, dtype=np.float64)
         if self.support_vectors_.shape[0] == 0:
-            return np.full(X.shape[0], self._intercept())
+            return np.full(X.shape[0], self._intercept())  # type: ignore[union-attr]  # validated
         with np.errstate(over="ignore", invalid="ignore"):
             f = self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + self._intercept()
         # kernel values too large for the fitted coefficients
@@ -125,9 +137,18 @@ class WienerRegressor(_KernelRegressor):
         **KERNEL_CONSTRAINTS,
         "rtol": [Interval(Real, 0, 1, closed="left")],
     }
+    _state: WienerState | None  # the incremental solution, set by fit and partial_fit
 
-    def __init__(self, kernel="rbf", *, gamma=None, degree=3, coef0=1, kernel_params=None,
-                 rtol=DEFAULT_RTOL):
+    def __init__(
+        self,
+        kernel: str | Kernel | Callable[..., float] = "rbf",
+        *,
+        gamma: float | None = None,
+        degree: int = 3,
+        coef0: float = 1,
+        kernel_params: dict[str, Any] | None = None,
+        rtol: float = DEFAULT_RTOL,
+    ) -> None:
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -136,19 +157,24 @@ class WienerRegressor(_KernelRegressor):
         self.rtol = rtol
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Batch solution ``a = K⁺y`` (Theorem 1)."""
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
         self.X_fit_, self.y_fit_ = X, y
-        self._state = None           # built from the data if partial_fit follows
+        self._state = None  # built from the data if partial_fit follows
         # K, and the eigenvectors and pseudo-inverse of pinvh.
-        K = checked_gram(self.kernel_, X, "Gram matrix K (with its eigenvectors and "
-                         "pseudo-inverse)", copies=3, hint=_HINT)
+        K = checked_gram(
+            self.kernel_,
+            X,
+            "Gram matrix K (with its eigenvectors and pseudo-inverse)",
+            copies=3,
+            hint=_HINT,
+        )
         self._set_coef(wiener_coefficients(K, y, rtol=self.rtol))
         return self
 
-    def partial_fit(self, X, y):
+    def partial_fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Add the rows of X one at a time by the exact update of Theorem 2
         (on an unfitted model: starting from the empty one)."""
         first = not hasattr(self, "kernel_")
@@ -157,13 +183,14 @@ class WienerRegressor(_KernelRegressor):
         X, y = self._validate(X, y, reset=first)
         # The Cholesky factor L and the QR factor R grow to n x n.
         n = X.shape[0] + (0 if first else self.X_fit_.shape[0])
-        check_dense((n, n), np.float64, f"the {n} x {n} Cholesky and QR factors",
-                    hint=_HINT, copies=2)
+        check_dense(
+            (n, n), np.float64, f"the {n} x {n} Cholesky and QR factors", hint=_HINT, copies=2
+        )
         if first:
             self._resolve_kernel(X)
             self.X_fit_, self.y_fit_ = X[:0], y[:0]
             self._state = WienerState()
-        elif self._state is None:    # after a batch fit: replay its samples
+        elif self._state is None:  # after a batch fit: replay its samples
             self._state = self._add(WienerState(), self.X_fit_, self.y_fit_, 0)
         self._state = self._add(self._state, X, y, self.X_fit_.shape[0])
         self.X_fit_ = np.concatenate([self.X_fit_, X])
@@ -179,8 +206,12 @@ class WienerRegressor(_KernelRegressor):
             old = idx[idx < offset]
             new = idx[idx >= offset] - offset
             block = self.kernel_.block
-            k = np.concatenate([block(self.X_fit_[old], X[j:j + 1], check_input=False)[:, 0],
-                                block(X[new], X[j:j + 1], check_input=False)[:, 0]])
+            k = np.concatenate(
+                [
+                    block(self.X_fit_[old], X[j : j + 1], check_input=False)[:, 0],
+                    block(X[new], X[j : j + 1], check_input=False)[:, 0],
+                ]
+            )
             state = wiener_update(state, k, kappa[j], y[j], rtol=self.rtol)
         return state
 
@@ -272,9 +303,22 @@ class SequentialSVR(_KernelRegressor):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, kernel="rbf", *, gamma=None, degree=3, coef0=1, kernel_params=None,
-                 epsilon=0.1, C=np.inf, augmentation=1.0, learning_rate=None,
-                 learning_rate_bound="raise", tol=1e-6, max_iter=10_000):
+    def __init__(
+        self,
+        kernel: str | Kernel | Callable[..., float] = "rbf",
+        *,
+        gamma: float | None = None,
+        degree: int = 3,
+        coef0: float = 1,
+        kernel_params: dict[str, Any] | None = None,
+        epsilon: float = 0.1,
+        C: float = np.inf,
+        augmentation: float = 1.0,
+        learning_rate: float | ArrayLike | None = None,
+        learning_rate_bound: str = "raise",
+        tol: float = 1e-6,
+        max_iter: int = 10_000,
+    ) -> None:
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -289,18 +333,22 @@ class SequentialSVR(_KernelRegressor):
         self.max_iter = max_iter
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Run the sequential algorithm on (X, y)."""
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
-        K = checked_gram(self.kernel_, X, "Gram matrix K and R = K + λ²", copies=2,
-                         hint=_HINT)
-        res = sequential_svr(K, y,
-                             epsilon=self.epsilon,
-                             augmentation=self.augmentation, C=self.C,
-                             learning_rate=self.learning_rate,
-                             learning_rate_bound=self.learning_rate_bound, tol=self.tol,
-                             max_iter=self.max_iter)
+        K = checked_gram(self.kernel_, X, "Gram matrix K and R = K + λ²", copies=2, hint=_HINT)
+        res = sequential_svr(
+            K,
+            y,
+            epsilon=self.epsilon,
+            augmentation=self.augmentation,
+            C=self.C,
+            learning_rate=self.learning_rate,
+            learning_rate_bound=self.learning_rate_bound,
+            tol=self.tol,
+            max_iter=self.max_iter,
+        )
         self.alpha_, self.alpha_star_ = res.alpha, res.alpha_star
         self.support_ = res.support
         self.support_vectors_ = X[self.support_]

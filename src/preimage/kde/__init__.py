@@ -25,31 +25,39 @@ kernel on each) and holds the training pairs in the output feature space
 validates, keeps state and calls these.
 """
 
-from ._data import OutputSpace, check_outputs, data_kind, resolve_kernel
-from ._decoders import (
-    DECODERS,
-    CandidateDecoder,
-    Decoder,
-    PreimageDecoder,
-    WindowDecoder,
-    make_decoder,
-    nearest_coordinates,
-)
-from ._fit import (
-    REGRESSIONS,
-    KDEResult,
-    fit_kde,
-    kde_regression,
-    output_coordinates,
-    predict_coordinates,
-)
-from ._strings import (
-    check_equal_lengths,
-    check_sequences,
-    string_preimage_features,
-    symbol_accuracy,
-    window_features,
-)
+from .._lazy import lazy_exports
+
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._data import OutputSpace, check_outputs, data_kind, resolve_kernel
+    from ._decoders import (
+        DECODERS,
+        CandidateDecoder,
+        Decoder,
+        PreimageDecoder,
+        WindowDecoder,
+        make_decoder,
+        nearest_coordinates,
+    )
+    from ._fit import (
+        REGRESSIONS,
+        KDEResult,
+        fit_kde,
+        kde_regression,
+        output_coordinates,
+        predict_coordinates,
+    )
+    from ._strings import (
+        check_equal_lengths,
+        check_sequences,
+        string_preimage_features,
+        symbol_accuracy,
+        window_features,
+    )
+
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "DECODERS",

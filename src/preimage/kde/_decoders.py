@@ -27,16 +27,23 @@ and ``method_params``, fitted once on the training pairs in their
 one dispatch.
 """
 
+from __future__ import annotations
+
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 from sklearn.base import clone
 from sklearn.neighbors import KNeighborsClassifier
 
+from .._typing import ArrayLike, Sequences
 from .._validation import check_array_2d
 from ..kernels import Kernel
 from ..solvers import PREIMAGE_METHODS, make_solver
 from ._strings import check_equal_lengths, string_preimage_features
+
+if TYPE_CHECKING:
+    from ._data import OutputSpace
 
 __all__ = [
     "DECODERS",
@@ -67,11 +74,11 @@ class Decoder:
 
     #: Settings of :class:`~preimage.KernelDependencyEstimator` this decoder
     #: takes, as keyword arguments of its constructor.
-    settings = ()
+    settings: tuple[str, ...] = ()
     #: :meth:`decode` needs the inputs the outputs belong to.
     needs_inputs = False
 
-    def __init__(self, method, params=None):
+    def __init__(self, method: Any, params: dict[str, Any] | None = None) -> None:
         self.method = method
         self.params = params
 
@@ -79,12 +86,16 @@ class Decoder:
         settings = "".join(f", {name}={getattr(self, name)!r}" for name in self.settings)
         return f"{type(self).__name__}({self.method!r}{settings})"
 
-    def fit(self, X, Y, space):  # pragma: no cover - abstract
+    def fit(
+        self, X: Sequences, Y: Sequences, space: OutputSpace
+    ) -> Self:  # pragma: no cover - abstract
         """Fit on the checked training inputs X and outputs Y, with their
         :class:`~preimage.kde.OutputSpace` (kernel, kinds, KDE result)."""
         raise NotImplementedError
 
-    def decode(self, C, X=None):  # pragma: no cover - abstract
+    def decode(
+        self, C: np.ndarray, X: Sequences | None = None
+    ) -> list[Any] | np.ndarray:  # pragma: no cover - abstract
         """Outputs of the checked coordinates C (n, r); X: the checked inputs
         they belong to, when :attr:`needs_inputs`."""
         raise NotImplementedError
@@ -131,37 +142,54 @@ class WindowDecoder(Decoder):
     settings = ("window", "n_neighbors", "coordinate_weight")
     needs_inputs = True
 
-    def __init__(self, method="knn", params=None, *, window=3, n_neighbors=1,
-                 coordinate_weight=1.0):
+    def __init__(
+        self,
+        method: Any = "knn",
+        params: dict[str, Any] | None = None,
+        *,
+        window: int = 3,
+        n_neighbors: int = 1,
+        coordinate_weight: float = 1.0,
+    ) -> None:
         super().__init__(method, params)
         self.window = window
         self.n_neighbors = n_neighbors
         self.coordinate_weight = coordinate_weight
 
-    def fit(self, X, Y, space):
+    def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
         if space.kind != "sequence" or space.input_kind != "sequence":
             raise ValueError(
                 f"'method'={self.method!r} decodes strings position by position from "
                 "input windows and needs sequence inputs and outputs; for vector "
-                f"outputs use 'candidates' or one of {list(PREIMAGE_METHODS)}")
+                f"outputs use 'candidates' or one of {list(PREIMAGE_METHODS)}"
+            )
         check_equal_lengths(X, Y, "Y")
         n_positions = sum(len(y) for y in Y)
         if n_positions == 0:
-            raise ValueError(f"'method'={self.method!r} learns output symbols position by "
-                             "position, but every string of 'Y' is empty")
-        if isinstance(self.method, str):        # the k-NN of the paper
+            raise ValueError(
+                f"'method'={self.method!r} learns output symbols position by "
+                "position, but every string of 'Y' is empty"
+            )
+        if isinstance(self.method, str):  # the k-NN of the paper
             if self.n_neighbors > n_positions:
-                raise ValueError(f"'n_neighbors' must be at most the {n_positions} symbol "
-                                 f"position(s) of the training strings, got "
-                                 f"{self.n_neighbors!r}")
+                raise ValueError(
+                    f"'n_neighbors' must be at most the {n_positions} symbol "
+                    f"position(s) of the training strings, got "
+                    f"{self.n_neighbors!r}"
+                )
             self.classifier_ = KNeighborsClassifier(n_neighbors=self.n_neighbors)
         else:
             self.classifier_ = clone(self.method)
         if self.params:
             self.classifier_.set_params(**self.params)
         self.symbols_ = sorted({s for x in X for s in x}, key=repr)
-        F = string_preimage_features(space.result.coordinates, X, self.window,
-                                     self.symbols_, coordinate_weight=self.coordinate_weight)
+        F = string_preimage_features(
+            space.result.coordinates,
+            X,
+            self.window,
+            self.symbols_,
+            coordinate_weight=self.coordinate_weight,
+        )
         # Symbols of any hashable type are encoded as integer classes.
         self.output_symbols_ = sorted({s for y in Y for s in y}, key=repr)
         code = {s: j for j, s in enumerate(self.output_symbols_)}
@@ -169,13 +197,13 @@ class WindowDecoder(Decoder):
         self._strings = all(isinstance(y, str) for y in Y)
         return self
 
-    def decode(self, C, X=None):
-        F = string_preimage_features(C, X, self.window, self.symbols_,
-                                     coordinate_weight=self.coordinate_weight)
+    def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
+        F = string_preimage_features(
+            C, X, self.window, self.symbols_, coordinate_weight=self.coordinate_weight
+        )
         labels = self.classifier_.predict(F) if F.shape[0] else np.zeros(0, dtype=int)
         ends = np.cumsum([len(x) for x in X])
-        outputs = [[self.output_symbols_[j] for j in part]
-                   for part in np.split(labels, ends[:-1])]
+        outputs = [[self.output_symbols_[j] for j in part] for part in np.split(labels, ends[:-1])]
         # Strings come back as strings, other sequences as tuples of symbols.
         return ["".join(y) if self._strings else tuple(y) for y in outputs]
 
@@ -203,24 +231,31 @@ class CandidateDecoder(Decoder):
 
     settings = ("candidates",)
 
-    def __init__(self, method="candidates", params=None, *, candidates=None):
+    def __init__(
+        self,
+        method: Any = "candidates",
+        params: dict[str, Any] | None = None,
+        *,
+        candidates: Sequences | ArrayLike | None = None,
+    ) -> None:
         super().__init__(method, params)
         self.candidates = candidates
 
     @property
-    def needs_inputs(self):
+    def needs_inputs(self) -> bool:  # type: ignore[override]  # a class attribute in the base
         """A joint kernel pairs each candidate with the input."""
         return self.space_.joint
 
-    def fit(self, X, Y, space):
+    def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
         self.space_ = space
-        self.candidates_ = (Y if self.candidates is None
-                            else space.check_outputs(self.candidates, "candidates"))
+        self.candidates_ = (
+            Y if self.candidates is None else space.check_outputs(self.candidates, "candidates")
+        )
         if not space.joint:
             self._coordinates = space.coordinates(self.candidates_)
         return self
 
-    def decode(self, C, X=None):
+    def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
         cands = self.candidates_
         if not self.space_.joint:
             index, _ = nearest_coordinates(C, self._coordinates)
@@ -239,7 +274,8 @@ class CandidateDecoder(Decoder):
             raise ValueError(
                 f"'candidates' holds no output of length {len(X[missing[0]])}, the length "
                 f"of input {missing[0]} (a joint kernel pairs each candidate with the "
-                "input, so their lengths must match)")
+                "input, so their lengths must match)"
+            )
         d2 = np.sum((self.space_.coordinates(outputs, inputs) - C[owner]) ** 2, axis=1)
         best = np.full(len(X), np.inf)
         choice = np.zeros(len(X), dtype=int)
@@ -275,36 +311,41 @@ class PreimageDecoder(Decoder):
         The fitted solver.
     """
 
-    def fit(self, X, Y, space):
+    def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
         if space.kind != "vector" or not isinstance(space.kernel, Kernel):
             raise ValueError(
                 f"'method'={self.method!r} searches the output space with a preimage "
                 "Kernel on numeric outputs; for sequence outputs use a classifier or one "
-                f"of {sorted(DECODERS)}")
+                f"of {sorted(DECODERS)}"
+            )
         solver = make_solver(self.method, self.params)
         if solver is self.method:  # a solver given as a parameter is cloned, as estimators are
             solver = clone(solver)
-        pairs = ({"coordinates": space.result.coordinates, "targets": Y,
-                  "center_targets": True} if solver.learns_from_pairs else {})
+        pairs: dict[str, Any] = (
+            {"coordinates": space.result.coordinates, "targets": Y, "center_targets": True}
+            if solver.learns_from_pairs
+            else {}
+        )
         self.solver_ = solver.fit(Y, space.kernel, kpca=space.result.output_pca, **pairs)
         return self
 
-    def decode(self, C, X=None):
+    def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
         return self.solver_.solve_coordinates(C, add_mean=True)
 
 
 #: The decoders chosen by name; every other ``method`` is a classifier
 #: (:class:`WindowDecoder`) or a pre-image method (:class:`PreimageDecoder`).
-DECODERS = MappingProxyType({"candidates": CandidateDecoder, "knn": WindowDecoder})
+DECODERS: MappingProxyType[str, type[Decoder]] = MappingProxyType(
+    {"candidates": CandidateDecoder, "knn": WindowDecoder}
+)
 
 
 def _is_classifier(method):
     """A scikit-learn classifier, told from a pre-image solver by what it has."""
-    return hasattr(method, "fit") and hasattr(method, "predict") and not hasattr(method,
-                                                                                  "solve")
+    return hasattr(method, "fit") and hasattr(method, "predict") and not hasattr(method, "solve")
 
 
-def make_decoder(method, params=None, **settings):
+def make_decoder(method: Any, params: dict[str, Any] | None = None, **settings: Any) -> Decoder:
     """A decoder for `method`, ready to be fitted.
 
     Parameters
@@ -338,11 +379,14 @@ def make_decoder(method, params=None, **settings):
         cls = WindowDecoder
     else:
         cls = PreimageDecoder
-    return cls(method, params, **{name: settings[name] for name in cls.settings
-                                  if name in settings})
+    return cls(
+        method, params, **{name: settings[name] for name in cls.settings if name in settings}
+    )
 
 
-def nearest_coordinates(query, candidates, mask=None):
+def nearest_coordinates(
+    query: ArrayLike, candidates: ArrayLike, mask: ArrayLike | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Index of the candidate nearest each query, ``argmin_c ‖q − c‖²``.
 
     Parameters
@@ -358,20 +402,22 @@ def nearest_coordinates(query, candidates, mask=None):
     distance2 : ndarray of shape (m,)
     """
     Q = check_array_2d(query, "query", dtype=np.float64, min_samples=0)
-    C = check_array_2d(candidates, "candidates", dtype=np.float64,
-                       n_features=Q.shape[1])
+    C = check_array_2d(candidates, "candidates", dtype=np.float64, n_features=Q.shape[1])
     if mask is not None:
         mask = np.asarray(mask)
         if mask.dtype != bool or mask.shape != (Q.shape[0], C.shape[0]):
-            raise ValueError(f"'mask' must be a boolean array of shape "
-                             f"{(Q.shape[0], C.shape[0])} (queries, candidates), got "
-                             f"{mask.dtype} of shape {mask.shape}")
+            raise ValueError(
+                f"'mask' must be a boolean array of shape "
+                f"{(Q.shape[0], C.shape[0])} (queries, candidates), got "
+                f"{mask.dtype} of shape {mask.shape}"
+            )
         if not mask.any(axis=1).all():
-            raise ValueError(f"'mask' must allow at least one candidate for every query; "
-                             f"row {int(np.argmin(mask.any(axis=1)))} allows none")
+            raise ValueError(
+                f"'mask' must allow at least one candidate for every query; "
+                f"row {int(np.argmin(mask.any(axis=1)))} allows none"
+            )
     # check_array_2d bounds the magnitudes, so no term below overflows.
-    d2 = (np.einsum("ij,ij->i", Q, Q)[:, None] - 2 * Q @ C.T
-          + np.einsum("ij,ij->i", C, C)[None, :])
+    d2 = np.einsum("ij,ij->i", Q, Q)[:, None] - 2 * Q @ C.T + np.einsum("ij,ij->i", C, C)[None, :]
     np.maximum(d2, 0.0, out=d2)
     if mask is not None:
         d2 = np.where(mask, d2, np.inf)

@@ -20,14 +20,22 @@ With m training pairs, input Gram ``K_st = k(x_s, x_t)`` and output Gram
    ``l(y, Y)``. γ is ``alpha`` here, as everywhere in the library.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 import warnings
 
 import numpy as np
 from scipy import linalg
 
-from .._validation import (check_array_2d, check_gram, check_magnitude, check_positive,
-                           refuse_overflow)
+from .._typing import ArrayLike
+from .._validation import (
+    check_array_2d,
+    check_gram,
+    check_magnitude,
+    check_positive,
+    refuse_overflow,
+)
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kpca import KernelPCAResult, fit_kernel_pca, transform_block
@@ -70,7 +78,9 @@ class KDEResult:
     regression: str
 
 
-def kde_regression(K, P, alpha=1.0, regression="paper"):
+def kde_regression(
+    K: ArrayLike, P: ArrayLike, alpha: float = 1.0, regression: str = "paper"
+) -> np.ndarray:
     """Coefficients β of the map from inputs to output coordinates.
 
     Parameters
@@ -97,13 +107,13 @@ def kde_regression(K, P, alpha=1.0, regression="paper"):
     beta : ndarray of shape (m, r)
     """
     if regression not in REGRESSIONS:
-        raise ValueError(f"'regression' must be one of {list(REGRESSIONS)}, got "
-                         f"{regression!r}")
+        raise ValueError(f"'regression' must be one of {list(REGRESSIONS)}, got {regression!r}")
     K = _check_gram(K, "K")
     P = check_array_2d(P, "P", dtype=np.float64, min_samples=0)
     if P.shape[0] != K.shape[0]:
-        raise ValueError(f"'P' must have shape ({K.shape[0]}, r), one row per row of 'K', "
-                         f"got shape {P.shape}")
+        raise ValueError(
+            f"'P' must have shape ({K.shape[0]}, r), one row per row of 'K', got shape {P.shape}"
+        )
     alpha = check_positive(alpha, "alpha")
     # _check_gram bounds |K_ij| by √(max/4m), so KᵀK cannot overflow.
     if regression == "paper":
@@ -124,20 +134,30 @@ def kde_regression(K, P, alpha=1.0, regression="paper"):
             return linalg.solve(A, B, assume_a="pos")
         except (linalg.LinAlgError, linalg.LinAlgWarning):
             pass
-    warn(f"the regression matrix ({'KᵀK' if regression == 'paper' else 'K'} + γI) is "
-         f"not positive definite to working precision (γ = 'alpha' = {alpha:.3g}; is the "
-         "input kernel positive semi-definite, and γ not negligible against it?); solved "
-         "with its pseudo-inverse instead of Cholesky", NumericalWarning)
+    warn(
+        f"the regression matrix ({'KᵀK' if regression == 'paper' else 'K'} + γI) is "
+        f"not positive definite to working precision (γ = 'alpha' = {alpha:.3g}; is the "
+        "input kernel positive semi-definite, and γ not negligible against it?); solved "
+        "with its pseudo-inverse instead of Cholesky",
+        NumericalWarning,
+    )
     return linalg.pinvh(A) @ B
 
 
-def _check_gram(K, name):
+def _check_gram(K: ArrayLike, name: str) -> np.ndarray:
     """A finite, square, non-empty float64 Gram matrix whose entries are small
     enough that ``KᵀK`` cannot overflow (:func:`check_magnitude`)."""
     return check_magnitude(check_gram(K, name, dtype=np.float64)[0], name)
 
 
-def fit_kde(K, L, n_components=None, *, alpha=1.0, regression="paper"):
+def fit_kde(
+    K: ArrayLike,
+    L: ArrayLike,
+    n_components: int | None = None,
+    *,
+    alpha: float = 1.0,
+    regression: str = "paper",
+) -> KDEResult:
     """Kernel dependency estimation on Gram matrices.
 
     Parameters
@@ -176,8 +196,10 @@ def fit_kde(K, L, n_components=None, *, alpha=1.0, regression="paper"):
     K = _check_gram(K, "K")
     L = _check_gram(L, "L")
     if K.shape != L.shape:
-        raise ValueError(f"'K' and 'L' must have the same shape (one row per training "
-                         f"pair), got {K.shape} and {L.shape}")
+        raise ValueError(
+            f"'K' and 'L' must have the same shape (one row per training "
+            f"pair), got {K.shape} and {L.shape}"
+        )
     alpha = check_positive(alpha, "alpha")
     pca = fit_kernel_pca(L, n_components, copy=True, names="'L' (the outputs' Gram matrix)")
     if not (pca.eigenvalues > 0).any():
@@ -185,27 +207,30 @@ def fit_kde(K, L, n_components=None, *, alpha=1.0, regression="paper"):
             "'L' (the output Gram matrix) has no principal component above rounding "
             "level: every output is the same point of the output feature space, so "
             "there are no output coordinates to learn; KDE needs at least two distinct "
-            "outputs 'Y'")
+            "outputs 'Y'"
+        )
     P = pca.eigenvectors * np.sqrt(pca.eigenvalues)
     beta = kde_regression(K, P, alpha, regression)
     return KDEResult(pca, P, beta, float(alpha), regression)
 
 
-def predict_coordinates(K_x, result):
+def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
     """Estimated output coordinates ``k(x, X) β`` of inputs with kernel rows
     ``K_x`` (m', m) -> (m', r), for a :class:`KDEResult`."""
-    K_x = check_array_2d(K_x, "K_x", dtype=np.float64, min_samples=0,
-                         n_features=result.weights.shape[0])
+    K_x = check_array_2d(
+        K_x, "K_x", dtype=np.float64, min_samples=0, n_features=result.weights.shape[0]
+    )
     with np.errstate(over="ignore", invalid="ignore"):
         out = K_x @ result.weights
     return _refuse_overflow(out, "'K_x'")
 
 
-def output_coordinates(L_y, result):
+def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
     """Centred coordinates ``⟨φ_l(y) − μ, v_j⟩`` of outputs with output kernel
     rows ``L_y = [l(y, y_i)]_i`` (m', m) -> (m', r), for a :class:`KDEResult`."""
-    L_y = check_array_2d(L_y, "L_y", dtype=np.float64, min_samples=0,
-                         n_features=result.coordinates.shape[0])
+    L_y = check_array_2d(
+        L_y, "L_y", dtype=np.float64, min_samples=0, n_features=result.coordinates.shape[0]
+    )
     with np.errstate(over="ignore", invalid="ignore"):
         out = transform_block(L_y, result.output_pca)
     return _refuse_overflow(out, "'L_y'")
@@ -213,6 +238,9 @@ def output_coordinates(L_y, result):
 
 def _refuse_overflow(out, names):
     """Refuse coordinates that overflowed: kernel rows too large for the fit."""
-    return refuse_overflow(out, "the coordinates", names,
-                           "their kernel values are too large for the fitted weights; "
-                           "rescale the data")
+    return refuse_overflow(
+        out,
+        "the coordinates",
+        names,
+        "their kernel values are too large for the fitted weights; rescale the data",
+    )

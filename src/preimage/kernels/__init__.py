@@ -3,23 +3,41 @@
 Each kernel gives its Gram block, its diagonal, its gradient in the input and,
 where it exists, the map from kernel values back to input-space distances
 (radial kernels) or inner products (dot-product kernels).
+
+The names are imported at their first use (:mod:`preimage._lazy`);
+:data:`KERNELS` lists the kernels by name without importing them.
 """
 
-from ._base import DotProductKernel, Kernel, RadialKernel
-from ._dot import LinearKernel, PolynomialKernel, SigmoidKernel
-from ._pairwise import squared_distances
-from ._radial import GaussianKernel, LaplacianKernel
-from ._resolve import (KERNELS, SKLEARN_KERNELS, CallableKernel, PairwiseKernel, default_gamma,
-                       make_kernel, make_sklearn_kernel)
-from ._sequence import CallableSequenceKernel, SequenceKernel
-from ._sine import SineKernel
-from ._string import (
-    JointSpectrumKernel,
-    KernelDistanceRBF,
-    NormalizedKernel,
-    SpectrumKernel,
-    normalize_gram,
-)
+from .._lazy import lazy_exports
+
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._base import DotProductKernel, Kernel, RadialKernel
+    from ._dot import LinearKernel, PolynomialKernel, SigmoidKernel
+    from ._names import KERNELS
+    from ._pairwise import squared_distances
+    from ._radial import GaussianKernel, LaplacianKernel
+    from ._resolve import (
+        SKLEARN_KERNELS,
+        CallableKernel,
+        PairwiseKernel,
+        default_gamma,
+        make_kernel,
+        make_sklearn_kernel,
+    )
+    from ._sequence import CallableSequenceKernel, SequenceKernel
+    from ._sine import SineKernel
+    from ._string import (
+        JointSpectrumKernel,
+        KernelDistanceRBF,
+        NormalizedKernel,
+        SpectrumKernel,
+        normalize_gram,
+    )
+
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "KERNELS",

@@ -25,11 +25,16 @@ its derivative and, where it exists, its inverse; this module turns them into
 blocks, gradients and inverse maps.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterator
 import dataclasses
+from typing import Any
 
 import numpy as np
 
 from .._blocks import row_chunks
+from .._typing import ArrayLike
 from .._validation import check_array_2d, check_real_array, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
@@ -56,11 +61,19 @@ class Kernel:
     may_overflow = False
 
     # -- the protocol: validates, calls the implementation, checks the result --
-    def __call__(self, X, Y=None):
+    def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> np.ndarray:
         """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y): :meth:`block`."""
         return self.block(X, Y)
 
-    def block(self, X, Y=None, *, check_input=True, overflow="raise", names=None):
+    def block(
+        self,
+        X: ArrayLike,
+        Y: ArrayLike | None = None,
+        *,
+        check_input: bool = True,
+        overflow: str = "raise",
+        names: str | None = None,
+    ) -> np.ndarray:
         """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y).
 
         Parameters
@@ -84,8 +97,16 @@ class Kernel:
             K = self._block(X, Y)
         return self._checked(K, overflow, names or ("'X'" if Y is X else "'X' and 'Y'"))
 
-    def blocks(self, X, Y=None, *, working_memory=None, check_input=True, overflow="raise",
-               names=None):
+    def blocks(
+        self,
+        X: ArrayLike,
+        Y: ArrayLike | None = None,
+        *,
+        working_memory: float | None = None,
+        check_input: bool = True,
+        overflow: str = "raise",
+        names: str | None = None,
+    ) -> Iterator[tuple[slice, np.ndarray]]:
         """Yield ``(rows, self.block(X[rows], Y))`` over row chunks of X.
 
         Chunks hold at most `working_memory` MiB (scikit-learn's setting by
@@ -100,7 +121,14 @@ class Kernel:
                 K = self._block(X[rows], Y)
             yield rows, self._checked(K, overflow, names)
 
-    def diag(self, X, *, check_input=True, overflow="raise", names="'X'"):
+    def diag(
+        self,
+        X: ArrayLike,
+        *,
+        check_input: bool = True,
+        overflow: str = "raise",
+        names: str = "'X'",
+    ) -> np.ndarray:
         """The diagonal ``k(x_i, x_i)`` without the full Gram matrix
         (`check_input`, `overflow` and `names` as in :meth:`block`)."""
         if check_input:
@@ -109,7 +137,15 @@ class Kernel:
             d = self._diag(X)
         return self._checked(d, overflow, names)
 
-    def gradient(self, Z, X, weights=None, *, check_input=True, overflow="raise"):
+    def gradient(
+        self,
+        Z: ArrayLike,
+        X: ArrayLike,
+        weights: ArrayLike | None = None,
+        *,
+        check_input: bool = True,
+        overflow: str = "raise",
+    ) -> np.ndarray:
         """Gradient of ``k(z, x_i)`` in z.
 
         Parameters
@@ -135,15 +171,18 @@ class Kernel:
                 if weights.shape != (Z.shape[0], X.shape[0]):
                     raise ValueError(
                         f"'weights' must have shape {(Z.shape[0], X.shape[0])} "
-                        f"(n_points, n_support), got {weights.shape}")
+                        f"(n_points, n_support), got {weights.shape}"
+                    )
         with np.errstate(over="ignore", invalid="ignore"):
-            G = self._gradient(Z, X, weights)
+            G = self._gradient(Z, X, weights)  # type: ignore[attr-defined]  # subclasses have it
         if overflow == "ignore":
             return G
         names = "'Z' and 'X'" if weights is None else "'Z', 'X' and 'weights'"
         return _refuse_overflow(G, self, "gradients", names)
 
-    def diag_gradient(self, Z, *, check_input=True, overflow="raise"):
+    def diag_gradient(
+        self, Z: ArrayLike, *, check_input: bool = True, overflow: str = "raise"
+    ) -> np.ndarray:
         """Gradient of ``k(z, z)`` in z, shape (m, d) (`check_input` and
         `overflow` as in :meth:`gradient`)."""
         self._require_gradient()
@@ -153,7 +192,7 @@ class Kernel:
             G = self._diag_gradient(Z)
         return G if overflow == "ignore" else _refuse_overflow(G, self, "gradients", "'Z'")
 
-    def _inputs(self, X, Y, check_input):
+    def _inputs(self, X: Any, Y: Any, check_input: bool) -> tuple[np.ndarray, np.ndarray]:
         if check_input:
             X = check_array_2d(X, "X")
             return X, (X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1]))
@@ -167,9 +206,10 @@ class Kernel:
             return values
         return _refuse_overflow(values, self, "kernel values", names)
 
-    def get_params(self, deep=True):
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
         """The kernel parameters as a dict (the dataclass fields)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        fields = dataclasses.fields(self)  # type: ignore[arg-type]  # subclasses are dataclasses
+        return {f.name: getattr(self, f.name) for f in fields}
 
     # -- defaults for subclasses ----------------------------------------------
     def _block(self, X, Y):  # pragma: no cover - abstract
@@ -182,7 +222,8 @@ class Kernel:
         if not self.differentiable:
             raise NotImplementedError(
                 f"{type(self).__name__} has no gradient in its input; use a "
-                "pre-image method that does not need one")
+                "pre-image method that does not need one"
+            )
 
     def _diag_gradient(self, Z):  # stationary kernels: k(z, z) is constant
         if self.stationary:
@@ -207,15 +248,23 @@ def _in_dtype_of(out, t):
 def _refuse_overflow(out, kernel, what, names):
     """Refuse a result that is not finite for finite input: its true value
     lies beyond the largest float."""
-    return refuse_overflow(out, f"the {what} of {kernel!r}", names,
-                           "rescale the data (e.g. with sklearn.preprocessing."
-                           "StandardScaler) or choose milder kernel parameters")
+    return refuse_overflow(
+        out,
+        f"the {what} of {kernel!r}",
+        names,
+        "rescale the data (e.g. with sklearn.preprocessing."
+        "StandardScaler) or choose milder kernel parameters",
+    )
 
 
 def _check_inverse(out, kernel, name):
     """Refuse an inverse map whose answer overflowed (an extreme width)."""
-    return refuse_overflow(out, f"the input-space answers of the inverse of {kernel!r}",
-                           f"{name!r}", "the kernel's 'gamma' is too extreme for them")
+    return refuse_overflow(
+        out,
+        f"the input-space answers of the inverse of {kernel!r}",
+        f"{name!r}",
+        "the kernel's 'gamma' is too extreme for them",
+    )
 
 
 def _warn_clipped(n_bad, what, interval, kernel):
@@ -224,7 +273,8 @@ def _warn_clipped(n_bad, what, interval, kernel):
         warn(
             f"{n_bad} {what} outside {interval}, where {type(kernel).__name__} "
             "cannot be inverted, were clipped to the nearest valid value",
-            NumericalWarning)
+            NumericalWarning,
+        )
 
 
 class RadialKernel(Kernel):
@@ -242,13 +292,13 @@ class RadialKernel(Kernel):
 
     stationary = True
 
-    def profile(self, r2):  # pragma: no cover - abstract
+    def profile(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def profile_derivative(self, r2):  # pragma: no cover - abstract
+    def profile_derivative(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def inverse_profile(self, k):  # pragma: no cover - abstract
+    def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         """``f⁻¹`` elementwise, for values inside the range of f (no clipping,
         no check: see :meth:`distance2_from_value` for the checked map)."""
         raise NotImplementedError
@@ -262,7 +312,7 @@ class RadialKernel(Kernel):
     def _diag(self, X):
         return np.full(X.shape[0], self.profile(np.zeros(1, dtype=X.dtype))[0])
 
-    def block_and_derivative(self, Z, X):
+    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``f(‖z − x‖²)`` and ``f'(‖z − x‖²)`` for all pairs, from one distance
         block: the two things a fixed-point step needs.
 
@@ -279,7 +329,7 @@ class RadialKernel(Kernel):
         W = D * weights
         return 2 * (W.sum(axis=1)[:, None] * Z - W @ X)
 
-    def distance2_from_value(self, values):
+    def distance2_from_value(self, values: ArrayLike) -> np.ndarray:
         """Squared input distance ``‖x − y‖² = f⁻¹(k(x, y))``.
 
         Values outside the range of f (rounding, or an expansion that is no
@@ -296,7 +346,7 @@ class RadialKernel(Kernel):
             out = self.inverse_profile(np.clip(values, lo + tiny, hi))
         return _check_inverse(out, self, name)
 
-    def distance2_from_feature_distance2(self, d2):
+    def distance2_from_feature_distance2(self, d2: ArrayLike) -> np.ndarray:
         """Squared input distance from a squared feature-space distance.
 
         Inverts ``‖φ(x) − φ(y)‖² = 2 f(0) − 2 f(‖x − y‖²)``; for the Gaussian
@@ -320,10 +370,10 @@ class DotProductKernel(Kernel):
     #: f is invertible on the whole real line (odd polynomial, sigmoid, linear).
     invertible = True
 
-    def profile(self, t):  # pragma: no cover - abstract
+    def profile(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def profile_derivative(self, t):  # pragma: no cover - abstract
+    def profile_derivative(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _block(self, X, Y):
@@ -336,7 +386,7 @@ class DotProductKernel(Kernel):
     def _diag(self, X):
         return self.profile(squared_norms(X))
 
-    def block_and_derivative(self, Z, X):
+    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``f(⟨z, x⟩)`` and ``f'(⟨z, x⟩)`` for all pairs, from one product
         (for validated Z and X, unchecked, as in
         :meth:`RadialKernel.block_and_derivative`)."""
@@ -352,7 +402,7 @@ class DotProductKernel(Kernel):
     def _diag_gradient(self, Z):
         return 2 * self.profile_derivative(squared_norms(Z))[:, None] * Z
 
-    def inner_product_from_value(self, values):
+    def inner_product_from_value(self, values: ArrayLike) -> np.ndarray:
         """Input inner product ``⟨x, y⟩ = f⁻¹(k(x, y))``.
 
         Values outside the range of f are clipped with a NumericalWarning.
@@ -365,6 +415,6 @@ class DotProductKernel(Kernel):
             out = self.inverse_profile(values)
         return _check_inverse(out, self, "values")
 
-    def inverse_profile(self, k):  # pragma: no cover - abstract
+    def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         """``f⁻¹`` elementwise (unchecked; see :meth:`inner_product_from_value`)."""
         raise NotImplementedError

@@ -1,6 +1,7 @@
 """Dot-product kernels: linear, polynomial and sigmoid."""
 
 from dataclasses import dataclass
+
 import numpy as np
 
 from .._validation import check_positive, check_positive_int, check_real
@@ -23,16 +24,16 @@ class LinearKernel(DotProductKernel):
     makes it the reference case of the tests.
     """
 
-    def profile(self, t):
+    def profile(self, t: np.ndarray) -> np.ndarray:
         return t
 
-    def profile_derivative(self, t):
+    def profile_derivative(self, t: np.ndarray) -> np.ndarray:
         return np.ones_like(t)
 
     def _block(self, X, Y):
         return X @ Y.T
 
-    def inverse_profile(self, k):
+    def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         return k
 
 
@@ -72,19 +73,22 @@ class PolynomialKernel(DotProductKernel):
     may_overflow = True
 
     def __post_init__(self):
-        _set_params(self, degree=check_positive_int(self.degree, "degree"),
-                    gamma=check_positive(self.gamma, "gamma"),
-                    coef0=check_real(self.coef0, "coef0"))
+        _set_params(
+            self,
+            degree=check_positive_int(self.degree, "degree"),
+            gamma=check_positive(self.gamma, "gamma"),
+            coef0=check_real(self.coef0, "coef0"),
+        )
 
     @property
-    def invertible(self):
+    def invertible(self) -> bool:  # type: ignore[override]  # a class attribute in the base
         return self.degree % 2 == 1
 
-    def profile(self, t):
+    def profile(self, t: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore", invalid="ignore"):
             return _in_dtype_of(_scaled(t, self.gamma, self.coef0) ** self.degree, t)
 
-    def profile_derivative(self, t):
+    def profile_derivative(self, t: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore", invalid="ignore"):
             base = _scaled(t, self.gamma, self.coef0) ** (self.degree - 1)
             return _in_dtype_of(self.degree * (self.gamma * base), t)
@@ -96,7 +100,7 @@ class PolynomialKernel(DotProductKernel):
             if self.degree != 1:
                 np.power(block, self.degree, out=block)
 
-    def inverse_profile(self, k):
+    def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         p = self.degree
         if p % 2 == 1:
             root = np.sign(k) * np.abs(k) ** (1.0 / p)
@@ -119,20 +123,21 @@ class SigmoidKernel(DotProductKernel):
     coef0: float = 1.0
 
     def __post_init__(self):
-        _set_params(self, gamma=check_positive(self.gamma, "gamma"),
-                    coef0=check_real(self.coef0, "coef0"))
+        _set_params(
+            self, gamma=check_positive(self.gamma, "gamma"), coef0=check_real(self.coef0, "coef0")
+        )
 
-    def profile(self, t):
+    def profile(self, t: np.ndarray) -> np.ndarray:
         # γt overflowing to ±inf is the intended answer here: tanh(±inf) = ±1.
         with np.errstate(over="ignore"):
             return _in_dtype_of(np.tanh(_scaled(t, self.gamma, self.coef0)), t)
 
-    def profile_derivative(self, t):
+    def profile_derivative(self, t: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):
             s = np.tanh(_scaled(t, self.gamma, self.coef0))
             return _in_dtype_of(self.gamma * (1 - s * s), t)
 
-    def inverse_profile(self, k):
+    def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         _warn_clipped(int((np.abs(k) >= 1).sum()), "kernel values", "(-1, 1)", self)
         limit = np.nextafter(1.0, 0.0)
         return (np.arctanh(np.clip(k, -limit, limit)) - self.coef0) / self.gamma

@@ -22,13 +22,23 @@ a small thread pool (NumPy ufuncs release the GIL). Right after a GEMM,
 OpenBLAS's worker threads keep polling for new work for a while and hold on to
 the cores, so on a small machine this pass runs at about single-core speed
 whatever the pool size.
+
+The pass uses as many threads as the process may (:func:`n_threads`): the CPUs
+it may run on, not the host's (affinity, a container's CPU quota), and no more
+than the thread limits a caller set for numerical code (``OMP_NUM_THREADS``,
+as in a joblib or Dask worker; ``threadpoolctl.threadpool_limits``), read at
+every large block so that a ``with threadpool_limits(1):`` takes effect at
+once. The result is bit-identical whatever the count: every entry is mapped
+by the same elementwise operations, only the split of the rows differs.
 """
 
-import os
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
+import threading
 
 import numpy as np
 
+from .._resources import available_cpus, thread_limit
+from .._typing import ArrayLike
 from .._validation import check_array_2d
 
 __all__ = [
@@ -36,27 +46,46 @@ __all__ = [
     "scaled_squared_distances",
     "squared_distances",
     "map_rows_inplace",
+    "n_threads",
 ]
 
 # Below this many entries a thread pool costs more than it saves.
 _PARALLEL_MIN_SIZE = 1 << 18
-# At most this many worker threads for elementwise maps.
+# At most this many threads for elementwise maps: memory bandwidth, not
+# cores, bounds a pass over a large output well before this.
 _MAX_WORKERS = 8
 # Bytes of output one step of the output pass works on: half of a 1 MiB L2
 # cache (this machine's, and most current server cores'), so that a block stays
 # resident between the steps of a map. The blocking never changes the result.
 _BLOCK_BYTES = 1 << 19
 _POOL = None
+_POOL_LOCK = threading.Lock()
 
 
-def _n_workers():
-    return min(os.cpu_count() or 1, _MAX_WORKERS)
+def n_threads():
+    """The number of threads the output pass of a large block uses.
+
+    The smallest of the CPUs this process may run on
+    (:func:`preimage._resources.available_cpus`: affinity, cgroup CPU quota,
+    ``LOKY_MAX_CPU_COUNT``), the thread limit in effect
+    (:func:`preimage._resources.thread_limit`: ``OMP_NUM_THREADS`` and the
+    BLAS variables, threadpoolctl's limits) and ``_MAX_WORKERS``. Read anew
+    for every block above ``_PARALLEL_MIN_SIZE`` entries (some 30 µs, against
+    the millisecond such a block's pass takes).
+    """
+    limit = thread_limit()
+    count = available_cpus() if limit is None else min(available_cpus(), limit)
+    return max(min(count, _MAX_WORKERS), 1)
 
 
 def _pool():
+    """The shared pool of helper threads; the calling thread is the n-th
+    worker of a pass, so a pass with n threads takes n − 1 from here. Threads
+    are started only as they are first needed (``ThreadPoolExecutor``)."""
     global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=_n_workers(), thread_name_prefix="preimage")
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=_MAX_WORKERS - 1, thread_name_prefix="preimage")
     return _POOL
 
 
@@ -71,16 +100,25 @@ def _map_row_blocks(func, A):
     """:func:`map_rows_inplace` for a ``func(block, rows)`` that is also told
     which rows of `A` (a slice) its block holds."""
     rows = max(_BLOCK_BYTES // max(A[:1].nbytes, 1), 1)
-    n_workers = _n_workers()
     n_rows = A.shape[0]
-    if A.size < _PARALLEL_MIN_SIZE or n_workers == 1 or n_rows < 2 * n_workers:
+    # The thread count is read only for blocks large enough to be split.
+    n_workers = 1 if A.size < _PARALLEL_MIN_SIZE else min(n_threads(), n_rows // 2)
+    if n_workers <= 1:
         _map_blocks(func, A, 0, n_rows, rows)
         return A
     bounds = np.linspace(0, n_rows, n_workers + 1).astype(int)
-    futures = [_pool().submit(_map_blocks, func, A, lo, hi, rows)
-               for lo, hi in zip(bounds[:-1], bounds[1:])]
+    futures = [
+        _pool().submit(_map_blocks, func, A, lo, hi, rows)
+        for lo, hi in zip(bounds[1:-1], bounds[2:])
+    ]
+    try:
+        _map_blocks(func, A, 0, bounds[1], rows)  # the first chunk in this thread
+    finally:
+        # Wait for every helper even when this thread's chunk failed: they
+        # write into A, which must not be handed back while they do.
+        wait(futures)
     for f in futures:
-        f.result()
+        f.result()  # a helper's error is raised here
     return A
 
 
@@ -103,13 +141,14 @@ def map_rows_inplace(func, A):
 
     Notes
     -----
-    The rows are split into one contiguous chunk per core (large arrays only:
-    below ``_PARALLEL_MIN_SIZE`` entries, or on one core, everything runs in
-    the calling thread), and each chunk is walked in blocks of about half a
-    core's L2 cache (at least one row). A ``func`` made of several ufunc
-    calls — a clamp followed by an ``exp``, say — then touches each entry of
-    `A` in main memory once: every step after the first finds the block in
-    cache. The result does not depend on the blocking, since ``func`` is
+    The rows are split into one contiguous chunk per thread of
+    :func:`n_threads` (large arrays only: below ``_PARALLEL_MIN_SIZE``
+    entries, or with one thread allowed, everything runs in the calling
+    thread, which otherwise takes the first chunk), and each chunk is walked
+    in blocks of about half a core's L2 cache (at least one row). A ``func``
+    made of several ufunc calls — a clamp followed by an ``exp``, say — then
+    touches each entry of `A` in main memory once: every step after the first
+    finds the block in cache. The result does not depend on the blocking, since ``func`` is
     elementwise.
     """
     return _map_row_blocks(lambda block, rows: func(block), A)
@@ -152,8 +191,7 @@ def _plain_product(X, Y, scale, X_norm2, Y_norm2, dtype):
     return out, (X_term, Y_term)
 
 
-def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None,
-                             out_map=None):
+def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out_map=None):
     """Return ``scale · ‖x_i − y_j‖²`` for all pairs (or a map of it), by one GEMM.
 
     Parameters
@@ -240,7 +278,13 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None,
     return _map_row_blocks(finish, out)
 
 
-def squared_distances(X, Y=None, *, X_norm2=None, Y_norm2=None):
+def squared_distances(
+    X: ArrayLike,
+    Y: ArrayLike | None = None,
+    *,
+    X_norm2: np.ndarray | None = None,
+    Y_norm2: np.ndarray | None = None,
+) -> np.ndarray:
     """Squared Euclidean distances ``‖x_i − y_j‖²`` (GEMM route, clamped at 0).
 
     `X` and `Y` (default `X`) are validated as finite 2-D arrays of equal width.

@@ -1,12 +1,14 @@
 """Radial kernels: Gaussian and Laplacian."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
 
+from .._typing import ArrayLike
 from .._validation import check_positive, check_real_array
-from ._base import (Kernel, RadialKernel, _check_inverse, _in_dtype_of, _set_params,
-                    _warn_clipped)
+from ._base import Kernel, RadialKernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
 from ._pairwise import map_rows_inplace, scaled_squared_distances
 
 __all__ = ["GaussianKernel", "LaplacianKernel"]
@@ -56,18 +58,18 @@ class GaussianKernel(RadialKernel):
         _set_params(self, gamma=check_positive(self.gamma, "gamma"))
 
     @classmethod
-    def from_sigma(cls, sigma):
+    def from_sigma(cls, sigma: float) -> GaussianKernel:
         """The kernel ``exp(−‖x − y‖²/(2σ²))``."""
         return cls(gamma=1.0 / (2.0 * check_positive(sigma, "sigma") ** 2))
 
-    def profile(self, r2):
+    def profile(self, r2: np.ndarray) -> np.ndarray:
         # γr² overflowing to inf is the intended answer: exp(−inf) = 0. The
         # product is formed in float64, so that a γ beyond float32's range
         # still gives exp(−γ·0) = 1.
         with np.errstate(over="ignore"):
             return _in_dtype_of(np.exp(np.multiply(r2, -self.gamma, dtype=np.float64)), r2)
 
-    def profile_derivative(self, r2):
+    def profile_derivative(self, r2: np.ndarray) -> np.ndarray:
         return self._derivative_from_values(self.profile(r2))
 
     def _derivative_from_values(self, K):
@@ -76,13 +78,13 @@ class GaussianKernel(RadialKernel):
         with np.errstate(over="ignore"):
             return _in_dtype_of(np.multiply(K, -self.gamma, dtype=np.float64), K)
 
-    def inverse_profile(self, k):
+    def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         return -np.log(k) / self.gamma
 
     def _block(self, X, Y):
         return scaled_squared_distances(X, Y, -self.gamma, out_map=_exp_inplace)
 
-    def block_and_derivative(self, Z, X):
+    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         K = self._block(Z, X)
         return K, self._derivative_from_values(K)
 
@@ -157,7 +159,7 @@ class LaplacianKernel(Kernel):
             return G
         return np.einsum("ij,ijk->ik", weights, G)
 
-    def distance_from_value(self, values):
+    def distance_from_value(self, values: ArrayLike) -> np.ndarray:
         """Input distance ``‖x − y‖ = −ln(k)/γ`` in the kernel's norm.
 
         Values outside (0, 1] are clipped with a NumericalWarning.

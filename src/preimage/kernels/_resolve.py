@@ -6,31 +6,31 @@ Estimators accept ``kernel="rbf", gamma=None, degree=3, coef0=1``, a
 including the data-dependent default width, at fit time.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Literal
+
 import numpy as np
 
+from .._typing import MatrixLike
 from .._validation import check_array_2d
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ._base import Kernel
-from ._dot import LinearKernel, PolynomialKernel, SigmoidKernel
+from ._dot import PolynomialKernel, SigmoidKernel
+from ._names import KERNELS
 from ._radial import GaussianKernel, LaplacianKernel
-from ._sine import SineKernel
 
-__all__ = ["KERNELS", "SKLEARN_KERNELS", "CallableKernel", "PairwiseKernel", "default_gamma",
-           "make_kernel", "make_sklearn_kernel"]
-
-#: Kernel names understood by every estimator, and the classes they make.
-KERNELS = {
-    "rbf": GaussianKernel,
-    "gaussian": GaussianKernel,
-    "laplacian": LaplacianKernel,
-    "poly": PolynomialKernel,
-    "polynomial": PolynomialKernel,
-    "linear": LinearKernel,
-    "sigmoid": SigmoidKernel,
-    "sine": SineKernel,
-}
+__all__ = [
+    "SKLEARN_KERNELS",
+    "CallableKernel",
+    "PairwiseKernel",
+    "default_gamma",
+    "make_kernel",
+    "make_sklearn_kernel",
+]
 
 
 @dataclass(frozen=True)
@@ -59,22 +59,21 @@ class PairwiseKernel(Kernel):
 
         names = sorted(set(PAIRWISE_KERNEL_FUNCTIONS) - {"precomputed"})
         if not (callable(self.metric) or isinstance(self.metric, str) and self.metric in names):
-            raise ValueError(f"'metric' must be one of {names} or a callable, "
-                             f"got {self.metric!r}")
+            raise ValueError(f"'metric' must be one of {names} or a callable, got {self.metric!r}")
 
     def _block(self, X, Y):
         from sklearn.metrics.pairwise import pairwise_kernels
 
-        K = pairwise_kernels(X, Y, metric=self.metric, filter_params=True,
-                             n_jobs=self.n_jobs, **self.params)
+        K = pairwise_kernels(
+            X, Y, metric=self.metric, filter_params=True, n_jobs=self.n_jobs, **self.params
+        )
         # scikit-learn before 1.8 fills a callable's values into float64 whatever the
         # input; float32 input stays float32 here, as with every other kernel.
         dtype = np.result_type(X.dtype, Y.dtype)
         return K.astype(dtype, copy=False) if dtype.kind == "f" else K
 
     def _diag(self, X):
-        return np.array([self._block(X[i:i + 1], X[i:i + 1])[0, 0]
-                         for i in range(X.shape[0])])
+        return np.array([self._block(X[i : i + 1], X[i : i + 1])[0, 0] for i in range(X.shape[0])])
 
     def __hash__(self):
         return hash((self.metric, tuple(sorted(self.params.items())), self.n_jobs))
@@ -96,12 +95,12 @@ class CallableKernel(PairwiseKernel):
     __hash__ = PairwiseKernel.__hash__
 
     @property
-    def function(self):
+    def function(self) -> Callable[..., float]:
         """The user's function (the `metric` evaluated)."""
-        return self.metric
+        return self.metric  # type: ignore[return-value]  # callable, checked when made
 
 
-def default_gamma(X, kernel="rbf"):
+def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     """The width the papers use when none is given.
 
     For the Gaussian kernel, Mika et al. (1999) take ``exp(−‖x − y‖²/(d c))``
@@ -114,12 +113,18 @@ def default_gamma(X, kernel="rbf"):
     back to ``1/n_features`` with a warning.
     """
     sparse = hasattr(X, "tocsr")
-    if not sparse and (isinstance(X, np.ndarray)
-                       or not (hasattr(X, "var") and hasattr(X, "shape"))):
+    if not sparse and (
+        isinstance(X, np.ndarray) or not (hasattr(X, "var") and hasattr(X, "shape"))
+    ):
         X = check_array_2d(X, "X")  # a Dask array is reduced as it is
     if kernel in ("rbf", "gaussian"):
-        total_variance = (0.0 if X.shape[0] < 2 else float(_column_variances(X).sum())
-                          if sparse else float(X.var(axis=0).sum()))
+        total_variance = (
+            0.0
+            if X.shape[0] < 2
+            else float(_column_variances(X).sum())
+            if sparse
+            else float(X.var(axis=0).sum())
+        )
         if not np.isfinite(total_variance):
             raise ValueError("'X' contains NaN or inf; all values must be finite")
         # A variance below ~1/max_float (denormal) has no finite inverse.
@@ -128,12 +133,21 @@ def default_gamma(X, kernel="rbf"):
         warn(
             "the training data have zero variance, so the default Gaussian width "
             f"1/(2·total variance) is undefined; using gamma = 1/n_features = "
-            f"{1.0 / X.shape[1]:.4g} instead", NumericalWarning)
+            f"{1.0 / X.shape[1]:.4g} instead",
+            NumericalWarning,
+        )
     return 1.0 / X.shape[1]
 
 
-def make_kernel(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, kernel_params=None,
-                X=None):
+def make_kernel(
+    kernel: str | Kernel | Callable[..., float] = "rbf",
+    *,
+    gamma: float | None = None,
+    degree: int = 3,
+    coef0: float = 1.0,
+    kernel_params: dict[str, Any] | None = None,
+    X: MatrixLike | None = None,
+) -> Kernel:
     """Resolve a kernel specification into a :class:`Kernel`.
 
     Parameters
@@ -159,15 +173,18 @@ def make_kernel(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, kernel_params=
     params = dict(kernel_params or {})
     if isinstance(kernel, Kernel):
         if gamma is not None or params:
-            warn("'gamma' and 'kernel_params' are ignored when 'kernel' is a "
-                 "kernel object", UserWarning)
+            warn(
+                "'gamma' and 'kernel_params' are ignored when 'kernel' is a kernel object",
+                UserWarning,
+            )
         return kernel
     if callable(kernel):
         return CallableKernel(kernel, params)
     if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(
             f"'kernel' must be one of {sorted(KERNELS) + ['precomputed']}, a Kernel "
-            f"object or a callable, got {kernel!r}")
+            f"object or a callable, got {kernel!r}"
+        )
     cls = KERNELS[kernel]
     if cls in (GaussianKernel, LaplacianKernel, PolynomialKernel, SigmoidKernel):
         if gamma is None:
@@ -186,8 +203,16 @@ def make_kernel(kernel="rbf", *, gamma=None, degree=3, coef0=1.0, kernel_params=
 SKLEARN_KERNELS = ("linear", "poly", "rbf", "sigmoid", "cosine")
 
 
-def make_sklearn_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, kernel_params=None,
-                        n_jobs=None, X=None):
+def make_sklearn_kernel(
+    kernel: str | Kernel | Callable[..., float],
+    *,
+    gamma: float | Literal["total_variance"] | None = None,
+    degree: int = 3,
+    coef0: float = 1.0,
+    kernel_params: dict[str, Any] | None = None,
+    n_jobs: int | None = None,
+    X: MatrixLike | None = None,
+) -> tuple[Kernel, float | None]:
     """Resolve a kernel as :class:`sklearn.decomposition.KernelPCA` does.
 
     ``gamma=None`` is scikit-learn's ``1/n_features`` for every kernel
@@ -205,8 +230,11 @@ def make_sklearn_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, kernel_param
         without one).
     """
     if isinstance(kernel, Kernel):
-        return make_kernel(kernel, gamma=gamma, kernel_params=kernel_params), getattr(
-            kernel, "gamma", None)
+        return make_kernel(
+            kernel,
+            gamma=gamma,  # type: ignore[arg-type]  # only warned of
+            kernel_params=kernel_params,
+        ), getattr(kernel, "gamma", None)
     if X is None:
         raise ValueError("'X' (the training data) is needed to resolve the kernel")
     if gamma is None:
@@ -217,15 +245,25 @@ def make_sklearn_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, kernel_param
     if callable(kernel) or kernel == "cosine" or sparse:
         on_sparse = SKLEARN_KERNELS + ("gaussian", "laplacian")
         if sparse and not (callable(kernel) or kernel in on_sparse):
-            raise ValueError(f"kernel={kernel!r} needs a dense 'X'; on sparse input "
-                             f"use one of {sorted(on_sparse)} or a callable")
-        params = (dict(kernel_params or {}) if callable(kernel)
-                  else {"gamma": gamma, "degree": degree, "coef0": coef0})
-        return PairwiseKernel("rbf" if kernel == "gaussian" else kernel, params,
-                              n_jobs), gamma
-    made = make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0,
-                       kernel_params=kernel_params, X=X)
-    return made, getattr(made, "gamma", gamma)
+            raise ValueError(
+                f"kernel={kernel!r} needs a dense 'X'; on sparse input "
+                f"use one of {sorted(on_sparse)} or a callable"
+            )
+        params = (
+            dict(kernel_params or {})
+            if callable(kernel)
+            else {"gamma": gamma, "degree": degree, "coef0": coef0}
+        )
+        return PairwiseKernel("rbf" if kernel == "gaussian" else kernel, params, n_jobs), gamma  # type: ignore[return-value]  # resolved
+    made = make_kernel(
+        kernel,
+        gamma=gamma,  # type: ignore[arg-type]
+        degree=degree,
+        coef0=coef0,
+        kernel_params=kernel_params,
+        X=X,
+    )
+    return made, getattr(made, "gamma", gamma)  # type: ignore[arg-type]
 
 
 def _column_variances(X):

@@ -16,18 +16,24 @@ the Gram block is the sparse product ``F_x F_yᵀ``, so thousands of strings
 cost one sparse matrix product.
 """
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 import dataclasses
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+
+from .._typing import Sequences, Vocabulary
 
 __all__ = ["CallableSequenceKernel", "SequenceKernel"]
 
 # ---------------------------------------------------------------------------
 # input checks
 # ---------------------------------------------------------------------------
+
 
 def _is_symbol_sequence(s):
     """A string, or a non-string sequence (list, tuple, 1-D array) of symbols."""
@@ -41,22 +47,26 @@ def _check_container(X, name):
     if isinstance(X, (str, bytes)):
         raise TypeError(
             f"{name!r} must be a list of sequences (strings or lists of symbols), got a "
-            f"bare {type(X).__name__} {X!r}; wrap a single sequence as [{name}]")
+            f"bare {type(X).__name__} {X!r}; wrap a single sequence as [{name}]"
+        )
     if isinstance(X, np.ndarray):
         if X.dtype.kind in "fcbmM":
             raise TypeError(
                 f"{name!r} must be a list of sequences (strings or lists of symbols), got "
                 f"an array of dtype {X.dtype} with shape {X.shape}; string kernels do "
-                "not take numeric feature vectors, use a kernel of preimage.kernels")
+                "not take numeric feature vectors, use a kernel of preimage.kernels"
+            )
         items = [row.tolist() if isinstance(row, np.ndarray) else row for row in X]
     elif isinstance(X, (list, tuple)):
         items = list(X)
     else:
         raise TypeError(
-            f"{name!r} must be a list, tuple or array of sequences, got "
-            f"{type(X).__name__}")
+            f"{name!r} must be a list, tuple or array of sequences, got {type(X).__name__}"
+        )
     if not items:
-        raise ValueError(f"{name!r} must hold at least one sequence, got an empty {type(X).__name__}")
+        raise ValueError(
+            f"{name!r} must hold at least one sequence, got an empty {type(X).__name__}"
+        )
     return items
 
 
@@ -67,7 +77,8 @@ def _check_sequences(X, name):
         if not _is_symbol_sequence(s):
             raise TypeError(
                 f"{name!r} must hold strings or sequences of symbols, got "
-                f"{type(s).__name__} {s!r} at index {i}")
+                f"{type(s).__name__} {s!r} at index {i}"
+            )
     return items
 
 
@@ -75,22 +86,29 @@ def _check_pairs(X, name):
     """Return `X` as a list of ``(x, y)`` pairs of equal-length sequences."""
     items = _check_container(X, name)
     for i, pair in enumerate(items):
-        ok = (_is_symbol_sequence(pair) and not isinstance(pair, str) and len(pair) == 2
-              and all(_is_symbol_sequence(s) for s in pair))
+        ok = (
+            _is_symbol_sequence(pair)
+            and not isinstance(pair, str)
+            and len(pair) == 2
+            and all(_is_symbol_sequence(s) for s in pair)
+        )
         if not ok:
             raise TypeError(
                 f"{name!r} must hold (x, y) pairs of sequences, got "
-                f"{type(pair).__name__} {pair!r} at index {i}")
+                f"{type(pair).__name__} {pair!r} at index {i}"
+            )
         if len(pair[0]) != len(pair[1]):
             raise ValueError(
                 f"{name!r} must hold pairs (x, y) with len(x) == len(y), got lengths "
-                f"{len(pair[0])} and {len(pair[1])} at index {i}")
+                f"{len(pair[0])} and {len(pair[1])} at index {i}"
+            )
     return items
 
 
 # ---------------------------------------------------------------------------
 # sparse counting
 # ---------------------------------------------------------------------------
+
 
 def _count_matrix(grams_per_row, vocabulary, grow, name):
     """CSR count matrix of the hashable features yielded per row.
@@ -110,7 +128,8 @@ def _count_matrix(grams_per_row, vocabulary, grow, name):
         except TypeError as exc:  # an unhashable symbol
             raise TypeError(
                 f"{name!r} must hold sequences of hashable symbols; sequence {i} "
-                f"has an unhashable one: {exc}") from None
+                f"has an unhashable one: {exc}"
+            ) from None
         indptr.append(len(indices))
     indices = np.asarray(indices, dtype=np.int64)
     indptr = np.asarray(indptr, dtype=np.int64)
@@ -138,6 +157,7 @@ def _row_norms2(F):
 # ---------------------------------------------------------------------------
 # the base class
 # ---------------------------------------------------------------------------
+
 
 class SequenceKernel:
     """Base class of kernels on sequences (strings, lists of symbols).
@@ -167,7 +187,9 @@ class SequenceKernel:
         raise NotImplementedError
 
     # -- public API -------------------------------------------------------------
-    def features(self, X, vocabulary=None):
+    def features(
+        self, X: Sequences, vocabulary: Vocabulary | None = None
+    ) -> tuple[sp.csr_matrix, Vocabulary]:
         """Sparse count features of the sequences `X`.
 
         Parameters
@@ -193,20 +215,22 @@ class SequenceKernel:
             parts = _count_matrix(map(self._grams, items), vocabulary, True, "X")
         else:
             if not isinstance(vocabulary, dict):
-                raise TypeError(f"'vocabulary' must be a dict feature -> column, got "
-                                f"{type(vocabulary).__name__}")
+                raise TypeError(
+                    f"'vocabulary' must be a dict feature -> column, got "
+                    f"{type(vocabulary).__name__}"
+                )
             parts = _count_matrix(map(self._grams, items), vocabulary, False, "X")
         n_features = max(len(vocabulary), max(vocabulary.values(), default=-1) + 1)
         return _to_csr(parts, n_features), vocabulary
 
-    def __call__(self, X, Y=None):
+    def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y), float64.
 
         The vocabulary is fitted on ``X ∪ Y`` so both count matrices share
         columns; the block is the sparse product ``F_x F_yᵀ``.
         """
         X = self._check(X, "X")
-        vocabulary = {}
+        vocabulary: Vocabulary = {}
         px = _count_matrix(map(self._grams, X), vocabulary, True, "X")
         if Y is None:
             Fx = _to_csr(px, len(vocabulary))
@@ -216,15 +240,15 @@ class SequenceKernel:
         n_features = len(vocabulary)
         return _gram(_to_csr(px, n_features), _to_csr(py, n_features))
 
-    def diag(self, X):
+    def diag(self, X: Sequences) -> np.ndarray:
         """The diagonal ``k(x_i, x_i) = ‖φ(x_i)‖²`` without the Gram matrix."""
         F, _ = self.features(X)
         return _row_norms2(F)
 
-    def get_params(self, deep=True):
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
         """The kernel parameters as a dict (the dataclass fields)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
+        fields = dataclasses.fields(self)  # type: ignore[arg-type]  # subclasses are dataclasses
+        return {f.name: getattr(self, f.name) for f in fields}
 
 
 @dataclass(frozen=True)
@@ -254,7 +278,7 @@ class CallableSequenceKernel(SequenceKernel):
            [3.]])
     """
 
-    function: object = None
+    function: Callable[..., float] | None = None
 
     def __post_init__(self):
         if not callable(self.function):
@@ -263,17 +287,20 @@ class CallableSequenceKernel(SequenceKernel):
     def _check(self, X, name):
         return _check_sequences(X, name)
 
-    def features(self, X, vocabulary=None):
+    def features(
+        self, X: Sequences, vocabulary: Vocabulary | None = None
+    ) -> tuple[sp.csr_matrix, Vocabulary]:
         raise NotImplementedError(
             "CallableSequenceKernel has no explicit features (a user's function); use "
-            "its Gram blocks")
+            "its Gram blocks"
+        )
 
-    def __call__(self, X, Y=None):
+    def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Gram block ``K_ij = f(x_i, y_j)`` of shape (n_x, n_y), float64."""
         X = self._check(X, "X")
         Y = X if Y is None else self._check(Y, "Y")
         return np.array([[float(self.function(a, b)) for b in Y] for a in X])
 
-    def diag(self, X):
+    def diag(self, X: Sequences) -> np.ndarray:
         """The diagonal ``f(x_i, x_i)``."""
         return np.array([float(self.function(a, a)) for a in self._check(X, "X")])

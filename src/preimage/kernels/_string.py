@@ -8,14 +8,20 @@ into sparse count matrices and the Gram block ``F_x F_yᵀ``; normalisation and
 the RBF wrap another kernel, on sequences or on numeric vectors.
 """
 
-from dataclasses import dataclass
 import dataclasses
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import (check_array_2d, check_positive, check_positive_int, check_real_array,
-                           refuse_overflow)
+from .._typing import ArrayLike, Sequences, Vocabulary
+from .._validation import (
+    check_array_2d,
+    check_positive,
+    check_positive_int,
+    check_real_array,
+    refuse_overflow,
+)
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ._base import Kernel
@@ -34,16 +40,24 @@ _NORMALIZATIONS = ("cosine", "trace")
 
 def _warn_zero_rows(n_zero, what):
     if n_zero:
-        warn(f"{n_zero} {what} with k(x, x) = 0 (for a spectrum kernel: shorter than p, "
-             "so no p-grams); their normalised kernel values were set to 0 instead of NaN",
-             NumericalWarning)
+        warn(
+            f"{n_zero} {what} with k(x, x) = 0 (for a spectrum kernel: shorter than p, "
+            "so no p-grams); their normalised kernel values were set to 0 instead of NaN",
+            NumericalWarning,
+        )
 
 
 # ---------------------------------------------------------------------------
 # normalisation of a Gram block
 # ---------------------------------------------------------------------------
 
-def normalize_gram(S, diag_x=None, diag_y=None, method="cosine"):
+
+def normalize_gram(
+    S: ArrayLike,
+    diag_x: ArrayLike | None = None,
+    diag_y: ArrayLike | None = None,
+    method: str = "cosine",
+) -> np.ndarray:
     """Normalise a Gram block, ``S ← D_x⁻¹ S D_y⁻¹``.
 
     Parameters
@@ -101,18 +115,20 @@ def normalize_gram(S, diag_x=None, diag_y=None, method="cosine"):
     own_diagonal = diag_x is None and diag_y is None
     if diag_x is None:
         if S.shape[0] != S.shape[1]:
-            raise ValueError(
-                f"'diag_x' is needed for a non-square block 'S' of shape {S.shape}")
+            raise ValueError(f"'diag_x' is needed for a non-square block 'S' of shape {S.shape}")
         diag_x = np.diagonal(S)
     diag_x = check_real_array(diag_x, "diag_x").ravel()
     diag_y = diag_x if diag_y is None else check_real_array(diag_y, "diag_y").ravel()
     for name, d, n in (("diag_x", diag_x, S.shape[0]), ("diag_y", diag_y, S.shape[1])):
         if d.shape != (n,):
-            raise ValueError(f"{name!r} must have length {n} to match 'S' of shape "
-                             f"{S.shape}, got length {d.size}")
+            raise ValueError(
+                f"{name!r} must have length {n} to match 'S' of shape "
+                f"{S.shape}, got length {d.size}"
+            )
         if (d < 0).any():
-            raise ValueError(f"{name!r} must hold finite non-negative values k(x, x), "
-                             f"got minimum {d.min()!r}")
+            raise ValueError(
+                f"{name!r} must hold finite non-negative values k(x, x), got minimum {d.min()!r}"
+            )
 
     if method == "trace":
         with np.errstate(over="ignore"):  # a trace beyond float64 scales S to 0
@@ -132,9 +148,13 @@ def normalize_gram(S, diag_x=None, diag_y=None, method="cosine"):
         inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
         with np.errstate(over="ignore"):  # an overflow is refused below
             out = S * (inv_x[:, None] * inv_y[None, :])  # exactly symmetric when X is Y
-    refuse_overflow(out, "the normalised values", "'S'",
-                    "'S' is not a Gram block of the given diagonals: some |S_ij| exceed "
-                    "√(k(x_i, x_i) k(y_j, y_j)) by far")
+    refuse_overflow(
+        out,
+        "the normalised values",
+        "'S'",
+        "'S' is not a Gram block of the given diagonals: some |S_ij| exceed "
+        "√(k(x_i, x_i) k(y_j, y_j)) by far",
+    )
     if own_diagonal:
         np.fill_diagonal(out, (~zx).astype(np.float64))
     return out
@@ -143,6 +163,7 @@ def normalize_gram(S, diag_x=None, diag_y=None, method="cosine"):
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
+
 
 def _check_p(p):
     return check_positive_int(p, "p")
@@ -241,7 +262,7 @@ class JointSpectrumKernel(SequenceKernel):
 
     p: int = 3
 
-    joint = True        # it takes (x, y) pairs
+    joint = True  # it takes (x, y) pairs
 
     def __post_init__(self):
         _check_p(self.p)
@@ -254,27 +275,30 @@ class JointSpectrumKernel(SequenceKernel):
     def _grams(self, pair):
         x, y = pair
         windows = zip(*(x[k:] for k in range(self.p)))
-        return zip(windows, y[(self.p - 1) // 2:])
+        return zip(windows, y[(self.p - 1) // 2 :])
 
 
 def _check_base(base):
     if not isinstance(base, (SequenceKernel, Kernel)):
         raise TypeError(
             f"'base' must be a SequenceKernel (e.g. SpectrumKernel(p=3)) or a "
-            f"preimage Kernel, got {base!r}")
+            f"preimage Kernel, got {base!r}"
+        )
     return base
 
 
 class _WrappedKernel(SequenceKernel):
     """A kernel built on `self.base`: its input is the base kernel's input."""
 
+    base: SequenceKernel | Kernel  # the subclasses' field
+
     @property
-    def joint(self):
+    def joint(self) -> bool:  # type: ignore[override]  # a class attribute in the base
         """The base kernel takes ``(x, y)`` pairs."""
         return isinstance(self.base, SequenceKernel) and self.base.joint
 
     @property
-    def vector_input(self):
+    def vector_input(self) -> bool:  # type: ignore[override]  # a class attribute in the base
         """The base kernel (or the one it wraps) takes numeric vectors."""
         return isinstance(self.base, Kernel) or self.base.vector_input
 
@@ -326,21 +350,25 @@ class NormalizedKernel(_WrappedKernel):
            [0.9487, 1.    ]])
     """
 
-    base: object = dataclasses.field(default_factory=SpectrumKernel)
+    base: SequenceKernel | Kernel = dataclasses.field(default_factory=SpectrumKernel)
     method: str = "cosine"
 
     def __post_init__(self):
         _check_base(self.base)
         if self.method not in _NORMALIZATIONS:
             raise ValueError(
-                f"'method' must be one of {list(_NORMALIZATIONS)}, got {self.method!r}")
+                f"'method' must be one of {list(_NORMALIZATIONS)}, got {self.method!r}"
+            )
 
-    def features(self, X, vocabulary=None):
+    def features(
+        self, X: Sequences, vocabulary: Vocabulary | None = None
+    ) -> tuple[sp.csr_matrix, Vocabulary]:
         """Row-scaled features of the base kernel: ``D⁻¹ F`` (cosine) or
         ``F / tr`` with the trace of `X`'s own block (trace)."""
         if not isinstance(self.base, SequenceKernel):
             raise NotImplementedError(
-                f"{type(self.base).__name__} has no explicit sparse features")
+                f"{type(self.base).__name__} has no explicit sparse features"
+            )
         F, vocabulary = self.base.features(X, vocabulary)
         d = _row_norms2(F)
         if self.method == "trace":
@@ -352,14 +380,14 @@ class NormalizedKernel(_WrappedKernel):
         inv = np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
         return sp.diags(inv) @ F, vocabulary
 
-    def __call__(self, X, Y=None):
+    def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Normalised Gram block, ``normalize_gram(k(X, Y), k(X), k(Y), method)``."""
         S = self.base(X, Y)
         if Y is None:
             return normalize_gram(S, method=self.method)
         return normalize_gram(S, self.base.diag(X), self.base.diag(Y), self.method)
 
-    def diag(self, X):
+    def diag(self, X: Sequences) -> np.ndarray:
         """1 (cosine; 0 where k(x, x) = 0) or ``k(x_i, x_i) / tr²`` (trace)."""
         d = np.asarray(self.base.diag(X), dtype=np.float64)
         if self.method == "trace":
@@ -411,19 +439,21 @@ class KernelDistanceRBF(_WrappedKernel):
            [0.6065, 1.    ]])
     """
 
-    base: object = dataclasses.field(default_factory=SpectrumKernel)
+    base: SequenceKernel | Kernel = dataclasses.field(default_factory=SpectrumKernel)
     gamma: float = 1.0
 
     def __post_init__(self):
         _check_base(self.base)
         check_positive(self.gamma, "gamma")
 
-    def features(self, X, vocabulary=None):
+    def features(
+        self, X: Sequences, vocabulary: Vocabulary | None = None
+    ) -> tuple[sp.csr_matrix, Vocabulary]:
         raise NotImplementedError(
-            "KernelDistanceRBF has no explicit features (exp of a distance); use its "
-            "Gram blocks")
+            "KernelDistanceRBF has no explicit features (exp of a distance); use its Gram blocks"
+        )
 
-    def __call__(self, X, Y=None):
+    def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Gram block ``exp(−γ d(x_i, y_j))`` from one base block and two diagonals."""
         S = np.asarray(self.base(X, Y), dtype=np.float64)
         if Y is None:
@@ -439,6 +469,6 @@ class KernelDistanceRBF(_WrappedKernel):
         d2 *= -self.gamma
         return np.exp(d2, out=d2)
 
-    def diag(self, X):
+    def diag(self, X: Sequences) -> np.ndarray:
         """``K(x, x) = exp(0) = 1``."""
         return np.ones(len(self._check(X, "X")))

@@ -20,7 +20,15 @@ earlier version of the library predicts as it did. Fitted estimators also
 pickle, for users who choose pickle for files they trust.
 """
 
-from ._codec import LOADABLE
-from ._io import FORMAT, FORMAT_VERSION, load_model, model_info, save_model
+from .._lazy import lazy_exports
+
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._codec import LOADABLE
+    from ._io import FORMAT, FORMAT_VERSION, load_model, model_info, save_model
+
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "LOADABLE", "load_model", "model_info", "save_model"]

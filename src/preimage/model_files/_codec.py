@@ -28,8 +28,12 @@ LOADABLE = {
     "preimage.kernels._dot": ("LinearKernel", "PolynomialKernel", "SigmoidKernel"),
     "preimage.kernels._radial": ("GaussianKernel", "LaplacianKernel"),
     "preimage.kernels._sine": ("SineKernel",),
-    "preimage.kernels._string": ("SpectrumKernel", "JointSpectrumKernel",
-                                 "NormalizedKernel", "KernelDistanceRBF"),
+    "preimage.kernels._string": (
+        "SpectrumKernel",
+        "JointSpectrumKernel",
+        "NormalizedKernel",
+        "KernelDistanceRBF",
+    ),
     "preimage.kpca": ("KernelPCAResult",),
     "preimage.solvers._closed_form": ("ClosedFormPreimage",),
     "preimage.solvers._exact": ("ExactPreimage",),
@@ -53,8 +57,10 @@ def class_name(cls):
 def _loadable_class(name, path):
     module, _, qualname = name.partition(":")
     if qualname not in LOADABLE.get(module, ()):
-        raise ModelFileError(f"{path}: names the class {name!r}, which preimage does not "
-                             "load from model files (altered, or not a preimage model)")
+        raise ModelFileError(
+            f"{path}: names the class {name!r}, which preimage does not "
+            "load from model files (altered, or not a preimage model)"
+        )
     return getattr(importlib.import_module(module), qualname)
 
 
@@ -67,8 +73,8 @@ class Encoder:
 
     def __init__(self):
         self.arrays = []
-        self.seen = {}     # id -> reference
-        self.keep = []     # keeps encoded objects alive so ids stay unique
+        self.seen = {}  # id -> reference
+        self.keep = []  # keeps encoded objects alive so ids stay unique
 
     def encode(self, value, where):
         if value is None or isinstance(value, (bool, int, float, str)):
@@ -84,19 +90,24 @@ class Encoder:
             return items if isinstance(value, list) else {"__tuple__": items}
         if isinstance(value, dict):
             if all(isinstance(k, str) for k in value) and not any(
-                    k.startswith("__") for k in value):
+                k.startswith("__") for k in value
+            ):
                 return {k: self.encode(v, f"{where}[{k!r}]") for k, v in value.items()}
-            return {"__dict__": [[self.encode(k, f"{where} key"),
-                                  self.encode(v, f"{where}[{k!r}]")]
-                                 for k, v in value.items()]}
+            return {
+                "__dict__": [
+                    [self.encode(k, f"{where} key"), self.encode(v, f"{where}[{k!r}]")]
+                    for k, v in value.items()
+                ]
+            }
         if id(value) in self.seen:
             return {"__ref__": self.seen[id(value)]}
         if isinstance(value, np.ndarray):
             strings = value.dtype.hasobject and all(isinstance(v, str) for v in value.flat)
-            if not strings and (value.dtype.kind not in _ARRAY_KINDS
-                                or value.dtype.hasobject):
-                raise TypeError(f"{where} is an array of dtype {value.dtype}; model files "
-                                "hold numeric and string arrays only (use pickle)")
+            if not strings and (value.dtype.kind not in _ARRAY_KINDS or value.dtype.hasobject):
+                raise TypeError(
+                    f"{where} is an array of dtype {value.dtype}; model files "
+                    "hold numeric and string arrays only (use pickle)"
+                )
             key = f"a{len(self.arrays)}"
             self.arrays.append((key, value.astype(str) if strings else value, where))
             ref = {"array": key, "as_object": True} if strings else {"array": key}
@@ -107,11 +118,15 @@ class Encoder:
             raise TypeError(
                 f"{where} is a {cls.__module__}.{cls.__qualname__}, which a model file "
                 "cannot hold (model files hold preimage's own estimators, kernels and "
-                "solvers with NumPy arrays; use pickle for anything else)")
+                "solvers with NumPy arrays; use pickle for anything else)"
+            )
         ref = self._remember(value, None)
         state = vars(value)
-        return {"__object__": class_name(cls), "id": ref["object"],
-                "state": {k: self.encode(v, f"{where}.{k}") for k, v in state.items()}}
+        return {
+            "__object__": class_name(cls),
+            "id": ref["object"],
+            "state": {k: self.encode(v, f"{where}.{k}") for k, v in state.items()},
+        }
 
     def _remember(self, value, ref):
         if ref is None:

@@ -1,8 +1,13 @@
 """Writing, checking and reading model files (see :mod:`preimage.model_files`)."""
 
+from __future__ import annotations
+
 import datetime
 import hashlib
 import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 import zipfile
 
 import numpy as np
@@ -12,6 +17,9 @@ from .._version import __version__
 from ..exceptions import ModelFileError
 from ._codec import Decoder, Encoder, json_value, sha256
 from ._upgrade import upgrade_model, upgrade_state
+
+if TYPE_CHECKING:
+    from sklearn.base import BaseEstimator
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "load_model", "model_info", "save_model"]
 
@@ -45,7 +53,13 @@ def _summary(estimator):
     return summary
 
 
-def save_model(estimator, path, *, overwrite=False, metadata=None):
+def save_model(
+    estimator: BaseEstimator,
+    path: str | os.PathLike[str],
+    *,
+    overwrite: bool = False,
+    metadata: dict[str, Any] | None = None,
+) -> Path:
     """Write a fitted estimator to a model file, atomically.
 
     Parameters
@@ -73,13 +87,14 @@ def save_model(estimator, path, *, overwrite=False, metadata=None):
     import sklearn
     from sklearn.exceptions import NotFittedError
 
-
     if not hasattr(estimator, "get_params"):
-        raise TypeError(f"'estimator' must be a fitted estimator of preimage, got "
-                        f"{type(estimator).__name__}")
+        raise TypeError(
+            f"'estimator' must be a fitted estimator of preimage, got {type(estimator).__name__}"
+        )
     if not any(k.endswith("_") and not k.startswith("_") for k in vars(estimator)):
-        raise NotFittedError(f"'estimator' ({type(estimator).__name__}) is not fitted; "
-                             "fit it before saving it")
+        raise NotFittedError(
+            f"'estimator' ({type(estimator).__name__}) is not fitted; fit it before saving it"
+        )
     encoder = Encoder()
     state = encoder.encode(estimator, "estimator")
     meta = {
@@ -88,20 +103,27 @@ def save_model(estimator, path, *, overwrite=False, metadata=None):
         "preimage_version": __version__,
         "numpy_version": np.__version__,
         "sklearn_version": sklearn.__version__,
-        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "estimator": type(estimator).__name__,
         "params": json_value(estimator.get_params(deep=False)),
         "summary": _summary(estimator),
         "user": json_value(dict(metadata or {})),
-        "arrays": {key: {"dtype": a.dtype.str, "shape": list(a.shape), "sha256": sha256(a),
-                         "holds": where}
-                   for key, a, where in encoder.arrays},
+        "arrays": {
+            key: {
+                "dtype": a.dtype.str,
+                "shape": list(a.shape),
+                "sha256": sha256(a),
+                "holds": where,
+            }
+            for key, a, where in encoder.arrays
+        },
         "state": state,
     }
     text = json.dumps(meta, allow_nan=True).encode("utf-8")
-    entries = {"metadata": np.frombuffer(text, dtype=np.uint8),
-               "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(),
-                                         dtype=np.uint8)}
+    entries = {
+        "metadata": np.frombuffer(text, dtype=np.uint8),
+        "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(), dtype=np.uint8),
+    }
     entries.update({key: a for key, a, _ in encoder.arrays})
 
     def write(tmp):
@@ -121,10 +143,14 @@ def _read(path):
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
         # np.load takes anything that is neither a zip nor an .npy file for a
         # pickle, and says so; a model file is never a pickle.
-        reason = ("neither a NumPy archive nor a NumPy array" if "pickled" in str(exc)
-                  else f"{type(exc).__name__}: {exc}")
-        raise ModelFileError(f"{path}: not a preimage model file, or truncated "
-                             f"({reason})") from None
+        reason = (
+            "neither a NumPy archive nor a NumPy array"
+            if "pickled" in str(exc)
+            else f"{type(exc).__name__}: {exc}"
+        )
+        raise ModelFileError(
+            f"{path}: not a preimage model file, or truncated ({reason})"
+        ) from None
     if not isinstance(archive, np.lib.npyio.NpzFile):
         raise ModelFileError(f"{path}: a single NumPy array, not a preimage model file")
     try:
@@ -137,12 +163,14 @@ def _read(path):
         raise
     except Exception as exc:  # zlib, zip CRC, short reads: a damaged archive
         archive.close()
-        raise ModelFileError(f"{path}: damaged or truncated model file "
-                             f"({type(exc).__name__}: {exc})") from None
+        raise ModelFileError(
+            f"{path}: damaged or truncated model file ({type(exc).__name__}: {exc})"
+        ) from None
     if hashlib.sha256(text).hexdigest() != checksum:
         archive.close()
-        raise ModelFileError(f"{path}: the metadata does not match its checksum; "
-                             "the file was altered or damaged")
+        raise ModelFileError(
+            f"{path}: the metadata does not match its checksum; the file was altered or damaged"
+        )
     try:
         meta = json.loads(text.decode("utf-8"))
     except ValueError as exc:
@@ -153,16 +181,16 @@ def _read(path):
         raise ModelFileError(f"{path}: not a preimage model file")
     version = meta.get("format_version")
     if not isinstance(version, int) or version > FORMAT_VERSION:
-    
         archive.close()
         raise ModelFileError(
             f"{path}: model format version {version!r}, written by preimage "
             f"{meta.get('preimage_version', '?')}; this preimage ({__version__}) reads "
-            f"versions up to {FORMAT_VERSION}: upgrade preimage to load it")
+            f"versions up to {FORMAT_VERSION}: upgrade preimage to load it"
+        )
     return meta, archive
 
 
-def model_info(path):
+def model_info(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The metadata of a model file, checked but without building the model.
 
     Returns
@@ -185,7 +213,7 @@ def model_info(path):
     return {k: v for k, v in meta.items() if k != "state"}
 
 
-def load_model(path):
+def load_model(path: str | os.PathLike[str]) -> BaseEstimator:
     """Read a model file written by :func:`save_model`.
 
     Nothing is unpickled: arrays are read with ``allow_pickle=False``, every
@@ -208,16 +236,25 @@ def load_model(path):
             try:
                 array = archive[key]
             except KeyError:
-                raise ModelFileError(f"{path}: array {key} ({spec.get('holds')}) is "
-                                     "missing; the file is truncated or altered") from None
+                raise ModelFileError(
+                    f"{path}: array {key} ({spec.get('holds')}) is "
+                    "missing; the file is truncated or altered"
+                ) from None
             except Exception as exc:
-                raise ModelFileError(f"{path}: array {key} ({spec.get('holds')}) cannot be "
-                                     f"read ({type(exc).__name__}: {exc}); the file is "
-                                     "damaged or altered") from None
-            if (array.dtype.str != spec["dtype"] or list(array.shape) != spec["shape"]
-                    or sha256(array) != spec["sha256"]):
-                raise ModelFileError(f"{path}: array {key} ({spec.get('holds')}) does not "
-                                     "match its recorded checksum; the file was altered")
+                raise ModelFileError(
+                    f"{path}: array {key} ({spec.get('holds')}) cannot be "
+                    f"read ({type(exc).__name__}: {exc}); the file is "
+                    "damaged or altered"
+                ) from None
+            if (
+                array.dtype.str != spec["dtype"]
+                or list(array.shape) != spec["shape"]
+                or sha256(array) != spec["sha256"]
+            ):
+                raise ModelFileError(
+                    f"{path}: array {key} ({spec.get('holds')}) does not "
+                    "match its recorded checksum; the file was altered"
+                )
             arrays[key] = array
     version = meta["format_version"]
     try:
@@ -225,8 +262,9 @@ def load_model(path):
     except ModelFileError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, ImportError) as exc:
-        raise ModelFileError(f"{path}: the model's state is malformed "
-                             f"({type(exc).__name__}: {exc})") from None
+        raise ModelFileError(
+            f"{path}: the model's state is malformed ({type(exc).__name__}: {exc})"
+        ) from None
     if not hasattr(model, "get_params"):
         raise ModelFileError(f"{path}: does not hold an estimator")
     return upgrade_model(model, version)

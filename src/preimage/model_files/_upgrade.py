@@ -37,27 +37,30 @@ __all__ = ["ADDED", "upgrade_state", "upgrade_model"]
 CLASSES = {
     "preimage.kpca:KernelPCAFit": "preimage.kpca:KernelPCAResult",
     "preimage.sparse_regression:WienerState": "preimage.sparse_regression._wiener:WienerState",
-    "preimage.sparse_regression:SequentialSVRResult":
-        "preimage.sparse_regression._sequential:SequentialSVRResult",
+    "preimage.sparse_regression:SequentialSVRResult": "preimage.sparse_regression._sequential:SequentialSVRResult",
     "preimage.reduced_set._result:ReducedSet": "preimage.reduced_set._result:ReducedSetResult",
 }
 
 #: Attributes renamed since format 1, by (current) class: old name → new.
 ATTRIBUTES = {
     "preimage.estimators._kernel_pca:KernelPCA": {
-        "_fit_state": "fit_result_", "_solver_cache": "_solvers"},
+        "_fit_state": "fit_result_",
+        "_solver_cache": "_solvers",
+    },
     "preimage.solvers._closed_form:ClosedFormPreimage": {"regularization": "alpha"},
-    "preimage.estimators._sparse_regression:SequentialSVR": {
-        "n_basis_vectors_": "n_vectors_"},
+    "preimage.estimators._sparse_regression:SequentialSVR": {"n_basis_vectors_": "n_vectors_"},
     "preimage.estimators._reduced_kpca:ReducedKernelPCA": {
-        "coef_": "dual_coef_", "offset_": "intercept_"},
+        "coef_": "dual_coef_",
+        "offset_": "intercept_",
+    },
 }
 
 #: Keys renamed inside dictionaries of options, by (current) class and
 #: attribute: old key → new.
 OPTIONS = {
     "preimage.estimators._denoiser:KernelPCADenoiser": {
-        "method_params": {"regularization": "alpha"}},
+        "method_params": {"regularization": "alpha"}
+    },
     "preimage.reduced_set._result:ReducedSetResult": {"info": {"solver": "preimage_method"}},
 }
 
@@ -105,11 +108,14 @@ def _sklearn_parameters(kpca):
     (``gamma=None`` of a Gaussian kernel meant the papers' width, now
     ``"total_variance"``; None is now scikit-learn's 1/n_features)."""
     state = vars(kpca)
-    for name, value in (("alpha", 1.0), ("fit_inverse_transform", False),
-                        ("remove_zero_eig", False), ("n_jobs", None)):
+    for name, value in (
+        ("alpha", 1.0),
+        ("fit_inverse_transform", False),
+        ("remove_zero_eig", False),
+        ("n_jobs", None),
+    ):
         state.setdefault(name, value)
-    if kpca.gamma is None and isinstance(kpca.kernel, str) and kpca.kernel in ("rbf",
-                                                                               "gaussian"):
+    if kpca.gamma is None and isinstance(kpca.kernel, str) and kpca.kernel in ("rbf", "gaussian"):
         kpca.gamma = "total_variance"
 
 
@@ -142,8 +148,12 @@ def _denoiser(den):
     if solver is None:
         # Format 1 made the solvers of iterative methods at each call, from the
         # same parameters: make it once, as a denoiser now does at fit.
-        solver = make_solver(den.method, den.method_params, random_state=den.random_state,
-                             n_landmarks=den.n_landmarks)
+        solver = make_solver(
+            den.method,
+            den.method_params,
+            random_state=den.random_state,
+            n_landmarks=den.n_landmarks,
+        )
         den.solver_ = solver.fit(kpca.X_fit_, kpca.kernel_, kpca=kpca.fit_result_)
         return
     _link_solver(solver, kpca)
@@ -158,8 +168,8 @@ def _link_solver(solver, kpca):
     state.setdefault("support_", kpca.X_fit_)
     state.setdefault("kernel_", kpca.kernel_)
     if isinstance(solver, LearnedPreimage):
-        state.setdefault("target_mean_", None)   # format 1 had no centred targets
-        state.setdefault("KA_", None)            # computed on use
+        state.setdefault("target_mean_", None)  # format 1 had no centred targets
+        state.setdefault("KA_", None)  # computed on use
     if isinstance(solver, ClosedFormPreimage):
         state.setdefault("_coordinate_maps", None)
 
@@ -182,6 +192,7 @@ def _estimator(*upgrades):
     def upgrade(est):
         for step in upgrades:
             step(est)
+
     return upgrade
 
 
@@ -195,10 +206,14 @@ def _reduced(est):
     shared = bool(rs.info.get("shared", False))
     per_machine = (est.dual_coef_ != 0).sum(axis=1).max(initial=0)
     state = vars(est)
-    for name, value in (("estimator", None),
-                        ("n_vectors", max(1, int(est.n_vectors_ if shared else per_machine))),
-                        ("method", rs.method), ("shared", shared), ("method_params", None),
-                        ("random_state", None)):
+    for name, value in (
+        ("estimator", None),
+        ("n_vectors", max(1, int(est.n_vectors_ if shared else per_machine))),
+        ("method", rs.method),
+        ("shared", shared),
+        ("method_params", None),
+        ("random_state", None),
+    ):
         state.setdefault(name, value)
 
 

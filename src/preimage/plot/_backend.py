@@ -1,18 +1,31 @@
-"""matplotlib, imported on first use, and saving a figure."""
+"""matplotlib, imported on first use, and saving a figure.
+
+The library draws with whatever backend the user has: inline in a notebook,
+in a window on a desktop, Agg in a script without a display. It never
+chooses one; the command line chooses Agg for itself (``preimage demo``,
+``preimage reproduce``), where figures only go to files. Saving does not
+need a display whatever the backend: :meth:`~matplotlib.figure.Figure.savefig`
+renders a PNG with Agg.
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["pyplot", "save_figure"]
 
-# Backends that draw to files; any other needs a display.
-_FILE_BACKENDS = ("agg", "pdf", "svg", "ps", "cairo")
 
-
-def pyplot():
+def pyplot() -> ModuleType:
     """:mod:`matplotlib.pyplot`, imported now (never at ``import preimage``).
 
-    Without a display (no ``DISPLAY`` and no ``MPLBACKEND``) an interactive
-    default backend is replaced by Agg, so figures can always be drawn and
-    saved. The plotting functions of :mod:`preimage.plot` call it, and so does
-    a figure laid out by hand (the reproductions draw theirs this way).
+    The backend is the user's: this neither reads nor sets it. The plotting
+    functions of :mod:`preimage.plot` call it, and so does a figure laid out
+    by hand (the reproductions draw theirs this way).
 
     Raises
     ------
@@ -29,22 +42,28 @@ def pyplot():
     >>> plt.close(fig)
     """
     try:
-        import matplotlib
-
-        if matplotlib.get_backend().lower() not in _FILE_BACKENDS:
-            import os
-
-            if not os.environ.get("DISPLAY") and not os.environ.get("MPLBACKEND"):
-                matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "preimage.plot needs matplotlib: pip install \"preimage[plot]\"") from exc
+        raise ImportError('preimage.plot needs matplotlib: pip install "preimage[plot]"') from exc
     return plt
 
 
-def save_figure(fig, path, *, dpi=110):
-    """Save `fig` to `path` and close it."""
+def save_figure(
+    fig: Figure, path: str | os.PathLike[str], *, dpi: float = 110
+) -> str | os.PathLike[str]:
+    """Save `fig` to `path` and close it (a figure saved is not also shown).
+
+    Parameters
+    ----------
+    fig : Figure
+    path : str or path-like
+        The file; its suffix says the format (``.png``, ``.pdf``, ``.svg``).
+    dpi : float, default=110
+
+    Returns
+    -------
+    path
+    """
     plt = pyplot()
     fig.savefig(path, dpi=dpi, bbox_inches="tight")
     plt.close(fig)

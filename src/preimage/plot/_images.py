@@ -1,10 +1,17 @@
 """Grids of images with labelled rows: digits, eigenvectors, pre-images."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 import textwrap
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._backend import pyplot
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure, SubFigure
 
 __all__ = ["LABEL_WIDTH", "plot_image_grid"]
 
@@ -20,14 +27,25 @@ def _wrap_label(label, width):
     label = str(label)
     if width is None:
         return label
-    return "\n".join(textwrap.fill(line, width, break_long_words=False,
-                                   break_on_hyphens=False) or line
-                     for line in label.split("\n"))
+    return "\n".join(
+        textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False) or line
+        for line in label.split("\n")
+    )
 
 
-def plot_image_grid(rows, row_labels=None, *, image_shape, fig=None, cmap="gray_r",
-                    title=None, vmin=0.0, vmax=1.0, col_labels=None,
-                    label_width=LABEL_WIDTH):
+def plot_image_grid(
+    rows: Sequence[Any],
+    row_labels: Sequence[str] | None = None,
+    *,
+    image_shape: tuple[int, ...],
+    fig: Figure | SubFigure | None = None,
+    cmap: str = "gray_r",
+    title: str | None = None,
+    vmin: float = 0.0,
+    vmax: float = 1.0,
+    col_labels: Sequence[str] | None = None,
+    label_width: int | None = LABEL_WIDTH,
+) -> Figure | SubFigure:
     """A grid of images, one row per entry of `rows`, labelled on the left.
 
     Parameters
@@ -73,12 +91,14 @@ def plot_image_grid(rows, row_labels=None, *, image_shape, fig=None, cmap="gray_
     image_shape = tuple(int(s) for s in np.atleast_1d(image_shape))
     n_pixels = int(np.prod(image_shape))
     rows = [np.asarray(images) for images in rows]
-    if not rows or any(images.ndim < 1 or images.size != len(images) * n_pixels
-                       for images in rows):
+    if not rows or any(
+        images.ndim < 1 or images.size != len(images) * n_pixels for images in rows
+    ):
         raise ValueError(
             f"'rows' must be a non-empty sequence of arrays (n_images, {n_pixels}) "
             f"matching 'image_shape'={image_shape}, got shapes "
-            f"{[images.shape for images in rows]}")
+            f"{[images.shape for images in rows]}"
+        )
     rows = [images.reshape(len(images), n_pixels) for images in rows]
     n_rows = len(rows)
     n_cols = max(len(images) for images in rows)
@@ -86,11 +106,13 @@ def plot_image_grid(rows, row_labels=None, *, image_shape, fig=None, cmap="gray_
         row_labels = [""] * n_rows
     row_labels = [_wrap_label(label, label_width) for label in row_labels]
     if len(row_labels) != n_rows:
-        raise ValueError(f"'row_labels' must hold one label per row ({n_rows}), got "
-                         f"{len(row_labels)}")
+        raise ValueError(
+            f"'row_labels' must hold one label per row ({n_rows}), got {len(row_labels)}"
+        )
     if col_labels is not None and len(col_labels) != n_cols:
-        raise ValueError(f"'col_labels' must hold one label per column ({n_cols}), got "
-                         f"{len(col_labels)}")
+        raise ValueError(
+            f"'col_labels' must hold one label per column ({n_cols}), got {len(col_labels)}"
+        )
     if fig is None:
         longest = max(len(line) for label in row_labels for line in label.split("\n"))
         label_column = max(1.6, _INCH_PER_CHAR * longest + 0.3)
@@ -105,10 +127,14 @@ def plot_image_grid(rows, row_labels=None, *, image_shape, fig=None, cmap="gray_
             for spine in ax.spines.values():
                 spine.set_visible(False)
             if j < len(images):
-                ax.imshow(images[j].reshape(image_shape), cmap=cmap,
-                          vmin=vmin, vmax=vmax, interpolation="nearest")
-        axes[i, 0].set_ylabel(label, rotation=0, ha="right", va="center",
-                              fontsize=_LABEL_FONTSIZE)
+                ax.imshow(
+                    images[j].reshape(image_shape),
+                    cmap=cmap,
+                    vmin=vmin,
+                    vmax=vmax,
+                    interpolation="nearest",
+                )
+        axes[i, 0].set_ylabel(label, rotation=0, ha="right", va="center", fontsize=_LABEL_FONTSIZE)
     if col_labels is not None:
         for ax, label in zip(axes[0], col_labels):
             ax.set_title(str(label), fontsize=_LABEL_FONTSIZE)

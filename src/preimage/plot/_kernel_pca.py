@@ -1,14 +1,28 @@
 """Figures of a kernel PCA: its spectrum and its first two coordinates."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from .._typing import ArrayLike
 from ._backend import pyplot
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_embedding", "plot_spectrum"]
 
 
-def plot_spectrum(eigenvalues, *, total=None, ax=None, n_show=None,
-                  title="Kernel PCA spectrum"):
+def plot_spectrum(
+    eigenvalues: ArrayLike,
+    *,
+    total: float | None = None,
+    ax: Axes | None = None,
+    n_show: int | None = None,
+    title: str = "Kernel PCA spectrum",
+) -> Axes:
     """Eigenvalues (log scale) and the cumulative fraction of feature-space
     variance they explain.
 
@@ -34,7 +48,13 @@ def plot_spectrum(eigenvalues, *, total=None, ax=None, n_show=None,
     return ax
 
 
-def plot_embedding(Y, labels=None, *, ax=None, title="First two kernel principal components"):
+def plot_embedding(
+    Y: ArrayLike,
+    labels: ArrayLike | None = None,
+    *,
+    ax: Axes | None = None,
+    title: str = "First two kernel principal components",
+) -> Axes:
     """Scatter of the first two coordinates, coloured by label."""
     plt = pyplot()
     Y = np.asarray(Y)
@@ -42,8 +62,14 @@ def plot_embedding(Y, labels=None, *, ax=None, title="First two kernel principal
         _, ax = plt.subplots(figsize=(5, 4))
     scatter = ax.scatter(Y[:, 0], Y[:, 1], c=labels, s=8, cmap="tab10", alpha=0.8)
     if labels is not None:
-        ax.legend(*scatter.legend_elements(), title="label", fontsize="small",
-                  loc="best", markerscale=0.8, ncols=2)
+        ax.legend(
+            *scatter.legend_elements(),
+            title="label",
+            fontsize="small",
+            loc="best",
+            markerscale=0.8,
+            ncols=2,
+        )
     ax.set_xlabel("component 1")
     ax.set_ylabel("component 2")
     ax.set_title(title)

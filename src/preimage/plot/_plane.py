@@ -1,26 +1,43 @@
 """Points in the plane: what a denoiser does to 2-D points."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from .._typing import ArrayLike
 from .._validation import check_array_2d
 from ._backend import pyplot
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["check_points", "finish_plane", "plot_denoising_2d"]
 
 _CLEAN_KINDS = ("points", "curve")
 
 
-def check_points(X, name):
+def check_points(X: ArrayLike, name: str) -> np.ndarray:
     """`X` as a finite (n, 2) float array, or a ValueError naming `name`."""
     X = check_array_2d(X, name)
     if X.shape[1] != 2:
-        raise ValueError(f"{name!r} must hold 2-D points, an array of shape (n, 2), "
-                         f"got shape {X.shape}")
+        raise ValueError(
+            f"{name!r} must hold 2-D points, an array of shape (n, 2), got shape {X.shape}"
+        )
     return X
 
 
-def plot_denoising_2d(noisy, denoised, *, clean=None, train=None, ax=None,
-                      clean_kind="points", title="Kernel PCA denoising"):
+def plot_denoising_2d(
+    noisy: ArrayLike,
+    denoised: ArrayLike,
+    *,
+    clean: ArrayLike | None = None,
+    train: ArrayLike | None = None,
+    ax: Axes | None = None,
+    clean_kind: str = "points",
+    title: str = "Kernel PCA denoising",
+) -> Axes:
     """Noisy 2-D points, their denoised versions and the move between them.
 
     Each noisy point x is joined by a thin line to its denoised point x̂ (the
@@ -64,29 +81,58 @@ def plot_denoising_2d(noisy, denoised, *, clean=None, train=None, ax=None,
     noisy = check_points(noisy, "noisy")
     denoised = check_points(denoised, "denoised")
     if denoised.shape[0] != noisy.shape[0]:
-        raise ValueError(f"'denoised' must have one row per row of 'noisy' "
-                         f"({noisy.shape[0]}), got shape {denoised.shape}")
+        raise ValueError(
+            f"'denoised' must have one row per row of 'noisy' "
+            f"({noisy.shape[0]}), got shape {denoised.shape}"
+        )
     clean = None if clean is None else check_points(clean, "clean")
     train = None if train is None else check_points(train, "train")
     if clean_kind not in _CLEAN_KINDS:
-        raise ValueError(f"'clean_kind' must be one of {list(_CLEAN_KINDS)}, "
-                         f"got {clean_kind!r}")
+        raise ValueError(f"'clean_kind' must be one of {list(_CLEAN_KINDS)}, got {clean_kind!r}")
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 5), layout="constrained")
     if train is not None:
-        ax.scatter(train[:, 0], train[:, 1], s=5, color="0.8", zorder=1,
-                   label=f"training points ({train.shape[0]})")
+        ax.scatter(
+            train[:, 0],
+            train[:, 1],
+            s=5,
+            color="0.8",
+            zorder=1,
+            label=f"training points ({train.shape[0]})",
+        )
     if clean is not None and clean_kind == "curve":
         ax.plot(clean[:, 0], clean[:, 1], color="k", lw=1.2, zorder=4, label="clean")
     elif clean is not None:
-        ax.scatter(clean[:, 0], clean[:, 1], s=12, marker="x", color="k", linewidths=0.8,
-                   zorder=4, label="clean")
+        ax.scatter(
+            clean[:, 0],
+            clean[:, 1],
+            s=12,
+            marker="x",
+            color="k",
+            linewidths=0.8,
+            zorder=4,
+            label="clean",
+        )
     # segment i runs from noisy point i to denoised point i: shape (n, 2, 2)
-    moves = LineCollection(np.stack([noisy, denoised], axis=1), colors="C0",
-                           linewidths=0.6, alpha=0.6, zorder=2, label="noisy → denoised")
+    moves = LineCollection(
+        np.stack([noisy, denoised], axis=1),  # type: ignore[arg-type]
+        colors="C0",
+        linewidths=0.6,
+        alpha=0.6,
+        zorder=2,
+        label="noisy → denoised",
+    )
     ax.add_collection(moves)
-    ax.scatter(noisy[:, 0], noisy[:, 1], s=14, facecolors="none", edgecolors="C0",
-               linewidths=0.8, zorder=3, label="noisy")
+    ax.scatter(
+        noisy[:, 0],
+        noisy[:, 1],
+        s=14,
+        facecolors="none",
+        edgecolors="C0",
+        linewidths=0.8,
+        zorder=3,
+        label="noisy",
+    )
     ax.scatter(denoised[:, 0], denoised[:, 1], s=14, color="C3", zorder=5, label="denoised")
     return finish_plane(ax, title, markerscale=1.5)
 

@@ -1,17 +1,28 @@
 """Reduced sets: their vectors and their error as vectors are added or removed
 (Schölkopf et al. 1999, Sec. V)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
+from .._typing import ArrayLike
 from .._validation import check_array_2d, check_positive_int, check_real_array
 from ._backend import pyplot
 from ._images import plot_image_grid
 from ._plane import check_points, finish_plane
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure, SubFigure
+
 __all__ = ["plot_reduced_set", "plot_reduced_set_error"]
 
 
-def _reduced_parts(reduced, coef):
+def _reduced_parts(
+    reduced: Any, coef: ArrayLike | None
+) -> tuple[np.ndarray, np.ndarray | None, str | None]:
     """Vectors (p, d), coefficients (m, p) or None and method name of `reduced`.
 
     `reduced` is a :class:`~preimage.reduced_set.ReducedSetResult`, anything
@@ -32,13 +43,25 @@ def _reduced_parts(reduced, coef):
         if coef.ndim == 1:
             coef = coef[None, :]
         if coef.ndim != 2 or coef.shape[1] != vectors.shape[0]:
-            raise ValueError(f"'coef' must have shape (p,) or (m, p) with p = "
-                             f"{vectors.shape[0]} reduced-set vectors, got shape {coef.shape}")
+            raise ValueError(
+                f"'coef' must have shape (p,) or (m, p) with p = "
+                f"{vectors.shape[0]} reduced-set vectors, got shape {coef.shape}"
+            )
     return vectors, coef, method
 
 
-def plot_reduced_set(reduced, *, X=None, coef=None, ax=None, fig=None, image_shape=None,
-                     n_cols=8, cmap=None, title=None):
+def plot_reduced_set(
+    reduced: Any,
+    *,
+    X: ArrayLike | None = None,
+    coef: ArrayLike | None = None,
+    ax: Axes | None = None,
+    fig: Figure | SubFigure | None = None,
+    image_shape: tuple[int, ...] | None = None,
+    n_cols: int = 8,
+    cmap: str | None = None,
+    title: str | None = None,
+) -> Axes | Figure | SubFigure:
     """The reduced-set vectors z_j, weighted by their coefficients.
 
     A reduced set replaces ``Ψ_k = Σ_i α_ki φ(x_i)`` by
@@ -102,37 +125,69 @@ def plot_reduced_set(reduced, *, X=None, coef=None, ax=None, fig=None, image_sha
         if d != 2:
             raise ValueError(
                 f"'reduced' holds vectors of dimension {d}; the scatter needs d = 2, "
-                "otherwise give 'image_shape' to draw them as images")
+                "otherwise give 'image_shape' to draw them as images"
+            )
         if fig is not None:
-            raise ValueError("'fig' is for the image grid (with 'image_shape'); pass 'ax' "
-                             "to place the 2-D scatter")
+            raise ValueError(
+                "'fig' is for the image grid (with 'image_shape'); pass 'ax' "
+                "to place the 2-D scatter"
+            )
         if ax is None:
             _, ax = plt.subplots(figsize=(6, 5), layout="constrained")
         if X is not None:
             X = check_points(X, "X")
-            ax.scatter(X[:, 0], X[:, 1], s=8, color="0.7", zorder=1,
-                       label=f"original points ({X.shape[0]})")
+            ax.scatter(
+                X[:, 0],
+                X[:, 1],
+                s=8,
+                color="0.7",
+                zorder=1,
+                label=f"original points ({X.shape[0]})",
+            )
         label = f"reduced-set vectors $z_j$ ({p})"
         if weight is None:
-            ax.scatter(vectors[:, 0], vectors[:, 1], s=120, color="C3", edgecolors="k",
-                       zorder=3, label=label)
+            ax.scatter(
+                vectors[:, 0],
+                vectors[:, 1],
+                s=120,
+                color="C3",
+                edgecolors="k",
+                zorder=3,
+                label=label,
+            )
         else:
             top = float(weight.max())
             sizes = 40.0 + 160.0 * (weight / top if top > 0 else np.ones(p))
-            points = ax.scatter(vectors[:, 0], vectors[:, 1], c=weight, s=sizes,
-                                cmap=cmap or "viridis", vmin=0.0, edgecolors="k",
-                                zorder=3, label=label)
-            ax.figure.colorbar(points, ax=ax, shrink=0.85,
-                               label=r"$|\beta_j|$" if single else r"$\sum_k |\beta_{kj}|$")
+            points = ax.scatter(
+                vectors[:, 0],
+                vectors[:, 1],
+                c=weight,
+                s=sizes,
+                cmap=cmap or "viridis",
+                vmin=0.0,
+                edgecolors="k",
+                zorder=3,
+                label=label,
+            )
+            ax.figure.colorbar(
+                points,
+                ax=ax,
+                shrink=0.85,
+                label=r"$|\beta_j|$" if single else r"$\sum_k |\beta_{kj}|$",
+            )
         return finish_plane(ax, title, markerscale=0.6)
 
     image_shape = tuple(int(s) for s in np.atleast_1d(image_shape))
     if int(np.prod(image_shape)) != d:
-        raise ValueError(f"'image_shape' must have {d} pixels in all (the dimension of "
-                         f"the vectors), got {image_shape}")
+        raise ValueError(
+            f"'image_shape' must have {d} pixels in all (the dimension of "
+            f"the vectors), got {image_shape}"
+        )
     if ax is not None:
-        raise ValueError("'ax' holds one Axes but 'image_shape' draws a grid of images; "
-                         "pass 'fig' (a Figure or SubFigure) instead")
+        raise ValueError(
+            "'ax' holds one Axes but 'image_shape' draws a grid of images; "
+            "pass 'fig' (a Figure or SubFigure) instead"
+        )
     n_cols = min(p, check_positive_int(n_cols, "n_cols"))
     low, high = float(vectors.min()), float(vectors.max())
     if low < 0:
@@ -140,9 +195,10 @@ def plot_reduced_set(reduced, *, X=None, coef=None, ax=None, fig=None, image_sha
         cmap, vmin, vmax = cmap or "RdBu_r", -span, span
     else:
         cmap, vmin, vmax = cmap or "gray_r", 0.0, (high if high > 0 else 1.0)
-    rows = [vectors[start:start + n_cols] for start in range(0, p, n_cols)]
-    fig = plot_image_grid(rows, None, image_shape=image_shape, fig=fig, cmap=cmap,
-                          title=title, vmin=vmin, vmax=vmax)
+    rows = [vectors[start : start + n_cols] for start in range(0, p, n_cols)]
+    fig = plot_image_grid(
+        rows, None, image_shape=image_shape, fig=fig, cmap=cmap, title=title, vmin=vmin, vmax=vmax
+    )
     image_axes = [a for a in fig.axes if a.images][-p:]
     for j, a in enumerate(image_axes):
         if coef is None:
@@ -152,12 +208,13 @@ def plot_reduced_set(reduced, *, X=None, coef=None, ax=None, fig=None, image_sha
         else:
             text = f"Σ|β| = {weight[j]:.3g}"
         a.set_title(text, fontsize=8)
-    fig.colorbar(image_axes[0].images[0], ax=image_axes, shrink=0.8, aspect=30,
-                 label="value")
+    fig.colorbar(image_axes[0].images[0], ax=image_axes, shrink=0.8, aspect=30, label="value")
     return fig
 
 
-def plot_reduced_set_error(reduced, *, ax=None, max_legend=8, title=None):
+def plot_reduced_set_error(
+    reduced: Any, *, ax: Axes | None = None, max_legend: int = 8, title: str | None = None
+) -> Axes:
     """Relative feature-space error ``ρ_k / ‖Ψ_k‖²`` against the number of vectors.
 
     ``ρ_k = ‖Ψ_k − Ψ'_k‖²`` is read from ``reduced.history`` (recorded as
@@ -208,29 +265,38 @@ def plot_reduced_set_error(reduced, *, ax=None, max_legend=8, title=None):
     source = getattr(reduced, "reduced_set_", reduced)
     history = getattr(source, "history", None)
     if not isinstance(history, dict) or not {"n_vectors", "error"} <= set(history):
-        raise ValueError("'reduced' must be a ReducedSetResult (or a reduced SVM) with "
-                         "history {'n_vectors': ..., 'error': ...}, got "
-                         f"{type(reduced).__name__} with history {history!r}")
+        raise ValueError(
+            "'reduced' must be a ReducedSetResult (or a reduced SVM) with "
+            "history {'n_vectors': ..., 'error': ...}, got "
+            f"{type(reduced).__name__} with history {history!r}"
+        )
     n_vectors = np.asarray(history["n_vectors"], dtype=float)
     error = np.asarray(history["error"], dtype=float)
     if error.ndim == 1:
         error = error[:, None]
     norm2 = np.atleast_1d(np.asarray(source.norm2, dtype=float))
-    if (n_vectors.ndim != 1 or error.shape[0] != n_vectors.size
-            or error.shape[1] != norm2.size):
+    if n_vectors.ndim != 1 or error.shape[0] != n_vectors.size or error.shape[1] != norm2.size:
         raise ValueError(
             f"'reduced' has an inconsistent history: n_vectors {n_vectors.shape}, error "
-            f"{error.shape}, norm2 {norm2.shape}; expected (s,), (s, m) and (m,)")
+            f"{error.shape}, norm2 {norm2.shape}; expected (s,), (s, m) and (m,)"
+        )
     max_legend = check_positive_int(max_legend, "max_legend", minimum=0)
     relative = np.divide(error, norm2, out=np.full_like(error, np.nan), where=norm2 > 0)
-    relative[~(relative > 0)] = np.nan    # log axis: zeros and ‖Ψ‖² = 0 left out
+    relative[~(relative > 0)] = np.nan  # log axis: zeros and ‖Ψ‖² = 0 left out
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 4), layout="constrained")
     m = relative.shape[1]
     marker = "o" if n_vectors.size <= 40 else None
     for k in range(m):
-        ax.plot(n_vectors, relative[:, k], marker=marker, ms=3, lw=1.2, color=f"C{k % 10}",
-                label=f"expansion {k + 1}" if k < max_legend else None)
+        ax.plot(
+            n_vectors,
+            relative[:, k],
+            marker=marker,
+            ms=3,
+            lw=1.2,
+            color=f"C{k % 10}",
+            label=f"expansion {k + 1}" if k < max_legend else None,
+        )
     if m > max_legend:
         ax.plot([], [], " ", label=f"(+{m - max_legend} more)")
     ax.set_yscale("log")
@@ -241,6 +307,7 @@ def plot_reduced_set_error(reduced, *, ax=None, max_legend=8, title=None):
     if m > 1:
         ax.legend(fontsize="small", loc="best", ncols=2 if min(m, max_legend) > 4 else 1)
     method = getattr(source, "method", None)
-    ax.set_title(title if title is not None
-                 else "Reduced-set error" + (f" ({method})" if method else ""))
+    ax.set_title(
+        title if title is not None else "Reduced-set error" + (f" ({method})" if method else "")
+    )
     return ax

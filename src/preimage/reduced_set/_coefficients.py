@@ -11,9 +11,13 @@ norm, and a ridge ``(K^z + a I)⁻¹`` (``alpha=a``) trades a little error for
 stability.
 """
 
+from __future__ import annotations
+
 import numpy as np
 from scipy.linalg import pinvh
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_array_2d, check_positive, check_real_array
 from ._common import finite, reducible
 
@@ -38,13 +42,16 @@ def _error(norm2, B, K_z, C):
 
 def _inner_products(expansion, vectors):
     """``C_jk = ⟨φ(z_j), Ψ_k⟩ = Σ_i k(z_j, x_i) α_ki``, shape (p, m)."""
-    K = expansion.kernel.block(vectors, expansion.support, check_input=False,
-                               names="'vectors' and 'expansion'")
-    with np.errstate(over="ignore", invalid="ignore"):   # refused just below
+    K = expansion.kernel.block(
+        vectors, expansion.support, check_input=False, names="'vectors' and 'expansion'"
+    )
+    with np.errstate(over="ignore", invalid="ignore"):  # refused just below
         return finite(K @ expansion.coef.T, "'expansion' and 'vectors'")
 
 
-def optimal_coefficients(expansion, vectors, *, alpha=0.0):
+def optimal_coefficients(
+    expansion: FeatureExpansion, vectors: ArrayLike, *, alpha: float = 0.0
+) -> np.ndarray:
     """The coefficients β of the best approximation of each expansion over
     the given vectors (Prop. 3 of Schölkopf et al. 1999).
 
@@ -83,7 +90,9 @@ def optimal_coefficients(expansion, vectors, *, alpha=0.0):
     return finite(_solve(K_z, C, alpha).T, "'expansion' and 'vectors'")
 
 
-def approximation_error(expansion, vectors, coef):
+def approximation_error(
+    expansion: FeatureExpansion, vectors: ArrayLike, coef: ArrayLike
+) -> np.ndarray:
     """``ρ_k = ‖Ψ_k − Σ_j β_kj φ(z_j)‖²`` for each expansion, shape (m,).
 
     .. math:: ρ_k = α_kᵀK^xα_k + β_kᵀK^zβ_k − 2 β_kᵀK^{zx}α_k
@@ -92,8 +101,10 @@ def approximation_error(expansion, vectors, coef):
     vectors = check_array_2d(vectors, "vectors", n_features=expansion.n_features)
     coef = np.atleast_2d(check_real_array(coef, "coef"))
     if coef.shape != (expansion.n_expansions, vectors.shape[0]):
-        raise ValueError(f"'coef' must have shape {(expansion.n_expansions, vectors.shape[0])} "
-                         f"(n_expansions, n_vectors), got {coef.shape}")
+        raise ValueError(
+            f"'coef' must have shape {(expansion.n_expansions, vectors.shape[0])} "
+            f"(n_expansions, n_vectors), got {coef.shape}"
+        )
     C = _inner_products(expansion, vectors)
     K_z = expansion.kernel.block(vectors, check_input=False, names="'vectors'")
     rho = _error(expansion.norm2(), coef, K_z, C)

@@ -16,7 +16,7 @@ def reducible(expansion, *, norm=False):
     if norm:
         try:
             expansion.norm2()
-        except ValueError as exc:        # the kernel or the coefficients overflowed
+        except ValueError as exc:  # the kernel or the coefficients overflowed
             raise ValueError(f"'expansion' cannot be reduced: {exc}") from None
     return expansion
 
@@ -24,8 +24,12 @@ def reducible(expansion, *, norm=False):
 def finite(values, names):
     """Refuse coefficients or errors that overflowed float64 (the computations
     run under ``np.errstate(over="ignore", invalid="ignore")``)."""
-    return refuse_overflow(values, "the reduced-set coefficients or errors", names,
-                           "rescale the coefficients or the data, or use an 'alpha'")
+    return refuse_overflow(
+        values,
+        "the reduced-set coefficients or errors",
+        names,
+        "rescale the coefficients or the data, or use an 'alpha'",
+    )
 
 
 def check_reduction(expansion, n_vectors, shared):
@@ -41,10 +45,15 @@ def support_gram(expansion, copies=3):
     """The Gram matrix of the support points, (n, n), refused beforehand if
     `copies` such matrices (selection keeps sub-blocks and eigenvectors of it)
     exceed the memory budget."""
-    return checked_gram(expansion.kernel, expansion.support, "support Gram matrix",
-                        copies=copies, names="'expansion'",
-                        hint="reduce an expansion with fewer support points, or use "
-                        "method='construction', which streams the kernel in row blocks")
+    return checked_gram(
+        expansion.kernel,
+        expansion.support,
+        "support Gram matrix",
+        copies=copies,
+        names="'expansion'",
+        hint="reduce an expansion with fewer support points, or use "
+        "method='construction', which streams the kernel in row blocks",
+    )
 
 
 def groups(expansion, shared):
@@ -77,7 +86,7 @@ def combine(expansion, parts, method, info):
         coef = np.zeros((m, vectors.shape[0]))
         start = 0
         for rows, Z, B, err, _, _, _ in parts:
-            coef[rows, start:start + Z.shape[0]] = B
+            coef[rows, start : start + Z.shape[0]] = B
             error[rows] = err
             start += Z.shape[0]
     # The history on a common axis of counts: each group at the count nearest
@@ -93,5 +102,14 @@ def combine(expansion, parts, method, info):
         finite(values, "'expansion'")
     # ρ ≥ 0 (a kernel that is not positive definite can make ‖Ψ‖² < 0).
     error, hist = np.maximum(error, 0.0), np.maximum(hist, 0.0)
-    return ReducedSetResult(vectors, coef, expansion.kernel, error, norm2, method, indices,
-                            {"n_vectors": counts, "error": hist}, info)
+    return ReducedSetResult(
+        vectors,
+        coef,
+        expansion.kernel,
+        error,
+        norm2,
+        method,
+        indices,
+        {"n_vectors": counts, "error": hist},
+        info,
+    )

@@ -3,6 +3,8 @@ the residual (Schölkopf et al. 1999, Sec. V-D), with an optional second phase
 of joint gradient descent on all vectors (Burges 1996).
 """
 
+from __future__ import annotations
+
 import functools
 import math
 import warnings
@@ -11,6 +13,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from .._expansion import FeatureExpansion
+from .._typing import RandomStateLike
 from .._validation import check_positive, check_positive_int, check_random_state
 from .._warnings import warn
 from ..exceptions import ConvergenceWarning
@@ -18,6 +21,7 @@ from ..kernels import DotProductKernel, RadialKernel
 from ..solvers import PREIMAGE_METHODS, make_solver
 from ._coefficients import _error, _solve
 from ._common import check_reduction, combine, groups
+from ._result import ReducedSetResult
 
 __all__ = ["construct"]
 
@@ -27,16 +31,16 @@ def _preimage_methods():
     start from given points (every vector is searched from several starts)
     and learn nothing from the support (the residual's support grows with
     every vector)."""
-    return [name for name, cls in PREIMAGE_METHODS.items()
-            if cls.uses_starts and not cls.learns]
+    return [name for name, cls in PREIMAGE_METHODS.items() if cls.uses_starts and not cls.learns]
 
 
 def _preimage_solver(preimage_method, kernel, X, max_iter, rng):
     """The solver that builds each vector, fitted (its kernel checked) once."""
     if preimage_method == "auto":
         # The paper's fixed-point iteration where it exists.
-        preimage_method = ("fixed_point" if isinstance(kernel, (RadialKernel, DotProductKernel))
-                           else "gradient")
+        preimage_method = (
+            "fixed_point" if isinstance(kernel, (RadialKernel, DotProductKernel)) else "gradient"
+        )
     solver = make_solver(preimage_method, {"max_iter": max_iter}, random_state=rng)
     try:
         solver.fit(X, kernel)
@@ -44,7 +48,8 @@ def _preimage_solver(preimage_method, kernel, X, max_iter, rng):
         raise ValueError(
             f"construction needs pre-images by preimage_method={preimage_method!r}, which "
             f"cannot use {type(kernel).__name__} ({exc}); use method='selection_kpca' or "
-            "'selection_l1' instead") from None
+            "'selection_l1' instead"
+        ) from None
     return preimage_method, solver
 
 
@@ -66,20 +71,20 @@ def _gain(inner, diag):
     """The error removed by adding φ(z) with its best coefficient,
     ``⟨R, φ(z)⟩² / k(z, z)``."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        gain = inner ** 2 / diag
+        gain = inner**2 / diag
     return np.where(diag > 0, gain, 0.0)
 
 
 def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
     """Phase one for the expansions A (m, n) sharing one reduced set."""
     m, n = A.shape
-    P = np.empty((m, n))                  # ⟨Ψ_k, φ(x_i)⟩
+    P = np.empty((m, n))  # ⟨Ψ_k, φ(x_i)⟩
     for rows, K_rows in kernel.blocks(X):
         with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
             P[:, rows] = A @ K_rows.T
     diag_X = kernel.diag(X, check_input=False, overflow="ignore")
     Z = np.empty((0, X.shape[1]))
-    Q = np.empty((0, n))                  # k(z_j, x_i)
+    Q = np.empty((0, n))  # k(z_j, x_i)
     K_z = np.empty((0, 0))
     B = np.empty((m, 0))
     err = norm2.copy()
@@ -91,10 +96,10 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
     for _ in range(n_vectors):
         if err.max() <= 1e-11 * scale or (tol is not None and (err <= tol * norm2).all()):
             break
-        k = int(np.argmax(err))           # the worst-approximated expansion
+        k = int(np.argmax(err))  # the worst-approximated expansion
         with np.errstate(over="ignore", invalid="ignore"):
-            r = P[k] - B[k] @ Q           # ⟨R, φ(x_i)⟩ for the residual R of expansion k
-        if not np.isfinite(r).all():      # overflow: stop (combine refuses what overflowed)
+            r = P[k] - B[k] @ Q  # ⟨R, φ(x_i)⟩ for the residual R of expansion k
+        if not np.isfinite(r).all():  # overflow: stop (combine refuses what overflowed)
             break
         gain_X = _gain(r, diag_X)
         top = np.argsort(-gain_X, kind="stable")[:n_top]
@@ -125,7 +130,7 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
         err = _error(norm2, B, K_z, C)
         counts.append(Z.shape[0])
         errors.append(err)
-        if not np.isfinite(err).all():    # overflow: combine refuses it
+        if not np.isfinite(err).all():  # overflow: combine refuses it
             break
     return Z, B, err, counts, errors, unconverged, stuck
 
@@ -138,6 +143,7 @@ def _phase2_objective(kernel, X, A, norm2, shape, alpha):
         ∂F/∂z_j = −2 Σ_i (βᵀα)_{ji} ∇_1 k(z_j, x_i)
                   + 2 Σ_{l≠j} (βᵀβ)_{jl} ∇_1 k(z_j, z_l) + (βᵀβ)_{jj} ∇ k(z_j, z_j).
     """
+
     def fun(flat):
         Z = flat.reshape(shape)
         Q = kernel.block(Z, X, check_input=False, overflow="ignore")
@@ -147,14 +153,18 @@ def _phase2_objective(kernel, X, A, norm2, shape, alpha):
             # A step left the float range (huge coefficients): no descent there.
             return np.inf, np.zeros_like(flat)
         B = _solve(K_z, C, alpha).T
-        value = _error(norm2, B, K_z, C).sum() + alpha * (B ** 2).sum()
+        value = _error(norm2, B, K_z, C).sum() + alpha * (B**2).sum()
         W_zz = B.T @ B
         own = W_zz.diagonal().copy()
         np.fill_diagonal(W_zz, 0.0)
         gradient = functools.partial(kernel.gradient, check_input=False, overflow="ignore")
-        grad = (-2 * gradient(Z, X, B.T @ A) + 2 * gradient(Z, Z, W_zz)
-                + own[:, None] * kernel.diag_gradient(Z, check_input=False, overflow="ignore"))
+        grad = (
+            -2 * gradient(Z, X, B.T @ A)
+            + 2 * gradient(Z, Z, W_zz)
+            + own[:, None] * kernel.diag_gradient(Z, check_input=False, overflow="ignore")
+        )
         return value, grad.ravel()
+
     return fun
 
 
@@ -163,21 +173,34 @@ def _phase2(kernel, X, A, norm2, Z, alpha, max_iter):
     fun = _phase2_objective(kernel, X, A, norm2, Z.shape, alpha)
     with np.errstate(all="ignore"):
         start = fun(Z.ravel())[0]
-        res = minimize(fun, Z.ravel(), jac=True, method="L-BFGS-B",
-                       options={"maxiter": max_iter})
-    if res.status == 1:                   # stopped at max_iter, not at a minimum
-        warn(f"phase two of the reduced-set construction stopped at phase2_max_iter="
-             f"{max_iter} L-BFGS-B iterations before meeting its tolerance; the vectors "
-             "with the lower error (before or after it) are returned; raise "
-             "'phase2_max_iter'", ConvergenceWarning)
+        res = minimize(fun, Z.ravel(), jac=True, method="L-BFGS-B", options={"maxiter": max_iter})
+    if res.status == 1:  # stopped at max_iter, not at a minimum
+        warn(
+            f"phase two of the reduced-set construction stopped at phase2_max_iter="
+            f"{max_iter} L-BFGS-B iterations before meeting its tolerance; the vectors "
+            "with the lower error (before or after it) are returned; raise "
+            "'phase2_max_iter'",
+            ConvergenceWarning,
+        )
     if not (np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun < start):
         return Z, 0
     return res.x.reshape(Z.shape), int(res.nit)
 
 
-def construct(expansion, n_vectors, *, shared=False, preimage_method="auto", n_starts=6,
-              max_iter=100, phase2=False, phase2_max_iter=200, tol=None, alpha=0.0,
-              random_state=None):
+def construct(
+    expansion: FeatureExpansion,
+    n_vectors: int,
+    *,
+    shared: bool = False,
+    preimage_method: str = "auto",
+    n_starts: int = 6,
+    max_iter: int = 100,
+    phase2: bool = False,
+    phase2_max_iter: int = 200,
+    tol: float | None = None,
+    alpha: float = 0.0,
+    random_state: RandomStateLike = None,
+) -> ReducedSetResult:
     """Reduced-set construction (Schölkopf et al. 1999, Sec. V-D).
 
     Vectors are added one at a time. With the current approximation
@@ -245,14 +268,18 @@ def construct(expansion, n_vectors, *, shared=False, preimage_method="auto", n_s
     expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
     kernel = expansion.kernel
     methods = _preimage_methods()
-    if not (preimage_method == "auto" or (isinstance(preimage_method, str)
-                                          and preimage_method in methods)):
-        raise ValueError(f"'preimage_method' must be one of {['auto'] + methods}, got "
-                         f"{preimage_method!r}")
+    if not (
+        preimage_method == "auto"
+        or (isinstance(preimage_method, str) and preimage_method in methods)
+    ):
+        raise ValueError(
+            f"'preimage_method' must be one of {['auto'] + methods}, got {preimage_method!r}"
+        )
     if phase2 and not kernel.differentiable:
         raise ValueError(
             f"phase two of the construction needs gradients, and {type(kernel).__name__} "
-            "has none; use method='selection_kpca' or 'selection_l1' instead")
+            "has none; use method='selection_kpca' or 'selection_l1' instead"
+        )
     n_starts = check_positive_int(n_starts, "n_starts")
     max_iter = check_positive_int(max_iter, "max_iter")
     phase2_max_iter = check_positive_int(phase2_max_iter, "phase2_max_iter")
@@ -270,28 +297,41 @@ def construct(expansion, n_vectors, *, shared=False, preimage_method="auto", n_s
         # own support vectors out of the union of all machines').
         used = np.flatnonzero(np.any(expansion.coef[rows] != 0, axis=0))
         A, X_used = expansion.coef[np.ix_(rows, used)], X[used]
-        if used.size == 0:                # zero expansions need no vectors
-            parts.append((rows, X[:0], np.zeros((rows.size, 0)), norm2[rows], [0],
-                          [norm2[rows]], None))
+        if used.size == 0:  # zero expansions need no vectors
+            parts.append(
+                (rows, X[:0], np.zeros((rows.size, 0)), norm2[rows], [0], [norm2[rows]], None)
+            )
             continue
         Z, B, err, counts, errors, bad, none = _grow(
-            kernel, X_used, A, norm2[rows], n_vectors, solver, n_starts, tol, alpha, rng)
+            kernel, X_used, A, norm2[rows], n_vectors, solver, n_starts, tol, alpha, rng
+        )
         unconverged += bad
         stuck += none
         if phase2 and Z.shape[0]:
             Z, nit = _phase2(kernel, X_used, A, norm2[rows], Z, alpha, phase2_max_iter)
             phase2_iter += nit
             K_z = kernel.block(Z, check_input=False, names="'expansion'")
-            with np.errstate(over="ignore", invalid="ignore"):   # refused by combine
+            with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
                 C = kernel.block(Z, X_used, check_input=False, names="'expansion'") @ A.T
             B = _solve(K_z, C, alpha).T
             err = _error(norm2[rows], B, K_z, C)
         parts.append((rows, Z, B, err, counts, errors, None))
     if stuck:
-        warn(f"for {stuck} reduced-set vector(s) no pre-image run converged within "
-             f"max_iter={max_iter} iterations (from any of the n_starts={n_starts} "
-             "starts); the candidate removing the most error, or the best support point, "
-             "was kept; raise 'max_iter'", ConvergenceWarning)
-    return combine(expansion, parts, "construction",
-                   {"preimage_method": preimage_method, "unconverged_starts": unconverged,
-                    "phase2_iterations": phase2_iter, "shared": shared})
+        warn(
+            f"for {stuck} reduced-set vector(s) no pre-image run converged within "
+            f"max_iter={max_iter} iterations (from any of the n_starts={n_starts} "
+            "starts); the candidate removing the most error, or the best support point, "
+            "was kept; raise 'max_iter'",
+            ConvergenceWarning,
+        )
+    return combine(
+        expansion,
+        parts,
+        "construction",
+        {
+            "preimage_method": preimage_method,
+            "unconverged_starts": unconverged,
+            "phase2_iterations": phase2_iter,
+            "shared": shared,
+        },
+    )

@@ -7,6 +7,8 @@ vectors makes it p (Schölkopf et al. 1999, Sec. V). This module reads the
 axes out of preimage's or scikit-learn's ``KernelPCA``.
 """
 
+from typing import Any
+
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
@@ -22,18 +24,18 @@ __all__ = ["kernel_pca_expansion"]
 def _refuse(kpca, name):
     """Neither kernel PCA: a NotFittedError for an unfitted estimator (it may
     be a kernel PCA to be fitted), a TypeError otherwise."""
-    what = (f"{name!r} must be a fitted preimage.KernelPCA or "
-            "sklearn.decomposition.KernelPCA")
+    what = f"{name!r} must be a fitted preimage.KernelPCA or sklearn.decomposition.KernelPCA"
     if isinstance(kpca, BaseEstimator):
         try:
             check_is_fitted(kpca)
         except NotFittedError:
-            raise NotFittedError(f"{what}, got an unfitted {type(kpca).__name__}; call "
-                                 "fit(X) before reducing it") from None
+            raise NotFittedError(
+                f"{what}, got an unfitted {type(kpca).__name__}; call fit(X) before reducing it"
+            ) from None
     raise TypeError(f"{what}, got {type(kpca).__name__}")
 
 
-def kernel_pca_expansion(kpca, name="kpca"):
+def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansion, np.ndarray]:
     """The principal axes of a fitted kernel PCA as expansions, and the intercepts.
 
     A kernel PCA coordinate is ``β_k(x) = α_kᵀ k̃_x`` with the centred kernel
@@ -76,8 +78,7 @@ def kernel_pca_expansion(kpca, name="kpca"):
         kernel = kernel_from_sklearn(kpca.kernel, kpca.gamma_, kpca.degree, kpca.coef0, name)
         nonzero = np.flatnonzero(kpca.eigenvalues_)
         alphas = np.zeros_like(kpca.eigenvectors_, dtype=float)
-        alphas[:, nonzero] = (kpca.eigenvectors_[:, nonzero]
-                              / np.sqrt(kpca.eigenvalues_[nonzero]))
+        alphas[:, nonzero] = kpca.eigenvectors_[:, nonzero] / np.sqrt(kpca.eigenvalues_[nonzero])
         # scikit-learn's centring keeps the column means K1/N of the Gram matrix.
         col_mean = np.asarray(kpca._centerer.K_fit_rows_, dtype=float)
         centred = alphas - alphas.mean(axis=0, keepdims=True)
@@ -87,10 +88,14 @@ def kernel_pca_expansion(kpca, name="kpca"):
     if not isinstance(fit, KernelPCAResult):
         _refuse(kpca, name)
     if kpca.kernel_ is None:
-        raise ValueError(f"{name!r} uses kernel='precomputed'; a reduced set needs the "
-                         "kernel as a function of input points")
+        raise ValueError(
+            f"{name!r} uses kernel='precomputed'; a reduced set needs the "
+            "kernel as a function of input points"
+        )
     # Exact or Nyström: the axes are expansions over the support X_fit_
     # (training points or landmarks), and c_k = ⟨V_k, μ⟩ is kept.
     axes = np.asarray(fit.alphas, dtype=float).T.copy()
-    return (FeatureExpansion(axes, np.asarray(kpca.X_fit_, dtype=float), kpca.kernel_),
-            -np.asarray(fit.mean_coords, dtype=float))
+    return (
+        FeatureExpansion(axes, np.asarray(kpca.X_fit_, dtype=float), kpca.kernel_),
+        -np.asarray(fit.mean_coords, dtype=float),
+    )

@@ -1,19 +1,31 @@
 """One entry point for every reduced-set method."""
 
-from types import MappingProxyType
+from __future__ import annotations
 
+from collections.abc import Callable
+from types import MappingProxyType
+from typing import Any
+
+from .._expansion import FeatureExpansion
 from ._construction import construct
+from ._result import ReducedSetResult
 from ._selection import select_kpca, select_l1
 
 __all__ = ["REDUCED_SET_METHODS", "reduce_expansion"]
 
 #: Every reduced-set method, by name: the function that implements it.
-REDUCED_SET_METHODS = MappingProxyType({"construction": construct,
-                                        "selection_kpca": select_kpca,
-                                        "selection_l1": select_l1})
+REDUCED_SET_METHODS: MappingProxyType[str, Callable[..., ReducedSetResult]]
+REDUCED_SET_METHODS = MappingProxyType(
+    {"construction": construct, "selection_kpca": select_kpca, "selection_l1": select_l1}
+)
 
 
-def reduce_expansion(expansion, n_vectors, method="construction", **options):
+def reduce_expansion(
+    expansion: FeatureExpansion,
+    n_vectors: int | None,
+    method: str = "construction",
+    **options: Any,
+) -> ReducedSetResult:
     """Approximate feature-space expansions by fewer vectors.
 
     Replaces each ``Ψ_k = Σ_{i≤n} α_ki φ(x_i)`` by ``Σ_{j≤p} β_kj φ(z_j)``
@@ -59,8 +71,10 @@ def reduce_expansion(expansion, n_vectors, method="construction", **options):
     (array([[ 2. , -0.5]]), True)
     """
     if not isinstance(method, str) or method not in REDUCED_SET_METHODS:
-        raise ValueError(f"Unknown reduced-set method {method!r}; 'method' must be one of "
-                         f"{list(REDUCED_SET_METHODS)}")
+        raise ValueError(
+            f"Unknown reduced-set method {method!r}; 'method' must be one of "
+            f"{list(REDUCED_SET_METHODS)}"
+        )
     if method != "construction":
-        options.pop("random_state", None)   # selection is deterministic
+        options.pop("random_state", None)  # selection is deterministic
     return REDUCED_SET_METHODS[method](expansion, n_vectors, **options)

@@ -1,10 +1,14 @@
 """The result every reduced-set method returns."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_array_2d, refuse_overflow
 from ..kernels import Kernel
 
@@ -48,26 +52,30 @@ class ReducedSetResult:
     error: np.ndarray
     norm2: np.ndarray
     method: str
-    support_indices: np.ndarray = None
-    history: dict = field(default_factory=dict)
-    info: dict = field(default_factory=dict)
+    support_indices: np.ndarray | None = None
+    history: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def n_vectors(self):
+    def n_vectors(self) -> int:
         """The number p of reduced-set vectors."""
         return self.vectors.shape[0]
 
     @property
-    def relative_error(self):
+    def relative_error(self) -> np.ndarray:
         """``ρ_k / ‖Ψ_k‖²`` (0 for an expansion that is zero)."""
-        return np.divide(self.error, self.norm2, out=np.zeros_like(self.error, dtype=float),
-                         where=self.norm2 > 0)
+        return np.divide(
+            self.error,
+            self.norm2,
+            out=np.zeros_like(self.error, dtype=float),
+            where=self.norm2 > 0,
+        )
 
-    def expansion(self):
+    def expansion(self) -> FeatureExpansion:
         """The reduced expansions ``Ψ'_k`` as a :class:`FeatureExpansion`."""
         return FeatureExpansion(self.coef, self.vectors, self.kernel)
 
-    def evaluate(self, X):
+    def evaluate(self, X: ArrayLike) -> np.ndarray:
         """``⟨Ψ'_k, φ(x)⟩ = Σ_j β_kj k(z_j, x)`` for every point, shape (n, m).
 
         One kernel block ``k(X, Z)`` of n × p values: this is where the
@@ -75,13 +83,18 @@ class ReducedSetResult:
         """
         X = check_array_2d(X, "X", n_features=self.vectors.shape[1])
         K = self.kernel.block(X, self.vectors, check_input=False, names="'X'")
-        with np.errstate(over="ignore", invalid="ignore"):   # refused just below
+        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             values = K @ self.coef.T
-        return refuse_overflow(values, "the reduced expansions' values", "'X'",
-                               "the kernel values are too large for the coefficients; "
-                               "rescale 'X'")
+        return refuse_overflow(
+            values,
+            "the reduced expansions' values",
+            "'X'",
+            "the kernel values are too large for the coefficients; rescale 'X'",
+        )
 
     def __repr__(self):
-        return (f"ReducedSetResult(method={self.method!r}, n_vectors={self.n_vectors}, "
-                f"n_expansions={self.coef.shape[0]}, "
-                f"max relative error={float(np.max(self.relative_error, initial=0)):.3g})")
+        return (
+            f"ReducedSetResult(method={self.method!r}, n_vectors={self.n_vectors}, "
+            f"n_expansions={self.coef.shape[0]}, "
+            f"max relative error={float(np.max(self.relative_error, initial=0)):.3g})"
+        )

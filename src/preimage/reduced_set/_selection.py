@@ -6,18 +6,23 @@ the optimal coefficients of Prop. 3, so the selection is judged only by the
 subset it picks.
 """
 
+from __future__ import annotations
+
 import numpy as np
 from scipy.linalg import eigh
 from sklearn.linear_model import Lasso, MultiTaskLasso, lasso_path
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_positive
 from ._coefficients import _error
 from ._common import check_reduction, combine, groups, support_gram
+from ._result import ReducedSetResult
 
 __all__ = ["select_kpca", "select_l1"]
 
 
-def _eigh(K):
+def _eigh(K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Eigendecomposition of a symmetric matrix, also of an empty one."""
     if K.shape[0] == 0:
         return np.zeros(0), np.zeros((0, 0))
@@ -29,7 +34,7 @@ def _pinv_eigh(w, U, C):
     scipy's pinvh cutoff (eigenvalues below n·eps·max|w| in modulus count as
     zero)."""
     keep = np.abs(w) > w.size * np.finfo(float).eps * np.abs(w).max(initial=0)
-    with np.errstate(over="ignore", invalid="ignore"):   # refused by the caller
+    with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
         return U[:, keep] @ ((U[:, keep].T @ C) / w[keep, None])
 
 
@@ -42,9 +47,9 @@ def _kpca_path(K, A, S, n_keep):
     remaining coefficients are refitted to the original expansions (Prop. 3).
     One eigendecomposition per step serves both the refit and the costs.
     """
-    with np.errstate(over="ignore", invalid="ignore"):   # refused by the caller
+    with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
         norm2 = np.einsum("ki,ij,kj->k", A, K, A)
-        C_all = K @ A.T                   # ⟨φ(x_i), Ψ_k⟩
+        C_all = K @ A.T  # ⟨φ(x_i), Ψ_k⟩
     S = np.array(S)
     removed, counts, errors = [], [], []
     while True:
@@ -58,17 +63,19 @@ def _kpca_path(K, A, S, n_keep):
         errors.append(err)
         if S.size <= n_keep:
             return S, B, err, counts, errors, removed
-        used = (B ** 2).sum(axis=0)
+        used = (B**2).sum(axis=0)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            cost = used[:, None] / U ** 2 * np.maximum(w, 0.0)[None, :]
-        cost[used == 0, :] = 0.0          # an unused point is free to remove
+            cost = used[:, None] / U**2 * np.maximum(w, 0.0)[None, :]
+        cost[used == 0, :] = 0.0  # an unused point is free to remove
         cost[~np.isfinite(cost)] = np.inf
         i = np.unravel_index(np.argmin(cost), cost.shape)[0]
         removed.append(int(S[i]))
         S = np.delete(S, i)
 
 
-def select_kpca(expansion, n_vectors, *, shared=False):
+def select_kpca(
+    expansion: FeatureExpansion, n_vectors: int, *, shared: bool = False
+) -> ReducedSetResult:
     """Reduced-set selection via kernel PCA (Schölkopf et al. 1999, Sec. V-C.1).
 
     If γ is a unit eigenvector of the Gram matrix K with eigenvalue λ, then
@@ -110,8 +117,7 @@ def select_kpca(expansion, n_vectors, *, shared=False):
         S, B, err, counts, errors, removed = _kpca_path(K, A, S, n_vectors)
         parts.append((rows, None, B, err, counts, errors, S))
         order.append(np.array(removed, dtype=int))
-    return combine(expansion, parts, "selection_kpca",
-                   {"removal_order": order, "shared": shared})
+    return combine(expansion, parts, "selection_kpca", {"removal_order": order, "shared": shared})
 
 
 def _l1_weights(weights, A, S):
@@ -126,16 +132,19 @@ def _l1_weights(weights, A, S):
             # float range: the largest float, which keeps it out all the same.
             with np.errstate(over="ignore"):
                 return np.minimum(np.sum(size / size.size) / size, np.finfo(float).max)
-        raise ValueError(f"'weights' must be 'uniform', 'inverse' or an array, got "
-                         f"{weights!r}")
+        raise ValueError(f"'weights' must be 'uniform', 'inverse' or an array, got {weights!r}")
     try:
         c = np.asarray(weights, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"'weights' must be 'uniform', 'inverse' or an array of positive "
-                        f"numbers, got {weights!r}") from None
+        raise TypeError(
+            f"'weights' must be 'uniform', 'inverse' or an array of positive "
+            f"numbers, got {weights!r}"
+        ) from None
     if c.shape != (A.shape[1],) or not np.isfinite(c).all() or (c <= 0).any():
-        raise ValueError(f"'weights' must be positive and finite, one per support point "
-                         f"({A.shape[1]}), got shape {c.shape}")
+        raise ValueError(
+            f"'weights' must be positive and finite, one per support point "
+            f"({A.shape[1]}), got shape {c.shape}"
+        )
     return c[S]
 
 
@@ -151,14 +160,15 @@ def _l1_subset(K, A, S, n_keep, penalty, c):
         return S, 0.0
     w, U = _eigh(K[np.ix_(S, S)])
     L = np.sqrt(np.maximum(w, 0.0))[:, None] * U.T
-    Y = L @ A[:, S].T                     # (s, m)
+    Y = L @ A[:, S].T  # (s, m)
     D = L / c[None, :]
     s = S.size
     y = Y[:, 0] if Y.shape[1] == 1 else Y
     if penalty is not None:
         model = (Lasso if y.ndim == 1 else MultiTaskLasso)(
-            alpha=penalty / (2 * s), fit_intercept=False, max_iter=20_000)
-        W = np.atleast_2d(model.fit(D, y).coef_)          # (m, s)
+            alpha=penalty / (2 * s), fit_intercept=False, max_iter=20_000
+        )
+        W = np.atleast_2d(model.fit(D, y).coef_)  # (m, s)
         size = np.abs(W).max(axis=0)
         return S[size > 0], penalty
     if n_keep >= s:
@@ -168,16 +178,15 @@ def _l1_subset(K, A, S, n_keep, penalty, c):
     # first penalty that keeps n_keep points (the small penalties are the
     # expensive ones).
     alpha_max = np.linalg.norm(D.T @ Y, axis=1).max() / s
-    if not alpha_max > 0:                 # Ψ = 0 in feature space: nothing to keep
+    if not alpha_max > 0:  # Ψ = 0 in feature space: nothing to keep
         return S[:0], 0.0
     grid = np.geomspace(alpha_max, alpha_max * 1e-5, 200)
     coef_init = None
     for piece in np.array_split(grid, 20):
-        alphas, coefs, _ = lasso_path(D, y, alphas=piece, coef_init=coef_init,
-                                      max_iter=20_000)
+        alphas, coefs, _ = lasso_path(D, y, alphas=piece, coef_init=coef_init, max_iter=20_000)
         coef_init = coefs[..., -1]
-        coefs = coefs.reshape(-1, s, alphas.size)         # (m, s, n_alphas)
-        size = np.abs(coefs).max(axis=0)                  # (s, n_alphas)
+        coefs = coefs.reshape(-1, s, alphas.size)  # (m, s, n_alphas)
+        size = np.abs(coefs).max(axis=0)  # (s, n_alphas)
         reached = np.flatnonzero((size > 0).sum(axis=0) >= n_keep)
         if reached.size:
             break
@@ -188,7 +197,14 @@ def _l1_subset(K, A, S, n_keep, penalty, c):
     return S[np.sort(keep)], float(alphas[t] * 2 * s)
 
 
-def select_l1(expansion, n_vectors=None, *, penalty=None, weights="uniform", shared=False):
+def select_l1(
+    expansion: FeatureExpansion,
+    n_vectors: int | None = None,
+    *,
+    penalty: float | None = None,
+    weights: str | ArrayLike = "uniform",
+    shared: bool = False,
+) -> ReducedSetResult:
     """Reduced-set selection via ℓ1 penalisation (Schölkopf et al. 1999, Sec. V-C.2).
 
     .. math:: \\min_β \\; ‖Σ_i (α_i − β_i) φ(x_i)‖² + λ Σ_i c_i |β_i|
@@ -227,8 +243,7 @@ def select_l1(expansion, n_vectors=None, *, penalty=None, weights="uniform", sha
         raise ValueError("give exactly one of 'n_vectors' and 'penalty'")
     if penalty is not None:
         penalty = check_positive(penalty, "penalty")
-    expansion, n_keep = check_reduction(expansion, 1 if n_vectors is None else n_vectors,
-                                        shared)
+    expansion, n_keep = check_reduction(expansion, 1 if n_vectors is None else n_vectors, shared)
     K = support_gram(expansion)
     parts, penalties = [], []
     for rows in groups(expansion, shared):
@@ -243,5 +258,9 @@ def select_l1(expansion, n_vectors=None, *, penalty=None, weights="uniform", sha
         B = A[:, kept] if kept.size == S.size else _pinv_eigh(*_eigh(K_kk), C).T
         err = _error(expansion.norm2()[rows], B, K_kk, C)
         parts.append((rows, None, B, err, [kept.size], [err], kept))
-    return combine(expansion, parts, "selection_l1",
-                   {"penalty": np.array(penalties), "weights": weights, "shared": shared})
+    return combine(
+        expansion,
+        parts,
+        "selection_l1",
+        {"penalty": np.array(penalties), "weights": weights, "shared": shared},
+    )

@@ -8,7 +8,10 @@ binary SVCs, so that a reduced set can replace Ψ by ``Σ_j β_j φ(z_j)`` with
 p ≪ N vectors.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
@@ -16,9 +19,14 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_array_2d
-from ..kernels import make_kernel
+from ..kernels import Kernel, make_kernel
 from ._thresholds import classification_threshold, epsilon_insensitive_threshold
+
+if TYPE_CHECKING:
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.svm import SVC, SVR
 
 __all__ = ["SVMExpansion", "kernel_from_sklearn", "svm_expansion", "svm_kernel"]
 
@@ -26,7 +34,9 @@ __all__ = ["SVMExpansion", "kernel_from_sklearn", "svm_expansion", "svm_kernel"]
 _SKLEARN_KERNELS = ("rbf", "poly", "sigmoid", "linear")
 
 
-def kernel_from_sklearn(kernel, gamma, degree, coef0, name):
+def kernel_from_sklearn(
+    kernel: str, gamma: float | None, degree: int, coef0: float, name: str
+) -> Kernel:
     """The preimage kernel object for scikit-learn's kernel spelling.
 
     ``'rbf'`` → ``exp(−γ‖x − y‖²)``, ``'poly'`` → ``(γ⟨x, y⟩ + c₀)^p``,
@@ -38,24 +48,31 @@ def kernel_from_sklearn(kernel, gamma, degree, coef0, name):
         raise ValueError(
             f"{name!r} uses kernel={kernel!r}; a reduced set needs the kernel as a "
             f"function of input points, one of {list(_SKLEARN_KERNELS)} (a precomputed "
-            "or callable kernel cannot be evaluated at constructed vectors)")
+            "or callable kernel cannot be evaluated at constructed vectors)"
+        )
     try:
-        return make_kernel(kernel, gamma=None if gamma is None else float(gamma),
-                           degree=int(degree), coef0=float(coef0))
+        return make_kernel(
+            kernel,
+            gamma=None if gamma is None else float(gamma),
+            degree=int(degree),
+            coef0=float(coef0),
+        )
     except ValueError as exc:
         raise ValueError(
             f"{name!r} has kernel parameters that preimage's {kernel!r} kernel does "
-            f"not accept: {exc}") from None
+            f"not accept: {exc}"
+        ) from None
 
 
-def svm_kernel(model, name="model"):
+def svm_kernel(model: SVC | SVR, name: str = "model") -> Kernel:
     """The kernel of a fitted ``SVC``/``SVR`` as a preimage kernel object.
 
     Uses the width the model resolved at fit time (``model._gamma``, the value
     of ``gamma='scale'`` or ``'auto'``).
     """
-    return kernel_from_sklearn(model.kernel, getattr(model, "_gamma", model.gamma),
-                               model.degree, model.coef0, name)
+    return kernel_from_sklearn(
+        model.kernel, getattr(model, "_gamma", model.gamma), model.degree, model.coef0, name
+    )
 
 
 def dense(a):
@@ -70,8 +87,8 @@ def check_fitted(model, name, call="fit(X, y)"):
         check_is_fitted(model)
     except NotFittedError:
         raise NotFittedError(
-            f"{name!r} is not fitted ({type(model).__name__}); call {call} before "
-            "reducing it") from None
+            f"{name!r} is not fitted ({type(model).__name__}); call {call} before reducing it"
+        ) from None
 
 
 @dataclass
@@ -103,20 +120,20 @@ class SVMExpansion:
     expansion: FeatureExpansion
     intercept: np.ndarray
     kind: str
-    classes: np.ndarray = None
-    pairs: np.ndarray = None
-    epsilon: float = None
+    classes: np.ndarray | None = None
+    pairs: np.ndarray | None = None
+    epsilon: float | None = None
     decision_function_shape: str = "ovr"
     break_ties: bool = False
 
-    def decision_values(self, X):
+    def decision_values(self, X: ArrayLike) -> np.ndarray:
         """``⟨Ψ_k, φ(x)⟩ + b_k`` for every point and machine, shape (n, m)."""
         e = self.expansion
         X = check_array_2d(X, "X", n_features=e.n_features)
         K = e.kernel.block(X, e.support, check_input=False, overflow="ignore")
         return K @ e.coef.T + self.intercept
 
-    def thresholds(self, values, y):
+    def thresholds(self, values: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The thresholds recomputed on the training set.
 
         `values` (n, m) are the (reduced) machines' ``⟨Ψ'_k, φ(x_i)⟩`` without
@@ -157,12 +174,19 @@ def _svc_expansion(model, name):
     dual = dense(model.dual_coef_)
     classes = model.classes_
     n_classes = len(classes)
-    shape = dict(decision_function_shape=model.decision_function_shape,
-                 break_ties=model.break_ties)
+    shape = dict(
+        decision_function_shape=model.decision_function_shape, break_ties=model.break_ties
+    )
     if n_classes == 2:
         expansion = FeatureExpansion(dual.copy(), support, kernel)
-        return SVMExpansion(expansion, np.asarray(model.intercept_, float).copy(), "binary",
-                            classes, np.array([[1, 0]]), **shape)
+        return SVMExpansion(
+            expansion,
+            np.asarray(model.intercept_, float).copy(),
+            "binary",
+            classes,
+            np.array([[1, 0]]),
+            **shape,
+        )
     starts = np.concatenate([[0], np.cumsum(model.n_support_)])
     rows, pairs = [], []
     for i in range(n_classes):
@@ -174,8 +198,14 @@ def _svc_expansion(model, name):
             rows.append(row)
             pairs.append((i, j))
     expansion = FeatureExpansion(np.array(rows), support, kernel)
-    return SVMExpansion(expansion, np.asarray(model.intercept_, float).copy(), "ovo",
-                        classes, np.array(pairs), **shape)
+    return SVMExpansion(
+        expansion,
+        np.asarray(model.intercept_, float).copy(),
+        "ovo",
+        classes,
+        np.array(pairs),
+        **shape,
+    )
 
 
 def _ovr_expansion(model, name):
@@ -184,22 +214,27 @@ def _ovr_expansion(model, name):
 
     y_type = getattr(model.label_binarizer_, "y_type_", None)
     if y_type not in ("binary", "multiclass"):
-        raise ValueError(f"{name!r} is a OneVsRestClassifier fitted on {y_type} targets; "
-                         "only binary and multiclass problems are supported")
+        raise ValueError(
+            f"{name!r} is a OneVsRestClassifier fitted on {y_type} targets; "
+            "only binary and multiclass problems are supported"
+        )
     kernels, supports, duals, intercepts = [], [], [], []
     for k, est in enumerate(model.estimators_):
         if not isinstance(est, SVC) or len(getattr(est, "classes_", ())) != 2:
             raise ValueError(
                 f"{name!r} must be a OneVsRestClassifier of binary SVCs, but its estimator "
                 f"{k} is {type(est).__name__} (a class present in every training sample "
-                "or in none, as when y holds one class, gives a constant predictor)")
+                "or in none, as when y holds one class, gives a constant predictor)"
+            )
         kernels.append(svm_kernel(est, name))
         supports.append(dense(est.support_vectors_))
         duals.append(dense(est.dual_coef_)[0])
         intercepts.append(float(est.intercept_[0]))
     if any(kern != kernels[0] for kern in kernels):
-        raise ValueError(f"{name!r} has binary SVCs with different kernels {kernels}; one "
-                         "reduced set needs one kernel")
+        raise ValueError(
+            f"{name!r} has binary SVCs with different kernels {kernels}; one "
+            "reduced set needs one kernel"
+        )
     stacked = np.vstack(supports)
     # Support vectors shared by several machines (the same training point)
     # appear once; coefficients of identical points add up.
@@ -208,7 +243,7 @@ def _ovr_expansion(model, name):
     coef = np.zeros((len(supports), support.shape[0]))
     start = 0
     for k, dual in enumerate(duals):
-        np.add.at(coef[k], inverse[start:start + dual.size], dual)
+        np.add.at(coef[k], inverse[start : start + dual.size], dual)
         start += dual.size
     classes = model.classes_
     if len(classes) == 2:
@@ -219,7 +254,7 @@ def _ovr_expansion(model, name):
     return SVMExpansion(expansion, np.array(intercepts), "ovr", classes, pairs)
 
 
-def svm_expansion(model, name="model"):
+def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -> SVMExpansion:
     """A fitted scikit-learn SVM as feature-space expansions.
 
     Parameters
@@ -241,18 +276,27 @@ def svm_expansion(model, name="model"):
     from sklearn.svm import SVC, SVR
 
     if not isinstance(model, (SVC, SVR, OneVsRestClassifier)):
-        raise TypeError(f"{name!r} must be a fitted sklearn.svm.SVC, sklearn.svm.SVR or "
-                        "OneVsRestClassifier of binary SVCs, got "
-                        f"{type(model).__name__}")
+        raise TypeError(
+            f"{name!r} must be a fitted sklearn.svm.SVC, sklearn.svm.SVR or "
+            "OneVsRestClassifier of binary SVCs, got "
+            f"{type(model).__name__}"
+        )
     check_fitted(model, name)
     if not isinstance(model, OneVsRestClassifier) and model.support_vectors_.shape[0] == 0:
-        raise ValueError(f"{name!r} has no support vectors: it decides by its threshold "
-                         "alone (fitted on one sample, say), so there is nothing to reduce")
+        raise ValueError(
+            f"{name!r} has no support vectors: it decides by its threshold "
+            "alone (fitted on one sample, say), so there is nothing to reduce"
+        )
     if isinstance(model, OneVsRestClassifier):
         return _ovr_expansion(model, name)
     if isinstance(model, SVC):
         return _svc_expansion(model, name)
-    expansion = FeatureExpansion(dense(model.dual_coef_), dense(model.support_vectors_),
-                                 svm_kernel(model, name))
-    return SVMExpansion(expansion, np.asarray(model.intercept_, float).copy(), "regression",
-                        epsilon=float(model.epsilon))
+    expansion = FeatureExpansion(
+        dense(model.dual_coef_), dense(model.support_vectors_), svm_kernel(model, name)
+    )
+    return SVMExpansion(
+        expansion,
+        np.asarray(model.intercept_, float).copy(),
+        "regression",
+        epsilon=float(model.epsilon),
+    )

@@ -9,14 +9,17 @@ regressor. Both are exact minimisations of piecewise constant or piecewise
 linear functions of b, in O(n log n).
 """
 
+from __future__ import annotations
+
 import numpy as np
 
+from .._typing import ArrayLike
 from .._validation import check_positive, check_real, check_real_array
 
 __all__ = ["classification_threshold", "epsilon_insensitive_threshold"]
 
 
-def classification_threshold(values, y_sign, b0=0.0):
+def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0.0) -> float:
     """The threshold b with the fewest training errors of ``sign(g(x) + b)``.
 
     The number of errors ``#{i : y_i (g_i + b) ≤ 0}`` is piecewise constant in
@@ -56,14 +59,16 @@ def classification_threshold(values, y_sign, b0=0.0):
     y_sign = np.asarray(y_sign).ravel()
     b0 = check_real(b0, "b0")
     if values.shape != y_sign.shape:
-        raise ValueError(f"'y_sign' must have the shape of 'values' {values.shape}, "
-                         f"got {y_sign.shape}")
+        raise ValueError(
+            f"'y_sign' must have the shape of 'values' {values.shape}, got {y_sign.shape}"
+        )
     if not np.isin(y_sign, (-1, 1)).all():
-        raise ValueError(f"'y_sign' must hold only -1 and +1, got values "
-                         f"{np.unique(y_sign)[:5]!r}")
+        raise ValueError(
+            f"'y_sign' must hold only -1 and +1, got values {np.unique(y_sign)[:5]!r}"
+        )
     if values.size == 0:
         return b0
-    t = -values                          # sample i changes side at b = t_i
+    t = -values  # sample i changes side at b = t_i
     u, inverse = np.unique(t, return_inverse=True)
     k = u.size
     pos = np.bincount(inverse, weights=(y_sign > 0), minlength=k)
@@ -87,7 +92,7 @@ def classification_threshold(values, y_sign, b0=0.0):
     return float(hi - 1.0) if np.isfinite(hi) else float(lo + 1.0)
 
 
-def epsilon_insensitive_threshold(residuals, epsilon):
+def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float:
     """The threshold b minimising the ε-insensitive loss.
 
     .. math:: L(b) = Σ_i \\max(0, |r_i − b| − ε),  r_i = y_i − g(x_i)
@@ -122,18 +127,20 @@ def epsilon_insensitive_threshold(residuals, epsilon):
     epsilon = check_positive(epsilon, "epsilon", strict=False)
     if r.size == 0:
         raise ValueError("'residuals' must hold at least one value, got an empty array")
-    lower = np.sort(r - epsilon)         # where a term's slope stops being −1
-    upper = np.sort(r + epsilon)         # where a term's slope becomes +1
+    lower = np.sort(r - epsilon)  # where a term's slope stops being −1
+    upper = np.sort(r + epsilon)  # where a term's slope becomes +1
     n = r.size
     breaks = np.concatenate([lower, upper])
 
     def right_slope(b):
-        return np.searchsorted(upper, b, side="right") - (n - np.searchsorted(lower, b,
-                                                                              side="right"))
+        return np.searchsorted(upper, b, side="right") - (
+            n - np.searchsorted(lower, b, side="right")
+        )
 
     def left_slope(b):
-        return np.searchsorted(upper, b, side="left") - (n - np.searchsorted(lower, b,
-                                                                             side="left"))
+        return np.searchsorted(upper, b, side="left") - (
+            n - np.searchsorted(lower, b, side="left")
+        )
 
     lo = breaks[right_slope(breaks) >= 0].min()
     hi = breaks[left_slope(breaks) <= 0].max()

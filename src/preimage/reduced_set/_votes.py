@@ -17,7 +17,7 @@ def _pairs(n_classes):
     return [(k, i, j) for k, (i, j) in enumerate(combinations(range(n_classes), 2))]
 
 
-def ovo_to_ovr_decision(dec, n_classes):
+def ovo_to_ovr_decision(dec: np.ndarray, n_classes: int) -> np.ndarray:
     """scikit-learn's one-vs-rest shaped decision of a one-vs-one SVC.
 
     Votes plus a confidence squashed into (−1/3, 1/3): pair (i, j) votes for
@@ -37,7 +37,7 @@ def ovo_to_ovr_decision(dec, n_classes):
     return votes + confidence / (3 * (np.abs(confidence) + 1))
 
 
-def ovo_votes(dec, n_classes):
+def ovo_votes(dec: np.ndarray, n_classes: int) -> np.ndarray:
     """libsvm's votes: pair (i, j) votes for i when its value is > 0, else j."""
     votes = np.zeros((dec.shape[0], n_classes), dtype=int)
     for k, i, j in _pairs(n_classes):

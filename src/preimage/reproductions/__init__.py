@@ -9,41 +9,66 @@ uses to check that every reproduction still executes; only full runs are
 compared with the papers (``REPRODUCTIONS.md``).
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
 from importlib import import_module
 import time
 
 from ._report import Report, Table, format_report, write_report
 
-__all__ = ["EXPERIMENTS", "Report", "Table", "format_report", "run_experiment",
-           "write_report"]
+__all__ = ["EXPERIMENTS", "Report", "Table", "format_report", "run_experiment", "write_report"]
 
 #: Command-line name -> (module, what it reproduces).
 EXPERIMENTS = {
     "mika-table1": ("mika_table1", "Mika et al. 1999, Table 1: 11 Gaussians in R^10"),
-    "toy-2d": ("toy_2d", "Schölkopf et al. 1999 Fig. 5 and Mika et al. 1999 Fig. 1: "
-               "denoising in the plane"),
-    "digits-denoising": ("digits_denoising", "Mika et al. 1999 Figs. 3-4: denoising "
-                         "digits, linear vs kernel PCA"),
-    "digits-eigenvectors": ("digits_eigenvectors", "Mika et al. 1999 Fig. 2: pre-images "
-                            "of kernel PCA eigenvectors"),
-    "bakir-denoising": ("bakir_denoising", "Bakır et al. 2004 Fig. 1: gradient descent "
-                        "vs learned pre-images"),
-    "bakir-kde": ("bakir_kde", "Bakır et al. 2004 Sec. 4: string prediction with KDE "
-                  "and k-NN pre-images"),
-    "bakir-compression": ("bakir_compression", "Bakır et al. 2004 Fig. 2: compressing a "
-                          "frame sequence"),
-    "honeine-toy": ("honeine_toy", "Honeine & Richard 2011 Fig. 2: four 2-D sets, three "
-                    "pre-image methods"),
-    "honeine-mnist": ("honeine_mnist", "Honeine & Richard 2011 Fig. 3: denoising MNIST "
-                      "'2's, with CPU times"),
-    "reduced-set-svm": ("schoelkopf_reduced_set", "Schölkopf et al. 1999 Tables II-IV: "
-                        "reduced-set SVM digit recognizers"),
-    "vijayakumar-fig3": ("vijayakumar_sparse", "Vijayakumar & Wu 1999 Fig. 3: Wiener and "
-                         "sparse sequential SV approximation of a sine series"),
+    "toy-2d": (
+        "toy_2d",
+        "Schölkopf et al. 1999 Fig. 5 and Mika et al. 1999 Fig. 1: denoising in the plane",
+    ),
+    "digits-denoising": (
+        "digits_denoising",
+        "Mika et al. 1999 Figs. 3-4: denoising digits, linear vs kernel PCA",
+    ),
+    "digits-eigenvectors": (
+        "digits_eigenvectors",
+        "Mika et al. 1999 Fig. 2: pre-images of kernel PCA eigenvectors",
+    ),
+    "bakir-denoising": (
+        "bakir_denoising",
+        "Bakır et al. 2004 Fig. 1: gradient descent vs learned pre-images",
+    ),
+    "bakir-kde": (
+        "bakir_kde",
+        "Bakır et al. 2004 Sec. 4: string prediction with KDE and k-NN pre-images",
+    ),
+    "bakir-compression": (
+        "bakir_compression",
+        "Bakır et al. 2004 Fig. 2: compressing a frame sequence",
+    ),
+    "honeine-toy": (
+        "honeine_toy",
+        "Honeine & Richard 2011 Fig. 2: four 2-D sets, three pre-image methods",
+    ),
+    "honeine-mnist": (
+        "honeine_mnist",
+        "Honeine & Richard 2011 Fig. 3: denoising MNIST '2's, with CPU times",
+    ),
+    "reduced-set-svm": (
+        "schoelkopf_reduced_set",
+        "Schölkopf et al. 1999 Tables II-IV: reduced-set SVM digit recognizers",
+    ),
+    "vijayakumar-fig3": (
+        "vijayakumar_sparse",
+        "Vijayakumar & Wu 1999 Fig. 3: Wiener and "
+        "sparse sequential SV approximation of a sine series",
+    ),
 }
 
 
-def run_experiment(name, *, quick=False, seed=0, echo=print):
+def run_experiment(
+    name: str, *, quick: bool = False, seed: int = 0, echo: Callable[[str], object] = print
+) -> Report:
     """Run the reproduction `name` and return its :class:`Report` (timed)."""
     if name not in EXPERIMENTS:
         raise ValueError(f"'name' must be one of {sorted(EXPERIMENTS)}, got {name!r}")

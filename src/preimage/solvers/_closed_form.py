@@ -1,12 +1,19 @@
 """The closed-form pre-image of Honeine & Richard (2011)."""
 
+from __future__ import annotations
+
+from typing import Any, Self
+
 import numpy as np
 from scipy import linalg
 
 from .._eigen import full_eigh
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_positive, checked_gram, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
+from ..kernels import Kernel
 from ..kpca import check_coordinates
 from ._base import PreimageSolver
 from ._result import PreimageResult
@@ -52,15 +59,16 @@ class ClosedFormPreimage(PreimageSolver):
     """
 
     name = "closed_form"
+    _coordinate_maps: tuple[np.ndarray, np.ndarray] | None  # set by fit
     learns = True
 
-    def __init__(self, alpha=1e-9):
+    def __init__(self, alpha: float = 1e-9) -> None:
         self.alpha = alpha
 
     def _check_params(self):
         check_positive(self.alpha, "alpha", strict=False)
 
-    def fit(self, support, kernel, **fit_params):
+    def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
         """Compute M from the support points (the other arguments of
         :meth:`PreimageSolver.fit` are accepted; `kpca` enables the fast
         path from coordinates)."""
@@ -72,39 +80,46 @@ class ClosedFormPreimage(PreimageSolver):
         self._coordinate_maps = None
         if lam:
             # K and its eigenvectors: two n × n matrices.
-            K = checked_gram(self.kernel_, X, "Gram matrix of 'support'", copies=2,
-                             names="'support'")
+            K = checked_gram(
+                self.kernel_, X, "Gram matrix of 'support'", copies=2, names="'support'"
+            )
             # K⁺ from one symmetric eigendecomposition (divide and conquer),
             # dropping eigenvalues below n·eps·max|w| as scipy.linalg.pinvh does.
             w, V = full_eigh(K)
             top = max(float(np.abs(w).max()), np.finfo(float).tiny)
             keep = np.abs(w) > K.shape[0] * np.finfo(float).eps * top
             if not keep.all():
-                warn(f"the Gram matrix of the {K.shape[0]} support points has "
-                     f"{int((~keep).sum())} eigenvalues at rounding level (dependent "
-                     "images φ(x_i): duplicated points, or more points than the feature "
-                     "space has dimensions); they were dropped from K⁻¹ (a "
-                     "pseudo-inverse) instead of divided by", NumericalWarning)
+                warn(
+                    f"the Gram matrix of the {K.shape[0]} support points has "
+                    f"{int((~keep).sum())} eigenvalues at rounding level (dependent "
+                    "images φ(x_i): duplicated points, or more points than the feature "
+                    "space has dimensions); they were dropped from K⁻¹ (a "
+                    "pseudo-inverse) instead of divided by",
+                    NumericalWarning,
+                )
             with np.errstate(over="ignore", invalid="ignore"):  # refused just below
                 XV = linalg.pinv(X.astype(np.float64)) @ V[:, keep]
                 self.M_ -= lam * (XV / w[keep]) @ V[:, keep].T
-            refuse_overflow(self.M_, "the entries of the closed form's map "
-                            "M = X − λ(Xᵀ)⁺K⁺", "'alpha' and 'support'",
-                            "use a smaller 'alpha' or rescale 'support'")
+            refuse_overflow(
+                self.M_,
+                "the entries of the closed form's map M = X − λ(Xᵀ)⁺K⁺",
+                "'alpha' and 'support'",
+                "use a smaller 'alpha' or rescale 'support'",
+            )
         return self
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """``X* = M Γ`` for all expansions at once (x0 is not used)."""
         self._check_support(expansion)
         with np.errstate(over="ignore", invalid="ignore"):  # handled by direct()
             x = expansion.coef @ self.M_.T
         return PreimageResult.direct(expansion, x, self.name, "closed form")
 
-    def solve_coordinates(self, Y, *, add_mean=False, x0=None, return_result=False):
+    def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
         """Pre-images straight from kernel PCA coordinates (see Notes); with
         `return_result` the expansions are solved, for their residuals."""
         if return_result:
-            return super().solve_coordinates(Y, add_mean=add_mean, return_result=True)
+            return super()._solve_coordinates(Y, add_mean=add_mean, x0=x0, return_result=True)
         kpca = self._fitted_kpca()
         Y = check_coordinates(Y, kpca.alphas.shape[1])
         if self._coordinate_maps is None:

@@ -1,8 +1,12 @@
 """Exact pre-images for invertible dot-product kernels (Schölkopf et al. 1999,
 Prop. 2)."""
 
+from __future__ import annotations
+
 import numpy as np
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_expansion, check_positive
 from .._warnings import warn
 from ..exceptions import NumericalWarning
@@ -18,11 +22,14 @@ def _check_kernel(kernel):
     if not isinstance(kernel, DotProductKernel) or not kernel.invertible:
         raise ValueError(
             "method='exact' needs a dot-product kernel with an invertible profile "
-            f"(linear, odd-degree polynomial, sigmoid), got {kernel!r}")
+            f"(linear, odd-degree polynomial, sigmoid), got {kernel!r}"
+        )
     return kernel
 
 
-def exact_preimage(expansion, x0=None, *, rtol=1e-6):
+def exact_preimage(
+    expansion: FeatureExpansion, x0: ArrayLike | None = None, *, rtol: float = 1e-6
+) -> PreimageResult:
     """Pre-image through the inverse of the kernel's profile.
 
     For ``k(x, y) = f(⟨x, y⟩)`` with invertible f, if Ψ = φ(z) then
@@ -45,12 +52,16 @@ def exact_preimage(expansion, x0=None, *, rtol=1e-6):
         x = kernel.inverse_profile(expansion.coef @ values)
     x, d2 = replace_non_finite(expansion, x)
     inexact = d2 > rtol * np.maximum(expansion.norm2(), np.finfo(float).tiny)
-    message = "exact" if not inexact.any() else (
-        f"{int(inexact.sum())} of {len(x)} expansions have no exact pre-image "
-        "(relative residual above rtol)")
+    message = (
+        "exact"
+        if not inexact.any()
+        else (
+            f"{int(inexact.sum())} of {len(x)} expansions have no exact pre-image "
+            "(relative residual above rtol)"
+        )
+    )
     if inexact.any():
-        warn(f"method='exact': {message}; the answer is only approximate",
-             NumericalWarning)
+        warn(f"method='exact': {message}; the answer is only approximate", NumericalWarning)
     return PreimageResult(x, d2, np.zeros(len(x), dtype=int), ~inexact, message, "exact")
 
 
@@ -60,7 +71,7 @@ class ExactPreimage(PreimageSolver):
 
     name = "exact"
 
-    def __init__(self, rtol=1e-6):
+    def __init__(self, rtol: float = 1e-6) -> None:
         self.rtol = rtol
 
     def _check_params(self):
@@ -69,6 +80,6 @@ class ExactPreimage(PreimageSolver):
     def _check_kernel(self, kernel):
         return _check_kernel(super()._check_kernel(kernel))
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Pre-images of `expansion` (see :func:`exact_preimage`)."""
         return exact_preimage(expansion, x0, rtol=self.rtol)

@@ -25,6 +25,8 @@ is kept at no extra cost and the answer is never worse than the start.
 
 import numpy as np
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import check_expansion, check_positive, check_positive_int, check_random_state
 from .._warnings import warn
 from ..exceptions import ConvergenceWarning, NumericalWarning
@@ -76,18 +78,31 @@ def _check_kernel(kernel):
     if not isinstance(kernel, (RadialKernel, DotProductKernel)):
         raise ValueError(
             f"method='fixed_point' needs a radial or dot-product kernel, got "
-            f"{type(kernel).__name__}; use method='gradient' instead")
+            f"{type(kernel).__name__}; use method='gradient' instead"
+        )
     return kernel
 
 
 def _check_params(max_iter, tol, alpha, max_restarts):
-    return (check_positive_int(max_iter, "max_iter"), check_positive(tol, "tol"),
-            check_positive(alpha, "alpha", strict=False),
-            check_positive_int(max_restarts, "max_restarts", minimum=0))
+    return (
+        check_positive_int(max_iter, "max_iter"),
+        check_positive(tol, "tol"),
+        check_positive(alpha, "alpha", strict=False),
+        check_positive_int(max_restarts, "max_restarts", minimum=0),
+    )
 
 
-def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, alpha=0.0, anchor=None,
-                max_restarts=5, random_state=None):
+def fixed_point(
+    expansion: FeatureExpansion,
+    x0: ArrayLike | None = None,
+    *,
+    max_iter: int = 300,
+    tol: float = 1e-7,
+    alpha: float = 0.0,
+    anchor: ArrayLike | None = None,
+    max_restarts: int = 5,
+    random_state: RandomStateLike = None,
+) -> PreimageResult:
     """Pre-images by fixed-point iteration, for radial and dot-product kernels.
 
     Parameters
@@ -144,8 +159,9 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, alpha=0.0, anchor
     if lam:
         if anchor is None:
             if x0 is None:
-                raise ValueError("'alpha' > 0 needs an 'anchor' (or 'x0', which is "
-                                 "the default anchor)")
+                raise ValueError(
+                    "'alpha' > 0 needs an 'anchor' (or 'x0', which is the default anchor)"
+                )
             anchor = Z.copy()
         else:
             anchor = check_starts(anchor, expansion, "anchor")
@@ -165,8 +181,9 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, alpha=0.0, anchor
     iters_this_start = np.zeros(m, dtype=int)
 
     while active.size:
-        obj, Z_new, den, scale = _step(kernel, coef[active], support, Z[active], lam,
-                                       anchor[active])
+        obj, Z_new, den, scale = _step(
+            kernel, coef[active], support, Z[active], lam, anchor[active]
+        )
         better = obj < best_obj[active]
         best_obj[active[better]] = obj[better]
         best_Z[active[better]] = Z[active[better]]
@@ -210,8 +227,7 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, alpha=0.0, anchor
         if nearest is None:
             nearest = support[nearest_support_points(expansion)[:, 0]]
         rows = np.flatnonzero(failed)
-        near_obj, _, _, _ = _step(kernel, coef[rows], support, nearest[rows], lam,
-                                  anchor[rows])
+        near_obj, _, _, _ = _step(kernel, coef[rows], support, nearest[rows], lam, anchor[rows])
         use = near_obj < best_obj[rows]
         best_Z[rows[use]] = nearest[rows[use]]
         best_obj[rows[use]] = near_obj[use]
@@ -219,7 +235,9 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, alpha=0.0, anchor
             f"the fixed-point denominator vanished for {int(failed.sum())} of {m} "
             f"expansions even after {max_restarts} restarts (the expansion is nearly "
             "orthogonal to every φ(z) tried); returning the best point seen, or the "
-            "support point nearest in feature space", NumericalWarning)
+            "support point nearest in feature space",
+            NumericalWarning,
+        )
     restarted = (restarts > 0) & ~failed
     if restarted.any():
         warn(
@@ -227,19 +245,25 @@ def fixed_point(expansion, x0=None, *, max_iter=300, tol=1e-7, alpha=0.0, anchor
             "expansions (nearly orthogonal to φ(z) at the current point); they were "
             f"restarted ({int(restarts[restarted].sum())} restarts in all) from the "
             "support point nearest in feature space, then from random support points",
-            NumericalWarning)
+            NumericalWarning,
+        )
     unconverged = ~converged & ~failed
     if unconverged.any():
         warn(
             f"the fixed point did not converge for {int(unconverged.sum())} of {m} "
             f"expansions within max_iter={max_iter} iterations; returning the best "
-            "point seen", ConvergenceWarning)
+            "point seen",
+            ConvergenceWarning,
+        )
     best_Z, distance2 = replace_non_finite(expansion, best_Z)
     n_conv = int(converged.sum())
-    message = (f"{n_conv} of {m} converged; {int(restarts.sum())} restarts; "
-               f"{int(failed.sum())} ran out of restarts")
-    return PreimageResult(best_Z, distance2, n_iter, converged, message, "fixed_point",
-                          {"restarts": restarts})
+    message = (
+        f"{n_conv} of {m} converged; {int(restarts.sum())} restarts; "
+        f"{int(failed.sum())} ran out of restarts"
+    )
+    return PreimageResult(
+        best_Z, distance2, n_iter, converged, message, "fixed_point", {"restarts": restarts}
+    )
 
 
 class FixedPointPreimage(PreimageSolver):
@@ -264,8 +288,15 @@ class FixedPointPreimage(PreimageSolver):
     uses_starts = True
     uses_random_state = True
 
-    def __init__(self, max_iter=300, tol=1e-7, alpha=0.0, anchor=None, max_restarts=5,
-                 random_state=None):
+    def __init__(
+        self,
+        max_iter: int = 300,
+        tol: float = 1e-7,
+        alpha: float = 0.0,
+        anchor: ArrayLike | None = None,
+        max_restarts: int = 5,
+        random_state: RandomStateLike = None,
+    ) -> None:
         self.max_iter = max_iter
         self.tol = tol
         self.alpha = alpha
@@ -279,6 +310,6 @@ class FixedPointPreimage(PreimageSolver):
     def _check_kernel(self, kernel):
         return _check_kernel(super()._check_kernel(kernel))
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Pre-images of `expansion` from `x0` (see :func:`fixed_point`)."""
         return fixed_point(expansion, x0, **self.get_params())

@@ -1,10 +1,14 @@
 """Pre-images by gradient descent on the feature-space residual (Mika et al.
 1999, Sec. 3; Bakır et al. 2004 "kPCA + gradient descent")."""
 
+from __future__ import annotations
+
 import numpy as np
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import check_expansion, check_positive, check_positive_int, check_random_state
 from .._warnings import warn
 from ..exceptions import ConvergenceWarning
@@ -20,7 +24,8 @@ def _check_kernel(kernel):
         raise ValueError(
             f"method='gradient' needs a kernel with a gradient in its input, and "
             f"{type(kernel).__name__} has none; choose another 'method' ('mds', "
-            "'learned' or 'closed_form')")
+            "'learned' or 'closed_form')"
+        )
     return kernel
 
 
@@ -39,8 +44,16 @@ def _check_params(n_starts, max_iter, tol, bounds):
     return n_starts, max_iter, tol, bounds
 
 
-def gradient_descent(expansion, x0=None, *, n_starts=1, max_iter=200, tol=1e-9,
-                     bounds=None, random_state=None):
+def gradient_descent(
+    expansion: FeatureExpansion,
+    x0: ArrayLike | None = None,
+    *,
+    n_starts: int = 1,
+    max_iter: int = 200,
+    tol: float = 1e-9,
+    bounds: tuple[float, float] | None = None,
+    random_state: RandomStateLike = None,
+) -> PreimageResult:
     """Minimise ``ρ(z) = ‖Ψ − φ(z)‖²`` with L-BFGS-B, for any differentiable kernel.
 
     ``ρ(z) = ‖Ψ‖² − 2 Σ_i γ_i k(z, x_i) + k(z, z)`` and its gradient
@@ -102,14 +115,16 @@ def gradient_descent(expansion, x0=None, *, n_starts=1, max_iter=200, tol=1e-9,
             while len(starts) < n_starts:
                 starts.append(support[rng.integers(support.shape[0])])
 
-            def fun(z):
+            def fun(z, j=j, one=one):  # this iteration's j and one, bound here
                 Z = z[None, :]
                 K = kernel.block(Z, support, check_input=False, overflow="ignore")
                 k_zz = kernel.diag(Z, check_input=False, overflow="ignore")
                 value = norm2[j] - 2 * float(one.coef[0] @ K[0]) + float(k_zz[0])
-                grad = (-2 * kernel.gradient(Z, support, one.coef, check_input=False,
-                                             overflow="ignore")
-                        + kernel.diag_gradient(Z, check_input=False, overflow="ignore"))[0]
+                grad = (
+                    -2
+                    * kernel.gradient(Z, support, one.coef, check_input=False, overflow="ignore")
+                    + kernel.diag_gradient(Z, check_input=False, overflow="ignore")
+                )[0]
                 return value, grad
 
             for z0 in starts:
@@ -120,9 +135,14 @@ def gradient_descent(expansion, x0=None, *, n_starts=1, max_iter=200, tol=1e-9,
                         value = fun(z0)[0]
                     dist[j] = value if np.isfinite(value) else np.inf
                 with np.errstate(all="ignore"):
-                    res = minimize(fun, z0, jac=True, method="L-BFGS-B",
-                                   bounds=None if bounds is None else [bounds] * d,
-                                   options={"maxiter": max_iter, "ftol": tol})
+                    res = minimize(
+                        fun,
+                        z0,
+                        jac=True,
+                        method="L-BFGS-B",
+                        bounds=None if bounds is None else [bounds] * d,
+                        options={"maxiter": max_iter, "ftol": tol},
+                    )
                 n_iter[j] += res.nit
                 if np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun <= dist[j]:
                     dist[j], x[j], converged[j] = res.fun, res.x, res.success
@@ -134,10 +154,16 @@ def gradient_descent(expansion, x0=None, *, n_starts=1, max_iter=200, tol=1e-9,
         warn(
             f"L-BFGS-B did not converge for {int((~converged).sum())} of {m} "
             f"expansions within max_iter={max_iter}; returning the best point found",
-            ConvergenceWarning)
-    return PreimageResult(x, dist, n_iter, converged,
-                          f"{int(converged.sum())} of {m} converged ({n_starts} start(s) each)",
-                          "gradient")
+            ConvergenceWarning,
+        )
+    return PreimageResult(
+        x,
+        dist,
+        n_iter,
+        converged,
+        f"{int(converged.sum())} of {m} converged ({n_starts} start(s) each)",
+        "gradient",
+    )
 
 
 class GradientPreimage(PreimageSolver):
@@ -152,7 +178,14 @@ class GradientPreimage(PreimageSolver):
     uses_starts = True
     uses_random_state = True
 
-    def __init__(self, n_starts=1, max_iter=200, tol=1e-9, bounds=None, random_state=None):
+    def __init__(
+        self,
+        n_starts: int = 1,
+        max_iter: int = 200,
+        tol: float = 1e-9,
+        bounds: tuple[float, float] | None = None,
+        random_state: RandomStateLike = None,
+    ) -> None:
         self.n_starts = n_starts
         self.max_iter = max_iter
         self.tol = tol
@@ -165,6 +198,6 @@ class GradientPreimage(PreimageSolver):
     def _check_kernel(self, kernel):
         return _check_kernel(super()._check_kernel(kernel))
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Pre-images of `expansion` from `x0` (see :func:`gradient_descent`)."""
         return gradient_descent(expansion, x0, **self.get_params())

@@ -1,7 +1,11 @@
 """Learned pre-images (Bakır, Weston & Schölkopf 2004)."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
 import contextlib
 import dataclasses
+from typing import Any, Self
 import warnings
 
 import numpy as np
@@ -9,20 +13,30 @@ from scipy import linalg
 
 from .._blocks import is_dask_array, sum_row_blocks
 from .._eigen import landmark_basis
-from .._validation import (check_array_2d, check_positive, check_positive_int, check_random_state,
-                           checked_gram, refuse_overflow)
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, MatrixLike, RandomStateLike
+from .._validation import (
+    check_array_2d,
+    check_positive,
+    check_positive_int,
+    check_random_state,
+    checked_gram,
+    refuse_overflow,
+)
 from .._warnings import warn
 from ..exceptions import NumericalWarning
 from ..kernels import Kernel, make_kernel
-from ..kpca import fit_kernel_pca, training_coordinates
+from ..kpca import KernelPCAResult, fit_kernel_pca, training_coordinates
 from ._base import PreimageSolver
 from ._result import PreimageResult
 
 __all__ = ["LearnedPreimage"]
 
 #: What to do when the exact map's n × n system is over the memory budget.
-_LANDMARK_HINT = ("use LearnedPreimage(n_landmarks=m), the Nyström (subset-of-regressors) "
-                  "map, which needs O(m² + m d) memory")
+_LANDMARK_HINT = (
+    "use LearnedPreimage(n_landmarks=m), the Nyström (subset-of-regressors) "
+    "map, which needs O(m² + m d) memory"
+)
 
 
 # OpenBLAS's multithreaded Cholesky factorisation (dpotrf) crashes with a
@@ -65,18 +79,25 @@ def _solve_psd(make_A, B, what):
     w, V = linalg.eigh(make_A(), overwrite_a=True)
     top = max(float(np.abs(w).max()), np.finfo(w.dtype).tiny)
     keep = np.abs(w) > n * np.finfo(w.dtype).eps * top
-    warn(f"{what} is numerically singular or indefinite; it was solved by "
-         f"pseudo-inverse, dropping {int((~keep).sum())} of {n} eigenvalues at rounding "
-         "level (a larger 'alpha', or a map kernel whose width suits the coordinates, "
-         "avoids this)", NumericalWarning)
+    warn(
+        f"{what} is numerically singular or indefinite; it was solved by "
+        f"pseudo-inverse, dropping {int((~keep).sum())} of {n} eigenvalues at rounding "
+        "level (a larger 'alpha', or a map kernel whose width suits the coordinates, "
+        "avoids this)",
+        NumericalWarning,
+    )
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
         return V[:, keep] @ ((V[:, keep].T @ B) / w[keep, None])
 
 
 def _refuse_overflow(values, what):
-    return refuse_overflow(values, what, "'coordinates'",
-                           "rescale 'coordinates' or choose a milder map kernel (its "
-                           "'gamma', 'degree') or a larger 'alpha'")
+    return refuse_overflow(
+        values,
+        what,
+        "'coordinates'",
+        "rescale 'coordinates' or choose a milder map kernel (its "
+        "'gamma', 'degree') or a larger 'alpha'",
+    )
 
 
 class LearnedPreimage(PreimageSolver):
@@ -144,9 +165,19 @@ class LearnedPreimage(PreimageSolver):
     uses_random_state = True
     uses_landmarks = True
 
-    def __init__(self, kernel=None, *, gamma=None, degree=3, coef0=1.0,
-                 kernel_params=None, alpha=1.0, n_components=None, n_landmarks=None,
-                 random_state=None):
+    def __init__(
+        self,
+        kernel: str | Kernel | Callable[..., float] | None = None,
+        *,
+        gamma: float | None = None,
+        degree: int = 3,
+        coef0: float = 1.0,
+        kernel_params: dict[str, Any] | None = None,
+        alpha: float = 1.0,
+        n_components: int | None = None,
+        n_landmarks: int | None = None,
+        random_state: RandomStateLike = None,
+    ) -> None:
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -157,7 +188,9 @@ class LearnedPreimage(PreimageSolver):
         self.n_landmarks = n_landmarks
         self.random_state = random_state
 
-    def fit_coordinates(self, coordinates, targets, *, forward_kernel=None):
+    def fit_coordinates(
+        self, coordinates: MatrixLike, targets: MatrixLike, *, forward_kernel: Kernel | None = None
+    ) -> Self:
         """Fit the map on pairs ``(coordinates_i, targets_i)``.
 
         Parameters
@@ -170,45 +203,71 @@ class LearnedPreimage(PreimageSolver):
         alpha, m = self._check_params()
         if is_dask_array(coordinates) or is_dask_array(targets):
             if m is None:
-                raise ValueError("Dask arrays need 'n_landmarks': the exact map solves an "
-                                 "n × n system in memory")
+                raise ValueError(
+                    "Dask arrays need 'n_landmarks': the exact map solves an "
+                    "n × n system in memory"
+                )
             C, T = coordinates, targets
         else:
             C = check_array_2d(coordinates, "coordinates")
             T = check_array_2d(targets, "targets")
         if T.shape[0] != C.shape[0]:
-            raise ValueError(f"'targets' must have one row per row of 'coordinates' "
-                             f"({C.shape[0]}), got {T.shape[0]}")
+            raise ValueError(
+                f"'targets' must have one row per row of 'coordinates' "
+                f"({C.shape[0]}), got {T.shape[0]}"
+            )
         if self.kernel is None:
             if not isinstance(forward_kernel, Kernel):
-                raise ValueError(f"'kernel' is None, so 'forward_kernel' must be a preimage "
-                                 f"Kernel, got {forward_kernel!r}")
+                raise ValueError(
+                    f"'kernel' is None, so 'forward_kernel' must be a preimage "
+                    f"Kernel, got {forward_kernel!r}"
+                )
             self.map_kernel_ = forward_kernel
             if self.gamma is not None:
                 if "gamma" not in forward_kernel.get_params():
-                    raise ValueError(f"'gamma' was given but the forward kernel "
-                                     f"{forward_kernel!r} has no width; pass 'kernel' too")
+                    raise ValueError(
+                        f"'gamma' was given but the forward kernel "
+                        f"{forward_kernel!r} has no width; pass 'kernel' too"
+                    )
                 # The forward kernel's family, with the map's own width.
-                self.map_kernel_ = dataclasses.replace(forward_kernel, gamma=self.gamma)
+                self.map_kernel_ = dataclasses.replace(  # type: ignore[type-var]  # a dataclass
+                    forward_kernel, gamma=self.gamma
+                )
         elif isinstance(self.kernel, Kernel):
             self.map_kernel_ = self.kernel
         else:
-            self.map_kernel_ = make_kernel(self.kernel, gamma=self.gamma, degree=self.degree,
-                                           coef0=self.coef0, kernel_params=self.kernel_params,
-                                           X=C)
+            self.map_kernel_ = make_kernel(
+                self.kernel,
+                gamma=self.gamma,
+                degree=self.degree,
+                coef0=self.coef0,
+                kernel_params=self.kernel_params,
+                X=C,
+            )
         if m is not None:
             if m > C.shape[0]:
-                raise ValueError(f"'n_landmarks' must be <= the number of pairs "
-                                 f"({C.shape[0]}), got {m}")
+                raise ValueError(
+                    f"'n_landmarks' must be <= the number of pairs ({C.shape[0]}), got {m}"
+                )
             return self._fit_landmarks(C, T, m, alpha)
         n = C.shape[0]
-        gram = [checked_gram(self.map_kernel_, C, "Gram matrix of 'coordinates'",
-                             hint=_LANDMARK_HINT, names="'coordinates'")]
+        gram = [
+            checked_gram(
+                self.map_kernel_,
+                C,
+                "Gram matrix of 'coordinates'",
+                hint=_LANDMARK_HINT,
+                names="'coordinates'",
+            )
+        ]
 
         def system():
             # L once, built again only after a failed Cholesky overwrote it.
-            L = gram.pop() if gram else self.map_kernel_.block(C, check_input=False,
-                                                               names="'coordinates'")
+            L = (
+                gram.pop()
+                if gram
+                else self.map_kernel_.block(C, check_input=False, names="'coordinates'")
+            )
             if not alpha < float(np.finfo(L.dtype).max) / 2:  # beyond float32's range
                 L = L.astype(np.float64)
             L.flat[:: n + 1] += alpha
@@ -216,7 +275,8 @@ class LearnedPreimage(PreimageSolver):
 
         self.dual_coef_ = _refuse_overflow(
             _solve_psd(system, T, f"the learned map's system L + αI (alpha={alpha:.3g})"),
-            "the learned map")
+            "the learned map",
+        )
         self.coordinates_ = C
         self.output_dtype_ = self.dual_coef_.dtype
         self.target_mean_ = None
@@ -230,13 +290,15 @@ class LearnedPreimage(PreimageSolver):
         # The map is formed and solved in float64 whatever the input: W
         # amplifies rounding by 1/√λ_min(L_mm), and in float32 the directions
         # the map needs would be lost below the rounding of L_mm.
-        C_m = check_array_2d(C_m.compute() if is_dask_array(C_m) else C_m, "coordinates",
-                             dtype=np.float64)
+        C_m = check_array_2d(
+            C_m.compute() if is_dask_array(C_m) else C_m, "coordinates", dtype=np.float64
+        )
         kernel = self.map_kernel_
 
         def moments(C_block, T_block):
-            C_block = check_array_2d(C_block, "coordinates", n_features=C_m.shape[1],
-                                     dtype=np.float64)
+            C_block = check_array_2d(
+                C_block, "coordinates", n_features=C_m.shape[1], dtype=np.float64
+            )
             T_block = check_array_2d(T_block, "targets", dtype=np.float64)
             with np.errstate(over="ignore", invalid="ignore"):  # refused below
                 L = kernel.block(C_block, C_m, check_input=False, overflow="ignore")
@@ -249,16 +311,20 @@ class LearnedPreimage(PreimageSolver):
         if not np.any(L_mm):
             raise ValueError(
                 f"the map kernel {kernel!r} maps every landmark of 'coordinates' to the "
-                "origin of feature space (a zero Gram matrix); choose another map kernel")
+                "origin of feature space (a zero Gram matrix); choose another map kernel"
+            )
         # β = Wθ with WᵀL_mmW = I turns the normal equations into the
         # well-conditioned (WᵀL_nmᵀL_nmW + αI)θ = WᵀL_nmᵀX (L_mm may be
         # numerically singular; its null directions cannot change Γ).
         W = landmark_basis(L_mm, warn_dropped=False)
         if W.shape[1] < m:
-            warn(f"the {m} landmarks of the learned map span only {W.shape[1]} "
-                 "feature-space directions (duplicated or nearly dependent coordinates); "
-                 "the eigenvalues of L_mm at rounding level were dropped instead of "
-                 "divided by", NumericalWarning)
+            warn(
+                f"the {m} landmarks of the learned map span only {W.shape[1]} "
+                "feature-space directions (duplicated or nearly dependent coordinates); "
+                "the eigenvalues of L_mm at rounding level were dropped instead of "
+                "divided by",
+                NumericalWarning,
+            )
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
             A = W.T @ LtL @ W
             WtT = W.T @ LtT
@@ -270,24 +336,25 @@ class LearnedPreimage(PreimageSolver):
             return A_copy
 
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
-            beta = W @ _solve_psd(system, WtT, "the landmark map's normal equations "
-                                  f"(alpha={alpha:.3g})")
+            beta = W @ _solve_psd(
+                system, WtT, f"the landmark map's normal equations (alpha={alpha:.3g})"
+            )
         self.dual_coef_ = _refuse_overflow(beta, "the landmark map")
         self.coordinates_ = C_m
         self.output_dtype_ = np.result_type(C.dtype, T.dtype)
         self.target_mean_ = None
         return self
 
-    def predict(self, coordinates):
+    def predict(self, coordinates: ArrayLike) -> np.ndarray:
         """``Γ(c) = l(c, C) β`` for coordinates of shape (m, q)."""
         if not hasattr(self, "dual_coef_"):
-            raise ValueError("LearnedPreimage is not fitted, so 'coordinates' cannot be "
-                             "mapped; call fit or fit_coordinates first")
-        C = check_array_2d(coordinates, "coordinates",
-                           n_features=self.coordinates_.shape[1])
+            raise ValueError(
+                "LearnedPreimage is not fitted, so 'coordinates' cannot be "
+                "mapped; call fit or fit_coordinates first"
+            )
+        C = check_array_2d(coordinates, "coordinates", n_features=self.coordinates_.shape[1])
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-            L = self.map_kernel_.block(C, self.coordinates_, check_input=False,
-                                       overflow="ignore")
+            L = self.map_kernel_.block(C, self.coordinates_, check_input=False, overflow="ignore")
             out = (L @ self.dual_coef_).astype(self.output_dtype_, copy=False)
         out = _refuse_overflow(out, "the learned map's output")
         return out if self.target_mean_ is None else out + self.target_mean_
@@ -295,12 +362,22 @@ class LearnedPreimage(PreimageSolver):
     def _check_params(self):
         """The ridge α and the landmark count, checked."""
         check_positive_int(self.n_components, "n_components", allow_none=True)
-        return (check_positive(self.alpha, "alpha"),
-                check_positive_int(self.n_landmarks, "n_landmarks", allow_none=True))
+        return (
+            check_positive(self.alpha, "alpha"),
+            check_positive_int(self.n_landmarks, "n_landmarks", allow_none=True),
+        )
 
     # -- the solver protocol ---------------------------------------------------
-    def fit(self, support, kernel, *, kpca=None, coordinates=None, targets=None,
-            center_targets=False):
+    def fit(
+        self,
+        support: ArrayLike,
+        kernel: Kernel,
+        *,
+        kpca: KernelPCAResult | None = None,
+        coordinates: MatrixLike | None = None,
+        targets: MatrixLike | None = None,
+        center_targets: bool = False,
+    ) -> Self:
         """Fit the map on kernel PCA coordinates of training pairs.
 
         Parameters
@@ -325,8 +402,9 @@ class LearnedPreimage(PreimageSolver):
         if coordinates is None:
             if kpca is None:
                 # K and its centred copy: two n × n matrices.
-                K = checked_gram(self.kernel_, X, "Gram matrix of 'support'", copies=2,
-                                 names="'support'")
+                K = checked_gram(
+                    self.kernel_, X, "Gram matrix of 'support'", copies=2, names="'support'"
+                )
                 self.kpca_ = fit_kernel_pca(K, self.n_components, copy=True, names="'support'")
                 # The centred coordinates of φ(x_i) are K̃α = u√λ; for an
                 # expansion Σ γ_i φ(x_i) they are γᵀKA − c (see solve).
@@ -344,24 +422,26 @@ class LearnedPreimage(PreimageSolver):
         self.target_mean_ = mean
         return self
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Pre-images of expansions over the fitted support: the map applied
         to their coordinates ``⟨V_k, Ψ − μ⟩ = γᵀKα_k − ⟨V_k, μ⟩`` (x0 is not
         used)."""
         self._check_support(expansion)
         if getattr(self, "KA_", None) is None:
-            K = checked_gram(self.kernel_, self.support_, "Gram matrix of 'support'",
-                             names="'support'")
+            K = checked_gram(
+                self.kernel_, self.support_, "Gram matrix of 'support'", names="'support'"
+            )
             self.KA_ = K @ self.kpca_.alphas
         x = self.predict(expansion.coef @ self.KA_ - self.kpca_.mean_coords)
         return PreimageResult.direct(expansion, x, self.name, "learned map")
 
-    def solve_coordinates(self, Y, *, add_mean=False, x0=None, return_result=False):
+    def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
         """The map applied to kernel PCA coordinates Y: one kernel block per
         call; with `return_result` the residuals of the expansions Y stands
         for (`add_mean`) are computed too."""
         x = self.predict(Y)
         if not return_result:
             return x
-        return PreimageResult.direct(self.expansion_of(Y, add_mean=add_mean), x, self.name,
-                                     "learned map")
+        return PreimageResult.direct(
+            self.expansion_of(Y, add_mean=add_mean), x, self.name, "learned map"
+        )

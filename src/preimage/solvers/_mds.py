@@ -1,13 +1,18 @@
 """Pre-images from distance constraints (Kwok & Tsang 2003, 2004)."""
 
+from __future__ import annotations
+
+from typing import Any, Self
 import warnings
 
 import numpy as np
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from .._validation import check_positive, check_positive_int, refuse_overflow
 from .._warnings import warn
 from ..exceptions import NumericalWarning
-from ..kernels import DotProductKernel, RadialKernel
+from ..kernels import DotProductKernel, Kernel, RadialKernel
 from ._base import PreimageSolver
 from ._result import PreimageResult
 from ._starts import support_distance2
@@ -50,7 +55,7 @@ class MDSPreimage(PreimageSolver):
     name = "mds"
     learns = True
 
-    def __init__(self, n_neighbors=10, rank_tol=1e-10):
+    def __init__(self, n_neighbors: int = 10, rank_tol: float = 1e-10) -> None:
         self.n_neighbors = n_neighbors
         self.rank_tol = rank_tol
 
@@ -63,21 +68,29 @@ class MDSPreimage(PreimageSolver):
         if not isinstance(kernel, (RadialKernel, DotProductKernel)):
             raise ValueError(
                 "method='mds' needs a radial or dot-product kernel (to turn feature "
-                f"distances into input distances), got {kernel!r}")
+                f"distances into input distances), got {kernel!r}"
+            )
         if isinstance(kernel, DotProductKernel) and not kernel.invertible:
             warn(
                 f"{kernel!r} is not invertible on the whole line; MDS uses the branch "
-                "with non-negative kernel argument", NumericalWarning)
+                "with non-negative kernel argument",
+                NumericalWarning,
+            )
         return kernel
 
-    def fit(self, support, kernel, **fit_params):
+    def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
         """Remember the training points and their kernel diagonal (the other
         arguments of :meth:`PreimageSolver.fit` are accepted)."""
         super().fit(support, kernel, **fit_params)
         self.diag_ = self.kernel_.diag(self.support_, check_input=False, names="'support'")
         return self
 
-    def input_distance2(self, expansion, feature_d2=None, diag=None):
+    def input_distance2(
+        self,
+        expansion: FeatureExpansion,
+        feature_d2: ArrayLike | None = None,
+        diag: ArrayLike | None = None,
+    ) -> np.ndarray:
         """Squared input distances implied by feature distances.
 
         By default from every expansion to every support point, (m, n); or for
@@ -87,24 +100,29 @@ class MDSPreimage(PreimageSolver):
         if feature_d2 is None:
             feature_d2 = support_distance2(expansion)
             diag = self.diag_[None, :]
-        return refuse_overflow(self._input_distance2(expansion, feature_d2, diag),
-                               "the input distances implied by it", "'expansion'",
-                               f"the inverse of {self.kernel_!r} is beyond the float range "
-                               "there")
+        return refuse_overflow(
+            self._input_distance2(expansion, feature_d2, diag),
+            "the input distances implied by it",
+            "'expansion'",
+            f"the inverse of {self.kernel_!r} is beyond the float range there",
+        )
 
     def _input_distance2(self, expansion, feature_d2, diag):
         """:meth:`input_distance2`, inf where the kernel's inverse overflows."""
         kernel = self.kernel_
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"), \
-                warnings.catch_warnings():
+        with (
+            np.errstate(over="ignore", invalid="ignore", divide="ignore"),
+            warnings.catch_warnings(),
+        ):
             # The clipping of the inverses is reported once, below, by MDS.
             warnings.simplefilter("ignore", NumericalWarning)
             if isinstance(kernel, RadialKernel):
                 f0 = float(kernel.profile(np.zeros(1))[0])
                 too_far = feature_d2 >= 2 * f0
                 lo, hi = kernel.value_range
-                values = np.clip(f0 - np.asarray(feature_d2, dtype=float) / 2,
-                                 lo + np.finfo(float).tiny, hi)
+                values = np.clip(
+                    f0 - np.asarray(feature_d2, dtype=float) / 2, lo + np.finfo(float).tiny, hi
+                )
                 d2 = kernel.inverse_profile(values)
             else:
                 too_far = np.zeros(np.shape(feature_d2), dtype=bool)
@@ -113,9 +131,12 @@ class MDSPreimage(PreimageSolver):
                 f_inv = kernel.inverse_profile
                 d2 = np.maximum(f_inv(norm2)[:, None] + f_inv(diag) - 2 * f_inv(cross), 0.0)
         if too_far.any():
-            warn(f"MDS: {int(too_far.sum())} feature distances d̃² ≥ 2k(x, x) are too "
-                 "large for the kernel's inverse (the logarithm is undefined); they were "
-                 "clipped to the largest finite input distance", NumericalWarning)
+            warn(
+                f"MDS: {int(too_far.sum())} feature distances d̃² ≥ 2k(x, x) are too "
+                "large for the kernel's inverse (the logarithm is undefined); they were "
+                "clipped to the largest finite input distance",
+                NumericalWarning,
+            )
         return np.where(np.isfinite(d2), d2, np.inf)
 
     def _frame(self, Xn):
@@ -136,7 +157,7 @@ class MDSPreimage(PreimageSolver):
         f0 = float(self.kernel_.profile(np.zeros(1))[0])
         return np.asarray(feature_d2) >= 2 * f0
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Pre-images of all expansions (x0 is not used).
 
         Neighbours whose feature distance no input distance can explain
@@ -158,13 +179,20 @@ class MDSPreimage(PreimageSolver):
         if undefined.any():
             rows = undefined.any(axis=1)
             alone = undefined.all(axis=1)
-            warn(f"MDS: {int(undefined.sum())} of the {undefined.size} distances to the "
-                 f"{n} nearest points ({int(rows.sum())} of {expansion.n_expansions} "
-                 "expansions) are so large in feature space (d̃² ≥ 2k(x, x)) that no input "
-                 "distance explains them; those points were left out and MDS used the "
-                 "remaining neighbours"
-                 + (f" ({int(alone.sum())} expansions had none left and were given their "
-                    "nearest point)" if alone.any() else ""), NumericalWarning)
+            warn(
+                f"MDS: {int(undefined.sum())} of the {undefined.size} distances to the "
+                f"{n} nearest points ({int(rows.sum())} of {expansion.n_expansions} "
+                "expansions) are so large in feature space (d̃² ≥ 2k(x, x)) that no input "
+                "distance explains them; those points were left out and MDS used the "
+                "remaining neighbours"
+                + (
+                    f" ({int(alone.sum())} expansions had none left and were given their "
+                    "nearest point)"
+                    if alone.any()
+                    else ""
+                ),
+                NumericalWarning,
+            )
         # Where the inverse overflowed, or the neighbours span directions at the
         # rounding level, x is not finite: PreimageResult.direct then falls back
         # to the support point nearest in feature space, with a warning.
@@ -184,6 +212,10 @@ class MDSPreimage(PreimageSolver):
                         continue
                     U, s, Vt, mean, d0 = self._frame(X[idx[keep]])
                     x[j] = U @ (-0.5 * (Vt @ (d2_near[j, keep] - d0)) / s) + mean
-        return PreimageResult.direct(expansion, x, self.name,
-                                     f"MDS on the {n} nearest training points",
-                                     {"neighbors": neighbors})
+        return PreimageResult.direct(
+            expansion,
+            x,
+            self.name,
+            f"MDS on the {n} nearest training points",
+            {"neighbors": neighbors},
+        )

@@ -1,33 +1,28 @@
-"""The registry of pre-image methods, and the one dispatch on ``method=``.
+"""The one dispatch on ``method=``.
 
-Every method is registered here once, by name, as a solver class
-(:class:`~preimage.solvers.PreimageSolver`) whose class attributes say what
-it needs. :func:`make_solver` turns a name, a solver or a callable into a
-solver with the caller's ``random_state`` and ``n_landmarks`` passed to the
-methods that use them; :func:`find_preimage`, :class:`~preimage.KernelPCA`,
-:class:`~preimage.KernelPCADenoiser` and
+Every method is registered once, by name, in :data:`PREIMAGE_METHODS`
+(``_names.py``), as a solver class (:class:`~preimage.solvers.PreimageSolver`)
+whose class attributes say what it needs. :func:`make_solver` turns a name, a
+solver or a callable into a solver with the caller's ``random_state`` and
+``n_landmarks`` passed to the methods that use them; :func:`find_preimage`,
+:class:`~preimage.KernelPCA`, :class:`~preimage.KernelPCADenoiser` and
 :class:`~preimage.KernelDependencyEstimator` all go through it.
 """
 
-import inspect
-from types import MappingProxyType
+from __future__ import annotations
 
+from collections.abc import Callable
+import inspect
+from typing import Any
+
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike, RandomStateLike
 from .._validation import check_expansion
 from ._base import PreimageSolver
-from ._closed_form import ClosedFormPreimage
-from ._exact import ExactPreimage
-from ._fixed_point import FixedPointPreimage
-from ._gradient import GradientPreimage
-from ._learned import LearnedPreimage
-from ._mds import MDSPreimage
+from ._names import PREIMAGE_METHODS
+from ._result import PreimageResult
 
-__all__ = ["PREIMAGE_METHODS", "CallablePreimage", "find_preimage", "make_solver"]
-
-#: Every pre-image method, by name (in alphabetical order): the solver class
-#: that implements it.
-PREIMAGE_METHODS = MappingProxyType({cls.name: cls for cls in sorted(
-    (FixedPointPreimage, GradientPreimage, MDSPreimage, LearnedPreimage,
-     ClosedFormPreimage, ExactPreimage), key=lambda cls: cls.name)})
+__all__ = ["CallablePreimage", "find_preimage", "make_solver"]
 
 
 class CallablePreimage(PreimageSolver):
@@ -37,7 +32,11 @@ class CallablePreimage(PreimageSolver):
     name = "callable"
     uses_starts = True
 
-    def __init__(self, function=None, options=None):
+    def __init__(
+        self,
+        function: Callable[..., PreimageResult] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
         self.function = function
         self.options = options
 
@@ -48,12 +47,18 @@ class CallablePreimage(PreimageSolver):
     def _check_kernel(self, kernel):
         return kernel  # the function decides what it can work with
 
-    def solve(self, expansion, x0=None):
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """``function(expansion, x0=x0, **options)``."""
         return self.function(expansion, x0=x0, **(self.options or {}))
 
 
-def make_solver(method, options=None, *, random_state=None, n_landmarks=None):
+def make_solver(
+    method: str | PreimageSolver | Callable[..., PreimageResult],
+    options: dict[str, Any] | None = None,
+    *,
+    random_state: RandomStateLike = None,
+    n_landmarks: int | None = None,
+) -> PreimageSolver:
     """A solver for `method`, ready to be fitted.
 
     Parameters
@@ -79,16 +84,20 @@ def make_solver(method, options=None, *, random_state=None, n_landmarks=None):
     options = dict(options or {})
     if isinstance(method, PreimageSolver):
         if options:
-            raise ValueError(f"options {sorted(options)} cannot be passed with a solver as "
-                             "'method'; set them when constructing it")
+            raise ValueError(
+                f"options {sorted(options)} cannot be passed with a solver as "
+                "'method'; set them when constructing it"
+            )
         return method
     if isinstance(method, str) and method in PREIMAGE_METHODS:
         cls = PREIMAGE_METHODS[method]
         accepted = inspect.signature(cls).parameters
         unknown = sorted(set(options) - set(accepted))
         if unknown:
-            raise TypeError(f"options {unknown} are not parameters of method={method!r} "
-                            f"({cls.__name__}); its parameters are {sorted(accepted)}")
+            raise TypeError(
+                f"options {unknown} are not parameters of method={method!r} "
+                f"({cls.__name__}); its parameters are {sorted(accepted)}"
+            )
         if cls.uses_random_state:
             options.setdefault("random_state", random_state)
         if cls.uses_landmarks and n_landmarks is not None:
@@ -96,11 +105,18 @@ def make_solver(method, options=None, *, random_state=None, n_landmarks=None):
         return cls(**options)
     if callable(method) and not isinstance(method, type):
         return CallablePreimage(method, options)
-    raise ValueError(f"Unknown pre-image method {method!r}; 'method' must be one of "
-                     f"{list(PREIMAGE_METHODS)}, a solver or a callable")
+    raise ValueError(
+        f"Unknown pre-image method {method!r}; 'method' must be one of "
+        f"{list(PREIMAGE_METHODS)}, a solver or a callable"
+    )
 
 
-def find_preimage(expansion, method="fixed_point", x0=None, **options):
+def find_preimage(
+    expansion: FeatureExpansion,
+    method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point",
+    x0: ArrayLike | None = None,
+    **options: Any,
+) -> PreimageResult:
     """Pre-images of feature-space expansions.
 
     Finds, for each ``Ψ_j = Σ_i γ_ji φ(x_i)``, a point z_j with small residual

@@ -1,9 +1,14 @@
 """The result every pre-image method returns."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from .._expansion import FeatureExpansion
+from .._typing import ArrayLike
 from ._starts import replace_non_finite
 
 __all__ = ["PreimageResult"]
@@ -38,24 +43,40 @@ class PreimageResult:
     converged: np.ndarray
     message: str
     method: str
-    info: dict = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def direct(cls, expansion, x, method, message, info=None):
+    def direct(
+        cls,
+        expansion: FeatureExpansion,
+        x: ArrayLike,
+        method: str,
+        message: str,
+        info: dict[str, Any] | None = None,
+    ) -> PreimageResult:
         """The result of a non-iterative method: residuals of `x` against
         `expansion`, no iterations, every point counted as converged."""
         x, d2 = replace_non_finite(expansion, x)
         n = len(x)
-        return cls(x, d2, np.zeros(n, dtype=int), np.ones(n, dtype=bool),
-                   message, method, {} if info is None else info)
+        return cls(
+            x,
+            d2,
+            np.zeros(n, dtype=int),
+            np.ones(n, dtype=bool),
+            message,
+            method,
+            {} if info is None else info,
+        )
 
     @property
-    def success(self):
+    def success(self) -> bool:
         """True when every pre-image converged."""
         return bool(np.all(self.converged))
 
     def __repr__(self):
-        return (f"PreimageResult(method={self.method!r}, n={len(self.x)}, "
-                f"mean distance2={float(np.mean(self.distance2)):.4g}, "
-                f"converged={int(np.sum(self.converged))}/{len(self.converged)}, "
-                f"message={self.message!r})")
+        return (
+            f"PreimageResult(method={self.method!r}, n={len(self.x)}, "
+            f"mean distance2={float(np.mean(self.distance2)):.4g}, "
+            f"converged={int(np.sum(self.converged))}/{len(self.converged)}, "
+            f"message={self.message!r})"
+        )

@@ -20,14 +20,22 @@ sequential algorithm and its result in ``_sequential``;
 the estimators over them.
 """
 
-from ._sequential import (
-    DEFAULT_RATE_FRACTION,
-    SequentialSVRResult,
-    dual_objective,
-    learning_rates,
-    sequential_svr,
-)
-from ._wiener import DEFAULT_RTOL, WienerState, wiener_coefficients, wiener_update
+from .._lazy import lazy_exports
+
+# For static type checkers (any TYPE_CHECKING is true to them); at run time
+# lazy_exports reads these imports and makes each at the name's first use.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._sequential import (
+        DEFAULT_RATE_FRACTION,
+        SequentialSVRResult,
+        dual_objective,
+        learning_rates,
+        sequential_svr,
+    )
+    from ._wiener import DEFAULT_RTOL, WienerState, wiener_coefficients, wiener_update
+
+__getattr__, __dir__ = lazy_exports(__name__, __file__)
 
 __all__ = [
     "DEFAULT_RATE_FRACTION",

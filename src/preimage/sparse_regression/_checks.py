@@ -2,14 +2,17 @@
 a Gram matrix with one target per row, vectors of a given length, the rank
 cutoff, and the overflow refusal of results computed from finite input."""
 
+from __future__ import annotations
+
 import numpy as np
 
+from .._typing import ArrayLike
 from .._validation import check_gram, check_real, check_real_array, refuse_overflow
 
 __all__ = ["check_rtol", "check_system", "check_vector", "refuse_overflow_rescale"]
 
 
-def check_vector(values, name, n, what):
+def check_vector(values: ArrayLike, name: str, n: int, what: str) -> np.ndarray:
     """`values` as a finite float64 array of shape (n,), or an error naming
     `name` that says what the n entries are (`what`)."""
     arr = check_real_array(values, name)
@@ -18,7 +21,7 @@ def check_vector(values, name, n, what):
     return arr
 
 
-def check_system(K, y):
+def check_system(K: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """K as a finite square float64 Gram matrix (possibly empty: the
     incremental solution starts from no samples) and y as its finite targets,
     or an error naming the argument."""

@@ -9,19 +9,27 @@ multiplier moves on its own, clipped to the box ``[0, C]``, at a rate
 Sec. 5.1).
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
 
 from .._memory import check_dense
+from .._typing import ArrayLike
 from .._validation import check_positive, check_positive_int, check_real, check_real_array
 from .._warnings import warn as warn_user
 from ..exceptions import ConvergenceWarning
 from ._checks import check_system, check_vector, refuse_overflow_rescale
 
-__all__ = ["DEFAULT_RATE_FRACTION", "SequentialSVRResult", "dual_objective",
-           "learning_rates", "sequential_svr"]
+__all__ = [
+    "DEFAULT_RATE_FRACTION",
+    "SequentialSVRResult",
+    "dual_objective",
+    "learning_rates",
+    "sequential_svr",
+]
 
 #: Default per-sample learning rate ``γ_i = DEFAULT_RATE_FRACTION / R_ii``,
 #: inside the paper's bound ``γ_i < 1/R_ii``.
@@ -61,12 +69,14 @@ class SequentialSVRResult:
     learning_rate: np.ndarray
 
     @property
-    def support(self):
+    def support(self) -> np.ndarray:
         """Indices of the basis vectors (non-zero a_i)."""
         return np.flatnonzero(self.coef)
 
 
-def dual_objective(R, y, alpha, alpha_star, epsilon):
+def dual_objective(
+    R: ArrayLike, y: ArrayLike, alpha: ArrayLike, alpha_star: ArrayLike, epsilon: float
+) -> float:
     """``J_D = ½ aᵀRa + ε Σ(α_i + α*_i) − yᵀa`` with ``a = α* − α`` (eq. 19)."""
     R, y = check_system(R, y)
     n = y.shape[0]
@@ -76,11 +86,14 @@ def dual_objective(R, y, alpha, alpha_star, epsilon):
     with np.errstate(over="ignore", invalid="ignore"):
         a = alpha_star - alpha
         value = 0.5 * a @ (R @ a) + epsilon * np.sum(alpha + alpha_star) - y @ a
-    return float(refuse_overflow_rescale(value, "the dual objective",
-                                         "'R', 'y', 'alpha' and 'alpha_star'"))
+    return float(
+        refuse_overflow_rescale(value, "the dual objective", "'R', 'y', 'alpha' and 'alpha_star'")
+    )
 
 
-def learning_rates(R_diag, learning_rate=None, *, bound="raise"):
+def learning_rates(
+    R_diag: ArrayLike, learning_rate: float | ArrayLike | None = None, *, bound: str = "raise"
+) -> np.ndarray:
     """Per-sample learning rates γ_i inside the bound ``γ_i < 1/R_ii``.
 
     Vijayakumar & Wu (Sec. 5.1) show the dual objective decreases
@@ -105,7 +118,8 @@ def learning_rates(R_diag, learning_rate=None, *, bound="raise"):
         raise ValueError(
             f"the augmented Gram matrix must have a positive diagonal (the learning "
             f"rate bound is 1/R_ii), got R_{i}{i} = {R_diag[i]!r}; use a positive "
-            "'augmentation' or a kernel with k(x, x) > 0")
+            "'augmentation' or a kernel with k(x, x) > 0"
+        )
     if bound not in ("raise", "clip"):
         raise ValueError(f"'learning_rate_bound' must be 'raise' or 'clip', got {bound!r}")
     safe = DEFAULT_RATE_FRACTION / R_diag
@@ -117,14 +131,18 @@ def learning_rates(R_diag, learning_rate=None, *, bound="raise"):
         try:
             rate = np.asarray(learning_rate, dtype=float)
         except (TypeError, ValueError):
-            raise TypeError(f"'learning_rate' must be None, a float or an array of floats, "
-                            f"got {learning_rate!r}") from None
+            raise TypeError(
+                f"'learning_rate' must be None, a float or an array of floats, "
+                f"got {learning_rate!r}"
+            ) from None
         if rate.shape != R_diag.shape:
-            raise ValueError(f"'learning_rate' must be a float or have shape {R_diag.shape} "
-                             f"(one rate per sample), got shape {rate.shape}")
+            raise ValueError(
+                f"'learning_rate' must be a float or have shape {R_diag.shape} "
+                f"(one rate per sample), got shape {rate.shape}"
+            )
     if not (np.isfinite(rate).all() and (rate > 0).all()):
         raise ValueError(f"'learning_rate' must be positive and finite, got {learning_rate!r}")
-    with np.errstate(over="ignore"):          # an overflow is too large, as it should
+    with np.errstate(over="ignore"):  # an overflow is too large, as it should
         too_large = rate * R_diag >= 1.0
     if too_large.any():
         if bound == "clip":
@@ -134,12 +152,24 @@ def learning_rates(R_diag, learning_rate=None, *, bound="raise"):
             f"'learning_rate' must be below 1/R_ii for every sample (Vijayakumar & Wu, "
             f"Sec. 5.1), got γ_{i} = {rate[i]!r} >= 1/R_{i}{i} = {1 / R_diag[i]!r} "
             f"({int(too_large.sum())} sample(s) too large); pass a smaller rate, None "
-            "(0.95/R_ii), or learning_rate_bound='clip'")
+            "(0.95/R_ii), or learning_rate_bound='clip'"
+        )
     return rate
 
 
-def sequential_svr(K, y, *, epsilon, augmentation=1.0, C=np.inf, learning_rate=None,
-                   learning_rate_bound="raise", tol=1e-6, max_iter=10_000, warn=True):
+def sequential_svr(
+    K: ArrayLike,
+    y: ArrayLike,
+    *,
+    epsilon: float,
+    augmentation: float = 1.0,
+    C: float = np.inf,
+    learning_rate: float | ArrayLike | None = None,
+    learning_rate_bound: str = "raise",
+    tol: float = 1e-6,
+    max_iter: int = 10_000,
+    warn: bool = True,
+) -> SequentialSVRResult:
     """Sparse representation by the sequential algorithm of Vijayakumar & Wu (Fig. 2).
 
     Minimises the ε-insensitive dual (eq. 19) on the augmented kernel
@@ -211,25 +241,26 @@ def sequential_svr(K, y, *, epsilon, augmentation=1.0, C=np.inf, learning_rate=N
     augmentation = check_real(augmentation, "augmentation")
     max_iter = check_positive_int(max_iter, "max_iter")
     M = y.shape[0]
-    check_dense((M, M), np.float64, f"the {M} x {M} matrix R = K + λ²",
-                hint="fit on fewer samples")
+    check_dense(
+        (M, M), np.float64, f"the {M} x {M} matrix R = K + λ²", hint="fit on fewer samples"
+    )
     with np.errstate(over="ignore"):
         R = K + np.float64(augmentation) ** 2
     refuse_overflow_rescale(R, "R = K + λ²", "'K' and 'augmentation'")
     gamma = learning_rates(np.diag(R), learning_rate, bound=learning_rate_bound)
     alpha, alpha_star = np.zeros(M), np.zeros(M)
-    rows = list(R)                    # row views: R is symmetric, R[i] = R[:, i]
+    rows = list(R)  # row views: R is symmetric, R[i] = R[:, i]
     rates = gamma.tolist()
     objective = []
     max_step = np.inf
     overflow = False
-    for sweep in range(max_iter):
+    for sweep in range(max_iter):  # noqa: B007 (named in the overflow warning below)
         # Targets far beyond the scale of R (or rates far above the bound with
         # learning_rate_bound="clip" off) can overflow a step; the sweep is
         # then undone below.
         with np.errstate(over="ignore", invalid="ignore"):
             a = alpha_star - alpha
-            E = y - R @ a             # exact errors at the start of each sweep
+            E = y - R @ a  # exact errors at the start of each sweep
             al, als = alpha.tolist(), alpha_star.tolist()
             step_max = 0.0
             for i in range(M):
@@ -246,10 +277,15 @@ def sequential_svr(K, y, *, epsilon, augmentation=1.0, C=np.inf, learning_rate=N
             new_alpha, new_alpha_star = np.array(al), np.array(als)
             # J_D = ½aᵀRa + εΣ(α + α*) − yᵀa = −½aᵀ(2y − Ra) + εΣ(α + α*).
             a = new_alpha_star - new_alpha
-            value = float(-0.5 * a @ (2 * y - R @ a)
-                          + eps * (new_alpha.sum() + new_alpha_star.sum()))
-        if not (np.isfinite(value) and np.isfinite(step_max)
-                and np.isfinite(new_alpha).all() and np.isfinite(new_alpha_star).all()):
+            value = float(
+                -0.5 * a @ (2 * y - R @ a) + eps * (new_alpha.sum() + new_alpha_star.sum())
+            )
+        if not (
+            np.isfinite(value)
+            and np.isfinite(step_max)
+            and np.isfinite(new_alpha).all()
+            and np.isfinite(new_alpha_star).all()
+        ):
             overflow = True
             break
         alpha, alpha_star, max_step = new_alpha, new_alpha_star, step_max
@@ -261,14 +297,26 @@ def sequential_svr(K, y, *, epsilon, augmentation=1.0, C=np.inf, learning_rate=N
         warn_user(
             f"the sequential SV algorithm overflowed float64 in sweep {sweep + 1} (targets "
             "'y' far beyond the scale of R = K + λ²); returning the iterate of the "
-            f"{len(objective)} sweep(s) before it; rescale 'y' or 'K'", ConvergenceWarning)
+            f"{len(objective)} sweep(s) before it; rescale 'y' or 'K'",
+            ConvergenceWarning,
+        )
     elif not converged and warn:
         warn_user(
             f"the sequential SV algorithm did not converge in max_iter={max_iter} sweeps "
             f"(largest step of the last sweep {max_step:.3g} > tol={tol:g}); returning the "
-            "last iterate, raise 'max_iter' or 'tol'", ConvergenceWarning)
-    return SequentialSVRResult(alpha, alpha_star, alpha_star - alpha, np.array(objective),
-                               len(objective), converged, float(max_step), gamma)
+            "last iterate, raise 'max_iter' or 'tol'",
+            ConvergenceWarning,
+        )
+    return SequentialSVRResult(
+        alpha,
+        alpha_star,
+        alpha_star - alpha,
+        np.array(objective),
+        len(objective),
+        converged,
+        float(max_step),
+        gamma,
+    )
 
 
 def _is_inf(value):

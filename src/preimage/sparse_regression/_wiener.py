@@ -13,11 +13,14 @@ of the reproducing kernel of the search space H, ``ψ_i = K(·, x_i)``.
   solution so far is a :class:`WienerState`.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.linalg import pinvh, solve_triangular
 
+from .._typing import ArrayLike
 from .._validation import check_real
 from ._checks import check_rtol, check_system, check_vector, refuse_overflow_rescale
 
@@ -29,7 +32,7 @@ __all__ = ["DEFAULT_RTOL", "WienerState", "wiener_coefficients", "wiener_update"
 DEFAULT_RTOL = 1e-9
 
 
-def wiener_coefficients(K, y, *, rtol=DEFAULT_RTOL):
+def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTOL) -> np.ndarray:
     """Batch Wiener solution ``a = K⁺y`` (Vijayakumar & Wu, Theorem 1, eq. 17).
 
     With ``H = R(R)`` the Wiener-optimal ``f₀ = RA*U⁺y`` (eq. 13) becomes the
@@ -65,8 +68,7 @@ def wiener_coefficients(K, y, *, rtol=DEFAULT_RTOL):
     # the product can still exceed the float range.
     with np.errstate(over="ignore", invalid="ignore"):
         a = pinvh(K, atol=0.0, rtol=rtol) @ y
-    return refuse_overflow_rescale(a, "the coefficients K⁺y",
-                                   "'K' and 'y' (or raise 'rtol')")
+    return refuse_overflow_rescale(a, "the coefficients K⁺y", "'K' and 'y' (or raise 'rtol')")
 
 
 @dataclass
@@ -96,21 +98,22 @@ class WienerState:
     r_factor: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     qty: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
-    def coef(self):
+    def coef(self) -> np.ndarray:
         """Coefficients a over all m samples, ``f = Σ_i a_i K(·, x_i)``: zero off
         the basis, ``a_B = L⁻ᵀθ`` on it."""
         a = np.zeros(self.n_samples)
         if self.basis.size:
             with np.errstate(over="ignore", invalid="ignore"):
-                theta = solve_triangular(self.r_factor, self.qty, lower=False,
-                                         check_finite=False)
-                a[self.basis] = solve_triangular(self.cholesky, theta, lower=True, trans="T",
-                                                 check_finite=False)
+                theta = solve_triangular(self.r_factor, self.qty, lower=False, check_finite=False)
+                a[self.basis] = solve_triangular(
+                    self.cholesky, theta, lower=True, trans="T", check_finite=False
+                )
         # Basis samples nearly dependent at the 'rtol' cutoff give triangular
         # factors with tiny diagonals, which large targets can push past the
         # float range.
-        return refuse_overflow_rescale(a, "the coefficients",
-                                       "targets 'y' (raise 'rtol' or rescale 'y')")
+        return refuse_overflow_rescale(
+            a, "the coefficients", "targets 'y' (raise 'rtol' or rescale 'y')"
+        )
 
 
 def _givens_append(R, z, row, target):
@@ -132,7 +135,9 @@ def _givens_append(R, z, row, target):
     return R, z
 
 
-def wiener_update(state, k, kappa, y_new, *, rtol=DEFAULT_RTOL):
+def wiener_update(
+    state: WienerState, k: ArrayLike, kappa: float, y_new: float, *, rtol: float = DEFAULT_RTOL
+) -> WienerState:
     """Add one sample to a Wiener solution exactly (Vijayakumar & Wu, Theorem 2).
 
     With ``c = L⁻¹k_B`` the coordinates of the new ``ψ = K(·, x_new)`` in
@@ -195,8 +200,9 @@ def wiener_update(state, k, kappa, y_new, *, rtol=DEFAULT_RTOL):
         s = float(kappa - c @ c)
     # k must be a column of a positive semi-definite Gram matrix: then
     # ‖c‖² ≤ κ, and c cannot overflow.
-    refuse_overflow_rescale(np.append(c, s), "the new sample's coordinates L⁻¹k",
-                            "'k' and 'kappa'")
+    refuse_overflow_rescale(
+        np.append(c, s), "the new sample's coordinates L⁻¹k", "'k' and 'kappa'"
+    )
     basis = state.basis
     if s > rtol * kappa:
         L = np.block([[L, np.zeros((r, 1))], [c[None, :], np.array([[np.sqrt(s)]])]])
@@ -206,6 +212,5 @@ def wiener_update(state, k, kappa, y_new, *, rtol=DEFAULT_RTOL):
         basis = np.append(basis, state.n_samples)
     with np.errstate(over="ignore", invalid="ignore"):
         R, z = _givens_append(R, z, c, y_new)
-    refuse_overflow_rescale(np.append(R.ravel(), z), "the updated QR factor",
-                            "'k' and 'y_new'")
+    refuse_overflow_rescale(np.append(R.ravel(), z), "the updated QR factor", "'k' and 'y_new'")
     return WienerState(state.n_samples + 1, basis, L, R, z)

@@ -1,0 +1,48 @@
+"""The types the public API is annotated with.
+
+Arguments take whatever NumPy turns into an array (:data:`ArrayLike`: lists,
+arrays, scalars) and results are :class:`numpy.ndarray`; the aliases here
+name the other kinds of argument that recur across the library. The
+annotations are checked by mypy in the test suite (``tests/test_typing.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeAlias
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = [
+    "ArrayLike",
+    "MatrixLike",
+    "RandomStateLike",
+    "Sequences",
+    "TransformOutput",
+    "Vocabulary",
+]
+
+#: A seed, as ``random_state=`` takes it everywhere: None, a non-negative int,
+#: a NumPy ``Generator`` or ``SeedSequence``, or a legacy ``RandomState``.
+RandomStateLike: TypeAlias = (
+    int | np.integer | np.random.Generator | np.random.SeedSequence | np.random.RandomState | None
+)
+
+#: Sequences, as the string kernels and kernel dependency estimation take them:
+#: a list, tuple or 1-D array of strings, of lists of symbols, or of ``(x, y)``
+#: pairs of them (and, for a kernel wrapping a numeric one, rows of numbers).
+Sequences: TypeAlias = Sequence[Any] | np.ndarray
+
+#: Data where SciPy sparse matrices and Dask arrays are taken as well as
+#: arrays (:data:`ArrayLike`). Neither library ships annotations, so to the
+#: type checker this is ``Any``; the name says what is meant.
+MatrixLike: TypeAlias = Any
+
+#: The vocabulary of sparse count features: feature (a p-gram, a pair) → column.
+Vocabulary: TypeAlias = dict[Any, int]
+
+#: What a transformer's ``transform`` returns: an array, a Dask array for a
+#: Dask input, or the container scikit-learn's ``set_output`` asks for (a
+#: pandas or polars DataFrame). ``Any`` to the type checker, like MatrixLike.
+TransformOutput: TypeAlias = Any

@@ -1,0 +1,25 @@
+"""The kernels by name: :data:`KERNELS`, the one list of them.
+
+Its names are known without importing the kernels (the command line offers
+them at ``--help``); a kernel's class is imported when it is looked up.
+"""
+
+from .._lazy import LazyRegistry
+
+__all__ = ["KERNELS"]
+
+#: Kernel names understood by every estimator, and the classes they make
+#: (``KERNELS["rbf"]`` is :class:`~preimage.kernels.GaussianKernel`).
+KERNELS = LazyRegistry(
+    __package__,
+    {
+        "rbf": "._radial:GaussianKernel",
+        "gaussian": "._radial:GaussianKernel",
+        "laplacian": "._radial:LaplacianKernel",
+        "poly": "._dot:PolynomialKernel",
+        "polynomial": "._dot:PolynomialKernel",
+        "linear": "._dot:LinearKernel",
+        "sigmoid": "._dot:SigmoidKernel",
+        "sine": "._sine:SineKernel",
+    },
+)
