@@ -122,8 +122,23 @@ def _graph_arguments(func):
     call = bind_config(call)
     arguments = [delayed(call, name=f"{_name(func)}-function-{tokenize(call)}")]
     if owner is not None:
-        arguments.append(delayed(owner, name=f"{type(owner).__name__}-{tokenize(owner)}"))
+        arguments.append(delayed(owner, name=f"{type(owner).__name__}-{_content_token(owner)}"))
     return arguments
+
+
+def _content_token(obj):
+    """A token of `obj`'s content: its pickle, hashed by Dask's ``tokenize``.
+
+    Dask names an arbitrary object by its content only from 2024.2 on; before,
+    each ``tokenize`` of it was a fresh random token, and two graphs of one
+    estimator would hold it under two keys. The pickle is what a scheduler
+    ships anyway, so hashing it costs no more than sending it once.
+    """
+    import pickle
+
+    from dask.base import tokenize
+
+    return tokenize(type(obj).__qualname__, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _apply(call, *args):
