@@ -219,7 +219,8 @@ def _link_new(tmp, path):
             raise
         _claim_and_replace(tmp, path)
         return
-    os.unlink(tmp)
+    with contextlib.suppress(OSError):  # written; a temporary left is removed as stale
+        os.unlink(tmp)
 
 
 def _claim_and_replace(tmp, path):
@@ -233,9 +234,10 @@ def _claim_and_replace(tmp, path):
     try:
         os.replace(tmp, path)
     except BaseException:
-        now = os.lstat(path)
-        if (now.st_dev, now.st_ino) == (claim.st_dev, claim.st_ino):
-            os.unlink(path)
+        with contextlib.suppress(OSError):
+            now = os.lstat(path)
+            if (now.st_dev, now.st_ino) == (claim.st_dev, claim.st_ino):
+                os.unlink(path)  # our empty claim, not another writer's file
         raise
 
 
