@@ -14,7 +14,6 @@ import pytest
 
 from preimage.cli import main
 from preimage.reproductions import EXPERIMENTS, Report, Table, run_experiment, toy_2d, write_report
-from preimage.reproductions._report import fresh_dir
 
 pytest.importorskip("matplotlib")
 pytest.importorskip("mlxtend")
@@ -86,7 +85,8 @@ def test_write_report_never_overwrites_an_earlier_run(tmp_path):
     second = write_report(report, tmp_path)
     assert second == tmp_path / "demo-exp-1"
     assert (first / "t.md").read_text() == "kept"
-    assert fresh_dir(tmp_path / "demo-exp") == tmp_path / "demo-exp-2"
+    assert write_report(report, tmp_path) == tmp_path / "demo-exp-2"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo-exp", "demo-exp-1", "demo-exp-2"]
 
 
 def test_unknown_experiment_names_the_argument():

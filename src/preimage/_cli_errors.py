@@ -10,16 +10,32 @@ a respelling of every name would garble.
 
 :func:`refuse_existing` keeps the command line from replacing a user's file;
 :func:`parse_image_shape` reads ``--image-shape``.
+
+:class:`CommandLine` is the group of the commands: whatever fails in any of
+them is one line on standard error (exit status 1; 2 for a usage error), and
+Ctrl-C or SIGTERM stop it as an exception (``interrupted``, exit status 130;
+``terminated``, 143), so that the temporary files of the write under way are
+removed on the way out.
 """
 
 import contextlib
 import os
 from pathlib import Path
 import re
+import signal
 
 import click
 
-__all__ = ["OPTION_NAMES", "named_as_options", "parse_image_shape", "refuse_existing", "respell"]
+__all__ = [
+    "OPTION_NAMES",
+    "CommandLine",
+    "Terminated",
+    "describe_os_error",
+    "named_as_options",
+    "parse_image_shape",
+    "refuse_existing",
+    "respell",
+]
 
 #: The library's arguments, as the command line spells them.
 OPTION_NAMES = {
@@ -121,3 +137,79 @@ def parse_image_shape(text):
             f"expected HEIGHTxWIDTH such as 28x28, got {text!r}", param_hint="'--image-shape'"
         ) from None
     return h, w
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the process is, as Ctrl-C raises KeyboardInterrupt:
+    every ``finally`` and ``except BaseException`` on the way out runs."""
+
+
+def describe_os_error(exc):
+    """An OSError as ``PATH: what went wrong``, naming the file asked for."""
+    from ._files import without_temp_names
+
+    if exc.strerror is not None and len(exc.args) >= 2:  # OSError(errno, strerror, ...)
+        text = exc.strerror
+        if exc.filename2 is not None:
+            text = f"{exc.filename} -> {exc.filename2}: {text}"
+        elif exc.filename is not None:
+            text = f"{exc.filename}: {text}"
+    else:
+        text = str(exc) or type(exc).__name__
+    return without_temp_names(text)
+
+
+def _one_line(text):
+    return " ".join(text.split()) if "\n" in text else text
+
+
+class CommandLine(click.Group):
+    """The commands' group: failures as one line, signals as exceptions."""
+
+    def main(self, *args, **kwargs):
+        with _signals_as_interrupts():
+            return super().main(*args, **kwargs)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except OSError as exc:
+            raise click.ClickException(_one_line(describe_os_error(exc))) from None
+        except MemoryError as exc:  # MemoryBudgetError says what to do instead
+            raise click.ClickException(_one_line(str(exc) or "out of memory")) from None
+        # ValueError covers ModelFileError; OverflowError and FloatingPointError
+        # are numbers out of range. Anything else is a bug, and keeps its traceback.
+        except (ValueError, TypeError, OverflowError, FloatingPointError) as exc:
+            raise click.ClickException(_one_line(str(exc) or type(exc).__name__)) from None
+        except KeyboardInterrupt as exc:
+            terminated = isinstance(exc, Terminated)
+            click.echo("terminated" if terminated else "interrupted", err=True)
+            raise click.exceptions.Exit(143 if terminated else 130) from None
+
+
+@contextlib.contextmanager
+def _signals_as_interrupts():
+    """SIGINT raises KeyboardInterrupt and SIGTERM :class:`Terminated` inside
+    the block; the first of them makes both ignored, so that the cleanup it
+    starts is not cut short. A signal the process ignores stays ignored."""
+    watched = (signal.SIGINT, signal.SIGTERM)
+
+    def interrupt(signum, frame):
+        for number in previous:
+            signal.signal(number, signal.SIG_IGN)
+        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+    previous = {}
+    try:
+        for number in watched:
+            if signal.getsignal(number) is not signal.SIG_IGN:
+                previous[number] = signal.signal(number, interrupt)
+    except ValueError:  # not the main thread (a test runner's): leave the signals alone
+        pass
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)

@@ -2,20 +2,22 @@
 no algorithm lives here.
 
 Exit codes: 0 success; 1 the command ran into a problem with its data or files
-(an unreadable model, a width that does not match, an output that exists);
-2 a usage error (an unknown option, a missing argument, a bad value).
+(an unreadable model, a width that does not match, an output that exists, a
+full disk), said in one line; 2 a usage error (an unknown option, a missing
+argument, a bad value); 130 interrupted (Ctrl-C), 143 terminated (SIGTERM),
+with the temporary files of the write under way removed.
 """
 
 import contextlib
-import functools
 import json
+import math
 from pathlib import Path
 import sys
 import warnings
 
 import click
 
-from ._cli_errors import named_as_options, parse_image_shape, refuse_existing
+from ._cli_errors import CommandLine, named_as_options, parse_image_shape, refuse_existing
 from ._cli_options import (
     ComponentCount,
     columns_option,
@@ -42,9 +44,10 @@ _FIT_KERNELS = [name for name in KERNELS if name != "sine"]
 
 
 @click.group(
+    cls=CommandLine,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="Exit status: 0 on success, 1 when a command fails on its data or "
-    "files, 2 on a usage error.",
+    "files, 2 on a usage error, 130 when interrupted, 143 when terminated.",
 )
 @click.version_option(package_name="preimage")
 def main() -> None:
@@ -53,21 +56,6 @@ def main() -> None:
     Start with `preimage demo`; fit your own denoiser with `preimage fit` and
     apply it with `preimage denoise`.
     """
-
-
-def _failures_exit_1(command):
-    """Report the library's errors as one line and exit status 1."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        from .exceptions import MemoryBudgetError, ModelFileError
-
-        try:
-            return command(*args, **kwargs)
-        except (ModelFileError, MemoryBudgetError, OSError, ValueError, TypeError) as exc:
-            raise click.ClickException(str(exc)) from None
-
-    return wrapper
 
 
 def _selection_lines(record):
@@ -153,8 +141,8 @@ def _numerical_warnings_as_notes(quiet):
 @click.option(
     "--level",
     default=None,
-    type=click.FloatRange(0),
-    help="Noise level: std of Gaussian noise (0.5) or speckle probability (0.4).",
+    type=click.FloatRange(0, 10),
+    help="Noise level: std of Gaussian noise (0.5; at most 10) or speckle probability (0.4).",
 )
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
 @click.option(
@@ -173,9 +161,12 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     KernelPCA.inverse_transform; prints the mean squared error of each (summed
     over pixels, mean over digits) and writes an image grid.
     """
+    from ._files import atomic_write, check_writable
     from .demo import run_demo
 
     echo = (lambda *a, **k: None) if quiet else click.echo
+    if level is not None and not math.isfinite(level):
+        raise click.BadParameter(f"must be a finite number, got {level}", param_hint="'--level'")
     if n_train + n_test > 5000:
         raise click.BadParameter(
             f"{n_train} + {n_test} = {n_train + n_test} exceeds the 5000 bundled digits",
@@ -185,6 +176,7 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
         raise click.BadParameter(
             f"speckle noise takes a probability in [0, 1], got {level}", param_hint="'--level'"
         )
+    check_writable(output_dir / "denoising.png")
     echo(
         f"denoising {n_test} test digits with {noise} noise; kernel PCA fitted on "
         f"{n_train} clean training digits ..."
@@ -224,13 +216,13 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     )
     try:
         from . import plot
-        from ._files import atomic_write, fresh_path
         from .demo import plot_demo
 
         figures_to_files()
         fig = plot_demo(result)
-        path = fresh_path(output_dir / "denoising.png")
-        atomic_write(path, lambda tmp: plot.save_figure(fig, tmp))
+        path = atomic_write(
+            output_dir / "denoising.png", lambda tmp: plot.save_figure(fig, tmp), numbered=True
+        )
         click.echo(f"\nimage grid written to {path}")
     except ImportError as exc:
         click.echo(f"\nno figure: {exc}", err=True)
@@ -311,7 +303,6 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 )
 @click.option("--force", is_flag=True, help="Replace an existing model file.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
-@_failures_exit_1
 def fit(
     data,
     model_path,
@@ -337,6 +328,7 @@ def fit(
     safe to share and open (`preimage info MODEL`).
     """
     from ._config import config_context, parse_bytes
+    from ._files import check_writable
     from .estimators import KernelPCADenoiser
     from .model_files import save_model
 
@@ -346,6 +338,7 @@ def fit(
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--memory-budget'") from None
     refuse_existing(model_path, force, "-o", [("DATA", data), ("--clean", clean_path)])
+    check_writable(model_path)
     X, source = read_data_file(data, key, columns, delimiter, quiet)
     clean = None
     if clean_path is not None:
@@ -401,7 +394,8 @@ def fit(
     }
     if source.image_shape is not None:
         facts["image_shape"] = list(source.image_shape)
-    path = save_model(denoiser, model_path, overwrite=force, metadata=facts)
+    with named_as_options("overwrite"):
+        path = save_model(denoiser, model_path, overwrite=force, metadata=facts)
     if not quiet:
         click.echo(
             f"model written to {path} ({X.shape[0]} samples, {X.shape[1]} features, "
@@ -444,7 +438,6 @@ def fit(
 )
 @click.option("--force", is_flag=True, help="Replace an existing output.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
-@_failures_exit_1
 def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_size, force, quiet):
     """Denoise DATA with the model in MODEL and write the result to -o/--output.
 
@@ -473,6 +466,11 @@ def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_s
             f"pixels, but the model's samples have {width} values",
             param_hint="'--image-shape'",
         )
+    known = image_shape or (tuple(user["image_shape"]) if user.get("image_shape") else None)
+    with named_as_options("image_shape", "overwrite"):
+        # Before reading DATA, all but a PNG image size that DATA may give.
+        pending = out.suffix == "" and known is None
+        check_output(out, None if pending else width, image_shape=known, overwrite=force)
     X, source = read_data_file(data, key, columns, delimiter, quiet)
     if X.shape[1] != width:
         shape = user.get("image_shape")
@@ -508,7 +506,6 @@ def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_s
     "model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False, path_type=Path)
 )
 @click.option("--json", "as_json", is_flag=True, help="The metadata as JSON.")
-@_failures_exit_1
 def info(model_path, as_json):
     """Describe a model file: what it holds and how it was made (nothing is
     unpickled; the file's checksums are verified)."""
@@ -571,6 +568,7 @@ def reproduce(names, quick, seed, output_dir, list_, quiet):
     Each prints its table beside the paper's numbers and its own time, and
     writes the tables (Markdown, CSV) and figures (PNG) under --output-dir.
     """
+    from ._files import check_writable
     from .reproductions import EXPERIMENTS, format_report, run_experiment, write_report
 
     listing = "\n".join(f"{name:22} {what}" for name, (_, what) in EXPERIMENTS.items())
@@ -587,6 +585,7 @@ def reproduce(names, quick, seed, output_dir, list_, quiet):
             f"unknown reproduction {unknown[0]!r}; choose from all, " + ", ".join(EXPERIMENTS),
             param_hint="'NAMES'",
         )
+    check_writable(output_dir / names[0])
     try:
         import matplotlib  # noqa: F401
     except ImportError:

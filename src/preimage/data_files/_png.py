@@ -3,20 +3,18 @@
 Reading takes the folder's ``*.png`` files in natural order (``img2`` before
 ``img10``) and scales 8-bit values by 1/255 and 16-bit values by 1/65535;
 writing stores ``round(255 x)`` of the values clipped to [0, 1] as 8-bit
-images, fills a new hidden folder beside the target and renames it into place.
+images, fills a new hidden folder beside the target and renames it into place
+(:func:`preimage._files.atomic_dir`).
 """
 
 import math
-import os
 from pathlib import Path
 import re
-import secrets
-import shutil
 
 import numpy as np
 
-from .._warnings import warn
-from ._kinds import DataSource, check_target
+from .._files import atomic_dir
+from ._kinds import DataSource
 
 __all__ = ["png_names", "png_shape", "read_png_folder", "write_png_folder"]
 
@@ -118,53 +116,12 @@ def png_names(n_samples, source):
     return list(names)
 
 
-def _sibling_dir(path, tag):
-    """Create and return a new hidden folder beside `path` (permissions as for mkdir)."""
-    while True:
-        candidate = path.with_name(f".{path.name}.{secrets.token_hex(4)}.{tag}")
-        try:
-            candidate.mkdir()
-        except FileExistsError:
-            continue
-        return candidate
-
-
 def write_png_folder(path, X, shape, names, overwrite):
     from PIL import Image
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _sibling_dir(path, "tmp")
-    try:
+    def fill(folder):
         for row, name in zip(X, names):
             pixels = np.rint(np.clip(row, 0, 1) * 255).astype(np.uint8).reshape(shape)
-            Image.fromarray(pixels).save(tmp / name, format="PNG")
-        _replace_folder(tmp, path, overwrite)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return path
+            Image.fromarray(pixels).save(folder / name, format="PNG")
 
-
-def _replace_folder(new, path, overwrite):
-    """Rename the folder `new` to `path`, moving an existing `path` aside first."""
-    if not (path.exists() or path.is_symlink()):
-        os.rename(new, path)
-        return
-    check_target(path, "png", overwrite)  # in case it appeared since write_data checked
-    aside = _sibling_dir(path, "old")
-    old = aside / path.name
-    os.rename(path, old)
-    try:
-        os.rename(new, path)
-    except BaseException:
-        os.rename(old, path)
-        os.rmdir(aside)
-        raise
-    try:
-        shutil.rmtree(aside)
-    except OSError as exc:
-        warn(
-            f"{path}: written, but the folder it replaced could not be deleted from "
-            f"{aside} ({exc})",
-            UserWarning,
-        )
+    return atomic_dir(path, fill, overwrite=overwrite)

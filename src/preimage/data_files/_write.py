@@ -2,7 +2,8 @@
 writers (folders of PNG images are in ``_png.py``).
 
 A file is written under a temporary name and renamed into place
-(:func:`preimage._files.atomic_write`), so it appears whole or not at all.
+(:func:`preimage._files.atomic_write`), so it appears whole or not at all,
+and never over a file another writer made meanwhile.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import zipfile
 
 import numpy as np
 
-from .._files import atomic_write
+from .._files import atomic_write, check_writable
 from .._typing import ArrayLike
 from .._validation import check_array_2d
 from ._kinds import DataSource, check_target, output_kind
@@ -64,7 +65,11 @@ def write_data(
     Raises
     ------
     FileExistsError
-        If `path` exists and `overwrite` is False.
+        If `path` exists and `overwrite` is False, or another writer made it
+        while this one wrote.
+    OSError
+        If the file cannot be written (a read-only file system, a full disk);
+        the message names `path`, not the temporary file.
     IsADirectoryError, NotADirectoryError
         If the output would replace a folder with a file or a file with a
         folder (even with `overwrite`).
@@ -81,11 +86,13 @@ def write_data(
     are 8-bit grayscale: values are clipped to [0, 1] and stored as
     ``round(255 x)``, so multiples of 1/255 round-trip exactly.
 
-    A file is written to a temporary file beside `path` and renamed into
-    place. A folder is filled under a temporary name beside `path` and renamed
-    into place; an existing folder being overwritten is first renamed aside,
-    then deleted once the new one is in place. A failure part way leaves
-    `path` as it was and removes the temporary files.
+    A file is written to a temporary file beside `path` and given its name in
+    one step that fails if another writer took the name meanwhile (see
+    :mod:`preimage._files`). A folder is filled under a temporary name beside
+    `path` and renamed into place; an existing folder being overwritten is
+    exchanged with the new one, then deleted. A failure part way (a full
+    disk, an interrupt) leaves `path` as it was and removes the temporary
+    files.
     """
     path = Path(path)
     kind = output_kind(path)
@@ -120,7 +127,7 @@ def write_data(
 
 def check_output(
     path: str | os.PathLike[str],
-    n_features: int,
+    n_features: int | None,
     *,
     source: DataSource | None = None,
     image_shape: tuple[int, ...] | None = None,
@@ -128,11 +135,14 @@ def check_output(
 ) -> None:
     """Refuse now what :func:`write_data` would refuse of an array of
     `n_features` columns: an unsupported suffix, an image size that does not
-    fit, an existing output without `overwrite`.
+    fit, an existing output without `overwrite`, a file where a folder would
+    go or the reverse, a folder that cannot be created or written in (a
+    read-only file system).
 
     For a caller that computes its array at length: it fails before the work,
     not after. The arguments are those of :func:`write_data`; the same errors
-    are raised.
+    are raised. `n_features` None checks all but the image size (for a
+    caller that knows the width only once it has read its data).
 
     Examples
     --------
@@ -145,16 +155,18 @@ def check_output(
     ...
     ValueError: ...images: cannot tell the image size: 785 values per sample is not a ...
     """
-    _check_output(Path(path), n_features, source, image_shape, overwrite)
+    path = Path(path)
+    _check_output(path, n_features, source, image_shape, overwrite)
+    check_writable(path)
 
 
 def _check_output(path, n_features, source, image_shape, overwrite):
     """The kind of output, and the image size of a PNG folder (else `image_shape`)."""
     kind = output_kind(path)
-    if image_shape is not None:
+    if image_shape is not None and n_features is not None:
         image_shape = _check_image_shape(path, image_shape, n_features)
     check_target(path, kind, overwrite)
-    if kind == "png":
+    if kind == "png" and n_features is not None:
         image_shape = png_shape(path, n_features, image_shape, source)
     return kind, image_shape
 

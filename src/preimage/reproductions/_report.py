@@ -2,8 +2,9 @@
 
 An experiment returns a :class:`Report`: its tables (our numbers beside the
 paper's), the figures it draws, and notes on protocol. :func:`write_report`
-puts each table in Markdown and CSV and each figure in PNG under a fresh
-folder; :func:`format_report` is what the command line prints.
+puts each table in Markdown and CSV and each figure in PNG in a new folder,
+which appears whole or not at all; :func:`format_report` is what the command
+line prints.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .._files import atomic_write
+from .._files import atomic_dir
 
-__all__ = ["Table", "Report", "format_report", "write_report", "fresh_dir"]
+__all__ = ["Table", "Report", "format_report", "write_report"]
 
 
 @dataclass
@@ -161,36 +162,12 @@ def format_report(report: Report) -> str:
     return "\n".join(lines)
 
 
-def fresh_dir(path):
-    """Create and return `path`, or the first free ``path-N`` if it exists."""
-    path = Path(path)
-    candidate, n = path, 0
-    while True:
-        try:
-            candidate.mkdir(parents=True)
-            return candidate
-        except FileExistsError:
-            n += 1
-            candidate = path.with_name(f"{path.name}-{n}")
-
-
-def _write_text(path, text):
-    def write(tmp):
-        Path(tmp).write_text(text, encoding="utf-8")
-
-    atomic_write(path, write)
-
-
 def _write_csv(path, table):
     header, body = table.csv_rows()
-
-    def write(tmp):
-        with open(tmp, "w", newline="", encoding="utf-8") as f:
-            writer = csv.writer(f)
-            writer.writerow(header)
-            writer.writerows(body)
-
-    atomic_write(path, write)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(header)
+        writer.writerows(body)
 
 
 def write_report(report: Report, directory: str | os.PathLike[str]) -> Path:
@@ -198,17 +175,23 @@ def write_report(report: Report, directory: str | os.PathLike[str]) -> Path:
     an earlier run: an existing folder gets a ``-N`` sibling).
 
     Writes ``README.md`` (the whole report), one ``.md`` and one ``.csv`` per
-    table and one ``.png`` per figure. Returns the folder.
+    table and one ``.png`` per figure. The folder is filled under a hidden
+    name beside it and renamed when complete, to the first free name of
+    ``NAME``, ``NAME-1``, ... (claimed atomically: two runs at once take two
+    names): a failure part way (a full disk) leaves no folder. Returns the
+    folder.
     """
-    folder = fresh_dir(Path(directory) / (report.name + ("-quick" if report.quick else "")))
-    for table in report.tables:
-        _write_text(folder / f"{table.name}.md", table.to_markdown() + "\n")
-        _write_csv(folder / f"{table.name}.csv", table)
-    if report.figures:
-        from .. import plot
 
-        for stem, draw in report.figures.items():
-            fig = draw()
-            atomic_write(folder / f"{stem}.png", lambda tmp, fig=fig: plot.save_figure(fig, tmp))
-    _write_text(folder / "README.md", report.to_markdown())
-    return folder
+    def fill(folder):
+        for table in report.tables:
+            (folder / f"{table.name}.md").write_text(table.to_markdown() + "\n", encoding="utf-8")
+            _write_csv(folder / f"{table.name}.csv", table)
+        if report.figures:
+            from .. import plot
+
+            for stem, draw in report.figures.items():
+                plot.save_figure(draw(), folder / f"{stem}.png")
+        (folder / "README.md").write_text(report.to_markdown(), encoding="utf-8")
+
+    name = report.name + ("-quick" if report.quick else "")
+    return atomic_dir(Path(directory) / name, fill, numbered=True)
