@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+import re
 import subprocess
 import sys
 import warnings
@@ -457,3 +458,14 @@ def test_hostile_version_string_is_shown_escaped(models, tmp_path):
     path = craft(models["kpca"], tmp_path / "m.npz", older)
     result = CliRunner().invoke(main, ["info", str(path)])
     assert result.exit_code == 0 and "\x1b" not in result.output
+
+
+def test_the_documented_attacks_name_tests_that_exist():
+    """docs/bad-input.md lists each attack with the test that checks it."""
+    table = (Path(__file__).resolve().parents[1] / "docs" / "bad-input.md").read_text()
+    section = table.split("## Hostile model files", 1)[1]
+    named = set(re.findall(r"`(test_\w+)(?:\[[\w-]+\])?`", section))
+    assert named and named <= {name for name in globals() if name.startswith("test_")}
+    assert set(
+        re.findall(r"test_self_consistent_file_with_hostile_values\[([\w-]+)\]", section)
+    ) == set(HOSTILE)
