@@ -168,7 +168,12 @@ def _sha_text(text):
 
 def _peak(args, env=None):
     """Run ``load_model(path)`` or ``preimage info path`` in a fresh
-    interpreter: (its peak memory in MB, its standard error)."""
+    interpreter: (its peak memory in MB, its standard error).
+
+    The peak is the process's high-water mark of resident memory (Linux's
+    VmHWM, which starts afresh at exec; ``ru_maxrss`` would carry over the
+    peak of the test process that forked it).
+    """
     code = (
         "import resource, sys\n"
         "try:\n"
@@ -182,13 +187,17 @@ def _peak(args, env=None):
         "    pass\n"
         "except Exception as exc:\n"
         "    print(f'{type(exc).__name__}: {exc}', file=sys.stderr)\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        "try:\n"
+        "    status = open('/proc/self/status').read()\n"
+        "    print(int(status.split('VmHWM:')[1].split()[0]))\n"
+        "except OSError:\n"
+        "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )
     full_env = {**os.environ, "PYTHONPATH": SRC, **(env or {})}
     result = subprocess.run(
         [sys.executable, "-c", code, *args], capture_output=True, text=True, env=full_env
     )
-    peak_mb = int(result.stdout.strip().splitlines()[-1]) / 1024  # ru_maxrss is in kB
+    peak_mb = int(result.stdout.strip().splitlines()[-1]) / 1024  # both are in kB
     return peak_mb, result.stderr.strip()
 
 
