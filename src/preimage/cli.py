@@ -26,6 +26,7 @@ from ._cli_options import (
     key_option,
     read_data_file,
 )
+from ._cli_text import info_lines, model_warnings_as_notes, selection_lines
 from ._progress import activity, bar, ticking, write
 
 # Only names, imported without NumPy (the registries import their classes when
@@ -56,51 +57,6 @@ def main() -> None:
     Start with `preimage demo`; fit your own denoiser with `preimage fit` and
     apply it with `preimage denoise`.
     """
-
-
-def _selection_lines(record):
-    """How `n_components="auto"` chose, as (label, text) lines for the terminal."""
-    lines = [
-        (
-            "component choice",
-            (
-                f"{record.get('rule')}, {record.get('n_train')} samples fitted and "
-                f"{record.get('n_held_out')} held out"
-            ),
-        )
-    ]
-    scores = record.get("scores") or []
-    if record.get("threshold") is not None and scores:
-        lines.append(
-            (
-                "rule",
-                (
-                    f"the fewest components explaining {record['threshold']:.0%} "
-                    "of the held-out variance that the largest candidate "
-                    f"({record['candidates'][-1]}) explains"
-                ),
-            )
-        )
-    elif scores:
-        lines.append(
-            (
-                "rule",
-                (
-                    "the fewest components whose held-out denoising error "
-                    "(squared error summed over features, mean over samples) "
-                    f"is within {record.get('tolerance', 0):.0%} of the "
-                    "smallest"
-                ),
-            )
-        )
-    if scores:
-        lines.append(
-            (
-                "candidates",
-                ", ".join(f"{q}: {v:.4g}" for q, v in zip(record["candidates"], scores)),
-            )
-        )
-    return lines
 
 
 @contextlib.contextmanager
@@ -403,7 +359,7 @@ def fit(
             f"{denoiser.kpca_.kernel_!r}, method {method})"
         )
         if denoiser.component_selection_ is not None:
-            for name, value in _selection_lines(denoiser.component_selection_):
+            for name, value in selection_lines(denoiser.component_selection_):
                 click.echo(f"  {name + ':':18} {value}")
 
 
@@ -452,7 +408,8 @@ def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_s
 
     image_shape = parse_image_shape(image_shape)
     refuse_existing(out, force, "-o", [("DATA", data), ("MODEL", model_path)])
-    model = load_model(model_path)
+    with model_warnings_as_notes(quiet):
+        model = load_model(model_path)
     if not hasattr(model, "transform") or not hasattr(model, "kpca_"):
         raise click.ClickException(
             f"{model_path} holds a {type(model).__name__}, not a "
@@ -507,38 +464,26 @@ def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_s
 )
 @click.option("--json", "as_json", is_flag=True, help="The metadata as JSON.")
 def info(model_path, as_json):
-    """Describe a model file: what it holds and how it was made (nothing is
-    unpickled; the file's checksums are verified)."""
+    """Describe a model file: what it holds and how it was made.
+
+    The model is loaded and checked as `preimage denoise` would load it
+    (nothing is unpickled, memory is bounded, the checksums and the model's
+    consistency are verified), and the estimator, parameters and summary
+    shown are those of the loaded model. With `$PREIMAGE_MODEL_KEY` set, the
+    file's signature is verified with that key (an unsigned file or a wrong
+    signature is refused). Text from the file is shown with control
+    characters escaped.
+    """
     from .model_files import model_info
 
-    meta = model_info(model_path)
+    with model_warnings_as_notes():
+        meta = model_info(model_path, check_state=True)
     if as_json:
-        click.echo(json.dumps(meta, indent=2))
+        # ensure_ascii escapes every control character but DEL.
+        click.echo(json.dumps(meta, indent=2, ensure_ascii=True).replace("\x7f", "\\u007f"))
         return
-    summary, user = dict(meta.get("summary", {})), meta.get("user", {})
-    selection = summary.pop("component_selection", None)
-    lines = [
-        ("file", f"{model_path} ({Path(model_path).stat().st_size:,} bytes)"),
-        ("estimator", meta.get("estimator")),
-        (
-            "written by",
-            f"preimage {meta.get('preimage_version')} (model format "
-            f"{meta.get('format_version')}), {meta.get('created')}",
-        ),
-    ]
-    lines += [(k.replace("_", " "), v) for k, v in summary.items()]
-    if selection:
-        lines += _selection_lines(selection)
-    if user.get("image_shape"):
-        lines.append(("image shape", "x".join(map(str, user["image_shape"]))))
-    if user.get("data"):
-        lines.append(("fitted on", f"{user['data']} ({user.get('data_kind')})"))
-    if user.get("clean"):
-        lines.append(("clean targets", user["clean"]))
-    params = ", ".join(f"{k}={v!r}" for k, v in meta.get("params", {}).items())
-    lines.append(("parameters", params))
-    for name, value in lines:
-        click.echo(f"{name + ':':20} {value}")
+    for line in info_lines(meta, model_path):
+        click.echo(line)
 
 
 @main.command()

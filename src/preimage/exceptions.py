@@ -32,7 +32,8 @@ class ConfigurationWarning(UserWarning):
 
 class ModelFileError(ValueError):
     """A model file cannot be loaded: it is not a model file of this library,
-    is truncated or altered, or was written in a newer format."""
+    is truncated, damaged or inconsistent, was written in a newer format, or
+    does not carry the signature of the key given."""
 
 
 class MemoryBudgetError(MemoryError):

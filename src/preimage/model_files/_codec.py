@@ -16,7 +16,15 @@ import numpy as np
 
 from ..exceptions import ModelFileError
 
-__all__ = ["LOADABLE", "Encoder", "Decoder", "class_name", "json_value", "sha256"]
+__all__ = [
+    "LOADABLE",
+    "Encoder",
+    "Decoder",
+    "check_dtype",
+    "class_name",
+    "json_value",
+    "sha256",
+]
 
 #: Classes a model file may name, by module and name. Only these are rebuilt.
 LOADABLE = {
@@ -47,7 +55,39 @@ LOADABLE = {
     "preimage.sparse_regression._sequential": ("SequentialSVRResult",),
 }
 
-_ARRAY_KINDS = "biufcUS"
+#: The kinds of dtype a model file may hold: booleans, integers, floats,
+#: complex numbers and Unicode strings, none of them structured or nested.
+_ARRAY_KINDS = "biufcU"
+#: The longest Unicode string element (in characters) a dtype may name.
+_MAX_STRING = 2**16
+
+
+def check_dtype(text, where, path):
+    """The dtype spelled `text`, if it is plain (:data:`_ARRAY_KINDS`); else a
+    :class:`ModelFileError` naming `where`.
+
+    A dtype string can name a sub-array (``"(16383,16383)f8"``: one scalar of
+    2 GiB), a structure, objects or dates; none of them is in a model file
+    this library writes, and none is built from one.
+    """
+    try:
+        dtype = np.dtype(text) if isinstance(text, str) else None
+    except (TypeError, ValueError, SyntaxError):
+        dtype = None
+    if (
+        dtype is None
+        or dtype.kind not in _ARRAY_KINDS
+        or dtype.subdtype is not None
+        or dtype.names is not None
+        or dtype.hasobject
+        or (dtype.kind == "U" and dtype.itemsize > 4 * _MAX_STRING)
+    ):
+        raise ModelFileError(
+            f"{path}: {where} {text!r} is not a plain numeric or string dtype "
+            "(booleans, integers, floats, complex numbers, Unicode strings); "
+            "the file was altered"
+        )
+    return dtype
 
 
 def class_name(cls):
@@ -146,6 +186,10 @@ class Decoder:
     def _array(self, key, as_object):
         if not as_object:
             return self.arrays[key]
+        if self.arrays[key].dtype.kind != "U":
+            raise ModelFileError(
+                f"{self.path}: array {key} is marked as strings but holds numbers"
+            )
         if key not in self.object_arrays:  # one object array however often it is met
             self.object_arrays[key] = self.arrays[key].astype(object)
         return self.object_arrays[key]
@@ -170,9 +214,12 @@ class Decoder:
             return int(node["__int__"])
         if "__scalar__" in node:
             dtype, value = node["__scalar__"]
-            return np.array(value, dtype=np.dtype(dtype))[()]
+            dtype = check_dtype(dtype, "a scalar's dtype", self.path)
+            if not isinstance(value, (bool, int, float, str)):
+                raise ModelFileError(f"{self.path}: a scalar's value {value!r} is not a number")
+            return np.array(value, dtype=dtype)[()]
         if "__dtype__" in node:
-            return np.dtype(node["__dtype__"])
+            return check_dtype(node["__dtype__"], "a dtype", self.path)
         if "__object__" in node:
             cls = _loadable_class(node["__object__"], self.path)
             obj = cls.__new__(cls)

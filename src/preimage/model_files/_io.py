@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import hmac
 import json
 import os
 from pathlib import Path
+import re
 from typing import TYPE_CHECKING, Any
-import zipfile
 
 import numpy as np
 
 from .._files import atomic_write
+from .._memory import format_bytes
 from .._version import __version__
+from .._warnings import warn
 from ..exceptions import ModelFileError
-from ._codec import Decoder, Encoder, json_value, sha256
+from ._archive import MAX_METADATA_BYTES, check_json_size, open_archive, read_member
+from ._checks import check_model
+from ._codec import Decoder, Encoder, check_dtype, json_value, sha256
+from ._signature import resolve_key, sign, signature_matches
 from ._upgrade import upgrade_model, upgrade_state
 
 if TYPE_CHECKING:
@@ -59,6 +65,7 @@ def save_model(
     *,
     overwrite: bool = False,
     metadata: dict[str, Any] | None = None,
+    key: bytes | str | None = None,
 ) -> Path:
     """Write a fitted estimator to a model file, atomically.
 
@@ -78,6 +85,13 @@ def save_model(
     metadata : dict, optional
         Extra JSON-serialisable facts to keep with the model (the command line
         keeps the image shape and where the training data came from).
+    key : bytes or str, optional
+        Sign the file with this secret key (HMAC-SHA256 of the metadata,
+        which holds every array's SHA-256); default the environment variable
+        ``PREIMAGE_MODEL_KEY``, if set, else the file is not signed.
+        ``load_model(path, key=...)`` then refuses a file altered by anyone
+        without the key; the checksums alone detect damage, not deliberate
+        changes.
 
     Returns
     -------
@@ -91,6 +105,7 @@ def save_model(
         raise TypeError(
             f"'estimator' must be a fitted estimator of preimage, got {type(estimator).__name__}"
         )
+    key = resolve_key(key)
     if not any(k.endswith("_") and not k.startswith("_") for k in vars(estimator)):
         raise NotFittedError(
             f"'estimator' ({type(estimator).__name__}) is not fitted; fit it before saving it"
@@ -124,7 +139,9 @@ def save_model(
         "metadata": np.frombuffer(text, dtype=np.uint8),
         "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(), dtype=np.uint8),
     }
-    entries.update({key: a for key, a, _ in encoder.arrays})
+    if key is not None:
+        entries["signature"] = np.frombuffer(sign(text, key), dtype=np.uint8)
+    entries.update({name: a for name, a, _ in encoder.arrays})
 
     def write(tmp):
         with open(tmp, "wb") as f:
@@ -133,138 +150,258 @@ def save_model(
     return atomic_write(path, write, overwrite=overwrite)
 
 
-def _read(path):
-    """(metadata, open NpzFile) with the metadata checked."""
+def _shown(text):
+    """A string from a file, as it may appear in a message: as is if it looks
+    like a version, else its repr (which escapes control characters)."""
+    if isinstance(text, str) and re.fullmatch(r"[\w.+!-]{1,40}", text):
+        return text
+    return repr(text)
+
+
+def _budget():
+    from .._config import get_config
+
+    return get_config()["memory_budget"]
+
+
+def _read(path, key=None):
+    """(metadata, open ZipFile, signed, verified) with the metadata checked.
+
+    Every member is read bounded (:mod:`preimage.model_files._archive`); the
+    metadata's checksum and, with a key, its signature are verified before
+    it is parsed.
+    """
     path = str(path)
+    key = resolve_key(key)
+    archive = open_archive(path)
     try:
-        archive = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        # np.load takes anything that is neither a zip nor an .npy file for a
-        # pickle, and says so; a model file is never a pickle.
-        reason = (
-            "neither a NumPy archive nor a NumPy array"
-            if "pickled" in str(exc)
-            else f"{type(exc).__name__}: {exc}"
-        )
-        raise ModelFileError(
-            f"{path}: not a preimage model file, or truncated ({reason})"
-        ) from None
-    if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise ModelFileError(f"{path}: a single NumPy array, not a preimage model file")
-    try:
-        if "metadata" not in archive.files or "checksum" not in archive.files:
+        names = archive.namelist()
+        if "metadata.npy" not in names or "checksum.npy" not in names:
             raise ModelFileError(f"{path}: not a preimage model file (no metadata)")
-        text = archive["metadata"].tobytes()
-        checksum = archive["checksum"].tobytes().decode("ascii", "replace")
-    except ModelFileError:
+        text = read_member(
+            archive,
+            "metadata",
+            path,
+            what="the metadata",
+            dtype="|u1",
+            shape=None,
+            limit=MAX_METADATA_BYTES,
+        ).tobytes()
+        checksum = read_member(
+            archive, "checksum", path, what="the checksum", dtype="|u1", shape=[64], limit=64
+        ).tobytes()
+        if not hmac.compare_digest(hashlib.sha256(text).hexdigest().encode(), checksum):
+            raise ModelFileError(
+                f"{path}: the metadata does not match its checksum; the file is damaged "
+                "(a checksum detects damage, not deliberate changes: sign files with a key "
+                "to detect those)"
+            )
+        signed = "signature.npy" in names
+        verified = False
+        if key is not None:
+            if not signed:
+                raise ModelFileError(
+                    f"{path}: the file is not signed, but a key was given; it was not "
+                    "written with that key"
+                )
+            signature = read_member(
+                archive,
+                "signature",
+                path,
+                what="the signature",
+                dtype="|u1",
+                shape=[64],
+                limit=64,
+            ).tobytes()
+            if not signature_matches(text, key, signature):
+                raise ModelFileError(
+                    f"{path}: the signature does not match the key given; the file was "
+                    "altered, or signed with another key"
+                )
+            verified = True
+        check_json_size(text, path)
+        try:
+            meta = json.loads(text.decode("utf-8"))
+        except (ValueError, RecursionError) as exc:
+            raise ModelFileError(f"{path}: unreadable metadata ({exc})") from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise ModelFileError(f"{path}: not a preimage model file")
+        version = meta.get("format_version")
+        if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION:
+            raise ModelFileError(
+                f"{path}: model format version {_shown(version)}, written by preimage "
+                f"{_shown(meta.get('preimage_version', '?'))}; this preimage ({__version__}) "
+                f"reads versions up to {FORMAT_VERSION}: upgrade preimage to load it"
+            )
+    except BaseException:
         archive.close()
         raise
-    except Exception as exc:  # zlib, zip CRC, short reads: a damaged archive
-        archive.close()
-        raise ModelFileError(
-            f"{path}: damaged or truncated model file ({type(exc).__name__}: {exc})"
-        ) from None
-    if hashlib.sha256(text).hexdigest() != checksum:
-        archive.close()
-        raise ModelFileError(
-            f"{path}: the metadata does not match its checksum; the file was altered or damaged"
-        )
-    try:
-        meta = json.loads(text.decode("utf-8"))
-    except ValueError as exc:
-        archive.close()
-        raise ModelFileError(f"{path}: unreadable metadata ({exc})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        archive.close()
-        raise ModelFileError(f"{path}: not a preimage model file")
-    version = meta.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
-        archive.close()
-        raise ModelFileError(
-            f"{path}: model format version {version!r}, written by preimage "
-            f"{meta.get('preimage_version', '?')}; this preimage ({__version__}) reads "
-            f"versions up to {FORMAT_VERSION}: upgrade preimage to load it"
-        )
-    return meta, archive
+    return meta, archive, signed, verified
 
 
-def model_info(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The metadata of a model file, checked but without building the model.
+def _read_arrays(meta, archive, path):
+    """The arrays the metadata records, each checked against its record."""
+    specs = meta.get("arrays", {})
+    if not isinstance(specs, dict):
+        raise ModelFileError(f"{path}: the metadata's 'arrays' is not a mapping")
+    sizes = {}
+    for name, spec in specs.items():
+        what = f"array {name} ({_shown(spec.get('holds') if isinstance(spec, dict) else None)})"
+        if (
+            not isinstance(spec, dict)
+            or not re.fullmatch(r"a[0-9]{1,9}", str(name))
+            or not isinstance(spec.get("shape"), list)
+            or not all(type(n) is int and 0 <= n < 2**63 for n in spec["shape"])
+            or len(spec["shape"]) > 32
+        ):
+            raise ModelFileError(f"{path}: {what} has a malformed record; the file was altered")
+        dtype = check_dtype(spec.get("dtype"), f"{what}'s recorded dtype", path)
+        sizes[name] = int(np.prod(spec["shape"], dtype=np.float64)) * dtype.itemsize
+    budget = _budget()
+    if sum(sizes.values()) > budget:
+        raise ModelFileError(
+            f"{path}: the model's arrays would need {format_bytes(sum(sizes.values()))}, "
+            f"over the memory budget of {format_bytes(budget)}; raise the budget "
+            "(preimage.set_config(memory_budget=...) or PREIMAGE_MEMORY_BUDGET) to load it"
+        )
+    arrays = {}
+    for name, spec in specs.items():
+        what = f"array {name} ({_shown(spec.get('holds'))})"
+        array = read_member(
+            archive,
+            name,
+            path,
+            what=what,
+            dtype=spec["dtype"],
+            shape=spec["shape"],
+            limit=sizes[name],
+        )
+        if not hmac.compare_digest(sha256(array), str(spec.get("sha256"))):
+            raise ModelFileError(
+                f"{path}: {what} does not match its recorded checksum; the file is damaged"
+            )
+        arrays[name] = array
+    return arrays
+
+
+def model_info(
+    path: str | os.PathLike[str],
+    *,
+    key: bytes | str | None = None,
+    check_state: bool = False,
+) -> dict[str, Any]:
+    """The metadata of a model file, checked, without (or with) building the model.
+
+    Parameters
+    ----------
+    path : str or Path
+    key : bytes or str, optional
+        The key the file was signed with (see :func:`save_model`); default
+        the environment variable ``PREIMAGE_MODEL_KEY``, if set.
+    check_state : bool, default=False
+        Also load the model (as :func:`load_model` does, with every check),
+        and describe it from what was loaded: ``estimator``, ``params`` and
+        ``summary`` then say what will run, not what the file says of itself.
 
     Returns
     -------
     dict
         ``format_version``, ``preimage_version``, ``created``, ``estimator``,
         ``params``, ``summary`` (kernel, method, component and sample counts,
-        how an automatic component count was chosen, input width), ``user`` (what was passed as `metadata` to
-        :func:`save_model`) and ``arrays`` (dtype, shape, checksum and role of
-        each stored array); the internal ``state`` tree is left out.
+        how an automatic component count was chosen, input width), ``user``
+        (what was passed as `metadata` to :func:`save_model`), ``arrays``
+        (dtype, shape, checksum and role of each stored array), ``signed``
+        (the file carries a signature) and ``verified`` (it was checked with
+        the key given); the internal ``state`` tree is left out.
 
     Raises
     ------
     ModelFileError
-        For a file that is not a model file, is truncated or altered, or is of
-        a newer format.
+        For a file that is not a model file, is truncated or damaged, is of
+        a newer format, or whose signature does not match the key given.
     """
-    meta, archive = _read(path)
-    archive.close()
-    return {k: v for k, v in meta.items() if k != "state"}
+    if check_state:
+        model, meta, signed, verified = _load(path, key)
+        meta = {
+            **meta,
+            "estimator": type(model).__name__,
+            "params": json_value(model.get_params(deep=False)),
+            "summary": _summary(model),
+        }
+    else:
+        meta, archive, signed, verified = _read(path, key)
+        archive.close()
+    info = {k: v for k, v in meta.items() if k != "state"}
+    return {**info, "signed": signed, "verified": verified}
 
 
-def load_model(path: str | os.PathLike[str]) -> BaseEstimator:
+def load_model(path: str | os.PathLike[str], *, key: bytes | str | None = None) -> BaseEstimator:
     """Read a model file written by :func:`save_model`.
 
-    Nothing is unpickled: arrays are read with ``allow_pickle=False``, every
-    array is checked against the shape, dtype and SHA-256 recorded when it was
-    written, and only the classes in :data:`LOADABLE` are rebuilt. The model
-    predicts exactly as the saved one did.
+    Nothing is unpickled and nothing is trusted: every member is read with
+    bounded memory (its dtype and shape checked before its data, never more
+    data than declared, the arrays in all within the memory budget), every
+    array is checked against the dtype, shape and SHA-256 recorded when it
+    was written, only the classes in :data:`LOADABLE` are rebuilt, and the
+    rebuilt model is checked as ``fit`` would check it (parameters, kernels,
+    solvers, fitted shapes and values). The model predicts exactly as the
+    saved one did.
+
+    The checksums detect damage (truncation, flipped bits), not deliberate
+    changes: whoever alters a file can recompute them. A file signed with a
+    key (``save_model(..., key=...)``) and loaded with that key cannot be
+    altered without the key. A file from someone you do not trust is safe to
+    load (it runs no code and cannot exhaust memory), but may hold a model
+    other than the one you expect unless it is signed.
+
+    Parameters
+    ----------
+    path : str or Path
+    key : bytes or str, optional
+        The key to verify the file's signature with; default the environment
+        variable ``PREIMAGE_MODEL_KEY``, if set. With a key, an unsigned file
+        or a wrong signature is refused; without one, a signed file loads
+        unverified (:func:`model_info` says ``verified: False``).
+
+    Warns
+    -----
+    UserWarning
+        For a file written by another version of preimage (it is loaded).
 
     Raises
     ------
     FileNotFoundError
         For a missing `path`.
     ModelFileError
-        For a file that is not a model file, is truncated or altered, or is of
-        a newer format; the message says which.
+        For a file that is not a model file, is truncated, damaged or
+        inconsistent, is of a newer format, or whose signature does not
+        match the key given; the message says which.
     """
-    meta, archive = _read(path)
-    arrays = {}
+    return _load(path, key)[0]
+
+
+def _load(path, key):
+    meta, archive, signed, verified = _read(path, key)
     with archive:
-        for key, spec in meta.get("arrays", {}).items():
-            try:
-                array = archive[key]
-            except KeyError:
-                raise ModelFileError(
-                    f"{path}: array {key} ({spec.get('holds')}) is "
-                    "missing; the file is truncated or altered"
-                ) from None
-            except Exception as exc:
-                raise ModelFileError(
-                    f"{path}: array {key} ({spec.get('holds')}) cannot be "
-                    f"read ({type(exc).__name__}: {exc}); the file is "
-                    "damaged or altered"
-                ) from None
-            if (
-                array.dtype.str != spec["dtype"]
-                or list(array.shape) != spec["shape"]
-                or sha256(array) != spec["sha256"]
-            ):
-                raise ModelFileError(
-                    f"{path}: array {key} ({spec.get('holds')}) does not "
-                    "match its recorded checksum; the file was altered"
-                )
-            arrays[key] = array
+        arrays = _read_arrays(meta, archive, path)
+    written_by = meta.get("preimage_version")
+    if written_by != __version__:
+        warn(
+            f"{path} was written by preimage {_shown(written_by)}, and this is preimage "
+            f"{__version__}; it is loaded and checked, but may behave differently",
+            UserWarning,
+        )
     version = meta["format_version"]
     try:
-        model = Decoder(arrays, path).decode(upgrade_state(meta["state"], version))
+        model = Decoder(arrays, path).decode(upgrade_state(meta.get("state"), version))
+        if not hasattr(model, "get_params"):
+            raise ModelFileError(f"{path}: does not hold an estimator")
+        model = upgrade_model(model, version)
     except ModelFileError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, ImportError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, ImportError, RecursionError) as exc:
         raise ModelFileError(
             f"{path}: the model's state is malformed ({type(exc).__name__}: {exc})"
         ) from None
-    if not hasattr(model, "get_params"):
-        raise ModelFileError(f"{path}: does not hold an estimator")
-    return upgrade_model(model, version)
+    check_model(model, path)
+    return model, meta, signed, verified

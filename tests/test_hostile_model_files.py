@@ -1,0 +1,480 @@
+"""Hostile model files: crafted to exhaust memory or to run something else.
+
+Each file here is built from a real saved model, altered, with every hash
+recomputed (the checksums detect damage, not deliberate changes). Each must
+be a one-line ModelFileError (on the command line: exit status 1, one line on
+standard error, no traceback), and reading it must stay within bounded memory.
+"""
+
+import hashlib
+import json
+import os
+from pathlib import Path
+import re
+import subprocess
+import sys
+import warnings
+import zipfile
+
+from click.testing import CliRunner
+import numpy as np
+import pytest
+
+import preimage
+from preimage import (
+    ConfigurationWarning,
+    KernelPCA,
+    KernelPCADenoiser,
+    ModelFileError,
+    load_model,
+    model_info,
+    save_model,
+)
+from preimage.cli import main
+from preimage.datasets import make_three_clusters
+
+X = make_three_clusters(random_state=0)[0][::5]
+SRC = str(Path(preimage.__file__).resolve().parents[1])
+PEAK_LIMIT_MB = 300
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("models")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConfigurationWarning)  # learned without pairs
+        return {
+            "kpca": save_model(KernelPCA(3, kernel="rbf", gamma=10).fit(X), folder / "kpca.npz"),
+            "denoiser": save_model(KernelPCADenoiser(2, gamma=10).fit(X), folder / "den.npz"),
+            "learned": save_model(
+                KernelPCADenoiser(2, gamma=10, method="learned").fit(X), folder / "learned.npz"
+            ),
+        }
+
+
+def _sha(array):
+    return hashlib.sha256(np.ascontiguousarray(array).view(np.uint8).reshape(-1)).hexdigest()
+
+
+def craft(src, dst, change):
+    """Rewrite the model file `src` as `dst`: ``change(meta, arrays)`` alters
+    the metadata and arrays in place; every hash is then recomputed."""
+    with np.load(src, allow_pickle=False) as archive:
+        arrays = {k: archive[k] for k in archive.files if k.startswith("a")}
+        meta = json.loads(archive["metadata"].tobytes())
+    change(meta, arrays)
+    for key, a in arrays.items():
+        spec = meta["arrays"].setdefault(key, {"holds": key})
+        spec.setdefault("dtype", a.dtype.str)
+        spec.setdefault("shape", list(a.shape))
+        spec["sha256"] = _sha(a)
+    text = json.dumps(meta).encode()
+    entries = {
+        "metadata": np.frombuffer(text, dtype=np.uint8),
+        "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(), dtype=np.uint8),
+        **arrays,
+    }
+    with open(dst, "wb") as f:
+        np.savez(f, **entries)
+    return dst
+
+
+def _refused(path, match):
+    with pytest.raises(ModelFileError, match=match) as info:
+        load_model(path)
+    assert "\n" not in str(info.value)
+    return str(info.value)
+
+
+def _cli_refuses(path, match):
+    result = CliRunner().invoke(main, ["info", str(path)])
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    assert "Traceback" not in result.output
+    assert match in lines[0]
+
+
+# --- dtypes that are not plain numbers ------------------------------------------
+
+SUBARRAY = "(16383,16383)f8"  # one scalar of 2 GiB
+
+
+def test_sub_array_dtype_of_a_scalar(models, tmp_path):
+    def hostile(meta, arrays):
+        meta["state"]["state"]["gamma_"] = {"__scalar__": [SUBARRAY, 0]}
+
+    path = craft(models["kpca"], tmp_path / "m.npz", hostile)
+    _refused(path, r"a scalar's dtype '\(16383,16383\)f8' is not a plain numeric")
+
+
+def test_sub_array_dtype_node(models, tmp_path):
+    def hostile(meta, arrays):
+        meta["state"]["state"]["solver_"]["state"]["output_dtype_"] = {"__dtype__": SUBARRAY}
+
+    path = craft(models["learned"], tmp_path / "m.npz", hostile)
+    _refused(path, r"a dtype '\(16383,16383\)f8' is not a plain numeric")
+
+
+@pytest.mark.parametrize("dtype", [SUBARRAY, "|O", "<M8[s]", "|V8", "f8,f8", "|S4"])
+def test_array_of_a_dtype_that_is_not_plain(models, tmp_path, dtype):
+    def hostile(meta, arrays):
+        meta["arrays"]["a0"]["dtype"] = dtype
+
+    path = craft(models["kpca"], tmp_path / "m.npz", hostile)
+    _refused(path, r"array a0 .*recorded dtype .* is not a plain numeric")
+
+
+# --- zip bombs --------------------------------------------------------------------
+
+
+def _npy_header(shape, dtype="<f8"):
+    header = {"descr": dtype, "fortran_order": False, "shape": tuple(shape)}
+    text = repr(header).encode("latin1")
+    text += b" " * (-(len(text) + 11) % 64) + b"\n"
+    return b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text
+
+
+def _bomb(src, dst, member, header, nbytes, meta_change=None):
+    """Copy the model file `src` to `dst` with `member` replaced by the .npy
+    `header` and `nbytes` zeros, compressed as it is written (the file stays
+    a few MB, the test's memory a few MB)."""
+    with zipfile.ZipFile(src) as old, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            if info.filename == member:
+                continue
+            data = old.read(info)
+            if meta_change is not None and info.filename in ("metadata.npy", "checksum.npy"):
+                continue
+            new.writestr(info.filename, data)
+        if meta_change is not None:
+            with np.load(src) as archive:
+                meta = json.loads(archive["metadata"].tobytes())
+            meta_change(meta)
+            text = json.dumps(meta).encode()
+            for name, value in (("metadata", text), ("checksum", _sha_text(text))):
+                new.writestr(f"{name}.npy", _npy_header([len(value)], "|u1") + value)
+        with new.open(member, "w", force_zip64=True) as f:
+            f.write(header)
+            chunk = bytes(2**22)
+            for start in range(0, nbytes, len(chunk)):
+                f.write(chunk[: min(len(chunk), nbytes - start)])
+    return dst
+
+
+def _sha_text(text):
+    return hashlib.sha256(text).hexdigest().encode()
+
+
+def _peak(args, env=None):
+    """Run ``load_model(path)`` or ``preimage info path`` in a fresh
+    interpreter: (its peak memory in MB, its standard error).
+
+    The peak is the process's high-water mark of resident memory (Linux's
+    VmHWM, which starts afresh at exec; ``ru_maxrss`` would carry over the
+    peak of the test process that forked it).
+    """
+    code = (
+        "import resource, sys\n"
+        "try:\n"
+        "    if sys.argv[1] == 'info':\n"
+        "        from preimage.cli import main\n"
+        "        main(sys.argv[1:])\n"
+        "    else:\n"
+        "        from preimage.model_files import load_model\n"
+        "        load_model(sys.argv[1])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "except Exception as exc:\n"
+        "    print(f'{type(exc).__name__}: {exc}', file=sys.stderr)\n"
+        "try:\n"
+        "    status = open('/proc/self/status').read()\n"
+        "    print(int(status.split('VmHWM:')[1].split()[0]))\n"
+        "except OSError:\n"
+        "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    full_env = {**os.environ, "PYTHONPATH": SRC, **(env or {})}
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=full_env
+    )
+    peak_mb = int(result.stdout.strip().splitlines()[-1]) / 1024  # both are in kB
+    return peak_mb, result.stderr.strip()
+
+
+GIB = 2**30
+
+
+@pytest.mark.slow
+def test_array_member_bomb_is_refused_from_its_header(models, tmp_path):
+    """2 GiB of zeros in place of a 3-entry array: refused from the header,
+    before any data is read."""
+    path = _bomb(models["kpca"], tmp_path / "bomb.npz", "a0.npy", _npy_header([GIB // 4]), GIB)
+    assert path.stat().st_size < 8 * 2**20
+    peak, stderr = _peak([str(path)])
+    assert stderr.startswith("ModelFileError") and "array a0" in stderr
+    assert "has shape (268435456,), but shape (3,) was expected" in stderr
+    assert peak < PEAK_LIMIT_MB, peak
+    print(f"array bomb: peak {peak:.0f} MB")
+
+
+@pytest.mark.slow
+def test_array_member_bomb_with_its_record_is_refused_by_the_budget(models, tmp_path):
+    """The same bomb recorded honestly (shape and SHA-256 of 2 GiB of zeros):
+    over the memory budget, refused before it is read."""
+    nbytes = 2 * GIB
+    digest = hashlib.sha256()
+    zeros = bytes(2**22)
+    for _ in range(nbytes // len(zeros)):
+        digest.update(zeros)
+
+    def record(meta):
+        meta["arrays"]["a0"].update(dtype="<f8", shape=[nbytes // 8], sha256=digest.hexdigest())
+
+    path = _bomb(
+        models["kpca"], tmp_path / "bomb.npz", "a0.npy", _npy_header([nbytes // 8]), nbytes, record
+    )
+    peak, stderr = _peak([str(path)], env={"PREIMAGE_MEMORY_BUDGET": "200MB"})
+    assert stderr.startswith("ModelFileError"), stderr
+    assert "over the memory budget of 200.0 MB" in stderr
+    assert peak < PEAK_LIMIT_MB, peak
+    print(f"recorded array bomb: peak {peak:.0f} MB")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("declared", ["honest", "small"])
+def test_metadata_bomb_in_preimage_info(models, tmp_path, declared):
+    """2 GiB of metadata: refused from its header (over the 64 MB limit), or,
+    with a header that says 100 bytes, from the size the zip declares."""
+    shape = [2 * GIB] if declared == "honest" else [100]
+    path = _bomb(
+        models["kpca"], tmp_path / "bomb.npz", "metadata.npy", _npy_header(shape, "|u1"), 2 * GIB
+    )
+    peak, stderr = _peak(["info", str(path)])
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), stderr
+    expected = "over the limit of 67,108,864 bytes" if declared == "honest" else "unpacks to"
+    assert expected in lines[0]
+    assert peak < PEAK_LIMIT_MB, peak
+    print(f"metadata bomb ({declared} header): peak {peak:.0f} MB")
+
+
+def test_deeply_nested_metadata(models, tmp_path):
+    def hostile(meta, arrays):
+        meta["user"] = "NEST"
+
+    path = craft(models["kpca"], tmp_path / "m.npz", hostile)
+    # json.dumps itself recurses: splice the nesting into the text
+    with np.load(path) as archive:
+        entries = {k: archive[k] for k in archive.files}
+    text = entries["metadata"].tobytes().replace(b'"NEST"', b"[" * 100_000 + b"]" * 100_000)
+    entries["metadata"] = np.frombuffer(text, dtype=np.uint8)
+    entries["checksum"] = np.frombuffer(_sha_text(text), dtype=np.uint8)
+    with open(path, "wb") as f:
+        np.savez(f, **entries)
+    _refused(path, "nested 100001 levels deep, beyond 100")
+    _cli_refuses(path, "levels deep")
+
+
+# --- self-consistent files with hostile values ------------------------------------
+
+
+def _set_state(*keys, value):
+    def change(meta, arrays):
+        node = meta["state"]
+        for key in keys[:-1]:
+            node = node["state"][key]
+        node["state"][keys[-1]] = value
+
+    return change
+
+
+def _negate(name):
+    def change(meta, arrays):
+        arrays[name] = -arrays[name]
+
+    return change
+
+
+def _hostile_method_params(meta, arrays):
+    den = meta["state"]["state"]
+    den["method_params"] = {"max_iter": 10**12, "tol": 1e-300}
+    den["solver_"]["state"].update(max_iter=10**12, tol=1e-300)
+    den["kpca_"]["state"]["kernel_"]["state"]["gamma"] = -1.0
+
+
+def _short_eigenvectors(meta, arrays):
+    arrays["a1"] = arrays["a1"][:-1]
+    del meta["arrays"]["a1"]["shape"], meta["arrays"]["a1"]["dtype"]
+
+
+HOSTILE = {
+    "n-components": (
+        "kpca",
+        _set_state("n_components", value=-5),
+        "'n_components' = -5: The 'n_components' parameter of KernelPCA must be",
+    ),
+    "gamma": (
+        "kpca",
+        _set_state("kernel_", "gamma", value=-1.0),
+        "'kernel_.gamma' = -1.0: 'gamma' must be positive",
+    ),
+    "gamma-param": (
+        "kpca",
+        _set_state("gamma", value=-1),
+        "'gamma' = -1: The 'gamma' parameter of KernelPCA must be",
+    ),
+    "eigenvalues": (
+        "kpca",
+        _negate("a0"),
+        "'fit_result_.eigenvalues' = an array of shape (3,) and dtype float64: must be >= 0",
+    ),
+    "solver-none": ("denoiser", _set_state("solver_", value=None), "'solver_' = None: must be a"),
+    "method-params": ("denoiser", _hostile_method_params, "'gamma' must be positive, got -1.0"),
+    "eigenvector-shape": (
+        "kpca",
+        _short_eigenvectors,
+        "'fit_result_.eigenvectors' = an array of shape (59, 3) and dtype float64: "
+        "must have shape (60, 3)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_self_consistent_file_with_hostile_values(models, tmp_path, case):
+    model, change, message = HOSTILE[case]
+    path = craft(models[model], tmp_path / "m.npz", change)
+    text = _refused(path, None)
+    assert message in text, text
+    _cli_refuses(path, message)
+
+
+def test_the_crafting_keeps_a_valid_file_valid(models, tmp_path):
+    path = craft(models["denoiser"], tmp_path / "m.npz", lambda meta, arrays: None)
+    np.testing.assert_array_equal(
+        load_model(path).transform(X), load_model(models["denoiser"]).transform(X)
+    )
+
+
+# --- what `preimage info` prints --------------------------------------------------
+
+ESCAPES = "\x1b]0;owned\x07\x1b[2J\x1b[H\u202eevil\nverified:           yes\x7f\x9b"
+
+
+def test_info_escapes_what_the_file_says(tmp_path):
+    kpca = KernelPCA(3, kernel="rbf", gamma=10).fit(X)
+    path = save_model(
+        kpca, tmp_path / "m.npz", metadata={"data": ESCAPES, "data_kind": ESCAPES, "clean": "\x1b"}
+    )
+    result = CliRunner().invoke(main, ["info", str(path)])
+    assert result.exit_code == 0, result.output
+    for bad in ("\x1b", "\x07", "\u202e", "\x7f", "\x9b"):
+        assert bad not in result.output
+    assert "\\x1b]0;owned\\x07" in result.output
+    assert not any(line.startswith("verified") for line in result.stdout.splitlines())
+    assert "signature:           none" in result.stdout
+    as_json = CliRunner().invoke(main, ["info", str(path), "--json"])
+    assert as_json.exit_code == 0
+    for bad in ("\x1b", "\x07", "\u202e", "\x7f", "\x9b"):
+        assert bad not in as_json.output
+    assert json.loads(as_json.stdout)["user"]["data"] == ESCAPES
+
+
+def test_info_shows_what_will_run_not_what_the_file_says(models, tmp_path):
+    def lie(meta, arrays):
+        meta["summary"]["kernel"] = "LinearKernel()"
+        meta["params"]["gamma"] = 0.5
+
+    path = craft(models["kpca"], tmp_path / "m.npz", lie)
+    result = CliRunner().invoke(main, ["info", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "GaussianKernel(gamma=10.0)" in result.stdout and "LinearKernel" not in result.stdout
+    assert "gamma=10" in result.stdout and "gamma=0.5" not in result.stdout
+
+
+# --- signatures ----------------------------------------------------------------------
+
+
+def test_signed_file_loads_with_its_key_only(tmp_path, monkeypatch):
+    monkeypatch.delenv("PREIMAGE_MODEL_KEY", raising=False)
+    kpca = KernelPCA(3, kernel="rbf", gamma=10).fit(X)
+    signed = save_model(kpca, tmp_path / "signed.npz", key=b"secret")
+    unsigned = save_model(kpca, tmp_path / "plain.npz")
+    np.testing.assert_array_equal(load_model(signed, key="secret").transform(X), kpca.transform(X))
+    assert model_info(signed, key=b"secret")["verified"] is True
+    info = model_info(signed)
+    assert (info["signed"], info["verified"]) == (True, False)
+    assert load_model(signed).transform(X).shape == (60, 3)  # no key: loads, unverified
+    with pytest.raises(ModelFileError, match="signature does not match the key given"):
+        load_model(signed, key="another")
+    with pytest.raises(ModelFileError, match="not signed, but a key was given"):
+        load_model(unsigned, key="secret")
+    assert model_info(unsigned)["signed"] is False
+    with pytest.raises(ValueError, match="'key' must not be empty"):
+        load_model(signed, key="")
+    with pytest.raises(TypeError, match="'key' must be bytes or a str"):
+        load_model(signed, key=5)
+
+
+def test_altered_signed_file_is_refused_with_the_key(tmp_path, monkeypatch):
+    monkeypatch.delenv("PREIMAGE_MODEL_KEY", raising=False)
+    kpca = KernelPCA(3, kernel="rbf", gamma=10).fit(X)
+    signed = save_model(kpca, tmp_path / "signed.npz", key="secret")
+    with zipfile.ZipFile(signed) as z:
+        signature = z.read("signature.npy")
+
+    def alter(meta, arrays):
+        meta["state"]["state"]["kernel_"]["state"]["gamma"] = 11.0
+
+    altered = craft(signed, tmp_path / "altered.npz", alter)
+    with zipfile.ZipFile(altered, "a") as z:
+        z.writestr("signature.npy", signature)  # the old signature kept
+    with pytest.raises(ModelFileError, match="signature does not match"):
+        load_model(altered, key="secret")
+
+
+def test_the_command_line_signs_and_verifies_with_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("PREIMAGE_MODEL_KEY", "secret")
+    path = save_model(KernelPCA(3, kernel="rbf", gamma=10).fit(X), tmp_path / "m.npz")
+    result = CliRunner().invoke(main, ["info", str(path)])
+    assert result.exit_code == 0 and "verified with PREIMAGE_MODEL_KEY" in result.stdout
+    monkeypatch.setenv("PREIMAGE_MODEL_KEY", "wrong")
+    _cli_refuses(path, "signature does not match the key given")
+    monkeypatch.delenv("PREIMAGE_MODEL_KEY")
+    result = CliRunner().invoke(main, ["info", str(path)])
+    assert result.exit_code == 0 and "present, not verified" in result.stdout
+
+
+# --- versions --------------------------------------------------------------------------
+
+
+def test_file_of_another_version_loads_with_a_warning(models, tmp_path):
+    def older(meta, arrays):
+        meta["preimage_version"] = "0.0.1"
+
+    path = craft(models["kpca"], tmp_path / "m.npz", older)
+    with pytest.warns(UserWarning, match=r"written by preimage 0\.0\.1, and this is preimage"):
+        load_model(path)
+    result = CliRunner().invoke(main, ["info", str(path)])
+    assert result.exit_code == 0
+    warning_lines = [line for line in result.stderr.splitlines() if line]
+    assert len(warning_lines) == 1 and warning_lines[0].startswith("warning: ")
+
+
+def test_hostile_version_string_is_shown_escaped(models, tmp_path):
+    def older(meta, arrays):
+        meta["preimage_version"] = "\x1b[2J9.9"
+
+    path = craft(models["kpca"], tmp_path / "m.npz", older)
+    result = CliRunner().invoke(main, ["info", str(path)])
+    assert result.exit_code == 0 and "\x1b" not in result.output
+
+
+def test_the_documented_attacks_name_tests_that_exist():
+    """docs/bad-input.md lists each attack with the test that checks it."""
+    table = (Path(__file__).resolve().parents[1] / "docs" / "bad-input.md").read_text()
+    section = table.split("## Hostile model files", 1)[1]
+    named = set(re.findall(r"`(test_\w+)(?:\[[\w-]+\])?`", section))
+    assert named and named <= {name for name in globals() if name.startswith("test_")}
+    assert set(
+        re.findall(r"test_self_consistent_file_with_hostile_values\[([\w-]+)\]", section)
+    ) == set(HOSTILE)
