@@ -654,22 +654,23 @@ def test_progress_bar_only_on_a_terminal_and_not_quiet(fitted_model, tmp_path):
 @pytest.mark.slow
 def test_memory_budget_refuses_before_fitting(tmp_path):
     _write(tmp_path / "x.npy", _digits(200))
-    refused = run_cli("fit", "x.npy", "-o", "m.npz", "--memory-budget", "100kB", cwd=tmp_path)
+    refused = run_cli("fit", "x.npy", "-o", "m.npz", "--memory-budget", "200kB", cwd=tmp_path)
     assert refused.returncode == 1
-    assert "memory budget of 100.0 kB" in refused.stderr
+    assert "memory budget of 200.0 kB" in refused.stderr
     # What to type, not what to write in Python (n_landmarks=, set_config).
     assert "use Nyström kernel PCA with --n-landmarks m" in refused.stderr
     assert "The budget is --memory-budget or " in refused.stderr
     assert "n_landmarks" not in refused.stderr and "set_config" not in refused.stderr
     assert not (tmp_path / "m.npz").exists()
-    # 200 x 200 float64 Gram = 320 kB; with 20 landmarks the fit needs far less
+    # The data (200 x 64 float64, 102 kB) fit the budget, the 200 x 200 float64
+    # Gram (320 kB) does not; with 20 landmarks the fit needs far less
     nystroem = run_cli(
         "fit",
         "x.npy",
         "-o",
         "m.npz",
         "--memory-budget",
-        "100kB",
+        "200kB",
         "--n-landmarks",
         "20",
         "--n-components",

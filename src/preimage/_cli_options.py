@@ -44,13 +44,18 @@ delimiter_option = click.option(
 )
 
 
-def read_data_file(path, key, columns, delimiter, quiet):
-    """`read_data`, its errors naming --key, --columns and --delimiter; a note
-    of the columns read from a CSV file with a header (a label column is
-    easily read as a feature)."""
+def read_data_file(
+    path, key, columns, delimiter, quiet, *, memory_budget=None, budget_option=False
+):
+    """`read_data` under the memory budget (`memory_budget`, if given), its
+    errors naming --key, --columns and --delimiter (and --memory-budget, if
+    the command has `budget_option`); a note of the columns read from a CSV
+    file with a header (a label column is easily read as a feature)."""
+    from ._config import config_context
     from .data_files import read_data
 
-    with named_as_options("key", "columns", "delimiter"):
+    options = ("key", "columns", "delimiter") + (("memory_budget",) if budget_option else ())
+    with config_context(memory_budget=memory_budget), named_as_options(*options):
         X, source = read_data(path, key=key, columns=columns, delimiter=delimiter)
     names = source.header
     if names is not None and columns is None and not quiet:

@@ -346,10 +346,11 @@ def fit(
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--memory-budget'") from None
     refuse_existing(model_path, force, "-o", [("DATA", data), ("--clean", clean_path)])
-    X, source = read_data_file(data, key, columns, delimiter, quiet)
+    budget = {"memory_budget": memory_budget, "budget_option": True}
+    X, source = read_data_file(data, key, columns, delimiter, quiet, **budget)
     clean = None
     if clean_path is not None:
-        clean, clean_source = read_data_file(clean_path, key, columns, delimiter, quiet)
+        clean, clean_source = read_data_file(clean_path, key, columns, delimiter, quiet, **budget)
         if clean.shape != X.shape:
             raise click.ClickException(
                 f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
