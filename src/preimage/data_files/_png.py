@@ -196,11 +196,18 @@ def _png_size(entry, target):
     return height, width
 
 
+def _image_pixel_limit():
+    """Pillow's limit of pixels an image may have (None: no limit)."""
+    from PIL import Image
+
+    return Image.MAX_IMAGE_PIXELS
+
+
 def _read_png(entry, target, out):
     """Decode one PNG image into `out` (height x width float64) as grayscale in [0, 1]."""
     from PIL import Image
 
-    limit, pixels = Image.MAX_IMAGE_PIXELS, out.size
+    limit, pixels = _image_pixel_limit(), out.size
     if limit is not None and pixels > limit:
         raise ValueError(
             f"{entry}: the image is {out.shape[0]}x{out.shape[1]} = {pixels:,} pixels, over "
