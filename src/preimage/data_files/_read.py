@@ -55,10 +55,12 @@ def read_data(
           into the same number of values), with an optional first row of
           column names (a first row that is not all numbers, where the next
           row has numbers); text after ``#`` is a comment;
-        - a folder: its ``*.png`` files in natural order (``img2`` before
-          ``img10``; names starting with a dot are skipped), converted to
-          grayscale and scaled to [0, 1] (8-bit values / 255, 16-bit values /
-          65535), one flattened image per row. All must have the same size.
+        - a folder: its ``*.png`` files (``.PNG`` too) in natural order
+          (``img2`` before ``img10``; names starting with a dot are skipped),
+          converted to grayscale and scaled to [0, 1] (8-bit values / 255,
+          16-bit values / 65535), one flattened image per row. All must have
+          the same size. Each must be a regular file, or a symbolic link to
+          one inside the folder (see Notes).
     key : str, optional
         The entry to read from a ``.npz`` archive.
     columns : str or sequence of str and int, optional
@@ -86,6 +88,10 @@ def read_data(
     ------
     FileNotFoundError
         If nothing is at `path`.
+    MemoryBudgetError
+        If the array, with what decoding it takes, would exceed the memory
+        budget (``preimage.config_context(memory_budget=...)``); known from
+        the headers before anything is decoded.
     ValueError
         For an unsupported kind of file, content that is not a non-empty
         array of finite real numbers, or `columns` that are not columns of
@@ -97,7 +103,25 @@ def read_data(
     Arrays are loaded with ``allow_pickle=False``: a file holding Python
     objects is refused, never unpickled. A ``.csv`` file is streamed, a
     quarter megabyte of lines at a time, into one array: reading it takes
-    little more memory than the array it gives.
+    little more memory than the array it gives, however long its rows.
+
+    Files from anyone can be read. What a file will cost is known before it
+    is read: the shape and dtype from a ``.npy`` header (of an ``.npz``
+    entry, read from the zip stream), the size of each image from its PNG
+    header. It is checked against the bytes the file holds (a header that
+    claims more is refused as truncated) and against the memory budget, and
+    an image over Pillow's limit against decompression bombs
+    (``PIL.Image.MAX_IMAGE_PIXELS``) is refused; nothing is decoded first.
+
+    Links and special files in a folder of images: a ``*.png`` name that is
+    a symbolic link is read if it resolves to a regular file inside the
+    folder (or below it), and refused if it leads outside: the folder is the
+    data set, and a folder from elsewhere must not make the library read, and
+    ``preimage denoise`` write back, another file of the machine. A dangling
+    link, a FIFO, socket, device or folder named ``*.png`` is an error naming
+    it, and is never opened (opening a FIFO would wait for a writer). Names
+    equal but for case (``A.png``, ``a.png``) are refused: they could not be
+    written back one for one where case is ignored.
 
     Examples
     --------
