@@ -654,22 +654,23 @@ def test_progress_bar_only_on_a_terminal_and_not_quiet(fitted_model, tmp_path):
 @pytest.mark.slow
 def test_memory_budget_refuses_before_fitting(tmp_path):
     _write(tmp_path / "x.npy", _digits(200))
-    refused = run_cli("fit", "x.npy", "-o", "m.npz", "--memory-budget", "100kB", cwd=tmp_path)
+    refused = run_cli("fit", "x.npy", "-o", "m.npz", "--memory-budget", "200kB", cwd=tmp_path)
     assert refused.returncode == 1
-    assert "memory budget of 100.0 kB" in refused.stderr
+    assert "memory budget of 200.0 kB" in refused.stderr
     # What to type, not what to write in Python (n_landmarks=, set_config).
     assert "use Nyström kernel PCA with --n-landmarks m" in refused.stderr
     assert "The budget is --memory-budget or " in refused.stderr
     assert "n_landmarks" not in refused.stderr and "set_config" not in refused.stderr
     assert not (tmp_path / "m.npz").exists()
-    # 200 x 200 float64 Gram = 320 kB; with 20 landmarks the fit needs far less
+    # The data (200 x 64 float64, 102 kB) fit the budget, the 200 x 200 float64
+    # Gram (320 kB) does not; with 20 landmarks the fit needs far less
     nystroem = run_cli(
         "fit",
         "x.npy",
         "-o",
         "m.npz",
         "--memory-budget",
-        "100kB",
+        "200kB",
         "--n-landmarks",
         "20",
         "--n-components",
@@ -679,6 +680,33 @@ def test_memory_budget_refuses_before_fitting(tmp_path):
     assert nystroem.returncode == 0, nystroem.stderr
     bad = run_cli("fit", "x.npy", "-o", "m2.npz", "--memory-budget", "lots", cwd=tmp_path)
     assert bad.returncode == 2 and "--memory-budget" in bad.stderr
+
+
+def test_denoise_reads_and_loads_under_its_memory_budget(tmp_path):
+    """`denoise --memory-budget` covers the model's arrays and DATA as it is
+    read: each refused before it is read, naming the option."""
+    _write(tmp_path / "x.npy", _digits(200))
+    fitted = run_cli("fit", "x.npy", "-o", "m.npz", "--n-components", "5", cwd=tmp_path)
+    assert fitted.returncode == 0, fitted.stderr
+    _write(tmp_path / "big.npy", np.tile(_digits(200), (20, 1)))  # 4000 x 64: 2 MB
+    # The model (about 0.2 MB of arrays) fits 1 MB, DATA does not.
+    refused = run_cli(
+        "denoise", "m.npz", "big.npy", "-o", "d.npy", "--memory-budget", "1MB", cwd=tmp_path
+    )
+    assert refused.returncode == 1
+    assert "big.npy" in refused.stderr and "memory budget of 1.0 MB" in refused.stderr
+    assert "--memory-budget" in refused.stderr and "Traceback" not in refused.stderr
+    small = run_cli(
+        "denoise", "m.npz", "x.npy", "-o", "d.npy", "--memory-budget", "50kB", cwd=tmp_path
+    )
+    assert small.returncode == 1 and "m.npz" in small.stderr
+    assert "memory budget of 50.0 kB" in small.stderr
+    assert not (tmp_path / "d.npy").exists()
+    done = run_cli(
+        "denoise", "m.npz", "x.npy", "-o", "d.npy", "--memory-budget", "1MB", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert np.load(tmp_path / "d.npy").shape == (200, 64)
 
 
 # --- the number of components chosen from the data, the learned map's pairs ----

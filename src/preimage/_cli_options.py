@@ -3,7 +3,9 @@
 Every command that reads data takes ``--key``, ``--columns`` and
 ``--delimiter`` (:data:`key_option`, :data:`columns_option`,
 :data:`delimiter_option`) and reads with :func:`read_data_file`;
-:class:`ComponentCount` is ``--n-components``: a positive count or ``auto``.
+:class:`ComponentCount` is ``--n-components``: a positive count or ``auto``;
+:data:`memory_budget_option` is ``--memory-budget`` of the commands that read
+data and compute (``fit``, ``denoise``).
 The commands that draw (``demo``, ``reproduce``) write their figures to
 files, with the backend :func:`figures_to_files` chooses.
 """
@@ -20,6 +22,7 @@ __all__ = [
     "delimiter_option",
     "figures_to_files",
     "key_option",
+    "memory_budget_option",
     "read_data_file",
 ]
 
@@ -44,13 +47,41 @@ delimiter_option = click.option(
 )
 
 
-def read_data_file(path, key, columns, delimiter, quiet):
-    """`read_data`, its errors naming --key, --columns and --delimiter; a note
-    of the columns read from a CSV file with a header (a label column is
-    easily read as a feature)."""
+def _parse_budget(ctx, param, value):
+    if value is None:
+        return None
+    from ._config import parse_bytes
+
+    try:
+        return parse_bytes(value, "--memory-budget")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+# The budget covers everything the command holds: the model's arrays, DATA as
+# it is read (sizes known from the files' headers), the dense matrices of the
+# computation.
+memory_budget_option = click.option(
+    "--memory-budget",
+    callback=_parse_budget,
+    help="Largest dense array allowed, e.g. 8GB [default: $PREIMAGE_MEMORY_BUDGET, "
+    "else half the memory this process may use, a container's limit included]; "
+    "reading or a step that needs more is refused before it starts.",
+)
+
+
+def read_data_file(
+    path, key, columns, delimiter, quiet, *, memory_budget=None, budget_option=False
+):
+    """`read_data` under the memory budget (`memory_budget`, if given), its
+    errors naming --key, --columns and --delimiter (and --memory-budget, if
+    the command has `budget_option`); a note of the columns read from a CSV
+    file with a header (a label column is easily read as a feature)."""
+    from ._config import config_context
     from .data_files import read_data
 
-    with named_as_options("key", "columns", "delimiter"):
+    options = ("key", "columns", "delimiter") + (("memory_budget",) if budget_option else ())
+    with config_context(memory_budget=memory_budget), named_as_options(*options):
         X, source = read_data(path, key=key, columns=columns, delimiter=delimiter)
     names = source.header
     if names is not None and columns is None and not quiet:

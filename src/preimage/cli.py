@@ -24,6 +24,7 @@ from ._cli_options import (
     delimiter_option,
     figures_to_files,
     key_option,
+    memory_budget_option,
     read_data_file,
 )
 from ._cli_text import info_lines, model_warnings_as_notes, selection_lines
@@ -250,13 +251,7 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 @columns_option
 @delimiter_option
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
-@click.option(
-    "--memory-budget",
-    help="Largest dense matrix allowed, e.g. 8GB [default: $PREIMAGE_MEMORY_BUDGET, "
-    "else half the memory this process may use, a container's limit "
-    "included]; a fit that needs more is refused before it "
-    "starts.",
-)
+@memory_budget_option
 @click.option("--force", is_flag=True, help="Replace an existing model file.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
 def fit(
@@ -283,22 +278,18 @@ def fit(
     images (each image a sample, scaled to [0, 1]). The model file holds NumPy arrays and JSON only,
     safe to share and open (`preimage info MODEL`).
     """
-    from ._config import config_context, parse_bytes
+    from ._config import config_context
     from ._files import check_writable
     from .estimators import KernelPCADenoiser
     from .model_files import save_model
 
-    if memory_budget is not None:
-        try:
-            memory_budget = parse_bytes(memory_budget, "--memory-budget")
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="'--memory-budget'") from None
     refuse_existing(model_path, force, "-o", [("DATA", data), ("--clean", clean_path)])
     check_writable(model_path)
-    X, source = read_data_file(data, key, columns, delimiter, quiet)
+    budget = {"memory_budget": memory_budget, "budget_option": True}
+    X, source = read_data_file(data, key, columns, delimiter, quiet, **budget)
     clean = None
     if clean_path is not None:
-        clean, clean_source = read_data_file(clean_path, key, columns, delimiter, quiet)
+        clean, clean_source = read_data_file(clean_path, key, columns, delimiter, quiet, **budget)
         if clean.shape != X.shape:
             raise click.ClickException(
                 f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
@@ -392,15 +383,37 @@ def fit(
     type=click.IntRange(1),
     help="Samples denoised per step of the progress bar.",
 )
+@memory_budget_option
 @click.option("--force", is_flag=True, help="Replace an existing output.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
-def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_size, force, quiet):
+def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_size, **flags):
     """Denoise DATA with the model in MODEL and write the result to -o/--output.
 
     DATA: .npy, .npz, .csv, or a folder of .png images, with as many
     features per sample as the model was fitted on. The output takes the kind
     its name says; PNG output keeps the input's file names.
     """
+    from ._config import config_context
+
+    # The model's arrays, DATA as it is read and the denoising, all under the budget.
+    budget = flags.pop("memory_budget")
+    with config_context(memory_budget=budget), named_as_options("memory_budget"):
+        _denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_size, **flags)
+
+
+def _denoise(
+    model_path,
+    data,
+    out,
+    key,
+    columns,
+    delimiter,
+    image_shape,
+    batch_size,
+    *,
+    force,
+    quiet,
+):
     import numpy as np
 
     from .data_files import check_output, write_data

@@ -5,7 +5,12 @@ The file is read a quarter megabyte of lines at a time; each chunk is parsed by
 ``np.loadtxt`` into the rows of one array, whose room is reserved for the whole
 file at the characters per row read so far (and grown in place, where the
 allocator can, if that falls short), so reading needs the array and one chunk,
-not a Python list of every row.
+not a Python list of every row. The array is checked against the memory budget
+as it grows. A line longer than a chunk (a row of millions of values) is parsed
+a quarter megabyte at a time, cut between two values, straight into its row;
+its cells are counted, never split into a list, and the delimiter and header
+are found from the first 64 kB of the first lines. Reading a file takes the
+array, the longest line and a chunk.
 
 Columns are counted from 0 everywhere, in `columns` and in messages; lines
 from 1, as an editor counts them.
@@ -17,12 +22,18 @@ import re
 
 import numpy as np
 
+from .._config import get_config
+from .._memory import check_dense
 from ._kinds import DataSource
 
 __all__ = ["read_csv"]
 
 _CHUNK_CHARS = 1 << 18
 _SAMPLE_LINES = 50
+#: The lines sampled stop at this many characters (two lines at least), and
+#: their cells are read from this many characters of each.
+_SAMPLE_CHARS = 1 << 16
+_WORD = re.compile(r"\S+")
 #: The delimiters tried, in order of preference; None is a run of spaces and tabs.
 _CANDIDATES = (",", ";", "\t", None)
 _NAMED_DELIMITERS = {"tab": "\t", "whitespace": None, " ": None}
@@ -37,6 +48,8 @@ def read_csv(path, *, columns=None, delimiter=None):
             return _read(path, file, columns, delimiter, given)
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
+    except csv.Error as exc:
+        raise ValueError(f"{path}: cannot be read as CSV ({exc})") from None
 
 
 def _check_delimiter(delimiter):
@@ -89,6 +102,60 @@ def _split(line, delimiter):
     return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter))]
 
 
+def _head_cells(line, delimiter):
+    """The cells of the first :data:`_SAMPLE_CHARS` characters of `line` (a cell
+    cut there is left out): enough to tell numbers from names."""
+    if len(line) <= _SAMPLE_CHARS:
+        return _split(line, delimiter)
+    cells = _split(line[:_SAMPLE_CHARS], delimiter)
+    return cells[:-1] or cells
+
+
+def _count(line, delimiter):
+    """The number of cells of `line`, counted without making them."""
+    end = line.find("#")
+    text = line if end < 0 else line[:end]
+    if delimiter is None:
+        return _WORD.subn("", text)[1]
+    if '"' in text and delimiter in text:
+        return len(_split(text, delimiter))
+    return text.count(delimiter) + 1
+
+
+def _cells(line, delimiter):
+    """The cells of `line`, one at a time."""
+    end = line.find("#")
+    text = line if end < 0 else line[:end]
+    if delimiter is None:
+        return (match.group() for match in _WORD.finditer(text))
+    if '"' in text:
+        return iter(_split(text, delimiter))
+    return _plain_cells(text, delimiter)
+
+
+def _plain_cells(text, delimiter):
+    start = 0
+    while (stop := text.find(delimiter, start)) >= 0:
+        yield text[start:stop].strip()
+        start = stop + 1
+    yield text[start:].strip()
+
+
+def _cut(text, delimiter, start, stop):
+    """Where to end a piece of `text` from `start` (at most `stop`, if a
+    delimiter allows): the index of a delimiter, or the end of `text`."""
+    if stop >= len(text):
+        return len(text)
+    if delimiter is None:
+        cut = max(text.rfind(" ", start, stop), text.rfind("\t", start, stop))
+    else:
+        cut = text.rfind(delimiter, start, stop)
+    if cut > start:
+        return cut
+    found = [i for i in (text.find(c, stop) for c in (delimiter or " \t")) if i >= 0]
+    return min(found, default=len(text))
+
+
 def _name(delimiter):
     return {None: "whitespace", "\t": "tab"}.get(delimiter, repr(delimiter))
 
@@ -102,17 +169,14 @@ def _detect(lines):
     most lines; else a comma (one column)."""
     best, best_score = None, None
     for candidate in _CANDIDATES:
-        counts, numbers = set(), 0
-        for line in lines:
-            cells = _split(line, candidate)
-            counts.add(len(cells))
-            numbers += sum(map(_is_number, cells))
+        counts = {_count(line, candidate) for line in lines}
+        numbers = sum(sum(map(_is_number, _head_cells(line, candidate))) for line in lines)
         if len(counts) == 1 and counts.pop() > 1:
             if best_score is None or numbers > best_score:
                 best, best_score = candidate, numbers
     if best_score is not None:
         return best
-    found = [sum(len(_split(line, c)) > 1 for line in lines) for c in _CANDIDATES]
+    found = [sum(_count(line, c) > 1 for line in lines) for c in _CANDIDATES]
     return _CANDIDATES[int(np.argmax(found))] if max(found) else ","
 
 
@@ -229,16 +293,28 @@ def _no_such_name(name, header):
 
 
 class _Rows:
-    """A float64 array filled block by block, its room reserved ahead."""
+    """A float64 array filled block by block, its room reserved ahead and
+    checked against the memory budget as it grows."""
 
-    def __init__(self, width):
+    def __init__(self, path, width):
+        self.path = path
         self.array = np.empty((0, width))
         self.n = 0
 
-    def reserve(self, n_rows):
+    def reserve(self, n_rows, ahead=0):
+        """Room for `n_rows`, and up to `ahead` rows if the budget allows."""
         if n_rows > self.array.shape[0]:
+            width = self.array.shape[1]
+            check_dense(
+                (n_rows, width),
+                np.float64,
+                f"{self.path}: {n_rows} rows of {width} values, read as float64,",
+                hint="read fewer rows or columns",
+            )
+            room = get_config()["memory_budget"] // (8 * max(width, 1))
+            n_rows = max(n_rows, min(ahead, room))
             # ndarray.resize reallocates in place where it can (no second copy).
-            self.array.resize((n_rows, self.array.shape[1]), refcheck=False)
+            self.array.resize((n_rows, width), refcheck=False)
 
     def append(self, block):
         stop = self.n + block.shape[0]
@@ -261,71 +337,97 @@ def _chunks(file):
 
 def _content(number, lines):
     """(line number, line) of the lines holding more than a comment."""
-    return [(number + i, line) for i, line in enumerate(lines) if _strip_comment(line)]
+    return [(number + i, line) for i, line in enumerate(lines) if _has_content(line)]
 
 
-def _read(path, file, columns, delimiter, given):
-    chunks = (_content(number, lines) for number, lines in _chunks(file))
-    head, sample = [], []
+def _has_content(line):
+    """Whether `line` holds more than a comment (without copying a long line)."""
+    end = line.find("#")
+    if end < 0:
+        return bool(line) and not line.isspace()
+    return bool(line[:end].strip())
+
+
+def _sample(path, chunks):
+    """The chunks read to sample the first lines, and those lines: up to
+    :data:`_SAMPLE_LINES`, and no more than :data:`_SAMPLE_CHARS` characters
+    beyond the first two."""
+    head, sample, chars = [], [], 0
     for content in chunks:
         head.append(content)
         sample += content
-        if len(sample) >= _SAMPLE_LINES:
+        chars += sum(len(line) for _, line in content)
+        if len(sample) >= _SAMPLE_LINES or (len(sample) > 1 and chars >= _SAMPLE_CHARS):
             break
     if not sample:
         raise ValueError(f"{path}: holds no rows of data")
-    lines = [line for _, line in sample[:_SAMPLE_LINES]]
+    return head, sample[:_SAMPLE_LINES]
+
+
+def _layout(path, sample, delimiter, given):
+    """The delimiter, the header row's names (or None) and the number of
+    values of a row, from the sampled lines."""
+    lines = [line for _, line in sample]
     if delimiter == "detect":
         delimiter = _detect(lines)
-    elif all(len(_split(line, delimiter)) == 1 for line in lines):
+    elif all(_count(line, delimiter) == 1 for line in lines):
         found = _detect(lines)
-        if any(len(_split(line, found)) > 1 for line in lines):
+        if any(_count(line, found) > 1 for line in lines):
             raise ValueError(
                 f"{path}: delimiter={given!r} separates no values of the first "
                 f"lines; they are separated by {_name(found)}"
             )
-    first = _split(sample[0][1], delimiter)
-    second = _split(sample[1][1], delimiter) if len(sample) > 1 else None
-    header = tuple(first) if _is_header(first, second) else None
+    first = _head_cells(lines[0], delimiter)
+    second = _head_cells(lines[1], delimiter) if len(lines) > 1 else None
+    width = _count(lines[0], delimiter)
+    if not _is_header(first, second):
+        return delimiter, None, width
+    if len(lines) == 1:
+        raise ValueError(f"{path}: holds no rows of data (only a header)")
+    n = _count(lines[1], delimiter)
+    if n != width:
+        raise ValueError(f"{path}: the header row has {width} names, but the rows have {n} values")
+    return delimiter, tuple(_split(lines[0], delimiter)), width
+
+
+def _read(path, file, columns, delimiter, given):
+    chunks = (_content(number, lines) for number, lines in _chunks(file))
+    head, sample = _sample(path, chunks)
+    delimiter, header, width = _layout(path, sample, delimiter, given)
     if header is not None:
         head[next(i for i, content in enumerate(head) if content)].pop(0)
         sample.pop(0)
-        if not sample:
-            raise ValueError(f"{path}: holds no rows of data (only a header)")
-    width = len(first)
-    data = _split(sample[0][1], delimiter)
-    if header is not None and len(data) != width:
-        raise ValueError(
-            f"{path}: the header row has {width} names, but the rows have {len(data)} values"
-        )
     usecols = None if columns is None else _resolve_columns(path, columns, header, width)
-    _check_numeric_columns(path, sample[0][0], data, usecols, header)
-    parser = _Parser(path, delimiter, usecols, header, width, sample[0][0])
-    out = _Rows(width if usecols is None else len(usecols))
+    number, line = sample[0]
+    _check_numeric_columns(path, number, _head_cells(line, delimiter), usecols, header)
+    del sample, line
+    parser = _Parser(path, delimiter, usecols, header, width, number)
+    out = _Rows(path, width if usecols is None else len(usecols))
     size, chars = os.fstat(file.fileno()).st_size, 0
     for content in _chain(head, chunks):
-        block = parser.parse(content)
         chars += sum(len(line) for _, line in content)
-        rows = out.n + block.shape[0]
-        if rows > out.array.shape[0]:
-            # Room for the whole file at the characters per row read so far.
-            out.reserve(max(rows, int(rows * size / chars * 1.02) + 16))
-        out.append(block)
+        rows = out.n + len(content)
+        # Room for the whole file at the characters per row read so far, and a
+        # few rows more (fewer of wide rows: resize fills them with zeros).
+        slack = min(16, 1 + (1 << 17) // out.array.shape[1])
+        out.reserve(rows, int(rows * size / max(chars, 1) * 1.02) + slack)
+        parser.parse_into(content, out)
     parser.raise_non_finite()
     names = header if header is None or usecols is None else tuple(header[j] for j in usecols)
     return out.result(), DataSource("csv", path, header=names)
 
 
 def _chain(head, chunks):
-    yield from head
+    while head:  # each chunk let go once parsed
+        yield head.pop(0)
     yield from chunks
 
 
 def _check_numeric_columns(path, number, cells, usecols, header):
     """Refuse a selected column whose first value is text, naming the columns
-    that are numbers."""
+    that are numbers (among the first `cells` of the line)."""
     for j in range(len(cells)) if usecols is None else usecols:
-        cell = cells[j]
+        cell = cells[j] if j < len(cells) else ""
         if cell and not _looks_like_number(cell):
             numeric = [k for k, c in enumerate(cells) if _is_number(c)]
             hint = f"columns={_ranges(numeric)!r}" if numeric else "columns"
@@ -342,6 +444,19 @@ class _Parser:
         self.path, self.delimiter, self.usecols = path, delimiter, usecols
         self.header, self.width, self.first_line = header, width, first_line
         self.n_non_finite, self.first_non_finite = 0, None
+
+    def parse_into(self, content, out):
+        """Parse the lines of `content` into the next rows of `out` (a
+        :class:`_Rows` with room for them): short lines together, a long one
+        in pieces."""
+        start = 0
+        for k, (i, line) in enumerate(content):
+            if len(line) > _CHUNK_CHARS and '"' not in line:
+                out.append(self.parse(content[start:k]))
+                self.parse_long(i, line, out.array[out.n])
+                out.n += 1
+                start = k + 1
+        out.append(self.parse(content[start:]))
 
     def parse(self, content):
         if not content:
@@ -361,9 +476,46 @@ class _Parser:
                 self.diagnose(content)
                 or f"{self.path}: lines {content[0][0]}-{content[-1][0]}: {exc}"
             ) from None
-        if self.usecols is not None:
-            # With usecols, np.loadtxt lets rows of other widths through.
+        if self.usecols is not None or block.shape[1] != self.width:
+            # With usecols, np.loadtxt lets rows of other widths through; and
+            # each chunk is parsed alone.
             self.check_widths(content)
+        self.count_non_finite(block, content)
+        return block
+
+    def parse_long(self, i, line, row):
+        """Parse one long line into `row`, a quarter megabyte at a time, cut
+        between two values: memory for a piece, not for the line's cells."""
+        n = _count(line, self.delimiter)
+        if n != self.width:
+            raise ValueError(self.ragged(i, n))
+        end = line.find("#")
+        text = line if end < 0 else line[:end]
+        wanted = None if self.usecols is None else np.asarray(self.usecols)
+        column = start = 0
+        while start < len(text):
+            cut = _cut(text, self.delimiter, start, start + _CHUNK_CHARS)
+            piece, start = text[start:cut], cut + 1
+            if self.delimiter is None and not piece.strip():
+                continue
+            try:
+                values = np.loadtxt([piece], delimiter=self.delimiter, dtype=np.float64, ndmin=2)
+                if values.shape[0] != 1:  # an empty cell
+                    raise ValueError
+            except ValueError:
+                raise ValueError(
+                    self.diagnose([(i, line)]) or f"{self.path}: line {i}: cannot be read"
+                ) from None
+            k = values.shape[1]
+            if wanted is None:
+                row[column : column + k] = values[0]
+            else:
+                inside = (wanted >= column) & (wanted < column + k)
+                row[inside] = values[0, wanted[inside] - column]
+            column += k
+        self.count_non_finite(row[None, :], [(i, line)])
+
+    def count_non_finite(self, block, content):
         bad = ~np.isfinite(block)
         if bad.any():
             if self.first_non_finite is None:
@@ -371,15 +523,10 @@ class _Parser:
                 column = column if self.usecols is None else self.usecols[column]
                 self.first_non_finite = (content[row][0], _at(column, self.header))
             self.n_non_finite += int(np.count_nonzero(bad))
-        return block
 
     def check_widths(self, content):
-        d = self.delimiter
         for i, line in content:
-            if d is None or '"' in line or "#" in line:
-                n = len(_split(line, d))
-            else:
-                n = line.count(d) + 1
+            n = _count(line, self.delimiter)
             if n != self.width:
                 raise ValueError(self.ragged(i, n))
 
@@ -392,17 +539,17 @@ class _Parser:
 
     def diagnose(self, content):
         """The first ragged row or non-numeric cell, named by its line, or None."""
-        wanted = range(self.width) if self.usecols is None else self.usecols
+        wanted = None if self.usecols is None else set(self.usecols)
         for i, line in content:
-            values = _split(line, self.delimiter)
-            if len(values) != self.width:
-                return self.ragged(i, len(values))
-            for j in wanted:
-                if not _is_number(values[j]):
-                    found = _short(values[j]) if values[j] else "an empty cell"
+            n = _count(line, self.delimiter)
+            if n != self.width:
+                return self.ragged(i, n)
+            for j, value in enumerate(_cells(line, self.delimiter)):
+                if (wanted is None or j in wanted) and not _is_number(value):
+                    found = _short(value) if value else "an empty cell"
                     hint = (
                         "; decimal commas are not read, write 0.5 for 0,5"
-                        if re.fullmatch(r"[+-]?\d*,\d+", values[j])
+                        if re.fullmatch(r"[+-]?\d*,\d+", value)
                         else ""
                     )
                     return (

@@ -9,12 +9,16 @@ file's name.
 from __future__ import annotations
 
 from collections.abc import Sequence
+import math
 import os
 from pathlib import Path
 import zipfile
+import zlib
 
 import numpy as np
+from numpy.lib import format as fmt
 
+from .._memory import check_dense, format_bytes
 from ._csv import read_csv
 from ._kinds import SUFFIX_KINDS, SUPPORTED, DataSource
 from ._png import read_png_folder
@@ -22,6 +26,9 @@ from ._png import read_png_folder
 __all__ = ["read_data"]
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_NPY_MAGIC = fmt.MAGIC_PREFIX
+_ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
+_NOT_NUMPY = "is not a NumPy array file (it may be a Python pickle, which is never unpickled)"
 
 
 def read_data(
@@ -48,10 +55,12 @@ def read_data(
           into the same number of values), with an optional first row of
           column names (a first row that is not all numbers, where the next
           row has numbers); text after ``#`` is a comment;
-        - a folder: its ``*.png`` files in natural order (``img2`` before
-          ``img10``; names starting with a dot are skipped), converted to
-          grayscale and scaled to [0, 1] (8-bit values / 255, 16-bit values /
-          65535), one flattened image per row. All must have the same size.
+        - a folder: its ``*.png`` files (``.PNG`` too) in natural order
+          (``img2`` before ``img10``; names starting with a dot are skipped),
+          converted to grayscale and scaled to [0, 1] (8-bit values / 255,
+          16-bit values / 65535), one flattened image per row. All must have
+          the same size. Each must be a regular file, or a symbolic link to
+          one inside the folder (see Notes).
     key : str, optional
         The entry to read from a ``.npz`` archive.
     columns : str or sequence of str and int, optional
@@ -79,6 +88,10 @@ def read_data(
     ------
     FileNotFoundError
         If nothing is at `path`.
+    MemoryBudgetError
+        If the array, with what decoding it takes, would exceed the memory
+        budget (``preimage.config_context(memory_budget=...)``); known from
+        the headers before anything is decoded.
     ValueError
         For an unsupported kind of file, content that is not a non-empty
         array of finite real numbers, or `columns` that are not columns of
@@ -90,7 +103,25 @@ def read_data(
     Arrays are loaded with ``allow_pickle=False``: a file holding Python
     objects is refused, never unpickled. A ``.csv`` file is streamed, a
     quarter megabyte of lines at a time, into one array: reading it takes
-    little more memory than the array it gives.
+    little more memory than the array it gives, however long its rows.
+
+    Files from anyone can be read. What a file will cost is known before it
+    is read: the shape and dtype from a ``.npy`` header (of an ``.npz``
+    entry, read from the zip stream), the size of each image from its PNG
+    header. It is checked against the bytes the file holds (a header that
+    claims more is refused as truncated) and against the memory budget, and
+    an image over Pillow's limit against decompression bombs
+    (``PIL.Image.MAX_IMAGE_PIXELS``) is refused; nothing is decoded first.
+
+    Links and special files in a folder of images: a ``*.png`` name that is
+    a symbolic link is read if it resolves to a regular file inside the
+    folder (or below it), and refused if it leads outside: the folder is the
+    data set, and a folder from elsewhere must not make the library read, and
+    ``preimage denoise`` write back, another file of the machine. A dangling
+    link, a FIFO, socket, device or folder named ``*.png`` is an error naming
+    it, and is never opened (opening a FIFO would wait for a writer). Names
+    equal but for case (``A.png``, ``a.png``) are refused: they could not be
+    written back one for one where case is ignored.
 
     Examples
     --------
@@ -142,81 +173,156 @@ def read_data(
 
 def _load_npy(path):
     try:
-        loaded = np.load(path, allow_pickle=False)
-    except (ValueError, OSError, EOFError) as exc:
-        raise ValueError(f"{path}: {_load_error(exc)}") from None
-    if not isinstance(loaded, np.ndarray):
-        loaded.close()
-        raise ValueError(f"{path}: this is a .npz archive, not a .npy array; rename it to .npz")
-    return loaded, None
+        with open(path, "rb") as file:
+            if file.read(4) in _ZIP_STARTS:
+                raise ValueError(
+                    f"{path}: this is a .npz archive, not a .npy array; rename it to .npz"
+                )
+            file.seek(0)
+            size = os.fstat(file.fileno()).st_size
+            return _read_array(f"{path}:", file, size), None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
 def _load_npz(path, key):
     try:
-        archive = np.load(path, allow_pickle=False)
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"{path}: {_load_error(exc)}") from None
-    if isinstance(archive, np.ndarray):
-        raise ValueError(f"{path}: this is a .npy array, not a .npz archive; rename it to .npy")
-    with archive:
-        keys = archive.files
-        listed = ", ".join(map(repr, keys))
-        if key is not None:
-            if key not in keys:
-                raise ValueError(f"{path}: has no entry {key!r}; its entries are {listed}")
-        elif len(keys) == 1:
-            key = keys[0]
-        elif "X" in keys:
-            key = "X"
-        elif not keys:
-            raise ValueError(f"{path}: the archive holds no arrays")
-        else:
+        with open(path, "rb") as file:
+            start = file.read(len(_NPY_MAGIC))
+        if start.startswith(_NPY_MAGIC):
             raise ValueError(
-                f"{path}: holds {len(keys)} arrays ({listed}) and none is "
-                "named 'X'; pass key=NAME to choose one"
+                f"{path}: this is a .npy array, not a .npz archive; rename it to .npy"
             )
-        try:
-            return archive[key], key
-        except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
-            raise ValueError(f"{path}: entry {key!r}: {_load_error(exc)}") from None
+        if start[:4] not in _ZIP_STARTS:
+            raise ValueError(f"{path}: {_NOT_NUMPY}")
+        with zipfile.ZipFile(path) as archive:
+            # np.savez stores the array `key` as the member "key.npy".
+            members = {
+                name[:-4] if name.endswith(".npy") else name: name for name in archive.namelist()
+            }
+            key = _choose_entry(path, key, list(members))
+            info = archive.getinfo(members[key])
+            with archive.open(info) as member:
+                return _read_array(f"{path}: entry {key!r}:", member, info.file_size), key
+    except (
+        OSError,
+        EOFError,
+        RuntimeError,
+        NotImplementedError,
+        zipfile.BadZipFile,
+        zlib.error,
+    ) as exc:
+        raise ValueError(f"{path}: cannot be read as a .npz archive ({exc})") from None
 
 
-def _load_error(exc):
-    """What went wrong in ``np.load``, in words for the user."""
-    message = str(exc)
-    if "Object arrays cannot be loaded" in message:
-        return (
-            "holds an array of Python objects (dtype object); refusing to unpickle "
-            "it, only arrays of numbers are read"
+def _choose_entry(path, key, keys):
+    listed = ", ".join(map(repr, keys))
+    if key is not None:
+        if key not in keys:
+            raise ValueError(f"{path}: has no entry {key!r}; its entries are {listed}")
+        return key
+    if len(keys) == 1:
+        return keys[0]
+    if "X" in keys:
+        return "X"
+    if not keys:
+        raise ValueError(f"{path}: the archive holds no arrays")
+    raise ValueError(
+        f"{path}: holds {len(keys)} arrays ({listed}) and none is "
+        "named 'X'; pass key=NAME to choose one"
+    )
+
+
+def _read_array(where, file, size):
+    """The array of a ``.npy`` stream of `size` bytes, its header checked first.
+
+    Its shape and dtype are checked, and the bytes they declare are checked
+    against the bytes the file holds (a header may claim any shape) and
+    against the memory budget, before anything is allocated; no object is
+    unpickled. `where` starts every message.
+    """
+    magic = file.read(len(_NPY_MAGIC) + 2)
+    if not magic.startswith(_NPY_MAGIC) or len(magic) < len(_NPY_MAGIC) + 2:
+        raise ValueError(f"{where} {_NOT_NUMPY}")
+    version = (magic[-2], magic[-1])
+    if version not in ((1, 0), (2, 0), (3, 0)):
+        raise ValueError(f"{where} unsupported .npy format version {version[0]}.{version[1]}")
+    try:
+        read_header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+        shape, fortran_order, dtype = read_header(file)
+    except (ValueError, EOFError) as exc:
+        raise ValueError(f"{where} cannot be read as a NumPy array file ({exc})") from None
+    if dtype.hasobject:
+        raise ValueError(
+            f"{where} holds an array of Python objects (dtype object); refusing to "
+            "unpickle it, only arrays of numbers are read"
         )
-    if "pickled" in message:
-        return "is not a NumPy array file (it may be a Python pickle, which is never unpickled)"
-    return f"cannot be read as a NumPy array file ({message})"
+    _check_declared(where, shape, dtype)
+    count = math.prod(shape)
+    need, held = count * dtype.itemsize, size - file.tell()
+    if need > held:
+        raise ValueError(
+            f"{where} is truncated or damaged: its header declares a {_shape(shape)} array "
+            f"of {dtype} ({format_bytes(need)}), but {format_bytes(max(held, 0))} follow"
+        )
+    out = dtype if dtype in _FLOATS else np.dtype(np.float64)
+    n_features = math.prod(shape[1:])
+    check_dense(
+        (shape[0], n_features),
+        out,
+        f"{where} a {_shape(shape)} array of {dtype}, read as {shape[0]} x {n_features} {out},",
+        hint="read fewer samples",
+        copies=1 + (out != dtype) + (fortran_order and len(shape) > 1),
+    )
+    array = np.empty(count, dtype)
+    buffer, got = memoryview(array.view(np.uint8)), 0
+    while got < need:
+        n = file.readinto(buffer[got:])
+        if not n:
+            raise ValueError(f"{where} is truncated ({got} of {need} bytes of data)")
+        got += n
+    if fortran_order:
+        return array.reshape(shape[::-1]).transpose()
+    return array.reshape(shape)
+
+
+def _shape(shape):
+    return " x ".join(map(str, shape))
+
+
+def _check_declared(where, shape, dtype):
+    """Refuse an array of the wrong kind before reading it."""
+    if dtype.kind not in "biuf":
+        raise ValueError(f"{where} expected an array of real numbers, found dtype {dtype}")
+    if len(shape) not in (2, 3):
+        raise ValueError(
+            f"{where} expected a 2-D array (n_samples, n_features) or a 3-D "
+            f"stack of images (n_images, height, width), found an array of "
+            f"shape {shape}"
+        )
+    if 0 in shape:
+        raise ValueError(f"{where} the array is empty (shape {shape})")
 
 
 def _array_to_samples(path, array):
-    """Check a loaded array and flatten a stack of images to one row each."""
-    if array.dtype.kind not in "biuf":
-        raise ValueError(f"{path}: expected an array of real numbers, found dtype {array.dtype}")
-    if array.ndim not in (2, 3):
-        raise ValueError(
-            f"{path}: expected a 2-D array (n_samples, n_features) or a 3-D "
-            f"stack of images (n_images, height, width), found an array of "
-            f"shape {array.shape}"
-        )
-    if array.size == 0:
-        raise ValueError(f"{path}: the array is empty (shape {array.shape})")
-    X = array if array.dtype in _FLOATS else array.astype(np.float64)
-    bad = ~np.isfinite(X)
-    if bad.any():
-        first = tuple(int(i) for i in np.unravel_index(np.argmax(bad), bad.shape))
-        raise ValueError(f"{path}: {_count_non_finite(bad)} (first at index {first})")
-    if X.ndim == 3:
-        n, height, width = X.shape
-        return np.ascontiguousarray(X).reshape(n, height * width), (height, width)
-    return np.ascontiguousarray(X), None
-
-
-def _count_non_finite(bad):
-    count = int(np.count_nonzero(bad))
-    return "1 value is NaN or infinite" if count == 1 else f"{count} values are NaN or infinite"
+    """A float array of one row per sample, checked to be finite; a stack of
+    images is flattened to one row each."""
+    X = np.ascontiguousarray(array, dtype=array.dtype if array.dtype in _FLOATS else np.float64)
+    rows = X.reshape(X.shape[0], -1)
+    if array.dtype.kind == "f":
+        # In blocks of rows: no mask the size of the whole array.
+        step, count, first = max(1, (1 << 20) // rows.shape[1]), 0, None
+        for start in range(0, rows.shape[0], step):
+            bad = ~np.isfinite(rows[start : start + step])
+            if bad.any():
+                count += int(np.count_nonzero(bad))
+                if first is None:
+                    row, column = np.unravel_index(np.argmax(bad), bad.shape)
+                    first = np.unravel_index(
+                        start * rows.shape[1] + row * rows.shape[1] + column, X.shape
+                    )
+        if count:
+            where = tuple(int(i) for i in first)
+            values = "1 value is" if count == 1 else f"{count} values are"
+            raise ValueError(f"{path}: {values} NaN or infinite (first at index {where})")
+    return rows, (X.shape[1:] if X.ndim == 3 else None)
