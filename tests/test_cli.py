@@ -6,29 +6,11 @@ import re
 import subprocess
 import sys
 
+from cli_run import ENV, run_cli
 import numpy as np
 import pytest
 
 import preimage
-
-# The subprocess imports the same package as this test run, wherever it lives.
-_ENV = {
-    **os.environ,
-    "PYTHONPATH": os.pathsep.join(
-        filter(None, [str(Path(preimage.__file__).parents[1]), os.environ.get("PYTHONPATH")])
-    ),
-}
-
-
-def run_cli(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "preimage.cli", *args],
-        cwd=cwd,
-        env=_ENV,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def test_help_lists_demo(tmp_path):
@@ -613,7 +595,7 @@ def _run_in_terminal(args, cwd):
         proc = subprocess.run(
             [sys.executable, "-m", "preimage.cli", *args],
             cwd=cwd,
-            env=_ENV,
+            env=ENV,
             stdout=subprocess.PIPE,
             stderr=follower,
             timeout=300,

@@ -23,22 +23,16 @@ import sys
 import threading
 import time
 
+from cli_run import ENV, run_cli
 from click.testing import CliRunner
 import numpy as np
 import pytest
 
-import preimage
 from preimage import _files
 from preimage.cli import main
 from preimage.data_files import read_data, write_data
 from preimage.reproductions import Report, Table, write_report
 
-_ENV = {
-    **os.environ,
-    "PYTHONPATH": os.pathsep.join(
-        filter(None, [str(Path(preimage.__file__).parents[1]), os.environ.get("PYTHONPATH")])
-    ),
-}
 _TEMP = re.compile(r"\..+\.preimage-[0-9a-f]{6}-[0-9]+-[0-9a-f]{8}\.(tmp|old)(\.\w+)?")
 
 
@@ -62,18 +56,6 @@ def _one_line_refusal(result, code=1):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
     return lines[0]
-
-
-def _run_cli(*args, cwd, **kwargs):
-    return subprocess.run(
-        [sys.executable, "-m", "preimage.cli", *map(str, args)],
-        cwd=cwd,
-        env=_ENV,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        **kwargs,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +90,7 @@ def _unshare(script, cwd):
     )
     if probe.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs in a private namespace: {probe.stderr!r}")
-    env = {**_ENV, "PY": sys.executable}
+    env = {**ENV, "PY": sys.executable}
     return subprocess.run(
         ["unshare", "-rm", "sh", "-c", script],
         cwd=cwd,
@@ -248,10 +230,10 @@ def test_outputs_are_checked_before_the_data_are_read(model, tmp_path):
         (("reproduce", "toy-2d", "--quick", "--output-dir", "f/r"), "cannot create the folder f"),
         (("demo", "--output-dir", "f/demo"), "cannot create the folder f"),
     ]:
-        result = _run_cli(*args, cwd=tmp_path)
+        result = run_cli(*args, cwd=tmp_path)
         assert result.returncode == 1, (args, result.stderr)
         assert result.stderr.count("\n") == 1 and found in result.stderr, (args, result.stderr)
-    result = _run_cli(
+    result = run_cli(
         "denoise", model, "garbage.npy", "-o", "o", "--image-shape", "3x3", cwd=tmp_path
     )
     assert result.returncode == 2 and "--image-shape" in result.stderr
@@ -395,7 +377,7 @@ def test_two_denoise_runs_at_once_one_wins(model, tmp_path):
         subprocess.Popen(
             [sys.executable, "-m", "preimage.cli", "denoise", model, "x.npy", "-o", "r.csv"],
             cwd=tmp_path,
-            env=_ENV,
+            env=ENV,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -424,7 +406,7 @@ def _start_and_catch_writing(model, tmp_path, out, n):
         [sys.executable, "-m", "preimage.cli", "denoise", model, "x.npy", "-o", out, "--quiet"]
         + (["--image-shape", "4x4"] if not Path(out).suffix else []),
         cwd=tmp_path,
-        env=_ENV,
+        env=ENV,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -12,7 +12,6 @@ turns each into one line on standard error and exit status 1, no traceback.
 
 import math
 import os
-from pathlib import Path
 import struct
 import subprocess
 import sys
@@ -20,20 +19,14 @@ import textwrap
 import zipfile
 import zlib
 
+from cli_run import ENV, run_cli
 import numpy as np
 import pytest
 
-import preimage
 from preimage import config_context
 from preimage.data_files import read_data
 from preimage.exceptions import MemoryBudgetError
 
-_ENV = {
-    **os.environ,
-    "PYTHONPATH": os.pathsep.join(
-        filter(None, [str(Path(preimage.__file__).parents[1]), os.environ.get("PYTHONPATH")])
-    ),
-}
 #: The most a refusal (or the reading of the long CSV rows) may take, in MB.
 PEAK_MB = 300
 
@@ -131,7 +124,7 @@ def _peak_and_outcome(code, cwd):
     done = subprocess.run(
         [sys.executable, "-c", wrapper, code],
         cwd=cwd,
-        env=_ENV,
+        env=ENV,
         capture_output=True,
         text=True,
         timeout=900,
@@ -156,17 +149,6 @@ def _read_in_child(path, cwd, budget=None):
         """
     )
     return _peak_and_outcome(code, cwd)
-
-
-def run_cli(*args, cwd, timeout=300):
-    return subprocess.run(
-        [sys.executable, "-m", "preimage.cli", *map(str, args)],
-        cwd=cwd,
-        env=_ENV,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 def assert_one_line_refusal(result, *fragments):

@@ -1,0 +1,31 @@
+"""Running the command line as a user runs it: ``python -m preimage.cli`` in a
+subprocess that imports the same package as this test run, wherever it lives."""
+
+import os
+from pathlib import Path
+import subprocess
+import sys
+
+import preimage
+
+#: The environment of the subprocesses: this run's, with the package's folder
+#: first on PYTHONPATH.
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(Path(preimage.__file__).parents[1]), os.environ.get("PYTHONPATH")])
+    ),
+}
+
+
+def run_cli(*args, cwd, timeout=300, **kwargs):
+    """``preimage ARGS`` in `cwd`: the completed process, its output as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "preimage.cli", *map(str, args)],
+        cwd=cwd,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **kwargs,
+    )
