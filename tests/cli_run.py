@@ -29,3 +29,16 @@ def run_cli(*args, cwd, timeout=300, **kwargs):
         timeout=timeout,
         **kwargs,
     )
+
+
+def cli_runner():
+    """click's ``CliRunner`` with standard error captured apart from standard
+    output, on every click release (before 8.2 that needs ``mix_stderr=False``;
+    8.2 removed the argument and always keeps them apart)."""
+    import inspect
+
+    from click.testing import CliRunner
+
+    if "mix_stderr" in inspect.signature(CliRunner).parameters:
+        return CliRunner(mix_stderr=False)
+    return CliRunner()

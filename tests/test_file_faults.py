@@ -23,8 +23,7 @@ import sys
 import threading
 import time
 
-from cli_run import ENV, run_cli
-from click.testing import CliRunner
+from cli_run import ENV, cli_runner, run_cli
 import numpy as np
 import pytest
 
@@ -45,7 +44,7 @@ def _temps(folder):
 
 
 def _invoke(*args):
-    result = CliRunner().invoke(main, [str(a) for a in args])
+    result = cli_runner().invoke(main, [str(a) for a in args])
     # CliRunner catches what would have been a traceback: none may escape.
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result

@@ -16,7 +16,7 @@ import sys
 import warnings
 import zipfile
 
-from click.testing import CliRunner
+from cli_run import cli_runner
 import numpy as np
 import pytest
 
@@ -87,7 +87,7 @@ def _refused(path, match):
 
 
 def _cli_refuses(path, match):
-    result = CliRunner().invoke(main, ["info", str(path)])
+    result = cli_runner().invoke(main, ["info", str(path)])
     assert result.exit_code == 1, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
@@ -365,14 +365,14 @@ def test_info_escapes_what_the_file_says(tmp_path):
     path = save_model(
         kpca, tmp_path / "m.npz", metadata={"data": ESCAPES, "data_kind": ESCAPES, "clean": "\x1b"}
     )
-    result = CliRunner().invoke(main, ["info", str(path)])
+    result = cli_runner().invoke(main, ["info", str(path)])
     assert result.exit_code == 0, result.output
     for bad in ("\x1b", "\x07", "\u202e", "\x7f", "\x9b"):
         assert bad not in result.output
     assert "\\x1b]0;owned\\x07" in result.output
     assert not any(line.startswith("verified") for line in result.stdout.splitlines())
     assert "signature:           none" in result.stdout
-    as_json = CliRunner().invoke(main, ["info", str(path), "--json"])
+    as_json = cli_runner().invoke(main, ["info", str(path), "--json"])
     assert as_json.exit_code == 0
     for bad in ("\x1b", "\x07", "\u202e", "\x7f", "\x9b"):
         assert bad not in as_json.output
@@ -385,7 +385,7 @@ def test_info_shows_what_will_run_not_what_the_file_says(models, tmp_path):
         meta["params"]["gamma"] = 0.5
 
     path = craft(models["kpca"], tmp_path / "m.npz", lie)
-    result = CliRunner().invoke(main, ["info", str(path)])
+    result = cli_runner().invoke(main, ["info", str(path)])
     assert result.exit_code == 0, result.output
     assert "GaussianKernel(gamma=10.0)" in result.stdout and "LinearKernel" not in result.stdout
     assert "gamma=10" in result.stdout and "gamma=0.5" not in result.stdout
@@ -435,12 +435,12 @@ def test_altered_signed_file_is_refused_with_the_key(tmp_path, monkeypatch):
 def test_the_command_line_signs_and_verifies_with_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("PREIMAGE_MODEL_KEY", "secret")
     path = save_model(KernelPCA(3, kernel="rbf", gamma=10).fit(X), tmp_path / "m.npz")
-    result = CliRunner().invoke(main, ["info", str(path)])
+    result = cli_runner().invoke(main, ["info", str(path)])
     assert result.exit_code == 0 and "verified with PREIMAGE_MODEL_KEY" in result.stdout
     monkeypatch.setenv("PREIMAGE_MODEL_KEY", "wrong")
     _cli_refuses(path, "signature does not match the key given")
     monkeypatch.delenv("PREIMAGE_MODEL_KEY")
-    result = CliRunner().invoke(main, ["info", str(path)])
+    result = cli_runner().invoke(main, ["info", str(path)])
     assert result.exit_code == 0 and "present, not verified" in result.stdout
 
 
@@ -454,7 +454,7 @@ def test_file_of_another_version_loads_with_a_warning(models, tmp_path):
     path = craft(models["kpca"], tmp_path / "m.npz", older)
     with pytest.warns(UserWarning, match=r"written by preimage 0\.0\.1, and this is preimage"):
         load_model(path)
-    result = CliRunner().invoke(main, ["info", str(path)])
+    result = cli_runner().invoke(main, ["info", str(path)])
     assert result.exit_code == 0
     warning_lines = [line for line in result.stderr.splitlines() if line]
     assert len(warning_lines) == 1 and warning_lines[0].startswith("warning: ")
@@ -465,7 +465,7 @@ def test_hostile_version_string_is_shown_escaped(models, tmp_path):
         meta["preimage_version"] = "\x1b[2J9.9"
 
     path = craft(models["kpca"], tmp_path / "m.npz", older)
-    result = CliRunner().invoke(main, ["info", str(path)])
+    result = cli_runner().invoke(main, ["info", str(path)])
     assert result.exit_code == 0 and "\x1b" not in result.output
 
 
