@@ -137,3 +137,42 @@ def test_distance_to_half_circle(point, expected):
 )
 def test_distance_to_square(point, expected):
     assert toy_2d.distance2_to_square(np.array([point]))[0] == pytest.approx(expected)
+
+
+def test_principal_curve_spans_are_annealed_by_halving():
+    assert toy_2d.annealed_spans(0.05) == [0.5, 0.25, 0.125, 0.0625, 0.05]
+    assert toy_2d.annealed_spans(0.4) == [0.5, 0.4]
+    assert toy_2d.annealed_spans(0.5) == [0.5]
+
+
+def test_autoencoder_output_is_a_function_of_its_one_bottleneck_unit():
+    from preimage.datasets import make_half_circle
+
+    X, _ = make_half_circle(30, random_state=0)
+    out = toy_2d.autoencoder_denoise(X, 4, restarts=1, max_iter=200)
+    net, code = out["net"], out["code"]
+    assert [w.shape for w in net.coefs_] == [(2, 4), (4, 1), (1, 4), (4, 2)]
+    assert code.shape == (30,) and np.all(np.abs(code) < 1)
+    # Decoding the code by hand (tanh layer of 4, linear output) gives the
+    # network's output: the denoised points are a curve in one parameter.
+    hidden = np.tanh(code[:, None] @ net.coefs_[2] + net.intercepts_[2])
+    decoded = hidden @ net.coefs_[3] + net.intercepts_[3]
+    assert np.allclose(decoded, out["x"], atol=1e-12)
+
+
+@pytest.mark.slow
+def test_toy_2d_compares_four_methods_on_each_curve():
+    report = run_experiment("toy-2d", quick=True, echo=lambda *a: None)
+    (curves,) = [t for t in report.tables if t.name == "curves"]
+    _, rows = curves.csv_rows()
+    for name in ("half circle", "square"):
+        errors = {r[1].split(",")[0].split(" 2-")[0]: float(r[3]) for r in rows if r[0] == name}
+        assert set(errors) == {
+            "noisy data",
+            "kernel PCA",
+            "autoencoder",
+            "principal curve",
+            "linear PCA",
+        }
+        # Linear PCA with one component cannot follow either curve.
+        assert errors["linear PCA"] == max(errors.values())
