@@ -69,6 +69,7 @@ CURVATURE_METHODS = ("auto", "closed_form", "finite_differences")
 #: balance O(h²) against O(ε/h²) for an exact metric; a larger step keeps the
 #: O(δg/h²) error small when the metric itself comes from finite differences.
 _METRIC_STEP = 1e-3
+_EXACT_METRIC_STEP = 1e-4
 
 
 def _stencil(d):
@@ -291,7 +292,8 @@ def scalar_curvature(
         ``method="finite_differences"``.
     step : float, optional
         Step h of the differences of the metric; by default
-        ``10⁻³ · max(‖x‖_∞, ℓ)`` at each point, ℓ the kernel's length
+        ``10⁻⁴ · max(‖x‖_∞, ℓ)`` at each point for a closed-form metric
+        (``10⁻³`` for a differenced one), ℓ the kernel's length
         (``1/√γ``; ``√(c₀/γ)`` for polynomials, 0 for the homogeneous one,
         whose metric varies on the scale of ‖x‖).
 
@@ -326,7 +328,10 @@ def scalar_curvature(
     if method == "finite_differences" or (method == "auto" and not closed):
         step = None if step is None else check_positive(step, "step")
         if step is None:
-            h = _METRIC_STEP * np.maximum(np.abs(X).max(axis=1), _length_scale(kernel))
+            # an exact metric takes the smaller step ε^{1/4} (error O(h²) + O(ε/h²))
+            exact = metric == "closed_form" or (metric == "auto" and closed)
+            rel = _EXACT_METRIC_STEP if exact else _METRIC_STEP
+            h = rel * np.maximum(np.abs(X).max(axis=1), _length_scale(kernel))
         else:
             h = np.full(X.shape[0], step)
         return _curvature_by_differences(lambda Z: induced_metric(kernel, Z, method=metric), X, h)
