@@ -63,6 +63,14 @@ EXPERIMENTS = {
         "Vijayakumar & Wu 1999 Fig. 3: Wiener and "
         "sparse sequential SV approximation of a sine series",
     ),
+    "schoelkopf-fig3": (
+        "schoelkopf_features",
+        "Schölkopf et al. 1999 Fig. 3: kernel PCA features of three clusters",
+    ),
+    "schoelkopf-geometry": (
+        "schoelkopf_geometry",
+        "Schölkopf et al. 1999 Sec. II-E: the metric and curvature a kernel induces",
+    ),
 }
 
 

@@ -1,0 +1,348 @@
+"""The scalar curvature of the surface a kernel maps input space onto.
+
+All intrinsic curvature of the surface S = φ(input space) is in the Riemann
+tensor of the induced metric g (Schölkopf et al. 1999, Sec. II-E). With the
+Christoffel symbols of the second kind
+
+    Γ^k_ij = ½ g^{kl} (∂_i g_jl + ∂_j g_il − ∂_l g_ij),
+
+the Riemann tensor (lower indices, the convention of Landau & Lifshitz §92)
+
+    R_iklm = ½ (∂_k∂_l g_im + ∂_i∂_m g_kl − ∂_k∂_m g_il − ∂_i∂_l g_km)
+             + g_np (Γ^n_kl Γ^p_im − Γ^n_km Γ^p_il),
+
+and the scalar curvature ``R = g^{km} g^{il} R_iklm``, signed so that the unit
+sphere S^n has ``R = n(n − 1) > 0``. :func:`metric_scalar_curvature` takes
+``∂g`` and ``∂∂g`` by central differences of any metric.
+
+Closed forms. A radial kernel's metric is constant (``−2f'(0) I``): R = 0, the
+surface is flat. A dot-product kernel ``K(⟨x, x'⟩)`` has the rotationally
+symmetric metric ``ds² = (K' + sK'') dr² + sK' dΩ²`` (s = r² = ‖x‖²), a
+warped product whose scalar curvature in d input dimensions is
+
+    R = −2(d − 1) [K'(K'' + sK''') − sK''²] / (K'² (K' + sK''))
+        − (d − 1)(d − 2) K'' / K'².
+
+For the polynomial kernel ``(γ⟨x, x'⟩ + c)^p`` this becomes, with u = γs,
+
+    R = −(d − 1)(p − 1) [(d − 2) p u + d c] / (p (u + c)^p (p u + c)),
+
+the paper's analysis of the inhomogeneous polynomial kernel: R vanishes for
+p = 1; for d = 2 it vanishes for every p when c = 0 (the homogeneous surface is
+a cone, ``ds² = dρ² + pρ² dθ²`` with ρ = r^p) and for no p ≠ 1 when c > 0;
+for c = 0, d > 2 and p > 1 it is ``−(d − 1)(d − 2)(p − 1)/(p‖√γ x‖^{2p})``,
+singular at x = 0, while for c > 0 it is finite everywhere. (The formula
+itself is lost from the available text of the paper; this one is derived
+here and checked against the finite differences of the metric.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .._typing import ArrayLike
+from .._validation import check_positive, check_positive_int, check_real
+from .._warnings import warn
+from ..exceptions import NumericalWarning
+from ..kernels import DotProductKernel, Kernel, PolynomialKernel, RadialKernel
+from ._metric import (
+    check_kernel,
+    check_method,
+    check_points,
+    induced_metric,
+    profile_derivatives,
+)
+
+__all__ = [
+    "CURVATURE_METHODS",
+    "metric_scalar_curvature",
+    "polynomial_scalar_curvature",
+    "scalar_curvature",
+]
+
+#: How :func:`scalar_curvature` computes the curvature.
+CURVATURE_METHODS = ("auto", "closed_form", "finite_differences")
+
+#: Relative step of the second differences of the metric: ε^{1/4} would
+#: balance O(h²) against O(ε/h²) for an exact metric; a larger step keeps the
+#: O(δg/h²) error small when the metric itself comes from finite differences.
+_METRIC_STEP = 1e-3
+_EXACT_METRIC_STEP = 1e-4
+
+
+def _stencil(d):
+    """Offsets (in steps) of the points where the metric is evaluated: the
+    centre, ±e_m, and ±e_m ± e_l for m < l."""
+    E = np.eye(d)
+    rows = [np.zeros(d)]
+    rows += [E[m] for m in range(d)] + [-E[m] for m in range(d)]
+    pairs = [(m, b) for m in range(d) for b in range(m + 1, d)]
+    for m, b in pairs:
+        rows += [E[m] + E[b], E[m] - E[b], -E[m] + E[b], -E[m] - E[b]]
+    return np.array(rows), pairs
+
+
+def _metric_derivatives(G, h, d, pairs):
+    """g, ∂_m g_ij and ∂_a∂_b g_ij at one point from the metric on the stencil
+    (G of shape (n, n_stencil, d, d), h of shape (n,))."""
+    h = h[:, None, None, None]
+    g0 = G[:, 0]
+    plus, minus = G[:, 1 : 1 + d], G[:, 1 + d : 1 + 2 * d]
+    dg = (plus - minus) / (2 * h)
+    ddg = np.empty((G.shape[0], d, d, d, d))
+    second = (plus - 2 * g0[:, None] + minus) / h**2
+    for m in range(d):
+        ddg[:, m, m] = second[:, m]
+    for q, (m, b) in enumerate(pairs):
+        pp, pm, mp, mm = (G[:, 1 + 2 * d + 4 * q + r] for r in range(4))
+        mixed = (pp - pm - mp + mm) / (4 * h[:, 0] ** 2)
+        ddg[:, m, b] = ddg[:, b, m] = mixed
+    return g0, dg, ddg
+
+
+def _scalar_from_derivatives(g, dg, ddg):
+    """Scalar curvature from g (n, d, d), dg[n, m, i, j] = ∂_m g_ij and
+    ddg[n, a, b, i, j] = ∂_a∂_b g_ij (formulas in the module docstring)."""
+    ginv = np.linalg.inv(g)
+    # Christoffel symbols of the first kind Γ_l,ij and of the second kind Γ^k_ij
+    first = 0.5 * (
+        np.einsum("nijl->nlij", dg) + np.einsum("njil->nlij", dg) - np.einsum("nlij->nlij", dg)
+    )
+    gamma = np.einsum("nkl,nlij->nkij", ginv, first)
+    # R_iklm = ½(∂_k∂_l g_im + ∂_i∂_m g_kl − ∂_k∂_m g_il − ∂_i∂_l g_km) + ...
+    second = 0.5 * (
+        np.einsum("nklim->niklm", ddg)
+        + np.einsum("nimkl->niklm", ddg)
+        - np.einsum("nkmil->niklm", ddg)
+        - np.einsum("nilkm->niklm", ddg)
+    )
+    quad = np.einsum("nrp,nrkl,npim->niklm", g, gamma, gamma) - np.einsum(
+        "nrp,nrkm,npil->niklm", g, gamma, gamma
+    )
+    riemann = second + quad
+    return np.einsum("nkm,nil,niklm->n", ginv, ginv, riemann)
+
+
+def _finite_or_warn(R, what):
+    bad = ~np.isfinite(R)
+    if bad.any():
+        warn(
+            f"the metric is singular at {int(bad.sum())} of {R.size} points of 'X' ({what}); "
+            "their scalar curvature was set to NaN",
+            NumericalWarning,
+        )
+        R = np.where(bad, np.nan, R)
+    return R
+
+
+def metric_scalar_curvature(
+    metric: Callable[[np.ndarray], np.ndarray], X: ArrayLike, *, step: float | None = None
+) -> np.ndarray:
+    """Scalar curvature of any Riemannian metric, by central differences.
+
+    ``∂_m g_ij`` and ``∂_a∂_b g_ij`` are central (and, for a ≠ b, four-point
+    mixed) differences of `metric` on a stencil of ``1 + 2d + 2d(d − 1)``
+    points around each x; the Christoffel symbols, the Riemann tensor and its
+    contraction R follow (module docstring). Truncation error O(h²).
+
+    Parameters
+    ----------
+    metric : callable
+        Maps points of shape (m, d) to metrics of shape (m, d, d), e.g.
+        ``lambda Z: induced_metric(kernel, Z)``.
+    X : array-like of shape (n, d)
+    step : float, optional
+        The step h; by default ``10⁻³ · max(1, ‖x‖_∞)`` at each point.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        R at each point (the unit sphere S^n has n(n − 1)); NaN with a
+        NumericalWarning where the metric is singular.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sphere = lambda Z: 4 / (1 + (Z**2).sum(1))[:, None, None] ** 2 * np.eye(2)
+    >>> np.round(metric_scalar_curvature(sphere, [[0.3, -0.2]]), 5)   # S², stereographic
+    array([2.])
+    """
+    if not callable(metric):
+        raise TypeError(f"'metric' must be a callable returning (m, d, d) metrics, got {metric!r}")
+    X = check_points(X)
+    step = None if step is None else check_positive(step, "step")
+    if step is None:
+        h = _METRIC_STEP * np.maximum(1.0, np.abs(X).max(axis=1))
+    else:
+        h = np.full(X.shape[0], step)
+    return _curvature_by_differences(metric, X, h)
+
+
+def _curvature_by_differences(metric, X, h):
+    """:func:`metric_scalar_curvature` with the step h (n,) of each point."""
+    n, d = X.shape
+    offsets, pairs = _stencil(d)
+    points = X[:, None, :] + h[:, None, None] * offsets[None]
+    G = np.asarray(metric(points.reshape(-1, d)), dtype=np.float64)
+    if G.shape != (points.shape[0] * points.shape[1], d, d):
+        raise ValueError(
+            f"'metric' must return an array of shape (m, {d}, {d}) for m points, "
+            f"got shape {G.shape}"
+        )
+    G = G.reshape(n, offsets.shape[0], d, d)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        try:
+            R = _scalar_from_derivatives(*_metric_derivatives(G, h, d, pairs))
+        except np.linalg.LinAlgError:
+            R = np.array([_one_point(G[a : a + 1], h[a : a + 1], d, pairs) for a in range(n)])
+    return _finite_or_warn(R, "finite differences")
+
+
+def _one_point(G, h, d, pairs):
+    try:
+        return _scalar_from_derivatives(*_metric_derivatives(G, h, d, pairs))[0]
+    except np.linalg.LinAlgError:
+        return np.nan
+
+
+def _length_scale(kernel):
+    """The input length over which the kernel's metric changes when x is
+    small: 1/√γ, and for polynomials √(c₀/γ) (0 for the homogeneous kernel,
+    whose metric changes on the scale of ‖x‖ itself)."""
+    gamma = getattr(kernel, "gamma", None)
+    if not isinstance(gamma, (int, float)) or gamma <= 0:
+        return 1.0
+    if isinstance(kernel, PolynomialKernel):
+        return float(np.sqrt(max(kernel.coef0, 0.0) / gamma))
+    return float(1 / np.sqrt(gamma))
+
+
+def _dot_product_curvature(d1, d2, d3, s, d):
+    """The warped-product formula of the module docstring."""
+    first = (d1 * (d2 + s * d3) - s * d2**2) / (d1**2 * (d1 + s * d2))
+    return -2.0 * (d - 1) * first - (d - 1) * (d - 2) * d2 / d1**2
+
+
+def polynomial_scalar_curvature(
+    X: ArrayLike, *, degree: int, gamma: float = 1.0, coef0: float = 1.0
+) -> np.ndarray:
+    """Scalar curvature of the surface of the polynomial kernel
+    ``(γ⟨x, x'⟩ + c)^p`` in closed form (Schölkopf et al. 1999, Sec. II-E):
+
+        R = −(d − 1)(p − 1) [(d − 2) p γ‖x‖² + d c] / (p (γ‖x‖² + c)^p (p γ‖x‖² + c)).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    degree : int
+        p ≥ 1.
+    gamma : float, default=1.0
+        γ > 0.
+    coef0 : float, default=1.0
+        c ≥ 0 (c < 0 gives no Mercer kernel, the paper's footnote); c = 0 is
+        the homogeneous kernel, singular at x = 0 (NaN there, with a warning).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Examples
+    --------
+    >>> polynomial_scalar_curvature([[0.0, 0.0]], degree=2, coef0=1.0)   # −1·1·2/(2·1·1)
+    array([-1.])
+    """
+    X = check_points(X)
+    p = check_positive_int(degree, "degree")
+    gamma = check_positive(gamma, "gamma")
+    c = check_real(coef0, "coef0", low=0.0)
+    d = X.shape[1]
+    u = gamma * np.einsum("ij,ij->i", X, X)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        R = -(d - 1) * (p - 1) * ((d - 2) * p * u + d * c) / (p * (u + c) ** p * (p * u + c))
+    if p == 1 or d == 1:
+        R = np.zeros_like(u)
+    return _finite_or_warn(R + 0.0, "the homogeneous kernel at x = 0")
+
+
+def scalar_curvature(
+    kernel: Kernel,
+    X: ArrayLike,
+    *,
+    method: str = "auto",
+    metric: str = "auto",
+    step: float | None = None,
+) -> np.ndarray:
+    """Scalar curvature of the surface φ(input space) at the points X.
+
+    Parameters
+    ----------
+    kernel : Kernel
+        A kernel differentiable at x' = x (see :func:`induced_metric`).
+    X : array-like of shape (n, d)
+    method : {"auto", "closed_form", "finite_differences"}, default="auto"
+        ``"closed_form"``: 0 for radial kernels (constant metric), the
+        warped-product formula for dot-product kernels of known profile
+        (linear, polynomial, sigmoid); ``"finite_differences"``:
+        :func:`metric_scalar_curvature` on the metric of `kernel`;
+        ``"auto"``: the closed form where there is one.
+    metric : {"auto", "closed_form", "finite_differences"}, default="auto"
+        The `method` of :func:`induced_metric` differentiated by
+        ``method="finite_differences"``.
+    step : float, optional
+        Step h of the differences of the metric; by default
+        ``10⁻⁴ · max(‖x‖_∞, ℓ)`` at each point for a closed-form metric
+        (``10⁻³`` for a differenced one), ℓ the kernel's length
+        (``1/√γ``; ``√(c₀/γ)`` for polynomials, 0 for the homogeneous one,
+        whose metric varies on the scale of ‖x‖).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        R at each point (positive on a sphere); NaN with a NumericalWarning
+        where the metric is singular (the homogeneous polynomial kernel at 0).
+
+    References
+    ----------
+    B. Schölkopf et al., "Input space versus feature space in kernel-based
+    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import GaussianKernel, PolynomialKernel
+    >>> scalar_curvature(GaussianKernel(gamma=3.0), np.ones((1, 3)))
+    array([0.])
+    >>> k = PolynomialKernel(degree=2, gamma=1.0, coef0=0.0)   # a cone in 2-D: flat
+    >>> np.round(scalar_curvature(k, [[0.5, 1.0]], method="finite_differences"), 6) + 0.0
+    array([0.])
+    """
+    kernel = check_kernel(kernel)
+    X = check_points(X)
+    check_method(method, CURVATURE_METHODS)
+    check_method(metric)
+    closed = isinstance(kernel, RadialKernel) or (
+        isinstance(kernel, DotProductKernel) and profile_derivatives(kernel, 0.0) is not None
+    )
+    if method == "finite_differences" or (method == "auto" and not closed):
+        step = None if step is None else check_positive(step, "step")
+        if step is None:
+            # an exact metric takes the smaller step ε^{1/4} (error O(h²) + O(ε/h²))
+            exact = metric == "closed_form" or (metric == "auto" and closed)
+            rel = _EXACT_METRIC_STEP if exact else _METRIC_STEP
+            h = rel * np.maximum(np.abs(X).max(axis=1), _length_scale(kernel))
+        else:
+            h = np.full(X.shape[0], step)
+        return _curvature_by_differences(lambda Z: induced_metric(kernel, Z, method=metric), X, h)
+    if not closed:
+        raise ValueError(
+            f"'method' 'closed_form' is not known for {kernel!r}; use 'finite_differences'"
+        )
+    n, d = X.shape
+    if isinstance(kernel, RadialKernel) or d == 1:
+        return np.zeros(n)
+    s = np.einsum("ij,ij->i", X, X)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        R = _dot_product_curvature(*profile_derivatives(kernel, s), s, d) + 0.0  # no −0
+    return _finite_or_warn(R, "closed form")
