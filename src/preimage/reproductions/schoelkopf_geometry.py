@@ -204,7 +204,8 @@ def _figure():
             style = "-" if c else "--"
             # in the plane, R is drawn in units of its terms' size (r² + c)^(−p),
             # so that "zero" means zero against the terms that cancel into it
-            unit = (lambda r, p=p, c=c: (r**2 + c) ** p) if d == 2 else (lambda r: 1.0)
+            # in space, R < 0 throughout and spans eight decades: −R on a log scale
+            unit = (lambda r, p=p, c=c: (r**2 + c) ** p) if d == 2 else (lambda r: -1.0)
             R = polynomial_scalar_curvature(radii[:, None] * e, degree=p, coef0=c)
             ax.plot(radii, R * unit(radii), style, color=f"C{i}", label=f"p = {p}, c = {c:g}")
             Rm = scalar_curvature(k, marks[:, None] * e, method="finite_differences")
@@ -214,10 +215,9 @@ def _figure():
         ax.grid(True, lw=0.3)
     axes[0].set_title("d = 2: flat for c = 0, curved for c > 0")
     axes[0].set_ylabel("R · (‖x‖² + c)^p")
-    axes[1].set_yscale("symlog", linthresh=1e-2)
-    axes[1].set_ylim(top=0.1)
+    axes[1].set_yscale("log")
     axes[1].set_title("d = 3: singular at 0 for c = 0, finite for c > 0")
-    axes[1].set_ylabel("scalar curvature R")
+    axes[1].set_ylabel("−R (the scalar curvature R is negative)")
     axes[0].legend(
         fontsize="small", title="lines: closed form; circles: differences", title_fontsize="small"
     )
