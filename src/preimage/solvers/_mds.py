@@ -47,14 +47,15 @@ because the centred neighbours span R^r. Outside that case they differ:
   the linearised equations, MDS perturbs the embedding of the neighbours too
   (the unknown's row enters B) and Procrustes then averages that perturbation.
 
-``tests/test_solvers.py`` checks both statements on random cases against a
-plain implementation (full eigen-decomposition, ``scipy.linalg.orthogonal_procrustes``).
+``tests/test_mds_procrustes.py`` checks both statements on random cases, and
+the Procrustes solution against a plain implementation (full
+eigen-decomposition, ``scipy.linalg.orthogonal_procrustes``) to 1e-8.
 
 *Computation.* ``B = J G J`` with ``G = [[ZᵀZ, g], [gᵀ, 0]]``,
 ``g_i = ½(d₀_i² − d_i²)`` (any G with ``D_ij = G_ii + G_jj − 2G_ij`` gives the
 same B), so B has rank at most r + 2 and its range lies in the span of
 ``J[Z; 0]ᵀ``, ``J e_0`` and ``J[g; 0]``: its leading eigenpairs are those of the
-(r + 2) × (r + 2) matrix ``QᵀBQ`` for an orthonormal basis Q of that span
+(r + 2) × (r + 2) matrix ``EᵀBE`` for an orthonormal basis E of that span
 (Rayleigh–Ritz, exact here), O(n r²) per point instead of O(n³).
 """
 
@@ -117,27 +118,27 @@ def _procrustes_block(Zt, d2, k):
     # G = [[ZᵀZ, g], [gᵀ, 0]] has the distances D, so B = J G J.
     g = 0.5 * (d0 - d2)
     if k < n1:
-        # Rayleigh–Ritz on the span of J[Z; 0]ᵀ, J e_0, J[g; 0], which holds range(B).
+        # Rayleigh–Ritz on the span of J[Z; 0]ᵀ, J e (e: the point), J[g; 0] ⊇ range(B).
         basis = np.zeros((m, n1, k))
         basis[:, :n, :r] = Zt
         basis[:, :, r] = -1.0 / n1
         basis[:, n, r] += 1.0
         basis[:, :n, r + 1] = g
         basis[:, :, r + 1] -= basis[:, :, r + 1].mean(axis=1, keepdims=True)
-        Q = np.linalg.qr(basis)[0]
+        E = np.linalg.qr(basis)[0]
     else:
-        Q = np.broadcast_to(np.eye(n1), (m, n1, n1))
-    JQ = Q - Q.mean(axis=1, keepdims=True)
-    GQ = np.empty_like(JQ)
-    GQ[:, :n] = np.einsum("ia,maj->mij", Zt, np.einsum("ia,mij->maj", Zt, JQ[:, :n]))
-    GQ[:, :n] += g[:, :, None] * JQ[:, n][:, None, :]
-    GQ[:, n] = np.einsum("mi,mij->mj", g, JQ[:, :n])
-    BQ = GQ - GQ.mean(axis=1, keepdims=True)
-    T = np.einsum("mia,mib->mab", Q, BQ)
+        E = np.broadcast_to(np.eye(n1), (m, n1, n1))
+    JE = E - E.mean(axis=1, keepdims=True)
+    GE = np.empty_like(JE)
+    GE[:, :n] = np.einsum("ia,maj->mij", Zt, np.einsum("ia,mij->maj", Zt, JE[:, :n]))
+    GE[:, :n] += g[:, :, None] * JE[:, n][:, None, :]
+    GE[:, n] = np.einsum("mi,mij->mj", g, JE[:, :n])
+    BE = GE - GE.mean(axis=1, keepdims=True)
+    T = np.einsum("mia,mib->mab", E, BE)
     w, W = np.linalg.eigh(0.5 * (T + np.swapaxes(T, 1, 2)))
     # The r leading eigenpairs (eigh sorts ascending); negative ones carry no
     # Euclidean coordinate and are set to 0, as classical MDS does.
-    Y = np.einsum("mia,mab->mib", Q, W[:, :, -r:]) * np.sqrt(np.maximum(w[:, None, -r:], 0))
+    Y = np.einsum("mia,mab->mib", E, W[:, :, -r:]) * np.sqrt(np.maximum(w[:, None, -r:], 0))
     centre = Y[:, :n].mean(axis=1)
     cross = np.einsum("mia,ib->mab", Y[:, :n] - centre[:, None], Zt)
     P, _, Rt = np.linalg.svd(cross)
