@@ -133,3 +133,19 @@ def test_unknown_alignment_names_the_argument(alignment):
     X = np.random.default_rng(0).normal(size=(6, 2))
     with pytest.raises(ValueError, match=r"'alignment' must be one of \['frame', 'procrustes'\]"):
         MDSPreimage(alignment=alignment).fit(X, GaussianKernel(gamma=1.0))
+
+
+def test_a_denoiser_with_procrustes_mds_saves_and_loads_the_same(tmp_path):
+    from preimage import KernelPCADenoiser
+    from preimage.model_files import load_model, save_model
+
+    X, _ = make_three_clusters(15, random_state=4)
+    den = KernelPCADenoiser(
+        3, gamma=1.5, method="mds", method_params={"n_neighbors": 6, "alignment": "procrustes"}
+    ).fit(X)
+    T = X[::7] + 0.05
+    loaded = load_model(save_model(den, tmp_path / "model.npz"))
+    assert loaded.solver_.alignment == "procrustes"
+    np.testing.assert_array_equal(loaded.transform(T), den.transform(T))
+    frame = KernelPCADenoiser(3, gamma=1.5, method="mds", method_params={"n_neighbors": 6})
+    assert np.abs(frame.fit(X).transform(T) - den.transform(T)).max() > 1e-6
