@@ -26,7 +26,9 @@ compares their outputs with those recorded when they were written).
 Fitted attributes added to an estimator since a file was written, within
 any format, are completed the same way (:data:`ADDED`): a denoiser's
 ``n_components_`` from its kernel PCA, and ``component_selection_`` None
-(its count was given, not chosen).
+(its count was given, not chosen). Parameters added to a solver since are
+given the value that reproduces the old behaviour (MDS's ``alignment``:
+``"frame"``, the only one there was).
 """
 
 from ..solvers import ClosedFormPreimage, LearnedPreimage, make_solver
@@ -224,6 +226,7 @@ ADDED = {
         "n_components_": lambda den: int(den.kpca_.eigenvalues_.shape[0]),
         "component_selection_": lambda den: None,
     },
+    "MDSPreimage": {"alignment": lambda solver: "frame"},
 }
 
 _UPGRADES = {

@@ -1,4 +1,63 @@
-"""Pre-images from distance constraints (Kwok & Tsang 2003, 2004)."""
+"""Pre-images from distance constraints (Kwok & Tsang 2003, 2004), and the
+global-MDS-plus-Procrustes reading of Honeine & Richard (2011).
+
+Two ways to place a point from its squared distances d_i² to n neighbours
+x_i. Both work in the neighbours' frame: ``x_i = x̄ + U z_i`` with
+``[x_1 − x̄ … x_n − x̄] = U Λ Vᵀ`` (rank r), ``Z = [z_1 … z_n] = Λ Vᵀ``,
+``Σ z_i = 0``, ``d₀_i² = ‖z_i‖²``; the pre-image is ``x = x̄ + U z``.
+
+*Frame* (Kwok & Tsang, ``alignment="frame"``). ``‖z − z_i‖² = d_i²`` reads
+``2 Zᵀ z − c 1 = d₀² − d²`` with ``c = ‖z‖²``. Solved in least squares with c
+a free unknown, and since ``Z 1 = 0`` the two unknowns decouple:
+
+    z = −½ Λ⁻¹ Vᵀ (d² − d₀²),   c = mean(d² − d₀²).
+
+*Procrustes* (``alignment="procrustes"``, Honeine & Richard 2011, Sec. 5.1:
+"a procrustes technique to align it with the initial canonical one"). The
+squared-distance matrix D of the n + 1 points (neighbours, then the unknown
+point; ``D_ij = ‖z_i − z_j‖²``, ``D_i0 = d_i²``) is embedded by classical MDS in
+r dimensions: ``B = −½ J D J`` (``J = I − 11ᵀ/(n+1)``), ``Y = W_r Ω_r^½``
+from its r largest eigenpairs (negative ones set to 0). The rigid motion that
+best maps the embedded neighbours y_i onto z_i in least squares,
+
+    (Q, t) = argmin Σ_i ‖Q y_i + t − z_i‖²,  QᵀQ = I  (reflections allowed),
+
+is ``Q = P Rᵀ`` from the SVD ``Σ_i (y_i − ȳ) z_iᵀ = P S Rᵀ``, ``t = −Q ȳ``;
+the pre-image is ``z = Q y_0 + t``. The embedding dimension is r, the rank of
+the neighbours (the dimension of the frame); no scaling is fitted, since
+classical MDS keeps the distances' units.
+
+**When the two agree.** If the distances are exactly those of a point z* of
+the neighbours' affine span (``‖z* − z_i‖² = d_i²``), both give z*. Frame:
+the equations hold exactly at (z*, ‖z*‖²) and Zᵀ has full column rank, so
+the least-squares solution is unique and exact. Procrustes: D is then the
+squared-distance matrix of n + 1 points of R^r, so B is their centred Gram
+matrix, positive semi-definite of rank r (the neighbours alone span r
+dimensions); its r leading eigenpairs give those points up to a rigid
+motion, which the Procrustes problem undoes with zero residual, uniquely
+because the centred neighbours span R^r. Outside that case they differ:
+
+* distances of a point off the span, ``z* = p + h e`` with ``e ⟂`` the span:
+  the frame solution is exactly the projection p (h² only shifts c), while the
+  r-dimensional MDS embedding of an (r+1)-dimensional configuration mixes the
+  off-span direction into the leading eigenvectors, so Procrustes does not, in
+  general, give p;
+* distances that no point realises (the usual case: d_i² come from a feature
+  point that is not an image) are fitted differently: the frame solution fits
+  the linearised equations, MDS perturbs the embedding of the neighbours too
+  (the unknown's row enters B) and Procrustes then averages that perturbation.
+
+``tests/test_mds_procrustes.py`` checks both statements on random cases, and
+the Procrustes solution against a plain implementation (full
+eigen-decomposition, ``scipy.linalg.orthogonal_procrustes``) to 1e-8.
+
+*Computation.* ``B = J G J`` with ``G = [[ZᵀZ, g], [gᵀ, 0]]``,
+``g_i = ½(d₀_i² − d_i²)`` (any G with ``D_ij = G_ii + G_jj − 2G_ij`` gives the
+same B), so B has rank at most r + 2 and its range lies in the span of
+``J[Z; 0]ᵀ``, ``J e_0`` and ``J[g; 0]``: its leading eigenpairs are those of the
+(r + 2) × (r + 2) matrix ``EᵀBE`` for an orthonormal basis E of that span
+(Rayleigh–Ritz, exact here), O(n r²) per point instead of O(n³).
+"""
 
 from __future__ import annotations
 
@@ -18,6 +77,72 @@ from ._result import PreimageResult
 from ._starts import support_distance2
 
 __all__ = ["MDSPreimage"]
+
+#: How the point is placed from its distances to the neighbours.
+ALIGNMENTS = ("frame", "procrustes")
+
+#: Floats of the stacked (points × (n + 1) × basis) arrays of one block of
+#: the Procrustes alignment.
+_BLOCK_FLOATS = 4_000_000
+
+
+def procrustes_coordinates(Zt: np.ndarray, d2: np.ndarray) -> np.ndarray:
+    """Classical MDS of the neighbours and each point, aligned by Procrustes.
+
+    Parameters
+    ----------
+    Zt : ndarray of shape (n, r)
+        The neighbours' centred coordinates in their frame (``Σ_i z_i = 0``,
+        rank r).
+    d2 : ndarray of shape (m, n)
+        Squared distances of m points to the n neighbours (finite).
+
+    Returns
+    -------
+    ndarray of shape (m, r)
+        ``z = Q y_0 + t`` for each point (module docstring).
+    """
+    n, r = Zt.shape
+    m = d2.shape[0]
+    if r == 0:
+        return np.zeros((m, 0))
+    n1, k = n + 1, min(r + 2, n + 1)
+    step = max(1, _BLOCK_FLOATS // (n1 * k))
+    return np.concatenate([_procrustes_block(Zt, d2[i : i + step], k) for i in range(0, m, step)])
+
+
+def _procrustes_block(Zt, d2, k):
+    n, r = Zt.shape
+    m, n1 = d2.shape[0], n + 1
+    d0 = np.sum(Zt**2, axis=1)
+    # G = [[ZᵀZ, g], [gᵀ, 0]] has the distances D, so B = J G J.
+    g = 0.5 * (d0 - d2)
+    if k < n1:
+        # Rayleigh–Ritz on the span of J[Z; 0]ᵀ, J e (e: the point), J[g; 0] ⊇ range(B).
+        basis = np.zeros((m, n1, k))
+        basis[:, :n, :r] = Zt
+        basis[:, :, r] = -1.0 / n1
+        basis[:, n, r] += 1.0
+        basis[:, :n, r + 1] = g
+        basis[:, :, r + 1] -= basis[:, :, r + 1].mean(axis=1, keepdims=True)
+        E = np.linalg.qr(basis)[0]
+    else:
+        E = np.broadcast_to(np.eye(n1), (m, n1, n1))
+    JE = E - E.mean(axis=1, keepdims=True)
+    GE = np.empty_like(JE)
+    GE[:, :n] = np.einsum("ia,maj->mij", Zt, np.einsum("ia,mij->maj", Zt, JE[:, :n]))
+    GE[:, :n] += g[:, :, None] * JE[:, n][:, None, :]
+    GE[:, n] = np.einsum("mi,mij->mj", g, JE[:, :n])
+    BE = GE - GE.mean(axis=1, keepdims=True)
+    T = np.einsum("mia,mib->mab", E, BE)
+    w, W = np.linalg.eigh(0.5 * (T + np.swapaxes(T, 1, 2)))
+    # The r leading eigenpairs (eigh sorts ascending); negative ones carry no
+    # Euclidean coordinate and are set to 0, as classical MDS does.
+    Y = np.einsum("mia,mab->mib", E, W[:, :, -r:]) * np.sqrt(np.maximum(w[:, None, -r:], 0))
+    centre = Y[:, :n].mean(axis=1)
+    cross = np.einsum("mia,ib->mab", Y[:, :n] - centre[:, None], Zt)
+    P, _, Rt = np.linalg.svd(cross)
+    return np.einsum("ma,mab->mb", Y[:, n] - centre, P @ Rt)
 
 
 class MDSPreimage(PreimageSolver):
@@ -39,29 +164,63 @@ class MDSPreimage(PreimageSolver):
 
            z = U (−½ Λ⁻¹ Vᵀ (d² − d₀²)) + x̄.
 
+    With ``alignment="procrustes"`` step 3 is instead Honeine & Richard's
+    reading: classical MDS of the n neighbours and the unknown point together,
+    then the rigid motion (Procrustes) that maps the embedded neighbours onto
+    their input coordinates (module docstring: the equations, and when the
+    two agree).
+
     Parameters
     ----------
     n_neighbors : int, default=10
         Training points used (public codes use 10).
     rank_tol : float, default=1e-10
         Singular values below ``rank_tol · Λ_max`` are dropped.
+    alignment : {"frame", "procrustes"}, default="frame"
+        ``"frame"``: Kwok & Tsang's solution in the neighbours' SVD frame;
+        ``"procrustes"``: classical MDS of the neighbours and the point, aligned
+        to the neighbours by a rigid motion (Honeine & Richard 2011). Equal when
+        the distances are exactly those of a point in the neighbours' span.
 
     References
     ----------
     J. T. Kwok, I. W. Tsang. The pre-image problem in kernel methods. ICML 2003;
     IEEE Trans. Neural Networks 15, 2004.
+    P. Honeine, C. Richard. Preimage problem in kernel-based machine learning.
+    IEEE Signal Processing Magazine 28(2), 2011 (Sec. 5.1: global MDS with a
+    Procrustes alignment).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> psi = FeatureExpansion(np.eye(4)[[2]], X, GaussianKernel(gamma=0.5))
+    >>> for alignment in ("frame", "procrustes"):
+    ...     solver = MDSPreimage(4, alignment=alignment).fit(X, psi.kernel)
+    ...     print(np.round(solver.solve(psi).x, 8) + 0.0)
+    [[0. 1.]]
+    [[0. 1.]]
     """
 
     name = "mds"
     learns = True
 
-    def __init__(self, n_neighbors: int = 10, rank_tol: float = 1e-10) -> None:
+    def __init__(
+        self, n_neighbors: int = 10, rank_tol: float = 1e-10, alignment: str = "frame"
+    ) -> None:
         self.n_neighbors = n_neighbors
         self.rank_tol = rank_tol
+        self.alignment = alignment
 
     def _check_params(self):
         check_positive_int(self.n_neighbors, "n_neighbors")
         check_positive(self.rank_tol, "rank_tol")
+        if not isinstance(self.alignment, str) or self.alignment not in ALIGNMENTS:
+            raise ValueError(
+                f"'alignment' must be one of {list(ALIGNMENTS)}, got {self.alignment!r}"
+            )
 
     def _check_kernel(self, kernel):
         kernel = super()._check_kernel(kernel)
@@ -149,6 +308,19 @@ class MDSPreimage(PreimageSolver):
         d0 = np.sum((s[:, None] * Vt) ** 2, axis=0)
         return U, s, Vt, mean, d0
 
+    def _place(self, d2, s, Vt, d0):
+        """Frame coordinates (m, r) of points at squared distances d2 (m, n)
+        from the neighbours ``Z = Λ Vᵀ`` (module docstring)."""
+        if self.alignment == "frame":
+            return -0.5 * ((d2 - d0) @ Vt.T) / s
+        # Non-finite distances (the kernel's inverse overflowed) give NaN, as
+        # in the frame solution, and the fallback of PreimageResult.direct.
+        z = np.full((d2.shape[0], s.size), np.nan)
+        finite = np.isfinite(d2).all(axis=1)
+        if finite.any():
+            z[finite] = procrustes_coordinates((s[:, None] * Vt).T, d2[finite])
+        return z
+
     def _undefined(self, feature_d2):
         """Where the kernel's inverse is undefined: ``d̃² ≥ 2k(x, x)`` for a
         radial kernel (φ(x_i) at least as far as orthogonal); nowhere else."""
@@ -202,7 +374,7 @@ class MDSPreimage(PreimageSolver):
                 d2 = np.empty_like(d2_near)
                 np.put_along_axis(d2, neighbors, d2_near, axis=1)
                 U, s, Vt, mean, d0 = self._frame(X)
-                x = (-0.5 * ((d2 - d0) @ Vt.T) / s) @ U.T + mean
+                x = self._place(d2, s, Vt, d0) @ U.T + mean
             else:
                 x = np.empty((expansion.n_expansions, X.shape[1]))
                 for j, idx in enumerate(neighbors):
@@ -211,11 +383,12 @@ class MDSPreimage(PreimageSolver):
                         x[j] = X[idx[0]]
                         continue
                     U, s, Vt, mean, d0 = self._frame(X[idx[keep]])
-                    x[j] = U @ (-0.5 * (Vt @ (d2_near[j, keep] - d0)) / s) + mean
+                    x[j] = U @ self._place(d2_near[j : j + 1, keep], s, Vt, d0)[0] + mean
         return PreimageResult.direct(
             expansion,
             x,
             self.name,
-            f"MDS on the {n} nearest training points",
+            f"MDS on the {n} nearest training points"
+            + (", aligned by Procrustes" if self.alignment == "procrustes" else ""),
             {"neighbors": neighbors},
         )
