@@ -362,8 +362,9 @@ def run(*, quick=False, seed=0, echo=print):
         f"from the noisy digit (one start, at most 200 iterations), unconstrained "
         f"pixels. The paper used Matlab's fminsearch, the derivative-free Nelder–Mead "
         f"simplex, start not stated; on 784 (USPS: 256) pixels Nelder–Mead moves far "
-        f"more slowly and may stop well before a local minimum, which can only raise "
-        f"its MSE against ours. Pre-images of the {n_total} that did not meet the "
+        f"more slowly and may stop well before a local minimum, so the two need not "
+        f"reach the same pre-images (an early stop near the noisy start need not "
+        f"raise the MSE to the clean digit). Pre-images of the {n_total} that did not meet the "
         f"tolerance: "
         + per_reading(lambda draws, _: str(sum(d["unconverged"] for d in draws)))
         + ".",
