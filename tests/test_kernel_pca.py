@@ -587,3 +587,19 @@ def test_no_kernel_block_is_computed_twice():
         KernelPCADenoiser(4, gamma=0.3, method="learned").fit(X)
         shapes = [(call.args[1].shape[0], call.args[2].shape[0]) for call in spy.call_args_list]
         assert shapes == [(60, 60), (60, 60)]  # Gram of X, then of the coordinates
+
+
+def test_very_wide_gaussian_kernel_pca_is_linear_pca_scaled():
+    # exp(−γ‖x − y‖²) = 1 − γ‖x‖² − γ‖y‖² + 2γ xᵀy + O(γ²): centred, HKH is
+    # 2γ times the centred linear Gram matrix. With γ‖x − y‖² ~ 1e-8 the
+    # centred matrix is ~1e-8 while centring rounds at ~1e-16 (the scale of
+    # K): its asymmetry must be read at the scale of K, not refused.
+    # (Honeine & Richard's σ = 1e5 on digits is this case.)
+    # 60 "images" of 100 pixels in [0, 1]: ‖x − y‖² ~ 20.
+    X = np.random.default_rng(5).random((60, 100))
+    gamma = 5e-11
+    kpca = KernelPCA(3, kernel="rbf", gamma=gamma).fit(X)
+    pca = PCA(3).fit(X)
+    np.testing.assert_allclose(
+        kpca.eigenvalues_, 2 * gamma * (X.shape[0] - 1) * pca.explained_variance_, rtol=1e-5
+    )

@@ -268,13 +268,16 @@ def check_gram(
     symmetric: bool = False,
     in_place: bool = False,
     dtype: Any = FLOAT_DTYPES,
+    scale: float = 0.0,
 ) -> tuple[np.ndarray, float]:
     """`K` as a finite, square floating array, and ``max|K_ij|``; or an error
     naming `name`.
 
     With `symmetric`, entries beyond ``max_float/(4N)`` are refused (the sums
     of centring and the eigenvalues, up to ``N max|K_ij|``, would overflow)
-    and so is asymmetry beyond ``sqrt(eps) max|K_ij|`` (not a Gram matrix);
+    and so is asymmetry beyond ``sqrt(eps) max(max|K_ij|, scale)`` (not a Gram
+    matrix; `scale` is the magnitude K was computed from, e.g. the uncentred
+    kernel values of a centred K, whose rounding its asymmetry carries);
     below it (rounding) each pair is replaced by its mean ``(K_ij + K_ji)/2``,
     so that eigensolvers, which read one triangle, and centring, which reads
     both, see the same matrix: in K itself when `in_place`, else in a copy
@@ -294,7 +297,7 @@ def check_gram(
             f"{limit:.3g} where its eigenvalues overflow {K.dtype}; rescale "
             "the kernel (or the data it is computed from)"
         )
-    tol = np.sqrt(np.finfo(K.dtype).eps) * top
+    tol = np.sqrt(np.finfo(K.dtype).eps) * max(top, scale)
     # Square tiles of the upper triangle against their mirror images: each
     # entry is read once, and a tile and its transpose both stay in cache.
     step = 256

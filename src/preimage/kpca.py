@@ -202,7 +202,10 @@ def fit_kernel_pca(
         )
     floor = rounding_floor(k_max, n, K.dtype)
     Kc, col_mean, grand = _center_gram(K, copy)
-    Kc = check_gram(Kc, "K", symmetric=True, in_place=True)[0]
+    # Centring rounds at the scale of K, not of HKH: with a very wide kernel
+    # (every value near 1) HKH is tiny and its rounding asymmetry relative
+    # to itself large.
+    Kc = check_gram(Kc, "K", symmetric=True, in_place=True, scale=k_max)[0]
     q = n if n_components is None else n_components
     values, vectors = top_eigh(
         Kc,
