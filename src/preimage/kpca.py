@@ -11,10 +11,12 @@ Two projections are expansions over the uncentred φ(x_i) (see
 :func:`expansion_coef`):
 
 * the exact reconstruction ``Pφ̃(x) + μ``, coefficients ``Aβ + 1/N`` (the
-  feature-space mean μ added back);
+  feature-space mean μ added back) — what Mika et al.'s fixed point is applied
+  to for uncentred data: they derive it for data "assumed centred" and add
+  (footnote 1) that otherwise "we have to go through the same algebra using
+  φ̃(x) := φ(x) − ⟨φ(x_i)⟩";
 * the principal part ``Σ_k ⟨V_k, φ(x)⟩ V_k``, coefficients ``A(β + c)`` with
-  ``c_k = ⟨V_k, μ⟩`` — STPRtool's ``kpcarec``, for which Mika's fixed point was
-  stated (their data "assumed centred").
+  ``c_k = ⟨V_k, μ⟩`` — STPRtool's ``kpcarec``.
 """
 
 from __future__ import annotations

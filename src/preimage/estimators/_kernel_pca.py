@@ -152,10 +152,11 @@ class KernelPCA(
     Notes
     -----
     ``project(X)`` gives, as an expansion over the uncentred φ(x_i), either the
-    principal part ``Σ_k ⟨V_k, φ(x)⟩ V_k`` (default, STPRtool's form, on which
-    Mika's fixed point was stated) or the exact reconstruction ``Pφ̃(x) + μ``
-    (``add_mean=True``), which with all components kept is φ(x) itself for
-    every training point.
+    principal part ``Σ_k ⟨V_k, φ(x)⟩ V_k`` (default, STPRtool's form) or the
+    exact reconstruction ``Pφ̃(x) + μ`` (``add_mean=True``), which with all
+    components kept is φ(x) itself for every training point. Mika et al.
+    (1999) state their fixed point for centred data and, for uncentred data,
+    apply it to ``Pφ̃(x) + μ`` (their footnote 1).
 
     ``transform``, ``inverse_transform`` and (with `n_landmarks`) ``fit``
     accept Dask arrays: transforms run block-wise and return Dask arrays;
