@@ -252,7 +252,8 @@ def fixed_point(
     with np.errstate(over="ignore", invalid="ignore"):
         K = kernel.block(Z, support, check_input=False, overflow="ignore")
         final_obj, inner, diag = _objective(kernel, coef, Z, K, lam, anchor)
-        final_d2 = expansion.norm2() - 2 * inner + diag
+        # (clipped at 0 as FeatureExpansion.distance2 is: rounding can take it below)
+        final_d2 = np.maximum(expansion.norm2() - 2 * inner + diag, 0.0)
     del K
     final_obj = np.where(np.isfinite(final_obj), final_obj, np.inf)
     better = (final_obj < best_obj) & ~failed
