@@ -30,7 +30,7 @@ from .._typing import ArrayLike, RandomStateLike
 from .._validation import check_expansion, check_positive, check_positive_int, check_random_state
 from .._warnings import warn
 from ..exceptions import ConvergenceWarning, NumericalWarning
-from ..kernels import DotProductKernel, RadialKernel
+from ..kernels import DotProductKernel, GaussianKernel, RadialKernel
 from ._base import PreimageSolver
 from ._result import PreimageResult
 from ._starts import check_starts, nearest_support_points, replace_non_finite
@@ -39,6 +39,17 @@ __all__ = ["fixed_point", "FixedPointPreimage"]
 
 # A denominator below this fraction of its scale counts as vanishing.
 _VANISHING = 1e-10
+
+
+def _objective(kernel, coef, Z, K, lam, anchor):
+    """``k(z, z) − 2 Σ_i γ_i k(z, x_i) (+ λ‖z − a‖²)`` from the block K, with
+    the inner products and diagonal it is made of."""
+    inner = np.einsum("ji,ji->j", coef, K)
+    diag = kernel.diag(Z, check_input=False, overflow="ignore")
+    objective = diag - 2 * inner
+    if lam:
+        objective = objective + lam * np.einsum("ij,ij->i", Z - anchor, Z - anchor)
+    return objective, inner, diag
 
 
 def _step(kernel, coef, support, Z, lam, anchor):
@@ -51,19 +62,27 @@ def _step(kernel, coef, support, Z, lam, anchor):
     a non-finite objective as no improvement.
     """
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        K, D = kernel.block_and_derivative(Z, support)
-        inner = np.einsum("ji,ji->j", coef, K)
-        objective = kernel.diag(Z, check_input=False, overflow="ignore") - 2 * inner
-        if lam:
-            objective = objective + lam * np.einsum("ij,ij->i", Z - anchor, Z - anchor)
-        if isinstance(kernel, RadialKernel):
-            C = -2 * coef * D
+        if isinstance(kernel, GaussianKernel) and _both_float64(Z, support):
+            # f' = −γ f, so c_i = −2 γ_i f' = 2γ γ_i k(z, x_i): built over the
+            # block itself once the objective has read it (the same roundings
+            # as −2 γ_i · (−γ k), since the factors 2 are exact).
+            K = kernel.block(Z, support, check_input=False, overflow="ignore")
+            objective, _, _ = _objective(kernel, coef, Z, K, lam, anchor)
+            C = np.multiply(K, 2 * kernel.gamma, out=K)
+            C *= coef
             den = C.sum(axis=1)
             scale = np.abs(C).sum(axis=1)
         else:
-            C = coef * D
-            den = kernel.profile_derivative(np.einsum("ij,ij->i", Z, Z))
-            scale = np.abs(den)
+            K, D = kernel.block_and_derivative(Z, support)
+            objective, _, _ = _objective(kernel, coef, Z, K, lam, anchor)
+            if isinstance(kernel, RadialKernel):
+                C = -2 * coef * D
+                den = C.sum(axis=1)
+                scale = np.abs(C).sum(axis=1)
+            else:
+                C = coef * D
+                den = kernel.profile_derivative(np.einsum("ij,ij->i", Z, Z))
+                scale = np.abs(den)
         num = C @ support
         if lam:
             num = num + lam * anchor
@@ -72,6 +91,10 @@ def _step(kernel, coef, support, Z, lam, anchor):
         Z_new = num / den[:, None]
     objective = np.where(np.isfinite(objective), objective, np.inf)
     return objective, Z_new, den, scale
+
+
+def _both_float64(Z, support):
+    return Z.dtype == np.float64 and support.dtype == np.float64
 
 
 def _check_kernel(kernel):
@@ -181,21 +204,29 @@ def fixed_point(
     iters_this_start = np.zeros(m, dtype=int)
 
     while active.size:
-        obj, Z_new, den, scale = _step(
-            kernel, coef[active], support, Z[active], lam, anchor[active]
-        )
-        better = obj < best_obj[active]
-        best_obj[active[better]] = obj[better]
-        best_Z[active[better]] = Z[active[better]]
-        n_iter[active] += 1
-        iters_this_start[active] += 1
+        # While every row iterates, whole arrays stand in for their rows.
+        rows = slice(None) if active.size == m else active
+        Z_rows = Z[rows]
+        obj, Z_new, den, scale = _step(kernel, coef[rows], support, Z_rows, lam, anchor[rows])
+        better = obj < best_obj[rows]
+        if active.size == m:
+            np.copyto(best_obj, obj, where=better)
+            np.copyto(best_Z, Z, where=better[:, None])
+        else:
+            best_obj[active[better]] = obj[better]
+            best_Z[active[better]] = Z_rows[better]
+        n_iter[rows] += 1
+        iters_this_start[rows] += 1
 
         vanishing = ~(den > _VANISHING * scale) | ~np.isfinite(Z_new).all(axis=1)
         with np.errstate(over="ignore", invalid="ignore"):  # vanishing rows: no step
-            step = np.linalg.norm(Z_new - Z[active], axis=1)
-            size = np.maximum(np.linalg.norm(Z[active], axis=1), 1.0)
+            step = np.linalg.norm(Z_new - Z_rows, axis=1)
+            size = np.maximum(np.linalg.norm(Z_rows, axis=1), 1.0)
         done = ~vanishing & (step <= tol * size)
-        Z[active[~vanishing]] = Z_new[~vanishing]
+        if active.size == m and Z_new.dtype == Z.dtype and not vanishing.any():
+            Z = Z_new
+        else:
+            Z[active[~vanishing]] = Z_new[~vanishing]
         converged[active[done]] = True
 
         # Restart rows whose denominator vanished, from a new start.
@@ -215,11 +246,20 @@ def fixed_point(
         out_of_iter = iters_this_start[active] >= max_iter
         active = active[~(done | failed[active] | out_of_iter)]
 
-    # The objective at the final points, which the loop has not evaluated yet.
-    final_obj, _, _, _ = _step(kernel, coef, support, Z, lam, anchor)
+    # The objective at the final points, which the loop has not evaluated yet:
+    # one kernel block, which also gives the residual ‖Ψ − φ(z)‖² =
+    # ‖Ψ‖² − 2 Σ_i γ_i k(z, x_i) + k(z, z) wherever the final point is the best.
+    with np.errstate(over="ignore", invalid="ignore"):
+        K = kernel.block(Z, support, check_input=False, overflow="ignore")
+        final_obj, inner, diag = _objective(kernel, coef, Z, K, lam, anchor)
+        # (clipped at 0 as FeatureExpansion.distance2 is: rounding can take it below)
+        final_d2 = np.maximum(expansion.norm2() - 2 * inner + diag, 0.0)
+    del K
+    final_obj = np.where(np.isfinite(final_obj), final_obj, np.inf)
     better = (final_obj < best_obj) & ~failed
     best_obj[better] = final_obj[better]
     best_Z[better] = Z[better]
+    at_final = better.copy()
 
     if failed.any():
         # Fall back to the support point nearest in feature space wherever it
@@ -231,6 +271,7 @@ def fixed_point(
         use = near_obj < best_obj[rows]
         best_Z[rows[use]] = nearest[rows[use]]
         best_obj[rows[use]] = near_obj[use]
+        at_final[rows[use]] = False
         warn(
             f"the fixed-point denominator vanished for {int(failed.sum())} of {m} "
             f"expansions even after {max_restarts} restarts (the expansion is nearly "
@@ -255,7 +296,14 @@ def fixed_point(
             "point seen",
             ConvergenceWarning,
         )
-    best_Z, distance2 = replace_non_finite(expansion, best_Z)
+    # The residual at the other best points, from their own block.
+    distance2 = np.where(at_final, final_d2, np.inf)
+    others = np.flatnonzero(~at_final & np.isfinite(best_Z).all(axis=1))
+    if others.size:
+        distance2[others] = expansion[others].distance2(
+            best_Z[others], check_input=False, overflow="ignore"
+        )
+    best_Z, distance2 = replace_non_finite(expansion, best_Z, distance2)
     n_conv = int(converged.sum())
     message = (
         f"{n_conv} of {m} converged; {int(restarts.sum())} restarts; "
