@@ -91,7 +91,9 @@ def check_method(method: str, allowed: tuple[str, ...] = METRIC_METHODS) -> str:
     return method
 
 
-def profile_derivatives(kernel: Kernel, s: ArrayLike) -> tuple[np.ndarray, ...] | None:
+def profile_derivatives(
+    kernel: Kernel, s: ArrayLike
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """``K'(s), K''(s), K'''(s)`` of a dot-product kernel ``k = K(⟨x, x'⟩)``
     in closed form, or None for a kernel whose profile is not known here.
 
