@@ -228,6 +228,25 @@ def test_squared_distances_match_cdist_and_are_non_negative(offset):
     assert np.abs(D[np.arange(40, 50), np.arange(10)]).max() <= atol
 
 
+@pytest.mark.parametrize("offset", [0.0, 10.0], ids=["centred", "offset-10"])
+@pytest.mark.parametrize("n", [7, 300])
+def test_gram_of_x_alone_is_symmetric_and_equals_general_block(n, offset):
+    # Y=None takes the symmetric product (SYRK); a copy of X takes the general one
+    X = data(n, 20, seed=11) + offset
+    for kernel in (GaussianKernel(gamma=0.05), LaplacianKernel(gamma=0.05)):
+        K, general = kernel(X), kernel(X, X.copy())
+        np.testing.assert_array_equal(K, K.T)
+        assert np.abs(K - general).max() <= 1e-12 * np.abs(general).max()
+    D = squared_distances(X)
+    np.testing.assert_array_equal(D, D.T)
+    assert (D >= 0).all()
+    assert np.abs(D - squared_distances(X, X.copy())).max() <= 1e-12 * D.max()
+    X32 = X.astype(np.float32)
+    K32 = GaussianKernel(gamma=0.05)(X32)
+    assert K32.dtype == np.float32
+    np.testing.assert_array_equal(K32, K32.T)
+
+
 def test_squared_distances_small_data_exact_cases():
     X = np.array([[0.0, 0.0], [3.0, 4.0]])
     Y = np.array([[0.0, 0.0], [1.0, 0.0], [3.0, 4.0]])

@@ -191,6 +191,16 @@ def _plain_product(X, Y, scale, X_norm2, Y_norm2, dtype):
     return out, (X_term, Y_term)
 
 
+def _symmetric_product(X, scale, X_norm2, dtype):
+    """``xᵢᵀxⱼ`` for ``Y is X``, as NumPy's ``X @ X.T``, which calls SYRK for
+    the product of an array with its own transpose (half the multiplications
+    of a GEMM) and mirrors the computed triangle: exactly symmetric. The
+    output pass scales it by ``−2a`` and adds ``a‖xᵢ‖² + a‖xⱼ‖²``."""
+    X = np.ascontiguousarray(X, dtype=dtype)
+    X_term = np.multiply(X_norm2, scale, dtype=dtype)
+    return X @ X.T, X_term
+
+
 def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out_map=None):
     """Return ``scale · ‖x_i − y_j‖²`` for all pairs (or a map of it), by one GEMM.
 
@@ -229,7 +239,12 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
       solvers) the product ``−2a XYᵀ`` of the inputs, with ``a‖xᵢ‖²`` and
       ``a‖yⱼ‖²`` added in the output pass, where the small output is already
       in cache: copying the large operand would cost about as much as the
-      product itself.
+      product itself;
+    * for ``Y is X`` (a training Gram matrix) the symmetric product ``XXᵀ``
+      by SYRK, which computes one triangle (half the multiplications) and
+      mirrors it, with ``−2a`` and the norm terms applied in the output pass;
+      ``a‖xᵢ‖² + a‖xⱼ‖²`` is summed before it is added, so the block is
+      exactly symmetric.
 
     In floating point the cancellation in ``‖x‖² + ‖y‖² − 2xᵀy`` can leave
     values of the wrong sign (of the order of ``eps·|a|·(‖x‖² + ‖y‖²)``) where
@@ -242,12 +257,15 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
     visible in the result rather than being turned into a distance.
     """
     dtype = np.result_type(X, Y)
+    symmetric = Y is X and (Y_norm2 is None or Y_norm2 is X_norm2)
     if X_norm2 is None:
         X_norm2 = squared_norms(X)
     if Y_norm2 is None:
-        Y_norm2 = squared_norms(Y)
+        Y_norm2 = X_norm2 if symmetric else squared_norms(Y)
     n_x, n_y = X.shape[0], Y.shape[0]
-    if n_x * n_y > (n_x + n_y) * (X.shape[1] + 2):
+    if symmetric:
+        product = None
+    elif n_x * n_y > (n_x + n_y) * (X.shape[1] + 2):
         product = _augmented_product
     else:
         product = _plain_product
@@ -257,11 +275,20 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
     # taken unscaled and `a` applied in the output pass instead.
     top = max(float(X_norm2.max(initial=0.0)), float(Y_norm2.max(initial=0.0)))
     late = not abs(float(scale)) * max(4.0 * top, 1.0) < float(np.finfo(dtype).max)
-    out, norm_terms = product(X, Y, 1.0 if late else scale, X_norm2, Y_norm2, dtype)
+    if symmetric:
+        out, self_term = _symmetric_product(X, 1.0 if late else scale, X_norm2, dtype)
+        factor, norm_terms = (-2.0 if late else -2.0 * scale), None
+    else:
+        out, norm_terms = product(X, Y, 1.0 if late else scale, X_norm2, Y_norm2, dtype)
     clamp = np.maximum if late or scale >= 0 else np.minimum
 
     def finish(block, rows):
-        if norm_terms is not None:
+        if symmetric:
+            # −2a xᵢᵀxⱼ + (a‖xᵢ‖² + a‖xⱼ‖²): the norm terms summed first, a
+            # commutative sum, so that entries (i, j) and (j, i) stay equal.
+            np.multiply(block, factor, out=block)
+            block += np.add(self_term[rows, None], self_term)
+        elif norm_terms is not None:
             X_term, Y_term = norm_terms
             np.add(block, X_term[rows, None], out=block)
             np.add(block, Y_term, out=block)
