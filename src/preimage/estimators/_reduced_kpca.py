@@ -21,7 +21,7 @@ from sklearn.base import (
 )
 from sklearn.utils._param_validation import HasMethods
 
-from .._typing import MatrixLike, RandomStateLike, TransformOutput
+from .._typing import MatrixLike, TransformOutput
 from .._validation import validate_estimator_input
 from ..reduced_set import kernel_pca_expansion
 from ._kernel_pca import KernelPCA
@@ -156,25 +156,6 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
     }
 
     _maker = "reduce_kernel_pca"
-
-    def __init__(
-        self,
-        estimator: BaseEstimator | None = None,
-        n_vectors: int = 10,
-        *,
-        method: str = "construction",
-        shared: bool = True,
-        method_params: dict[str, Any] | None = None,
-        random_state: RandomStateLike = None,
-    ) -> None:
-        super().__init__(
-            estimator,
-            n_vectors,
-            method=method,
-            shared=shared,
-            method_params=method_params,
-            random_state=random_state,
-        )
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X: MatrixLike, y: object = None) -> Self:
