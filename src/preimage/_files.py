@@ -245,6 +245,24 @@ def _numbered(path, n):
     return path if n == 0 else path.with_name(f"{path.stem}-{n}{path.suffix}")
 
 
+def _numbered_dir(path, n):
+    return path if n == 0 else path.with_name(f"{path.name}-{n}")
+
+
+def _first_free(move, tmp, path, numbered, name):
+    """``move(tmp, name(path, n))`` for n = 0, 1, ... until a name is free:
+    the name taken. Without `numbered`, only n = 0 (FileExistsError if taken)."""
+    n = 0
+    while True:
+        try:
+            move(tmp, name(path, n))
+            return name(path, n)
+        except FileExistsError:
+            if not numbered:
+                raise
+            n += 1
+
+
 def atomic_write(path, write, *, overwrite=False, numbered=False):
     """Call ``write(tmp)`` to write a file beside `path`, then give it `path`'s name.
 
@@ -276,15 +294,7 @@ def atomic_write(path, write, *, overwrite=False, numbered=False):
             if overwrite and not numbered:
                 os.replace(tmp, path)
                 return path
-            n = 0
-            while True:
-                try:
-                    _link_new(tmp, _numbered(path, n))
-                    return _numbered(path, n)
-                except FileExistsError:
-                    if not numbered:
-                        raise
-                    n += 1
+            return _first_free(_link_new, tmp, path, numbered, _numbered)
         except FileExistsError:
             raise
         except OSError as exc:
@@ -381,16 +391,7 @@ def atomic_dir(path, fill, *, overwrite=False, numbered=False):
             if overwrite and not numbered:
                 _replace_dir(tmp, path)
                 return path
-            n = 0
-            while True:
-                final = path if n == 0 else path.with_name(f"{path.name}-{n}")
-                try:
-                    _move_dir_new(tmp, final)
-                    return final
-                except FileExistsError:
-                    if not numbered:
-                        raise
-                    n += 1
+            return _first_free(_move_dir_new, tmp, path, numbered, _numbered_dir)
         except FileExistsError:
             raise
         except OSError as exc:
