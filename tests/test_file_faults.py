@@ -398,6 +398,13 @@ def test_two_denoise_runs_at_once_one_wins(model, tmp_path):
 # --- killed, terminated, interrupted -----------------------------------------
 
 
+def _has_content(path):
+    try:
+        return any(path.iterdir()) if path.is_dir() else path.stat().st_size > 0
+    except FileNotFoundError:
+        return False
+
+
 def _start_and_catch_writing(model, tmp_path, out, n):
     """Start `preimage denoise` of `n` samples to `out` and wait until it writes."""
     np.save(tmp_path / "x.npy", np.random.default_rng(1).random((n, 16)))
@@ -411,7 +418,9 @@ def _start_and_catch_writing(model, tmp_path, out, n):
         text=True,
     )
     deadline = time.monotonic() + 120
-    while not _temps(tmp_path):
+    # Not the empty probe `check_writable` makes and removes before denoising:
+    # a temporary that has content.
+    while not any(_has_content(tmp_path / name) for name in _temps(tmp_path)):
         if run.poll() is not None or time.monotonic() > deadline:
             run.kill()
             pytest.fail(f"the run ended before it was caught writing: {run.stderr.read()}")
