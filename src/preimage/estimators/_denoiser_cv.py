@@ -130,6 +130,13 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     subspace, noise included, and ``fit`` warns with a
     :class:`~preimage.ConfigurationWarning`.
 
+    Measured on bundled MNIST (2,000 training digits with a noisy copy each,
+    500 test digits, ``benchmarks/bench_denoiser_cv.py``): with its defaults
+    it chose γ = 0.019 and 1,000 components for Gaussian noise σ = 0.5 (test
+    MSE 12.57, where a 3 × 3 grid search gave 13.00) and γ = 0.027 and 1,000
+    components for speckle p = 0.4 (16.86 against 16.99), scoring 16
+    candidates with 12 kernel PCA fits.
+
     Every candidate's fixed point starts at the noisy input, as the refitted
     denoiser's does: a start carried over from a neighbouring candidate
     would land the pre-images elsewhere and break the equality with

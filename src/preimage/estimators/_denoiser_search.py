@@ -22,7 +22,10 @@ best is at an edge, one more factor of 2 beyond it (at most
 its better neighbour (a bisection step in log γ: where the error is unimodal
 in log γ, its minimum lies between them). A width costs one
 eigendecomposition per fold and one pre-image pass per count; four are
-enough where the data's best width is within 4× of γ₀. On bundled MNIST γ₀ is 0.0095 and the best width about 2γ₀.
+enough where the data's best width is within 4× of γ₀. On 2,000 bundled
+MNIST digits γ₀ is 0.0095, and 3-fold cross-validation on (noisy copy →
+clean digit) pairs chose 0.019 for Gaussian noise σ = 0.5 and 0.027 for
+speckle p = 0.4 (``benchmarks/bench_denoiser_cv.py``).
 """
 
 import math
