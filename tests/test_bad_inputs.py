@@ -16,6 +16,7 @@ import pytest
 from preimage import (
     KernelPCA,
     KernelPCADenoiser,
+    KernelPCADenoiserCV,
     WienerRegressor,
     config_context,
     find_preimage,
@@ -82,6 +83,9 @@ CASES = {
         KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X).project(X), method="magic"
     ),
     "denoiser-method": lambda tmp: KernelPCADenoiser(2, method="magic").fit(X),
+    "denoiser-cv-counts": lambda tmp: KernelPCADenoiserCV(n_components=[2, 50]).fit(X, X),
+    "denoiser-cv-widths": lambda tmp: KernelPCADenoiserCV(gammas=[1.0, -1.0]).fit(X, X),
+    "denoiser-cv-no-pairs": lambda tmp: KernelPCADenoiserCV([1.0], [2]).fit(X).transform(X),
     "memory-budget": lambda tmp: _budget_fit(),
     "not-a-model": _not_a_model,
     "wiener-duplicates": lambda tmp: (

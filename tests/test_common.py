@@ -29,6 +29,7 @@ from preimage import (
     KernelDependencyEstimator,
     KernelPCA,
     KernelPCADenoiser,
+    KernelPCADenoiserCV,
     NumericalWarning,
     PreimageResult,
     ReducedKernelPCA,
@@ -113,6 +114,18 @@ CHECKED = {
             for m in ("fixed_point", "learned", "closed_form")
         ]
     ),
+    # The width searched (default) and given, the fixed point (regularised, as
+    # above) and the learned map with a grid of its options.
+    "KernelPCADenoiserCV": [
+        KernelPCADenoiserCV(method_params={"alpha": 0.1}, random_state=0),
+        KernelPCADenoiserCV(
+            [0.1, 1.0],
+            [1, 2],
+            method="learned",
+            method_params=[{"alpha": 1e-2}, {"alpha": 1e-1}],
+            random_state=0,
+        ),
+    ],
     # Each reduced-set method and each kind of machine once, and a multiclass
     # SVC reduced per machine (the default shares one set). A one-vs-one SVC
     # with decision_function_shape="ovo" is left out: its pairwise decision

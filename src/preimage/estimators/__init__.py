@@ -7,6 +7,7 @@ from .._lazy import lazy_exports
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._denoiser import KernelPCADenoiser
+    from ._denoiser_cv import KernelPCADenoiserCV
     from ._kde import KernelDependencyEstimator
     from ._kernel_pca import KernelPCA
     from ._reduced_kpca import ReducedKernelPCA, reduce_kernel_pca
@@ -19,6 +20,7 @@ __all__ = [
     "KernelDependencyEstimator",
     "KernelPCA",
     "KernelPCADenoiser",
+    "KernelPCADenoiserCV",
     "ReducedKernelPCA",
     "ReducedSVC",
     "ReducedSVR",

@@ -76,6 +76,10 @@ def save_model(
         the reduced-set estimators, :class:`~preimage.WienerRegressor` or
         :class:`~preimage.SequentialSVR`, with a kernel given by name or as a
         kernel of :mod:`preimage.kernels` (a Python callable cannot be stored).
+        A :class:`~preimage.KernelPCADenoiserCV` is saved as its
+        `best_estimator_`, the :class:`~preimage.KernelPCADenoiser` it
+        chose and refitted: the file keeps what denoises, not the search, and
+        loads as that denoiser.
     path : str or Path
         The file (conventionally ``.npz``). It is written to a temporary file
         beside it and renamed, so it appears whole or not at all.
@@ -105,6 +109,14 @@ def save_model(
         raise TypeError(
             f"'estimator' must be a fitted estimator of preimage, got {type(estimator).__name__}"
         )
+    from ..estimators import KernelPCADenoiserCV
+
+    if isinstance(estimator, KernelPCADenoiserCV):
+        if not hasattr(estimator, "best_estimator_"):
+            raise NotFittedError(
+                "'estimator' (KernelPCADenoiserCV) is not fitted; fit it before saving it"
+            )
+        estimator = estimator.best_estimator_
     key = resolve_key(key)
     if not any(k.endswith("_") and not k.startswith("_") for k in vars(estimator)):
         raise NotFittedError(
