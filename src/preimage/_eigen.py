@@ -89,6 +89,39 @@ def _randomized_eigh(K, n_components, n_iter, rng, n_oversamples=10):
     return values[top], Q @ small[:, top]
 
 
+#: Lanczos (ARPACK) replaces LAPACK for ``dense`` from this matrix size, for
+#: at most one component in this many (see :func:`top_eigh`).
+_LANCZOS_FROM = 1000
+_LANCZOS_SHARE = 20
+
+
+def _index_range_eigh(K, n_components):
+    """The top eigenpairs by LAPACK's index-range driver (?syevr)."""
+    n = K.shape[0]
+    values, vectors = linalg.eigh(K, subset_by_index=(n - n_components, n - 1))
+    if values.shape[0] < n_components:
+        # LAPACK's index-range driver (?syevr) can return fewer eigenpairs
+        # than asked for when the top eigenvalue is highly degenerate
+        # (K = I − 11ᵀ/n, an identity Gram matrix centred): take them all.
+        values, vectors = full_eigh(K)
+        values, vectors = values[n - n_components :], vectors[:, n - n_components :]
+    return values, vectors
+
+
+def _lanczos_eigh(K, n_components):
+    """The top eigenpairs by implicitly restarted Lanczos (ARPACK) converged
+    to machine precision (``tol=0``: residuals ``‖Kv − λv‖`` at the rounding
+    level of ``‖K‖``), from a fixed start vector so that the answer does not
+    depend on any random state; LAPACK's index-range driver where ARPACK does
+    not converge or fails."""
+    n = K.shape[0]
+    v0 = np.random.default_rng(0).uniform(-1, 1, n).astype(K.dtype)
+    try:
+        return eigsh(K, k=n_components, which="LA", tol=0, v0=v0)
+    except (ArpackError, ArpackNoConvergence):
+        return _index_range_eigh(K, n_components)
+
+
 def top_eigh(
     K,
     n_components,
@@ -110,6 +143,16 @@ def top_eigh(
     solver : {"auto", "dense", "arpack", "randomized"}
         ``auto`` is scikit-learn's rule: ARPACK when n > 200 and fewer than
         10 components are wanted, else ``dense``; both reach LAPACK accuracy.
+        ``dense`` is the exact answer by the faster exact method for the
+        shape: Lanczos (ARPACK) iterated to machine precision (``tol=0``,
+        from a fixed start vector) when q is at most n/20 of an n ≥ 1,000
+        matrix, where it needs only matrix-vector products and is about 2×
+        (n = 1,000 and 2,000) to 4× (n = 5,000) faster than LAPACK's
+        reduction of the whole matrix to tridiagonal form (measured on digit
+        Gram matrices; at q = n/10 LAPACK is faster);
+        LAPACK's index-range driver (MRRR) otherwise, and wherever ARPACK
+        fails. Both agree to rounding (eigenvalues ~1e-15, eigenvectors
+        ~1e-13 relative on digits, signs fixed alike).
         ``randomized`` (by name only) is faster for a few components of a
         large matrix and approximate: its eigenpairs differ from the dense
         ones by about 1e-3 relative on digits, and it keeps the eigenvalues
@@ -139,14 +182,10 @@ def top_eigh(
         solver = "dense"  # Lanczos needs k < n
     rng = check_random_state(random_state)
 
-    if solver == "dense":
-        values, vectors = linalg.eigh(K, subset_by_index=(n - n_components, n - 1))
-        if values.shape[0] < n_components:
-            # LAPACK's index-range driver (?syevr) can return fewer eigenpairs
-            # than asked for when the top eigenvalue is highly degenerate
-            # (K = I − 11ᵀ/n, an identity Gram matrix centred): take them all.
-            values, vectors = full_eigh(K)
-            values, vectors = values[n - n_components :], vectors[:, n - n_components :]
+    if solver == "dense" and n >= _LANCZOS_FROM and _LANCZOS_SHARE * n_components <= n:
+        values, vectors = _lanczos_eigh(K, n_components)
+    elif solver == "dense":
+        values, vectors = _index_range_eigh(K, n_components)
     elif solver == "arpack":
         v0 = rng.uniform(-1, 1, n)
         try:
@@ -160,7 +199,7 @@ def top_eigh(
                 ConvergenceWarning if isinstance(exc, ArpackNoConvergence) else NumericalWarning
             )
             warn(f"ARPACK failed ({exc}); the dense solver was used instead", category)
-            values, vectors = linalg.eigh(K, subset_by_index=(n - n_components, n - 1))
+            values, vectors = _index_range_eigh(K, n_components)
     else:
         if iterated_power == "auto":
             iterated_power = 7 if n_components < 0.1 * n else 4

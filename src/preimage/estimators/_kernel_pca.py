@@ -84,8 +84,12 @@ class KernelPCA(
         Solver of the leading eigenpairs; none computes more than q of them.
         ``"auto"`` is scikit-learn's rule (ARPACK for fewer than 10
         components of more than 200 points, else dense) and exact to LAPACK
-        accuracy; ``"randomized"`` is faster for a few components of many
-        points and approximate.
+        accuracy; ``"dense"`` is the exact answer, computed by Lanczos
+        iterated to machine precision where q is at most n/20 of n ≥ 1,000
+        points (faster there than LAPACK, and equal to it to rounding), by
+        LAPACK otherwise (see :func:`preimage._eigen.top_eigh`);
+        ``"randomized"`` is faster for a few components of many points and
+        approximate.
     tol : float, default=0
         ARPACK tolerance (0: machine precision).
     max_iter : int, default=None

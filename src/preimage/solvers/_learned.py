@@ -6,7 +6,6 @@ from collections.abc import Callable
 import contextlib
 import dataclasses
 from typing import Any, Self
-import warnings
 
 import numpy as np
 from scipy import linalg
@@ -57,6 +56,46 @@ def _cholesky_threads(n):
     return threadpool_limits(limits=1, user_api="blas")
 
 
+def _cholesky_solve(A, B):
+    """``A⁻¹ B`` by LAPACK's Cholesky factorisation (?potrf, in A's memory)
+    and its triangular solves (?potrs); None when A is not numerically
+    positive definite: a pivot that is not positive, or a reciprocal condition
+    number (?pocon) below the unit roundoff, where :func:`scipy.linalg.solve`
+    would warn.
+
+    The columns of B that are zero (pixels blank in every training image)
+    have zero solutions and are not passed to the triangular solves, whose
+    cost is proportional to the number of columns.
+    """
+    dtype = np.result_type(A.dtype, B.dtype, np.float32)
+    A = np.asarray(A, dtype=dtype)
+    # A is symmetric: its transpose is the Fortran-ordered array LAPACK
+    # works in, with no copy.
+    At = A.T if A.flags.c_contiguous else np.asfortranarray(A)
+    lange, potrf, potrs, pocon, lamch = linalg.get_lapack_funcs(
+        ("lange", "potrf", "potrs", "pocon", "lamch"), (At,)
+    )
+    norm = lange("1", At)
+    n = At.shape[0]
+    with _cholesky_threads(n):
+        factor, info = potrf(At, lower=True, overwrite_a=True, clean=False)
+    if info != 0:
+        return None
+    rcond, info = pocon(factor, norm, uplo="L")
+    if info != 0 or not rcond >= lamch("E"):
+        return None
+    used = np.flatnonzero(np.any(B, axis=0))
+    X = np.zeros(B.shape, dtype=dtype)
+    if used.size:
+        solution, info = potrs(
+            factor, np.asfortranarray(B[:, used], dtype=dtype), lower=True, overwrite_b=True
+        )
+        if info != 0:
+            return None
+        X[:, used] = solution
+    return X
+
+
 def _solve_psd(make_A, B, what):
     """``A⁻¹ B`` for a symmetric ``A = make_A()`` that should be positive definite.
 
@@ -69,13 +108,9 @@ def _solve_psd(make_A, B, what):
     """
     A = make_A()
     n = A.shape[0]
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", linalg.LinAlgWarning)
-            with _cholesky_threads(n):
-                return linalg.solve(A, B, assume_a="pos", overwrite_a=True)
-    except (linalg.LinAlgError, linalg.LinAlgWarning):
-        pass
+    X = _cholesky_solve(A, B)
+    if X is not None:
+        return X
     w, V = linalg.eigh(make_A(), overwrite_a=True)
     top = max(float(np.abs(w).max()), np.finfo(w.dtype).tiny)
     keep = np.abs(w) > n * np.finfo(w.dtype).eps * top
@@ -88,6 +123,17 @@ def _solve_psd(make_A, B, what):
     )
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
         return V[:, keep] @ ((V[:, keep].T @ B) / w[keep, None])
+
+
+def _product_skipping_zero_columns(L, beta):
+    """``L β``, with the columns of β that are zero (pixels blank in every
+    training target) left out of the product: theirs is zero."""
+    used = np.any(beta, axis=0)
+    if used.all() or not np.isfinite(L).all():
+        return L @ beta
+    out = np.zeros((L.shape[0], beta.shape[1]), dtype=np.result_type(L, beta))
+    out[:, used] = L @ beta[:, used]
+    return out
 
 
 def _refuse_overflow(values, what):
@@ -355,7 +401,9 @@ class LearnedPreimage(PreimageSolver):
         C = check_array_2d(coordinates, "coordinates", n_features=self.coordinates_.shape[1])
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             L = self.map_kernel_.block(C, self.coordinates_, check_input=False, overflow="ignore")
-            out = (L @ self.dual_coef_).astype(self.output_dtype_, copy=False)
+            out = _product_skipping_zero_columns(L, self.dual_coef_).astype(
+                self.output_dtype_, copy=False
+            )
         out = _refuse_overflow(out, "the learned map's output")
         return out if self.target_mean_ is None else out + self.target_mean_
 
