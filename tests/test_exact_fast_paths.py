@@ -183,3 +183,28 @@ def test_learned_map_with_blank_pixels_equals_the_direct_solve(digits):
     out = kpca.inverse_transform(Y)
     np.testing.assert_allclose(out, expected, rtol=0, atol=1e-10 * np.abs(expected).max())
     assert not out[:, 0].any()
+
+
+@pytest.mark.parametrize("share", [0.1, 0.5, 0.75])
+def test_dense_for_a_large_share_equals_the_index_range(centred_gram, share):
+    """Below n/5 LAPACK's index range, from n/5 on its full decomposition:
+    both the eigenpairs LAPACK's index-range driver gives (independent
+    computation, the same signs fixed)."""
+    K = centred_gram[:400, :400]
+    n = K.shape[0]
+    q = int(share * n)
+    ref_values, ref_vectors = linalg.eigh(K, subset_by_index=(n - q, n - 1))
+    values, vectors = top_eigh(K, q, solver="dense")
+    np.testing.assert_allclose(values, ref_values[::-1], rtol=0, atol=1e-12 * ref_values[-1])
+    # Eigenvectors of well-separated eigenvalues (gap above 1e-6 of the
+    # largest) agree to rounding; the rest span the same subspaces.
+    gaps = np.abs(np.diff(ref_values[::-1]))
+    separated = np.flatnonzero(
+        np.minimum(np.r_[np.inf, gaps], np.r_[gaps, np.inf]) > 1e-6 * ref_values[-1]
+    )
+    np.testing.assert_allclose(
+        vectors[:, separated],
+        flip_signs(ref_vectors[:, ::-1])[:, separated],
+        rtol=0,
+        atol=1e-7,
+    )
