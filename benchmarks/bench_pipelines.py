@@ -98,10 +98,8 @@ def main(argv=None):
     parser.add_argument("--map-gamma", type=float, default=100.0)
     parser.add_argument("--map-alpha", type=float, default=1e-3)
     parser.add_argument("--map-landmarks", type=int, default=2000)
-    parser.add_argument(
-        "--sk-gammas", type=float, nargs="+", default=[0.001, 0.002, 0.003, 0.005, 0.01]
-    )
-    parser.add_argument("--sk-alphas", type=float, nargs="+", default=[1e-3, 1e-2, 0.1, 1.0])
+    parser.add_argument("--sk-gammas", type=float, nargs="+", default=[0.001, 0.002, 0.003])
+    parser.add_argument("--sk-alphas", type=float, nargs="+", default=[0.1, 1.0, 10.0])
     parser.add_argument("--tune-n", type=int, default=5000)
     parser.add_argument("--sk-gamma", type=float, help="skip the grid: this gamma")
     parser.add_argument("--sk-alpha", type=float, help="skip the grid: this alpha")
