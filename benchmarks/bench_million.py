@@ -203,7 +203,7 @@ def run_in_memory(args, params):
             f"| {r['mse']:6.2f}"
         )
     big, small = max(args.sizes), args.n_small
-    if big in runs:
+    if big in runs and big >= 1_000_000:  # the targets are the million's
         r, peak = runs[big]["result"], runs[big]["peak_gb"]
         total = r["fit"] + r["denoise"]
         print(
@@ -216,19 +216,28 @@ def run_in_memory(args, params):
             f"MSE n={big} / n={small} = {ratio:.3f} "
             f"(target within 5%: {verdict(abs(ratio - 1) <= 0.05)})"
         )
-    if args.plot and len(runs) > 1:
-        rows = [
-            (
-                n,
-                run["result"]["fit"],
-                run["result"]["denoise"],
-                run["peak_gb"],
-                run["result"]["mse"],
-            )
-            for n, run in runs.items()
-        ]
+    rows = record(args.results, runs)
+    if args.plot and len(rows) > 1:
         plot(rows, args.plot)
-        print(f"plot saved to {args.plot}")
+        print(f"plot of n = {', '.join(str(r[0]) for r in rows)} saved to {args.plot}")
+
+
+def record(path, runs):
+    """Add this run's sizes to the JSON file of results (one entry per n, the
+    latest kept) and return all its rows (n, fit, denoise, peak GB, MSE)."""
+    import json
+
+    saved = {}
+    if path and os.path.exists(path):
+        with open(path) as f:
+            saved = json.load(f)
+    for n, run in runs.items():
+        r = run["result"]
+        saved[str(n)] = [r["fit"], r["denoise"], run["peak_gb"], r["mse"]]
+    if path:
+        with open(path, "w") as f:
+            json.dump(saved, f, indent=1)
+    return sorted((int(n), *values) for n, values in saved.items())
 
 
 def run_out_of_core(args, params):
@@ -290,6 +299,13 @@ def main(argv=None):
             os.path.dirname(os.path.abspath(__file__)), "..", "docs", "benchmarks", "million.png"
         ),
     )
+    parser.add_argument(
+        "--results",
+        default=os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "results", "million.json"
+        ),
+        help="JSON file the sizes' results are added to; the plot shows all of them",
+    )
     parser.add_argument("--quick", action="store_true", help="small sizes, to check it runs")
     args = parser.parse_args(argv)
     params = {**PARAMS, "method_params": {**PARAMS["method_params"]}}
@@ -297,8 +313,9 @@ def main(argv=None):
         args.n_small, args.n_test, args.sizes = 20_000, 2000, [1000, 20_000, 60_000]
         params.update(n_components=50, n_landmarks=200)
         params["method_params"]["n_landmarks"] = 300
-    if args.plot:
-        os.makedirs(os.path.dirname(args.plot), exist_ok=True)
+    for path in (args.plot, args.results):
+        if path:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     print(
         "Bundled MNIST with shifts and noise (the 4,000 training digits repeated with random "
         "shifts ≤ 2 px, Gaussian noise σ = 0.5: not distinct digits); KernelPCADenoiser("
