@@ -273,3 +273,39 @@ def test_fitted_estimator_is_in_the_graph_once(capsys):
     kpca = KernelPCA(8, kernel="rbf", gamma=0.02).fit(digits[:300])
     back = kpca.inverse_transform(kpca.transform(dX), method="mds")
     assert _tasks_holding(dict(back.__dask_graph__()), kpca)[0] == 1
+
+
+def test_nystroem_denoiser_fit_on_dask_never_holds_the_whole_array():
+    # Every task of the fit (reading, kernel blocks, moments, coordinates)
+    # returns at most one block of rows: the data are streamed, never
+    # materialised; and the fit is the in-memory one.
+    import dask
+    from dask.callbacks import Callback
+
+    rng = np.random.default_rng(5)
+    clean = rng.normal(size=(400, 6))
+    noisy = clean + 0.1 * rng.normal(size=clean.shape)
+    rows = 50
+    largest = []
+
+    class Rows(Callback):
+        def _posttask(self, key, result, dsk, state, worker_id):
+            for part in result if isinstance(result, tuple) else (result,):
+                if isinstance(part, np.ndarray) and part.ndim == 2:
+                    largest.append(part.shape[0])
+
+    kw = dict(
+        n_components=3,
+        gamma=0.1,
+        method="learned",
+        method_params={"alpha": 0.1, "n_landmarks": 30},
+        n_landmarks=40,
+        random_state=0,
+    )
+    with dask.config.set(scheduler="sync"), Rows():
+        dsk = KernelPCADenoiser(**kw).fit(chunked(noisy, rows), chunked(clean, rows))
+    mem = KernelPCADenoiser(**kw).fit(noisy, clean)
+    assert largest and max(largest) <= rows
+    # The moments are summed in blocks of 50 rows instead of one: rounding,
+    # amplified by the conditioning of the map's normal equations (~1e-7).
+    np.testing.assert_allclose(dsk.transform(noisy[:20]), mem.transform(noisy[:20]), atol=1e-6)

@@ -235,6 +235,61 @@ def test_dependent_landmarks_are_dropped_with_a_warning(data):
     np.testing.assert_allclose(W.T @ gaussian_gram(Z, Z, 0.2) @ W, np.eye(5), atol=1e-9)
 
 
+def test_well_conditioned_landmarks_take_the_cholesky_basis(data):
+    X, _ = data
+    K = gaussian_gram(X[:20], X[:20], 0.2)
+    W = landmark_basis(K)
+    # W = R⁻¹ of K = RᵀR: upper triangular, and the same K⁻¹ as an inverse
+    # computed independently.
+    np.testing.assert_array_equal(W, np.triu(W))
+    np.testing.assert_allclose(W.T @ K @ W, np.eye(20), atol=1e-9)
+    np.testing.assert_allclose(W @ W.T, np.linalg.inv(K), rtol=1e-8, atol=1e-8)
+
+
+def _eigen_basis_only(monkeypatch):
+    import preimage._eigen
+
+    monkeypatch.setattr(preimage._eigen, "_cholesky_basis", lambda K, eps: None)
+
+
+def test_the_cholesky_basis_changes_no_nystroem_result(data, monkeypatch):
+    X, T = data
+    rng = np.random.default_rng(3)
+    C, Y = rng.normal(size=(200, 3)), rng.normal(size=(200, 4))
+
+    def results():
+        kpca = KernelPCA(5, kernel="rbf", gamma=0.2, n_landmarks=30, random_state=0).fit(X)
+        learned = LearnedPreimage("rbf", gamma=0.3, alpha=0.01, n_landmarks=40, random_state=0)
+        return kpca.transform(T), learned.fit_coordinates(C, Y).predict(C[:20])
+
+    import preimage._eigen
+
+    taken, original = [], preimage._eigen._cholesky_basis
+
+    def spy(K, eps):
+        W = original(K, eps)
+        taken.append(W is not None)
+        return W
+
+    monkeypatch.setattr(preimage._eigen, "_cholesky_basis", spy)
+    cholesky = results()
+    assert taken == [True, True]  # both bases by Cholesky
+    _eigen_basis_only(monkeypatch)
+    eigen = results()
+    for a, b in zip(cholesky, eigen):
+        np.testing.assert_allclose(a, b, atol=1e-8 * np.abs(b).max())
+
+
+def test_ill_conditioned_landmarks_take_the_eigen_basis(data):
+    X, _ = data
+    Z = np.vstack([X[:5], X[:5] + 1e-9])  # K_mm of rank 5 to rounding
+    K = gaussian_gram(Z, Z, 0.2)
+    with pytest.warns(NumericalWarning, match="span only 5"):
+        W = landmark_basis(K)
+    assert W.shape == (10, 5)
+    np.testing.assert_allclose(W.T @ K @ W, np.eye(5), atol=1e-6)
+
+
 # -- the Nyström learned map -------------------------------------------------------
 
 

@@ -223,12 +223,39 @@ def top_eigh(
     return values[order], flip_signs(vectors[:, order])
 
 
+def _cholesky_basis(K, eps):
+    """``R⁻¹`` for ``K = RᵀR`` when K is well conditioned, else None.
+
+    Then ``W = R⁻¹`` (upper triangular) has ``WᵀKW = I`` and ``WWᵀ = K⁻¹``:
+    the eigen-basis ``UΛ^{-1/2}`` up to a rotation ``Q`` (``R⁻¹ = UΛ^{-1/2}Q``),
+    which no Nyström quantity depends on, at a fraction of the cost of ``eigh``
+    (a Cholesky factorisation and a triangular inverse, m³/3 flops each).
+    Used only when LAPACK's estimate of the condition number of K,
+    ``(1/rcond(R))²``, is 100 times below ``1/(m · eps)``, the level at which
+    the eigen-basis starts dropping directions; otherwise (and when the
+    factorisation fails) None.
+    """
+    m = K.shape[0]
+    R, info = linalg.lapack.dpotrf(K, lower=0, clean=1)
+    if info != 0:
+        return None
+    rcond, info = linalg.lapack.dtrcon(R, norm="1", uplo="U")
+    if info != 0 or not rcond > 0 or 1.0 / rcond**2 >= 1e-2 / (m * eps):
+        return None
+    W, info = linalg.lapack.dtrtri(R, lower=0)
+    return W if info == 0 and np.isfinite(W).all() else None
+
+
 def landmark_basis(K_mm, *, warn_dropped=True, check_input=True):
     """``W`` (m × r) with ``WᵀK_mmW = I_r`` and ``WWᵀ = K_mm⁺``.
 
-    With ``K_mm = UΛUᵀ``, ``W = UΛ^{-1/2}`` over the r eigenvalues kept: the
-    vectors ``e_l = Σ_j W_jl φ(z_j)`` are an orthonormal basis of the span of
-    the landmarks' images (Williams & Seeger 2001).
+    The vectors ``e_l = Σ_j W_jl φ(z_j)`` are an orthonormal basis of the span
+    of the landmarks' images (Williams & Seeger 2001). When K_mm is well
+    conditioned, ``W = R⁻¹`` from its Cholesky factorisation ``K_mm = RᵀR``
+    (r = m; see :func:`_cholesky_basis`); otherwise, with ``K_mm = UΛUᵀ``,
+    ``W = UΛ^{-1/2}`` over the r eigenvalues kept. The two differ by a
+    rotation of the basis, which leaves every Nyström quantity (projections,
+    kernel PCA axes, the learned map) unchanged.
 
     Eigenvalues of K_mm below ``m · eps · λ_max`` (eps of K_mm's dtype;
     duplicated or nearly dependent landmarks) are dropped, with a
@@ -242,7 +269,12 @@ def landmark_basis(K_mm, *, warn_dropped=True, check_input=True):
     if check_input:
         K_mm = check_gram(K_mm, "K_mm", symmetric=True)[0]
     eps = np.finfo(K_mm.dtype).eps if K_mm.dtype.kind == "f" else np.finfo(float).eps
-    values, vectors = linalg.eigh(np.asarray(K_mm, dtype=np.float64))
+    K64 = np.asarray(K_mm, dtype=np.float64)
+    if K64.shape[0] > 1 and np.isfinite(K64).all():
+        W = _cholesky_basis(K64, eps)
+        if W is not None:
+            return W
+    values, vectors = linalg.eigh(K64)
     m = values.shape[0]
     top = max(float(values[-1]), 0.0)
     keep = values > m * eps * top if top > 0 else np.zeros(m, bool)

@@ -3,7 +3,9 @@
 Exact kernel PCA needs the n × n Gram matrix. With landmarks
 ``z_1 … z_m`` the images ``φ(x)`` are replaced by their projections ``Pφ(x)``
 onto ``span{φ(z_j)}`` (Williams & Seeger 2001). With ``K_mm = UΛUᵀ`` and
-``W = UΛ^{-1/2}`` (m × r, r = rank K_mm), the vectors
+``W = UΛ^{-1/2}`` (m × r, r = rank K_mm; or, when K_mm is well conditioned,
+``W = R⁻¹`` from ``K_mm = RᵀR``, the same basis rotated, at a fraction of the cost:
+:func:`preimage._eigen.landmark_basis`), the vectors
 ``e_l = Σ_j W_jl φ(z_j)`` are an orthonormal basis of that span, and the
 coordinates of ``Pφ(x)`` in it are
 
