@@ -31,12 +31,12 @@ def _bash_blocks():
 
 
 def test_readme_has_the_examples_tested_here():
-    assert len(_python_blocks()) == 7
+    assert len(_python_blocks()) == 8
     assert len(_bash_blocks()) == 3  # set-up, command line, installing by hand
 
 
 def test_coming_from_scikit_learn_example_agrees_with_scikit_learn(capsys):
-    (gap,) = _run(6, capsys)
+    (gap,) = _run(7, capsys)
     # our learned inverse map against scikit-learn's on the same coordinates
     assert float(gap) < 1e-8
 
@@ -45,6 +45,14 @@ def test_denoiser_example_prints_what_its_comment_says(capsys):
     (mse,) = _run(0, capsys)
     # "about 13; the noise alone is 196"
     assert 10 < float(mse) < 16
+
+
+@pytest.mark.slow
+def test_cross_validated_denoiser_example_prints_what_the_text_says(capsys):
+    gamma, n_components, mse = _run(3, capsys)
+    # "This prints `0.014 400` and `14.6`"
+    assert (gamma, n_components) == ("0.014", "400")
+    assert abs(float(mse) - 14.6) < 0.5
 
 
 def test_three_step_example_converges(capsys):
@@ -95,16 +103,16 @@ def test_command_line_example_runs_as_written(tmp_path):
 def test_nystroem_and_dask_examples_print_what_they_say(capsys):
     pytest.importorskip("dask.array")
     namespace = {}
-    (mse,) = _run(3, capsys, namespace)
+    (mse,) = _run(4, capsys, namespace)
     # "about 16.6; the noise alone is 196"
     assert 14 < float(mse) < 19
-    (diff,) = _run(4, capsys, namespace)
+    (diff,) = _run(5, capsys, namespace)
     assert float(diff) < 1e-8
 
 
 @pytest.mark.slow
 def test_reduced_svm_example_prints_what_its_comments_say(capsys):
-    n_support, n_vectors, full, reduced = _run(5, capsys)
+    n_support, n_vectors, full, reduced = _run(6, capsys)
     assert int(n_vectors) == 100 and int(n_support) > 5 * int(n_vectors)
     # "0.926 → 0.911": the reduced machine loses little accuracy
     assert float(full) > 0.9 and float(full) - float(reduced) < 0.03
