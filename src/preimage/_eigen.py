@@ -230,8 +230,8 @@ def _cholesky_basis(K, eps):
     the eigen-basis ``UΛ^{-1/2}`` up to a rotation ``Q`` (``R⁻¹ = UΛ^{-1/2}Q``),
     which no Nyström quantity depends on, at a fraction of the cost of ``eigh``
     (a Cholesky factorisation and a triangular inverse, m³/3 flops each).
-    Used only when LAPACK's estimate of the condition number of K,
-    ``(1/rcond(R))²``, is 100 times below ``1/(m · eps)``, the level at which
+    Used only when LAPACK's estimate of the condition number of K from its
+    factor (``?pocon``, 1-norm), is 100 times below ``1/(m · eps)``, the level at which
     the eigen-basis starts dropping directions; otherwise (and when the
     factorisation fails) None.
     """
@@ -239,8 +239,8 @@ def _cholesky_basis(K, eps):
     R, info = linalg.lapack.dpotrf(K, lower=0, clean=1)
     if info != 0:
         return None
-    rcond, info = linalg.lapack.dtrcon(R, norm="1", uplo="U")
-    if info != 0 or not rcond > 0 or 1.0 / rcond**2 >= 1e-2 / (m * eps):
+    rcond, info = linalg.lapack.dpocon(R, np.abs(K).sum(axis=0).max(), uplo="U")
+    if info != 0 or not rcond > 0 or 1.0 / rcond >= 1e-2 / (m * eps):
         return None
     W, info = linalg.lapack.dtrtri(R, lower=0)
     return W if info == 0 and np.isfinite(W).all() else None
