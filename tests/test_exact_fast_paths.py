@@ -48,6 +48,28 @@ def test_dense_lanczos_equals_lapack(centred_gram, monkeypatch):
     np.testing.assert_allclose(vectors, flip_signs(ref_vectors[:, ::-1]), rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("order", ["C", "F", "strided"])
+def test_symmetric_operator_is_the_product_with_k(centred_gram, dtype, order):
+    """Lanczos multiplies by one triangle of K (?symv): the same product as
+    the general one, to the rounding of the dtype, for any memory layout."""
+    K = centred_gram[:300, :300].astype(dtype)
+    K = {"C": K, "F": np.asfortranarray(K), "strided": np.repeat(K, 2, axis=1)[:, ::2]}[order]
+    V = np.random.default_rng(0).standard_normal((300, 3)).astype(dtype)
+    op = _eigen._symmetric_operator(K)
+    for v in V.T:
+        out = op.matvec(v)
+        assert out.dtype == dtype and out.shape == (300,)
+        exact = K.astype(np.float64) @ v.astype(np.float64)
+        scale = np.abs(K).sum(axis=1).astype(np.float64) @ np.abs(v).astype(np.float64)
+        assert np.abs(out - exact).max() <= 300 * np.finfo(dtype).eps * scale
+
+
+def test_symmetric_operator_leaves_other_dtypes_to_the_matrix():
+    K = np.eye(4, dtype=np.int64)
+    assert _eigen._symmetric_operator(K) is K
+
+
 def test_dense_does_not_depend_on_random_state(centred_gram):
     a = top_eigh(centred_gram, 30, solver="dense", random_state=0)
     b = top_eigh(centred_gram, 30, solver="dense", random_state=7)

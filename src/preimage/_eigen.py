@@ -12,7 +12,7 @@ method starts from (Nyström kernel PCA, the learned map over landmarks).
 
 import numpy as np
 from scipy import linalg
-from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
+from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, LinearOperator, eigsh
 
 from ._validation import check_gram, check_random_state
 from ._warnings import warn
@@ -121,6 +121,28 @@ def _index_range_eigh(K, n_components):
     return values, vectors
 
 
+def _symmetric_operator(K):
+    """The product ``v ↦ Kv`` of a symmetric float K by BLAS's symmetric
+    matrix-vector product (?symv, over K's lower triangle), K itself for any
+    other dtype.
+
+    Each Lanczos step is one product with K, bound by reading K from memory:
+    ?symv reads one triangle, half the matrix a general product (?gemv)
+    reads, and runs in the BLAS that SciPy's ARPACK itself calls, so that the
+    iteration does not alternate between NumPy's and SciPy's separate
+    OpenBLAS thread pools. The result is the same product to rounding.
+    """
+    if K.dtype not in (np.float32, np.float64):
+        return K
+    # K is symmetric: its transpose is the Fortran-ordered array BLAS works
+    # in, with no copy.
+    At = K.T if K.flags.c_contiguous else np.asfortranarray(K)
+    (symv,) = linalg.get_blas_funcs(("symv",), (At,))
+    return LinearOperator(
+        K.shape, matvec=lambda v: symv(1.0, At, np.ravel(v), lower=1), dtype=K.dtype
+    )
+
+
 def _lanczos_eigh(K, n_components):
     """The top eigenpairs by implicitly restarted Lanczos (ARPACK) converged
     to machine precision (``tol=0``: residuals ``‖Kv − λv‖`` at the rounding
@@ -130,7 +152,7 @@ def _lanczos_eigh(K, n_components):
     n = K.shape[0]
     v0 = np.random.default_rng(0).uniform(-1, 1, n).astype(K.dtype)
     try:
-        return eigsh(K, k=n_components, which="LA", tol=0, v0=v0)
+        return eigsh(_symmetric_operator(K), k=n_components, which="LA", tol=0, v0=v0)
     except (ArpackError, ArpackNoConvergence):
         return _index_range_eigh(K, n_components)
 
