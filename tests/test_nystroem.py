@@ -315,6 +315,23 @@ def test_learned_map_with_landmarks_solves_the_subset_of_regressors_problem():
     assert len({tuple(r) for r in Cm}) == 15 and all(any((r == C).all(1)) for r in Cm)
 
 
+def test_landmark_map_products_in_a_triangular_basis_are_the_general_products():
+    from preimage.solvers._learned import _in_basis, _is_upper_triangular, _times_basis
+
+    rng = np.random.default_rng(2)
+    C = rng.normal(size=(30, 3))
+    W = landmark_basis(gaussian_gram(C, C, 0.5))  # R⁻¹ of a Cholesky factor
+    assert _is_upper_triangular(W)
+    L = gaussian_gram(rng.normal(size=(200, 3)), C, 0.5)
+    LtL, LtT, theta = L.T @ L, L.T @ rng.normal(size=(200, 4)), rng.normal(size=(30, 4))
+    A, WtT = _in_basis(W, LtL, LtT)
+    scale = np.abs(W).max() ** 2
+    np.testing.assert_allclose(A, W.T @ LtL @ W, atol=1e-12 * scale * np.abs(LtL).max())
+    np.testing.assert_allclose(WtT, W.T @ LtT, atol=1e-12 * scale * np.abs(LtT).max())
+    np.testing.assert_allclose(_times_basis(W, theta), W @ theta, atol=1e-12 * scale)
+    assert not _is_upper_triangular(W.T) and not _is_upper_triangular(W[:, :20])
+
+
 # -- the denoiser -------------------------------------------------------------------
 
 
