@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from bench_nystroem import make_pairs
+from bench_nystroem import NYSTROEM_DENOISER, make_pairs
 
 
 def main(argv=None):
@@ -28,14 +28,7 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     noisy, clean, noisy_test, clean_test = make_pairs(args.n, 2000)
-    params = dict(
-        n_components=400,
-        gamma=0.02,
-        n_landmarks=1000,
-        method="learned",
-        random_state=0,
-        method_params={"gamma": 100.0, "alpha": 1e-3, "n_landmarks": 2000},
-    )
+    params = NYSTROEM_DENOISER
     cholesky = eigen._cholesky_basis
     times, errors = {"cholesky": [], "eigh": []}, {}
     for _ in range(args.rounds):

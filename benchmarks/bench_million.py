@@ -42,19 +42,13 @@ import time
 import numpy as np
 
 from _measure import run_isolated
+from bench_nystroem import NYSTROEM_DENOISER
 
 CHUNK = 50_000
 # Rows per file of the out-of-core stacks, and so per Dask block: the learned
 # map's float64 kernel block of a Dask block is STACK_CHUNK × 2,000 × 8 bytes.
 STACK_CHUNK = 25_000
-PARAMS = {
-    "n_components": 400,
-    "gamma": 0.02,
-    "n_landmarks": 1000,
-    "method": "learned",
-    "method_params": {"gamma": 100.0, "alpha": 1e-3, "n_landmarks": 2000},
-    "random_state": 0,
-}
+PARAMS = NYSTROEM_DENOISER
 
 
 def originals(seed=0):
