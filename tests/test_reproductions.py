@@ -261,11 +261,15 @@ def test_toy_2d_compares_four_methods_on_each_curve():
 
 
 @pytest.mark.slow
-def test_reduced_set_quick_errors_do_not_depend_on_the_blas_thread_count():
-    # The construction runs on one BLAS thread (OpenBLAS's products of a few
-    # points with the SVs differ in the last bits between 1 and 2 threads and
-    # the greedy construction amplifies that): every error count of the
-    # three tables is the same whatever the caller's thread limit.
+def test_reduced_set_quick_rows_are_bit_identical_under_one_and_two_blas_threads():
+    # Every result is computed with the BLAS on one thread, whatever the
+    # caller's limit: the rows of Tables II-IV, error counts and mean
+    # ρ/‖Ψ‖² alike, are equal bit for bit under 1 and 2 threads. What this
+    # guards on the quick run is the last bits: without the pinning its error
+    # counts did not move, but the mean ρ/‖Ψ‖² of four selection rows did
+    # (by 5e-17 to 2.2e-16, OpenBLAS 0.3.31, 2 cores), which the exact
+    # comparison sees. The construction's error counts of full runs moved
+    # with the thread count (REPRODUCTIONS.md, reduced-set-svm).
     from threadpoolctl import threadpool_limits
 
     from preimage.reproductions import schoelkopf_reduced_set as rs
@@ -275,8 +279,8 @@ def test_reduced_set_quick_errors_do_not_depend_on_the_blas_thread_count():
         with threadpool_limits(n):
             report = run_experiment("reduced-set-svm", quick=True, echo=lambda *a: None)
         tables[n] = [row for table in report.tables[:3] for row in table.rows]
-    assert [a for a, b in zip(tables[1], tables[2]) if a != b] == []
-    assert tables[1] == tables[2]
+    assert len(tables[1]) == len(tables[2]) > 0
+    assert [(a, b) for a, b in zip(tables[1], tables[2]) if a != b] == []
     # Claim 2 is judged at the RSC size closest to ten times fewer vectors.
     original = report.tables[2].rows[0]
     n = rs.tenth_size(original[1])
