@@ -157,6 +157,27 @@ def test_every_exported_name_is_there_and_listed(package):
         module.nope
 
 
+@pytest.mark.parametrize("package", LAZY_PACKAGES)
+def test_dir_lists_the_exports_without_the_lazy_machinery(package):
+    # dir() is __all__ plus the public attributes set since (a subpackage
+    # imported): never TYPE_CHECKING, lazy_exports or a private name.
+    module = importlib.import_module(package)
+    listed = dir(module)
+    assert listed == sorted(set(listed))
+    assert set(module.__all__) <= set(listed)
+    assert not {"TYPE_CHECKING", "lazy_exports", "__getattr__", "__dir__"} & set(listed)
+    for name in set(listed) - set(module.__all__):
+        assert not name.startswith("_") or name == "__version__", name
+        assert isinstance(getattr(module, name), type(sys)), name  # a submodule
+
+
+def test_dir_of_preimage_gains_a_subpackage_once_imported():
+    importlib.import_module("preimage.reproductions")
+    assert "reproductions" not in preimage.__all__
+    assert "reproductions" in dir(preimage)
+    assert "__version__" in dir(preimage)
+
+
 def test_star_import_gives_all_of_preimage():
     namespace = {}
     exec("from preimage import *", namespace)

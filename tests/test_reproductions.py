@@ -261,11 +261,15 @@ def test_toy_2d_compares_four_methods_on_each_curve():
 
 
 @pytest.mark.slow
-def test_reduced_set_quick_errors_do_not_depend_on_the_blas_thread_count():
-    # The construction runs on one BLAS thread (OpenBLAS's products of a few
-    # points with the SVs differ in the last bits between 1 and 2 threads and
-    # the greedy construction amplifies that): every error count of the
-    # three tables is the same whatever the caller's thread limit.
+def test_reduced_set_quick_rows_are_bit_identical_under_one_and_two_blas_threads():
+    # Every result is computed with the BLAS on one thread, whatever the
+    # caller's limit: the rows of Tables II-IV, error counts and mean
+    # ρ/‖Ψ‖² alike, are equal bit for bit under 1 and 2 threads. What this
+    # guards on the quick run is the last bits: without the pinning its error
+    # counts did not move, but the mean ρ/‖Ψ‖² of four selection rows did
+    # (by 5e-17 to 2.2e-16, OpenBLAS 0.3.31, 2 cores), which the exact
+    # comparison sees. The construction's error counts of full runs moved
+    # with the thread count (REPRODUCTIONS.md, reduced-set-svm).
     from threadpoolctl import threadpool_limits
 
     from preimage.reproductions import schoelkopf_reduced_set as rs
@@ -275,8 +279,8 @@ def test_reduced_set_quick_errors_do_not_depend_on_the_blas_thread_count():
         with threadpool_limits(n):
             report = run_experiment("reduced-set-svm", quick=True, echo=lambda *a: None)
         tables[n] = [row for table in report.tables[:3] for row in table.rows]
-    assert [a for a, b in zip(tables[1], tables[2]) if a != b] == []
-    assert tables[1] == tables[2]
+    assert len(tables[1]) == len(tables[2]) > 0
+    assert [(a, b) for a, b in zip(tables[1], tables[2]) if a != b] == []
     # Claim 2 is judged at the RSC size closest to ten times fewer vectors.
     original = report.tables[2].rows[0]
     n = rs.tenth_size(original[1])
@@ -347,3 +351,102 @@ def test_bakir_quick_has_one_column_per_noise_reading():
     assert bound[3] is None
     for b, m in zip(bound[1:3], linear[1:3]):
         assert b[0] == pytest.approx(m[0], rel=0.05)
+
+
+# -- schoelkopf-fig3: the caption's three statements --------------------------
+
+
+def test_schoelkopf_fig3_quick_run_shows_the_captions_statements():
+    # Schölkopf et al., Fig. 3: components 1-2 separate the three clusters,
+    # 3-5 split them (one cluster each), 6-8 split them again, orthogonally to
+    # the first splits. On the quick run (20 points per cluster, seed 0):
+    # at least 95% of the variance of components 1-2 between the clusters and
+    # at most 1% of that of components 3-8; every cluster split once by 3-5
+    # and once by 6-8, nearly linearly (R² at least 0.9); the two splits of
+    # each cluster within 10° of orthogonal.
+    from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+
+    from preimage.datasets import make_three_clusters
+    from preimage.reproductions import schoelkopf_features as sf
+
+    report = run_experiment("schoelkopf-fig3", quick=True, seed=0, echo=lambda *a: None)
+    components = next(t for t in report.tables if t.name == "components")
+    claims = {r[1]: r[2] for r in next(t for t in report.tables if t.name == "claims").rows}
+    col = {c: i for i, c in enumerate(components.columns)}
+    between = [r[col["share of variance between clusters"]] for r in components.rows]
+    r2 = [r[col["R² of a linear split in that cluster"]] for r in components.rows]
+    split = [r[col["cluster with most within-cluster variance"]] for r in components.rows]
+
+    assert claims["nearest cluster mean in the (f1, f2) plane is the own cluster's"] == 1.0
+    assert min(between[:2]) >= 0.95
+    assert max(between[2:]) <= 0.01
+    assert min(r2[2:]) >= 0.9
+    assert sorted(split[2:5]) == sorted(split[5:8]) == [0, 1, 2]
+    angles = [v for m, v in claims.items() if m.startswith("cluster ") and "angle" in m]
+    assert len(angles) == 3
+    assert all(abs(a - 90.0) <= 10.0 for a in angles), angles
+
+    # The between-cluster shares against scikit-learn's kernel PCA of the
+    # same points (a share does not depend on a component's sign or scale).
+    rng = np.random.default_rng(0)
+    X, y = make_three_clusters(20, random_state=rng)
+    F = SklearnKernelPCA(
+        sf.N_COMPONENTS, kernel="rbf", gamma=sf.GAMMA, eigen_solver="dense"
+    ).fit_transform(X)
+    F = F - F.mean(axis=0)
+    within = sum(((F[y == c] - F[y == c].mean(axis=0)) ** 2).sum(axis=0) for c in range(3))
+    np.testing.assert_allclose(between, 1.0 - within / (F**2).sum(axis=0), atol=1e-6)
+
+
+# -- vijayakumar-fig3: the other readings of (b) and (c) ------------------------
+
+
+def _target_f(x):
+    return 4 - np.sin(x) + np.sin(2 * x) - np.sin(3 * x) + np.sin(4 * x) - np.sin(5 * x)
+
+
+@pytest.mark.slow
+def test_vijayakumar_quick_run_has_the_readings_rows_and_the_lambda_table():
+    # The σ² = 0.5 and end-points readings: one (b) and one (c) row each, with
+    # positive basis-vector counts and finite positive nMSE; random designs
+    # only on the grid [0, 2π). The λ table's (c) σ² = 0.5 entry at λ = 1 is
+    # the main table's fit. The analytic (b) readings against an independent
+    # Wiener fit (NumPy's pseudo-inverse, same cut 1e-9 of the largest
+    # eigenvalue), to the 3 printed digits.
+    from preimage.reproductions import vijayakumar_sparse as vs
+
+    report = run_experiment("vijayakumar-fig3", quick=True, seed=0, echo=lambda *a: None)
+    main = next(t for t in report.tables if t.name == "fig3")
+    lam = next(t for t in report.tables if t.name == "lambda")
+    rows = {r[0]: r for r in main.rows}
+    x_test = np.linspace(0, 2 * np.pi, 200)  # the quick run's test points
+    designs = {"grid": 2 * np.pi * np.arange(20) / 20, "closed": np.linspace(0, 2 * np.pi, 20)}
+    assert len(vs.READINGS) == 3
+    for _, reading, kernel_name, design in vs.READINGS:
+        for case in ("(b) analytic (Wiener)", "(c) sparse"):
+            row = rows[f"{case}, reading: {reading}"]
+            n_basis, nmse = row[2], float(row[3])
+            assert 0 < n_basis <= 20 and math.isfinite(nmse) and nmse > 0, row
+            if design == "grid":
+                assert float(row[4].split(" ± ")[0]) > 0, row
+                assert math.isfinite(float(row[5].split(" ± ")[0])), row
+            else:
+                assert row[4] == row[5] == "—", row
+            if case.startswith("(b)"):
+                assert n_basis == 20
+                x = designs[design]
+                gamma = 1.0 if kernel_name == "gaussian-variance" else 2.0
+                K = np.exp(-gamma * (x[:, None] - x[None]) ** 2)
+                Kt = np.exp(-gamma * (x_test[:, None] - x[None]) ** 2)
+                a = np.linalg.pinv(K, rcond=1e-9, hermitian=True) @ _target_f(x)
+                truth = _target_f(x_test)
+                expected = np.mean((Kt @ a - truth) ** 2) / np.var(truth)
+                assert nmse == pytest.approx(expected, rel=5e-3), row
+    variance_c = rows[f"(c) sparse, reading: {vs.READINGS[0][1]}"]
+    (lam1,) = [r for r in lam.rows if r[0] == "1"]
+    col = {c: i for i, c in enumerate(lam.columns)}
+    assert lam1[col["(c) σ² = 0.5: basis vectors"]] == variance_c[2]
+    assert lam1[col["(c) σ² = 0.5: nMSE"]] == variance_c[3]
+    for name in ("(a)", "(c) σ = 0.5:", "(c) σ² = 0.5:"):
+        assert lam1[col[f"{name} basis vectors"]] > 0
+        assert math.isfinite(float(lam1[col[f"{name} nMSE"]]))

@@ -44,6 +44,9 @@ def lazy_exports(package, source):
     -------
     __getattr__, __dir__ : callable
         To be assigned to the package's module-level names of the same name.
+        ``__dir__`` lists the package's ``__all__``, the names of the block
+        and its other public attributes (``__version__``, a subpackage once
+        imported), not ``TYPE_CHECKING``, ``lazy_exports`` or private names.
 
     Examples
     --------
@@ -77,7 +80,19 @@ def lazy_exports(package, source):
         return value
 
     def __dir__():
-        return sorted(set(vars(sys.modules[package])) | set(where))
+        # What the package offers: __all__, the lazily exported names and its
+        # other public attributes (subpackages imported since, __version__),
+        # without the machinery (TYPE_CHECKING, lazy_exports) or private names,
+        # as scikit-learn's lazily loaded modules list theirs.
+        namespace = vars(sys.modules[package])
+        public = {
+            name
+            for name, value in namespace.items()
+            if (not name.startswith("_") or name == "__version__")
+            and name != "TYPE_CHECKING"
+            and value is not lazy_exports
+        }
+        return sorted(public | set(namespace.get("__all__", ())) | set(where))
 
     return __getattr__, __dir__
 

@@ -44,8 +44,9 @@ with the support vectors (the kernel rows of every fixed-point step of the
 construction) differs in the last bits between one and two threads, and the
 greedy construction amplifies such differences (a pre-image run that stops at
 its iteration limit moves by 1e-7) into other vectors and other error counts;
-the kernel PCA selection's removal order changed with the thread count as
-well. On one thread the run is the same whatever the caller's thread limit.
+the selections differ only in their last bits (the kernel PCA selection
+removed the same points in the same order on one and two threads). On one
+thread the run is the same, bit for bit, whatever the caller's thread limit.
 
 Decision times on the test digits are measured for the original system
 (scikit-learn's ``predict``, and the same expansion as one kernel block) and
@@ -1130,7 +1131,7 @@ def _method_notes(o):
         "count: OpenBLAS's product of a few points with the support vectors differs in "
         "the last bits between one and two threads, the greedy construction amplifies "
         "that into other vectors (earlier runs: RSC-20 6.15% on one thread, 6.30% on "
-        "two), and the kernel PCA selection's removal order moved too.",
+        "two); the selections differ only in their last bits.",
         "Warnings: pre-image runs that stop before their tolerance are expected inside "
         "the construction and counted, not warned: "
         + ", ".join(f"{k}: {v}" for k, v in counts.items() if "construction" in k or "phase2" in k)
