@@ -38,6 +38,7 @@ def centred_gram(digits):
     return center_gram(rbf_kernel(digits[:1000], gamma=0.02))[0]
 
 
+@pytest.mark.slow
 def test_dense_lanczos_equals_lapack(centred_gram, monkeypatch):
     n, q = centred_gram.shape[0], 40
     assert n >= 20 * q  # a shape where "dense" runs Lanczos, and only Lanczos:

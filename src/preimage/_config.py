@@ -12,7 +12,7 @@ tasks (as ``sklearn.utils.parallel.delayed`` is for scikit-learn's settings).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 import contextlib
 import functools
 import os
@@ -195,7 +195,9 @@ def bind_config(func):
     return ConfiguredCall(func, _explicit_settings(), sklearn_config()["working_memory"])
 
 
-def delayed(function):
+def delayed(
+    function: Callable[..., Any],
+) -> Callable[..., tuple[ConfiguredCall, tuple[Any, ...], dict[str, Any]]]:
     """joblib's ``delayed``, with the caller's settings bound to each task.
 
     ``joblib.Parallel(n_jobs=2)(preimage.delayed(f)(x) for x in xs)`` runs
