@@ -78,6 +78,7 @@ def test_three_step_example_converges(capsys):
     assert success == "True"
 
 
+@pytest.mark.slow
 def test_model_file_example_round_trips_exactly(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (same,) = _run(2, capsys)

@@ -225,7 +225,7 @@ def delayed(
     >>> from joblib import Parallel
     >>> import preimage
     >>> with preimage.config_context(memory_budget="2GB"):
-    ...     budgets = Parallel(n_jobs=2)(
+    ...     budgets = Parallel(n_jobs=2, backend="threading")(
     ...         preimage.delayed(lambda: preimage.get_config()["memory_budget"])()
     ...         for _ in range(2)
     ...     )
