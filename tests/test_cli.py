@@ -664,6 +664,7 @@ def test_memory_budget_refuses_before_fitting(tmp_path):
     assert bad.returncode == 2 and "--memory-budget" in bad.stderr
 
 
+@pytest.mark.slow
 def test_denoise_reads_and_loads_under_its_memory_budget(tmp_path):
     """`denoise --memory-budget` covers the model's arrays and DATA as it is
     read: each refused before it is read, naming the option."""

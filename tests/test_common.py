@@ -115,9 +115,12 @@ CHECKED = {
         ]
     ),
     # The width searched (default) and given, the fixed point (regularised, as
-    # above) and the learned map with a grid of its options.
+    # above) and the learned map with a grid of its options; two counts and two
+    # folds keep the scikit-learn checks' many fits short.
     "KernelPCADenoiserCV": [
-        KernelPCADenoiserCV(method_params={"alpha": 0.1}, random_state=0),
+        KernelPCADenoiserCV(
+            n_components=[1, 2], method_params={"alpha": 0.1}, cv=2, random_state=0
+        ),
         KernelPCADenoiserCV(
             [0.1, 1.0],
             [1, 2],

@@ -116,3 +116,43 @@ def test_dask_inverse_transform_refuses_under_the_callers_budget():
         refused.compute()
     allowed = kpca.inverse_transform(Y, method="learned")
     assert allowed.compute().shape == (20, 4)
+
+
+@pytest.mark.parametrize("backend", ["threading", "loky"])
+@pytest.mark.slow
+def test_joblib_tasks_made_by_delayed_see_the_callers_budget(backend):
+    """joblib's workers (threads, or loky's processes) do not see the caller's
+    context; tasks made by ``preimage.delayed`` carry it, as
+    ``sklearn.utils.parallel.delayed`` carries scikit-learn's."""
+    from joblib import Parallel
+    from joblib import delayed as joblib_delayed
+
+    from preimage import delayed
+
+    with config_context(memory_budget="1MB"), sklearn.config_context(working_memory=7):
+        seen = Parallel(n_jobs=2, backend=backend)(
+            delayed(lambda: (budget(), sklearn.get_config()["working_memory"]))() for _ in range(4)
+        )
+        plain = Parallel(n_jobs=2, backend=backend)(joblib_delayed(budget)() for _ in range(4))
+    assert seen == [(10**6, 7)] * 4
+    assert 10**6 not in plain  # why it is needed
+
+
+def test_joblib_refusal_under_the_callers_budget():
+    """A fit too large for the caller's budget is refused in the worker too."""
+    from joblib import Parallel
+
+    from preimage import delayed
+
+    X = np.random.default_rng(0).standard_normal((60, 3))
+    with config_context(memory_budget="1kB"):
+        with pytest.raises(MemoryBudgetError, match="memory budget"):
+            Parallel(n_jobs=2, backend="threading")(delayed(KernelPCA(2).fit)(X) for _ in range(2))
+    Parallel(n_jobs=2, backend="threading")(delayed(KernelPCA(2).fit)(X) for _ in range(2))
+
+
+def test_delayed_names_its_argument():
+    from preimage import delayed
+
+    with pytest.raises(TypeError, match="'function' must be callable"):
+        delayed(3)

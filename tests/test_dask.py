@@ -236,6 +236,7 @@ def _tasks_holding(graph, obj):
     return holding, sizes
 
 
+@pytest.mark.slow
 def test_fitted_estimator_is_in_the_graph_once(capsys):
     """20 blocks denoised by a denoiser fitted on digits: the estimator is one
     key of the graph that every block task depends on, not part of every

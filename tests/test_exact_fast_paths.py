@@ -38,6 +38,7 @@ def centred_gram(digits):
     return center_gram(rbf_kernel(digits[:1000], gamma=0.02))[0]
 
 
+@pytest.mark.slow
 def test_dense_lanczos_equals_lapack(centred_gram, monkeypatch):
     n, q = centred_gram.shape[0], 40
     assert n >= 20 * q  # a shape where "dense" runs Lanczos, and only Lanczos:
@@ -77,6 +78,7 @@ def test_dense_does_not_depend_on_random_state(centred_gram):
     np.testing.assert_array_equal(a[1], b[1])
 
 
+@pytest.mark.slow
 def test_dense_lanczos_failure_falls_back_to_lapack_silently():
     """A zero matrix stops ARPACK (a zero residual vector); LAPACK answers."""
     K = np.zeros((1000, 1000))
@@ -208,6 +210,7 @@ def test_learned_map_with_blank_pixels_equals_the_direct_solve(digits):
 
 
 @pytest.mark.parametrize("share", [0.1, 0.5, 0.75])
+@pytest.mark.slow
 def test_dense_for_a_large_share_equals_the_index_range(centred_gram, share):
     """Below n/5 LAPACK's index range, from n/5 on its full decomposition:
     both the eigenpairs LAPACK's index-range driver gives (independent

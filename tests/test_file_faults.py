@@ -165,6 +165,7 @@ def test_a_writer_that_finds_the_disk_full(model, data, tmp_path, monkeypatch, o
     assert _listing(tmp_path) == ["x.npy"]
 
 
+@pytest.mark.slow
 def test_reproduce_on_a_full_disk_leaves_no_folder(tmp_path):
     (tmp_path / "full").mkdir()
     result = _unshare(

@@ -470,6 +470,7 @@ def test_damaged_pngs_are_one_line_naming_the_file(tmp_path, damage, found):
 
 
 @needs_posix
+@pytest.mark.slow
 def test_denoise_refuses_a_hostile_folder_in_one_line(tmp_path):
     folder = _folder(tmp_path / "train", n=6)
     fitted = run_cli("fit", folder, "-o", "m.npz", "--n-components", "2", "--quiet", cwd=tmp_path)

@@ -55,6 +55,7 @@ def test_every_sklearn_parameter_with_its_default():
         {"n_components": 10, "kernel": "sigmoid", "gamma": 1e-3, "coef0": 0.0},
     ],
 )
+@pytest.mark.slow
 def test_transform_equals_sklearn_on_digits(digits, params):
     X, T = digits
     theirs = SklearnKernelPCA(**params, random_state=0).fit(X)
@@ -84,6 +85,7 @@ def test_transform_equals_sklearn_on_digits(digits, params):
         {"n_components": 10, "kernel": "poly", "degree": 2, "alpha": 1e-3},
     ],
 )
+@pytest.mark.slow
 def test_inverse_transform_equals_sklearn_on_digits(digits, params):
     X, T = digits
     theirs = SklearnKernelPCA(**params, fit_inverse_transform=True).fit(X)
@@ -152,6 +154,7 @@ def test_sparse_input_equals_dense(digits):
         sparse.project(T)
 
 
+@pytest.mark.slow
 def test_auto_solver_is_exact_where_randomized_is_not():
     """eigen_solver="auto" never trades accuracy: at n = 1,500 with 100
     components (where it used to take the randomized solver) it is the dense

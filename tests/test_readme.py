@@ -41,6 +41,7 @@ def test_coming_from_scikit_learn_example_agrees_with_scikit_learn(capsys):
     assert float(gap) < 1e-8
 
 
+@pytest.mark.slow
 def test_denoiser_example_prints_what_its_comment_says(capsys):
     (mse,) = _run(0, capsys)
     # "about 13; the noise alone is 196"
@@ -70,12 +71,14 @@ def test_cross_validated_denoiser_example_prints_what_the_text_says(capsys):
     assert best["n_components"] in (100, 200, 400)
 
 
+@pytest.mark.slow
 def test_three_step_example_converges(capsys):
     residual, success = _run(1, capsys)
     assert 0 < float(residual) < 2  # ‖Ψ − φ(z)‖² of a Gaussian kernel is below 2
     assert success == "True"
 
 
+@pytest.mark.slow
 def test_model_file_example_round_trips_exactly(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (same,) = _run(2, capsys)

@@ -470,6 +470,7 @@ def brute_ovo(model, small, X):
     return values, model.classes_[np.argmax(votes, axis=1)]
 
 
+@pytest.mark.slow
 def test_multiclass_reduction_is_shared_and_no_larger_than_the_original():
     # Ten digit classes, 45 one-vs-one machines. Reducing each machine to 50
     # vectors on its own (the per-machine default of earlier versions) gave

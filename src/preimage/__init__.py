@@ -15,7 +15,7 @@ from ._version import __version__
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from . import kernels, reduced_set
-    from ._config import config_context, get_config, set_config
+    from ._config import config_context, delayed, get_config, set_config
     from ._expansion import FeatureExpansion
     from .estimators import (
         KernelDependencyEstimator,
@@ -61,6 +61,7 @@ __all__ = [
     "SequentialSVR",
     "WienerRegressor",
     "config_context",
+    "delayed",
     "find_preimage",
     "get_config",
     "kernels",

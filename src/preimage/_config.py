@@ -5,13 +5,16 @@ changed for a block with :func:`config_context`. Like scikit-learn's, the
 settings a caller made follow the library's work to other threads and
 processes: :func:`bind_config` binds them to a function that runs elsewhere (a
 Dask task on a worker process or another machine, a thread of Dask's pool),
-where ``config_context`` of the caller's thread would not be seen.
+where ``config_context`` of the caller's thread would not be seen, and
+:func:`delayed` is joblib's ``delayed`` with that binding, for a user's joblib
+tasks (as ``sklearn.utils.parallel.delayed`` is for scikit-learn's settings).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 import contextlib
+import functools
 import os
 import re
 import threading
@@ -26,6 +29,7 @@ __all__ = [
     "parse_bytes",
     "bind_config",
     "ConfiguredCall",
+    "delayed",
 ]
 
 _UNITS = {
@@ -189,3 +193,50 @@ def bind_config(func):
     from sklearn import get_config as sklearn_config
 
     return ConfiguredCall(func, _explicit_settings(), sklearn_config()["working_memory"])
+
+
+def delayed(
+    function: Callable[..., Any],
+) -> Callable[..., tuple[ConfiguredCall, tuple[Any, ...], dict[str, Any]]]:
+    """joblib's ``delayed``, with the caller's settings bound to each task.
+
+    ``joblib.Parallel(n_jobs=2)(preimage.delayed(f)(x) for x in xs)`` runs
+    each ``f(x)`` under the library's settings in effect where the task was
+    made (a ``memory_budget`` set with :func:`set_config` or
+    :func:`config_context`), in joblib's threads and worker processes alike,
+    where they would otherwise be each worker's defaults. It does for the
+    library's settings what ``sklearn.utils.parallel.delayed`` does for
+    scikit-learn's; the two compose (scikit-learn's ``working_memory`` is
+    bound here as well).
+
+    Parameters
+    ----------
+    function : callable
+
+    Returns
+    -------
+    callable
+        Called with the task's arguments, returns the ``(function, args,
+        kwargs)`` triple that ``joblib.Parallel`` takes, the function a
+        :class:`ConfiguredCall`.
+
+    Examples
+    --------
+    >>> from joblib import Parallel
+    >>> import preimage
+    >>> with preimage.config_context(memory_budget="2GB"):
+    ...     budgets = Parallel(n_jobs=2, backend="threading")(
+    ...         preimage.delayed(lambda: preimage.get_config()["memory_budget"])()
+    ...         for _ in range(2)
+    ...     )
+    >>> budgets
+    [2000000000, 2000000000]
+    """
+    if not callable(function):
+        raise TypeError(f"'function' must be callable, got {type(function).__name__}")
+
+    @functools.wraps(function)
+    def make_task(*args, **kwargs):
+        return bind_config(function), args, kwargs
+
+    return make_task
