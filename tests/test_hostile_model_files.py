@@ -307,6 +307,29 @@ def _short_eigenvectors(meta, arrays):
     del meta["arrays"]["a1"]["shape"], meta["arrays"]["a1"]["dtype"]
 
 
+def _solver_kernel(meta, arrays):
+    solver = meta["state"]["state"]["solver_"]["state"]
+    solver["kernel_"] = {"__object__": "preimage.kernels._dot:LinearKernel", "id": 77, "state": {}}
+
+
+def _solver_support(meta, arrays):
+    arrays["a91"] = np.full(X.shape, 1e10)
+    meta["state"]["state"]["solver_"]["state"]["support_"] = {"__array__": "a91"}
+
+
+def _solver_kpca(meta, arrays):
+    arrays["a90"] = np.ones((5, 7))
+    state = {
+        name: {"__array__": "a90"}
+        for name in ("eigenvalues", "alphas", "mean_coords", "mean_coef")
+    }
+    meta["state"]["state"]["solver_"]["state"]["kpca_"] = {
+        "__object__": "preimage.kpca:KernelPCAResult",
+        "id": 99,
+        "state": {**state, "eigenvectors": None, "K_col_mean": None, "K_mean": 0.0},
+    }
+
+
 HOSTILE = {
     "n-components": (
         "kpca",
@@ -330,6 +353,22 @@ HOSTILE = {
     ),
     "solver-none": ("denoiser", _set_state("solver_", value=None), "'solver_' = None: must be a"),
     "method-params": ("denoiser", _hostile_method_params, "'gamma' must be positive, got -1.0"),
+    "solver-kernel": (
+        "denoiser",
+        _solver_kernel,
+        "'solver_.kernel_' = LinearKernel(): must be the kernel PCA's own (kpca_.kernel_)",
+    ),
+    "solver-support": (
+        "denoiser",
+        _solver_support,
+        "'solver_.support_' = an array of shape (60, 2) and dtype float64: "
+        "must be the kernel PCA's own (kpca_.X_fit_)",
+    ),
+    "solver-kpca": (
+        "denoiser",
+        _solver_kpca,
+        "'solver_.kpca_' = a KernelPCAResult: must be the kernel PCA's own (kpca_.fit_result_)",
+    ),
     "eigenvector-shape": (
         "kpca",
         _short_eigenvectors,
