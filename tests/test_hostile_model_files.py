@@ -330,6 +330,8 @@ def _solver_kpca(meta, arrays):
     }
 
 
+BIG = 10**400  # beyond the float range
+
 HOSTILE = {
     "n-components": (
         "kpca",
@@ -368,6 +370,26 @@ HOSTILE = {
         "denoiser",
         _solver_kpca,
         "'solver_.kpca_' = a KernelPCAResult: must be the kernel PCA's own (kpca_.fit_result_)",
+    ),
+    "scalar-int-overflow": (
+        "kpca",
+        _set_state("gamma_", value={"__scalar__": ["<i8", 10**30]}),
+        f"'gamma_' = {10**30}: not a value of its dtype '<i8'",
+    ),
+    "scalar-float-overflow": (
+        "kpca",
+        _set_state("gamma_", value={"__scalar__": ["<f8", BIG]}),
+        f"'gamma_' = {str(BIG)[:37]}...: not a value of its dtype '<f8'",
+    ),
+    "int-beyond-floats": (
+        "kpca",
+        _set_state("gamma_", value=BIG),
+        f"'gamma_' = {str(BIG)[:77]}...: must be a finite positive number",
+    ),
+    "kernel-int-beyond-floats": (
+        "kpca",
+        _set_state("kernel_", "gamma", value=BIG),
+        f"'kernel_.gamma' = {str(BIG)[:77]}...: 'gamma' must be a finite real number",
     ),
     "eigenvector-shape": (
         "kpca",

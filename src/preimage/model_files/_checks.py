@@ -185,7 +185,10 @@ def _real(obj, name, *, positive=False, optional=False):
     if value is None and optional:
         return None
     ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    ok = ok and bool(np.isfinite(value)) and (not positive or value > 0)
+    try:
+        ok = ok and bool(np.isfinite(float(value))) and (not positive or value > 0)
+    except OverflowError:  # an int beyond the float range
+        ok = False
     _require(ok, name, value, "must be a finite positive number" if positive else "must be finite")
     return value
 
@@ -205,7 +208,7 @@ def _params(est):
     """The estimator's parameters, as fit checks them."""
     try:
         est._validate_params()
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, OverflowError) as exc:
         match = re.search(r"The '(\w+)' parameter", str(exc))
         name = match.group(1) if match else "parameters"
         raise _Refused(name, vars(est).get(name), str(exc)) from None
@@ -217,19 +220,23 @@ def _kernel(kernel):
         return
     try:
         dataclasses.replace(kernel)
-    except (ValueError, TypeError) as exc:
-        match = re.search(r"'(\w+)'", str(exc))
-        name = match.group(1) if match else "parameters"
+    except (ValueError, TypeError, OverflowError) as exc:
+        name = _named(exc, [field.name for field in dataclasses.fields(kernel)])
         raise _Refused(name, getattr(kernel, name, None), str(exc)) from None
+
+
+def _named(exc, names):
+    """The first of `names` that the message of `exc` quotes, else "parameters"."""
+    quoted = re.findall(r"'(\w+)'", str(exc))
+    return next((name for name in quoted if name in names), "parameters")
 
 
 def _solver(solver):
     """A pre-image solver's parameters and kernel, as its fit checks them."""
     try:
         solver._check_params()
-    except (ValueError, TypeError) as exc:
-        match = re.search(r"'(\w+)'", str(exc))
-        name = match.group(1) if match else "parameters"
+    except (ValueError, TypeError, OverflowError) as exc:
+        name = _named(exc, vars(solver))
         raise _Refused(name, vars(solver).get(name), str(exc)) from None
     if "kernel_" in vars(solver):
         kernel = _instance(solver, "kernel_", Kernel)

@@ -411,7 +411,15 @@ def _load(path, key):
         model = upgrade_model(model, version)
     except ModelFileError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, ImportError, RecursionError) as exc:
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        OverflowError,
+        AttributeError,
+        ImportError,
+        RecursionError,
+    ) as exc:
         raise ModelFileError(
             f"{path}: the model's state is malformed ({type(exc).__name__}: {exc})"
         ) from None
