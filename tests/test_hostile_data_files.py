@@ -13,6 +13,8 @@ turns each into one line on standard error and exit status 1, no traceback.
 
 import math
 import os
+from pathlib import Path
+import re
 import struct
 import subprocess
 import sys
@@ -563,3 +565,15 @@ def test_denoise_refuses_a_hostile_folder_in_one_line(tmp_path):
     result = run_cli("denoise", "m.npz", hostile, "-o", "out", cwd=tmp_path)
     assert_one_line_refusal(result, "x.png: a symbolic link to", "outside the folder")
     assert not (tmp_path / "out").exists()
+
+
+def test_the_documented_attacks_name_tests_that_exist():
+    """docs/bad-input.md lists each attack with the tests that check it, by
+    name or by the start of their names (``test_npz_bomb_*``)."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "bad-input.md").read_text()
+    section = text.split("## Hostile data files", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"`(test_\w+)(\*?)`", section)
+    tests = [name for name in globals() if name.startswith("test_")]
+    assert named
+    for name, star in named:
+        assert any(t.startswith(name) if star else t == name for t in tests), name

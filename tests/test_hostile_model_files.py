@@ -275,6 +275,23 @@ def test_deeply_nested_metadata(models, tmp_path):
     _cli_refuses(path, "levels deep")
 
 
+def test_metadata_of_too_many_values(models, tmp_path):
+    """More than 200,000 JSON values (each a Python object once parsed):
+    refused before the metadata is parsed."""
+
+    def many(meta, arrays):
+        meta["user"] = [0] * 200_000
+
+    path = craft(models["kpca"], tmp_path / "m.npz", many)
+    _refused(path, "the metadata holds over 200,000 JSON values")
+    _cli_refuses(path, "JSON values; the file was altered")
+
+    def fewer(meta, arrays):
+        meta["user"] = [0] * 190_000
+
+    load_model(craft(models["kpca"], tmp_path / "ok.npz", fewer))
+
+
 # --- self-consistent files with hostile values ------------------------------------
 
 
