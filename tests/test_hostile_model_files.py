@@ -469,6 +469,29 @@ def test_info_shows_what_will_run_not_what_the_file_says(models, tmp_path):
     assert "gamma=10" in result.stdout and "gamma=0.5" not in result.stdout
 
 
+@pytest.mark.parametrize("shape", [[-4, -4], [1, 2, 1], "ab", [1.0, 2.0], [2**40, 2**-40]])
+def test_a_hostile_image_shape_in_the_file_is_blamed_on_the_file(models, tmp_path, shape):
+    def record(meta, arrays):
+        meta["user"] = {"image_shape": shape}
+
+    path = craft(models["denoiser"], tmp_path / "m.npz", record)
+    np.save(tmp_path / "x.npy", X[:3])
+    result = cli_runner().invoke(
+        main, ["denoise", str(path), str(tmp_path / "x.npy"), "-o", str(tmp_path / "out")]
+    )
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output, result.stderr
+    assert lines[0].startswith(f"Error: {path}: the model file's user.image_shape = "), lines[0]
+    assert "--image-shape must" not in lines[0]
+    assert not (tmp_path / "out").exists()
+    # --image-shape, given, is used instead of the file's
+    args = ["denoise", str(path), str(tmp_path / "x.npy"), "-o", str(tmp_path / "out")]
+    result = cli_runner().invoke(main, [*args, "--image-shape", "1x2", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert len(list((tmp_path / "out").iterdir())) == 3
+
+
 # --- signatures ----------------------------------------------------------------------
 
 
