@@ -389,6 +389,12 @@ def test_a_cell_too_long_for_a_number_is_refused(tmp_path, monkeypatch):
     (tmp_path / "a.csv").write_text("1,2\n" + "1," * 20 + "1" * 200 + "\n")
     with pytest.raises(ValueError, match=r"a\.csv: line 2: a cell of over 64 characters"):
         read_data(tmp_path / "a.csv")
+    # A long comment, or a long line of short cells, is no long cell.
+    (tmp_path / "c.csv").write_text(
+        "1,2\n# " + "x" * 200 + "\n" + "1,2  # " + "y" * 200 + "\n" + "0.5," * 60 + "1\n"
+    )
+    with pytest.raises(ValueError, match=r"c\.csv: line 4 has 61 values, but line 1 has 2"):
+        read_data(tmp_path / "c.csv")
     # A long cell across two pieces that both hold delimiters: refused as it is parsed.
     (tmp_path / "b.csv").write_text("1," * 20 + "1" * 80 + ",1" * 20 + "\n")
     with pytest.raises(

@@ -339,30 +339,33 @@ def _chunks(path, file, delimiter):
     is whole once it and its pieces would exceed the memory budget, or as
     soon as a piece holds no delimiter (`delimiter`, or any of those tried if
     it is ``"detect"``): one cell of a quarter million characters, which no
-    number is.
+    number is (unless a comment or a quoted cell began before it).
     """
     if delimiter == "detect":
         separators = [c for c in _CANDIDATES if c is not None] + [" "]
     else:
         separators = [delimiter] if delimiter is not None else [" ", "\t"]
     number, pieces, held = 1, [], 0  # the pieces of a line not yet ended
+    exempt = False  # a comment or a quote in the line's pieces
     while text := file.read(_CHUNK_CHARS):
         lines = text.split("\n")
         pieces.append(lines.pop())
         if not lines:
             held += len(pieces[-1])
             _check_line(path, number, held)
-            if not any(c in text for c in (*separators, "#", '"')):
+            if not exempt and not any(c in text for c in separators):
                 raise ValueError(
                     f"{path}: line {number}: a cell of over {_CHUNK_CHARS:,} characters; "
                     "a number has at most a few dozen"
                 )
+            exempt = exempt or "#" in text or '"' in text
             continue
         if len(pieces) > 1:  # the long line ends in this chunk
             pieces[-1:-1] = [lines[0]]
             lines[0] = "".join(pieces[:-1])
             del pieces[:-1]
         held = len(pieces[-1])
+        exempt = "#" in pieces[-1] or '"' in pieces[-1]
         yield number, lines  # without their line ends
         number += len(lines)
     if pieces and pieces != [""]:
