@@ -437,9 +437,9 @@ def test_a_link_to_a_device_as_data_is_refused(tmp_path, name):
 
 @needs_posix
 def test_a_file_swapped_after_the_check_is_refused_once_open(tmp_path, monkeypatch):
-    from preimage.data_files import _kinds
+    from preimage import _files
 
-    monkeypatch.setattr(_kinds.os, "fstat", lambda fd: os.stat("/dev/null"))
+    monkeypatch.setattr(_files.os, "fstat", lambda fd: os.stat("/dev/null"))
     (tmp_path / "x.csv").write_text("1,2\n")
     with pytest.raises(ValueError, match=r"x\.csv: is a character device, not a regular file"):
         read_data(tmp_path / "x.csv")

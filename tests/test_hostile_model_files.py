@@ -16,7 +16,7 @@ import sys
 import warnings
 import zipfile
 
-from cli_run import cli_runner
+from cli_run import cli_runner, run_cli
 import numpy as np
 import pytest
 
@@ -290,6 +290,24 @@ def test_metadata_of_too_many_values(models, tmp_path):
         meta["user"] = [0] * 190_000
 
     load_model(craft(models["kpca"], tmp_path / "ok.npz", fewer))
+
+
+# --- what MODEL may be ------------------------------------------------------------
+
+
+@pytest.mark.skipif(os.name != "posix", reason="FIFOs and devices are POSIX")
+@pytest.mark.parametrize("command", ["info", "denoise"])
+def test_a_fifo_or_a_device_as_model_is_refused_without_reading_it(tmp_path, command):
+    os.mkfifo(tmp_path / "f.npz")
+    (tmp_path / "z.npz").symlink_to("/dev/zero")
+    np.save(tmp_path / "x.npy", X)
+    for name, kind in (("f.npz", "is a FIFO (named pipe)"), ("z.npz", "is a character device")):
+        args = [command, name] + (["x.npy", "-o", "out.csv"] if command == "denoise" else [])
+        # In a child process: opened, a FIFO would wait for a writer, /dev/zero never end.
+        result = run_cli(*args, cwd=tmp_path, timeout=60)
+        assert result.returncode == 1, result.stderr
+        assert result.stderr.strip() == f"Error: {name}: {kind}, not a regular file"
+    assert not (tmp_path / "out.csv").exists()
 
 
 # --- self-consistent files with hostile values ------------------------------------

@@ -27,9 +27,10 @@ import re
 import numpy as np
 
 from .._config import get_config
+from .._files import open_regular
 from .._memory import check_dense, format_bytes
 from ..exceptions import MemoryBudgetError
-from ._kinds import DataSource, open_regular
+from ._kinds import DataSource
 
 __all__ = ["read_csv"]
 

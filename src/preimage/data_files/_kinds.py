@@ -1,22 +1,10 @@
-"""The kinds of data file, the :class:`DataSource` a reader returns, the
-opening of a file to read (regular files only, never waiting) and the checks
-of an output path."""
+"""The kinds of data file, the :class:`DataSource` a reader returns, and the
+checks of an output path."""
 
 from dataclasses import dataclass
-import os
 from pathlib import Path
-import stat
 
-__all__ = [
-    "DATA_KINDS",
-    "SUFFIX_KINDS",
-    "SUPPORTED",
-    "DataSource",
-    "check_target",
-    "file_kind",
-    "open_regular",
-    "output_kind",
-]
+__all__ = ["DATA_KINDS", "SUFFIX_KINDS", "SUPPORTED", "DataSource", "check_target", "output_kind"]
 
 #: The kinds of data :func:`read_data` and :func:`write_data` understand, for help text.
 DATA_KINDS = (".npy", ".npz", ".csv", "a folder of .png images")
@@ -53,44 +41,6 @@ class DataSource:
     names: tuple[str, ...] | None = None
     key: str | None = None
     header: tuple[str, ...] | None = None
-
-
-def file_kind(mode):
-    """What a file of `mode` (``st_mode``) is, for messages: ``"is a FIFO (named pipe)"``."""
-    for test, kind in (
-        (stat.S_ISDIR, "is a folder"),
-        (stat.S_ISFIFO, "is a FIFO (named pipe)"),
-        (stat.S_ISSOCK, "is a socket"),
-        (stat.S_ISCHR, "is a character device"),
-        (stat.S_ISBLK, "is a block device"),
-    ):
-        if test(mode):
-            return kind
-    return "is a special file"
-
-
-def open_regular(path, name=None, *, follow_links=False):
-    """`path` opened for reading in binary, if it is a regular file.
-
-    It is opened without blocking (opening a FIFO would wait for a writer)
-    and checked once open (``fstat``): a file checked before and swapped for
-    a FIFO or a device since is refused all the same. A link is followed only
-    if `follow_links`. Errors are a :class:`ValueError` naming `name` (default:
-    `path`).
-    """
-    name = path if name is None else name
-    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
-    if not follow_links:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise ValueError(f"{name}: cannot be opened ({exc.strerror})") from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise ValueError(f"{name}: {file_kind(mode)}, not a regular file")
-    return os.fdopen(fd, "rb")
 
 
 def output_kind(path):

@@ -41,9 +41,9 @@ import zlib
 
 import numpy as np
 
-from .._files import atomic_dir
+from .._files import atomic_dir, file_kind, open_regular
 from .._memory import check_dense
-from ._kinds import DataSource, file_kind, open_regular
+from ._kinds import DataSource
 
 __all__ = ["png_names", "png_shape", "read_png_folder", "write_png_folder"]
 

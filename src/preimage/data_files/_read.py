@@ -19,9 +19,10 @@ import zlib
 import numpy as np
 from numpy.lib import format as fmt
 
+from .._files import file_kind, open_regular
 from .._memory import check_dense, format_bytes
 from ._csv import read_csv
-from ._kinds import SUFFIX_KINDS, SUPPORTED, DataSource, file_kind, open_regular
+from ._kinds import SUFFIX_KINDS, SUPPORTED, DataSource
 from ._png import read_png_folder
 
 __all__ = ["read_data"]
