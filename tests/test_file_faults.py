@@ -165,6 +165,50 @@ def test_a_writer_that_finds_the_disk_full(model, data, tmp_path, monkeypatch, o
     assert _listing(tmp_path) == ["x.npy"]
 
 
+def test_force_on_a_full_disk_keeps_the_original(model, tmp_path):
+    np.save(tmp_path / "x.npy", np.random.default_rng(1).random((2000, 16)))
+    (tmp_path / "full").mkdir()
+    result = _unshare(
+        "mount -t tmpfs -o size=64k tmpfs full && printf 'original\\n' > full/out.csv && "
+        f'"$PY" -m preimage.cli denoise {model} x.npy -o full/out.csv --force --quiet; '
+        'echo "status=$?"; echo "listing:$(ls -A full)"; echo "kept:$(cat full/out.csv)"',
+        cwd=tmp_path,
+    )
+    status, listing = _after_run(result)
+    assert status == 1, result.stderr
+    assert result.stderr.strip() == "Error: full/out.csv: No space left on device"
+    assert listing == ["out.csv"]
+    assert re.search(r"^kept:original$", result.stdout, re.M), result.stdout
+
+
+@pytest.mark.parametrize("out", ["out.csv", "out.npz", "imgs"])
+def test_a_writer_that_finds_the_disk_full_keeps_what_force_would_replace(
+    model, data, tmp_path, monkeypatch, out
+):
+    from PIL import Image
+
+    import preimage.data_files._write as writer
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    if out == "imgs":
+        (tmp_path / out).mkdir()
+        (tmp_path / out / "0.png").write_bytes(b"original")
+    else:
+        (tmp_path / out).write_bytes(b"original")
+    monkeypatch.setattr(writer, "_sync", full)
+    monkeypatch.setattr(Image.Image, "save", full)
+    args = ("denoise", model, data, "-o", tmp_path / out, "--force", "--image-shape", "4x4")
+    line = _one_line_refusal(_invoke(*args))
+    assert line == f"Error: {tmp_path / out}: No space left on device"
+    assert _listing(tmp_path) == sorted([out, "x.npy"])
+    kept = tmp_path / out / "0.png" if out == "imgs" else tmp_path / out
+    assert kept.read_bytes() == b"original"
+    if out == "imgs":
+        assert _listing(tmp_path / out) == ["0.png"]
+
+
 @pytest.mark.slow
 def test_reproduce_on_a_full_disk_leaves_no_folder(tmp_path):
     (tmp_path / "full").mkdir()
@@ -528,3 +572,12 @@ def test_errors_name_the_file_asked_for_not_the_temporary(tmp_path):
     assert _listing(tmp_path) == []
     text = f"{tmp_path}/.r.csv.preimage-abcdef-12-0123abcd.tmp.csv: No space"
     assert _files.without_temp_names(text) == f"{tmp_path}/r.csv: No space"
+
+
+def test_the_documented_faults_name_tests_that_exist():
+    """docs/bad-input.md lists each fault with the tests that check it."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "bad-input.md").read_text()
+    section = text.split("## Faults of files and processes", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(test_\w+)`", section))
+    tests = {name for name in globals() if name.startswith("test_")}
+    assert named and named <= tests, named - tests

@@ -3,8 +3,9 @@
 The tests build the attacks: PNG images whose headers ask for gigabytes (all
 zeros, a few kilobytes compressed), a decompression bomb, an ``.npz`` entry
 that unpacks to hundreds of megabytes, a ``.npy`` header that claims more than
-its file holds, a CSV file of two rows of millions of values, links out of a
-folder, dangling links, a FIFO named ``x.png``, names equal but for case. The
+its file holds, a CSV file of two rows of millions of values, one of a single
+cell of millions of digits, a FIFO or a link to a device as DATA, links out of
+a folder, dangling links, a FIFO named ``x.png``, names equal but for case. The
 cases that would take memory are run in a child process whose peak resident
 memory is measured (``resource.getrusage(RUSAGE_CHILDREN)``). The command line
 turns each into one line on standard error and exit status 1, no traceback.
@@ -12,6 +13,8 @@ turns each into one line on standard error and exit status 1, no traceback.
 
 import math
 import os
+from pathlib import Path
+import re
 import struct
 import subprocess
 import sys
@@ -320,6 +323,7 @@ def test_csv_of_two_huge_rows_is_read_in_little_more_than_its_array(tmp_path):
     peak, outcome = _read_in_child(path, tmp_path)
     assert outcome.strip() == "read (2, 5000000)", outcome
     assert peak < PEAK_MB, peak
+    print(f"two huge rows: peak {peak:.0f} MB")
     peak, outcome = _read_in_child(path, tmp_path, budget="50MB")
     assert outcome.startswith("MemoryBudgetError: ") and "rows of 5000000 values" in outcome
     assert peak < PEAK_MB, peak
@@ -351,6 +355,94 @@ def test_a_huge_quoted_cell_is_one_line(tmp_path):
     (tmp_path / "q.csv").write_text('"' + "a" * 200_000 + '",1\n2,3\n')
     with pytest.raises(ValueError, match=r"q\.csv: cannot be read as CSV \(field larger"):
         read_data(tmp_path / "q.csv")
+
+
+def one_cell_csv(path, n_chars=40_000_000):
+    """One line of one cell of `n_chars` digits (40 MB), written in pieces."""
+    with open(path, "w") as file:
+        for start in range(0, n_chars, 1 << 20):
+            file.write("1" * min(1 << 20, n_chars - start))
+        file.write("\n")
+    return path
+
+
+@needs_posix
+@pytest.mark.slow
+def test_csv_of_one_huge_cell_is_refused_in_little_memory(tmp_path):
+    # The whole line was read, then parsed as one 40-million-character number:
+    # a peak of 261 MB under a budget of 100 MB (388 MB on the command line).
+    path = one_cell_csv(tmp_path / "cell.csv")
+    peak, outcome = _read_in_child(path, tmp_path, budget="100MB")
+    assert outcome.strip() == (
+        f"ValueError: {path}: line 1: a cell of over 262,144 characters; "
+        "a number has at most a few dozen"
+    ), outcome
+    assert peak < PEAK_MB, peak
+    print(f"one huge cell: peak {peak:.0f} MB")
+
+
+def test_a_cell_too_long_for_a_number_is_refused(tmp_path, monkeypatch):
+    from preimage.data_files import _csv
+
+    monkeypatch.setattr(_csv, "_CHUNK_CHARS", 64)
+    # A piece of the line without a delimiter: refused as it is read.
+    (tmp_path / "a.csv").write_text("1,2\n" + "1," * 20 + "1" * 200 + "\n")
+    with pytest.raises(ValueError, match=r"a\.csv: line 2: a cell of over 64 characters"):
+        read_data(tmp_path / "a.csv")
+    # A long comment, or a long line of short cells, is no long cell.
+    (tmp_path / "c.csv").write_text(
+        "1,2\n# " + "x" * 200 + "\n" + "1,2  # " + "y" * 200 + "\n" + "0.5," * 60 + "1\n"
+    )
+    with pytest.raises(ValueError, match=r"c\.csv: line 4 has 61 values, but line 1 has 2"):
+        read_data(tmp_path / "c.csv")
+    # A long cell across two pieces that both hold delimiters: refused as it is parsed.
+    (tmp_path / "b.csv").write_text("1," * 20 + "1" * 80 + ",1" * 20 + "\n")
+    with pytest.raises(
+        ValueError, match=r"b\.csv: line 1, column 20 \(counting from 0\): a cell of over 64"
+    ):
+        read_data(tmp_path / "b.csv")
+
+
+def test_a_line_longer_than_the_budget_is_refused_before_it_is_whole(tmp_path):
+    (tmp_path / "l.csv").write_text("0.5," * 250_000 + "0.5\n")
+    with config_context(memory_budget="1MB"), pytest.raises(MemoryBudgetError) as error:
+        read_data(tmp_path / "l.csv")
+    assert str(error.value).startswith(f"{tmp_path / 'l.csv'}: line 1 is longer than ")
+    assert "over the memory budget of 1.0 MB" in str(error.value)
+
+
+# --- what DATA may be -------------------------------------------------------------------
+
+
+@needs_posix
+@pytest.mark.parametrize("name", ["f.npy", "f.npz", "f.csv"])
+def test_a_fifo_as_data_is_refused_without_opening_it(tmp_path, name):
+    os.mkfifo(tmp_path / name)
+    # In a child process: were the FIFO opened, reading would wait for a writer.
+    result = run_cli("fit", name, "-o", "m.npz", cwd=tmp_path, timeout=60)
+    assert_one_line_refusal(result, f"{name}: is a FIFO (named pipe), not a regular file")
+    assert not (tmp_path / "m.npz").exists()
+
+
+@needs_posix
+@pytest.mark.parametrize("name", ["z.npy", "z.csv"])
+def test_a_link_to_a_device_as_data_is_refused(tmp_path, name):
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    (tmp_path / name).symlink_to("/dev/zero")
+    # In a child process: /dev/zero never ends; read, it would take all memory.
+    result = run_cli("fit", name, "-o", "m.npz", cwd=tmp_path, timeout=60)
+    assert_one_line_refusal(result, f"{name}: is a character device, not a regular file")
+
+
+@needs_posix
+def test_a_file_swapped_after_the_check_is_refused_once_open(tmp_path, monkeypatch):
+    from preimage import _files
+
+    monkeypatch.setattr(_files.os, "fstat", lambda fd: os.stat("/dev/null"))
+    (tmp_path / "x.csv").write_text("1,2\n")
+    with pytest.raises(ValueError, match=r"x\.csv: is a character device, not a regular file"):
+        read_data(tmp_path / "x.csv")
 
 
 # --- what a folder of images may hold -----------------------------------------------------
@@ -480,3 +572,15 @@ def test_denoise_refuses_a_hostile_folder_in_one_line(tmp_path):
     result = run_cli("denoise", "m.npz", hostile, "-o", "out", cwd=tmp_path)
     assert_one_line_refusal(result, "x.png: a symbolic link to", "outside the folder")
     assert not (tmp_path / "out").exists()
+
+
+def test_the_documented_attacks_name_tests_that_exist():
+    """docs/bad-input.md lists each attack with the tests that check it, by
+    name or by the start of their names (``test_npz_bomb_*``)."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "bad-input.md").read_text()
+    section = text.split("## Hostile data files", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"`(test_\w+)(\*?)`", section)
+    tests = [name for name in globals() if name.startswith("test_")]
+    assert named
+    for name, star in named:
+        assert any(t.startswith(name) if star else t == name for t in tests), name

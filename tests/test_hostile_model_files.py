@@ -16,7 +16,7 @@ import sys
 import warnings
 import zipfile
 
-from cli_run import cli_runner
+from cli_run import cli_runner, run_cli
 import numpy as np
 import pytest
 
@@ -275,6 +275,41 @@ def test_deeply_nested_metadata(models, tmp_path):
     _cli_refuses(path, "levels deep")
 
 
+def test_metadata_of_too_many_values(models, tmp_path):
+    """More than 200,000 JSON values (each a Python object once parsed):
+    refused before the metadata is parsed."""
+
+    def many(meta, arrays):
+        meta["user"] = [0] * 200_000
+
+    path = craft(models["kpca"], tmp_path / "m.npz", many)
+    _refused(path, "the metadata holds over 200,000 JSON values")
+    _cli_refuses(path, "JSON values; the file was altered")
+
+    def fewer(meta, arrays):
+        meta["user"] = [0] * 190_000
+
+    load_model(craft(models["kpca"], tmp_path / "ok.npz", fewer))
+
+
+# --- what MODEL may be ------------------------------------------------------------
+
+
+@pytest.mark.skipif(os.name != "posix", reason="FIFOs and devices are POSIX")
+@pytest.mark.parametrize("command", ["info", "denoise"])
+def test_a_fifo_or_a_device_as_model_is_refused_without_reading_it(tmp_path, command):
+    os.mkfifo(tmp_path / "f.npz")
+    (tmp_path / "z.npz").symlink_to("/dev/zero")
+    np.save(tmp_path / "x.npy", X)
+    for name, kind in (("f.npz", "is a FIFO (named pipe)"), ("z.npz", "is a character device")):
+        args = [command, name] + (["x.npy", "-o", "out.csv"] if command == "denoise" else [])
+        # In a child process: opened, a FIFO would wait for a writer, /dev/zero never end.
+        result = run_cli(*args, cwd=tmp_path, timeout=60)
+        assert result.returncode == 1, result.stderr
+        assert result.stderr.strip() == f"Error: {name}: {kind}, not a regular file"
+    assert not (tmp_path / "out.csv").exists()
+
+
 # --- self-consistent files with hostile values ------------------------------------
 
 
@@ -307,6 +342,31 @@ def _short_eigenvectors(meta, arrays):
     del meta["arrays"]["a1"]["shape"], meta["arrays"]["a1"]["dtype"]
 
 
+def _solver_kernel(meta, arrays):
+    solver = meta["state"]["state"]["solver_"]["state"]
+    solver["kernel_"] = {"__object__": "preimage.kernels._dot:LinearKernel", "id": 77, "state": {}}
+
+
+def _solver_support(meta, arrays):
+    arrays["a91"] = np.full(X.shape, 1e10)
+    meta["state"]["state"]["solver_"]["state"]["support_"] = {"__array__": "a91"}
+
+
+def _solver_kpca(meta, arrays):
+    arrays["a90"] = np.ones((5, 7))
+    state = {
+        name: {"__array__": "a90"}
+        for name in ("eigenvalues", "alphas", "mean_coords", "mean_coef")
+    }
+    meta["state"]["state"]["solver_"]["state"]["kpca_"] = {
+        "__object__": "preimage.kpca:KernelPCAResult",
+        "id": 99,
+        "state": {**state, "eigenvectors": None, "K_col_mean": None, "K_mean": 0.0},
+    }
+
+
+BIG = 10**400  # beyond the float range
+
 HOSTILE = {
     "n-components": (
         "kpca",
@@ -330,6 +390,42 @@ HOSTILE = {
     ),
     "solver-none": ("denoiser", _set_state("solver_", value=None), "'solver_' = None: must be a"),
     "method-params": ("denoiser", _hostile_method_params, "'gamma' must be positive, got -1.0"),
+    "solver-kernel": (
+        "denoiser",
+        _solver_kernel,
+        "'solver_.kernel_' = LinearKernel(): must be the kernel PCA's own (kpca_.kernel_)",
+    ),
+    "solver-support": (
+        "denoiser",
+        _solver_support,
+        "'solver_.support_' = an array of shape (60, 2) and dtype float64: "
+        "must be the kernel PCA's own (kpca_.X_fit_)",
+    ),
+    "solver-kpca": (
+        "denoiser",
+        _solver_kpca,
+        "'solver_.kpca_' = a KernelPCAResult: must be the kernel PCA's own (kpca_.fit_result_)",
+    ),
+    "scalar-int-overflow": (
+        "kpca",
+        _set_state("gamma_", value={"__scalar__": ["<i8", 10**30]}),
+        f"'gamma_' = {10**30}: not a value of its dtype '<i8'",
+    ),
+    "scalar-float-overflow": (
+        "kpca",
+        _set_state("gamma_", value={"__scalar__": ["<f8", BIG]}),
+        f"'gamma_' = {str(BIG)[:37]}...: not a value of its dtype '<f8'",
+    ),
+    "int-beyond-floats": (
+        "kpca",
+        _set_state("gamma_", value=BIG),
+        f"'gamma_' = {str(BIG)[:77]}...: must be a finite positive number",
+    ),
+    "kernel-int-beyond-floats": (
+        "kpca",
+        _set_state("kernel_", "gamma", value=BIG),
+        f"'kernel_.gamma' = {str(BIG)[:77]}...: 'gamma' must be a finite real number",
+    ),
     "eigenvector-shape": (
         "kpca",
         _short_eigenvectors,
@@ -389,6 +485,29 @@ def test_info_shows_what_will_run_not_what_the_file_says(models, tmp_path):
     assert result.exit_code == 0, result.output
     assert "GaussianKernel(gamma=10.0)" in result.stdout and "LinearKernel" not in result.stdout
     assert "gamma=10" in result.stdout and "gamma=0.5" not in result.stdout
+
+
+@pytest.mark.parametrize("shape", [[-4, -4], [1, 2, 1], "ab", [1.0, 2.0], [2**40, 2**-40]])
+def test_a_hostile_image_shape_in_the_file_is_blamed_on_the_file(models, tmp_path, shape):
+    def record(meta, arrays):
+        meta["user"] = {"image_shape": shape}
+
+    path = craft(models["denoiser"], tmp_path / "m.npz", record)
+    np.save(tmp_path / "x.npy", X[:3])
+    result = cli_runner().invoke(
+        main, ["denoise", str(path), str(tmp_path / "x.npy"), "-o", str(tmp_path / "out")]
+    )
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output, result.stderr
+    assert lines[0].startswith(f"Error: {path}: the model file's user.image_shape = "), lines[0]
+    assert "--image-shape must" not in lines[0]
+    assert not (tmp_path / "out").exists()
+    # --image-shape, given, is used instead of the file's
+    args = ["denoise", str(path), str(tmp_path / "x.npy"), "-o", str(tmp_path / "out")]
+    result = cli_runner().invoke(main, [*args, "--image-shape", "1x2", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert len(list((tmp_path / "out").iterdir())) == 3
 
 
 # --- signatures ----------------------------------------------------------------------

@@ -493,3 +493,25 @@ def test_files_of_format_2_load_and_refit_as_they_did():
     assert refit.gamma_ == pytest.approx(float(expected["kpca_gamma"]), rel=1e-12)
     den = load_model(FORMAT_2 / "denoiser-learned.npz")
     assert_as_recorded(den.transform(Z), expected["denoiser"])
+
+
+def test_load_model_with_info_reads_the_file_once(tmp_path, monkeypatch):
+    from cli_run import cli_runner
+
+    from preimage.cli import main
+    from preimage.model_files import _io
+
+    X = make_three_clusters(random_state=0)[0][::5]
+    path = save_model(KernelPCADenoiser(2, gamma=10).fit(X), tmp_path / "m.npz")
+    model, info = load_model(path, with_info=True)
+    np.testing.assert_array_equal(model.transform(X), load_model(path).transform(X))
+    assert info == model_info(path, check_state=True)
+    reads = []
+    read = _io._read
+    monkeypatch.setattr(_io, "_read", lambda *args: reads.append(args) or read(*args))
+    np.save(tmp_path / "x.npy", X)
+    result = cli_runner().invoke(
+        main, ["denoise", str(path), str(tmp_path / "x.npy"), "-o", str(tmp_path / "o.npy")]
+    )
+    assert result.exit_code == 0, result.output
+    assert len(reads) == 1

@@ -20,6 +20,10 @@ temporary files; what a killed writer (``kill -9``, a power cut) leaves is
 removed by the next write into the same folder (:func:`remove_stale_temps`):
 a name of exactly that pattern whose process, on this host, is gone, or that
 has not changed for a day. Nothing else is ever removed.
+
+A file from elsewhere is read only if it is a regular file
+(:func:`open_regular`): opened without blocking (opening a FIFO would wait for
+a writer) and checked once open.
 """
 
 import contextlib
@@ -30,6 +34,7 @@ from pathlib import Path
 import re
 import secrets
 import shutil
+import stat
 import sys
 import time
 
@@ -39,6 +44,8 @@ __all__ = [
     "atomic_dir",
     "atomic_write",
     "check_writable",
+    "file_kind",
+    "open_regular",
     "remove_stale_temps",
     "without_temp_names",
 ]
@@ -399,3 +406,41 @@ def atomic_dir(path, fill, *, overwrite=False, numbered=False):
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def file_kind(mode):
+    """What a file of `mode` (``st_mode``) is, for messages: ``"is a FIFO (named pipe)"``."""
+    for test, kind in (
+        (stat.S_ISDIR, "is a folder"),
+        (stat.S_ISFIFO, "is a FIFO (named pipe)"),
+        (stat.S_ISSOCK, "is a socket"),
+        (stat.S_ISCHR, "is a character device"),
+        (stat.S_ISBLK, "is a block device"),
+    ):
+        if test(mode):
+            return kind
+    return "is a special file"
+
+
+def open_regular(path, name=None, *, follow_links=False):
+    """`path` opened for reading in binary, if it is a regular file.
+
+    It is opened without blocking (opening a FIFO would wait for a writer)
+    and checked once open (``fstat``): a file checked before and swapped for
+    a FIFO or a device since is refused all the same. A link is followed only
+    if `follow_links`. Errors are a :class:`ValueError` naming `name` (default:
+    `path`).
+    """
+    name = path if name is None else name
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise ValueError(f"{name}: cannot be opened ({exc.strerror})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise ValueError(f"{name}: {file_kind(mode)}, not a regular file")
+    return os.fdopen(fd, "rb")

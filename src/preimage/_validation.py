@@ -189,11 +189,7 @@ def check_real(value, name, *, low=None, high=None, low_open=False, high_open=Fa
     `low` and `high` bound the interval, closed unless `low_open` or
     `high_open`; None leaves that side unbounded.
     """
-    if (
-        isinstance(value, (bool, np.bool_))
-        or not isinstance(value, Real)
-        or not np.isfinite(value)
-    ):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) or not _finite(value):
         raise ValueError(f"{name!r} must be a finite real number, got {value!r}")
     below = low is not None and (value <= low if low_open else value < low)
     above = high is not None and (value >= high if high_open else value > high)
@@ -206,6 +202,14 @@ def check_real(value, name, *, low=None, high=None, low_open=False, high_open=Fa
         )
         raise ValueError(f"{name!r} must be in {interval}, got {value!r}")
     return float(value)
+
+
+def _finite(value):
+    """Whether the real `value` is finite (an int beyond the float range is not)."""
+    try:
+        return bool(np.isfinite(float(value)))
+    except OverflowError:
+        return False
 
 
 def check_positive(value, name, *, allow_none=False, strict=True):

@@ -27,7 +27,7 @@ from ._cli_options import (
     memory_budget_option,
     read_data_file,
 )
-from ._cli_text import info_lines, model_warnings_as_notes, selection_lines
+from ._cli_text import info_lines, model_warnings_as_notes, printable, selection_lines
 from ._progress import activity, bar, ticking, write
 
 # Only names, imported without NumPy (the registries import their classes when
@@ -417,18 +417,17 @@ def _denoise(
     import numpy as np
 
     from .data_files import check_output, write_data
-    from .model_files import load_model, model_info
+    from .model_files import load_model
 
     image_shape = parse_image_shape(image_shape)
     refuse_existing(out, force, "-o", [("DATA", data), ("MODEL", model_path)])
     with model_warnings_as_notes(quiet):
-        model = load_model(model_path)
+        model, meta = load_model(model_path, with_info=True)
     if not hasattr(model, "transform") or not hasattr(model, "kpca_"):
         raise click.ClickException(
             f"{model_path} holds a {type(model).__name__}, not a "
             "denoiser (write one with `preimage fit`)"
         )
-    user = model_info(model_path).get("user", {})
     width = model.n_features_in_
     if image_shape is not None and image_shape[0] * image_shape[1] != width:
         raise click.BadParameter(
@@ -436,21 +435,23 @@ def _denoise(
             f"pixels, but the model's samples have {width} values",
             param_hint="'--image-shape'",
         )
-    known = image_shape or (tuple(user["image_shape"]) if user.get("image_shape") else None)
+    # The size `preimage fit` recorded: used only without --image-shape, and
+    # checked then (the file may have been altered).
+    recorded = _recorded_image_shape(model_path, meta, width, check=image_shape is None)
+    known = image_shape or recorded
     with named_as_options("image_shape", "overwrite"):
         # Before reading DATA, all but a PNG image size that DATA may give.
         pending = out.suffix == "" and known is None
         check_output(out, None if pending else width, image_shape=known, overwrite=force)
     X, source = read_data_file(data, key, columns, delimiter, quiet)
     if X.shape[1] != width:
-        shape = user.get("image_shape")
-        hint = f" (images of {shape[0]}x{shape[1]})" if shape else ""
+        hint = f" (images of {recorded[0]}x{recorded[1]})" if recorded else ""
         raise click.ClickException(
             f"DATA {data} has {X.shape[1]} features per sample, but "
             f"the model was fitted on {width}{hint}"
         )
-    if image_shape is None and source.image_shape is None and user.get("image_shape"):
-        image_shape = tuple(user["image_shape"])
+    if image_shape is None and source.image_shape is None:
+        image_shape = recorded
     with named_as_options("image_shape", "overwrite"):
         check_output(out, width, source=source, image_shape=image_shape, overwrite=force)
     denoised = np.empty(X.shape, dtype=np.result_type(X.dtype, np.float32))
@@ -469,6 +470,31 @@ def _denoise(
         path = write_data(out, denoised, source=source, image_shape=image_shape, overwrite=force)
     if not quiet:
         click.echo(f"{X.shape[0]} samples denoised with {model.method}; written to {path}")
+
+
+def _recorded_image_shape(model_path, meta, width, *, check):
+    """The image size (height, width) recorded in the model file's metadata
+    (``user.image_shape``), or None. With `check`, one that is not two
+    positive integers whose product is the model's `width` is an error naming
+    the file's field; without, it is ignored."""
+    user = meta.get("user")
+    shape = user.get("image_shape") if isinstance(user, dict) else None
+    if shape is None:
+        return None
+    if (
+        isinstance(shape, list)
+        and len(shape) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape)
+        and shape[0] * shape[1] == width
+    ):
+        return tuple(shape)
+    if not check:
+        return None
+    raise click.ClickException(
+        f"{model_path}: the model file's user.image_shape = {printable(repr(shape)[:60])} is "
+        f"not a height and width whose product is the model's {width} features (pass "
+        "--image-shape HxW to write images)"
+    )
 
 
 @main.command()

@@ -10,20 +10,26 @@ as it grows. A line longer than a chunk (a row of millions of values) is parsed
 a quarter megabyte at a time, cut between two values, straight into its row;
 its cells are counted, never split into a list, and the delimiter and header
 are found from the first 64 kB of the first lines. Reading a file takes the
-array, the longest line and a chunk.
+array, the longest line and a chunk. A line is gathered a quarter megabyte at
+a time: one longer than the memory budget allows is refused before it is
+whole, and so is a piece of a line that holds no delimiter (a cell of a
+quarter million characters is no number).
 
 Columns are counted from 0 everywhere, in `columns` and in messages; lines
 from 1, as an editor counts them.
 """
 
 import csv
+import io
 import os
 import re
 
 import numpy as np
 
 from .._config import get_config
-from .._memory import check_dense
+from .._files import open_regular
+from .._memory import check_dense, format_bytes
+from ..exceptions import MemoryBudgetError
 from ._kinds import DataSource
 
 __all__ = ["read_csv"]
@@ -44,7 +50,7 @@ def read_csv(path, *, columns=None, delimiter=None):
     """The numbers of a CSV file and its :class:`DataSource` (see :func:`read_data`)."""
     given, delimiter = delimiter, _check_delimiter(delimiter)
     try:
-        with open(path, encoding="utf-8-sig") as file:
+        with io.TextIOWrapper(open_regular(path, follow_links=True), "utf-8-sig") as file:
             return _read(path, file, columns, delimiter, given)
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
@@ -327,12 +333,56 @@ class _Rows:
         return self.array
 
 
-def _chunks(file):
-    """(number of the first line, lines) a quarter megabyte at a time."""
-    number = 1
-    while lines := file.readlines(_CHUNK_CHARS):
-        yield number, lines
+def _chunks(path, file, delimiter):
+    """(number of the first line, lines) a quarter megabyte at a time.
+
+    A line longer than that is gathered piece by piece, and refused before it
+    is whole once it and its pieces would exceed the memory budget, or as
+    soon as a piece holds no delimiter (`delimiter`, or any of those tried if
+    it is ``"detect"``): one cell of a quarter million characters, which no
+    number is (unless a comment or a quoted cell began before it).
+    """
+    if delimiter == "detect":
+        separators = [c for c in _CANDIDATES if c is not None] + [" "]
+    else:
+        separators = [delimiter] if delimiter is not None else [" ", "\t"]
+    number, pieces, held = 1, [], 0  # the pieces of a line not yet ended
+    exempt = False  # a comment or a quote in the line's pieces
+    while text := file.read(_CHUNK_CHARS):
+        lines = text.split("\n")
+        pieces.append(lines.pop())
+        if not lines:
+            held += len(pieces[-1])
+            _check_line(path, number, held)
+            if not exempt and not any(c in text for c in separators):
+                raise ValueError(
+                    f"{path}: line {number}: a cell of over {_CHUNK_CHARS:,} characters; "
+                    "a number has at most a few dozen"
+                )
+            exempt = exempt or "#" in text or '"' in text
+            continue
+        if len(pieces) > 1:  # the long line ends in this chunk
+            pieces[-1:-1] = [lines[0]]
+            lines[0] = "".join(pieces[:-1])
+            del pieces[:-1]
+        held = len(pieces[-1])
+        exempt = "#" in pieces[-1] or '"' in pieces[-1]
+        yield number, lines  # without their line ends
         number += len(lines)
+    if pieces and pieces != [""]:
+        yield number, ["".join(pieces)]
+
+
+def _check_line(path, number, chars):
+    """Refuse line `number` once its `chars` characters, read in pieces and
+    joined, would exceed the memory budget."""
+    budget = get_config()["memory_budget"]
+    if 2 * chars > budget:
+        raise MemoryBudgetError(
+            f"{path}: line {number} is longer than {chars:,} characters; reading it would "
+            f"need over {format_bytes(2 * chars)}, over the memory budget of "
+            f"{format_bytes(budget)}; write its values on several rows"
+        )
 
 
 def _content(number, lines):
@@ -391,7 +441,7 @@ def _layout(path, sample, delimiter, given):
 
 
 def _read(path, file, columns, delimiter, given):
-    chunks = (_content(number, lines) for number, lines in _chunks(file))
+    chunks = (_content(number, lines) for number, lines in _chunks(path, file, delimiter))
     head, sample = _sample(path, chunks)
     delimiter, header, width = _layout(path, sample, delimiter, given)
     if header is not None:
@@ -405,7 +455,7 @@ def _read(path, file, columns, delimiter, given):
     out = _Rows(path, width if usecols is None else len(usecols))
     size, chars = os.fstat(file.fileno()).st_size, 0
     for content in _chain(head, chunks):
-        chars += sum(len(line) for _, line in content)
+        chars += sum(len(line) + 1 for _, line in content)  # and the line ends
         rows = out.n + len(content)
         # Room for the whole file at the characters per row read so far, and a
         # few rows more (fewer of wide rows: resize fills them with zeros).
@@ -495,6 +545,11 @@ class _Parser:
         column = start = 0
         while start < len(text):
             cut = _cut(text, self.delimiter, start, start + _CHUNK_CHARS)
+            if cut - start > _CHUNK_CHARS:  # no delimiter: one cell fills the piece
+                raise ValueError(
+                    f"{self.path}: line {i}, {_at(column, self.header)}: a cell of over "
+                    f"{_CHUNK_CHARS:,} characters; a number has at most a few dozen"
+                )
             piece, start = text[start:cut], cut + 1
             if self.delimiter is None and not piece.strip():
                 continue

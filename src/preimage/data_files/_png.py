@@ -41,7 +41,7 @@ import zlib
 
 import numpy as np
 
-from .._files import atomic_dir
+from .._files import atomic_dir, file_kind, open_regular
 from .._memory import check_dense
 from ._kinds import DataSource
 
@@ -147,45 +147,15 @@ def _regular_file(entry, root):
         raise ValueError(f"{entry}: cannot be examined ({exc.strerror})") from None
     if not stat.S_ISREG(mode):
         raise ValueError(
-            f"{entry}: {_file_kind(mode)}, not a regular file; only image files are read "
+            f"{entry}: {file_kind(mode)}, not a regular file; only image files are read "
             "(it was not opened)"
         )
     return target
 
 
-def _file_kind(mode):
-    for test, kind in (
-        (stat.S_ISDIR, "is a folder"),
-        (stat.S_ISFIFO, "is a FIFO (named pipe)"),
-        (stat.S_ISSOCK, "is a socket"),
-        (stat.S_ISCHR, "is a character device"),
-        (stat.S_ISBLK, "is a block device"),
-    ):
-        if test(mode):
-            return kind
-    return "is a special file"
-
-
-def _open(entry, target):
-    """`target` opened for reading without blocking, and checked to be a regular
-    file once open (it may have been swapped since :func:`_regular_file`)."""
-    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0)
-    # Not waiting for a FIFO's writer, and not following a link put in since.
-    flags |= getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(target, flags)
-    except OSError as exc:
-        raise ValueError(f"{entry}: cannot be opened ({exc.strerror})") from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise ValueError(f"{entry}: {_file_kind(mode)}, not a regular file")
-    return os.fdopen(fd, "rb")
-
-
 def _png_size(entry, target):
     """(height, width) from the ``IHDR`` chunk, without decoding anything."""
-    with _open(entry, target) as file:
+    with open_regular(target, entry) as file:
         head = file.read(24)
     if len(head) < 24 or head[:8] != _SIGNATURE or head[12:16] != b"IHDR":
         raise ValueError(f"{entry}: cannot be read as a PNG image (no PNG header)")
@@ -213,7 +183,7 @@ def _read_png(entry, target, out):
             f"Pillow's limit of {limit:,} against decompression bombs "
             "(PIL.Image.MAX_IMAGE_PIXELS); refused without decoding it"
         )
-    with _open(entry, target) as file:
+    with open_regular(target, entry) as file:
         try:
             with warnings.catch_warnings():
                 # Pillow warns up to twice its limit, and raises only beyond.

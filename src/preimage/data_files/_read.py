@@ -12,12 +12,14 @@ from collections.abc import Sequence
 import math
 import os
 from pathlib import Path
+import stat
 import zipfile
 import zlib
 
 import numpy as np
 from numpy.lib import format as fmt
 
+from .._files import file_kind, open_regular
 from .._memory import check_dense, format_bytes
 from ._csv import read_csv
 from ._kinds import SUFFIX_KINDS, SUPPORTED, DataSource
@@ -91,9 +93,11 @@ def read_data(
     MemoryBudgetError
         If the array, with what decoding it takes, would exceed the memory
         budget (``preimage.config_context(memory_budget=...)``); known from
-        the headers before anything is decoded.
+        the headers before anything is decoded; or a ``.csv`` line longer
+        than the budget allows.
     ValueError
-        For an unsupported kind of file, content that is not a non-empty
+        For an unsupported kind of file, a path that is neither a regular
+        file nor a folder, content that is not a non-empty
         array of finite real numbers, or `columns` that are not columns of
         numbers of the file. Every message starts with the file's name; a
         ``.csv`` file's lines are counted from 1, its columns from 0.
@@ -112,6 +116,12 @@ def read_data(
     claims more is refused as truncated) and against the memory budget, and
     an image over Pillow's limit against decompression bombs
     (``PIL.Image.MAX_IMAGE_PIXELS``) is refused; nothing is decoded first.
+
+    `path` must be a regular file (a symbolic link to one is followed) or a
+    folder: a FIFO, socket or device is an error naming it, and is never
+    opened. A file is opened without blocking and checked again once open.
+    A ``.csv`` line longer than the memory budget allows, or a cell of over a
+    quarter million characters, is refused as it is read.
 
     Links and special files in a folder of images: a ``*.png`` name that is
     a symbolic link is read if it resolves to a regular file inside the
@@ -140,8 +150,15 @@ def read_data(
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such file or folder")
-    if path.is_dir():
+    mode = path.stat().st_mode
+    if stat.S_ISDIR(mode):
         kind = "png"
+    elif not stat.S_ISREG(mode):
+        # Never opened: a FIFO would wait for a writer, a device never end.
+        raise ValueError(
+            f"{path}: {file_kind(mode)}, not a regular file; data are read from "
+            f"{SUPPORTED} (it was not opened)"
+        )
     else:
         suffix = path.suffix.lower()
         if suffix not in SUFFIX_KINDS:
@@ -173,7 +190,7 @@ def read_data(
 
 def _load_npy(path):
     try:
-        with open(path, "rb") as file:
+        with open_regular(path, follow_links=True) as file:
             if file.read(4) in _ZIP_STARTS:
                 raise ValueError(
                     f"{path}: this is a .npz archive, not a .npy array; rename it to .npz"
@@ -187,15 +204,7 @@ def _load_npy(path):
 
 def _load_npz(path, key):
     try:
-        with open(path, "rb") as file:
-            start = file.read(len(_NPY_MAGIC))
-        if start.startswith(_NPY_MAGIC):
-            raise ValueError(
-                f"{path}: this is a .npy array, not a .npz archive; rename it to .npy"
-            )
-        if start[:4] not in _ZIP_STARTS:
-            raise ValueError(f"{path}: {_NOT_NUMPY}")
-        with zipfile.ZipFile(path) as archive:
+        with open_regular(path, follow_links=True) as file, _zip(path, file) as archive:
             # np.savez stores the array `key` as the member "key.npy".
             members = {
                 name[:-4] if name.endswith(".npy") else name: name for name in archive.namelist()
@@ -213,6 +222,17 @@ def _load_npz(path, key):
         zlib.error,
     ) as exc:
         raise ValueError(f"{path}: cannot be read as a .npz archive ({exc})") from None
+
+
+def _zip(path, file):
+    """The open `file` as a zip archive, refused unless it starts as one."""
+    start = file.read(len(_NPY_MAGIC))
+    if start.startswith(_NPY_MAGIC):
+        raise ValueError(f"{path}: this is a .npy array, not a .npz archive; rename it to .npy")
+    if start[:4] not in _ZIP_STARTS:
+        raise ValueError(f"{path}: {_NOT_NUMPY}")
+    file.seek(0)
+    return zipfile.ZipFile(file)
 
 
 def _choose_entry(path, key, keys):

@@ -14,11 +14,14 @@ A JSON document is likewise bounded before it is parsed: its nesting depth
 (Python's parser recurses) and its number of values (each a Python object).
 """
 
+import errno
+import os
 import re
 import zipfile
 
 import numpy as np
 
+from .._files import open_regular
 from ..exceptions import ModelFileError
 from ._codec import check_dtype
 
@@ -45,15 +48,35 @@ _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
+class _Archive(zipfile.ZipFile):
+    """A zip archive over a file it was given, closing that file with itself."""
+
+    def __init__(self, file):
+        self._given = file
+        super().__init__(file)
+
+    def close(self):
+        try:
+            super().close()
+        finally:
+            self._given.close()
+
+
 def open_archive(path):
-    """The model file at `path` as an open :class:`zipfile.ZipFile`."""
+    """The model file at `path` as an open :class:`zipfile.ZipFile`; a path
+    that is not a regular file (a FIFO, a device) is refused, never read."""
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path))
     try:
-        return zipfile.ZipFile(path)
-    except FileNotFoundError:
-        raise
+        file = open_regular(path, follow_links=True)
+    except ValueError as exc:
+        raise ModelFileError(str(exc)) from None
+    try:
+        return _Archive(file)
     except (OSError, zipfile.BadZipFile, ValueError, EOFError) as exc:
-        with open(path, "rb") as f:
-            start = f.read(len(_NPY_MAGIC))
+        with file:
+            file.seek(0)
+            start = file.read(len(_NPY_MAGIC))
         if start.startswith(b"PK"):
             reason = f"damaged or truncated model file ({type(exc).__name__}: {exc})"
         elif start == _NPY_MAGIC:

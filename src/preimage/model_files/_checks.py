@@ -15,7 +15,11 @@ would make are made here, on every object of the model:
   :data:`~preimage.model_files.LOADABLE`): the types of fitted attributes,
   shapes that agree with each other (the eigenvectors have a row per
   training point, the eigenvalues one entry per component, ...), finite
-  values, non-negative eigenvalues.
+  values, non-negative eigenvalues;
+* the pre-image solvers an estimator keeps (a denoiser's ``solver_``, a
+  kernel PCA's cached ones): their support, kernel and kernel PCA must be the
+  kernel PCA's own, as fit leaves them, so the kernel that runs is the one
+  ``preimage info`` shows.
 
 A failure is a :class:`ModelFileError` naming the field and its value.
 """
@@ -54,7 +58,9 @@ class _Refused(Exception):
 def _shown(value):
     if isinstance(value, np.ndarray):
         return f"an array of shape {value.shape} and dtype {value.dtype}"
-    text = repr(value)
+    if type(value).__module__.startswith("preimage") and not isinstance(value, Kernel):
+        return f"a {type(value).__name__}"
+    text = " ".join(repr(value).split())  # one line
     return text if len(text) <= 80 else text[:77] + "..."
 
 
@@ -179,7 +185,10 @@ def _real(obj, name, *, positive=False, optional=False):
     if value is None and optional:
         return None
     ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    ok = ok and bool(np.isfinite(value)) and (not positive or value > 0)
+    try:
+        ok = ok and bool(np.isfinite(float(value))) and (not positive or value > 0)
+    except OverflowError:  # an int beyond the float range
+        ok = False
     _require(ok, name, value, "must be a finite positive number" if positive else "must be finite")
     return value
 
@@ -199,7 +208,7 @@ def _params(est):
     """The estimator's parameters, as fit checks them."""
     try:
         est._validate_params()
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, OverflowError) as exc:
         match = re.search(r"The '(\w+)' parameter", str(exc))
         name = match.group(1) if match else "parameters"
         raise _Refused(name, vars(est).get(name), str(exc)) from None
@@ -211,19 +220,23 @@ def _kernel(kernel):
         return
     try:
         dataclasses.replace(kernel)
-    except (ValueError, TypeError) as exc:
-        match = re.search(r"'(\w+)'", str(exc))
-        name = match.group(1) if match else "parameters"
+    except (ValueError, TypeError, OverflowError) as exc:
+        name = _named(exc, [field.name for field in dataclasses.fields(kernel)])
         raise _Refused(name, getattr(kernel, name, None), str(exc)) from None
+
+
+def _named(exc, names):
+    """The first of `names` that the message of `exc` quotes, else "parameters"."""
+    quoted = re.findall(r"'(\w+)'", str(exc))
+    return next((name for name in quoted if name in names), "parameters")
 
 
 def _solver(solver):
     """A pre-image solver's parameters and kernel, as its fit checks them."""
     try:
         solver._check_params()
-    except (ValueError, TypeError) as exc:
-        match = re.search(r"'(\w+)'", str(exc))
-        name = match.group(1) if match else "parameters"
+    except (ValueError, TypeError, OverflowError) as exc:
+        name = _named(exc, vars(solver))
         raise _Refused(name, vars(solver).get(name), str(exc)) from None
     if "kernel_" in vars(solver):
         kernel = _instance(solver, "kernel_", Kernel)
@@ -278,6 +291,43 @@ def _kernel_pca(kp):
     _instance(kp, "_solvers", dict)
     for key, solver in kp._solvers.items():
         _require(isinstance(solver, PreimageSolver), "_solvers", key, "must hold solvers")
+        _fitted_for(kp, solver, f"_solvers[{key!r}]")
+
+
+def _fitted_for(kp, solver, where, owner=""):
+    """The `solver` fitted for the kernel PCA `kp`: its support, kernel and
+    kernel PCA are `kp`'s own (the same objects, as fit leaves them and the
+    codec rebuilds them; or equal values), so what runs is what `kp` shows."""
+    state = vars(solver)
+    for name, own, field in (
+        ("support_", kp.X_fit_, "X_fit_"),
+        ("kernel_", kp.kernel_, "kernel_"),
+        ("kpca_", kp.fit_result_, "fit_result_"),
+    ):
+        if name in state:
+            _require(
+                _same(state[name], own),
+                f"{where}.{name}",
+                state[name],
+                f"must be the kernel PCA's own ({owner}{field})",
+            )
+
+
+def _same(a, b):
+    """Whether `a` and `b` are one object or hold equal values."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.ndarray):
+        return a.dtype == b.dtype and a.shape == b.shape and bool(np.array_equal(a, b))
+    if type(a).__module__.startswith("preimage"):
+        va, vb = vars(a), vars(b)
+        return va.keys() == vb.keys() and all(_same(va[k], vb[k]) for k in va)
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
 
 
 def _denoiser(den):
@@ -303,8 +353,7 @@ def _denoiser(den):
     except (ValueError, TypeError) as exc:
         raise _Refused("method_params", den.method_params, str(exc)) from None
     n = kpca.X_fit_.shape[0]
-    if "support_" in vars(solver):
-        _array(solver, "support_", (n, d))
+    _fitted_for(kpca, solver, "solver_", "kpca_.")
     state = vars(solver)
     if "coordinates_" in state:
         m = _array(solver, "coordinates_", (None, q)).shape[0]

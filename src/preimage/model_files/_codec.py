@@ -194,9 +194,10 @@ class Decoder:
             self.object_arrays[key] = self.arrays[key].astype(object)
         return self.object_arrays[key]
 
-    def decode(self, node):
+    def decode(self, node, where=""):
+        """The value of the JSON `node`, found at the field `where` (for messages)."""
         if isinstance(node, list):
-            return [self.decode(v) for v in node]
+            return [self.decode(v, f"{where}[{i}]") for i, v in enumerate(node)]
         if not isinstance(node, dict):
             return node
         if "__array__" in node:
@@ -207,17 +208,16 @@ class Decoder:
                 return self._array(ref["array"], ref.get("as_object", False))
             return self.objects[ref["object"]]
         if "__tuple__" in node:
-            return tuple(self.decode(v) for v in node["__tuple__"])
+            return tuple(self.decode(v, f"{where}[{i}]") for i, v in enumerate(node["__tuple__"]))
         if "__dict__" in node:
-            return {self.decode(k): self.decode(v) for k, v in node["__dict__"]}
+            return {
+                self.decode(k, f"{where} key"): self.decode(v, f"{where}[{k!r}]")
+                for k, v in node["__dict__"]
+            }
         if "__int__" in node:
             return int(node["__int__"])
         if "__scalar__" in node:
-            dtype, value = node["__scalar__"]
-            dtype = check_dtype(dtype, "a scalar's dtype", self.path)
-            if not isinstance(value, (bool, int, float, str)):
-                raise ModelFileError(f"{self.path}: a scalar's value {value!r} is not a number")
-            return np.array(value, dtype=dtype)[()]
+            return self._scalar(node["__scalar__"], where)
         if "__dtype__" in node:
             return check_dtype(node["__dtype__"], "a dtype", self.path)
         if "__object__" in node:
@@ -225,9 +225,28 @@ class Decoder:
             obj = cls.__new__(cls)
             self.objects[node["id"]] = obj
             # Frozen dataclasses too: their fields live in the instance __dict__.
-            vars(obj).update({k: self.decode(v) for k, v in node["state"].items()})
+            vars(obj).update(
+                {
+                    k: self.decode(v, f"{where}.{k}" if where else k)
+                    for k, v in node["state"].items()
+                }
+            )
             return obj
-        return {k: self.decode(v) for k, v in node.items()}
+        return {k: self.decode(v, f"{where}[{k!r}]") for k, v in node.items()}
+
+    def _scalar(self, node, where):
+        dtype, value = node
+        dtype = check_dtype(dtype, "a scalar's dtype", self.path)
+        if not isinstance(value, (bool, int, float, str)):
+            raise ModelFileError(f"{self.path}: a scalar's value {value!r} is not a number")
+        try:
+            return np.array(value, dtype=dtype)[()]
+        except (OverflowError, ValueError, TypeError):
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            raise ModelFileError(
+                f"{self.path}: {where!r} = {shown}: not a value of its dtype {dtype.str!r}; "
+                "the file was altered"
+            ) from None
 
 
 def json_value(value):

@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
@@ -334,20 +334,49 @@ def model_info(
     """
     if check_state:
         model, meta, signed, verified = _load(path, key)
+        return _described(meta, signed, verified, model)
+    meta, archive, signed, verified = _read(path, key)
+    archive.close()
+    return _described(meta, signed, verified)
+
+
+def _described(meta, signed, verified, model=None):
+    """What :func:`model_info` returns, of the loaded `model` if there is one."""
+    if model is not None:
         meta = {
             **meta,
             "estimator": type(model).__name__,
             "params": json_value(model.get_params(deep=False)),
             "summary": _summary(model),
         }
-    else:
-        meta, archive, signed, verified = _read(path, key)
-        archive.close()
     info = {k: v for k, v in meta.items() if k != "state"}
     return {**info, "signed": signed, "verified": verified}
 
 
-def load_model(path: str | os.PathLike[str], *, key: bytes | str | None = None) -> BaseEstimator:
+@overload
+def load_model(
+    path: str | os.PathLike[str],
+    *,
+    key: bytes | str | None = ...,
+    with_info: Literal[False] = ...,
+) -> BaseEstimator: ...
+
+
+@overload
+def load_model(
+    path: str | os.PathLike[str],
+    *,
+    key: bytes | str | None = ...,
+    with_info: Literal[True],
+) -> tuple[BaseEstimator, dict[str, Any]]: ...
+
+
+def load_model(
+    path: str | os.PathLike[str],
+    *,
+    key: bytes | str | None = None,
+    with_info: bool = False,
+) -> BaseEstimator | tuple[BaseEstimator, dict[str, Any]]:
     """Read a model file written by :func:`save_model`.
 
     Nothing is unpickled and nothing is trusted: every member is read with
@@ -374,6 +403,14 @@ def load_model(path: str | os.PathLike[str], *, key: bytes | str | None = None) 
         variable ``PREIMAGE_MODEL_KEY``, if set. With a key, an unsigned file
         or a wrong signature is refused; without one, a signed file loads
         unverified (:func:`model_info` says ``verified: False``).
+    with_info : bool, default=False
+        Also return the file's metadata, as ``model_info(path,
+        check_state=True)`` gives it, from this one reading of the file.
+
+    Returns
+    -------
+    estimator
+        The model; with `with_info`, the pair ``(model, info)``.
 
     Warns
     -----
@@ -389,7 +426,10 @@ def load_model(path: str | os.PathLike[str], *, key: bytes | str | None = None) 
         inconsistent, is of a newer format, or whose signature does not
         match the key given; the message says which.
     """
-    return _load(path, key)[0]
+    model, meta, signed, verified = _load(path, key)
+    if not with_info:
+        return model
+    return model, _described(meta, signed, verified, model)
 
 
 def _load(path, key):
@@ -411,7 +451,15 @@ def _load(path, key):
         model = upgrade_model(model, version)
     except ModelFileError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, ImportError, RecursionError) as exc:
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        OverflowError,
+        AttributeError,
+        ImportError,
+        RecursionError,
+    ) as exc:
         raise ModelFileError(
             f"{path}: the model's state is malformed ({type(exc).__name__}: {exc})"
         ) from None
