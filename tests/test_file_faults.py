@@ -450,6 +450,14 @@ def _has_content(path):
         return False
 
 
+def _as_in_a_terminal():
+    """SIGINT as a terminal's foreground job receives it: not ignored. A test
+    run started in the background of a shell without job control inherits
+    SIGINT ignored, and the command line rightly leaves an ignored signal
+    ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_and_catch_writing(model, tmp_path, out, n):
     """Start `preimage denoise` of `n` samples to `out` and wait until it writes."""
     np.save(tmp_path / "x.npy", np.random.default_rng(1).random((n, 16)))
@@ -461,6 +469,7 @@ def _start_and_catch_writing(model, tmp_path, out, n):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_as_in_a_terminal,
     )
     deadline = time.monotonic() + 120
     # Not the empty probe `check_writable` makes and removes before denoising:
