@@ -111,16 +111,18 @@ ALIAS_HOMES = ("estimators", "solvers", "exceptions", "model_files")
 
 
 def _alias_target(name):
-    """The documented name of ``preimage.X``, a name the package imports from
-    a subpackage (``preimage.KernelPCA`` is ``preimage.estimators.KernelPCA``)."""
-    head, _, tail = name.rpartition(".")
-    if head != "preimage" or tail not in preimage.__all__:
+    """The documented name of ``preimage.X`` or ``preimage.X.member``, where
+    the package imports X from a subpackage (``preimage.KernelPCA.project`` is
+    ``preimage.estimators.KernelPCA.project``)."""
+    package, _, rest = name.partition(".")
+    head, _, member = rest.partition(".")
+    if package != "preimage" or head not in preimage.__all__:
         return None
-    obj = getattr(preimage, tail)
+    obj = getattr(preimage, head)
     for home in ALIAS_HOMES:
         module = importlib.import_module(f"preimage.{home}")
-        if tail in module.__all__ and getattr(module, tail) is obj:
-            return f"preimage.{home}.{tail}"
+        if head in module.__all__ and getattr(module, head) is obj:
+            return f"preimage.{home}.{rest}"
     return None
 
 
@@ -134,7 +136,7 @@ def _missing_reference(app, env, node, contnode):
         return None
     domain = env.get_domain("py")
     builder = app.builder
-    for role in ("class", "func", "data", "obj"):
+    for role in ("class", "func", "data", "meth", "attr", "obj"):
         found = domain.resolve_xref(env, node["refdoc"], builder, role, target, node, contnode)
         if found is not None:
             return found
