@@ -53,17 +53,7 @@ root_doc = "index"
 templates_path = ["_templates"]
 # The reports of docs/reproductions/ and docs/benchmarks/ are files the
 # Markdown pages link to, not pages of the site.
-exclude_patterns = [
-    "_build",
-    "reproductions/**",
-    "benchmarks/**",
-    "**/README.md",
-    "auto_examples/**/*.ipynb",
-    "auto_examples/**/*.py",
-    "auto_examples/**/*.zip",
-    "auto_examples/**/*.json",
-    "auto_examples/**/*.md5",
-]
+exclude_patterns = ["_build", "reproductions/**", "benchmarks/**"]
 
 # -- MyST ---------------------------------------------------------------------
 myst_enable_extensions = ["dollarmath", "amsmath", "deflist", "colon_fence"]
