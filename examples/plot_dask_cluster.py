@@ -25,8 +25,9 @@ from preimage import KernelPCADenoiser
 from preimage.datasets import add_gaussian_noise, load_mnist
 from preimage.plot import plot_image_grid
 
-X, _ = load_mnist()
-X_train, X_test = X[:1000], X[1000:1500]
+X, _ = load_mnist()  # sorted by class: shuffle before splitting
+order = np.random.default_rng(0).permutation(len(X))
+X_train, X_test = X[order[:1000]], X[order[1000:1500]]
 X_noisy = add_gaussian_noise(X_test, 0.5, random_state=0)
 denoiser = KernelPCADenoiser(200, gamma=0.02, random_state=0).fit(X_train)
 
@@ -68,7 +69,7 @@ print(
 # Which worker denoised which block
 # ---------------------------------
 # The scheduler recorded every task's start and end
-# (:func:`distributed.get_task_stream`): one bar per block, on the worker
+# (``distributed.get_task_stream``): one bar per block, on the worker
 # that ran it.
 tasks = [t for t in stream.data if any(s["action"] == "compute" for s in t["startstops"])]
 workers = sorted({t["worker"] for t in tasks})

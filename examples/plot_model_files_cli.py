@@ -28,8 +28,9 @@ from preimage import KernelPCADenoiser, load_model, save_model
 from preimage.datasets import add_gaussian_noise, load_mnist
 from preimage.plot import plot_image_grid
 
-X, _ = load_mnist()
-X_train, X_test = X[:1000], X[1000:1010]
+X, _ = load_mnist()  # sorted by class: shuffle before splitting
+order = np.random.default_rng(0).permutation(len(X))
+X_train, X_test = X[order[:1000]], X[order[1000:1010]]
 X_noisy = add_gaussian_noise(X_test, 0.5, random_state=0)
 denoiser = KernelPCADenoiser(200, gamma=0.02, random_state=0).fit(X_train)
 

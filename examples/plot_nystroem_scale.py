@@ -27,9 +27,10 @@ from preimage import KernelPCADenoiser
 from preimage.datasets import add_gaussian_noise, load_mnist, random_shifts
 from preimage.plot import plot_image_grid
 
-X, _ = load_mnist()
-X_train, _ = random_shifts(X[:4000], 20_000, image_shape=(28, 28), random_state=0)
-X_test = X[4000:4300]
+X, _ = load_mnist()  # sorted by class: shuffle before splitting
+order = np.random.default_rng(0).permutation(len(X))
+X_train, _ = random_shifts(X[order[:4000]], 20_000, image_shape=(28, 28), random_state=0)
+X_test = X[order[4000:4300]]
 X_noisy = add_gaussian_noise(X_test, 0.5, random_state=2)
 n = len(X_train)
 print(f"training set {X_train.shape}, {X_train.nbytes / 1e6:.0f} MB")
