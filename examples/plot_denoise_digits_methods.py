@@ -48,9 +48,9 @@ print(f"noise alone: MSE {mse(X_noisy, X_test):.1f}")
 # One denoiser per method
 # -----------------------
 # The width ``gamma=0.02`` (σ = 5) is the library's recommended width for
-# 784-pixel digits; 200 components suit 1,000 training digits. The closed form
+# 784-pixel digits; every method keeps 200 components. The closed form
 # works on the reconstruction with the feature-space mean
-# (``add_mean=True``), as Honeine and Richard define it; the learned map is
+# (``add_mean=True``), as ``preimage demo`` runs it; the learned map is
 # fitted on the noisy → clean training pairs.
 settings = {
     "fixed point": dict(method="fixed_point"),

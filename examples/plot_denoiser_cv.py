@@ -16,7 +16,7 @@ can let the data choose: :class:`preimage.KernelPCADenoiserCV` scores every
 # --------------------
 # 400 training digits and a noisy copy of each; 100 other digits to test on.
 # The search is kept small (three widths, four component counts, three
-# folds) so that it runs in seconds.
+# folds) so that it runs in under a minute.
 import matplotlib.pyplot as plt
 import numpy as np
 

@@ -38,10 +38,10 @@ for x, y in zip(X_train[:3], Y_train[:3]):
 # The estimator
 # -------------
 # Inputs: a Gaussian of the distance between normalised 3-spectra (counts of
-# every substring of length 3). Outputs: the normalised joint 3-spectrum of
-# input and output, so each output substring is read with the input under
-# it. Pre-images: the ``n_neighbors`` nearest training outputs vote on every
-# position.
+# every substring of length 3). Outputs: the normalised joint 3-spectrum,
+# which counts each input substring of length 3 together with the output
+# symbol at its centre. Pre-images: the ``n_neighbors`` nearest training
+# outputs vote on every position.
 kde = KernelDependencyEstimator(
     KernelDistanceRBF(NormalizedKernel(SpectrumKernel(3)), gamma=1.0),
     NormalizedKernel(JointSpectrumKernel(3)),

@@ -11,7 +11,7 @@ inside a request. Three pre-image methods trade time for quality differently:
   kernel PCA coordinates back to images, fitted once on (noisy, clean) pairs
   and then applied with one kernel block;
 * the **closed form** (Honeine & Richard 2011) is a single linear solve,
-  exact on smooth low-dimensional data and crude on images.
+  made for smooth low-dimensional data and crude on images.
 
 This example times the three on digits and then looks at them on a curve in
 the plane, where the closed form is at home.
