@@ -11,7 +11,7 @@ FLOOR_VENV := .venv-floor
 FLOOR_BIN  := $(FLOOR_VENV)/bin
 FLOORS     := .ci/floors.txt
 
-.PHONY: demo test test-fast lint test-floor test-long bench reproduce clean
+.PHONY: demo test test-fast lint test-floor test-long bench reproduce docs docs-fast clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ $(VENV)/.installed-demo: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[docs]"
 	touch $@
 
 demo: $(VENV)/.installed-demo
@@ -59,8 +63,8 @@ test-fast: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples docs/conf.py
+	$(BIN)/ruff format --check src tests benchmarks examples docs/conf.py
 
 # The property suites with many more generated cases (a few minutes).
 test-long: $(VENV)/.installed-test
@@ -73,5 +77,19 @@ reproduce: $(VENV)/.installed-demo
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_gram.py
 
+# The documentation site, warnings as errors: the API reference from the
+# docstrings, the user guide, and the gallery with its scripts run.
+# `make docs-fast` builds the gallery's pages without running the scripts.
+DOCS_BUILD := docs/_build/html
+
+docs: $(VENV)/.installed-docs
+	$(BIN)/sphinx-build -W --keep-going -b html docs $(DOCS_BUILD)
+	@echo "The site is in $(DOCS_BUILD)/index.html"
+
+docs-fast: $(VENV)/.installed-docs
+	PREIMAGE_DOCS_FAST=1 $(BIN)/sphinx-build -W --keep-going -b html docs $(DOCS_BUILD)
+	@echo "The site is in $(DOCS_BUILD)/index.html (the gallery's scripts not run)"
+
 clean:
-	rm -rf $(VENV) $(FLOOR_VENV) build src/*.egg-info .pytest_cache
+	rm -rf $(VENV) $(FLOOR_VENV) build src/*.egg-info .pytest_cache \
+		docs/_build docs/api/generated docs/auto_examples

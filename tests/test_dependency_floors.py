@@ -16,8 +16,9 @@ PYPROJECT = ROOT / "pyproject.toml"
 FLOORS = ROOT / ".ci" / "floors.txt"
 
 #: Extras of tools and of other extras, not of features: the test tools may be
-#: any release that works with the floors, so they need no pin.
-NOT_FEATURES = ("test", "all")
+#: any release that works with the floors, so they need no pin; the
+#: documentation's tools (Sphinx and its extensions) are not used by the library.
+NOT_FEATURES = ("test", "docs", "all")
 
 
 def declared():

@@ -192,7 +192,7 @@ class FeatureExpansion:
         """``‖Ψ_j − φ(z_j)‖²``, the residual every pre-image method minimises.
 
         Rounding can make it slightly negative when Ψ_j = φ(z_j); it is clamped
-        at 0. `check_input` as in :meth:`Kernel.block`; where the residual is
+        at 0. `check_input` as in :meth:`~preimage.kernels.Kernel.block`; where the residual is
         not finite (the kernel overflows at z), ``overflow="raise"`` refuses it
         naming 'Z' and ``"ignore"`` reports it as inf, a point to avoid (the
         solvers' use).

@@ -70,8 +70,6 @@ _RELATIVE_ZERO = {np.dtype(np.float32): 2e-7, np.dtype(np.float64): 1e-12}
 class KernelPCAResult:
     """What kernel PCA keeps from the training Gram matrix.
 
-    Attributes
-    ----------
     The axes and the mean are expansions over a support of N points: the
     training points themselves (exact kernel PCA), or m landmarks (Nyström,
     :mod:`preimage.nystroem`, where ``eigenvectors`` and ``K_col_mean`` are

@@ -130,7 +130,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         smallest error), the sizes ``n_train`` and ``n_held_out`` of the
         split, and the chosen ``n_components``. None for a count given.
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         The column names of X, when fitted on a DataFrame with string column
         names; ``get_feature_names_out()`` gives them back (each output is the
         denoised input of the same name), and ``set_output(transform="pandas")``

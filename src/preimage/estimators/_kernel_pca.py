@@ -150,7 +150,7 @@ class KernelPCA(
     gamma_ : float or None
         The kernel width used.
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Defined when X has feature names that are all strings.
 
     Notes

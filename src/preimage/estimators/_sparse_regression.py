@@ -102,11 +102,11 @@ class WienerRegressor(_KernelRegressor):
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_vectors_,)
+    support_ : ndarray of shape (``n_vectors_``,)
         Indices of the training samples with ``a_i ≠ 0``.
-    support_vectors_ : ndarray of shape (n_vectors_, n_features)
+    support_vectors_ : ndarray of shape (``n_vectors_``, n_features)
         Their inputs.
-    dual_coef_ : ndarray of shape (1, n_vectors_)
+    dual_coef_ : ndarray of shape (1, ``n_vectors_``)
         The non-zero a_i, so that ``f(x) = dual_coef_ @ k(support_vectors_, x)``
         (scikit-learn's SVR convention). a is zero on every other sample
         (from :meth:`partial_fit`: on samples that added no new direction):
@@ -261,16 +261,16 @@ class SequentialSVR(_KernelRegressor):
     ----------
     alpha_, alpha_star_ : ndarray of shape (n_samples,)
         The multipliers α_i, α*_i.
-    support_ : ndarray of shape (n_vectors_,)
+    support_ : ndarray of shape (``n_vectors_``,)
         Indices of the basis vectors (``α*_i ≠ α_i``).
-    support_vectors_ : ndarray of shape (n_vectors_, n_features)
-    dual_coef_ : ndarray of shape (1, n_vectors_)
+    support_vectors_ : ndarray of shape (``n_vectors_``, n_features)
+    dual_coef_ : ndarray of shape (1, ``n_vectors_``)
         ``α*_i − α_i`` on the support.
     n_vectors_ : int
         Number of basis vectors, ``support_.size``.
     intercept_ : float
         ``λ² Σ_i (α*_i − α_i)``, the constant part of f.
-    objective_ : ndarray of shape (n_iter_,)
+    objective_ : ndarray of shape (``n_iter_``,)
         Dual objective after each sweep (0 before the first).
     n_iter_ : int
     converged_ : bool

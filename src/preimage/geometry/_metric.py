@@ -145,7 +145,7 @@ def metric_by_finite_differences(
 
     ``g_ij(x) ≈ [∂_i k(x, x + h e_j) − ∂_i k(x, x − h e_j)] / (2h)``, where
     ``∂_i k(z, x')`` is the kernel's own gradient in its first argument
-    (:meth:`Kernel.gradient`), then symmetrised. Truncation error O(h²),
+    (:meth:`~preimage.kernels.Kernel.gradient`), then symmetrised. Truncation error O(h²),
     rounding O(ε/h).
 
     Parameters

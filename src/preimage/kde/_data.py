@@ -196,7 +196,7 @@ class OutputSpace:
     ) -> KDEResult:
         """KDE of the training pairs: :func:`~preimage.kde.fit_kde` on the input
         Gram matrix of `input_kernel` and the output Gram matrix. Sets and
-        returns :attr:`result`."""
+        returns ``result``."""
         n = len(self.X)
         if n_components is not None and n_components > n:
             raise ValueError(

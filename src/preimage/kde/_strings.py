@@ -108,7 +108,7 @@ def window_features(X: Sequences, window: int, symbols: Sequence[Any]) -> np.nda
 
     Returns
     -------
-    F : ndarray of shape (Σ_i |x_i|, window · (|symbols| + 1))
+    F : ndarray of shape ``(Σ_i |x_i|, window · (|symbols| + 1))``
         Rows in order: string 0 position 0, string 0 position 1, …; column
         block w holds the one-hot code of window position w (the terminal
         last).
@@ -186,7 +186,7 @@ def string_preimage_features(
 
     Returns
     -------
-    F : ndarray of shape (Σ_i |x_i|, r + window · (|symbols| + 1))
+    F : ndarray of shape ``(Σ_i |x_i|, r + window · (|symbols| + 1))``
     """
     X = check_sequences(X, "X")
     C = check_real_array(coordinates, "coordinates")

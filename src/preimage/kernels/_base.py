@@ -293,9 +293,11 @@ class RadialKernel(Kernel):
     stationary = True
 
     def profile(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """``f(r²)`` elementwise, at squared distances `r2`."""
         raise NotImplementedError
 
     def profile_derivative(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """``f'(r²)`` elementwise, at squared distances `r2`."""
         raise NotImplementedError
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract

@@ -20,7 +20,7 @@ its data are read, and the JSON's nesting and size are bounded
 (:mod:`preimage.model_files._archive`); only classes of this library listed
 in :data:`LOADABLE` are rebuilt, and the model is then checked as ``fit``
 would check it (:mod:`preimage.model_files._checks`). A truncated, damaged,
-inconsistent or foreign file is a :class:`ModelFileError` that says which,
+inconsistent or foreign file is a :class:`~preimage.exceptions.ModelFileError` that says which,
 never arbitrary code or an exhausted memory.
 
 The checksums detect damage, not deliberate changes: whoever alters a file

@@ -377,7 +377,7 @@ def load_model(
     key: bytes | str | None = None,
     with_info: bool = False,
 ) -> BaseEstimator | tuple[BaseEstimator, dict[str, Any]]:
-    """Read a model file written by :func:`save_model`.
+    """Read a model file written by :func:`~preimage.model_files.save_model`.
 
     Nothing is unpickled and nothing is trusted: every member is read with
     bounded memory (its dtype and shape checked before its data, never more

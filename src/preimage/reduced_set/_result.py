@@ -72,7 +72,7 @@ class ReducedSetResult:
         )
 
     def expansion(self) -> FeatureExpansion:
-        """The reduced expansions ``Ψ'_k`` as a :class:`FeatureExpansion`."""
+        """The reduced expansions ``Ψ'_k`` as a :class:`~preimage.FeatureExpansion`."""
         return FeatureExpansion(self.coef, self.vectors, self.kernel)
 
     def evaluate(self, X: ArrayLike) -> np.ndarray:

@@ -1,0 +1,161 @@
+"""Sphinx configuration of the documentation site.
+
+Pages are Markdown (MyST), the API reference is generated from the
+docstrings (autosummary, numpydoc), and the gallery is built from the scripts
+of ``examples/`` (sphinx-gallery). ``PREIMAGE_DOCS_FAST=1`` builds the gallery
+without running its scripts (``make docs-fast``). No page is fetched from the
+network: intersphinx is not used, so references to NumPy, SciPy and
+scikit-learn are plain text.
+"""
+
+import importlib
+import os
+from pathlib import Path
+
+import preimage
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+EXAMPLES = ROOT / "examples"
+FAST = os.environ.get("PREIMAGE_DOCS_FAST", "") not in ("", "0")
+
+project = "preimage"
+author = "preimage developers"
+copyright = "preimage developers"
+release = preimage.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "myst_parser",
+]
+
+# The gallery is built only when examples/ holds its scripts.
+GALLERY = EXAMPLES.is_dir() and any(EXAMPLES.glob("plot_*.py"))
+if GALLERY:
+    extensions.append("sphinx_gallery.gen_gallery")
+    sphinx_gallery_conf = {
+        "examples_dirs": str(EXAMPLES),
+        "gallery_dirs": str(DOCS / "auto_examples"),
+        "filename_pattern": "plot_",
+        "plot_gallery": not FAST,
+        "download_all_examples": False,
+        "remove_config_comments": True,
+        "matplotlib_animations": False,
+        "image_scrapers": ("matplotlib",),
+    }
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+templates_path = ["_templates"]
+# The reports of docs/reproductions/ and docs/benchmarks/ are files the
+# Markdown pages link to, not pages of the site.
+exclude_patterns = ["_build", "reproductions/**", "benchmarks/**"]
+
+# -- MyST ---------------------------------------------------------------------
+myst_enable_extensions = ["dollarmath", "amsmath", "deflist", "colon_fence"]
+myst_heading_anchors = 3
+
+# -- autodoc, autosummary, numpydoc -------------------------------------------
+autosummary_generate = True
+autosummary_imported_members = False
+autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_typehints = "none"  # the docstrings' Parameters sections carry the types
+autodoc_member_order = "bysource"
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+numpydoc_validation_checks: set[str] = set()
+
+# Every reference must resolve, but those into libraries this site does not
+# document (NumPy, SciPy, scikit-learn, Dask, matplotlib, the standard
+# library), which would need intersphinx and the network.
+nitpicky = True
+nitpick_ignore_regex = [
+    (r"py:.*", r"(numpy|np|scipy|sklearn|dask|matplotlib|PIL|click|collections|typing|abc)\..*"),
+    (r"py:.*", r"(builtins\.)?(Exception|Warning|UserWarning|RuntimeWarning|ValueError|OSError)"),
+    # Private modules, classes and helpers (bases shown by show-inheritance,
+    # helpers a docstring names) are not documented: plain text.
+    (r"py:.*", r"preimage\.(\w+\.)*_\w+.*"),
+    (r"py:.*", r"(\w+\.)*_[a-z]\w*"),
+    # The Dask helpers of the private configuration module.
+    (r"py:.*", r"bind_config|ConfiguredCall"),
+]
+
+# -- HTML ---------------------------------------------------------------------
+html_theme = "pydata_sphinx_theme"
+html_title = f"preimage {release}"
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+}
+html_static_path: list[str] = []
+
+
+# -- Names the library exports twice or keeps private ----------------------------
+#: The subpackages that define the names ``preimage`` imports from them.
+ALIAS_HOMES = ("estimators", "solvers", "exceptions", "model_files")
+
+
+def _alias_target(name):
+    """The documented name of ``preimage.X`` or ``preimage.X.member``, where
+    the package imports X from a subpackage (``preimage.KernelPCA.project`` is
+    ``preimage.estimators.KernelPCA.project``)."""
+    package, _, rest = name.partition(".")
+    head, _, member = rest.partition(".")
+    if package != "preimage" or head not in preimage.__all__:
+        return None
+    obj = getattr(preimage, head)
+    for home in ALIAS_HOMES:
+        module = importlib.import_module(f"preimage.{home}")
+        if head in module.__all__ and getattr(module, head) is obj:
+            return f"preimage.{home}.{rest}"
+    return None
+
+
+def _missing_reference(app, env, node, contnode):
+    """Resolve a reference to a name ``preimage`` re-exports to the page of
+    its subpackage."""
+    if node.get("refdomain") != "py":
+        return None
+    target = _alias_target(node.get("reftarget", ""))
+    if target is None:
+        return None
+    domain = env.get_domain("py")
+    builder = app.builder
+    for role in ("class", "func", "data", "meth", "attr", "obj"):
+        found = domain.resolve_xref(env, node["refdoc"], builder, role, target, node, contnode)
+        if found is not None:
+            return found
+    return None
+
+
+def _skip_member(app, what, name, obj, skip, options):
+    """Leave out scikit-learn's generated metadata-routing methods
+    (``set_fit_request``, ...), documented by scikit-learn."""
+    if name.startswith("set_") and name.endswith("_request"):
+        return True
+    return None
+
+
+def _drop_absent_sections(app, docname, source):
+    """Take the user guide and the gallery out of the front page's table of
+    contents in a tree that lacks them (``docs/guide/``, ``examples/``)."""
+    if docname != root_doc:
+        return
+    absent = []
+    if not (DOCS / "guide" / "index.md").is_file():
+        absent.append("guide/index")
+    if not GALLERY:
+        absent.append("auto_examples/index")
+    lines = source[0].splitlines(keepends=True)
+    source[0] = "".join(line for line in lines if line.strip() not in absent)
+
+
+def setup(app):
+    app.connect("source-read", _drop_absent_sections)
+    app.connect("missing-reference", _missing_reference)
+    app.connect("autodoc-skip-member", _skip_member)

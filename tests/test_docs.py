@@ -1,0 +1,105 @@
+"""The API reference of the documentation site names every public name.
+
+``docs/api/`` holds one page per public module (``docs/api/<module>.rst``,
+listed in ``docs/api/index.rst``); each name of the module's ``__all__``
+appears there in an ``autosummary`` table, as the name itself or as a dotted
+name, relative to the module, of the subpackage that defines it (the package
+``preimage`` documents ``KernelPCA`` as ``estimators.KernelPCA``), and a
+module the package exports is named by a ``:mod:`` reference. The check reads
+the page sources; it needs no Sphinx (``make docs`` builds the site).
+"""
+
+import importlib
+from pathlib import Path
+import re
+import types
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "preimage"
+API = ROOT / "docs" / "api"
+
+
+def _public_module_names():
+    """Dotted names of the modules with no private component, but the
+    experiments of ``reproductions/`` (run through ``run_experiment``)."""
+    names = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        name = ".".join(parts)
+        if not any(p.startswith("_") for p in parts) and not name.startswith(
+            "preimage.reproductions."
+        ):
+            names.append(name)
+    return names
+
+
+def _autosummary_entries(text):
+    """The entries of the page's ``autosummary`` tables."""
+    entries = []
+    in_table = False
+    for line in text.splitlines():
+        if line.startswith(".. autosummary::"):
+            in_table = True
+        elif in_table and line.strip() and not line.startswith(" "):
+            in_table = False
+        elif in_table and line.startswith("   ") and not line.strip().startswith(":"):
+            entries.append(line.strip().lstrip("~"))
+    return entries
+
+
+def _documented(module, text):
+    """The names of `module`'s ``__all__`` the page `text` documents."""
+    found = set()
+    for entry in _autosummary_entries(text):
+        head, _, tail = entry.rpartition(".")
+        if tail not in module.__all__:
+            continue
+        if not head:
+            found.add(tail)
+            continue
+        home = importlib.import_module(f"{module.__name__}.{head}")
+        if getattr(home, tail, None) is getattr(module, tail):
+            found.add(tail)
+    for name in module.__all__:
+        value = getattr(module, name)
+        if isinstance(value, types.ModuleType) and f":mod:`{value.__name__}`" in text:
+            found.add(name)
+    return found
+
+
+MODULES = _public_module_names()
+
+
+def test_the_walk_finds_the_public_modules():
+    assert {"preimage", "preimage.kernels", "preimage.solvers", "preimage.estimators"} <= set(
+        MODULES
+    )
+
+
+def test_every_public_module_has_a_page_in_the_index():
+    index = (API / "index.rst").read_text(encoding="utf-8")
+    listed = re.findall(r"^   (preimage[\w.]*)$", index, flags=re.MULTILINE)
+    assert sorted(listed) == sorted(MODULES)
+    assert [name for name in MODULES if not (API / f"{name}.rst").is_file()] == []
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_public_name_is_in_the_api_reference(name):
+    module = importlib.import_module(name)
+    page = API / f"{name}.rst"
+    text = page.read_text(encoding="utf-8") if page.is_file() else ""
+    assert f".. automodule:: {name}" in text
+    missing = sorted(set(module.__all__) - _documented(module, text))
+    assert missing == [], f"docs/api/{name}.rst does not document {missing}"
+
+
+def test_the_check_sees_a_missing_name():
+    module = importlib.import_module("preimage.nystroem")
+    text = (API / "preimage.nystroem.rst").read_text(encoding="utf-8")
+    first = module.__all__[0]
+    crippled = re.sub(rf"^   {first}$", "", text, flags=re.MULTILINE)
+    assert first not in _documented(module, crippled)
