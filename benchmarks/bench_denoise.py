@@ -38,6 +38,8 @@ from sklearn.model_selection import GridSearchCV, KFold
 from preimage import ConvergenceWarning, KernelPCA, KernelPCADenoiser, find_preimage
 from preimage.datasets import add_gaussian_noise, add_speckle_noise, load_mnist
 
+from _splits import stprtool_split
+
 
 def mse(A, B):
     return float(np.mean(np.sum((A - B) ** 2, axis=1)))
@@ -232,14 +234,8 @@ def experiment_main(X, quick):
 
 
 def experiment_stprtool(X, quick):
-    rng = np.random.default_rng(0)
-    order = rng.permutation(len(X))
     n_train, n_test = (600, 100) if quick else (2000, 500)
-    X_train, X_test = X[order[:n_train]], X[order[n_train : n_train + n_test]]
-    noisy = {
-        "gaussian": add_gaussian_noise(X_test, 0.5, random_state=rng),
-        "speckle": add_speckle_noise(X_test, 0.4, random_state=rng),
-    }
+    X_train, X_test, noisy = stprtool_split(X, n_train, n_test)
     published = {"gaussian": (15.37, 21.65), "speckle": (18.43, 28.34)}
     print(f"\n== stprtool split: default_rng(0) permutation, {n_train} train / {n_test} test ==")
     kpca = KernelPCA(100, kernel="rbf", gamma=gamma_of(6.0)).fit(X_train)

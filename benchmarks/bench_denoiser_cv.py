@@ -29,6 +29,8 @@ import numpy as np
 from preimage import ConvergenceWarning, KernelPCADenoiser, KernelPCADenoiserCV, NumericalWarning
 from preimage.datasets import add_gaussian_noise, add_speckle_noise, load_mnist
 
+from _splits import stprtool_split
+
 #: bench_denoise.py's GridSearchCV (fixed point) and STPRtool's kpcarec (tuned
 #: on the test digits), on the same split.
 REFERENCE = {"gaussian": (13.00, 15.37), "speckle": (16.99, 18.43)}
@@ -46,14 +48,8 @@ def main(argv=None):
     parser.add_argument("--method", default="fixed_point")
     args = parser.parse_args(argv)
     X, _ = load_mnist()
-    rng = np.random.default_rng(0)
-    order = rng.permutation(len(X))
     n_train, n_test = (400, 100) if args.quick else (2000, 500)
-    X_train, X_test = X[order[:n_train]], X[order[n_train : n_train + n_test]]
-    test = {
-        "gaussian": add_gaussian_noise(X_test, 0.5, random_state=rng),
-        "speckle": add_speckle_noise(X_test, 0.4, random_state=rng),
-    }
+    X_train, X_test, test = stprtool_split(X, n_train, n_test)
     train_rng = np.random.default_rng(2)
     train = {
         "gaussian": lambda: add_gaussian_noise(X_train, 0.5, random_state=train_rng),

@@ -46,6 +46,8 @@ from preimage import (
 )
 from preimage.datasets import add_gaussian_noise, add_speckle_noise, load_mnist, random_shifts
 
+from _splits import stprtool_split
+
 
 def mse(A, B):
     return float(np.mean(np.sum((A - B) ** 2, axis=1)))
@@ -53,14 +55,8 @@ def mse(A, B):
 
 def split(quick):
     X, _ = load_mnist()
-    rng = np.random.default_rng(0)
-    order = rng.permutation(len(X))
     n_train, n_test = (400, 100) if quick else (2000, 500)
-    X_train, X_test = X[order[:n_train]], X[order[n_train : n_train + n_test]]
-    test = {
-        "gaussian": add_gaussian_noise(X_test, 0.5, random_state=rng),
-        "speckle": add_speckle_noise(X_test, 0.4, random_state=rng),
-    }
+    X_train, X_test, test = stprtool_split(X, n_train, n_test)
     train_rng = np.random.default_rng(2)
     train = {
         "gaussian": add_gaussian_noise(X_train, 0.5, random_state=train_rng),
