@@ -495,6 +495,13 @@ def test_files_of_format_2_load_and_refit_as_they_did():
     assert_as_recorded(den.transform(Z), expected["denoiser"])
 
 
+@pytest.mark.parametrize("with_info", ["yes", 1, None])
+def test_load_model_with_info_must_be_a_bool(tmp_path, with_info):
+    path = save_model(KernelPCA(2).fit(np.eye(4)), tmp_path / "m.npz")
+    with pytest.raises(TypeError, match="'with_info' must be True or False"):
+        load_model(path, with_info=with_info)
+
+
 def test_load_model_with_info_reads_the_file_once(tmp_path, monkeypatch):
     from cli_run import cli_runner
 

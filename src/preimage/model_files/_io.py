@@ -425,7 +425,11 @@ def load_model(
         For a file that is not a model file, is truncated, damaged or
         inconsistent, is of a newer format, or whose signature does not
         match the key given; the message says which.
+    TypeError
+        For a `with_info` that is not a bool.
     """
+    if not isinstance(with_info, (bool, np.bool_)):
+        raise TypeError(f"'with_info' must be True or False, got {with_info!r}")
     model, meta, signed, verified = _load(path, key)
     if not with_info:
         return model
