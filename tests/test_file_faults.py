@@ -133,16 +133,23 @@ def test_a_writer_refused_by_a_read_only_file_system(model, data, tmp_path, monk
     assert _listing(tmp_path) == ["x.npy"]
 
 
-@pytest.mark.parametrize("out", ["out.csv", "imgs"])
-def test_full_disk_leaves_nothing_behind(model, tmp_path, out):
+def _denoise_onto_a_full_disk(model, tmp_path, out, *, before="", options="", after=""):
+    """`preimage denoise` of 2,000 samples to `full/out` on a 64 kB tmpfs, the
+    shell's `before` run once it is mounted and its `after` once the command
+    ended; the completed process."""
     np.save(tmp_path / "x.npy", np.random.default_rng(1).random((2000, 16)))
     (tmp_path / "full").mkdir()
-    result = _unshare(
-        "mount -t tmpfs -o size=64k tmpfs full && "
-        f'"$PY" -m preimage.cli denoise {model} x.npy -o full/{out} --image-shape 4x4 --quiet; '
-        'echo "status=$?"; echo "listing:$(ls -A full)"',
+    return _unshare(
+        f"mount -t tmpfs -o size=64k tmpfs full && {before}"
+        f'"$PY" -m preimage.cli denoise {model} x.npy -o full/{out} {options} --quiet; '
+        f'echo "status=$?"; echo "listing:$(ls -A full)"; {after}',
         cwd=tmp_path,
     )
+
+
+@pytest.mark.parametrize("out", ["out.csv", "imgs"])
+def test_full_disk_leaves_nothing_behind(model, tmp_path, out):
+    result = _denoise_onto_a_full_disk(model, tmp_path, out, options="--image-shape 4x4")
     status, listing = _after_run(result)
     assert status == 1, result.stderr
     assert result.stderr.strip() == f"Error: full/{out}: No space left on device"
@@ -166,13 +173,13 @@ def test_a_writer_that_finds_the_disk_full(model, data, tmp_path, monkeypatch, o
 
 
 def test_force_on_a_full_disk_keeps_the_original(model, tmp_path):
-    np.save(tmp_path / "x.npy", np.random.default_rng(1).random((2000, 16)))
-    (tmp_path / "full").mkdir()
-    result = _unshare(
-        "mount -t tmpfs -o size=64k tmpfs full && printf 'original\\n' > full/out.csv && "
-        f'"$PY" -m preimage.cli denoise {model} x.npy -o full/out.csv --force --quiet; '
-        'echo "status=$?"; echo "listing:$(ls -A full)"; echo "kept:$(cat full/out.csv)"',
-        cwd=tmp_path,
+    result = _denoise_onto_a_full_disk(
+        model,
+        tmp_path,
+        "out.csv",
+        before="printf 'original\\n' > full/out.csv && ",
+        options="--force",
+        after='echo "kept:$(cat full/out.csv)"',
     )
     status, listing = _after_run(result)
     assert status == 1, result.stderr
