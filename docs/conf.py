@@ -11,6 +11,7 @@ scikit-learn are plain text.
 import importlib
 import os
 from pathlib import Path
+import tomllib
 
 import preimage
 
@@ -68,7 +69,10 @@ autodoc_member_order = "bysource"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
-numpydoc_validation_checks: set[str] = set()
+# The docstring standard of pyproject.toml's [tool.numpydoc_validation]: a
+# docstring that fails a check is a warning, and the build fails on it.
+with open(ROOT / "pyproject.toml", "rb") as _file:
+    numpydoc_validation_checks = set(tomllib.load(_file)["tool"]["numpydoc_validation"]["checks"])
 
 # Every reference must resolve, but those into libraries this site does not
 # document (NumPy, SciPy, scikit-learn, Dask, matplotlib, the standard

@@ -14,27 +14,11 @@ from pathlib import Path
 import re
 import types
 
+from public_api import public_module_names
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "src" / "preimage"
 API = ROOT / "docs" / "api"
-
-
-def _public_module_names():
-    """Dotted names of the modules with no private component, but the
-    experiments of ``reproductions/`` (run through ``run_experiment``)."""
-    names = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        name = ".".join(parts)
-        if not any(p.startswith("_") for p in parts) and not name.startswith(
-            "preimage.reproductions."
-        ):
-            names.append(name)
-    return names
 
 
 def _autosummary_entries(text):
@@ -71,7 +55,7 @@ def _documented(module, text):
     return found
 
 
-MODULES = _public_module_names()
+MODULES = public_module_names()
 
 
 def test_the_walk_finds_the_public_modules():

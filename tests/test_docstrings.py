@@ -1,0 +1,170 @@
+"""Every public docstring follows one standard.
+
+- numpydoc's validation passes, with the checks of ``[tool.numpydoc_validation]``
+  in pyproject.toml (the same checks fail ``make docs``, which builds with
+  them; this test needs numpydoc, an extra of ``docs``, and is skipped
+  without it);
+- every public class and function has an Examples section with a doctest
+  (``--doctest-modules`` runs it);
+- the names that implement mathematics carry the equation (``:math:`` or
+  ``.. math::``) and the paper (a References section); the few that hold no
+  mathematics of their own (file formats, configuration, containers,
+  argument checks) are listed in ``NO_EQUATION``;
+- mathematics is written one way, in LaTeX: no mathematical Unicode in the
+  docstrings the site renders (public modules, names and members).
+"""
+
+import importlib
+import inspect
+from pathlib import Path
+import re
+import tomllib
+
+from public_api import public_members, public_module_names, public_objects
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+OBJECTS = dict(public_objects())
+
+#: Public names with no equation or paper of their own.
+NO_EQUATION = {
+    # warnings, errors and configuration
+    "preimage.ConfigurationWarning",
+    "preimage.ConvergenceWarning",
+    "preimage.MemoryBudgetError",
+    "preimage.ModelFileError",
+    "preimage.NumericalWarning",
+    "preimage.config_context",
+    "preimage.delayed",
+    "preimage.get_config",
+    "preimage.set_config",
+    # model files and data files
+    "preimage.load_model",
+    "preimage.model_info",
+    "preimage.save_model",
+    # result containers
+    "preimage.PreimageResult",
+    "preimage.kpca.KernelPCAResult",
+    "preimage.reduced_set.ReducedSetResult",
+    "preimage.sparse_regression.SequentialSVRResult",
+    "preimage.sparse_regression.WienerState",
+    # argument checks and plumbing
+    "preimage.kde.check_equal_lengths",
+    "preimage.kde.check_outputs",
+    "preimage.kde.check_sequences",
+    "preimage.kde.data_kind",
+    "preimage.kde.resolve_kernel",
+    "preimage.kde.Decoder",
+    "preimage.kde.OutputSpace",
+    "preimage.kernels.CallableKernel",
+    "preimage.kernels.CallableSequenceKernel",
+    "preimage.kernels.PairwiseKernel",
+    "preimage.kernels.SequenceKernel",
+    "preimage.kernels.make_kernel",
+    "preimage.kernels.make_sklearn_kernel",
+    "preimage.kpca.check_coordinates",
+    "preimage.kpca.check_psd_eigenvalues",
+    "preimage.kpca.drop_rounding_level",
+    "preimage.kpca.leading_components",
+    "preimage.kpca.refuse_no_component",
+    "preimage.kpca.refuse_non_finite",
+    "preimage.kpca.rounding_floor",
+    "preimage.nystroem.select_landmarks",
+    "preimage.reduced_set.kernel_from_sklearn",
+    "preimage.reduced_set.ovo_to_ovr_decision",
+    "preimage.reduced_set.ovo_votes",
+    "preimage.reduced_set.svm_kernel",
+    "preimage.solvers.CallablePreimage",
+    "preimage.solvers.PreimageSolver",
+    "preimage.solvers.make_solver",
+    "preimage.datasets.load_digits",
+    "preimage.datasets.load_mnist",
+    "preimage.datasets.random_shifts",
+}
+#: Whole modules of applications: files, plots, the command line, reports.
+NO_EQUATION_MODULES = (
+    "preimage.cli.",
+    "preimage.data_files.",
+    "preimage.demo.",
+    "preimage.model_files.",
+    "preimage.plot.",
+    "preimage.reproductions.",
+    "preimage.exceptions.",
+)
+
+# Greek letters, super- and subscripts, arrows, mathematical operators and
+# the symbols of norms and products: written as :math:`...` instead.
+MATH_UNICODE = re.compile(
+    "[\u0370-\u03ff\u00b2\u00b3\u00b9\u00b7\u00d7\u00bd\u2016\u2070-\u209f"
+    "\u2190-\u21ff\u2200-\u22ff\u27e8\u27e9\u1d40-\u1d6a\u2032]"
+)
+
+
+def _checks():
+    """The numpydoc checks of pyproject.toml, as numpydoc resolves them."""
+    validate = pytest.importorskip("numpydoc.validate")
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        config = tomllib.load(file)["tool"]["numpydoc_validation"]
+    return validate, validate.get_validation_checks(set(config["checks"]))
+
+
+def _documented_names():
+    """Dotted names of the public modules, names and their public members."""
+    yield from public_module_names()
+    for name, obj in OBJECTS.items():
+        yield name
+        if inspect.isclass(obj):
+            for member, _ in public_members(obj):
+                yield f"{name}.{member}"
+
+
+@pytest.mark.parametrize("name", list(_documented_names()))
+def test_numpydoc_validation(name):
+    validate, checks = _checks()
+    errors = [
+        f"{code}: {message}"
+        for code, message in validate.validate(name)["errors"]
+        if code in checks
+    ]
+    assert errors == [], f"{name}:\n" + "\n".join(errors)
+
+
+@pytest.mark.parametrize("name", list(OBJECTS))
+def test_every_public_name_has_an_example(name):
+    doc = inspect.getdoc(OBJECTS[name]) or ""
+    assert re.search(r"^Examples\n-{8}\n(.*\n)*?>>> ", doc + "\n", re.MULTILINE), name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [n for n in OBJECTS if n not in NO_EQUATION and not n.startswith(NO_EQUATION_MODULES)],
+)
+def test_the_mathematics_carries_its_equation_and_paper(name):
+    doc = inspect.getdoc(OBJECTS[name]) or ""
+    assert ".. math::" in doc or ":math:`" in doc, f"{name} states no equation"
+    assert re.search(r"^References\n-{10}$", doc, re.MULTILINE), f"{name} cites no paper"
+
+
+def test_the_exemptions_name_public_names():
+    assert NO_EQUATION - set(OBJECTS) == set()
+
+
+def _rendered_docstrings():
+    for module_name in public_module_names():
+        yield module_name, importlib.import_module(module_name).__doc__ or ""
+    for name, obj in OBJECTS.items():
+        yield name, inspect.getdoc(obj) or ""
+        if inspect.isclass(obj):
+            for member, value in public_members(obj):
+                target = value.fget if isinstance(value, property) else value
+                yield f"{name}.{member}", inspect.getdoc(target) or ""
+
+
+RENDERED = dict(_rendered_docstrings())
+
+
+@pytest.mark.parametrize("name", list(RENDERED))
+def test_mathematics_is_written_in_latex(name):
+    doc = RENDERED[name]
+    found = sorted(set(MATH_UNICODE.findall(doc)))
+    assert found == [], f"{name} writes mathematics in Unicode: {''.join(found)}"
