@@ -63,8 +63,8 @@ test-fast: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check src tests benchmarks examples docs/conf.py
-	$(BIN)/ruff format --check src tests benchmarks examples docs/conf.py
+	$(BIN)/ruff check src tests benchmarks examples docs/*.py
+	$(BIN)/ruff format --check src tests benchmarks examples docs/*.py
 
 # The property suites with many more generated cases (a few minutes).
 test-long: $(VENV)/.installed-test
@@ -78,18 +78,26 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_gram.py
 
 # The documentation site, warnings as errors: the API reference from the
-# docstrings, the user guide, and the gallery with its scripts run.
-# `make docs-fast` builds the gallery's pages without running the scripts.
+# docstrings (numpydoc's checks of pyproject.toml), the user guide, and the
+# gallery with its scripts run; then its internal links are checked. MathJax
+# is fetched once into docs/_static/mathjax, so the site's equations render
+# offline. `make docs-fast` builds the gallery's pages without running the scripts.
 DOCS_BUILD := docs/_build/html
+MATHJAX    := docs/_static/mathjax/tex-svg-full.js
 
-docs: $(VENV)/.installed-docs
+$(MATHJAX): | $(BIN)/python
+	$(BIN)/python docs/fetch_mathjax.py
+
+docs: $(VENV)/.installed-docs $(MATHJAX)
 	$(BIN)/sphinx-build -W --keep-going -b html docs $(DOCS_BUILD)
+	$(BIN)/python docs/check_links.py $(DOCS_BUILD)
 	@echo "The site is in $(DOCS_BUILD)/index.html"
 
-docs-fast: $(VENV)/.installed-docs
+docs-fast: $(VENV)/.installed-docs $(MATHJAX)
 	PREIMAGE_DOCS_FAST=1 $(BIN)/sphinx-build -W --keep-going -b html docs $(DOCS_BUILD)
+	$(BIN)/python docs/check_links.py $(DOCS_BUILD)
 	@echo "The site is in $(DOCS_BUILD)/index.html (the gallery's scripts not run)"
 
 clean:
 	rm -rf $(VENV) $(FLOOR_VENV) build src/*.egg-info .pytest_cache \
-		docs/_build docs/api/generated docs/auto_examples
+		docs/_build docs/api/generated docs/auto_examples docs/_static/mathjax

@@ -96,7 +96,12 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
 }
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["preimage.css"]
+# MathJax from the site itself (docs/fetch_mathjax.py, run by `make docs`), so
+# the equations render offline; without it, Sphinx's default CDN.
+if (DOCS / "_static" / "mathjax" / "tex-svg-full.js").is_file():
+    mathjax_path = "mathjax/tex-svg-full.js"
 
 
 # -- Names the library exports twice or keeps private ----------------------------

@@ -10,6 +10,7 @@ the page sources; it needs no Sphinx (``make docs`` builds the site).
 """
 
 import importlib
+import importlib.util
 from pathlib import Path
 import re
 import types
@@ -87,3 +88,27 @@ def test_the_check_sees_a_missing_name():
     first = module.__all__[0]
     crippled = re.sub(rf"^   {first}$", "", text, flags=re.MULTILINE)
     assert first not in _documented(module, crippled)
+
+
+def test_the_link_check_finds_broken_internal_links(tmp_path):
+    spec = importlib.util.spec_from_file_location("check_links", ROOT / "docs" / "check_links.py")
+    check_links = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check_links)
+    (tmp_path / "api").mkdir()
+    (tmp_path / "img.png").write_bytes(b"")
+    (tmp_path / "index.html").write_text(
+        '<a href="api/page.html#kernels">ok</a> <img src="img.png">'
+        '<a href="https://example.org/x">external</a> <a href="#top" id="top">self</a>'
+        '<a href="api/page.html#nowhere">bad anchor</a> <a href="missing.html">bad file</a>'
+        '<a href="../outside.html">outside</a>',
+        encoding="utf-8",
+    )
+    (tmp_path / "api" / "page.html").write_text(
+        '<h1 id="kernels">Kernels</h1><a href="../index.html#top">back</a>', encoding="utf-8"
+    )
+    broken = check_links.broken_links(tmp_path)
+    assert sorted((str(where), link, reason) for where, link, reason in broken) == [
+        ("index.html", "../outside.html", "leaves the site"),
+        ("index.html", "api/page.html#nowhere", "no such anchor"),
+        ("index.html", "missing.html", "no such file"),
+    ]
