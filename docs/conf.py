@@ -96,6 +96,10 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
 }
+# Pages with no section of their own show no empty section navigation.
+html_sidebars = {
+    page: [] for page in ("index", "reproductions", "benchmarks", "architecture", "bad-input")
+}
 html_static_path = ["_static"]
 html_css_files = ["preimage.css"]
 # MathJax from the site itself (docs/fetch_mathjax.py, run by `make docs`), so
