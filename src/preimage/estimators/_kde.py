@@ -34,55 +34,74 @@ __all__ = ["KernelDependencyEstimator"]
 
 
 class KernelDependencyEstimator(BaseEstimator):
-    """Kernel dependency estimation (KDE) with learned or searched pre-images.
+    r"""Kernel dependency estimation (KDE) with learned or searched pre-images.
 
     Learns a map between inputs and structured outputs (vectors or strings)
     through the output feature space (Weston et al. 2003; Bakır, Weston &
-    Schölkopf 2004, Sec. 2.2): kernel PCA of the output kernel gives
-    coordinates P of the training outputs, a regression on the input kernel
-    predicts coordinates of new inputs, and a pre-image (a decoder of
-    :mod:`preimage.kde`) turns them back into an output.
+    Schölkopf 2004, Sec. 2.2): kernel PCA of the output kernel :math:`l`
+    gives the coordinates :math:`P` of the training outputs on :math:`r`
+    principal axes :math:`v_j`, a regression on the input kernel :math:`k`
+    predicts the coordinates of new inputs,
+
+    .. math::
+
+        \hat{c}(x) = k(x, X)\,\beta, \qquad
+        \beta = (K^\top K + \gamma I)^{-1} K^\top P,
+
+    and a pre-image (a decoder of :mod:`preimage.kde`) turns them back into
+    an output,
+
+    .. math::
+
+        \hat{y} = \arg\min_y \|c(y) - \hat{c}(x)\|^2,
+        \qquad c_j(y) = \langle \phi_l(y) - \mu, v_j \rangle
+
+    (eqs. 4 and 5 of the paper).
 
     Parameters
     ----------
     input_kernel : Kernel, SequenceKernel, str or callable, default="linear"
-        k on the inputs: a kernel of :mod:`preimage.kernels` for numeric
-        arrays (or its name, e.g. ``"rbf"``, with the default width), a
+        The kernel :math:`k` on the inputs: a kernel of
+        :mod:`preimage.kernels` for numeric arrays (or its name, e.g.
+        ``"rbf"``, with the default width), a
         :class:`~preimage.kernels.SequenceKernel` for strings, or a callable
         ``f(a, b)`` on two single samples (numeric rows or sequences).
     output_kernel : Kernel, SequenceKernel, str or callable, default="linear"
-        l on the outputs, in the same forms. A joint kernel
-        (:class:`~preimage.kernels.JointSpectrumKernel`, possibly normalised)
-        is applied to the pairs ``(x_i, y_i)``; the estimated coordinates of
-        a test input x' are then those of the unknown pair (x', y').
+        The kernel :math:`l` on the outputs, in the same forms. A joint
+        kernel (:class:`~preimage.kernels.JointSpectrumKernel`, possibly
+        normalised) is applied to the pairs :math:`(x_i, y_i)`; the estimated
+        coordinates of a test input :math:`x'` are then those of the unknown
+        pair :math:`(x', y')`.
     n_components : int, default=None
-        Output principal axes r; None keeps all with a non-zero eigenvalue.
+        The number :math:`r` of output principal axes; None keeps all with a
+        non-zero eigenvalue.
     alpha : float, default=1.0
-        γ > 0, the strength of the regression's penalty.
+        The strength :math:`\gamma > 0` of the regression's penalty.
     regression : {"paper", "ridge"}, default="paper"
-        ``"paper"``: ``β = (KᵀK + γI)⁻¹ KP`` (Bakır et al., eq. 4);
-        ``"ridge"``: kernel ridge regression ``β = (K + γI)⁻¹ P``. See
+        ``"paper"``: :math:`\beta = (K^\top K + \gamma I)^{-1} K P` (Bakır et
+        al., eq. 4); ``"ridge"``: kernel ridge regression
+        :math:`\beta = (K + \gamma I)^{-1} P`. See
         :func:`preimage.kde.kde_regression`.
     method : str, classifier, solver or callable, default="knn"
         How estimated coordinates become an output: a decoder of
         :mod:`preimage.kde` (see :func:`~preimage.kde.make_decoder`).
         ``"knn"`` or a scikit-learn classifier (cloned) decode strings of the
-        input's length symbol by symbol from ``[w · coordinates, input
-        window]``, trained on the *true* coordinates of the training outputs
-        (Sec. 3.2); ``"candidates"`` picks the candidate whose coordinates are
-        nearest; for vector outputs a method of
+        input's length symbol by symbol from :math:`[w\, \hat{c}(x),
+        \text{input window}]`, trained on the *true* coordinates of the
+        training outputs (Sec. 3.2); ``"candidates"`` picks the candidate
+        whose coordinates are nearest; for vector outputs a method of
         :data:`preimage.PREIMAGE_METHODS` (``"learned"`` is Bakır et al.'s
         map), a solver (cloned, then fitted on the training outputs) or a
-        callable finds a pre-image of ``Σ_j p̂_j v_j + μ``.
+        callable finds a pre-image of :math:`\sum_j \hat{p}_j v_j + \mu`.
     window : int, default=3
-        Odd length n + 1 of the input window of ``"knn"`` and classifiers;
-        positions beyond either end hold a terminal symbol.
+        Odd length :math:`n + 1` of the input window of ``"knn"`` and
+        classifiers; positions beyond either end hold a terminal symbol.
     n_neighbors : int, default=1
-        k of the ``"knn"`` classifier.
+        The number k of neighbours of the ``"knn"`` classifier.
     coordinate_weight : float, default=1.0
-        w, the factor on the coordinates in the classifier's features (see
-        :func:`~preimage.kde.string_preimage_features`); 0 gives the plain
-        window classifier.
+        The factor :math:`w` on the coordinates in the classifier's features
+        (see :func:`~preimage.kde.string_preimage_features`); 0 gives the
+        plain window classifier.
     candidates : list, default=None
         Candidate outputs of ``"candidates"``; None takes the training outputs.
     joint_output : bool, default=None
@@ -100,12 +119,13 @@ class KernelDependencyEstimator(BaseEstimator):
     fit_result_ : KDEResult
         The fit on the Gram matrices (:func:`preimage.kde.fit_kde`).
     coordinates_, dual_coef_ : ndarray of shape (n_samples, r)
-        P, the centred output coordinates of the training outputs, and β:
-        estimated coordinates of x are ``k(x, X) β``.
+        :math:`P`, the centred output coordinates of the training outputs,
+        and :math:`\beta`: estimated coordinates of :math:`x` are
+        :math:`k(x, X)\,\beta`.
     eigenvalues_ : ndarray of shape (r,)
         Eigenvalues of the centred output Gram matrix.
     n_components_ : int
-        r.
+        The number :math:`r` of output principal axes.
     X_fit_, Y_fit_ : list or ndarray
         Training inputs and outputs.
     output_space_ : OutputSpace
@@ -123,17 +143,19 @@ class KernelDependencyEstimator(BaseEstimator):
     -----
     With a linear output kernel, all output components and a pre-image
     method that is exact for the linear kernel (``"exact"``), the prediction
-    is ``k(x, X) β Vᵀ + ȳ`` with ``V`` the principal directions of the
-    centred outputs: multi-output regression of the centred outputs in the
-    chosen form. The input Gram matrix is not centred (the map has no bias;
-    the targets P have mean zero).
+    is :math:`k(x, X)\,\beta V^\top + \bar{y}` with :math:`V` the principal
+    directions of the centred outputs: multi-output regression of the
+    centred outputs in the chosen form. The input Gram matrix is not centred
+    (the map has no bias; the targets :math:`P` have mean zero).
 
     References
     ----------
     J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
     dependency estimation. NIPS 15, 2003.
+
     G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004.
+    2004 (Sec. 2.2: KDE, eqs. 4 and 5; Sec. 3.2: pre-images of strings of
+    known length; Sec. 4: the string prediction experiment).
 
     Examples
     --------
@@ -205,8 +227,22 @@ class KernelDependencyEstimator(BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: Sequences | ArrayLike, Y: Sequences | ArrayLike) -> Self:
-        """Fit on inputs X and outputs Y (lists of sequences or numeric
-        arrays); returns self."""
+        """Fit the map from inputs to output coordinates, and the decoder.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or list of sequences
+            Training inputs: numeric arrays or sequences, as `input_kernel`
+            takes them.
+        Y : array-like of shape (n_samples,) or (n_samples, n_outputs), or list of sequences
+            Training outputs, one per input: numeric vectors or sequences, as
+            `output_kernel` takes them.
+
+        Returns
+        -------
+        KernelDependencyEstimator
+            The fitted estimator.
+        """
         if self.window % 2 == 0:
             raise ValueError(
                 f"'window' must be odd (a window centred at each position), got {self.window!r}"
@@ -256,26 +292,45 @@ class KernelDependencyEstimator(BaseEstimator):
     # the decoder's fitted attributes, under the estimator's names (documented)
     @property
     def classifier_(self) -> Any:
+        """The fitted position classifier of ``"knn"`` and classifiers."""
         return self.decoder_.classifier_
 
     @property
     def symbols_(self) -> list[Any]:
+        """The input alphabet of the windows of ``"knn"`` and classifiers."""
         return self.decoder_.symbols_
 
     @property
     def output_symbols_(self) -> list[Any]:
+        """The output alphabet of ``"knn"`` and classifiers, indexed by the classes."""
         return self.decoder_.output_symbols_
 
     @property
     def candidates_(self) -> list[Any] | np.ndarray:
+        """The checked candidate outputs of ``"candidates"``."""
         return self.decoder_.candidates_
 
     @property
     def solver_(self) -> PreimageSolver:
+        """The fitted pre-image solver of a pre-image method."""
         return self.decoder_.solver_
 
     def predict_coordinates(self, X: Sequences | ArrayLike) -> np.ndarray:
-        """Estimated output coordinates ``k(x, X_fit) β``, shape (n, r)."""
+        r"""Return the estimated output coordinates of inputs.
+
+        The coordinates :math:`k(x, X_{\mathrm{fit}})\,\beta` on the output
+        principal axes (see :func:`preimage.kde.predict_coordinates`).
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n_features) or list of sequences
+            Inputs of the kind of the training inputs.
+
+        Returns
+        -------
+        ndarray of shape (n, r)
+            The estimated coordinates, one row per input.
+        """
         check_is_fitted(self)
         X = self._check_inputs(X, self.output_space_.input_kind)
         return predict_coordinates(self.input_kernel_(X, self.X_fit_), self.fit_result_)
@@ -283,8 +338,25 @@ class KernelDependencyEstimator(BaseEstimator):
     def transform_outputs(
         self, Y: Sequences | ArrayLike, X: Sequences | ArrayLike | None = None
     ) -> np.ndarray:
-        """Output coordinates ``⟨φ_l(y) − μ, v_j⟩`` of outputs Y, shape (n, r);
-        with a joint output kernel those of the pairs ``(x_i, y_i)`` (X needed)."""
+        r"""Return the output coordinates of outputs.
+
+        The centred coordinates :math:`\langle \phi_l(y) - \mu, v_j \rangle`
+        on the output principal axes; with a joint output kernel those of the
+        pairs :math:`(x_i, y_i)`.
+
+        Parameters
+        ----------
+        Y : array-like or list of sequences
+            Outputs of the kind (and width) of the training outputs.
+        X : array-like or list of sequences, default=None
+            The inputs the outputs belong to, one per output; needed with a
+            joint output kernel only.
+
+        Returns
+        -------
+        ndarray of shape (n, r)
+            The coordinates, one row per output.
+        """
         check_is_fitted(self)
         Y = self.output_space_.check_outputs(Y)
         if self.output_space_.joint:
@@ -294,13 +366,23 @@ class KernelDependencyEstimator(BaseEstimator):
     def decode(
         self, coordinates: ArrayLike, X: Sequences | ArrayLike | None = None
     ) -> list[Any] | np.ndarray:
-        """Outputs (pre-images) of output coordinates.
+        """Decode output coordinates into outputs (pre-images).
 
-        `coordinates` (n, r) are e.g. :meth:`predict_coordinates` of inputs or
-        :meth:`transform_outputs` of known outputs; `X`, the inputs the
-        outputs belong to, is needed by ``"knn"`` and classifiers (windows,
-        output lengths) and by ``"candidates"`` with a joint kernel. Returns a
-        list of strings (or tuples of symbols), or an array.
+        Parameters
+        ----------
+        coordinates : array-like of shape (n, r)
+            Output coordinates, e.g. :meth:`predict_coordinates` of inputs or
+            :meth:`transform_outputs` of known outputs.
+        X : array-like or list of sequences, default=None
+            The inputs the outputs belong to, one per row of `coordinates`;
+            needed by ``"knn"`` and classifiers (windows, output lengths) and
+            by ``"candidates"`` with a joint kernel.
+
+        Returns
+        -------
+        list or ndarray
+            A list of strings (or tuples of symbols), or an array of vector
+            outputs.
         """
         check_is_fitted(self)
         C = check_array_2d(coordinates, "coordinates", n_features=self.n_components_)
@@ -309,22 +391,62 @@ class KernelDependencyEstimator(BaseEstimator):
         return self.output_space_.outputs(self.decoder_.decode(C, X))
 
     def expansion(self, coordinates: ArrayLike) -> FeatureExpansion:
-        """The output-space point ``Σ_j p̂_j v_j + μ`` of coordinates, as an
-        expansion over the training outputs (numeric outputs and a preimage
-        Kernel only)."""
+        r"""Return the output-space points of coordinates as expansions.
+
+        The point :math:`\sum_j \hat{p}_j v_j + \mu` of each row
+        :math:`\hat{p}` of `coordinates`, as an expansion over the training
+        outputs (numeric outputs and a preimage
+        :class:`~preimage.kernels.Kernel` only).
+
+        Parameters
+        ----------
+        coordinates : array-like of shape (n, r)
+            Output coordinates.
+
+        Returns
+        -------
+        FeatureExpansion
+            The :math:`n` points, over the training outputs.
+        """
         check_is_fitted(self)
         C = check_array_2d(coordinates, "coordinates", n_features=self.n_components_)
         return self.output_space_.expansion(C)
 
     def predict(self, X: Sequences | ArrayLike) -> list[Any] | np.ndarray:
-        """Outputs for inputs X: the pre-images of their estimated coordinates."""
+        """Predict the outputs of inputs: the pre-images of their estimated coordinates.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n_features) or list of sequences
+            Inputs of the kind of the training inputs.
+
+        Returns
+        -------
+        list or ndarray
+            The predicted outputs: a list of strings (or tuples of symbols),
+            or an array of vector outputs (1-D if the training outputs were).
+        """
         return self.decode(self.predict_coordinates(X), X)
 
     def score(self, X: Sequences | ArrayLike, y: Sequences | ArrayLike) -> float:
-        """Fraction of output symbols correct (string outputs, pooled over
-        strings; see :func:`preimage.kde.symbol_accuracy`) or R² averaged
-        over output dimensions (vector outputs) of the predictions for X
-        against the true outputs y (named as in every scikit-learn score)."""
+        r"""Return the accuracy of the predictions for `X` against the true outputs `y`.
+
+        The fraction of output symbols correct for string outputs, pooled
+        over strings (see :func:`preimage.kde.symbol_accuracy`); the
+        :math:`R^2` averaged over output dimensions for vector outputs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n_features) or list of sequences
+            Inputs of the kind of the training inputs.
+        y : array-like or list of sequences
+            Their true outputs (named as in every scikit-learn score).
+
+        Returns
+        -------
+        float
+            The fraction of symbols correct, or the :math:`R^2`.
+        """
         pred = self.predict(X)
         if self.output_space_.kind == "sequence":
             return symbol_accuracy(check_sequences(y, "y", min_samples=1), pred)

@@ -59,12 +59,44 @@ def data_kind(
     name: str = "kernel",
     data_name: str = "X",
 ) -> Literal["vector", "sequence"]:
-    """The kind of data `kernel` takes, ``"vector"`` or ``"sequence"``.
+    """Return the kind of data `kernel` takes, ``"vector"`` or ``"sequence"``.
 
     A kernel of :mod:`preimage.kernels` (or its name) takes vectors and
-    refuses `data` that hold sequences, naming `name` and `data_name`; a
+    refuses `data` that hold sequences; a
     :class:`~preimage.kernels.SequenceKernel` takes sequences, or vectors
     when it wraps a numeric kernel; a callable takes `data` as they come.
+
+    Parameters
+    ----------
+    kernel : str, Kernel, SequenceKernel or callable
+        The kernel, as the user gave it.
+    data : array-like or list of sequences
+        The data it is to be applied to.
+    name : str, default="kernel"
+        The kernel's argument, named by the error.
+    data_name : str, default="X"
+        The data's argument, named by the error.
+
+    Returns
+    -------
+    {"vector", "sequence"}
+        The kind of data.
+
+    Raises
+    ------
+    ValueError
+        If a kernel on numeric arrays is given `data` that hold sequences.
+
+    Examples
+    --------
+    >>> from preimage.kde import data_kind
+    >>> from preimage.kernels import SpectrumKernel
+    >>> data_kind("rbf", [[0.0, 1.0], [1.0, 0.0]])
+    'vector'
+    >>> data_kind(SpectrumKernel(2), ["abc", "cab"])
+    'sequence'
+    >>> data_kind(lambda a, b: float(a == b), ["abc", "cab"])
+    'sequence'
     """
     if isinstance(kernel, SequenceKernel):
         return "vector" if kernel.vector_input else "sequence"
@@ -83,12 +115,37 @@ def resolve_kernel(
     kind: str,
     X: Sequences | ArrayLike,
 ) -> Kernel | SequenceKernel:
-    """The kernel object (Gram blocks ``k(A, B)``) for `kernel` on checked
-    data `X` of `kind`: a kernel object as it is, a name of
-    :data:`~preimage.kernels.KERNELS` with its default width from `X`, and a
-    callable on two single samples as a
+    """Return the kernel object (Gram blocks ``k(A, B)``) for `kernel` on data `X`.
+
+    A kernel object is returned as it is, a name of
+    :data:`~preimage.kernels.KERNELS` is made with its default width from
+    `X`, and a callable on two single samples is wrapped as a
     :class:`~preimage.kernels.CallableKernel` (numeric rows) or a
-    :class:`~preimage.kernels.CallableSequenceKernel` (sequences)."""
+    :class:`~preimage.kernels.CallableSequenceKernel` (sequences).
+
+    Parameters
+    ----------
+    kernel : str, Kernel, SequenceKernel or callable
+        The kernel, as the user gave it.
+    kind : {"vector", "sequence"}
+        The kind of `X` (see :func:`data_kind`).
+    X : array-like or list of sequences
+        The checked data, which set the default width of a named kernel.
+
+    Returns
+    -------
+    Kernel or SequenceKernel
+        The kernel object.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kde import resolve_kernel
+    >>> resolve_kernel("linear", "vector", np.zeros((2, 3)))
+    LinearKernel()
+    >>> type(resolve_kernel(lambda a, b: float(a == b), "sequence", ["ab"])).__name__
+    'CallableSequenceKernel'
+    """
     if isinstance(kernel, (Kernel, SequenceKernel)):
         return kernel
     if kind == "sequence":
@@ -99,8 +156,34 @@ def resolve_kernel(
 def check_outputs(
     Y: Sequences | ArrayLike, kind: str, name: str = "Y", *, n_features: int | None = None
 ) -> np.ndarray | list[Any]:
-    """Outputs of `kind` checked: a finite 2-D float array (1-D outputs as one
-    column, `n_features` columns if given) or a non-empty list of sequences."""
+    """Check outputs of `kind`: numeric vectors or sequences.
+
+    Parameters
+    ----------
+    Y : array-like or list of sequences
+        The outputs.
+    kind : {"vector", "sequence"}
+        Their kind (see :func:`data_kind`).
+    name : str, default="Y"
+        The argument named by an error.
+    n_features : int, default=None
+        The number of columns numeric outputs must have; None accepts any.
+
+    Returns
+    -------
+    ndarray or list
+        A finite 2-D float array (1-D outputs as one column), or a non-empty
+        list of sequences.
+
+    Examples
+    --------
+    >>> from preimage.kde import check_outputs
+    >>> check_outputs([1.0, 2.0], "vector")
+    array([[1.],
+           [2.]])
+    >>> check_outputs(["ab", "ba"], "sequence")
+    ['ab', 'ba']
+    """
     if kind == "vector":
         Y = np.asarray(Y)
         if Y.dtype == object:  # numbers held as objects (a data frame's, say)
@@ -114,24 +197,39 @@ def check_outputs(
 
 @dataclass(eq=False)
 class OutputSpace:
-    """The training pairs of kernel dependency estimation in the output
-    feature space: what the regression is fitted on and a decoder is fitted
-    with, and where the coordinates of any output come from.
+    """The training pairs of kernel dependency estimation in the output feature space.
 
-    Attributes
+    What the regression is fitted on and a decoder is fitted with, and where
+    the coordinates of any output come from. Made by :meth:`of_pairs`, which
+    checks the pairs; the fields are attributes of the same names.
+
+    Parameters
     ----------
     kernel : Kernel or SequenceKernel
-        l, with Gram blocks ``l(A, B)``.
+        The output kernel l, with Gram blocks ``l(A, B)``.
     kind, input_kind : {"vector", "sequence"}
         What the outputs and the inputs are.
     joint : bool
-        l takes ``(x, y)`` pairs of an input and its output.
+        Whether l takes ``(x, y)`` pairs of an input and its output.
     X, Y : list or ndarray
         The checked training inputs and outputs (vectors as 2-D arrays).
-    one_d : bool
-        The vector outputs came as a 1-D array (one output dimension).
-    result : KDEResult
+    one_d : bool, default=False
+        Whether the vector outputs came as a 1-D array (one output dimension).
+    result : KDEResult, default=None
         The fit on the Gram matrices, set by :meth:`fit`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kde import OutputSpace
+    >>> from preimage.kernels import LinearKernel
+    >>> X = np.array([[0.0], [1.0]])
+    >>> space = OutputSpace.of_pairs(X, [-1.0, 1.0], "linear", "vector")
+    >>> space
+    OutputSpace(kernel=LinearKernel(), kind='vector', input_kind='vector', joint=False, one_d=True)
+    >>> _ = space.fit(LinearKernel())
+    >>> np.round(np.abs(space.coordinates(np.array([[0.2]]))), 4)  # linear: y - mean
+    array([[0.2]])
     """
 
     kernel: Kernel | SequenceKernel
@@ -153,12 +251,35 @@ class OutputSpace:
         *,
         joint: bool | None = None,
     ) -> OutputSpace:
-        """The space of checked inputs `X` (of `input_kind`) and their outputs
-        `Y` under the output kernel `kernel` (an object, a name of
-        :data:`~preimage.kernels.KERNELS` or a callable), with `Y` checked.
+        """Check the outputs of training inputs and make their output space.
 
-        `joint`: whether the kernel takes ``(x, y)`` pairs; None asks it
-        (:attr:`~preimage.kernels.SequenceKernel.joint`).
+        Parameters
+        ----------
+        X : list of sequences or ndarray
+            The checked training inputs.
+        Y : array-like or list of sequences
+            Their outputs, checked here.
+        kernel : str, Kernel, SequenceKernel or callable
+            The output kernel: an object, a name of
+            :data:`~preimage.kernels.KERNELS` or a callable on two single
+            outputs.
+        input_kind : {"vector", "sequence"}
+            What the inputs are.
+        joint : bool, default=None
+            Whether the kernel takes ``(x, y)`` pairs; None asks it
+            (:attr:`~preimage.kernels.SequenceKernel.joint`).
+
+        Returns
+        -------
+        OutputSpace
+            The space of the pairs, not fitted yet.
+
+        Raises
+        ------
+        ValueError
+            If there are fewer than 2 pairs, no outputs, not one output per
+            input, or a joint kernel with numeric inputs or outputs of other
+            lengths than their inputs.
         """
         if len(X) < 2:
             raise ValueError(
@@ -194,9 +315,29 @@ class OutputSpace:
         alpha: float = 1.0,
         regression: str = "paper",
     ) -> KDEResult:
-        """KDE of the training pairs: :func:`~preimage.kde.fit_kde` on the input
-        Gram matrix of `input_kernel` and the output Gram matrix. Sets and
-        returns ``result``."""
+        """Fit kernel dependency estimation on the training pairs.
+
+        :func:`~preimage.kde.fit_kde` on the input Gram matrix of
+        `input_kernel` and the output Gram matrix; sets ``result``.
+
+        Parameters
+        ----------
+        input_kernel : Kernel or SequenceKernel
+            The kernel k on the inputs.
+        n_components : int, default=None
+            The number of output principal axes kept; None keeps all with a
+            non-zero eigenvalue.
+        alpha : float, default=1.0
+            The strength of the regression's penalty.
+        regression : {"paper", "ridge"}, default="paper"
+            The form of the regression (see
+            :func:`~preimage.kde.kde_regression`).
+
+        Returns
+        -------
+        KDEResult
+            The fit, also kept as ``result``.
+        """
         n = len(self.X)
         if n_components is not None and n_components > n:
             raise ValueError(
@@ -220,23 +361,70 @@ class OutputSpace:
         return self.result
 
     def check_outputs(self, Y: Sequences | ArrayLike, name: str = "Y") -> np.ndarray | list[Any]:
-        """Outputs of the training outputs' kind (and width), checked."""
+        """Check outputs against the kind (and width) of the training outputs.
+
+        Parameters
+        ----------
+        Y : array-like or list of sequences
+            The outputs.
+        name : str, default="Y"
+            The argument named by an error.
+
+        Returns
+        -------
+        ndarray or list
+            The checked outputs (see :func:`~preimage.kde.check_outputs`).
+        """
         width = self.Y.shape[1] if self.kind == "vector" else None
         return check_outputs(Y, self.kind, name, n_features=width)
 
     def coordinates(self, Y: Sequences | np.ndarray, X: Any = None) -> np.ndarray:
-        """Centred coordinates ``⟨φ_l(y) − μ, v_j⟩`` of checked outputs `Y`,
-        shape (n, r); for a joint kernel those of the pairs ``(x_i, y_i)``
-        with the checked inputs `X`."""
+        r"""Return the centred coordinates of checked outputs.
+
+        The coordinates :math:`\langle \phi_l(y) - \mu, v_j \rangle` on the
+        output principal axes (see :func:`~preimage.kde.output_coordinates`);
+        for a joint kernel those of the pairs :math:`(x_i, y_i)`.
+
+        Parameters
+        ----------
+        Y : list or ndarray
+            The checked outputs.
+        X : list or ndarray, default=None
+            The checked inputs they belong to, used by a joint kernel only.
+
+        Returns
+        -------
+        ndarray of shape (n, r)
+            The coordinates, one row per output.
+        """
         if self.joint:
             check_equal_lengths(X, Y, "Y")
         L = self.kernel(self._data(X, Y), self._data(self.X, self.Y))
         return output_coordinates(L, self.result)
 
     def expansion(self, C: ArrayLike) -> FeatureExpansion:
-        """The point ``Σ_j c_j v_j + μ`` of checked coordinates `C` (n, r), as
-        an expansion over the training outputs (numeric outputs and a
-        preimage Kernel only)."""
+        r"""Return the output-space points of coordinates as expansions.
+
+        The point :math:`\sum_j c_j v_j + \mu` of each row of `C`, as an
+        expansion over the training outputs (numeric outputs and a preimage
+        :class:`~preimage.kernels.Kernel` only).
+
+        Parameters
+        ----------
+        C : array-like of shape (n, r)
+            The checked coordinates.
+
+        Returns
+        -------
+        FeatureExpansion
+            The :math:`n` points, over the training outputs.
+
+        Raises
+        ------
+        ValueError
+            If the outputs are not numeric or the output kernel is not a
+            preimage :class:`~preimage.kernels.Kernel`.
+        """
         if not isinstance(self.kernel, Kernel) or self.kind != "vector":
             raise ValueError(
                 "expansion needs numeric outputs and a preimage Kernel as 'output_kernel'"
@@ -245,8 +433,19 @@ class OutputSpace:
         return FeatureExpansion(coef, self.Y, self.kernel, norm2=norm2)
 
     def outputs(self, decoded: list[Any] | np.ndarray) -> list[Any] | np.ndarray:
-        """Decoded outputs in the form of the training outputs: vectors as an
-        array, 1-D if the training outputs were."""
+        """Put decoded outputs in the form of the training outputs.
+
+        Parameters
+        ----------
+        decoded : list or ndarray
+            The decoded outputs.
+
+        Returns
+        -------
+        list or ndarray
+            Sequences as they are; vectors as an array, 1-D if the training
+            outputs were.
+        """
         if self.kind != "vector":
             return decoded
         decoded = np.asarray(decoded)

@@ -59,23 +59,39 @@ __all__ = [
 class Decoder:
     """Base class of decoders: output coordinates to outputs.
 
+    A subclass names the estimator settings its constructor also takes in
+    ``settings``, implements :meth:`fit` and :meth:`decode`, and says in
+    ``needs_inputs`` whether decoding needs the inputs.
+
     Parameters
     ----------
     method : str, classifier, solver or callable
         What the user chose (kept for the messages, and for the decoders that
         build on it).
-    params : dict, optional
+    params : dict, default=None
         Its options.
 
-    A subclass names the estimator settings its constructor also takes in
-    :attr:`settings`, implements :meth:`fit` and :meth:`decode`, and says in
-    :attr:`needs_inputs` whether decoding needs the inputs.
+    Attributes
+    ----------
+    settings : tuple of str
+        The settings of :class:`~preimage.KernelDependencyEstimator` the
+        decoder takes, as keyword arguments of its constructor (a class
+        attribute).
+    needs_inputs : bool
+        Whether :meth:`decode` needs the inputs the outputs belong to.
+
+    Examples
+    --------
+    >>> from preimage.kde import DECODERS, Decoder
+    >>> {name: cls.__name__ for name, cls in DECODERS.items()}
+    {'candidates': 'CandidateDecoder', 'knn': 'WindowDecoder'}
+    >>> all(issubclass(cls, Decoder) for cls in DECODERS.values())
+    True
     """
 
-    #: Settings of :class:`~preimage.KernelDependencyEstimator` this decoder
-    #: takes, as keyword arguments of its constructor.
+    # Documented in the docstring's Attributes: a ``#:`` comment would have autodoc
+    # render them, and numpydoc validate the docstrings of tuple and bool.
     settings: tuple[str, ...] = ()
-    #: :meth:`decode` needs the inputs the outputs belong to.
     needs_inputs = False
 
     def __init__(self, method: Any, params: dict[str, Any] | None = None) -> None:
@@ -89,44 +105,78 @@ class Decoder:
     def fit(
         self, X: Sequences, Y: Sequences, space: OutputSpace
     ) -> Self:  # pragma: no cover - abstract
-        """Fit on the checked training inputs X and outputs Y, with their
-        :class:`~preimage.kde.OutputSpace` (kernel, kinds, KDE result)."""
+        """Fit the decoder on the checked training pairs.
+
+        Parameters
+        ----------
+        X : list or ndarray
+            The checked training inputs.
+        Y : list or ndarray
+            The checked training outputs.
+        space : OutputSpace
+            The training pairs in the output feature space (kernel, kinds,
+            KDE result).
+
+        Returns
+        -------
+        Decoder
+            The fitted decoder.
+        """
         raise NotImplementedError
 
     def decode(
         self, C: np.ndarray, X: Sequences | None = None
     ) -> list[Any] | np.ndarray:  # pragma: no cover - abstract
-        """Outputs of the checked coordinates C (n, r); X: the checked inputs
-        they belong to, when :attr:`needs_inputs`."""
+        """Decode output coordinates into outputs.
+
+        Parameters
+        ----------
+        C : ndarray of shape (n, r)
+            The checked output coordinates.
+        X : list or ndarray, default=None
+            The checked inputs the outputs belong to, needed when
+            ``needs_inputs`` is true.
+
+        Returns
+        -------
+        list or ndarray
+            The :math:`n` outputs.
+        """
         raise NotImplementedError
 
 
 class WindowDecoder(Decoder):
-    """String outputs symbol by symbol, from ``[w · c, one-hot window]`` per
-    position (Bakır et al. 2004, Sec. 3.2).
+    r"""Decode string outputs symbol by symbol from coordinates and input windows.
 
-    Every position q of every training string is one example with features
-    ``[w · P_i, one-hot window of x_i centred at q]`` (see
-    :func:`~preimage.kde.string_preimage_features`) and label ``y_i[q]``; the
-    classifier is trained on the *true* coordinates P of the training outputs
-    and applied with the *estimated* coordinates of a test input. Outputs have
-    the length of their input.
+    Every position :math:`q` of every training string is one example, with
+    features and label
+
+    .. math::
+
+        f_q(x_i) = \bigl[\, w\, P_i,\ \operatorname{onehot}(x_{i,q-n/2}, \ldots,
+        x_{i,q+n/2}) \,\bigr], \qquad y_{i,q}
+
+    (see :func:`~preimage.kde.string_preimage_features`): the classifier is
+    trained on the *true* coordinates :math:`P_i` of the training outputs and
+    applied with the *estimated* coordinates :math:`\hat{c}(x)` of a test
+    input (Bakır, Weston & Schölkopf 2004, Sec. 3.2). Outputs have the length
+    of their input.
 
     Parameters
     ----------
-    method : "knn" or classifier
+    method : "knn" or classifier, default="knn"
         ``"knn"``: ``KNeighborsClassifier(n_neighbors)``; a scikit-learn
         classifier (``fit`` and ``predict``) is cloned.
-    params : dict, optional
+    params : dict, default=None
         Parameters set on the classifier.
     window : int, default=3
-        Odd window length n + 1; positions beyond either end hold a terminal
-        symbol.
+        Odd window length :math:`n + 1`; positions beyond either end hold a
+        terminal symbol.
     n_neighbors : int, default=1
-        k of the k-NN.
+        The number k of neighbours of the k-NN.
     coordinate_weight : float, default=1.0
-        w, the factor on the coordinates (the window is one-hot, unscaled:
-        see :func:`~preimage.kde.string_preimage_features` for the
+        The factor :math:`w` on the coordinates (the window is one-hot,
+        unscaled: see :func:`~preimage.kde.string_preimage_features` for the
         distances); 0 gives the plain window classifier.
 
     Attributes
@@ -137,6 +187,25 @@ class WindowDecoder(Decoder):
         The input alphabet of the windows (training symbols, sorted).
     output_symbols_ : list
         The output alphabet; the classifier's classes are indices into it.
+
+    References
+    ----------
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 3.2: pre-images of strings of known length, each symbol
+    predicted by a k-NN from the estimate and an input window).
+
+    Examples
+    --------
+    Decoding the true coordinates of the training outputs gives them back:
+
+    >>> from preimage.kde import OutputSpace, WindowDecoder
+    >>> from preimage.kernels import SpectrumKernel
+    >>> X, Y = ["abab", "bbaa", "aabb"], ["xyxy", "yyxx", "xxyy"]
+    >>> space = OutputSpace.of_pairs(X, Y, SpectrumKernel(2), "sequence")
+    >>> _ = space.fit(SpectrumKernel(2))
+    >>> decoder = WindowDecoder(window=3).fit(X, Y, space)
+    >>> decoder.decode(space.result.coordinates, X)
+    ['xyxy', 'yyxx', 'xxyy']
     """
 
     settings = ("window", "n_neighbors", "coordinate_weight")
@@ -157,6 +226,23 @@ class WindowDecoder(Decoder):
         self.coordinate_weight = coordinate_weight
 
     def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
+        """Fit the position classifier on every position of the training strings.
+
+        Parameters
+        ----------
+        X : list or ndarray
+            The checked training inputs.
+        Y : list or ndarray
+            The checked training outputs.
+        space : OutputSpace
+            The training pairs in the output feature space (kernel, kinds,
+            KDE result).
+
+        Returns
+        -------
+        WindowDecoder
+            The fitted decoder.
+        """
         if space.kind != "sequence" or space.input_kind != "sequence":
             raise ValueError(
                 f"'method'={self.method!r} decodes strings position by position from "
@@ -198,6 +284,21 @@ class WindowDecoder(Decoder):
         return self
 
     def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
+        """Decode strings of the inputs' lengths, symbol by symbol.
+
+        Parameters
+        ----------
+        C : ndarray of shape (n, r)
+            The checked output coordinates, one row per input.
+        X : list of sequences
+            The checked inputs, whose windows and lengths are used.
+
+        Returns
+        -------
+        list
+            The outputs: strings if the training outputs were strings,
+            tuples of symbols otherwise.
+        """
         F = string_preimage_features(
             C, X, self.window, self.symbols_, coordinate_weight=self.coordinate_weight
         )
@@ -209,24 +310,54 @@ class WindowDecoder(Decoder):
 
 
 class CandidateDecoder(Decoder):
-    """The candidate whose output coordinates are nearest the estimated ones.
+    r"""Decode to the candidate whose output coordinates are nearest the estimated ones.
 
-    ``ŷ = argmin_{y ∈ candidates} ‖ĉ(x) − c(y)‖²`` (Weston et al. 2003). With
-    a joint output kernel each candidate is paired with the input, ``c(x,
-    y)``, so only candidates of the input's length qualify.
+    .. math::
+
+        \hat{y} = \arg\min_{y \in \mathcal{C}} \|\hat{c}(x) - c(y)\|^2,
+
+    over the candidate outputs :math:`\mathcal{C}`, the pre-image problem of
+    eq. 5 of Bakır, Weston & Schölkopf (2004) solved by search (Weston et al.
+    2003). With a joint output kernel each candidate is paired with the
+    input, :math:`c(x, y)`, so only candidates of the input's length qualify.
 
     Parameters
     ----------
-    method : "candidates"
-    params : dict, optional
+    method : "candidates", default="candidates"
+        The name of the decoder.
+    params : dict, default=None
         Unused.
-    candidates : list or array, optional
+    candidates : list or array-like, default=None
         Candidate outputs; None takes the training outputs.
 
     Attributes
     ----------
     candidates_ : list or ndarray
         The checked candidates.
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2, eq. 5: the pre-image of the estimated coordinates).
+
+    Examples
+    --------
+    With a linear output kernel the coordinate of an output is the output
+    less the mean; the estimate of the output 0.2 decodes to the nearest
+    candidate, 0:
+
+    >>> import numpy as np
+    >>> from preimage.kde import CandidateDecoder, OutputSpace
+    >>> from preimage.kernels import LinearKernel
+    >>> X = np.array([[0.0], [1.0]])
+    >>> space = OutputSpace.of_pairs(X, [-1.0, 1.0], "linear", "vector")
+    >>> _ = space.fit(LinearKernel())
+    >>> decoder = CandidateDecoder(candidates=[[-1.0], [0.0], [1.0]]).fit(X, space.Y, space)
+    >>> decoder.decode(space.coordinates(np.array([[0.2]])))
+    array([[0.]])
     """
 
     settings = ("candidates",)
@@ -247,6 +378,23 @@ class CandidateDecoder(Decoder):
         return self.space_.joint
 
     def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
+        """Check the candidates and, for a kernel on outputs alone, compute their coordinates.
+
+        Parameters
+        ----------
+        X : list or ndarray
+            The checked training inputs.
+        Y : list or ndarray
+            The checked training outputs.
+        space : OutputSpace
+            The training pairs in the output feature space (kernel, kinds,
+            KDE result).
+
+        Returns
+        -------
+        CandidateDecoder
+            The fitted decoder.
+        """
         self.space_ = space
         self.candidates_ = (
             Y if self.candidates is None else space.check_outputs(self.candidates, "candidates")
@@ -256,6 +404,26 @@ class CandidateDecoder(Decoder):
         return self
 
     def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
+        """Decode each row of coordinates to the nearest candidate.
+
+        Parameters
+        ----------
+        C : ndarray of shape (n, r)
+            The checked output coordinates.
+        X : list or ndarray, default=None
+            The checked inputs the outputs belong to, needed with a joint
+            kernel (each candidate of the input's length is paired with it).
+
+        Returns
+        -------
+        list or ndarray
+            The chosen candidates, an array for vector outputs.
+
+        Raises
+        ------
+        ValueError
+            If, with a joint kernel, no candidate has the length of an input.
+        """
         cands = self.candidates_
         if not self.space_.joint:
             index, _ = nearest_coordinates(C, self._coordinates)
@@ -286,15 +454,23 @@ class CandidateDecoder(Decoder):
 
 
 class PreimageDecoder(Decoder):
-    """Vector outputs: a pre-image of the point ``Σ_j ĉ_j v_j + μ``.
+    r"""Decode vector outputs as pre-images of their estimated feature-space points.
 
-    The point is an expansion over the training outputs with the output
-    kernel's kernel PCA; any pre-image method solves it from the coordinates
+    The estimated coordinates :math:`\hat{c}` stand for the point
+
+    .. math::
+
+        \Psi = \sum_j \hat{c}_j v_j + \mu, \qquad
+        \hat{y} = \arg\min_y \|\phi_l(y) - \Psi\|^2
+
+    of the output feature space (Bakır, Weston & Schölkopf 2004, eqs. 1 and
+    5), an expansion over the training outputs with the output kernel's
+    kernel PCA; any pre-image method solves it from the coordinates
     (``solve_coordinates(C, add_mean=True)``). A method that learns from
-    pairs (``"learned"``, Bakır et al.'s map) is kernel ridge regression from
-    the training coordinates P to the centred training outputs, the mean
-    added back: the map has no bias, and far from every training coordinate
-    its value then stands for the mean output.
+    pairs (``"learned"``, the paper's map of Sec. 3.1) is kernel ridge
+    regression from the training coordinates :math:`P` to the centred
+    training outputs, the mean added back: the map has no bias, and far from
+    every training coordinate its value then stands for the mean output.
 
     Parameters
     ----------
@@ -302,16 +478,54 @@ class PreimageDecoder(Decoder):
         A name of :data:`~preimage.PREIMAGE_METHODS`, a solver (cloned, then
         fitted on the training outputs) or a callable (see
         :func:`~preimage.solvers.make_solver`).
-    params : dict, optional
+    params : dict, default=None
         Options of the method.
 
     Attributes
     ----------
     solver_ : PreimageSolver
         The fitted solver.
+
+    References
+    ----------
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (eq. 1: the pre-image problem; Sec. 2.2, eq. 5: the pre-image of
+    the estimate; Sec. 3.1: the learned pre-image map).
+
+    Examples
+    --------
+    With a linear output kernel the exact pre-image of the coordinates of the
+    output 0.2 is 0.2:
+
+    >>> import numpy as np
+    >>> from preimage.kde import OutputSpace, PreimageDecoder
+    >>> from preimage.kernels import LinearKernel
+    >>> X = np.array([[0.0], [1.0]])
+    >>> space = OutputSpace.of_pairs(X, [-1.0, 1.0], "linear", "vector")
+    >>> _ = space.fit(LinearKernel())
+    >>> decoder = PreimageDecoder("exact").fit(X, space.Y, space)
+    >>> np.round(decoder.decode(space.coordinates(np.array([[0.2]]))), 4)
+    array([[0.2]])
     """
 
     def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
+        """Fit the pre-image solver on the training outputs and their kernel PCA.
+
+        Parameters
+        ----------
+        X : list or ndarray
+            The checked training inputs.
+        Y : list or ndarray
+            The checked training outputs.
+        space : OutputSpace
+            The training pairs in the output feature space (kernel, kinds,
+            KDE result).
+
+        Returns
+        -------
+        PreimageDecoder
+            The fitted decoder.
+        """
         if space.kind != "vector" or not isinstance(space.kernel, Kernel):
             raise ValueError(
                 f"'method'={self.method!r} searches the output space with a preimage "
@@ -330,6 +544,20 @@ class PreimageDecoder(Decoder):
         return self
 
     def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
+        r"""Return the pre-images of the points :math:`\sum_j c_j v_j + \mu`.
+
+        Parameters
+        ----------
+        C : ndarray of shape (n, r)
+            The checked output coordinates.
+        X : list or ndarray, default=None
+            Unused.
+
+        Returns
+        -------
+        ndarray of shape (n, n_output_features)
+            The pre-images, one row per row of `C`.
+        """
         return self.solver_.solve_coordinates(C, add_mean=True)
 
 
@@ -346,7 +574,20 @@ def _is_classifier(method):
 
 
 def make_decoder(method: Any, params: dict[str, Any] | None = None, **settings: Any) -> Decoder:
-    """A decoder for `method`, ready to be fitted.
+    r"""Make the decoder of `method`, ready to be fitted.
+
+    A decoder solves the pre-image problem of kernel dependency estimation
+    (Bakır, Weston & Schölkopf 2004, eq. 5): from estimated coordinates
+    :math:`\hat{c}(x) = k(x, X)\,\beta` to an output :math:`\hat{y}` whose
+    coordinates are near them,
+
+    .. math::
+
+        \hat{y} \approx \arg\min_y \|c(y) - \hat{c}(x)\|^2,
+
+    by search over candidates (:class:`CandidateDecoder`), symbol by symbol
+    (:class:`WindowDecoder`) or with a pre-image method
+    (:class:`PreimageDecoder`).
 
     Parameters
     ----------
@@ -355,15 +596,23 @@ def make_decoder(method: Any, params: dict[str, Any] | None = None, **settings: 
         :class:`WindowDecoder` with a clone of it); or a name of
         :data:`~preimage.PREIMAGE_METHODS`, a solver or a callable (a
         :class:`PreimageDecoder`).
-    params : dict, optional
+    params : dict, default=None
         Options of the method.
     **settings
-        ``window``, ``n_neighbors``, ``coordinate_weight``, ``candidates``:
-        each decoder takes those it names in its ``settings``.
+        The settings ``window``, ``n_neighbors``, ``coordinate_weight`` and
+        ``candidates``: each decoder takes those it names in its
+        ``settings``.
 
     Returns
     -------
     Decoder
+        The decoder, not fitted.
+
+    References
+    ----------
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2, eq. 5: the pre-image problem of KDE; Sec. 3.2:
+    pre-images of strings).
 
     Examples
     --------
@@ -387,19 +636,48 @@ def make_decoder(method: Any, params: dict[str, Any] | None = None, **settings: 
 def nearest_coordinates(
     query: ArrayLike, candidates: ArrayLike, mask: ArrayLike | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Index of the candidate nearest each query, ``argmin_c ‖q − c‖²``.
+    r"""Return the index of the candidate nearest each query, and the squared distance.
+
+    .. math::
+
+        \operatorname{index}_k = \arg\min_c \|q_k - c\|^2,
+
+    over the candidates :math:`c` (the rows of `candidates`) that `mask`
+    allows: the search of eq. 5 of Bakır, Weston & Schölkopf (2004) over a
+    set of candidate coordinates.
 
     Parameters
     ----------
-    query : array of shape (m, r)
-    candidates : array of shape (n_c, r)
-    mask : bool array of shape (m, n_c), optional
-        Allowed pairs; each row needs at least one.
+    query : array-like of shape (m, r)
+        The query coordinates :math:`q_k`.
+    candidates : array-like of shape (n_candidates, r)
+        The candidate coordinates.
+    mask : array-like of bool of shape (m, n_candidates), default=None
+        The allowed (query, candidate) pairs; each row needs at least one.
+        None allows all.
 
     Returns
     -------
     index : ndarray of shape (m,)
+        The index of the nearest allowed candidate of each query.
     distance2 : ndarray of shape (m,)
+        Its squared distance to the query.
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2, eq. 5).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kde import nearest_coordinates
+    >>> index, distance2 = nearest_coordinates([[0.9, 0.0]], [[0.0, 0.0], [1.0, 0.0]])
+    >>> index, np.round(distance2, 4)   # (1 - 0.9)**2
+    (array([1]), array([0.01]))
     """
     Q = check_array_2d(query, "query", dtype=np.float64, min_samples=0)
     C = check_array_2d(candidates, "candidates", dtype=np.float64, n_features=Q.shape[1])

@@ -55,20 +55,49 @@ REGRESSIONS = ("paper", "ridge")
 
 @dataclass
 class KDEResult:
-    """What kernel dependency estimation keeps from the training Gram matrices.
+    r"""What kernel dependency estimation keeps from the training Gram matrices.
 
-    Attributes
+    The output kernel PCA, the centred coordinates :math:`P` of the training
+    outputs and the weights :math:`\beta` of the map from inputs to output
+    coordinates: the estimated coordinates of an input :math:`x` are
+    :math:`k(x, X)\,\beta`. Made by :func:`fit_kde`; the fields are
+    attributes of the same names.
+
+    Parameters
     ----------
     output_pca : KernelPCAResult
-        Kernel PCA of the output Gram matrix L (axes ``v_j``, centring terms).
+        Kernel PCA of the output Gram matrix :math:`L` (axes :math:`v_j`,
+        centring terms).
     coordinates : ndarray of shape (m, r)
-        ``P``: centred coordinates of the training outputs, ``u_j √λ_j``.
+        The centred coordinates :math:`P` of the training outputs,
+        :math:`P_{ij} = u_{ij} \sqrt{\lambda_j}`.
     weights : ndarray of shape (m, r)
-        ``β``: estimated coordinates of x are ``k(x, X) β``.
+        The weights :math:`\beta` of the map :math:`x \mapsto k(x, X)\,\beta`.
     alpha : float
-        γ, the strength of the regression's penalty.
-    regression : str
-        ``"paper"`` or ``"ridge"``.
+        The strength :math:`\gamma` of the regression's penalty.
+    regression : {"paper", "ridge"}
+        The form of the regression (see :func:`kde_regression`).
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2: the decomposition of the outputs and the map learned to
+    their coordinates).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kde import fit_kde
+    >>> Y = np.array([[-1.0], [1.0]])           # two outputs with mean 0
+    >>> result = fit_kde(np.eye(2), Y @ Y.T)    # linear output kernel
+    >>> np.round(np.abs(result.coordinates), 4)  # the outputs, up to sign
+    array([[1.],
+           [1.]])
+    >>> result.alpha, result.regression
+    (1.0, 'paper')
     """
 
     output_pca: KernelPCAResult
@@ -81,30 +110,83 @@ class KDEResult:
 def kde_regression(
     K: ArrayLike, P: ArrayLike, alpha: float = 1.0, regression: str = "paper"
 ) -> np.ndarray:
-    """Coefficients β of the map from inputs to output coordinates.
+    r"""Return the weights :math:`\beta` of the map from inputs to output coordinates.
+
+    For every output axis :math:`j` the map
+    :math:`g_j(x) = \sum_s \beta_{sj} k(x_s, x)` is fitted to the coordinates
+    :math:`P_{ij}` of the training outputs (Bakır, Weston & Schölkopf 2004,
+    Sec. 2.2, eq. 3). The paper's form (``"paper"``, eq. 4; Weston et al.
+    2003) penalises the norm of the weights,
+
+    .. math::
+
+        \beta = \arg\min_\beta \|P - K\beta\|^2 + \gamma \|\beta\|^2
+              = (K^\top K + \gamma I)^{-1} K^\top P,
+
+    printed as :math:`(K^\top K + \gamma I)^{-1} K P` (:math:`K` is
+    symmetric); kernel ridge regression (``"ridge"``) penalises the RKHS
+    norm of :math:`g_j`,
+
+    .. math::
+
+        \beta = \arg\min_\beta \|P - K\beta\|^2 + \gamma\, \beta^\top K \beta
+              = (K + \gamma I)^{-1} P.
+
+    Both predict :math:`k(x, X)\,\beta`. On an eigenvalue :math:`\lambda` of
+    :math:`K` their spectral filters are :math:`\lambda^2 / (\lambda^2 + \gamma)`
+    (paper) and :math:`\lambda / (\lambda + \gamma)` (ridge): for the same
+    :math:`\gamma` the paper's form shrinks more on eigenvalues below 1, and
+    less on eigenvalues above 1.
 
     Parameters
     ----------
-    K : array of shape (m, m)
-        Input Gram matrix ``k(x_s, x_t)`` (not centred: the map has no bias,
-        and the targets P have mean zero).
-    P : array of shape (m, r)
-        Targets (output coordinates).
+    K : array-like of shape (m, m)
+        Input Gram matrix :math:`K_{st} = k(x_s, x_t)`, not centred: the map
+        has no bias, and the targets :math:`P` have mean zero.
+    P : array-like of shape (m, r)
+        Targets, the output coordinates of the training outputs.
     alpha : float, default=1.0
-        γ > 0.
+        The strength :math:`\gamma > 0` of the penalty.
     regression : {"paper", "ridge"}, default="paper"
-        ``"paper"``: ``β = (KᵀK + γI)⁻¹ KᵀP``, the minimiser of
-        ``‖P − Kβ‖² + γ‖β‖²`` (Bakır et al. 2004, eq. 4; Weston et al. 2003).
-        ``"ridge"``: ``β = (K + γI)⁻¹ P``, the minimiser of
-        ``‖P − Kβ‖² + γ βᵀKβ`` (kernel ridge regression; the penalty is the
-        RKHS norm of ``g = Σ_s β_s k(x_s, ·)``). Both give predictions
-        ``k(x, X) β``; for the same γ the paper's form shrinks more (its
-        spectral filter is ``λ²/(λ² + γ)`` against ``λ/(λ + γ)`` on an
-        eigenvalue λ of K).
+        The form of the regression: the paper's (eq. 4) or kernel ridge
+        regression.
 
     Returns
     -------
-    beta : ndarray of shape (m, r)
+    ndarray of shape (m, r)
+        The weights :math:`\beta`.
+
+    Warns
+    -----
+    NumericalWarning
+        If the system is not positive definite to working precision (a
+        kernel that is not positive semi-definite, or a :math:`\gamma`
+        negligible against a singular :math:`K`): :math:`\beta` is then the
+        least-norm solution, from the pseudo-inverse.
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2, eqs. 3 and 4).
+
+    Examples
+    --------
+    With :math:`K = 2I` (eigenvalue 2) and :math:`\gamma = 2`, the paper's
+    weights are :math:`2 / (2^2 + 2) = 1/3` of the targets, kernel ridge
+    regression's :math:`1 / (2 + 2)`:
+
+    >>> import numpy as np
+    >>> from preimage.kde import kde_regression
+    >>> K, P = 2 * np.eye(2), np.array([[1.0], [-1.0]])
+    >>> np.round(kde_regression(K, P, alpha=2.0), 4)
+    array([[ 0.3333],
+           [-0.3333]])
+    >>> np.round(kde_regression(K, P, alpha=2.0, regression="ridge"), 4)
+    array([[ 0.25],
+           [-0.25]])
     """
     if regression not in REGRESSIONS:
         raise ValueError(f"'regression' must be one of {list(REGRESSIONS)}, got {regression!r}")
@@ -158,26 +240,59 @@ def fit_kde(
     alpha: float = 1.0,
     regression: str = "paper",
 ) -> KDEResult:
-    """Kernel dependency estimation on Gram matrices.
+    r"""Fit kernel dependency estimation on Gram matrices.
+
+    Kernel PCA of the centred output Gram matrix :math:`HLH`, with
+    :math:`H = I - \frac{1}{m} \mathbf{1}\mathbf{1}^\top`, gives :math:`r`
+    principal axes :math:`v_j = \sum_i \alpha_{ji} \phi_l(y_i)` and the centred
+    coordinates of the training outputs,
+
+    .. math::
+
+        P_{ij} = \langle \phi_l(y_i) - \mu, v_j \rangle = u_{ij} \sqrt{\lambda_j},
+
+    with :math:`u_j` the unit eigenvectors and :math:`\lambda_j` the
+    eigenvalues of :math:`HLH`, and :math:`\mu` the mean of the training
+    outputs in the output feature space; :func:`kde_regression` then learns
+    the weights :math:`\beta` of the map :math:`x \mapsto k(x, X)\,\beta` to
+    these coordinates (Bakır, Weston & Schölkopf 2004, Sec. 2.2, steps 1 and
+    2).
 
     Parameters
     ----------
-    K : array of shape (m, m)
-        Input Gram matrix.
-    L : array of shape (m, m)
-        Output Gram matrix (uncentred; for a joint kernel, of the pairs
-        ``(x_i, y_i)``).
-    n_components : int or None
-        Output principal axes r kept; None keeps all with a non-zero
-        eigenvalue.
+    K : array-like of shape (m, m)
+        Input Gram matrix :math:`K_{st} = k(x_s, x_t)`.
+    L : array-like of shape (m, m)
+        Output Gram matrix :math:`L_{st} = l(y_s, y_t)`, uncentred; for a
+        joint kernel, of the pairs :math:`(x_i, y_i)`.
+    n_components : int, default=None
+        The number :math:`r` of output principal axes kept; None keeps all
+        with a non-zero eigenvalue.
     alpha : float, default=1.0
-        γ of the regression.
+        The strength :math:`\gamma > 0` of the regression's penalty.
     regression : {"paper", "ridge"}, default="paper"
-        See :func:`kde_regression`.
+        The form of the regression (see :func:`kde_regression`).
 
     Returns
     -------
     KDEResult
+        The output kernel PCA, the coordinates :math:`P` and the weights
+        :math:`\beta`.
+
+    Raises
+    ------
+    ValueError
+        If :math:`L` has no principal component above rounding level (every
+        output is the same point of the output feature space).
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2: the decomposition of the outputs and the learning of the
+    map).
 
     Examples
     --------
@@ -215,8 +330,51 @@ def fit_kde(
 
 
 def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
-    """Estimated output coordinates ``k(x, X) β`` of inputs with kernel rows
-    ``K_x`` (m', m) -> (m', r), for a :class:`KDEResult`."""
+    r"""Return the estimated output coordinates of inputs from their kernel rows.
+
+    .. math::
+
+        \hat{c}(x) = k(x, X)\,\beta = \Bigl(\sum_s \beta_{sj}\, k(x_s, x)\Bigr)_{j=1}^{r},
+
+    the map learned by :func:`fit_kde`: the point of the output feature space
+    whose pre-image is the output of :math:`x` (Bakır, Weston & Schölkopf
+    2004, Sec. 2.2, step 3 and eq. 5).
+
+    Parameters
+    ----------
+    K_x : array-like of shape (n, m)
+        Kernel rows :math:`k(x, x_s)` of :math:`n` inputs against the
+        :math:`m` training inputs.
+    result : KDEResult
+        The fit of :func:`fit_kde`.
+
+    Returns
+    -------
+    ndarray of shape (n, r)
+        The estimated coordinates, one row per input.
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2: the testing phase, eq. 5).
+
+    Examples
+    --------
+    With :math:`K = I` and :math:`\gamma = 1` the weights are
+    :math:`\beta = (I + I)^{-1} P = P / 2`: the first training input gets
+    half the coordinate of its output.
+
+    >>> import numpy as np
+    >>> from preimage.kde import fit_kde, predict_coordinates
+    >>> Y = np.array([[-1.0], [1.0]])
+    >>> result = fit_kde(np.eye(2), Y @ Y.T, alpha=1.0)
+    >>> c = predict_coordinates([[1.0, 0.0]], result)
+    >>> print(f"{c[0, 0] / result.coordinates[0, 0]:.4f}")
+    0.5000
+    """
     K_x = check_array_2d(
         K_x, "K_x", dtype=np.float64, min_samples=0, n_features=result.weights.shape[0]
     )
@@ -226,8 +384,52 @@ def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
 
 
 def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
-    """Centred coordinates ``⟨φ_l(y) − μ, v_j⟩`` of outputs with output kernel
-    rows ``L_y = [l(y, y_i)]_i`` (m', m) -> (m', r), for a :class:`KDEResult`."""
+    r"""Return the centred coordinates of outputs from their output kernel rows.
+
+    .. math::
+
+        c_j(y) = \langle \phi_l(y) - \mu, v_j \rangle,
+        \qquad j = 1, \ldots, r,
+
+    the kernel PCA coordinates of :math:`y` in the output feature space,
+    computed from its kernel row :math:`[l(y, y_i)]_i` (Bakır, Weston &
+    Schölkopf 2004, Sec. 2.2, step 1: the principal components of any
+    object :math:`y`).
+
+    Parameters
+    ----------
+    L_y : array-like of shape (n, m)
+        Output kernel rows :math:`l(y, y_i)` of :math:`n` outputs against the
+        :math:`m` training outputs.
+    result : KDEResult
+        The fit of :func:`fit_kde`.
+
+    Returns
+    -------
+    ndarray of shape (n, r)
+        The centred coordinates, one row per output.
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2: the decomposition of the outputs).
+
+    Examples
+    --------
+    With a linear output kernel the coordinate of an output is the output
+    itself less the mean (0 here), up to the sign of the axis:
+
+    >>> import numpy as np
+    >>> from preimage.kde import fit_kde, output_coordinates
+    >>> Y = np.array([[-1.0], [1.0]])
+    >>> result = fit_kde(np.eye(2), Y @ Y.T)
+    >>> y = np.array([[3.0]])
+    >>> np.round(np.abs(output_coordinates(y @ Y.T, result)), 4)
+    array([[3.]])
+    """
     L_y = check_array_2d(
         L_y, "L_y", dtype=np.float64, min_samples=0, n_features=result.coordinates.shape[0]
     )

@@ -34,7 +34,7 @@ __all__ = [
 
 
 def check_sequences(X: Any, name: str = "X", *, min_samples: int = 0) -> list[Any]:
-    """`X` as a list of sequences, or an error naming `name`.
+    """Check that `X` is a list of sequences, naming `name` in the error if not.
 
     A sequence is a string, or a list or tuple of hashable symbols; 1-D
     arrays (and the rows of a 2-D array) become tuples.
@@ -42,6 +42,7 @@ def check_sequences(X: Any, name: str = "X", *, min_samples: int = 0) -> list[An
     Parameters
     ----------
     X : iterable of sequences
+        The sequences to check.
     name : str, default="X"
         The argument named by an error.
     min_samples : int, default=0
@@ -50,6 +51,22 @@ def check_sequences(X: Any, name: str = "X", *, min_samples: int = 0) -> list[An
     Returns
     -------
     list
+        The sequences of `X`, 1-D arrays as tuples.
+
+    Raises
+    ------
+    TypeError
+        If `X` is a single string or not iterable, or holds something other
+        than strings and lists or tuples of hashable symbols.
+    ValueError
+        If `X` holds fewer than `min_samples` sequences.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kde import check_sequences
+    >>> check_sequences(["ab", ("a", "b"), np.array([1, 2])])
+    ['ab', ('a', 'b'), (1, 2)]
     """
     if isinstance(X, (str, bytes)) or not hasattr(X, "__iter__"):
         hint = f"; wrap a single sequence as [{name}]" if isinstance(X, (str, bytes)) else ""
@@ -80,8 +97,34 @@ def check_sequences(X: Any, name: str = "X", *, min_samples: int = 0) -> list[An
 
 
 def check_equal_lengths(X: Sequences, Y: Sequences, name: str = "Y") -> None:
-    """Refuse pairs with ``|x_i| ≠ |y_i|`` (a joint kernel, or a decoder that
-    predicts one output symbol per input position), naming `name`."""
+    r"""Refuse pairs of an input and an output of different lengths.
+
+    A joint kernel, and a decoder that predicts one output symbol per input
+    position, need :math:`|x_i| = |y_i|` for every pair.
+
+    Parameters
+    ----------
+    X : list of sequences
+        The inputs.
+    Y : list of sequences
+        Their outputs, in the same order.
+    name : str, default="Y"
+        The argument named by the error.
+
+    Raises
+    ------
+    ValueError
+        If a pair has :math:`|x_i| \neq |y_i|`.
+
+    Examples
+    --------
+    >>> from preimage.kde import check_equal_lengths
+    >>> check_equal_lengths(["ab", "abc"], ["xy", "xyz"])  # no error: lengths match
+    >>> check_equal_lengths(["ab"], ["x"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 'Y' must hold outputs of the length of their inputs ... lengths 2 and 1 at index 0
+    """
     for i, (x, y) in enumerate(zip(X, Y)):
         if len(x) != len(y):
             raise ValueError(
@@ -92,29 +135,48 @@ def check_equal_lengths(X: Sequences, Y: Sequences, name: str = "Y") -> None:
 
 
 def window_features(X: Sequences, window: int, symbols: Sequence[Any]) -> np.ndarray:
-    """One-hot windows of length `window` centred at every position.
+    r"""Return the one-hot windows of length `window` centred at every position.
+
+    The window of length :math:`n + 1` centred at position :math:`q` of a
+    string :math:`x` is
+
+    .. math::
+
+        \alpha_q = (x_{q - n/2}, x_{q - n/2 + 1}, \ldots, x_{q + n/2}),
+
+    with a terminal symbol at the positions beyond either end of :math:`x`
+    (Bakır, Weston & Schölkopf 2004, Sec. 3.2); each of its :math:`n + 1`
+    symbols is coded one-hot.
 
     Parameters
     ----------
     X : list of sequences
         Input strings (or lists of symbols).
     window : int
-        Odd window length n + 1; the window at position q covers
-        ``q − n/2, …, q + n/2``.
+        Odd window length :math:`n + 1`.
     symbols : sequence
-        The input alphabet. Positions beyond either end hold the terminal
-        symbol, which has a column of its own; a symbol not in `symbols`
-        (unseen in training) has all-zero columns.
+        The input alphabet. The terminal symbol has a column of its own; a
+        symbol not in `symbols` (unseen in training) has all-zero columns.
 
     Returns
     -------
-    F : ndarray of shape ``(Σ_i |x_i|, window · (|symbols| + 1))``
-        Rows in order: string 0 position 0, string 0 position 1, …; column
-        block w holds the one-hot code of window position w (the terminal
-        last).
+    ndarray of shape (n_positions, window * (len(symbols) + 1))
+        One row per position, :math:`\sum_i |x_i|` in all, in order: string
+        0 position 0, string 0 position 1, and so on; column block
+        :math:`w` holds the one-hot code of window position :math:`w`
+        (the terminal symbol last).
+
+    References
+    ----------
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 3.2: the window :math:`\alpha_p` of length :math:`n + 1` centred
+    at position :math:`p`, with a terminal character beyond the string).
 
     Examples
     --------
+    Windows of length 3 over ``"ab"``, columns ``a, b, terminal`` for each of
+    the three window positions:
+
     >>> from preimage.kde import window_features
     >>> window_features(["ab"], 3, "ab").astype(int)
     array([[0, 0, 1, 1, 0, 0, 0, 1, 0],
@@ -165,28 +227,60 @@ def string_preimage_features(
     *,
     coordinate_weight: float = 1.0,
 ) -> np.ndarray:
-    """Features ``[w · c(y), one-hot window of x at q]`` of every position q.
+    r"""Return the features a position classifier decodes string outputs from.
+
+    Position :math:`q` of the output of an input string :math:`x` is decoded
+    from its output coordinates :math:`c` and the window :math:`\alpha_q` of
+    :math:`x` centred at :math:`q` (see :func:`window_features`),
+
+    .. math::
+
+        f_q = \bigl[\, w\, c,\ \operatorname{onehot}(\alpha_q) \,\bigr],
+
+    the function :math:`b_p = f(\phi_l(y'), \alpha_p)` of Bakır, Weston &
+    Schölkopf (2004, Sec. 3.2) with the output's feature-space point given by
+    its coordinates.
 
     Parameters
     ----------
-    coordinates : array of shape (m, r)
-        Output coordinates of each string (the true ones of training outputs,
-        estimated ones ``k(x, X) β`` at prediction).
-    X : list of m sequences
-        The inputs; string i contributes ``|x_i|`` rows.
-    window, symbols
-        See :func:`window_features`.
+    coordinates : array-like of shape (m, r)
+        Output coordinates of each string: the true ones of the training
+        outputs, the estimated ones :math:`k(x, X)\,\beta` at prediction.
+    X : list of sequences
+        The :math:`m` inputs; string :math:`i` contributes :math:`|x_i|` rows.
+    window : int
+        Odd window length :math:`n + 1` (see :func:`window_features`).
+    symbols : sequence
+        The input alphabet (see :func:`window_features`).
     coordinate_weight : float, default=1.0
-        w, the factor on the coordinates. The one-hot entries are 0/1, so two
-        windows that differ in j positions are at squared distance 2j; two
-        coordinate vectors are at squared distance ``w²‖c − c'‖²``, which for
-        a cosine-normalised output kernel is at most ``4w²`` (unit feature
-        vectors). With w = 1 a k-NN on these features mostly matches the
-        window first and then the string's estimated output.
+        The factor :math:`w \ge 0` on the coordinates. The one-hot entries are
+        0 or 1, so two windows that differ in :math:`j` positions are at
+        squared distance :math:`2j`; two coordinate vectors are at squared
+        distance :math:`w^2 \|c - c'\|^2`, which for a cosine-normalised
+        output kernel is at most :math:`4 w^2` (unit feature vectors). With
+        :math:`w = 1` a k-NN on these features mostly matches the window
+        first and then the string's estimated output.
 
     Returns
     -------
-    F : ndarray of shape ``(Σ_i |x_i|, r + window · (|symbols| + 1))``
+    ndarray of shape (n_positions, r + window * (len(symbols) + 1))
+        One row per position, :math:`\sum_i |x_i|` in all: the weighted
+        coordinates of the string, then its window.
+
+    References
+    ----------
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 3.2: pre-images of strings of known length, symbol by symbol).
+
+    Examples
+    --------
+    One coordinate 0.5 weighted by 2, then windows of length 1 over ``"ab"``
+    (columns ``a, b, terminal``):
+
+    >>> from preimage.kde import string_preimage_features
+    >>> string_preimage_features([[0.5]], ["ab"], 1, "ab", coordinate_weight=2.0)
+    array([[1., 1., 0., 0.],
+           [1., 0., 1., 0.]])
     """
     X = check_sequences(X, "X")
     C = check_real_array(coordinates, "coordinates")
@@ -209,19 +303,44 @@ def string_preimage_features(
 
 
 def symbol_accuracy(Y_true: Sequences, Y_pred: Sequences) -> float:
-    """Fraction of output symbols predicted correctly, pooled over strings.
+    r"""Return the fraction of output symbols predicted correctly, pooled over strings.
 
-    Position q of ``Y_pred[i]`` is compared with position q of
-    ``Y_true[i]``; positions of ``Y_true[i]`` that ``Y_pred[i]`` lacks (a
-    shorter prediction) count as wrong, extra predicted symbols are ignored.
-    The misclassification rate of Bakır et al. (2004, Sec. 4) is
-    ``1 − symbol_accuracy``.
+    .. math::
+
+        \mathrm{accuracy} = \frac{\sum_i \sum_{q=1}^{|y_i|}
+        [\hat{y}_{i,q} = y_{i,q}]}{\sum_i |y_i|},
+
+    where :math:`[\cdot]` is 1 if its argument holds and 0 otherwise.
+    Positions of ``Y_true[i]`` that ``Y_pred[i]`` lacks (a shorter
+    prediction) count as wrong; extra predicted symbols are ignored. The
+    classification error of Bakır et al. (2004, Sec. 4), the fraction of
+    symbols misclassified, is ``1 - symbol_accuracy``.
+
+    Parameters
+    ----------
+    Y_true : list of sequences
+        The true outputs :math:`y_i`.
+    Y_pred : list of sequences
+        The predicted outputs :math:`\hat{y}_i`, one per true output.
+
+    Returns
+    -------
+    float
+        The fraction of the symbols of `Y_true` predicted correctly.
+
+    References
+    ----------
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 4: the classification error of string prediction, the fraction
+    of symbols misclassified).
 
     Examples
     --------
+    Three of four symbols right in the first string, one of two in the second:
+
     >>> from preimage.kde import symbol_accuracy
-    >>> symbol_accuracy(["1122", "12"], ["1121", "1"])
-    0.6666666666666666
+    >>> print(f"{symbol_accuracy(['1122', '12'], ['1121', '1']):.4f}")  # 4 / 6
+    0.6667
     """
     Y_true = check_sequences(Y_true, "Y_true")
     Y_pred = check_sequences(Y_pred, "Y_pred")
