@@ -61,7 +61,19 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
         return X, check_real_array(y, "y")  # integer and boolean targets as float64
 
     def predict(self, X: ArrayLike) -> np.ndarray:
-        """``f(x)`` for the rows of X, shape (n_samples,)."""
+        r"""Predict :math:`f(x)` for the rows of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The values of the fitted expansion,
+            :math:`f(x) = \sum_i a_i k(x_i, x) + b` over the support vectors.
+        """
         check_is_fitted(self)
         X = validate_estimator_input(self, X, reset=False, dtype=np.float64)
         if self.support_vectors_.shape[0] == 0:
@@ -73,13 +85,19 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
 
 
 class WienerRegressor(_KernelRegressor):
-    """The RKHS Wiener solution ``f₀ = Σ_i a_i K(·, x_i)``, ``a = K⁺y``.
+    r"""Regression by the RKHS Wiener solution of Vijayakumar & Wu.
 
-    Vijayakumar & Wu's Theorem 1 in the space ``H = R(R)`` spanned by the
-    kernel: the orthogonal projection of the unknown f onto
-    ``span{K(·, x_i)}``, exact when f lies in that span and the data are
-    noiseless. :meth:`partial_fit` adds samples by their Theorem 2, giving the
-    batch function to rounding.
+    Their Theorem 1 in the space :math:`H = \mathcal{R}(R)` spanned by the
+    kernel: the orthogonal projection of the unknown :math:`f` onto
+    :math:`\operatorname{span}\{K(\cdot, x_i)\}`,
+
+    .. math::
+
+        f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y,
+
+    exact when :math:`f` lies in that span and the data are noiseless.
+    :meth:`partial_fit` adds samples by their Theorem 2, giving the batch
+    function to rounding.
 
     Parameters
     ----------
@@ -95,32 +113,42 @@ class WienerRegressor(_KernelRegressor):
     kernel_params : dict, default=None
         Extra parameters of a callable kernel or kernel class; the sine
         kernel's order N is ``kernel_params={"order": N}`` (or pass
-        ``SineKernel(order=N)`` as `kernel`).
+        ``SineKernel(order=N)`` as ``kernel``).
     rtol : float, default=1e-9
-        Relative rank cutoff (eigenvalues of K in :meth:`fit`, the squared
-        new-direction norm ``‖φ_mc‖²/k(x, x)`` in :meth:`partial_fit`).
+        Relative rank cutoff (eigenvalues of :math:`K` in :meth:`fit`, the
+        squared new-direction norm :math:`\|\phi_{mc}\|^2 / k(x, x)` in
+        :meth:`partial_fit`).
 
     Attributes
     ----------
     support_ : ndarray of shape (``n_vectors_``,)
-        Indices of the training samples with ``a_i ≠ 0``.
+        Indices of the training samples with :math:`a_i \ne 0`.
     support_vectors_ : ndarray of shape (``n_vectors_``, n_features)
         Their inputs.
     dual_coef_ : ndarray of shape (1, ``n_vectors_``)
-        The non-zero a_i, so that ``f(x) = dual_coef_ @ k(support_vectors_, x)``
-        (scikit-learn's SVR convention). a is zero on every other sample
-        (from :meth:`partial_fit`: on samples that added no new direction):
+        The non-zero :math:`a_i`, so that
+        ``f(x) = dual_coef_ @ k(support_vectors_, x)`` (scikit-learn's SVR
+        convention). :math:`a` is zero on every other sample (from
+        :meth:`partial_fit`: on samples that added no new direction):
         ``a = np.zeros(len(X_fit_)); a[support_] = dual_coef_[0]``.
     n_vectors_ : int
         Number of vectors in the expansion, ``support_.size``.
-    X_fit_, y_fit_ : ndarrays
-        The training data.
-    kernel_, gamma_, n_features_in_
+    X_fit_ : ndarray of shape (n_samples, n_features)
+        The training inputs.
+    y_fit_ : ndarray of shape (n_samples,)
+        The training targets.
+    kernel_ : Kernel
+        The kernel object resolved from ``kernel`` and its parameters.
+    gamma_ : float or None
+        The width of ``kernel_`` (None for a kernel without one).
+    n_features_in_ : int
+        Number of features seen during :meth:`fit`.
 
     References
     ----------
     S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999.
+    representation in function approximation. ICONIP 1999 (Sec. 4.2,
+    Theorems 1 and 2; Sec. 5, eq. 17).
 
     Examples
     --------
@@ -158,7 +186,20 @@ class WienerRegressor(_KernelRegressor):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
-        """Batch solution ``a = K⁺y`` (Theorem 1)."""
+        r"""Fit the batch solution :math:`a = K^+ y` (Theorem 1).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs.
+        y : array-like of shape (n_samples,)
+            Training targets.
+
+        Returns
+        -------
+        WienerRegressor
+            The fitted estimator (``self``).
+        """
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
         self.X_fit_, self.y_fit_ = X, y
@@ -175,8 +216,24 @@ class WienerRegressor(_KernelRegressor):
         return self
 
     def partial_fit(self, X: ArrayLike, y: ArrayLike) -> Self:
-        """Add the rows of X one at a time by the exact update of Theorem 2
-        (on an unfitted model: starting from the empty one)."""
+        """Add the rows of X one at a time by the exact update of Theorem 2.
+
+        On an unfitted model the update starts from the empty solution; after
+        :meth:`fit` it starts from the samples that fit saw. Either way the
+        function equals the batch solution on all samples so far, to rounding.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The new inputs.
+        y : array-like of shape (n_samples,)
+            Their targets.
+
+        Returns
+        -------
+        WienerRegressor
+            The updated estimator (``self``).
+        """
         first = not hasattr(self, "kernel_")
         if first:
             self._validate_params()
@@ -227,60 +284,92 @@ class WienerRegressor(_KernelRegressor):
 
 
 class SequentialSVR(_KernelRegressor):
-    """Sparse SV regression by Vijayakumar & Wu's sequential algorithm (Fig. 2).
+    r"""Sparse SV regression by Vijayakumar & Wu's sequential algorithm (Fig. 2).
 
-    ``f(x) = Σ_i (α*_i − α_i)(K(x_i, x) + λ²)`` (eq. 22), found by coordinate
-    steps on the ε-insensitive dual (eq. 19) of the augmented kernel
-    ``R = K + λ²``; λ² takes the place of SVR's bias b, so there is no
+    .. math::
+
+        f(x) = \sum_i (\alpha^*_i - \alpha_i) \left(K(x_i, x) + \lambda^2\right)
+
+    (eq. 22), found by coordinate steps on the :math:`\varepsilon`-insensitive
+    dual (eq. 19) of the augmented kernel :math:`R = K + \lambda^2`;
+    :math:`\lambda^2` takes the place of SVR's bias :math:`b`, so there is no
     equality constraint and no quadratic programme. Only the samples outside
-    the ε-tube become basis vectors.
+    the :math:`\varepsilon`-tube become basis vectors. The algorithm is
+    :func:`preimage.sparse_regression.sequential_svr`.
 
     Parameters
     ----------
-    kernel, gamma, degree, coef0, kernel_params
-        As in :class:`WienerRegressor`.
+    kernel : str, Kernel or callable, default="rbf"
+        A name (``"rbf"``, ``"sine"``, ...), a kernel object from
+        :mod:`preimage.kernels` or a callable on pairs of samples.
+    gamma : float, default=None
+        Kernel width; None resolves from the (first) training data.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    coef0 : float, default=1
+        Constant of the polynomial and sigmoid kernels.
+    kernel_params : dict, default=None
+        Extra parameters of a callable kernel or kernel class; the sine
+        kernel's order N is ``kernel_params={"order": N}`` (or pass
+        ``SineKernel(order=N)`` as ``kernel``).
     epsilon : float, default=0.1
-        Half-width of the ε-insensitive tube: larger is sparser.
+        Half-width of the :math:`\varepsilon`-insensitive tube: larger is
+        sparser.
     C : float, default=inf
-        Box constraint ``0 ≤ α_i, α*_i ≤ C``; infinite for noiseless data.
+        Box constraint :math:`0 \le \alpha_i, \alpha^*_i \le C`; infinite for
+        noiseless data.
     augmentation : float, default=1.0
-        λ of ``R = K + λ²`` ("in the scale of the input vectors").
-    learning_rate : None, float or array of shape (n_samples,), default=None
-        Per-sample rates γ_i; they must satisfy the paper's bound
-        ``γ_i < 1/R_ii``. None: ``γ_i = 0.95/R_ii``.
+        The augmenting factor :math:`\lambda` of :math:`R = K + \lambda^2`
+        ("in the scale of the input vectors").
+    learning_rate : None, float or array-like of shape (n_samples,), default=None
+        Per-sample rates :math:`\gamma_i`; they must satisfy the paper's bound
+        :math:`\gamma_i < 1 / R_{ii}`. None: :math:`\gamma_i = 0.95 / R_{ii}`.
     learning_rate_bound : {"raise", "clip"}, default="raise"
-        A rate at or above ``1/R_ii`` raises a ValueError, or with "clip"
-        is replaced by ``0.95/R_ii``.
+        A rate at or above :math:`1 / R_{ii}` raises a ValueError, or with
+        "clip" is replaced by :math:`0.95 / R_{ii}`.
     tol : float, default=1e-6
-        Stop when no step of a sweep exceeds `tol` in units of y (the
+        Stop when no step of a sweep exceeds ``tol`` in units of y (the
         projected gradient of the dual).
     max_iter : int, default=10000
         Maximum sweeps; a ConvergenceWarning says when they did not suffice.
 
     Attributes
     ----------
-    alpha_, alpha_star_ : ndarray of shape (n_samples,)
-        The multipliers α_i, α*_i.
+    alpha_ : ndarray of shape (n_samples,)
+        The multipliers :math:`\alpha_i`.
+    alpha_star_ : ndarray of shape (n_samples,)
+        The multipliers :math:`\alpha^*_i`.
     support_ : ndarray of shape (``n_vectors_``,)
-        Indices of the basis vectors (``α*_i ≠ α_i``).
+        Indices of the basis vectors (:math:`\alpha^*_i \ne \alpha_i`).
     support_vectors_ : ndarray of shape (``n_vectors_``, n_features)
+        Their inputs.
     dual_coef_ : ndarray of shape (1, ``n_vectors_``)
-        ``α*_i − α_i`` on the support.
+        :math:`\alpha^*_i - \alpha_i` on the support.
     n_vectors_ : int
         Number of basis vectors, ``support_.size``.
     intercept_ : float
-        ``λ² Σ_i (α*_i − α_i)``, the constant part of f.
+        :math:`\lambda^2 \sum_i (\alpha^*_i - \alpha_i)`, the constant part of
+        :math:`f`.
     objective_ : ndarray of shape (``n_iter_``,)
         Dual objective after each sweep (0 before the first).
     n_iter_ : int
+        Number of sweeps run.
     converged_ : bool
+        Whether the last sweep met ``tol``.
     learning_rate_ : ndarray of shape (n_samples,)
-    kernel_, gamma_, n_features_in_
+        The rates :math:`\gamma_i` used.
+    kernel_ : Kernel
+        The kernel object resolved from ``kernel`` and its parameters.
+    gamma_ : float or None
+        The width of ``kernel_`` (None for a kernel without one).
+    n_features_in_ : int
+        Number of features seen during :meth:`fit`.
 
     References
     ----------
     S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999.
+    representation in function approximation. ICONIP 1999 (Sec. 5, eq. 19;
+    Sec. 5.1, eq. 22 and Fig. 2).
 
     Examples
     --------
@@ -334,7 +423,20 @@ class SequentialSVR(_KernelRegressor):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
-        """Run the sequential algorithm on (X, y)."""
+        """Run the sequential algorithm on (X, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs.
+        y : array-like of shape (n_samples,)
+            Training targets.
+
+        Returns
+        -------
+        SequentialSVR
+            The fitted estimator (``self``).
+        """
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
         K = checked_gram(self.kernel_, X, "Gram matrix K and R = K + λ²", copies=2, hint=_HINT)

@@ -140,12 +140,32 @@ def _finite_or_warn(R, what):
 def metric_scalar_curvature(
     metric: Callable[[np.ndarray], np.ndarray], X: ArrayLike, *, step: float | None = None
 ) -> np.ndarray:
-    """Scalar curvature of any Riemannian metric, by central differences.
+    r"""Return the scalar curvature of any Riemannian metric, by central differences.
 
-    ``∂_m g_ij`` and ``∂_a∂_b g_ij`` are central (and, for a ≠ b, four-point
-    mixed) differences of `metric` on a stencil of ``1 + 2d + 2d(d − 1)``
-    points around each x; the Christoffel symbols, the Riemann tensor and its
-    contraction R follow (module docstring). Truncation error O(h²).
+    :math:`\partial_m g_{ij}` and :math:`\partial_a \partial_b g_{ij}` are
+    central (and, for :math:`a \ne b`, four-point mixed) differences of
+    ``metric`` on a stencil of :math:`1 + 2d + 2d(d - 1)` points around each
+    :math:`x`. With the Christoffel symbols of the second kind
+
+    .. math::
+
+        \Gamma^k_{ij} = \tfrac{1}{2} g^{kl}
+        (\partial_i g_{jl} + \partial_j g_{il} - \partial_l g_{ij}),
+
+    the Riemann tensor (lower indices, the convention of Landau & Lifshitz,
+    section 92)
+
+    .. math::
+
+        R_{iklm} = \tfrac{1}{2} (\partial_k \partial_l g_{im}
+        + \partial_i \partial_m g_{kl} - \partial_k \partial_m g_{il}
+        - \partial_i \partial_l g_{km})
+        + g_{np} (\Gamma^n_{kl} \Gamma^p_{im} - \Gamma^n_{km} \Gamma^p_{il})
+
+    and its contraction, the scalar curvature
+    :math:`R = g^{km} g^{il} R_{iklm}`, signed so that the unit sphere
+    :math:`S^n` has :math:`R = n(n - 1) > 0`. Truncation error
+    :math:`O(h^2)`.
 
     Parameters
     ----------
@@ -153,20 +173,33 @@ def metric_scalar_curvature(
         Maps points of shape (m, d) to metrics of shape (m, d, d), e.g.
         ``lambda Z: induced_metric(kernel, Z)``.
     X : array-like of shape (n, d)
+        The points at which the curvature is taken.
     step : float, optional
-        The step h; by default ``10⁻³ · max(1, ‖x‖_∞)`` at each point.
+        The step :math:`h`; by default
+        :math:`10^{-3} \max(1, \|x\|_\infty)` at each point.
 
     Returns
     -------
     ndarray of shape (n,)
-        R at each point (the unit sphere S^n has n(n − 1)); NaN with a
-        NumericalWarning where the metric is singular.
+        :math:`R` at each point (the unit sphere :math:`S^n` has
+        :math:`n(n - 1)`); NaN with a NumericalWarning where the metric is
+        singular.
+
+    References
+    ----------
+    B. Schölkopf et al., "Input space versus feature space in kernel-based
+    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
+
+    L. D. Landau, E. M. Lifshitz, The Classical Theory of Fields, section 92
+    (the curvature tensor).
 
     Examples
     --------
+    The unit sphere in stereographic coordinates has :math:`R = 2`:
+
     >>> import numpy as np
     >>> sphere = lambda Z: 4 / (1 + (Z**2).sum(1))[:, None, None] ** 2 * np.eye(2)
-    >>> np.round(metric_scalar_curvature(sphere, [[0.3, -0.2]]), 5)   # S², stereographic
+    >>> np.round(metric_scalar_curvature(sphere, [[0.3, -0.2]]), 5)
     array([2.])
     """
     if not callable(metric):
@@ -228,29 +261,62 @@ def _dot_product_curvature(d1, d2, d3, s, d):
 def polynomial_scalar_curvature(
     X: ArrayLike, *, degree: int, gamma: float = 1.0, coef0: float = 1.0
 ) -> np.ndarray:
-    """Scalar curvature of the surface of the polynomial kernel
-    ``(γ⟨x, x'⟩ + c)^p`` in closed form (Schölkopf et al. 1999, Sec. II-E):
+    r"""Return the scalar curvature of the polynomial kernel's surface in closed form.
 
-        R = −(d − 1)(p − 1) [(d − 2) p γ‖x‖² + d c] / (p (γ‖x‖² + c)^p (p γ‖x‖² + c)).
+    For the kernel :math:`(\gamma \langle x, x' \rangle + c)^p` on
+    :math:`\mathbb{R}^d`, with :math:`u = \gamma \|x\|^2`,
+
+    .. math::
+
+        R = -\frac{(d - 1)(p - 1) \left[(d - 2) p u + d c\right]}
+        {p (u + c)^p (p u + c)},
+
+    the paper's analysis of the inhomogeneous polynomial kernel (Schölkopf et
+    al. 1999, Sec. II-E): :math:`R` vanishes for :math:`p = 1`; for
+    :math:`d = 2` it vanishes for every :math:`p` when :math:`c = 0` (the
+    homogeneous surface is a cone, :math:`ds^2 = d\rho^2 + p \rho^2 d\theta^2`
+    with :math:`\rho = r^p`) and for no :math:`p \ne 1` when :math:`c > 0`;
+    for :math:`c = 0`, :math:`d > 2` and :math:`p > 1` it is
+    :math:`-(d - 1)(d - 2)(p - 1) / (p \|\sqrt{\gamma} x\|^{2p})`, singular at
+    :math:`x = 0`, while for :math:`c > 0` it is finite everywhere.
 
     Parameters
     ----------
     X : array-like of shape (n, d)
+        The points at which the curvature is taken.
     degree : int
-        p ≥ 1.
+        The degree :math:`p \ge 1`.
     gamma : float, default=1.0
-        γ > 0.
+        The scale :math:`\gamma > 0`.
     coef0 : float, default=1.0
-        c ≥ 0 (c < 0 gives no Mercer kernel, the paper's footnote); c = 0 is
-        the homogeneous kernel, singular at x = 0 (NaN there, with a warning).
+        The constant :math:`c \ge 0` (:math:`c < 0` gives no Mercer kernel,
+        the paper's footnote); :math:`c = 0` is the homogeneous kernel,
+        singular at :math:`x = 0` (NaN there, with a warning).
 
     Returns
     -------
     ndarray of shape (n,)
+        :math:`R` at each point.
+
+    Notes
+    -----
+    The formula is lost from the available text of the paper; this one is
+    the dot-product formula of :func:`scalar_curvature` worked out for the
+    polynomial profile, and the tests check it against the finite differences
+    of the metric (:func:`metric_scalar_curvature`).
+
+    References
+    ----------
+    B. Schölkopf et al., "Input space versus feature space in kernel-based
+    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
 
     Examples
     --------
-    >>> polynomial_scalar_curvature([[0.0, 0.0]], degree=2, coef0=1.0)   # −1·1·2/(2·1·1)
+    At :math:`x = 0`, :math:`R = -(d - 1)(p - 1) d / (p c^p)`, here with
+    :math:`d = p = 2` and :math:`c = 1`:
+
+    >>> from preimage.geometry import polynomial_scalar_curvature
+    >>> polynomial_scalar_curvature([[0.0, 0.0]], degree=2, coef0=1.0)
     array([-1.])
     """
     X = check_points(X)
@@ -274,34 +340,55 @@ def scalar_curvature(
     metric: str = "auto",
     step: float | None = None,
 ) -> np.ndarray:
-    """Scalar curvature of the surface φ(input space) at the points X.
+    r"""Return the scalar curvature of the surface a kernel maps input space onto.
+
+    The curvature of :math:`\phi(\text{input space})` at the points X, from
+    the induced metric :math:`g` (:func:`induced_metric`). A radial kernel's
+    metric is constant (:math:`-2 f'(0) I`): :math:`R = 0`, the surface is
+    flat. A dot-product kernel :math:`K(\langle x, x' \rangle)` has the
+    rotationally symmetric metric
+    :math:`ds^2 = (K' + s K'')\, dr^2 + s K'\, d\Omega^2`, with
+    :math:`s = r^2 = \|x\|^2`, a warped product whose scalar curvature in
+    :math:`d` input dimensions is
+
+    .. math::
+
+        R = -\frac{2 (d - 1) \left[K' (K'' + s K''') - s K''^2\right]}
+        {K'^2 (K' + s K'')} - \frac{(d - 1)(d - 2) K''}{K'^2},
+
+    the derivatives of the profile :math:`K` taken at :math:`s`
+    (:func:`profile_derivatives`). Any other kernel gets
+    :func:`metric_scalar_curvature` on its metric.
 
     Parameters
     ----------
     kernel : Kernel
-        A kernel differentiable at x' = x (see :func:`induced_metric`).
+        A kernel differentiable at :math:`x' = x` (see :func:`induced_metric`).
     X : array-like of shape (n, d)
+        The points at which the curvature is taken.
     method : {"auto", "closed_form", "finite_differences"}, default="auto"
         ``"closed_form"``: 0 for radial kernels (constant metric), the
         warped-product formula for dot-product kernels of known profile
         (linear, polynomial, sigmoid); ``"finite_differences"``:
-        :func:`metric_scalar_curvature` on the metric of `kernel`;
+        :func:`metric_scalar_curvature` on the metric of ``kernel``;
         ``"auto"``: the closed form where there is one.
     metric : {"auto", "closed_form", "finite_differences"}, default="auto"
-        The `method` of :func:`induced_metric` differentiated by
+        The ``method`` of :func:`induced_metric` differentiated by
         ``method="finite_differences"``.
     step : float, optional
-        Step h of the differences of the metric; by default
-        ``10⁻⁴ · max(‖x‖_∞, ℓ)`` at each point for a closed-form metric
-        (``10⁻³`` for a differenced one), ℓ the kernel's length
-        (``1/√γ``; ``√(c₀/γ)`` for polynomials, 0 for the homogeneous one,
-        whose metric varies on the scale of ‖x‖).
+        Step :math:`h` of the differences of the metric; by default
+        :math:`10^{-4} \max(\|x\|_\infty, \ell)` at each point for a
+        closed-form metric (:math:`10^{-3}` for a differenced one), with
+        :math:`\ell` the kernel's length (:math:`1/\sqrt{\gamma}`;
+        :math:`\sqrt{c_0/\gamma}` for polynomials, 0 for the homogeneous one,
+        whose metric varies on the scale of :math:`\|x\|`).
 
     Returns
     -------
     ndarray of shape (n,)
-        R at each point (positive on a sphere); NaN with a NumericalWarning
-        where the metric is singular (the homogeneous polynomial kernel at 0).
+        :math:`R` at each point (positive on a sphere); NaN with a
+        NumericalWarning where the metric is singular (the homogeneous
+        polynomial kernel at 0).
 
     References
     ----------

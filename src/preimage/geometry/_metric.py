@@ -94,12 +94,49 @@ def check_method(method: str, allowed: tuple[str, ...] = METRIC_METHODS) -> str:
 def profile_derivatives(
     kernel: Kernel, s: ArrayLike
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """``K'(s), K''(s), K'''(s)`` of a dot-product kernel ``k = K(⟨x, x'⟩)``
-    in closed form, or None for a kernel whose profile is not known here.
+    r"""Return the first three derivatives of a dot-product kernel's profile.
 
-    Linear ``K = s``; polynomial ``K = (γs + c₀)^p``; sigmoid
-    ``K = tanh(γs + c₀)``, with ``t = tanh``: ``K' = γ(1 − t²)``,
-    ``K'' = −2γ² t(1 − t²)``, ``K''' = −2γ³(1 − t²)(1 − 3t²)``.
+    For :math:`k(x, x') = K(\langle x, x' \rangle)`, the derivatives
+    :math:`K'(s), K''(s), K'''(s)` in closed form, or None for a kernel whose
+    profile is not known here. They give the induced metric
+    :math:`g_{ij}(x) = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j` and its
+    curvature. Linear :math:`K = s`; polynomial :math:`K = (\gamma s + c_0)^p`;
+    sigmoid :math:`K = \tanh(\gamma s + c_0)`, with
+    :math:`t = \tanh(\gamma s + c_0)`:
+
+    .. math::
+
+        K' = \gamma (1 - t^2), \qquad
+        K'' = -2 \gamma^2 t (1 - t^2), \qquad
+        K''' = -2 \gamma^3 (1 - t^2)(1 - 3 t^2).
+
+    Parameters
+    ----------
+    kernel : Kernel
+        The kernel; linear, polynomial and sigmoid kernels have a known
+        profile.
+    s : float or array-like
+        The dot products :math:`s = \langle x, x' \rangle` at which to take
+        the derivatives (:math:`s = \|x\|^2` for the metric at :math:`x`).
+
+    Returns
+    -------
+    tuple of three ndarrays, or None
+        :math:`(K'(s), K''(s), K'''(s))`, each of the shape of ``s``; None for
+        a kernel whose profile is not known here.
+
+    References
+    ----------
+    B. Schölkopf et al., "Input space versus feature space in kernel-based
+    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
+
+    Examples
+    --------
+    >>> from preimage.geometry import profile_derivatives
+    >>> from preimage.kernels import PolynomialKernel
+    >>> k = PolynomialKernel(degree=2, gamma=1.0, coef0=1.0)   # K = (s + 1)^2
+    >>> [float(v) for v in profile_derivatives(k, 1.0)]      # 2(s + 1), 2, 0
+    [4.0, 2.0, 0.0]
     """
     s = np.asarray(s, dtype=np.float64)
     if isinstance(kernel, LinearKernel):
@@ -141,12 +178,17 @@ def _closed_form_metric(kernel, X):
 def metric_by_finite_differences(
     kernel: Kernel, X: ArrayLike, *, step: float | None = None
 ) -> np.ndarray:
-    """The induced metric by central differences of the kernel's gradient.
+    r"""Return the induced metric by central differences of the kernel's gradient.
 
-    ``g_ij(x) ≈ [∂_i k(x, x + h e_j) − ∂_i k(x, x − h e_j)] / (2h)``, where
-    ``∂_i k(z, x')`` is the kernel's own gradient in its first argument
-    (:meth:`~preimage.kernels.Kernel.gradient`), then symmetrised. Truncation error O(h²),
-    rounding O(ε/h).
+    .. math::
+
+        g_{ij}(x) \approx \frac{\partial_i k(x, x + h e_j)
+        - \partial_i k(x, x - h e_j)}{2 h},
+
+    where :math:`\partial_i k(z, x')` is the kernel's own gradient in its first
+    argument (:meth:`preimage.kernels.Kernel.gradient`), then symmetrised.
+    Truncation error :math:`O(h^2)`, rounding :math:`O(\epsilon / h)` with
+    :math:`\epsilon` the machine epsilon.
 
     Parameters
     ----------
@@ -156,18 +198,25 @@ def metric_by_finite_differences(
     X : array-like of shape (n, d)
         The points.
     step : float, optional
-        The step h; by default ``ε^{1/3} · max(1, ‖x‖_∞)`` at each point.
+        The step :math:`h`; by default
+        :math:`\epsilon^{1/3} \max(1, \|x\|_\infty)` at each point.
 
     Returns
     -------
     ndarray of shape (n, d, d)
+        The metric at each point, symmetric.
+
+    References
+    ----------
+    B. Schölkopf et al., "Input space versus feature space in kernel-based
+    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
 
     Examples
     --------
     >>> import numpy as np
     >>> from preimage.kernels import GaussianKernel
     >>> g = metric_by_finite_differences(GaussianKernel(gamma=0.5), np.zeros((1, 2)))
-    >>> np.round(g[0], 8)       # 2γ I
+    >>> np.round(g[0], 8)       # 2 gamma I
     array([[1., 0.],
            [0., 1.]])
     """
@@ -189,21 +238,35 @@ def metric_by_finite_differences(
 def induced_metric(
     kernel: Kernel, X: ArrayLike, *, method: str = "auto", step: float | None = None
 ) -> np.ndarray:
-    """The Riemannian metric ``g_ij(x) = ∂²k(x, x')/∂x_i∂x'_j |_{x'=x}`` a
-    kernel induces on input space (Schölkopf et al. 1999, Sec. II-E).
+    r"""Return the Riemannian metric a kernel induces on input space.
+
+    The metric of the surface :math:`\phi(\text{input space})` in feature space
+    (Schölkopf et al. 1999, Sec. II-E), written in the kernel alone:
+
+    .. math::
+
+        g_{ij}(x) = \left. \frac{\partial^2 k(x, x')}{\partial x_i \, \partial x'_j}
+        \right|_{x' = x}.
+
+    A radial kernel :math:`k = f(\|x - x'\|^2)` has the constant metric
+    :math:`g = -2 f'(0) I` (the Gaussian :math:`\exp(-\gamma \|x - x'\|^2)`:
+    :math:`2 \gamma I`, so its surface is flat); a dot-product kernel
+    :math:`k = K(\langle x, x' \rangle)`, the paper's case, has
+    :math:`g_{ij} = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j`.
 
     Parameters
     ----------
     kernel : Kernel
-        A kernel object differentiable at x' = x: radial (Gaussian), dot
-        product (linear, polynomial, sigmoid) or any other with a gradient.
-        The Laplacian is refused: it has no metric.
+        A kernel object differentiable at :math:`x' = x`: radial (Gaussian),
+        dot product (linear, polynomial, sigmoid) or any other with a
+        gradient. The Laplacian is refused: it has no metric.
     X : array-like of shape (n, d)
-        The points x at which the metric is taken.
+        The points :math:`x` at which the metric is taken.
     method : {"auto", "closed_form", "finite_differences"}, default="auto"
-        ``"closed_form"``: ``−2f'(0) I`` for radial kernels,
-        ``K'(‖x‖²) δ_ij + K''(‖x‖²) x_i x_j`` for dot-product kernels of known
-        profile; ``"finite_differences"``: :func:`metric_by_finite_differences`;
+        ``"closed_form"``: :math:`-2 f'(0) I` for radial kernels,
+        :math:`K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j` for
+        dot-product kernels of known profile (:func:`profile_derivatives`);
+        ``"finite_differences"``: :func:`metric_by_finite_differences`;
         ``"auto"``: the closed form where there is one.
     step : float, optional
         Step of the finite differences (see
@@ -217,13 +280,21 @@ def induced_metric(
 
     Notes
     -----
-    The line element is ``‖φ(x + dx) − φ(x)‖² = g_ij dx^i dx^j`` (to second
-    order), which the tests check against kernel values alone.
+    The line element is
+
+    .. math::
+
+        ds^2 = \|\phi(x + dx) - \phi(x)\|^2
+        = k(x + dx, x + dx) - 2 k(x, x + dx) + k(x, x)
+        = g_{ij}(x)\, dx^i dx^j
+
+    (to second order), which the tests check against kernel values alone.
 
     References
     ----------
     B. Schölkopf et al., "Input space versus feature space in kernel-based
     methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
+
     C. J. C. Burges, "Geometry and invariance in kernel based methods", in
     Advances in Kernel Methods, MIT Press, 1999.
 
@@ -232,7 +303,7 @@ def induced_metric(
     >>> import numpy as np
     >>> from preimage.kernels import PolynomialKernel
     >>> k = PolynomialKernel(degree=2, gamma=1.0, coef0=1.0)
-    >>> induced_metric(k, np.array([[1.0, 0.0]]))[0]   # 2(1+1) I + 2 x xᵀ
+    >>> induced_metric(k, np.array([[1.0, 0.0]]))[0]   # 2(1 + 1) I + 2 x x^T
     array([[6., 0.],
            [0., 4.]])
     """
@@ -251,22 +322,44 @@ def induced_metric(
 def volume_element(
     kernel: Kernel, X: ArrayLike, *, method: str = "auto", step: float | None = None
 ) -> np.ndarray:
-    """The intrinsic volume element ``√det g(x)`` of the surface φ(input space).
+    r"""Return the intrinsic volume element of the surface a kernel maps input space onto.
 
-    The density of the mapped data on the surface is the input density divided
-    by it (Schölkopf et al. 1999, Sec. II-E). Gaussian: ``(2γ)^{d/2}``;
-    dot-product kernels: ``K'^{(d−1)/2} √(K' + ‖x‖² K'')``.
+    .. math::
+
+        \sqrt{\det g(x)},
+
+    with :math:`g` the metric of :func:`induced_metric`. The density of the
+    mapped data on the surface is the input density divided by it (Schölkopf
+    et al. 1999, Sec. II-E). Gaussian :math:`\exp(-\gamma \|x - x'\|^2)`:
+    :math:`(2 \gamma)^{d/2}`; dot-product kernels:
+    :math:`K'^{(d - 1)/2} \sqrt{K' + \|x\|^2 K''}`.
 
     Parameters
     ----------
-    kernel, X, method, step
-        As in :func:`induced_metric`.
+    kernel : Kernel
+        A kernel object differentiable at :math:`x' = x`, as in
+        :func:`induced_metric`.
+    X : array-like of shape (n, d)
+        The points at which the volume element is taken.
+    method : {"auto", "closed_form", "finite_differences"}, default="auto"
+        How the metric is computed, as in :func:`induced_metric`.
+    step : float, optional
+        Step of the finite differences, as in :func:`induced_metric`.
 
     Returns
     -------
     ndarray of shape (n,)
-        Where the metric is not positive definite (a sigmoid kernel), det g ≤ 0
-        has no real root: those entries are NaN, with a NumericalWarning.
+        The volume element at each point. Where the metric is not positive
+        definite (a sigmoid kernel), :math:`\det g \le 0` has no real root:
+        those entries are NaN, with a NumericalWarning.
+
+    References
+    ----------
+    B. Schölkopf et al., "Input space versus feature space in kernel-based
+    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
+
+    C. J. C. Burges, "Geometry and invariance in kernel based methods", in
+    Advances in Kernel Methods, MIT Press, 1999.
 
     Examples
     --------

@@ -31,32 +31,58 @@ __all__ = [
     "sequential_svr",
 ]
 
-#: Default per-sample learning rate ``γ_i = DEFAULT_RATE_FRACTION / R_ii``,
-#: inside the paper's bound ``γ_i < 1/R_ii``.
+#: Default per-sample learning rate
+#: :math:`\gamma_i = \mathrm{DEFAULT\_RATE\_FRACTION} / R_{ii}`, inside the
+#: paper's bound :math:`\gamma_i < 1 / R_{ii}`.
 DEFAULT_RATE_FRACTION = 0.95
 
 
 @dataclass
 class SequentialSVRResult:
-    """The outcome of :func:`sequential_svr`.
+    r"""The outcome of :func:`sequential_svr`.
 
-    Attributes
+    The multipliers of the dual (eq. 19) and the sparse function they define
+    (eq. 22),
+
+    .. math::
+
+        f(x) = \sum_i a_i \left(K(x_i, x) + \lambda^2\right), \qquad
+        a_i = \alpha^*_i - \alpha_i,
+
+    with the record of the sweeps. Each parameter is kept as the attribute of
+    the same name.
+
+    Parameters
     ----------
-    alpha, alpha_star : ndarray of shape (M,)
-        The Lagrange multipliers α_i, α*_i of eq. 19.
+    alpha : ndarray of shape (M,)
+        The Lagrange multipliers :math:`\alpha_i` of eq. 19.
+    alpha_star : ndarray of shape (M,)
+        The Lagrange multipliers :math:`\alpha^*_i` of eq. 19.
     coef : ndarray of shape (M,)
-        ``a_i = α*_i − α_i``; ``f(x) = Σ_i a_i (K(x_i, x) + λ²)`` (eq. 22).
+        The coefficients :math:`a_i = \alpha^*_i - \alpha_i` of eq. 22.
     objective : ndarray of shape (n_iter,)
-        Dual objective J_D (eq. 19 with R in place of K) after each sweep;
-        it is 0 before the first.
+        The dual objective :math:`J_D` (eq. 19 with :math:`R` in place of
+        :math:`K`) after each sweep; it is 0 before the first.
     n_iter : int
         Sweeps over the training set.
     converged : bool
         Whether the largest step of the last sweep met the tolerance.
     max_step : float
-        That largest step, ``max_i (|δα_i| + |δα*_i|)/γ_i``, in units of y.
+        That largest step,
+        :math:`\max_i (|\delta\alpha_i| + |\delta\alpha^*_i|) / \gamma_i`, in
+        units of :math:`y`.
     learning_rate : ndarray of shape (M,)
-        The per-sample rates γ_i used.
+        The per-sample rates :math:`\gamma_i` used.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.sparse_regression import sequential_svr
+    >>> res = sequential_svr(np.eye(3), [1.0, 0.0, -1.0], epsilon=0.5, augmentation=0.0)
+    >>> np.round(res.coef, 4) + 0.0   # R = I: a_i = y_i - eps sign(y_i) outside the tube
+    array([ 0.5,  0. , -0.5])
+    >>> res.support
+    array([0, 2])
     """
 
     alpha: np.ndarray
@@ -70,14 +96,53 @@ class SequentialSVRResult:
 
     @property
     def support(self) -> np.ndarray:
-        """Indices of the basis vectors (non-zero a_i)."""
+        """Indices of the basis vectors (non-zero ``coef``)."""
         return np.flatnonzero(self.coef)
 
 
 def dual_objective(
     R: ArrayLike, y: ArrayLike, alpha: ArrayLike, alpha_star: ArrayLike, epsilon: float
 ) -> float:
-    """``J_D = ½ aᵀRa + ε Σ(α_i + α*_i) − yᵀa`` with ``a = α* − α`` (eq. 19)."""
+    r"""Return the dual objective of the sequential algorithm (Vijayakumar & Wu, eq. 19).
+
+    .. math::
+
+        J_D = \tfrac{1}{2} a^T R a + \varepsilon \sum_i (\alpha_i + \alpha^*_i)
+        - y^T a, \qquad a = \alpha^* - \alpha,
+
+    eq. 19 with the augmented Gram matrix :math:`R` in place of :math:`K`; the
+    sequential algorithm (:func:`sequential_svr`) decreases it sweep by sweep.
+
+    Parameters
+    ----------
+    R : array-like of shape (M, M)
+        The (augmented) Gram matrix, :math:`R = K + \lambda^2`.
+    y : array-like of shape (M,)
+        The targets.
+    alpha : array-like of shape (M,)
+        The multipliers :math:`\alpha_i`.
+    alpha_star : array-like of shape (M,)
+        The multipliers :math:`\alpha^*_i`.
+    epsilon : float
+        Half-width :math:`\varepsilon \ge 0` of the insensitive tube.
+
+    Returns
+    -------
+    float
+        The value of :math:`J_D`.
+
+    References
+    ----------
+    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
+    representation in function approximation. ICONIP 1999 (Sec. 5, eq. 19;
+    Sec. 5.1, eq. 22 for the augmented kernel).
+
+    Examples
+    --------
+    >>> from preimage.sparse_regression import dual_objective
+    >>> dual_objective([[1.0]], [1.0], [0.0], [0.5], epsilon=0.5)  # 1/8 + 1/4 - 1/2
+    -0.125
+    """
     R, y = check_system(R, y)
     n = y.shape[0]
     alpha = check_vector(alpha, "alpha", n, "one multiplier per sample")
@@ -94,21 +159,45 @@ def dual_objective(
 def learning_rates(
     R_diag: ArrayLike, learning_rate: float | ArrayLike | None = None, *, bound: str = "raise"
 ) -> np.ndarray:
-    """Per-sample learning rates γ_i inside the bound ``γ_i < 1/R_ii``.
+    r"""Return per-sample learning rates inside the bound :math:`\gamma_i < 1/R_{ii}`.
 
-    Vijayakumar & Wu (Sec. 5.1) show the dual objective decreases
-    monotonically when ``γ < 1/max_i R_ii``, and per sample when
-    ``γ_i < 1/R_ii``.
+    Vijayakumar & Wu (Sec. 5.1) show that the dual objective decreases
+    monotonically when :math:`\gamma < 1 / \max_i R_{ii}`, and with a
+    data-dependent rate when
+
+    .. math::
+
+        \gamma_i < \frac{1}{R_{ii}}.
 
     Parameters
     ----------
-    R_diag : array of shape (M,)
+    R_diag : array-like of shape (M,)
         Diagonal of the augmented Gram matrix (must be positive).
-    learning_rate : None, float or array of shape (M,)
-        None: ``γ_i = 0.95/R_ii``. A float: the same γ for every sample.
+    learning_rate : None, float or array-like of shape (M,), default=None
+        None: :math:`\gamma_i = 0.95 / R_{ii}`. A float: the same
+        :math:`\gamma` for every sample. An array: one rate per sample.
     bound : {"raise", "clip"}, default="raise"
-        What to do with a rate at or above ``1/R_ii``: raise a ValueError,
-        or clip it to ``0.95/R_ii``.
+        What to do with a rate at or above :math:`1 / R_{ii}`: raise a
+        ValueError, or clip it to :math:`0.95 / R_{ii}`.
+
+    Returns
+    -------
+    ndarray of shape (M,)
+        The rates :math:`\gamma_i`, positive and below :math:`1 / R_{ii}`.
+
+    References
+    ----------
+    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
+    representation in function approximation. ICONIP 1999 (Sec. 5.1, after
+    eq. 23).
+
+    Examples
+    --------
+    >>> from preimage.sparse_regression import learning_rates
+    >>> learning_rates([2.0, 4.0])                          # 0.95 / R_ii
+    array([0.475 , 0.2375])
+    >>> learning_rates([2.0, 4.0], 0.4, bound="clip")      # 0.4 >= 1/4: clipped
+    array([0.4   , 0.2375])
     """
     R_diag = check_real_array(R_diag, "R_diag")
     if R_diag.ndim != 1:
@@ -170,59 +259,80 @@ def sequential_svr(
     max_iter: int = 10_000,
     warn: bool = True,
 ) -> SequentialSVRResult:
-    """Sparse representation by the sequential algorithm of Vijayakumar & Wu (Fig. 2).
+    r"""Find a sparse representation by the sequential algorithm of Vijayakumar & Wu.
 
-    Minimises the ε-insensitive dual (eq. 19) on the augmented kernel
-    ``R = K + λ²`` (eq. 22), where λ² replaces the bias and so the equality
-    constraint ``Σ(α*_i − α_i) = 0`` (eq. 21) of SV regression:
+    Minimises the :math:`\varepsilon`-insensitive dual (eq. 19) on the
+    augmented kernel :math:`R = K + \lambda^2` (eq. 22), where :math:`\lambda^2`
+    replaces the bias and so the equality constraint
+    :math:`\sum_i (\alpha^*_i - \alpha_i) = 0` (eq. 21) of SV regression:
 
-        J_D = ½ Σ_ij (α*_i − α_i)(α*_j − α_j) R_ij + ε Σ_i (α_i + α*_i)
-              − Σ_i y_i (α*_i − α_i),     0 ≤ α_i, α*_i ≤ C.
+    .. math::
 
-    Each sweep visits i = 1..M in order and, with the current error
-    ``E_i = y_i − Σ_j (α*_j − α_j) R_ij``, moves
+        J_D = \frac{1}{2} \sum_{i,j} (\alpha^*_i - \alpha_i)(\alpha^*_j - \alpha_j) R_{ij}
+        + \varepsilon \sum_i (\alpha_i + \alpha^*_i)
+        - \sum_i y_i (\alpha^*_i - \alpha_i),
+        \qquad 0 \le \alpha_i, \alpha^*_i \le C.
 
-        δα*_i = min(max(γ_i (E_i − ε), −α*_i), C − α*_i),
-        δα_i  = min(max(γ_i (−E_i − ε), −α_i), C − α_i).
+    Each sweep visits :math:`i = 1, \dots, M` in order (their Fig. 2) and, with
+    the current error :math:`E_i = y_i - \sum_j (\alpha^*_j - \alpha_j) R_{ij}`,
+    moves
+
+    .. math::
+
+        \delta\alpha^*_i &= \min(\max(\gamma_i (E_i - \varepsilon), -\alpha^*_i),
+                                 C - \alpha^*_i), \\
+        \delta\alpha_i &= \min(\max(\gamma_i (-E_i - \varepsilon), -\alpha_i),
+                               C - \alpha_i).
 
     The sweep is sequential (each step sees the errors the previous ones left);
     the errors are recomputed exactly, and the objective evaluated, once per
-    sweep with matrix products.
+    sweep with matrix products. The result is
+    :math:`f(x) = \sum_i (\alpha^*_i - \alpha_i)(K(x_i, x) + \lambda^2)`.
 
     Parameters
     ----------
-    K : array of shape (M, M)
+    K : array-like of shape (M, M)
         Gram matrix of the training inputs.
-    y : array of shape (M,)
+    y : array-like of shape (M,)
         Targets.
     epsilon : float
-        Half-width of the insensitive tube (ε ≥ 0).
+        Half-width of the insensitive tube (:math:`\varepsilon \ge 0`).
     augmentation : float, default=1.0
-        λ: ``R = K + λ²``; the paper asks for it "in the scale of the input
-        vectors".
+        The augmenting factor :math:`\lambda` of :math:`R = K + \lambda^2`; the
+        paper asks for it "in the scale of the input vectors".
     C : float, default=inf
         Box constraint; infinite for noiseless data as in the paper.
-    learning_rate, learning_rate_bound
-        See :func:`learning_rates`.
+    learning_rate : None, float or array-like of shape (M,), default=None
+        Per-sample rates :math:`\gamma_i`; None gives
+        :math:`\gamma_i = 0.95 / R_{ii}` (see :func:`learning_rates`).
+    learning_rate_bound : {"raise", "clip"}, default="raise"
+        What to do with a rate at or above :math:`1 / R_{ii}`: raise a
+        ValueError, or clip it to :math:`0.95 / R_{ii}` (see
+        :func:`learning_rates`).
     tol : float, default=1e-6
-        Stop when every step of a sweep has ``(|δα_i| + |δα*_i|)/γ_i ≤ tol``:
-        the projected gradient of J_D, in units of y, is below `tol`.
+        Stop when every step of a sweep has
+        :math:`(|\delta\alpha_i| + |\delta\alpha^*_i|) / \gamma_i \le`
+        ``tol``: the projected gradient of :math:`J_D`, in units of
+        :math:`y`, is below ``tol``.
     max_iter : int, default=10000
         Maximum number of sweeps.
     warn : bool, default=True
-        Issue a ConvergenceWarning when `max_iter` sweeps do not meet `tol`.
-        A sweep that overflows float64 (targets far beyond the scale of R) is
-        undone and the iterate before it returned, always with a
-        ConvergenceWarning.
+        Issue a ConvergenceWarning when ``max_iter`` sweeps do not meet
+        ``tol``. A sweep that overflows float64 (targets far beyond the scale
+        of :math:`R`) is undone and the iterate before it returned, always
+        with a ConvergenceWarning.
 
     Returns
     -------
     SequentialSVRResult
+        The multipliers, the coefficients :math:`a = \alpha^* - \alpha`, the
+        objective after each sweep and the convergence record.
 
     References
     ----------
     S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999.
+    representation in function approximation. ICONIP 1999 (Sec. 5, eqs. 19-21;
+    Sec. 5.1, eq. 22 and Fig. 2).
 
     Examples
     --------

@@ -27,17 +27,24 @@ from ._checks import check_rtol, check_system, check_vector, refuse_overflow_res
 __all__ = ["DEFAULT_RTOL", "WienerState", "wiener_coefficients", "wiener_update"]
 
 #: Relative rank cutoff: eigenvalues of K (batch) or squared residual norms
-#: ``‖φ_mc‖²`` (incremental) below ``rtol`` times the largest kernel value
-#: count as zero.
+#: :math:`\|\phi_{mc}\|^2` (incremental) below ``rtol`` times the largest kernel
+#: value count as zero.
 DEFAULT_RTOL = 1e-9
 
 
 def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTOL) -> np.ndarray:
-    """Batch Wiener solution ``a = K⁺y`` (Vijayakumar & Wu, Theorem 1, eq. 17).
+    r"""Return the batch Wiener solution :math:`a = K^+ y` (Vijayakumar & Wu, Theorem 1).
 
-    With ``H = R(R)`` the Wiener-optimal ``f₀ = RA*U⁺y`` (eq. 13) becomes the
-    orthogonal projection of f onto ``span{K(·, x_i)}``, i.e.
-    ``f₀ = Σ_i a_i K(·, x_i)`` with ``U = AA* = K`` and ``a = K⁺y``.
+    With the search space :math:`H = \mathcal{R}(R)` spanned by the correlation
+    operator :math:`R`, the Wiener-optimal :math:`f_0 = R A^* U^+ y` (eq. 13)
+    becomes the orthogonal projection of :math:`f` onto
+    :math:`\operatorname{span}\{K(\cdot, x_i)\}`, with :math:`U = A A^* = K`:
+
+    .. math::
+
+        f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y
+
+    (eq. 17), :math:`K^+` the Moore-Penrose pseudo-inverse.
 
     Parameters
     ----------
@@ -51,13 +58,20 @@ def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTO
     Returns
     -------
     ndarray of shape (M,)
-        The coefficients a (the minimum-norm ones when K is singular).
+        The coefficients :math:`a` (the minimum-norm ones when K is singular:
+        for inconsistent data, the minimum-norm least-squares fit).
+
+    References
+    ----------
+    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
+    representation in function approximation. ICONIP 1999 (Sec. 4.2,
+    Theorem 1, eqs. 11-13; Sec. 5, eq. 17).
 
     Examples
     --------
     >>> import numpy as np
     >>> K = np.array([[2.0, 1.0], [1.0, 2.0]])
-    >>> wiener_coefficients(K, np.array([3.0, 3.0]))
+    >>> wiener_coefficients(K, np.array([3.0, 3.0]))  # 2 + 1 = 3 at each sample
     array([1., 1.])
     """
     K, y = check_system(K, y)
@@ -73,23 +87,44 @@ def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTO
 
 @dataclass
 class WienerState:
-    """What the incremental Wiener solution keeps (see :func:`wiener_update`).
+    r"""What the incremental Wiener solution keeps (see :func:`wiener_update`).
 
-    Attributes
+    The solution for the first :math:`m` samples,
+    :math:`f_m = \sum_j \theta_j e_j`, in an orthonormal basis :math:`e_j` of
+    :math:`S_m = \operatorname{span}\{\psi_1, \dots, \psi_m\}`,
+    :math:`\psi_i = K(\cdot, x_i)`. ``WienerState()`` is the empty solution;
+    each parameter is kept as the attribute of the same name.
+
+    Parameters
     ----------
-    n_samples : int
-        Samples added so far (m).
-    basis : ndarray of shape (r,)
-        Indices of the samples whose ``ψ_i`` added a new direction; their
-        orthonormalised residuals ``e_j`` span ``S_m = span{ψ_1..ψ_m}``.
-    cholesky : ndarray of shape (r, r)
-        Lower-triangular L with ``K_BB = LLᵀ`` on the basis samples, so that
-        ``e = L⁻¹ψ_B`` and a point's coordinates are ``c(x) = L⁻¹k_B(x)``.
-    r_factor : ndarray of shape (r, r)
-        Upper-triangular factor of the QR decomposition of the samples'
-        coordinates V (m × r): ``VᵀV = RᵀR``.
-    qty : ndarray of shape (r,)
-        The first r entries of ``Qᵀy``; ``f = Σ_j θ_j e_j`` with ``Rθ = Qᵀy``.
+    n_samples : int, default=0
+        Samples added so far (:math:`m`).
+    basis : ndarray of shape (r,), default=empty
+        Indices of the samples whose :math:`\psi_i` added a new direction;
+        their orthonormalised residuals :math:`e_j` span :math:`S_m`.
+    cholesky : ndarray of shape (r, r), default=empty
+        Lower-triangular :math:`L` with :math:`K_{BB} = L L^T` on the basis
+        samples :math:`B`, so that :math:`e = L^{-1} \psi_B` and a point's
+        coordinates are :math:`c(x) = L^{-1} k_B(x)`.
+    r_factor : ndarray of shape (r, r), default=empty
+        Upper-triangular factor :math:`R` of the QR decomposition of the
+        samples' coordinates :math:`V`, an array of shape (m, r):
+        :math:`V^T V = R^T R`.
+    qty : ndarray of shape (r,), default=empty
+        The first :math:`r` entries of :math:`Q^T y`; the coefficients
+        :math:`\theta` solve :math:`R \theta = Q^T y`.
+
+    See Also
+    --------
+    wiener_update : Add one sample to the state.
+    wiener_coefficients : The batch solution the state reproduces.
+
+    Examples
+    --------
+    >>> from preimage.sparse_regression import WienerState, wiener_update
+    >>> state = wiener_update(WienerState(), [], 2.0, 4.0)  # K(x, x) = 2, y = 4
+    >>> state.n_samples, state.coef()                       # 2 a = 4
+    (1, array([2.]))
     """
 
     n_samples: int = 0
@@ -99,8 +134,16 @@ class WienerState:
     qty: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def coef(self) -> np.ndarray:
-        """Coefficients a over all m samples, ``f = Σ_i a_i K(·, x_i)``: zero off
-        the basis, ``a_B = L⁻ᵀθ`` on it."""
+        r"""Return the coefficients :math:`a` of the solution over all :math:`m` samples.
+
+        :math:`f_m = \sum_i a_i K(\cdot, x_i)`, with :math:`a` zero off the
+        basis and :math:`a_B = L^{-T} \theta` on it.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            The coefficients, in the order the samples were added.
+        """
         a = np.zeros(self.n_samples)
         if self.basis.size:
             with np.errstate(over="ignore", invalid="ignore"):
@@ -138,45 +181,61 @@ def _givens_append(R, z, row, target):
 def wiener_update(
     state: WienerState, k: ArrayLike, kappa: float, y_new: float, *, rtol: float = DEFAULT_RTOL
 ) -> WienerState:
-    """Add one sample to a Wiener solution exactly (Vijayakumar & Wu, Theorem 2).
+    r"""Add one sample to a Wiener solution exactly (Vijayakumar & Wu, Theorem 2).
 
-    With ``c = L⁻¹k_B`` the coordinates of the new ``ψ = K(·, x_new)`` in
-    the orthonormal basis of the old span, the part of ψ orthogonal to that
-    span is ``φ_mc = ψ − Σ_j c_j e_j`` with ``φ_mc(x_new) = ‖φ_mc‖² = s =
-    κ − ‖c‖²``. When ``s > rtol·κ`` this is eq. 14,
+    With :math:`c = L^{-1} k_B` the coordinates of the new
+    :math:`\psi = K(\cdot, x_{new})` in the orthonormal basis of the old span,
+    the part of :math:`\psi` orthogonal to that span is
+    :math:`\phi_{mc} = \psi - \sum_j c_j e_j`, with
+    :math:`\phi_{mc}(x_{new}) = \|\phi_{mc}\|^2 = s = \kappa - \|c\|^2`. When
+    :math:`s > \mathrm{rtol} \cdot \kappa` this is eq. 14,
 
-        f_{m+1} = f_m + (y_new − f_m(x_new)) / φ_mc(x_new) · φ_mc:
+    .. math::
 
-    the new direction ``e_{r+1} = φ_mc/√s`` gets ``θ_{r+1} = r/√s``,
-    ``r = y_new − f_m(x_new)``, and the old θ are untouched because φ_mc
-    vanishes at every old sample. When ψ adds no new direction (a repeated
-    input, or more samples than the dimension of H) the theorem's
-    denominator vanishes; the batch answer ``K⁺y`` is then the least-squares
-    fit in the old span, and the sample's row is rotated into the QR factor
-    (recursive least squares), which changes f only if ``y_new`` disagrees
-    with ``f_m(x_new)``.
+        f_{m+1} = f_m + \frac{y_{new} - f_m(x_{new})}{\phi_{mc}(x_{new})}\,
+        \phi_{mc}.
+
+    The new direction :math:`e_{r+1} = \phi_{mc} / \sqrt{s}` gets
+    :math:`\theta_{r+1} = (y_{new} - f_m(x_{new})) / \sqrt{s}`, and the old
+    :math:`\theta` are untouched because :math:`\phi_{mc}` vanishes at every
+    old sample. When :math:`\psi` adds no new direction (a repeated input, or
+    more samples than the dimension of :math:`H`) the theorem's denominator
+    vanishes; the batch answer :math:`K^+ y` is then the least-squares fit in
+    the old span, and the sample's row is rotated into the QR factor
+    (recursive least squares), which changes :math:`f` only if :math:`y_{new}`
+    disagrees with :math:`f_m(x_{new})`.
 
     Working in an orthonormal basis (a Cholesky factor) and a QR factor keeps
-    the rounding error at ``ε_mach·cond(K)^½`` where updating ``K⁺`` itself
-    would square it.
+    the rounding error at :math:`\epsilon_{mach} \operatorname{cond}(K)^{1/2}`
+    where updating :math:`K^+` itself would square it.
 
     Parameters
     ----------
     state : WienerState
-        The solution for the first m samples (``WienerState()`` when empty).
-    k : array of shape (r,)
-        ``K(x_i, x_new)`` for the basis samples ``state.basis``.
+        The solution for the first :math:`m` samples (``WienerState()`` when
+        empty).
+    k : array-like of shape (r,)
+        The kernel values :math:`K(x_i, x_{new})` for the basis samples
+        ``state.basis``.
     kappa : float
-        ``K(x_new, x_new)``.
+        The kernel value :math:`\kappa = K(x_{new}, x_{new})`.
     y_new : float
         The new target.
     rtol : float, default=1e-9
-        ψ adds no new direction when ``s ≤ rtol · κ``.
+        Relative cutoff: :math:`\psi` adds no new direction when
+        :math:`s \le \mathrm{rtol} \cdot \kappa`.
 
     Returns
     -------
     WienerState
-        The solution for m + 1 samples; ``.coef()`` gives the coefficients.
+        The solution for :math:`m + 1` samples; ``.coef()`` gives the
+        coefficients.
+
+    References
+    ----------
+    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
+    representation in function approximation. ICONIP 1999 (Sec. 4.2,
+    Theorem 2, eq. 14).
 
     Examples
     --------
