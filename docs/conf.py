@@ -73,10 +73,10 @@ numpydoc_xref_param_type = False
 # docstring that fails a check is a warning, and the build fails on it.
 with open(ROOT / "pyproject.toml", "rb") as _file:
     numpydoc_validation_checks = set(tomllib.load(_file)["tool"]["numpydoc_validation"]["checks"])
-# Constants (``KERNELS``, ``PREIMAGE_METHODS``) are documented by a ``#:``
+# Constants (``KERNELS``, ``PREIMAGE_METHODS``, ``__version__``) are documented by a ``#:``
 # comment, which numpydoc does not see: it would validate the docstring of
-# their type (tuple, mappingproxy).
-numpydoc_validation_exclude = {r"\.[A-Z][A-Z0-9_]*$"}
+# their type (tuple, mappingproxy, str).
+numpydoc_validation_exclude = {r"\.[A-Z][A-Z0-9_]*$", r"\.__version__$"}
 
 # Every reference must resolve, but those into libraries this site does not
 # document (NumPy, SciPy, scikit-learn, Dask, matplotlib, the standard
