@@ -37,26 +37,34 @@ def reduce_kernel_pca(
     shared: bool = True,
     **options: Any,
 ) -> ReducedKernelPCA:
-    """Kernel PCA feature extraction on a reduced set.
+    r"""Reduce a fitted kernel PCA to a feature extractor on a reduced set.
 
-    The principal axes ``Ψ_k`` (see
+    The principal axes :math:`\Psi_k` (see
     :func:`preimage.reduced_set.kernel_pca_expansion`) are replaced by
-    ``Ψ'_k = Σ_j β_kj φ(z_j)`` minimising ``ρ_k = ‖Ψ_k − Ψ'_k‖²``
-    (Schölkopf et al. 1999, Sec. V), and a coordinate becomes
-    ``⟨Ψ'_k, φ(x)⟩ + c_k``; its error is at most ``√(ρ_k k(x, x))``
-    (Cauchy–Schwarz).
+    :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)` minimising
+    :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (Schölkopf et al. 1999, Sec. V),
+    and a coordinate becomes :math:`\langle \Psi'_k, \phi(x) \rangle + c_k`;
+    by the Cauchy-Schwarz inequality its error is at most
+
+    .. math::
+        |\langle \Psi_k - \Psi'_k, \phi(x) \rangle| \le \sqrt{\rho_k \, k(x, x)}.
 
     Parameters
     ----------
-    kpca : fitted preimage.KernelPCA or sklearn.decomposition.KernelPCA
+    kpca : preimage.KernelPCA or sklearn.decomposition.KernelPCA, fitted
+        The kernel PCA to reduce, with kernel ``'rbf'``, ``'poly'``,
+        ``'sigmoid'`` or ``'linear'``.
     n_vectors : int
         Reduced-set size p: in total with ``shared=True`` (default: one kernel
-        block k(X, Z) gives every coordinate), per component otherwise.
-    method : {"construction", "selection_kpca", "selection_l1"}
+        block :math:`k(X, Z)` gives every coordinate), per component
+        otherwise.
+    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
         See :func:`preimage.reduced_set.reduce_expansion`.
     shared : bool, default=True
+        One reduced set for all components, or one per component, pooled.
     **options
-        Passed to the method.
+        Passed to the method (``random_state``, ``n_starts``, ``phase2``,
+        ``penalty``, ...).
 
     Returns
     -------
@@ -68,8 +76,13 @@ def reduce_kernel_pca(
 
     References
     ----------
-    B. Schölkopf et al. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999.
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
+    methods, for SV machines and kernel PCA feature extractors alike).
+
+    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
+    kernel eigenvalue problem. Neural Computation 10(5), 1998 (kernel PCA).
 
     Examples
     --------
@@ -95,11 +108,17 @@ def reduce_kernel_pca(
 
 
 class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseReducedExpansion):
-    """Kernel PCA coordinates from a reduced set.
+    r"""Kernel PCA coordinates from a reduced set.
 
-    ``transform(x)_k = Σ_j β_kj k(z_j, x) + c_k ≈ kpca.transform(x)_k``, one
-    kernel block ``k(X, Z)`` with the p reduced vectors instead of the N
-    training points. :meth:`fit` fits a clone of `estimator` and reduces its
+    .. math::
+        \mathrm{transform}(x)_k = \sum_{j=1}^p \beta_{kj} k(z_j, x) + c_k
+        \approx \mathrm{kpca.transform}(x)_k,
+
+    one kernel block :math:`k(X, Z)` with the p reduced vectors instead of
+    the N training points: the principal axes :math:`\Psi_k` of the kernel
+    PCA are replaced by :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)`
+    minimising :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (Schölkopf et al. 1999,
+    Sec. V). :meth:`fit` fits a clone of `estimator` and reduces its
     principal axes; :func:`reduce_kernel_pca` makes one from a kernel PCA
     fitted already (then `estimator` is None).
 
@@ -119,35 +138,61 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
         One reduced set for all components (one kernel block gives every
         coordinate), or one per component, pooled.
     method_params : dict, default=None
-        Options of the method (``n_starts``, ``phase2``, ``penalty``, …).
+        Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
     random_state : None, int or Generator, default=None
         Random starts of the construction (the selections are deterministic).
 
     Attributes
     ----------
     vectors_ : ndarray of shape (p, n_features)
+        The reduced-set vectors :math:`z_j`.
     dual_coef_ : ndarray of shape (n_components, p)
-        β.
+        The coefficients :math:`\beta_{kj}`.
     intercept_ : ndarray of shape (n_components,)
-        ``c_k = −⟨Ψ_k, μ⟩``, the centring constant of each coordinate.
+        :math:`c_k = -\langle \Psi_k, \mu \rangle`, the centring constant of
+        each coordinate (:math:`\mu` the feature-space mean).
     reduced_set_ : ReducedSetResult
+        The reduction, with its history.
     approximation_error_ : ndarray of shape (n_components,)
-        ``ρ_k = ‖Ψ_k − Ψ'_k‖²`` (the axes of preimage's and scikit-learn's
-        kernel PCA have unit norm, so this is also the relative error).
+        :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (the axes of preimage's and
+        scikit-learn's kernel PCA have unit norm, so this is also the relative
+        error).
     relative_error_ : ndarray of shape (n_components,)
-    n_vectors_, n_components_, original_n_support_ : int
+        :math:`\rho_k / \|\Psi_k\|^2`.
+    n_vectors_ : int
+        The number p of reduced-set vectors in all: the kernel values a
+        transformed point costs.
+    n_components_ : int
+        The number of coordinates.
+    original_n_support_ : int
+        The number of points the kernel PCA's axes are expanded over (its
+        training points or landmarks).
     kernel_ : Kernel
+        The kernel.
     n_features_in_ : int
+        The number of features seen during fit.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
+    methods, for SV machines and kernel PCA feature extractors alike).
+
+    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
+    kernel eigenvalue problem. Neural Computation 10(5), 1998 (kernel PCA).
 
     Examples
     --------
     >>> import numpy as np
     >>> from preimage import KernelPCA, ReducedKernelPCA
     >>> X = np.random.default_rng(0).normal(size=(40, 2))
-    >>> small = ReducedKernelPCA(KernelPCA(2, kernel="rbf", gamma=0.5), 40,
+    >>> small = ReducedKernelPCA(KernelPCA(2, kernel="rbf", gamma=0.5), 15,
     ...                          method="selection_kpca").fit(X)
-    >>> small.transform(X[:3]).shape
-    (3, 2)
+    >>> small.n_vectors_, small.original_n_support_, small.transform(X[:3]).shape
+    (15, 40, (3, 2))
+    >>> bool(small.relative_error_.max() < 0.01)    # both axes within 1%
+    True
     """
 
     _parameter_constraints: dict = {
@@ -163,13 +208,15 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
 
         Parameters
         ----------
-        X : array of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features)
             Training points (sparse input is made dense).
-        y : ignored
+        y : None
+            Ignored.
 
         Returns
         -------
-        self
+        ReducedKernelPCA
+            The fitted estimator (self).
         """
         X = validate_estimator_input(self, dense_input(X), reset=True)
         default = KernelPCA(kernel="rbf", gamma="total_variance")
@@ -185,8 +232,19 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
         return self
 
     def transform(self, X: MatrixLike) -> TransformOutput:
-        """Approximate kernel PCA coordinates, shape (n_samples, n_components),
-        from one kernel block k(X, Z)."""
+        r"""Return approximate kernel PCA coordinates.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The points (sparse input is made dense).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components)
+            The coordinates :math:`\sum_j \beta_{kj} k(z_j, x) + c_k`, from
+            one kernel block :math:`k(X, Z)`.
+        """
         return self._decision_values(X)
 
     @property

@@ -108,52 +108,55 @@ def reduce_svm(
     shared: bool = True,
     **options: Any,
 ) -> "ReducedSVC | ReducedSVR":
-    """Reduced-set approximation of a trained kernel SVM.
+    r"""Reduce a trained kernel SVM to a reduced-set machine.
 
-    Each machine's weight vector ``Ψ_k = Σ_i α_ki φ(x_i)`` over the support
-    vectors is replaced by ``Ψ'_k = Σ_j β_kj φ(z_j)`` minimising
+    Each machine's weight vector :math:`\Psi_k = \sum_i \alpha_{ki} \phi(x_i)`
+    over the support vectors is replaced by
+    :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)` minimising
 
-    .. math:: ρ_k = ‖Ψ_k − Ψ'_k‖²,
+    .. math:: \rho_k = \|\Psi_k - \Psi'_k\|^2,
 
-    and the reduced machine decides with ``⟨Ψ'_k, φ(x)⟩ + b_k`` (Schölkopf et
-    al. 1999, Sec. V; ``|⟨Ψ_k − Ψ'_k, φ(x)⟩| ≤ √(ρ_k k(x, x))`` bounds the
-    change of every decision value).
+    and the reduced machine decides with
+    :math:`\langle \Psi'_k, \phi(x) \rangle + b_k` (Schölkopf et al. 1999,
+    Sec. V; :math:`|\langle \Psi_k - \Psi'_k, \phi(x) \rangle| \le
+    \sqrt{\rho_k \, k(x, x)}` bounds the change of every decision value).
 
     Parameters
     ----------
-    model : fitted SVC, SVR or OneVsRestClassifier of binary SVCs
+    model : SVC, SVR or OneVsRestClassifier of binary SVCs, fitted
         With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``. A
-        multiclass SVC is one-vs-one: its c(c − 1)/2 pairwise machines share
-        one set of support vectors; one-vs-rest machines are put over the
-        union of theirs.
+        multiclass SVC is one-vs-one: its :math:`c(c - 1)/2` pairwise machines
+        share one set of support vectors; one-vs-rest machines are put over
+        the union of theirs.
     n_vectors : int
         Reduced-set size p: in total with ``shared=True`` (the default), the
         kernel values every decision costs; per machine with
-        ``shared=False``, which then carries up to m × `n_vectors` vectors.
-    method : {"construction", "selection_kpca", "selection_l1"}
+        ``shared=False``, which then carries up to ``m * n_vectors`` vectors.
+    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
         See :func:`preimage.reduced_set.reduce_expansion`.
-    X, y : arrays, optional
+    X, y : array-like of shape (n_samples, n_features) and (n_samples,), optional
         The training set. When given, every threshold is recomputed on it
-        (Sec. VI-A: "in all RS systems, the optimal SV threshold was
+        (Sec. VI-B: "in all RS systems, the optimal SV threshold was
         recomputed on the training set"): a classifier machine takes the b
         with the fewest training errors among its own samples (a one-vs-one
         pair those of its two classes, a one-vs-rest machine all of them; see
         :func:`preimage.reduced_set.classification_threshold`), an SVR the b
-        with the least ε-insensitive loss
+        with the least :math:`\varepsilon`-insensitive loss
         (:func:`preimage.reduced_set.epsilon_insensitive_threshold`). Without
         them the original thresholds are kept unchanged.
     shared : bool, default=True
         True: one set of `n_vectors` vectors serves all m machines of a
-        multiclass model (the c(c − 1)/2 pairs of a one-vs-one SVC, the c
-        machines of a one-vs-rest one), as the original's machines share its
-        support vectors (the paper's shared ℓ1 penalty for one-vs-rest digit
-        recognisers); a decision costs `n_vectors` kernel values. False: each
-        machine is reduced to `n_vectors` vectors on its own and the vectors
-        are pooled, m × `n_vectors` kernel values per decision; refused when
-        that is at least the original's number of support vectors. A binary
-        machine or an SVR is one machine, for which both are the same.
+        multiclass model (the :math:`c(c - 1)/2` pairs of a one-vs-one SVC,
+        the c machines of a one-vs-rest one), as the original's machines share
+        its support vectors (the paper's shared :math:`\ell_1` penalty for
+        one-vs-rest digit recognisers); a decision costs `n_vectors` kernel
+        values. False: each machine is reduced to `n_vectors` vectors on its
+        own and the vectors are pooled, ``m * n_vectors`` kernel values per
+        decision; refused when that is at least the original's number of
+        support vectors. A binary machine or an SVR is one machine, for which
+        both are the same.
     **options
-        Passed to the method (``random_state``, ``n_starts``, ``phase2``, …).
+        Passed to the method (``random_state``, ``n_starts``, ``phase2``, ...).
 
     Returns
     -------
@@ -171,15 +174,20 @@ def reduce_svm(
     Raises
     ------
     ValueError
-        With ``shared=False``, when m machines × `n_vectors` is at least the
-        number of support vectors of `model`: the message gives the numbers
-        and the largest `n_vectors` that is smaller.
+        With ``shared=False``, when m machines times `n_vectors` is at least
+        the number of support vectors of `model`: the message gives the
+        numbers and the largest `n_vectors` that is smaller.
 
     References
     ----------
     B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
     Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999.
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
+    methods; Sec. VI-B: speeding up SV decision rules, thresholds recomputed
+    on the training set).
+
+    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
+    International Conference on Machine Learning (ICML), 1996.
 
     Examples
     --------
@@ -233,19 +241,21 @@ class _ReducedMachine(BaseReducedExpansion):
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
-        """Fit a clone of `estimator` on (X, y), reduce it and recompute its
-        thresholds on (X, y).
+        """Fit a clone of `estimator` on (X, y) and reduce it.
+
+        The thresholds of the reduced machines are recomputed on (X, y).
 
         Parameters
         ----------
-        X : array of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features)
             Training points (sparse input is made dense).
-        y : array of shape (n_samples,)
+        y : array-like of shape (n_samples,)
             Class labels (:class:`ReducedSVC`) or targets (:class:`ReducedSVR`).
 
         Returns
         -------
-        self
+        ReducedSVC or ReducedSVR
+            The fitted estimator (self).
         """
         regression = isinstance(self, RegressorMixin)
         X, y = validate_estimator_input(
@@ -277,13 +287,20 @@ class _ReducedMachine(BaseReducedExpansion):
 
 
 class ReducedSVC(ClassifierMixin, _ReducedMachine):
-    """A kernel SVM classifier on a reduced set.
+    r"""A kernel SVM classifier on a reduced set.
 
-    Decides like the SVM it came from, with ``⟨Ψ'_k, φ(x)⟩ + b_k`` for each
-    machine k, evaluated from one kernel block ``k(X, Z)`` with the p reduced
-    vectors instead of the N support vectors. :meth:`fit` fits a clone of
-    `estimator` and reduces it; :func:`reduce_svm` makes one from an SVM
-    fitted already (then `estimator` is None).
+    Decides like the SVM it came from, with
+
+    .. math:: f_k(x) = \sum_{j=1}^p \beta_{kj} k(z_j, x) + b_k
+              = \langle \Psi'_k, \phi(x) \rangle + b_k
+
+    for each machine k, evaluated from one kernel block :math:`k(X, Z)` with
+    the p reduced vectors instead of the N support vectors: the weight vector
+    :math:`\Psi_k` of each machine is replaced by :math:`\Psi'_k` minimising
+    :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (Schölkopf et al. 1999, Sec. V).
+    :meth:`fit` fits a clone of `estimator` and reduces it;
+    :func:`reduce_svm` makes one from an SVM fitted already (then
+    `estimator` is None).
 
     Parameters
     ----------
@@ -294,23 +311,23 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
     n_vectors : int, default=10
         Reduced-set size p: in total with ``shared=True`` (the default), the
         kernel values every decision costs; per machine with
-        ``shared=False``, which then carries up to m × `n_vectors` vectors.
+        ``shared=False``, which then carries up to ``m * n_vectors`` vectors.
     method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
         The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
     shared : bool, default=True
         One reduced set for all m machines of a multiclass model, as the
         original's machines share its support vectors; or one per machine,
-        pooled, refused at :meth:`fit` when m × `n_vectors` is at least the
+        pooled, refused at :meth:`fit` when ``m * n_vectors`` is at least the
         original's number of support vectors (see :func:`reduce_svm`). A
         binary machine is one machine, for which both are the same.
     method_params : dict, default=None
-        Options of the method (``n_starts``, ``phase2``, ``penalty``, …).
+        Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
     random_state : None, int or Generator, default=None
         Random starts of the construction (the selections are deterministic).
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
         For a one-vs-one multiclass SVC, as in ``SVC``: ``"ovo"`` returns the
-        pairwise values (n, c(c − 1)/2), ``"ovr"`` votes plus confidence
-        (n, c).
+        pairwise values, of shape (n, c(c - 1)/2), ``"ovr"`` votes plus
+        confidence, of shape (n, c).
     break_ties : bool, default=False
         As in ``SVC``: with ``"ovr"`` and more than two classes, predict the
         argmax of :meth:`decision_function` instead of the vote winner.
@@ -318,21 +335,27 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+        The class labels.
     vectors_ : ndarray of shape (p, n_features)
-        The reduced-set vectors z_j.
+        The reduced-set vectors :math:`z_j`.
     dual_coef_ : ndarray of shape (n_machines, p)
-        β: machine k's coefficients (binary: 1 machine, positive values mean
-        ``classes_[1]``; one-vs-one: pairs (0, 1), (0, 2), …, (1, 2), …,
-        positive values vote for the first; one-vs-rest: one per class).
+        The coefficients :math:`\beta_{kj}` of machine k (binary: 1 machine,
+        positive values mean ``classes_[1]``; one-vs-one: pairs (0, 1), (0, 2),
+        ..., (1, 2), ..., positive values vote for the first; one-vs-rest: one
+        per class).
     intercept_ : ndarray of shape (n_machines,)
-        The thresholds b_k (recomputed on the training set when given).
+        The thresholds :math:`b_k` (recomputed on the training set when
+        given).
     original_intercept_ : ndarray of shape (n_machines,)
+        The original machines' thresholds.
     threshold_recomputed_ : bool
+        Whether the thresholds were recomputed on a training set.
     reduced_set_ : ReducedSetResult
+        The reduction, with its history.
     approximation_error_ : ndarray of shape (n_machines,)
-        ``ρ_k = ‖Ψ_k − Ψ'_k‖²``.
+        :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2`.
     relative_error_ : ndarray of shape (n_machines,)
-        ``ρ_k / ‖Ψ_k‖²``.
+        :math:`\rho_k / \|\Psi_k\|^2`.
     n_vectors_ : int
         p, the reduced-set vectors in all machines: the kernel values each
         decision costs (the original's cost is `original_n_support_`).
@@ -340,11 +363,25 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         The number of support vectors of the original (their union for
         one-vs-rest).
     kind_ : {"binary", "ovo", "ovr"}
+        The kind of the original: binary, one-vs-one or one-vs-rest.
     pairs_ : ndarray of shape (n_machines, 2)
-        The class indices (positive, negative) of each machine; −1 stands
+        The class indices (positive, negative) of each machine; -1 stands
         for "the rest" (one-vs-rest).
     kernel_ : Kernel
+        The kernel.
     n_features_in_ : int
+        The number of features seen during fit.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
+    methods; Sec. VI-B: speeding up SV decision rules, thresholds recomputed
+    on the training set).
+
+    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
+    International Conference on Machine Learning (ICML), 1996.
 
     Examples
     --------
@@ -407,12 +444,20 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
             )
 
     def decision_function(self, X: MatrixLike) -> np.ndarray:
-        """Decision values with the original's shape conventions.
+        """Return the decision values, with the original's shape conventions.
 
-        Binary (SVC or one-vs-rest of two classes): (n,), positive for
-        ``classes_[1]``. One-vs-one SVC: (n, n_classes) with
-        ``decision_function_shape='ovr'``, (n, n_pairs) with ``'ovo'``.
-        One-vs-rest: (n, n_classes).
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The points (sparse input is made dense).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes) or (n_samples, n_pairs)
+            Binary (SVC or one-vs-rest of two classes): (n_samples,), positive
+            for ``classes_[1]``. One-vs-one SVC: (n_samples, n_classes) with
+            ``decision_function_shape='ovr'``, (n_samples, n_pairs) with
+            ``'ovo'``. One-vs-rest: (n_samples, n_classes).
         """
         dec = self._decision_values(X)
         if dec.shape[1] == 1:
@@ -424,8 +469,22 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         return dec
 
     def predict(self, X: MatrixLike) -> np.ndarray:
-        """Class labels: sign (binary), libsvm's votes with ties to the lowest
-        class index (one-vs-one), or the largest value (one-vs-rest)."""
+        """Predict class labels.
+
+        The sign of the decision value (binary), libsvm's votes with ties to
+        the lowest class index (one-vs-one), or the largest value
+        (one-vs-rest).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The points (sparse input is made dense).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted class labels.
+        """
         dec = self._decision_values(X)
         if self.kind_ == "binary":
             # libsvm's vote goes to classes_[0] only for a strictly positive
@@ -444,33 +503,89 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
 
 
 class ReducedSVR(RegressorMixin, _ReducedMachine):
-    """A kernel support vector regressor on a reduced set:
-    ``f(x) = Σ_j β_j k(z_j, x) + b``.
+    r"""A kernel support vector regressor on a reduced set.
 
+    Predicts
+
+    .. math:: f(x) = \sum_{j=1}^p \beta_j k(z_j, x) + b,
+
+    the SVR's weight vector :math:`\Psi` replaced by
+    :math:`\Psi' = \sum_j \beta_j \phi(z_j)` minimising
+    :math:`\rho = \|\Psi - \Psi'\|^2` (Schölkopf et al. 1999, Sec. V).
     :meth:`fit` fits a clone of `estimator` and reduces it;
     :func:`reduce_svm` makes one from an SVR fitted already (then
-    `estimator` is None).
+    `estimator` is None). The threshold b is recomputed on the training set
+    to minimise the :math:`\varepsilon`-insensitive loss
+    (:func:`preimage.reduced_set.epsilon_insensitive_threshold`).
 
     Parameters
     ----------
     estimator : SVR, default=None
-        The machine to fit and reduce; None is ``sklearn.svm.SVR()``.
-    n_vectors, method, shared, method_params, random_state
-        As in :class:`ReducedSVC`; an SVR is one machine, so `n_vectors` is
-        p whatever `shared`.
+        The machine to fit and reduce, with kernel ``'rbf'``, ``'poly'``,
+        ``'sigmoid'`` or ``'linear'``; None is ``sklearn.svm.SVR()``. It is
+        cloned and not kept after the reduction.
+    n_vectors : int, default=10
+        Reduced-set size p (an SVR is one machine, so `n_vectors` is p
+        whatever `shared`).
+    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
+        The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
+    shared : bool, default=True
+        As in :class:`ReducedSVC`; the same for the one machine of an SVR.
+    method_params : dict, default=None
+        Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
+    random_state : None, int or Generator, default=None
+        Random starts of the construction (the selections are deterministic).
 
     Attributes
     ----------
     vectors_ : ndarray of shape (p, n_features)
+        The reduced-set vectors :math:`z_j`.
     dual_coef_ : ndarray of shape (1, p)
+        The coefficients :math:`\beta_j`.
     intercept_ : ndarray of shape (1,)
-        b (recomputed on the training set when given).
-    original_intercept_, threshold_recomputed_, reduced_set_,
-    approximation_error_, relative_error_, n_vectors_, original_n_support_,
-    kernel_, n_features_in_
-        As in :class:`ReducedSVC`.
+        The threshold b (recomputed on the training set when given).
+    original_intercept_ : ndarray of shape (1,)
+        The original SVR's threshold.
+    threshold_recomputed_ : bool
+        Whether the threshold was recomputed on a training set.
+    reduced_set_ : ReducedSetResult
+        The reduction, with its history.
+    approximation_error_ : ndarray of shape (1,)
+        :math:`\rho = \|\Psi - \Psi'\|^2`.
+    relative_error_ : ndarray of shape (1,)
+        :math:`\rho / \|\Psi\|^2`.
+    n_vectors_ : int
+        p, the kernel values each prediction costs.
+    original_n_support_ : int
+        The number of support vectors of the original.
+    kernel_ : Kernel
+        The kernel.
+    n_features_in_ : int
+        The number of features seen during fit.
     epsilon_ : float
-        The original's ε.
+        The original's :math:`\varepsilon`.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
+    methods; Sec. VI-B: speeding up SV decision rules, thresholds recomputed
+    on the training set).
+
+    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
+    International Conference on Machine Learning (ICML), 1996.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.svm import SVR
+    >>> from preimage import ReducedSVR
+    >>> X = np.linspace(0, 3, 40)[:, None]
+    >>> y = np.sin(X).ravel()
+    >>> small = ReducedSVR(SVR(gamma=1.0, epsilon=0.01), 3, random_state=0).fit(X, y)
+    >>> small.n_vectors_, small.original_n_support_, bool(small.score(X, y) > 0.95)
+    (3, 10, True)
     """
 
     _parameter_constraints: dict = {
@@ -484,5 +599,16 @@ class ReducedSVR(RegressorMixin, _ReducedMachine):
         self.epsilon_ = machines.epsilon
 
     def predict(self, X: MatrixLike) -> np.ndarray:
-        """``f(x)``, shape (n,)."""
+        r"""Predict the targets.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The points (sparse input is made dense).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predictions :math:`f(x) = \sum_j \beta_j k(z_j, x) + b`.
+        """
         return self._decision_values(X)[:, 0]

@@ -1,6 +1,12 @@
-"""Reduced sets: approximate kernel expansions by fewer vectors (Schölkopf et
-al. 1999, Sec. V) — selection among the expansion's own points, and
-construction of new ones as pre-images.
+r"""Reduced sets: approximate kernel expansions by fewer vectors.
+
+An expansion :math:`\Psi = \sum_{i=1}^n \alpha_i \phi(x_i)`, such as the
+weight vector of a kernel SVM or a kernel PCA axis, costs n kernel values at
+every point it is evaluated. A reduced set replaces it by
+:math:`\Psi' = \sum_{j=1}^p \beta_j \phi(z_j)` with :math:`p \ll n`,
+minimising :math:`\|\Psi - \Psi'\|^2` (Schölkopf et al. 1999, Sec. V; Burges
+1996): by selection among the expansion's own points, or by construction of
+new ones as pre-images.
 
 Beside the methods (:data:`REDUCED_SET_METHODS`, one entry point
 :func:`reduce_expansion`) sit what reads the expansions out of trained models

@@ -1,5 +1,5 @@
 """Optimal coefficients for a given reduced set, and the error it commits
-(Schölkopf et al. 1999, Sec. V-B, Prop. 3).
+(Schölkopf et al. 1999, Sec. V-B, Prop. 4).
 
 For fixed vectors z_j, the coefficients minimising
 
@@ -52,24 +52,40 @@ def _inner_products(expansion, vectors):
 def optimal_coefficients(
     expansion: FeatureExpansion, vectors: ArrayLike, *, alpha: float = 0.0
 ) -> np.ndarray:
-    """The coefficients β of the best approximation of each expansion over
-    the given vectors (Prop. 3 of Schölkopf et al. 1999).
+    r"""Return the optimal coefficients of each expansion over given vectors.
 
-    .. math:: β_k = (K^z + aI)^{+} K^{zx} α_k
+    For fixed vectors :math:`z_1, \dots, z_p`, the coefficients minimising the
+    error :math:`\rho_k = \|\Psi_k - \sum_j \beta_{kj} \phi(z_j)\|^2` are
+    (Schölkopf et al. 1999, Sec. V-B, Prop. 4)
+
+    .. math:: \beta_k = (K^z + a I)^{+} K^{zx} \alpha_k,
+
+    with :math:`K^z_{jl} = k(z_j, z_l)` and :math:`K^{zx}_{ji} = k(z_j, x_i)`.
+    When :math:`K^z` is singular (duplicated or linearly dependent vectors)
+    the pseudo-inverse gives the minimiser of least norm, and a ridge
+    :math:`a > 0` (`alpha`) trades a little error for stability.
 
     Parameters
     ----------
     expansion : FeatureExpansion
-        The m expansions ``Ψ_k = Σ_i α_ki φ(x_i)``.
-    vectors : array of shape (p, d)
-        The reduced-set vectors z_j.
+        The m expansions :math:`\Psi_k = \sum_i \alpha_{ki} \phi(x_i)`.
+    vectors : array-like of shape (p, d)
+        The reduced-set vectors :math:`z_j`.
     alpha : float, default=0
-        The ridge a ≥ 0 added to the diagonal of ``K^z``; with a = 0 a
-        singular ``K^z`` is handled by the pseudo-inverse.
+        The ridge :math:`a \ge 0` added to the diagonal of :math:`K^z`; with
+        :math:`a = 0` a singular :math:`K^z` is handled by the pseudo-inverse.
 
     Returns
     -------
     ndarray of shape (m, p)
+        The coefficients :math:`\beta_{kj}`.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-B, Prop. 4: the
+    optimal coefficients).
 
     Examples
     --------
@@ -77,9 +93,9 @@ def optimal_coefficients(
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
     >>> from preimage.reduced_set import optimal_coefficients
-    >>> X = np.array([[1.0, 0.0], [2.0, 0.0]])      # φ(x_2) = 2 φ(x_1)
+    >>> X = np.array([[1.0, 0.0], [2.0, 0.0]])      # the second point is twice the first
     >>> psi = FeatureExpansion([1.0, 1.0], X, LinearKernel())
-    >>> optimal_coefficients(psi, X[:1])            # Ψ = 3 φ(x_1)
+    >>> optimal_coefficients(psi, X[:1])            # psi is 3 times the first point
     array([[3.]])
     """
     expansion = reducible(expansion)
@@ -93,9 +109,53 @@ def optimal_coefficients(
 def approximation_error(
     expansion: FeatureExpansion, vectors: ArrayLike, coef: ArrayLike
 ) -> np.ndarray:
-    """``ρ_k = ‖Ψ_k − Σ_j β_kj φ(z_j)‖²`` for each expansion, shape (m,).
+    r"""Return the feature-space error of approximations over given vectors.
 
-    .. math:: ρ_k = α_kᵀK^xα_k + β_kᵀK^zβ_k − 2 β_kᵀK^{zx}α_k
+    .. math::
+        \rho_k = \Big\|\Psi_k - \sum_{j=1}^p \beta_{kj} \phi(z_j)\Big\|^2
+               = \alpha_k^\top K^x \alpha_k + \beta_k^\top K^z \beta_k
+                 - 2 \beta_k^\top K^{zx} \alpha_k,
+
+    computed through the kernel alone (Schölkopf et al. 1999, Sec. V), with
+    :math:`K^x_{il} = k(x_i, x_l)`, :math:`K^z_{jl} = k(z_j, z_l)` and
+    :math:`K^{zx}_{ji} = k(z_j, x_i)`.
+
+    Parameters
+    ----------
+    expansion : FeatureExpansion
+        The m expansions :math:`\Psi_k = \sum_i \alpha_{ki} \phi(x_i)`.
+    vectors : array-like of shape (p, d)
+        The reduced-set vectors :math:`z_j`.
+    coef : array-like of shape (m, p)
+        The coefficients :math:`\beta_{kj}` of the approximations.
+
+    Returns
+    -------
+    ndarray of shape (m,)
+        The errors :math:`\rho_k`.
+
+    Raises
+    ------
+    ValueError
+        If `coef` is not of shape (m, p).
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-A: the error of
+    a reduced set, computed through the kernel).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import LinearKernel
+    >>> from preimage.reduced_set import approximation_error
+    >>> X = np.array([[1.0, 0.0], [2.0, 0.0]])
+    >>> psi = FeatureExpansion([1.0, 1.0], X, LinearKernel())   # the point (3, 0)
+    >>> approximation_error(psi, X[:1], [[2.0]])                 # |(3, 0) - (2, 0)|^2
+    array([1.])
     """
     expansion = reducible(expansion, norm=True)
     vectors = check_array_2d(vectors, "vectors", n_features=expansion.n_features)

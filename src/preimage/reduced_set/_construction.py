@@ -201,26 +201,28 @@ def construct(
     alpha: float = 0.0,
     random_state: RandomStateLike = None,
 ) -> ReducedSetResult:
-    """Reduced-set construction (Schölkopf et al. 1999, Sec. V-D).
+    r"""Construct a reduced set of new vectors, one at a time, as pre-images.
 
-    Vectors are added one at a time. With the current approximation
-    ``Ψ' = Σ_j β_j φ(z_j)``, the next vector is a pre-image of the residual
-    ``R = Ψ − Ψ'`` maximising the error it removes,
+    Vectors are added one at a time (Schölkopf et al. 1999, Sec. V-D). With
+    the current approximation :math:`\Psi' = \sum_j \beta_j \phi(z_j)`, the
+    next vector is a pre-image of the residual :math:`R = \Psi - \Psi'`
+    maximising the error it removes,
 
-    .. math:: \\max_z \\; ⟨R, φ(z)⟩^2 / k(z, z),
+    .. math:: \max_z \; \frac{\langle R, \phi(z) \rangle^2}{k(z, z)},
 
-    found by the fixed point (radial and dot-product kernels) or gradient
-    descent from several starts; then all coefficients are refitted with
-    Prop. 3. The optional second phase minimises the error jointly over all
-    vectors, with the coefficients kept optimal (the paper's global gradient
-    descent on (z, β), with β eliminated).
+    found by the fixed-point iteration of Sec. IV-B (radial and dot-product
+    kernels) or gradient descent from several starts; then all coefficients
+    are refitted with Prop. 4 (:func:`optimal_coefficients`). The optional
+    second phase minimises the error jointly over all vectors, with the
+    coefficients kept optimal (the global gradient descent on
+    :math:`(z, \beta)` of Burges 1996, with :math:`\beta` eliminated).
 
     Parameters
     ----------
     expansion : FeatureExpansion
         The m expansions to approximate.
     n_vectors : int
-        Vectors to construct: per expansion (up to m × `n_vectors` in all),
+        Vectors to construct: per expansion (up to ``m * n_vectors`` in all),
         or in all when `shared`.
     shared : bool, default=False
         Build one set for all m expansions: each step approximates the
@@ -244,11 +246,13 @@ def construct(
     phase2_max_iter : int, default=200
         L-BFGS-B iterations of the second phase.
     tol : float, optional
-        Stop early once every relative error ``ρ_k/‖Ψ_k‖²`` is at most `tol`.
+        Stop early once every relative error :math:`\rho_k / \|\Psi_k\|^2` is
+        at most `tol`.
     alpha : float, default=0
         Ridge on the reduced Gram matrix in every refit (see
         :func:`optimal_coefficients`).
-    random_state : None, int or Generator
+    random_state : None, int or Generator, default=None
+        Seed of the random starts.
 
     Returns
     -------
@@ -264,6 +268,32 @@ def construct(
         iterations (the candidate removing the most error, or the best
         support point, is kept), or when phase two stops at
         `phase2_max_iter` (the vectors with the lower error are kept).
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-D: reduced set
+    construction; Sec. IV-B: the fixed-point iteration).
+
+    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
+    International Conference on Machine Learning (ICML), 1996 (the reduced
+    set method and its second phase of joint gradient descent).
+
+    Examples
+    --------
+    Two nearby points are replaced by one vector between them, with
+    :math:`\beta = \exp(-0.01) = 0.9900`:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.reduced_set import construct
+    >>> X = np.array([[-0.1], [0.1]])
+    >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
+    >>> rs = construct(psi, 1, random_state=0)
+    >>> rs.vectors.round(4) + 0.0, rs.coef.round(4)
+    (array([[0.]]), array([[0.99]]))
     """
     expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
     kernel = expansion.kernel

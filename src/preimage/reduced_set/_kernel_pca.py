@@ -36,26 +36,33 @@ def _refuse(kpca, name):
 
 
 def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansion, np.ndarray]:
-    """The principal axes of a fitted kernel PCA as expansions, and the intercepts.
+    r"""Return the principal axes of a fitted kernel PCA as expansions, with intercepts.
 
-    A kernel PCA coordinate is ``β_k(x) = α_kᵀ k̃_x`` with the centred kernel
-    row ``k̃_x = H(k_x − K1/N)``, ``H = I − 11ᵀ/N``. Since H is symmetric,
-    ``β_k(x) = (Hα_k)ᵀ(k_x − K1/N)``, that is
+    A kernel PCA coordinate is :math:`\beta_k(x) = \alpha_k^\top \tilde k_x`
+    with the centred kernel row :math:`\tilde k_x = H (k_x - K \mathbf{1} / N)`,
+    :math:`H = I - \mathbf{1} \mathbf{1}^\top / N`. Since H is symmetric,
+    :math:`\beta_k(x) = (H \alpha_k)^\top (k_x - K \mathbf{1} / N)`, that is
 
-    .. math:: β_k(x) = ⟨Ψ_k, φ(x)⟩ + c_k,\\quad
-              Ψ_k = Σ_i ᾱ_ki φ(x_i),\\quad c_k = −ᾱ_kᵀ K1/N = −⟨Ψ_k, μ⟩,
+    .. math::
+        \beta_k(x) = \langle \Psi_k, \phi(x) \rangle + c_k, \qquad
+        \Psi_k = \sum_{i=1}^N \bar\alpha_{ki} \phi(x_i), \qquad
+        c_k = -\bar\alpha_k^\top K \mathbf{1} / N = -\langle \Psi_k, \mu \rangle,
 
-    with the centred coefficients ``ᾱ_ki = α_ki − mean_i α_ki`` and the
-    feature-space mean ``μ = Σ_i φ(x_i)/N``. (For exact eigenvectors of the
-    centred Gram matrix α already sums to zero; centring it again removes the
-    solver's rounding.) A :class:`~preimage.KernelPCA` keeps its axes and
-    ``⟨V_k, μ⟩`` when it is fitted (its ``fit_result_``), which are used as
-    they are: its axes are expansions over its support, the training points
-    or (with ``n_landmarks``) the landmarks.
+    with the centred coefficients
+    :math:`\bar\alpha_{ki} = \alpha_{ki} - \frac{1}{N} \sum_l \alpha_{kl}`
+    and the feature-space mean :math:`\mu = \frac{1}{N} \sum_i \phi(x_i)`.
+    (For exact eigenvectors of the centred Gram matrix :math:`\alpha_k`
+    already sums to zero; centring it again removes the solver's rounding.)
+    A :class:`~preimage.KernelPCA` keeps its axes and
+    :math:`\langle V_k, \mu \rangle` when it is fitted (its ``fit_result_``),
+    which are used as they are: its axes are expansions over its support, the
+    training points or (with ``n_landmarks``) the landmarks. A reduced set of
+    these expansions makes every coordinate cost fewer kernel values
+    (Schölkopf et al. 1999, Sec. V).
 
     Parameters
     ----------
-    kpca : fitted preimage.KernelPCA or sklearn.decomposition.KernelPCA
+    kpca : preimage.KernelPCA or sklearn.decomposition.KernelPCA, fitted
         With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'`` (a
         preimage kernel object of those kinds is also accepted). preimage's
         is recognised by what it holds: a
@@ -67,9 +74,42 @@ def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansio
     Returns
     -------
     expansion : FeatureExpansion
-        The q axes Ψ_k over the N training points.
+        The q axes :math:`\Psi_k` over the N training points (or landmarks).
     intercept : ndarray of shape (q,)
-        The constants c_k.
+        The constants :math:`c_k`.
+
+    Raises
+    ------
+    TypeError
+        If `kpca` is neither kernel PCA.
+    sklearn.exceptions.NotFittedError
+        If `kpca` is not fitted.
+    ValueError
+        If its kernel is precomputed or not a function of input points.
+
+    References
+    ----------
+    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
+    kernel eigenvalue problem. Neural Computation 10(5), 1998 (kernel PCA and
+    its centring).
+
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced sets
+    of kernel PCA feature extractors).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import KernelPCA
+    >>> from preimage.reduced_set import kernel_pca_expansion
+    >>> X = np.random.default_rng(0).normal(size=(20, 2))
+    >>> kpca = KernelPCA(kernel="rbf", n_components=2, gamma=0.5).fit(X)
+    >>> axes, c = kernel_pca_expansion(kpca)
+    >>> axes.coef.shape, axes.norm2().round(6)          # two unit-norm axes
+    ((2, 20), array([1., 1.]))
+    >>> bool(np.allclose(axes.cross(X[:3]).T + c, kpca.transform(X[:3])))
+    True
     """
     from sklearn.decomposition import KernelPCA as SklearnKernelPCA
 

@@ -26,29 +26,35 @@ def reduce_expansion(
     method: str = "construction",
     **options: Any,
 ) -> ReducedSetResult:
-    """Approximate feature-space expansions by fewer vectors.
+    r"""Approximate feature-space expansions by fewer vectors.
 
-    Replaces each ``Ψ_k = Σ_{i≤n} α_ki φ(x_i)`` by ``Σ_{j≤p} β_kj φ(z_j)``
-    with p = `n_vectors` ≪ n, minimising ``ρ_k = ‖Ψ_k − Σ_j β_kj φ(z_j)‖²``
-    (Schölkopf et al. 1999, Sec. V).
+    Replaces each :math:`\Psi_k = \sum_{i=1}^n \alpha_{ki} \phi(x_i)` by
+    :math:`\Psi'_k = \sum_{j=1}^p \beta_{kj} \phi(z_j)` with p = `n_vectors`
+    much smaller than n, minimising
+
+    .. math:: \rho_k = \|\Psi_k - \Psi'_k\|^2
+
+    (Schölkopf et al. 1999, Sec. V), by one of the methods of
+    :data:`REDUCED_SET_METHODS`.
 
     Parameters
     ----------
     expansion : FeatureExpansion
         The m expansions (an SVM's weight vector, kernel PCA axes, ...).
-    n_vectors : int
+    n_vectors : int or None
         Vectors per expansion with ``shared=False`` (the default of the
-        methods: the result then carries up to m × `n_vectors` vectors), in
+        methods: the result then carries up to ``m * n_vectors`` vectors), in
         all with ``shared=True`` (one set for the m expansions; the default
         of :func:`~preimage.reduce_svm`, :func:`~preimage.reduce_kernel_pca`
-        and the reduced estimators).
-    method : {"construction", "selection_kpca", "selection_l1"}
-        * ``"construction"`` — new vectors as pre-images of the residual
+        and the reduced estimators). None only for ``"selection_l1"`` given a
+        ``penalty``.
+    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
+        * ``"construction"``: new vectors as pre-images of the residual
           (:func:`construct`);
-        * ``"selection_kpca"`` — keep support points, removing one at a time
+        * ``"selection_kpca"``: keep support points, removing one at a time
           by the kernel PCA criterion (:func:`select_kpca`);
-        * ``"selection_l1"`` — keep the support points an ℓ1 penalty keeps
-          (:func:`select_l1`).
+        * ``"selection_l1"``: keep the support points an :math:`\ell_1`
+          penalty keeps (:func:`select_l1`).
     **options
         Passed to the method (``shared``, ``n_starts``, ``phase2``, ...);
         ``random_state`` is used by construction and ignored by the
@@ -57,6 +63,22 @@ def reduce_expansion(
     Returns
     -------
     ReducedSetResult
+        The reduced-set vectors, their coefficients and the errors.
+
+    Raises
+    ------
+    ValueError
+        For an unknown `method`.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
+    methods; V-C: selection; V-D: construction).
+
+    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
+    International Conference on Machine Learning (ICML), 1996.
 
     Examples
     --------

@@ -17,33 +17,70 @@ __all__ = ["ReducedSetResult"]
 
 @dataclass
 class ReducedSetResult:
-    """m expansions approximated over one reduced set of p vectors.
+    r"""The approximation of m expansions over one reduced set of p vectors.
 
-    ``Ψ_k = Σ_i α_ki φ(x_i)`` is replaced by ``Ψ'_k = Σ_j β_kj φ(z_j)`` with
-    p ≪ n, so that evaluating ``⟨Ψ'_k, φ(x)⟩`` costs p kernel values instead
-    of n (Schölkopf et al. 1999, Sec. V).
+    Each expansion :math:`\Psi_k = \sum_{i=1}^n \alpha_{ki} \phi(x_i)` is replaced by
+
+    .. math:: \Psi'_k = \sum_{j=1}^p \beta_{kj} \phi(z_j), \qquad p \ll n,
+
+    so that evaluating :math:`\langle \Psi'_k, \phi(x) \rangle` costs p kernel
+    values instead of n (Schölkopf et al. 1999, Sec. V). Every reduced-set
+    method (:func:`reduce_expansion`) returns one; the parameters are kept as
+    attributes of the same names.
+
+    Parameters
+    ----------
+    vectors : ndarray of shape (p, d)
+        The reduced-set vectors :math:`z_j`, shared by all expansions.
+    coef : ndarray of shape (m, p)
+        The coefficients :math:`\beta_{kj}` (zero where an expansion does not
+        use :math:`z_j`).
+    kernel : Kernel
+        The kernel of the expansions.
+    error : ndarray of shape (m,)
+        The feature-space error :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2`.
+    norm2 : ndarray of shape (m,)
+        The squared norms :math:`\|\Psi_k\|^2`, the scale of the error.
+    method : str
+        The method that made it: ``"construction"``, ``"selection_kpca"`` or
+        ``"selection_l1"``.
+    support_indices : ndarray of shape (p,) or None, default=None
+        For selection, the rows of the original support that were kept.
+    history : dict, default={}
+        ``{"n_vectors": (s,), "error": (s, m)}``: the error along the run
+        (vectors added by construction, removed by kernel PCA selection).
+    info : dict, default={}
+        Method-specific extras (removal order, penalty; the pre-image method
+        and its counts of a construction).
 
     Attributes
     ----------
-    vectors : ndarray of shape (p, d)
-        The reduced-set vectors z_j, shared by all expansions.
-    coef : ndarray of shape (m, p)
-        The coefficients β (zero where an expansion does not use z_j).
-    kernel : Kernel
-    error : ndarray of shape (m,)
-        The feature-space error ``ρ_k = ‖Ψ_k − Ψ'_k‖²``.
-    norm2 : ndarray of shape (m,)
-        ``‖Ψ_k‖²``, the scale of the error.
-    method : str
-        ``"construction"``, ``"selection_kpca"`` or ``"selection_l1"``.
-    support_indices : ndarray of shape (p,) or None
-        For selection, the rows of the original support that were kept.
-    history : dict
-        ``{"n_vectors": (s,), "error": (s, m)}``: the error along the run
-        (vectors added by construction, removed by kernel PCA selection).
-    info : dict
-        Method-specific extras (removal order, penalty; the pre-image method
-        and its counts of a construction).
+    n_vectors : int
+        The number p of reduced-set vectors.
+    relative_error : ndarray of shape (m,)
+        The relative errors :math:`\rho_k / \|\Psi_k\|^2`.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
+    methods).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.reduced_set import select_kpca
+    >>> X = np.array([[0.0], [0.0], [3.0]])            # a duplicated point
+    >>> psi = FeatureExpansion([1.0, 1.0, -0.5], X, GaussianKernel(gamma=1.0))
+    >>> rs = select_kpca(psi, 2)
+    >>> rs.n_vectors, rs.method, rs.coef.round(6)
+    (2, 'selection_kpca', array([[ 2. , -0.5]]))
+    >>> rs.evaluate([[0.0], [3.0]]).round(4)           # 2 - 0.5 exp(-9), 2 exp(-9) - 0.5
+    array([[ 1.9999],
+           [-0.4998]])
     """
 
     vectors: np.ndarray
@@ -63,7 +100,7 @@ class ReducedSetResult:
 
     @property
     def relative_error(self) -> np.ndarray:
-        """``ρ_k / ‖Ψ_k‖²`` (0 for an expansion that is zero)."""
+        r"""The relative errors :math:`\rho_k / \|\Psi_k\|^2` (0 for a zero expansion)."""
         return np.divide(
             self.error,
             self.norm2,
@@ -72,14 +109,33 @@ class ReducedSetResult:
         )
 
     def expansion(self) -> FeatureExpansion:
-        """The reduced expansions ``Ψ'_k`` as a :class:`~preimage.FeatureExpansion`."""
+        r"""Return the reduced expansions :math:`\Psi'_k`.
+
+        Returns
+        -------
+        FeatureExpansion
+            The m expansions over the p reduced-set vectors, with the
+            coefficients ``coef``.
+        """
         return FeatureExpansion(self.coef, self.vectors, self.kernel)
 
     def evaluate(self, X: ArrayLike) -> np.ndarray:
-        """``⟨Ψ'_k, φ(x)⟩ = Σ_j β_kj k(z_j, x)`` for every point, shape (n, m).
+        r"""Evaluate the reduced expansions at points.
 
-        One kernel block ``k(X, Z)`` of n × p values: this is where the
+        .. math:: \langle \Psi'_k, \phi(x) \rangle = \sum_{j=1}^p \beta_{kj} k(z_j, x)
+
+        One kernel block :math:`k(X, Z)` of shape (n, p): this is where the
         speed-up over the original expansion comes from.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+            The points.
+
+        Returns
+        -------
+        ndarray of shape (n, m)
+            The value of every expansion at every point.
         """
         X = check_array_2d(X, "X", n_features=self.vectors.shape[1])
         K = self.kernel.block(X, self.vectors, check_input=False, names="'X'")

@@ -2,7 +2,7 @@
 (Schölkopf et al. 1999, Sec. V-C).
 
 Both methods choose which support points to keep; the kept points then get
-the optimal coefficients of Prop. 3, so the selection is judged only by the
+the optimal coefficients of Prop. 4, so the selection is judged only by the
 subset it picks.
 """
 
@@ -44,7 +44,7 @@ def _kpca_path(K, A, S, n_keep):
     At each step, with the current coefficients β over S and the unit
     eigenvectors γ (eigenvalue λ) of ``K_SS``, removing x_i along γ costs
     ``Σ_k (β_ki / γ_i)² λ``; the pair (i, γ) of least cost is removed and the
-    remaining coefficients are refitted to the original expansions (Prop. 3).
+    remaining coefficients are refitted to the original expansions (Prop. 4).
     One eigendecomposition per step serves both the refit and the costs.
     """
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
@@ -76,24 +76,28 @@ def _kpca_path(K, A, S, n_keep):
 def select_kpca(
     expansion: FeatureExpansion, n_vectors: int, *, shared: bool = False
 ) -> ReducedSetResult:
-    """Reduced-set selection via kernel PCA (Schölkopf et al. 1999, Sec. V-C.1).
+    r"""Select a reduced set among the support points by kernel PCA.
 
-    If γ is a unit eigenvector of the Gram matrix K with eigenvalue λ, then
-    ``‖Σ_i γ_i φ(x_i)‖² = λ``; removing x_n by ``β ← β − (β_n/γ_n) γ`` costs
+    If :math:`\gamma` is a unit eigenvector of the Gram matrix K with
+    eigenvalue :math:`\lambda`, then
+    :math:`\|\sum_i \gamma_i \phi(x_i)\|^2 = \gamma^\top K \gamma = \lambda`;
+    removing :math:`x_n` by :math:`\beta \leftarrow \beta - (\beta_n / \gamma_n) \gamma`
+    costs
 
-    .. math:: (β_n / γ_n)^2 λ,
+    .. math:: \Big(\frac{\beta_n}{\gamma_n}\Big)^2 \lambda,
 
     exactly zero along the null space of K (duplicated or linearly dependent
-    points). The point and eigenvector of least cost are removed, the
-    remaining coefficients refitted with Prop. 3, and the step repeated until
-    `n_vectors` points remain.
+    points) (Schölkopf et al. 1999, Sec. V-C.1). The point and eigenvector of
+    least cost are removed, the remaining coefficients refitted with Prop. 4
+    (:func:`optimal_coefficients`), and the step repeated until `n_vectors`
+    points remain.
 
     Parameters
     ----------
     expansion : FeatureExpansion
         The m expansions to approximate.
     n_vectors : int
-        Points to keep: per expansion (up to m × `n_vectors` distinct points
+        Points to keep: per expansion (up to ``m * n_vectors`` distinct points
         in all), or in all when `shared`.
     shared : bool, default=False
         Select one subset for all m expansions (the removal cost summed over
@@ -107,6 +111,28 @@ def select_kpca(
         ``support_indices`` are the kept rows of ``expansion.support``;
         ``info["removal_order"]`` lists, per group, the removed rows in order,
         so that the subset of any larger size is known from the one run.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-C.1: selection
+    via kernel PCA; Sec. V-B, Prop. 4: the refit).
+
+    Examples
+    --------
+    A duplicated point is removed at no cost, its coefficient moved to its
+    copy:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.reduced_set import select_kpca
+    >>> X = np.array([[0.0], [0.0], [3.0]])
+    >>> psi = FeatureExpansion([1.0, 1.0, -0.5], X, GaussianKernel(gamma=1.0))
+    >>> rs = select_kpca(psi, 2)
+    >>> rs.support_indices, rs.coef.round(6), float(rs.error[0]) < 1e-12
+    (array([1, 2]), array([[ 2. , -0.5]]), True)
     """
     expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
     K = support_gram(expansion)
@@ -205,39 +231,75 @@ def select_l1(
     weights: str | ArrayLike = "uniform",
     shared: bool = False,
 ) -> ReducedSetResult:
-    """Reduced-set selection via ℓ1 penalisation (Schölkopf et al. 1999, Sec. V-C.2).
+    r"""Select a reduced set among the support points by an :math:`\ell_1` penalty.
 
-    .. math:: \\min_β \\; ‖Σ_i (α_i − β_i) φ(x_i)‖² + λ Σ_i c_i |β_i|
+    .. math::
+        \min_\beta \; \Big\|\sum_i (\alpha_i - \beta_i) \phi(x_i)\Big\|^2
+        + \lambda \sum_i c_i |\beta_i|
 
-    The points with non-zero β are kept and their coefficients refitted with
-    Prop. 3. The quadratic program is solved by scikit-learn's coordinate
-    descent (:func:`sklearn.linear_model.lasso_path`) after the change of
-    variables ``K = LᵀL``, ``w = c ⊙ β``.
+    (Schölkopf et al. 1999, Sec. V-C.2). The points with non-zero
+    :math:`\beta_i` are kept and their coefficients refitted with Prop. 4
+    (:func:`optimal_coefficients`). The quadratic program is solved by
+    scikit-learn's coordinate descent (:func:`sklearn.linear_model.lasso_path`)
+    after the change of variables :math:`K = L^\top L`,
+    :math:`w_i = c_i \beta_i`.
 
     Parameters
     ----------
     expansion : FeatureExpansion
+        The m expansions to approximate.
     n_vectors : int, optional
-        Points to keep (per expansion, up to m × `n_vectors` distinct points
+        Points to keep (per expansion, up to ``m * n_vectors`` distinct points
         in all, or in all when `shared`): the penalty is the largest on the
         regularisation path that keeps this many, and ties at that penalty go
         to the largest coefficients. Give this or `penalty`.
     penalty : float, optional
-        λ > 0 itself; the number of points kept follows from it.
-    weights : {"uniform", "inverse"} or array of shape (n,), default="uniform"
-        The c_i: one, or ``mean|α| / |α_i|`` so that small coefficients are
-        shrunk harder (the paper's rationale for a sparser result).
+        The penalty :math:`\lambda > 0` itself; the number of points kept
+        follows from it.
+    weights : {"uniform", "inverse"} or array-like of shape (n,), default="uniform"
+        The weights :math:`c_i`: 1, or :math:`c_i = \bar a / a_i` with
+        :math:`a_i = \max_k |\alpha_{ki}|` and :math:`\bar a` its mean over the
+        points, so that small coefficients are shrunk harder (the paper's
+        rationale for a sparser result); or positive weights, one per support
+        point.
     shared : bool, default=False
         One subset for all m expansions with the group penalty
-        ``λ Σ_i c_i ‖β_i·‖₂`` (scikit-learn's multi-task Lasso), so that a
-        point used by one expansion costs little for the others. The paper's
-        multiclass penalty is the ``max`` over expansions instead of the 2-norm;
+        :math:`\lambda \sum_i c_i \|(\beta_{1i}, \dots, \beta_{mi})\|_2`
+        (scikit-learn's multi-task Lasso), so that a point used by one
+        expansion costs little for the others. The paper's multiclass penalty
+        (Sec. V-C.3) is :math:`\lambda \sum_i c_i \max_k |\beta_{ki}|` instead;
         both vanish exactly when a point is unused by every expansion.
 
     Returns
     -------
     ReducedSetResult
-        ``info["penalty"]`` holds the λ used, per group.
+        ``info["penalty"]`` holds the :math:`\lambda` used, per group.
+
+    Raises
+    ------
+    ValueError
+        Unless exactly one of `n_vectors` and `penalty` is given.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-C.2: selection
+    via :math:`\ell_1` penalization; Sec. V-C.3: the multiclass case).
+
+    Examples
+    --------
+    Of two copies of a point one is kept, with the coefficients of both:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.reduced_set import select_l1
+    >>> X = np.array([[0.0], [0.0], [3.0]])
+    >>> psi = FeatureExpansion([1.0, 1.0, -0.5], X, GaussianKernel(gamma=1.0))
+    >>> rs = select_l1(psi, 2)
+    >>> rs.support_indices, rs.coef.round(6), float(rs.error[0]) < 1e-12
+    (array([0, 2]), array([[ 2. , -0.5]]), True)
     """
     if (n_vectors is None) == (penalty is None):
         raise ValueError("give exactly one of 'n_vectors' and 'penalty'")

@@ -37,12 +37,47 @@ _SKLEARN_KERNELS = ("rbf", "poly", "sigmoid", "linear")
 def kernel_from_sklearn(
     kernel: str, gamma: float | None, degree: int, coef0: float, name: str
 ) -> Kernel:
-    """The preimage kernel object for scikit-learn's kernel spelling.
+    r"""Return the preimage kernel object for scikit-learn's spelling of a kernel.
 
-    ``'rbf'`` → ``exp(−γ‖x − y‖²)``, ``'poly'`` → ``(γ⟨x, y⟩ + c₀)^p``,
-    ``'sigmoid'`` → ``tanh(γ⟨x, y⟩ + c₀)``, ``'linear'`` → ``⟨x, y⟩``: the
-    formulas of :mod:`sklearn.metrics.pairwise`, resolved by
-    :func:`preimage.kernels.make_kernel`. Errors name `name`.
+    The formulas of :mod:`sklearn.metrics.pairwise`,
+
+    * ``'rbf'``: :math:`k(x, y) = \exp(-\gamma \|x - y\|^2)`,
+    * ``'poly'``: :math:`k(x, y) = (\gamma \langle x, y \rangle + c_0)^d`,
+    * ``'sigmoid'``: :math:`k(x, y) = \tanh(\gamma \langle x, y \rangle + c_0)`,
+    * ``'linear'``: :math:`k(x, y) = \langle x, y \rangle`,
+
+    resolved by :func:`preimage.kernels.make_kernel`.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "poly", "sigmoid", "linear"}
+        scikit-learn's name of the kernel.
+    gamma : float or None
+        The width :math:`\gamma` (not used by ``'linear'``).
+    degree : int
+        The degree d of ``'poly'``.
+    coef0 : float
+        The constant :math:`c_0` of ``'poly'`` and ``'sigmoid'``.
+    name : str
+        The argument an error names.
+
+    Returns
+    -------
+    Kernel
+        The preimage kernel with these parameters.
+
+    Raises
+    ------
+    ValueError
+        For another kernel (``'precomputed'`` or a callable cannot be
+        evaluated at constructed vectors), or parameters the preimage kernel
+        does not accept.
+
+    Examples
+    --------
+    >>> from preimage.reduced_set import kernel_from_sklearn
+    >>> kernel_from_sklearn("poly", 0.5, 3, 1.0, "model")
+    PolynomialKernel(degree=3, gamma=0.5, coef0=1.0)
     """
     if not isinstance(kernel, str) or kernel not in _SKLEARN_KERNELS:
         raise ValueError(
@@ -65,10 +100,31 @@ def kernel_from_sklearn(
 
 
 def svm_kernel(model: SVC | SVR, name: str = "model") -> Kernel:
-    """The kernel of a fitted ``SVC``/``SVR`` as a preimage kernel object.
+    """Return the kernel of a fitted SVC or SVR as a preimage kernel object.
 
-    Uses the width the model resolved at fit time (``model._gamma``, the value
-    of ``gamma='scale'`` or ``'auto'``).
+    Uses the width the model resolved at fit time (``model._gamma``, the
+    value of ``gamma='scale'`` or ``'auto'``).
+
+    Parameters
+    ----------
+    model : sklearn.svm.SVC or sklearn.svm.SVR, fitted
+        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``.
+    name : str, default="model"
+        The argument an error names.
+
+    Returns
+    -------
+    Kernel
+        The model's kernel (see :func:`kernel_from_sklearn`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.svm import SVC
+    >>> from preimage.reduced_set import svm_kernel
+    >>> X, y = np.array([[-1.0], [1.0]]), np.array([0, 1])
+    >>> svm_kernel(SVC().fit(X, y))     # gamma='scale' is 1 / (n_features * X.var()) = 1
+    GaussianKernel(gamma=1.0)
     """
     return kernel_from_sklearn(
         model.kernel, getattr(model, "_gamma", model.gamma), model.degree, model.coef0, name
@@ -93,28 +149,65 @@ def check_fitted(model, name, call="fit(X, y)"):
 
 @dataclass
 class SVMExpansion:
-    """A trained SVM as m feature-space expansions plus thresholds.
+    r"""A trained SVM as m feature-space expansions plus thresholds.
 
-    Machine k decides with ``⟨Ψ_k, φ(x)⟩ + b_k`` (``expansion.coef[k]`` are
-    its dual coefficients ``y_i α_i`` over the shared support).
+    Machine k decides with
 
-    Attributes
+    .. math::
+        f_k(x) = \langle \Psi_k, \phi(x) \rangle + b_k
+               = \sum_{i=1}^N \alpha_{ki} k(x_i, x) + b_k,
+
+    where ``expansion.coef[k]`` holds its dual coefficients
+    :math:`\alpha_{ki}` (the labels times the Lagrange multipliers) over the N
+    support vectors :math:`x_i` the machines share. A reduced set replaces
+    :math:`\Psi_k` by :math:`\sum_j \beta_{kj} \phi(z_j)` with fewer vectors
+    (Schölkopf et al. 1999, Sec. V). Made by :func:`svm_expansion`; the
+    parameters are kept as attributes of the same names.
+
+    Parameters
     ----------
     expansion : FeatureExpansion
-        The m machines' expansions over one shared support (n_SV, d).
+        The m machines' expansions over one shared support of shape
+        (n_SV, d).
     intercept : ndarray of shape (m,)
-        The thresholds b_k.
+        The thresholds :math:`b_k`.
     kind : {"binary", "ovo", "ovr", "regression"}
-    classes : ndarray or None
+        The kind of machine: a binary SVC, the pairs of a one-vs-one
+        multiclass SVC, the machines of a one-vs-rest classifier, or an SVR.
+    classes : ndarray or None, default=None
         The class labels (None for regression).
-    pairs : ndarray of shape (m, 2) or None
+    pairs : ndarray of shape (m, 2) or None, default=None
         For classifiers, the class indices ``(positive, negative)`` each
-        machine separates: a positive value votes for the first; −1 stands for
-        "all other classes" (one-vs-rest).
-    epsilon : float or None
-        The width of the ε-insensitive tube (regression).
-    decision_function_shape, break_ties
-        Copied from an ``SVC`` (``"ovr"``/False otherwise).
+        machine separates: a positive value votes for the first; -1 stands
+        for "all other classes" (one-vs-rest).
+    epsilon : float or None, default=None
+        The width :math:`\varepsilon` of the insensitive tube (regression).
+    decision_function_shape : {"ovr", "ovo"}, default="ovr"
+        Copied from an ``SVC``.
+    break_ties : bool, default=False
+        Copied from an ``SVC``.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-A: the SV
+    decision function as the expansion a reduced set approximates).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.svm import SVC
+    >>> from preimage.reduced_set import svm_expansion
+    >>> X, y = np.array([[-1.0], [1.0]]), np.array([0, 1])
+    >>> machines = svm_expansion(SVC(kernel="linear", C=10).fit(X, y))
+    >>> machines.decision_values([[2.0]]).round(6) + 0.0       # w = 1, b = 0
+    array([[2.]])
+
+    Decision values shifted by 1 get the threshold -1 back:
+
+    >>> machines.thresholds(np.array([[0.0], [2.0]]), y)
+    array([-1.])
     """
 
     expansion: FeatureExpansion
@@ -127,22 +220,50 @@ class SVMExpansion:
     break_ties: bool = False
 
     def decision_values(self, X: ArrayLike) -> np.ndarray:
-        """``⟨Ψ_k, φ(x)⟩ + b_k`` for every point and machine, shape (n, m)."""
+        r"""Return the decision values of every machine at points.
+
+        .. math:: f_k(x) = \langle \Psi_k, \phi(x) \rangle + b_k
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+            The points.
+
+        Returns
+        -------
+        ndarray of shape (n, m)
+            The values :math:`f_k(x)`: the model's ``decision_function``
+            with ``decision_function_shape='ovo'``.
+        """
         e = self.expansion
         X = check_array_2d(X, "X", n_features=e.n_features)
         K = e.kernel.block(X, e.support, check_input=False, overflow="ignore")
         return K @ e.coef.T + self.intercept
 
     def thresholds(self, values: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """The thresholds recomputed on the training set.
+        r"""Return the thresholds recomputed on the training set.
 
-        `values` (n, m) are the (reduced) machines' ``⟨Ψ'_k, φ(x_i)⟩`` without
-        threshold, `y` the class indices (classifiers) or targets (regression)
-        of the training points. A classifier machine takes the b with the
-        fewest training errors among its own samples (a one-vs-one pair those
-        of its two classes, a one-vs-rest machine all of them;
-        :func:`classification_threshold`), an SVR the b with the least
-        ε-insensitive loss (:func:`epsilon_insensitive_threshold`).
+        A classifier machine takes the b with the fewest training errors
+        among its own samples (a one-vs-one pair those of its two classes, a
+        one-vs-rest machine all of them;
+        :func:`~preimage.reduced_set.classification_threshold`), an SVR the b
+        with the least :math:`\varepsilon`-insensitive loss
+        (:func:`~preimage.reduced_set.epsilon_insensitive_threshold`).
+
+        Parameters
+        ----------
+        values : ndarray of shape (n, m)
+            The (reduced) machines' values
+            :math:`\langle \Psi'_k, \phi(x_i) \rangle` at the training points,
+            without threshold.
+        y : ndarray of shape (n,)
+            The class indices (classifiers) or targets (regression) of the
+            training points.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            The thresholds :math:`b_k`.
         """
         b = self.intercept.copy()
         if self.kind == "regression":
@@ -255,12 +376,23 @@ def _ovr_expansion(model, name):
 
 
 def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -> SVMExpansion:
-    """A fitted scikit-learn SVM as feature-space expansions.
+    r"""Return a fitted scikit-learn SVM as feature-space expansions.
+
+    A kernel SVM decides with :math:`g(x) + b`, where
+
+    .. math::
+        g(x) = \langle \Psi, \phi(x) \rangle, \qquad
+        \Psi = \sum_{i=1}^N \alpha_i \phi(x_i)
+
+    is summed over its N support vectors (Schölkopf et al. 1999, Sec. V-A).
+    This reads :math:`\Psi`, b and the kernel of each of its machines, so that
+    a reduced set can replace :math:`\Psi` by :math:`\sum_j \beta_j \phi(z_j)`
+    with fewer vectors.
 
     Parameters
     ----------
     model : SVC, SVR or OneVsRestClassifier of binary SVCs, fitted
-        Kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``.
+        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``.
     name : str, default="model"
         The argument an error names.
 
@@ -268,9 +400,38 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
     -------
     SVMExpansion
         One expansion per machine (binary SVC, SVR: 1; SVC with c classes:
-        c(c − 1)/2 pairwise machines; one-vs-rest: c), whose
+        :math:`c(c - 1)/2` pairwise machines; one-vs-rest: c), whose
         :meth:`~SVMExpansion.decision_values` are the model's
         ``decision_function`` with ``decision_function_shape='ovo'``.
+
+    Raises
+    ------
+    TypeError
+        If `model` is not one of these estimators.
+    sklearn.exceptions.NotFittedError
+        If `model` is not fitted.
+    ValueError
+        If `model` has no support vectors or a kernel other than these.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-A: the SV
+    decision function as the expansion a reduced set approximates).
+
+    Examples
+    --------
+    Two points at -1 and 1: the linear SVM's weight vector is
+    :math:`w = 0.5 x_2 - 0.5 x_1 = 1`.
+
+    >>> import numpy as np
+    >>> from sklearn.svm import SVC
+    >>> from preimage.reduced_set import svm_expansion
+    >>> X, y = np.array([[-1.0], [1.0]]), np.array([0, 1])
+    >>> machines = svm_expansion(SVC(kernel="linear", C=10).fit(X, y))
+    >>> machines.kind, machines.expansion.coef.round(6), machines.intercept.round(6) + 0.0
+    ('binary', array([[-0.5,  0.5]]), array([0.]))
     """
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.svm import SVC, SVR

@@ -1,7 +1,7 @@
 """The thresholds of reduced machines, recomputed on the training set.
 
 "In all RS systems, the optimal SV threshold was recomputed on the training
-set" (Schölkopf et al. 1999, Sec. VI-A): once the weight vector Ψ of a
+set" (Schölkopf et al. 1999, Sec. VI-B): once the weight vector Ψ of a
 machine is replaced by a reduced Ψ', the constant b is chosen again for the
 new decision values ``g(x_i) = ⟨Ψ', φ(x_i)⟩``: the b with the fewest training
 errors for a classifier, the b with the least ε-insensitive loss for a
@@ -20,38 +20,54 @@ __all__ = ["classification_threshold", "epsilon_insensitive_threshold"]
 
 
 def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0.0) -> float:
-    """The threshold b with the fewest training errors of ``sign(g(x) + b)``.
+    r"""Return the threshold with the fewest training errors.
 
-    The number of errors ``#{i : y_i (g_i + b) ≤ 0}`` is piecewise constant in
-    b, changing only at ``b = −g_i``; it is smallest on one or more open
-    intervals between consecutive such points. Of those the one nearest `b0`
-    (the SVM's own threshold) is taken, and b is its midpoint, the point
-    farthest from both neighbouring training values — "in all RS systems,
-    the optimal SV threshold was recomputed on the training set" (Schölkopf
-    et al. 1999, Sec. VI-A).
+    The number of training errors of :math:`\operatorname{sign}(g(x_i) + b)`,
+
+    .. math:: E(b) = \#\{i : y_i (g(x_i) + b) \le 0\},
+
+    is piecewise constant in b, changing only at :math:`b = -g(x_i)`; it is
+    smallest on one or more open intervals between consecutive such points.
+    Of those the one nearest `b0` (the SVM's own threshold) is taken, and b
+    is its midpoint, the point farthest from both neighbouring training
+    values: "in all RS systems, the optimal SV threshold was recomputed on
+    the training set" (Schölkopf et al. 1999, Sec. VI-B).
 
     Parameters
     ----------
-    values : array of shape (n,)
-        ``g(x_i)``, the decision values without threshold.
-    y_sign : array of shape (n,)
-        The labels as −1 or +1 (+1: the class of positive values).
+    values : array-like of shape (n,)
+        The decision values :math:`g(x_i)`, without threshold.
+    y_sign : array-like of shape (n,)
+        The labels as -1 or +1 (+1: the class of positive values).
     b0 : float, default=0
         The original threshold, which decides between equally good intervals.
 
     Returns
     -------
     float
-        b. An unbounded optimal interval has no midpoint: then b is `b0` when
-        it lies inside, otherwise the interval's finite end moved outward by
-        1, the margin of a canonical SVM. With no samples, `b0`.
+        The threshold b. An unbounded optimal interval has no midpoint: then
+        b is `b0` when it lies inside, otherwise the interval's finite end
+        moved outward by 1, the margin of a canonical SVM. With no samples,
+        `b0`.
 
     Notes
     -----
-    O(n log n): one sort, then cumulative counts of positives and negatives.
+    :math:`O(n \log n)`: one sort, then cumulative counts of positives and
+    negatives.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. VI-B: the
+    threshold of every reduced-set machine recomputed on the training set).
 
     Examples
     --------
+    The negative sample is at -2, the positives at -1, 1 and 3: every b in
+    (1, 2) separates them, and b is its midpoint.
+
+    >>> from preimage.reduced_set import classification_threshold
     >>> classification_threshold([-2.0, -1.0, 1.0, 3.0], [-1, 1, 1, 1], b0=0.0)
     1.5
     """
@@ -93,33 +109,58 @@ def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0
 
 
 def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float:
-    """The threshold b minimising the ε-insensitive loss.
+    r"""Return the threshold minimising the :math:`\varepsilon`-insensitive loss.
 
-    .. math:: L(b) = Σ_i \\max(0, |r_i − b| − ε),  r_i = y_i − g(x_i)
+    .. math::
+        L(b) = \sum_i \max(0, |r_i - b| - \varepsilon), \qquad
+        r_i = y_i - g(x_i),
 
     the loss an SVR's threshold minimises once its weight vector is fixed
-    (Vapnik's ε-insensitive loss; recomputed on the training set as Schölkopf
-    et al. 1999, Sec. VI, do for classifiers).
+    (Vapnik's :math:`\varepsilon`-insensitive loss; recomputed on the
+    training set as Schölkopf et al. 1999, Sec. VI-B, do for classifiers).
 
-    L is convex and piecewise linear with breakpoints ``r_i ± ε``; its right
-    slope at b is ``#{r_i + ε ≤ b} − #{r_i − ε > b}``, an integer count, so
-    the minimisers ``{b : slope(b⁻) ≤ 0 ≤ slope(b⁺)}`` are found exactly by
-    binary search in the sorted breakpoints, O(n log n). They form an
-    interval [lo, hi] between two breakpoints; its midpoint is returned.
+    L is convex and piecewise linear with breakpoints
+    :math:`r_i \pm \varepsilon`; its right slope at b is
+    :math:`\#\{i : r_i + \varepsilon \le b\} - \#\{i : r_i - \varepsilon > b\}`,
+    an integer count, so the minimisers, the b with a left slope
+    :math:`\le 0` and a right slope :math:`\ge 0`, are found exactly by
+    binary search in the sorted breakpoints, in :math:`O(n \log n)`. They
+    form an interval [lo, hi] between two breakpoints; its midpoint is
+    returned.
 
     Parameters
     ----------
-    residuals : array of shape (n,)
-        ``y_i − g(x_i)``.
+    residuals : array-like of shape (n,)
+        The residuals :math:`r_i = y_i - g(x_i)`.
     epsilon : float
-        Half-width ε ≥ 0 of the insensitive tube.
+        The half-width :math:`\varepsilon \ge 0` of the insensitive tube.
 
     Returns
     -------
     float
+        The threshold b, the midpoint of the minimisers of L.
+
+    Raises
+    ------
+    ValueError
+        If `residuals` is empty.
+
+    References
+    ----------
+    V. N. Vapnik. The Nature of Statistical Learning Theory. Springer, 1995
+    (the :math:`\varepsilon`-insensitive loss).
+
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
+    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. VI-B: the
+    thresholds of reduced-set machines recomputed on the training set).
 
     Examples
     --------
+    With :math:`\varepsilon = 0.5`, L is flat on [0.5, 1.5], the tube around
+    the middle residual:
+
+    >>> from preimage.reduced_set import epsilon_insensitive_threshold
     >>> epsilon_insensitive_threshold([0.0, 1.0, 10.0], epsilon=0.5)
     1.0
     """
