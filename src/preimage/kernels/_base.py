@@ -44,20 +44,59 @@ __all__ = ["Kernel", "RadialKernel", "DotProductKernel"]
 
 
 class Kernel:
-    """Base class of kernels ``k(x, y) = ⟨φ(x), φ(y)⟩``.
+    r"""Base class of the kernels on numeric vectors.
+
+    A kernel is the inner product of the images of two inputs under a feature
+    map :math:`\phi`:
+
+    .. math:: k(x, y) = \langle \phi(x), \phi(y) \rangle.
+
+    Every kernel object gives its Gram block (:meth:`block`, also
+    ``kernel(X, Y)``), in row chunks of bounded memory (:meth:`blocks`), its
+    diagonal (:meth:`diag`) and, where it has one, its gradient in the first
+    argument (:meth:`gradient`, :meth:`diag_gradient`): the protocol every
+    pre-image method uses.
 
     Subclasses are frozen dataclasses whose fields are the kernel parameters;
     they implement :meth:`_block` (and, where defined, :meth:`_gradient` and
     :meth:`_diag_gradient`) on validated 2-D arrays.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999, Sec. 1.
+
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II.
+
+    Examples
+    --------
+    The linear kernel, whose feature map is the identity:
+
+    >>> import numpy as np
+    >>> from preimage.kernels import LinearKernel
+    >>> k = LinearKernel()
+    >>> X = np.array([[1.0, 2.0], [3.0, 4.0]])
+    >>> k.block(X)  # 1 + 4, 3 + 8, 9 + 16
+    array([[ 5., 11.],
+           [11., 25.]])
+    >>> k.diag(X)
+    array([ 5., 25.])
+    >>> k.gradient(X[:1], X)  # the gradient of <z, x_i> in z is x_i
+    array([[[1., 2.],
+            [3., 4.]]])
     """
 
     #: ``k(x, x)`` is the same for every x (true for radial kernels).
     stationary = False
     #: The kernel has a gradient in its first argument.
     differentiable = True
-    #: Kernel values can overflow for finite input (a polynomial of large
-    #: data): public Gram blocks are then checked, and refused with a
-    #: ValueError naming the input, instead of holding inf.
+    #: Kernel values can overflow for finite input (a polynomial of large data).
+    #:
+    #: Public Gram blocks are then checked, and refused with a ValueError
+    #: naming the input, instead of holding inf.
     may_overflow = False
 
     # -- the protocol: validates, calls the implementation, checks the result --
@@ -74,12 +113,14 @@ class Kernel:
         overflow: str = "raise",
         names: str | None = None,
     ) -> np.ndarray:
-        """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y).
+        """Return the Gram block :math:`K_{ij} = k(x_i, y_j)`.
 
         Parameters
         ----------
-        X : array of shape (n_x, d)
-        Y : array of shape (n_y, d), default=X
+        X : array-like of shape (n_x, d)
+            The first arguments, one per row.
+        Y : array-like of shape (n_y, d), default=None
+            The second arguments, one per row; None means `X`.
         check_input : bool, default=True
             Validate X and Y (finite 2-D real arrays of equal width). False
             trusts the caller: the library's own calls on arrays it checked.
@@ -91,6 +132,11 @@ class Kernel:
         names : str, optional
             The arguments an overflow is blamed on (default ``'X'`` or
             ``'X' and 'Y'``).
+
+        Returns
+        -------
+        ndarray of shape (n_x, n_y)
+            The kernel values, in the floating dtype of the input.
         """
         X, Y = self._inputs(X, Y, check_input)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -107,11 +153,34 @@ class Kernel:
         overflow: str = "raise",
         names: str | None = None,
     ) -> Iterator[tuple[slice, np.ndarray]]:
-        """Yield ``(rows, self.block(X[rows], Y))`` over row chunks of X.
+        """Yield the Gram block of `X` and `Y` in chunks of rows of `X`.
 
         Chunks hold at most `working_memory` MiB (scikit-learn's setting by
         default), so a reduction over a large Gram matrix needs bounded memory.
-        `check_input`, `overflow` and `names` are those of :meth:`block`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_x, d)
+            The first arguments, one per row.
+        Y : array-like of shape (n_y, d), default=None
+            The second arguments, one per row; None means `X`.
+        working_memory : float, optional
+            The largest chunk, in MiB; by default scikit-learn's
+            ``working_memory`` setting.
+        check_input : bool, default=True
+            Validate X and Y, as in :meth:`block`.
+        overflow : {"raise", "ignore"}, default="raise"
+            What to do with kernel values beyond the float range, as in
+            :meth:`block`.
+        names : str, optional
+            The arguments an overflow is blamed on, as in :meth:`block`.
+
+        Yields
+        ------
+        rows : slice
+            The rows of `X` in the chunk.
+        K : ndarray of shape (n_rows, n_y)
+            Their Gram block, ``self.block(X[rows], Y)``.
         """
         X, Y = self._inputs(X, Y, check_input)
         names = names or ("'X'" if Y is X else "'X' and 'Y'")
@@ -129,8 +198,25 @@ class Kernel:
         overflow: str = "raise",
         names: str = "'X'",
     ) -> np.ndarray:
-        """The diagonal ``k(x_i, x_i)`` without the full Gram matrix
-        (`check_input`, `overflow` and `names` as in :meth:`block`)."""
+        """Return the diagonal :math:`k(x_i, x_i)` without the Gram matrix.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+            The inputs, one per row.
+        check_input : bool, default=True
+            Validate `X`, as in :meth:`block`.
+        overflow : {"raise", "ignore"}, default="raise"
+            What to do with kernel values beyond the float range, as in
+            :meth:`block`.
+        names : str, default="'X'"
+            The arguments an overflow is blamed on.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The values :math:`k(x_i, x_i)`.
+        """
         if check_input:
             X = check_array_2d(X, "X")
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -146,21 +232,30 @@ class Kernel:
         check_input: bool = True,
         overflow: str = "raise",
     ) -> np.ndarray:
-        """Gradient of ``k(z, x_i)`` in z.
+        r"""Return the gradient of :math:`k(z, x_i)` in z, or its weighted sum.
 
         Parameters
         ----------
-        Z : array of shape (m, d)
+        Z : array-like of shape (m, d)
             Points at which the gradient is taken.
-        X : array of shape (n, d)
+        X : array-like of shape (n, d)
             Second arguments.
-        weights : array of shape (m, n), optional
-            If given, return ``G_j = Σ_i weights_ji ∇_z k(z_j, x_i)``, shape (m, d),
-            computed without the (m, n, d) tensor. Otherwise return the full
-            gradient ``∇_z k(z_j, x_i)`` of shape (m, n, d).
-        check_input, overflow
-            As in :meth:`block`; gradients are always scanned (extreme
-            weights overflow even a bounded kernel's).
+        weights : array-like of shape (m, n), optional
+            If given, return the weighted sums
+            :math:`G_j = \sum_i w_{ji} \nabla_z k(z_j, x_i)`, computed without
+            the (m, n, d) tensor. Otherwise return the full gradient
+            :math:`\nabla_z k(z_j, x_i)`.
+        check_input : bool, default=True
+            Validate `Z`, `X` and `weights`, as in :meth:`block`.
+        overflow : {"raise", "ignore"}, default="raise"
+            What to do with gradients beyond the float range, as in
+            :meth:`block`; gradients are always scanned (extreme weights
+            overflow even a bounded kernel's).
+
+        Returns
+        -------
+        ndarray of shape (m, d) or (m, n, d)
+            The weighted sums (with `weights`) or the full gradient (without).
         """
         self._require_gradient()
         if check_input:
@@ -183,8 +278,24 @@ class Kernel:
     def diag_gradient(
         self, Z: ArrayLike, *, check_input: bool = True, overflow: str = "raise"
     ) -> np.ndarray:
-        """Gradient of ``k(z, z)`` in z, shape (m, d) (`check_input` and
-        `overflow` as in :meth:`gradient`)."""
+        """Return the gradient of :math:`k(z, z)` in z.
+
+        Parameters
+        ----------
+        Z : array-like of shape (m, d)
+            Points at which the gradient is taken.
+        check_input : bool, default=True
+            Validate `Z`, as in :meth:`gradient`.
+        overflow : {"raise", "ignore"}, default="raise"
+            What to do with gradients beyond the float range, as in
+            :meth:`gradient`.
+
+        Returns
+        -------
+        ndarray of shape (m, d)
+            The gradient at each point; zero for stationary kernels, whose
+            :math:`k(z, z)` is constant.
+        """
         self._require_gradient()
         if check_input:
             Z = check_array_2d(Z, "Z")
@@ -207,7 +318,19 @@ class Kernel:
         return _refuse_overflow(values, self, "kernel values", names)
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """The kernel parameters as a dict (the dataclass fields)."""
+        """Return the kernel parameters as a dict.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            Ignored: a kernel holds no estimators. Accepted for the signature
+            of scikit-learn's ``get_params``.
+
+        Returns
+        -------
+        dict
+            The dataclass fields, name to value.
+        """
         fields = dataclasses.fields(self)  # type: ignore[arg-type]  # subclasses are dataclasses
         return {f.name: getattr(self, f.name) for f in fields}
 
@@ -278,31 +401,94 @@ def _warn_clipped(n_bad, what, interval, kernel):
 
 
 class RadialKernel(Kernel):
-    """Kernels of the form ``k(x, y) = f(‖x − y‖²)``.
+    r"""Base class of the radial kernels, :math:`k(x, y) = f(\|x - y\|^2)`.
 
-    Subclasses define the profile ``f`` (:meth:`profile`), its derivative
-    ``f'`` and its inverse. The gradient in z is
-    ``∇_z k(z, x) = 2 f'(‖z − x‖²) (z − x)``, so a weighted sum of gradients is
-    two matrix products. Since ``k(x, x) = f(0)``,
+    Subclasses define the profile :math:`f` (:meth:`profile`), its derivative
+    :math:`f'` and its inverse. The gradient in z is
 
-        ‖φ(x) − φ(y)‖² = 2 f(0) − 2 f(‖x − y‖²),
+    .. math:: \nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x),
+
+    so a weighted sum of gradients is two matrix products. Since
+    :math:`k(x, x) = f(0)`,
+
+    .. math:: \|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2),
 
     which :meth:`distance2_from_feature_distance2` inverts (Kwok & Tsang 2003).
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999, Sec. 3 (kernels of
+    :math:`\|x - y\|^2` and their gradient).
+
+    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
+    IEEE Trans. Neural Networks 15(6), 2004 (ICML 2003).
+
+    Examples
+    --------
+    The Gaussian kernel :math:`f(r^2) = \exp(-r^2/2)`, at two points a squared
+    distance 2 apart, and back from the feature-space distance to the input
+    distance:
+
+    >>> import numpy as np
+    >>> from preimage.kernels import GaussianKernel
+    >>> k = GaussianKernel(gamma=0.5)
+    >>> d2 = 2.0 - 2.0 * float(k(np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]]))[0, 0])
+    >>> round(d2, 4)  # 2 - 2 exp(-1)
+    1.2642
+    >>> round(float(k.distance2_from_feature_distance2(d2)), 12)
+    2.0
     """
 
     stationary = True
 
     def profile(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """``f(r²)`` elementwise, at squared distances `r2`."""
+        r"""Return the profile :math:`f(r^2)` elementwise.
+
+        Parameters
+        ----------
+        r2 : ndarray
+            Squared distances :math:`r^2 = \|x - y\|^2`.
+
+        Returns
+        -------
+        ndarray
+            The kernel values, of the shape of `r2`.
+        """
         raise NotImplementedError
 
     def profile_derivative(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """``f'(r²)`` elementwise, at squared distances `r2`."""
+        r"""Return the derivative :math:`f'(r^2)` of the profile elementwise.
+
+        Parameters
+        ----------
+        r2 : ndarray
+            Squared distances :math:`r^2 = \|x - y\|^2`.
+
+        Returns
+        -------
+        ndarray
+            The derivatives in :math:`r^2`, of the shape of `r2`.
+        """
         raise NotImplementedError
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """``f⁻¹`` elementwise, for values inside the range of f (no clipping,
-        no check: see :meth:`distance2_from_value` for the checked map)."""
+        """Return the inverse profile :math:`f^{-1}(k)` elementwise, unchecked.
+
+        For values inside the range of f: no clipping, no check (see
+        :meth:`distance2_from_value` for the checked map).
+
+        Parameters
+        ----------
+        k : ndarray
+            Kernel values inside the range of f.
+
+        Returns
+        -------
+        ndarray
+            The squared distances, of the shape of `k`.
+        """
         raise NotImplementedError
 
     #: The open interval of kernel values f maps onto (for clipping).
@@ -315,11 +501,26 @@ class RadialKernel(Kernel):
         return np.full(X.shape[0], self.profile(np.zeros(1, dtype=X.dtype))[0])
 
     def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``f(‖z − x‖²)`` and ``f'(‖z − x‖²)`` for all pairs, from one distance
-        block: the two things a fixed-point step needs.
+        r"""Return the kernel block and the profile's derivative for all pairs.
 
-        For validated Z and X (no checks: values beyond the float range come
-        back as they are, which the fixed point treats as a failed step).
+        Both :math:`f(\|z - x\|^2)` and :math:`f'(\|z - x\|^2)` come from
+        one distance block: the two things a fixed-point step needs.
+
+        Parameters
+        ----------
+        Z : ndarray of shape (m, d)
+            Points, validated by the caller (no checks: values beyond the
+            float range come back as they are, which the fixed point treats as
+            a failed step).
+        X : ndarray of shape (n, d)
+            Second arguments, validated by the caller.
+
+        Returns
+        -------
+        K : ndarray of shape (m, n)
+            The kernel values :math:`f(\|z_j - x_i\|^2)`.
+        D : ndarray of shape (m, n)
+            The derivatives :math:`f'(\|z_j - x_i\|^2)`.
         """
         r2 = scaled_squared_distances(Z, X)
         return self.profile(r2), self.profile_derivative(r2)
@@ -332,10 +533,21 @@ class RadialKernel(Kernel):
         return 2 * (W.sum(axis=1)[:, None] * Z - W @ X)
 
     def distance2_from_value(self, values: ArrayLike) -> np.ndarray:
-        """Squared input distance ``‖x − y‖² = f⁻¹(k(x, y))``.
+        r"""Return the squared input distance :math:`\|x - y\|^2 = f^{-1}(k(x, y))`.
 
         Values outside the range of f (rounding, or an expansion that is no
-        kernel value at all) are clipped into it with a NumericalWarning.
+        kernel value at all) are clipped into it with a
+        :class:`~preimage.exceptions.NumericalWarning`.
+
+        Parameters
+        ----------
+        values : array-like
+            Kernel values :math:`k(x, y)`.
+
+        Returns
+        -------
+        ndarray
+            The squared distances, of the shape of `values`.
         """
         return self._clipped_inverse(check_real_array(values, "values"), "values")
 
@@ -349,11 +561,22 @@ class RadialKernel(Kernel):
         return _check_inverse(out, self, name)
 
     def distance2_from_feature_distance2(self, d2: ArrayLike) -> np.ndarray:
-        """Squared input distance from a squared feature-space distance.
+        r"""Return the squared input distance from a squared feature-space distance.
 
-        Inverts ``‖φ(x) − φ(y)‖² = 2 f(0) − 2 f(‖x − y‖²)``; for the Gaussian
-        ``exp(−γ r²)`` this is ``r² = −ln(1 − d̃²/2)/γ`` (Kwok & Tsang 2003,
-        valid for ``d̃² < 2``, larger values are clipped with a warning).
+        Inverts :math:`\|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2)`;
+        for the Gaussian :math:`\exp(-\gamma r^2)` this is
+        :math:`r^2 = -\ln(1 - \tilde d^2/2)/\gamma` (Kwok & Tsang 2003, valid
+        for :math:`\tilde d^2 < 2`, larger values are clipped with a warning).
+
+        Parameters
+        ----------
+        d2 : array-like
+            Squared feature-space distances :math:`\tilde d^2`.
+
+        Returns
+        -------
+        ndarray
+            The squared input distances :math:`r^2`, of the shape of `d2`.
         """
         d2 = check_real_array(d2, "d2")
         f0 = float(self.profile(np.zeros(1))[0])
@@ -361,21 +584,70 @@ class RadialKernel(Kernel):
 
 
 class DotProductKernel(Kernel):
-    """Kernels of the form ``k(x, y) = f(⟨x, y⟩)``.
+    r"""Base class of the dot-product kernels, :math:`k(x, y) = f(\langle x, y \rangle)`.
 
-    The gradient is ``∇_z k(z, x) = f'(⟨z, x⟩) x``; ``k(z, z) = f(‖z‖²)`` has
-    gradient ``2 f'(‖z‖²) z``. Where f is invertible,
-    :meth:`inner_product_from_value` gives back ``⟨x, y⟩`` — the basis of
-    Schölkopf et al.'s exact pre-image (1999, Prop. 2).
+    The gradient is :math:`\nabla_z k(z, x) = f'(\langle z, x \rangle)\, x`;
+    :math:`k(z, z) = f(\|z\|^2)` has gradient :math:`2 f'(\|z\|^2)\, z`.
+    Where f is invertible, :meth:`inner_product_from_value` gives back
+    :math:`\langle x, y \rangle`, the basis of Schölkopf et al.'s exact
+    pre-image (1999, Sec. IV-A): if
+    :math:`\Psi = \sum_i \gamma_i \phi(x_i)` has a pre-image z, then for an
+    orthonormal basis :math:`(e_j)` of the input space
+
+    .. math:: z = \sum_j f^{-1}\Big(\sum_i \gamma_i k(x_i, e_j)\Big)\, e_j.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. IV-A.
+
+    Examples
+    --------
+    The cubic kernel :math:`\langle x, y \rangle^3`, inverted back to the
+    inner product:
+
+    >>> import numpy as np
+    >>> from preimage.kernels import PolynomialKernel
+    >>> k = PolynomialKernel(degree=3, gamma=1.0, coef0=0.0)
+    >>> K = k(np.array([[1.0, 1.0]]), np.array([[2.0, 0.0]]))
+    >>> K  # <x, y> = 2
+    array([[8.]])
+    >>> k.inner_product_from_value(K)
+    array([[2.]])
     """
 
-    #: f is invertible on the whole real line (odd polynomial, sigmoid, linear).
+    #: The profile f is invertible on the whole real line (odd polynomial, sigmoid, linear).
     invertible = True
 
     def profile(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        r"""Return the profile :math:`f(t)` elementwise.
+
+        Parameters
+        ----------
+        t : ndarray
+            Inner products :math:`t = \langle x, y \rangle`.
+
+        Returns
+        -------
+        ndarray
+            The kernel values, of the shape of `t`.
+        """
         raise NotImplementedError
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        r"""Return the derivative :math:`f'(t)` of the profile elementwise.
+
+        Parameters
+        ----------
+        t : ndarray
+            Inner products :math:`t = \langle x, y \rangle`.
+
+        Returns
+        -------
+        ndarray
+            The derivatives in t, of the shape of `t`.
+        """
         raise NotImplementedError
 
     def _block(self, X, Y):
@@ -389,9 +661,26 @@ class DotProductKernel(Kernel):
         return self.profile(squared_norms(X))
 
     def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``f(⟨z, x⟩)`` and ``f'(⟨z, x⟩)`` for all pairs, from one product
-        (for validated Z and X, unchecked, as in
-        :meth:`RadialKernel.block_and_derivative`)."""
+        r"""Return the kernel block and the profile's derivative for all pairs.
+
+        Both :math:`f(\langle z, x \rangle)` and
+        :math:`f'(\langle z, x \rangle)` come from one product.
+
+        Parameters
+        ----------
+        Z : ndarray of shape (m, d)
+            Points, validated by the caller (unchecked, as in
+            :meth:`RadialKernel.block_and_derivative`).
+        X : ndarray of shape (n, d)
+            Second arguments, validated by the caller.
+
+        Returns
+        -------
+        K : ndarray of shape (m, n)
+            The kernel values :math:`f(\langle z_j, x_i \rangle)`.
+        D : ndarray of shape (m, n)
+            The derivatives :math:`f'(\langle z_j, x_i \rangle)`.
+        """
         t = Z @ X.T
         return self.profile(t), self.profile_derivative(t)
 
@@ -405,12 +694,23 @@ class DotProductKernel(Kernel):
         return 2 * self.profile_derivative(squared_norms(Z))[:, None] * Z
 
     def inner_product_from_value(self, values: ArrayLike) -> np.ndarray:
-        """Input inner product ``⟨x, y⟩ = f⁻¹(k(x, y))``.
+        r"""Return the input inner product :math:`\langle x, y \rangle = f^{-1}(k(x, y))`.
 
-        Values outside the range of f are clipped with a NumericalWarning.
-        Where f is not invertible on the whole line (even-degree polynomials,
-        see :attr:`invertible`), one branch is returned, as the kernel class
+        Values outside the range of f are clipped with a
+        :class:`~preimage.exceptions.NumericalWarning`. Where f is not
+        invertible on the whole line (even-degree polynomials, see
+        :attr:`invertible`), one branch is returned, as the kernel class
         documents.
+
+        Parameters
+        ----------
+        values : array-like
+            Kernel values :math:`k(x, y)`.
+
+        Returns
+        -------
+        ndarray
+            The inner products, of the shape of `values`.
         """
         values = check_real_array(values, "values")
         with np.errstate(over="ignore"):  # an overflow is refused just below
@@ -418,5 +718,18 @@ class DotProductKernel(Kernel):
         return _check_inverse(out, self, "values")
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """``f⁻¹`` elementwise (unchecked; see :meth:`inner_product_from_value`)."""
+        """Return the inverse profile :math:`f^{-1}(k)` elementwise, unchecked.
+
+        See :meth:`inner_product_from_value` for the checked map.
+
+        Parameters
+        ----------
+        k : ndarray
+            Kernel values.
+
+        Returns
+        -------
+        ndarray
+            The inner products, of the shape of `k`.
+        """
         raise NotImplementedError

@@ -18,49 +18,134 @@ def _scaled(t, gamma, coef0):
 
 @dataclass(frozen=True)
 class LinearKernel(DotProductKernel):
-    """Linear kernel ``k(x, y) = ⟨x, y⟩``; ``φ`` is the identity.
+    r"""Linear kernel, :math:`k(x, y) = \langle x, y \rangle`.
 
-    With it every pre-image problem has the answer of linear algebra, which
-    makes it the reference case of the tests.
+    The feature map :math:`\phi` is the identity. With it every pre-image
+    problem has the answer of linear algebra, which makes it the reference
+    case of the tests: Schölkopf et al.'s exact pre-image (1999, Sec. IV-A)
+    with f the identity is the expansion itself,
+
+    .. math:: z = \sum_j \Big(\sum_i \gamma_i \langle x_i, e_j \rangle\Big)\, e_j
+              = \sum_i \gamma_i x_i.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. IV-A.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import LinearKernel
+    >>> k = LinearKernel()
+    >>> k(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0], [1.0, 0.0]]))
+    array([[11.,  1.]])
     """
 
     def profile(self, t: np.ndarray) -> np.ndarray:
+        r"""Return the profile :math:`f(t) = t`.
+
+        Parameters
+        ----------
+        t : ndarray
+            Inner products :math:`t = \langle x, y \rangle`.
+
+        Returns
+        -------
+        ndarray
+            `t` itself.
+        """
         return t
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:
+        r"""Return the derivative :math:`f'(t) = 1` elementwise.
+
+        Parameters
+        ----------
+        t : ndarray
+            Inner products :math:`t = \langle x, y \rangle`.
+
+        Returns
+        -------
+        ndarray
+            Ones, of the shape and dtype of `t`.
+        """
         return np.ones_like(t)
 
     def _block(self, X, Y):
         return X @ Y.T
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
+        """Return the inverse profile :math:`f^{-1}(k) = k`.
+
+        Parameters
+        ----------
+        k : ndarray
+            Kernel values.
+
+        Returns
+        -------
+        ndarray
+            `k` itself: the inner products.
+        """
         return k
 
 
 @dataclass(frozen=True)
 class PolynomialKernel(DotProductKernel):
-    """Polynomial kernel ``k(x, y) = (γ ⟨x, y⟩ + c₀)^p``.
+    r"""Polynomial kernel, :math:`k(x, y) = (\gamma \langle x, y \rangle + c_0)^p`.
 
-    Homogeneous when ``coef0 = 0``: Mika et al. (1999) write ``(x·y)^d``.
+    Homogeneous when ``coef0 = 0``: Mika et al. (1999) write
+    :math:`(x \cdot y)^d`.
 
     Parameters
     ----------
     degree : int, default=3
-        The degree p ≥ 1.
+        The degree :math:`p \ge 1`.
     gamma : float, default=1.0
         Scale of the inner product, > 0.
     coef0 : float, default=1.0
-        The constant c₀.
+        The constant :math:`c_0`.
 
     Notes
     -----
     For odd p the profile is invertible on the real line,
-    ``⟨x, y⟩ = (sign(k)|k|^{1/p} − c₀)/γ``, and Schölkopf et al.'s exact
-    pre-image applies. For even p it is not (``k`` and ``−k`` have the same
-    image under the profile's inverse): :meth:`inner_product_from_value` then
-    returns the branch with ``γ⟨x, y⟩ + c₀ ≥ 0``, which is right whenever that
-    holds (non-negative data and c₀ ≥ 0, e.g. pixels), and clips negative
-    values with a warning.
+
+    .. math:: \langle x, y \rangle
+              = \frac{\operatorname{sign}(k)\, |k|^{1/p} - c_0}{\gamma},
+
+    and Schölkopf et al.'s exact pre-image applies. For even p it is not (the
+    two inner products with :math:`\gamma \langle x, y \rangle + c_0 = \pm s`
+    give the same value :math:`s^p`): :meth:`inner_product_from_value` then
+    returns the branch with :math:`\gamma \langle x, y \rangle + c_0 \ge 0`,
+    which is right whenever that holds (non-negative data and
+    :math:`c_0 \ge 0`, e.g. pixels), and clips negative values with a
+    warning.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999, Sec. 1.
+
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. IV-A.
+
+    P. Honeine and C. Richard, "A closed-form solution for the pre-image
+    problem in kernel-based machines", J. Signal Processing Systems 65(3),
+    2011, Table 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import PolynomialKernel
+    >>> k = PolynomialKernel(degree=2, gamma=1.0, coef0=1.0)
+    >>> k(np.array([[1.0, 2.0]]), np.array([[1.0, 1.0]]))  # (3 + 1)^2
+    array([[16.]])
+    >>> k.inner_product_from_value(np.array([16.0]))  # the branch 3 + 1 = +4
+    array([3.])
     """
 
     degree: int = 3
@@ -82,13 +167,39 @@ class PolynomialKernel(DotProductKernel):
 
     @property
     def invertible(self) -> bool:  # type: ignore[override]  # a class attribute in the base
+        """Whether the profile is invertible on the whole real line (odd degree)."""
         return self.degree % 2 == 1
 
     def profile(self, t: np.ndarray) -> np.ndarray:
+        r"""Return the profile :math:`f(t) = (\gamma t + c_0)^p` elementwise.
+
+        Parameters
+        ----------
+        t : ndarray
+            Inner products :math:`t = \langle x, y \rangle`.
+
+        Returns
+        -------
+        ndarray
+            The kernel values, of the shape and floating dtype of `t`; inf
+            where they overflow.
+        """
         with np.errstate(over="ignore", invalid="ignore"):
             return _in_dtype_of(_scaled(t, self.gamma, self.coef0) ** self.degree, t)
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:
+        r"""Return the derivative :math:`f'(t) = p \gamma (\gamma t + c_0)^{p-1}` elementwise.
+
+        Parameters
+        ----------
+        t : ndarray
+            Inner products :math:`t = \langle x, y \rangle`.
+
+        Returns
+        -------
+        ndarray
+            The derivatives in t, of the shape and floating dtype of `t`.
+        """
         with np.errstate(over="ignore", invalid="ignore"):
             base = _scaled(t, self.gamma, self.coef0) ** (self.degree - 1)
             return _in_dtype_of(self.degree * (self.gamma * base), t)
@@ -101,6 +212,22 @@ class PolynomialKernel(DotProductKernel):
                 np.power(block, self.degree, out=block)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
+        r"""Return the inverse profile :math:`f^{-1}(k) = (k^{1/p} - c_0)/\gamma` elementwise.
+
+        For odd p the real root :math:`\operatorname{sign}(k)\, |k|^{1/p}`;
+        for even p the non-negative root, with negative values clipped to 0
+        and a :class:`~preimage.exceptions.NumericalWarning`.
+
+        Parameters
+        ----------
+        k : ndarray
+            Kernel values.
+
+        Returns
+        -------
+        ndarray
+            The inner products, of the shape of `k`.
+        """
         p = self.degree
         if p % 2 == 1:
             root = np.sign(k) * np.abs(k) ** (1.0 / p)
@@ -112,11 +239,39 @@ class PolynomialKernel(DotProductKernel):
 
 @dataclass(frozen=True)
 class SigmoidKernel(DotProductKernel):
-    """Sigmoid kernel ``k(x, y) = tanh(γ ⟨x, y⟩ + c₀)``.
+    r"""Sigmoid kernel, :math:`k(x, y) = \tanh(\gamma \langle x, y \rangle + c_0)`.
 
     Not positive definite for all parameters, but invertible:
-    ``⟨x, y⟩ = (artanh(k) − c₀)/γ`` for ``|k| < 1`` (Schölkopf et al. 1999,
-    Prop. 2). Values at or beyond ±1 are clipped with a warning.
+
+    .. math:: \langle x, y \rangle
+              = \frac{\operatorname{artanh}(k) - c_0}{\gamma}, \qquad |k| < 1
+
+    (Schölkopf et al. 1999, Sec. IV-A). Values at or beyond :math:`\pm 1` are
+    clipped with a warning.
+
+    Parameters
+    ----------
+    gamma : float, default=1.0
+        Scale of the inner product, > 0.
+    coef0 : float, default=1.0
+        The constant :math:`c_0`.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. IV-A.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import SigmoidKernel
+    >>> k = SigmoidKernel(gamma=1.0, coef0=0.0)
+    >>> K = k(np.array([[0.5, 0.0]]), np.array([[1.0, 3.0]]))  # tanh(0.5)
+    >>> np.round(K, 4)
+    array([[0.4621]])
+    >>> np.round(k.inner_product_from_value(K), 12)
+    array([[0.5]])
     """
 
     gamma: float = 1.0
@@ -128,16 +283,55 @@ class SigmoidKernel(DotProductKernel):
         )
 
     def profile(self, t: np.ndarray) -> np.ndarray:
+        r"""Return the profile :math:`f(t) = \tanh(\gamma t + c_0)` elementwise.
+
+        Parameters
+        ----------
+        t : ndarray
+            Inner products :math:`t = \langle x, y \rangle`.
+
+        Returns
+        -------
+        ndarray
+            The kernel values, of the shape and floating dtype of `t`.
+        """
         # γt overflowing to ±inf is the intended answer here: tanh(±inf) = ±1.
         with np.errstate(over="ignore"):
             return _in_dtype_of(np.tanh(_scaled(t, self.gamma, self.coef0)), t)
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:
+        r"""Return the derivative :math:`f'(t) = \gamma (1 - \tanh^2(\gamma t + c_0))` elementwise.
+
+        Parameters
+        ----------
+        t : ndarray
+            Inner products :math:`t = \langle x, y \rangle`.
+
+        Returns
+        -------
+        ndarray
+            The derivatives in t, of the shape and floating dtype of `t`.
+        """
         with np.errstate(over="ignore"):
             s = np.tanh(_scaled(t, self.gamma, self.coef0))
             return _in_dtype_of(self.gamma * (1 - s * s), t)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
+        r"""Return the inverse profile :math:`f^{-1}(k) = (\operatorname{artanh}(k) - c_0)/\gamma`.
+
+        Values at or beyond :math:`\pm 1` are clipped just inside (-1, 1),
+        with a :class:`~preimage.exceptions.NumericalWarning`.
+
+        Parameters
+        ----------
+        k : ndarray
+            Kernel values.
+
+        Returns
+        -------
+        ndarray
+            The inner products, of the shape of `k`.
+        """
         _warn_clipped(int((np.abs(k) >= 1).sum()), "kernel values", "(-1, 1)", self)
         limit = np.nextafter(1.0, 0.0)
         return (np.arctanh(np.clip(k, -limit, limit)) - self.coef0) / self.gamma

@@ -312,9 +312,46 @@ def squared_distances(
     X_norm2: np.ndarray | None = None,
     Y_norm2: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Squared Euclidean distances ``‖x_i − y_j‖²`` (GEMM route, clamped at 0).
+    r"""Return the squared Euclidean distances :math:`\|x_i - y_j\|^2` for all pairs.
 
-    `X` and `Y` (default `X`) are validated as finite 2-D arrays of equal width.
+    The block is one matrix product (GEMM), by the expansion
+
+    .. math:: \|x - y\|^2 = \|x\|^2 + \|y\|^2 - 2 \langle x, y \rangle,
+
+    with the rounding of the cancellation where :math:`x \approx y` clamped
+    at 0, so no distance is negative.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_x, d)
+        The first points, validated as a finite 2-D array.
+    Y : array-like of shape (n_y, d), default=None
+        The second points, of the width of `X`; None means `X`.
+    X_norm2 : ndarray of shape (n_x,), optional
+        Precomputed squared norms :math:`\|x_i\|^2`.
+    Y_norm2 : ndarray of shape (n_y,), optional
+        Precomputed squared norms :math:`\|y_j\|^2`.
+
+    Returns
+    -------
+    ndarray of shape (n_x, n_y)
+        The squared distances, in the floating dtype of the input.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. IV-A (the
+    expansion, the polarization identity, carries the exact pre-image of
+    dot-product kernels over to radial ones).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import squared_distances
+    >>> squared_distances(np.array([[0.0, 0.0], [3.0, 4.0]]))
+    array([[ 0., 25.],
+           [25.,  0.]])
     """
     X = check_array_2d(X, "X")
     Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])

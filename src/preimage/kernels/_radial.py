@@ -20,24 +20,36 @@ def _exp_inplace(block):
 
 @dataclass(frozen=True)
 class GaussianKernel(RadialKernel):
-    """Gaussian (RBF) kernel ``k(x, y) = exp(−γ ‖x − y‖²)``.
+    r"""Gaussian (RBF) kernel, :math:`k(x, y) = \exp(-\gamma \|x - y\|^2)`.
 
-    The papers write ``exp(−‖x − y‖²/c)`` (Mika et al. 1999) or
-    ``exp(−‖x − y‖²/(2σ²))``: ``γ = 1/c = 1/(2σ²)``.
+    The papers write :math:`\exp(-\|x - y\|^2/c)` (Mika et al. 1999) or
+    :math:`\exp(-\|x - y\|^2/(2\sigma^2))` (Honeine & Richard 2011):
+    :math:`\gamma = 1/c = 1/(2\sigma^2)`.
 
     Parameters
     ----------
-    gamma : float
+    gamma : float, default=1.0
         Inverse width, > 0.
 
     Notes
     -----
-    The Gram block is one GEMM of width d + 2 that yields ``−γ‖x − y‖²``
-    directly (operands ``[X, ‖x‖², 1]`` and ``[2γY, −γ, −γ‖y‖²]``), followed
-    by a single pass over the output that clamps the product's rounding to
-    ``−γ‖x − y‖² ≤ 0`` and takes ``exp`` in place, on cache-sized row blocks
-    shared among the cores; float32 input stays float32. The inverse profile
-    is ``r² = −ln(k)/γ``.
+    The Gram block is one GEMM of width d + 2 that yields
+    :math:`-\gamma\|x - y\|^2` directly (operands :math:`[X, \|x\|^2, 1]` and
+    :math:`[2\gamma Y, -\gamma, -\gamma\|y\|^2]`), followed by a single pass
+    over the output that clamps the product's rounding to
+    :math:`-\gamma\|x - y\|^2 \le 0` and takes ``exp`` in place, on
+    cache-sized row blocks shared among the cores; float32 input stays
+    float32. The inverse profile is :math:`r^2 = -\ln(k)/\gamma`.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999, Sec. 1 and 4.
+
+    P. Honeine and C. Richard, "A closed-form solution for the pre-image
+    problem in kernel-based machines", J. Signal Processing Systems 65(3),
+    2011, Table 1.
 
     Examples
     --------
@@ -59,10 +71,33 @@ class GaussianKernel(RadialKernel):
 
     @classmethod
     def from_sigma(cls, sigma: float) -> GaussianKernel:
-        """The kernel ``exp(−‖x − y‖²/(2σ²))``."""
+        r"""Return the kernel :math:`\exp(-\|x - y\|^2/(2\sigma^2))`.
+
+        Parameters
+        ----------
+        sigma : float
+            The width :math:`\sigma`, > 0.
+
+        Returns
+        -------
+        GaussianKernel
+            The kernel with :math:`\gamma = 1/(2\sigma^2)`.
+        """
         return cls(gamma=1.0 / (2.0 * check_positive(sigma, "sigma") ** 2))
 
     def profile(self, r2: np.ndarray) -> np.ndarray:
+        r"""Return the profile :math:`f(r^2) = \exp(-\gamma r^2)` elementwise.
+
+        Parameters
+        ----------
+        r2 : ndarray
+            Squared distances :math:`r^2 = \|x - y\|^2`.
+
+        Returns
+        -------
+        ndarray
+            The kernel values, of the shape and floating dtype of `r2`.
+        """
         # γr² overflowing to inf is the intended answer: exp(−inf) = 0. The
         # product is formed in float64, so that a γ beyond float32's range
         # still gives exp(−γ·0) = 1.
@@ -70,6 +105,19 @@ class GaussianKernel(RadialKernel):
             return _in_dtype_of(np.exp(np.multiply(r2, -self.gamma, dtype=np.float64)), r2)
 
     def profile_derivative(self, r2: np.ndarray) -> np.ndarray:
+        r"""Return the derivative :math:`f'(r^2) = -\gamma \exp(-\gamma r^2)` elementwise.
+
+        Parameters
+        ----------
+        r2 : ndarray
+            Squared distances :math:`r^2 = \|x - y\|^2`.
+
+        Returns
+        -------
+        ndarray
+            The derivatives in :math:`r^2`, of the shape and floating dtype of
+            `r2`.
+        """
         return self._derivative_from_values(self.profile(r2))
 
     def _derivative_from_values(self, K):
@@ -79,12 +127,47 @@ class GaussianKernel(RadialKernel):
             return _in_dtype_of(np.multiply(K, -self.gamma, dtype=np.float64), K)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
+        r"""Return the inverse profile :math:`f^{-1}(k) = -\ln(k)/\gamma` elementwise, unchecked.
+
+        See :meth:`~preimage.kernels.RadialKernel.distance2_from_value` for the
+        checked map, which clips values outside (0, 1].
+
+        Parameters
+        ----------
+        k : ndarray
+            Kernel values in (0, 1].
+
+        Returns
+        -------
+        ndarray
+            The squared distances :math:`r^2`, of the shape of `k`.
+        """
         return -np.log(k) / self.gamma
 
     def _block(self, X, Y):
         return scaled_squared_distances(X, Y, -self.gamma, out_map=_exp_inplace)
 
     def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        r"""Return the kernel block and the profile's derivative for all pairs.
+
+        The derivative is taken from the block itself, :math:`f' = -\gamma f`:
+        one GEMM and one ``exp`` for both.
+
+        Parameters
+        ----------
+        Z : ndarray of shape (m, d)
+            Points, validated by the caller (unchecked, as in
+            :meth:`~preimage.kernels.RadialKernel.block_and_derivative`).
+        X : ndarray of shape (n, d)
+            Second arguments, validated by the caller.
+
+        Returns
+        -------
+        K : ndarray of shape (m, n)
+            The kernel values :math:`\exp(-\gamma \|z_j - x_i\|^2)`.
+        D : ndarray of shape (m, n)
+            The derivatives :math:`-\gamma K`.
+        """
         K = self._block(Z, X)
         return K, self._derivative_from_values(K)
 
@@ -98,11 +181,11 @@ class GaussianKernel(RadialKernel):
 
 @dataclass(frozen=True)
 class LaplacianKernel(Kernel):
-    """Laplacian kernel ``k(x, y) = exp(−γ ‖x − y‖)``.
+    r"""Laplacian kernel, :math:`k(x, y) = \exp(-\gamma \|x - y\|)`.
 
     Parameters
     ----------
-    gamma : float
+    gamma : float, default=1.0
         Inverse width, > 0.
     norm : {"l1", "l2"}, default="l1"
         ``"l1"`` is scikit-learn's ``laplacian_kernel`` (Manhattan distance);
@@ -110,10 +193,34 @@ class LaplacianKernel(Kernel):
 
     Notes
     -----
-    The gradient in z is ``−γ k(z, x) ∂‖z − x‖/∂z``: ``sign(z − x)`` for the
-    l1 norm, ``(z − x)/‖z − x‖`` for the l2 norm (0 where z = x, a
-    subgradient). The inverse map gives the distance ``‖x − y‖ = −ln(k)/γ``
-    in the kernel's own norm.
+    The gradient in z is
+    :math:`-\gamma\, k(z, x)\, \partial \|z - x\| / \partial z`:
+    :math:`\operatorname{sign}(z - x)` for the l1 norm,
+    :math:`(z - x)/\|z - x\|_2` for the l2 norm (0 where z = x, a
+    subgradient). The inverse map gives the distance
+    :math:`\|x - y\| = -\ln(k)/\gamma` in the kernel's own norm.
+
+    References
+    ----------
+    P. Honeine and C. Richard, "A closed-form solution for the pre-image
+    problem in kernel-based machines", J. Signal Processing Systems 65(3),
+    2011, Table 1 (the l2 form,
+    :math:`\exp(-\|x - y\|/\sigma)`, so :math:`\gamma = 1/\sigma`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import LaplacianKernel
+    >>> X = np.array([[0.0, 0.0], [1.0, 1.0]])
+    >>> k = LaplacianKernel(gamma=0.5)
+    >>> np.round(k(X), 4)  # l1 distance 2: exp(-1)
+    array([[1.    , 0.3679],
+           [0.3679, 1.    ]])
+    >>> np.round(LaplacianKernel(gamma=0.5, norm="l2")(X), 4)  # exp(-sqrt(2) / 2)
+    array([[1.    , 0.4931],
+           [0.4931, 1.    ]])
+    >>> round(float(k.distance_from_value(np.exp(-1.0))), 12)
+    2.0
     """
 
     gamma: float = 1.0
@@ -160,9 +267,20 @@ class LaplacianKernel(Kernel):
         return np.einsum("ij,ijk->ik", weights, G)
 
     def distance_from_value(self, values: ArrayLike) -> np.ndarray:
-        """Input distance ``‖x − y‖ = −ln(k)/γ`` in the kernel's norm.
+        r"""Return the input distance :math:`\|x - y\| = -\ln(k)/\gamma` in the kernel's norm.
 
-        Values outside (0, 1] are clipped with a NumericalWarning.
+        Values outside (0, 1] are clipped with a
+        :class:`~preimage.exceptions.NumericalWarning`.
+
+        Parameters
+        ----------
+        values : array-like
+            Kernel values :math:`k(x, y)`.
+
+        Returns
+        -------
+        ndarray
+            The distances, of the shape of `values`.
         """
         values = check_real_array(values, "values")
         bad = (values <= 0) | (values > 1)

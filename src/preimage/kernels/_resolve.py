@@ -37,13 +37,29 @@ __all__ = [
 class PairwiseKernel(Kernel):
     """A kernel evaluated by :func:`sklearn.metrics.pairwise.pairwise_kernels`.
 
-    `metric` is one of scikit-learn's kernel names (``"cosine"``, and
-    ``"linear"``, ``"rbf"``, ``"poly"``, ``"sigmoid"`` on sparse input, which
-    the library's own kernels do not take) or a callable on pairs of samples;
-    `params` are its keyword arguments (those it does not take are filtered
-    out, as scikit-learn's ``KernelPCA`` does), `n_jobs` its parallelism.
     Blocks of sparse matrices are computed without densifying them. It has
     no gradient, so only pre-image methods that need none apply to it.
+
+    Parameters
+    ----------
+    metric : str or callable
+        One of scikit-learn's kernel names (``"cosine"``, and ``"linear"``,
+        ``"rbf"``, ``"poly"``, ``"sigmoid"`` on sparse input, which the
+        library's own kernels do not take) or a callable on pairs of samples.
+    params : dict, default={}
+        Keyword arguments of the kernel; those it does not take are filtered
+        out, as scikit-learn's ``KernelPCA`` does.
+    n_jobs : int, default=None
+        The parallelism of ``pairwise_kernels``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import PairwiseKernel
+    >>> k = PairwiseKernel("cosine")
+    >>> np.round(k(np.array([[1.0, 0.0], [1.0, 1.0]])), 4)  # cos 45 degrees
+    array([[1.    , 0.7071],
+           [0.7071, 1.    ]])
     """
 
     metric: object = None
@@ -86,6 +102,23 @@ class CallableKernel(PairwiseKernel):
     Evaluated with :func:`sklearn.metrics.pairwise.pairwise_kernels`, exactly
     as scikit-learn's estimators do; it has no gradient, so only pre-image
     methods that need none apply to it.
+
+    Parameters
+    ----------
+    metric : callable
+        The function ``f(x, y, **params) -> float``.
+    params : dict, default={}
+        Its keyword arguments (those it does not take are filtered out).
+    n_jobs : int, default=None
+        The parallelism of ``pairwise_kernels``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import CallableKernel
+    >>> k = CallableKernel(lambda x, y: float(x @ y) + 1.0)
+    >>> k(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]))  # 11 + 1
+    array([[12.]])
     """
 
     def __post_init__(self):
@@ -96,21 +129,57 @@ class CallableKernel(PairwiseKernel):
 
     @property
     def function(self) -> Callable[..., float]:
-        """The user's function (the `metric` evaluated)."""
+        """The user's kernel function, the field `metric`."""
         return self.metric  # type: ignore[return-value]  # callable, checked when made
 
 
 def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
-    """The width the papers use when none is given.
+    r"""Return the kernel width the papers use when none is given.
 
-    For the Gaussian kernel, Mika et al. (1999) take ``exp(−‖x − y‖²/(d c))``
-    with c twice the average variance per dimension, that is
+    For the Gaussian kernel, Mika et al. (1999, Sec. 4) take
+    :math:`\exp(-\|x - y\|^2/(d\, c))` with c twice the average variance per
+    dimension, that is
 
-        γ = 1 / (2 · Σ_j Var(x_j)),
+    .. math:: \gamma = \frac{1}{2 \sum_j \operatorname{Var}(x_j)},
 
     one over twice the total variance of the training data (dense, Dask or
-    sparse). Other kernels get scikit-learn's default ``1/n_features``. Constant data (zero variance) falls
-    back to ``1/n_features`` with a warning.
+    sparse). Other kernels get scikit-learn's default ``1/n_features``.
+    Constant data (zero variance) falls back to ``1/n_features`` with a
+    :class:`~preimage.exceptions.NumericalWarning`.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+        The training data: a NumPy, Dask or SciPy sparse array.
+    kernel : str, default="rbf"
+        The kernel's name; ``"rbf"`` and ``"gaussian"`` get the total
+        variance rule, the others ``1/n_features``.
+
+    Returns
+    -------
+    float
+        The width :math:`\gamma`.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999, Sec. 4 ("twice the
+    average of the data's variance in each dimensions").
+
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. VI-A.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import default_gamma
+    >>> X = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0], [2.0, 2.0]])
+    >>> default_gamma(X)  # variances 1 and 1: 1 / (2 * 2)
+    0.25
+    >>> default_gamma(X, "poly")  # 1 / n_features
+    0.5
     """
     sparse = hasattr(X, "tocsr")
     if not sparse and (
@@ -152,21 +221,40 @@ def make_kernel(
 
     Parameters
     ----------
-    kernel : str, Kernel or callable
+    kernel : str, Kernel or callable, default="rbf"
         A name from :data:`KERNELS`, a kernel object (returned as is), or a
         callable on pairs of samples.
-    gamma : float or None
+    gamma : float, default=None
         Width of rbf, laplacian, poly and sigmoid kernels; None resolves from
         `X` with :func:`default_gamma`.
-    degree, coef0 : int, float
-        Polynomial degree and the constant of poly and sigmoid kernels
-        (scikit-learn's defaults 3 and 1). Other kernels ignore them.
-    kernel_params : dict or None
+    degree : int, default=3
+        Polynomial degree (scikit-learn's default). Other kernels ignore it.
+    coef0 : float, default=1.0
+        The constant of poly and sigmoid kernels (scikit-learn's default).
+        Other kernels ignore it.
+    kernel_params : dict, default=None
         Extra keyword arguments for a callable kernel or the kernel class:
         the sine kernel's order N is ``kernel_params={"order": N}`` (without
         it, :class:`SineKernel`'s default).
-    X : array or None
+    X : array-like of shape (n_samples, n_features), default=None
         Training data, needed only to resolve ``gamma=None``.
+
+    Returns
+    -------
+    Kernel
+        The kernel object: `kernel` itself, a :class:`CallableKernel`, or the
+        class :data:`KERNELS` names, with its parameters.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import make_kernel
+    >>> make_kernel("rbf", gamma=0.5)
+    GaussianKernel(gamma=0.5)
+    >>> make_kernel("poly", gamma=1.0, degree=2, coef0=0.0)
+    PolynomialKernel(degree=2, gamma=1.0, coef0=0.0)
+    >>> make_kernel("rbf", X=np.array([[0.0], [2.0]]))  # variance 1: 1 / (2 * 1)
+    GaussianKernel(gamma=0.5)
     """
     if kernel_params is not None and not isinstance(kernel_params, dict):
         raise TypeError(f"'kernel_params' must be a dict or None, got {kernel_params!r}")
@@ -216,18 +304,52 @@ def make_sklearn_kernel(
     """Resolve a kernel as :class:`sklearn.decomposition.KernelPCA` does.
 
     ``gamma=None`` is scikit-learn's ``1/n_features`` for every kernel
-    (``"total_variance"``: the papers' ``1/(2 · total variance)``, see
+    (``"total_variance"``: the papers' ``1/(2 * total variance)``, see
     :func:`default_gamma`). Kernels scikit-learn names but the library has
     no class for (``"cosine"``), callables, and every kernel on sparse `X`
     are evaluated by :class:`PairwiseKernel`; the others are the library's
     own (:func:`make_kernel`).
 
+    Parameters
+    ----------
+    kernel : str, Kernel or callable
+        A kernel name (scikit-learn's, or one of :data:`KERNELS`), a kernel
+        object (returned as is), or a callable on pairs of samples.
+    gamma : float, "total_variance" or None, default=None
+        The width; None is scikit-learn's ``1/n_features``,
+        ``"total_variance"`` the papers' rule of :func:`default_gamma`.
+    degree : int, default=3
+        The degree of the poly kernel.
+    coef0 : float, default=1.0
+        The constant of the poly and sigmoid kernels.
+    kernel_params : dict, default=None
+        Extra keyword arguments of a callable kernel or of the library's
+        kernel class (:func:`make_kernel`); a named kernel evaluated by
+        :class:`PairwiseKernel` gets `gamma`, `degree` and `coef0` instead.
+    n_jobs : int, default=None
+        The parallelism of a :class:`PairwiseKernel`.
+    X : array-like or sparse matrix of shape (n_samples, n_features), default=None
+        The training data; needed unless `kernel` is a kernel object.
+
     Returns
     -------
     kernel : Kernel
+        The kernel object: one of the library's, or a :class:`PairwiseKernel`.
     gamma : float or None
         The width used, scikit-learn's ``gamma_`` (None for a kernel object
         without one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.kernels import make_sklearn_kernel
+    >>> X = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0], [2.0, 2.0]])
+    >>> make_sklearn_kernel("rbf", X=X)  # scikit-learn's 1 / n_features
+    (GaussianKernel(gamma=0.5), 0.5)
+    >>> make_sklearn_kernel("rbf", gamma="total_variance", X=X)  # 1 / (2 * 2)
+    (GaussianKernel(gamma=0.25), 0.25)
+    >>> make_sklearn_kernel("cosine", X=X)[0].metric
+    'cosine'
     """
     if isinstance(kernel, Kernel):
         return make_kernel(

@@ -170,13 +170,34 @@ class SequenceKernel:
     Two class attributes say what a kernel takes, for the estimators that
     pair inputs with outputs (:class:`~preimage.KernelDependencyEstimator`):
     wrappers (normalisation, RBF) pass on those of the kernel they wrap.
+
+    Examples
+    --------
+    The 2-spectrum kernel, whose features count the pairs of consecutive
+    symbols:
+
+    >>> from preimage.kernels import SpectrumKernel
+    >>> k = SpectrumKernel(p=2)
+    >>> F, vocabulary = k.features(["abab", "ba"])
+    >>> sorted(vocabulary.items())
+    [(('a', 'b'), 0), (('b', 'a'), 1)]
+    >>> F.toarray()  # "abab": ab twice, ba once
+    array([[2., 1.],
+           [0., 1.]])
+    >>> k(["abab", "ba"])  # F F^T
+    array([[5., 1.],
+           [1., 1.]])
+    >>> k.diag(["abab", "ba"])
+    array([5., 1.])
     """
 
-    #: The kernel takes ``(x, y)`` pairs of equal-length sequences: a joint
-    #: kernel on inputs and outputs.
+    #: The kernel takes ``(x, y)`` pairs of equal-length sequences.
+    #:
+    #: A joint kernel, on inputs and outputs.
     joint = False
-    #: The kernel takes 2-D numeric arrays: it wraps a preimage
-    #: :class:`~preimage.kernels.Kernel`.
+    #: The kernel takes 2-D numeric arrays.
+    #:
+    #: It wraps a preimage :class:`~preimage.kernels.Kernel`.
     vector_input = False
 
     # -- subclasses with explicit count features ------------------------------
@@ -197,8 +218,8 @@ class SequenceKernel:
         X : list of sequences
             The sequences (for :class:`JointSpectrumKernel`, ``(x, y)`` pairs).
         vocabulary : dict, optional
-            Feature → column index. If given it is kept fixed and features not
-            in it are dropped (so matrices of two sets built with one
+            Feature to column index. If given it is kept fixed and features
+            not in it are dropped (so matrices of two sets built with one
             vocabulary share columns); otherwise it is fitted on `X`.
 
         Returns
@@ -206,8 +227,8 @@ class SequenceKernel:
         F : scipy.sparse.csr_matrix of shape (n, n_features), float64
             ``F[i, j]`` is the count of feature j in sequence i.
         vocabulary : dict
-            Feature → column index; the features are p-gram tuples (spectrum)
-            or ``(p-gram, output symbol)`` pairs (joint spectrum).
+            Feature to column index; the features are p-gram tuples
+            (spectrum) or ``(p-gram, output symbol)`` pairs (joint spectrum).
         """
         items = self._check(X, "X")
         if vocabulary is None:
@@ -241,12 +262,36 @@ class SequenceKernel:
         return _gram(_to_csr(px, n_features), _to_csr(py, n_features))
 
     def diag(self, X: Sequences) -> np.ndarray:
-        """The diagonal ``k(x_i, x_i) = ‖φ(x_i)‖²`` without the Gram matrix."""
+        r"""Return the diagonal :math:`k(x_i, x_i) = \|\phi(x_i)\|^2` without the Gram matrix.
+
+        Parameters
+        ----------
+        X : list of sequences
+            The sequences (for :class:`JointSpectrumKernel`, ``(x, y)`` pairs).
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The squared norms of the count features.
+        """
         F, _ = self.features(X)
         return _row_norms2(F)
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """The kernel parameters as a dict (the dataclass fields)."""
+        """Return the kernel parameters as a dict.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            Ignored: the parameters are returned as they are (a wrapped base
+            kernel as one object). Accepted for the signature of
+            scikit-learn's ``get_params``.
+
+        Returns
+        -------
+        dict
+            The dataclass fields, name to value.
+        """
         fields = dataclasses.fields(self)  # type: ignore[arg-type]  # subclasses are dataclasses
         return {f.name: getattr(self, f.name) for f in fields}
 
@@ -257,7 +302,7 @@ class CallableSequenceKernel(SequenceKernel):
 
     .. math:: K_{ij} = f(x_i, y_j),
 
-    evaluated pair by pair (``n_x · n_y`` calls): the sequence counterpart of
+    evaluated pair by pair (:math:`n_x n_y` calls): the sequence counterpart of
     :class:`~preimage.kernels.CallableKernel`, which takes numeric rows. The
     function is trusted to be a kernel (symmetric, positive semi-definite);
     it has no explicit features (:meth:`features` raises
@@ -290,6 +335,20 @@ class CallableSequenceKernel(SequenceKernel):
     def features(
         self, X: Sequences, vocabulary: Vocabulary | None = None
     ) -> tuple[sp.csr_matrix, Vocabulary]:
+        """Refuse: a user's function has no explicit features.
+
+        Parameters
+        ----------
+        X : list of sequences
+            The sequences.
+        vocabulary : dict, optional
+            Feature to column index.
+
+        Raises
+        ------
+        NotImplementedError
+            Always; use the kernel's Gram blocks.
+        """
         raise NotImplementedError(
             "CallableSequenceKernel has no explicit features (a user's function); use "
             "its Gram blocks"
@@ -302,5 +361,16 @@ class CallableSequenceKernel(SequenceKernel):
         return np.array([[float(self.function(a, b)) for b in Y] for a in X])
 
     def diag(self, X: Sequences) -> np.ndarray:
-        """The diagonal ``f(x_i, x_i)``."""
+        """Return the diagonal :math:`f(x_i, x_i)`.
+
+        Parameters
+        ----------
+        X : list of sequences
+            The sequences.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The values of the function on each sequence with itself.
+        """
         return np.array([float(self.function(a, a)) for a in self._check(X, "X")])

@@ -33,21 +33,36 @@ def _dirichlet_derivative(delta, order):
 
 @dataclass(frozen=True)
 class SineKernel(Kernel):
-    """Sine (Dirichlet) kernel, the reproducing kernel of trigonometric polynomials.
+    r"""Sine (Dirichlet) kernel, the reproducing kernel of trigonometric polynomials.
 
     For scalar inputs (Vijayakumar & Wu, eq. 24, with N = 5):
 
-        k(x, x') = Σ_{n=0}^{N} (cos nx cos nx' + sin nx sin nx')
-                 = ½ [sin((2N+1)(x − x')/2) / sin((x − x')/2) + 1],
+    .. math::
 
-    with ``k(x, x) = N + 1``: the RKHS is spanned by ``{sin nx, cos nx}``,
-    n = 0..N. For d-dimensional inputs the kernel is the product over
-    coordinates (the tensor-product space of trigonometric polynomials).
+        k(x, x') &= \sum_{n=0}^{N} (\cos nx \cos nx' + \sin nx \sin nx') \\
+                 &= \frac{1}{2} \left[\frac{\sin((2N+1)(x - x')/2)}{\sin((x - x')/2)}
+                    + 1\right],
+
+    with :math:`k(x, x) = N + 1`: the RKHS is spanned by
+    :math:`\{\sin nx, \cos nx\}`, n = 0..N. For d-dimensional inputs the
+    kernel is the product over coordinates (the tensor-product space of
+    trigonometric polynomials).
 
     Parameters
     ----------
     order : int, default=5
-        The highest frequency N.
+        The highest frequency N, :math:`N \ge 0`.
+
+    Notes
+    -----
+    Values are computed as the sum of N + 1 cosines, accurate to a few ulps
+    everywhere, not by the closed form, which divides rounding errors by
+    :math:`\sin((x - x')/2) \to 0` near every multiple of :math:`2\pi`.
+
+    References
+    ----------
+    S. Vijayakumar and S. Wu, "A gradient based technique for generating
+    sparse representation in function approximation", ICONIP 1999, eq. (24).
 
     Examples
     --------

@@ -58,41 +58,48 @@ def normalize_gram(
     diag_y: ArrayLike | None = None,
     method: str = "cosine",
 ) -> np.ndarray:
-    """Normalise a Gram block, ``S ← D_x⁻¹ S D_y⁻¹``.
+    r"""Normalise a Gram block, :math:`S \leftarrow D_x^{-1} S D_y^{-1}`.
 
     Parameters
     ----------
-    S : array of shape (n_x, n_y)
-        Kernel values ``k(x_i, y_j)``.
-    diag_x : array of shape (n_x,), optional
-        ``k(x_i, x_i)``; by default the diagonal of `S`, which must then be square.
-    diag_y : array of shape (n_y,), optional
-        ``k(y_j, y_j)``; by default `diag_x` (the block of one set with itself).
+    S : array-like of shape (n_x, n_y)
+        Kernel values :math:`k(x_i, y_j)`.
+    diag_x : array-like of shape (n_x,), optional
+        :math:`k(x_i, x_i)`; by default the diagonal of `S`, which must then
+        be square.
+    diag_y : array-like of shape (n_y,), optional
+        :math:`k(y_j, y_j)`; by default `diag_x` (the block of one set with
+        itself).
     method : {"cosine", "trace"}, default="cosine"
-        ``"cosine"``: ``D_ii = √k(x_i, x_i)``, so
-        ``S_ij ← S_ij / √(k(x_i, x_i) k(y_j, y_j))`` and the diagonal is 1.
-        ``"trace"``: Bakır et al.'s text read literally, ``D_ii = Σ_i S_ii`` —
-        one scalar, the trace — so ``S ← S / (tr_x · tr_y)``, which is
-        ``S / trace(S)²`` for a square block.
+        ``"cosine"``: :math:`D_{ii} = \sqrt{k(x_i, x_i)}`, so
+        :math:`S_{ij} \leftarrow S_{ij} / \sqrt{k(x_i, x_i)\, k(y_j, y_j)}`
+        and the diagonal is 1.
+        ``"trace"``: Bakır et al.'s text read literally,
+        :math:`D_{ii} = \sum_i S_{ii}`, one scalar, the trace, so
+        :math:`S \leftarrow S / (\operatorname{tr}_x \operatorname{tr}_y)`,
+        which is :math:`S / \operatorname{tr}(S)^2` for a square block.
 
     Returns
     -------
-    S_normalized : ndarray of shape (n_x, n_y)
+    ndarray of shape (n_x, n_y)
+        The normalised block.
 
     Notes
     -----
     Bakır, Weston & Schölkopf (2004), Sec. 4: "a matrix S is normalized with
-    S ← D⁻¹SD⁻¹ where D is a diagonal matrix such that D_ii = Σ_i S_ii". Read
-    literally, every D_ii is the trace, a global rescaling that leaves the
-    geometry unchanged; the usual normalisation of string kernels, and the one
-    that makes sense of a *diagonal* D, is the cosine ``D_ii = √S_ii``. Both
-    are given.
+    :math:`S \leftarrow D^{-1} S D^{-1}` where D is a diagonal matrix such
+    that :math:`D_{ii} = \sum_i S_{ii}`". Read literally, every
+    :math:`D_{ii}` is the trace, a global rescaling that leaves the geometry
+    unchanged; the usual normalisation of string kernels, and the one that
+    makes sense of a *diagonal* D, is the cosine
+    :math:`D_{ii} = \sqrt{S_{ii}}`. Both are given.
 
-    A sequence with ``k(x, x) = 0`` (a string shorter than p has no p-grams)
-    has a zero feature vector; its cosine-normalised row and column are set to
-    0, not NaN, with a :class:`~preimage.exceptions.NumericalWarning`. With
-    the default diagonals the diagonal of a cosine-normalised block is set to
-    exactly 1 (0 for such zero rows).
+    A sequence with :math:`k(x, x) = 0` (a string shorter than p has no
+    p-grams) has a zero feature vector; its cosine-normalised row and column
+    are set to 0, not NaN, with a
+    :class:`~preimage.exceptions.NumericalWarning`. With the default
+    diagonals the diagonal of a cosine-normalised block is set to exactly 1
+    (0 for such zero rows).
 
     References
     ----------
@@ -103,7 +110,7 @@ def normalize_gram(
     --------
     >>> import numpy as np
     >>> from preimage.kernels import normalize_gram
-    >>> normalize_gram(np.array([[4.0, 2.0], [2.0, 9.0]])).round(4)
+    >>> normalize_gram(np.array([[4.0, 2.0], [2.0, 9.0]])).round(4)  # 2 / sqrt(4 * 9)
     array([[1.    , 0.3333],
            [0.3333, 1.    ]])
     """
@@ -171,12 +178,12 @@ def _check_p(p):
 
 @dataclass(frozen=True)
 class SpectrumKernel(SequenceKernel):
-    """The p-spectrum kernel: the number of shared contiguous p-grams.
+    r"""The p-spectrum kernel: the number of shared contiguous p-grams.
 
-    .. math:: k(x, x') = \\sum_{\\alpha \\in \\Sigma^p}
-              \\mathrm{count}_\\alpha(x)\\, \\mathrm{count}_\\alpha(x'),
-              \\qquad \\mathrm{count}_\\alpha(x) =
-              \\sum_{i=1}^{|x|-p+1} [x_i \\ldots x_{i+p-1} = \\alpha].
+    .. math:: k(x, x') = \sum_{\alpha \in \Sigma^p}
+              \mathrm{count}_\alpha(x)\, \mathrm{count}_\alpha(x'),
+              \qquad \mathrm{count}_\alpha(x) =
+              \sum_{i=1}^{|x|-p+1} [x_i \ldots x_{i+p-1} = \alpha].
 
     Parameters
     ----------
@@ -188,10 +195,10 @@ class SpectrumKernel(SequenceKernel):
     A string and the list of its characters have the same features (p-grams
     are tuples of symbols), so ``"abc"`` and ``["a", "b", "c"]`` are the same
     sequence. A sequence shorter than p has no p-grams: its feature vector is
-    zero and ``k(x, ·) = 0``.
+    zero and :math:`k(x, \cdot) = 0`.
 
-    This is φ_k of Bakır et al. (2004), Sec. 4, the spectrum kernel of Leslie
-    et al. (2002).
+    This is :math:`\phi_k` of Bakır et al. (2004), Sec. 4, the spectrum
+    kernel of Leslie et al. (2002).
 
     References
     ----------
@@ -224,15 +231,16 @@ class SpectrumKernel(SequenceKernel):
 
 @dataclass(frozen=True)
 class JointSpectrumKernel(SequenceKernel):
-    """Joint spectrum kernel on pairs ``(x, y)`` of equal-length sequences.
+    r"""Joint spectrum kernel on pairs ``(x, y)`` of equal-length sequences.
 
-    One feature per input p-gram α and output symbol b, counting the windows
-    of x equal to α whose centre position carries b in y:
+    One feature per input p-gram :math:`\alpha` and output symbol b, counting
+    the windows of x equal to :math:`\alpha` whose centre position carries b
+    in y:
 
-    .. math:: \\phi_{\\alpha, b}(x, y) = \\sum_{i=1}^{|x|-p+1}
-              [x_i \\ldots x_{i+p-1} = \\alpha]\\, [y_{i+(p-1)/2} = b],
-              \\qquad k((x, y), (x', y')) = \\langle \\phi(x, y),
-              \\phi(x', y') \\rangle.
+    .. math:: \phi_{\alpha, b}(x, y) = \sum_{i=1}^{|x|-p+1}
+              [x_i \ldots x_{i+p-1} = \alpha]\, [y_{i+(p-1)/2} = b],
+              \qquad k((x, y), (x', y')) = \langle \phi(x, y),
+              \phi(x', y') \rangle.
 
     Parameters
     ----------
@@ -241,11 +249,12 @@ class JointSpectrumKernel(SequenceKernel):
 
     Notes
     -----
-    The output feature map φ_l(x, y) of Bakır et al. (2004), Sec. 4 (a "joint
-    kernel" on inputs and outputs). `X` is a list of ``(x, y)`` pairs with
-    ``len(x) == len(y)``; positions are 0-based here, so the centre of the
-    window starting at i is ``i + (p - 1) // 2``. Features are
-    ``(α, b)`` with α a tuple of p input symbols.
+    The output feature map :math:`\phi_l(x, y)` of Bakır et al. (2004),
+    Sec. 4 (a "joint kernel" on inputs and outputs). `X` is a list of
+    ``(x, y)`` pairs with ``len(x) == len(y)``; positions are 0-based here,
+    so the centre of the window starting at i is ``i + (p - 1) // 2``.
+    Features are :math:`(\alpha, b)` with :math:`\alpha` a tuple of p input
+    symbols.
 
     References
     ----------
@@ -310,30 +319,31 @@ class _WrappedKernel(SequenceKernel):
 
 @dataclass(frozen=True)
 class NormalizedKernel(_WrappedKernel):
-    """A base kernel normalised, ``k̃ = D⁻¹ k D⁻¹``.
+    r"""A base kernel normalised, :math:`\tilde k = D^{-1} k D^{-1}`.
 
-    .. math:: \\tilde k(x, y) = \\frac{k(x, y)}{\\sqrt{k(x, x)\\, k(y, y)}}
-              \\quad (\\text{cosine}), \\qquad
-              \\tilde K_{XY} = \\frac{K_{XY}}{\\operatorname{tr} K_{XX}\\,
-              \\operatorname{tr} K_{YY}} \\quad (\\text{trace}).
+    .. math:: \tilde k(x, y) = \frac{k(x, y)}{\sqrt{k(x, x)\, k(y, y)}}
+              \quad (\text{cosine}), \qquad
+              \tilde K_{XY} = \frac{K_{XY}}{\operatorname{tr} K_{XX}\,
+              \operatorname{tr} K_{YY}} \quad (\text{trace}).
 
     Parameters
     ----------
-    base : SequenceKernel or Kernel
+    base : SequenceKernel or Kernel, default=SpectrumKernel()
         The kernel to normalise.
     method : {"cosine", "trace"}, default="cosine"
         See :func:`normalize_gram`. ``"trace"`` is the literal reading of
-        Bakır et al. (2004), Sec. 4, ``D_ii = Σ_i S_ii``: a scalar set by the
-        sequences in the block, so ``k(X)`` is ``K / trace(K)²`` and a value
-        depends on the other sequences passed with it (a test block
-        ``k(X_test, X_train)`` is scaled by both traces). ``"cosine"`` is a
-        genuine kernel on single sequences.
+        Bakır et al. (2004), Sec. 4, :math:`D_{ii} = \sum_i S_{ii}`: a scalar
+        set by the sequences in the block, so ``k(X)`` is
+        :math:`K / \operatorname{tr}(K)^2` and a value depends on the other
+        sequences passed with it (a test block ``k(X_test, X_train)`` is
+        scaled by both traces). ``"cosine"`` is a genuine kernel on single
+        sequences.
 
     Notes
     -----
-    Cosine normalisation gives ``k̃(x, x) = 1``. Sequences with
-    ``k(x, x) = 0`` (strings shorter than p) get ``k̃ = 0`` in their rows and
-    columns, including the diagonal, with a
+    Cosine normalisation gives :math:`\tilde k(x, x) = 1`. Sequences with
+    :math:`k(x, x) = 0` (strings shorter than p) get :math:`\tilde k = 0` in
+    their rows and columns, including the diagonal, with a
     :class:`~preimage.exceptions.NumericalWarning`.
 
     References
@@ -345,7 +355,7 @@ class NormalizedKernel(_WrappedKernel):
     --------
     >>> from preimage.kernels import NormalizedKernel, SpectrumKernel
     >>> k = NormalizedKernel(SpectrumKernel(p=1))
-    >>> k(["aab", "ab"]).round(4)  # counts (2, 1) and (1, 1): 3 / √(5·2)
+    >>> k(["aab", "ab"]).round(4)  # counts (2, 1) and (1, 1): 3 / sqrt(5 * 2)
     array([[1.    , 0.9487],
            [0.9487, 1.    ]])
     """
@@ -363,8 +373,34 @@ class NormalizedKernel(_WrappedKernel):
     def features(
         self, X: Sequences, vocabulary: Vocabulary | None = None
     ) -> tuple[sp.csr_matrix, Vocabulary]:
-        """Row-scaled features of the base kernel: ``D⁻¹ F`` (cosine) or
-        ``F / tr`` with the trace of `X`'s own block (trace)."""
+        r"""Return the row-scaled sparse features of the base kernel.
+
+        :math:`D^{-1} F` (cosine) or :math:`F / \operatorname{tr}`, with the
+        trace of `X`'s own block (trace), so that the product of two such
+        matrices is the normalised Gram block. Rows of zero features stay
+        zero, with a :class:`~preimage.exceptions.NumericalWarning`.
+
+        Parameters
+        ----------
+        X : list of sequences
+            The sequences (``(x, y)`` pairs for a joint base kernel).
+        vocabulary : dict, optional
+            Feature to column index, as in
+            :meth:`~preimage.kernels.SequenceKernel.features`.
+
+        Returns
+        -------
+        F : scipy.sparse.csr_matrix of shape (n, n_features)
+            The scaled counts.
+        vocabulary : dict
+            Feature to column index.
+
+        Raises
+        ------
+        NotImplementedError
+            When the base kernel has no explicit features (a numeric
+            :class:`~preimage.kernels.Kernel`).
+        """
         if not isinstance(self.base, SequenceKernel):
             raise NotImplementedError(
                 f"{type(self.base).__name__} has no explicit sparse features"
@@ -388,7 +424,24 @@ class NormalizedKernel(_WrappedKernel):
         return normalize_gram(S, self.base.diag(X), self.base.diag(Y), self.method)
 
     def diag(self, X: Sequences) -> np.ndarray:
-        """1 (cosine; 0 where k(x, x) = 0) or ``k(x_i, x_i) / tr²`` (trace)."""
+        r"""Return the diagonal :math:`\tilde k(x_i, x_i)` without the Gram block.
+
+        1 with cosine normalisation (0 where :math:`k(x, x) = 0`, with a
+        :class:`~preimage.exceptions.NumericalWarning`), and
+        :math:`k(x_i, x_i) / \operatorname{tr}^2` with the trace of `X`'s own
+        block.
+
+        Parameters
+        ----------
+        X : list of sequences
+            The sequences (``(x, y)`` pairs for a joint base kernel, 2-D
+            arrays for a numeric one).
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The normalised values :math:`\tilde k(x_i, x_i)`.
+        """
         d = np.asarray(self.base.diag(X), dtype=np.float64)
         if self.method == "trace":
             t = d.sum()
@@ -401,29 +454,30 @@ class NormalizedKernel(_WrappedKernel):
 
 @dataclass(frozen=True)
 class KernelDistanceRBF(_WrappedKernel):
-    """RBF of the distance a base kernel induces, ``exp(−γ d(x, x'))``.
+    r"""RBF of the distance a base kernel induces, :math:`\exp(-\gamma\, d(x, x'))`.
 
-    .. math:: K(x, x') = \\exp(-\\gamma\\, d(x, x')), \\qquad
+    .. math:: K(x, x') = \exp(-\gamma\, d(x, x')), \qquad
               d(x, x')^2 = k(x, x) + k(x', x') - 2 k(x, x').
 
     Parameters
     ----------
-    base : SequenceKernel or Kernel
+    base : SequenceKernel or Kernel, default=SpectrumKernel()
         The kernel whose feature-space distance is used (Bakır et al. use the
         normalised spectrum kernel).
     gamma : float, default=1.0
-        Inverse width, > 0; the paper's ``exp(−d(x, x'))`` is ``gamma=1``.
+        Inverse width, > 0; the paper's :math:`\exp(-d(x, x'))` is
+        ``gamma=1``.
 
     Notes
     -----
     Note the distance, not its square (Bakır et al. 2004, Sec. 4: "an RBF
-    kernel, i.e. K(x, x') = exp(−d(x, x')) where the distance d is induced by
-    the input string kernel"). d is a Hilbert-space distance, so d² is
-    conditionally negative definite, so is d = (d²)^{1/2} (Schoenberg), and
-    the kernel is positive semi-definite for any base kernel. Squared
-    distances below 0 from rounding are clipped to 0; the diagonal of
-    ``K(X)`` is exactly 1. There are no explicit features (:meth:`features`
-    raises NotImplementedError).
+    kernel, i.e. :math:`K(x, x') = \exp(-d(x, x'))` where the distance d is
+    induced by the input string kernel"). d is a Hilbert-space distance, so
+    :math:`d^2` is conditionally negative definite, so is
+    :math:`d = (d^2)^{1/2}` (Schoenberg), and the kernel is positive
+    semi-definite for any base kernel. Squared distances below 0 from
+    rounding are clipped to 0; the diagonal of ``K(X)`` is exactly 1. There
+    are no explicit features (:meth:`features` raises NotImplementedError).
 
     References
     ----------
@@ -434,7 +488,7 @@ class KernelDistanceRBF(_WrappedKernel):
     --------
     >>> from preimage.kernels import KernelDistanceRBF, SpectrumKernel
     >>> k = KernelDistanceRBF(SpectrumKernel(p=1), gamma=0.5)
-    >>> k(["ab", "b"]).round(4)  # d² = 2 + 1 − 2·1 = 1
+    >>> k(["ab", "b"]).round(4)  # d^2 = 2 + 1 - 2 * 1 = 1, exp(-0.5)
     array([[1.    , 0.6065],
            [0.6065, 1.    ]])
     """
@@ -449,12 +503,29 @@ class KernelDistanceRBF(_WrappedKernel):
     def features(
         self, X: Sequences, vocabulary: Vocabulary | None = None
     ) -> tuple[sp.csr_matrix, Vocabulary]:
+        """Refuse: the RBF of a distance has no explicit features.
+
+        Parameters
+        ----------
+        X : list of sequences
+            The sequences.
+        vocabulary : dict, optional
+            Feature to column index.
+
+        Raises
+        ------
+        NotImplementedError
+            Always; use the kernel's Gram blocks.
+        """
         raise NotImplementedError(
             "KernelDistanceRBF has no explicit features (exp of a distance); use its Gram blocks"
         )
 
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
-        """Gram block ``exp(−γ d(x_i, y_j))`` from one base block and two diagonals."""
+        r"""Return the Gram block :math:`\exp(-\gamma\, d(x_i, y_j))`.
+
+        From one base block and two diagonals.
+        """
         S = np.asarray(self.base(X, Y), dtype=np.float64)
         if Y is None:
             dx = dy = np.diagonal(S).copy()
@@ -470,5 +541,16 @@ class KernelDistanceRBF(_WrappedKernel):
         return np.exp(d2, out=d2)
 
     def diag(self, X: Sequences) -> np.ndarray:
-        """``K(x, x) = exp(0) = 1``."""
+        r"""Return the diagonal, :math:`K(x, x) = \exp(0) = 1`.
+
+        Parameters
+        ----------
+        X : list of sequences
+            The sequences (2-D arrays for a numeric base kernel).
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            Ones.
+        """
         return np.ones(len(self._check(X, "X")))
