@@ -35,31 +35,72 @@ def _refuse_overflow(values, what, name):
 
 
 class FeatureExpansion:
-    """m expansions ``Ψ_j = Σ_i γ_ji φ(x_i)`` over one shared support.
+    r"""Feature-space expansions over one shared support.
+
+    The m expansions
+
+    .. math:: \Psi_j = \sum_{i=1}^n \gamma_{ji}\, \phi(x_i), \qquad j = 1, \dots, m,
+
+    are the answers of kernel machines: a kernel PCA projection, an SVM weight
+    vector, a kernel dependency estimate. Every pre-image method takes one and
+    looks for a point :math:`z` with :math:`\phi(z) \approx \Psi_j`, minimising
+    the residual that the kernel alone evaluates (:meth:`distance2`):
+
+    .. math::
+
+        \|\Psi_j - \phi(z)\|^2 = \gamma_j^\top K \gamma_j
+            - 2 \sum_{i=1}^n \gamma_{ji}\, k(x_i, z) + k(z, z),
+
+    with :math:`K_{il} = k(x_i, x_l)` the Gram matrix of the support.
 
     Parameters
     ----------
     coef : array of shape (m, n) or (n,)
-        Coefficients γ; a 1-D array is one expansion.
-    support : array of shape (n, d), or None
-        The support points x_i. None when only a precomputed kernel is known;
-        then only :meth:`norm2` is available.
+        Coefficients :math:`\gamma_{ji}`; a 1-D array is one expansion.
+    support : array of shape (n, d) or None
+        The support points :math:`x_i`. None when only a precomputed kernel is
+        known; then only :meth:`norm2` is available.
     kernel : Kernel or None
-        The kernel defining φ.
+        The kernel :math:`k(x, y) = \langle \phi(x), \phi(y) \rangle` that
+        defines :math:`\phi`.
     norm2 : array of shape (m,), optional
-        ``‖Ψ_j‖²`` when the caller knows it in closed form (kernel PCA does);
-        otherwise it is computed on first use as ``γᵀKγ``, streaming over row
-        blocks of K so that memory stays bounded.
+        The squared norms :math:`\|\Psi_j\|^2` when the caller knows them in
+        closed form (kernel PCA does); otherwise they are computed on first use
+        as :math:`\gamma_j^\top K \gamma_j`, streaming over row blocks of
+        :math:`K` so that memory stays bounded.
+
+    Attributes
+    ----------
+    coef : ndarray of shape (m, n)
+        The coefficients, one row per expansion.
+    support : ndarray of shape (n, d) or None
+        The support points.
+    kernel : Kernel or None
+        The kernel.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999 (eq. 7: the residual written with
+    the kernel).
+
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999
+    (Sec. IV: feature-space expansions and their pre-images).
 
     Examples
     --------
+    The midpoint of two points is no pre-image of the mean of their images:
+
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
     >>> X = np.array([[0.0], [1.0]])
     >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
-    >>> z = np.array([[0.5]])           # the midpoint
-    >>> float(np.round(psi.distance2(z)[0], 4))   # 0.25(2 + 2e⁻¹) − 2e^(−1/4) + 1
+    >>> z = np.array([[0.5]])
+    >>> float(np.round(psi.distance2(z)[0], 4))  # 0.5 + 0.5 exp(-1) - 2 exp(-1/4) + 1
     0.1263
     """
 
@@ -110,7 +151,23 @@ class FeatureExpansion:
 
     @classmethod
     def of_points(cls, Z: ArrayLike, kernel: Kernel) -> FeatureExpansion:
-        """The images ``φ(z_j)`` themselves: identity coefficients over Z."""
+        r"""Return the images :math:`\phi(z_j)` themselves, as expansions.
+
+        Expansion j has the coefficients :math:`\gamma_{ji} = \delta_{ji}`
+        over the support `Z`, so that :math:`\Psi_j = \phi(z_j)`.
+
+        Parameters
+        ----------
+        Z : array of shape (m, d)
+            The points :math:`z_j`.
+        kernel : Kernel
+            The kernel that defines :math:`\phi`.
+
+        Returns
+        -------
+        FeatureExpansion
+            The m expansions, with the identity matrix as coefficients.
+        """
         Z = check_array_2d(Z, "Z")
         return cls(np.eye(Z.shape[0], dtype=Z.dtype), Z, kernel)
 
@@ -120,14 +177,17 @@ class FeatureExpansion:
 
     @property
     def n_expansions(self) -> int:
+        """Number of expansions, m (the rows of `coef`)."""
         return self.coef.shape[0]
 
     @property
     def n_support(self) -> int:
+        """Number of support points, n (the columns of `coef`)."""
         return self.coef.shape[1]
 
     @property
     def n_features(self) -> int | None:
+        """Dimension d of the support points; None without support points."""
         return None if self.support is None else self.support.shape[1]
 
     def __getitem__(self, index: int | slice | Sequence[int] | np.ndarray) -> FeatureExpansion:
@@ -156,7 +216,17 @@ class FeatureExpansion:
             )
 
     def norm2(self) -> np.ndarray:
-        """``‖Ψ_j‖² = γ_jᵀ K γ_j`` for every expansion, shape (m,)."""
+        r"""Return the squared norms :math:`\|\Psi_j\|^2 = \gamma_j^\top K \gamma_j`.
+
+        They are computed once, over row blocks of the Gram matrix :math:`K`
+        so that memory stays bounded, and kept; those given as `norm2` at
+        construction are returned as they are.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            The squared norm of every expansion.
+        """
         if self._norm2 is None:
             self._require_kernel()
             total = np.zeros(self.n_expansions)
@@ -169,7 +239,20 @@ class FeatureExpansion:
         return self._norm2
 
     def cross(self, Z: ArrayLike) -> np.ndarray:
-        """``⟨Ψ_j, φ(z_k)⟩ = Σ_i γ_ji k(x_i, z_k)`` for all pairs, shape (m, p)."""
+        r"""Return the inner products of every expansion with every point's image.
+
+        .. math:: \langle \Psi_j, \phi(z_k) \rangle = \sum_{i=1}^n \gamma_{ji}\, k(x_i, z_k).
+
+        Parameters
+        ----------
+        Z : array of shape (p, d)
+            The points :math:`z_k`.
+
+        Returns
+        -------
+        ndarray of shape (m, p)
+            The inner products, one row per expansion.
+        """
         self._require_kernel()
         Z = check_array_2d(Z, "Z", n_features=self.n_features)
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
@@ -177,7 +260,20 @@ class FeatureExpansion:
         return _refuse_overflow(out, "inner products", "'Z'")
 
     def inner(self, Z: ArrayLike) -> np.ndarray:
-        """``⟨Ψ_j, φ(z_j)⟩``: each expansion with its own point, shape (m,)."""
+        r"""Return the inner product of each expansion with its own point's image.
+
+        .. math:: \langle \Psi_j, \phi(z_j) \rangle = \sum_{i=1}^n \gamma_{ji}\, k(x_i, z_j).
+
+        Parameters
+        ----------
+        Z : array of shape (m, d)
+            One point :math:`z_j` per expansion.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            The inner products.
+        """
         Z = self._check_paired(Z)
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             out = self._inner(Z, self._block(Z, self.support))
@@ -189,13 +285,35 @@ class FeatureExpansion:
     def distance2(
         self, Z: ArrayLike, *, check_input: bool = True, overflow: str = "raise"
     ) -> np.ndarray:
-        """``‖Ψ_j − φ(z_j)‖²``, the residual every pre-image method minimises.
+        r"""Return the residuals :math:`\|\Psi_j - \phi(z_j)\|^2`.
 
-        Rounding can make it slightly negative when Ψ_j = φ(z_j); it is clamped
-        at 0. `check_input` as in :meth:`~preimage.kernels.Kernel.block`; where the residual is
-        not finite (the kernel overflows at z), ``overflow="raise"`` refuses it
-        naming 'Z' and ``"ignore"`` reports it as inf, a point to avoid (the
-        solvers' use).
+        The residual is what every pre-image method minimises:
+
+        .. math::
+
+            \|\Psi_j - \phi(z_j)\|^2 = \|\Psi_j\|^2
+                - 2 \sum_{i=1}^n \gamma_{ji}\, k(x_i, z_j) + k(z_j, z_j).
+
+        Rounding can make it slightly negative when :math:`\Psi_j = \phi(z_j)`;
+        it is clamped at 0.
+
+        Parameters
+        ----------
+        Z : array of shape (m, d)
+            One point :math:`z_j` per expansion.
+        check_input : bool, default=True
+            Validate `Z`, as in :meth:`preimage.kernels.Kernel.block`; False
+            trusts the caller.
+        overflow : {"raise", "ignore"}, default="raise"
+            Where the residual is not finite (the kernel overflows at
+            :math:`z_j`), ``"raise"`` refuses it with a ValueError naming 'Z'
+            and ``"ignore"`` reports it as inf, a point to avoid (the solvers'
+            use).
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            The squared feature-space distances.
         """
         Z = self._check_paired(Z) if check_input else Z
         norm2 = self.norm2()
@@ -211,8 +329,25 @@ class FeatureExpansion:
         return np.where(np.isfinite(d2), np.maximum(d2, 0.0), np.inf)
 
     def distance2_gradient(self, Z: ArrayLike) -> np.ndarray:
-        """Gradient of ``‖Ψ_j − φ(z_j)‖²`` in z_j, shape (m, d):
-        ``−2 Σ_i γ_ji ∇k(z_j, x_i) + ∇k(z_j, z_j)``."""
+        r"""Return the gradient of each residual in its point.
+
+        .. math::
+
+            \nabla_z \|\Psi_j - \phi(z)\|^2
+                = -2 \sum_{i=1}^n \gamma_{ji}\, \nabla_z k(z, x_i) + \nabla_z k(z, z),
+
+        evaluated at :math:`z = z_j`.
+
+        Parameters
+        ----------
+        Z : array of shape (m, d)
+            One point :math:`z_j` per expansion.
+
+        Returns
+        -------
+        ndarray of shape (m, d)
+            The gradients, one row per expansion.
+        """
         Z = self._check_paired(Z)
         kernel = self.kernel
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below

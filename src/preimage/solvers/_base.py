@@ -54,14 +54,76 @@ __all__ = ["PreimageSolver"]
 
 
 class PreimageSolver(BaseEstimator):
-    """Base class of the pre-image methods (see the module docstring).
+    r"""Base class of the pre-image methods.
+
+    A pre-image method is a solver with one small interface:
+
+    * :meth:`fit` on what the method needs: the support points and kernel of
+      the expansions it will solve (every method), the kernel PCA whose
+      coordinates it will be given (for :meth:`solve_coordinates`), and, for
+      a method that learns a map, training pairs (coordinates to targets);
+    * :meth:`solve` expansions, from optional starting points, into a
+      :class:`~preimage.PreimageResult`;
+    * :meth:`solve_coordinates` for kernel PCA coordinates: the expansions
+      they stand for, solved; a method with a faster way from coordinates
+      (the learned map, the closed form) takes it.
 
     Parameters are stored by ``__init__`` and checked by :meth:`fit`, as in
     scikit-learn; ``get_params``, ``set_params`` and ``repr`` come from
-    :class:`sklearn.base.BaseEstimator`.
+    :class:`sklearn.base.BaseEstimator`. What a method needs is said once, by
+    its class attributes, so that a caller passes it without knowing the
+    method (:func:`~preimage.solvers.make_solver` reads them).
+
+    Attributes
+    ----------
+    name : str or None
+        The name under which the method is registered in
+        :data:`~preimage.solvers.PREIMAGE_METHODS`.
+    uses_starts : bool
+        Whether starting points matter (iterative methods start there;
+        denoising starts at the noisy input).
+    uses_random_state : bool
+        Whether the method draws random numbers (restarts, landmarks).
+    uses_landmarks : bool
+        Whether the method takes ``n_landmarks`` (a Nyström form of itself).
+    learns : bool
+        Whether :meth:`fit` learns a state from the support points, so that
+        the solver is fitted once, reused and kept in model files, and solves
+        only expansions over that support.
+    learns_from_pairs : bool
+        Whether :meth:`fit` learns from (coordinates, targets) pairs, which a
+        caller with pairs (a denoiser fitted on noisy to clean data) passes.
+    support_ : ndarray of shape (n, d)
+        The support points given to :meth:`fit`.
+    kernel_ : Kernel
+        The kernel given to :meth:`fit`.
+    kpca_ : KernelPCAResult or None
+        The kernel PCA given to :meth:`fit`, if any.
+
+    Examples
+    --------
+    A method is a subclass that implements :meth:`solve`. This one returns
+    the weighted mean of the support points, :math:`\sum_i \gamma_i x_i`,
+    the exact pre-image under the linear kernel:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion, PreimageResult
+    >>> from preimage.kernels import LinearKernel
+    >>> from preimage.solvers import PreimageSolver
+    >>> class WeightedMean(PreimageSolver):
+    ...     name = "weighted_mean"
+    ...
+    ...     def solve(self, expansion, x0=None):
+    ...         x = expansion.coef @ expansion.support
+    ...         return PreimageResult.direct(expansion, x, self.name, "weighted mean")
+    >>> X = np.array([[0.0], [2.0]])
+    >>> psi = FeatureExpansion([0.5, 0.5], X, LinearKernel())
+    >>> WeightedMean().fit(X, psi.kernel).solve(psi).x
+    array([[1.]])
     """
 
-    #: The name under which the method is registered.
+    # The name under which the method is registered (the class docstring
+    # documents it and the other class attributes).
     name: str | None = None
     uses_starts = False
     uses_random_state = False
@@ -91,13 +153,19 @@ class PreimageSolver(BaseEstimator):
         kpca : KernelPCAResult, optional
             The kernel PCA (over `support`) whose coordinates
             :meth:`solve_coordinates` will be given.
-        coordinates, targets, center_targets
-            Training pairs of the methods that learn from them
+        coordinates : array of shape (n', q), optional
+            Training inputs of the methods that learn from pairs
             (``learns_from_pairs``); the others ignore them.
+        targets : array of shape (n', d), optional
+            The training targets of those methods.
+        center_targets : bool, default=False
+            Whether those methods learn the targets' deviations from their
+            mean.
 
         Returns
         -------
-        self
+        PreimageSolver
+            The solver itself, fitted.
         """
         self._check_params()
         self.support_ = check_array_2d(support, "support")
@@ -118,11 +186,20 @@ class PreimageSolver(BaseEstimator):
     def solve(
         self, expansion: FeatureExpansion, x0: ArrayLike | None = None
     ) -> PreimageResult:  # pragma: no cover - abstract
-        """Pre-images of `expansion`, starting from `x0` where that matters.
+        r"""Find the pre-images of `expansion`, starting from `x0` where that matters.
+
+        Parameters
+        ----------
+        expansion : FeatureExpansion
+            The m expansions :math:`\Psi_j`.
+        x0 : array of shape (m, d) or (d,), optional
+            Starting points, for the methods that use them (``uses_starts``).
 
         Returns
         -------
         PreimageResult
+            The pre-images :math:`x_j` with their residuals
+            :math:`\|\Psi_j - \phi(x_j)\|^2`.
         """
         raise NotImplementedError
 
@@ -153,7 +230,7 @@ class PreimageSolver(BaseEstimator):
         x0: ArrayLike | None = None,
         return_result: bool = False,
     ) -> np.ndarray | PreimageResult:
-        """Pre-images of the feature-space points with kernel PCA coordinates Y.
+        """Find the pre-images of the feature-space points with kernel PCA coordinates `Y`.
 
         Parameters
         ----------
@@ -171,7 +248,9 @@ class PreimageSolver(BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (m, d), or PreimageResult
+        ndarray of shape (m, d) or PreimageResult
+            The pre-images, or with `return_result` their
+            :class:`~preimage.PreimageResult`.
         """
         return self._solve_coordinates(Y, add_mean=add_mean, x0=x0, return_result=return_result)
 
@@ -183,8 +262,28 @@ class PreimageSolver(BaseEstimator):
         return result if return_result else result.x
 
     def expansion_of(self, Y: ArrayLike, *, add_mean: bool = False) -> FeatureExpansion:
-        """The expansions that kernel PCA coordinates Y stand for, over the
-        fitted support."""
+        r"""Return the expansions that kernel PCA coordinates stand for.
+
+        With the principal axes :math:`V_k` of the kernel PCA given to
+        :meth:`fit` and the feature-space mean :math:`\mu`, the coordinates
+        :math:`y` stand for :math:`\sum_k (y_k + c_k) V_k` with
+        :math:`c_k = \langle V_k, \mu \rangle` (the principal part), or
+        :math:`\sum_k y_k V_k + \mu` (with the mean); both are expansions over
+        the fitted support (:func:`preimage.kpca.expansion_coef`).
+
+        Parameters
+        ----------
+        Y : array of shape (m, q)
+            Centred coordinates under that kernel PCA.
+        add_mean : bool, default=False
+            Whether to add the feature-space mean (True) or to take the
+            principal part (False).
+
+        Returns
+        -------
+        FeatureExpansion
+            The m expansions, with their squared norms in closed form.
+        """
         return coordinates_expansion(
             Y, self._fitted_kpca(), self.support_, self.kernel_, add_mean=add_mean
         )

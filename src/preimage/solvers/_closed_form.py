@@ -22,40 +22,74 @@ __all__ = ["ClosedFormPreimage"]
 
 
 class ClosedFormPreimage(PreimageSolver):
-    """Honeine & Richard's pre-image, learned once from the support points.
+    r"""Honeine & Richard's pre-image, learned once from the support points.
 
     A coordinate system in feature space is fitted so that its inner products
     match those of input space on the training points, which gives the
-    pre-image of any expansion ``Ψ = Σ γ_i φ(x_i)`` as the least-squares
-    solution of (their eq. 7, 8)
+    pre-image of any expansion :math:`\Psi = \sum_i \gamma_i \phi(x_i)` as
+    the least-squares solution of (their eq. 7, 8)
 
-        Xᵀ x* = (P − λ K⁻¹) γ,
+    .. math:: X^\top x^* = (P - \lambda K^{-1})\, \gamma,
 
-    with ``X = [x_1 … x_n]`` (d × n), ``P = XᵀX`` and K the Gram matrix. Hence
-    ``x* = M γ`` with ``M = (Xᵀ)⁺ (P − λ K⁻¹)`` computed once (their eq. 9,
-    ``M = X P⁻¹ (P − λK⁻¹)`` for independent training points), and all
-    pre-images at once are ``X* = M Γ``.
+    with :math:`X = [x_1 \dots x_n]` of shape (d, n), :math:`P = X^\top X`
+    and :math:`K` the Gram matrix. Hence :math:`x^* = M \gamma` with
+    :math:`M = (X^\top)^+ (P - \lambda K^{-1})` computed once (their eq. 9,
+    :math:`M = X P^{-1} (P - \lambda K^{-1})` for independent training
+    points), and all pre-images at once are :math:`X^* = M \Gamma`.
 
     Parameters
     ----------
     alpha : float, default=1e-9
-        λ ≥ 0 (the paper uses 1e-9 on MNIST). As λ → 0, ``x* → Σ γ_i x_i``.
+        The regularisation :math:`\lambda \ge 0` (the paper uses
+        :math:`10^{-9}` on MNIST). As :math:`\lambda \to 0`,
+        :math:`x^* \to \sum_i \gamma_i x_i`.
+
+    Attributes
+    ----------
+    M_ : ndarray of shape (d, n)
+        The map :math:`M`: the pre-image of coefficients :math:`\gamma` is
+        :math:`M \gamma`.
+    support_ : ndarray of shape (n, d)
+        The support points given to :meth:`fit`.
+    kernel_ : Kernel
+        The kernel given to :meth:`fit`.
+    kpca_ : KernelPCAResult or None
+        The kernel PCA given to :meth:`fit`, if any.
 
     Notes
     -----
-    ``K⁻¹`` and ``(Xᵀ)⁺`` are pseudo-inverses (eigen- and SVD-based), so
-    singular Gram matrices and dependent training points are handled. Since
-    ``(Xᵀ)⁺ P = Xᵀ`` projected on the span of the x_i, ``M = X − λ (Xᵀ)⁺ K⁺``.
+    :math:`K^{-1}` and :math:`(X^\top)^+` are pseudo-inverses (eigen- and
+    SVD-based), so singular Gram matrices and dependent training points are
+    handled. Since :math:`(X^\top)^+ P = X` (the points projected on their
+    own span), :math:`M = X - \lambda (X^\top)^+ K^+`.
 
     From kernel PCA coordinates (:meth:`solve_coordinates`) the expansion's
-    coefficients are ``A(y + c)`` (principal part) or ``Ay + m_μ`` (with the
-    mean), so ``x* = MΓ`` is ``(MA)(y + c)`` or ``(MA)y + Mm_μ``: with ``MA``
-    (d × q) computed once, a pre-image costs O(dq) instead of O(nd).
+    coefficients are :math:`A(y + c)` (principal part) or :math:`A y + m_\mu`
+    (with the mean), so :math:`x^* = M \Gamma` is :math:`(MA)(y + c)` or
+    :math:`(MA) y + M m_\mu`: with :math:`MA` (of shape (d, q)) computed
+    once, a pre-image costs O(dq) instead of O(nd).
 
     References
     ----------
-    P. Honeine, C. Richard. A closed-form solution for the pre-image problem in
-    kernel-based machines. J. Signal Processing Systems 65, 2011.
+    P. Honeine and C. Richard, "A closed-form solution for the pre-image
+    problem in kernel-based machines", Journal of Signal Processing Systems
+    65(3), 2011 (eq. 7-9).
+
+    Examples
+    --------
+    With :math:`\lambda = 0` the pre-image is the weighted mean of the
+    support points, :math:`\sum_i \gamma_i x_i`:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.solvers import ClosedFormPreimage
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> psi = FeatureExpansion([0.5, 0.5, 0.0], X, GaussianKernel(gamma=0.5))
+    >>> ClosedFormPreimage(alpha=0.0).fit(X, psi.kernel).solve(psi).x
+    array([[0.5, 0. ]])
+    >>> np.round(ClosedFormPreimage(alpha=0.1).fit(X, psi.kernel).solve(psi).x, 4)
+    array([[0.4689, 0.048 ]])
     """
 
     name = "closed_form"
@@ -69,9 +103,24 @@ class ClosedFormPreimage(PreimageSolver):
         check_positive(self.alpha, "alpha", strict=False)
 
     def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
-        """Compute M from the support points (the other arguments of
-        :meth:`PreimageSolver.fit` are accepted; `kpca` enables the fast
-        path from coordinates)."""
+        r"""Compute the map :math:`M` from the support points.
+
+        Parameters
+        ----------
+        support : array of shape (n, d)
+            The support points of the expansions to solve.
+        kernel : Kernel
+            Their kernel.
+        **fit_params
+            The other arguments of :meth:`PreimageSolver.fit
+            <preimage.solvers.PreimageSolver.fit>`; `kpca` enables the fast
+            path from coordinates.
+
+        Returns
+        -------
+        ClosedFormPreimage
+            The solver itself, fitted.
+        """
         super().fit(support, kernel, **fit_params)
         lam, X = float(self.alpha), self.support_
         # In the paper's notation (points as columns) (Xᵀ)⁺P = X exactly: the
@@ -109,7 +158,21 @@ class ClosedFormPreimage(PreimageSolver):
         return self
 
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """``X* = M Γ`` for all expansions at once (x0 is not used)."""
+        r"""Compute the pre-images :math:`X^* = M \Gamma` of all expansions at once.
+
+        Parameters
+        ----------
+        expansion : FeatureExpansion
+            The m expansions, over the fitted support; :math:`\Gamma` holds
+            their coefficients as columns.
+        x0 : array of shape (m, d) or (d,), optional
+            Not used.
+
+        Returns
+        -------
+        PreimageResult
+            The pre-images with their residuals.
+        """
         self._check_support(expansion)
         with np.errstate(over="ignore", invalid="ignore"):  # handled by direct()
             x = expansion.coef @ self.M_.T

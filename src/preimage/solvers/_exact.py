@@ -30,16 +30,66 @@ def _check_kernel(kernel):
 def exact_preimage(
     expansion: FeatureExpansion, x0: ArrayLike | None = None, *, rtol: float = 1e-6
 ) -> PreimageResult:
-    """Pre-image through the inverse of the kernel's profile.
+    r"""Find pre-images through the inverse of a dot-product kernel's profile.
 
-    For ``k(x, y) = f(⟨x, y⟩)`` with invertible f, if Ψ = φ(z) then
-    ``⟨Ψ, φ(e_j)⟩ = f(z_j)`` for the canonical basis e_j, so
+    For :math:`k(x, y) = f(\langle x, y \rangle)` with f invertible, if
+    :math:`\Psi = \phi(z)` then :math:`\langle \Psi, \phi(e_j) \rangle = f(z_j)`
+    for the canonical basis :math:`e_j` of input space, so
 
-        z = Σ_j f⁻¹(Σ_i γ_i k(x_i, e_j)) e_j.
+    .. math:: z = \sum_{j=1}^d f^{-1}\Big(\sum_{i=1}^n \gamma_i\, k(x_i, e_j)\Big)\, e_j.
 
     This is exact only when a pre-image exists; the returned ``distance2``
-    says how far the answer is from Ψ, and a warning is issued when it exceeds
-    `rtol` times ‖Ψ‖² (x0 is not used).
+    says how far the answer is from :math:`\Psi`, and a warning is issued
+    when it exceeds `rtol` times :math:`\|\Psi\|^2`.
+
+    Parameters
+    ----------
+    expansion : FeatureExpansion
+        The m expansions, under a dot-product kernel with an invertible
+        profile (linear, odd-degree polynomial, sigmoid).
+    x0 : array of shape (m, d) or (d,), optional
+        Not used (the common signature of the methods).
+    rtol : float, default=1e-6
+        The largest relative residual
+        :math:`\|\Psi_j - \phi(z_j)\|^2 / \|\Psi_j\|^2` of an exact pre-image.
+
+    Returns
+    -------
+    PreimageResult
+        The pre-images; ``converged`` is False where the relative residual
+        exceeds `rtol` (no exact pre-image).
+
+    Warns
+    -----
+    NumericalWarning
+        When some expansion has no exact pre-image (the answer is only
+        approximate), or when a pre-image is not finite (it is replaced by the
+        support point nearest in feature space).
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999
+    (Sec. IV, Prop. 2).
+
+    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
+    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
+    "Exact pre-images").
+
+    Examples
+    --------
+    The image of a point under an odd-degree polynomial kernel gives the
+    point back:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import PolynomialKernel
+    >>> from preimage.solvers import exact_preimage
+    >>> psi = FeatureExpansion.of_points([[1.0, -2.0]], PolynomialKernel(degree=3))
+    >>> result = exact_preimage(psi)
+    >>> np.round(result.x, 6) + 0.0, result.message
+    (array([[ 1., -2.]]), 'exact')
     """
     check_expansion(expansion)
     rtol = check_positive(rtol, "rtol", strict=False)
@@ -66,8 +116,55 @@ def exact_preimage(
 
 
 class ExactPreimage(PreimageSolver):
-    """Exact pre-images for invertible dot-product kernels: :func:`exact_preimage`
-    as a solver (nothing is learned at fit; x0 is not used)."""
+    r"""Exact pre-images for invertible dot-product kernels, as a solver.
+
+    :func:`exact_preimage` as a solver: for
+    :math:`k(x, y) = f(\langle x, y \rangle)` with f invertible, the pre-image
+    of :math:`\Psi = \sum_i \gamma_i \phi(x_i)` is
+
+    .. math:: z = \sum_{j=1}^d f^{-1}\Big(\sum_{i=1}^n \gamma_i\, k(x_i, e_j)\Big)\, e_j
+
+    over the canonical basis :math:`e_j`, exact when a pre-image exists.
+    Nothing is learned at fit, and starting points are not used.
+
+    Parameters
+    ----------
+    rtol : float, default=1e-6
+        The largest relative residual
+        :math:`\|\Psi_j - \phi(z_j)\|^2 / \|\Psi_j\|^2` of an exact pre-image.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n, d)
+        The support points given to :meth:`fit`.
+    kernel_ : Kernel
+        The kernel given to :meth:`fit`.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999
+    (Sec. IV, Prop. 2).
+
+    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
+    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
+    "Exact pre-images").
+
+    Examples
+    --------
+    Under the linear kernel (:math:`f` the identity) every expansion has the
+    exact pre-image :math:`\sum_i \gamma_i x_i`:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import LinearKernel
+    >>> from preimage.solvers import ExactPreimage
+    >>> X = np.array([[0.0, 1.0], [2.0, 3.0]])
+    >>> psi = FeatureExpansion([0.5, 0.5], X, LinearKernel())
+    >>> ExactPreimage().fit(X, psi.kernel).solve(psi).x
+    array([[1., 2.]])
+    """
 
     name = "exact"
 
@@ -81,5 +178,18 @@ class ExactPreimage(PreimageSolver):
         return _check_kernel(super()._check_kernel(kernel))
 
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """Pre-images of `expansion` (see :func:`exact_preimage`)."""
+        """Find the exact pre-images of `expansion` (see :func:`exact_preimage`).
+
+        Parameters
+        ----------
+        expansion : FeatureExpansion
+            The m expansions.
+        x0 : array of shape (m, d) or (d,), optional
+            Not used.
+
+        Returns
+        -------
+        PreimageResult
+            The pre-images; ``converged`` is False where none is exact.
+        """
         return exact_preimage(expansion, x0, rtol=self.rtol)

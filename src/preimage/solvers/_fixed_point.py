@@ -146,36 +146,72 @@ def fixed_point(
     max_restarts: int = 5,
     random_state: RandomStateLike = None,
 ) -> PreimageResult:
-    """Pre-images by fixed-point iteration, for radial and dot-product kernels.
+    r"""Find pre-images by fixed-point iteration, for radial and dot-product kernels.
+
+    Setting the gradient of
+
+    .. math:: \rho(z) = \|\Psi - \phi(z)\|^2 + \lambda \|z - a\|^2
+
+    (:math:`\lambda` is `alpha`, :math:`a` the `anchor`) to zero gives a
+    fixed-point equation for each kernel family:
+
+    * radial kernels :math:`k(x, y) = f(\|x - y\|^2)`, with
+      :math:`c_i = -2 \gamma_i f'(\|z - x_i\|^2)`:
+
+      .. math:: z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda};
+
+      for the Gaussian :math:`\exp(-\|x - y\|^2 / c)` this is Mika et al.'s
+      eq. (10), :math:`z \leftarrow \sum_i \gamma_i k(z, x_i) x_i / \sum_i
+      \gamma_i k(z, x_i)`, and with :math:`\lambda > 0` the regularised update
+      of Abrahamsen & Hansen;
+    * dot-product kernels :math:`k(x, y) = f(\langle x, y \rangle)`:
+
+      .. math::
+
+          z \leftarrow \frac{\sum_i \gamma_i f'(\langle x_i, z \rangle)\, x_i
+              + \lambda a}{f'(\|z\|^2) + \lambda};
+
+      for the polynomial :math:`(\langle x, y \rangle + c)^p` this is Kwok &
+      Tsang's :math:`z \leftarrow \sum_i \gamma_i \big((x_i^\top z + c) /
+      (\|z\|^2 + c)\big)^{p-1} x_i`.
+
+    All expansions iterate together: one step is one kernel block
+    :math:`k(Z, X)`, which also yields the objective at the current points, so
+    the best point seen is kept at no extra cost and the answer is never worse
+    than the start.
 
     Parameters
     ----------
     expansion : FeatureExpansion
-        The m expansions Ψ_j.
+        The m expansions :math:`\Psi_j`.
     x0 : array of shape (m, d) or (d,), optional
         Starting points (denoising starts at the noisy input). Default: the
-        support point nearest each Ψ_j in feature space.
+        support point nearest each :math:`\Psi_j` in feature space.
     max_iter : int, default=300
         Iterations per start.
     tol : float, default=1e-7
-        Stop when ``‖z_{t+1} − z_t‖ ≤ tol · max(1, ‖z_t‖)``.
+        Stop when :math:`\|z_{t+1} - z_t\| \le \mathrm{tol} \cdot \max(1,
+        \|z_t\|)`.
     alpha : float, default=0
-        λ ≥ 0 of the input-space penalty ``λ‖z − a‖²`` (Abrahamsen & Hansen
-        2011), which keeps pre-images near `anchor`.
+        The weight :math:`\lambda \ge 0` of the input-space penalty
+        :math:`\lambda \|z - a\|^2` (Abrahamsen & Hansen 2011), which keeps
+        pre-images near `anchor`.
     anchor : array of shape (m, d), optional
-        The point a of the penalty; defaults to `x0`.
+        The point :math:`a` of the penalty; defaults to `x0`.
     max_restarts : int, default=5
         Restarts allowed per expansion when the denominator vanishes (an
-        expansion orthogonal to φ(z), e.g. coefficients summing to zero): first
-        from the support point nearest in feature space, then from random
-        support points (Mika et al. suggest restarting from another start).
+        expansion orthogonal to :math:`\phi(z)`, e.g. coefficients summing to
+        zero): first from the support point nearest in feature space, then
+        from random support points (Mika et al. suggest restarting from
+        another start).
     random_state : None, int or Generator
         Draws the random restarts.
 
     Returns
     -------
     PreimageResult
-        ``info["restarts"]`` counts the restarts of each expansion.
+        The pre-images; ``info["restarts"]`` counts the restarts of each
+        expansion.
 
     Warns
     -----
@@ -186,6 +222,35 @@ def fixed_point(
         restarts are exhausted and the best point seen (at worst the support
         point nearest in feature space) is returned; when the residual
         overflows at the best point (the nearest support point is returned).
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999 (Sec. 3, eq. 10: the Gaussian
+    fixed point).
+
+    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
+    IEEE Transactions on Neural Networks 15(6), 2004 (the polynomial fixed
+    point).
+
+    T. J. Abrahamsen and L. K. Hansen, "Regularized pre-image estimation for
+    kernel PCA de-noising", Journal of Signal Processing Systems 65(3), 2011
+    (the input-space penalty).
+
+    Examples
+    --------
+    The mean of two Gaussian images is nearest the image of the midpoint:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.solvers import fixed_point
+    >>> X = np.array([[0.0], [1.0]])
+    >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
+    >>> result = fixed_point(psi, x0=[[0.2]])
+    >>> np.round(result.x, 4), np.round(result.distance2, 4)
+    (array([[0.5]]), array([0.1263]))
     """
     check_expansion(expansion)
     kernel, support, coef = _check_kernel(expansion.kernel), expansion.support, expansion.coef
@@ -341,10 +406,57 @@ def fixed_point(
 
 
 class FixedPointPreimage(PreimageSolver):
-    """Pre-images by fixed-point iteration: :func:`fixed_point` as a solver.
+    r"""Pre-images by fixed-point iteration: :func:`fixed_point` as a solver.
 
-    Parameters are those of :func:`fixed_point`. Nothing is learned at fit;
-    ``solve(expansion, x0)`` starts at x0 (denoising: the noisy input).
+    For a radial kernel :math:`k(x, y) = f(\|x - y\|^2)` the update is
+
+    .. math::
+
+        z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda},
+        \qquad c_i = -2 \gamma_i f'(\|z - x_i\|^2),
+
+    Mika et al.'s eq. (10) for the Gaussian kernel; dot-product kernels have
+    their own update (:func:`fixed_point`). Nothing is learned at fit;
+    ``solve(expansion, x0)`` starts at `x0` (denoising: the noisy input).
+
+    Parameters
+    ----------
+    max_iter : int, default=300
+        Iterations per start.
+    tol : float, default=1e-7
+        Stop when :math:`\|z_{t+1} - z_t\| \le \mathrm{tol} \cdot \max(1,
+        \|z_t\|)`.
+    alpha : float, default=0
+        The weight :math:`\lambda \ge 0` of the input-space penalty
+        :math:`\lambda \|z - a\|^2`.
+    anchor : array of shape (m, d), optional
+        The point :math:`a` of the penalty; defaults to the starting points.
+    max_restarts : int, default=5
+        Restarts allowed per expansion when the denominator vanishes.
+    random_state : None, int or Generator
+        Draws the random restarts.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n, d)
+        The support points given to :meth:`fit`.
+    kernel_ : Kernel
+        The kernel given to :meth:`fit`.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999 (Sec. 3, eq. 10: the Gaussian
+    fixed point).
+
+    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
+    IEEE Transactions on Neural Networks 15(6), 2004 (the polynomial fixed
+    point).
+
+    T. J. Abrahamsen and L. K. Hansen, "Regularized pre-image estimation for
+    kernel PCA de-noising", Journal of Signal Processing Systems 65(3), 2011
+    (the input-space penalty).
 
     Examples
     --------
@@ -353,7 +465,7 @@ class FixedPointPreimage(PreimageSolver):
     >>> from preimage.kernels import GaussianKernel
     >>> from preimage.solvers import FixedPointPreimage
     >>> X = np.array([[0.0], [1.0]])
-    >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))   # φ(0)
+    >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))  # the image of 0
     >>> FixedPointPreimage().fit(X, psi.kernel).solve(psi, x0=[[0.4]]).x.round(6)
     array([[0.]])
     """
@@ -385,5 +497,20 @@ class FixedPointPreimage(PreimageSolver):
         return _check_kernel(super()._check_kernel(kernel))
 
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """Pre-images of `expansion` from `x0` (see :func:`fixed_point`)."""
+        """Find the pre-images of `expansion` from `x0` (see :func:`fixed_point`).
+
+        Parameters
+        ----------
+        expansion : FeatureExpansion
+            The m expansions.
+        x0 : array of shape (m, d) or (d,), optional
+            Starting points; default the support point nearest each expansion
+            in feature space.
+
+        Returns
+        -------
+        PreimageResult
+            The pre-images; ``info["restarts"]`` counts the restarts of each
+            expansion.
+        """
         return fixed_point(expansion, x0, **self.get_params())

@@ -54,14 +54,20 @@ def gradient_descent(
     bounds: tuple[float, float] | None = None,
     random_state: RandomStateLike = None,
 ) -> PreimageResult:
-    """Minimise ``ρ(z) = ‖Ψ − φ(z)‖²`` with L-BFGS-B, for any differentiable kernel.
+    r"""Find pre-images by L-BFGS-B on the residual, for any differentiable kernel.
 
-    ``ρ(z) = ‖Ψ‖² − 2 Σ_i γ_i k(z, x_i) + k(z, z)`` and its gradient
-    ``−2 Σ_i γ_i ∇k(z, x_i) + ∇k(z, z)`` need only the kernel.
+    The residual and its gradient need only the kernel:
+
+    .. math::
+
+        \rho(z) &= \|\Psi - \phi(z)\|^2
+            = \|\Psi\|^2 - 2 \sum_i \gamma_i k(z, x_i) + k(z, z), \\
+        \nabla \rho(z) &= -2 \sum_i \gamma_i \nabla_z k(z, x_i) + \nabla_z k(z, z).
 
     Parameters
     ----------
     expansion : FeatureExpansion
+        The m expansions :math:`\Psi_j`.
     x0 : array of shape (m, d) or (d,), optional
         First start of each expansion; default the support point nearest in
         feature space.
@@ -72,14 +78,16 @@ def gradient_descent(
     max_iter : int, default=200
         L-BFGS-B iterations per start.
     tol : float, default=1e-9
-        L-BFGS-B's ``ftol`` (relative decrease of ρ).
+        L-BFGS-B's ``ftol`` (relative decrease of :math:`\rho`).
     bounds : (low, high) or None
         Box for every coordinate (e.g. ``(0, 1)`` for pixels).
     random_state : None, int or Generator
+        Draws the random starts.
 
     Returns
     -------
     PreimageResult
+        The best end point of each expansion, with its residual.
 
     Warns
     -----
@@ -88,6 +96,31 @@ def gradient_descent(
     NumericalWarning
         When the residual overflows at every start (a polynomial kernel far
         out); the support point nearest in feature space is returned.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999 (eq. 7, minimised by gradient
+    descent in Sec. 3).
+
+    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
+    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
+    "General approximation methods"; "kPCA + gradient descent" in Sec. 4).
+
+    Examples
+    --------
+    The mean of two Gaussian images is nearest the image of the midpoint:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.solvers import gradient_descent
+    >>> X = np.array([[0.0], [1.0]])
+    >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
+    >>> result = gradient_descent(psi, x0=[[0.2]])
+    >>> np.round(result.x, 4), np.round(result.distance2, 4)
+    (array([[0.5]]), array([0.1263]))
     """
     check_expansion(expansion)
     kernel, support = _check_kernel(expansion.kernel), expansion.support
@@ -167,11 +200,59 @@ def gradient_descent(
 
 
 class GradientPreimage(PreimageSolver):
-    """Pre-images by L-BFGS-B on the residual: :func:`gradient_descent` as a
-    solver, for any differentiable kernel.
+    r"""Pre-images by L-BFGS-B on the residual: :func:`gradient_descent` as a solver.
 
-    Parameters are those of :func:`gradient_descent`. Nothing is learned at
-    fit; ``solve(expansion, x0)`` starts at x0.
+    For any differentiable kernel, L-BFGS-B minimises
+
+    .. math:: \rho(z) = \|\Psi - \phi(z)\|^2
+        = \|\Psi\|^2 - 2 \sum_i \gamma_i k(z, x_i) + k(z, z)
+
+    from one or several starts. Nothing is learned at fit;
+    ``solve(expansion, x0)`` starts at `x0`.
+
+    Parameters
+    ----------
+    n_starts : int, default=1
+        Starts per expansion: the given start (or the nearest support point),
+        then the next nearest support points, then random support points. The
+        best end point is kept.
+    max_iter : int, default=200
+        L-BFGS-B iterations per start.
+    tol : float, default=1e-9
+        L-BFGS-B's ``ftol`` (relative decrease of :math:`\rho`).
+    bounds : (low, high) or None
+        Box for every coordinate (e.g. ``(0, 1)`` for pixels).
+    random_state : None, int or Generator
+        Draws the random starts.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n, d)
+        The support points given to :meth:`fit`.
+    kernel_ : Kernel
+        The kernel given to :meth:`fit`.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999 (eq. 7, minimised by gradient
+    descent in Sec. 3).
+
+    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
+    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
+    "General approximation methods"; "kPCA + gradient descent" in Sec. 4).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.solvers import GradientPreimage
+    >>> X = np.array([[0.0], [1.0]])
+    >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))  # the image of 0
+    >>> GradientPreimage().fit(X, psi.kernel).solve(psi, x0=[[0.4]]).x.round(4) + 0.0
+    array([[0.]])
     """
 
     name = "gradient"
@@ -199,5 +280,19 @@ class GradientPreimage(PreimageSolver):
         return _check_kernel(super()._check_kernel(kernel))
 
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """Pre-images of `expansion` from `x0` (see :func:`gradient_descent`)."""
+        """Find the pre-images of `expansion` from `x0` (see :func:`gradient_descent`).
+
+        Parameters
+        ----------
+        expansion : FeatureExpansion
+            The m expansions.
+        x0 : array of shape (m, d) or (d,), optional
+            First starts; default the support point nearest each expansion in
+            feature space.
+
+        Returns
+        -------
+        PreimageResult
+            The best end point of each expansion, with its residual.
+        """
         return gradient_descent(expansion, x0, **self.get_params())

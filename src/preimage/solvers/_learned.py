@@ -177,62 +177,117 @@ def _refuse_overflow(values, what):
 
 
 class LearnedPreimage(PreimageSolver):
-    """A map from feature-space coordinates back to input space, learned by
-    kernel ridge regression.
+    r"""Pre-images by a map from kernel PCA coordinates back to input space.
 
-    Bakır et al. (2004, Sec. 2.1) learn ``Γ: coordinates → input`` from
-    training pairs ``(c(x_i), x_i)``, where ``c(x)`` are the kernel PCA
-    coordinates of φ(x), by kernel ridge regression with a kernel l of its own:
+    Bakır et al. (2004, Sec. 3.1, eq. 6) learn a map :math:`\Gamma` from
+    coordinates to input space on training pairs :math:`(c(x_i), x_i)`, where
+    :math:`c(x)` are the kernel PCA coordinates of :math:`\phi(x)`, by kernel
+    ridge regression with a kernel :math:`l` of its own:
 
-        Γ(c) = Σ_i β_i l(c, c_i),    β = (L + α I)⁻¹ X.
+    .. math::
 
-    The pairs need not be the training points themselves: fitting on
-    coordinates of noisy or augmented inputs against clean targets
-    (:meth:`fit_coordinates`, or :meth:`fit` with `coordinates` and
-    `targets`) teaches the map where noisy coordinates lie.
+        \Gamma(c) = \sum_i \beta_i\, l(c, c_i), \qquad
+        \beta = (L + \alpha I)^{-1} X,
+
+    with :math:`L_{ij} = l(c_i, c_j)` and the targets :math:`x_i` as the rows
+    of :math:`X`. The pairs need not be the training points themselves:
+    fitting on coordinates of noisy or augmented inputs against clean targets
+    (:meth:`fit_coordinates`, or :meth:`fit` with `coordinates` and `targets`)
+    teaches the map where noisy coordinates lie.
 
     Parameters
     ----------
     kernel : str, Kernel, callable or None, default=None
-        The kernel l on coordinates; None takes the forward kernel (the kernel
-        of the expansions), as scikit-learn's ``KernelPCA`` does.
-    gamma : float or None
-        Width of l. With ``kernel=None`` it replaces the forward kernel's width
-        (None keeps it); with a kernel name, None resolves from the training
-        coordinates (see :func:`preimage.kernels.default_gamma`).
-    degree, coef0, kernel_params
-        Further parameters of l when `kernel` is a name.
+        The kernel :math:`l` on coordinates; None takes the forward kernel
+        (the kernel of the expansions), as scikit-learn's ``KernelPCA`` does.
+    gamma : float or None, default=None
+        Width of :math:`l`. With ``kernel=None`` it replaces the forward
+        kernel's width (None keeps it); with a kernel name, None resolves from
+        the training coordinates (see :func:`preimage.kernels.default_gamma`).
+    degree : int, default=3
+        Degree of :math:`l` when `kernel` is the name of a polynomial kernel.
+    coef0 : float, default=1.0
+        Constant of :math:`l` when `kernel` is the name of a polynomial or
+        sigmoid kernel.
+    kernel_params : dict or None, default=None
+        Further parameters of :math:`l` when `kernel` is a name or a callable
+        (see :func:`preimage.kernels.make_kernel`).
     alpha : float, default=1.0
-        Ridge α > 0 (scikit-learn's default).
-    n_components : int or None
+        The ridge :math:`\alpha > 0` (scikit-learn's default).
+    n_components : int or None, default=None
         Used by :meth:`fit` without `kpca` or `coordinates` only: the number
         of components of the kernel PCA of the support from which coordinates
         are taken (None: all with non-zero eigenvalue).
-    n_landmarks : int or None
-        None: exact kernel ridge regression on all n pairs (an n × n solve).
-        An int m < n: the Nyström (subset-of-regressors) map over m pairs
-        drawn uniformly, fitted on all n pairs in O(n m q + n m d + m³) time
-        and O(m² + m d) memory beyond the data (see Notes); a Dask array of
-        coordinates is then reduced block by block.
+    n_landmarks : int or None, default=None
+        None: exact kernel ridge regression on all n pairs (a system of shape
+        (n, n)). An int m < n: the Nyström (subset-of-regressors) map over m
+        pairs drawn uniformly, fitted on all n pairs in
+        :math:`O(nmq + nmd + m^3)` time and :math:`O(m^2 + md)` memory beyond
+        the data (see Notes); a Dask array of coordinates is then reduced
+        block by block.
     random_state : None, int or Generator
         Draws the m pairs of `n_landmarks`.
 
+    Attributes
+    ----------
+    map_kernel_ : Kernel
+        The kernel :math:`l` of the map.
+    dual_coef_ : ndarray of shape (n, d) or (m, d)
+        The coefficients :math:`\beta`, one row per training pair or
+        landmark.
+    coordinates_ : ndarray of shape (n, q) or (m, q)
+        The training coordinates :math:`c_i`, or the landmarks'.
+    output_dtype_ : numpy.dtype
+        The dtype of the map's output.
+    target_mean_ : ndarray of shape (d,) or None
+        The targets' mean, added back at prediction (``center_targets``).
+    KA_ : ndarray of shape (n, q) or None
+        The Gram matrix of the support times the kernel PCA's coefficient
+        vectors, kept by :meth:`solve`.
+    support_ : ndarray of shape (n, d)
+        The support points given to :meth:`fit`.
+    kernel_ : Kernel
+        The forward kernel given to :meth:`fit`.
+    kpca_ : KernelPCAResult
+        The kernel PCA whose coordinates the map takes.
+
     Notes
     -----
-    With landmarks ``c_j`` (j ≤ m) the map ``Γ(c) = Σ_j β_j l(c, c_j)``
-    minimises ``Σ_i ‖x_i − Γ(c_i)‖² + α βᵀL_mmβ`` over all n pairs:
+    With landmarks :math:`c_j` (:math:`j \le m`) the map
+    :math:`\Gamma(c) = \sum_j \beta_j l(c, c_j)` minimises
+    :math:`\sum_i \|x_i - \Gamma(c_i)\|^2 + \alpha\, \beta^\top L_{mm} \beta`
+    over all n pairs:
 
-        β = (L_nmᵀL_nm + α L_mm)⁻¹ L_nmᵀ X,
+    .. math:: \beta = (L_{nm}^\top L_{nm} + \alpha L_{mm})^{-1} L_{nm}^\top X,
 
-    where ``L_nmᵀL_nm`` and ``L_nmᵀX`` are sums over row blocks (solved as
-    ``β = Wθ`` with ``WᵀL_mmW = I``, which stays well conditioned when L_mm is
-    numerically singular). With every pair a landmark (L invertible) it is the
-    exact ``(L + αI)⁻¹X``.
+    where :math:`L_{nm}^\top L_{nm}` and :math:`L_{nm}^\top X` are sums over
+    row blocks (solved as :math:`\beta = W \theta` with
+    :math:`W^\top L_{mm} W = I`, which stays well conditioned when
+    :math:`L_{mm}` is numerically singular). With every pair a landmark
+    (:math:`L` invertible) it is the exact :math:`(L + \alpha I)^{-1} X`.
 
     References
     ----------
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004.
+    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
+    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3.1,
+    eq. 6).
+
+    Examples
+    --------
+    With a small ridge the map interpolates its training pairs, so the
+    pre-images of the training points' images are the points:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.solvers import LearnedPreimage
+    >>> X = np.array([[0.0], [1.0], [2.0]])
+    >>> kernel = GaussianKernel(gamma=1.0)
+    >>> solver = LearnedPreimage(alpha=1e-8).fit(X, kernel)
+    >>> np.round(solver.solve(FeatureExpansion.of_points(X, kernel)).x, 4)
+    array([[0.],
+           [1.],
+           [2.]])
     """
 
     name = "learned"
@@ -267,14 +322,22 @@ class LearnedPreimage(PreimageSolver):
     def fit_coordinates(
         self, coordinates: MatrixLike, targets: MatrixLike, *, forward_kernel: Kernel | None = None
     ) -> Self:
-        """Fit the map on pairs ``(coordinates_i, targets_i)``.
+        r"""Fit the map on pairs of coordinates and targets.
 
         Parameters
         ----------
         coordinates : array of shape (n, q)
+            The inputs :math:`c_i` of the map (a Dask array needs
+            `n_landmarks`).
         targets : array of shape (n, d)
+            The targets :math:`x_i`, one per row of `coordinates`.
         forward_kernel : Kernel, optional
-            Used for l when ``kernel=None``.
+            Used for :math:`l` when ``kernel=None``.
+
+        Returns
+        -------
+        LearnedPreimage
+            The solver itself, with the map fitted.
         """
         alpha, m = self._check_params()
         if is_dask_array(coordinates) or is_dask_array(targets):
@@ -422,7 +485,19 @@ class LearnedPreimage(PreimageSolver):
         return self
 
     def predict(self, coordinates: ArrayLike) -> np.ndarray:
-        """``Γ(c) = l(c, C) β`` for coordinates of shape (m, q)."""
+        r"""Apply the map, :math:`\Gamma(c) = \sum_i \beta_i\, l(c, c_i)`.
+
+        Parameters
+        ----------
+        coordinates : array of shape (m, q)
+            The coordinates :math:`c`.
+
+        Returns
+        -------
+        ndarray of shape (m, d)
+            The map's values (plus the targets' mean when fitted with
+            `center_targets`).
+        """
         if not hasattr(self, "dual_coef_"):
             raise ValueError(
                 "LearnedPreimage is not fitted, so 'coordinates' cannot be "
@@ -461,6 +536,8 @@ class LearnedPreimage(PreimageSolver):
         Parameters
         ----------
         support : array of shape (n, d)
+            The support points of the expansions to solve (and the default
+            targets).
         kernel : Kernel
             The forward kernel (of the expansions to solve).
         kpca : KernelPCAResult, optional
@@ -474,6 +551,11 @@ class LearnedPreimage(PreimageSolver):
             Learn the targets' deviations from their mean and add it back at
             prediction (a map with a bias: far from every training coordinate
             its value is the mean target).
+
+        Returns
+        -------
+        LearnedPreimage
+            The solver itself, fitted.
         """
         super().fit(support, kernel, kpca=kpca)
         X, self.KA_ = self.support_, None
@@ -501,9 +583,24 @@ class LearnedPreimage(PreimageSolver):
         return self
 
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """Pre-images of expansions over the fitted support: the map applied
-        to their coordinates ``⟨V_k, Ψ − μ⟩ = γᵀKα_k − ⟨V_k, μ⟩`` (x0 is not
-        used)."""
+        r"""Find the pre-images of expansions over the fitted support by the map.
+
+        The map is applied to their kernel PCA coordinates
+        :math:`\langle V_k, \Psi - \mu \rangle = \gamma^\top K \alpha_k
+        - \langle V_k, \mu \rangle`.
+
+        Parameters
+        ----------
+        expansion : FeatureExpansion
+            The m expansions, over the fitted support.
+        x0 : array of shape (m, d) or (d,), optional
+            Not used.
+
+        Returns
+        -------
+        PreimageResult
+            The pre-images with their residuals.
+        """
         self._check_support(expansion)
         if getattr(self, "KA_", None) is None:
             K = checked_gram(

@@ -22,7 +22,7 @@ best maps the embedded neighbours y_i onto z_i in least squares,
 
     (Q, t) = argmin Σ_i ‖Q y_i + t − z_i‖²,  QᵀQ = I  (reflections allowed),
 
-is ``Q = P Rᵀ`` from the SVD ``Σ_i (y_i − ȳ) z_iᵀ = P S Rᵀ``, ``t = −Q ȳ``;
+is ``Q = R Pᵀ`` from the SVD ``Σ_i (y_i − ȳ) z_iᵀ = P S Rᵀ``, ``t = −Q ȳ``;
 the pre-image is ``z = Q y_0 + t``. The embedding dimension is r, the rank of
 the neighbours (the dimension of the frame); no scaling is fitted, since
 classical MDS keeps the distances' units.
@@ -146,49 +146,109 @@ def _procrustes_block(Zt, d2, k):
 
 
 class MDSPreimage(PreimageSolver):
-    """Kwok & Tsang's pre-image: input distances to the nearest training points,
-    then multidimensional scaling.
+    r"""Kwok & Tsang's pre-image: input distances to the nearest training points, then MDS.
 
-    For an expansion Ψ:
+    For an expansion :math:`\Psi`:
 
     1. feature distances to the support points,
-       ``d̃_i² = ‖Ψ‖² + k(x_i, x_i) − 2⟨Ψ, φ(x_i)⟩``;
+       :math:`\tilde d_i^2 = \|\Psi\|^2 + k(x_i, x_i) - 2 \langle \Psi, \phi(x_i) \rangle`;
     2. input distances by inverting the kernel: radial kernels
-       ``d̃² = 2f(0) − 2f(d²)`` (Gaussian ``exp(−‖·‖²/c)``:
-       ``d² = −c ln(1 − d̃²/2)``, clipped where ``d̃² ≥ 2``); dot-product kernels
-       ``d_i² = f⁻¹(‖Ψ‖²) + f⁻¹(k(x_i, x_i)) − 2 f⁻¹(⟨Ψ, φ(x_i)⟩)`` (the
-       polynomial case of Kwok & Tsang);
-    3. the n nearest training points, centred at x̄ with SVD
-       ``[x_1 − x̄ … x_n − x̄] = U Λ Vᵀ`` (rank by `rank_tol`), coordinates
-       ``Z = Λ Vᵀ`` with squared norms d₀², and the pre-image
+       :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)` (Gaussian
+       :math:`\exp(-\|x - y\|^2 / c)`: :math:`d^2 = -c \ln(1 - \tilde d^2 / 2)`,
+       clipped where :math:`\tilde d^2 \ge 2`); dot-product kernels
+       :math:`d_i^2 = f^{-1}(\|\Psi\|^2) + f^{-1}(k(x_i, x_i))
+       - 2 f^{-1}(\langle \Psi, \phi(x_i) \rangle)` (the polynomial case of
+       Kwok & Tsang);
+    3. the n nearest training points, centred at :math:`\bar x` with SVD
+       :math:`[x_1 - \bar x, \dots, x_n - \bar x] = U \Lambda V^\top` (rank by
+       `rank_tol`), coordinates :math:`Z = \Lambda V^\top` with squared norms
+       :math:`d_0^2`, and the pre-image
 
-           z = U (−½ Λ⁻¹ Vᵀ (d² − d₀²)) + x̄.
+       .. math:: z = U \Big(-\tfrac{1}{2} \Lambda^{-1} V^\top (d^2 - d_0^2)\Big) + \bar x.
 
     With ``alignment="procrustes"`` step 3 is instead Honeine & Richard's
     reading: classical MDS of the n neighbours and the unknown point together,
     then the rigid motion (Procrustes) that maps the embedded neighbours onto
-    their input coordinates (module docstring: the equations, and when the
-    two agree).
+    their input coordinates (see Notes: the equations, and when the two
+    agree).
 
     Parameters
     ----------
     n_neighbors : int, default=10
         Training points used (public codes use 10).
     rank_tol : float, default=1e-10
-        Singular values below ``rank_tol · Λ_max`` are dropped.
+        Singular values below `rank_tol` times the largest, :math:`\Lambda_{\max}`,
+        are dropped.
     alignment : {"frame", "procrustes"}, default="frame"
         ``"frame"``: Kwok & Tsang's solution in the neighbours' SVD frame;
         ``"procrustes"``: classical MDS of the neighbours and the point, aligned
         to the neighbours by a rigid motion (Honeine & Richard 2011). Equal when
         the distances are exactly those of a point in the neighbours' span.
 
+    Attributes
+    ----------
+    diag_ : ndarray of shape (n,)
+        The kernel diagonal :math:`k(x_i, x_i)` of the support points.
+    support_ : ndarray of shape (n, d)
+        The support points given to :meth:`fit`.
+    kernel_ : Kernel
+        The kernel given to :meth:`fit`.
+
+    Notes
+    -----
+    Both alignments work in the neighbours' frame: :math:`x_i = \bar x + U z_i`
+    with :math:`Z = [z_1 \dots z_n] = \Lambda V^\top` (rank r),
+    :math:`\sum_i z_i = 0` and :math:`d_{0,i}^2 = \|z_i\|^2`; the pre-image is
+    :math:`x = \bar x + U z`.
+
+    *Frame* (``alignment="frame"``). The conditions
+    :math:`\|z - z_i\|^2 = d_i^2` read
+    :math:`2 Z^\top z - c \mathbf{1} = d_0^2 - d^2` with :math:`c = \|z\|^2`.
+    Solved in least squares with :math:`c` a free unknown, and since
+    :math:`Z \mathbf{1} = 0`, the two unknowns decouple:
+
+    .. math::
+
+        z = -\tfrac{1}{2} \Lambda^{-1} V^\top (d^2 - d_0^2), \qquad
+        c = \operatorname{mean}(d^2 - d_0^2).
+
+    *Procrustes* (``alignment="procrustes"``). The squared-distance matrix
+    :math:`D` of the n + 1 points (neighbours, then the unknown point;
+    :math:`D_{ij} = \|z_i - z_j\|^2`, :math:`D_{i0} = d_i^2`) is embedded by
+    classical MDS in r dimensions: :math:`B = -\tfrac{1}{2} J D J` with
+    :math:`J = I - \mathbf{1}\mathbf{1}^\top / (n + 1)`, and
+    :math:`Y = W_r \Omega_r^{1/2}` from its r largest eigenpairs (negative
+    ones set to 0). The rigid motion that best maps the embedded neighbours
+    :math:`y_i` onto :math:`z_i` in least squares (reflections allowed),
+
+    .. math::
+
+        (Q, t) = \arg\min_{Q^\top Q = I,\; t}
+            \sum_i \|Q y_i + t - z_i\|^2,
+
+    is :math:`Q = R P^\top` from the SVD
+    :math:`\sum_i (y_i - \bar y) z_i^\top = P S R^\top`,
+    :math:`t = -Q \bar y`; the pre-image is :math:`z = Q y_0 + t`. The
+    embedding dimension is r, the rank of the neighbours; no scaling is
+    fitted, since classical MDS keeps the distances' units.
+
+    If the distances are exactly those of a point of the neighbours' affine
+    span, both alignments give that point. Otherwise they differ: for the
+    distances of a point off the span the frame solution is exactly its
+    projection on the span, which Procrustes does not give in general; and
+    distances that no point realises (the usual case: they come from a
+    feature-space point that is not an image) are fitted differently, the
+    frame solution fitting the linearised equations and MDS perturbing the
+    embedding of the neighbours too.
+
     References
     ----------
-    J. T. Kwok, I. W. Tsang. The pre-image problem in kernel methods. ICML 2003;
-    IEEE Trans. Neural Networks 15, 2004.
-    P. Honeine, C. Richard. Preimage problem in kernel-based machine learning.
-    IEEE Signal Processing Magazine 28(2), 2011 (Sec. 5.1: global MDS with a
-    Procrustes alignment).
+    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
+    ICML 2003; IEEE Transactions on Neural Networks 15(6), 2004.
+
+    P. Honeine and C. Richard, "A closed-form solution for the pre-image
+    problem in kernel-based machines", Journal of Signal Processing Systems
+    65(3), 2011 (Sec. 5.1: global MDS with a Procrustes alignment).
 
     Examples
     --------
@@ -238,8 +298,23 @@ class MDSPreimage(PreimageSolver):
         return kernel
 
     def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
-        """Remember the training points and their kernel diagonal (the other
-        arguments of :meth:`PreimageSolver.fit` are accepted)."""
+        """Remember the training points and their kernel diagonal.
+
+        Parameters
+        ----------
+        support : array of shape (n, d)
+            The training points, the neighbours to choose from.
+        kernel : Kernel
+            Their kernel, radial or dot-product.
+        **fit_params
+            The other arguments of :meth:`PreimageSolver.fit
+            <preimage.solvers.PreimageSolver.fit>`, accepted and not used.
+
+        Returns
+        -------
+        MDSPreimage
+            The solver itself, fitted.
+        """
         super().fit(support, kernel, **fit_params)
         self.diag_ = self.kernel_.diag(self.support_, check_input=False, names="'support'")
         return self
@@ -250,11 +325,26 @@ class MDSPreimage(PreimageSolver):
         feature_d2: ArrayLike | None = None,
         diag: ArrayLike | None = None,
     ) -> np.ndarray:
-        """Squared input distances implied by feature distances.
+        r"""Return the squared input distances implied by feature distances.
 
-        By default from every expansion to every support point, (m, n); or for
-        given feature distances `feature_d2` to points whose ``k(x, x)`` is
-        `diag` (same shape).
+        The kernel is inverted: :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)` for a
+        radial kernel, :math:`d^2 = f^{-1}(\|\Psi\|^2) + f^{-1}(k(x, x))
+        - 2 f^{-1}(\langle \Psi, \phi(x) \rangle)` for a dot-product kernel.
+
+        Parameters
+        ----------
+        expansion : FeatureExpansion
+            The m expansions, over the fitted support.
+        feature_d2 : array of shape (m, p), optional
+            Squared feature distances :math:`\tilde d^2` from the expansions
+            to p points; by default to every support point.
+        diag : array of shape (m, p) or (1, p), optional
+            The :math:`k(x, x)` of those points, given with `feature_d2`.
+
+        Returns
+        -------
+        ndarray of shape (m, p)
+            The squared input distances (p = n by default).
         """
         if feature_d2 is None:
             feature_d2 = support_distance2(expansion)
@@ -330,12 +420,25 @@ class MDSPreimage(PreimageSolver):
         return np.asarray(feature_d2) >= 2 * f0
 
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """Pre-images of all expansions (x0 is not used).
+        r"""Find the pre-images of all expansions by MDS on their nearest support points.
 
         Neighbours whose feature distance no input distance can explain
-        (``d̃² ≥ 2k(x, x)``) carry no information about where x lies; they are
-        left out, with a warning, and MDS runs on the remaining neighbours (on
-        the nearest point alone when none remains).
+        (:math:`\tilde d^2 \ge 2 k(x, x)`) carry no information about where
+        :math:`x` lies; they are left out, with a warning, and MDS runs on the
+        remaining neighbours (on the nearest point alone when none remains).
+
+        Parameters
+        ----------
+        expansion : FeatureExpansion
+            The m expansions, over the fitted support.
+        x0 : array of shape (m, d) or (d,), optional
+            Not used.
+
+        Returns
+        -------
+        PreimageResult
+            The pre-images with their residuals; ``info["neighbors"]`` holds
+            the indices of each expansion's neighbours.
         """
         self._check_support(expansion)
         X = self.support_

@@ -26,8 +26,43 @@ __all__ = ["CallablePreimage", "find_preimage", "make_solver"]
 
 
 class CallablePreimage(PreimageSolver):
-    """A user's pre-image function ``f(expansion, x0=None, **options) ->
-    PreimageResult`` as a solver (nothing is learned at fit)."""
+    """A user's pre-image function as a solver.
+
+    The function ``f(expansion, x0=None, **options)`` returns a
+    :class:`~preimage.PreimageResult`. Nothing is learned at fit, and any
+    kernel is accepted: the function decides what it can work with.
+
+    Parameters
+    ----------
+    function : callable
+        The pre-image function.
+    options : dict, optional
+        Keyword arguments passed to `function` at every call.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n, d)
+        The support points given to :meth:`fit`.
+    kernel_ : Kernel
+        The kernel given to :meth:`fit`.
+
+    Examples
+    --------
+    Under the linear kernel the weighted mean of the support points is the
+    exact pre-image:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion, PreimageResult
+    >>> from preimage.kernels import LinearKernel
+    >>> from preimage.solvers import CallablePreimage
+    >>> def weighted_mean(expansion, x0=None):
+    ...     x = expansion.coef @ expansion.support
+    ...     return PreimageResult.direct(expansion, x, "weighted_mean", "weighted mean")
+    >>> X = np.array([[0.0], [2.0]])
+    >>> psi = FeatureExpansion([0.5, 0.5], X, LinearKernel())
+    >>> CallablePreimage(weighted_mean).fit(X, psi.kernel).solve(psi).x
+    array([[1.]])
+    """
 
     name = "callable"
     uses_starts = True
@@ -48,7 +83,20 @@ class CallablePreimage(PreimageSolver):
         return kernel  # the function decides what it can work with
 
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """``function(expansion, x0=x0, **options)``."""
+        """Call the function: ``function(expansion, x0=x0, **options)``.
+
+        Parameters
+        ----------
+        expansion : FeatureExpansion
+            The m expansions.
+        x0 : array of shape (m, d) or (d,), optional
+            Starting points, passed on to the function.
+
+        Returns
+        -------
+        PreimageResult
+            What the function returns.
+        """
         return self.function(expansion, x0=x0, **(self.options or {}))
 
 
@@ -59,7 +107,7 @@ def make_solver(
     random_state: RandomStateLike = None,
     n_landmarks: int | None = None,
 ) -> PreimageSolver:
-    """A solver for `method`, ready to be fitted.
+    """Return a solver for `method`, ready to be fitted.
 
     Parameters
     ----------
@@ -80,6 +128,13 @@ def make_solver(
     Returns
     -------
     PreimageSolver
+        A new solver, or `method` itself when it is a solver.
+
+    Examples
+    --------
+    >>> from preimage.solvers import make_solver
+    >>> make_solver("fixed_point", {"max_iter": 50}, random_state=0)
+    FixedPointPreimage(max_iter=50, random_state=0)
     """
     options = dict(options or {})
     if isinstance(method, PreimageSolver):
@@ -117,31 +172,39 @@ def find_preimage(
     x0: ArrayLike | None = None,
     **options: Any,
 ) -> PreimageResult:
-    """Pre-images of feature-space expansions.
+    r"""Find pre-images of feature-space expansions.
 
-    Finds, for each ``Ψ_j = Σ_i γ_ji φ(x_i)``, a point z_j with small residual
+    For each expansion :math:`\Psi_j = \sum_i \gamma_{ji}\, \phi(x_i)` the
+    method looks for a point :math:`z_j` with a small residual
 
-        ρ(z_j) = ‖Ψ_j − φ(z_j)‖².
+    .. math:: \rho(z_j) = \|\Psi_j - \phi(z_j)\|^2,
+
+    the pre-image problem of Schölkopf et al. (1999, Sec. IV) and Bakır et al.
+    (2004, eq. 1).
 
     Parameters
     ----------
     expansion : FeatureExpansion
         The m expansions (e.g. ``KernelPCA.project(X)``).
-    method : str, solver or callable, default="fixed_point"
-        * ``"fixed_point"`` — Mika et al. (1999) for radial kernels, Kwok &
-          Tsang's version for dot-product kernels, regularised with
-          ``alpha=λ`` (Abrahamsen & Hansen 2011);
-        * ``"gradient"`` — L-BFGS-B on ρ for any differentiable kernel;
-        * ``"mds"`` — Kwok & Tsang (2003): distances to neighbours, then MDS;
-        * ``"learned"`` — Bakır et al. (2004): kernel ridge map from kernel PCA
-          coordinates to input space (options ``kernel``, ``gamma``, ``alpha``);
-        * ``"closed_form"`` — Honeine & Richard (2011), option ``alpha``;
-        * ``"exact"`` — Schölkopf et al. (1999, Prop. 2) for invertible
+    method : str, PreimageSolver or callable, default="fixed_point"
+        * ``"fixed_point"``: Mika et al. (1999) for radial kernels, Kwok &
+          Tsang's version for dot-product kernels, regularised by
+          :math:`\lambda \|z - a\|^2` with ``alpha`` :math:`= \lambda`
+          (Abrahamsen & Hansen 2011);
+        * ``"gradient"``: L-BFGS-B on :math:`\rho` for any differentiable
+          kernel;
+        * ``"mds"``: Kwok & Tsang (2003): distances to neighbours, then MDS;
+        * ``"learned"``: Bakır et al. (2004): kernel ridge map from kernel PCA
+          coordinates to input space (options ``kernel``, ``gamma``,
+          ``alpha``);
+        * ``"closed_form"``: Honeine & Richard (2011), option ``alpha``;
+        * ``"exact"``: Schölkopf et al. (1999, Prop. 2) for invertible
           dot-product kernels;
-        * a solver (:data:`PREIMAGE_METHODS` holds their classes); one that
-          learns (MDS, learned, closed form) must be fitted on
-          ``expansion.support`` and is reused without refitting;
-        * a callable ``f(expansion, x0=None, **options) -> PreimageResult``.
+        * a solver (:data:`~preimage.solvers.PREIMAGE_METHODS` holds their
+          classes); one that learns (MDS, learned, closed form) must be fitted
+          on ``expansion.support`` and is reused without refitting;
+        * a callable ``f(expansion, x0=None, **options)`` returning a
+          :class:`~preimage.PreimageResult`.
     x0 : array of shape (m, d) or (d,), optional
         Starting points of the iterative methods (denoising starts at the
         noisy input); also the default anchor of the regularised fixed point.
@@ -151,8 +214,31 @@ def find_preimage(
     Returns
     -------
     PreimageResult
-        ``x`` (m, d), ``distance2`` (m,), ``n_iter``, ``converged``,
-        ``message``, ``method``.
+        The pre-images ``x`` (m, d) with their residuals ``distance2`` (m,),
+        and ``n_iter``, ``converged``, ``message``, ``method``.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999.
+
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999.
+
+    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
+    IEEE Transactions on Neural Networks 15(6), 2004 (ICML 2003).
+
+    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
+    Advances in Neural Information Processing Systems 16, 2004.
+
+    P. Honeine and C. Richard, "A closed-form solution for the pre-image
+    problem in kernel-based machines", Journal of Signal Processing Systems
+    65(3), 2011.
+
+    T. J. Abrahamsen and L. K. Hansen, "Regularized pre-image estimation for
+    kernel PCA de-noising", Journal of Signal Processing Systems 65(3), 2011.
 
     Examples
     --------

@@ -16,14 +16,19 @@ __all__ = ["PreimageResult"]
 
 @dataclass
 class PreimageResult:
-    """Pre-images of m expansions, with what it took to find them.
+    r"""Pre-images of m expansions, with what it took to find them.
 
-    Attributes
+    Every pre-image method returns one. Its residuals are those of the
+    expansions :math:`\Psi_j` given to the method,
+    :math:`\|\Psi_j - \phi(x_j)\|^2` (:meth:`FeatureExpansion.distance2
+    <preimage.FeatureExpansion.distance2>`).
+
+    Parameters
     ----------
     x : ndarray of shape (m, d)
         The pre-images.
     distance2 : ndarray of shape (m,)
-        Their feature-space residuals ``‖Ψ_j − φ(x_j)‖²``.
+        Their feature-space residuals :math:`\|\Psi_j - \phi(x_j)\|^2`.
     n_iter : ndarray of shape (m,)
         Iterations spent on each (0 for closed-form methods).
     converged : ndarray of shape (m,)
@@ -32,9 +37,30 @@ class PreimageResult:
         What happened, in words.
     method : str
         The method's name.
-    info : dict
+    info : dict, optional
         Method-specific extras (e.g. restarts of the fixed point, the MDS
-        neighbours).
+        neighbours); empty by default.
+
+    Attributes
+    ----------
+    x, distance2, n_iter, converged, message, method, info
+        The parameters, stored as given.
+    success : bool
+        True when every pre-image converged.
+
+    Examples
+    --------
+    With the linear kernel :math:`\phi` is the identity, so the pre-image of
+    :math:`0.5\, \phi(0) + 0.5\, \phi(2)` is 1, with residual 0:
+
+    >>> import numpy as np
+    >>> from preimage import FeatureExpansion, PreimageResult
+    >>> from preimage.kernels import LinearKernel
+    >>> psi = FeatureExpansion([0.5, 0.5], np.array([[0.0], [2.0]]), LinearKernel())
+    >>> x = np.array([[1.0]])
+    >>> result = PreimageResult.direct(psi, x, "midpoint", "the mean of the support")
+    >>> result.distance2, result.n_iter, result.success
+    (array([0.]), array([0]), True)
     """
 
     x: np.ndarray
@@ -54,8 +80,33 @@ class PreimageResult:
         message: str,
         info: dict[str, Any] | None = None,
     ) -> PreimageResult:
-        """The result of a non-iterative method: residuals of `x` against
-        `expansion`, no iterations, every point counted as converged."""
+        """Return the result of a non-iterative method.
+
+        The residuals of `x` are computed against `expansion`; there are no
+        iterations and every point counts as converged. A pre-image that is
+        not finite, or at which the residual is not (the kernel overflows
+        there), is replaced by the support point nearest in feature space,
+        with a NumericalWarning.
+
+        Parameters
+        ----------
+        expansion : FeatureExpansion
+            The m expansions that `x` are pre-images of.
+        x : ndarray of shape (m, d)
+            The pre-images.
+        method : str
+            The method's name.
+        message : str
+            What happened, in words.
+        info : dict, optional
+            Method-specific extras.
+
+        Returns
+        -------
+        PreimageResult
+            The pre-images with their residuals, ``n_iter`` 0 and
+            ``converged`` True.
+        """
         x, d2 = replace_non_finite(expansion, x)
         n = len(x)
         return cls(
