@@ -9,9 +9,14 @@ scikit-learn are plain text.
 """
 
 import importlib
+import inspect
 import os
 from pathlib import Path
+import pkgutil
+import re
 import tomllib
+
+from sphinx.pycode import ModuleAnalyzer, PycodeError
 
 import preimage
 
@@ -172,7 +177,53 @@ def _drop_absent_sections(app, docname, source):
     source[0] = "".join(line for line in lines if line.strip() not in absent)
 
 
+def _public_classes():
+    """``(dotted name, class)`` of the classes the API pages document."""
+    for page in sorted((DOCS / "api").glob("preimage*.rst")):
+        module = importlib.import_module(page.stem)
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            if inspect.isclass(obj):
+                yield f"{module.__name__}.{name}", obj
+
+
+def _class_data_attributes():
+    """Patterns matching the data attributes of the documented classes
+    (``GaussianKernel.stationary``), inherited ones included: a ``#:`` comment
+    documents each, which numpydoc's validation does not see (it would
+    validate the docstring of ``bool`` or ``tuple``)."""
+    names = set()
+    for dotted, cls in _public_classes():
+        for attribute in inspect.classify_class_attrs(cls):
+            if attribute.kind == "data" and not attribute.name.startswith("_"):
+                names.add(re.escape(f"{dotted}.{attribute.name}"))
+    return {f"^{name}$" for name in sorted(names)}
+
+
+numpydoc_validation_exclude |= _class_data_attributes()
+
+
+def _constant_comment(app, what, name, obj, options, lines):
+    """Give a constant its ``#:`` comment from the private module that
+    defines it (``preimage.kernels.KERNELS`` is set in ``kernels/_names.py``);
+    autodoc looks only in the module that exports it, and would otherwise
+    show the docstring of the constant's type."""
+    if what != "data":
+        return
+    package, _, attribute = name.rpartition(".")
+    module = importlib.import_module(package)
+    for info in pkgutil.iter_modules(getattr(module, "__path__", [])):
+        try:
+            docs = ModuleAnalyzer.for_module(f"{package}.{info.name}").find_attr_docs()
+        except PycodeError:
+            continue
+        if ("", attribute) in docs:
+            lines[:] = list(docs[("", attribute)])
+            return
+
+
 def setup(app):
+    app.connect("autodoc-process-docstring", _constant_comment, priority=400)
     app.connect("source-read", _drop_absent_sections)
     app.connect("missing-reference", _missing_reference)
     app.connect("autodoc-skip-member", _skip_member)
