@@ -869,7 +869,7 @@ def test_exact_warns_and_flags_expansions_without_exact_preimage():
     ref = residual(psi.coef, psi.support, result.x, sk_kernel(kernel))
     np.testing.assert_allclose(result.distance2, np.maximum(ref, 0), atol=1e-12)
     assert result.distance2[1] > 1e-3
-    # the answer is the formula z_j = f⁻¹(⟨Ψ, φ(e_j)⟩) (Schölkopf et al. 1999, Prop. 2)
+    # the answer is the formula z_j = f⁻¹(⟨Ψ, φ(e_j)⟩) (Schölkopf et al. 1999, Prop. 3)
     values = 0.5 * polynomial_kernel(
         np.array([a, b]), np.eye(2), degree=3, gamma=1.0, coef0=1.0
     ).sum(0)

@@ -24,7 +24,7 @@ digits)``, the library's default width (the paper's ``exp(−‖x − y‖²/(0.
 * RSS (kernel PCA selection): one run of :func:`preimage.reduce_svm` down to
   the smallest kept fraction; every larger size is the kept set plus the last
   points removed (``info["removal_order"]``), with coefficients refitted
-  (Prop. 3) and the threshold recomputed;
+  (Prop. 4) and the threshold recomputed;
 * ℓ1 selection (``weights="inverse"``) at the sizes of the RSS rows (within
   2%: the penalty is searched, see :class:`PenaltySearch`), and one system
   with the penalty shared by all ten recognizers over the union of their
@@ -193,7 +193,7 @@ def _system(label, method, parts, intercept, relative_error, **size):
 
 
 def _refit(expansion, vectors, X, y_sign, b0):
-    """Prop. 3 coefficients of one recognizer over `vectors`, its relative
+    """Prop. 4 coefficients of one recognizer over `vectors`, its relative
     error and its threshold recomputed on the training set."""
     beta = optimal_coefficients(expansion, vectors)
     rho = approximation_error(expansion, vectors, beta)[0]
@@ -1090,7 +1090,7 @@ def _method_notes(o):
         f"Selection via kernel PCA: one reduce_svm(..., method='selection_kpca') run per "
         f"recognizer down to {min(cfg['fractions']):g} of its SVs; each larger RSS row keeps "
         f"that set plus the last points removed (info['removal_order']), with coefficients "
-        f"refitted by Prop. 3 (optimal_coefficients) and thresholds recomputed. At the "
+        f"refitted by Prop. 4 (optimal_coefficients) and thresholds recomputed. At the "
         f"smallest size this reproduces the front end's own coefficients and thresholds to "
         f"{o.kpca_gap:.1e}.",
         f"Selection via ℓ1 (weights c_i = mean|α|/|α_i|, 'inverse'): select_l1 with an "
@@ -1099,7 +1099,7 @@ def _method_notes(o):
         f"that keeps nothing, then regula falsi on log λ, fits shared between the sizes of "
         f"one recognizer ({l1_info['fits']} fits in all; {l1_info['exact']} of "
         f"{l1_info['n']} recognizer-sizes hit exactly, the largest miss is "
-        f"{l1_info['max_miss']} point{'' if l1_info['max_miss'] == 1 else 's'}). The kept points get the Prop. 3 coefficients "
+        f"{l1_info['max_miss']} point{'' if l1_info['max_miss'] == 1 else 's'}). The kept points get the Prop. 4 coefficients "
         f"(select_l1 does this) and thresholds are recomputed as above. The penalty is "
         f"searched here rather than through select_l1(n_vectors=...), which follows the "
         f"regularisation path down to each size anew, so that one set of fits serves all "

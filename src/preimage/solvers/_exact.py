@@ -1,5 +1,5 @@
 """Exact pre-images for invertible dot-product kernels (Schölkopf et al. 1999,
-Prop. 2)."""
+Prop. 3)."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def exact_preimage(
     B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
     G. Rätsch and A. J. Smola, "Input space versus feature space in
     kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999
-    (Sec. IV, Prop. 2).
+    (Sec. IV, Prop. 3).
 
     G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
     Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
@@ -145,7 +145,7 @@ class ExactPreimage(PreimageSolver):
     B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
     G. Rätsch and A. J. Smola, "Input space versus feature space in
     kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999
-    (Sec. IV, Prop. 2).
+    (Sec. IV, Prop. 3).
 
     G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
     Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,

@@ -198,7 +198,7 @@ def find_preimage(
           coordinates to input space (options ``kernel``, ``gamma``,
           ``alpha``);
         * ``"closed_form"``: Honeine & Richard (2011), option ``alpha``;
-        * ``"exact"``: Schölkopf et al. (1999, Prop. 2) for invertible
+        * ``"exact"``: Schölkopf et al. (1999, Prop. 3) for invertible
           dot-product kernels;
         * a solver (:data:`~preimage.solvers.PREIMAGE_METHODS` holds their
           classes); one that learns (MDS, learned, closed form) must be fitted
