@@ -1,4 +1,8 @@
-"""preimage: from kernel feature spaces back to input space.
+"""Pre-images for kernel methods: from kernel feature spaces back to input space.
+
+The package's namespace holds the estimators, the pre-image solvers, the
+settings, the model files and the warnings and errors of the library; each class
+and function is documented in the subpackage that defines it.
 
 The names below are imported at their first use (``preimage.KernelPCA``,
 ``from preimage import find_preimage``): ``import preimage`` itself loads

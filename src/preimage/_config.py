@@ -80,7 +80,7 @@ _local = threading.local()
 
 
 def get_config() -> dict[str, Any]:
-    """The current settings, as a dict.
+    """Return the current settings of the library.
 
     ``memory_budget``: the largest dense matrix, in bytes, that the library
     allocates for a training set (a Gram matrix, a kernel ridge system). The
@@ -90,8 +90,23 @@ def get_config() -> dict[str, Any]:
     ``memory.max`` or v1 ``memory.limit_in_bytes``).
 
     A value set with :func:`set_config` or :func:`config_context` also holds
-    in the library's Dask tasks, wherever they run (see :func:`bind_config`);
+    in the library's Dask tasks, wherever they run (see ``bind_config``);
     the default is each process's own.
+
+    Returns
+    -------
+    dict
+        ``{"memory_budget": int}``, the budget in bytes: the value of the
+        innermost :func:`config_context` of this thread, else the one set
+        with :func:`set_config`, else the default. A new dict, which the
+        caller may change without changing the settings.
+
+    Examples
+    --------
+    >>> import preimage
+    >>> with preimage.config_context(memory_budget="512MiB"):
+    ...     preimage.get_config()
+    {'memory_budget': 536870912}
     """
     config = dict(_global)
     config.update(getattr(_local, "overrides", {}))
@@ -101,14 +116,79 @@ def get_config() -> dict[str, Any]:
 
 
 def set_config(*, memory_budget: int | str | None = None) -> None:
-    """Change the settings for the whole process (see :func:`get_config`)."""
+    """Change the settings for the whole process.
+
+    For a change in one block of code, :func:`config_context` is the better
+    tool: it restores the settings on leaving the block, and holds only in
+    the thread that enters it.
+
+    Parameters
+    ----------
+    memory_budget : int, str or None, default=None
+        The largest dense matrix the library allocates for a training set,
+        in bytes: a positive number, or a string with a unit such as
+        ``"8GB"``, ``"512 MiB"`` or ``"1.5e9"`` (B, kB, MB, GB, TB in powers
+        of 1000, KiB, MiB, GiB, TiB in powers of 1024). None leaves the
+        setting as it is. See :func:`get_config` for its default.
+
+    Raises
+    ------
+    ValueError
+        If `memory_budget` is not a positive, finite number of bytes.
+
+    Examples
+    --------
+    >>> import preimage
+    >>> previous = preimage.get_config()["memory_budget"]
+    >>> preimage.set_config(memory_budget="4GiB")
+    >>> preimage.get_config()["memory_budget"]
+    4294967296
+    >>> preimage.set_config(memory_budget=previous)
+    """
     if memory_budget is not None:
         _global["memory_budget"] = parse_bytes(memory_budget)
 
 
 @contextlib.contextmanager
 def config_context(*, memory_budget: int | str | None = None) -> Iterator[None]:
-    """Change the settings inside a ``with`` block, in this thread."""
+    """Change the settings inside a ``with`` block, in this thread.
+
+    The settings in effect before the block are restored on leaving it, even
+    when it raises. Contexts nest; inside one, a value given to an inner
+    context wins. They are thread-local: another thread, a Dask task or a
+    joblib worker keeps its own settings unless the work is bound to the
+    caller's (as the library's Dask tasks are, and :func:`delayed` does for
+    joblib).
+
+    Parameters
+    ----------
+    memory_budget : int, str or None, default=None
+        The largest dense matrix, in bytes, as for :func:`set_config` (e.g.
+        ``"8GB"``); None leaves the current value.
+
+    Yields
+    ------
+    None
+        Nothing: the settings apply to the code inside the block.
+
+    Raises
+    ------
+    ValueError
+        If `memory_budget` is not a positive, finite number of bytes.
+
+    Examples
+    --------
+    >>> import preimage
+    >>> with preimage.config_context(memory_budget="2GB"):
+    ...     preimage.get_config()["memory_budget"]
+    2000000000
+    >>> with preimage.config_context(memory_budget="2GB"):
+    ...     with preimage.config_context(memory_budget="1kB"):
+    ...         inner = preimage.get_config()["memory_budget"]
+    ...     outer = preimage.get_config()["memory_budget"]
+    >>> inner, outer
+    (1000, 2000000000)
+    """
     previous = dict(getattr(_local, "overrides", {}))
     overrides = dict(previous)
     if memory_budget is not None:
@@ -198,9 +278,10 @@ def bind_config(func):
 def delayed(
     function: Callable[..., Any],
 ) -> Callable[..., tuple[ConfiguredCall, tuple[Any, ...], dict[str, Any]]]:
-    """joblib's ``delayed``, with the caller's settings bound to each task.
+    """Make joblib tasks that run under the caller's settings.
 
-    ``joblib.Parallel(n_jobs=2)(preimage.delayed(f)(x) for x in xs)`` runs
+    This is joblib's ``delayed``, with the caller's settings bound to each
+    task: ``joblib.Parallel(n_jobs=2)(preimage.delayed(f)(x) for x in xs)`` runs
     each ``f(x)`` under the library's settings in effect where the task was
     made (a ``memory_budget`` set with :func:`set_config` or
     :func:`config_context`), in joblib's threads and worker processes alike,
@@ -212,13 +293,19 @@ def delayed(
     Parameters
     ----------
     function : callable
+        The function each task calls.
 
     Returns
     -------
     callable
         Called with the task's arguments, returns the ``(function, args,
         kwargs)`` triple that ``joblib.Parallel`` takes, the function a
-        :class:`ConfiguredCall`.
+        ``ConfiguredCall`` that calls `function` under the bound settings.
+
+    Raises
+    ------
+    TypeError
+        If `function` is not callable.
 
     Examples
     --------

@@ -1,11 +1,24 @@
-"""The ``preimage`` command line. It parses arguments and calls the library;
-no algorithm lives here.
+"""The ``preimage`` command line, which parses arguments and calls the library.
+
+No algorithm lives here. The commands are those of :func:`main`: ``preimage
+demo``, ``fit``, ``denoise``, ``info`` and ``reproduce``; ``preimage --help``
+lists them, and ``preimage COMMAND --help`` describes each.
 
 Exit codes: 0 success; 1 the command ran into a problem with its data or files
 (an unreadable model, a width that does not match, an output that exists, a
 full disk), said in one line; 2 a usage error (an unknown option, a missing
 argument, a bad value); 130 interrupted (Ctrl-C), 143 terminated (SIGTERM),
 with the temporary files of the write under way removed.
+
+Examples
+--------
+The command line can be run from Python; with ``standalone_mode=False`` it
+returns the exit status instead of leaving the interpreter:
+
+>>> from preimage.cli import main
+>>> main(["--version"], prog_name="preimage", standalone_mode=False)  # doctest: +ELLIPSIS
+preimage, version ...
+0
 """
 
 import contextlib
@@ -56,7 +69,23 @@ def main() -> None:
     """Pre-images for kernel methods: from feature space back to input space.
 
     Start with `preimage demo`; fit your own denoiser with `preimage fit` and
-    apply it with `preimage denoise`.
+    apply it with `preimage denoise`.\f
+    Parameters
+    ----------
+    *args, **kwargs
+        Passed to click's ``Command.main``: the command-line arguments (by
+        default ``sys.argv[1:]``), ``prog_name``, and ``standalone_mode``,
+        which, when False, makes the call return the exit status instead of
+        leaving the interpreter.
+
+    Examples
+    --------
+    ``preimage`` in a shell runs this group of commands; from Python:
+
+    >>> from preimage.cli import main
+    >>> main(["--version"], prog_name="preimage", standalone_mode=False)  # doctest: +ELLIPSIS
+    preimage, version ...
+    0
     """
 
 

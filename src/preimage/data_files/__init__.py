@@ -1,12 +1,12 @@
-"""Data sets on disk for the command line: ``.npy``, ``.npz``, ``.csv`` and
-folders of PNG images.
+"""Data sets on disk: ``.npy``, ``.npz`` and ``.csv`` files, and folders of PNG images.
 
-:func:`read_data` turns any of them into a 2-D float array ``(n_samples,
-n_features)`` and a :class:`DataSource` saying where it came from (image size,
-file names, ``.npz`` key, CSV header); :func:`write_data` writes an array back
-in any of them, reusing that description so that ``preimage denoise`` gives back
-data laid out like its input; :func:`check_output` refuses a bad output before
-the work that computes it.
+The files the command line reads and writes. :func:`read_data` turns any of
+them into a 2-D float array ``(n_samples, n_features)`` and a
+:class:`DataSource` saying where it came from (image size, file names,
+``.npz`` key, CSV header); :func:`write_data` writes an array back in any of
+them, reusing that description so that ``preimage denoise`` gives back data
+laid out like its input; :func:`check_output` refuses a bad output before the
+work that computes it.
 
 Reading never unpickles (``allow_pickle=False``) and refuses anything that is
 not a finite array of real numbers; every message starts with the file's name.

@@ -18,7 +18,12 @@ SUPPORTED = ", ".join(DATA_KINDS[:-1]) + " or " + DATA_KINDS[-1]
 class DataSource:
     """Where a data array came from, as far as writing it back needs to know.
 
-    Attributes
+    :func:`read_data` returns one with the array it reads;
+    :func:`write_data` takes it to write results in the same layout. Each
+    parameter is kept as the attribute of the same name (the instance is
+    frozen).
+
+    Parameters
     ----------
     kind : {"npy", "npz", "csv", "png"}
         The file type; ``"png"`` is a folder of PNG images.
@@ -33,6 +38,19 @@ class DataSource:
         The entry of the ``.npz`` archive that was read.
     header : tuple of str or None
         The column names of a CSV file's header row, if it had one.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from preimage.data_files import read_data
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "images.npy"
+    ...     np.save(path, np.zeros((5, 2, 3)))  # five 2 x 3 images
+    ...     X, source = read_data(path)
+    >>> X.shape, source.kind, source.image_shape
+    ((5, 6), 'npy', (2, 3))
     """
 
     kind: str

@@ -80,8 +80,8 @@ def read_data(
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
-        float64, or float32 if the array was stored as float32 (integer and
-        boolean arrays become float64).
+        The data: float64, or float32 if the array was stored as float32
+        (integer and boolean arrays become float64).
     source : DataSource
         Where `X` came from; pass it to :func:`write_data` to write results
         in the same layout.
@@ -135,12 +135,13 @@ def read_data(
 
     Examples
     --------
-    >>> import tempfile, pathlib
+    >>> import tempfile
+    >>> from pathlib import Path
     >>> import numpy as np
     >>> from preimage.data_files import read_data, write_data
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = write_data(folder / "data.csv", np.array([[0.5, 1.0], [2.0, -3.0]]))
-    >>> X, source = read_data(folder / "data.csv")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = write_data(Path(folder) / "data.csv", np.array([[0.5, 1.0], [2.0, -3.0]]))
+    ...     X, source = read_data(path)
     >>> X
     array([[ 0.5,  1. ],
            [ 2. , -3. ]])

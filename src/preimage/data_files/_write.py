@@ -59,7 +59,7 @@ def write_data(
 
     Returns
     -------
-    path : pathlib.Path
+    pathlib.Path
         The path written.
 
     Raises
@@ -93,6 +93,23 @@ def write_data(
     exchanged with the new one, then deleted. A failure part way (a full
     disk, an interrupt) leaves `path` as it was and removes the temporary
     files.
+
+    Examples
+    --------
+    Four samples of four values, written as four 2 x 2 images:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from preimage.data_files import read_data, write_data
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = write_data(Path(folder) / "images", np.eye(4))
+    ...     names = sorted(p.name for p in path.iterdir())
+    ...     X, source = read_data(path)
+    >>> names
+    ['000000.png', '000001.png', '000002.png', '000003.png']
+    >>> bool(np.array_equal(X, np.eye(4))), source.image_shape
+    (True, (2, 2))
     """
     path = Path(path)
     kind = output_kind(path)
@@ -133,24 +150,55 @@ def check_output(
     image_shape: tuple[int, ...] | None = None,
     overwrite: bool = False,
 ) -> None:
-    """Refuse now what :func:`write_data` would refuse of an array of
-    `n_features` columns: an unsupported suffix, an image size that does not
-    fit, an existing output without `overwrite`, a file where a folder would
-    go or the reverse, a folder that cannot be created or written in (a
-    read-only file system).
+    """Refuse now what :func:`write_data` would refuse of an array of `n_features` columns.
+
+    That is an unsupported suffix, an image size that does not fit, an
+    existing output without `overwrite`, a file where a folder would go or
+    the reverse, a folder that cannot be created or written in (a read-only
+    file system).
 
     For a caller that computes its array at length: it fails before the work,
     not after. The arguments are those of :func:`write_data`; the same errors
-    are raised. `n_features` None checks all but the image size (for a
-    caller that knows the width only once it has read its data).
+    are raised.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Where the output will be written; its suffix says the kind, as for
+        :func:`write_data`.
+    n_features : int or None
+        The number of columns of the array to be written. None checks all but
+        the image size (for a caller that knows the width only once it has
+        read its data).
+    source : DataSource, optional
+        What :func:`read_data` returned with the input, as for
+        :func:`write_data`.
+    image_shape : tuple of int, optional
+        ``(height, width)`` of each sample, as for :func:`write_data`.
+    overwrite : bool, default=False
+        Whether an existing file or folder of the same kind may be replaced.
+
+    Raises
+    ------
+    FileExistsError
+        If `path` exists and `overwrite` is False.
+    OSError
+        If the folder of `path` cannot be created or written in.
+    IsADirectoryError, NotADirectoryError
+        If the output would replace a folder with a file or a file with a
+        folder (even with `overwrite`).
+    ValueError
+        For an unsupported suffix or an image size that does not fit
+        `n_features`.
 
     Examples
     --------
-    >>> import tempfile, pathlib
+    >>> import tempfile
+    >>> from pathlib import Path
     >>> from preimage.data_files import check_output
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> check_output(folder / "images", 784)             # 28x28 PNG images: fine
-    >>> check_output(folder / "images", 785)  # doctest: +ELLIPSIS
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     check_output(Path(folder) / "images", 784)  # 28 x 28 PNG images: fine
+    ...     check_output(Path(folder) / "images", 785)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: ...images: cannot tell the image size: 785 values per sample is not a ...

@@ -1,8 +1,9 @@
 """Data sets for pre-image experiments.
 
 Synthetic sets from the pre-image literature (Mika et al. 1999; Schölkopf et
-al. 1999; Honeine & Richard 2011; Vijayakumar & Wu 1999), real handwritten
-digits scaled to [0, 1], and the noise models used to corrupt them.
+al. 1999; Bakır et al. 2004; Honeine & Richard 2011; Vijayakumar & Wu 1999),
+real handwritten digits scaled to [0, 1], each with its class label, and the
+noise models used to corrupt them.
 """
 
 from .._lazy import lazy_exports

@@ -44,7 +44,7 @@ def add_gaussian_noise(
 
     Returns
     -------
-    X_noisy : ndarray of shape (n_samples, n_features)
+    ndarray of shape (n_samples, n_features)
         The corrupted data, float64 (float32 if `X` is float32).
 
     Notes
@@ -122,7 +122,7 @@ def add_speckle_noise(
 
     Returns
     -------
-    X_noisy : ndarray of shape (n_samples, n_features)
+    ndarray of shape (n_samples, n_features)
         The corrupted data, float64 (float32 if `X` is float32).
 
     Notes
@@ -183,37 +183,57 @@ def random_shifts(
     max_shift: int = 2,
     random_state: RandomStateLike = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Augment images by whole-pixel translations.
+    r"""Augment images by whole-pixel translations.
 
-    Draws `n_samples` rows of X uniformly (with replacement) and shifts each
-    image by ``(Δr, Δc)``, each uniform in ``{−max_shift, …, max_shift}``,
-    filling the uncovered border with 0 (the background of digit images).
+    Draws `n_samples` rows of `X` uniformly (with replacement) and shifts
+    each image by :math:`(\Delta r, \Delta c)` pixels, both drawn uniformly
+    from :math:`\{-s, \dots, s\}` with :math:`s` = `max_shift`, filling the
+    uncovered border with 0 (the background of digit images):
+
+    .. math:: z(r, c) = \begin{cases}
+              x(r - \Delta r, c - \Delta c) & \text{inside the image,} \\
+              0 & \text{otherwise.}
+              \end{cases}
 
     Parameters
     ----------
-    X : array of shape (n, h·w)
-        Flattened images.
+    X : array-like of shape (n_images, height * width)
+        Flattened images. Not modified.
     n_samples : int
         Number of augmented images.
-    image_shape : tuple (h, w)
+    image_shape : tuple of int
+        ``(height, width)`` of each image, with ``height * width ==
+        X.shape[1]``.
     max_shift : int, default=2
-    random_state : None, int or Generator
+        Largest shift, in pixels, along each axis; at most
+        ``max(image_shape)``.
+    random_state : None, int or numpy.random.Generator, default=None
+        Source of randomness; the same seed gives identical output.
 
     Returns
     -------
-    X_shifted : ndarray of shape (n_samples, h·w)
-        In X's dtype.
+    X_shifted : ndarray of shape (n_samples, height * width)
+        The shifted images, flattened, in the dtype of `X` (float64 for
+        integer input).
     index : ndarray of shape (n_samples,)
-        The row of X each image came from.
+        The row of `X` each image came from.
 
     Examples
     --------
     >>> import numpy as np
     >>> from preimage.datasets import random_shifts
-    >>> X = np.arange(9.0).reshape(1, 9)
-    >>> Z, index = random_shifts(X, 4, image_shape=(3, 3), max_shift=1, random_state=0)
-    >>> Z.shape, sorted(set(index.tolist()))
-    ((4, 9), [0])
+    >>> X = np.arange(1.0, 10.0).reshape(1, 9)  # one 3 x 3 image
+    >>> Z, index = random_shifts(X, 2, image_shape=(3, 3), max_shift=1, random_state=0)
+    >>> index.tolist()
+    [0, 0]
+    >>> X.reshape(3, 3)
+    array([[1., 2., 3.],
+           [4., 5., 6.],
+           [7., 8., 9.]])
+    >>> Z[0].reshape(3, 3)  # one row down
+    array([[0., 0., 0.],
+           [1., 2., 3.],
+           [4., 5., 6.]])
     """
     X = check_array_2d(X, "X")
     n_samples = check_positive_int(n_samples, "n_samples")

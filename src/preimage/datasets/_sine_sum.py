@@ -19,8 +19,9 @@ def sine_sum(x: ArrayLike) -> np.ndarray:
 
     Returns
     -------
-    y : float64 ndarray of the same shape as `x`
-        The function values (a 0-d array for scalar input).
+    ndarray
+        The function values, float64, of the same shape as `x` (a 0-d array
+        for scalar input).
 
     Notes
     -----
@@ -31,9 +32,9 @@ def sine_sum(x: ArrayLike) -> np.ndarray:
 
     References
     ----------
-    S. Vijayakumar and S. Wu, "Sequential support vector classifiers and
-    regression", Proc. International Conference on Soft Computing (SOCO'99),
-    1999.
+    S. Vijayakumar and S. Wu, "A gradient based technique for generating
+    sparse representation in function approximation", Proc. International
+    Conference on Neural Information Processing (ICONIP'99), 1999.
 
     Examples
     --------
@@ -85,9 +86,9 @@ def make_sine_sum(
 
     References
     ----------
-    S. Vijayakumar and S. Wu, "Sequential support vector classifiers and
-    regression", Proc. International Conference on Soft Computing (SOCO'99),
-    1999.
+    S. Vijayakumar and S. Wu, "A gradient based technique for generating
+    sparse representation in function approximation", Proc. International
+    Conference on Neural Information Processing (ICONIP'99), 1999.
 
     Examples
     --------

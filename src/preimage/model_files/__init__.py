@@ -20,17 +20,18 @@ its data are read, and the JSON's nesting and size are bounded
 (:mod:`preimage.model_files._archive`); only classes of this library listed
 in :data:`LOADABLE` are rebuilt, and the model is then checked as ``fit``
 would check it (:mod:`preimage.model_files._checks`). A truncated, damaged,
-inconsistent or foreign file is a :class:`~preimage.exceptions.ModelFileError` that says which,
-never arbitrary code or an exhausted memory.
+inconsistent or foreign file is a :class:`~preimage.exceptions.ModelFileError`
+that says which, never arbitrary code or an exhausted memory.
 
 The checksums detect damage, not deliberate changes: whoever alters a file
 can recompute them. A file signed with a key (``save_model(..., key=...)`` or
 the environment variable ``PREIMAGE_MODEL_KEY``) and loaded with it cannot be
 altered without the key; loaded without a key it loads unverified. A file
-written by another version of preimage loads with a warning. Files written in an earlier format are upgraded
-as they are read (:mod:`preimage.model_files._upgrade`): a model saved by an
-earlier version of the library predicts as it did. Fitted estimators also
-pickle, for users who choose pickle for files they trust.
+written by another version of preimage loads with a warning. Files written in
+an earlier format are upgraded as they are read
+(:mod:`preimage.model_files._upgrade`): a model saved by an earlier version of
+the library predicts as it did. Fitted estimators also pickle, for users who
+choose pickle for files they trust.
 """
 
 from .._lazy import lazy_exports

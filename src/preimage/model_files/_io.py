@@ -99,8 +99,39 @@ def save_model(
 
     Returns
     -------
-    Path
+    pathlib.Path
         The path written.
+
+    Raises
+    ------
+    FileExistsError
+        If `path` exists and `overwrite` is False.
+    sklearn.exceptions.NotFittedError
+        If `estimator` is not fitted.
+    TypeError
+        If `estimator` is not an estimator of preimage, or holds what a model
+        file cannot store (a Python callable, an array of objects).
+
+    See Also
+    --------
+    load_model : Read the model back.
+    model_info : Describe a model file without building the model.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from preimage import KernelPCA, load_model, save_model
+    >>> X = np.random.default_rng(0).normal(size=(20, 3))
+    >>> kpca = KernelPCA(2, kernel="rbf", gamma=0.5).fit(X)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = save_model(kpca, Path(folder) / "kpca.npz")
+    ...     loaded = load_model(path)
+    >>> path.name
+    'kpca.npz'
+    >>> bool(np.array_equal(loaded.transform(X), kpca.transform(X)))
+    True
     """
     import sklearn
     from sklearn.exceptions import NotFittedError
@@ -302,11 +333,15 @@ def model_info(
     key: bytes | str | None = None,
     check_state: bool = False,
 ) -> dict[str, Any]:
-    """The metadata of a model file, checked, without (or with) building the model.
+    """Return the metadata of a model file, checked, without building the model.
+
+    With ``check_state=True`` the model is built too, and described from what
+    was built.
 
     Parameters
     ----------
-    path : str or Path
+    path : str or path-like
+        The model file, as written by :func:`save_model`.
     key : bytes or str, optional
         The key the file was signed with (see :func:`save_model`); default
         the environment variable ``PREIMAGE_MODEL_KEY``, if set.
@@ -328,9 +363,27 @@ def model_info(
 
     Raises
     ------
+    FileNotFoundError
+        For a missing `path`.
     ModelFileError
         For a file that is not a model file, is truncated or damaged, is of
         a newer format, or whose signature does not match the key given.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from preimage import KernelPCA, model_info, save_model
+    >>> X = np.random.default_rng(0).normal(size=(20, 3))
+    >>> kpca = KernelPCA(2, kernel="rbf", gamma=0.5).fit(X)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = save_model(kpca, Path(folder) / "kpca.npz", metadata={"data": "demo"})
+    ...     info = model_info(path)
+    >>> info["estimator"], info["user"], info["signed"]
+    ('KernelPCA', {'data': 'demo'}, False)
+    >>> info["summary"]["kernel"], info["summary"]["n_components"]
+    ('GaussianKernel(gamma=0.5)', 2)
     """
     if check_state:
         model, meta, signed, verified = _load(path, key)
@@ -397,7 +450,8 @@ def load_model(
 
     Parameters
     ----------
-    path : str or Path
+    path : str or path-like
+        The model file.
     key : bytes or str, optional
         The key to verify the file's signature with; default the environment
         variable ``PREIMAGE_MODEL_KEY``, if set. With a key, an unsigned file
@@ -409,13 +463,8 @@ def load_model(
 
     Returns
     -------
-    estimator
+    estimator or tuple of (estimator, dict)
         The model; with `with_info`, the pair ``(model, info)``.
-
-    Warns
-    -----
-    UserWarning
-        For a file written by another version of preimage (it is loaded).
 
     Raises
     ------
@@ -427,6 +476,27 @@ def load_model(
         match the key given; the message says which.
     TypeError
         For a `with_info` that is not a bool.
+
+    Warns
+    -----
+    UserWarning
+        For a file written by another version of preimage (it is loaded).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from preimage import KernelPCADenoiser, load_model, save_model
+    >>> X = np.random.default_rng(0).normal(size=(30, 2))
+    >>> denoiser = KernelPCADenoiser(2, gamma=0.5).fit(X)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = save_model(denoiser, Path(folder) / "denoiser.npz", key="secret")
+    ...     loaded, info = load_model(path, key="secret", with_info=True)
+    >>> type(loaded).__name__, info["verified"]
+    ('KernelPCADenoiser', True)
+    >>> bool(np.array_equal(loaded.transform(X[:5]), denoiser.transform(X[:5])))
+    True
     """
     if not isinstance(with_info, (bool, np.bool_)):
         raise TypeError(f"'with_info' must be True or False, got {with_info!r}")

@@ -8,7 +8,8 @@ switches; saving a figure needs no display.
 
 * image grids (:func:`plot_image_grid`): digits, eigenvectors, denoised images;
 * points in the plane (:func:`plot_denoising_2d`): where a denoiser moves each point;
-* kernel PCA (:func:`plot_spectrum`, :func:`plot_embedding`);
+* kernel PCA: its spectrum (:func:`plot_spectrum`) and its first two
+  coordinates, by class (:func:`plot_embedding`);
 * reduced sets (:func:`plot_reduced_set`, :func:`plot_reduced_set_error`);
 * a figure of one's own (:func:`pyplot`, as the reproductions draw theirs) and
   :func:`save_figure`.

@@ -21,11 +21,16 @@ __all__ = ["pyplot", "save_figure"]
 
 
 def pyplot() -> ModuleType:
-    """:mod:`matplotlib.pyplot`, imported now (never at ``import preimage``).
+    """Import and return :mod:`matplotlib.pyplot` (never done at ``import preimage``).
 
     The backend is the user's: this neither reads nor sets it. The plotting
     functions of :mod:`preimage.plot` call it, and so does a figure laid out
     by hand (the reproductions draw theirs this way).
+
+    Returns
+    -------
+    module
+        :mod:`matplotlib.pyplot`.
 
     Raises
     ------
@@ -53,16 +58,36 @@ def save_figure(
 ) -> str | os.PathLike[str]:
     """Save `fig` to `path` and close it (a figure saved is not also shown).
 
+    The figure is cropped to what it draws (``bbox_inches="tight"``). Saving
+    needs no display, whatever the backend.
+
     Parameters
     ----------
-    fig : Figure
+    fig : matplotlib.figure.Figure
+        The figure to save.
     path : str or path-like
         The file; its suffix says the format (``.png``, ``.pdf``, ``.svg``).
     dpi : float, default=110
+        Resolution in dots per inch, for raster formats such as PNG.
 
     Returns
     -------
-    path
+    str or path-like
+        `path`, as given.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from preimage.plot import pyplot, save_figure
+    >>> fig, ax = pyplot().subplots()
+    >>> _ = ax.plot([0, 1], [1, 0])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = save_figure(fig, Path(folder) / "line.png")
+    ...     path.read_bytes()[1:4]
+    b'PNG'
+    >>> pyplot().fignum_exists(fig.number)  # closed once saved
+    False
     """
     plt = pyplot()
     fig.savefig(path, dpi=dpi, bbox_inches="tight")

@@ -46,7 +46,7 @@ def plot_image_grid(
     col_labels: Sequence[str] | None = None,
     label_width: int | None = LABEL_WIDTH,
 ) -> Figure | SubFigure:
-    """A grid of images, one row per entry of `rows`, labelled on the left.
+    """Draw a grid of images, one row per entry of `rows`, labelled on the left.
 
     Parameters
     ----------
@@ -61,12 +61,16 @@ def plot_image_grid(
         nor squeeze them.
     image_shape : tuple of int
         Shape of one image, e.g. ``(28, 28)``.
-    fig : Figure or SubFigure, optional
+    fig : matplotlib.figure.Figure or matplotlib.figure.SubFigure, optional
         Where to draw; a new constrained-layout figure by default.
-    cmap, vmin, vmax
-        Colour map and range shared by every image.
+    cmap : str, default="gray_r"
+        Colour map shared by every image (``"gray_r"``: 0 is white, 1 black).
     title : str, optional
         Figure title.
+    vmin : float, default=0.0
+        Value drawn with the lowest colour of `cmap`, in every image.
+    vmax : float, default=1.0
+        Value drawn with the highest colour of `cmap`, in every image.
     col_labels : sequence of str, optional
         One title per column, above the top row.
     label_width : int or None, default=18
@@ -75,7 +79,8 @@ def plot_image_grid(
 
     Returns
     -------
-    Figure or SubFigure
+    matplotlib.figure.Figure or matplotlib.figure.SubFigure
+        The figure drawn on: `fig`, or the new figure.
 
     Examples
     --------

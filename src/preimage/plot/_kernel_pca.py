@@ -23,12 +23,46 @@ def plot_spectrum(
     n_show: int | None = None,
     title: str = "Kernel PCA spectrum",
 ) -> Axes:
-    """Eigenvalues (log scale) and the cumulative fraction of feature-space
-    variance they explain.
+    r"""Plot the eigenvalues of a kernel PCA and the fraction of variance they explain.
 
-    `total` is the whole variance, the trace of the centred Gram matrix; when
-    it is not given, the sum of the eigenvalues shown stands in for it (right
-    only when all are given).
+    The eigenvalues :math:`\lambda_k` are drawn on a log scale (left axis),
+    and the cumulative fraction of feature-space variance that the first
+    :math:`k` components explain,
+
+    .. math:: \frac{1}{T} \sum_{j \le k} \lambda_j,
+
+    on a linear scale (right axis), where :math:`T` is `total`.
+
+    Parameters
+    ----------
+    eigenvalues : array-like of shape (n_components,)
+        The eigenvalues, largest first (such as ``KernelPCA.eigenvalues_``).
+    total : float, optional
+        The whole variance :math:`T`, the trace of the centred Gram matrix.
+        When it is not given, the sum of all the `eigenvalues` stands in for
+        it (right only when all are given).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure by default. A twin axis is added for the
+        cumulative fraction.
+    n_show : int, optional
+        Draw only the first `n_show` eigenvalues (the fraction is still of
+        `total`, or of the sum of all of them). By default all are drawn.
+    title : str, default="Kernel PCA spectrum"
+        Title of the axes.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes of the eigenvalues.
+
+    Examples
+    --------
+    >>> from preimage.plot import plot_spectrum
+    >>> ax = plot_spectrum([4.0, 2.0, 1.0, 1.0])
+    >>> cumulative = ax.figure.axes[1].lines[0]  # on the right axis
+    >>> cumulative.get_ydata().tolist()
+    [0.5, 0.75, 0.875, 1.0]
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
     plt = pyplot()
     eigenvalues = np.asarray(eigenvalues, dtype=float)
@@ -55,7 +89,36 @@ def plot_embedding(
     ax: Axes | None = None,
     title: str = "First two kernel principal components",
 ) -> Axes:
-    """Scatter of the first two coordinates, coloured by label."""
+    """Plot the first two kernel principal components of the samples, coloured by label.
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_samples, n_components)
+        Coordinates of the samples, such as ``KernelPCA.transform(X)``; the
+        first two columns are drawn.
+    labels : array-like of shape (n_samples,), optional
+        A label per sample (such as its class), which colours it; a legend
+        shows the labels. By default all points have one colour.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure by default.
+    title : str, default="First two kernel principal components"
+        Title of the axes.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.plot import plot_embedding
+    >>> Y = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
+    >>> ax = plot_embedding(Y, labels=[0, 1, 1])
+    >>> ax.collections[0].get_offsets().tolist()
+    [[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
     plt = pyplot()
     Y = np.asarray(Y)
     if ax is None:

@@ -38,12 +38,13 @@ def plot_denoising_2d(
     clean_kind: str = "points",
     title: str = "Kernel PCA denoising",
 ) -> Axes:
-    """Noisy 2-D points, their denoised versions and the move between them.
+    r"""Plot noisy 2-D points, their denoised versions and the move between them.
 
-    Each noisy point x is joined by a thin line to its denoised point x̂ (the
-    pre-image of its projection onto the leading kernel principal
-    components, Mika et al. 1999, Fig. 1), so the figure shows where the
-    denoiser pulls every point: onto the structure of the training data.
+    Each noisy point :math:`x` is joined by a thin line to its denoised point
+    :math:`\hat x` (the pre-image of its projection onto the leading kernel
+    principal components, Mika et al. 1999, Fig. 1), so the figure shows
+    where the denoiser pulls every point: onto the structure of the training
+    data.
 
     Parameters
     ----------
@@ -55,24 +56,27 @@ def plot_denoising_2d(
         The noiseless points or curve, drawn in black.
     train : array-like of shape (n_train, 2), optional
         The training points, drawn small and light grey underneath.
-    ax : Axes, optional
+    ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure by default.
     clean_kind : {"points", "curve"}, default="points"
         Draw `clean` as markers or as a line through its rows in order.
-    title : str
+    title : str, default="Kernel PCA denoising"
+        Title of the axes.
 
     Returns
     -------
-    Axes
+    matplotlib.axes.Axes
+        The axes drawn on, with equal scales and a legend.
 
     Examples
     --------
     >>> import numpy as np
     >>> from preimage.plot import plot_denoising_2d
-    >>> noisy = np.array([[0.1, -0.1], [0.9, 1.2]])
+    >>> noisy = np.array([[0.1, 0.2], [0.9, 1.2]])
     >>> ax = plot_denoising_2d(noisy, np.round(noisy))
-    >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['noisy → denoised', 'noisy', 'denoised']
+    >>> moves = ax.collections[0]  # one segment per point, noisy to denoised
+    >>> moves.get_segments()[1].tolist()
+    [[0.9, 1.2], [1.0, 1.0]]
     >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
     plt = pyplot()

@@ -62,18 +62,24 @@ def plot_reduced_set(
     cmap: str | None = None,
     title: str | None = None,
 ) -> Axes | Figure | SubFigure:
-    """The reduced-set vectors z_j, weighted by their coefficients.
+    r"""Plot the reduced-set vectors :math:`z_j`, weighted by their coefficients.
 
-    A reduced set replaces ``Ψ_k = Σ_i α_ki φ(x_i)`` by
-    ``Ψ'_k = Σ_j β_kj φ(z_j)`` (Schölkopf et al. 1999, Sec. V); each vector
-    is weighted by ``w_j = Σ_k |β_kj|``, its total weight over the m
-    expansions.
+    A reduced set replaces each of :math:`m` expansions
+    :math:`\Psi_k = \sum_i \alpha_{ki} \phi(x_i)` by
+    :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)` (Schölkopf et al. 1999,
+    Sec. V); each vector is weighted by
+
+    .. math:: w_j = \sum_k |\beta_{kj}|,
+
+    its total weight over the :math:`m` expansions.
 
     * 2-D vectors (and no `image_shape`): a scatter of the data `X` in grey
-      and the z_j as large markers, coloured and sized by w_j (colour bar).
-    * `image_shape` given: a grid of the z_j as images, `n_cols` per row,
-      each titled with its coefficient β_j (or w_j for several expansions);
-      signed vectors get a symmetric diverging colour map centred on 0.
+      and the :math:`z_j` as large markers, coloured and sized by
+      :math:`w_j` (colour bar).
+    * `image_shape` given: a grid of the :math:`z_j` as images, `n_cols` per
+      row, each titled with its coefficient :math:`\beta_j` (or :math:`w_j`
+      for several expansions); signed vectors get a symmetric diverging
+      colour map centred on 0.
 
     Parameters
     ----------
@@ -85,11 +91,11 @@ def plot_reduced_set(
         The original points (the support vectors, the training set), scatter
         only.
     coef : array-like of shape (p,) or (m, p), optional
-        Coefficients β; replace ``reduced.coef`` when given. Without any,
-        the vectors are drawn unweighted.
-    ax : Axes, optional
+        Coefficients :math:`\beta`; replace ``reduced.coef`` when given.
+        Without any, the vectors are drawn unweighted.
+    ax : matplotlib.axes.Axes, optional
         Where to draw the scatter; a new figure by default.
-    fig : Figure or SubFigure, optional
+    fig : matplotlib.figure.Figure or matplotlib.figure.SubFigure, optional
         Where to draw the image grid; a new figure by default.
     image_shape : tuple of int, optional
         Shape of one vector seen as an image; ``prod(image_shape) == d``.
@@ -99,10 +105,13 @@ def plot_reduced_set(
         Colour map: ``"viridis"`` for the weights of the scatter,
         ``"RdBu_r"`` (signed) or ``"gray_r"`` (non-negative) for images.
     title : str, optional
+        Title; by default the number of vectors and the method that chose
+        them.
 
     Returns
     -------
-    Axes (scatter) or Figure (image grid)
+    matplotlib.axes.Axes or matplotlib.figure.Figure
+        The axes of the scatter, or the figure (or `fig`) of the image grid.
 
     Examples
     --------
@@ -215,34 +224,41 @@ def plot_reduced_set(
 def plot_reduced_set_error(
     reduced: Any, *, ax: Axes | None = None, max_legend: int = 8, title: str | None = None
 ) -> Axes:
-    """Relative feature-space error ``ρ_k / ‖Ψ_k‖²`` against the number of vectors.
+    r"""Plot the relative feature-space error of a reduced set against its size.
 
-    ``ρ_k = ‖Ψ_k − Ψ'_k‖²`` is read from ``reduced.history`` (recorded as
-    vectors are added by construction or removed by kernel PCA selection),
-    one line per expansion k, on a log axis: 1 means no better than the
-    empty set, and each decade is a tenfold smaller error (Schölkopf et al.
-    1999, Sec. V).
+    The relative error of expansion :math:`k`,
+
+    .. math:: \frac{\rho_k}{\|\Psi_k\|^2}, \qquad
+              \rho_k = \|\Psi_k - \Psi'_k\|^2,
+
+    is read from ``reduced.history`` (recorded as vectors are added by
+    construction or removed by kernel PCA selection), one line per expansion
+    :math:`k`, on a log axis: 1 means no better than the empty set, and each
+    decade is a tenfold smaller error (Schölkopf et al. 1999, Sec. V).
 
     Parameters
     ----------
     reduced : ReducedSetResult or reduced SVM
         With ``history = {"n_vectors": (s,), "error": (s, m)}`` and
         ``norm2`` (m,); a reduced SVM gives its ``reduced_set_``.
-    ax : Axes, optional
+    ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure by default.
     max_legend : int, default=8
         Legend entries for at most this many expansions; the rest are
         counted in one extra entry.
     title : str, optional
+        Title; by default the method that made the reduced set.
 
     Returns
     -------
-    Axes
+    matplotlib.axes.Axes
+        The axes drawn on.
 
     Notes
     -----
-    An expansion with ``‖Ψ_k‖² = 0`` has no relative error and an exact zero
-    error cannot sit on a log axis: both are left out of the line (a gap).
+    An expansion with :math:`\|\Psi_k\|^2 = 0` has no relative error and an
+    exact zero error cannot sit on a log axis: both are left out of the line
+    (a gap).
 
     Examples
     --------

@@ -37,9 +37,25 @@ class Table:
     title : str
         One line saying what the table shows.
     columns : list of str
-    rows : list of list
-    digits : int
-        Significant decimals of floats in Markdown.
+        The column headers.
+    rows : list of list, default=[]
+        The rows, each a list of one cell per column.
+    digits : int, default=2
+        Decimals of floats in Markdown (CSV holds them in full).
+
+    Examples
+    --------
+    >>> from preimage.reproductions import Table
+    >>> table = Table("errors", "Mean squared error", ["method", "MSE"])
+    >>> table.rows.append(["kernel PCA", (0.5, 0.25)])
+    >>> print(table.to_markdown())
+    **Mean squared error**
+    <BLANKLINE>
+    | method | MSE |
+    |---|---|
+    | kernel PCA | 0.50 ± 0.25 |
+    >>> table.csv_rows()
+    (['method', 'MSE', 'MSE_sd'], [['kernel PCA', '0.5', '0.25']])
     """
 
     name: str
@@ -61,7 +77,15 @@ class Table:
         return str(value)
 
     def to_markdown(self) -> str:
-        """The table in GitHub Markdown, preceded by its title in bold."""
+        """Return the table in GitHub Markdown, preceded by its title in bold.
+
+        Returns
+        -------
+        str
+            The title in bold, a blank line, then the table; floats are
+            written with `digits` decimals, ``(mean, sd)`` pairs as
+            ``mean ± sd``, None as an empty cell.
+        """
         lines = [
             f"**{self.title}**",
             "",
@@ -73,7 +97,19 @@ class Table:
         return "\n".join(lines)
 
     def csv_rows(self) -> tuple[list[str], list[list[Any]]]:
-        """Header and rows for CSV, with ``(mean, sd)`` cells split in two."""
+        """Return the header and rows for CSV, with ``(mean, sd)`` cells split in two.
+
+        A column holding a pair is written as two columns, ``name`` and
+        ``name_sd``; floats are written in full (their ``repr``), None as an
+        empty cell.
+
+        Returns
+        -------
+        header : list of str
+            The column names.
+        rows : list of list
+            The rows, one value per column of `header`.
+        """
         paired = [
             any(isinstance(row[j], tuple) for row in self.rows) for j in range(len(self.columns))
         ]
@@ -98,24 +134,43 @@ class Table:
 class Report:
     """The outcome of one reproduction.
 
-    Attributes
+    Each parameter is kept as the attribute of the same name;
+    :func:`run_experiment` sets `seconds` and `quick`.
+
+    Parameters
     ----------
-    name, title : str
-        Command-line name and a one-line title.
+    name : str
+        Command-line name (``preimage reproduce NAME``).
+    title : str
+        A one-line title.
     paper : str
         The publication and the figure or table reproduced.
     data : str
         What data were used, said plainly.
-    tables : list of Table
-    figures : dict
+    tables : list of Table, default=[]
+        The tables of results, our numbers beside the paper's.
+    figures : dict, default={}
         File stem -> callable returning a matplotlib figure (drawn only when
         the report is written, so computing never needs matplotlib).
-    notes : list of str
+    notes : list of str, default=[]
         Protocol details and observations, one paragraph each.
-    seconds : float
+    seconds : float, default=nan
         Wall-clock time of the computation.
-    quick : bool
+    quick : bool, default=False
         Whether this was the reduced ``--quick`` version.
+
+    Examples
+    --------
+    >>> from preimage.reproductions import Report, Table
+    >>> report = Report(
+    ...     "toy",
+    ...     "A toy report",
+    ...     paper="Mika et al. (1999), Table 1",
+    ...     data="one number",
+    ...     tables=[Table("numbers", "One number", ["x"], [[1.0]])],
+    ... )
+    >>> print(report.to_markdown().splitlines()[0])
+    ## A toy report
     """
 
     name: str
@@ -129,7 +184,16 @@ class Report:
     quick: bool = False
 
     def to_markdown(self) -> str:
-        """The whole report as Markdown: header, tables, notes, figures."""
+        """Return the whole report as Markdown: header, tables, notes, figures.
+
+        Returns
+        -------
+        str
+            A ``##`` title, what is reproduced, the data, the command and its
+            time, then each table, each note, and a link to each figure's
+            ``.png`` (the figures themselves are written by
+            :func:`write_report`).
+        """
         parts = [
             f"## {self.title}",
             "",
@@ -148,7 +212,41 @@ class Report:
 
 
 def format_report(report: Report) -> str:
-    """Plain text for the terminal: the Markdown tables read well as they are."""
+    """Return a report as plain text for the terminal.
+
+    The Markdown tables read well as they are; this is what ``preimage
+    reproduce`` prints.
+
+    Parameters
+    ----------
+    report : Report
+        The report, as :func:`run_experiment` returns it.
+
+    Returns
+    -------
+    str
+        The name and title, the paper and data, each table, each note, and
+        the time taken.
+
+    Examples
+    --------
+    >>> from preimage.reproductions import Report, Table, format_report
+    >>> table = Table("numbers", "One number", ["x"], [[1.0]])
+    >>> report = Report("toy", "A toy report", "Mika et al. (1999)", "one number", [table])
+    >>> report.seconds = 2.0
+    >>> print(format_report(report))
+    == toy: A toy report
+       reproduces: Mika et al. (1999)
+       data: one number
+    <BLANKLINE>
+    **One number**
+    <BLANKLINE>
+    | x |
+    |---|
+    | 1.00 |
+    <BLANKLINE>
+    [toy] 2.0 s
+    """
     lines = [
         f"== {report.name}: {report.title}",
         f"   reproduces: {report.paper}",
@@ -171,15 +269,43 @@ def _write_csv(path, table):
 
 
 def write_report(report: Report, directory: str | os.PathLike[str]) -> Path:
-    """Write `report` into a new folder ``directory/report.name`` (never over
-    an earlier run: an existing folder gets a ``-N`` sibling).
+    """Write `report` into a new folder ``directory/report.name``.
+
+    An earlier run is never overwritten: an existing folder gets a ``-N``
+    sibling. A quick run's folder is ``NAME-quick``.
 
     Writes ``README.md`` (the whole report), one ``.md`` and one ``.csv`` per
     table and one ``.png`` per figure. The folder is filled under a hidden
     name beside it and renamed when complete, to the first free name of
     ``NAME``, ``NAME-1``, ... (claimed atomically: two runs at once take two
-    names): a failure part way (a full disk) leaves no folder. Returns the
-    folder.
+    names): a failure part way (a full disk) leaves no folder.
+
+    Parameters
+    ----------
+    report : Report
+        The report to write.
+    directory : str or path-like
+        The results folder in which the report's own folder is made.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from preimage.reproductions import Report, Table, write_report
+    >>> table = Table("numbers", "One number", ["x"], [[1.0]])
+    >>> report = Report("toy", "A toy report", "Mika et al. (1999)", "one number", [table])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     first = write_report(report, folder)
+    ...     files = sorted(path.name for path in first.iterdir())
+    ...     second = write_report(report, folder)
+    >>> first.name, second.name
+    ('toy', 'toy-1')
+    >>> files
+    ['README.md', 'numbers.csv', 'numbers.md']
     """
 
     def fill(folder):
