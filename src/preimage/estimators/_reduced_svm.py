@@ -206,7 +206,7 @@ def reduce_svm(
 
     >>> from sklearn.datasets import make_blobs
     >>> X, y = make_blobs(90, centers=3, random_state=0)
-    >>> svc = SVC(C=10).fit(X, y)
+    >>> svc = SVC(C=10, gamma=0.5).fit(X, y)
     >>> small = reduce_svm(svc, 6, X=X, y=y, random_state=0)
     >>> small.dual_coef_.shape, small.n_vectors_ < small.original_n_support_
     ((3, 6), True)
@@ -392,10 +392,10 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
     >>> from sklearn.svm import SVC
     >>> from preimage import ReducedSVC
     >>> X, y = make_blobs(90, centers=3, random_state=0)
-    >>> small = ReducedSVC(SVC(C=10), 6, random_state=0).fit(X, y)
+    >>> small = ReducedSVC(SVC(C=10, gamma=0.5), 6, random_state=0).fit(X, y)
     >>> small.dual_coef_.shape, small.original_n_support_ > 6, small.score(X, y) > 0.9
     ((3, 6), True, True)
-    >>> ReducedSVC(SVC(C=10), 2, shared=False, random_state=0).fit(X, y).dual_coef_.shape
+    >>> ReducedSVC(SVC(C=10, gamma=0.5), 2, shared=False, random_state=0).fit(X, y).dual_coef_.shape
     (3, 6)
     """
 
