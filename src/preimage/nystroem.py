@@ -1,39 +1,56 @@
-"""Nyström kernel PCA: principal axes as expansions over m landmarks.
+r"""Nyström kernel PCA: principal axes as expansions over m landmarks.
 
-Exact kernel PCA needs the n × n Gram matrix. With landmarks
-``z_1 … z_m`` the images ``φ(x)`` are replaced by their projections ``Pφ(x)``
-onto ``span{φ(z_j)}`` (Williams & Seeger 2001). With ``K_mm = UΛUᵀ`` and
-``W = UΛ^{-1/2}`` (m × r, r = rank K_mm; or, when K_mm is well conditioned,
-``W = R⁻¹`` from ``K_mm = RᵀR``, the same basis rotated, at a fraction of the cost:
+Exact kernel PCA needs the Gram matrix of shape (n, n). With landmarks
+:math:`z_1, \dots, z_m` the images :math:`\phi(x)` are replaced by their
+projections :math:`P\phi(x)` onto :math:`\operatorname{span}\{\phi(z_j)\}`
+(Williams & Seeger 2001). With :math:`K_{mm} = U \Lambda U^\top` and
+:math:`W = U \Lambda^{-1/2}` of shape (m, r), :math:`r = \operatorname{rank}
+K_{mm}` (or, when :math:`K_{mm}` is well conditioned, :math:`W = R^{-1}` from
+:math:`K_{mm} = R^\top R`, the same basis rotated, at a fraction of the cost:
 :func:`preimage._eigen.landmark_basis`), the vectors
-``e_l = Σ_j W_jl φ(z_j)`` are an orthonormal basis of that span, and the
-coordinates of ``Pφ(x)`` in it are
+:math:`e_l = \sum_j W_{jl} \phi(z_j)` are an orthonormal basis of that span,
+and the coordinates of :math:`P\phi(x)` in it are
 
-    f(x) = Wᵀ k_m(x),     k_m(x) = [k(z_j, x)]_j.
+.. math::
 
-Kernel PCA of the ``Pφ(x_i)`` is then PCA of the ``f(x_i)``: the r × r
-scatter ``C = Wᵀ S W`` with ``S = Σ_i (k_m(x_i) − k̄)(k_m(x_i) − k̄)ᵀ``,
-``k̄ = Σ_i k_m(x_i)/n``. Its unit eigenvectors ``w_k`` give the principal axes
-as expansions over the landmarks,
+    f(x) = W^\top k_m(x), \qquad k_m(x) = [k(z_j, x)]_j.
 
-    V_k = Σ_j α_jk φ(z_j),     α_k = W w_k,     ‖V_k‖² = α_kᵀK_mmα_k = 1,
+Kernel PCA of the :math:`P\phi(x_i)` is then PCA of the :math:`f(x_i)`: the
+scatter :math:`C = W^\top S W` of shape (r, r), with
 
-with the mean ``μ = Σ_j (W Wᵀ k̄)_j φ(z_j)``. A point's centred coordinates
-are ``⟨V_k, φ(x) − μ⟩ = α_kᵀk_m(x) − α_kᵀk̄`` (V_k lies in the span, so
-``⟨V_k, φ(x)⟩ = ⟨V_k, Pφ(x)⟩``): the same formulas as exact kernel PCA with
-the landmarks as support (:class:`preimage.kpca.KernelPCAResult`), so every
-pre-image method works unchanged. With every training point a landmark,
-``C = K^{1/2} H K^{1/2}`` has the eigenvalues of ``HKH`` and the axes are
-those of exact kernel PCA.
+.. math::
 
-The fit touches ``K_nm`` only through ``S`` and ``k̄``, accumulated over row
-blocks: O(n m d + n m² + m³) time and O(n d + m²) memory, and a Dask array is
-reduced block-wise (:func:`preimage._blocks.sum_row_blocks`).
+    S = \sum_i (k_m(x_i) - \bar k)(k_m(x_i) - \bar k)^\top, \qquad
+    \bar k = \frac{1}{n} \sum_i k_m(x_i).
+
+Its unit eigenvectors :math:`w_k` give the principal axes as expansions over
+the landmarks,
+
+.. math::
+
+    V_k = \sum_j \alpha_{jk} \phi(z_j), \qquad \alpha_k = W w_k, \qquad
+    \|V_k\|^2 = \alpha_k^\top K_{mm} \alpha_k = 1,
+
+with the mean :math:`\mu = \sum_j (W W^\top \bar k)_j \phi(z_j)`. A point's
+centred coordinates are :math:`\langle V_k, \phi(x) - \mu \rangle =
+\alpha_k^\top k_m(x) - \alpha_k^\top \bar k` (:math:`V_k` lies in the span,
+so :math:`\langle V_k, \phi(x) \rangle = \langle V_k, P\phi(x) \rangle`): the
+same formulas as exact kernel PCA with the landmarks as support
+(:class:`preimage.kpca.KernelPCAResult`), so every pre-image method works
+unchanged. With every training point a landmark,
+:math:`C = K^{1/2} H K^{1/2}` has the eigenvalues of :math:`HKH` and the
+axes are those of exact kernel PCA.
+
+The fit touches :math:`K_{nm}` only through :math:`S` and :math:`\bar k`,
+accumulated over row blocks: :math:`O(nmd + nm^2 + m^3)` time and
+:math:`O(nd + m^2)` memory, and a Dask array is reduced block-wise
+(:func:`preimage._blocks.sum_row_blocks`).
 
 References
 ----------
 C. K. I. Williams, M. Seeger. Using the Nyström method to speed up kernel
 machines. NIPS 13, 2001.
+
 A. El Alaoui, M. W. Mahoney. Fast randomized kernel ridge regression with
 statistical guarantees. NIPS 28, 2015 (ridge leverage scores).
 """
@@ -92,15 +109,64 @@ def kernel_moments(
     *,
     working_memory: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """Second moments of the kernel rows ``k_m(x_i) = [k(z_j, x_i)]_j``.
+    r"""Return the second moments of the kernel rows against the landmarks.
 
-    Returns ``G = Σ_i (k_m(x_i) − s)(k_m(x_i) − s)ᵀ`` (m × m),
-    ``t = Σ_i (k_m(x_i) − s)`` and n, summed over row blocks of X (a NumPy
-    array in chunks of `working_memory` MiB, or a Dask array block by block,
-    tree-reduced). Shifting by s, a guess of the mean (the landmarks' own
-    mean kernel row is a good one), keeps the later centring
-    ``S = G − t tᵀ/n`` free of cancellation, even when each block product is
-    computed in float32; the sums are kept in float64.
+    With the kernel rows :math:`k_m(x_i) = [k(z_j, x_i)]_j` and a shift s,
+
+    .. math::
+
+        G = \sum_i (k_m(x_i) - s)(k_m(x_i) - s)^\top, \qquad
+        t = \sum_i (k_m(x_i) - s),
+
+    summed over row blocks of X (a NumPy array in chunks of `working_memory`
+    MiB, or a Dask array block by block, tree-reduced). Shifting by s, a
+    guess of the mean (the landmarks' own mean kernel row is a good one),
+    keeps the later centring :math:`S = G - t t^\top / n` free of
+    cancellation, even when each block product is computed in float32; the
+    sums are kept in float64.
+
+    Parameters
+    ----------
+    kernel : Kernel
+        The kernel.
+    X : array-like or Dask array of shape (n, d)
+        Training points, streamed over row blocks.
+    landmarks : array-like of shape (m, d)
+        The landmarks :math:`z_j`.
+    shift : array-like of shape (m,) or None, default=None
+        The shift s; None is 0.
+    working_memory : float or None, default=None
+        MiB per row block of a NumPy X (scikit-learn's setting, capped by the
+        memory budget, by default).
+
+    Returns
+    -------
+    G : ndarray of shape (m, m)
+        The shifted second moments, in float64.
+    t : ndarray of shape (m,)
+        The shifted sums, in float64.
+    n : int
+        The number of rows of X.
+
+    References
+    ----------
+    C. K. I. Williams, M. Seeger. Using the Nyström method to speed up kernel
+    machines. NIPS 13, 2001.
+
+    Examples
+    --------
+    The linear kernel and one landmark at 1: the kernel rows of 1, 2 and 3
+    are the points themselves, so G = 1 + 4 + 9 and t = 1 + 2 + 3; shifted
+    by their mean 2, G is their scatter and t is 0.
+
+    >>> import numpy as np
+    >>> from preimage.kernels import LinearKernel
+    >>> from preimage.nystroem import kernel_moments
+    >>> X, Z = np.array([[1.0], [2.0], [3.0]]), np.array([[1.0]])
+    >>> kernel_moments(LinearKernel(), X, Z)
+    (array([[14.]]), array([6.]), 3)
+    >>> kernel_moments(LinearKernel(), X, Z, shift=[2.0])
+    (array([[2.]]), array([0.]), 3)
     """
     kernel = _check_kernel(kernel)
     landmarks = check_array_2d(landmarks, "landmarks")
@@ -163,20 +229,34 @@ def fit_nystroem_kpca(
     *,
     working_memory: float | None = None,
 ) -> KernelPCAResult:
-    """Kernel PCA of the projections of ``φ(x_i)`` on the landmarks' span.
+    r"""Fit kernel PCA of the projections of the images on the landmarks' span.
+
+    The projections :math:`P\phi(x_i)` have the coordinates
+    :math:`f(x_i) = W^\top k_m(x_i)` in an orthonormal basis of
+    :math:`\operatorname{span}\{\phi(z_j)\}` (module docstring); their PCA is
+    that of the scatter :math:`C = W^\top S W`, whose unit eigenvectors
+    :math:`w_k` give the axes over the landmarks:
+
+    .. math::
+
+        C w_k = \lambda_k w_k, \qquad
+        V_k = \sum_j \alpha_{jk} \phi(z_j), \qquad \alpha_k = W w_k.
 
     Parameters
     ----------
     kernel : Kernel
-    X : array or Dask array of shape (n, d)
+        The kernel.
+    X : array-like or Dask array of shape (n, d)
         Training points, streamed over row blocks.
-    landmarks : array of shape (m, d)
-    n_components : int or None
-        Number of components q ≤ m; None keeps all with non-zero eigenvalue.
-        Components beyond the r directions the landmarks span, or beyond the
-        rank of the scatter, are 0 (zero eigenvalue and coefficients), with a
-        NumericalWarning, as in :func:`preimage.kpca.fit_kernel_pca`.
-    working_memory : float, optional
+    landmarks : array-like of shape (m, d)
+        The landmarks :math:`z_j` (see :func:`select_landmarks`).
+    n_components : int or None, default=None
+        Number of components :math:`q \le m`; None keeps all with non-zero
+        eigenvalue. Components beyond the r directions the landmarks span, or
+        beyond the rank of the scatter, are 0 (zero eigenvalue and
+        coefficients), with a NumericalWarning, as in
+        :func:`preimage.kpca.fit_kernel_pca`.
+    working_memory : float or None, default=None
         MiB per row block of a NumPy X (scikit-learn's setting, capped by the
         memory budget, by default).
 
@@ -185,7 +265,32 @@ def fit_nystroem_kpca(
     KernelPCAResult
         Over the landmarks as support (``eigenvectors`` and ``K_col_mean``
         are None: no n-sized state is kept). ``eigenvalues`` are those of the
-        scatter C, comparable with exact kernel PCA's eigenvalues of HKH.
+        scatter C, comparable with exact kernel PCA's eigenvalues of
+        :math:`HKH`.
+
+    References
+    ----------
+    C. K. I. Williams, M. Seeger. Using the Nyström method to speed up kernel
+    machines. NIPS 13, 2001.
+
+    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
+    kernel eigenvalue problem. Neural Computation 10(5), 1998.
+
+    Examples
+    --------
+    With every training point a landmark, Nyström kernel PCA is exact kernel
+    PCA.
+
+    >>> import numpy as np
+    >>> from preimage.kernels import GaussianKernel
+    >>> from preimage.kpca import fit_kernel_pca
+    >>> from preimage.nystroem import fit_nystroem_kpca
+    >>> X = np.random.default_rng(0).normal(size=(20, 2))
+    >>> kernel = GaussianKernel(gamma=0.5)
+    >>> nystroem = fit_nystroem_kpca(kernel, X, X, 3)
+    >>> exact = fit_kernel_pca(kernel(X), 3)
+    >>> np.allclose(nystroem.eigenvalues, exact.eigenvalues)
+    True
     """
     kernel = _check_kernel(kernel)
     n_components = check_positive_int(n_components, "n_components", allow_none=True)
@@ -372,35 +477,83 @@ def select_landmarks(
     random_state: RandomStateLike = None,
     working_memory: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """Choose m landmarks for Nyström kernel PCA.
+    r"""Choose m landmarks for Nyström kernel PCA.
 
     Parameters
     ----------
-    X : array or Dask array of shape (n, d)
+    X : array-like or Dask array of shape (n, d)
+        Training points.
     n_landmarks : int
-        m ≤ n.
-    kernel : Kernel
-        Needed by ``method="leverage"``.
-    method : {"uniform", "kmeans", "leverage"}
+        The number of landmarks, :math:`m \le n`.
+    kernel : Kernel or None, default=None
+        The kernel; needed by ``method="leverage"``.
+    method : {"uniform", "kmeans", "leverage"}, default="uniform"
         * ``uniform`` — m training points drawn uniformly without
           replacement, in their order in X (with m = n, X itself);
         * ``kmeans`` — the centres of scikit-learn's k-means (one k-means++
           start, at most 25 Lloyd iterations) on a uniform sample of at most
           20 m points;
         * ``leverage`` — m training points drawn without replacement with
-          probability proportional to approximate ridge leverage scores (see
-          :func:`_leverage_scores`), computed in two passes over X from a
-          uniform pilot of m points.
+          probability proportional to approximate ridge leverage scores
+          :math:`\tau_i = [K(K + \lambda I)^{-1}]_{ii}` (El Alaoui & Mahoney
+          2015), computed in two passes over X from a uniform pilot of m
+          points.
 
         Drawn points that duplicate a point already drawn are replaced by
         further draws (a duplicate adds nothing to the landmarks' span).
-    random_state : None, int or Generator
+    random_state : int, RandomState instance, Generator or None, default=None
+        Seeds the draws and k-means.
+    working_memory : float or None, default=None
+        MiB per row block of a NumPy X in the passes of ``"leverage"``
+        (scikit-learn's setting, capped by the memory budget, by default).
 
     Returns
     -------
     landmarks : ndarray of shape (m, d)
+        The landmarks; fewer than `n_landmarks`, with a NumericalWarning,
+        when X has fewer distinct rows.
     index : ndarray of shape (m,) or None
-        Their rows in X (None for k-means centres).
+        Their rows in X, increasing (None for k-means centres).
+
+    Notes
+    -----
+    With the Nyström features F of shape (n, r) of the pilot,
+    :math:`K \approx F F^\top + E`, and the scores are approximated as
+
+    .. math::
+
+        \tau_i \approx f_i^\top (F^\top F + \lambda I)^{-1} f_i
+        + \min(1, e_{ii} / \lambda),
+
+    where :math:`e_{ii} = k(x_i, x_i) - \|f_i\|^2 \ge 0` is what the pilot
+    misses of :math:`x_i`, and :math:`\lambda` is the
+    :math:`\lfloor m/2 \rfloor`-th eigenvalue of :math:`F^\top F` (kept above
+    rounding level), so that directions beyond that rank count as noise. The
+    points are drawn without replacement with weights :math:`\tau_i` by
+    Efraimidis & Spirakis's keys :math:`\log(u_i) / \tau_i`, largest first
+    (:math:`u_i` uniform on (0, 1)).
+
+    References
+    ----------
+    C. K. I. Williams, M. Seeger. Using the Nyström method to speed up kernel
+    machines. NIPS 13, 2001.
+
+    A. El Alaoui, M. W. Mahoney. Fast randomized kernel ridge regression with
+    statistical guarantees. NIPS 28, 2015 (ridge leverage scores).
+
+    P. S. Efraimidis, P. G. Spirakis. Weighted random sampling with a
+    reservoir. Information Processing Letters 97(5), 2006.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.nystroem import select_landmarks
+    >>> X = np.arange(10.0).reshape(5, 2)
+    >>> landmarks, index = select_landmarks(X, 3, random_state=0)
+    >>> index
+    array([2, 3, 4])
+    >>> bool(np.array_equal(landmarks, X[index]))
+    True
     """
     if not isinstance(method, str) or method not in LANDMARK_METHODS:
         raise ValueError(f"'landmarks' must be one of {LANDMARK_METHODS}, got {method!r}")

@@ -1,4 +1,21 @@
-"""scikit-learn estimators: thin shells over the functions of the package."""
+"""Estimators with scikit-learn's interface: thin shells over the functions of the package.
+
+Each estimator is a scikit-learn transformer, regressor or classifier
+class whose ``__init__`` only stores its parameters and whose ``fit``
+validates them and the data, then calls the functions on arrays of the
+package: :mod:`preimage.kpca` and :mod:`preimage.nystroem` for kernel PCA
+(:class:`KernelPCA`, :class:`KernelPCADenoiser`,
+:class:`KernelPCADenoiserCV`), :mod:`preimage.solvers` for the pre-images,
+:mod:`preimage.reduced_set` for the reduced sets (:class:`ReducedKernelPCA`,
+:class:`ReducedSVC`, :class:`ReducedSVR`, and the functions
+:func:`reduce_kernel_pca` and :func:`reduce_svm`), :mod:`preimage.kde` for kernel
+dependency estimation (:class:`KernelDependencyEstimator`) and
+:mod:`preimage.sparse_regression` for the sparse regressors
+(:class:`SequentialSVR`, :class:`WienerRegressor`). The estimators follow
+scikit-learn's conventions (parameters checked at ``fit``, fitted
+attributes ending in ``_``) and pass its estimator checks. Every name is also
+importable from :mod:`preimage` itself (``from preimage import KernelPCA``).
+"""
 
 from .._lazy import lazy_exports
 

@@ -55,13 +55,15 @@ def _clean_targets(X, y):
 
 
 class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """Denoise inputs through kernel PCA and a pre-image.
+    r"""Denoise inputs through kernel PCA and a pre-image.
 
-    A noisy x is mapped to φ(x), projected onto the first q principal
-    components learned from clean data, and brought back to input space by a
-    pre-image method (Mika et al. 1999; Schölkopf et al. 1999):
+    A noisy x is mapped to :math:`\phi(x)`, projected onto the first q
+    principal components learned from clean data, and brought back to input
+    space by a pre-image method (Mika et al. 1999; Schölkopf et al. 1999):
 
-        x̂ = argmin_z ‖P_q φ(x) − φ(z)‖².
+    .. math::
+
+        \hat x = \arg\min_z \|P_q \phi(x) - \phi(z)\|^2.
 
     Parameters
     ----------
@@ -78,35 +80,45 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     gamma : float, default=None
         Kernel width. None resolves on the clean training data (stored as
         ``kpca_.gamma_``) to the papers' choice for the Gaussian kernel,
-        ``1/(2 · total variance)`` (Mika et al. 1999), and to ``1/n_features``
+        :math:`\gamma = 1 / (2 \sum_j \operatorname{Var}(x_j))`, one over
+        twice the total variance (Mika et al. 1999), and to ``1/n_features``
         for the other kernels with a width
         (:func:`preimage.kernels.default_gamma`).
-    degree, coef0, kernel_params
-        Further parameters of the kernel, as in :class:`~preimage.KernelPCA`.
+    degree : int, default=3
+        Degree of the polynomial kernel, as in :class:`~preimage.KernelPCA`.
+    coef0 : float, default=1
+        Constant of the polynomial and sigmoid kernels, as in
+        :class:`~preimage.KernelPCA`.
+    kernel_params : dict, default=None
+        Extra parameters of a callable kernel or a kernel class, as in
+        :class:`~preimage.KernelPCA`.
     method : str, default="fixed_point"
         Pre-image method, any of :data:`preimage.PREIMAGE_METHODS`. Iterative
         methods start at the noisy input.
     add_mean : bool, default=False
-        Pre-image of the principal part ``Σ_k ⟨V_k, φ(x)⟩ V_k`` (False) or of
-        the reconstruction with the feature-space mean ``Pφ̃(x) + μ`` (True).
-        The default is measured: on bundled MNIST (2,000 train, 500 test,
-        Gaussian noise σ = 0.5, width 6, 100 components) the fixed point
-        reaches MSE 15.4 without the mean and 56.1 with it, because the mean
-        pulls every pre-image toward the average digit.
+        Pre-image of the principal part
+        :math:`\sum_k \langle V_k, \phi(x) \rangle V_k` (False) or of the
+        reconstruction with the feature-space mean
+        :math:`P\tilde\phi(x) + \mu` (True). The default is measured: on
+        bundled MNIST (2,000 train, 500 test, Gaussian noise
+        :math:`\sigma = 0.5`, width 6, 100 components) the fixed point reaches
+        MSE 15.4 without the mean and 56.1 with it, because the mean pulls
+        every pre-image toward the average digit.
     method_params : dict, default=None
         Options of the pre-image method (e.g. ``{"max_iter": 100}`` for the
         fixed point, ``{"gamma": 10, "alpha": 0.01}`` for the learned map).
-    eigen_solver, random_state
-        As in :class:`~preimage.KernelPCA`; `random_state` also draws the
-        held-out split of ``n_components="auto"`` and the random restarts of
-        the fixed point and the gradient method (unless ``method_params`` sets
-        its own), so that the same seed gives the same choice and the same
-        pre-images.
+    eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
+        Solver of the leading eigenpairs, as in :class:`~preimage.KernelPCA`.
+    random_state : int, RandomState instance, Generator or None, default=None
+        As in :class:`~preimage.KernelPCA`; it also draws the held-out split
+        of ``n_components="auto"`` and the random restarts of the fixed point
+        and the gradient method (unless ``method_params`` sets its own), so
+        that the same seed gives the same choice and the same pre-images.
     n_landmarks : int, default=None
         Nyström kernel PCA over m landmarks (see :class:`~preimage.KernelPCA`)
-        instead of exact kernel PCA: fit in O(n m d + n m² + m³) time and
-        O(n d + m²) memory. With ``method="learned"`` the map is then the
-        Nyström kernel ridge map over m of the training pairs (unless
+        instead of exact kernel PCA: fit in :math:`O(nmd + nm^2 + m^3)` time
+        and :math:`O(nd + m^2)` memory. With ``method="learned"`` the map is
+        then the Nyström kernel ridge map over m of the training pairs (unless
         ``method_params`` sets its own ``n_landmarks``), so the whole fit is
         linear in n.
     landmarks : {"uniform", "kmeans", "leverage"}, default="uniform"
@@ -130,11 +142,18 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         smallest error), the sizes ``n_train`` and ``n_held_out`` of the
         split, and the chosen ``n_components``. None for a count given.
     n_features_in_ : int
+        Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (``n_features_in_``,)
         The column names of X, when fitted on a DataFrame with string column
         names; ``get_feature_names_out()`` gives them back (each output is the
         denoised input of the same name), and ``set_output(transform="pandas")``
         makes ``transform`` return a DataFrame.
+
+    See Also
+    --------
+    KernelPCADenoiserCV : The denoiser with its width, component count and
+        method options chosen by cross-validation.
+    KernelPCA : The kernel PCA it fits.
 
     Notes
     -----
@@ -142,13 +161,23 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     most 1,000), fits kernel PCA on the rest once with the largest of the
     candidates 1, 2, 3, 4, 6, 8, 12, ... (up to 256, and below the training
     part's size), and scores each candidate q on the held-out part. With
-    clean targets it measures the denoising error of the held-out noisy
+    clean targets it measures the denoising error
+    :math:`\operatorname{mean}_i \|\hat x_i - t_i\|^2` of the held-out noisy
     inputs against their targets and takes the fewest components within 1 %
     of the smallest error. Without them no denoising error can be measured
     (the held-out points' own reconstruction error falls, by and large, as q
     grows, noise included); it takes the fewest components that explain
     80 % of the held-out feature-space variance that the largest candidate
-    explains: beyond them, components mostly fit what is particular to the
+    explains,
+
+    .. math::
+
+        E(q) = \frac{\sum_{k \le q} \operatorname{mean}_i \beta_{ik}^2}
+        {\operatorname{mean}_i \|\phi(x_i) - \mu\|^2}
+        \ge 0.8\, E(q_{\max}),
+
+    with :math:`\beta_{ik}` the centred coordinates of the held-out
+    :math:`x_i`: beyond them, components mostly fit what is particular to the
     training points, such as their noise (see
     :mod:`preimage.estimators._components` for what was measured). Either
     way the chosen count is then fitted on all the data.
@@ -160,20 +189,37 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     without targets, it maps the training points' own coordinates back to
     themselves, and a noisy input comes back as a blurred average of
     training points or worse (bundled MNIST, 1,000 clean training digits,
-    noise σ = 0.5, 100 components, width 0.02, map ``{"gamma": 100, "alpha":
-    1e-3}``: MSE 87.5 unpaired, 18.0 fitted on noisy → clean pairs, 48.4 for
-    the average digit); ``fit`` then warns with a
-    :class:`~preimage.ConfigurationWarning`. The same pairs make
+    noise :math:`\sigma = 0.5`, 100 components, width 0.02, map
+    ``{"gamma": 100, "alpha": 1e-3}``: MSE 87.5 unpaired, 18.0 fitted on
+    noisy-to-clean pairs, 48.4 for the average digit); ``fit`` then warns
+    with a :class:`~preimage.ConfigurationWarning`. The same pairs make
     ``score(X_noisy, X_clean)`` a model-selection criterion, so
     ``GridSearchCV(denoiser).fit(X_noisy, X_clean)`` tunes on training data.
 
     ``transform`` accepts a Dask array and denoises it block by block (a Dask
     array back); with `n_landmarks`, ``fit`` accepts Dask arrays too.
 
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
+    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2, eq. (5): the
+    pre-image problem; Sec. 3, eq. (10): the fixed point; Sec. 4: the width
+    and the de-noising experiments).
+
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch, A. J. Smola. Input space versus feature space in kernel-based
+    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. IV: denoising
+    among the uses of pre-images; Sec. VI-A: kernel PCA denoising, the
+    three point sources of the example).
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.1, eq. (2): denoising as the pre-image of
+    :math:`P_a \phi(x)`; Sec. 3.1: the learned map).
+
     Examples
     --------
-    Three point sources with Gaussian noise (σ = 0.1): two components of a
-    Gaussian kernel PCA move test points onto their sources.
+    Three point sources with Gaussian noise (:math:`\sigma = 0.1`): two
+    components of a Gaussian kernel PCA move test points onto their sources.
 
     >>> import numpy as np
     >>> from preimage import KernelPCADenoiser
@@ -231,9 +277,10 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
-        """Fit kernel PCA on the clean data (y if given, else X) and the
-        pre-image solver; with ``n_components="auto"``, choose the number of
-        components first (see Notes).
+        """Fit kernel PCA on the clean data and the pre-image solver.
+
+        The clean data are y if given, else X. With ``n_components="auto"``,
+        the number of components is chosen first (see Notes).
 
         Parameters
         ----------
@@ -243,6 +290,11 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         y : array of shape (n_samples, n_features), optional
             Clean targets for X. Anything else (None, or the 1-D labels a
             pipeline passes to every step) is ignored.
+
+        Returns
+        -------
+        KernelPCADenoiser
+            The fitted denoiser, ``self``.
         """
         if is_dask_array(X):
             X = validate_dask_input(self, X, reset=True)
@@ -337,8 +389,19 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return default_gamma(clean, self.kernel)
 
     def transform(self, X: MatrixLike) -> TransformOutput:
-        """Denoised X, shape (n_samples, n_features); a Dask array is denoised
-        block by block and gives a Dask array."""
+        """Denoise X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The noisy points; a Dask array is denoised block by block and
+            gives a Dask array.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+            The denoised points: the pre-images of their projections.
+        """
         if is_dask_array(X):
             check_is_fitted(self)
             X = validate_dask_input(self, X, reset=False)
@@ -351,9 +414,21 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return self._solve(X, return_result=False)
 
     def denoise(self, X: MatrixLike) -> PreimageResult:
-        """Denoise X and say how: a :class:`~preimage.PreimageResult` with the
-        denoised points ``x``, their feature-space residuals ``distance2``,
-        iterations and convergence flags."""
+        r"""Denoise X and say how.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The noisy points (in memory: for a Dask array use
+            :meth:`transform`).
+
+        Returns
+        -------
+        PreimageResult
+            The denoised points ``x``, their feature-space residuals
+            ``distance2`` (:math:`\|P_q \phi(x) - \phi(\hat x)\|^2`),
+            iterations and convergence flags.
+        """
         check_is_fitted(self)
         if is_dask_array(X):
             raise TypeError(
@@ -375,9 +450,26 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         )
 
     def score(self, X: MatrixLike, y: MatrixLike | None = None) -> float:
-        """Minus the mean squared error ``−mean_i ‖x̂_i − t_i‖²`` of the denoised
-        X against the targets t: y when it is an array of X's shape (clean
-        versions of X), else X itself."""
+        r"""Return minus the mean squared error of the denoised X against targets.
+
+        The score is :math:`-\operatorname{mean}_i \|\hat x_i - t_i\|^2`, the
+        squared error summed over features, with the targets t: y when it is
+        an array of X's shape (clean versions of X), else X itself. Greater
+        is better, as scikit-learn's model selection expects.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The noisy points.
+        y : array-like of shape (n_samples, n_features), optional
+            Their clean versions; anything else (None, 1-D labels) scores
+            against X itself.
+
+        Returns
+        -------
+        float
+            Minus the mean squared error.
+        """
         denoised = self.transform(X)
         X = validate_estimator_input(self, X, reset=False)
         y = _clean_targets(X, y)

@@ -39,16 +39,19 @@ _WIDTH_KERNELS = sorted(
 
 
 class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """Kernel PCA denoiser with its width, component count and pre-image
-    options chosen by cross-validation on (noisy, clean) training pairs.
+    r"""Kernel PCA denoiser with its width and component count chosen by cross-validation.
 
-    In the manner of scikit-learn's ``RidgeCV``: ``fit(X_noisy, y=X_clean)``
-    scores candidate denoisers by their held-out denoising error
+    The pre-image options can be chosen too. In the manner of scikit-learn's
+    ``RidgeCV``: ``fit(X_noisy, y=X_clean)`` scores candidate denoisers by
+    their held-out denoising error
 
-        E(γ, q, p) = mean_i ‖x̂_i − t_i‖²
+    .. math::
 
-    (x̂_i the denoised noisy input, t_i its clean target, summed over
-    features, averaged over the held-out pairs of every fold), refits the best
+        E(\gamma, q, p) = \operatorname{mean}_i \|\hat x_i - t_i\|^2
+
+    (:math:`\hat x_i` the denoised noisy input, :math:`t_i` its clean target,
+    summed over features, averaged over the held-out pairs of every fold; p
+    the options of the pre-image method), refits the best
     :class:`~preimage.KernelPCADenoiser` on all the pairs and denoises with
     it. Its scores are those ``GridSearchCV(KernelPCADenoiser(...)).fit(X_noisy,
     X_clean)`` computes for the same candidates and folds, at a fraction of the
@@ -58,10 +61,13 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
       every smaller count is the leading part of the same eigenpairs, so a
       count costs one pre-image pass over the held-out inputs, not a fit;
     * the widths are searched coarse to fine around the papers' width
-      ``γ₀ = 1/(2 · total variance)`` of the clean targets (Mika et al.
-      1999): γ₀ times 1, 2, 4, extended by factors of 2 while the best is
-      at an edge, then one bisection step in log γ next to the best — four
-      widths where the best is within 4× of γ₀, not a grid (see :mod:`preimage.estimators._denoiser_search`).
+      :math:`\gamma_0 = 1 / (2 \sum_j \operatorname{Var}(t_j))`, one over
+      twice the total variance of the clean targets (Mika et al. 1999):
+      :math:`\gamma_0` times 1, 2, 4, extended by factors of 2 while the best
+      is at an edge, then one bisection step in :math:`\log \gamma` next to
+      the best — four widths where the best is within a factor 4 of
+      :math:`\gamma_0`, not a grid (see
+      :mod:`preimage.estimators._denoiser_search`).
 
     Parameters
     ----------
@@ -73,8 +79,13 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         3 folds of 2,000 pairs).
     kernel : str, default="rbf"
         A kernel by name that has a width (``"rbf"``, ``"laplacian"``, ...).
-    degree, coef0, kernel_params
-        Further parameters of the kernel, as in :class:`~preimage.KernelPCA`.
+    degree : int, default=3
+        Degree of the polynomial kernel, as in :class:`~preimage.KernelPCA`.
+    coef0 : float, default=1
+        Constant of the polynomial and sigmoid kernels, as in
+        :class:`~preimage.KernelPCA`.
+    kernel_params : dict, default=None
+        Extra parameters of the kernel, as in :class:`~preimage.KernelPCA`.
     method : str, default="fixed_point"
         Pre-image method, any of :data:`preimage.PREIMAGE_METHODS`.
     add_mean : bool, default=False
@@ -90,7 +101,9 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         folds would score each denoiser on a class its kernel PCA never saw);
         a splitter or an iterable of (train, test) indices is used as
         :class:`~sklearn.model_selection.GridSearchCV` uses it.
-    eigen_solver, random_state
+    eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
+        As in :class:`~preimage.KernelPCADenoiser`.
+    random_state : int, RandomState instance, Generator or None, default=None
         As in :class:`~preimage.KernelPCADenoiser`; the same `random_state`
         is used in every fold and in the refit, and shuffles the folds of an
         int `cv` (a Generator gives them a seed drawn from it).
@@ -119,8 +132,16 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     n_components_ : int
         The chosen component count.
     n_splits_ : int
+        The number of folds.
     n_features_in_ : int
+        Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (``n_features_in_``,)
+        Names of features seen during ``fit``. Defined only when X has
+        feature names that are all strings.
+
+    See Also
+    --------
+    KernelPCADenoiser : The denoiser it tunes and refits.
 
     Notes
     -----
@@ -132,10 +153,11 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
 
     Measured on bundled MNIST (2,000 training digits with a noisy copy each,
     500 test digits, ``benchmarks/bench_denoiser_cv.py``): with its defaults
-    it chose γ = 0.019 and 1,000 components for Gaussian noise σ = 0.5 (test
-    MSE 12.57, where a 3 × 3 grid search gave 13.00) and γ = 0.027 and 1,000
-    components for speckle p = 0.4 (16.86 against 16.99), scoring 16
-    candidates with 12 kernel PCA fits.
+    it chose :math:`\gamma = 0.019` and 1,000 components for Gaussian noise
+    :math:`\sigma = 0.5` (test MSE 12.57, where a grid search over 3 widths
+    and 3 counts gave 13.00) and :math:`\gamma = 0.027` and 1,000 components
+    for speckle p = 0.4 (16.86 against 16.99), scoring 16 candidates with 12
+    kernel PCA fits.
 
     Every candidate's fixed point starts at the noisy input, as the refitted
     denoiser's does: a start carried over from a neighbouring candidate
@@ -143,28 +165,44 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     ``GridSearchCV``. ``save_model`` saves `best_estimator_` (a
     :class:`~preimage.KernelPCADenoiser`): what denoises, not the search.
 
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
+    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 3, eq. (10): the
+    fixed point; Sec. 4: the width, twice the data's average variance in
+    each dimension).
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 3.1, eq. (6): the learned map, whose width and ridge a list of
+    `method_params` tunes).
+
     Examples
     --------
-    Three point sources in the plane (spread 0.03), training copies with
-    noise σ = 0.1: the search finds the width and the two components that
+    Three point sources in the plane (30 points each, spread 0.03), training
+    copies with noise :math:`\sigma = 0.1`. The widths tried are
+    :math:`\gamma_0` times 1, 2 and 4, then 8 (the best was at the edge), then
+    :math:`\sqrt{4 \cdot 8} \approx 5.66` between the best and its better
+    neighbour; the search keeps :math:`4 \gamma_0` and the two components that
     pull new noisy points back onto the sources.
 
     >>> import numpy as np
     >>> from preimage import KernelPCADenoiserCV
     >>> from preimage.datasets import make_three_clusters
-    >>> X, _ = make_three_clusters(noise=0.03, random_state=0)
+    >>> X, _ = make_three_clusters(30, noise=0.03, random_state=0)
     >>> rng = np.random.default_rng(0)
     >>> X_noisy = X + rng.normal(scale=0.1, size=X.shape)
     >>> den = KernelPCADenoiserCV(n_components=[1, 2, 4, 8], random_state=0)
     >>> den = den.fit(X_noisy, X)
-    >>> den.best_params_["n_components"], round(den.best_params_["gamma"], 1)
-    (2, 10.0)
-    >>> T, _ = make_three_clusters(noise=0.03, random_state=1)
+    >>> np.round(den.gammas_ / den.gammas_[0], 2)
+    array([1.  , 2.  , 4.  , 8.  , 5.66])
+    >>> den.best_params_["n_components"], float(den.best_params_["gamma"] / den.gammas_[0])
+    (2, 4.0)
+    >>> T, _ = make_three_clusters(30, noise=0.03, random_state=1)
     >>> T_noisy = T + rng.normal(scale=0.1, size=T.shape)
     >>> def err(Z):
     ...     return np.mean(np.sum((Z - T) ** 2, axis=1))
     >>> print(f"{err(T_noisy):.4f} -> {err(den.transform(T_noisy)):.4f}")
-    0.0184 -> 0.0016
+    0.0220 -> 0.0015
     """
 
     _parameter_constraints: dict = {
@@ -213,8 +251,9 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
-        """Score the candidates on the folds of (X, y), then refit the best
-        on all of them.
+        """Score the candidates on the folds of (X, y), then refit the best.
+
+        The best candidate is refitted on all the pairs.
 
         Parameters
         ----------
@@ -223,6 +262,11 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         y : array of shape (n_samples, n_features)
             Their clean versions. Without them (None, or 1-D labels) the
             candidates are scored by reconstruction, with a warning (Notes).
+
+        Returns
+        -------
+        KernelPCADenoiserCV
+            The fitted search, ``self``.
         """
         X = validate_estimator_input(self, X, reset=True)
         targets = _clean_targets(X, y)
@@ -395,7 +439,18 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         return results
 
     def transform(self, X: MatrixLike) -> TransformOutput:
-        """X denoised by `best_estimator_`, shape (n_samples, n_features)."""
+        """Denoise X with `best_estimator_`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The noisy points (a Dask array is denoised block by block).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+            The denoised points.
+        """
         check_is_fitted(self)
         if is_dask_array(X):
             X = validate_dask_input(self, X, reset=False)
@@ -407,14 +462,43 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
             return self.best_estimator_.transform(X)
 
     def denoise(self, X: MatrixLike) -> PreimageResult:
-        """X denoised by `best_estimator_`, as a
-        :class:`~preimage.PreimageResult`."""
+        """Denoise X with `best_estimator_` and say how.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The noisy points.
+
+        Returns
+        -------
+        PreimageResult
+            The denoised points, their feature-space residuals, iterations
+            and convergence flags, as
+            :meth:`preimage.estimators.KernelPCADenoiser.denoise` gives them.
+        """
         check_is_fitted(self)
         return self.best_estimator_.denoise(validate_estimator_input(self, X, reset=False))
 
     def score(self, X: MatrixLike, y: MatrixLike | None = None) -> float:
-        """Minus the mean squared error of the denoised X against y (or X),
-        as :meth:`KernelPCADenoiser.score`."""
+        r"""Return minus the mean squared error of the denoised X against targets.
+
+        The score is :math:`-\operatorname{mean}_i \|\hat x_i - t_i\|^2`
+        with the targets y (or X), as
+        :meth:`preimage.estimators.KernelPCADenoiser.score` computes it.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The noisy points.
+        y : array-like of shape (n_samples, n_features), optional
+            Their clean versions; anything else (None, 1-D labels) scores
+            against X itself.
+
+        Returns
+        -------
+        float
+            Minus the mean squared error.
+        """
         check_is_fitted(self)
         X = validate_estimator_input(self, X, reset=False)
         with config_context(transform_output="default"):

@@ -34,12 +34,13 @@ __all__ = ["KernelPCA"]
 class KernelPCA(
     KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 ):
-    """Kernel principal component analysis with projections as expansions.
+    r"""Kernel principal component analysis with projections as expansions.
 
-    Performs PCA of the centred images ``φ̃(x_i) = φ(x_i) − μ`` through the
-    centred Gram matrix (Schölkopf, Smola & Müller 1998). Besides the usual
-    coordinates, it returns projections as :class:`~preimage.FeatureExpansion`
-    objects over the uncentred training images, ready for any pre-image method.
+    Performs PCA of the centred images :math:`\tilde\phi(x_i) = \phi(x_i) -
+    \mu` through the centred Gram matrix (Schölkopf, Smola & Müller 1998).
+    Besides the usual coordinates, it returns projections as
+    :class:`~preimage.FeatureExpansion` objects over the uncentred training
+    images, ready for any pre-image method.
 
     A drop-in for :class:`sklearn.decomposition.KernelPCA`: the same
     parameters with the same defaults and meaning, the same fitted attributes,
@@ -63,8 +64,9 @@ class KernelPCA(
     gamma : float, "total_variance" or None, default=None
         Kernel width of rbf, laplacian, poly and sigmoid kernels. None is
         scikit-learn's ``1/n_features``; ``"total_variance"`` the papers'
-        ``1/(2 · total variance)`` of the training data (Mika et al. 1999).
-        Stored as ``gamma_``.
+        :math:`1 / (2 \sigma^2_{\mathrm{total}})`, with
+        :math:`\sigma^2_{\mathrm{total}}` the total variance of the training
+        data (Mika et al. 1999). Stored as ``gamma_``.
     degree : int, default=3
         Degree of the polynomial kernel.
     coef0 : float, default=1
@@ -85,11 +87,11 @@ class KernelPCA(
         ``"auto"`` is scikit-learn's rule (ARPACK for fewer than 10
         components of more than 200 points, else dense) and exact to LAPACK
         accuracy; ``"dense"`` is the exact answer, computed by Lanczos
-        iterated to machine precision where q is at most n/20 of n ≥ 1,000
-        points (faster there than LAPACK, and equal to it to rounding), by
-        LAPACK otherwise (see :func:`preimage._eigen.top_eigh`);
-        ``"randomized"`` is faster for a few components of many points and
-        approximate.
+        iterated to machine precision where q is at most n/20 of
+        :math:`n \ge 1000` points (faster there than LAPACK, and equal to it
+        to rounding), by LAPACK otherwise (see
+        :func:`preimage._eigen.top_eigh`); ``"randomized"`` is faster for a
+        few components of many points and approximate.
     tol : float, default=0
         ARPACK tolerance (0: machine precision).
     max_iter : int, default=None
@@ -100,7 +102,7 @@ class KernelPCA(
         Drop components with a zero eigenvalue even when `n_components` is
         given (they are always dropped when it is None). When kept, their
         coordinates are 0.
-    random_state : int, RandomState, Generator or None, default=None
+    random_state : int, RandomState instance, Generator or None, default=None
         Seeds ARPACK's start vector, the randomized solver, the landmarks and
         the random restarts of ``inverse_transform`` (fixed point, gradient)
         unless given there.
@@ -108,16 +110,17 @@ class KernelPCA(
         Store a copy of the training data (the expansions' support).
     n_jobs : int, default=None
         Parallel jobs of the kernel evaluations that go through
-        :func:`sklearn.metrics.pairwise.pairwise_kernels` (callable and
+        ``sklearn.metrics.pairwise.pairwise_kernels`` (callable and
         cosine kernels, sparse input); the library's own kernel blocks use
         the BLAS threads.
     n_landmarks : int, default=None
-        None: exact kernel PCA on the n × n Gram matrix. An int m: Nyström
-        kernel PCA (:mod:`preimage.nystroem`) on the projections of the φ(x_i)
-        onto the span of m landmarks, in O(n m d + n m² + m³) time and
-        O(n d + m²) memory; the axes and every projection are expansions over
-        the landmarks, so every pre-image method works on them. With all
-        training points as landmarks it is exact kernel PCA.
+        None: exact kernel PCA on the Gram matrix of shape (n, n). An int m:
+        Nyström kernel PCA (:mod:`preimage.nystroem`) on the projections of
+        the :math:`\phi(x_i)` onto the span of m landmarks, in
+        :math:`O(nmd + nm^2 + m^3)` time and :math:`O(nd + m^2)` memory; the
+        axes and every projection are expansions over the landmarks, so every
+        pre-image method works on them. With all training points as landmarks
+        it is exact kernel PCA.
     landmarks : {"uniform", "kmeans", "leverage"}, default="uniform"
         How the m landmarks are chosen (see
         :func:`preimage.nystroem.select_landmarks`); drawn with `random_state`.
@@ -125,21 +128,25 @@ class KernelPCA(
     Attributes
     ----------
     eigenvalues_ : ndarray of shape (q,)
-        Eigenvalues of the centred Gram matrix, decreasing.
+        Eigenvalues :math:`\lambda_k` of the centred Gram matrix, decreasing.
     eigenvectors_ : ndarray of shape (n_samples, q), or None
-        Its unit eigenvectors u_k (None for a Nyström fit, which keeps no
-        n-sized state).
+        Its unit eigenvectors :math:`u_k` (None for a Nyström fit, which keeps
+        no n-sized state).
     dual_coef_ : ndarray of shape (n_samples, n_features)
         Coefficients of the learned inverse map (``fit_inverse_transform``).
     X_transformed_fit_ : ndarray of shape (n_samples, q)
         The training coordinates it maps from (``fit_inverse_transform``).
     expansion_coef_ : ndarray of shape (n_support, q)
-        The unit principal axes are ``V_k = Σ_i α_ki φ(s_i)`` over the support
-        s (``X_fit_``); for exact kernel PCA ``α_k = u_k/√λ_k``.
+        The unit principal axes are :math:`V_k = \sum_i \alpha_{ki}
+        \phi(s_i)` over the support s (``X_fit_``); for exact kernel PCA
+        :math:`\alpha_k = u_k / \sqrt{\lambda_k}`.
     X_fit_ : ndarray of shape (n_support, n_features)
         The support of every expansion: the training data, or with
         `n_landmarks` the landmarks; for a precomputed kernel, the training
         Gram matrix.
+    fit_result_ : KernelPCAResult
+        Everything the fit keeps, as the functions of :mod:`preimage.kpca`
+        take it.
     landmarks_ : ndarray of shape (m, n_features)
         The landmarks (Nyström fit only).
     landmark_indices_ : ndarray of shape (m,) or None
@@ -150,35 +157,70 @@ class KernelPCA(
     gamma_ : float or None
         The kernel width used.
     n_features_in_ : int
+        Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (``n_features_in_``,)
-        Defined when X has feature names that are all strings.
+        Names of features seen during ``fit``. Defined only when X has
+        feature names that are all strings.
+
+    See Also
+    --------
+    KernelPCADenoiser : Denoising by kernel PCA and a pre-image.
+    preimage.kpca.fit_kernel_pca : The function that fits exact kernel PCA.
+    preimage.nystroem.fit_nystroem_kpca : The function that fits Nyström
+        kernel PCA.
 
     Notes
     -----
-    ``project(X)`` gives, as an expansion over the uncentred φ(x_i), either the
-    principal part ``Σ_k ⟨V_k, φ(x)⟩ V_k`` (default, STPRtool's form) or the
-    exact reconstruction ``Pφ̃(x) + μ`` (``add_mean=True``), which with all
-    components kept is φ(x) itself for every training point. Mika et al.
-    (1999) state their fixed point for centred data and, for uncentred data,
-    apply it to ``Pφ̃(x) + μ`` (their footnote 1).
+    With :math:`H = I - \mathbf{1}\mathbf{1}^\top / n`, the fit solves
+
+    .. math::
+
+        HKH\, u_k = \lambda_k u_k, \qquad
+        \alpha_k = \frac{u_k}{\sqrt{\lambda_k}}, \qquad
+        V_k = \sum_i \alpha_{ki} \phi(x_i),
+
+    and ``transform`` gives the centred coordinates
+    :math:`\beta_k = \langle V_k, \phi(x) - \mu \rangle =
+    \alpha_k^\top \tilde k_x`, with :math:`\tilde k_x = H(k_x -
+    K\mathbf{1}/n)` the centred kernel row of x.
+
+    ``project(X)`` gives, as an expansion over the uncentred
+    :math:`\phi(x_i)`, either the principal part
+    :math:`\sum_k \langle V_k, \phi(x) \rangle V_k` (default, STPRtool's
+    form) or the exact reconstruction :math:`P\tilde\phi(x) + \mu`
+    (``add_mean=True``), which with all components kept is :math:`\phi(x)`
+    itself for every training point. Mika et al. (1999) state their fixed
+    point for centred data and, for uncentred data, apply it to
+    :math:`P\tilde\phi(x) + \mu` (their footnote 1).
 
     ``transform``, ``inverse_transform`` and (with `n_landmarks`) ``fit``
     accept Dask arrays: transforms run block-wise and return Dask arrays;
-    the Nyström fit reduces ``K_nm`` block by block. Kernel rows of a NumPy
-    input are evaluated in chunks of scikit-learn's ``working_memory``
+    the Nyström fit reduces :math:`K_{nm}` block by block. Kernel rows of a
+    NumPy input are evaluated in chunks of scikit-learn's ``working_memory``
     (``sklearn.config_context(working_memory=MiB)``).
 
-    Exact kernel PCA needs the n × n Gram matrix and the eigensolver's copy
-    of it; beyond the memory budget (``preimage.set_config(memory_budget=...)``)
-    ``fit`` raises :class:`~preimage.MemoryBudgetError` before allocating
-    them, suggesting `n_landmarks`. A Nyström fit holds a few m × m matrices,
+    Exact kernel PCA needs the Gram matrix of shape (n, n) and the
+    eigensolver's copy of it; beyond the memory budget
+    (``preimage.set_config(memory_budget=...)``) ``fit`` raises
+    :class:`~preimage.MemoryBudgetError` before allocating them, suggesting
+    `n_landmarks`. A Nyström fit holds a few matrices of shape (m, m),
     checked against the same budget.
 
     References
     ----------
     B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10, 1998.
-    S. Mika et al. Kernel PCA and de-noising in feature spaces. NIPS 11, 1999.
+    kernel eigenvalue problem. Neural Computation 10(5), 1998.
+
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
+    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2: eqs. (1)-(4)
+    and footnote 1; Sec. 4: the width, twice the data's average variance in
+    each dimension).
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 3.1, eq. (6): the learned inverse map).
+
+    C. K. I. Williams, M. Seeger. Using the Nyström method to speed up kernel
+    machines. NIPS 13, 2001.
 
     Examples
     --------
@@ -191,6 +233,16 @@ class KernelPCA(
     >>> psi = kpca.project(X[:4])
     >>> psi.distance2(X[:4]).shape     # feature-space residual at the inputs
     (4,)
+
+    With the linear kernel, kernel PCA is PCA: the points 2 and 0 lie at 1
+    and -1 from their mean, and ``inverse_transform`` finds the point back.
+
+    >>> X = np.array([[2.0], [0.0]])
+    >>> kpca = KernelPCA(n_components=1).fit(X)
+    >>> kpca.transform([[4.0]])
+    array([[3.]])
+    >>> np.round(kpca.inverse_transform([[3.0]], method="gradient"), 6)
+    array([[4.]])
     """
 
     _parameter_constraints: dict = {
@@ -255,16 +307,45 @@ class KernelPCA(
     # -- fitting -------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: object = None) -> Self:
-        """Fit kernel PCA on X (n_samples, n_features; sparse allowed), or on a
-        square Gram matrix when ``kernel="precomputed"``."""
+        """Fit kernel PCA on X.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data (sparse allowed for exact kernel PCA), or a Dask
+            array with `n_landmarks`. With ``kernel="precomputed"``, the
+            square Gram matrix of shape (n_samples, n_samples).
+        y : Ignored
+            Not used, present for API consistency by convention.
+
+        Returns
+        -------
+        KernelPCA
+            The fitted estimator, ``self``.
+        """
         self._fit(X)
         return self
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X: MatrixLike, y: object = None) -> TransformOutput:
-        """Fit and return the training coordinates: ``u_k √λ_k`` without a
-        second kernel evaluation (exact), or ``transform(X)`` (Nyström, which
-        keeps no n-sized state)."""
+        r"""Fit kernel PCA on X and return the training coordinates.
+
+        For exact kernel PCA they are :math:`u_k \sqrt{\lambda_k}`, without a
+        second kernel evaluation; for a Nyström fit, which keeps no n-sized
+        state, they are ``transform(X)``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data, as in :meth:`fit`.
+        y : Ignored
+            Not used, present for API consistency by convention.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, q)
+            The centred coordinates of the training points.
+        """
         self._fit(X)
         if self.eigenvectors_ is None:
             return self.transform(X)
@@ -388,12 +469,24 @@ class KernelPCA(
 
     # -- coordinates ---------------------------------------------------------
     def transform(self, X: MatrixLike) -> TransformOutput:
-        """Centred coordinates ``β_k = ⟨V_k, φ(x) − μ⟩`` of X, shape
-        (n_samples, q).
+        r"""Return the centred coordinates of X on the principal axes.
 
-        With ``kernel="precomputed"``, X holds the kernel rows
-        ``k(x, x_i)`` against the training points. A Dask array gives a Dask
-        array, computed block by block.
+        The coordinates are :math:`\beta_k = \langle V_k, \phi(x) - \mu
+        \rangle`, computed from the kernel rows of X against the support
+        (see :func:`preimage.kpca.transform_block`).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The points. With ``kernel="precomputed"``, the kernel rows
+            :math:`k(x, x_i)` against the training points, of shape
+            (n_samples, n_samples_fit). A Dask array gives a Dask array,
+            computed block by block.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, q)
+            The centred coordinates (a Dask array for a Dask X).
         """
         check_is_fitted(self)
         fit = self.fit_result_

@@ -46,33 +46,38 @@ class KernelPCAPreimagesMixin:
     def expansion_from_components(
         self, Y: ArrayLike, *, add_mean: bool = False, n_components: int | None = None
     ) -> FeatureExpansion:
-        """The feature-space point with coordinates Y, as an expansion.
+        r"""Return the feature-space points with coordinates Y, as expansions.
 
         Parameters
         ----------
-        Y : array of shape (m, q)
+        Y : array-like of shape (m, q)
             Centred coordinates, as returned by :meth:`transform` (with
             `n_components` = n: their first n columns).
         add_mean : bool, default=False
-            False: the principal part ``Σ_k (y_k + ⟨V_k, μ⟩) V_k``, which is
-            ``Σ_k ⟨V_k, φ(x)⟩ V_k`` when Y = transform(x): the projection of
-            φ(x) itself onto the principal subspace (STPRtool's ``kpcarec``).
-            True: ``Σ_k y_k V_k + μ``, the exact kernel PCA reconstruction with
-            the feature-space mean added back, which is what Mika et al.'s
-            fixed point targets for uncentred data (their footnote 1: "the
-            same algebra using φ̃(x) := φ(x) − ⟨φ(x_i)⟩"). On digits the mean pulls every pre-image toward the average
-            digit: denoising MSE 56.1 against 15.4 without it (bundled MNIST,
-            Gaussian noise σ = 0.5, 100 components), hence the default.
+            False: the principal part
+            :math:`\sum_k (y_k + \langle V_k, \mu \rangle) V_k`, which is
+            :math:`\sum_k \langle V_k, \phi(x) \rangle V_k` when
+            ``Y = transform(x)``: the projection of :math:`\phi(x)` itself onto
+            the principal subspace (STPRtool's ``kpcarec``). True:
+            :math:`\sum_k y_k V_k + \mu`, the exact kernel PCA reconstruction
+            with the feature-space mean added back, which is what Mika et
+            al.'s fixed point targets for uncentred data (their footnote 1:
+            "the same algebra using :math:`\tilde\phi(x) := \phi(x) - \langle
+            \phi(x_i) \rangle`"). On digits the mean pulls every pre-image
+            toward the average digit: denoising MSE 56.1 against 15.4 without
+            it (bundled MNIST, Gaussian noise :math:`\sigma = 0.5`, 100
+            components), hence the default.
         n_components : int, optional
-            Use only the leading n ≤ q components (the sum over k runs to n);
-            Y then has n columns. Kernel PCA with q components contains every
-            smaller one, so one fit serves a sweep over component counts.
+            Use only the leading :math:`n \le q` components (the sum over k
+            runs to n); Y then has n columns. Kernel PCA with q components
+            contains every smaller one, so one fit serves a sweep over
+            component counts.
 
         Returns
         -------
         FeatureExpansion
-            m expansions over the uncentred training images, with their squared
-            norms in closed form.
+            The m expansions over the uncentred training images, with their
+            squared norms in closed form.
         """
         check_is_fitted(self)
         if issparse(self.X_fit_):
@@ -92,14 +97,29 @@ class KernelPCAPreimagesMixin:
     def project(
         self, X: MatrixLike, *, add_mean: bool = False, n_components: int | None = None
     ) -> FeatureExpansion:
-        """The projection of φ(x) onto the first q components, as an expansion.
+        r"""Project the images of X onto the principal subspace, as expansions.
 
         ``add_mean=False`` (default) gives the principal part
-        ``Σ_k ⟨V_k, φ(x)⟩ V_k``; ``add_mean=True`` the exact kernel PCA
-        reconstruction ``Pφ̃(x) + μ``, which is φ(x) itself for a training
-        point when all components are kept (see
-        :meth:`expansion_from_components`). ``n_components=n`` projects onto
-        the leading n ≤ q components instead.
+        :math:`\sum_k \langle V_k, \phi(x) \rangle V_k`; ``add_mean=True`` the
+        exact kernel PCA reconstruction :math:`P\tilde\phi(x) + \mu`, which is
+        :math:`\phi(x)` itself for a training point when all components are
+        kept (see :meth:`expansion_from_components`).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The points x.
+        add_mean : bool, default=False
+            Add the feature-space mean back (the exact reconstruction) or not
+            (the principal part).
+        n_components : int, optional
+            Project onto the leading :math:`n \le q` components instead of all
+            q.
+
+        Returns
+        -------
+        FeatureExpansion
+            The n_samples expansions over the uncentred training images.
         """
         Y = self.transform(X)
         if n_components is not None:
@@ -140,7 +160,12 @@ class KernelPCAPreimagesMixin:
         return_result: bool = False,
         **options: Any,
     ) -> MatrixLike | PreimageResult:
-        """Pre-images of the feature-space points with coordinates Y.
+        r"""Find pre-images of the feature-space points with coordinates Y.
+
+        For each row y, the expansion :math:`\Psi` it stands for (see
+        :meth:`expansion_from_components`) is brought back to input space by
+        the pre-image problem :math:`z^* = \arg\min_z \|\Psi - \phi(z)\|^2`
+        (Mika et al. 1999, eq. (5)), or by the learned map.
 
         Parameters
         ----------
@@ -157,7 +182,7 @@ class KernelPCAPreimagesMixin:
             coordinates (Bakır et al. 2004; with its defaults — the forward
             kernel, ``alpha=1`` — it is scikit-learn's
             ``KernelPCA(fit_inverse_transform=True)``), ``"closed_form"`` maps
-            them through a d × q matrix. Methods that learn (``"mds"``,
+            them through a matrix of shape (d, q). Methods that learn (``"mds"``,
             ``"closed_form"``, ``"learned"``) are fitted once per set of
             options and reused. A solver or callable is applied to the
             expansions Y stands for.
@@ -176,7 +201,9 @@ class KernelPCAPreimagesMixin:
 
         Returns
         -------
-        X : ndarray of shape (n_samples, n_features), or PreimageResult
+        ndarray of shape (n_samples, n_features) or PreimageResult
+            The pre-images (a Dask array for a Dask Y), or with
+            `return_result` the whole result.
         """
         check_is_fitted(self)
         if method is None:
