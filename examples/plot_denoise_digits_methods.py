@@ -1,11 +1,11 @@
-"""
+r"""
 Denoising digits with every pre-image method
 ============================================
 
 You have handwritten digits buried in Gaussian noise and a kernel PCA model
 of clean digits. Kernel PCA projects each noisy digit onto the leading
 principal components *in feature space*; the projection is an expansion
-``Σ γ_i φ(x_i)`` that no image maps to exactly, so a pre-image method has to
+:math:`\sum_i \gamma_i \varphi(x_i)` that no image maps to exactly, so a pre-image method has to
 find the image whose feature vector comes closest. Which method should you
 use? Here every method of :class:`preimage.KernelPCADenoiser` denoises the
 same digits, side by side, with its mean squared error and its time.
@@ -47,7 +47,7 @@ print(f"noise alone: MSE {mse(X_noisy, X_test):.1f}")
 # %%
 # One denoiser per method
 # -----------------------
-# The width ``gamma=0.02`` (σ = 5) is the library's recommended width for
+# The width ``gamma=0.02`` (:math:`\sigma = 5`) is the library's recommended width for
 # 784-pixel digits; every method keeps 200 components. The closed form
 # works on the reconstruction with the feature-space mean
 # (``add_mean=True``), as ``preimage demo`` runs it; the learned map is

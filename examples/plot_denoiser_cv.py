@@ -1,13 +1,13 @@
-"""
+r"""
 Choosing the kernel width and the number of components
 ======================================================
 
-A kernel PCA denoiser has two knobs: the width σ of the Gaussian kernel
-(``gamma = 1 / (2σ²)``) and the number q of principal components kept. Too
+A kernel PCA denoiser has two knobs: the width :math:`\sigma` of the Gaussian kernel
+(:math:`\gamma = 1 / (2\sigma^2)`) and the number q of principal components kept. Too
 few components and every digit looks like an average digit; too many and
 the noise comes back. If you have a noisy copy of each training image, you
 can let the data choose: :class:`preimage.KernelPCADenoiserCV` scores every
-(γ, q) pair by cross-validated denoising error, like scikit-learn's
+(:math:`\gamma`, q) pair by cross-validated denoising error, like scikit-learn's
 ``GridSearchCV`` but with one kernel PCA per width and fold.
 """
 

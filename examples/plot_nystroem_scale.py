@@ -1,11 +1,11 @@
-"""
+r"""
 More training data than a Gram matrix can hold: Nyström kernel PCA
 ==================================================================
 
 Exact kernel PCA stores the n × n Gram matrix: 3.2 GB at n = 20,000 in
 double precision, and its eigendecomposition takes time cubic in n. With
 ``n_landmarks=m``, :class:`preimage.KernelPCADenoiser` fits kernel PCA on
-the projections of the φ(x_i) onto the span of m landmarks, streaming over
+the projections of the :math:`\varphi(x_i)` onto the span of m landmarks, streaming over
 the training data, so the cost grows linearly in n; its principal axes are
 expansions over the landmarks, and every pre-image method works on them. How
 many landmarks does a denoiser need?

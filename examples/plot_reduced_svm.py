@@ -1,11 +1,11 @@
-"""
+r"""
 A faster digit classifier: reduced-set SVMs
 ===========================================
 
 Your support vector machine recognises digits well, but it keeps hundreds of
 support vectors, and every prediction evaluates the kernel against each of
 them. A reduced set (Burges 1996; Schölkopf et al. 1999, Sec. V) replaces
-each machine's expansion ``Σ α_i φ(x_i)`` by ``Σ β_j φ(z_j)`` over a few
+each machine's expansion :math:`\sum_i \alpha_i \varphi(x_i)` by :math:`\sum_j \beta_j \varphi(z_j)` over a few
 vectors z_j, built as pre-images, and recomputes the thresholds on the
 training data. :func:`preimage.reduce_svm` does it for a fitted
 scikit-learn SVM; how many vectors do you need?
@@ -94,7 +94,7 @@ for a in (ax, ax_time):
 # %%
 # How well each machine is approximated
 # -------------------------------------
-# The relative feature-space error ``‖Ψ − Ψ'‖² / ‖Ψ‖²`` of each of the ten
+# The relative feature-space error :math:`\|\Psi - \Psi'\|^2 / \|\Psi\|^2` of each of the ten
 # machines as the vectors of the largest set are added one by one.
 plot_reduced_set_error(
     reduced[sizes[-1]], max_legend=10, title="Feature-space error of each machine"

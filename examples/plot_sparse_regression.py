@@ -1,4 +1,4 @@
-"""
+r"""
 Wiener against sequential sparse regression
 ===========================================
 
@@ -7,7 +7,7 @@ want the model to be small. The RKHS Wiener solution
 (:class:`preimage.WienerRegressor`, ``a = K⁺y``) interpolates the samples
 with one coefficient for every one of them. Vijayakumar and Wu's sequential
 support vector regression (:class:`preimage.SequentialSVR`) tolerates errors
-up to ε and keeps only the samples it needs: a sparse expansion, found by a
+up to :math:`\varepsilon` and keeps only the samples it needs: a sparse expansion, found by a
 simple gradient algorithm with no quadratic-programming package. Both take
 any kernel of :mod:`preimage.kernels`, here the sine kernel of order N, whose
 feature space holds exactly the trigonometric polynomials up to frequency N.
@@ -17,7 +17,7 @@ feature space holds exactly the trigonometric polynomials up to frequency N.
 # A sum of sines, sampled 20 times
 # --------------------------------
 # :func:`preimage.datasets.make_sine_sum` is the problem of Vijayakumar & Wu
-# (1999): ``4 − sin x + sin 2x − sin 3x + sin 4x − sin 5x`` on one period,
+# (1999): :math:`4 - \sin x + \sin 2x - \sin 3x + \sin 4x - \sin 5x` on one period,
 # here with a little noise on the targets.
 import matplotlib.pyplot as plt
 import numpy as np
