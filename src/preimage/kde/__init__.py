@@ -35,16 +35,10 @@ from .._lazy import lazy_exports
 # lazy_exports reads these imports and makes each at the name's first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ._base import Decoder
+    from ._candidates import CandidateDecoder, nearest_coordinates
     from ._data import OutputSpace, check_outputs, data_kind, resolve_kernel
-    from ._decoders import (
-        DECODERS,
-        CandidateDecoder,
-        Decoder,
-        PreimageDecoder,
-        WindowDecoder,
-        make_decoder,
-        nearest_coordinates,
-    )
+    from ._decoders import DECODERS, PreimageDecoder, WindowDecoder, make_decoder
     from ._fit import (
         REGRESSIONS,
         KDEResult,
