@@ -18,11 +18,11 @@ from .._lazy import lazy_exports
 # lazy_exports reads these imports and makes each at the name's first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._base import DotProductKernel, Kernel, RadialKernel
-    from ._dot import LinearKernel, PolynomialKernel, SigmoidKernel
+    from ._base import Kernel
+    from ._dot import DotProductKernel, LinearKernel, PolynomialKernel, SigmoidKernel
     from ._names import KERNELS
     from ._pairwise import squared_distances
-    from ._radial import GaussianKernel, LaplacianKernel
+    from ._radial import GaussianKernel, LaplacianKernel, RadialKernel
     from ._resolve import (
         SKLEARN_KERNELS,
         CallableKernel,

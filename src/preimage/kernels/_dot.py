@@ -1,13 +1,167 @@
-"""Dot-product kernels: linear, polynomial and sigmoid."""
+"""Dot-product kernels: their base class DotProductKernel, linear, polynomial and sigmoid."""
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_positive, check_positive_int, check_real
-from ._base import DotProductKernel, _in_dtype_of, _set_params, _warn_clipped
+from .._typing import ArrayLike
+from .._validation import check_positive, check_positive_int, check_real, check_real_array
+from ._base import Kernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
+from ._pairwise import map_rows_inplace, squared_norms
 
-__all__ = ["LinearKernel", "PolynomialKernel", "SigmoidKernel"]
+__all__ = ["DotProductKernel", "LinearKernel", "PolynomialKernel", "SigmoidKernel"]
+
+
+class DotProductKernel(Kernel):
+    r"""Base class of the dot-product kernels, :math:`k(x, y) = f(\langle x, y \rangle)`.
+
+    The gradient is :math:`\nabla_z k(z, x) = f'(\langle z, x \rangle)\, x`;
+    :math:`k(z, z) = f(\|z\|^2)` has gradient :math:`2 f'(\|z\|^2)\, z`.
+    Where f is invertible, :meth:`inner_product_from_value` gives back
+    :math:`\langle x, y \rangle`, the basis of Schölkopf et al.'s exact
+    pre-image (1999, Sec. IV-A): if
+    :math:`\Psi = \sum_i \gamma_i \phi(x_i)` has a pre-image z, then for an
+    orthonormal basis :math:`(e_j)` of the input space
+
+    .. math:: z = \sum_j f^{-1}\Big(\sum_i \gamma_i k(x_i, e_j)\Big)\, e_j.
+
+    References
+    ----------
+    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
+    G. Rätsch and A. J. Smola, "Input space versus feature space in
+    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. IV-A.
+
+    Examples
+    --------
+    The cubic kernel :math:`\langle x, y \rangle^3`, inverted back to the
+    inner product:
+
+    >>> import numpy as np
+    >>> from preimage.kernels import PolynomialKernel
+    >>> k = PolynomialKernel(degree=3, gamma=1.0, coef0=0.0)
+    >>> K = k(np.array([[1.0, 1.0]]), np.array([[2.0, 0.0]]))
+    >>> K  # <x, y> = 2
+    array([[8.]])
+    >>> k.inner_product_from_value(K)
+    array([[2.]])
+    """
+
+    #: The profile f is invertible on the whole real line (odd polynomial, sigmoid, linear).
+    invertible = True
+
+    def profile(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        r"""Return the profile :math:`f(t)` elementwise.
+
+        Parameters
+        ----------
+        t : ndarray
+            Inner products :math:`t = \langle x, y \rangle`.
+
+        Returns
+        -------
+        ndarray
+            The kernel values, of the shape of `t`.
+        """
+        raise NotImplementedError
+
+    def profile_derivative(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        r"""Return the derivative :math:`f'(t)` of the profile elementwise.
+
+        Parameters
+        ----------
+        t : ndarray
+            Inner products :math:`t = \langle x, y \rangle`.
+
+        Returns
+        -------
+        ndarray
+            The derivatives in t, of the shape of `t`.
+        """
+        raise NotImplementedError
+
+    def _block(self, X, Y):
+        G = X @ Y.T
+        return map_rows_inplace(self._profile_inplace, G)
+
+    def _profile_inplace(self, block):
+        block[...] = self.profile(block)
+
+    def _diag(self, X):
+        return self.profile(squared_norms(X))
+
+    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        r"""Return the kernel block and the profile's derivative for all pairs.
+
+        Both :math:`f(\langle z, x \rangle)` and
+        :math:`f'(\langle z, x \rangle)` come from one product.
+
+        Parameters
+        ----------
+        Z : ndarray of shape (m, d)
+            Points, validated by the caller (unchecked, as in
+            :meth:`RadialKernel.block_and_derivative`).
+        X : ndarray of shape (n, d)
+            Second arguments, validated by the caller.
+
+        Returns
+        -------
+        K : ndarray of shape (m, n)
+            The kernel values :math:`f(\langle z_j, x_i \rangle)`.
+        D : ndarray of shape (m, n)
+            The derivatives :math:`f'(\langle z_j, x_i \rangle)`.
+        """
+        t = Z @ X.T
+        return self.profile(t), self.profile_derivative(t)
+
+    def _gradient(self, Z, X, weights):
+        D = self.profile_derivative(Z @ X.T)
+        if weights is None:
+            return D[:, :, None] * X[None, :, :]
+        return (D * weights) @ X
+
+    def _diag_gradient(self, Z):
+        return 2 * self.profile_derivative(squared_norms(Z))[:, None] * Z
+
+    def inner_product_from_value(self, values: ArrayLike) -> np.ndarray:
+        r"""Return the input inner product :math:`\langle x, y \rangle = f^{-1}(k(x, y))`.
+
+        Values outside the range of f are clipped with a
+        :class:`~preimage.exceptions.NumericalWarning`. Where f is not
+        invertible on the whole line (even-degree polynomials, see
+        :attr:`invertible`), one branch is returned, as the kernel class
+        documents.
+
+        Parameters
+        ----------
+        values : array-like
+            Kernel values :math:`k(x, y)`.
+
+        Returns
+        -------
+        ndarray
+            The inner products, of the shape of `values`.
+        """
+        values = check_real_array(values, "values")
+        with np.errstate(over="ignore"):  # an overflow is refused just below
+            out = self.inverse_profile(values)
+        return _check_inverse(out, self, "values")
+
+    def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """Return the inverse profile :math:`f^{-1}(k)` elementwise, unchecked.
+
+        See :meth:`inner_product_from_value` for the checked map.
+
+        Parameters
+        ----------
+        k : ndarray
+            Kernel values.
+
+        Returns
+        -------
+        ndarray
+            The inner products, of the shape of `k`.
+        """
+        raise NotImplementedError
 
 
 def _scaled(t, gamma, coef0):

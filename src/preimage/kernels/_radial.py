@@ -1,4 +1,4 @@
-"""Radial kernels: Gaussian and Laplacian."""
+"""Radial kernels: their base class RadialKernel, Gaussian and Laplacian."""
 
 from __future__ import annotations
 
@@ -8,10 +8,193 @@ import numpy as np
 
 from .._typing import ArrayLike
 from .._validation import check_positive, check_real_array
-from ._base import Kernel, RadialKernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
+from ._base import Kernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
 from ._pairwise import map_rows_inplace, scaled_squared_distances
 
-__all__ = ["GaussianKernel", "LaplacianKernel"]
+__all__ = ["RadialKernel", "GaussianKernel", "LaplacianKernel"]
+
+
+class RadialKernel(Kernel):
+    r"""Base class of the radial kernels, :math:`k(x, y) = f(\|x - y\|^2)`.
+
+    Subclasses define the profile :math:`f` (:meth:`profile`), its derivative
+    :math:`f'` and its inverse. The gradient in z is
+
+    .. math:: \nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x),
+
+    so a weighted sum of gradients is two matrix products. Since
+    :math:`k(x, x) = f(0)`,
+
+    .. math:: \|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2),
+
+    which :meth:`distance2_from_feature_distance2` inverts (Kwok & Tsang 2003).
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
+    "Kernel PCA and de-noising in feature spaces", Advances in Neural
+    Information Processing Systems 11, 1999, Sec. 3 (kernels of
+    :math:`\|x - y\|^2` and their gradient).
+
+    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
+    IEEE Trans. Neural Networks 15(6), 2004 (ICML 2003).
+
+    Examples
+    --------
+    The Gaussian kernel :math:`f(r^2) = \exp(-r^2/2)`, at two points a squared
+    distance 2 apart, and back from the feature-space distance to the input
+    distance:
+
+    >>> import numpy as np
+    >>> from preimage.kernels import GaussianKernel
+    >>> k = GaussianKernel(gamma=0.5)
+    >>> d2 = 2.0 - 2.0 * float(k(np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]]))[0, 0])
+    >>> round(d2, 4)  # 2 - 2 exp(-1)
+    1.2642
+    >>> round(float(k.distance2_from_feature_distance2(d2)), 12)
+    2.0
+    """
+
+    stationary = True
+
+    def profile(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        r"""Return the profile :math:`f(r^2)` elementwise.
+
+        Parameters
+        ----------
+        r2 : ndarray
+            Squared distances :math:`r^2 = \|x - y\|^2`.
+
+        Returns
+        -------
+        ndarray
+            The kernel values, of the shape of `r2`.
+        """
+        raise NotImplementedError
+
+    def profile_derivative(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        r"""Return the derivative :math:`f'(r^2)` of the profile elementwise.
+
+        Parameters
+        ----------
+        r2 : ndarray
+            Squared distances :math:`r^2 = \|x - y\|^2`.
+
+        Returns
+        -------
+        ndarray
+            The derivatives in :math:`r^2`, of the shape of `r2`.
+        """
+        raise NotImplementedError
+
+    def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """Return the inverse profile :math:`f^{-1}(k)` elementwise, unchecked.
+
+        For values inside the range of f: no clipping, no check (see
+        :meth:`distance2_from_value` for the checked map).
+
+        Parameters
+        ----------
+        k : ndarray
+            Kernel values inside the range of f.
+
+        Returns
+        -------
+        ndarray
+            The squared distances, of the shape of `k`.
+        """
+        raise NotImplementedError
+
+    #: The open interval of kernel values f maps onto (for clipping).
+    value_range = (0.0, 1.0)
+
+    def _block(self, X, Y):
+        return self.profile(scaled_squared_distances(X, Y))
+
+    def _diag(self, X):
+        return np.full(X.shape[0], self.profile(np.zeros(1, dtype=X.dtype))[0])
+
+    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        r"""Return the kernel block and the profile's derivative for all pairs.
+
+        Both :math:`f(\|z - x\|^2)` and :math:`f'(\|z - x\|^2)` come from
+        one distance block: the two things a fixed-point step needs.
+
+        Parameters
+        ----------
+        Z : ndarray of shape (m, d)
+            Points, validated by the caller (no checks: values beyond the
+            float range come back as they are, which the fixed point treats as
+            a failed step).
+        X : ndarray of shape (n, d)
+            Second arguments, validated by the caller.
+
+        Returns
+        -------
+        K : ndarray of shape (m, n)
+            The kernel values :math:`f(\|z_j - x_i\|^2)`.
+        D : ndarray of shape (m, n)
+            The derivatives :math:`f'(\|z_j - x_i\|^2)`.
+        """
+        r2 = scaled_squared_distances(Z, X)
+        return self.profile(r2), self.profile_derivative(r2)
+
+    def _gradient(self, Z, X, weights):
+        D = self.profile_derivative(scaled_squared_distances(Z, X))
+        if weights is None:
+            return 2 * D[:, :, None] * (Z[:, None, :] - X[None, :, :])
+        W = D * weights
+        return 2 * (W.sum(axis=1)[:, None] * Z - W @ X)
+
+    def distance2_from_value(self, values: ArrayLike) -> np.ndarray:
+        r"""Return the squared input distance :math:`\|x - y\|^2 = f^{-1}(k(x, y))`.
+
+        Values outside the range of f (rounding, or an expansion that is no
+        kernel value at all) are clipped into it with a
+        :class:`~preimage.exceptions.NumericalWarning`.
+
+        Parameters
+        ----------
+        values : array-like
+            Kernel values :math:`k(x, y)`.
+
+        Returns
+        -------
+        ndarray
+            The squared distances, of the shape of `values`.
+        """
+        return self._clipped_inverse(check_real_array(values, "values"), "values")
+
+    def _clipped_inverse(self, values, name):
+        lo, hi = self.value_range
+        tiny = np.finfo(float).tiny
+        bad = (values <= lo) | (values > hi)
+        _warn_clipped(int(bad.sum()), "kernel values", f"({lo}, {hi}]", self)
+        with np.errstate(over="ignore"):  # an overflow is refused just below
+            out = self.inverse_profile(np.clip(values, lo + tiny, hi))
+        return _check_inverse(out, self, name)
+
+    def distance2_from_feature_distance2(self, d2: ArrayLike) -> np.ndarray:
+        r"""Return the squared input distance from a squared feature-space distance.
+
+        Inverts :math:`\|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2)`;
+        for the Gaussian :math:`\exp(-\gamma r^2)` this is
+        :math:`r^2 = -\ln(1 - \tilde d^2/2)/\gamma` (Kwok & Tsang 2003, valid
+        for :math:`\tilde d^2 < 2`, larger values are clipped with a warning).
+
+        Parameters
+        ----------
+        d2 : array-like
+            Squared feature-space distances :math:`\tilde d^2`.
+
+        Returns
+        -------
+        ndarray
+            The squared input distances :math:`r^2`, of the shape of `d2`.
+        """
+        d2 = check_real_array(d2, "d2")
+        f0 = float(self.profile(np.zeros(1))[0])
+        return self._clipped_inverse(f0 - d2 / 2, "d2")
 
 
 def _exp_inplace(block):
