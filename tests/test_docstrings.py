@@ -1,9 +1,8 @@
 """Every public docstring follows one standard.
 
 - numpydoc's validation passes, with the checks of ``[tool.numpydoc_validation]``
-  in pyproject.toml (the same checks fail ``make docs``, which builds with
-  them; this test needs numpydoc, an extra of ``docs``, and is skipped
-  without it);
+  in pyproject.toml (numpydoc is a test tool; ``make docs`` builds the site
+  with the same checks and fails on a docstring that breaks one);
 - every public class and function has an Examples section with a doctest
   (``--doctest-modules`` runs it);
 - the names that implement mathematics carry the equation (``:math:`` or
