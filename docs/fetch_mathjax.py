@@ -27,8 +27,15 @@ def fetch(target=TARGET):
     """Write MathJax's SVG build and licence into `target`, unless present."""
     if all((target / name).is_file() for name in MEMBERS.values()):
         return
-    with urllib.request.urlopen(URL, timeout=60) as response:
-        archive = response.read()
+    try:
+        with urllib.request.urlopen(URL, timeout=60) as response:
+            archive = response.read()
+    except OSError as error:  # URLError, timeouts, refused connections
+        sys.exit(
+            f"fetch_mathjax: could not download {URL} ({error}); the site serves MathJax "
+            f"itself so its equations render offline: retry with access to the npm "
+            f"registry, or put MathJax {VERSION}'s es5/tex-svg-full.js into {target}"
+        )
     digest = hashlib.sha256(archive).hexdigest()
     if digest != SHA256:
         sys.exit(f"fetch_mathjax: {URL} has SHA-256 {digest}, expected {SHA256}; nothing written")

@@ -9,10 +9,13 @@ module the package exports is named by a ``:mod:`` reference. The check reads
 the page sources; it needs no Sphinx (``make docs`` builds the site).
 """
 
+import hashlib
 import importlib
 import importlib.util
+import io
 from pathlib import Path
 import re
+import tarfile
 import types
 
 from public_api import public_module_names
@@ -90,10 +93,15 @@ def test_the_check_sees_a_missing_name():
     assert first not in _documented(module, crippled)
 
 
+def _docs_module(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "docs" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_the_link_check_finds_broken_internal_links(tmp_path):
-    spec = importlib.util.spec_from_file_location("check_links", ROOT / "docs" / "check_links.py")
-    check_links = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(check_links)
+    check_links = _docs_module("check_links")
     (tmp_path / "api").mkdir()
     (tmp_path / "img.png").write_bytes(b"")
     (tmp_path / "index.html").write_text(
@@ -112,3 +120,38 @@ def test_the_link_check_finds_broken_internal_links(tmp_path):
         ("index.html", "api/page.html#nowhere", "no such anchor"),
         ("index.html", "missing.html", "no such file"),
     ]
+
+
+def _npm_archive(files):
+    """A gzipped tar in the npm layout (``package/...``) holding `files`."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name, data in files.items():
+            info = tarfile.TarInfo(f"package/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def test_mathjax_is_written_only_from_the_archive_it_expects(tmp_path, monkeypatch):
+    fetch_mathjax = _docs_module("fetch_mathjax")
+    archive = _npm_archive({"es5/tex-svg-full.js": b"/* mathjax */", "LICENSE": b"Apache"})
+
+    class Response(io.BytesIO):
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(fetch_mathjax.urllib.request, "urlopen", lambda *a, **k: Response(archive))
+    target = tmp_path / "mathjax"
+    with pytest.raises(SystemExit, match="nothing written"):
+        fetch_mathjax.fetch(target)  # the real checksum: this archive is not MathJax
+    assert not target.exists()
+
+    monkeypatch.setattr(fetch_mathjax, "SHA256", hashlib.sha256(archive).hexdigest())
+    fetch_mathjax.fetch(target)
+    assert (target / "tex-svg-full.js").read_bytes() == b"/* mathjax */"
+    assert (target / "LICENSE").read_bytes() == b"Apache"
+    assert sorted(p.name for p in target.iterdir()) == ["LICENSE", "tex-svg-full.js"]
