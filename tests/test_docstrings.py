@@ -13,6 +13,7 @@
   docstrings the site renders (public modules, names and members).
 """
 
+import functools
 import importlib
 import inspect
 from pathlib import Path
@@ -99,6 +100,7 @@ MATH_UNICODE = re.compile(
 )
 
 
+@functools.cache
 def _checks():
     """numpydoc's ``validate`` function, a validator and the checks of
     pyproject.toml, as numpydoc resolves them."""
@@ -124,17 +126,23 @@ def _checks():
     return validate, Validator, validate.get_validation_checks(set(config["checks"]))
 
 
-def _documented_names():
-    """Dotted names of the public modules, names and their public members."""
-    yield from public_module_names()
+def _rendered_docstrings():
+    """``(dotted name, docstring)`` of each public module, name and public
+    member: every docstring the site renders."""
+    for module_name in public_module_names():
+        yield module_name, importlib.import_module(module_name).__doc__ or ""
     for name, obj in OBJECTS.items():
-        yield name
+        yield name, inspect.getdoc(obj) or ""
         if inspect.isclass(obj):
-            for member, _ in public_members(obj):
-                yield f"{name}.{member}"
+            for member, value in public_members(obj):
+                target = value.fget if isinstance(value, property) else value
+                yield f"{name}.{member}", inspect.getdoc(target) or ""
 
 
-@pytest.mark.parametrize("name", list(_documented_names()))
+RENDERED = dict(_rendered_docstrings())
+
+
+@pytest.mark.parametrize("name", list(RENDERED))
 def test_numpydoc_validation(name):
     validate, validator, checks = _checks()
     errors = [
@@ -163,20 +171,6 @@ def test_the_mathematics_carries_its_equation_and_paper(name):
 
 def test_the_exemptions_name_public_names():
     assert NO_EQUATION - set(OBJECTS) == set()
-
-
-def _rendered_docstrings():
-    for module_name in public_module_names():
-        yield module_name, importlib.import_module(module_name).__doc__ or ""
-    for name, obj in OBJECTS.items():
-        yield name, inspect.getdoc(obj) or ""
-        if inspect.isclass(obj):
-            for member, value in public_members(obj):
-                target = value.fget if isinstance(value, property) else value
-                yield f"{name}.{member}", inspect.getdoc(target) or ""
-
-
-RENDERED = dict(_rendered_docstrings())
 
 
 @pytest.mark.parametrize("name", list(RENDERED))
