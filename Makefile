@@ -71,8 +71,9 @@ test-long: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q tests/test_properties_core.py tests/test_properties_kpca.py \
 		tests/test_properties_models.py --hypothesis-profile=long
 
+# The papers' experiments (reproductions/, outside the package), all of them.
 reproduce: $(VENV)/.installed-demo
-	$(BIN)/preimage reproduce all
+	$(BIN)/python -m reproductions all
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_gram.py

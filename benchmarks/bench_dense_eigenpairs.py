@@ -2,7 +2,7 @@
 
 ``eigen_solver="dense"`` takes Lanczos (ARPACK, ``tol=0``) instead of LAPACK's
 index-range driver (``scipy.linalg.eigh(subset_by_index=...)``) for q ≤ n/20
-components of n ≥ 1,000 points (:func:`preimage._eigen.top_eigh`). This times
+components of n ≥ 1,000 points (:func:`preimage._utils.eigen.top_eigh`). This times
 both on the centred Gaussian Gram matrix of bundled MNIST digits (γ = 0.02),
 for the shapes given, interleaved in one process (median of ``--repeats``),
 and prints the largest differences of the eigenvalues (relative to the
@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from preimage._eigen import _index_range_eigh, _lanczos_eigh, flip_signs
+from preimage._utils.eigen import _index_range_eigh, _lanczos_eigh, flip_signs
 from preimage.datasets import load_mnist
 from preimage.kernels import GaussianKernel
 from preimage.kpca import center_gram

@@ -16,7 +16,7 @@ import time
 from bench_sklearn import load, preimage_case
 import numpy as np
 
-from preimage import _eigen
+from preimage._utils import eigen as _eigen
 
 
 def main(argv=None):

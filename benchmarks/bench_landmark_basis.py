@@ -1,6 +1,6 @@
 """The landmark basis by Cholesky against the eigen-decomposition, in the Nyström denoiser.
 
-``preimage._eigen.landmark_basis`` takes ``W = R⁻¹`` from ``K_mm = RᵀR``
+``preimage._utils.eigen.landmark_basis`` takes ``W = R⁻¹`` from ``K_mm = RᵀR``
 when K_mm is well conditioned, else ``W = UΛ^{-1/2}`` from ``eigh``. This
 times the Nyström denoiser of ``bench_pipelines.py`` (n augmented noisy →
 clean float64 pairs, 400 components, 1,000 landmarks, the learned map over
@@ -21,7 +21,7 @@ from bench_nystroem import NYSTROEM_DENOISER, make_pairs
 
 def main(argv=None):
     from preimage import KernelPCADenoiser
-    import preimage._eigen as eigen
+    import preimage._utils.eigen as eigen
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=20_000)

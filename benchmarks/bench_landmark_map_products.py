@@ -26,8 +26,8 @@ from bench_nystroem import NYSTROEM_DENOISER, make_pairs
 
 def main(argv=None):
     from preimage import KernelPCADenoiser
-    from preimage._eigen import landmark_basis
-    from preimage.estimators._components import kpca_coordinates
+    from preimage._utils.eigen import landmark_basis
+    from preimage.denoising._components import kpca_coordinates
     import preimage.solvers._learned as learned
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -125,7 +125,7 @@ ALIAS_HOMES = ("estimators", "solvers", "exceptions", "model_files")
 def _alias_target(name):
     """The documented name of ``preimage.X`` or ``preimage.X.member``, where
     the package imports X from a subpackage (``preimage.KernelPCA.project`` is
-    ``preimage.estimators.KernelPCA.project``)."""
+    ``preimage.KernelPCA.project``)."""
     package, _, rest = name.partition(".")
     head, _, member = rest.partition(".")
     if package != "preimage" or head not in preimage.__all__:

@@ -24,9 +24,7 @@ def public_module_names():
         if parts[-1] == "__init__":
             parts = parts[:-1]
         name = ".".join(parts)
-        if not any(p.startswith("_") for p in parts) and not name.startswith(
-            "preimage.reproductions."
-        ):
+        if not any(p.startswith("_") for p in parts) and not name.startswith("reproductions."):
             names.append(name)
     return names
 
@@ -34,7 +32,7 @@ def public_module_names():
 def public_objects():
     """``(dotted name, object)`` of every public class and function, once each,
     under the first public module that exports it (``preimage.KernelPCA``
-    before ``preimage.estimators.KernelPCA``)."""
+    before ``preimage.KernelPCA``)."""
     seen = set()
     for module_name in public_module_names():
         module = importlib.import_module(module_name)

@@ -521,7 +521,7 @@ def test_an_input_is_never_replaced_by_the_output(fitted_model, tmp_path):
 
 
 def test_reproduce_without_a_name_is_a_usage_error_listing_the_names(tmp_path):
-    from preimage.reproductions import EXPERIMENTS
+    from reproductions import EXPERIMENTS
 
     result = run_cli("reproduce", cwd=tmp_path)
     assert result.returncode == 2

@@ -1,7 +1,7 @@
 """What every estimator and every pre-image method of the library promises.
 
 * scikit-learn's own estimator checks (``parametrize_with_checks``) over every
-  estimator that :mod:`preimage.estimators` exports, found automatically: a
+  estimator that :mod:`preimage` exports, found automatically: a
   new estimator without a row in :data:`CHECKED` fails
   :func:`test_every_estimator_is_checked`;
 * one protocol test run over every method registered in
@@ -23,6 +23,7 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC, SVR
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+import preimage
 from preimage import (
     PREIMAGE_METHODS,
     ConfigurationWarning,
@@ -38,15 +39,14 @@ from preimage import (
     SequentialSVR,
     WienerRegressor,
 )
-import preimage.estimators
 from preimage.kernels import GaussianKernel, LinearKernel
 from preimage.solvers import LearnedPreimage, PreimageSolver, make_solver
 
 ESTIMATORS = sorted(
     (
         obj
-        for _, obj in inspect.getmembers(preimage.estimators, inspect.isclass)
-        if issubclass(obj, BaseEstimator)
+        for obj in (getattr(preimage, name) for name in preimage.__all__)
+        if inspect.isclass(obj) and issubclass(obj, BaseEstimator)
     ),
     key=lambda cls: cls.__name__,
 )

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 import sklearn
 
-from preimage import KernelPCA, _config, config_context, get_config, set_config
-from preimage._blocks import map_row_blocks, sum_row_blocks
-from preimage._config import ConfiguredCall, bind_config
+from preimage import KernelPCA, config_context, get_config, set_config
+from preimage._utils import config as _config
+from preimage._utils.blocks import map_row_blocks, sum_row_blocks
+from preimage._utils.config import ConfiguredCall, bind_config
 from preimage.exceptions import MemoryBudgetError
 
 da = pytest.importorskip("dask.array")

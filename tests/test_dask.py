@@ -12,7 +12,7 @@ da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
 
 from preimage import KernelPCA, KernelPCADenoiser, config_context, set_config  # noqa: E402
-from preimage._blocks import map_row_blocks  # noqa: E402
+from preimage._utils.blocks import map_row_blocks  # noqa: E402
 from preimage.datasets import add_gaussian_noise, make_three_clusters  # noqa: E402
 from preimage.solvers import LearnedPreimage  # noqa: E402
 
@@ -167,7 +167,7 @@ def test_dask_errors_name_the_argument(client, data):
 def test_worker_tasks_see_the_callers_budget(client, data, monkeypatch):
     """A budget set only in the caller (config_context, or set_config) holds in
     tasks on worker processes: each refuses the learned map's 150 x 150 system."""
-    from preimage import _config
+    from preimage._utils import config as _config
     from preimage.exceptions import MemoryBudgetError
 
     X, T = data
@@ -201,7 +201,7 @@ def test_worker_processes_use_one_kernel_thread(client):
     variables): the kernels' pass follows it there, on any number of CPUs.
     (The nanny also leaves these variables set in the process that started
     the cluster, this one, whose pass then takes one thread too.)"""
-    from preimage._resources import available_cpus
+    from preimage._utils.resources import available_cpus
     from preimage.kernels._pairwise import n_threads
 
     if available_cpus() < 2:

@@ -7,7 +7,7 @@ import numpy as np
 from PIL import Image
 import pytest
 
-from preimage.data_files import DATA_KINDS, DataSource, read_data, write_data
+from preimage.io import DATA_KINDS, DataSource, read_data, write_data
 
 
 def _listing(folder):
@@ -564,7 +564,7 @@ def test_csv_rows_of_other_widths_are_refused_with_columns_chosen(tmp_path):
 
 
 def test_csv_is_read_in_chunks_with_the_lines_counted_across_them(tmp_path, monkeypatch, rng):
-    from preimage.data_files import _csv
+    from preimage.io import _data_csv as _csv
 
     # Long rows first, then short ones: the preallocated array must grow.
     X = np.vstack([rng.normal(size=(40, 5)), np.round(rng.normal(size=(300, 5)))])
@@ -759,13 +759,13 @@ def test_failure_while_writing_images_leaves_nothing_behind(
 
 
 def test_failure_while_swapping_folders_puts_the_old_one_back(tmp_path, monkeypatch):
-    import preimage._files
+    import preimage.io._files
 
     write_data(tmp_path / "imgs", np.zeros((2, 4)))
     before = {p.name: p.read_bytes() for p in (tmp_path / "imgs").iterdir()}
     original_rename = os.rename
     # Without renameat2 (not Linux): the old folder is renamed aside, then back.
-    monkeypatch.setattr(preimage._files, "_renameat2", lambda *args: False)
+    monkeypatch.setattr(preimage.io._files, "_renameat2", lambda *args: False)
 
     def rename(src, dst):
         if Path(src).name.endswith(".tmp"):  # the new folder moving into place

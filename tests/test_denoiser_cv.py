@@ -23,7 +23,7 @@ from preimage import (
     save_model,
 )
 from preimage.datasets import make_three_clusters
-from preimage.estimators._denoiser_search import search_widths
+from preimage.denoising._search import search_widths
 from preimage.kernels import default_gamma
 
 pytestmark = pytest.mark.usefixtures("single_blas_thread")

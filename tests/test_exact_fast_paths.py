@@ -19,8 +19,9 @@ from scipy import linalg
 from sklearn.datasets import load_digits
 from sklearn.metrics.pairwise import rbf_kernel
 
-from preimage import FeatureExpansion, KernelPCA, _eigen
-from preimage._eigen import _index_range_eigh, flip_signs, top_eigh
+from preimage import FeatureExpansion, KernelPCA
+from preimage._utils import eigen as _eigen
+from preimage._utils.eigen import _index_range_eigh, flip_signs, top_eigh
 from preimage.exceptions import ConvergenceWarning
 from preimage.kernels import GaussianKernel
 from preimage.kpca import center_gram

@@ -27,10 +27,9 @@ from cli_run import ENV, cli_runner, run_cli
 import numpy as np
 import pytest
 
-from preimage import _files
 from preimage.cli import main
-from preimage.data_files import read_data, write_data
-from preimage.reproductions import Report, Table, write_report
+from preimage.io import _files, read_data, write_data
+from reproductions import Report, Table, write_report
 
 _TEMP = re.compile(r"\..+\.preimage-[0-9a-f]{6}-[0-9]+-[0-9a-f]{8}\.(tmp|old)(\.\w+)?")
 
@@ -60,8 +59,8 @@ def _one_line_refusal(result, code=1):
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
     """A linear-kernel denoiser of 16 features (fast to apply), saved as a model file."""
-    from preimage.estimators import KernelPCADenoiser
-    from preimage.model_files import save_model
+    from preimage import KernelPCADenoiser
+    from preimage.io import save_model
 
     folder = tmp_path_factory.mktemp("model")
     X = np.random.default_rng(0).random((40, 16))
@@ -122,7 +121,7 @@ def test_read_only_output_is_refused_before_the_work(model, data, tmp_path):
 
 
 def test_a_writer_refused_by_a_read_only_file_system(model, data, tmp_path, monkeypatch):
-    import preimage.data_files._write as writer
+    import preimage.io._data_write as writer
 
     def read_only(tmp, array):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(tmp))
@@ -160,7 +159,7 @@ def test_full_disk_leaves_nothing_behind(model, tmp_path, out):
 def test_a_writer_that_finds_the_disk_full(model, data, tmp_path, monkeypatch, out):
     from PIL import Image
 
-    import preimage.data_files._write as writer
+    import preimage.io._data_write as writer
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -194,7 +193,7 @@ def test_a_writer_that_finds_the_disk_full_keeps_what_force_would_replace(
 ):
     from PIL import Image
 
-    import preimage.data_files._write as writer
+    import preimage.io._data_write as writer
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -529,7 +528,7 @@ def test_a_signal_part_way_removes_the_temporaries(model, tmp_path, out, n, sig,
 
 
 def test_an_interrupt_in_process_removes_the_temporaries(model, data, tmp_path, monkeypatch):
-    import preimage.data_files._write as writer
+    import preimage.io._data_write as writer
 
     def interrupted(tmp, *args):
         Path(tmp).write_bytes(b"half")

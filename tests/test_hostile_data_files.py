@@ -27,8 +27,8 @@ import numpy as np
 import pytest
 
 from preimage import config_context
-from preimage.data_files import read_data
 from preimage.exceptions import MemoryBudgetError
+from preimage.io import read_data
 
 #: The most a refusal (or the reading of the long CSV rows) may take, in MB.
 PEAK_MB = 300
@@ -142,7 +142,7 @@ def _read_in_child(path, cwd, budget=None):
     code = textwrap.dedent(
         f"""
         from preimage import config_context
-        from preimage.data_files import read_data
+        from preimage.io import read_data
         try:
             with config_context(memory_budget={budget!r}):
                 X, _ = read_data({str(path)!r})
@@ -234,7 +234,7 @@ def test_pillows_own_refusal_is_one_line_naming_the_file(bomb, monkeypatch):
     # Were the library's check of the header passed, Pillow's check is caught too.
     from PIL import Image
 
-    from preimage.data_files import _png
+    from preimage.io import _data_png as _png
 
     checked = Image.MAX_IMAGE_PIXELS
     monkeypatch.setattr(_png, "_image_pixel_limit", lambda: None)
@@ -330,7 +330,7 @@ def test_csv_of_two_huge_rows_is_read_in_little_more_than_its_array(tmp_path):
 
 
 def test_long_rows_are_parsed_in_pieces_with_the_same_values(tmp_path, monkeypatch):
-    from preimage.data_files import _csv
+    from preimage.io import _data_csv as _csv
 
     monkeypatch.setattr(_csv, "_CHUNK_CHARS", 64)
     X = np.random.default_rng(0).normal(size=(3, 40))
@@ -382,7 +382,7 @@ def test_csv_of_one_huge_cell_is_refused_in_little_memory(tmp_path):
 
 
 def test_a_cell_too_long_for_a_number_is_refused(tmp_path, monkeypatch):
-    from preimage.data_files import _csv
+    from preimage.io import _data_csv as _csv
 
     monkeypatch.setattr(_csv, "_CHUNK_CHARS", 64)
     # A piece of the line without a delimiter: refused as it is read.
@@ -437,7 +437,7 @@ def test_a_link_to_a_device_as_data_is_refused(tmp_path, name):
 
 @needs_posix
 def test_a_file_swapped_after_the_check_is_refused_once_open(tmp_path, monkeypatch):
-    from preimage import _files
+    from preimage.io import _files
 
     monkeypatch.setattr(_files.os, "fstat", lambda fd: os.stat("/dev/null"))
     (tmp_path / "x.csv").write_text("1,2\n")

@@ -181,7 +181,7 @@ def _peak(args, env=None):
         "        from preimage.cli import main\n"
         "        main(sys.argv[1:])\n"
         "    else:\n"
-        "        from preimage.model_files import load_model\n"
+        "        from preimage.io import load_model\n"
         "        load_model(sys.argv[1])\n"
         "except SystemExit:\n"
         "    pass\n"

@@ -1,6 +1,6 @@
 """`import preimage` and `preimage --help` load only what they need.
 
-Each package imports its public names at their first use (preimage._lazy),
+Each package imports its public names at their first use (preimage._utils.lazy),
 and the command line's choices come from registries that know their names
 without importing what they name. What a fresh interpreter has loaded
 (``sys.modules``) is checked here, never the time it took
@@ -77,7 +77,7 @@ def test_import_preimage_loads_none_of_the_numerical_stack():
     assert "preimage" in modules
     assert sorted(set(HEAVY) & modules) == []
     assert sorted(m for m in modules if m.startswith("preimage.")) == [
-        "preimage._lazy",
+        "preimage._utils.lazy",
         "preimage._version",
     ]
 
@@ -85,7 +85,7 @@ def test_import_preimage_loads_none_of_the_numerical_stack():
 def test_a_name_asked_for_is_imported_then():
     """The harness sees what is loaded: the estimators come with scikit-learn."""
     modules, _ = _loaded("from preimage import KernelPCA")
-    assert {"preimage.estimators._kernel_pca", "sklearn", "numpy"} <= modules
+    assert {"preimage.kpca._estimator", "sklearn", "numpy"} <= modules
 
 
 @pytest.mark.parametrize(
@@ -172,7 +172,7 @@ def test_dir_lists_the_exports_without_the_lazy_machinery(package):
 
 
 def test_dir_of_preimage_gains_a_subpackage_once_imported():
-    importlib.import_module("preimage.reproductions")
+    importlib.import_module("reproductions")
     assert "reproductions" not in preimage.__all__
     assert "reproductions" in dir(preimage)
     assert "__version__" in dir(preimage)
@@ -214,7 +214,7 @@ def test_type_checkers_and_the_lazy_exports_see_the_same_names(package):
 def test_lazy_exports_read_the_type_checking_block(tmp_path):
     """Names from modules and subpackages, as written; anything but a
     'from ... import' without 'as' in the block is refused, naming the file."""
-    from preimage._lazy import type_checking_imports
+    from preimage._utils.lazy import type_checking_imports
 
     init = tmp_path / "__init__.py"
     init.write_text(

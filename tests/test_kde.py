@@ -19,7 +19,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from preimage import PREIMAGE_METHODS, KernelDependencyEstimator
 from preimage.datasets import make_kde_strings
-from preimage.kde import (
+from preimage.dependency import (
     DECODERS,
     CandidateDecoder,
     PreimageDecoder,
@@ -467,7 +467,7 @@ def test_bad_data_name_the_argument(strings, vectors):
 def test_reproduction_k_sweep_equals_refitting_with_each_k(strings):
     # bakir-kde decodes one fit's estimated coordinates with every k by
     # changing the fitted k-NN's n_neighbors; that must equal refitting.
-    from preimage.reproductions.bakir_kde import kde_predict, paper_kde
+    from reproductions.bakir_kde import kde_predict, paper_kde
 
     X, Y = strings
     ks = (1, 3, 5)

@@ -137,7 +137,7 @@ def test_unknown_alignment_names_the_argument(alignment):
 
 def test_a_denoiser_with_procrustes_mds_saves_and_loads_the_same(tmp_path):
     from preimage import KernelPCADenoiser
-    from preimage.model_files import load_model, save_model
+    from preimage.io import load_model, save_model
 
     X, _ = make_three_clusters(15, random_state=4)
     den = KernelPCADenoiser(

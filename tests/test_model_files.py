@@ -29,8 +29,8 @@ from preimage import (
     save_model,
 )
 from preimage.datasets import make_three_clusters
+from preimage.io import FORMAT_VERSION
 from preimage.kernels import LaplacianKernel, PolynomialKernel, SineKernel
-from preimage.model_files import FORMAT_VERSION
 
 X, LABELS = make_three_clusters(random_state=0)[:2]
 X_TEST = make_three_clusters(random_state=1)[0]
@@ -506,7 +506,7 @@ def test_load_model_with_info_reads_the_file_once(tmp_path, monkeypatch):
     from cli_run import cli_runner
 
     from preimage.cli import main
-    from preimage.model_files import _io
+    from preimage.io import _model_io as _io
 
     X = make_three_clusters(random_state=0)[0][::5]
     path = save_model(KernelPCADenoiser(2, gamma=10).fit(X), tmp_path / "m.npz")

@@ -16,10 +16,10 @@ from sklearn import config_context
 from sklearn.utils._param_validation import InvalidParameterError
 
 from preimage import KernelPCA, KernelPCADenoiser, NumericalWarning
-from preimage._eigen import landmark_basis
+from preimage._utils.eigen import landmark_basis
 from preimage.datasets import add_gaussian_noise, make_three_clusters
 from preimage.kernels import GaussianKernel, PolynomialKernel
-from preimage.nystroem import _leverage_scores, fit_nystroem_kpca, select_landmarks
+from preimage.kpca._nystroem import _leverage_scores, fit_nystroem_kpca, select_landmarks
 from preimage.reduced_set import kernel_pca_expansion
 from preimage.solvers import LearnedPreimage
 
@@ -134,7 +134,7 @@ def test_streaming_over_row_blocks_changes_nothing(data):
     whole = KernelPCA(5, kernel="rbf", gamma=0.2, n_landmarks=30, random_state=1).fit(X)
     from unittest import mock
 
-    import preimage.nystroem as nystroem
+    import preimage.kpca._nystroem as nystroem
 
     spy = mock.patch.object(nystroem, "_moments_block", wraps=nystroem._moments_block)
     with config_context(working_memory=(30 + 4 + 2) * 8 * 7 / 2**20), spy as calls:
@@ -247,9 +247,9 @@ def test_well_conditioned_landmarks_take_the_cholesky_basis(data):
 
 
 def _eigen_basis_only(monkeypatch):
-    import preimage._eigen
+    import preimage._utils.eigen
 
-    monkeypatch.setattr(preimage._eigen, "_cholesky_basis", lambda K, eps: None)
+    monkeypatch.setattr(preimage._utils.eigen, "_cholesky_basis", lambda K, eps: None)
 
 
 def test_the_cholesky_basis_changes_no_nystroem_result(data, monkeypatch):
@@ -262,16 +262,16 @@ def test_the_cholesky_basis_changes_no_nystroem_result(data, monkeypatch):
         learned = LearnedPreimage("rbf", gamma=0.3, alpha=0.01, n_landmarks=40, random_state=0)
         return kpca.transform(T), learned.fit_coordinates(C, Y).predict(C[:20])
 
-    import preimage._eigen
+    import preimage._utils.eigen
 
-    taken, original = [], preimage._eigen._cholesky_basis
+    taken, original = [], preimage._utils.eigen._cholesky_basis
 
     def spy(K, eps):
         W = original(K, eps)
         taken.append(W is not None)
         return W
 
-    monkeypatch.setattr(preimage._eigen, "_cholesky_basis", spy)
+    monkeypatch.setattr(preimage._utils.eigen, "_cholesky_basis", spy)
     cholesky = results()
     assert taken == [True, True]  # both bases by Cholesky
     _eigen_basis_only(monkeypatch)

@@ -376,7 +376,7 @@ def test_image_grid_label_width_none_keeps_labels():
 
 
 def test_image_grid_of_the_demo_keeps_labels_off_the_images():
-    from preimage.demo import plot_demo
+    from preimage.cli._demo import plot_demo
 
     rng = np.random.default_rng(0)
     names = [

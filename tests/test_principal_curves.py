@@ -6,7 +6,7 @@ against a known arc, and the decrease of the mean squared distance."""
 import numpy as np
 import pytest
 
-from preimage.reproductions._principal_curves import (
+from reproductions._principal_curves import (
     principal_curve,
     project_to_polyline,
     running_line_smooth,

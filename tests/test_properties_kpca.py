@@ -30,16 +30,15 @@ from preimage import (
     PreimageResult,
     config_context,
     load_model,
-    nystroem,
     save_model,
 )
-from preimage import kpca as kpca_functions
-from preimage._eigen import EIGEN_SOLVERS, landmark_basis
+from preimage._utils.eigen import EIGEN_SOLVERS, landmark_basis
 from preimage.kernels import GaussianKernel, PolynomialKernel, make_kernel
+import preimage.kpca as kpca_functions
 
 KERNELS = ["rbf", "laplacian", "poly", "linear", "sigmoid", "sine"]
 GAMMAS = [None, 0.0, -1.0, 1e-300, 1e-12, 0.3, 1.0, 1e300, float("nan"), float("inf")]
-LANDMARKS = list(nystroem.LANDMARK_METHODS)
+LANDMARKS = list(kpca_functions.LANDMARK_METHODS)
 DTYPES = ["float64", "float32", "int64", "bool", "object"]
 ITERATIVE = ("fixed_point", "gradient")
 
@@ -548,7 +547,7 @@ def test_y_errors_name_y():
 def test_validate_estimator_input_names_y():
     from sklearn.base import BaseEstimator
 
-    from preimage._validation import validate_estimator_input
+    from preimage._utils.validation import validate_estimator_input
 
     X = np.random.default_rng(0).normal(size=(6, 2))
     y = np.ones(6)
@@ -597,7 +596,9 @@ def test_select_landmarks(X, m, kernel, method, seed):
         warnings.simplefilter("ignore", NumericalWarning)
         warnings.simplefilter("ignore", UserWarning)
         check_contract(
-            lambda: nystroem.select_landmarks(X, m, kernel, method=method, random_state=seed),
+            lambda: kpca_functions.select_landmarks(
+                X, m, kernel, method=method, random_state=seed
+            ),
             check,
         )
 
@@ -619,12 +620,12 @@ def test_fit_nystroem_kpca(X, L, n, kernel):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
-        check_contract(lambda: nystroem.fit_nystroem_kpca(kernel, X, L, n), check)
+        check_contract(lambda: kpca_functions.fit_nystroem_kpca(kernel, X, L, n), check)
         check_contract(
             lambda: landmark_basis(L), lambda W: _assert_shape(W[:, :0], (L.shape[0], 0))
         )
         check_contract(
-            lambda: nystroem.kernel_moments(kernel, X, L),
+            lambda: kpca_functions.kernel_moments(kernel, X, L),
             lambda out: (
                 _assert_shape(out[0], (L.shape[0],) * 2),
                 _assert_shape(out[1], (L.shape[0],)),

@@ -34,7 +34,7 @@ from preimage import (
     WienerRegressor,
     config_context,
     datasets,
-    kde,
+    dependency,
     reduce_kernel_pca,
     reduce_svm,
     sparse_regression,
@@ -801,7 +801,7 @@ def test_kde_strings_contract(
     check_contract(run, shape)
 
 
-# -- the functions of preimage.kde -----------------------------------------------------
+# -- the functions of preimage.dependency -----------------------------------------------------
 
 
 @settings(max_examples=examples(1.0))
@@ -816,10 +816,10 @@ def test_kde_functions_contract(K, data, alpha, regression, n_components):
     n = K.shape[0]
     L = data.draw(gram_matrices()) if data.draw(st.booleans()) else K.copy()
     P = data.draw(arrays(min_rows=n, max_rows=n, min_cols=0, max_cols=2))
-    check_contract(lambda: kde.kde_regression(K, P, alpha, regression), (n, P.shape[1]))
+    check_contract(lambda: dependency.kde_regression(K, P, alpha, regression), (n, P.shape[1]))
 
     result = check_contract(
-        lambda: kde.fit_kde(K, L, n_components, alpha=alpha, regression=regression)
+        lambda: dependency.fit_kde(K, L, n_components, alpha=alpha, regression=regression)
     )
     if result is None:
         return
@@ -827,8 +827,8 @@ def test_kde_functions_contract(K, data, alpha, regression, n_components):
     assert result.coordinates.shape == result.weights.shape == (n, r)
     assert np.isfinite(result.weights).all() and np.isfinite(result.coordinates).all()
     rows = data.draw(arrays(min_rows=0, max_rows=3, min_cols=n, max_cols=n + 1))
-    check_contract(lambda: kde.predict_coordinates(rows, result), (rows.shape[0], r))
-    check_contract(lambda: kde.output_coordinates(rows, result), (rows.shape[0], r))
+    check_contract(lambda: dependency.predict_coordinates(rows, result), (rows.shape[0], r))
+    check_contract(lambda: dependency.output_coordinates(rows, result), (rows.shape[0], r))
 
 
 @settings(max_examples=examples(1.0))
@@ -843,11 +843,13 @@ def test_window_features_contract(X, window, symbols, weight, data):
     def width(out):
         assert out.ndim == 2
 
-    check_contract(lambda: kde.window_features(X, window, symbols), width)
+    check_contract(lambda: dependency.window_features(X, window, symbols), width)
     m = len(X) if isinstance(X, (list, str)) else 1
     C = data.draw(arrays(min_rows=m, max_rows=m + 1, min_cols=0, max_cols=2))
     check_contract(
-        lambda: kde.string_preimage_features(C, X, window, symbols, coordinate_weight=weight),
+        lambda: dependency.string_preimage_features(
+            C, X, window, symbols, coordinate_weight=weight
+        ),
         width,
     )
 
@@ -859,7 +861,7 @@ def test_nearest_coordinates_contract(Q, data):
     mask = data.draw(st.none() | hnp.arrays(np.bool_, (Q.shape[0], C.shape[0])))
 
     def run():
-        return kde.nearest_coordinates(Q, C, mask)
+        return dependency.nearest_coordinates(Q, C, mask)
 
     def shape(out):
         index, d2 = out
@@ -875,7 +877,7 @@ def test_nearest_coordinates_contract(Q, data):
     Y_pred=st.lists(symbols_in, max_size=3) | st.sampled_from(["ab", None]),
 )
 def test_symbol_accuracy_contract(Y_true, Y_pred):
-    out = check_contract(lambda: kde.symbol_accuracy(Y_true, Y_pred), ())
+    out = check_contract(lambda: dependency.symbol_accuracy(Y_true, Y_pred), ())
     if out is not None:
         assert 0.0 <= out <= 1.0
 

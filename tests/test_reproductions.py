@@ -14,7 +14,7 @@ import pytest
 
 from preimage import KernelPCA
 from preimage.cli import main
-from preimage.reproductions import EXPERIMENTS, Report, Table, run_experiment, toy_2d, write_report
+from reproductions import EXPERIMENTS, Report, Table, run_experiment, toy_2d, write_report
 
 pytest.importorskip("matplotlib")
 pytest.importorskip("mlxtend")
@@ -54,7 +54,7 @@ def test_quick_reproduction_runs_and_writes_everything(name, tmp_path):
         assert len(rows) == len(table.rows) + 1
     for stem in report.figures:
         assert (folder / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert f"preimage reproduce {name} --quick" in (folder / "README.md").read_text()
+    assert f"python -m reproductions {name} --quick" in (folder / "README.md").read_text()
 
 
 @pytest.mark.slow
@@ -112,7 +112,7 @@ def test_mika_table1_kernel_denoise_is_the_fixed_point_on_the_mean_added_project
     # End to end on a tiny case: the reading's pre-images are those of an
     # independent iteration of Mika et al.'s eq. (10),
     # z <- Σ γ_i k(z, x_i) x_i / Σ γ_i k(z, x_i), with γ = A β + 1/N.
-    from preimage.reproductions import mika_table1
+    from reproductions import mika_table1
 
     rng = np.random.default_rng(4)
     centres = rng.uniform(-0.5, 0.5, size=(3, 4))
@@ -272,7 +272,7 @@ def test_reduced_set_quick_rows_are_bit_identical_under_one_and_two_blas_threads
     # with the thread count (REPRODUCTIONS.md, reduced-set-svm).
     from threadpoolctl import threadpool_limits
 
-    from preimage.reproductions import schoelkopf_reduced_set as rs
+    from reproductions import schoelkopf_reduced_set as rs
 
     tables = {}
     for n in (1, 2):
@@ -290,7 +290,7 @@ def test_reduced_set_quick_rows_are_bit_identical_under_one_and_two_blas_threads
 
 @pytest.mark.parametrize(("mean_sv", "n"), [(352.9, 35), (72.3, 7), (4.0, 1), (10.0, 1)])
 def test_reduced_set_tenth_size(mean_sv, n):
-    from preimage.reproductions.schoelkopf_reduced_set import tenth_size
+    from reproductions.schoelkopf_reduced_set import tenth_size
 
     assert tenth_size(mean_sv) == n
 
@@ -319,8 +319,8 @@ def test_linear_pca_expected_mse_against_monte_carlo():
     # E‖μ + P(x + ε − μ) − x‖² = ‖(I − P)(x − μ)‖² + q σ², checked against the
     # mean over 4,000 noise draws (independent: scikit-learn's PCA, noise
     # from NumPy), within 4 standard errors; and at least q σ².
-    from preimage.reproductions._common import linear_pca_reconstruct, mse
-    from preimage.reproductions.bakir_denoising import linear_pca_expected_mse
+    from reproductions._common import linear_pca_reconstruct, mse
+    from reproductions.bakir_denoising import linear_pca_expected_mse
 
     rng = np.random.default_rng(0)
     d, q, sigma = 30, 8, 0.7
@@ -339,7 +339,7 @@ def test_linear_pca_expected_mse_against_monte_carlo():
 
 @pytest.mark.slow
 def test_bakir_quick_has_one_column_per_noise_reading():
-    from preimage.reproductions.bakir_denoising import NOISES
+    from reproductions.bakir_denoising import NOISES
 
     report = run_experiment("bakir-denoising", quick=True, echo=lambda *a: None)
     table = report.tables[0]
@@ -367,7 +367,7 @@ def test_schoelkopf_fig3_quick_run_shows_the_captions_statements():
     from sklearn.decomposition import KernelPCA as SklearnKernelPCA
 
     from preimage.datasets import make_three_clusters
-    from preimage.reproductions import schoelkopf_features as sf
+    from reproductions import schoelkopf_features as sf
 
     report = run_experiment("schoelkopf-fig3", quick=True, seed=0, echo=lambda *a: None)
     components = next(t for t in report.tables if t.name == "components")
@@ -413,7 +413,7 @@ def test_vijayakumar_quick_run_has_the_readings_rows_and_the_lambda_table():
     # the main table's fit. The analytic (b) readings against an independent
     # Wiener fit (NumPy's pseudo-inverse, same cut 1e-9 of the largest
     # eigenvalue), to the 3 printed digits.
-    from preimage.reproductions import vijayakumar_sparse as vs
+    from reproductions import vijayakumar_sparse as vs
 
     report = run_experiment("vijayakumar-fig3", quick=True, seed=0, echo=lambda *a: None)
     main = next(t for t in report.tables if t.name == "fig3")

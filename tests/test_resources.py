@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
-from preimage import KernelPCA, _config, _resources, config_context, get_config
+from preimage import KernelPCA, config_context, get_config
+from preimage._utils import config as _config
+from preimage._utils import resources as _resources
 from preimage.exceptions import MemoryBudgetError
 from preimage.kernels import GaussianKernel, _pairwise
 
@@ -335,7 +337,7 @@ def test_taskset_one_cpu_gives_one_thread():
     """The real affinity of a process started with ``taskset -c 0``."""
     code = (
         "from preimage.kernels import _pairwise; "
-        "from preimage import _resources; "
+        "from preimage._utils import resources as _resources; "
         "print(_resources.available_cpus(), _pairwise.n_threads())"
     )
     env = {k: v for k, v in os.environ.items() if k not in _resources.THREAD_LIMIT_VARIABLES}

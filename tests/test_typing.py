@@ -5,7 +5,7 @@
   parameters and its return, so that a new unannotated one fails here;
 * every public module outside ``reproductions/`` declares ``__all__``, so
   that none escapes that check (the experiments of ``reproductions/`` are run
-  through ``preimage.reproductions.run_experiment``);
+  through ``reproductions.run_experiment``);
 * mypy passes on the package with the configuration of ``pyproject.toml``,
   which checks the bodies of annotated functions against their annotations,
   and a program using the library gets its types from the annotations;
@@ -42,7 +42,7 @@ def _public_module_names():
 
 
 def _is_experiment(name):
-    return name.startswith("preimage.reproductions.")
+    return name.startswith("reproductions.")
 
 
 def _missing_annotations(func, *, method=False):

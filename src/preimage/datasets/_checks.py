@@ -1,13 +1,13 @@
 """Argument checks of the data-set generators and noise models.
 
 The finite-real-scalar, positive and integer checks are the toolkit's
-(:mod:`preimage._validation`); these add what only data generation needs: a
+(:mod:`preimage._utils.validation`); these add what only data generation needs: a
 bound on noise levels and coordinates, the memory budget of the output array
 and ``(low, high)`` intervals.
 """
 
-from .._memory import check_dense
-from .._validation import check_positive, check_real
+from preimage._utils.memory import check_dense
+from preimage._utils.validation import check_positive, check_real
 
 __all__ = ["MAX_SCALE", "check_interval", "check_output_size", "check_scale"]
 

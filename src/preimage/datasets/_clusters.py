@@ -9,9 +9,9 @@ each was drawn from.
 
 import numpy as np
 
-from .._typing import ArrayLike, RandomStateLike
-from .._validation import check_array_2d, check_positive_int, check_random_state
-from ._checks import check_interval, check_output_size, check_scale
+from preimage._utils.typing import ArrayLike, RandomStateLike
+from preimage._utils.validation import check_array_2d, check_positive_int, check_random_state
+from preimage.datasets._checks import check_interval, check_output_size, check_scale
 
 __all__ = ["make_gaussian_sources", "make_three_clusters"]
 

@@ -12,9 +12,9 @@ measured.
 
 import numpy as np
 
-from .._typing import RandomStateLike
-from .._validation import check_positive_int, check_random_state
-from ._checks import check_output_size, check_scale
+from preimage._utils.typing import RandomStateLike
+from preimage._utils.validation import check_positive_int, check_random_state
+from preimage.datasets._checks import check_output_size, check_scale
 
 __all__ = [
     "HONEINE_RICHARD_TABLE2",

@@ -7,15 +7,15 @@ becomes float64; float32 input stays float32.
 
 import numpy as np
 
-from .._typing import ArrayLike, RandomStateLike
-from .._validation import (
+from preimage._utils.typing import ArrayLike, RandomStateLike
+from preimage._utils.validation import (
     check_array_2d,
     check_positive_int,
     check_probability,
     check_random_state,
     check_real,
 )
-from ._checks import check_interval, check_output_size, check_scale
+from preimage.datasets._checks import check_interval, check_output_size, check_scale
 
 __all__ = ["add_gaussian_noise", "add_speckle_noise", "random_shifts"]
 

@@ -4,7 +4,7 @@ import functools
 
 import numpy as np
 
-from .._validation import check_positive_int
+from preimage._utils.validation import check_positive_int
 
 __all__ = ["load_digits", "load_mnist"]
 

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from .._typing import ArrayLike, RandomStateLike
-from .._validation import check_positive_int, check_random_state, check_real_array
-from ._checks import check_interval, check_output_size, check_scale
+from preimage._utils.typing import ArrayLike, RandomStateLike
+from preimage._utils.validation import check_positive_int, check_random_state, check_real_array
+from preimage.datasets._checks import check_interval, check_output_size, check_scale
 
 __all__ = ["make_sine_sum", "sine_sum"]
 

@@ -8,9 +8,9 @@ from inputs to outputs.
 
 import numpy as np
 
-from .._memory import check_dense
-from .._typing import RandomStateLike
-from .._validation import check_positive_int, check_probability, check_random_state
+from preimage._utils.memory import check_dense
+from preimage._utils.typing import RandomStateLike
+from preimage._utils.validation import check_positive_int, check_probability, check_random_state
 
 __all__ = ["make_kde_strings"]
 

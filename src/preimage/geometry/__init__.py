@@ -29,36 +29,6 @@ C. J. C. Burges, "Geometry and invariance in kernel based methods", in
 Advances in Kernel Methods: Support Vector Learning, MIT Press, 1999.
 """
 
-from .._lazy import lazy_exports
+import lazy_loader
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time
-# lazy_exports reads these imports and makes each at the name's first use.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ._curvature import (
-        CURVATURE_METHODS,
-        metric_scalar_curvature,
-        polynomial_scalar_curvature,
-        scalar_curvature,
-    )
-    from ._metric import (
-        METRIC_METHODS,
-        induced_metric,
-        metric_by_finite_differences,
-        profile_derivatives,
-        volume_element,
-    )
-
-__getattr__, __dir__ = lazy_exports(__name__, __file__)
-
-__all__ = [
-    "CURVATURE_METHODS",
-    "METRIC_METHODS",
-    "induced_metric",
-    "metric_by_finite_differences",
-    "metric_scalar_curvature",
-    "polynomial_scalar_curvature",
-    "profile_derivatives",
-    "scalar_curvature",
-    "volume_element",
-]
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

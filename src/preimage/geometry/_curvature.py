@@ -42,18 +42,18 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._typing import ArrayLike
-from .._validation import check_positive, check_positive_int, check_real
-from .._warnings import warn
-from ..exceptions import NumericalWarning
-from ..kernels import DotProductKernel, Kernel, PolynomialKernel, RadialKernel
-from ._metric import (
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_positive, check_positive_int, check_real
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
+from preimage.geometry._metric import (
     check_kernel,
     check_method,
     check_points,
     induced_metric,
     profile_derivatives,
 )
+from preimage.kernels import DotProductKernel, Kernel, PolynomialKernel, RadialKernel
 
 __all__ = [
     "CURVATURE_METHODS",

@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._typing import ArrayLike
-from .._validation import check_array_2d, check_positive
-from .._warnings import warn
-from ..exceptions import NumericalWarning
-from ..kernels import (
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d, check_positive
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
+from preimage.kernels import (
     DotProductKernel,
     Kernel,
     LaplacianKernel,

@@ -8,64 +8,10 @@ on numeric vectors share the protocol of one base
 class :class:`~preimage.kernels.Kernel`; the kernels on strings and other
 sequences that of :class:`~preimage.kernels.SequenceKernel`.
 
-The names are imported at their first use (:mod:`preimage._lazy`);
+The names are imported at their first use (:mod:`preimage._utils.lazy`);
 :data:`KERNELS` lists the kernels by name without importing them.
 """
 
-from .._lazy import lazy_exports
+import lazy_loader
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time
-# lazy_exports reads these imports and makes each at the name's first use.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ._base import Kernel
-    from ._dot import DotProductKernel, LinearKernel, PolynomialKernel, SigmoidKernel
-    from ._names import KERNELS
-    from ._pairwise import squared_distances
-    from ._radial import GaussianKernel, LaplacianKernel, RadialKernel
-    from ._resolve import (
-        SKLEARN_KERNELS,
-        CallableKernel,
-        PairwiseKernel,
-        default_gamma,
-        make_kernel,
-        make_sklearn_kernel,
-    )
-    from ._sequence import CallableSequenceKernel, SequenceKernel
-    from ._sine import SineKernel
-    from ._string import (
-        JointSpectrumKernel,
-        KernelDistanceRBF,
-        NormalizedKernel,
-        SpectrumKernel,
-        normalize_gram,
-    )
-
-__getattr__, __dir__ = lazy_exports(__name__, __file__)
-
-__all__ = [
-    "KERNELS",
-    "CallableKernel",
-    "CallableSequenceKernel",
-    "DotProductKernel",
-    "GaussianKernel",
-    "JointSpectrumKernel",
-    "KernelDistanceRBF",
-    "Kernel",
-    "LaplacianKernel",
-    "LinearKernel",
-    "NormalizedKernel",
-    "PairwiseKernel",
-    "PolynomialKernel",
-    "RadialKernel",
-    "SKLEARN_KERNELS",
-    "SigmoidKernel",
-    "SequenceKernel",
-    "SineKernel",
-    "SpectrumKernel",
-    "default_gamma",
-    "make_kernel",
-    "make_sklearn_kernel",
-    "normalize_gram",
-    "squared_distances",
-]
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

@@ -36,11 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from .._blocks import row_chunks
-from .._typing import ArrayLike
-from .._validation import check_array_2d, check_real_array, refuse_overflow
-from .._warnings import warn
-from ..exceptions import NumericalWarning
+from preimage._utils.blocks import row_chunks
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d, check_real_array, refuse_overflow
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
 
 __all__ = ["Kernel"]
 

@@ -4,7 +4,7 @@ Its names are known without importing the kernels (the command line offers
 them at ``--help``); a kernel's class is imported when it is looked up.
 """
 
-from .._lazy import LazyRegistry
+from preimage._utils.lazy import LazyRegistry
 
 __all__ = ["KERNELS"]
 

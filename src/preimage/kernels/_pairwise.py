@@ -37,9 +37,9 @@ import threading
 
 import numpy as np
 
-from .._resources import available_cpus, thread_limit
-from .._typing import ArrayLike
-from .._validation import check_array_2d
+from preimage._utils.resources import available_cpus, thread_limit
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d
 
 __all__ = [
     "squared_norms",
@@ -66,9 +66,9 @@ def n_threads():
     """The number of threads the output pass of a large block uses.
 
     The smallest of the CPUs this process may run on
-    (:func:`preimage._resources.available_cpus`: affinity, cgroup CPU quota,
+    (:func:`preimage._utils.resources.available_cpus`: affinity, cgroup CPU quota,
     ``LOKY_MAX_CPU_COUNT``), the thread limit in effect
-    (:func:`preimage._resources.thread_limit`: ``OMP_NUM_THREADS`` and the
+    (:func:`preimage._utils.resources.thread_limit`: ``OMP_NUM_THREADS`` and the
     BLAS variables, threadpoolctl's limits) and ``_MAX_WORKERS``. Read anew
     for every block above ``_PARALLEL_MIN_SIZE`` entries (some 30 µs, against
     the millisecond such a block's pass takes).

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._typing import ArrayLike
-from .._validation import check_positive, check_real_array
-from ._base import Kernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
-from ._pairwise import map_rows_inplace, scaled_squared_distances
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_positive, check_real_array
+from preimage.kernels._base import Kernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
+from preimage.kernels._pairwise import map_rows_inplace, scaled_squared_distances
 
 __all__ = ["RadialKernel", "GaussianKernel", "LaplacianKernel"]
 

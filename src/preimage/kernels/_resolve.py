@@ -14,14 +14,14 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._typing import MatrixLike
-from .._validation import check_array_2d
-from .._warnings import warn
-from ..exceptions import NumericalWarning
-from ._base import Kernel
-from ._dot import PolynomialKernel, SigmoidKernel
-from ._names import KERNELS
-from ._radial import GaussianKernel, LaplacianKernel
+from preimage._utils.typing import MatrixLike
+from preimage._utils.validation import check_array_2d
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
+from preimage.kernels._base import Kernel
+from preimage.kernels._dot import PolynomialKernel, SigmoidKernel
+from preimage.kernels._names import KERNELS
+from preimage.kernels._radial import GaussianKernel, LaplacianKernel
 
 __all__ = [
     "SKLEARN_KERNELS",

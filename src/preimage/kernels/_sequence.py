@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._typing import Sequences, Vocabulary
+from preimage._utils.typing import Sequences, Vocabulary
 
 __all__ = ["CallableSequenceKernel", "SequenceKernel"]
 

@@ -4,8 +4,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_positive_int
-from ._base import Kernel, _set_params
+from preimage._utils.validation import check_positive_int
+from preimage.kernels._base import Kernel, _set_params
 
 __all__ = ["SineKernel"]
 

@@ -14,18 +14,18 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .._typing import ArrayLike, Sequences, Vocabulary
-from .._validation import (
+from preimage._utils.typing import ArrayLike, Sequences, Vocabulary
+from preimage._utils.validation import (
     check_array_2d,
     check_positive,
     check_positive_int,
     check_real_array,
     refuse_overflow,
 )
-from .._warnings import warn
-from ..exceptions import NumericalWarning
-from ._base import Kernel
-from ._sequence import SequenceKernel, _check_pairs, _check_sequences, _row_norms2
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
+from preimage.kernels._base import Kernel
+from preimage.kernels._sequence import SequenceKernel, _check_pairs, _check_sequences, _row_norms2
 
 __all__ = [
     "JointSpectrumKernel",

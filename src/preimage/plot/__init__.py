@@ -15,28 +15,6 @@ switches; saving a figure needs no display.
   :func:`save_figure`.
 """
 
-from .._lazy import lazy_exports
+import lazy_loader
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time
-# lazy_exports reads these imports and makes each at the name's first use.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ._backend import pyplot, save_figure
-    from ._images import LABEL_WIDTH, plot_image_grid
-    from ._kernel_pca import plot_embedding, plot_spectrum
-    from ._plane import plot_denoising_2d
-    from ._reduced_set import plot_reduced_set, plot_reduced_set_error
-
-__getattr__, __dir__ = lazy_exports(__name__, __file__)
-
-__all__ = [
-    "LABEL_WIDTH",
-    "plot_denoising_2d",
-    "plot_embedding",
-    "plot_image_grid",
-    "plot_reduced_set",
-    "plot_reduced_set_error",
-    "plot_spectrum",
-    "pyplot",
-    "save_figure",
-]
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

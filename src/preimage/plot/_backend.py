@@ -3,7 +3,7 @@
 The library draws with whatever backend the user has: inline in a notebook,
 in a window on a desktop, Agg in a script without a display. It never
 chooses one; the command line chooses Agg for itself (``preimage demo``,
-``preimage reproduce``), where figures only go to files. Saving does not
+``python -m reproductions``), where figures only go to files. Saving does not
 need a display whatever the backend: :meth:`~matplotlib.figure.Figure.savefig`
 renders a PNG with Agg.
 """

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._backend import pyplot
+from preimage.plot._backend import pyplot
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure, SubFigure

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._typing import ArrayLike
-from ._backend import pyplot
+from preimage._utils.typing import ArrayLike
+from preimage.plot._backend import pyplot
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._typing import ArrayLike
-from .._validation import check_array_2d
-from ._backend import pyplot
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d
+from preimage.plot._backend import pyplot
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

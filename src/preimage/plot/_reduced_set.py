@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._typing import ArrayLike
-from .._validation import check_array_2d, check_positive_int, check_real_array
-from ._backend import pyplot
-from ._images import plot_image_grid
-from ._plane import check_points, finish_plane
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d, check_positive_int, check_real_array
+from preimage.plot._backend import pyplot
+from preimage.plot._images import plot_image_grid
+from preimage.plot._plane import check_points, finish_plane
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

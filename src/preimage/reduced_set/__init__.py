@@ -16,40 +16,6 @@ on the training set and one-vs-one votes. The scikit-learn estimators that
 hold a reduced model are in :mod:`preimage.estimators`.
 """
 
-from .._lazy import lazy_exports
+import lazy_loader
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time
-# lazy_exports reads these imports and makes each at the name's first use.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ._coefficients import approximation_error, optimal_coefficients
-    from ._construction import construct
-    from ._kernel_pca import kernel_pca_expansion
-    from ._registry import REDUCED_SET_METHODS, reduce_expansion
-    from ._result import ReducedSetResult
-    from ._selection import select_kpca, select_l1
-    from ._sklearn_svm import SVMExpansion, kernel_from_sklearn, svm_expansion, svm_kernel
-    from ._thresholds import classification_threshold, epsilon_insensitive_threshold
-    from ._votes import ovo_to_ovr_decision, ovo_votes
-
-__getattr__, __dir__ = lazy_exports(__name__, __file__)
-
-__all__ = [
-    "REDUCED_SET_METHODS",
-    "ReducedSetResult",
-    "SVMExpansion",
-    "approximation_error",
-    "classification_threshold",
-    "construct",
-    "epsilon_insensitive_threshold",
-    "kernel_from_sklearn",
-    "kernel_pca_expansion",
-    "optimal_coefficients",
-    "ovo_to_ovr_decision",
-    "ovo_votes",
-    "reduce_expansion",
-    "select_kpca",
-    "select_l1",
-    "svm_expansion",
-    "svm_kernel",
-]
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import pinvh
 
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike
-from .._validation import check_array_2d, check_positive, check_real_array
-from ._common import finite, reducible
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d, check_positive, check_real_array
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.reduced_set._common import finite, reducible
 
 __all__ = ["optimal_coefficients", "approximation_error"]
 

@@ -2,15 +2,20 @@
 
 import numpy as np
 
-from .._validation import check_expansion, check_positive_int, checked_gram, refuse_overflow
-from ._result import ReducedSetResult
+from preimage._utils.validation import (
+    check_expansion,
+    check_positive_int,
+    checked_gram,
+    refuse_overflow,
+)
+from preimage.reduced_set._result import ReducedSetResult
 
 __all__ = ["check_reduction", "combine", "finite", "groups", "reducible", "support_gram"]
 
 
 def reducible(expansion, *, norm=False):
     """The expansion, with a kernel and support points (the toolkit's
-    :func:`~preimage._validation.check_expansion`); with `norm`, also a finite
+    :func:`~preimage._utils.validation.check_expansion`); with `norm`, also a finite
     ``‖Ψ_k‖²``, every method's scale of the error."""
     expansion = check_expansion(expansion, purpose="no reduced set can be built for it")
     if norm:

@@ -12,16 +12,16 @@ import warnings
 import numpy as np
 from scipy.optimize import minimize
 
-from .._expansion import FeatureExpansion
-from .._typing import RandomStateLike
-from .._validation import check_positive, check_positive_int, check_random_state
-from .._warnings import warn
-from ..exceptions import ConvergenceWarning
-from ..kernels import DotProductKernel, RadialKernel
-from ..solvers import PREIMAGE_METHODS, make_solver
-from ._coefficients import _error, _solve
-from ._common import check_reduction, combine, groups
-from ._result import ReducedSetResult
+from preimage._utils.typing import RandomStateLike
+from preimage._utils.validation import check_positive, check_positive_int, check_random_state
+from preimage._utils.warnings import warn
+from preimage.exceptions import ConvergenceWarning
+from preimage.kernels import DotProductKernel, RadialKernel
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.reduced_set._coefficients import _error, _solve
+from preimage.reduced_set._common import check_reduction, combine, groups
+from preimage.reduced_set._result import ReducedSetResult
+from preimage.solvers import PREIMAGE_METHODS, make_solver
 
 __all__ = ["construct"]
 

@@ -14,9 +14,9 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
-from .._expansion import FeatureExpansion
-from ..kpca import KernelPCAResult
-from ._sklearn_svm import check_fitted, dense, kernel_from_sklearn
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.kpca._fit import KernelPCAResult
+from preimage.reduced_set._sklearn_svm import check_fitted, dense, kernel_from_sklearn
 
 __all__ = ["kernel_pca_expansion"]
 

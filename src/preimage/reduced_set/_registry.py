@@ -6,10 +6,10 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
-from .._expansion import FeatureExpansion
-from ._construction import construct
-from ._result import ReducedSetResult
-from ._selection import select_kpca, select_l1
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.reduced_set._construction import construct
+from preimage.reduced_set._result import ReducedSetResult
+from preimage.reduced_set._selection import select_kpca, select_l1
 
 __all__ = ["REDUCED_SET_METHODS", "reduce_expansion"]
 

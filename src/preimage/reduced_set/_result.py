@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike
-from .._validation import check_array_2d, refuse_overflow
-from ..kernels import Kernel
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d, refuse_overflow
+from preimage.kernels import Kernel
+from preimage.kernels._expansion import FeatureExpansion
 
 __all__ = ["ReducedSetResult"]
 

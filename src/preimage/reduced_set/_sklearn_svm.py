@@ -18,11 +18,14 @@ import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike
-from .._validation import check_array_2d
-from ..kernels import Kernel, make_kernel
-from ._thresholds import classification_threshold, epsilon_insensitive_threshold
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d
+from preimage.kernels import Kernel, make_kernel
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.reduced_set._thresholds import (
+    classification_threshold,
+    epsilon_insensitive_threshold,
+)
 
 if TYPE_CHECKING:
     from sklearn.multiclass import OneVsRestClassifier

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._typing import ArrayLike
-from .._validation import check_positive, check_real, check_real_array
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_positive, check_real, check_real_array
 
 __all__ = ["classification_threshold", "epsilon_insensitive_threshold"]
 

@@ -41,14 +41,14 @@ from typing import TYPE_CHECKING, Literal, Self, overload
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike
-from .._validation import check_array_2d, check_expansion
-from ..kernels import Kernel
-from ..kpca import KernelPCAResult, coordinates_expansion
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d, check_expansion
+from preimage.kernels import Kernel
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.kpca._fit import KernelPCAResult, coordinates_expansion
 
 if TYPE_CHECKING:
-    from ._result import PreimageResult
+    from preimage.solvers._result import PreimageResult
 
 __all__ = ["PreimageSolver"]
 

@@ -7,16 +7,16 @@ from typing import Any, Self
 import numpy as np
 from scipy import linalg
 
-from .._eigen import full_eigh
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike
-from .._validation import check_positive, checked_gram, refuse_overflow
-from .._warnings import warn
-from ..exceptions import NumericalWarning
-from ..kernels import Kernel
-from ..kpca import check_coordinates
-from ._base import PreimageSolver
-from ._result import PreimageResult
+from preimage._utils.eigen import full_eigh
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_positive, checked_gram, refuse_overflow
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
+from preimage.kernels import Kernel
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.kpca._fit import check_coordinates
+from preimage.solvers._base import PreimageSolver
+from preimage.solvers._result import PreimageResult
 
 __all__ = ["ClosedFormPreimage"]
 

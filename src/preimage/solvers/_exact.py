@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike
-from .._validation import check_expansion, check_positive
-from .._warnings import warn
-from ..exceptions import NumericalWarning
-from ..kernels import DotProductKernel
-from ._base import PreimageSolver
-from ._result import PreimageResult
-from ._starts import replace_non_finite
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_expansion, check_positive
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
+from preimage.kernels import DotProductKernel
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.solvers._base import PreimageSolver
+from preimage.solvers._result import PreimageResult
+from preimage.solvers._starts import replace_non_finite
 
 __all__ = ["exact_preimage", "ExactPreimage"]
 

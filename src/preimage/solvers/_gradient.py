@@ -7,14 +7,19 @@ import numpy as np
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike, RandomStateLike
-from .._validation import check_expansion, check_positive, check_positive_int, check_random_state
-from .._warnings import warn
-from ..exceptions import ConvergenceWarning
-from ._base import PreimageSolver
-from ._result import PreimageResult
-from ._starts import check_starts, nearest_support_points, replace_non_finite
+from preimage._utils.typing import ArrayLike, RandomStateLike
+from preimage._utils.validation import (
+    check_expansion,
+    check_positive,
+    check_positive_int,
+    check_random_state,
+)
+from preimage._utils.warnings import warn
+from preimage.exceptions import ConvergenceWarning
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.solvers._base import PreimageSolver
+from preimage.solvers._result import PreimageResult
+from preimage.solvers._starts import check_starts, nearest_support_points, replace_non_finite
 
 __all__ = ["gradient_descent", "GradientPreimage"]
 

@@ -10,11 +10,10 @@ from typing import Any, Self
 import numpy as np
 from scipy import linalg
 
-from .._blocks import is_dask_array, sum_row_blocks
-from .._eigen import landmark_basis
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike, MatrixLike, RandomStateLike
-from .._validation import (
+from preimage._utils.blocks import is_dask_array, sum_row_blocks
+from preimage._utils.eigen import landmark_basis
+from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike
+from preimage._utils.validation import (
     check_array_2d,
     check_positive,
     check_positive_int,
@@ -22,12 +21,13 @@ from .._validation import (
     checked_gram,
     refuse_overflow,
 )
-from .._warnings import warn
-from ..exceptions import NumericalWarning
-from ..kernels import Kernel, make_kernel
-from ..kpca import KernelPCAResult, fit_kernel_pca, training_coordinates
-from ._base import PreimageSolver
-from ._result import PreimageResult
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
+from preimage.kernels import Kernel, make_kernel
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.kpca._fit import KernelPCAResult, fit_kernel_pca, training_coordinates
+from preimage.solvers._base import PreimageSolver
+from preimage.solvers._result import PreimageResult
 
 __all__ = ["LearnedPreimage"]
 
@@ -145,7 +145,7 @@ def _in_basis(W, LtL, LtT):
     """``(WᵀL_nmᵀL_nmW, WᵀL_nmᵀX)``: the normal equations in the landmark basis.
 
     When W is the upper triangular ``R⁻¹`` of a Cholesky factorisation
-    (:func:`preimage._eigen.landmark_basis`), the products are BLAS's
+    (:func:`preimage._utils.eigen.landmark_basis`), the products are BLAS's
     triangular ones (?trmm: m³ flops each against 2m³ for a general product,
     the same values up to rounding); otherwise general products.
     """

@@ -66,15 +66,15 @@ import warnings
 
 import numpy as np
 
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike
-from .._validation import check_positive, check_positive_int, refuse_overflow
-from .._warnings import warn
-from ..exceptions import NumericalWarning
-from ..kernels import DotProductKernel, Kernel, RadialKernel
-from ._base import PreimageSolver
-from ._result import PreimageResult
-from ._starts import support_distance2
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_positive, check_positive_int, refuse_overflow
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
+from preimage.kernels import DotProductKernel, Kernel, RadialKernel
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.solvers._base import PreimageSolver
+from preimage.solvers._result import PreimageResult
+from preimage.solvers._starts import support_distance2
 
 __all__ = ["MDSPreimage"]
 

@@ -5,7 +5,7 @@ them at ``--help``); a solver class is imported when it is looked up. Each
 name is its class's ``name``.
 """
 
-from .._lazy import LazyRegistry
+from preimage._utils.lazy import LazyRegistry
 
 __all__ = ["PREIMAGE_METHODS"]
 

@@ -15,12 +15,12 @@ from collections.abc import Callable
 import inspect
 from typing import Any
 
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike, RandomStateLike
-from .._validation import check_expansion
-from ._base import PreimageSolver
-from ._names import PREIMAGE_METHODS
-from ._result import PreimageResult
+from preimage._utils.typing import ArrayLike, RandomStateLike
+from preimage._utils.validation import check_expansion
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.solvers._base import PreimageSolver
+from preimage.solvers._names import PREIMAGE_METHODS
+from preimage.solvers._result import PreimageResult
 
 __all__ = ["CallablePreimage", "find_preimage", "make_solver"]
 

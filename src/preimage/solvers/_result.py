@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike
-from ._starts import replace_non_finite
+from preimage._utils.typing import ArrayLike
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.solvers._starts import replace_non_finite
 
 __all__ = ["PreimageResult"]
 

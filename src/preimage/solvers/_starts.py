@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._expansion import FeatureExpansion
-from .._typing import ArrayLike
-from .._validation import check_array_2d, refuse_overflow
-from .._warnings import warn
-from ..exceptions import NumericalWarning
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d, refuse_overflow
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
+from preimage.kernels._expansion import FeatureExpansion
 
 __all__ = ["support_distance2", "nearest_support_points", "check_starts", "replace_non_finite"]
 

@@ -34,31 +34,6 @@ incremental Wiener solutions; Sec. 5 and 5.1: the sparse representation and its
 sequential algorithm).
 """
 
-from .._lazy import lazy_exports
+import lazy_loader
 
-# For static type checkers (any TYPE_CHECKING is true to them); at run time
-# lazy_exports reads these imports and makes each at the name's first use.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ._sequential import (
-        DEFAULT_RATE_FRACTION,
-        SequentialSVRResult,
-        dual_objective,
-        learning_rates,
-        sequential_svr,
-    )
-    from ._wiener import DEFAULT_RTOL, WienerState, wiener_coefficients, wiener_update
-
-__getattr__, __dir__ = lazy_exports(__name__, __file__)
-
-__all__ = [
-    "DEFAULT_RATE_FRACTION",
-    "DEFAULT_RTOL",
-    "SequentialSVRResult",
-    "WienerState",
-    "dual_objective",
-    "learning_rates",
-    "sequential_svr",
-    "wiener_coefficients",
-    "wiener_update",
-]
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

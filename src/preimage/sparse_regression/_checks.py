@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._typing import ArrayLike
-from .._validation import check_gram, check_real, check_real_array, refuse_overflow
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_gram, check_real, check_real_array, refuse_overflow
 
 __all__ = ["check_rtol", "check_system", "check_vector", "refuse_overflow_rescale"]
 

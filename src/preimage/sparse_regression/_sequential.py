@@ -16,12 +16,17 @@ from numbers import Real
 
 import numpy as np
 
-from .._memory import check_dense
-from .._typing import ArrayLike
-from .._validation import check_positive, check_positive_int, check_real, check_real_array
-from .._warnings import warn as warn_user
-from ..exceptions import ConvergenceWarning
-from ._checks import check_system, check_vector, refuse_overflow_rescale
+from preimage._utils.memory import check_dense
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import (
+    check_positive,
+    check_positive_int,
+    check_real,
+    check_real_array,
+)
+from preimage._utils.warnings import warn as warn_user
+from preimage.exceptions import ConvergenceWarning
+from preimage.sparse_regression._checks import check_system, check_vector, refuse_overflow_rescale
 
 __all__ = [
     "DEFAULT_RATE_FRACTION",

@@ -20,9 +20,14 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.linalg import pinvh, solve_triangular
 
-from .._typing import ArrayLike
-from .._validation import check_real
-from ._checks import check_rtol, check_system, check_vector, refuse_overflow_rescale
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_real
+from preimage.sparse_regression._checks import (
+    check_rtol,
+    check_system,
+    check_vector,
+    refuse_overflow_rescale,
+)
 
 __all__ = ["DEFAULT_RTOL", "WienerState", "wiener_coefficients", "wiener_update"]
 

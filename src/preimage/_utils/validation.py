@@ -1,0 +1,464 @@
+"""Argument checks shared by every public entry point.
+
+Every message names the argument, says what was expected and shows what came,
+``f"{name!r} must be ..., got {value!r}"``, so that a user can find the mistake
+without reading the traceback.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+import re
+from typing import Any, TypeVar
+
+import numpy as np
+
+from preimage._utils.memory import NYSTROEM_HINT, check_dense
+from preimage._utils.typing import ArrayLike, RandomStateLike
+
+__all__ = [
+    "FLOAT_DTYPES",
+    "check_array_2d",
+    "check_magnitude",
+    "check_real_array",
+    "check_real",
+    "check_positive",
+    "check_positive_int",
+    "check_probability",
+    "check_random_state",
+    "check_gram",
+    "checked_gram",
+    "check_expansion",
+    "refuse_overflow",
+    "validate_estimator_input",
+    "validate_dask_input",
+]
+
+FLOAT_DTYPES = (np.float64, np.float32)
+
+_A = TypeVar("_A", bound=ArrayLike)
+
+
+# ---------------------------------------------------------------------------
+# arrays, and values that overflowed
+# ---------------------------------------------------------------------------
+
+
+def check_array_2d(
+    X: ArrayLike,
+    name: str = "X",
+    *,
+    dtype: Any = FLOAT_DTYPES,
+    min_samples: int = 1,
+    n_features: int | None = None,
+    copy: bool = False,
+    magnitude: bool = True,
+) -> np.ndarray:
+    """Return `X` as a finite 2-D floating array, or raise naming `name`.
+
+    With `magnitude` (the default) values whose squared distances overflow
+    are refused (:func:`check_magnitude`); arrays that are not points (a
+    Gram matrix, data written to a file) skip that check.
+
+    Integer and boolean input becomes float64; float32 stays float32 (so the
+    float32 path of the kernels is kept end to end). Object, string and complex
+    arrays are refused with a TypeError.
+    """
+    try:
+        arr = np.asarray(X)
+    except Exception as exc:  # ragged lists and the like
+        raise ValueError(
+            f"{name!r} must be array-like of numbers, got {type(X).__name__}: {exc}"
+        ) from None
+    if arr.dtype == object or arr.dtype.kind in "USVMmc":
+        raise TypeError(f"{name!r} must hold real numbers, got an array of dtype {arr.dtype}")
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name!r} must be a 2-D array (n_samples, n_features), got an array "
+            f"with shape {arr.shape}; reshape 1-D data with X.reshape(-1, 1) for a "
+            "single feature or X.reshape(1, -1) for a single sample"
+        )
+    if arr.shape[0] < min_samples:
+        raise ValueError(
+            f"{name!r} must have at least {min_samples} sample(s), got shape {arr.shape}"
+        )
+    if arr.shape[1] == 0:
+        raise ValueError(f"{name!r} must have at least 1 feature, got shape {arr.shape}")
+    if n_features is not None and arr.shape[1] != n_features:
+        raise ValueError(
+            f"{name!r} has {arr.shape[1]} features, but {n_features} were expected "
+            "(the number of features seen at fit time)"
+        )
+    if isinstance(dtype, tuple):
+        target = arr.dtype if arr.dtype in dtype else dtype[0]
+    else:
+        target = np.dtype(dtype)
+    # np.array always copies and np.asarray only when it must, on NumPy 1.x and
+    # 2.x alike (np.array's copy=None is 2.x only; its copy=False changed meaning).
+    if copy:
+        arr = np.array(arr, dtype=target, order="C")
+    else:
+        arr = np.asarray(arr, dtype=target, order="C")
+    if arr.size == 0:
+        return arr
+    # The extremes find NaN and inf (either makes one of them non-finite) in
+    # two passes without the boolean temporary of np.isfinite(arr), and give
+    # the magnitude check its largest value.
+    top = max(float(arr.max()), -float(arr.min()))
+    if not np.isfinite(top):
+        bad = "NaN" if np.isnan(arr).any() else "inf"
+        raise ValueError(f"{name!r} contains {bad}; all values must be finite")
+    return _check_top(arr, top, name) if magnitude else arr
+
+
+def check_magnitude(arr: np.ndarray, name: str = "X") -> np.ndarray:
+    """Refuse values so large that squared distances between rows overflow.
+
+    ``‖x − y‖² ≤ 4 d max|x_i|²`` must stay below the dtype's largest value:
+    about 1e153 for float64 and 9e18 for float32 with 10 features. Beyond it
+    every kernel value would be computed from inf.
+    """
+    if arr.size == 0 or arr.dtype.kind != "f":
+        return arr
+    top = max(float(arr.max()), -float(arr.min()))  # no temporary copy of arr
+    if not np.isfinite(top):
+        raise ValueError(f"{name!r} contains NaN or inf; all values must be finite")
+    return _check_top(arr, top, name)
+
+
+def _check_top(arr, top, name):
+    if arr.dtype.kind != "f":
+        return arr
+    limit = np.sqrt(np.finfo(arr.dtype).max / (4.0 * max(arr.shape[-1], 1)))
+    if top > limit:
+        raise ValueError(
+            f"{name!r} holds values up to {top:.3g} in magnitude, beyond {limit:.3g} where "
+            f"squared distances overflow {arr.dtype}; rescale {name!r} (e.g. with "
+            "sklearn.preprocessing.StandardScaler)"
+        )
+    return arr
+
+
+def check_real_array(values: ArrayLike, name: str) -> np.ndarray:
+    """`values` as a finite float64 array of any shape, or an error naming `name`.
+
+    Numbers of any real dtype (bool, integer, float) are accepted; ragged
+    nested lists are a ValueError, strings, objects and complex numbers a
+    TypeError.
+    """
+    try:
+        arr = np.asarray(values)
+    except ValueError as exc:  # ragged nested lists
+        raise ValueError(
+            f"{name!r} must be an array of real numbers, got {type(values).__name__}: {exc}"
+        ) from None
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name!r} must hold real numbers, got {values!r} of dtype {arr.dtype}")
+    arr = np.asarray(arr, dtype=np.float64)
+    if not np.isfinite(arr).all():
+        bad = "NaN" if np.isnan(arr).any() else "inf"
+        raise ValueError(f"{name!r} contains {bad}; all values must be finite")
+    return arr
+
+
+def refuse_overflow(values: _A, what: str, names: str, hint: str) -> _A:
+    """`values` if all are finite; else a ValueError naming the arguments.
+
+    For results computed from finite input: a NaN or inf there means the true
+    value lies beyond the float range, so the message says what overflowed
+    (`what`), for which arguments (`names`) and what to do (`hint`).
+    """
+    dtype = np.asarray(values).dtype
+    if not np.isfinite(values).all():
+        raise ValueError(
+            f"{what} are not finite for these {names}: they lie beyond the "
+            f"range of {dtype}; {hint}"
+        )
+    return values
+
+
+# ---------------------------------------------------------------------------
+# scalars and seeds
+# ---------------------------------------------------------------------------
+
+
+def check_real(value, name, *, low=None, high=None, low_open=False, high_open=False):
+    """`value` as a finite real number (not a bool) in the given interval, or
+    a ValueError naming `name`.
+
+    `low` and `high` bound the interval, closed unless `low_open` or
+    `high_open`; None leaves that side unbounded.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) or not _finite(value):
+        raise ValueError(f"{name!r} must be a finite real number, got {value!r}")
+    below = low is not None and (value <= low if low_open else value < low)
+    above = high is not None and (value >= high if high_open else value > high)
+    if below or above:
+        left = "-inf" if low is None else f"{low:g}"
+        right = "inf" if high is None else f"{high:g}"
+        interval = (
+            f"{'(' if low is None or low_open else '['}{left}, "
+            f"{right}{')' if high is None or high_open else ']'}"
+        )
+        raise ValueError(f"{name!r} must be in {interval}, got {value!r}")
+    return float(value)
+
+
+def _finite(value):
+    """Whether the real `value` is finite (an int beyond the float range is not)."""
+    try:
+        return bool(np.isfinite(float(value)))
+    except OverflowError:
+        return False
+
+
+def check_positive(value, name, *, allow_none=False, strict=True):
+    """A positive (or, with ``strict=False``, non-negative) finite real number."""
+    if value is None and allow_none:
+        return None
+    value = check_real(value, name)
+    if (strict and value <= 0) or (not strict and value < 0):
+        kind = "positive" if strict else "non-negative"
+        raise ValueError(f"{name!r} must be {kind}, got {value!r}")
+    return value
+
+
+def check_positive_int(value, name, *, allow_none=False, minimum=1):
+    """Check an integer parameter is at least `minimum`."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
+        raise ValueError(f"{name!r} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def check_probability(value, name):
+    """Check a probability in [0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value <= 1:
+        raise ValueError(f"{name!r} must be a probability in [0, 1], got {value!r}")
+    return float(value)
+
+
+def check_random_state(seed: RandomStateLike) -> np.random.Generator:
+    """Turn `seed` into a :class:`numpy.random.Generator`.
+
+    Accepts None, an int, a Generator, or a legacy RandomState (whose stream is
+    used to seed a Generator, so scikit-learn style seeds keep working).
+    """
+    if seed is None or isinstance(seed, (Integral, np.random.SeedSequence)):
+        if isinstance(seed, bool) or (isinstance(seed, Integral) and seed < 0):
+            raise ValueError(
+                f"'random_state' must be None, a non-negative int or a Generator, got {seed!r}"
+            )
+        return np.random.default_rng(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, np.random.RandomState):
+        return np.random.default_rng(seed.randint(np.iinfo(np.int32).max))
+    raise ValueError(
+        f"'random_state' must be None, an int, a numpy Generator or RandomState, got {seed!r}"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Gram matrices and expansions
+# ---------------------------------------------------------------------------
+
+
+def check_gram(
+    K: ArrayLike,
+    name: str = "K",
+    *,
+    symmetric: bool = False,
+    in_place: bool = False,
+    dtype: Any = FLOAT_DTYPES,
+    scale: float = 0.0,
+) -> tuple[np.ndarray, float]:
+    """`K` as a finite, square floating array, and ``max|K_ij|``; or an error
+    naming `name`.
+
+    With `symmetric`, entries beyond ``max_float/(4N)`` are refused (the sums
+    of centring and the eigenvalues, up to ``N max|K_ij|``, would overflow)
+    and so is asymmetry beyond ``sqrt(eps) max(max|K_ij|, scale)`` (not a Gram
+    matrix; `scale` is the magnitude K was computed from, e.g. the uncentred
+    kernel values of a centred K, whose rounding its asymmetry carries);
+    below it (rounding) each pair is replaced by its mean ``(K_ij + K_ji)/2``,
+    so that eigensolvers, which read one triangle, and centring, which reads
+    both, see the same matrix: in K itself when `in_place`, else in a copy
+    made at the first asymmetric pair.
+    """
+    K = check_array_2d(K, name, dtype=dtype, magnitude=False)
+    n = K.shape[0]
+    if n != K.shape[1]:
+        raise ValueError(f"{name!r} must be a square Gram matrix, got shape {K.shape}")
+    top = max(float(K.max()), -float(K.min()))
+    if not symmetric:
+        return K, top
+    limit = float(np.finfo(K.dtype).max) / (4.0 * n)
+    if top > limit:
+        raise ValueError(
+            f"{name!r} holds values up to {top:.3g} in magnitude, beyond "
+            f"{limit:.3g} where its eigenvalues overflow {K.dtype}; rescale "
+            "the kernel (or the data it is computed from)"
+        )
+    tol = np.sqrt(np.finfo(K.dtype).eps) * max(top, scale)
+    # Square tiles of the upper triangle against their mirror images: each
+    # entry is read once, and a tile and its transpose both stay in cache.
+    step = 256
+    for i in range(0, n, step):
+        for j in range(i, n, step):
+            upper, lower = K[i : i + step, j : j + step], K[j : j + step, i : i + step]
+            gap = float(np.abs(upper - lower.T).max())
+            if gap > tol:
+                raise ValueError(
+                    f"{name!r} must be a symmetric Gram matrix, got entries "
+                    f"K[i, j] - K[j, i] up to {gap:.3g}"
+                )
+            if gap > 0:
+                if not in_place:
+                    K, in_place = K.copy(), True
+                    upper, lower = K[i : i + step, j : j + step], K[j : j + step, i : i + step]
+                mean = (upper + lower.T) / 2
+                upper[...] = mean
+                lower[...] = mean.T
+    return K, top
+
+
+def checked_gram(kernel, X, what, *, copies=1, hint=NYSTROEM_HINT, names="'X'", dtype=None):
+    """The Gram matrix ``k(X, X)`` of validated training points, refused
+    before allocation when `copies` such n × n matrices (the caller's working
+    copies counted) would exceed the memory budget, and after it when the
+    kernel values overflow (a polynomial of large data).
+
+    `what` names the matrix in the budget message (``"the n x n <what>"``),
+    `hint` says what to do instead, `names` are the arguments an overflow is
+    blamed on.
+    """
+    n = X.shape[0]
+    check_dense(
+        (n, n),
+        X.dtype if dtype is None else dtype,
+        f"the {n} x {n} {what}",
+        copies=copies,
+        hint=hint,
+    )
+    return kernel.block(X, X, check_input=False, names=names)
+
+
+def check_expansion(expansion, name="expansion", *, purpose=None):
+    """`expansion` if it is a feature-space expansion with support points and
+    a kernel; a TypeError or ValueError naming `name` otherwise.
+
+    Expansions are recognised by what they hold (``coef``, ``support``,
+    ``kernel``), so that this check sits below the class that defines them.
+    `purpose` completes the message for an expansion that came from a
+    precomputed kernel (no support points), e.g. ``"no reduced set can be
+    built for it"``.
+    """
+    if not all(hasattr(expansion, a) for a in ("coef", "support", "kernel", "norm2")):
+        raise TypeError(
+            f"{name!r} must be a preimage.FeatureExpansion, got {type(expansion).__name__}"
+        )
+    if expansion.support is None:
+        raise ValueError(
+            f"{name!r} has no support points or kernel (it came from a precomputed "
+            f"kernel), so {purpose or 'it cannot be evaluated at new points'}"
+        )
+    return expansion
+
+
+# ---------------------------------------------------------------------------
+# estimators' input
+# ---------------------------------------------------------------------------
+
+
+def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
+    """scikit-learn's ``validate_data`` (sets and checks ``n_features_in_``),
+    with every message naming the argument.
+
+    Float32 input stays float32; integers become float64. With ``y=...``
+    (validated together with X, as by ``validate_data``) messages about y
+    name 'y', and both are returned.
+    """
+    from sklearn.utils.validation import validate_data
+
+    kwargs.setdefault("dtype", [np.float64, np.float32])
+    with_y = not (
+        isinstance(kwargs.get("y", "no_validation"), str)
+        and kwargs.get("y", "no_validation") == "no_validation"
+    )
+    _refuse_non_numeric(X, name)
+    if with_y and kwargs.get("y_numeric") and kwargs["y"] is not None:
+        _refuse_non_numeric(kwargs["y"], "y")  # class labels may be strings
+    try:
+        out = validate_data(estimator, X, reset=reset, **kwargs)
+    except ValueError as exc:
+        message = str(exc)
+        if re.search(rf"'{re.escape(name)}'", message) or (with_y and "'y'" in message):
+            raise
+        # scikit-learn says "Input y contains NaN", "y should be a 1d array",
+        # and "Complex data not supported" of either
+        if with_y and "inconsistent numbers of samples" in message:
+            raise ValueError(
+                f"{name!r} and 'y' must have the same number of samples: {message}"
+            ) from None
+        about_y = with_y and (
+            re.search(r"\by\b", message)
+            and not re.search(r"\bX\b", message)
+            or message.startswith("Complex")
+            and not np.iscomplexobj(X)
+        )
+        raise ValueError(f"invalid {'y' if about_y else name!r}: {message}") from None
+    if isinstance(out, tuple):
+        X_out, y_out = out
+        if isinstance(X_out, np.ndarray):
+            X_out = check_magnitude(X_out, name)
+        if isinstance(y_out, np.ndarray) and y_out.dtype.kind == "f" and y_out.ndim:
+            y_out = check_magnitude(y_out if y_out.ndim == 2 else y_out[:, None], "y").reshape(
+                y_out.shape
+            )
+        return X_out, y_out
+    return check_magnitude(out, name) if isinstance(out, np.ndarray) else out
+
+
+def _refuse_non_numeric(X, name):
+    """A TypeError naming `name` for arrays (or lists) of strings, dates or
+    objects that are not numbers, as :func:`check_array_2d`. (Complex data
+    get scikit-learn's ValueError, which its estimator checks expect.)"""
+    if not isinstance(X, (np.ndarray, list, tuple)):
+        return  # DataFrames, sparse matrices: scikit-learn's checks apply
+    try:
+        arr = np.asarray(X)
+    except Exception:  # ragged lists: scikit-learn says so
+        return
+    if arr.dtype.kind in "Mm":
+        raise TypeError(f"{name!r} must hold real numbers, got an array of dtype {arr.dtype}")
+    if arr.dtype.kind in "OUSV":
+        try:
+            arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(
+                f"{name!r} must hold real numbers, got an array of dtype {arr.dtype} ({exc})"
+            ) from None
+
+
+def validate_dask_input(estimator, X, *, reset, name="X"):
+    """The checks of :func:`validate_estimator_input` that need no data: a
+    Dask array must be 2-D, real and as wide as at fit time. Its values are
+    checked block by block when they are computed. Integer blocks become
+    float64 there; the array is returned as float64 or float32 here.
+    """
+    if X.ndim != 2:
+        raise ValueError(
+            f"{name!r} must be a 2-D Dask array (n_samples, n_features), got shape {X.shape}"
+        )
+    if X.dtype.kind not in "biuf":
+        raise TypeError(f"{name!r} must hold real numbers, got a Dask array of dtype {X.dtype}")
+    if reset:
+        estimator.n_features_in_ = X.shape[1]
+    elif X.shape[1] != estimator.n_features_in_:
+        raise ValueError(
+            f"{name!r} has {X.shape[1]} features, but {type(estimator).__name__} is "
+            f"expecting {estimator.n_features_in_} features as input"
+        )
+    return X if X.dtype in FLOAT_DTYPES else X.astype(np.float64)

@@ -1,0 +1,557 @@
+"""The ``preimage`` command line, which parses arguments and calls the library.
+
+No algorithm lives here. The commands are those of :func:`main`: ``preimage
+demo``, ``fit``, ``denoise`` and ``info``; ``preimage --help``
+lists them, and ``preimage COMMAND --help`` describes each.
+
+Exit codes: 0 success; 1 the command ran into a problem with its data or files
+(an unreadable model, a width that does not match, an output that exists, a
+full disk), said in one line; 2 a usage error (an unknown option, a missing
+argument, a bad value); 130 interrupted (Ctrl-C), 143 terminated (SIGTERM),
+with the temporary files of the write under way removed.
+
+Examples
+--------
+The command line can be run from Python; with ``standalone_mode=False`` it
+returns the exit status instead of leaving the interpreter:
+
+>>> from preimage.cli import main
+>>> main(["--version"], prog_name="preimage", standalone_mode=False)  # doctest: +ELLIPSIS
+preimage, version ...
+0
+"""
+
+import contextlib
+import json
+import math
+from pathlib import Path
+import sys
+import warnings
+
+import click
+
+from preimage._utils.progress import activity, bar, ticking
+
+# Only names, imported without NumPy (the registries import their classes when
+# looked up): `preimage --help` waits for nothing numerical.
+from preimage.cli._demo import NOISE_MODELS
+from preimage.cli._errors import CommandLine, named_as_options, parse_image_shape, refuse_existing
+from preimage.cli._options import (
+    ComponentCount,
+    columns_option,
+    delimiter_option,
+    figures_to_files,
+    key_option,
+    memory_budget_option,
+    read_data_file,
+)
+from preimage.cli._text import info_lines, model_warnings_as_notes, printable, selection_lines
+from preimage.kernels import KERNELS
+from preimage.solvers import PREIMAGE_METHODS
+
+__all__ = ["main"]
+
+# The kernels `preimage fit` offers: every named kernel but the sine kernel
+# ("sine", the one name of SineKernel: tests/test_cli.py), whose parameter is
+# its order N, for which the command line has no option (--degree is the
+# polynomial's), and whose values (N + 1)^d overflow on images.
+_FIT_KERNELS = [name for name in KERNELS if name != "sine"]
+
+
+@click.group(
+    cls=CommandLine,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Exit status: 0 on success, 1 when a command fails on its data or "
+    "files, 2 on a usage error, 130 when interrupted, 143 when terminated.",
+)
+@click.version_option(package_name="preimage")
+def main() -> None:
+    """Pre-images for kernel methods: from feature space back to input space.
+
+    Start with `preimage demo`; fit your own denoiser with `preimage fit` and
+    apply it with `preimage denoise`.\f
+    Parameters
+    ----------
+    *args, **kwargs
+        Passed to click's ``Command.main``: the command-line arguments (by
+        default ``sys.argv[1:]``), ``prog_name``, and ``standalone_mode``,
+        which, when False, makes the call return the exit status instead of
+        leaving the interpreter.
+
+    Examples
+    --------
+    ``preimage`` in a shell runs this group of commands; from Python:
+
+    >>> from preimage.cli import main
+    >>> main(["--version"], prog_name="preimage", standalone_mode=False)  # doctest: +ELLIPSIS
+    preimage, version ...
+    0
+    """
+
+
+@contextlib.contextmanager
+def _numerical_warnings_as_notes(quiet):
+    """The library's numerical warnings as one line each on standard error."""
+    from preimage.exceptions import NumericalWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", NumericalWarning)
+        yield
+    seen = set()
+    for w in caught:
+        text = f"warning: {w.message}"
+        if issubclass(w.category, NumericalWarning) and text not in seen and not quiet:
+            seen.add(text)
+            click.echo(text, err=True)
+
+
+@main.command()
+@click.option(
+    "--n-train",
+    default=2000,
+    show_default=True,
+    type=click.IntRange(10),
+    help="Clean training digits.",
+)
+@click.option(
+    "--n-test", default=200, show_default=True, type=click.IntRange(10), help="Noisy test digits."
+)
+@click.option(
+    "--noise",
+    "noise",
+    default="gaussian",
+    show_default=True,
+    type=click.Choice(list(NOISE_MODELS)),
+    help="Noise model (Mika et al.).",
+)
+@click.option(
+    "--level",
+    default=None,
+    type=click.FloatRange(0, 10),
+    help="Noise level: std of Gaussian noise (0.5; at most 10) or speckle probability (0.4).",
+)
+@click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
+@click.option(
+    "--output-dir",
+    default="preimage-demo",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where the image grid goes (existing files are never overwritten).",
+)
+@click.option("--quiet", is_flag=True, help="Print only the results.")
+def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
+    """Denoise real MNIST digits through kernel PCA and pre-images.
+
+    Fits on clean training digits, adds noise to test digits, and denoises them
+    with each pre-image method, beside linear PCA and scikit-learn's
+    KernelPCA.inverse_transform; prints the mean squared error of each (summed
+    over pixels, mean over digits) and writes an image grid.
+    """
+    from preimage.cli._demo import run_demo
+    from preimage.io._files import atomic_write, check_writable
+
+    echo = (lambda *a, **k: None) if quiet else click.echo
+    if level is not None and not math.isfinite(level):
+        raise click.BadParameter(f"must be a finite number, got {level}", param_hint="'--level'")
+    if n_train + n_test > 5000:
+        raise click.BadParameter(
+            f"{n_train} + {n_test} = {n_train + n_test} exceeds the 5000 bundled digits",
+            param_hint="'--n-train'/'--n-test'",
+        )
+    if noise == "speckle" and level is not None and level > 1:
+        raise click.BadParameter(
+            f"speckle noise takes a probability in [0, 1], got {level}", param_hint="'--level'"
+        )
+    check_writable(output_dir / "denoising.png")
+    echo(
+        f"denoising {n_test} test digits with {noise} noise; kernel PCA fitted on "
+        f"{n_train} clean training digits ..."
+    )
+    with (
+        bar(
+            desc="methods",
+            unit="method",
+            quiet=quiet,
+            bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]",
+        ) as progress,
+        ticking(progress),
+    ):
+
+        def methods(items):
+            progress.reset(total=len(items))
+            for item in items:
+                yield item
+                progress.update()
+
+        result = run_demo(
+            n_train=n_train,
+            n_test=n_test,
+            noise=noise,
+            level=level,
+            seed=seed,
+            echo=lambda m: echo(m) if progress.disable else progress.write(m, file=sys.stdout),
+            progress=methods,
+        )
+    click.echo(f"\n{result.source}, {result.noise} noise, {n_train} train / {n_test} test")
+    click.echo(f"{'method':44} {'MSE':>7} {'seconds':>8}")
+    for name, mse, seconds in result.rows:
+        click.echo(f"{name:44} {mse:7.2f} {seconds:8.2f}")
+    click.echo(
+        "(MSE: squared error to the clean digit summed over pixels, mean over "
+        "test digits; lower is better)"
+    )
+    try:
+        from preimage import plot
+        from preimage.cli._demo import plot_demo
+
+        figures_to_files()
+        fig = plot_demo(result)
+        path = atomic_write(
+            output_dir / "denoising.png", lambda tmp: plot.save_figure(fig, tmp), numbered=True
+        )
+        click.echo(f"\nimage grid written to {path}")
+    except ImportError as exc:
+        click.echo(f"\nno figure: {exc}", err=True)
+
+
+@main.command()
+@click.argument("data", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "model_path",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The model file to write (.npz; never overwritten without --force).",
+)
+@click.option(
+    "--clean",
+    "clean_path",
+    type=click.Path(exists=True, path_type=Path),
+    help="Clean versions of DATA, row for row, read as DATA is: kernel PCA is "
+    "fitted on them and the learned map on the (DATA, clean) pairs.",
+)
+@click.option(
+    "--n-components",
+    default="auto",
+    show_default=True,
+    type=ComponentCount(),
+    metavar="INTEGER|auto",
+    help="Principal components kept (at most the number of samples - 1; fewer "
+    "remove more noise and more detail), or 'auto': chosen from DATA on a "
+    "held-out fifth of it, by the held-out denoising error with --clean, "
+    "else by the held-out variance explained (the fit prints the choice; "
+    "`preimage info` shows it).",
+)
+@click.option(
+    "--kernel",
+    default="rbf",
+    show_default=True,
+    type=click.Choice(_FIT_KERNELS),
+    help="The kernel.",
+)
+@click.option(
+    "--gamma",
+    type=click.FloatRange(0, min_open=True),
+    help="Kernel width parameter [default: 1/(2 x total variance) for rbf (gaussian)].",
+)
+@click.option(
+    "--degree",
+    default=3,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Degree of the polynomial kernel.",
+)
+@click.option(
+    "--method",
+    default="fixed_point",
+    show_default=True,
+    type=click.Choice(list(PREIMAGE_METHODS)),
+    help="Pre-image method used by `preimage denoise` (any of "
+    "preimage.PREIMAGE_METHODS; the fit refuses one that does not apply to "
+    "the kernel).",
+)
+@click.option(
+    "--n-landmarks",
+    type=click.IntRange(1),
+    help="Nyström kernel PCA over this many landmarks (for large DATA).",
+)
+@key_option
+@columns_option
+@delimiter_option
+@click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
+@memory_budget_option
+@click.option("--force", is_flag=True, help="Replace an existing model file.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
+def fit(
+    data,
+    model_path,
+    clean_path,
+    n_components,
+    kernel,
+    gamma,
+    degree,
+    method,
+    n_landmarks,
+    key,
+    columns,
+    delimiter,
+    seed,
+    memory_budget,
+    force,
+    quiet,
+):
+    """Fit a kernel PCA denoiser on DATA and save it to a model file.
+
+    DATA holds one sample per row: .npy, .npz, .csv, or a folder of .png
+    images (each image a sample, scaled to [0, 1]). The model file holds NumPy arrays and JSON only,
+    safe to share and open (`preimage info MODEL`).
+    """
+    from preimage import KernelPCADenoiser
+    from preimage._utils.config import config_context
+    from preimage.io import save_model
+    from preimage.io._files import check_writable
+
+    refuse_existing(model_path, force, "-o", [("DATA", data), ("--clean", clean_path)])
+    check_writable(model_path)
+    budget = {"memory_budget": memory_budget, "budget_option": True}
+    X, source = read_data_file(data, key, columns, delimiter, quiet, **budget)
+    clean = None
+    if clean_path is not None:
+        clean, clean_source = read_data_file(clean_path, key, columns, delimiter, quiet, **budget)
+        if clean.shape != X.shape:
+            raise click.ClickException(
+                f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
+                f"{X.shape}; they must match row for row"
+            )
+    if n_components != "auto" and n_components >= X.shape[0]:
+        n_components = max(1, X.shape[0] - 1)
+        if not quiet:
+            click.echo(
+                f"--n-components lowered to {n_components}: DATA has {X.shape[0]} samples",
+                err=True,
+            )
+    if PREIMAGE_METHODS[method].learns_from_pairs and clean is None and not quiet:
+        click.echo(
+            f"warning: --method {method} without --clean learns its map from DATA's "
+            "own coordinates back to DATA; noisy inputs, whose coordinates lie "
+            "elsewhere, come back as blurred averages of the training samples, or "
+            "worse, not denoised. Pass --clean CLEAN, the clean versions of DATA row "
+            "for row.",
+            err=True,
+        )
+    denoiser = KernelPCADenoiser(
+        n_components,
+        kernel=kernel,
+        gamma=gamma,
+        degree=degree,
+        method=method,
+        n_landmarks=n_landmarks,
+        random_state=seed,
+    )
+    from preimage.exceptions import ConfigurationWarning
+
+    with (
+        config_context(memory_budget=memory_budget),
+        _numerical_warnings_as_notes(quiet),
+        activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet),
+        named_as_options(
+            "X", "y", "n_components", "n_landmarks", "gamma", "method", "memory_budget"
+        ),
+        warnings.catch_warnings(),
+    ):
+        warnings.simplefilter("ignore", ConfigurationWarning)  # said above, in its words
+        denoiser.fit(X, clean)
+    facts = {
+        "data": str(data),
+        "data_kind": source.kind,
+        "n_samples": X.shape[0],
+        "clean": None if clean_path is None else str(clean_path),
+    }
+    if source.image_shape is not None:
+        facts["image_shape"] = list(source.image_shape)
+    with named_as_options("overwrite"):
+        path = save_model(denoiser, model_path, overwrite=force, metadata=facts)
+    if not quiet:
+        click.echo(
+            f"model written to {path} ({X.shape[0]} samples, {X.shape[1]} features, "
+            f"{denoiser.n_components_} components, kernel "
+            f"{denoiser.kpca_.kernel_!r}, method {method})"
+        )
+        if denoiser.component_selection_ is not None:
+            for name, value in selection_lines(denoiser.component_selection_):
+                click.echo(f"  {name + ':':18} {value}")
+
+
+@main.command()
+@click.argument(
+    "model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.argument("data", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Where the denoised data go: .npy, .npz, .csv, or a path without a "
+    "suffix for a folder of .png images (never overwritten without --force).",
+)
+@key_option
+@columns_option
+@delimiter_option
+@click.option(
+    "--image-shape",
+    metavar="HEIGHTxWIDTH",
+    help="The size of PNG output images when neither the model nor DATA knows it (e.g. 28x28).",
+)
+@click.option(
+    "--batch-size",
+    default=256,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Samples denoised per step of the progress bar.",
+)
+@memory_budget_option
+@click.option("--force", is_flag=True, help="Replace an existing output.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
+def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_size, **flags):
+    """Denoise DATA with the model in MODEL and write the result to -o/--output.
+
+    DATA: .npy, .npz, .csv, or a folder of .png images, with as many
+    features per sample as the model was fitted on. The output takes the kind
+    its name says; PNG output keeps the input's file names.
+    """
+    from preimage._utils.config import config_context
+
+    # The model's arrays, DATA as it is read and the denoising, all under the budget.
+    budget = flags.pop("memory_budget")
+    with config_context(memory_budget=budget), named_as_options("memory_budget"):
+        _denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_size, **flags)
+
+
+def _denoise(
+    model_path,
+    data,
+    out,
+    key,
+    columns,
+    delimiter,
+    image_shape,
+    batch_size,
+    *,
+    force,
+    quiet,
+):
+    import numpy as np
+
+    from preimage.io import check_output, load_model, write_data
+
+    image_shape = parse_image_shape(image_shape)
+    refuse_existing(out, force, "-o", [("DATA", data), ("MODEL", model_path)])
+    with model_warnings_as_notes(quiet):
+        model, meta = load_model(model_path, with_info=True)
+    if not hasattr(model, "transform") or not hasattr(model, "kpca_"):
+        raise click.ClickException(
+            f"{model_path} holds a {type(model).__name__}, not a "
+            "denoiser (write one with `preimage fit`)"
+        )
+    width = model.n_features_in_
+    if image_shape is not None and image_shape[0] * image_shape[1] != width:
+        raise click.BadParameter(
+            f"{image_shape[0]}x{image_shape[1]} is {image_shape[0] * image_shape[1]} "
+            f"pixels, but the model's samples have {width} values",
+            param_hint="'--image-shape'",
+        )
+    # The size `preimage fit` recorded: used only without --image-shape, and
+    # checked then (the file may have been altered).
+    recorded = _recorded_image_shape(model_path, meta, width, check=image_shape is None)
+    known = image_shape or recorded
+    with named_as_options("image_shape", "overwrite"):
+        # Before reading DATA, all but a PNG image size that DATA may give.
+        pending = out.suffix == "" and known is None
+        check_output(out, None if pending else width, image_shape=known, overwrite=force)
+    X, source = read_data_file(data, key, columns, delimiter, quiet)
+    if X.shape[1] != width:
+        hint = f" (images of {recorded[0]}x{recorded[1]})" if recorded else ""
+        raise click.ClickException(
+            f"DATA {data} has {X.shape[1]} features per sample, but "
+            f"the model was fitted on {width}{hint}"
+        )
+    if image_shape is None and source.image_shape is None:
+        image_shape = recorded
+    with named_as_options("image_shape", "overwrite"):
+        check_output(out, width, source=source, image_shape=image_shape, overwrite=force)
+    denoised = np.empty(X.shape, dtype=np.result_type(X.dtype, np.float32))
+    with (
+        _numerical_warnings_as_notes(quiet),
+        named_as_options("X"),
+        bar(total=X.shape[0], desc="denoising", unit="sample", quiet=quiet) as progress,
+    ):
+        for start in range(0, X.shape[0], batch_size):
+            stop = min(start + batch_size, X.shape[0])
+            denoised[start:stop] = model.transform(X[start:stop])
+            progress.update(stop - start)
+    if not np.all(np.isfinite(denoised)):
+        raise click.ClickException("the denoised data are not all finite; nothing written")
+    with named_as_options("image_shape", "overwrite"):
+        path = write_data(out, denoised, source=source, image_shape=image_shape, overwrite=force)
+    if not quiet:
+        click.echo(f"{X.shape[0]} samples denoised with {model.method}; written to {path}")
+
+
+def _recorded_image_shape(model_path, meta, width, *, check):
+    """The image size (height, width) recorded in the model file's metadata
+    (``user.image_shape``), or None. With `check`, one that is not two
+    positive integers whose product is the model's `width` is an error naming
+    the file's field; without, it is ignored."""
+    user = meta.get("user")
+    shape = user.get("image_shape") if isinstance(user, dict) else None
+    if shape is None:
+        return None
+    if (
+        isinstance(shape, list)
+        and len(shape) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape)
+        and shape[0] * shape[1] == width
+    ):
+        return tuple(shape)
+    if not check:
+        return None
+    raise click.ClickException(
+        f"{model_path}: the model file's user.image_shape = {printable(repr(shape)[:60])} is "
+        f"not a height and width whose product is the model's {width} features (pass "
+        "--image-shape HxW to write images)"
+    )
+
+
+@main.command()
+@click.argument(
+    "model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option("--json", "as_json", is_flag=True, help="The metadata as JSON.")
+def info(model_path, as_json):
+    """Describe a model file: what it holds and how it was made.
+
+    The model is loaded and checked as `preimage denoise` would load it
+    (nothing is unpickled, memory is bounded, the checksums and the model's
+    consistency are verified), and the estimator, parameters and summary
+    shown are those of the loaded model. With `$PREIMAGE_MODEL_KEY` set, the
+    file's signature is verified with that key (an unsigned file or a wrong
+    signature is refused). Text from the file is shown with control
+    characters escaped.
+    """
+    from preimage.io import model_info
+
+    with model_warnings_as_notes():
+        meta = model_info(model_path, check_state=True)
+    if as_json:
+        # ensure_ascii escapes every control character but DEL.
+        click.echo(json.dumps(meta, indent=2, ensure_ascii=True).replace("\x7f", "\\u007f"))
+        return
+    for line in info_lines(meta, model_path):
+        click.echo(line)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

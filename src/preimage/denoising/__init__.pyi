@@ -1,0 +1,7 @@
+from ._cv import KernelPCADenoiserCV
+from ._denoiser import KernelPCADenoiser
+
+__all__ = [
+    "KernelPCADenoiser",
+    "KernelPCADenoiserCV",
+]

@@ -1,0 +1,465 @@
+"""Kernel dependency estimation with pre-images: a scikit-learn shell over
+:mod:`preimage.dependency`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from numbers import Integral, Real
+from typing import Any, Self
+
+import numpy as np
+from sklearn.base import BaseEstimator, _fit_context
+from sklearn.metrics import r2_score
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from preimage._utils.typing import ArrayLike, Sequences
+from preimage._utils.validation import check_array_2d, validate_estimator_input
+from preimage.dependency import (
+    DECODERS,
+    REGRESSIONS,
+    OutputSpace,
+    check_sequences,
+    data_kind,
+    make_decoder,
+    predict_coordinates,
+    resolve_kernel,
+    symbol_accuracy,
+)
+from preimage.kernels import KERNELS, Kernel, SequenceKernel
+from preimage.kernels._expansion import FeatureExpansion
+from preimage.solvers import PREIMAGE_METHODS, PreimageSolver
+
+__all__ = ["KernelDependencyEstimator"]
+
+
+class KernelDependencyEstimator(BaseEstimator):
+    r"""Kernel dependency estimation (KDE) with learned or searched pre-images.
+
+    Learns a map between inputs and structured outputs (vectors or strings)
+    through the output feature space (Weston et al. 2003; Bakır, Weston &
+    Schölkopf 2004, Sec. 2.2): kernel PCA of the output kernel :math:`l`
+    gives the coordinates :math:`P` of the training outputs on :math:`r`
+    principal axes :math:`v_j`, a regression on the input kernel :math:`k`
+    predicts the coordinates of new inputs,
+
+    .. math::
+
+        \hat{c}(x) = k(x, X)\,\beta, \qquad
+        \beta = (K^\top K + \gamma I)^{-1} K^\top P,
+
+    and a pre-image (a decoder of :mod:`preimage.dependency`) turns them back into
+    an output,
+
+    .. math::
+
+        \hat{y} = \arg\min_y \|c(y) - \hat{c}(x)\|^2,
+        \qquad c_j(y) = \langle \phi_l(y) - \mu, v_j \rangle
+
+    (eqs. 4 and 5 of the paper).
+
+    Parameters
+    ----------
+    input_kernel : Kernel, SequenceKernel, str or callable, default="linear"
+        The kernel :math:`k` on the inputs: a kernel of
+        :mod:`preimage.kernels` for numeric arrays (or its name, e.g.
+        ``"rbf"``, with the default width), a
+        :class:`~preimage.kernels.SequenceKernel` for strings, or a callable
+        ``f(a, b)`` on two single samples (numeric rows or sequences).
+    output_kernel : Kernel, SequenceKernel, str or callable, default="linear"
+        The kernel :math:`l` on the outputs, in the same forms. A joint
+        kernel (:class:`~preimage.kernels.JointSpectrumKernel`, possibly
+        normalised) is applied to the pairs :math:`(x_i, y_i)`; the estimated
+        coordinates of a test input :math:`x'` are then those of the unknown
+        pair :math:`(x', y')`.
+    n_components : int, default=None
+        The number :math:`r` of output principal axes; None keeps all with a
+        non-zero eigenvalue.
+    alpha : float, default=1.0
+        The strength :math:`\gamma > 0` of the regression's penalty.
+    regression : {"paper", "ridge"}, default="paper"
+        ``"paper"``: :math:`\beta = (K^\top K + \gamma I)^{-1} K P` (Bakır et
+        al., eq. 4); ``"ridge"``: kernel ridge regression
+        :math:`\beta = (K + \gamma I)^{-1} P`. See
+        :func:`preimage.dependency.kde_regression`.
+    method : str, classifier, solver or callable, default="knn"
+        How estimated coordinates become an output: a decoder of
+        :mod:`preimage.dependency` (see :func:`~preimage.dependency.make_decoder`).
+        ``"knn"`` or a scikit-learn classifier (cloned) decode strings of the
+        input's length symbol by symbol from :math:`[w\, \hat{c}(x),
+        \text{input window}]`, trained on the *true* coordinates of the
+        training outputs (Sec. 3.2); ``"candidates"`` picks the candidate
+        whose coordinates are nearest; for vector outputs a method of
+        :data:`preimage.PREIMAGE_METHODS` (``"learned"`` is Bakır et al.'s
+        map), a solver (cloned, then fitted on the training outputs) or a
+        callable finds a pre-image of :math:`\sum_j \hat{p}_j v_j + \mu`.
+    window : int, default=3
+        Odd length :math:`n + 1` of the input window of ``"knn"`` and
+        classifiers; positions beyond either end hold a terminal symbol.
+    n_neighbors : int, default=1
+        The number k of neighbours of the ``"knn"`` classifier.
+    coordinate_weight : float, default=1.0
+        The factor :math:`w` on the coordinates in the classifier's features
+        (see :func:`~preimage.dependency.string_preimage_features`); 0 gives the
+        plain window classifier.
+    candidates : list, default=None
+        Candidate outputs of ``"candidates"``; None takes the training outputs.
+    joint_output : bool, default=None
+        Whether the output kernel takes ``(x, y)`` pairs; None asks the kernel
+        (:attr:`~preimage.kernels.SequenceKernel.joint`).
+    method_params : dict, default=None
+        Options of the method (e.g. ``{"max_iter": 100}`` for the fixed
+        point, ``{"kernel": "rbf", "gamma": 0.5, "alpha": 1.0}`` for
+        ``"learned"``, parameters of the classifier).
+
+    Attributes
+    ----------
+    input_kernel_, output_kernel_ : object
+        The resolved kernels (Gram blocks ``k(A, B)``).
+    fit_result_ : KDEResult
+        The fit on the Gram matrices (:func:`preimage.dependency.fit_kde`).
+    coordinates_, dual_coef_ : ndarray of shape (n_samples, r)
+        :math:`P`, the centred output coordinates of the training outputs,
+        and :math:`\beta`: estimated coordinates of :math:`x` are
+        :math:`k(x, X)\,\beta`.
+    eigenvalues_ : ndarray of shape (r,)
+        Eigenvalues of the centred output Gram matrix.
+    n_components_ : int
+        The number :math:`r` of output principal axes.
+    X_fit_, Y_fit_ : list or ndarray
+        Training inputs and outputs.
+    output_space_ : OutputSpace
+        The training pairs in the output feature space (kernel, kinds, fit).
+    decoder_ : Decoder
+        The fitted decoder; its fitted attributes are the estimator's too:
+        ``classifier_``, ``symbols_`` (the input alphabet of the windows),
+        ``output_symbols_`` (the classifier's classes index it) of
+        ``"knn"`` and classifiers; ``candidates_`` of ``"candidates"``;
+        ``solver_`` of pre-image methods.
+    n_features_in_ : int
+        Number of input features (numeric inputs only).
+
+    Notes
+    -----
+    With a linear output kernel, all output components and a pre-image
+    method that is exact for the linear kernel (``"exact"``), the prediction
+    is :math:`k(x, X)\,\beta V^\top + \bar{y}` with :math:`V` the principal
+    directions of the centred outputs: multi-output regression of the
+    centred outputs in the chosen form. The input Gram matrix is not centred
+    (the map has no bias; the targets :math:`P` have mean zero).
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2: KDE, eqs. 4 and 5; Sec. 3.2: pre-images of strings of
+    known length; Sec. 4: the string prediction experiment).
+
+    Examples
+    --------
+    >>> from preimage import KernelDependencyEstimator
+    >>> from preimage.datasets import make_kde_strings
+    >>> from preimage.kernels import (JointSpectrumKernel, KernelDistanceRBF,
+    ...                               NormalizedKernel, SpectrumKernel)
+    >>> X, Y, _ = make_kde_strings(40, random_state=0)
+    >>> kde = KernelDependencyEstimator(
+    ...     KernelDistanceRBF(NormalizedKernel(SpectrumKernel(3))),
+    ...     NormalizedKernel(JointSpectrumKernel(3)), n_neighbors=5).fit(X[:30], Y[:30])
+    >>> pred = kde.predict(X[30:])
+    >>> [len(y) for y in pred] == [len(x) for x in X[30:]]
+    True
+    >>> 0.5 < kde.score(X[30:], Y[30:]) <= 1.0
+    True
+    """
+
+    decoder_: Any  # the fitted Decoder, whose subclass's attributes are read below
+
+    _parameter_constraints: dict = {
+        "input_kernel": [StrOptions(set(KERNELS)), Kernel, SequenceKernel, callable],
+        "output_kernel": [StrOptions(set(KERNELS)), Kernel, SequenceKernel, callable],
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "regression": [StrOptions(set(REGRESSIONS))],
+        "method": [
+            StrOptions(set(DECODERS) | set(PREIMAGE_METHODS)),
+            HasMethods(["solve"]),
+            HasMethods(["fit", "predict"]),
+            callable,
+        ],
+        "window": [Interval(Integral, 1, None, closed="left")],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "coordinate_weight": [Interval(Real, 0, None, closed="left")],
+        "candidates": ["array-like", None],
+        "joint_output": ["boolean", None],
+        "method_params": [dict, None],
+    }
+
+    def __init__(
+        self,
+        input_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear",
+        output_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear",
+        *,
+        n_components: int | None = None,
+        alpha: float = 1.0,
+        regression: str = "paper",
+        method: Any = "knn",
+        window: int = 3,
+        n_neighbors: int = 1,
+        coordinate_weight: float = 1.0,
+        candidates: Sequences | ArrayLike | None = None,
+        joint_output: bool | None = None,
+        method_params: dict[str, Any] | None = None,
+    ) -> None:
+        self.input_kernel = input_kernel
+        self.output_kernel = output_kernel
+        self.n_components = n_components
+        self.alpha = alpha
+        self.regression = regression
+        self.method = method
+        self.window = window
+        self.n_neighbors = n_neighbors
+        self.coordinate_weight = coordinate_weight
+        self.candidates = candidates
+        self.joint_output = joint_output
+        self.method_params = method_params
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: Sequences | ArrayLike, Y: Sequences | ArrayLike) -> Self:
+        """Fit the map from inputs to output coordinates, and the decoder.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or list of sequences
+            Training inputs: numeric arrays or sequences, as `input_kernel`
+            takes them.
+        Y : array-like of shape (n_samples,) or (n_samples, n_outputs), or list of sequences
+            Training outputs, one per input: numeric vectors or sequences, as
+            `output_kernel` takes them.
+
+        Returns
+        -------
+        KernelDependencyEstimator
+            The fitted estimator.
+        """
+        if self.window % 2 == 0:
+            raise ValueError(
+                f"'window' must be odd (a window centred at each position), got {self.window!r}"
+            )
+        input_kind = data_kind(self.input_kernel, X, "input_kernel", "X")
+        X = self._check_inputs(X, input_kind, reset=True)
+        space = OutputSpace.of_pairs(X, Y, self.output_kernel, input_kind, joint=self.joint_output)
+        self.input_kernel_ = resolve_kernel(self.input_kernel, input_kind, X)
+        self.output_kernel_ = space.kernel
+        self.X_fit_, self.Y_fit_ = X, space.Y
+        self.fit_result_ = space.fit(
+            self.input_kernel_, self.n_components, alpha=self.alpha, regression=self.regression
+        )
+        self.output_space_ = space
+        self.coordinates_ = self.fit_result_.coordinates
+        self.dual_coef_ = self.fit_result_.weights
+        self.eigenvalues_ = self.fit_result_.output_pca.eigenvalues
+        self.n_components_ = self.eigenvalues_.shape[0]
+        self.decoder_ = make_decoder(
+            self.method,
+            self.method_params,
+            window=self.window,
+            n_neighbors=self.n_neighbors,
+            coordinate_weight=self.coordinate_weight,
+            candidates=self.candidates,
+        ).fit(X, space.Y, space)
+        return self
+
+    def _check_inputs(self, X: Any, kind: str, *, reset: bool = False) -> list[Any] | np.ndarray:
+        if kind == "vector":
+            return validate_estimator_input(self, X, reset=reset)
+        return check_sequences(X, "X", min_samples=1)
+
+    def _inputs_for(self, X: Any, n: int, what: str) -> list[Any] | np.ndarray:
+        if X is None:
+            raise ValueError(
+                f"'X' is needed by {what} with this pre-image or output "
+                "kernel (input windows, or (x, y) pairs of a joint kernel)"
+            )
+        X = self._check_inputs(X, self.output_space_.input_kind)
+        if len(X) != n:
+            raise ValueError(
+                f"'X' must hold one input per row of the coordinates ({n}), got {len(X)}"
+            )
+        return X
+
+    # the decoder's fitted attributes, under the estimator's names (documented)
+    @property
+    def classifier_(self) -> Any:
+        """The fitted position classifier of ``"knn"`` and classifiers."""
+        return self.decoder_.classifier_
+
+    @property
+    def symbols_(self) -> list[Any]:
+        """The input alphabet of the windows of ``"knn"`` and classifiers."""
+        return self.decoder_.symbols_
+
+    @property
+    def output_symbols_(self) -> list[Any]:
+        """The output alphabet of ``"knn"`` and classifiers, indexed by the classes."""
+        return self.decoder_.output_symbols_
+
+    @property
+    def candidates_(self) -> list[Any] | np.ndarray:
+        """The checked candidate outputs of ``"candidates"``."""
+        return self.decoder_.candidates_
+
+    @property
+    def solver_(self) -> PreimageSolver:
+        """The fitted pre-image solver of a pre-image method."""
+        return self.decoder_.solver_
+
+    def predict_coordinates(self, X: Sequences | ArrayLike) -> np.ndarray:
+        r"""Return the estimated output coordinates of inputs.
+
+        The coordinates :math:`k(x, X_{\mathrm{fit}})\,\beta` on the output
+        principal axes (see :func:`preimage.dependency.predict_coordinates`).
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n_features) or list of sequences
+            Inputs of the kind of the training inputs.
+
+        Returns
+        -------
+        ndarray of shape (n, r)
+            The estimated coordinates, one row per input.
+        """
+        check_is_fitted(self)
+        X = self._check_inputs(X, self.output_space_.input_kind)
+        return predict_coordinates(self.input_kernel_(X, self.X_fit_), self.fit_result_)
+
+    def transform_outputs(
+        self, Y: Sequences | ArrayLike, X: Sequences | ArrayLike | None = None
+    ) -> np.ndarray:
+        r"""Return the output coordinates of outputs.
+
+        The centred coordinates :math:`\langle \phi_l(y) - \mu, v_j \rangle`
+        on the output principal axes; with a joint output kernel those of the
+        pairs :math:`(x_i, y_i)`.
+
+        Parameters
+        ----------
+        Y : array-like or list of sequences
+            Outputs of the kind (and width) of the training outputs.
+        X : array-like or list of sequences, default=None
+            The inputs the outputs belong to, one per output; needed with a
+            joint output kernel only.
+
+        Returns
+        -------
+        ndarray of shape (n, r)
+            The coordinates, one row per output.
+        """
+        check_is_fitted(self)
+        Y = self.output_space_.check_outputs(Y)
+        if self.output_space_.joint:
+            X = self._inputs_for(X, len(Y), "transform_outputs")
+        return self.output_space_.coordinates(Y, X)
+
+    def decode(
+        self, coordinates: ArrayLike, X: Sequences | ArrayLike | None = None
+    ) -> list[Any] | np.ndarray:
+        """Decode output coordinates into outputs (pre-images).
+
+        Parameters
+        ----------
+        coordinates : array-like of shape (n, r)
+            Output coordinates, e.g. :meth:`predict_coordinates` of inputs or
+            :meth:`transform_outputs` of known outputs.
+        X : array-like or list of sequences, default=None
+            The inputs the outputs belong to, one per row of `coordinates`;
+            needed by ``"knn"`` and classifiers (windows, output lengths) and
+            by ``"candidates"`` with a joint kernel.
+
+        Returns
+        -------
+        list or ndarray
+            A list of strings (or tuples of symbols), or an array of vector
+            outputs.
+        """
+        check_is_fitted(self)
+        C = check_array_2d(coordinates, "coordinates", n_features=self.n_components_)
+        if self.decoder_.needs_inputs:
+            X = self._inputs_for(X, len(C), "decode")
+        return self.output_space_.outputs(self.decoder_.decode(C, X))
+
+    def expansion(self, coordinates: ArrayLike) -> FeatureExpansion:
+        r"""Return the output-space points of coordinates as expansions.
+
+        The point :math:`\sum_j \hat{p}_j v_j + \mu` of each row
+        :math:`\hat{p}` of `coordinates`, as an expansion over the training
+        outputs (numeric outputs and a preimage
+        :class:`~preimage.kernels.Kernel` only).
+
+        Parameters
+        ----------
+        coordinates : array-like of shape (n, r)
+            Output coordinates.
+
+        Returns
+        -------
+        FeatureExpansion
+            The :math:`n` points, over the training outputs.
+        """
+        check_is_fitted(self)
+        C = check_array_2d(coordinates, "coordinates", n_features=self.n_components_)
+        return self.output_space_.expansion(C)
+
+    def predict(self, X: Sequences | ArrayLike) -> list[Any] | np.ndarray:
+        """Predict the outputs of inputs: the pre-images of their estimated coordinates.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n_features) or list of sequences
+            Inputs of the kind of the training inputs.
+
+        Returns
+        -------
+        list or ndarray
+            The predicted outputs: a list of strings (or tuples of symbols),
+            or an array of vector outputs (1-D if the training outputs were).
+        """
+        return self.decode(self.predict_coordinates(X), X)
+
+    def score(self, X: Sequences | ArrayLike, y: Sequences | ArrayLike) -> float:
+        r"""Return the accuracy of the predictions for `X` against the true outputs `y`.
+
+        The fraction of output symbols correct for string outputs, pooled
+        over strings (see :func:`preimage.dependency.symbol_accuracy`); the
+        :math:`R^2` averaged over output dimensions for vector outputs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n_features) or list of sequences
+            Inputs of the kind of the training inputs.
+        y : array-like or list of sequences
+            Their true outputs (named as in every scikit-learn score).
+
+        Returns
+        -------
+        float
+            The fraction of symbols correct, or the :math:`R^2`.
+        """
+        pred = self.predict(X)
+        if self.output_space_.kind == "sequence":
+            return symbol_accuracy(check_sequences(y, "y", min_samples=1), pred)
+        return float(r2_score(np.asarray(y), pred))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.target_tags.multi_output = True  # vectors of any width, or strings
+        # A kernel on numbers takes 2-D arrays, one on sequences lists of
+        # sequences, a callable either.
+        kernel = self.input_kernel
+        sequences = isinstance(kernel, SequenceKernel) and not kernel.vector_input
+        tags.input_tags.two_d_array = not sequences
+        tags.input_tags.string = not isinstance(kernel, (str, Kernel, SequenceKernel)) or sequences
+        return tags

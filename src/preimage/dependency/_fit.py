@@ -1,0 +1,448 @@
+"""Kernel dependency estimation on Gram matrices: the output coordinates and
+the regression that predicts them (Weston et al. 2003; Bakır, Weston &
+Schölkopf 2004, Sec. 2.2).
+
+With m training pairs, input Gram ``K_st = k(x_s, x_t)`` and output Gram
+``L_st = l(y_s, y_t)``:
+
+1. kernel PCA of the centred output Gram ``HLH`` gives r principal axes
+   ``v_j = Σ_i α_ji φ_l(y_i)`` and the centred coordinates
+   ``P_ij = ⟨φ_l(y_i) − μ, v_j⟩ = u_ij √λ_j`` of the training outputs;
+2. for every axis, a regression of ``P_·j`` on the inputs with
+   ``g(x) = Σ_s β_sj k(x_s, x)``,
+
+       min_β ‖P − Kβ‖² + γ‖β‖²   ⇒   β = (KᵀK + γI)⁻¹ KᵀP          (paper, eq. 4)
+
+   (K is symmetric, so ``KᵀP = KP`` as printed), or kernel ridge regression,
+   which penalises the RKHS norm ``γ βᵀKβ`` of g:  ``β = (K + γI)⁻¹ P``;
+3. the estimated coordinates of a new x are the row ``k(x, X) β``; those of
+   a known output y are ``⟨φ_l(y) − μ, v_j⟩`` from its kernel row
+   ``l(y, Y)``. γ is ``alpha`` here, as everywhere in the library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import warnings
+
+import numpy as np
+from scipy import linalg
+
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import (
+    check_array_2d,
+    check_gram,
+    check_magnitude,
+    check_positive,
+    refuse_overflow,
+)
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
+from preimage.kpca._fit import KernelPCAResult, fit_kernel_pca, transform_block
+
+__all__ = [
+    "KDEResult",
+    "REGRESSIONS",
+    "fit_kde",
+    "kde_regression",
+    "output_coordinates",
+    "predict_coordinates",
+]
+
+#: Forms of the regression from inputs to output coordinates.
+REGRESSIONS = ("paper", "ridge")
+
+
+@dataclass
+class KDEResult:
+    r"""What kernel dependency estimation keeps from the training Gram matrices.
+
+    The output kernel PCA, the centred coordinates :math:`P` of the training
+    outputs and the weights :math:`\beta` of the map from inputs to output
+    coordinates: the estimated coordinates of an input :math:`x` are
+    :math:`k(x, X)\,\beta`. Made by :func:`fit_kde`; the fields are
+    attributes of the same names.
+
+    Parameters
+    ----------
+    output_pca : KernelPCAResult
+        Kernel PCA of the output Gram matrix :math:`L` (axes :math:`v_j`,
+        centring terms).
+    coordinates : ndarray of shape (m, r)
+        The centred coordinates :math:`P` of the training outputs,
+        :math:`P_{ij} = u_{ij} \sqrt{\lambda_j}`.
+    weights : ndarray of shape (m, r)
+        The weights :math:`\beta` of the map :math:`x \mapsto k(x, X)\,\beta`.
+    alpha : float
+        The strength :math:`\gamma` of the regression's penalty.
+    regression : {"paper", "ridge"}
+        The form of the regression (see :func:`kde_regression`).
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2: the decomposition of the outputs and the map learned to
+    their coordinates).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.dependency import fit_kde
+    >>> Y = np.array([[-1.0], [1.0]])           # two outputs with mean 0
+    >>> result = fit_kde(np.eye(2), Y @ Y.T)    # linear output kernel
+    >>> np.round(np.abs(result.coordinates), 4)  # the outputs, up to sign
+    array([[1.],
+           [1.]])
+    >>> result.alpha, result.regression
+    (1.0, 'paper')
+    """
+
+    output_pca: KernelPCAResult
+    coordinates: np.ndarray
+    weights: np.ndarray
+    alpha: float
+    regression: str
+
+
+def kde_regression(
+    K: ArrayLike, P: ArrayLike, alpha: float = 1.0, regression: str = "paper"
+) -> np.ndarray:
+    r"""Return the weights :math:`\beta` of the map from inputs to output coordinates.
+
+    For every output axis :math:`j` the map
+    :math:`g_j(x) = \sum_s \beta_{sj} k(x_s, x)` is fitted to the coordinates
+    :math:`P_{ij}` of the training outputs (Bakır, Weston & Schölkopf 2004,
+    Sec. 2.2, eq. 3). The paper's form (``"paper"``, eq. 4; Weston et al.
+    2003) penalises the norm of the weights,
+
+    .. math::
+
+        \beta = \arg\min_\beta \|P - K\beta\|^2 + \gamma \|\beta\|^2
+              = (K^\top K + \gamma I)^{-1} K^\top P,
+
+    printed as :math:`(K^\top K + \gamma I)^{-1} K P` (:math:`K` is
+    symmetric); kernel ridge regression (``"ridge"``) penalises the RKHS
+    norm of :math:`g_j`,
+
+    .. math::
+
+        \beta = \arg\min_\beta \|P - K\beta\|^2 + \gamma\, \beta^\top K \beta
+              = (K + \gamma I)^{-1} P.
+
+    Both predict :math:`k(x, X)\,\beta`. On an eigenvalue :math:`\lambda` of
+    :math:`K` their spectral filters are :math:`\lambda^2 / (\lambda^2 + \gamma)`
+    (paper) and :math:`\lambda / (\lambda + \gamma)` (ridge): for the same
+    :math:`\gamma` the paper's form shrinks more on eigenvalues below 1, and
+    less on eigenvalues above 1.
+
+    Parameters
+    ----------
+    K : array-like of shape (m, m)
+        Input Gram matrix :math:`K_{st} = k(x_s, x_t)`, not centred: the map
+        has no bias, and the targets :math:`P` have mean zero.
+    P : array-like of shape (m, r)
+        Targets, the output coordinates of the training outputs.
+    alpha : float, default=1.0
+        The strength :math:`\gamma > 0` of the penalty.
+    regression : {"paper", "ridge"}, default="paper"
+        The form of the regression: the paper's (eq. 4) or kernel ridge
+        regression.
+
+    Returns
+    -------
+    ndarray of shape (m, r)
+        The weights :math:`\beta`.
+
+    Warns
+    -----
+    NumericalWarning
+        If the system is not positive definite to working precision (a
+        kernel that is not positive semi-definite, or a :math:`\gamma`
+        negligible against a singular :math:`K`): :math:`\beta` is then the
+        least-norm solution, from the pseudo-inverse.
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2, eqs. 3 and 4).
+
+    Examples
+    --------
+    With :math:`K = 2I` (eigenvalue 2) and :math:`\gamma = 2`, the paper's
+    weights are :math:`2 / (2^2 + 2) = 1/3` of the targets, kernel ridge
+    regression's :math:`1 / (2 + 2)`:
+
+    >>> import numpy as np
+    >>> from preimage.dependency import kde_regression
+    >>> K, P = 2 * np.eye(2), np.array([[1.0], [-1.0]])
+    >>> np.round(kde_regression(K, P, alpha=2.0), 4)
+    array([[ 0.3333],
+           [-0.3333]])
+    >>> np.round(kde_regression(K, P, alpha=2.0, regression="ridge"), 4)
+    array([[ 0.25],
+           [-0.25]])
+    """
+    if regression not in REGRESSIONS:
+        raise ValueError(f"'regression' must be one of {list(REGRESSIONS)}, got {regression!r}")
+    K = _check_gram(K, "K")
+    P = check_array_2d(P, "P", dtype=np.float64, min_samples=0)
+    if P.shape[0] != K.shape[0]:
+        raise ValueError(
+            f"'P' must have shape ({K.shape[0]}, r), one row per row of 'K', got shape {P.shape}"
+        )
+    alpha = check_positive(alpha, "alpha")
+    # _check_gram bounds |K_ij| by √(max/4m), so KᵀK cannot overflow.
+    if regression == "paper":
+        A = K.T @ K
+        B = K.T @ P
+    else:
+        A = K.copy()
+        B = P
+    A.flat[:: A.shape[0] + 1] += alpha
+    # Both systems are symmetric positive definite for γ > 0 and K ⪰ 0. A
+    # kernel that is not positive semi-definite (a user's callable), or a γ
+    # negligible against a singular K, leaves them indefinite or singular to
+    # working precision: then β is the least-norm solution from the
+    # eigendecomposition (the pseudo-inverse), with a warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", linalg.LinAlgWarning)
+        try:
+            return linalg.solve(A, B, assume_a="pos")
+        except (linalg.LinAlgError, linalg.LinAlgWarning):
+            pass
+    warn(
+        f"the regression matrix ({'KᵀK' if regression == 'paper' else 'K'} + γI) is "
+        f"not positive definite to working precision (γ = 'alpha' = {alpha:.3g}; is the "
+        "input kernel positive semi-definite, and γ not negligible against it?); solved "
+        "with its pseudo-inverse instead of Cholesky",
+        NumericalWarning,
+    )
+    return linalg.pinvh(A) @ B
+
+
+def _check_gram(K: ArrayLike, name: str) -> np.ndarray:
+    """A finite, square, non-empty float64 Gram matrix whose entries are small
+    enough that ``KᵀK`` cannot overflow (:func:`check_magnitude`)."""
+    return check_magnitude(check_gram(K, name, dtype=np.float64)[0], name)
+
+
+def fit_kde(
+    K: ArrayLike,
+    L: ArrayLike,
+    n_components: int | None = None,
+    *,
+    alpha: float = 1.0,
+    regression: str = "paper",
+) -> KDEResult:
+    r"""Fit kernel dependency estimation on Gram matrices.
+
+    Kernel PCA of the centred output Gram matrix :math:`HLH`, with
+    :math:`H = I - \frac{1}{m} \mathbf{1}\mathbf{1}^\top`, gives :math:`r`
+    principal axes :math:`v_j = \sum_i \alpha_{ji} \phi_l(y_i)` and the centred
+    coordinates of the training outputs,
+
+    .. math::
+
+        P_{ij} = \langle \phi_l(y_i) - \mu, v_j \rangle = u_{ij} \sqrt{\lambda_j},
+
+    with :math:`u_j` the unit eigenvectors and :math:`\lambda_j` the
+    eigenvalues of :math:`HLH`, and :math:`\mu` the mean of the training
+    outputs in the output feature space; :func:`kde_regression` then learns
+    the weights :math:`\beta` of the map :math:`x \mapsto k(x, X)\,\beta` to
+    these coordinates (Bakır, Weston & Schölkopf 2004, Sec. 2.2, steps 1 and
+    2).
+
+    Parameters
+    ----------
+    K : array-like of shape (m, m)
+        Input Gram matrix :math:`K_{st} = k(x_s, x_t)`.
+    L : array-like of shape (m, m)
+        Output Gram matrix :math:`L_{st} = l(y_s, y_t)`, uncentred; for a
+        joint kernel, of the pairs :math:`(x_i, y_i)`.
+    n_components : int, default=None
+        The number :math:`r` of output principal axes kept; None keeps all
+        with a non-zero eigenvalue.
+    alpha : float, default=1.0
+        The strength :math:`\gamma > 0` of the regression's penalty.
+    regression : {"paper", "ridge"}, default="paper"
+        The form of the regression (see :func:`kde_regression`).
+
+    Returns
+    -------
+    KDEResult
+        The output kernel PCA, the coordinates :math:`P` and the weights
+        :math:`\beta`.
+
+    Raises
+    ------
+    ValueError
+        If :math:`L` has no principal component above rounding level (every
+        output is the same point of the output feature space).
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2: the decomposition of the outputs and the learning of the
+    map).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage.dependency import fit_kde, predict_coordinates
+    >>> X = np.random.default_rng(0).normal(size=(20, 3))
+    >>> X -= X.mean(axis=0)            # no bias in the map: centred linear data
+    >>> Y = X @ np.ones((3, 2))
+    >>> result = fit_kde(X @ X.T, Y @ Y.T, alpha=1e-6)
+    >>> result.coordinates.shape       # rank of the centred outputs: 1
+    (20, 1)
+    >>> bool(np.allclose(predict_coordinates(X @ X.T, result), result.coordinates,
+    ...                  atol=1e-4))
+    True
+    """
+    K = _check_gram(K, "K")
+    L = _check_gram(L, "L")
+    if K.shape != L.shape:
+        raise ValueError(
+            f"'K' and 'L' must have the same shape (one row per training "
+            f"pair), got {K.shape} and {L.shape}"
+        )
+    alpha = check_positive(alpha, "alpha")
+    pca = fit_kernel_pca(L, n_components, copy=True, names="'L' (the outputs' Gram matrix)")
+    if not (pca.eigenvalues > 0).any():
+        raise ValueError(
+            "'L' (the output Gram matrix) has no principal component above rounding "
+            "level: every output is the same point of the output feature space, so "
+            "there are no output coordinates to learn; KDE needs at least two distinct "
+            "outputs 'Y'"
+        )
+    P = pca.eigenvectors * np.sqrt(pca.eigenvalues)
+    beta = kde_regression(K, P, alpha, regression)
+    return KDEResult(pca, P, beta, float(alpha), regression)
+
+
+def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
+    r"""Return the estimated output coordinates of inputs from their kernel rows.
+
+    .. math::
+
+        \hat{c}(x) = k(x, X)\,\beta = \Bigl(\sum_s \beta_{sj}\, k(x_s, x)\Bigr)_{j=1}^{r},
+
+    the map learned by :func:`fit_kde`: the point of the output feature space
+    whose pre-image is the output of :math:`x` (Bakır, Weston & Schölkopf
+    2004, Sec. 2.2, step 3 and eq. 5).
+
+    Parameters
+    ----------
+    K_x : array-like of shape (n, m)
+        Kernel rows :math:`k(x, x_s)` of :math:`n` inputs against the
+        :math:`m` training inputs.
+    result : KDEResult
+        The fit of :func:`fit_kde`.
+
+    Returns
+    -------
+    ndarray of shape (n, r)
+        The estimated coordinates, one row per input.
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2: the testing phase, eq. 5).
+
+    Examples
+    --------
+    With :math:`K = I` and :math:`\gamma = 1` the weights are
+    :math:`\beta = (I + I)^{-1} P = P / 2`: the first training input gets
+    half the coordinate of its output.
+
+    >>> import numpy as np
+    >>> from preimage.dependency import fit_kde, predict_coordinates
+    >>> Y = np.array([[-1.0], [1.0]])
+    >>> result = fit_kde(np.eye(2), Y @ Y.T, alpha=1.0)
+    >>> c = predict_coordinates([[1.0, 0.0]], result)
+    >>> print(f"{c[0, 0] / result.coordinates[0, 0]:.4f}")
+    0.5000
+    """
+    K_x = check_array_2d(
+        K_x, "K_x", dtype=np.float64, min_samples=0, n_features=result.weights.shape[0]
+    )
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = K_x @ result.weights
+    return _refuse_overflow(out, "'K_x'")
+
+
+def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
+    r"""Return the centred coordinates of outputs from their output kernel rows.
+
+    .. math::
+
+        c_j(y) = \langle \phi_l(y) - \mu, v_j \rangle,
+        \qquad j = 1, \ldots, r,
+
+    the kernel PCA coordinates of :math:`y` in the output feature space,
+    computed from its kernel row :math:`[l(y, y_i)]_i` (Bakır, Weston &
+    Schölkopf 2004, Sec. 2.2, step 1: the principal components of any
+    object :math:`y`).
+
+    Parameters
+    ----------
+    L_y : array-like of shape (n, m)
+        Output kernel rows :math:`l(y, y_i)` of :math:`n` outputs against the
+        :math:`m` training outputs.
+    result : KDEResult
+        The fit of :func:`fit_kde`.
+
+    Returns
+    -------
+    ndarray of shape (n, r)
+        The centred coordinates, one row per output.
+
+    References
+    ----------
+    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
+    dependency estimation. NIPS 15, 2003.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.2: the decomposition of the outputs).
+
+    Examples
+    --------
+    With a linear output kernel the coordinate of an output is the output
+    itself less the mean (0 here), up to the sign of the axis:
+
+    >>> import numpy as np
+    >>> from preimage.dependency import fit_kde, output_coordinates
+    >>> Y = np.array([[-1.0], [1.0]])
+    >>> result = fit_kde(np.eye(2), Y @ Y.T)
+    >>> y = np.array([[3.0]])
+    >>> np.round(np.abs(output_coordinates(y @ Y.T, result)), 4)
+    array([[3.]])
+    """
+    L_y = check_array_2d(
+        L_y, "L_y", dtype=np.float64, min_samples=0, n_features=result.coordinates.shape[0]
+    )
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = transform_block(L_y, result.output_pca)
+    return _refuse_overflow(out, "'L_y'")
+
+
+def _refuse_overflow(out, names):
+    """Refuse coordinates that overflowed: kernel rows too large for the fit."""
+    return refuse_overflow(
+        out,
+        "the coordinates",
+        names,
+        "their kernel values are too large for the fitted weights; rescale the data",
+    )

@@ -1,0 +1,93 @@
+"""The kinds of data file, the :class:`DataSource` a reader returns, and the
+checks of an output path."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["DATA_KINDS", "SUFFIX_KINDS", "SUPPORTED", "DataSource", "check_target", "output_kind"]
+
+#: The kinds of data :func:`read_data` and :func:`write_data` understand, for help text.
+DATA_KINDS = (".npy", ".npz", ".csv", "a folder of .png images")
+
+#: A file's kind by its suffix (lower case); a folder is ``"png"``.
+SUFFIX_KINDS = {".npy": "npy", ".npz": "npz", ".csv": "csv"}
+SUPPORTED = ", ".join(DATA_KINDS[:-1]) + " or " + DATA_KINDS[-1]
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """Where a data array came from, as far as writing it back needs to know.
+
+    :func:`read_data` returns one with the array it reads;
+    :func:`write_data` takes it to write results in the same layout. Each
+    parameter is kept as the attribute of the same name (the instance is
+    frozen).
+
+    Parameters
+    ----------
+    kind : {"npy", "npz", "csv", "png"}
+        The file type; ``"png"`` is a folder of PNG images.
+    path : pathlib.Path
+        The file or folder read.
+    image_shape : tuple of int or None
+        ``(height, width)`` of each sample when the data are images (a PNG
+        folder or a 3-D array), else None.
+    names : tuple of str or None
+        The image file names, in the order of the rows (PNG folders only).
+    key : str or None
+        The entry of the ``.npz`` archive that was read.
+    header : tuple of str or None
+        The column names of a CSV file's header row, if it had one.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from preimage.io import read_data
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "images.npy"
+    ...     np.save(path, np.zeros((5, 2, 3)))  # five 2 x 3 images
+    ...     X, source = read_data(path)
+    >>> X.shape, source.kind, source.image_shape
+    ((5, 6), 'npy', (2, 3))
+    """
+
+    kind: str
+    path: Path
+    image_shape: tuple[int, int] | None = None
+    names: tuple[str, ...] | None = None
+    key: str | None = None
+    header: tuple[str, ...] | None = None
+
+
+def output_kind(path):
+    """The kind of data `path` names: its suffix's, or a PNG folder if it has none."""
+    suffix = path.suffix.lower()
+    if suffix in SUFFIX_KINDS:
+        return SUFFIX_KINDS[suffix]
+    if suffix == "":
+        return "png"
+    raise ValueError(
+        f"{path}: unsupported kind of output {suffix!r}; supported are "
+        f"{SUPPORTED} (a path without a suffix)"
+    )
+
+
+def check_target(path, kind, overwrite):
+    """Refuse an existing `path`, unless `overwrite` and it is of the same sort
+    (a file for a file, a folder for a PNG folder)."""
+    if not (path.exists() or path.is_symlink()):
+        return
+    if kind == "png" and not path.is_dir():
+        raise NotADirectoryError(
+            f"{path}: exists and is a file; refusing to replace a file with a folder of images"
+        )
+    if kind != "png" and path.is_dir():
+        raise IsADirectoryError(
+            f"{path}: exists and is a folder; refusing to replace a folder with a .{kind} file"
+        )
+    if not overwrite:
+        raise FileExistsError(
+            f"{path}: already exists; refusing to overwrite it (pass --force, or overwrite=True)"
+        )

@@ -1,0 +1,258 @@
+"""Folders of PNG images: one grayscale image a sample, in [0, 1].
+
+Reading takes the folder's ``*.png`` files (any case of the suffix: ``.png``,
+``.PNG``) in natural order (``img2`` before ``img10``) and scales 8-bit values
+by 1/255 and 16-bit values by 1/65535; writing stores ``round(255 x)`` of the
+values clipped to [0, 1] as 8-bit images, fills a new hidden folder beside the
+target and renames it into place
+(:func:`preimage.io._files.atomic_dir`).
+
+Reading opens nothing it has not checked, and decodes nothing before it knows
+what the whole folder will cost:
+
+1. The names: hidden files (a leading dot) are skipped; every other ``*.png``
+   name must be a regular file, or a symbolic link to a regular file inside
+   the folder (a link that leads out of it, a dangling link, a FIFO, a socket,
+   a device or a folder is an error naming it, and is never opened: opening a
+   FIFO would wait for a writer). Two names that differ only in case are an
+   error: they could not be written back one for one on a file system that
+   ignores case.
+2. The headers: each file's size is read from its ``IHDR`` chunk (33 bytes),
+   and all must be equal.
+3. The memory: the ``n x (height * width)`` float64 array and one image being
+   decoded are checked against the memory budget (:mod:`preimage._utils.memory`).
+4. The pixels, each image decoded into its row; Pillow's limit against
+   decompression bombs (``PIL.Image.MAX_IMAGE_PIXELS``) is an error from its
+   first level (Pillow only warns below twice the limit).
+
+Files are opened non-blocking and checked again once open (``fstat``), so a
+file swapped for a FIFO after the check still cannot block the reader.
+"""
+
+import errno
+import math
+import os
+from pathlib import Path
+import re
+import stat
+import struct
+import warnings
+import zlib
+
+import numpy as np
+
+from preimage._utils.memory import check_dense
+from preimage.io._data_kinds import DataSource
+from preimage.io._files import atomic_dir, file_kind, open_regular
+
+__all__ = ["png_names", "png_shape", "read_png_folder", "write_png_folder"]
+
+_SIXTEEN_BIT_MODES = ("I", "I;16", "I;16B", "I;16L")
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# What a file that is not a PNG image, or a damaged one, raises in Pillow and zlib.
+_DECODING_ERRORS = (
+    OSError,
+    SyntaxError,
+    ValueError,
+    EOFError,
+    IndexError,
+    struct.error,
+    zlib.error,
+)
+
+
+# --- reading ---------------------------------------------------------------
+
+
+def _natural_key(path):
+    # re.split with a group alternates text and digit runs, digits at odd places.
+    parts = re.split(r"(\d+)", path.name)
+    return [int(part) if i % 2 else part.casefold() for i, part in enumerate(parts)], path.name
+
+
+def read_png_folder(folder):
+    files = _png_files(folder)
+    if not files:
+        raise ValueError(f"{folder}: no .png images in this folder")
+    shape = None
+    for entry, target in files:
+        size = _png_size(entry, target)
+        if shape is None:
+            first, shape = entry, size
+        elif size != shape:
+            raise ValueError(
+                f"{entry}: the image is {size[0]}x{size[1]} pixels (height x width), but "
+                f"{first.name} is {shape[0]}x{shape[1]}; all images must have the same size"
+            )
+    n, (height, width) = len(files), shape
+    check_dense(
+        (n + 1, height * width),
+        np.float64,
+        f"{folder}: {n} image{'s' if n > 1 else ''} of {height}x{width} pixels, read as "
+        f"a {n} x {height * width} float64 array with one image being decoded,",
+        hint="read fewer or smaller images",
+    )
+    X = np.empty((n, height * width))
+    for row, (entry, target) in zip(X, files):
+        _read_png(entry, target, row.reshape(shape))
+    return X, DataSource(
+        "png", folder, image_shape=shape, names=tuple(entry.name for entry, _ in files)
+    )
+
+
+def _png_files(folder):
+    """(entry, path to open) of the folder's ``*.png`` files, in natural order,
+    each checked to be a regular file in the folder (see the module's notes)."""
+    root = folder.resolve()
+    entries = sorted(
+        (
+            entry
+            for entry in folder.iterdir()
+            if entry.suffix.lower() == ".png" and not entry.name.startswith(".")
+        ),
+        key=_natural_key,
+    )
+    seen = {}
+    for entry in entries:
+        other = seen.setdefault(entry.name.casefold(), entry.name)
+        if other != entry.name:
+            raise ValueError(
+                f"{folder}: holds {other!r} and {entry.name!r}, names that differ only in "
+                "case; they could not be written back one for one on a file system that "
+                "ignores case (macOS, Windows): rename one"
+            )
+    return [(entry, _regular_file(entry, root)) for entry in entries]
+
+
+def _regular_file(entry, root):
+    """The path to open for `entry`: itself, or where its link leads inside `root`."""
+    try:
+        mode = os.lstat(entry).st_mode
+        target = entry
+        if stat.S_ISLNK(mode):
+            try:
+                target = Path(os.path.realpath(entry, strict=True))
+            except OSError as exc:
+                reason = "which does not exist" if exc.errno == errno.ENOENT else exc.strerror
+                raise ValueError(
+                    f"{entry}: a symbolic link to {os.readlink(entry)!r}, {reason}"
+                ) from None
+            if not target.is_relative_to(root):
+                raise ValueError(
+                    f"{entry}: a symbolic link to {target}, outside the folder {root}; only "
+                    "links to files inside the folder are read (copy the image into it)"
+                )
+            mode = os.stat(target).st_mode
+    except OSError as exc:
+        raise ValueError(f"{entry}: cannot be examined ({exc.strerror})") from None
+    if not stat.S_ISREG(mode):
+        raise ValueError(
+            f"{entry}: {file_kind(mode)}, not a regular file; only image files are read "
+            "(it was not opened)"
+        )
+    return target
+
+
+def _png_size(entry, target):
+    """(height, width) from the ``IHDR`` chunk, without decoding anything."""
+    with open_regular(target, entry) as file:
+        head = file.read(24)
+    if len(head) < 24 or head[:8] != _SIGNATURE or head[12:16] != b"IHDR":
+        raise ValueError(f"{entry}: cannot be read as a PNG image (no PNG header)")
+    width, height = struct.unpack(">II", head[16:24])
+    if not (width and height):
+        raise ValueError(f"{entry}: cannot be read as a PNG image (its size is {width}x{height})")
+    return height, width
+
+
+def _image_pixel_limit():
+    """Pillow's limit of pixels an image may have (None: no limit)."""
+    from PIL import Image
+
+    return Image.MAX_IMAGE_PIXELS
+
+
+def _read_png(entry, target, out):
+    """Decode one PNG image into `out` (height x width float64) as grayscale in [0, 1]."""
+    from PIL import Image
+
+    limit, pixels = _image_pixel_limit(), out.size
+    if limit is not None and pixels > limit:
+        raise ValueError(
+            f"{entry}: the image is {out.shape[0]}x{out.shape[1]} = {pixels:,} pixels, over "
+            f"Pillow's limit of {limit:,} against decompression bombs "
+            "(PIL.Image.MAX_IMAGE_PIXELS); refused without decoding it"
+        )
+    with open_regular(target, entry) as file:
+        try:
+            with warnings.catch_warnings():
+                # Pillow warns up to twice its limit, and raises only beyond.
+                warnings.simplefilter("error", Image.DecompressionBombWarning)
+                with Image.open(file, formats=["PNG"]) as image:
+                    if image.size != out.shape[::-1]:
+                        raise ValueError(f"its size changed to {image.size[1]}x{image.size[0]}")
+                    if image.mode in _SIXTEEN_BIT_MODES:
+                        # convert("L") would clip 16-bit values at 255 rather than scale them.
+                        np.divide(np.asarray(image), 65535, out=out)
+                        np.clip(out, 0, 1, out=out)
+                    else:
+                        np.divide(np.asarray(image.convert("L")), 255, out=out)
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+            raise ValueError(
+                f"{entry}: refused as a possible decompression bomb, not decoded: {exc} "
+                "(Pillow's PIL.Image.MAX_IMAGE_PIXELS)"
+            ) from None
+        except _DECODING_ERRORS as exc:
+            raise ValueError(f"{entry}: cannot be read as a PNG image ({exc})") from None
+
+
+# --- writing ---------------------------------------------------------------
+
+
+def png_shape(path, n_features, image_shape, source):
+    if image_shape is not None:
+        return image_shape
+    if source is not None and source.image_shape is not None:
+        height, width = source.image_shape
+        if height * width == n_features:
+            return int(height), int(width)
+        raise ValueError(
+            f"{path}: the input's images are {height}x{width} pixels, but the "
+            f"samples have {n_features} values; pass 'image_shape' (height, width)"
+        )
+    side = math.isqrt(n_features)
+    if side * side != n_features:
+        raise ValueError(
+            f"{path}: cannot tell the image size: {n_features} values per sample "
+            "is not a perfect square; pass 'image_shape' (height, width)"
+        )
+    return side, side
+
+
+def png_names(n_samples, source):
+    names = source.names if source is not None else None
+    if names is None or len(names) != n_samples:
+        width = max(6, len(str(n_samples - 1)))
+        return [f"{i:0{width}d}.png" for i in range(n_samples)]
+    for name in names:
+        if (
+            not isinstance(name, str)
+            or Path(name).name != name
+            or name.startswith(".")
+            or not name.lower().endswith(".png")
+        ):
+            raise ValueError(f"'source.names' must be plain .png file names, got {name!r}")
+    if len({name.casefold() for name in names}) != len(names):
+        raise ValueError("'source.names' must not repeat a name")
+    return list(names)
+
+
+def write_png_folder(path, X, shape, names, overwrite):
+    from PIL import Image
+
+    def fill(folder):
+        for row, name in zip(X, names):
+            pixels = np.rint(np.clip(row, 0, 1) * 255).astype(np.uint8).reshape(shape)
+            Image.fromarray(pixels).save(folder / name, format="PNG")
+
+    return atomic_dir(path, fill, overwrite=overwrite)

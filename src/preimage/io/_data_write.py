@@ -1,0 +1,272 @@
+"""Writing a data set: :func:`write_data` and the ``.npy``, ``.npz`` and ``.csv``
+writers (folders of PNG images are in ``_png.py``).
+
+A file is written under a temporary name and renamed into place
+(:func:`preimage.io._files.atomic_write`), so it appears whole or not at all,
+and never over a file another writer made meanwhile.
+"""
+
+from __future__ import annotations
+
+import csv
+from numbers import Integral
+import os
+from pathlib import Path
+import zipfile
+
+import numpy as np
+
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d
+from preimage.io._data_kinds import DataSource, check_target, output_kind
+from preimage.io._data_png import png_names, png_shape, write_png_folder
+from preimage.io._files import atomic_write, check_writable
+
+__all__ = ["check_output", "write_data"]
+
+
+def write_data(
+    path: str | os.PathLike[str],
+    X: ArrayLike,
+    *,
+    source: DataSource | None = None,
+    image_shape: tuple[int, ...] | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Write a 2-D array as ``.npy``, ``.npz``, ``.csv`` or a folder of PNG images.
+
+    The kind follows `path`'s suffix; a path without a suffix is a folder of
+    PNG images.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Where to write. Its parent folders are created.
+    X : array-like of shape (n_samples, n_features)
+        Finite real numbers.
+    source : DataSource, optional
+        What :func:`read_data` returned with the input; it supplies the
+        ``.npz`` key, the CSV header (if it has one name per column), the image
+        size and the image file names (if there is one per row).
+    image_shape : tuple of int, optional
+        ``(height, width)`` of each sample, with ``height * width ==
+        n_features``. For a PNG folder it defaults to ``source.image_shape``,
+        else to a square. ``.npy`` and ``.npz`` files hold a 3-D array
+        ``(n_samples, height, width)`` when it is given or when `source` was
+        such an array, else the 2-D `X`.
+    overwrite : bool, default=False
+        Replace an existing file or folder of the same kind at `path`.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    FileExistsError
+        If `path` exists and `overwrite` is False, or another writer made it
+        while this one wrote.
+    OSError
+        If the file cannot be written (a read-only file system, a full disk);
+        the message names `path`, not the temporary file.
+    IsADirectoryError, NotADirectoryError
+        If the output would replace a folder with a file or a file with a
+        folder (even with `overwrite`).
+    ValueError
+        For an unsupported suffix, an `X` that is not 2-D and finite, or an
+        image size that does not fit `X`.
+    TypeError
+        If `X` does not hold real numbers (object, string or complex data).
+
+    Notes
+    -----
+    CSV values are written with Python's ``repr``, the shortest text that
+    reads back as the same float64, so a CSV round trip is exact. PNG images
+    are 8-bit grayscale: values are clipped to [0, 1] and stored as
+    ``round(255 x)``, so multiples of 1/255 round-trip exactly.
+
+    A file is written to a temporary file beside `path` and given its name in
+    one step that fails if another writer took the name meanwhile (see
+    :mod:`preimage.io._files`). A folder is filled under a temporary name beside
+    `path` and renamed into place; an existing folder being overwritten is
+    exchanged with the new one, then deleted. A failure part way (a full
+    disk, an interrupt) leaves `path` as it was and removes the temporary
+    files.
+
+    Examples
+    --------
+    Four samples of four values, written as four 2 x 2 images:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from preimage.io import read_data, write_data
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = write_data(Path(folder) / "images", np.eye(4))
+    ...     names = sorted(p.name for p in path.iterdir())
+    ...     X, source = read_data(path)
+    >>> names
+    ['000000.png', '000001.png', '000002.png', '000003.png']
+    >>> bool(np.array_equal(X, np.eye(4))), source.image_shape
+    (True, (2, 2))
+    """
+    path = Path(path)
+    kind = output_kind(path)
+    try:
+        # Files hold any finite values, however large.
+        X = check_array_2d(X, "X", magnitude=False)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"{path}: {exc}") from None
+    n_samples, n_features = X.shape
+    kind, image_shape = _check_output(path, n_features, source, image_shape, overwrite)
+
+    if kind == "png":
+        names = png_names(n_samples, source)
+        return write_png_folder(path, X, image_shape, names, overwrite)
+
+    if kind == "csv":
+        header = source.header if source is not None else None
+        if header is not None and len(header) != n_features:
+            header = None
+        return atomic_write(path, lambda tmp: _save_csv(tmp, X, header), overwrite=overwrite)
+
+    if image_shape is None and source is not None and source.kind in ("npy", "npz"):
+        shape = source.image_shape
+        if shape is not None and shape[0] * shape[1] == n_features:
+            image_shape = tuple(shape)
+    array = X if image_shape is None else X.reshape((n_samples,) + image_shape)
+    if kind == "npy":
+        return atomic_write(path, lambda tmp: _save_npy(tmp, array), overwrite=overwrite)
+    key = source.key if source is not None and source.key else "X"
+    return atomic_write(path, lambda tmp: _save_npz(tmp, array, key), overwrite=overwrite)
+
+
+def check_output(
+    path: str | os.PathLike[str],
+    n_features: int | None,
+    *,
+    source: DataSource | None = None,
+    image_shape: tuple[int, ...] | None = None,
+    overwrite: bool = False,
+) -> None:
+    """Refuse now what :func:`write_data` would refuse of an array of `n_features` columns.
+
+    That is an unsupported suffix, an image size that does not fit, an
+    existing output without `overwrite`, a file where a folder would go or
+    the reverse, a folder that cannot be created or written in (a read-only
+    file system).
+
+    For a caller that computes its array at length: it fails before the work,
+    not after. The arguments are those of :func:`write_data`; the same errors
+    are raised.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Where the output will be written; its suffix says the kind, as for
+        :func:`write_data`.
+    n_features : int or None
+        The number of columns of the array to be written. None checks all but
+        the image size (for a caller that knows the width only once it has
+        read its data).
+    source : DataSource, optional
+        What :func:`read_data` returned with the input, as for
+        :func:`write_data`.
+    image_shape : tuple of int, optional
+        ``(height, width)`` of each sample, as for :func:`write_data`.
+    overwrite : bool, default=False
+        Whether an existing file or folder of the same kind may be replaced.
+
+    Raises
+    ------
+    FileExistsError
+        If `path` exists and `overwrite` is False.
+    OSError
+        If the folder of `path` cannot be created or written in.
+    IsADirectoryError, NotADirectoryError
+        If the output would replace a folder with a file or a file with a
+        folder (even with `overwrite`).
+    ValueError
+        For an unsupported suffix or an image size that does not fit
+        `n_features`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from preimage.io import check_output
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     check_output(Path(folder) / "images", 784)  # 28 x 28 PNG images: fine
+    ...     check_output(Path(folder) / "images", 785)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...images: cannot tell the image size: 785 values per sample is not a ...
+    """
+    path = Path(path)
+    _check_output(path, n_features, source, image_shape, overwrite)
+    check_writable(path)
+
+
+def _check_output(path, n_features, source, image_shape, overwrite):
+    """The kind of output, and the image size of a PNG folder (else `image_shape`)."""
+    kind = output_kind(path)
+    if image_shape is not None and n_features is not None:
+        image_shape = _check_image_shape(path, image_shape, n_features)
+    check_target(path, kind, overwrite)
+    if kind == "png" and n_features is not None:
+        image_shape = png_shape(path, n_features, image_shape, source)
+    return kind, image_shape
+
+
+def _check_image_shape(path, image_shape, n_features):
+    try:
+        height, width = image_shape
+    except (TypeError, ValueError):
+        height = width = None
+    if not all(
+        isinstance(v, Integral) and not isinstance(v, bool) and v > 0 for v in (height, width)
+    ):
+        raise ValueError(
+            f"{path}: 'image_shape' must be a pair of positive integers "
+            f"(height, width), got {image_shape!r}"
+        )
+    if height * width != n_features:
+        raise ValueError(
+            f"{path}: 'image_shape' {image_shape!r} holds {height * width} "
+            f"pixels, but X has {n_features} features"
+        )
+    return int(height), int(width)
+
+
+def _sync(file):
+    file.flush()
+    os.fsync(file.fileno())
+
+
+def _save_npy(tmp, array):
+    # np.save on a file name would append ".npy" to the temporary name.
+    with open(tmp, "wb") as file:
+        np.save(file, array, allow_pickle=False)
+        _sync(file)
+
+
+def _save_npz(tmp, array, key):
+    # What np.savez does, without its keyword arguments (a key "file" would clash).
+    with open(tmp, "wb") as file:
+        with zipfile.ZipFile(
+            file, "w", compression=zipfile.ZIP_STORED, allowZip64=True
+        ) as archive:
+            with archive.open(f"{key}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, array, allow_pickle=False)
+        _sync(file)
+
+
+def _save_csv(tmp, X, header):
+    with open(tmp, "w", encoding="utf-8", newline="") as file:
+        if header is not None:
+            csv.writer(file, lineterminator="\n").writerow(header)
+        for row in X:
+            # repr of a Python float is the shortest text that reads back identically.
+            file.write(",".join(map(repr, row.tolist())) + "\n")
+        _sync(file)

@@ -1,0 +1,222 @@
+"""The members of a model file, read with bounded memory.
+
+A model file is a zip of ``.npy`` members. :func:`numpy.load` unpacks a
+member whole before anything can be checked, so a few megabytes of zeros
+compressed to a few kilobytes would be gigabytes in memory. Here each member
+is streamed: its ``.npy`` header (magic, version, dtype, shape) is read first,
+from at most a few kilobytes of decompressed data; the dtype must be plain
+(:func:`~preimage.io._model_codec.check_dtype`), the shape that recorded
+in the metadata, and the size it implies must be what the zip says the member
+unpacks to and within the limit given. Only then is the data read, never more
+bytes than declared, into one buffer of that size.
+
+A JSON document is likewise bounded before it is parsed: its nesting depth
+(Python's parser recurses) and its number of values (each a Python object).
+"""
+
+import errno
+import os
+import re
+import zipfile
+
+import numpy as np
+
+from preimage.exceptions import ModelFileError
+from preimage.io._files import open_regular
+from preimage.io._model_codec import check_dtype
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_METADATA_BYTES",
+    "MAX_NODES",
+    "check_json_size",
+    "open_archive",
+    "read_member",
+]
+
+#: The largest metadata member, in bytes.
+MAX_METADATA_BYTES = 64 * 2**20
+#: The deepest nesting of JSON arrays and objects in the metadata.
+MAX_DEPTH = 100
+#: The most JSON values (arrays, objects and the items in them) in the metadata.
+MAX_NODES = 200_000
+
+_NPY_MAGIC = b"\x93NUMPY"
+_CHUNK = 2**20
+# A JSON string literal; what is inside cannot open or close anything.
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+class _Archive(zipfile.ZipFile):
+    """A zip archive over a file it was given, closing that file with itself."""
+
+    def __init__(self, file):
+        self._given = file
+        super().__init__(file)
+
+    def close(self):
+        try:
+            super().close()
+        finally:
+            self._given.close()
+
+
+def open_archive(path):
+    """The model file at `path` as an open :class:`zipfile.ZipFile`; a path
+    that is not a regular file (a FIFO, a device) is refused, never read."""
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path))
+    try:
+        file = open_regular(path, follow_links=True)
+    except ValueError as exc:
+        raise ModelFileError(str(exc)) from None
+    try:
+        return _Archive(file)
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError) as exc:
+        with file:
+            file.seek(0)
+            start = file.read(len(_NPY_MAGIC))
+        if start.startswith(b"PK"):
+            reason = f"damaged or truncated model file ({type(exc).__name__}: {exc})"
+        elif start == _NPY_MAGIC:
+            reason = "a single NumPy array, not a preimage model file"
+        else:
+            reason = "not a preimage model file, or truncated (neither a NumPy archive nor a NumPy array)"
+        raise ModelFileError(f"{path}: {reason}") from None
+
+
+class _Counting:
+    """A file's reads, counted (the header's length)."""
+
+    def __init__(self, file):
+        self.file = file
+        self.count = 0
+
+    def read(self, n):
+        data = self.file.read(n)
+        self.count += len(data)
+        return data
+
+
+def _header(file, what, path):
+    """(dtype, shape, fortran_order) from an ``.npy`` header."""
+    try:
+        version = np.lib.format.read_magic(file)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(file)
+        elif version in ((2, 0), (3, 0)):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(file)
+        else:
+            raise ValueError(f"unknown .npy format version {version}")
+    except ModelFileError:
+        raise
+    except Exception as exc:  # a header numpy cannot read: damaged or hostile
+        raise ModelFileError(
+            f"{path}: {what} has an unreadable header ({type(exc).__name__}: {exc}); "
+            "the file is damaged or altered"
+        ) from None
+    return dtype, shape, fortran
+
+
+def read_member(archive, name, path, *, what, dtype, shape, limit):
+    """The array stored as member `name` (``name.npy``) of `archive`.
+
+    Parameters
+    ----------
+    archive : zipfile.ZipFile
+    name : str
+        The member, without ``.npy``.
+    path : str
+        The file, for messages.
+    what : str
+        The member as messages call it (``"array a3 (estimator.X_fit_)"``).
+    dtype : str or None
+        The dtype it must have (a ``dtype.str``); None accepts any plain one.
+    shape : list of int or None
+        The shape it must have; None accepts a 1-D array (the metadata).
+    limit : int
+        The most bytes its data may hold; the message says `limit` is the
+        memory budget unless `what` is the metadata.
+
+    Raises
+    ------
+    ModelFileError
+        For a missing or damaged member, a dtype that is not plain, a dtype,
+        shape or size other than those expected, or data beyond `limit`.
+    """
+    try:
+        info = archive.getinfo(name + ".npy")
+    except KeyError:
+        raise ModelFileError(
+            f"{path}: {what} is missing; the file is truncated or altered"
+        ) from None
+    try:
+        with archive.open(info) as raw:
+            file = _Counting(raw)
+            found, found_shape, fortran = _header(file, what, path)
+            check_dtype(found.str, f"{what}'s dtype", path)
+            if dtype is not None and found.str != dtype:
+                raise ModelFileError(
+                    f"{path}: {what} holds dtype {found.str!r}, but the metadata records "
+                    f"{dtype!r}; the file was altered"
+                )
+            if (shape is None and len(found_shape) != 1) or (
+                shape is not None and list(found_shape) != list(shape)
+            ):
+                expected = "one dimension" if shape is None else f"shape {tuple(shape)}"
+                raise ModelFileError(
+                    f"{path}: {what} has shape {found_shape}, but {expected} was expected; "
+                    "the file was altered"
+                )
+            nbytes = int(np.prod(found_shape, dtype=np.float64)) * found.itemsize
+            if nbytes > limit:
+                raise ModelFileError(
+                    f"{path}: {what} would need {nbytes:,} bytes, over the limit of "
+                    f"{limit:,} bytes"
+                )
+            if info.file_size != file.count + nbytes:
+                raise ModelFileError(
+                    f"{path}: {what} unpacks to {info.file_size:,} bytes, but its header "
+                    f"says {file.count + nbytes:,}; the file is damaged or altered"
+                )
+            buffer = bytearray(nbytes)
+            view = memoryview(buffer)
+            done = 0
+            while done < nbytes:
+                chunk = raw.read(min(_CHUNK, nbytes - done))
+                if not chunk:
+                    raise ModelFileError(f"{path}: {what} is truncated")
+                view[done : done + len(chunk)] = chunk
+                done += len(chunk)
+            raw.read(1)  # at the end: the zip's CRC is checked
+    except ModelFileError:
+        raise
+    except Exception as exc:  # zlib, zip CRC, short reads: a damaged archive
+        raise ModelFileError(
+            f"{path}: {what} cannot be read ({type(exc).__name__}: {exc}); the file is "
+            "damaged or altered"
+        ) from None
+    array = np.frombuffer(buffer, dtype=found)
+    if fortran:
+        return array.reshape(found_shape[::-1]).T
+    return array.reshape(found_shape)
+
+
+def check_json_size(text, path):
+    """Refuse JSON `text` nested deeper than :data:`MAX_DEPTH` or holding
+    more than :data:`MAX_NODES` values, before it is parsed."""
+    bare = _STRING.sub(b'""', text)
+    nodes = sum(bare.count(c) for c in (b"[", b"{", b","))
+    if nodes > MAX_NODES:
+        raise ModelFileError(
+            f"{path}: the metadata holds over {MAX_NODES:,} JSON values; the file was altered"
+        )
+    brackets = np.frombuffer(bare.translate(None, _NOT_BRACKETS), dtype=np.uint8)
+    opens = (brackets == ord("[")) | (brackets == ord("{"))
+    depth = np.cumsum(np.where(opens, 1, -1), dtype=np.int64)
+    if depth.size and depth.max() > MAX_DEPTH:
+        raise ModelFileError(
+            f"{path}: the metadata is nested {int(depth.max())} levels deep, beyond "
+            f"{MAX_DEPTH}; the file was altered"
+        )

@@ -1,0 +1,546 @@
+"""Writing, checking and reading model files (see :mod:`preimage.io`)."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import hmac
+import json
+import os
+from pathlib import Path
+import re
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+import numpy as np
+
+from preimage._utils.memory import format_bytes
+from preimage._utils.warnings import warn
+from preimage._version import __version__
+from preimage.exceptions import ModelFileError
+from preimage.io._files import atomic_write
+from preimage.io._model_archive import (
+    MAX_METADATA_BYTES,
+    check_json_size,
+    open_archive,
+    read_member,
+)
+from preimage.io._model_checks import check_model
+from preimage.io._model_codec import Decoder, Encoder, check_dtype, json_value, sha256
+from preimage.io._model_signature import resolve_key, sign, signature_matches
+from preimage.io._model_upgrade import upgrade_model, upgrade_state
+
+if TYPE_CHECKING:
+    from sklearn.base import BaseEstimator
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "load_model", "model_info", "save_model"]
+
+FORMAT = "preimage-model"
+
+#: The version written; files of a higher version are refused with a request
+#: to upgrade, files of a lower one upgraded as they are read
+#: (:mod:`preimage.io._model_upgrade`).
+FORMAT_VERSION = 3
+
+
+def _summary(estimator):
+    summary = {}
+    kpca = getattr(estimator, "kpca_", estimator)
+    kernel = getattr(kpca, "kernel_", None)
+    if kernel is not None:
+        summary["kernel"] = repr(kernel)
+    for name in ("method", "add_mean"):
+        if name in estimator.get_params(deep=False):
+            summary[name] = json_value(getattr(estimator, name))
+    if getattr(kpca, "eigenvalues_", None) is not None:
+        summary["n_components"] = int(kpca.eigenvalues_.shape[0])
+    if getattr(kpca, "X_fit_", None) is not None:
+        summary["n_training_samples"] = int(kpca.X_fit_.shape[0])
+    if getattr(kpca, "landmarks_", None) is not None:
+        summary["n_landmarks"] = int(kpca.landmarks_.shape[0])
+    if getattr(estimator, "component_selection_", None) is not None:
+        summary["component_selection"] = json_value(estimator.component_selection_)
+    if hasattr(estimator, "n_features_in_"):
+        summary["n_features_in"] = int(estimator.n_features_in_)
+    return summary
+
+
+def save_model(
+    estimator: BaseEstimator,
+    path: str | os.PathLike[str],
+    *,
+    overwrite: bool = False,
+    metadata: dict[str, Any] | None = None,
+    key: bytes | str | None = None,
+) -> Path:
+    """Write a fitted estimator to a model file, atomically.
+
+    Parameters
+    ----------
+    estimator : fitted estimator of preimage
+        :class:`~preimage.KernelPCA`, :class:`~preimage.KernelPCADenoiser`,
+        the reduced-set estimators, :class:`~preimage.WienerRegressor` or
+        :class:`~preimage.SequentialSVR`, with a kernel given by name or as a
+        kernel of :mod:`preimage.kernels` (a Python callable cannot be stored).
+        A :class:`~preimage.KernelPCADenoiserCV` is saved as its
+        `best_estimator_`, the :class:`~preimage.KernelPCADenoiser` it
+        chose and refitted: the file keeps what denoises, not the search, and
+        loads as that denoiser.
+    path : str or Path
+        The file (conventionally ``.npz``). It is written to a temporary file
+        beside it and renamed, so it appears whole or not at all.
+    overwrite : bool, default=False
+        Replace an existing file; without it an existing `path` is a
+        :class:`FileExistsError` and is left untouched.
+    metadata : dict, optional
+        Extra JSON-serialisable facts to keep with the model (the command line
+        keeps the image shape and where the training data came from).
+    key : bytes or str, optional
+        Sign the file with this secret key (HMAC-SHA256 of the metadata,
+        which holds every array's SHA-256); default the environment variable
+        ``PREIMAGE_MODEL_KEY``, if set, else the file is not signed.
+        ``load_model(path, key=...)`` then refuses a file altered by anyone
+        without the key; the checksums alone detect damage, not deliberate
+        changes.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    FileExistsError
+        If `path` exists and `overwrite` is False.
+    sklearn.exceptions.NotFittedError
+        If `estimator` is not fitted.
+    TypeError
+        If `estimator` is not an estimator of preimage, or holds what a model
+        file cannot store (a Python callable, an array of objects).
+
+    See Also
+    --------
+    load_model : Read the model back.
+    model_info : Describe a model file without building the model.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from preimage import KernelPCA, load_model, save_model
+    >>> X = np.random.default_rng(0).normal(size=(20, 3))
+    >>> kpca = KernelPCA(2, kernel="rbf", gamma=0.5).fit(X)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = save_model(kpca, Path(folder) / "kpca.npz")
+    ...     loaded = load_model(path)
+    >>> path.name
+    'kpca.npz'
+    >>> bool(np.array_equal(loaded.transform(X), kpca.transform(X)))
+    True
+    """
+    import sklearn
+    from sklearn.exceptions import NotFittedError
+
+    if not hasattr(estimator, "get_params"):
+        raise TypeError(
+            f"'estimator' must be a fitted estimator of preimage, got {type(estimator).__name__}"
+        )
+    from preimage import KernelPCADenoiserCV
+
+    if isinstance(estimator, KernelPCADenoiserCV):
+        if not hasattr(estimator, "best_estimator_"):
+            raise NotFittedError(
+                "'estimator' (KernelPCADenoiserCV) is not fitted; fit it before saving it"
+            )
+        estimator = estimator.best_estimator_
+    key = resolve_key(key)
+    if not any(k.endswith("_") and not k.startswith("_") for k in vars(estimator)):
+        raise NotFittedError(
+            f"'estimator' ({type(estimator).__name__}) is not fitted; fit it before saving it"
+        )
+    encoder = Encoder()
+    state = encoder.encode(estimator, "estimator")
+    meta = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "preimage_version": __version__,
+        "numpy_version": np.__version__,
+        "sklearn_version": sklearn.__version__,
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "estimator": type(estimator).__name__,
+        "params": json_value(estimator.get_params(deep=False)),
+        "summary": _summary(estimator),
+        "user": json_value(dict(metadata or {})),
+        "arrays": {
+            key: {
+                "dtype": a.dtype.str,
+                "shape": list(a.shape),
+                "sha256": sha256(a),
+                "holds": where,
+            }
+            for key, a, where in encoder.arrays
+        },
+        "state": state,
+    }
+    text = json.dumps(meta, allow_nan=True).encode("utf-8")
+    entries = {
+        "metadata": np.frombuffer(text, dtype=np.uint8),
+        "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(), dtype=np.uint8),
+    }
+    if key is not None:
+        entries["signature"] = np.frombuffer(sign(text, key), dtype=np.uint8)
+    entries.update({name: a for name, a, _ in encoder.arrays})
+
+    def write(tmp):
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, **entries)
+
+    return atomic_write(path, write, overwrite=overwrite)
+
+
+def _shown(text):
+    """A string from a file, as it may appear in a message: as is if it looks
+    like a version, else its repr (which escapes control characters)."""
+    if isinstance(text, str) and re.fullmatch(r"[\w.+!-]{1,40}", text):
+        return text
+    return repr(text)
+
+
+def _budget():
+    from preimage._utils.config import get_config
+
+    return get_config()["memory_budget"]
+
+
+def _read(path, key=None):
+    """(metadata, open ZipFile, signed, verified) with the metadata checked.
+
+    Every member is read bounded (:mod:`preimage.io._model_archive`); the
+    metadata's checksum and, with a key, its signature are verified before
+    it is parsed.
+    """
+    path = str(path)
+    key = resolve_key(key)
+    archive = open_archive(path)
+    try:
+        names = archive.namelist()
+        if "metadata.npy" not in names or "checksum.npy" not in names:
+            raise ModelFileError(f"{path}: not a preimage model file (no metadata)")
+        text = read_member(
+            archive,
+            "metadata",
+            path,
+            what="the metadata",
+            dtype="|u1",
+            shape=None,
+            limit=MAX_METADATA_BYTES,
+        ).tobytes()
+        checksum = read_member(
+            archive, "checksum", path, what="the checksum", dtype="|u1", shape=[64], limit=64
+        ).tobytes()
+        if not hmac.compare_digest(hashlib.sha256(text).hexdigest().encode(), checksum):
+            raise ModelFileError(
+                f"{path}: the metadata does not match its checksum; the file is damaged "
+                "(a checksum detects damage, not deliberate changes: sign files with a key "
+                "to detect those)"
+            )
+        signed = "signature.npy" in names
+        verified = False
+        if key is not None:
+            if not signed:
+                raise ModelFileError(
+                    f"{path}: the file is not signed, but a key was given; it was not "
+                    "written with that key"
+                )
+            signature = read_member(
+                archive,
+                "signature",
+                path,
+                what="the signature",
+                dtype="|u1",
+                shape=[64],
+                limit=64,
+            ).tobytes()
+            if not signature_matches(text, key, signature):
+                raise ModelFileError(
+                    f"{path}: the signature does not match the key given; the file was "
+                    "altered, or signed with another key"
+                )
+            verified = True
+        check_json_size(text, path)
+        try:
+            meta = json.loads(text.decode("utf-8"))
+        except (ValueError, RecursionError) as exc:
+            raise ModelFileError(f"{path}: unreadable metadata ({exc})") from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise ModelFileError(f"{path}: not a preimage model file")
+        version = meta.get("format_version")
+        if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION:
+            raise ModelFileError(
+                f"{path}: model format version {_shown(version)}, written by preimage "
+                f"{_shown(meta.get('preimage_version', '?'))}; this preimage ({__version__}) "
+                f"reads versions up to {FORMAT_VERSION}: upgrade preimage to load it"
+            )
+    except BaseException:
+        archive.close()
+        raise
+    return meta, archive, signed, verified
+
+
+def _read_arrays(meta, archive, path):
+    """The arrays the metadata records, each checked against its record."""
+    specs = meta.get("arrays", {})
+    if not isinstance(specs, dict):
+        raise ModelFileError(f"{path}: the metadata's 'arrays' is not a mapping")
+    sizes = {}
+    for name, spec in specs.items():
+        what = f"array {name} ({_shown(spec.get('holds') if isinstance(spec, dict) else None)})"
+        if (
+            not isinstance(spec, dict)
+            or not re.fullmatch(r"a[0-9]{1,9}", str(name))
+            or not isinstance(spec.get("shape"), list)
+            or not all(type(n) is int and 0 <= n < 2**63 for n in spec["shape"])
+            or len(spec["shape"]) > 32
+        ):
+            raise ModelFileError(f"{path}: {what} has a malformed record; the file was altered")
+        dtype = check_dtype(spec.get("dtype"), f"{what}'s recorded dtype", path)
+        sizes[name] = int(np.prod(spec["shape"], dtype=np.float64)) * dtype.itemsize
+    budget = _budget()
+    if sum(sizes.values()) > budget:
+        raise ModelFileError(
+            f"{path}: the model's arrays would need {format_bytes(sum(sizes.values()))}, "
+            f"over the memory budget of {format_bytes(budget)}; raise the budget "
+            "(preimage.set_config(memory_budget=...) or PREIMAGE_MEMORY_BUDGET) to load it"
+        )
+    arrays = {}
+    for name, spec in specs.items():
+        what = f"array {name} ({_shown(spec.get('holds'))})"
+        array = read_member(
+            archive,
+            name,
+            path,
+            what=what,
+            dtype=spec["dtype"],
+            shape=spec["shape"],
+            limit=sizes[name],
+        )
+        if not hmac.compare_digest(sha256(array), str(spec.get("sha256"))):
+            raise ModelFileError(
+                f"{path}: {what} does not match its recorded checksum; the file is damaged"
+            )
+        arrays[name] = array
+    return arrays
+
+
+def model_info(
+    path: str | os.PathLike[str],
+    *,
+    key: bytes | str | None = None,
+    check_state: bool = False,
+) -> dict[str, Any]:
+    """Return the metadata of a model file, checked, without building the model.
+
+    With ``check_state=True`` the model is built too, and described from what
+    was built.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The model file, as written by :func:`save_model`.
+    key : bytes or str, optional
+        The key the file was signed with (see :func:`save_model`); default
+        the environment variable ``PREIMAGE_MODEL_KEY``, if set.
+    check_state : bool, default=False
+        Also load the model (as :func:`load_model` does, with every check),
+        and describe it from what was loaded: ``estimator``, ``params`` and
+        ``summary`` then say what will run, not what the file says of itself.
+
+    Returns
+    -------
+    dict
+        ``format_version``, ``preimage_version``, ``created``, ``estimator``,
+        ``params``, ``summary`` (kernel, method, component and sample counts,
+        how an automatic component count was chosen, input width), ``user``
+        (what was passed as `metadata` to :func:`save_model`), ``arrays``
+        (dtype, shape, checksum and role of each stored array), ``signed``
+        (the file carries a signature) and ``verified`` (it was checked with
+        the key given); the internal ``state`` tree is left out.
+
+    Raises
+    ------
+    FileNotFoundError
+        For a missing `path`.
+    ModelFileError
+        For a file that is not a model file, is truncated or damaged, is of
+        a newer format, or whose signature does not match the key given.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from preimage import KernelPCA, model_info, save_model
+    >>> X = np.random.default_rng(0).normal(size=(20, 3))
+    >>> kpca = KernelPCA(2, kernel="rbf", gamma=0.5).fit(X)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = save_model(kpca, Path(folder) / "kpca.npz", metadata={"data": "demo"})
+    ...     info = model_info(path)
+    >>> info["estimator"], info["user"], info["signed"]
+    ('KernelPCA', {'data': 'demo'}, False)
+    >>> info["summary"]["kernel"], info["summary"]["n_components"]
+    ('GaussianKernel(gamma=0.5)', 2)
+    """
+    if check_state:
+        model, meta, signed, verified = _load(path, key)
+        return _described(meta, signed, verified, model)
+    meta, archive, signed, verified = _read(path, key)
+    archive.close()
+    return _described(meta, signed, verified)
+
+
+def _described(meta, signed, verified, model=None):
+    """What :func:`model_info` returns, of the loaded `model` if there is one."""
+    if model is not None:
+        meta = {
+            **meta,
+            "estimator": type(model).__name__,
+            "params": json_value(model.get_params(deep=False)),
+            "summary": _summary(model),
+        }
+    info = {k: v for k, v in meta.items() if k != "state"}
+    return {**info, "signed": signed, "verified": verified}
+
+
+@overload
+def load_model(
+    path: str | os.PathLike[str],
+    *,
+    key: bytes | str | None = ...,
+    with_info: Literal[False] = ...,
+) -> BaseEstimator: ...
+
+
+@overload
+def load_model(
+    path: str | os.PathLike[str],
+    *,
+    key: bytes | str | None = ...,
+    with_info: Literal[True],
+) -> tuple[BaseEstimator, dict[str, Any]]: ...
+
+
+def load_model(
+    path: str | os.PathLike[str],
+    *,
+    key: bytes | str | None = None,
+    with_info: bool = False,
+) -> BaseEstimator | tuple[BaseEstimator, dict[str, Any]]:
+    """Read a model file written by :func:`~preimage.io.save_model`.
+
+    Nothing is unpickled and nothing is trusted: every member is read with
+    bounded memory (its dtype and shape checked before its data, never more
+    data than declared, the arrays in all within the memory budget), every
+    array is checked against the dtype, shape and SHA-256 recorded when it
+    was written, only the classes in :data:`LOADABLE` are rebuilt, and the
+    rebuilt model is checked as ``fit`` would check it (parameters, kernels,
+    solvers, fitted shapes and values). The model predicts exactly as the
+    saved one did.
+
+    The checksums detect damage (truncation, flipped bits), not deliberate
+    changes: whoever alters a file can recompute them. A file signed with a
+    key (``save_model(..., key=...)``) and loaded with that key cannot be
+    altered without the key. A file from someone you do not trust is safe to
+    load (it runs no code and cannot exhaust memory), but may hold a model
+    other than the one you expect unless it is signed.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The model file.
+    key : bytes or str, optional
+        The key to verify the file's signature with; default the environment
+        variable ``PREIMAGE_MODEL_KEY``, if set. With a key, an unsigned file
+        or a wrong signature is refused; without one, a signed file loads
+        unverified (:func:`model_info` says ``verified: False``).
+    with_info : bool, default=False
+        Also return the file's metadata, as ``model_info(path,
+        check_state=True)`` gives it, from this one reading of the file.
+
+    Returns
+    -------
+    estimator or tuple of (estimator, dict)
+        The model; with `with_info`, the pair ``(model, info)``.
+
+    Raises
+    ------
+    FileNotFoundError
+        For a missing `path`.
+    ModelFileError
+        For a file that is not a model file, is truncated, damaged or
+        inconsistent, is of a newer format, or whose signature does not
+        match the key given; the message says which.
+    TypeError
+        For a `with_info` that is not a bool.
+
+    Warns
+    -----
+    UserWarning
+        For a file written by another version of preimage (it is loaded).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from preimage import KernelPCADenoiser, load_model, save_model
+    >>> X = np.random.default_rng(0).normal(size=(30, 2))
+    >>> denoiser = KernelPCADenoiser(2, gamma=0.5).fit(X)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = save_model(denoiser, Path(folder) / "denoiser.npz", key="secret")
+    ...     loaded, info = load_model(path, key="secret", with_info=True)
+    >>> type(loaded).__name__, info["verified"]
+    ('KernelPCADenoiser', True)
+    >>> bool(np.array_equal(loaded.transform(X[:5]), denoiser.transform(X[:5])))
+    True
+    """
+    if not isinstance(with_info, (bool, np.bool_)):
+        raise TypeError(f"'with_info' must be True or False, got {with_info!r}")
+    model, meta, signed, verified = _load(path, key)
+    if not with_info:
+        return model
+    return model, _described(meta, signed, verified, model)
+
+
+def _load(path, key):
+    meta, archive, signed, verified = _read(path, key)
+    with archive:
+        arrays = _read_arrays(meta, archive, path)
+    written_by = meta.get("preimage_version")
+    if written_by != __version__:
+        warn(
+            f"{path} was written by preimage {_shown(written_by)}, and this is preimage "
+            f"{__version__}; it is loaded and checked, but may behave differently",
+            UserWarning,
+        )
+    version = meta["format_version"]
+    try:
+        model = Decoder(arrays, path).decode(upgrade_state(meta.get("state"), version))
+        if not hasattr(model, "get_params"):
+            raise ModelFileError(f"{path}: does not hold an estimator")
+        model = upgrade_model(model, version)
+    except ModelFileError:
+        raise
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        OverflowError,
+        AttributeError,
+        ImportError,
+        RecursionError,
+    ) as exc:
+        raise ModelFileError(
+            f"{path}: the model's state is malformed ({type(exc).__name__}: {exc})"
+        ) from None
+    check_model(model, path)
+    return model, meta, signed, verified

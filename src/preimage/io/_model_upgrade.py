@@ -1,0 +1,240 @@
+"""Model files of earlier formats, brought up to the current one as they are read.
+
+Format 1 was written by preimage 0.1.0.dev0 before the library's vocabulary
+and pre-image protocol were unified; format 2 before KernelPCA took
+scikit-learn's parameters and defaults; format 3 is the current one. From 1 to
+2 classes were renamed or moved (``KernelPCAFit`` → ``KernelPCAResult``, ...),
+attributes renamed (a kernel PCA's ``_fit_state`` → ``fit_result_``, the
+ridge strength ``regularization`` → ``alpha``, ...), and every pre-image
+method became a solver object that estimators keep (a denoiser of format 1
+kept one only for the methods that learn).
+
+An old file is upgraded in two steps, after its checksums have been verified:
+
+1. :func:`upgrade_state` rewrites the JSON state tree before any object is
+   built: class names and attribute names, and the keys of option
+   dictionaries (``method_params``), from the tables below;
+2. :func:`upgrade_model` completes the rebuilt model with what format 1 did
+   not store, computed from what it did, through the library's public API
+   (the denoiser's solver of an iterative method, the solvers' link to the
+   kernel PCA whose coordinates they are given).
+
+The model then predicts exactly as it did when it was saved
+(``tests/test_model_files.py`` loads files written by the old library and
+compares their outputs with those recorded when they were written).
+
+Fitted attributes added to an estimator since a file was written, within
+any format, are completed the same way (:data:`ADDED`): a denoiser's
+``n_components_`` from its kernel PCA, and ``component_selection_`` None
+(its count was given, not chosen). Parameters added to a solver since are
+given the value that reproduces the old behaviour (MDS's ``alignment``:
+``"frame"``, the only one there was).
+"""
+
+from preimage.solvers import ClosedFormPreimage, LearnedPreimage, make_solver
+
+__all__ = ["ADDED", "upgrade_state", "upgrade_model"]
+
+#: Classes renamed or moved since format 1: old ``module:name`` → current.
+CLASSES = {
+    "preimage.kpca:KernelPCAFit": "preimage.kpca:KernelPCAResult",
+    "preimage.sparse_regression:WienerState": "preimage.sparse_regression._wiener:WienerState",
+    "preimage.sparse_regression:SequentialSVRResult": "preimage.sparse_regression._sequential:SequentialSVRResult",
+    "preimage.reduced_set._result:ReducedSet": "preimage.reduced_set._result:ReducedSetResult",
+}
+
+#: Attributes renamed since format 1, by (current) class: old name → new.
+ATTRIBUTES = {
+    "preimage.estimators._kernel_pca:KernelPCA": {
+        "_fit_state": "fit_result_",
+        "_solver_cache": "_solvers",
+    },
+    "preimage.solvers._closed_form:ClosedFormPreimage": {"regularization": "alpha"},
+    "preimage.estimators._sparse_regression:SequentialSVR": {"n_basis_vectors_": "n_vectors_"},
+    "preimage.estimators._reduced_kpca:ReducedKernelPCA": {
+        "coef_": "dual_coef_",
+        "offset_": "intercept_",
+    },
+}
+
+#: Keys renamed inside dictionaries of options, by (current) class and
+#: attribute: old key → new.
+OPTIONS = {
+    "preimage.estimators._denoiser:KernelPCADenoiser": {
+        "method_params": {"regularization": "alpha"}
+    },
+    "preimage.reduced_set._result:ReducedSetResult": {"info": {"solver": "preimage_method"}},
+}
+
+
+def upgrade_state(node, version):
+    """The state tree `node` of a format-`version` file, in the current format."""
+    if version >= 2:
+        return node
+    if isinstance(node, list):
+        return [upgrade_state(v, version) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if "__object__" in node:
+        name = CLASSES.get(node["__object__"], node["__object__"])
+        renamed = ATTRIBUTES.get(name, {})
+        options = OPTIONS.get(name, {})
+        state = {}
+        for key, value in node["state"].items():
+            value = upgrade_state(value, version)
+            if key in options and isinstance(value, dict):
+                value = {options[key].get(k, k): v for k, v in value.items()}
+            state[renamed.get(key, key)] = value
+        return {**node, "__object__": name, "state": state}
+    return {k: upgrade_state(v, version) for k, v in node.items()}
+
+
+def upgrade_model(model, version):
+    """Complete a model rebuilt from a format-`version` file (see the module
+    docstring); returns the model."""
+    for obj in _objects(model):
+        upgrade = _UPGRADES.get(type(obj).__name__) if version < 2 else None
+        if upgrade is not None:
+            upgrade(obj)
+        if version < 3 and type(obj).__name__ == "KernelPCA":
+            _sklearn_parameters(obj)
+        for name, compute in ADDED.get(type(obj).__name__, {}).items():
+            if name not in vars(obj):
+                setattr(obj, name, compute(obj))
+    return model
+
+
+def _sklearn_parameters(kpca):
+    """Formats 1 and 2 predate the parameters KernelPCA shares with
+    scikit-learn's: give them their defaults, and keep a refit the same
+    (``gamma=None`` of a Gaussian kernel meant the papers' width, now
+    ``"total_variance"``; None is now scikit-learn's 1/n_features)."""
+    state = vars(kpca)
+    for name, value in (
+        ("alpha", 1.0),
+        ("fit_inverse_transform", False),
+        ("remove_zero_eig", False),
+        ("n_jobs", None),
+    ):
+        state.setdefault(name, value)
+    if kpca.gamma is None and isinstance(kpca.kernel, str) and kpca.kernel in ("rbf", "gaussian"):
+        kpca.gamma = "total_variance"
+
+
+def _objects(root):
+    """Every object of the library reachable from `root`, each once."""
+    seen, stack, out = set(), [root], []
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple)):
+            stack.extend(obj)
+        elif type(obj).__module__.startswith("preimage") and id(obj) not in seen:
+            seen.add(id(obj))
+            out.append(obj)
+            stack.extend(vars(obj).values())
+    return out
+
+
+def _kernel_pca(kpca):
+    # The fitted-solver cache of format 1 is keyed by the old option names; it
+    # is a cache, rebuilt on use. The closed form now keeps its own maps.
+    vars(kpca)["_solvers"] = {}
+    vars(kpca).pop("_closed_form_maps", None)
+
+
+def _denoiser(den):
+    kpca = den.kpca_
+    solver = den.solver_
+    if solver is None:
+        # Format 1 made the solvers of iterative methods at each call, from the
+        # same parameters: make it once, as a denoiser now does at fit.
+        solver = make_solver(
+            den.method,
+            den.method_params,
+            random_state=den.random_state,
+            n_landmarks=den.n_landmarks,
+        )
+        den.solver_ = solver.fit(kpca.X_fit_, kpca.kernel_, kpca=kpca.fit_result_)
+        return
+    _link_solver(solver, kpca)
+
+
+def _link_solver(solver, kpca):
+    """A format-1 solver that a denoiser fitted for its kernel PCA, given what
+    format 2 keeps: the kernel PCA whose coordinates it is given, and, for the
+    learned map fitted on coordinate pairs alone, the support and kernel."""
+    state = vars(solver)
+    state.setdefault("kpca_", kpca.fit_result_)
+    state.setdefault("support_", kpca.X_fit_)
+    state.setdefault("kernel_", kpca.kernel_)
+    if isinstance(solver, LearnedPreimage):
+        state.setdefault("target_mean_", None)  # format 1 had no centred targets
+        state.setdefault("KA_", None)  # computed on use
+    if isinstance(solver, ClosedFormPreimage):
+        state.setdefault("_coordinate_maps", None)
+
+
+def _wiener(reg):
+    # The coefficients over all training samples duplicated the expansion's
+    # (zero off the support); its size is now said by n_vectors_.
+    vars(reg).pop("coef_", None)
+    reg.n_vectors_ = int(reg.support_.size)
+
+
+def _sine_order(est):
+    """Format 1 read the order of a sine kernel given by name from `degree`;
+    it is now ``kernel_params={"order": N}``, kept so that a refit is the same."""
+    if isinstance(est.kernel, str) and est.kernel == "sine":
+        est.kernel_params = {"order": est.degree, **(est.kernel_params or {})}
+
+
+def _estimator(*upgrades):
+    def upgrade(est):
+        for step in upgrades:
+            step(est)
+
+    return upgrade
+
+
+def _reduced(est):
+    """Format 1 kept only the fitted state of a reduced estimator (made by
+    reduce_svm or reduce_kernel_pca); its parameters say how it was made:
+    from a fitted model (no `estimator`), by the method and sharing its
+    reduced set records, with as many vectors as its machines use at most."""
+    rs = est.reduced_set_
+    # Not the current default (shared): format 1 reduced per machine unless told.
+    shared = bool(rs.info.get("shared", False))
+    per_machine = (est.dual_coef_ != 0).sum(axis=1).max(initial=0)
+    state = vars(est)
+    for name, value in (
+        ("estimator", None),
+        ("n_vectors", max(1, int(est.n_vectors_ if shared else per_machine))),
+        ("method", rs.method),
+        ("shared", shared),
+        ("method_params", None),
+        ("random_state", None),
+    ):
+        state.setdefault(name, value)
+
+
+#: Fitted attributes added since a file may have been written, by class: name →
+#: how to compute it from what the file holds.
+ADDED = {
+    "KernelPCADenoiser": {
+        "n_components_": lambda den: int(den.kpca_.eigenvalues_.shape[0]),
+        "component_selection_": lambda den: None,
+    },
+    "MDSPreimage": {"alignment": lambda solver: "frame"},
+}
+
+_UPGRADES = {
+    "KernelPCA": _estimator(_kernel_pca, _sine_order),
+    "KernelPCADenoiser": _estimator(_denoiser, _sine_order),
+    "WienerRegressor": _estimator(_wiener, _sine_order),
+    "SequentialSVR": _sine_order,
+    "ReducedSVC": _reduced,
+    "ReducedSVR": _reduced,
+    "ReducedKernelPCA": _reduced,
+}

@@ -1,0 +1,373 @@
+"""The projections of kernel PCA, exported by :mod:`preimage.kpca`.
+
+Kernel rows of test points centred with the training centre, the centred
+coordinates of test points and of the support itself, and coordinates
+turned back into feature-space expansions over the uncentred images of the
+support (the exact reconstruction, or the principal part).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import check_array_2d, check_real
+from preimage.kernels._expansion import FeatureExpansion
+
+if TYPE_CHECKING:
+    from preimage.kernels import Kernel
+    from preimage.kpca._fit import KernelPCAResult
+
+__all__ = [
+    "center_block",
+    "transform_block",
+    "training_coordinates",
+    "check_coordinates",
+    "expansion_coef",
+    "coordinates_expansion",
+]
+
+
+def center_block(K_x: ArrayLike, K_col_mean: ArrayLike, K_mean: float) -> np.ndarray:
+    r"""Centre kernel rows of test points with the training centre.
+
+    A test row :math:`k_x = [k(x, x_i)]_i` holds the inner products of
+    :math:`\phi(x)` with the training images; those of the centred image
+    :math:`\phi(x) - \mu` with the centred training images are
+
+    .. math::
+
+        \tilde k_x = H(k_x - K\mathbf{1}/N)
+        = k_x - K\mathbf{1}/N - \operatorname{mean}(k_x) \mathbf{1}
+        + \frac{\mathbf{1}^\top K \mathbf{1}}{N^2} \mathbf{1}.
+
+    Parameters
+    ----------
+    K_x : array-like of shape (m, N)
+        Kernel rows :math:`k(x, x_i)` of m test points against the N training
+        points.
+    K_col_mean : array-like of shape (N,)
+        The column means :math:`K\mathbf{1}/N` of the training Gram matrix.
+    K_mean : float
+        Its grand mean :math:`\mathbf{1}^\top K \mathbf{1} / N^2`.
+
+    Returns
+    -------
+    ndarray of shape (m, N)
+        The centred rows :math:`\tilde k_x`.
+
+    References
+    ----------
+    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
+    kernel eigenvalue problem. Neural Computation 10(5), 1998.
+
+    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
+    2004 (Sec. 2.1, footnote 1: "test patterns must be centered with the same
+    center obtained from the training stage").
+
+    Examples
+    --------
+    The linear kernel on the training points 2 and 0 (mean 1) and the test
+    point 4: its centred products with the centred points 1 and -1 are 3 and
+    -3.
+
+    >>> import numpy as np
+    >>> from preimage.kpca._fit import center_block, center_gram
+    >>> X = np.array([[2.0], [0.0]])
+    >>> _, K_col_mean, K_mean = center_gram(X @ X.T)
+    >>> center_block(np.array([[4.0]]) @ X.T, K_col_mean, K_mean)
+    array([[ 3., -3.]])
+    """
+    K_col_mean = np.asarray(K_col_mean)
+    if K_col_mean.ndim != 1 or not np.isfinite(K_col_mean).all():
+        raise ValueError(f"'K_col_mean' must be a finite 1-D array, got shape {K_col_mean.shape}")
+    K_mean = check_real(K_mean, "K_mean")
+    K_x = check_array_2d(K_x, "K_x", min_samples=0, n_features=K_col_mean.shape[0])
+    return _center_block(K_x, K_col_mean, K_mean)
+
+
+def _center_block(K_x, K_col_mean, K_mean):
+    return K_x - K_col_mean[None, :] - K_x.mean(axis=1, keepdims=True) + K_mean
+
+
+def transform_block(K_x: ArrayLike, fit: KernelPCAResult) -> np.ndarray:
+    r"""Return the centred coordinates of test points from their kernel rows.
+
+    The coordinate of :math:`\phi(x)` on the k-th principal axis, measured
+    from the feature-space mean, is
+
+    .. math::
+
+        \beta_k = \langle V_k, \phi(x) - \mu \rangle
+        = k_x^\top \alpha_k - c_k, \qquad c_k = \langle V_k, \mu \rangle,
+
+    with :math:`k_x = [k(x, s_i)]_i` the kernel row against the support.
+    For exact kernel PCA it is computed as :math:`\tilde k_x^\top A` with the
+    centred rows of :func:`center_block` (the same in exact arithmetic, since
+    the columns of :math:`A = [\alpha_1 \cdots \alpha_q]` sum to zero, and
+    better conditioned: the common part of the kernel row cancels before the
+    product).
+
+    Parameters
+    ----------
+    K_x : array-like of shape (m, N)
+        Kernel rows of m test points against the N support points.
+    fit : KernelPCAResult
+        The kernel PCA fit, with q components.
+
+    Returns
+    -------
+    ndarray of shape (m, q)
+        The centred coordinates :math:`\beta_k` of each test point.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
+    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2: the
+    projection :math:`\beta_k = (V^k \cdot \Phi(x)) = \sum_i \alpha_i^k
+    k(x, x_i)`, and footnote 1 on centring).
+
+    Examples
+    --------
+    The linear kernel on the points 2 and 0, whose axis is the line itself:
+    the point 4 lies 3 from their mean 1.
+
+    >>> import numpy as np
+    >>> from preimage.kpca._fit import fit_kernel_pca, transform_block
+    >>> X = np.array([[2.0], [0.0]])
+    >>> fit = fit_kernel_pca(X @ X.T)
+    >>> transform_block(np.array([[4.0]]) @ X.T, fit)
+    array([[3.]])
+    """
+    K_x = check_array_2d(K_x, "K_x", min_samples=0, n_features=fit.alphas.shape[0])
+    if fit.K_col_mean is not None:
+        return _center_block(K_x, fit.K_col_mean, fit.K_mean) @ fit.alphas
+    return K_x @ fit.alphas - fit.mean_coords
+
+
+def training_coordinates(
+    fit: KernelPCAResult, kernel: Kernel | None = None, support: np.ndarray | None = None
+) -> np.ndarray:
+    r"""Return the centred coordinates of the support points themselves.
+
+    For exact kernel PCA they are :math:`\beta_{ik} = u_{ik} \sqrt{\lambda_k}`,
+    with no kernel evaluation: :math:`\beta_k = HKH \alpha_k = \lambda_k
+    \alpha_k = \sqrt{\lambda_k} u_k`. For a Nyström fit (no eigenvectors) they
+    are the landmarks' own coordinates, from their Gram block
+    ``k(support, support)`` (see :func:`transform_block`).
+
+    Parameters
+    ----------
+    fit : KernelPCAResult
+        The kernel PCA fit, over N support points with q components.
+    kernel : Kernel or None, default=None
+        The kernel; needed by a Nyström fit only.
+    support : ndarray of shape (N, d) or None, default=None
+        The support points; needed by a Nyström fit only.
+
+    Returns
+    -------
+    ndarray of shape (N, q)
+        The centred coordinates of the support points.
+
+    References
+    ----------
+    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
+    kernel eigenvalue problem. Neural Computation 10(5), 1998.
+
+    Examples
+    --------
+    The points 2 and 0 lie at 1 and -1 from their mean, along the axis.
+
+    >>> import numpy as np
+    >>> from preimage.kpca._fit import fit_kernel_pca, training_coordinates
+    >>> X = np.array([[2.0], [0.0]])
+    >>> training_coordinates(fit_kernel_pca(X @ X.T))
+    array([[ 1.],
+           [-1.]])
+    """
+    if fit.eigenvectors is not None:
+        return fit.eigenvectors * np.sqrt(fit.eigenvalues)
+    return transform_block(
+        kernel.block(support, support, check_input=False, names="'support'"), fit
+    )
+
+
+def check_coordinates(Y: ArrayLike, n_components: int) -> np.ndarray:
+    """Check that Y holds finite centred coordinates, one column per component.
+
+    Parameters
+    ----------
+    Y : array-like of shape (m, q)
+        Centred coordinates, with q = `n_components`.
+    n_components : int
+        The number of components q of the fit.
+
+    Returns
+    -------
+    ndarray of shape (m, q)
+        Y as a checked floating array.
+
+    Raises
+    ------
+    ValueError
+        If Y is not of shape (m, q), or holds a value that is not finite; the
+        message names 'Y'.
+
+    Examples
+    --------
+    >>> from preimage.kpca._fit import check_coordinates
+    >>> check_coordinates([[1.0, 2.0]], 2)
+    array([[1., 2.]])
+    >>> check_coordinates([[1.0, 2.0]], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'Y' must have shape (n_samples, 3) (one column per component), got shape (1, 2)
+    """
+    if np.ndim(Y) != 2 or np.shape(Y)[1] != n_components:
+        raise ValueError(
+            f"'Y' must have shape (n_samples, {n_components}) (one column per "
+            f"component), got shape {np.shape(Y)}"
+        )
+    return check_array_2d(Y, "Y", min_samples=0)
+
+
+def expansion_coef(
+    Y: ArrayLike, fit: KernelPCAResult, *, add_mean: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Return the expansion coefficients over the uncentred images for coordinates Y.
+
+    The feature-space point with centred coordinates y is an expansion
+    :math:`\Psi = \sum_i \gamma_i \phi(s_i)` over the support, with
+    :math:`A = [\alpha_1 \cdots \alpha_q]`, the mean's coefficients
+    :math:`m_\mu` (:math:`\mathbf{1}/N` for exact kernel PCA) and
+    :math:`c_k = \langle V_k, \mu \rangle`:
+
+    .. math::
+
+        \Psi = \sum_k y_k V_k + \mu:& \quad
+        \gamma = A y + m_\mu, \quad
+        \|\Psi\|^2 = \|y\|^2 + 2 y^\top c + \|\mu\|^2, \\
+        \Psi = \sum_k (y_k + c_k) V_k:& \quad
+        \gamma = A (y + c), \quad
+        \|\Psi\|^2 = \|y + c\|^2.
+
+    Parameters
+    ----------
+    Y : array-like of shape (m, q)
+        Centred coordinates (as returned by :func:`transform_block`).
+    fit : KernelPCAResult
+        The kernel PCA fit, over N support points with q components.
+    add_mean : bool, default=False
+        True: the exact reconstruction :math:`\sum_k y_k V_k + \mu`. False:
+        the principal part :math:`\sum_k (y_k + c_k) V_k` (for a projected
+        point, :math:`y_k + c_k = \langle V_k, \phi(x) \rangle`).
+
+    Returns
+    -------
+    coef : ndarray of shape (m, N)
+        The coefficients :math:`\gamma` of each expansion.
+    norm2 : ndarray of shape (m,)
+        The squared feature-space norm of each expansion, in closed form.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
+    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2, eq. (4): the
+    projection :math:`P_n \Phi(x) = \sum_k \beta_k V^k`; footnote 1 on
+    uncentred data).
+
+    Examples
+    --------
+    The linear kernel on the points 2 and 0: the coordinate 3 stands for the
+    point 4 (3 from the mean 1), which is :math:`2 \phi(2) - \phi(0)` with the
+    mean added back, or :math:`2 \phi(2) - 2 \phi(0)` as the principal part.
+
+    >>> import numpy as np
+    >>> from preimage.kpca._fit import expansion_coef, fit_kernel_pca
+    >>> X = np.array([[2.0], [0.0]])
+    >>> fit = fit_kernel_pca(X @ X.T)
+    >>> expansion_coef([[3.0]], fit, add_mean=True)
+    (array([[ 2., -1.]]), array([16.]))
+    >>> expansion_coef([[3.0]], fit)
+    (array([[ 2., -2.]]), array([16.]))
+    """
+    Y = check_coordinates(Y, fit.alphas.shape[1])
+    if Y.dtype != fit.alphas.dtype:  # float64 coordinates of a float32 fit
+        with np.errstate(over="ignore"):
+            Y = Y.astype(fit.alphas.dtype)
+        Y = check_array_2d(Y, "Y", min_samples=0)
+    # Components with a zero eigenvalue have V_k = 0: their coordinates count for nothing.
+    Y = Y * (fit.eigenvalues > 0)
+    if add_mean:
+        coef = Y @ fit.alphas.T + fit.mean_coef
+        norm2 = np.einsum("ij,ij->i", Y, Y) + 2 * Y @ fit.mean_coords + fit.K_mean
+    else:
+        Yc = Y + fit.mean_coords
+        coef = Yc @ fit.alphas.T
+        norm2 = np.einsum("ij,ij->i", Yc, Yc)
+    return coef, norm2
+
+
+def coordinates_expansion(
+    Y: ArrayLike,
+    fit: KernelPCAResult,
+    support: np.ndarray | None,
+    kernel: Kernel | None,
+    *,
+    add_mean: bool = False,
+) -> FeatureExpansion:
+    r"""Return the feature-space points with centred coordinates Y, as expansions.
+
+    The expansions :math:`\Psi = \sum_i \gamma_i \phi(s_i)` are over the
+    uncentred images of the support, with their squared norms in closed form
+    (see :func:`expansion_coef`): :math:`\gamma = A y + m_\mu` for the exact
+    reconstruction :math:`\sum_k y_k V_k + \mu`, :math:`\gamma = A(y + c)`
+    for the principal part :math:`\sum_k (y_k + c_k) V_k`.
+
+    Parameters
+    ----------
+    Y : array-like of shape (m, q)
+        Centred coordinates (as returned by :func:`transform_block`).
+    fit : KernelPCAResult
+        The kernel PCA fit, over N support points with q components.
+    support : ndarray of shape (N, d) or None
+        The support points, or None for a precomputed kernel: the expansion
+        then knows only its coefficients and norms.
+    kernel : Kernel or None
+        The kernel, or None for a precomputed kernel.
+    add_mean : bool, default=False
+        True: the exact reconstruction, with the feature-space mean. False:
+        the principal part.
+
+    Returns
+    -------
+    FeatureExpansion
+        The m expansions.
+
+    References
+    ----------
+    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
+    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2, eq. (4), and
+    footnote 1 on uncentred data).
+
+    Examples
+    --------
+    With the linear kernel the feature map is the identity: the coordinate 3
+    of the fit on the points 2 and 0 is the point 4, at distance 0.
+
+    >>> import numpy as np
+    >>> from preimage.kernels import LinearKernel
+    >>> from preimage.kpca._fit import coordinates_expansion, fit_kernel_pca
+    >>> X = np.array([[2.0], [0.0]])
+    >>> fit = fit_kernel_pca(X @ X.T)
+    >>> psi = coordinates_expansion([[3.0]], fit, X, LinearKernel())
+    >>> psi.coef, psi.norm2()
+    (array([[ 2., -2.]]), array([16.]))
+    >>> np.round(psi.distance2(np.array([[4.0]])), 8) + 0.0
+    array([0.])
+    """
+    coef, norm2 = expansion_coef(Y, fit, add_mean=add_mean)
+    return FeatureExpansion(coef, support, kernel, norm2=norm2)

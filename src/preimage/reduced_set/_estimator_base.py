@@ -1,0 +1,153 @@
+"""What the reduced-set estimators share: their parameters, their state and
+the one kernel block they decide with.
+
+A reduced estimator holds m kernel expansions over p reduced-set vectors z_j
+(Schölkopf et al. 1999, Sec. V) and a constant per expansion; its output k
+at x is
+
+.. math:: f_k(x) = Σ_j β_kj k(z_j, x) + b_k,
+
+one kernel block ``k(X, Z)`` of n × p values for all outputs at once. It is
+made from an estimator that decides with the full expansions (an SVM, a
+kernel PCA), either by ``fit``, which fits a clone of that estimator and
+reduces it, or by a function (:func:`~preimage.reduce_svm`,
+:func:`~preimage.reduce_kernel_pca`) from a model fitted already.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import NotFittedError
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from preimage._utils.typing import RandomStateLike
+from preimage._utils.validation import refuse_overflow, validate_estimator_input
+from preimage._utils.warnings import warn
+from preimage.exceptions import NumericalWarning
+from preimage.kernels import SigmoidKernel
+from preimage.reduced_set import REDUCED_SET_METHODS, reduce_expansion
+
+__all__ = ["BaseReducedExpansion", "dense_input"]
+
+
+def dense_input(X):
+    """Sparse input as a dense array (the kernels work on dense points)."""
+    return X.toarray() if sp.issparse(X) else X
+
+
+def warn_if_indefinite(kernel):
+    """Warn that a reduced set of a sigmoid-kernel expansion is ill-posed.
+
+    ``tanh(γ⟨x, y⟩ + c₀)`` is not positive definite: its Gram matrices have
+    negative eigenvalues, so ``ρ = ‖Ψ − Ψ'‖²`` is no squared distance (it can
+    be negative, and is reported clamped at 0), and the reduced machine need
+    not approximate the original even when no vector is removed.
+    """
+    if isinstance(kernel, SigmoidKernel):
+        warn(
+            "the sigmoid kernel is not positive definite, so the reduced-set error "
+            "ρ = ‖Ψ − Ψ'‖² is not a squared distance and its minimisation need not "
+            "approximate the machine; check the reduced model's accuracy",
+            NumericalWarning,
+        )
+
+
+class BaseReducedExpansion(BaseEstimator):
+    """Base class of the reduced-set estimators (see the module docstring).
+
+    Subclasses set :attr:`_maker` (the function that makes one from a fitted
+    model) and :attr:`_fit_call` for the message of an unfitted estimator.
+    """
+
+    _parameter_constraints: dict = {
+        "n_vectors": [Interval(Integral, 1, None, closed="left")],
+        "method": [StrOptions(set(REDUCED_SET_METHODS))],
+        "shared": ["boolean"],
+        "method_params": [dict, None],
+        "random_state": ["random_state", np.random.Generator],
+    }
+
+    _maker: str | None = None
+    _fit_call = "fit(X)"
+
+    def __init__(
+        self,
+        estimator: BaseEstimator | None = None,
+        n_vectors: int = 10,
+        *,
+        method: str = "construction",
+        shared: bool = True,
+        method_params: dict[str, Any] | None = None,
+        random_state: RandomStateLike = None,
+    ) -> None:
+        self.estimator = estimator
+        self.n_vectors = n_vectors
+        self.method = method
+        self.shared = shared
+        self.method_params = method_params
+        self.random_state = random_state
+
+    def _reduce(self, expansion):
+        """The reduced set of `expansion` made with this estimator's
+        parameters (:func:`preimage.reduced_set.reduce_expansion`)."""
+        options = dict(self.method_params or {})
+        for key in ("random_state", "shared"):
+            if key in options:
+                raise ValueError(
+                    f"'method_params' must not hold {key!r}; it is a "
+                    f"parameter of {type(self).__name__}"
+                )
+        warn_if_indefinite(expansion.kernel)
+        return reduce_expansion(
+            expansion,
+            self.n_vectors,
+            method=self.method,
+            shared=self.shared,
+            random_state=self.random_state,
+            **options,
+        )
+
+    def _set_reduced(self, reduced, intercept, expansion, model):
+        """Keep the reduced expansions of `expansion` (the original model's)
+        with the constants `intercept`."""
+        self.reduced_set_ = reduced
+        self.kernel_ = reduced.kernel
+        self.vectors_ = reduced.vectors
+        self.dual_coef_ = reduced.coef
+        self.intercept_ = np.asarray(intercept, dtype=float)
+        self.approximation_error_ = reduced.error
+        self.relative_error_ = reduced.relative_error
+        self.n_vectors_ = reduced.n_vectors
+        self.original_n_support_ = expansion.n_support
+        self.n_features_in_ = expansion.n_features
+        if hasattr(model, "feature_names_in_"):
+            self.feature_names_in_ = model.feature_names_in_
+
+    def _decision_values(self, X):
+        """``f_k(x) = Σ_j β_kj k(z_j, x) + b_k``, shape (n, m): one kernel
+        block ``k(X, Z)``."""
+        if not hasattr(self, "vectors_"):
+            raise NotFittedError(
+                f"this {type(self).__name__} is not fitted; call {self._fit_call}, or make "
+                f"one from a fitted model with {self._maker}()"
+            )
+        X = validate_estimator_input(self, dense_input(X), reset=False)
+        K = self.kernel_.block(X, self.vectors_, check_input=False, names="'X'")
+        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+            values = K @ self.dual_coef_.T + self.intercept_
+        return refuse_overflow(
+            np.asarray(values, dtype=np.float64),
+            "the decision values",
+            "'X'",
+            "rescale 'X' (the kernel values are too large for the coefficients)",
+        )
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True  # made dense (the kernels' points are)
+        return tags

@@ -1,0 +1,467 @@
+"""Regressors of Vijayakumar & Wu (1999): the RKHS Wiener solution and its
+sparse sequential SV form, thin shells over :mod:`preimage.sparse_regression`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from numbers import Integral, Real
+from typing import Any, Self
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from preimage._utils.memory import check_dense
+from preimage._utils.typing import ArrayLike
+from preimage._utils.validation import (
+    check_real_array,
+    checked_gram,
+    refuse_overflow,
+    validate_estimator_input,
+)
+from preimage.kernels import Kernel, make_kernel
+from preimage.kpca._constraints import KERNEL_CONSTRAINTS
+from preimage.sparse_regression import (
+    DEFAULT_RTOL,
+    WienerState,
+    sequential_svr,
+    wiener_coefficients,
+    wiener_update,
+)
+
+__all__ = ["WienerRegressor", "SequentialSVR"]
+
+#: What to do when a training matrix would exceed the memory budget.
+_HINT = "fit on fewer samples"
+
+
+class _KernelRegressor(RegressorMixin, BaseEstimator):
+    """Kernel resolution and prediction ``f(x) = Σ_i a_i k(x_i, x) + b``."""
+
+    def _resolve_kernel(self, X):
+        self.kernel_ = make_kernel(
+            self.kernel,
+            gamma=self.gamma,
+            degree=self.degree,
+            coef0=self.coef0,
+            kernel_params=self.kernel_params,
+            X=X,
+        )
+        self.gamma_ = getattr(self.kernel_, "gamma", None)
+
+    def _validate(self, X: Any, y: Any, reset: bool) -> tuple[np.ndarray, np.ndarray]:
+        """X and y checked together by scikit-learn's ``validate_data``, as its
+        regressors do: y is required, one target per row of X; a column vector
+        is raveled with a DataConversionWarning. Targets are finite real
+        numbers (float64), refused by name otherwise."""
+        X, y = validate_estimator_input(
+            self, X, y=y, reset=reset, dtype=np.float64, y_numeric=True
+        )
+        return X, check_real_array(y, "y")  # integer and boolean targets as float64
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        r"""Predict :math:`f(x)` for the rows of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The values of the fitted expansion,
+            :math:`f(x) = \sum_i a_i k(x_i, x) + b` over the support vectors.
+        """
+        check_is_fitted(self)
+        X = validate_estimator_input(self, X, reset=False, dtype=np.float64)
+        if self.support_vectors_.shape[0] == 0:
+            return np.full(X.shape[0], self._intercept())  # type: ignore[union-attr]  # validated
+        with np.errstate(over="ignore", invalid="ignore"):
+            f = self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + self._intercept()
+        # kernel values too large for the fitted coefficients
+        return refuse_overflow(f, "the predictions", "'X'", "rescale 'X'")
+
+
+class WienerRegressor(_KernelRegressor):
+    r"""Regression by the RKHS Wiener solution of Vijayakumar & Wu.
+
+    Their Theorem 1 in the space :math:`H = \mathcal{R}(R)` spanned by the
+    kernel: the orthogonal projection of the unknown :math:`f` onto
+    :math:`\operatorname{span}\{K(\cdot, x_i)\}`,
+
+    .. math::
+
+        f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y,
+
+    exact when :math:`f` lies in that span and the data are noiseless.
+    :meth:`partial_fit` adds samples by their Theorem 2, giving the batch
+    function to rounding.
+
+    Parameters
+    ----------
+    kernel : str, Kernel or callable, default="rbf"
+        A name (``"rbf"``, ``"sine"``, ...), a kernel object from
+        :mod:`preimage.kernels` or a callable on pairs of samples.
+    gamma : float, default=None
+        Kernel width; None resolves from the (first) training data.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    coef0 : float, default=1
+        Constant of the polynomial and sigmoid kernels.
+    kernel_params : dict, default=None
+        Extra parameters of a callable kernel or kernel class; the sine
+        kernel's order N is ``kernel_params={"order": N}`` (or pass
+        ``SineKernel(order=N)`` as ``kernel``).
+    rtol : float, default=1e-9
+        Relative rank cutoff (eigenvalues of :math:`K` in :meth:`fit`, the
+        squared new-direction norm :math:`\|\phi_{mc}\|^2 / k(x, x)` in
+        :meth:`partial_fit`).
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (``n_vectors_``,)
+        Indices of the training samples with :math:`a_i \ne 0`.
+    support_vectors_ : ndarray of shape (``n_vectors_``, n_features)
+        Their inputs.
+    dual_coef_ : ndarray of shape (1, ``n_vectors_``)
+        The non-zero :math:`a_i`, so that
+        ``f(x) = dual_coef_ @ k(support_vectors_, x)`` (scikit-learn's SVR
+        convention). :math:`a` is zero on every other sample (from
+        :meth:`partial_fit`: on samples that added no new direction):
+        ``a = np.zeros(len(X_fit_)); a[support_] = dual_coef_[0]``.
+    n_vectors_ : int
+        Number of vectors in the expansion, ``support_.size``.
+    X_fit_ : ndarray of shape (n_samples, n_features)
+        The training inputs.
+    y_fit_ : ndarray of shape (n_samples,)
+        The training targets.
+    kernel_ : Kernel
+        The kernel object resolved from ``kernel`` and its parameters.
+    gamma_ : float or None
+        The width of ``kernel_`` (None for a kernel without one).
+    n_features_in_ : int
+        Number of features seen during :meth:`fit`.
+
+    References
+    ----------
+    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
+    representation in function approximation. ICONIP 1999 (Sec. 4.2,
+    Theorems 1 and 2; Sec. 5, eq. 17).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import WienerRegressor
+    >>> x = np.linspace(0, 2 * np.pi, 12, endpoint=False)[:, None]
+    >>> y = 1 + np.sin(x[:, 0]) - np.cos(3 * x[:, 0])
+    >>> reg = WienerRegressor(kernel="sine", kernel_params={"order": 5}).fit(x, y)
+    >>> bool(np.allclose(reg.predict([[0.3]]), 1 + np.sin(0.3) - np.cos(0.9)))
+    True
+    """
+
+    _parameter_constraints: dict = {
+        **KERNEL_CONSTRAINTS,
+        "rtol": [Interval(Real, 0, 1, closed="left")],
+    }
+    _state: WienerState | None  # the incremental solution, set by fit and partial_fit
+
+    def __init__(
+        self,
+        kernel: str | Kernel | Callable[..., float] = "rbf",
+        *,
+        gamma: float | None = None,
+        degree: int = 3,
+        coef0: float = 1,
+        kernel_params: dict[str, Any] | None = None,
+        rtol: float = DEFAULT_RTOL,
+    ) -> None:
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.rtol = rtol
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
+        r"""Fit the batch solution :math:`a = K^+ y` (Theorem 1).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs.
+        y : array-like of shape (n_samples,)
+            Training targets.
+
+        Returns
+        -------
+        WienerRegressor
+            The fitted estimator (``self``).
+        """
+        X, y = self._validate(X, y, reset=True)
+        self._resolve_kernel(X)
+        self.X_fit_, self.y_fit_ = X, y
+        self._state = None  # built from the data if partial_fit follows
+        # K, and the eigenvectors and pseudo-inverse of pinvh.
+        K = checked_gram(
+            self.kernel_,
+            X,
+            "Gram matrix K (with its eigenvectors and pseudo-inverse)",
+            copies=3,
+            hint=_HINT,
+        )
+        self._set_coef(wiener_coefficients(K, y, rtol=self.rtol))
+        return self
+
+    def partial_fit(self, X: ArrayLike, y: ArrayLike) -> Self:
+        """Add the rows of X one at a time by the exact update of Theorem 2.
+
+        On an unfitted model the update starts from the empty solution; after
+        :meth:`fit` it starts from the samples that fit saw. Either way the
+        function equals the batch solution on all samples so far, to rounding.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The new inputs.
+        y : array-like of shape (n_samples,)
+            Their targets.
+
+        Returns
+        -------
+        WienerRegressor
+            The updated estimator (``self``).
+        """
+        first = not hasattr(self, "kernel_")
+        if first:
+            self._validate_params()
+        X, y = self._validate(X, y, reset=first)
+        # The Cholesky factor L and the QR factor R grow to n x n.
+        n = X.shape[0] + (0 if first else self.X_fit_.shape[0])
+        check_dense(
+            (n, n), np.float64, f"the {n} x {n} Cholesky and QR factors", hint=_HINT, copies=2
+        )
+        if first:
+            self._resolve_kernel(X)
+            self.X_fit_, self.y_fit_ = X[:0], y[:0]
+            self._state = WienerState()
+        elif self._state is None:  # after a batch fit: replay its samples
+            self._state = self._add(WienerState(), self.X_fit_, self.y_fit_, 0)
+        self._state = self._add(self._state, X, y, self.X_fit_.shape[0])
+        self.X_fit_ = np.concatenate([self.X_fit_, X])
+        self.y_fit_ = np.concatenate([self.y_fit_, y])
+        self._set_coef(self._state.coef())
+        return self
+
+    def _add(self, state, X, y, offset):
+        kappa = self.kernel_.diag(X)
+        for j in range(X.shape[0]):
+            idx = state.basis
+            # Basis samples are earlier rows of X_fit_ or of this batch.
+            old = idx[idx < offset]
+            new = idx[idx >= offset] - offset
+            block = self.kernel_.block
+            k = np.concatenate(
+                [
+                    block(self.X_fit_[old], X[j : j + 1], check_input=False)[:, 0],
+                    block(X[new], X[j : j + 1], check_input=False)[:, 0],
+                ]
+            )
+            state = wiener_update(state, k, kappa[j], y[j], rtol=self.rtol)
+        return state
+
+    def _set_coef(self, coef):
+        """The expansion over the samples with non-zero coefficients a_i."""
+        self.support_ = np.flatnonzero(coef)
+        self.support_vectors_ = self.X_fit_[self.support_]
+        self.dual_coef_ = coef[self.support_][None, :]
+        self.n_vectors_ = int(self.support_.size)
+
+    def _intercept(self):
+        return 0.0
+
+
+class SequentialSVR(_KernelRegressor):
+    r"""Sparse SV regression by Vijayakumar & Wu's sequential algorithm (Fig. 2).
+
+    .. math::
+
+        f(x) = \sum_i (\alpha^*_i - \alpha_i) \left(K(x_i, x) + \lambda^2\right)
+
+    (eq. 22), found by coordinate steps on the :math:`\varepsilon`-insensitive
+    dual (eq. 19) of the augmented kernel :math:`R = K + \lambda^2`;
+    :math:`\lambda^2` takes the place of SVR's bias :math:`b`, so there is no
+    equality constraint and no quadratic programme. Only the samples outside
+    the :math:`\varepsilon`-tube become basis vectors. The algorithm is
+    :func:`preimage.sparse_regression.sequential_svr`.
+
+    Parameters
+    ----------
+    kernel : str, Kernel or callable, default="rbf"
+        A name (``"rbf"``, ``"sine"``, ...), a kernel object from
+        :mod:`preimage.kernels` or a callable on pairs of samples.
+    gamma : float, default=None
+        Kernel width; None resolves from the (first) training data.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    coef0 : float, default=1
+        Constant of the polynomial and sigmoid kernels.
+    kernel_params : dict, default=None
+        Extra parameters of a callable kernel or kernel class; the sine
+        kernel's order N is ``kernel_params={"order": N}`` (or pass
+        ``SineKernel(order=N)`` as ``kernel``).
+    epsilon : float, default=0.1
+        Half-width of the :math:`\varepsilon`-insensitive tube: larger is
+        sparser.
+    C : float, default=inf
+        Box constraint :math:`0 \le \alpha_i, \alpha^*_i \le C`; infinite for
+        noiseless data.
+    augmentation : float, default=1.0
+        The augmenting factor :math:`\lambda` of :math:`R = K + \lambda^2`
+        ("in the scale of the input vectors").
+    learning_rate : None, float or array-like of shape (n_samples,), default=None
+        Per-sample rates :math:`\gamma_i`; they must satisfy the paper's bound
+        :math:`\gamma_i < 1 / R_{ii}`. None: :math:`\gamma_i = 0.95 / R_{ii}`.
+    learning_rate_bound : {"raise", "clip"}, default="raise"
+        A rate at or above :math:`1 / R_{ii}` raises a ValueError, or with
+        "clip" is replaced by :math:`0.95 / R_{ii}`.
+    tol : float, default=1e-6
+        Stop when no step of a sweep exceeds ``tol`` in units of y (the
+        projected gradient of the dual).
+    max_iter : int, default=10000
+        Maximum sweeps; a ConvergenceWarning says when they did not suffice.
+
+    Attributes
+    ----------
+    alpha_ : ndarray of shape (n_samples,)
+        The multipliers :math:`\alpha_i`.
+    alpha_star_ : ndarray of shape (n_samples,)
+        The multipliers :math:`\alpha^*_i`.
+    support_ : ndarray of shape (``n_vectors_``,)
+        Indices of the basis vectors (:math:`\alpha^*_i \ne \alpha_i`).
+    support_vectors_ : ndarray of shape (``n_vectors_``, n_features)
+        Their inputs.
+    dual_coef_ : ndarray of shape (1, ``n_vectors_``)
+        :math:`\alpha^*_i - \alpha_i` on the support.
+    n_vectors_ : int
+        Number of basis vectors, ``support_.size``.
+    intercept_ : float
+        :math:`\lambda^2 \sum_i (\alpha^*_i - \alpha_i)`, the constant part of
+        :math:`f`.
+    objective_ : ndarray of shape (``n_iter_``,)
+        Dual objective after each sweep (0 before the first).
+    n_iter_ : int
+        Number of sweeps run.
+    converged_ : bool
+        Whether the last sweep met ``tol``.
+    learning_rate_ : ndarray of shape (n_samples,)
+        The rates :math:`\gamma_i` used.
+    kernel_ : Kernel
+        The kernel object resolved from ``kernel`` and its parameters.
+    gamma_ : float or None
+        The width of ``kernel_`` (None for a kernel without one).
+    n_features_in_ : int
+        Number of features seen during :meth:`fit`.
+
+    References
+    ----------
+    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
+    representation in function approximation. ICONIP 1999 (Sec. 5, eq. 19;
+    Sec. 5.1, eq. 22 and Fig. 2).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import SequentialSVR
+    >>> x = np.linspace(0, 2 * np.pi, 20, endpoint=False)[:, None]
+    >>> svr = SequentialSVR(kernel="rbf", gamma=2.0, epsilon=0.2).fit(x, np.sin(x[:, 0]))
+    >>> bool(svr.n_vectors_ < 20), bool(svr.converged_)
+    (True, True)
+    """
+
+    _parameter_constraints: dict = {
+        **KERNEL_CONSTRAINTS,
+        "epsilon": [Interval(Real, 0, None, closed="left")],
+        "C": [Interval(Real, 0, None, closed="right")],
+        "augmentation": [Interval(Real, None, None, closed="neither")],
+        "learning_rate": [Interval(Real, 0, None, closed="neither"), "array-like", None],
+        "learning_rate_bound": [StrOptions({"raise", "clip"})],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        kernel: str | Kernel | Callable[..., float] = "rbf",
+        *,
+        gamma: float | None = None,
+        degree: int = 3,
+        coef0: float = 1,
+        kernel_params: dict[str, Any] | None = None,
+        epsilon: float = 0.1,
+        C: float = np.inf,
+        augmentation: float = 1.0,
+        learning_rate: float | ArrayLike | None = None,
+        learning_rate_bound: str = "raise",
+        tol: float = 1e-6,
+        max_iter: int = 10_000,
+    ) -> None:
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.epsilon = epsilon
+        self.C = C
+        self.augmentation = augmentation
+        self.learning_rate = learning_rate
+        self.learning_rate_bound = learning_rate_bound
+        self.tol = tol
+        self.max_iter = max_iter
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
+        """Run the sequential algorithm on (X, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs.
+        y : array-like of shape (n_samples,)
+            Training targets.
+
+        Returns
+        -------
+        SequentialSVR
+            The fitted estimator (``self``).
+        """
+        X, y = self._validate(X, y, reset=True)
+        self._resolve_kernel(X)
+        K = checked_gram(self.kernel_, X, "Gram matrix K and R = K + λ²", copies=2, hint=_HINT)
+        res = sequential_svr(
+            K,
+            y,
+            epsilon=self.epsilon,
+            augmentation=self.augmentation,
+            C=self.C,
+            learning_rate=self.learning_rate,
+            learning_rate_bound=self.learning_rate_bound,
+            tol=self.tol,
+            max_iter=self.max_iter,
+        )
+        self.alpha_, self.alpha_star_ = res.alpha, res.alpha_star
+        self.support_ = res.support
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = res.coef[self.support_][None, :]
+        self.n_vectors_ = int(self.support_.size)
+        self.intercept_ = float(self.augmentation) ** 2 * float(res.coef.sum())
+        self.objective_ = res.objective
+        self.n_iter_ = res.n_iter
+        self.converged_ = res.converged
+        self.learning_rate_ = res.learning_rate
+        return self
+
+    def _intercept(self):
+        return self.intercept_
