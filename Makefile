@@ -63,8 +63,8 @@ test-fast: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check src tests benchmarks examples docs/*.py
-	$(BIN)/ruff format --check src tests benchmarks examples docs/*.py
+	$(BIN)/ruff check src tests benchmarks examples reproductions docs/*.py
+	$(BIN)/ruff format --check src tests benchmarks examples reproductions docs/*.py
 
 # The property suites with many more generated cases (a few minutes).
 test-long: $(VENV)/.installed-test

@@ -107,7 +107,15 @@ html_theme_options = {
 }
 # Pages with no section of their own show no empty section navigation.
 html_sidebars = {
-    page: [] for page in ("index", "reproductions", "benchmarks", "architecture", "bad-input")
+    page: []
+    for page in (
+        "index",
+        "reproductions",
+        "benchmarks",
+        "architecture",
+        "bad-input",
+        "bibliography",
+    )
 }
 html_static_path = ["_static"]
 html_css_files = ["preimage.css"]
@@ -119,7 +127,16 @@ if (DOCS / "_static" / "mathjax" / "tex-svg-full.js").is_file():
 
 # -- Names the library exports twice or keeps private ----------------------------
 #: The subpackages that define the names ``preimage`` imports from them.
-ALIAS_HOMES = ("estimators", "solvers", "exceptions", "model_files")
+ALIAS_HOMES = (
+    "kpca",
+    "denoising",
+    "dependency",
+    "reduced_set",
+    "sparse_regression",
+    "solvers",
+    "exceptions",
+    "io",
+)
 
 
 def _alias_target(name):

@@ -1,8 +1,6 @@
 """The public API: the modules a user imports and the names they export.
 
-A public module is one with no private component in its dotted name (the
-experiments of ``preimage/reproductions/`` are run through ``run_experiment``
-and are not imported by users). Its public names are those of ``__all__``;
+A public module is one with no private component in its dotted name. Its public names are those of ``__all__``;
 a public member of a public class is one its own body defines whose name has
 no leading underscore (scikit-learn's generated ``set_*_request`` methods
 and the methods a class inherits are documented where they are defined).
@@ -24,7 +22,7 @@ def public_module_names():
         if parts[-1] == "__init__":
             parts = parts[:-1]
         name = ".".join(parts)
-        if not any(p.startswith("_") for p in parts) and not name.startswith("reproductions."):
+        if not any(p.startswith("_") for p in parts):
             names.append(name)
     return names
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from preimage import KernelPCA
-from preimage.cli import main
+from reproductions.__main__ import main
 from reproductions import EXPERIMENTS, Report, Table, run_experiment, toy_2d, write_report
 
 pytest.importorskip("matplotlib")
@@ -173,19 +173,19 @@ def test_unknown_experiment_names_the_argument():
         run_experiment("no-such-experiment")
 
 
-def test_cli_lists_and_rejects_unknown_names(tmp_path):
+def test_the_command_lists_and_rejects_unknown_names(tmp_path):
     runner = CliRunner()
-    listed = runner.invoke(main, ["reproduce", "--list"])
+    listed = runner.invoke(main, ["--list"])
     assert listed.exit_code == 0
     assert all(name in listed.output for name in EXPERIMENTS)
-    bad = runner.invoke(main, ["reproduce", "no-such-experiment"])
+    bad = runner.invoke(main, ["no-such-experiment"])
     assert bad.exit_code != 0 and "unknown reproduction" in bad.output
 
 
 @pytest.mark.slow
-def test_cli_runs_one_quick_reproduction(tmp_path):
+def test_the_command_runs_one_quick_reproduction(tmp_path):
     result = CliRunner().invoke(
-        main, ["reproduce", "toy-2d", "--quick", "--output-dir", str(tmp_path / "out")]
+        main, ["toy-2d", "--quick", "--output-dir", str(tmp_path / "out")]
     )
     assert result.exit_code == 0, result.output
     assert "[toy-2d]" in result.output and "Three clusters" in result.output

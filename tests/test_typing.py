@@ -3,9 +3,7 @@
 * every public function and every public method of a public class (the names
   in ``__all__`` of the package and of each public module) annotates all its
   parameters and its return, so that a new unannotated one fails here;
-* every public module outside ``reproductions/`` declares ``__all__``, so
-  that none escapes that check (the experiments of ``reproductions/`` are run
-  through ``reproductions.run_experiment``);
+* every public module declares ``__all__``, so that none escapes that check;
 * mypy passes on the package with the configuration of ``pyproject.toml``,
   which checks the bodies of annotated functions against their annotations,
   and a program using the library gets its types from the annotations;
@@ -18,6 +16,7 @@ from pathlib import Path
 import tomllib
 import types
 
+from public_api import public_module_names
 import pytest
 
 import preimage
@@ -29,20 +28,6 @@ MYPY_CACHE = ROOT / ".mypy_cache"  # where `mypy` run by hand from the root keep
 
 #: Dunder methods that are part of a class's public API.
 PUBLIC_DUNDERS = ("__init__", "__call__")
-
-
-def _public_module_names():
-    """Dotted names of the modules with no private component."""
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        if not any(p.startswith("_") for p in parts):
-            yield ".".join(parts)
-
-
-def _is_experiment(name):
-    return name.startswith("reproductions.")
 
 
 def _missing_annotations(func, *, method=False):
@@ -105,11 +90,7 @@ def _unannotated(modules):
 
 
 def _public_modules():
-    return [
-        importlib.import_module(name)
-        for name in _public_module_names()
-        if not _is_experiment(name)
-    ]
+    return [importlib.import_module(name) for name in public_module_names()]
 
 
 def test_public_modules_declare_all():
