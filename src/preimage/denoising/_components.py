@@ -58,7 +58,7 @@ from sklearn import config_context
 from preimage._utils.blocks import is_dask_array
 from preimage._utils.validation import check_random_state
 from preimage.exceptions import NumericalWarning
-from preimage.kpca._fit import leading_components
+from preimage.kpca._result import leading_components
 from preimage.solvers import make_solver
 
 __all__ = [

@@ -26,7 +26,7 @@ from preimage.exceptions import ConfigurationWarning
 from preimage.kernels import KERNELS, Kernel, default_gamma
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 from preimage.kpca._estimator import KernelPCA
-from preimage.kpca._fit import refuse_no_component
+from preimage.kpca._guards import refuse_no_component
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, make_solver
 
 __all__ = ["KernelPCADenoiser"]
