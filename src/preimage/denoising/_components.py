@@ -1,53 +1,16 @@
-"""The number of kernel PCA components of a denoiser, chosen from its data.
-
-``KernelPCADenoiser(n_components="auto")`` holds part of its training data
-out, fits kernel PCA once on the rest with the largest candidate count q_max
-(kernel PCA with q components contains every smaller one), and scores each
-candidate q on the held-out part:
-
-* with clean targets (``fit(X_noisy, y=X_clean)``), by what matters: the
-  denoising error ``mean_i ‖x̂_i − t_i‖²`` of the held-out noisy inputs,
-  each brought back by the pre-image method from its first q coordinates,
-  against their clean targets t_i. q is the smallest candidate whose error
-  is within 1 % of the smallest (closer errors are below what a small
-  held-out part can tell apart).
-* without them, no denoising error can be measured, and the error of the
-  held-out points' own reconstruction falls, by and large, as q grows, noise
-  included: each component added keeps more of every point, its noise too
-  (and with a few held-out points it moves more with the pre-images' own
-  variation than with q). What the
-  held-out part can say is how much of its feature-space variance
-  ``‖φ(x) − μ‖²`` the first q components, learned on the other points,
-  explain: the fraction
-
-      E(q) = Σ_{k ≤ q} mean_i β_ik²  /  mean_i ‖φ(x_i) − μ‖²
-
-  over the held-out x_i (β_ik their centred coordinates). It rises fast
-  while the components carry structure shared by unseen data and slowly once
-  they fit what is particular to the training points (their noise); q is the
-  smallest candidate with E(q) ≥ 0.8 · E(q_max), 80 % of what the largest
-  candidate explains.
-
-The candidates are 1, 2, 3, 4, 6, 8, 12, ... (about √2 apart) up to q_max,
-the smaller of 256 and what the training part has (its size minus one, or
-its landmarks, and the rank of its centred Gram matrix). One fifth of the samples (at most 1,000) are held out,
-drawn with the denoiser's `random_state`.
+"""``KernelPCADenoiser(n_components="auto")``: the component count chosen on a
+held-out split (the rule is in the denoiser's Notes).
 
 The rule is measured, not derived (bundled MNIST, Gaussian noise σ = 0.4
-clipped to [0, 1], MSE summed over pixels): a denoiser fitted on 50 noisy
-digits and applied to them keeps 6 components and reaches MSE 52 against the
-noise's 63, where all 49 components give 92; on 500 noisy digits it keeps
-128, MSE 48 (all components: 83; new noisy digits: 40 against 62); fitted on
-500 clean digits it keeps 48 (new digits with noise σ = 0.5: MSE 26 against
-196). The 80 % is a rule of thumb, and it fails where the noise carries more
-than a fifth of the held-out variance in a few feature-space directions:
-three point sources in the plane with noise σ = 0.1 (Gaussian width 10)
-keep 6 components, which leave a squared error of 0.012 (the noise's: 0.018)
-where the 2 the sources span leave 0.0002. The count that denoises best
-depends on the noise, which the training data alone cannot show: with clean
-targets the rule measures it (on the point sources it keeps 2), and a grid
-search over `n_components` (``GridSearchCV(denoiser).fit(X_noisy,
-X_clean)``) tunes it together with the width.
+clipped to [0, 1], MSE summed over pixels): fitted on 50 noisy digits it keeps
+6 components, MSE 52 against the noise's 63 (all 49 components: 92); on 500
+noisy digits 128, MSE 48 (all: 83; new noisy digits: 40 against 62); on 500
+clean digits 48 (new digits with noise σ = 0.5: 26 against 196). The 80 %
+fails where the noise carries more than a fifth of the held-out variance in a
+few directions: three point sources with noise σ = 0.1 (width 10) keep 6
+components, squared error 0.012 (the noise's: 0.018), where 2 leave 0.0002;
+with clean targets the rule keeps 2, and ``GridSearchCV(denoiser).fit(X_noisy,
+X_clean)`` tunes the count together with the width.
 """
 
 import warnings
@@ -60,17 +23,6 @@ from preimage._utils.validation import check_random_state
 from preimage.exceptions import NumericalWarning
 from preimage.kpca._result import leading_components
 from preimage.solvers import make_solver
-
-__all__ = [
-    "ERROR_TOLERANCE",
-    "EXPLAINED_FRACTION",
-    "HELD_OUT_FRACTION",
-    "MAX_COMPONENTS",
-    "MAX_HELD_OUT",
-    "candidate_counts",
-    "kpca_coordinates",
-    "select_n_components",
-]
 
 #: Share of the training samples held out to score the candidates.
 HELD_OUT_FRACTION = 0.2
@@ -98,29 +50,10 @@ def candidate_counts(q_max):
 def select_n_components(
     make_kpca, X, targets, *, method, method_params, add_mean, random_state, n_landmarks
 ):
-    """Choose the number of components from a held-out split (module docstring).
-
-    Parameters
-    ----------
-    make_kpca : callable
-        ``make_kpca(n_components, n_landmarks)``: an unfitted KernelPCA with
-        the denoiser's kernel (its width already resolved on all the data).
-    X : array of shape (n, d)
-        The training inputs.
-    targets : array of shape (n, d) or None
-        Their clean versions, or None.
-    method, method_params, add_mean, random_state, n_landmarks
-        The denoiser's.
-
-    Returns
-    -------
-    n_components : int
-    record : dict
-        ``rule``, ``candidates``, ``scores`` (one per candidate), ``threshold``
-        (without targets) or ``tolerance`` (with them), ``n_train``,
-        ``n_held_out`` and the chosen ``n_components``: what was measured, for
-        the denoiser's ``component_selection_``.
-    """
+    """``(n_components, record)``: the count chosen on a held-out split, and
+    what was measured (the denoiser's ``component_selection_``).
+    ``make_kpca(n_components, n_landmarks)`` is an unfitted KernelPCA with the
+    denoiser's kernel, its width resolved on all the data."""
     n = X.shape[0]
     if n < 3:
         return 1, {
@@ -174,9 +107,7 @@ def select_n_components(
 
 
 def kpca_coordinates(kpca, X):
-    """``kpca.transform(X)`` as an array, whatever container `set_output` or
-    scikit-learn's ``transform_output`` asks of transformers: the coordinates
-    a denoiser takes inside are its own business."""
+    """``kpca.transform(X)`` as an array, whatever ``transform_output`` asks."""
     with config_context(transform_output="default"):
         return kpca.transform(X)
 

@@ -22,13 +22,14 @@ eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
     iterated to machine precision where q is at most n/20 of
     :math:`n \\ge 1000` points, LAPACK otherwise); ``"randomized"`` is faster
     for a few components of many points, and approximate.""",
-    "landmarks": """\
+    "n_landmarks": """\
 n_landmarks : int, default=None
     None: exact kernel PCA on the Gram matrix of shape (n, n). An int m:
     Nyström kernel PCA (:func:`~preimage.kpca.fit_nystroem_kpca`) over m
     landmarks, in :math:`O(nmd + nm^2 + m^3)` time and :math:`O(nd + m^2)`
     memory; the axes and projections are expansions over the landmarks, so
-    every pre-image method works on them.
+    every pre-image method works on them.""",
+    "landmarks": """\
 landmarks : {"uniform", "kmeans", "leverage"}, default="uniform"
     How the m landmarks are chosen, with `random_state`: uniformly, as
     k-means centres, or by ridge leverage scores.""",

@@ -95,6 +95,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         Parallel jobs of the kernel evaluations that go through
         ``sklearn.metrics.pairwise.pairwise_kernels`` (callable and cosine
         kernels, sparse input).
+    %(n_landmarks)s
     %(landmarks)s
 
     Attributes
