@@ -13,6 +13,7 @@ with clean targets the rule keeps 2, and ``GridSearchCV(denoiser).fit(X_noisy,
 X_clean)`` tunes the count together with the width.
 """
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -21,6 +22,8 @@ from sklearn import config_context
 from preimage._utils.blocks import is_dask_array
 from preimage._utils.validation import check_random_state
 from preimage.exceptions import NumericalWarning
+from preimage.kernels import KERNELS
+from preimage.kpca._estimator import KernelPCA
 from preimage.kpca._result import leading_components
 from preimage.solvers import make_solver
 
@@ -38,6 +41,33 @@ EXPLAINED_FRACTION = 0.8
 ERROR_TOLERANCE = 0.01
 
 
+def has_width(kernel):
+    """Whether `kernel` is a name of a kernel with a width ``gamma``."""
+    fields = dataclasses.fields(KERNELS[kernel]) if isinstance(kernel, str) else ()
+    return "gamma" in {f.name for f in fields}
+
+
+def make_kpca(est, gamma, n_components, n_landmarks=None):
+    """An unfitted KernelPCA with the kernel of the denoiser `est`; every
+    parameter KernelPCA uses is passed (its defaults are not ours)."""
+    return KernelPCA(
+        n_components,
+        kernel=est.kernel,
+        gamma=gamma,
+        degree=est.degree,
+        coef0=est.coef0,
+        kernel_params=est.kernel_params,
+        eigen_solver=est.eigen_solver,
+        tol=0,
+        max_iter=None,
+        iterated_power="auto",
+        random_state=est.random_state,
+        copy_X=True,
+        n_landmarks=n_landmarks,
+        landmarks=getattr(est, "landmarks", "uniform"),
+    )
+
+
 def candidate_counts(q_max):
     """1, 2, 3, 4, 6, 8, 12, 16, ... (each about √2 times the last) below
     q_max, then q_max."""
@@ -47,13 +77,9 @@ def candidate_counts(q_max):
     return [q for q in counts if q < q_max] + [q_max]
 
 
-def select_n_components(
-    make_kpca, X, targets, *, method, method_params, add_mean, random_state, n_landmarks
-):
-    """``(n_components, record)``: the count chosen on a held-out split, and
-    what was measured (the denoiser's ``component_selection_``).
-    ``make_kpca(n_components, n_landmarks)`` is an unfitted KernelPCA with the
-    denoiser's kernel, its width resolved on all the data."""
+def select_n_components(est, gamma, X, targets):
+    """``(n_components, record)``: the count of the denoiser `est` (width
+    `gamma`) chosen on a held-out split, and what was measured."""
     n = X.shape[0]
     if n < 3:
         return 1, {
@@ -65,16 +91,16 @@ def select_n_components(
             "n_components": 1,
         }
     n_held = min(MAX_HELD_OUT, max(1, round(HELD_OUT_FRACTION * n)))
-    order = check_random_state(random_state).permutation(n)
+    order = check_random_state(est.random_state).permutation(n)
     held, train = np.sort(order[:n_held]), np.sort(order[n_held:])
     clean = X if targets is None else targets
-    m = None if n_landmarks is None else min(n_landmarks, train.size)
+    m = None if est.n_landmarks is None else min(est.n_landmarks, train.size)
     q_max = min(MAX_COMPONENTS, train.size - 1, train.size if m is None else m)
     with warnings.catch_warnings():
         # Components beyond the rank of the training part are zero, which the
         # fit would warn of: here they are simply no candidates.
         warnings.simplefilter("ignore", NumericalWarning)
-        kpca = make_kpca(q_max, m).fit(clean[train])
+        kpca = make_kpca(est, gamma, q_max, m).fit(clean[train])
     X_held = _in_memory(X[held])
     candidates = candidate_counts(max(1, int(np.count_nonzero(kpca.eigenvalues_ > 0))))
     record = {"candidates": candidates, "n_train": int(train.size), "n_held_out": int(held.size)}
@@ -85,17 +111,7 @@ def select_n_components(
         record.update(rule="held-out explained variance", threshold=EXPLAINED_FRACTION)
     else:
         scores = _denoising_error(
-            kpca,
-            X[train],
-            X_held,
-            clean[train],
-            _in_memory(clean[held]),
-            candidates,
-            method=method,
-            method_params=method_params,
-            add_mean=add_mean,
-            random_state=random_state,
-            n_landmarks=m,
+            est, kpca, X, clean, train, held, candidates, est.method_params, m
         )
         best = float(np.min(scores))
         chosen = next(
@@ -131,21 +147,10 @@ def _explained_variance(kpca, X_held, candidates):
     return captured[np.asarray(candidates) - 1] / total
 
 
-def _denoising_error(
-    kpca,
-    X_train,
-    X_held,
-    clean_train,
-    clean_held,
-    candidates,
-    *,
-    method,
-    method_params,
-    add_mean,
-    random_state,
-    n_landmarks,
-):
-    """The held-out denoising error with the first q components, per candidate."""
+def _denoising_error(est, kpca, X, clean, train, held, candidates, method_params, m=None):
+    """The held-out denoising error of `est`'s method with the first q
+    components, per candidate q (the solver over `m` landmarks)."""
+    X_held, clean_held = _in_memory(X[held]), _in_memory(clean[held])
     Y_held = kpca_coordinates(kpca, X_held)
     Y_train = None
     scores = []
@@ -155,17 +160,17 @@ def _denoising_error(
         warnings.simplefilter("ignore", NumericalWarning)
         for q in candidates:
             solver = make_solver(
-                method, method_params, random_state=random_state, n_landmarks=n_landmarks
+                est.method, method_params, random_state=est.random_state, n_landmarks=m
             )
             pairs = {}
             if solver.learns_from_pairs:
                 if Y_train is None:
-                    Y_train = kpca_coordinates(kpca, X_train)
-                pairs = {"coordinates": Y_train[:, :q], "targets": clean_train}
+                    Y_train = kpca_coordinates(kpca, X[train])
+                pairs = {"coordinates": Y_train[:, :q], "targets": clean[train]}
             solver.fit(
                 kpca.X_fit_, kpca.kernel_, kpca=leading_components(kpca.fit_result_, q), **pairs
             )
-            Z = solver.solve_coordinates(Y_held[:, :q], add_mean=add_mean, x0=X_held)
+            Z = solver.solve_coordinates(Y_held[:, :q], add_mean=est.add_mean, x0=X_held)
             error = float(np.mean(np.sum((Z - clean_held) ** 2, axis=1)))
             scores.append(error if np.isfinite(error) else np.inf)
     return np.asarray(scores)

@@ -3,7 +3,6 @@ options by cross-validation on training pairs."""
 
 from __future__ import annotations
 
-import functools
 from numbers import Integral, Real
 from typing import Any, Self
 
@@ -20,7 +19,8 @@ from preimage._utils.eigen import EIGEN_SOLVERS
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike, TransformOutput
 from preimage._utils.validation import validate_dask_input, validate_estimator_input
 from preimage._utils.warnings import warn
-from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets, has_width, make_kpca
+from preimage.denoising._components import has_width
+from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets
 from preimage.denoising._search import fold_errors, search_widths
 from preimage.exceptions import ConfigurationWarning
 from preimage.kernels import KERNELS, default_gamma
@@ -269,18 +269,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         errors = {}
 
         def score(gamma):
-            errors[gamma] = fold_errors(
-                functools.partial(make_kpca, self),
-                X,
-                T,
-                folds,
-                gamma,
-                counts,
-                params_list,
-                method=self.method,
-                add_mean=self.add_mean,
-                random_state=self.random_state,
-            )
+            errors[gamma] = fold_errors(self, X, T, folds, gamma, counts, params_list)
             return float(np.min(errors[gamma].mean(axis=0)))
 
         self.gammas_ = np.asarray(search_widths(score, gamma0, gammas))

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-import dataclasses
-import functools
 from numbers import Integral
 from typing import Any, Literal, Self
 
@@ -22,12 +20,16 @@ from preimage._utils.validation import (
     validate_estimator_input,
 )
 from preimage._utils.warnings import warn
-from preimage.denoising._components import kpca_coordinates, select_n_components
+from preimage.denoising._components import (
+    has_width,
+    kpca_coordinates,
+    make_kpca,
+    select_n_components,
+)
 from preimage.exceptions import ConfigurationWarning
-from preimage.kernels import KERNELS, Kernel, default_gamma
+from preimage.kernels import Kernel, default_gamma
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 from preimage.kpca._docs import fill_doc
-from preimage.kpca._estimator import KernelPCA
 from preimage.kpca._guards import refuse_no_component
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, make_solver
 
@@ -56,33 +58,6 @@ def _clean_targets(X, y):
 
 
 @fill_doc
-def has_width(kernel):
-    """Whether `kernel` is a name of a kernel with a width ``gamma``."""
-    fields = dataclasses.fields(KERNELS[kernel]) if isinstance(kernel, str) else ()
-    return "gamma" in {f.name for f in fields}
-
-
-def make_kpca(est, gamma, n_components, n_landmarks=None):
-    """An unfitted KernelPCA with the kernel of the denoiser `est`; every
-    parameter KernelPCA uses is passed (its defaults are not ours)."""
-    return KernelPCA(
-        n_components,
-        kernel=est.kernel,
-        gamma=gamma,
-        degree=est.degree,
-        coef0=est.coef0,
-        kernel_params=est.kernel_params,
-        eigen_solver=est.eigen_solver,
-        tol=0,
-        max_iter=None,
-        iterated_power="auto",
-        random_state=est.random_state,
-        copy_X=True,
-        n_landmarks=n_landmarks,
-        landmarks=getattr(est, "landmarks", "uniform"),
-    )
-
-
 @fill_doc
 class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     r"""Denoise inputs through kernel PCA and a pre-image.
@@ -310,20 +285,11 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 "clean versions: fit(X_noisy, y=X_clean)",
                 ConfigurationWarning,
             )
-        make = functools.partial(make_kpca, self, self._width(clean))
+        gamma = self._width(clean)
         n_components, self.component_selection_ = self.n_components, None
         if isinstance(n_components, str):  # "auto"
-            n_components, self.component_selection_ = select_n_components(
-                make,
-                X,
-                y,
-                method=self.method,
-                method_params=self.method_params,
-                add_mean=self.add_mean,
-                random_state=self.random_state,
-                n_landmarks=self.n_landmarks,
-            )
-        self.kpca_ = make(n_components, self.n_landmarks).fit(clean)
+            n_components, self.component_selection_ = select_n_components(self, gamma, X, y)
+        self.kpca_ = make_kpca(self, gamma, n_components, self.n_landmarks).fit(clean)
         refuse_no_component(self.kpca_.fit_result_, self.kpca_.gamma_)
         self.n_components_ = int(self.kpca_.eigenvalues_.shape[0])
         pairs = {}

@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from preimage.denoising._components import _denoising_error
+from preimage.denoising._components import _denoising_error, make_kpca
 from preimage.exceptions import NumericalWarning
 
 #: The first widths tried, as factors of the papers' width γ₀.
@@ -25,37 +25,22 @@ COARSE_FACTORS = (1.0, 2.0, 4.0)
 MAX_EXTENSIONS = 3
 
 
-def fold_errors(
-    make_kpca, X, T, folds, gamma, n_components, params_list, *, method, add_mean, random_state
-):
+def fold_errors(est, X, T, folds, gamma, n_components, params_list):
     """Held-out errors ``mean ‖x̂ − t‖²`` of shape (folds, counts, options) at
-    one width (inf where not finite); a count above a fold's rank is scored
-    with the components it has, as a denoiser fitted with it keeps."""
+    one width (inf where not finite) of the search `est`; a count above a
+    fold's rank is scored with the components it has, as a denoiser keeps."""
     errors = np.empty((len(folds), len(n_components), len(params_list)))
     q_max = max(n_components)
     for f, (train, test) in enumerate(folds):
         with warnings.catch_warnings():
             # Components beyond the rank of a fold are zero, which the fit
-            # would warn of: the counts above the rank are scored with the
-            # components there are.
+            # would warn of.
             warnings.simplefilter("ignore", NumericalWarning)
-            kpca = make_kpca(gamma, min(q_max, train.size)).fit(T[train])
+            kpca = make_kpca(est, gamma, min(q_max, train.size)).fit(T[train])
         available = max(1, int(np.count_nonzero(kpca.eigenvalues_ > 0)))
         counts = [min(q, available) for q in n_components]
         for p, params in enumerate(params_list):
-            errors[f, :, p] = _denoising_error(
-                kpca,
-                X[train],
-                X[test],
-                T[train],
-                T[test],
-                counts,
-                method=method,
-                method_params=params,
-                add_mean=add_mean,
-                random_state=random_state,
-                n_landmarks=None,
-            )
+            errors[f, :, p] = _denoising_error(est, kpca, X, T, train, test, counts, params)
     return errors
 
 
