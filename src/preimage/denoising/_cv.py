@@ -35,6 +35,17 @@ DEFAULT_COMPONENT_SHARES = (0.15, 0.3, 0.5, 0.75)
 _WIDTH_KERNELS = sorted(filter(has_width, KERNELS))
 
 
+def _as_list(value, kinds, valid, message):
+    """`value` as a non-empty 1-D array of a dtype kind in `kinds`, all entries
+    `valid`, else a ValueError with `message`."""
+    values = np.atleast_1d(value)
+    if values.ndim != 1 or not values.size or values.dtype.kind not in kinds:
+        raise ValueError(message)
+    if not all(map(valid, values)):
+        raise ValueError(message)
+    return values
+
+
 @fill_doc
 class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     r"""Kernel PCA denoiser with its width and component count chosen by cross-validation.
@@ -291,35 +302,20 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         """The candidate counts, increasing; the default ones clipped to `n_min`."""
         if self.n_components is None:
             return sorted({max(1, round(s * n_min)) for s in DEFAULT_COMPONENT_SHARES})
-        counts = np.atleast_1d(self.n_components)
-        if (
-            counts.ndim != 1
-            or counts.size == 0
-            or counts.dtype.kind not in "iu"
-            or np.any(counts < 1)
-            or np.any(counts > n_min)
-        ):
-            raise ValueError(
-                "'n_components' must be a non-empty list of integers between 1 and "
-                f"{n_min} (the smallest training part of the folds), got {self.n_components!r}"
-            )
+        message = (
+            "'n_components' must be a non-empty list of integers between 1 and "
+            f"{n_min} (the smallest training part of the folds), got {self.n_components!r}"
+        )
+        counts = _as_list(self.n_components, "iu", lambda q: 1 <= q <= n_min, message)
         return sorted({int(q) for q in counts})
 
     def _gammas(self):
         if self.gammas is None:
             return None
-        gammas = np.atleast_1d(self.gammas)
-        if (
-            gammas.ndim != 1
-            or gammas.size == 0
-            or gammas.dtype.kind not in "iuf"
-            or not np.all(np.isfinite(gammas))
-            or np.any(gammas <= 0)
-        ):
-            raise ValueError(
-                f"'gammas' must be a non-empty list of positive finite numbers, got {self.gammas!r}"
-            )
-        return [float(g) for g in gammas]
+        message = (
+            f"'gammas' must be a non-empty list of positive finite numbers, got {self.gammas!r}"
+        )
+        return [float(g) for g in _as_list(self.gammas, "iuf", lambda g: 0 < g < np.inf, message)]
 
     def _params_list(self):
         if not isinstance(self.method_params, list):
@@ -333,17 +329,15 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
 
     def _results(self, errors, counts, params_list):
         """`cv_results_` in GridSearchCV's layout, one row per candidate."""
-        rows, splits = [], []
         with_params = isinstance(self.method_params, list)
-        for gamma, err in errors.items():
-            for i, q in enumerate(counts):
-                for p, params in enumerate(params_list):
-                    row = {"gamma": gamma, "n_components": q}
-                    if with_params:
-                        row["method_params"] = params
-                    rows.append(row)
-                    splits.append(err[:, i, p])
-        scores = -np.asarray(splits)  # (n_candidates, n_splits), greater is better
+        rows = [
+            {"gamma": g, "n_components": q} | ({"method_params": p} if with_params else {})
+            for g in errors
+            for q in counts
+            for p in params_list
+        ]
+        # (n_candidates, n_splits), greater is better
+        scores = -np.concatenate([e.reshape(e.shape[0], -1).T for e in errors.values()])
         scores[~np.isfinite(scores)] = -np.inf
         mean = scores.mean(axis=1)
         results = {
@@ -352,8 +346,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
             "param_n_components": np.array([r["n_components"] for r in rows]),
         }
         if with_params:
-            results["param_method_params"] = np.empty(len(rows), dtype=object)
-            results["param_method_params"][:] = [r["method_params"] for r in rows]
+            results["param_method_params"] = np.array([r["method_params"] for r in rows], object)
         for k in range(scores.shape[1]):
             results[f"split{k}_test_score"] = scores[:, k]
         results["mean_test_score"] = mean
