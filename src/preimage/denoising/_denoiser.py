@@ -37,21 +37,17 @@ from preimage.solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, m
 def _clean_targets(X, y):
     """y as clean targets when it is 2-D, else None (the labels a pipeline
     passes to every step are ignored)."""
-    if y is None:
+    y = y if y is None or is_dask_array(y) else np.asarray(y)
+    if y is None or y.ndim != 2:
         return None
-    if is_dask_array(y):
-        if y.ndim != 2:
-            return None
-        if y.shape[1] != X.shape[1]:
-            raise ValueError(
-                f"'y' has {y.shape[1]} features, but {X.shape[1]} were expected (those of 'X')"
-            )
-        y = y if y.dtype.kind == "f" else y.astype(np.float64)
-    else:
-        y = np.asarray(y)
-        if y.ndim != 2:
-            return None
+    if not is_dask_array(y):
         y = check_array_2d(y, "y", n_features=X.shape[1])
+    elif y.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"'y' has {y.shape[1]} features, but {X.shape[1]} were expected (those of 'X')"
+        )
+    elif y.dtype.kind != "f":
+        y = y.astype(np.float64)
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"'y' must have one row per row of 'X' ({X.shape[0]}), got {y.shape[0]}")
     return y

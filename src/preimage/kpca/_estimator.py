@@ -266,8 +266,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         KernelPCA
             The fitted estimator, ``self``.
         """
-        self._fit(X)
-        return self
+        return self._fit(X)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X: MatrixLike, y: object = None) -> TransformOutput:

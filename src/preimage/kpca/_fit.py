@@ -211,12 +211,7 @@ def fit_kernel_pca(
     # Eigenvectors of HKH with λ ≠ 0 are orthogonal to 1; enforce it against
     # rounding so that the axes are exactly expansions over uncentred images.
     alphas -= alphas.mean(axis=0, keepdims=True)
+    mean_coef = np.full(n, 1.0 / n, dtype=alphas.dtype)
     return KernelPCAResult(
-        values,
-        vectors,
-        alphas,
-        col_mean,
-        grand,
-        alphas.T @ col_mean,
-        np.full(n, 1.0 / n, dtype=alphas.dtype),
+        values, vectors, alphas, col_mean, grand, alphas.T @ col_mean, mean_coef
     )

@@ -32,22 +32,18 @@ def check_psd_eigenvalues(
     if max(top, -bottom) <= floor:
         return np.maximum(values, 0)
     if top < 0:
-        raise ValueError(
-            f"the centred Gram matrix of {names} is not positive semi-definite. "
-            f"All eigenvalues are negative (maximum is {top:g}). Either the "
-            "matrix is not PSD, or there was an issue while computing the "
-            "eigendecomposition of the matrix."
-        )
-    if bottom < -ratio * top and bottom < -floor:
+        found = f"All eigenvalues are negative (maximum is {top:g})"
+    elif bottom < -ratio * top and bottom < -floor:
         share = f"{-bottom / top:g}" if top > 0 else "inf"
-        raise ValueError(
-            f"the centred Gram matrix of {names} is not positive semi-definite. "
-            f"There are significant negative eigenvalues ({share} of the "
-            "maximum positive). Either the matrix is not PSD, or there was an "
-            "issue while computing the eigendecomposition of the matrix."
-        )
-    values[values < 0] = 0
-    return values
+        found = f"There are significant negative eigenvalues ({share} of the maximum positive)"
+    else:
+        values[values < 0] = 0
+        return values
+    raise ValueError(
+        f"the centred Gram matrix of {names} is not positive semi-definite. {found}. Either "
+        "the matrix is not PSD, or there was an issue while computing the "
+        "eigendecomposition of the matrix."
+    )
 
 
 def rounding_floor(k_max: float, n: int, dtype: np.dtype | type) -> float:

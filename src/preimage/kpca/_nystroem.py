@@ -35,12 +35,8 @@ _KMEANS_SAMPLE_PER_LANDMARK = 20
 
 
 def _moments_block(kernel, landmarks, shift, X):
-    K = kernel.block(
-        check_array_2d(X, "X", n_features=landmarks.shape[1]),
-        landmarks,
-        check_input=False,
-        names="'X'",
-    )
+    X = check_array_2d(X, "X", n_features=landmarks.shape[1])
+    K = kernel.block(X, landmarks, check_input=False, names="'X'")
     with np.errstate(over="ignore", invalid="ignore"):
         K -= shift
         G = K.T @ K
@@ -200,15 +196,11 @@ def _nystroem_fit(kernel, X, landmarks, K_mm, W, n_components, working_memory):
     # positive), not on w_k, whose basis W inherits LAPACK's arbitrary signs.
     alphas = flip_signs(W @ vectors) * nonzero
     f_mean = W.T @ k_mean
-    return KernelPCAResult(
-        eigenvalues=values.astype(dtype),
-        eigenvectors=None,
-        alphas=alphas.astype(dtype),
-        K_col_mean=None,
-        K_mean=float(f_mean @ f_mean),
-        mean_coords=(alphas.T @ k_mean).astype(dtype),
-        mean_coef=(W @ f_mean).astype(dtype),
-    ), n
+    values, mean_coords, mean_coef, alphas = (
+        a.astype(dtype) for a in (values, alphas.T @ k_mean, W @ f_mean, alphas)
+    )
+    K_mean = float(f_mean @ f_mean)
+    return KernelPCAResult(values, None, alphas, None, K_mean, mean_coords, mean_coef), n
 
 
 def _check_landmark_memory(m):
@@ -354,12 +346,8 @@ def select_landmarks(
 
         size = min(n, _KMEANS_SAMPLE_PER_LANDMARK * n_landmarks)
         sample = _take_rows(X, np.sort(rng.choice(n, size, replace=False)))
-        km = KMeans(
-            n_clusters=n_landmarks,
-            n_init=1,
-            max_iter=25,
-            random_state=int(rng.integers(2**31 - 1)),
-        ).fit(sample)
+        seed = int(rng.integers(2**31 - 1))
+        km = KMeans(n_landmarks, n_init=1, max_iter=25, random_state=seed).fit(sample)
         centres = km.cluster_centers_.astype(sample.dtype)
         # With fewer distinct points than clusters k-means repeats centres.
         _, first = np.unique(centres, axis=0, return_index=True)
