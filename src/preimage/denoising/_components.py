@@ -1,16 +1,12 @@
-"""``KernelPCADenoiser(n_components="auto")``: the component count chosen on a
-held-out split (the rule is in the denoiser's Notes).
+"""The held-out choice of ``KernelPCADenoiser(n_components="auto")`` (rule in its Notes).
 
-The rule is measured, not derived (bundled MNIST, Gaussian noise σ = 0.4
-clipped to [0, 1], MSE summed over pixels): fitted on 50 noisy digits it keeps
-6 components, MSE 52 against the noise's 63 (all 49 components: 92); on 500
-noisy digits 128, MSE 48 (all: 83; new noisy digits: 40 against 62); on 500
-clean digits 48 (new digits with noise σ = 0.5: 26 against 196). The 80 %
-fails where the noise carries more than a fifth of the held-out variance in a
-few directions: three point sources with noise σ = 0.1 (width 10) keep 6
-components, squared error 0.012 (the noise's: 0.018), where 2 leave 0.0002;
-with clean targets the rule keeps 2, and ``GridSearchCV(denoiser).fit(X_noisy,
-X_clean)`` tunes the count together with the width.
+Measured (bundled MNIST, noise σ = 0.4 clipped to [0, 1], MSE over pixels):
+on 50 noisy digits it keeps 6 components, MSE 52 against the noise's 63 (all
+49: 92); on 500 noisy digits 128, MSE 48 (all: 83; new digits: 40 against
+62); on 500 clean digits 48 (new digits, σ = 0.5: 26 against 196). The 80 %
+fails where noise holds over a fifth of the held-out variance in a few
+directions: three point sources, σ = 0.1 (width 10), keep 6 components, error
+0.012 (noise: 0.018), where 2 leave 0.0002; with clean targets it keeps 2.
 """
 
 import dataclasses

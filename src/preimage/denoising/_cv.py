@@ -144,8 +144,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     for speckle p = 0.4 (16.86 against 16.99), scoring 16 candidates with 12
     kernel PCA fits.
 
-    Every candidate's fixed point starts at the noisy input, as the refitted
-    denoiser's does. ``save_model`` saves `best_estimator_`.
+    Fixed points start at the noisy input. ``save_model`` saves `best_estimator_`.
 
     References
     ----------
@@ -226,9 +225,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
-        """Score the candidates on the folds of (X, y), then refit the best.
-
-        The best candidate is refitted on all the pairs.
+        """Score the candidates on the folds of (X, y), then refit the best on all of them.
 
         Parameters
         ----------
@@ -390,9 +387,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         Returns
         -------
         PreimageResult
-            The denoised points, their feature-space residuals, iterations
-            and convergence flags, as
-            :meth:`preimage.KernelPCADenoiser.denoise` gives them.
+            As :meth:`preimage.KernelPCADenoiser.denoise` gives it.
         """
         check_is_fitted(self)
         return self.best_estimator_.denoise(validate_estimator_input(self, X, reset=False))
@@ -400,9 +395,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     def score(self, X: MatrixLike, y: MatrixLike | None = None) -> float:
         r"""Return minus the mean squared error of the denoised X against targets.
 
-        The score is :math:`-\operatorname{mean}_i \|\hat x_i - t_i\|^2`
-        with the targets y (or X), as
-        :meth:`preimage.KernelPCADenoiser.score` computes it.
+        As :meth:`preimage.KernelPCADenoiser.score` computes it.
 
         Parameters
         ----------

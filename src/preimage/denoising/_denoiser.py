@@ -149,16 +149,13 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     noise; see :mod:`preimage.denoising._components` for what was
     measured). The chosen count is then fitted on all the data.
 
-    ``fit(X, y)`` accepts clean targets: kernel PCA is then fitted on ``y``,
-    and the learned pre-image map on the pairs (coordinates of X, y), which
-    teaches it where noisy coordinates lie (noise shrinks them toward the
-    origin). Without targets the learned map returns a blurred average of
-    training points or worse (bundled MNIST, 1,000 clean training digits,
-    noise :math:`\sigma = 0.5`, 100 components, width 0.02, map
-    ``{"gamma": 100, "alpha": 1e-3}``: MSE 87.5 unpaired, 18.0 on
-    noisy-to-clean pairs, 48.4 for the average digit), and ``fit`` warns
-    with a :class:`~preimage.ConfigurationWarning`. The same pairs make
-    ``GridSearchCV(denoiser).fit(X_noisy, X_clean)`` tune on training data.
+    ``fit(X, y)`` accepts clean targets: kernel PCA is fitted on ``y``, the
+    learned map on the pairs (coordinates of X, y). Without them the learned
+    map returns a blurred average of training points or worse (bundled
+    MNIST, 1,000 digits, noise :math:`\sigma = 0.5`, 100 components, width
+    0.02, map ``{"gamma": 100, "alpha": 1e-3}``: MSE 87.5 unpaired, 18.0 on
+    pairs, 48.4 for the average digit), with a ConfigurationWarning. The
+    pairs also make ``GridSearchCV(denoiser).fit(X_noisy, X_clean)`` work.
 
     ``transform`` accepts a Dask array and denoises it block by block; with
     `n_landmarks`, ``fit`` accepts Dask arrays too.
@@ -230,10 +227,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
-        """Fit kernel PCA on the clean data and the pre-image solver.
-
-        The clean data are y if given, else X. With ``n_components="auto"``,
-        the number of components is chosen first (see Notes).
+        """Fit kernel PCA on the clean data (y, or X) and the pre-image solver.
 
         Parameters
         ----------
@@ -357,8 +351,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return self._solve(X, return_result=True)
 
     def _solve(self, X, *, return_result):
-        """Project X on the leading components and bring it back: the solver
-        starts from X itself where starts matter."""
+        """Project X and bring it back, starting from X where starts matter."""
         check_is_fitted(self)
         X = validate_estimator_input(self, X, reset=False)
         return self.solver_.solve_coordinates(
@@ -371,10 +364,8 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     def score(self, X: MatrixLike, y: MatrixLike | None = None) -> float:
         r"""Return minus the mean squared error of the denoised X against targets.
 
-        The score is :math:`-\operatorname{mean}_i \|\hat x_i - t_i\|^2`, the
-        squared error summed over features, with the targets t: y when it is
-        an array of X's shape (clean versions of X), else X itself. Greater
-        is better, as scikit-learn's model selection expects.
+        The score is :math:`-\operatorname{mean}_i \|\hat x_i - t_i\|^2` (summed
+        over features) with the targets t: y, or X itself; greater is better.
 
         Parameters
         ----------

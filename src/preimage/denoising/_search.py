@@ -1,14 +1,9 @@
-"""The cross-validated search of :class:`~preimage.KernelPCADenoiserCV`.
-
-Per width and fold, kernel PCA is fitted once with the largest count and each
-count q scored from its leading q eigenpairs: the score is what
-``KernelPCADenoiser(n_components=q, gamma=γ).fit(x_T, t_T).score(x_H, t_H)``
-gives, without a fit per q. Widths go coarse to fine on a log scale: γ₀ times
-1, 2, 4; one more factor of 2 beyond an edge while the best is there (at most
-:data:`MAX_EXTENSIONS`); then once the geometric mean of the best and its
-better neighbour. On 2,000 bundled MNIST digits (γ₀ = 0.0095) 3-fold search
-chose 0.019 for Gaussian noise σ = 0.5 and 0.027 for speckle p = 0.4
-(``benchmarks/bench_denoiser_cv.py``).
+"""The search of :class:`~preimage.KernelPCADenoiserCV`: one kernel PCA per
+width and fold, each count scored from its leading eigenpairs; widths γ₀ times
+1, 2, 4, a factor 2 beyond an edge while the best is there (at most
+:data:`MAX_EXTENSIONS`), then the geometric mean of the best and its better
+neighbour. On 2,000 MNIST digits (γ₀ = 0.0095) it chose 0.019 for Gaussian
+noise σ = 0.5, 0.027 for speckle p = 0.4 (``benchmarks/bench_denoiser_cv.py``).
 """
 
 import math

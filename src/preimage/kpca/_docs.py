@@ -16,12 +16,11 @@ kernel_params : dict, default=None
     kernel's order N: ``{"order": N}``).""",
     "eigen_solver": """\
 eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
-    Solver of the leading eigenpairs; none computes more than q of them.
-    ``"auto"`` is scikit-learn's rule (ARPACK for fewer than 10 components
-    of more than 200 points, else dense); ``"dense"`` is exact (Lanczos
-    iterated to machine precision where q is at most n/20 of
-    :math:`n \\ge 1000` points, LAPACK otherwise); ``"randomized"`` is faster
-    for a few components of many points, and approximate.""",
+    Solver of the q leading eigenpairs: ``"auto"`` is scikit-learn's rule
+    (ARPACK for fewer than 10 components of more than 200 points, else
+    dense); ``"dense"`` is exact (Lanczos to machine precision where
+    :math:`q \\le n/20`, :math:`n \\ge 1000`, else LAPACK); ``"randomized"``
+    is approximate, and fast for a few components of many points.""",
     "n_landmarks": """\
 n_landmarks : int, default=None
     None: exact kernel PCA on the Gram matrix of shape (n, n). An int m:

@@ -140,17 +140,10 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 
     Notes
     -----
-    With :math:`H = I - \mathbf{1}\mathbf{1}^\top / n`, the fit solves
-
-    .. math::
-
-        HKH\, u_k = \lambda_k u_k, \qquad
-        \alpha_k = \frac{u_k}{\sqrt{\lambda_k}}, \qquad
-        V_k = \sum_i \alpha_{ki} \phi(x_i),
-
-    and ``transform`` gives :math:`\beta_k = \langle V_k, \phi(x) - \mu
-    \rangle = \alpha_k^\top \tilde k_x`, with :math:`\tilde k_x` the centred
-    kernel row of x.
+    The fit solves :math:`HKH\, u_k = \lambda_k u_k` and keeps the unit axes
+    :math:`V_k = \sum_i \alpha_{ki} \phi(x_i)`,
+    :math:`\alpha_k = u_k / \sqrt{\lambda_k}` (:func:`fit_kernel_pca`);
+    ``transform`` gives :math:`\beta_k = \langle V_k, \phi(x) - \mu \rangle`.
 
     ``transform``, ``inverse_transform`` and (with `n_landmarks`) ``fit``
     accept Dask arrays, block by block. Kernel rows of a NumPy input are
@@ -247,7 +240,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.n_landmarks = n_landmarks
         self.landmarks = landmarks
 
-    # -- fitting -------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: object = None) -> Self:
         """Fit kernel PCA on X.
@@ -408,7 +400,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.expansion_coef_ = fit.alphas
         self.X_fit_ = support
 
-    # -- coordinates ---------------------------------------------------------
     def transform(self, X: MatrixLike) -> TransformOutput:
         r"""Return the centred coordinates of X on the principal axes.
 
@@ -446,7 +437,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             out[rows] = transform_block(K_rows, fit)
         return out
 
-    # -- projections as expansions -------------------------------------------
     def expansion_from_components(
         self, Y: ArrayLike, *, add_mean: bool = False, n_components: int | None = None
     ) -> FeatureExpansion:
@@ -459,15 +449,11 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             `n_components` = n: their first n columns).
         add_mean : bool, default=False
             False: the principal part
-            :math:`\sum_k (y_k + \langle V_k, \mu \rangle) V_k`, which for
-            ``Y = transform(x)`` is the projection
-            :math:`\sum_k \langle V_k, \phi(x) \rangle V_k` of
-            :math:`\phi(x)` (STPRtool's ``kpcarec``). True:
-            :math:`\sum_k y_k V_k + \mu`, the exact reconstruction with the
-            feature-space mean, what Mika et al.'s fixed point targets for
-            uncentred data (their footnote 1); see
-            :class:`~preimage.KernelPCADenoiser` for why it is not the
-            default.
+            :math:`\sum_k (y_k + \langle V_k, \mu \rangle) V_k`, for
+            ``Y = transform(x)`` the projection of :math:`\phi(x)` (STPRtool's
+            ``kpcarec``). True: :math:`\sum_k y_k V_k + \mu`, the exact
+            reconstruction, which Mika et al.'s fixed point targets (their
+            footnote 1).
         n_components : int, optional
             Use only the leading :math:`n \le q` components; Y then has n
             columns (one fit serves a sweep over component counts).
@@ -522,7 +508,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             Y = Y[:, : self._leading_fit(n_components).eigenvalues.shape[0]]
         return self.expansion_from_components(Y, add_mean=add_mean, n_components=n_components)
 
-    # -- back to input space -------------------------------------------------
     @overload
     def inverse_transform(
         self,
@@ -668,7 +653,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             cache[key] = solver.fit(self.X_fit_, self.kernel_, kpca=self.fit_result_)
         return cache[key]
 
-    # -- scikit-learn plumbing -----------------------------------------------
     @property
     def _n_features_out(self):
         return self.eigenvalues_.shape[0]

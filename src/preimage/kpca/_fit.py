@@ -143,16 +143,12 @@ def fit_kernel_pca(
 
     Notes
     -----
-    Significant negative eigenvalues (below :math:`-10^{-5} \lambda_{\max}`
-    and :math:`-10^{-10}`; :math:`5 \cdot 10^{-3}` and :math:`10^{-6}` in
-    float32) are refused with a ValueError, as scikit-learn refuses them;
-    smaller ones become 0. Eigenvalues below :math:`10^{-12} \lambda_{\max}`
-    (:math:`2 \cdot 10^{-7} \lambda_{\max}` in float32) or below the rounding
-    error of centring, :math:`10 N \epsilon \max_{ij} |K_{ij}|`, are noise:
+    Significant negative eigenvalues (scikit-learn's thresholds) are refused
+    with a ValueError; smaller ones become 0. Eigenvalues below
+    :math:`10^{-12} \lambda_{\max}` (:math:`2 \cdot 10^{-7} \lambda_{\max}`
+    in float32) or :math:`10 N \epsilon \max_{ij} |K_{ij}|` are noise:
     dropped with ``n_components=None`` (or `remove_zero_eig`), else kept with
-    zero coefficients and a NumericalWarning if `warn_rank`. A centred Gram
-    matrix zero at rounding level leaves no component, with a
-    NumericalWarning.
+    zero coefficients (and a NumericalWarning if `warn_rank`).
 
     References
     ----------

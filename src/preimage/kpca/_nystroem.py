@@ -317,16 +317,11 @@ def select_landmarks(
     random_state: RandomStateLike = None,
     working_memory: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """``(landmarks, index)``: m distinct landmarks for Nyström kernel PCA and
-    their rows in X (None for k-means centres); fewer, with a NumericalWarning,
-    when X has fewer distinct rows.
-
-    ``uniform``: m rows drawn without replacement; ``kmeans``: the centres of
-    k-means (one k-means++ start, 25 Lloyd iterations) on at most 20 m rows;
-    ``leverage``: m rows drawn with weights the approximate ridge leverage
-    scores (El Alaoui and Mahoney (2015)), by the keys ``log(u)/tau``
-    (Efraimidis and Spirakis (2006)).
-    """
+    """``(landmarks, index)``: m distinct landmarks and their rows in X (None for
+    k-means centres), fewer with a NumericalWarning if X has fewer distinct rows.
+    ``uniform``: m rows drawn; ``kmeans``: k-means centres (one start, 25
+    iterations) of at most 20 m rows; ``leverage``: m rows drawn by ridge
+    leverage scores (El Alaoui and Mahoney (2015); Efraimidis and Spirakis (2006))."""
     if not isinstance(method, str) or method not in LANDMARK_METHODS:
         raise ValueError(f"'landmarks' must be one of {LANDMARK_METHODS}, got {method!r}")
     if method == "leverage":

@@ -13,9 +13,8 @@ class KernelPCAResult:
     r"""What kernel PCA keeps from the training Gram matrix.
 
     The axes :math:`V_k = \sum_i \alpha_{ik} \phi(s_i)` and the mean
-    :math:`\mu` are expansions over a support of N points: the training
-    points (exact kernel PCA) or m landmarks (Nyström, where ``eigenvectors``
-    and ``K_col_mean`` are None). Each parameter is kept as an attribute.
+    :math:`\mu` are expansions over the training points or, for Nyström
+    (``eigenvectors`` and ``K_col_mean`` None), the landmarks.
 
     Parameters
     ----------
