@@ -532,7 +532,7 @@ def test_auto_with_landmarks_and_the_learned_map_on_pairs(toy):
 
 
 def test_every_kernel_pca_parameter_the_denoiser_relies_on_is_passed(monkeypatch):
-    import preimage.denoising._denoiser as module
+    import preimage.denoising._components as module
 
     passed = []
 

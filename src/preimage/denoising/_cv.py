@@ -3,11 +3,11 @@ options by cross-validation on training pairs."""
 
 from __future__ import annotations
 
-import dataclasses
 from numbers import Integral, Real
 from typing import Any, Self
 
 import numpy as np
+from scipy.stats import rankdata
 from sklearn import config_context
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context
 from sklearn.model_selection import KFold, check_cv
@@ -19,55 +19,55 @@ from preimage._utils.eigen import EIGEN_SOLVERS
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike, TransformOutput
 from preimage._utils.validation import validate_dask_input, validate_estimator_input
 from preimage._utils.warnings import warn
+from preimage.denoising._components import has_width
 from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets
 from preimage.denoising._search import fold_errors, search_widths
 from preimage.exceptions import ConfigurationWarning
 from preimage.kernels import KERNELS, default_gamma
-from preimage.kpca._estimator import KernelPCA
+from preimage.kpca._docs import fill_doc
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult
-
-__all__ = ["DEFAULT_COMPONENT_SHARES", "KernelPCADenoiserCV"]
 
 #: The component counts tried when none are given, as shares of the smallest
 #: training part of the folds.
 DEFAULT_COMPONENT_SHARES = (0.15, 0.3, 0.5, 0.75)
 
 #: The kernels given by name that have a width to tune.
-_WIDTH_KERNELS = sorted(
-    name for name, cls in KERNELS.items() if "gamma" in {f.name for f in dataclasses.fields(cls)}
-)
+_WIDTH_KERNELS = sorted(filter(has_width, KERNELS))
 
 
+def _as_list(value, kinds, valid, message):
+    """`value` as a non-empty 1-D array of a dtype kind in `kinds`, all entries
+    `valid`, else a ValueError with `message`."""
+    values = np.atleast_1d(value)
+    if values.ndim != 1 or not values.size or values.dtype.kind not in kinds:
+        raise ValueError(message)
+    if not all(map(valid, values)):
+        raise ValueError(message)
+    return values
+
+
+@fill_doc
 class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     r"""Kernel PCA denoiser with its width and component count chosen by cross-validation.
 
-    The pre-image options can be chosen too. In the manner of scikit-learn's
-    ``RidgeCV``: ``fit(X_noisy, y=X_clean)`` scores candidate denoisers by
+    In the manner of scikit-learn's ``RidgeCV``: ``fit(X_noisy, y=X_clean)``
+    scores candidate denoisers (width, count and pre-image options p) by
     their held-out denoising error
 
     .. math::
 
         E(\gamma, q, p) = \operatorname{mean}_i \|\hat x_i - t_i\|^2
 
-    (:math:`\hat x_i` the denoised noisy input, :math:`t_i` its clean target,
-    summed over features, averaged over the held-out pairs of every fold; p
-    the options of the pre-image method), refits the best
+    (:math:`\hat x_i` the denoised noisy input, :math:`t_i` its clean
+    target, averaged over the held-out pairs of every fold), refits the best
     :class:`~preimage.KernelPCADenoiser` on all the pairs and denoises with
-    it. Its scores are those ``GridSearchCV(KernelPCADenoiser(...)).fit(X_noisy,
-    X_clean)`` computes for the same candidates and folds, at a fraction of the
-    cost:
-
-    * one kernel PCA per (width, fold), with the largest candidate count:
-      every smaller count is the leading part of the same eigenpairs, so a
-      count costs one pre-image pass over the held-out inputs, not a fit;
-    * the widths are searched coarse to fine around the papers' width
-      :math:`\gamma_0 = 1 / (2 \sum_j \operatorname{Var}(t_j))`, one over
-      twice the total variance of the clean targets (Mika et al. 1999):
-      :math:`\gamma_0` times 1, 2, 4, extended by factors of 2 while the best
-      is at an edge, then one bisection step in :math:`\log \gamma` next to
-      the best — four widths where the best is within a factor 4 of
-      :math:`\gamma_0`, not a grid (see
-      :mod:`preimage.denoising._search`).
+    it. The scores are those of ``GridSearchCV(KernelPCADenoiser(...))`` on
+    the same candidates and folds, at a fraction of the cost: one kernel PCA
+    per (width, fold), whose leading eigenpairs serve every smaller count;
+    and the widths searched coarse to fine around the papers'
+    :math:`\gamma_0 = 1 / (2 \sum_j \operatorname{Var}(t_j))` (Mika et al.
+    1999): :math:`\gamma_0` times 1, 2, 4, extended by factors of 2 while the
+    best is at an edge, then one bisection step in :math:`\log \gamma`.
 
     Parameters
     ----------
@@ -75,38 +75,25 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         The kernel widths to try. None searches them coarse to fine, as above.
     n_components : int or array-like of int, default=None
         The component counts to try. None tries 15 %, 30 %, 50 % and 75 % of
-        the smallest training part of the folds (200, 400, 667 and 1,000 for
-        3 folds of 2,000 pairs).
+        the smallest training part of the folds.
     kernel : str, default="rbf"
         A kernel by name that has a width (``"rbf"``, ``"laplacian"``, ...).
-    degree : int, default=3
-        Degree of the polynomial kernel, as in :class:`~preimage.KernelPCA`.
-    coef0 : float, default=1
-        Constant of the polynomial and sigmoid kernels, as in
-        :class:`~preimage.KernelPCA`.
-    kernel_params : dict, default=None
-        Extra parameters of the kernel, as in :class:`~preimage.KernelPCA`.
-    method : str, default="fixed_point"
-        Pre-image method, any of :data:`preimage.PREIMAGE_METHODS`.
-    add_mean : bool, default=False
-        As in :class:`~preimage.KernelPCADenoiser`.
+    %(kernel_parameters)s
+    %(method)s
     method_params : dict or list of dict, default=None
-        Options of the pre-image method: one dict (fixed options), or a list
-        of dicts, each a candidate, e.g. the learned map's width and ridge
-        ``list(ParameterGrid({"gamma": [10, 100], "alpha": [1e-3, 1e-2]}))``.
+        Options of the pre-image method: one dict, or a list of candidate
+        dicts, e.g. ``list(ParameterGrid({"gamma": [10, 100], "alpha":
+        [1e-3, 1e-2]}))`` for the learned map.
     cv : int or cross-validation splitter, default=3
         The folds: an int k is ``KFold(k, shuffle=True,
         random_state=random_state)`` (shuffled, unlike GridSearchCV's int:
-        training sets often come ordered by class or source, and unshuffled
-        folds would score each denoiser on a class its kernel PCA never saw);
-        a splitter or an iterable of (train, test) indices is used as
+        training sets often come ordered by class); a splitter or an
+        iterable of (train, test) indices is used as
         :class:`~sklearn.model_selection.GridSearchCV` uses it.
-    eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
-        As in :class:`~preimage.KernelPCADenoiser`.
+    %(eigen_solver)s
     random_state : int, RandomState instance, Generator or None, default=None
-        As in :class:`~preimage.KernelPCADenoiser`; the same `random_state`
-        is used in every fold and in the refit, and shuffles the folds of an
-        int `cv` (a Generator gives them a seed drawn from it).
+        As in :class:`~preimage.KernelPCADenoiser`, in every fold and in the
+        refit; it also shuffles the folds of an int `cv`.
 
     Attributes
     ----------
@@ -117,16 +104,15 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         Its ``gamma`` and ``n_components`` (and ``method_params`` when a list
         of candidates was given).
     best_score_ : float
-        Its mean held-out score, minus the denoising error (greater is better,
-        as in scikit-learn).
+        Its mean held-out score, minus the denoising error.
     best_index_ : int
         Its row in `cv_results_`.
     cv_results_ : dict of arrays
-        One row per candidate scored, in the order the widths were searched:
-        ``params``, ``param_gamma``, ``param_n_components`` (and
+        One row per candidate scored, in the order the widths were searched,
+        as in :class:`~sklearn.model_selection.GridSearchCV`: ``params``,
+        ``param_gamma``, ``param_n_components`` (and
         ``param_method_params``), ``split<k>_test_score``,
-        ``mean_test_score``, ``std_test_score`` and ``rank_test_score``, as in
-        :class:`~sklearn.model_selection.GridSearchCV`.
+        ``mean_test_score``, ``std_test_score`` and ``rank_test_score``.
     gammas_ : ndarray
         The widths scored, in the order they were.
     n_components_ : int
@@ -145,10 +131,9 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
 
     Notes
     -----
-    Without clean targets (``fit(X)``, or the 1-D labels a pipeline passes)
-    no denoising error can be measured: the candidates are then scored by how
-    well the held-out inputs reconstruct themselves, which favours the widest
-    subspace, noise included, and ``fit`` warns with a
+    Without clean targets no denoising error can be measured: the
+    candidates are scored by how well held-out inputs reconstruct
+    themselves, which favours keeping their noise, and ``fit`` warns with a
     :class:`~preimage.ConfigurationWarning`.
 
     Measured on bundled MNIST (2,000 training digits with a noisy copy each,
@@ -159,31 +144,20 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     for speckle p = 0.4 (16.86 against 16.99), scoring 16 candidates with 12
     kernel PCA fits.
 
-    Every candidate's fixed point starts at the noisy input, as the refitted
-    denoiser's does: a start carried over from a neighbouring candidate
-    would land the pre-images elsewhere and break the equality with
-    ``GridSearchCV``. ``save_model`` saves `best_estimator_` (a
-    :class:`~preimage.KernelPCADenoiser`): what denoises, not the search.
+    Fixed points start at the noisy input. ``save_model`` saves `best_estimator_`.
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
-    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 3, eq. (10): the
-    fixed point; Sec. 4: the width, twice the data's average variance in
-    each dimension).
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 3.1, eq. (6): the learned map, whose width and ridge a list of
-    `method_params` tunes).
+    Mika et al. (1999), Sec. 3, eq. 10; Sec. 4. Bakır et al. (2004), Sec.
+    3.1, eq. 6.
 
     Examples
     --------
-    Three point sources in the plane (30 points each, spread 0.03), training
-    copies with noise :math:`\sigma = 0.1`. The widths tried are
-    :math:`\gamma_0` times 1, 2 and 4, then 8 (the best was at the edge), then
-    :math:`\sqrt{4 \cdot 8} \approx 5.66` between the best and its better
-    neighbour; the search keeps :math:`4 \gamma_0` and the two components that
-    pull new noisy points back onto the sources.
+    Three point sources in the plane, training copies with noise
+    :math:`\sigma = 0.1`. The widths tried are :math:`\gamma_0` times 1, 2
+    and 4, then 8 (the best was at the edge), then
+    :math:`\sqrt{4 \cdot 8} \approx 5.66`; the search keeps
+    :math:`4 \gamma_0` and two components.
 
     >>> import numpy as np
     >>> from preimage import KernelPCADenoiserCV
@@ -251,9 +225,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
-        """Score the candidates on the folds of (X, y), then refit the best.
-
-        The best candidate is refitted on all the pairs.
+        """Score the candidates on the folds of (X, y), then refit the best on all of them.
 
         Parameters
         ----------
@@ -302,38 +274,10 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         gammas = self._gammas()
         gamma0 = default_gamma(T, self.kernel)
 
-        def make_kpca(gamma, q):
-            # Every parameter KernelPCA uses is passed, as the denoiser does.
-            return KernelPCA(
-                q,
-                kernel=self.kernel,
-                gamma=gamma,
-                degree=self.degree,
-                coef0=self.coef0,
-                kernel_params=self.kernel_params,
-                eigen_solver=self.eigen_solver,
-                tol=0,
-                max_iter=None,
-                iterated_power="auto",
-                random_state=self.random_state,
-                copy_X=True,
-            )
-
         errors = {}
 
         def score(gamma):
-            errors[gamma] = fold_errors(
-                make_kpca,
-                X,
-                T,
-                folds,
-                gamma,
-                counts,
-                params_list,
-                method=self.method,
-                add_mean=self.add_mean,
-                random_state=self.random_state,
-            )
+            errors[gamma] = fold_errors(self, X, T, folds, gamma, counts, params_list)
             return float(np.min(errors[gamma].mean(axis=0)))
 
         self.gammas_ = np.asarray(search_widths(score, gamma0, gammas))
@@ -343,19 +287,11 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
         self.best_params_ = dict(self.cv_results_["params"][self.best_index_])
         best = self.best_params_
-        self.best_estimator_ = KernelPCADenoiser(
-            best["n_components"],
-            kernel=self.kernel,
-            gamma=best["gamma"],
-            degree=self.degree,
-            coef0=self.coef0,
-            kernel_params=self.kernel_params,
-            method=self.method,
-            add_mean=self.add_mean,
-            method_params=best.get("method_params", params_list[0]),
-            eigen_solver=self.eigen_solver,
-            random_state=self.random_state,
-        ).fit(X, targets)
+        params = KernelPCADenoiser().get_params().keys() & self.get_params().keys()
+        params = {name: getattr(self, name) for name in params}
+        params.update(n_components=best["n_components"], gamma=best["gamma"])
+        params["method_params"] = best.get("method_params", params_list[0])
+        self.best_estimator_ = KernelPCADenoiser(**params).fit(X, targets)
         self.n_components_ = int(best["n_components"])
         return self
 
@@ -363,35 +299,20 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         """The candidate counts, increasing; the default ones clipped to `n_min`."""
         if self.n_components is None:
             return sorted({max(1, round(s * n_min)) for s in DEFAULT_COMPONENT_SHARES})
-        counts = np.atleast_1d(self.n_components)
-        if (
-            counts.ndim != 1
-            or counts.size == 0
-            or counts.dtype.kind not in "iu"
-            or np.any(counts < 1)
-            or np.any(counts > n_min)
-        ):
-            raise ValueError(
-                "'n_components' must be a non-empty list of integers between 1 and "
-                f"{n_min} (the smallest training part of the folds), got {self.n_components!r}"
-            )
+        message = (
+            "'n_components' must be a non-empty list of integers between 1 and "
+            f"{n_min} (the smallest training part of the folds), got {self.n_components!r}"
+        )
+        counts = _as_list(self.n_components, "iu", lambda q: 1 <= q <= n_min, message)
         return sorted({int(q) for q in counts})
 
     def _gammas(self):
         if self.gammas is None:
             return None
-        gammas = np.atleast_1d(self.gammas)
-        if (
-            gammas.ndim != 1
-            or gammas.size == 0
-            or gammas.dtype.kind not in "iuf"
-            or not np.all(np.isfinite(gammas))
-            or np.any(gammas <= 0)
-        ):
-            raise ValueError(
-                f"'gammas' must be a non-empty list of positive finite numbers, got {self.gammas!r}"
-            )
-        return [float(g) for g in gammas]
+        message = (
+            f"'gammas' must be a non-empty list of positive finite numbers, got {self.gammas!r}"
+        )
+        return [float(g) for g in _as_list(self.gammas, "iuf", lambda g: 0 < g < np.inf, message)]
 
     def _params_list(self):
         if not isinstance(self.method_params, list):
@@ -405,17 +326,15 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
 
     def _results(self, errors, counts, params_list):
         """`cv_results_` in GridSearchCV's layout, one row per candidate."""
-        rows, splits = [], []
         with_params = isinstance(self.method_params, list)
-        for gamma, err in errors.items():
-            for i, q in enumerate(counts):
-                for p, params in enumerate(params_list):
-                    row = {"gamma": gamma, "n_components": q}
-                    if with_params:
-                        row["method_params"] = params
-                    rows.append(row)
-                    splits.append(err[:, i, p])
-        scores = -np.asarray(splits)  # (n_candidates, n_splits), greater is better
+        rows = [
+            {"gamma": g, "n_components": q} | ({"method_params": p} if with_params else {})
+            for g in errors
+            for q in counts
+            for p in params_list
+        ]
+        # (n_candidates, n_splits), greater is better
+        scores = -np.concatenate([e.reshape(e.shape[0], -1).T for e in errors.values()])
         scores[~np.isfinite(scores)] = -np.inf
         mean = scores.mean(axis=1)
         results = {
@@ -424,18 +343,14 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
             "param_n_components": np.array([r["n_components"] for r in rows]),
         }
         if with_params:
-            results["param_method_params"] = np.empty(len(rows), dtype=object)
-            results["param_method_params"][:] = [r["method_params"] for r in rows]
+            results["param_method_params"] = np.array([r["method_params"] for r in rows], object)
         for k in range(scores.shape[1]):
             results[f"split{k}_test_score"] = scores[:, k]
         results["mean_test_score"] = mean
         with np.errstate(invalid="ignore"):
             results["std_test_score"] = scores.std(axis=1)
         # GridSearchCV's ranks: 1 for the best, ties share the smallest rank.
-        order = -mean
-        results["rank_test_score"] = np.array(
-            [1 + int(np.sum(order < v)) for v in order], dtype=np.int32
-        )
+        results["rank_test_score"] = rankdata(-mean, method="min").astype(np.int32)
         return results
 
     def transform(self, X: MatrixLike) -> TransformOutput:
@@ -472,9 +387,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         Returns
         -------
         PreimageResult
-            The denoised points, their feature-space residuals, iterations
-            and convergence flags, as
-            :meth:`preimage.KernelPCADenoiser.denoise` gives them.
+            As :meth:`preimage.KernelPCADenoiser.denoise` gives it.
         """
         check_is_fitted(self)
         return self.best_estimator_.denoise(validate_estimator_input(self, X, reset=False))
@@ -482,9 +395,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     def score(self, X: MatrixLike, y: MatrixLike | None = None) -> float:
         r"""Return minus the mean squared error of the denoised X against targets.
 
-        The score is :math:`-\operatorname{mean}_i \|\hat x_i - t_i\|^2`
-        with the targets y (or X), as
-        :meth:`preimage.KernelPCADenoiser.score` computes it.
+        As :meth:`preimage.KernelPCADenoiser.score` computes it.
 
         Parameters
         ----------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-import dataclasses
 from numbers import Integral
 from typing import Any, Literal, Self
 
@@ -21,43 +20,41 @@ from preimage._utils.validation import (
     validate_estimator_input,
 )
 from preimage._utils.warnings import warn
-from preimage.denoising._components import kpca_coordinates, select_n_components
+from preimage.denoising._components import (
+    has_width,
+    kpca_coordinates,
+    make_kpca,
+    select_n_components,
+)
 from preimage.exceptions import ConfigurationWarning
-from preimage.kernels import KERNELS, Kernel, default_gamma
+from preimage.kernels import Kernel, default_gamma
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
-from preimage.kpca._estimator import KernelPCA
-from preimage.kpca._fit import refuse_no_component
+from preimage.kpca._docs import fill_doc
+from preimage.kpca._guards import refuse_no_component
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, make_solver
-
-__all__ = ["KernelPCADenoiser"]
 
 
 def _clean_targets(X, y):
-    """y as clean targets when it is 2-D (an array of X's shape), else None.
-
-    scikit-learn passes labels to every step of a pipeline; a 1-D y is such a
-    vector and is ignored, as any unsupervised transformer ignores it.
-    """
-    if y is None:
+    """y as clean targets when it is 2-D, else None (the labels a pipeline
+    passes to every step are ignored)."""
+    y = y if y is None or is_dask_array(y) else np.asarray(y)
+    if y is None or y.ndim != 2:
         return None
-    if is_dask_array(y):
-        if y.ndim != 2:
-            return None
-        if y.shape[1] != X.shape[1]:
-            raise ValueError(
-                f"'y' has {y.shape[1]} features, but {X.shape[1]} were expected (those of 'X')"
-            )
-        y = y if y.dtype.kind == "f" else y.astype(np.float64)
-    else:
-        y = np.asarray(y)
-        if y.ndim != 2:
-            return None
+    if not is_dask_array(y):
         y = check_array_2d(y, "y", n_features=X.shape[1])
+    elif y.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"'y' has {y.shape[1]} features, but {X.shape[1]} were expected (those of 'X')"
+        )
+    elif y.dtype.kind != "f":
+        y = y.astype(np.float64)
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"'y' must have one row per row of 'X' ({X.shape[0]}), got {y.shape[0]}")
     return y
 
 
+@fill_doc
+@fill_doc
 class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     r"""Denoise inputs through kernel PCA and a pre-image.
 
@@ -73,60 +70,34 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     ----------
     n_components : int, "auto" or None, default="auto"
         Number of components q. ``"auto"`` chooses it from the training data
-        by a held-out split (see Notes), kept with its scores in
-        `n_components_` and `component_selection_`. None keeps all: a
-        reconstruction, not a denoiser (the training points themselves come
-        back distorted, not cleaned). More than n_samples (or `n_landmarks`)
-        is refused; components beyond the rank of the data are zero, with a
-        NumericalWarning (see :class:`~preimage.KernelPCA`).
+        by a held-out split (see Notes). None keeps all: a reconstruction,
+        not a denoiser. More than n_samples (or `n_landmarks`) is refused;
+        components beyond the rank of the data are zero, with a
+        NumericalWarning.
     kernel : str, Kernel or callable, default="rbf"
-        The kernel, as in :class:`~preimage.KernelPCA`.
+        A kernel by name (:data:`preimage.kernels.KERNELS`), a kernel object,
+        or a callable on pairs of samples.
     gamma : float, default=None
         Kernel width. None resolves on the clean training data (stored as
         ``kpca_.gamma_``) to the papers' choice for the Gaussian kernel,
-        :math:`\gamma = 1 / (2 \sum_j \operatorname{Var}(x_j))`, one over
-        twice the total variance (Mika et al. 1999), and to ``1/n_features``
-        for the other kernels with a width
+        :math:`\gamma = 1 / (2 \sum_j \operatorname{Var}(x_j))` (Mika et al.
+        1999), and to ``1/n_features`` for the other kernels with a width
         (:func:`preimage.kernels.default_gamma`).
-    degree : int, default=3
-        Degree of the polynomial kernel, as in :class:`~preimage.KernelPCA`.
-    coef0 : float, default=1
-        Constant of the polynomial and sigmoid kernels, as in
-        :class:`~preimage.KernelPCA`.
-    kernel_params : dict, default=None
-        Extra parameters of a callable kernel or a kernel class, as in
-        :class:`~preimage.KernelPCA`.
-    method : str, default="fixed_point"
-        Pre-image method, any of :data:`preimage.PREIMAGE_METHODS`. Iterative
-        methods start at the noisy input.
-    add_mean : bool, default=False
-        Pre-image of the principal part
-        :math:`\sum_k \langle V_k, \phi(x) \rangle V_k` (False) or of the
-        reconstruction with the feature-space mean
-        :math:`P\tilde\phi(x) + \mu` (True). The default is measured: on
-        bundled MNIST (2,000 train, 500 test, Gaussian noise
-        :math:`\sigma = 0.5`, width 6, 100 components) the fixed point reaches
-        MSE 15.4 without the mean and 56.1 with it, because the mean pulls
-        every pre-image toward the average digit.
+    %(kernel_parameters)s
+    %(method)s
     method_params : dict, default=None
         Options of the pre-image method (e.g. ``{"max_iter": 100}`` for the
         fixed point, ``{"gamma": 10, "alpha": 0.01}`` for the learned map).
-    eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
-        Solver of the leading eigenpairs, as in :class:`~preimage.KernelPCA`.
+    %(eigen_solver)s
     random_state : int, RandomState instance, Generator or None, default=None
-        As in :class:`~preimage.KernelPCA`; it also draws the held-out split
-        of ``n_components="auto"`` and the random restarts of the fixed point
-        and the gradient method (unless ``method_params`` sets its own), so
-        that the same seed gives the same choice and the same pre-images.
-    n_landmarks : int, default=None
-        Nyström kernel PCA over m landmarks (see :class:`~preimage.KernelPCA`)
-        instead of exact kernel PCA: fit in :math:`O(nmd + nm^2 + m^3)` time
-        and :math:`O(nd + m^2)` memory. With ``method="learned"`` the map is
-        then the Nyström kernel ridge map over m of the training pairs (unless
-        ``method_params`` sets its own ``n_landmarks``), so the whole fit is
-        linear in n.
-    landmarks : {"uniform", "kmeans", "leverage"}, default="uniform"
-        How the landmarks are chosen.
+        Seeds the kernel PCA, the held-out split of ``n_components="auto"``
+        and the random restarts of the pre-images (unless ``method_params``
+        sets its own).
+    %(n_landmarks)s
+        With ``method="learned"`` the map is then the Nyström kernel ridge
+        map over m of the training pairs (unless ``method_params`` sets its
+        own ``n_landmarks``), so the whole fit is linear in n.
+    %(landmarks)s
 
     Attributes
     ----------
@@ -139,19 +110,16 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         The number of components used.
     component_selection_ : dict or None
         With ``n_components="auto"``, how it was chosen: the ``rule``
-        (``"held-out explained variance"`` without clean targets,
-        ``"held-out denoising error"`` with them), the ``candidates`` and
-        their ``scores``, the ``threshold`` (a share of the largest
-        candidate's explained variance) or the ``tolerance`` (a share of the
-        smallest error), the sizes ``n_train`` and ``n_held_out`` of the
-        split, and the chosen ``n_components``. None for a count given.
+        (``"held-out explained variance"`` or ``"held-out denoising
+        error"``), the ``candidates`` and their ``scores``, the
+        ``threshold`` or the ``tolerance``, the sizes ``n_train`` and
+        ``n_held_out`` of the split, and the chosen ``n_components``. None
+        for a count given.
     n_features_in_ : int
         Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (``n_features_in_``,)
-        The column names of X, when fitted on a DataFrame with string column
-        names; ``get_feature_names_out()`` gives them back (each output is the
-        denoised input of the same name), and ``set_output(transform="pandas")``
-        makes ``transform`` return a DataFrame.
+        Names of features seen during ``fit``. Defined only when X has
+        feature names that are all strings.
 
     See Also
     --------
@@ -163,16 +131,12 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     -----
     ``n_components="auto"`` holds a fifth of the training samples out (at
     most 1,000), fits kernel PCA on the rest once with the largest of the
-    candidates 1, 2, 3, 4, 6, 8, 12, ... (up to 256, and below the training
-    part's size), and scores each candidate q on the held-out part. With
-    clean targets it measures the denoising error
-    :math:`\operatorname{mean}_i \|\hat x_i - t_i\|^2` of the held-out noisy
-    inputs against their targets and takes the fewest components within 1 %
-    of the smallest error. Without them no denoising error can be measured
-    (the held-out points' own reconstruction error falls, by and large, as q
-    grows, noise included); it takes the fewest components that explain
-    80 % of the held-out feature-space variance that the largest candidate
-    explains,
+    candidates 1, 2, 3, 4, 6, 8, 12, ... (up to 256, and below what the
+    training part has), and scores each candidate q on the held-out part.
+    With clean targets it takes the fewest components whose denoising error
+    :math:`\operatorname{mean}_i \|\hat x_i - t_i\|^2` is within 1 % of the
+    smallest. Without them it takes the fewest that explain 80 % of the
+    held-out feature-space variance the largest candidate explains,
 
     .. math::
 
@@ -181,44 +145,26 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         \ge 0.8\, E(q_{\max}),
 
     with :math:`\beta_{ik}` the centred coordinates of the held-out
-    :math:`x_i`: beyond them, components mostly fit what is particular to the
-    training points, such as their noise (see
-    :mod:`preimage.denoising._components` for what was measured). Either
-    way the chosen count is then fitted on all the data.
+    :math:`x_i` (beyond them components mostly fit the training points'
+    noise; see :mod:`preimage.denoising._components` for what was
+    measured). The chosen count is then fitted on all the data.
 
-    ``fit(X, y)`` accepts clean targets: kernel PCA is then fitted on ``y``,
-    and the learned pre-image map on the pairs (coordinates of X, y). Fitting
-    the learned map on noisy inputs against clean targets teaches it where
-    noisy coordinates lie (noise shrinks them toward the origin). Fitted
-    without targets, it maps the training points' own coordinates back to
-    themselves, and a noisy input comes back as a blurred average of
-    training points or worse (bundled MNIST, 1,000 clean training digits,
-    noise :math:`\sigma = 0.5`, 100 components, width 0.02, map
-    ``{"gamma": 100, "alpha": 1e-3}``: MSE 87.5 unpaired, 18.0 fitted on
-    noisy-to-clean pairs, 48.4 for the average digit); ``fit`` then warns
-    with a :class:`~preimage.ConfigurationWarning`. The same pairs make
-    ``score(X_noisy, X_clean)`` a model-selection criterion, so
-    ``GridSearchCV(denoiser).fit(X_noisy, X_clean)`` tunes on training data.
+    ``fit(X, y)`` accepts clean targets: kernel PCA is fitted on ``y``, the
+    learned map on the pairs (coordinates of X, y). Without them the learned
+    map returns a blurred average of training points or worse (bundled
+    MNIST, 1,000 digits, noise :math:`\sigma = 0.5`, 100 components, width
+    0.02, map ``{"gamma": 100, "alpha": 1e-3}``: MSE 87.5 unpaired, 18.0 on
+    pairs, 48.4 for the average digit), with a ConfigurationWarning. The
+    pairs also make ``GridSearchCV(denoiser).fit(X_noisy, X_clean)`` work.
 
-    ``transform`` accepts a Dask array and denoises it block by block (a Dask
-    array back); with `n_landmarks`, ``fit`` accepts Dask arrays too.
+    ``transform`` accepts a Dask array and denoises it block by block; with
+    `n_landmarks`, ``fit`` accepts Dask arrays too.
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
-    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2, eq. (5): the
-    pre-image problem; Sec. 3, eq. (10): the fixed point; Sec. 4: the width
-    and the de-noising experiments).
-
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. IV: denoising
-    among the uses of pre-images; Sec. VI-A: kernel PCA denoising, the
-    three point sources of the example).
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.1, eq. (2): denoising as the pre-image of
-    :math:`P_a \phi(x)`; Sec. 3.1: the learned map).
+    Mika et al. (1999), Sec. 2, eq. 5; Sec. 3, eq. 10; Sec. 4. Schölkopf et
+    al. (1999), Secs. IV and VI-A. Bakır et al. (2004), Sec. 2.1, eq. 2;
+    Sec. 3.1.
 
     Examples
     --------
@@ -281,10 +227,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
-        """Fit kernel PCA on the clean data and the pre-image solver.
-
-        The clean data are y if given, else X. With ``n_components="auto"``,
-        the number of components is chosen first (see Notes).
+        """Fit kernel PCA on the clean data (y, or X) and the pre-image solver.
 
         Parameters
         ----------
@@ -333,39 +276,10 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 ConfigurationWarning,
             )
         gamma = self._width(clean)
-
-        def make_kpca(n_components, n_landmarks):
-            # Every parameter KernelPCA uses is passed: its defaults are not ours.
-            return KernelPCA(
-                n_components,
-                kernel=self.kernel,
-                gamma=gamma,
-                degree=self.degree,
-                coef0=self.coef0,
-                kernel_params=self.kernel_params,
-                eigen_solver=self.eigen_solver,
-                tol=0,
-                max_iter=None,
-                iterated_power="auto",
-                random_state=self.random_state,
-                copy_X=True,
-                n_landmarks=n_landmarks,
-                landmarks=self.landmarks,
-            )
-
         n_components, self.component_selection_ = self.n_components, None
         if isinstance(n_components, str):  # "auto"
-            n_components, self.component_selection_ = select_n_components(
-                make_kpca,
-                X,
-                y,
-                method=self.method,
-                method_params=self.method_params,
-                add_mean=self.add_mean,
-                random_state=self.random_state,
-                n_landmarks=self.n_landmarks,
-            )
-        self.kpca_ = make_kpca(n_components, self.n_landmarks).fit(clean)
+            n_components, self.component_selection_ = select_n_components(self, gamma, X, y)
+        self.kpca_ = make_kpca(self, gamma, n_components, self.n_landmarks).fit(clean)
         refuse_no_component(self.kpca_.fit_result_, self.kpca_.gamma_)
         self.n_components_ = int(self.kpca_.eigenvalues_.shape[0])
         pairs = {}
@@ -381,15 +295,10 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return self
 
     def _width(self, clean):
-        """`gamma`, or for a kernel named with a width its default on the clean
-        training data: ``1/(2 · total variance)`` for the Gaussian kernel,
-        ``1/n_features`` for the others (:func:`preimage.kernels.default_gamma`).
-        Resolved here, not by KernelPCA, so that the denoiser keeps the papers'
-        width whatever KernelPCA's own default."""
-        if self.gamma is not None or not isinstance(self.kernel, str):
+        """`gamma`, or the default width of a kernel named with one on the clean
+        data, resolved here so that the denoiser keeps the papers' width."""
+        if self.gamma is not None or not has_width(self.kernel):
             return self.gamma
-        if "gamma" not in {f.name for f in dataclasses.fields(KERNELS[self.kernel])}:
-            return None
         return default_gamma(clean, self.kernel)
 
     def transform(self, X: MatrixLike) -> TransformOutput:
@@ -442,8 +351,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return self._solve(X, return_result=True)
 
     def _solve(self, X, *, return_result):
-        """Project X on the leading components and bring it back: the solver
-        starts from X itself where starts matter."""
+        """Project X and bring it back, starting from X where starts matter."""
         check_is_fitted(self)
         X = validate_estimator_input(self, X, reset=False)
         return self.solver_.solve_coordinates(
@@ -456,10 +364,8 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     def score(self, X: MatrixLike, y: MatrixLike | None = None) -> float:
         r"""Return minus the mean squared error of the denoised X against targets.
 
-        The score is :math:`-\operatorname{mean}_i \|\hat x_i - t_i\|^2`, the
-        squared error summed over features, with the targets t: y when it is
-        an array of X's shape (clean versions of X), else X itself. Greater
-        is better, as scikit-learn's model selection expects.
+        The score is :math:`-\operatorname{mean}_i \|\hat x_i - t_i\|^2` (summed
+        over features) with the targets t: y, or X itself; greater is better.
 
         Parameters
         ----------

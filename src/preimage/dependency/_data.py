@@ -26,7 +26,7 @@ from preimage.dependency._fit import KDEResult, fit_kde, output_coordinates
 from preimage.dependency._strings import check_equal_lengths, check_sequences
 from preimage.kernels import CallableSequenceKernel, Kernel, SequenceKernel, make_kernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.kpca._fit import expansion_coef
+from preimage.kpca._projections import expansion_coef
 
 __all__ = ["OutputSpace", "check_outputs", "data_kind", "resolve_kernel"]
 

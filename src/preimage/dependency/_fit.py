@@ -38,7 +38,9 @@ from preimage._utils.validation import (
 )
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
-from preimage.kpca._fit import KernelPCAResult, fit_kernel_pca, transform_block
+from preimage.kpca._fit import fit_kernel_pca
+from preimage.kpca._projections import transform_block
+from preimage.kpca._result import KernelPCAResult
 
 __all__ = [
     "KDEResult",

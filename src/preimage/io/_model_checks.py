@@ -41,7 +41,7 @@ from preimage import (
 )
 from preimage.exceptions import ModelFileError
 from preimage.kernels import Kernel
-from preimage.kpca._fit import KernelPCAResult
+from preimage.kpca._result import KernelPCAResult
 from preimage.reduced_set import ReducedSetResult
 from preimage.solvers import PreimageSolver, make_solver
 from preimage.sparse_regression import WienerState

@@ -42,7 +42,7 @@ LOADABLE = {
         "NormalizedKernel",
         "KernelDistanceRBF",
     ),
-    "preimage.kpca._fit": ("KernelPCAResult",),
+    "preimage.kpca._result": ("KernelPCAResult",),
     "preimage.solvers._closed_form": ("ClosedFormPreimage",),
     "preimage.solvers._exact": ("ExactPreimage",),
     "preimage.solvers._fixed_point": ("FixedPointPreimage",),
@@ -98,7 +98,7 @@ MOVED = {
     "preimage.estimators._reduced_kpca": "preimage.reduced_set._reduced_kpca",
     "preimage.estimators._reduced_svm": "preimage.reduced_set._reduced_svm",
     "preimage.estimators._sparse_regression": "preimage.sparse_regression._estimators",
-    "preimage.kpca": "preimage.kpca._fit",
+    "preimage.kpca": "preimage.kpca._result",
     "preimage._expansion": "preimage.kernels._expansion",
 }
 

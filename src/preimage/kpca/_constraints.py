@@ -9,8 +9,6 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from preimage.kernels import KERNELS, Kernel
 from preimage.kpca._nystroem import LANDMARK_METHODS
 
-__all__ = ["KERNEL_CONSTRAINTS", "LANDMARK_CONSTRAINTS"]
-
 #: A kernel by name (:data:`preimage.kernels.KERNELS`), as a kernel object or as
 #: a callable on pairs of samples, and the parameters of kernels given by name.
 KERNEL_CONSTRAINTS = {

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+import functools
 from numbers import Integral, Real
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, overload
 
 import numpy as np
 from scipy.sparse import issparse
@@ -14,39 +15,41 @@ from sklearn.base import (
     TransformerMixin,
     _fit_context,
 )
+from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from preimage._utils.blocks import is_dask_array, map_row_blocks
 from preimage._utils.eigen import EIGEN_SOLVERS
 from preimage._utils.memory import check_dense
-from preimage._utils.typing import MatrixLike, RandomStateLike, TransformOutput
+from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike, TransformOutput
 from preimage._utils.validation import checked_gram, validate_dask_input, validate_estimator_input
 from preimage.kernels import KERNELS, Kernel, make_sklearn_kernel
+from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
-from preimage.kpca._estimator_preimages import KernelPCAPreimagesMixin
-from preimage.kpca._fit import fit_kernel_pca, refuse_no_component, transform_block
+from preimage.kpca._docs import fill_doc
+from preimage.kpca._fit import fit_kernel_pca
+from preimage.kpca._guards import refuse_no_component
 from preimage.kpca._nystroem import fit_nystroem_kpca, select_landmarks
+from preimage.kpca._projections import check_coordinates, coordinates_expansion, transform_block
+from preimage.kpca._result import leading_components
+from preimage.solvers import PreimageResult, PreimageSolver, find_preimage, make_solver
 
-__all__ = ["KernelPCA"]
+#: A pre-image method: a name of PREIMAGE_METHODS, a solver, or a function.
+PreimageMethod = str | PreimageSolver | Callable[..., PreimageResult]
 
 
-class KernelPCA(
-    KernelPCAPreimagesMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
-):
+@fill_doc
+class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     r"""Kernel principal component analysis with projections as expansions.
 
-    Performs PCA of the centred images :math:`\tilde\phi(x_i) = \phi(x_i) -
-    \mu` through the centred Gram matrix (Schölkopf, Smola & Müller 1998).
-    Besides the usual coordinates, it returns projections as
-    :class:`~preimage.FeatureExpansion` objects over the uncentred training
-    images, ready for any pre-image method.
-
-    A drop-in for :class:`sklearn.decomposition.KernelPCA`: the same
-    parameters with the same defaults and meaning, the same fitted attributes,
-    errors and numbers (to rounding), plus pre-images by any method
-    (``inverse_transform(Y, method=...)``), projections as expansions
-    (:meth:`project`) and Nyström landmarks (`n_landmarks`).
+    PCA of the centred images :math:`\phi(x_i) - \mu` through the centred
+    Gram matrix, a drop-in for :class:`sklearn.decomposition.KernelPCA` (the
+    same parameters, defaults, fitted attributes, errors and numbers, to
+    rounding), plus projections as :class:`~preimage.FeatureExpansion`
+    objects over the uncentred training images (:meth:`project`), pre-images
+    by any method (``inverse_transform(Y, method=...)``) and Nyström
+    landmarks (`n_landmarks`).
 
     Parameters
     ----------
@@ -58,40 +61,21 @@ class KernelPCA(
         ``"linear"``, ``"rbf"`` (or ``"gaussian"``), ``"laplacian"``,
         ``"poly"``, ``"sigmoid"``, ``"cosine"``, ``"sine"``,
         ``"precomputed"``, a kernel object from :mod:`preimage.kernels`, or a
-        callable on pairs of samples. For the papers' Gaussian kernel PCA pass
-        ``kernel="rbf", gamma="total_variance"`` (or use
-        :class:`~preimage.KernelPCADenoiser`, whose defaults they are).
+        callable on pairs of samples.
     gamma : float, "total_variance" or None, default=None
         Kernel width of rbf, laplacian, poly and sigmoid kernels. None is
         scikit-learn's ``1/n_features``; ``"total_variance"`` the papers'
         :math:`1 / (2 \sigma^2_{\mathrm{total}})`, with
         :math:`\sigma^2_{\mathrm{total}}` the total variance of the training
         data (Mika et al. 1999). Stored as ``gamma_``.
-    degree : int, default=3
-        Degree of the polynomial kernel.
-    coef0 : float, default=1
-        Constant of the polynomial and sigmoid kernels.
-    kernel_params : dict, default=None
-        Extra parameters of a callable kernel or a kernel class (the sine
-        kernel's order N: ``{"order": N}``).
+    %(kernel_parameters)s
     alpha : float, default=1.0
         Ridge of the learned inverse map (``fit_inverse_transform=True``).
     fit_inverse_transform : bool, default=False
-        Learn the inverse map at fit time (Bakır et al. 2004: kernel ridge
-        regression of the training points on their coordinates, with the
-        forward kernel), used by ``inverse_transform(Y)`` without a method.
-        Any pre-image method is available without it through
-        ``inverse_transform(Y, method=...)``.
-    eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
-        Solver of the leading eigenpairs; none computes more than q of them.
-        ``"auto"`` is scikit-learn's rule (ARPACK for fewer than 10
-        components of more than 200 points, else dense) and exact to LAPACK
-        accuracy; ``"dense"`` is the exact answer, computed by Lanczos
-        iterated to machine precision where q is at most n/20 of
-        :math:`n \ge 1000` points (faster there than LAPACK, and equal to it
-        to rounding), by LAPACK otherwise (see
-        :func:`preimage._utils.eigen.top_eigh`); ``"randomized"`` is faster for a
-        few components of many points and approximate.
+        Learn the inverse map at fit time (kernel ridge regression of the
+        training points on their coordinates), used by
+        ``inverse_transform(Y)`` without a method.
+    %(eigen_solver)s
     tol : float, default=0
         ARPACK tolerance (0: machine precision).
     max_iter : int, default=None
@@ -104,46 +88,32 @@ class KernelPCA(
         coordinates are 0.
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds ARPACK's start vector, the randomized solver, the landmarks and
-        the random restarts of ``inverse_transform`` (fixed point, gradient)
-        unless given there.
+        the random restarts of ``inverse_transform`` unless given there.
     copy_X : bool, default=True
         Store a copy of the training data (the expansions' support).
     n_jobs : int, default=None
         Parallel jobs of the kernel evaluations that go through
-        ``sklearn.metrics.pairwise.pairwise_kernels`` (callable and
-        cosine kernels, sparse input); the library's own kernel blocks use
-        the BLAS threads.
-    n_landmarks : int, default=None
-        None: exact kernel PCA on the Gram matrix of shape (n, n). An int m:
-        Nyström kernel PCA (:mod:`preimage.nystroem`) on the projections of
-        the :math:`\phi(x_i)` onto the span of m landmarks, in
-        :math:`O(nmd + nm^2 + m^3)` time and :math:`O(nd + m^2)` memory; the
-        axes and every projection are expansions over the landmarks, so every
-        pre-image method works on them. With all training points as landmarks
-        it is exact kernel PCA.
-    landmarks : {"uniform", "kmeans", "leverage"}, default="uniform"
-        How the m landmarks are chosen (see
-        :func:`preimage.kpca.select_landmarks`); drawn with `random_state`.
+        ``sklearn.metrics.pairwise.pairwise_kernels`` (callable and cosine
+        kernels, sparse input).
+    %(n_landmarks)s
+    %(landmarks)s
 
     Attributes
     ----------
     eigenvalues_ : ndarray of shape (q,)
         Eigenvalues :math:`\lambda_k` of the centred Gram matrix, decreasing.
     eigenvectors_ : ndarray of shape (n_samples, q), or None
-        Its unit eigenvectors :math:`u_k` (None for a Nyström fit, which keeps
-        no n-sized state).
+        Its unit eigenvectors :math:`u_k` (None for a Nyström fit).
     dual_coef_ : ndarray of shape (n_samples, n_features)
         Coefficients of the learned inverse map (``fit_inverse_transform``).
     X_transformed_fit_ : ndarray of shape (n_samples, q)
         The training coordinates it maps from (``fit_inverse_transform``).
     expansion_coef_ : ndarray of shape (n_support, q)
-        The unit principal axes are :math:`V_k = \sum_i \alpha_{ki}
-        \phi(s_i)` over the support s (``X_fit_``); for exact kernel PCA
-        :math:`\alpha_k = u_k / \sqrt{\lambda_k}`.
+        The coefficients :math:`\alpha_k` of the unit axes
+        :math:`V_k = \sum_i \alpha_{ki} \phi(s_i)` over the support.
     X_fit_ : ndarray of shape (n_support, n_features)
-        The support of every expansion: the training data, or with
-        `n_landmarks` the landmarks; for a precomputed kernel, the training
-        Gram matrix.
+        The support of every expansion: the training data, the landmarks, or
+        for a precomputed kernel the training Gram matrix.
     fit_result_ : KernelPCAResult
         Everything the fit keeps, as the functions of :mod:`preimage.kpca`
         take it.
@@ -165,62 +135,28 @@ class KernelPCA(
     See Also
     --------
     KernelPCADenoiser : Denoising by kernel PCA and a pre-image.
-    preimage.kpca.fit_kernel_pca : The function that fits exact kernel PCA.
-    preimage.kpca.fit_nystroem_kpca : The function that fits Nyström
-        kernel PCA.
+    preimage.kpca.fit_kernel_pca : Exact kernel PCA on a Gram matrix.
+    preimage.kpca.fit_nystroem_kpca : Nyström kernel PCA.
 
     Notes
     -----
-    With :math:`H = I - \mathbf{1}\mathbf{1}^\top / n`, the fit solves
-
-    .. math::
-
-        HKH\, u_k = \lambda_k u_k, \qquad
-        \alpha_k = \frac{u_k}{\sqrt{\lambda_k}}, \qquad
-        V_k = \sum_i \alpha_{ki} \phi(x_i),
-
-    and ``transform`` gives the centred coordinates
-    :math:`\beta_k = \langle V_k, \phi(x) - \mu \rangle =
-    \alpha_k^\top \tilde k_x`, with :math:`\tilde k_x = H(k_x -
-    K\mathbf{1}/n)` the centred kernel row of x.
-
-    ``project(X)`` gives, as an expansion over the uncentred
-    :math:`\phi(x_i)`, either the principal part
-    :math:`\sum_k \langle V_k, \phi(x) \rangle V_k` (default, STPRtool's
-    form) or the exact reconstruction :math:`P\tilde\phi(x) + \mu`
-    (``add_mean=True``), which with all components kept is :math:`\phi(x)`
-    itself for every training point. Mika et al. (1999) state their fixed
-    point for centred data and, for uncentred data, apply it to
-    :math:`P\tilde\phi(x) + \mu` (their footnote 1).
+    The fit solves :math:`HKH\, u_k = \lambda_k u_k` and keeps the unit axes
+    :math:`V_k = \sum_i \alpha_{ki} \phi(x_i)`,
+    :math:`\alpha_k = u_k / \sqrt{\lambda_k}` (:func:`fit_kernel_pca`);
+    ``transform`` gives :math:`\beta_k = \langle V_k, \phi(x) - \mu \rangle`.
 
     ``transform``, ``inverse_transform`` and (with `n_landmarks`) ``fit``
-    accept Dask arrays: transforms run block-wise and return Dask arrays;
-    the Nyström fit reduces :math:`K_{nm}` block by block. Kernel rows of a
-    NumPy input are evaluated in chunks of scikit-learn's ``working_memory``
-    (``sklearn.config_context(working_memory=MiB)``).
-
-    Exact kernel PCA needs the Gram matrix of shape (n, n) and the
-    eigensolver's copy of it; beyond the memory budget
-    (``preimage.set_config(memory_budget=...)``) ``fit`` raises
-    :class:`~preimage.MemoryBudgetError` before allocating them, suggesting
-    `n_landmarks`. A Nyström fit holds a few matrices of shape (m, m),
-    checked against the same budget.
+    accept Dask arrays, block by block. Kernel rows of a NumPy input are
+    evaluated in chunks of scikit-learn's ``working_memory``. Beyond the
+    memory budget (``preimage.set_config(memory_budget=...)``) an exact fit
+    raises :class:`~preimage.MemoryBudgetError` before allocating the Gram
+    matrix, suggesting `n_landmarks`.
 
     References
     ----------
-    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10(5), 1998.
-
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
-    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2: eqs. (1)-(4)
-    and footnote 1; Sec. 4: the width, twice the data's average variance in
-    each dimension).
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 3.1, eq. (6): the learned inverse map).
-
-    C. K. I. Williams, M. Seeger. Using the Nyström method to speed up kernel
-    machines. NIPS 13, 2001.
+    Schölkopf et al. (1998). Mika et al. (1999), Sec. 2 and footnote 1; Sec. 4
+    (the width). Bakır et al. (2004), Sec. 3.1, eq. 6 (the learned inverse
+    map). Williams and Seeger (2001) (Nyström).
 
     Examples
     --------
@@ -304,7 +240,6 @@ class KernelPCA(
         self.n_landmarks = n_landmarks
         self.landmarks = landmarks
 
-    # -- fitting -------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: object = None) -> Self:
         """Fit kernel PCA on X.
@@ -323,16 +258,14 @@ class KernelPCA(
         KernelPCA
             The fitted estimator, ``self``.
         """
-        self._fit(X)
-        return self
+        return self._fit(X)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X: MatrixLike, y: object = None) -> TransformOutput:
         r"""Fit kernel PCA on X and return the training coordinates.
 
         For exact kernel PCA they are :math:`u_k \sqrt{\lambda_k}`, without a
-        second kernel evaluation; for a Nyström fit, which keeps no n-sized
-        state, they are ``transform(X)``.
+        second kernel evaluation; for a Nyström fit, ``transform(X)``.
 
         Parameters
         ----------
@@ -467,21 +400,18 @@ class KernelPCA(
         self.expansion_coef_ = fit.alphas
         self.X_fit_ = support
 
-    # -- coordinates ---------------------------------------------------------
     def transform(self, X: MatrixLike) -> TransformOutput:
         r"""Return the centred coordinates of X on the principal axes.
 
-        The coordinates are :math:`\beta_k = \langle V_k, \phi(x) - \mu
-        \rangle`, computed from the kernel rows of X against the support
-        (see :func:`preimage.kpca.transform_block`).
+        They are :math:`\beta_k = \langle V_k, \phi(x) - \mu \rangle` (see
+        :func:`preimage.kpca.transform_block`).
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The points. With ``kernel="precomputed"``, the kernel rows
-            :math:`k(x, x_i)` against the training points, of shape
-            (n_samples, n_samples_fit). A Dask array gives a Dask array,
-            computed block by block.
+            The points. With ``kernel="precomputed"``, their kernel rows
+            against the training points, of shape (n_samples, n_samples_fit).
+            A Dask array gives a Dask array, computed block by block.
 
         Returns
         -------
@@ -507,7 +437,222 @@ class KernelPCA(
             out[rows] = transform_block(K_rows, fit)
         return out
 
-    # -- scikit-learn plumbing -----------------------------------------------
+    def expansion_from_components(
+        self, Y: ArrayLike, *, add_mean: bool = False, n_components: int | None = None
+    ) -> FeatureExpansion:
+        r"""Return the feature-space points with coordinates Y, as expansions.
+
+        Parameters
+        ----------
+        Y : array-like of shape (m, q)
+            Centred coordinates, as returned by :meth:`transform` (with
+            `n_components` = n: their first n columns).
+        add_mean : bool, default=False
+            False: the principal part
+            :math:`\sum_k (y_k + \langle V_k, \mu \rangle) V_k`, for
+            ``Y = transform(x)`` the projection of :math:`\phi(x)` (STPRtool's
+            ``kpcarec``). True: :math:`\sum_k y_k V_k + \mu`, the exact
+            reconstruction, which Mika et al.'s fixed point targets (their
+            footnote 1).
+        n_components : int, optional
+            Use only the leading :math:`n \le q` components; Y then has n
+            columns (one fit serves a sweep over component counts).
+
+        Returns
+        -------
+        FeatureExpansion
+            The m expansions over the uncentred training images, with their
+            squared norms in closed form.
+        """
+        check_is_fitted(self)
+        if issparse(self.X_fit_):
+            raise ValueError(
+                "expansions need dense training points; fit on a dense 'X' "
+                "(e.g. X.toarray()) to project or take pre-images"
+            )
+        fit = self._leading_fit(n_components)
+        Y = check_coordinates(Y, fit.eigenvalues.shape[0])
+        support = None if self.kernel_ is None else self.X_fit_
+        return coordinates_expansion(Y, fit, support, self.kernel_, add_mean=add_mean)
+
+    def _leading_fit(self, n_components):
+        fit = self.fit_result_
+        return fit if n_components is None else leading_components(fit, n_components)
+
+    def project(
+        self, X: MatrixLike, *, add_mean: bool = False, n_components: int | None = None
+    ) -> FeatureExpansion:
+        r"""Project the images of X onto the principal subspace, as expansions.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The points x.
+        add_mean : bool, default=False
+            False: the principal part
+            :math:`\sum_k \langle V_k, \phi(x) \rangle V_k`. True: the exact
+            reconstruction :math:`P\tilde\phi(x) + \mu`, which is
+            :math:`\phi(x)` itself for a training point when all components
+            are kept (see :meth:`expansion_from_components`).
+        n_components : int, optional
+            Project onto the leading :math:`n \le q` components instead of all
+            q.
+
+        Returns
+        -------
+        FeatureExpansion
+            The n_samples expansions over the uncentred training images.
+        """
+        Y = self.transform(X)
+        if n_components is not None:
+            Y = Y[:, : self._leading_fit(n_components).eigenvalues.shape[0]]
+        return self.expansion_from_components(Y, add_mean=add_mean, n_components=n_components)
+
+    @overload
+    def inverse_transform(
+        self,
+        Y: MatrixLike,
+        *,
+        method: PreimageMethod | None = ...,
+        add_mean: bool = ...,
+        x0: MatrixLike | None = ...,
+        return_result: Literal[False] = ...,
+        **options: Any,
+    ) -> MatrixLike: ...
+    @overload
+    def inverse_transform(
+        self,
+        Y: MatrixLike,
+        *,
+        method: PreimageMethod | None = ...,
+        add_mean: bool = ...,
+        x0: MatrixLike | None = ...,
+        return_result: Literal[True],
+        **options: Any,
+    ) -> PreimageResult: ...
+
+    def inverse_transform(
+        self,
+        Y: MatrixLike,
+        *,
+        method: PreimageMethod | None = None,
+        add_mean: bool = False,
+        x0: MatrixLike | None = None,
+        return_result: bool = False,
+        **options: Any,
+    ) -> MatrixLike | PreimageResult:
+        r"""Find pre-images of the feature-space points with coordinates Y.
+
+        Each row y stands for an expansion :math:`\Psi` (see
+        :meth:`expansion_from_components`), brought back to input space by
+        :math:`z^* = \arg\min_z \|\Psi - \phi(z)\|^2` (Mika et al. 1999,
+        eq. 5), or by the learned map.
+
+        Parameters
+        ----------
+        Y : array of shape (n_samples, q)
+            Centred coordinates, as returned by :meth:`transform`.
+        method : str, solver, callable or None, default=None
+            None is scikit-learn's behaviour: the map learned at fit time
+            with ``fit_inverse_transform=True`` (``"learned"`` with
+            ``alpha=self.alpha``), a NotFittedError without it. Otherwise any
+            method of :func:`preimage.find_preimage`. A name makes a solver
+            fitted on this kernel PCA (``"learned"`` maps Y by kernel ridge
+            regression on the training coordinates, Bakır et al. 2004;
+            ``"closed_form"`` through a matrix of shape (d, q)); methods that
+            learn are fitted once per set of options and reused. A solver or
+            callable is applied to the expansions Y stands for.
+        add_mean : bool, default=False
+            Which expansion the coordinates stand for (see
+            :meth:`expansion_from_components`); not used by ``"learned"``.
+        x0 : array of shape (n_samples, n_features), optional
+            Starting points of iterative methods (for denoising, the noisy
+            inputs).
+        return_result : bool, default=False
+            Return the whole :class:`~preimage.PreimageResult` instead of the
+            points alone.
+        **options
+            Parameters of the method; the random restarts follow
+            `random_state` unless set here.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features) or PreimageResult
+            The pre-images (a Dask array for a Dask Y), or with
+            `return_result` the whole result.
+        """
+        check_is_fitted(self)
+        if method is None:
+            if not self.fit_inverse_transform:
+                raise NotFittedError(
+                    "The fit_inverse_transform parameter was not set to True when "
+                    "instantiating and hence the inverse transform is not available. "
+                    "Set it for scikit-learn's learned map, or choose a pre-image "
+                    "method: inverse_transform(Y, method='fixed_point')"
+                )
+            method, options = "learned", {"alpha": self.alpha, **options}
+        if self.kernel_ is None or issparse(self.X_fit_):
+            raise ValueError(
+                "inverse_transform needs dense input-space training points; "
+                "it is not available with kernel='precomputed' or a sparse "
+                "'X'"
+            )
+        if is_dask_array(Y):
+            return self._inverse_transform_blocks(Y, method, add_mean, x0, return_result, options)
+        Y = check_coordinates(Y, self.eigenvalues_.shape[0])
+        if isinstance(method, str):
+            return self._solver(method, options).solve_coordinates(
+                Y, add_mean=add_mean, x0=x0, return_result=return_result
+            )
+        result = find_preimage(
+            self.expansion_from_components(Y, add_mean=add_mean), method=method, x0=x0, **options
+        )
+        return result if return_result else result.x
+
+    def _inverse_transform_blocks(self, Y, method, add_mean, x0, return_result, options):
+        """inverse_transform of a Dask array Y (and x0), block by block."""
+        if return_result:
+            raise ValueError(
+                "'return_result=True' is not available for a Dask array 'Y'; "
+                "compute the blocks you need and pass NumPy arrays"
+            )
+        if x0 is not None and not is_dask_array(x0):
+            raise ValueError(
+                "'x0' must be a Dask array with the rows of the Dask array "
+                f"'Y', got {type(x0).__name__}"
+            )
+
+        # A partial of a bound method, not a closure: the Dask graph then holds
+        # this estimator once, under the key its transform's graph uses too.
+        block = functools.partial(
+            self._inverse_transform_block, method=method, add_mean=add_mean, options=options
+        )
+        args = () if x0 is None else (x0,)
+        return map_row_blocks(
+            block,
+            Y,
+            *args,
+            n_columns=self.n_features_in_,
+            dtype=np.result_type(Y.dtype, self.X_fit_.dtype),
+        )
+
+    def _inverse_transform_block(self, Y_block, x0_block=None, *, method, add_mean, options):
+        """inverse_transform of one block of a Dask array (and of x0)."""
+        return self.inverse_transform(
+            Y_block, method=method, add_mean=add_mean, x0=x0_block, **options
+        )
+
+    def _solver(self, method, options):
+        """`method` with `options` fitted on this kernel PCA (cached if it learns)."""
+        solver = make_solver(method, options, random_state=self.random_state)
+        if not solver.learns:
+            return solver.fit(self.X_fit_, self.kernel_, kpca=self.fit_result_)
+        key = (method, tuple(sorted((k, repr(v)) for k, v in options.items())))
+        cache = self.__dict__.setdefault("_solvers", {})
+        if key not in cache:
+            cache[key] = solver.fit(self.X_fit_, self.kernel_, kpca=self.fit_result_)
+        return cache[key]
+
     @property
     def _n_features_out(self):
         return self.eigenvalues_.shape[0]

@@ -1,152 +1,21 @@
-r"""Kernel PCA on arrays, with projections as feature-space expansions.
-
-Notation (Schölkopf, Smola & Müller 1998; Mika et al. 1999): the Gram matrix
-:math:`K` of the N training points, of shape (N, N), the centring matrix
-:math:`H = I - \mathbf{1}\mathbf{1}^\top / N` and the centred Gram matrix
-:math:`\tilde K = HKH`. With :math:`\tilde K u_k = \lambda_k u_k` and
-:math:`\alpha_k = u_k / \sqrt{\lambda_k}` the principal axes
-:math:`V_k = \sum_i \alpha_{ki} \tilde\phi(x_i)` have unit norm, and since
-:math:`\alpha_k \perp \mathbf{1}` they are also :math:`\sum_i \alpha_{ki} \phi(x_i)`
-over the *uncentred* images. A point x has centred coordinates
-:math:`\beta_k = \alpha_k^\top \tilde k_x` with
-:math:`\tilde k_x = H(k_x - K\mathbf{1}/N)`.
-
-Two projections are expansions over the uncentred :math:`\phi(x_i)` (see
-:func:`preimage.kpca.expansion_coef`):
-
-* the exact reconstruction :math:`P\tilde\phi(x) + \mu`, coefficients
-  :math:`A\beta + \mathbf{1}/N` with :math:`A = [\alpha_1 \cdots \alpha_q]`
-  (the feature-space mean :math:`\mu` added back) — what Mika et al.'s
-  fixed point is applied to for uncentred data: they derive it for data
-  "assumed centred" and add (footnote 1) that otherwise "we have to go
-  through the same algebra using
-  :math:`\tilde\phi(x) := \phi(x) - \langle \phi(x_i) \rangle`";
-* the principal part :math:`\sum_k \langle V_k, \phi(x) \rangle V_k`,
-  coefficients :math:`A(\beta + c)` with :math:`c_k = \langle V_k, \mu \rangle`
-  — STPRtool's ``kpcarec``.
-
-References
-----------
-B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-kernel eigenvalue problem. Neural Computation 10(5), 1998.
-
-S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
-PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2, eqs. (1)-(4),
-and footnote 1 on uncentred data).
-"""
+"""Exact kernel PCA of a Gram matrix: :func:`center_gram` and :func:`fit_kernel_pca`."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from numbers import Integral
 
 import numpy as np
 
 from preimage._utils.eigen import top_eigh
 from preimage._utils.typing import ArrayLike, RandomStateLike
 from preimage._utils.validation import check_gram, check_positive_int
-from preimage.kpca._guards import (
-    check_psd_eigenvalues,
-    drop_rounding_level,
-    refuse_no_component,
-    refuse_non_finite,
-    rounding_floor,
-)
-from preimage.kpca._projections import (
-    center_block,
-    check_coordinates,
-    coordinates_expansion,
-    expansion_coef,
-    training_coordinates,
-    transform_block,
-)
-
-__all__ = [
-    "KernelPCAResult",
-    "check_coordinates",
-    "center_gram",
-    "center_block",
-    "check_psd_eigenvalues",
-    "fit_kernel_pca",
-    "transform_block",
-    "training_coordinates",
-    "expansion_coef",
-    "coordinates_expansion",
-    "leading_components",
-    "drop_rounding_level",
-    "refuse_no_component",
-    "refuse_non_finite",
-    "rounding_floor",
-]
-
-
-@dataclass
-class KernelPCAResult:
-    r"""What kernel PCA keeps from the training Gram matrix.
-
-    The axes and the mean are expansions over a support of N points: the
-    training points themselves (exact kernel PCA), or m landmarks (Nyström,
-    :mod:`preimage.nystroem`, where ``eigenvectors`` and ``K_col_mean`` are
-    None). Each parameter is kept as the attribute of the same name.
-
-    Parameters
-    ----------
-    eigenvalues : ndarray of shape (q,)
-        Eigenvalues :math:`\lambda_k` of the centred Gram matrix, decreasing
-        (the scatter :math:`\sum_i \beta_{ik}^2` of the training coordinates).
-    eigenvectors : ndarray of shape (N, q) or None
-        Unit eigenvectors :math:`u_k`, or None.
-    alphas : ndarray of shape (N, q)
-        Coefficients of the unit principal axes
-        :math:`V_k = \sum_i \alpha_{ik} \phi(x_i)`:
-        :math:`u_k / \sqrt{\lambda_k}` for exact kernel PCA (0 for components
-        whose eigenvalue is at rounding level).
-    K_col_mean : ndarray of shape (N,) or None
-        The column means :math:`K\mathbf{1}/N`, or None.
-    K_mean : float
-        :math:`\|\mu\|^2` (:math:`\mathbf{1}^\top K \mathbf{1} / N^2` for exact
-        kernel PCA).
-    mean_coords : ndarray of shape (q,)
-        :math:`c_k = \langle V_k, \mu \rangle`
-        (:math:`\alpha_k^\top K\mathbf{1}/N`).
-    mean_coef : ndarray of shape (N,)
-        Coefficients of the feature-space mean :math:`\mu` over the support
-        (:math:`1/N` for exact kernel PCA).
-
-    See Also
-    --------
-    fit_kernel_pca : Exact kernel PCA, which returns this.
-    preimage.kpca.fit_nystroem_kpca : Nyström kernel PCA, which returns this.
-
-    Examples
-    --------
-    The points 2 and 0 with the linear kernel: one component, whose
-    eigenvalue is the scatter :math:`1^2 + (-1)^2 = 2` around the mean
-    :math:`\mu = 1`, with :math:`\|\mu\|^2 = 1` and the mean's coordinate 1
-    on the axis.
-
-    >>> import numpy as np
-    >>> from preimage.kpca._fit import fit_kernel_pca
-    >>> X = np.array([[2.0], [0.0]])
-    >>> fit = fit_kernel_pca(X @ X.T)
-    >>> fit.eigenvalues, fit.K_mean, fit.mean_coords
-    (array([2.]), 1.0, array([1.]))
-    """
-
-    eigenvalues: np.ndarray
-    eigenvectors: np.ndarray | None
-    alphas: np.ndarray
-    K_col_mean: np.ndarray | None
-    K_mean: float
-    mean_coords: np.ndarray
-    mean_coef: np.ndarray
+from preimage.kpca._guards import check_psd_eigenvalues, drop_rounding_level, rounding_floor
+from preimage.kpca._result import KernelPCAResult
 
 
 def center_gram(K: ArrayLike, *, copy: bool = True) -> tuple[np.ndarray, np.ndarray, float]:
     r"""Centre a Gram matrix in feature space.
 
     With :math:`H = I - \mathbf{1}\mathbf{1}^\top / N`, the Gram matrix of the
-    centred images :math:`\tilde\phi(x_i) = \phi(x_i) - \mu` is
+    centred images :math:`\phi(x_i) - \mu` is
 
     .. math::
 
@@ -171,17 +40,11 @@ def center_gram(K: ArrayLike, *, copy: bool = True) -> tuple[np.ndarray, np.ndar
     K_col_mean : ndarray of shape (N,)
         The column means :math:`K\mathbf{1}/N`.
     K_mean : float
-        The grand mean :math:`\mathbf{1}^\top K \mathbf{1} / N^2`, which is
-        :math:`\|\mu\|^2`.
+        The grand mean, which is :math:`\|\mu\|^2`.
 
     References
     ----------
-    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10(5), 1998.
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.1, footnote 1: the centred kernel matrix, and test points
-    centred with the training centre).
+    Schölkopf et al. (1998). Bakır et al. (2004), Sec. 2.1, footnote 1.
 
     Examples
     --------
@@ -189,7 +52,7 @@ def center_gram(K: ArrayLike, *, copy: bool = True) -> tuple[np.ndarray, np.ndar
     points are 1 and -1.
 
     >>> import numpy as np
-    >>> from preimage.kpca._fit import center_gram
+    >>> from preimage.kpca import center_gram
     >>> X = np.array([[2.0], [0.0]])
     >>> K_centred, K_col_mean, K_mean = center_gram(X @ X.T)
     >>> K_centred
@@ -203,9 +66,7 @@ def center_gram(K: ArrayLike, *, copy: bool = True) -> tuple[np.ndarray, np.ndar
 
 def _center_gram(K, copy):
     """``HKH`` with the column means subtracted from every row and the row
-    means from every column (scikit-learn's ``KernelCenterer``): for a
-    symmetric K the same as using the column means twice; for a square K
-    that is not symmetric, the centred matrix the eigensolver then checks."""
+    means from every column (scikit-learn's ``KernelCenterer``)."""
     Kc = np.array(K, copy=True) if copy else K
     col_mean = Kc.mean(axis=0)
     row_mean = Kc.mean(axis=1)
@@ -232,33 +93,30 @@ def fit_kernel_pca(
 ) -> KernelPCAResult:
     r"""Kernel PCA of the Gram matrix `K`.
 
-    Solves the eigenproblem of the centred Gram matrix and scales its
-    eigenvectors so that the principal axes have unit norm in feature space:
+    The eigenvectors of the centred Gram matrix, scaled so that the principal
+    axes have unit norm in feature space:
 
     .. math::
 
         HKH\, u_k = \lambda_k u_k, \qquad
         \alpha_k = \frac{u_k}{\sqrt{\lambda_k}}, \qquad
-        V_k = \sum_i \alpha_{ki} \phi(x_i), \quad \|V_k\| = 1,
+        V_k = \sum_i \alpha_{ki} \phi(x_i), \quad \|V_k\| = 1.
 
-    with :math:`H = I - \mathbf{1}\mathbf{1}^\top / N`. Mika et al. write the
-    same problem for centred data as :math:`N\lambda\alpha = K\alpha` (their
-    eq. (3)), with :math:`\lambda` the eigenvalues of the covariance in
-    feature space; the :math:`\lambda_k` here are those of :math:`HKH`, N
-    times larger (the scatter of the training coordinates).
+    Since :math:`\alpha_k \perp \mathbf{1}`, the axes are expansions over the
+    uncentred images too. The :math:`\lambda_k` are N times Mika et al.'s
+    (their eq. 3 uses the covariance in feature space).
 
     Parameters
     ----------
     K : array-like of shape (N, N)
         Uncentred Gram matrix of the training points. It must be square; a K
-        that is not symmetric is accepted when its centred matrix :math:`HKH`
-        is (scikit-learn's rule).
+        that is not symmetric is accepted when :math:`HKH` is (scikit-learn's
+        rule).
     n_components : int or None, default=None
         Number of components :math:`q \le N`; None keeps every component
         with a non-zero eigenvalue.
     eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
-        Solver of the leading eigenpairs (see
-        :func:`preimage._utils.eigen.top_eigh`); none computes more than q of them.
+        Solver of the leading eigenpairs; none computes more than q of them.
     tol : float, default=0.0
         ARPACK's tolerance (0: machine precision).
     max_iter : int or None, default=None
@@ -271,7 +129,7 @@ def fit_kernel_pca(
         If False, K is centred in place.
     remove_zero_eig : bool, default=False
         Drop the components with a zero eigenvalue even when `n_components`
-        is given (the output may then have fewer components).
+        is given.
     warn_rank : bool, default=True
         Warn when components requested explicitly have a zero eigenvalue.
     names : str, default="'K'"
@@ -285,39 +143,25 @@ def fit_kernel_pca(
 
     Notes
     -----
-    The eigenvalues are checked as scikit-learn checks them: significant
-    negative ones (below :math:`-10^{-5} \lambda_{\max}` and
-    :math:`-10^{-10}`; :math:`5 \cdot 10^{-3}` and :math:`10^{-6}` in float32)
-    mean K is not positive semi-definite and are refused with a ValueError;
-    smaller negative ones are rounding and become 0. Eigenvalues below
+    Significant negative eigenvalues (scikit-learn's thresholds) are refused
+    with a ValueError; smaller ones become 0. Eigenvalues below
     :math:`10^{-12} \lambda_{\max}` (:math:`2 \cdot 10^{-7} \lambda_{\max}`
-    in float32), or below the rounding error of centring K,
-    :math:`10 N \epsilon \max_{ij} |K_{ij}|`, are rounding noise and cannot be
-    divided by: with ``n_components=None`` (or `remove_zero_eig`) they are
-    dropped; components requested explicitly with such eigenvalues keep their
-    place but get zero coefficients (their coordinates are identically 0),
-    with a NumericalWarning if `warn_rank`. A centred Gram matrix that is
-    zero at rounding level (identical points, or a kernel constant on them)
-    leaves no component, with a NumericalWarning.
+    in float32) or :math:`10 N \epsilon \max_{ij} |K_{ij}|` are noise:
+    dropped with ``n_components=None`` (or `remove_zero_eig`), else kept with
+    zero coefficients (and a NumericalWarning if `warn_rank`).
 
     References
     ----------
-    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10(5), 1998.
-
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
-    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2, eqs. (1)-(3),
-    and footnote 1 on centring).
+    Schölkopf et al. (1998). Mika et al. (1999), Sec. 2, eqs. 1-3 and
+    footnote 1.
 
     Examples
     --------
-    The linear kernel on the points 2 and 0: kernel PCA is PCA, with one
-    component whose eigenvalue is the scatter :math:`1^2 + (-1)^2 = 2`, and
-    the axis :math:`V = (\phi(2) - \phi(0)) / 2`, the unit vector along the
-    line.
+    The linear kernel on the points 2 and 0: one component of eigenvalue
+    :math:`1^2 + (-1)^2 = 2`, the axis :math:`(\phi(2) - \phi(0)) / 2`.
 
     >>> import numpy as np
-    >>> from preimage.kpca._fit import fit_kernel_pca
+    >>> from preimage.kpca import fit_kernel_pca
     >>> X = np.array([[2.0], [0.0]])
     >>> fit = fit_kernel_pca(X @ X.T)
     >>> fit.eigenvalues
@@ -363,67 +207,7 @@ def fit_kernel_pca(
     # Eigenvectors of HKH with λ ≠ 0 are orthogonal to 1; enforce it against
     # rounding so that the axes are exactly expansions over uncentred images.
     alphas -= alphas.mean(axis=0, keepdims=True)
-    mean_coords = alphas.T @ col_mean
+    mean_coef = np.full(n, 1.0 / n, dtype=alphas.dtype)
     return KernelPCAResult(
-        values,
-        vectors,
-        alphas,
-        col_mean,
-        grand,
-        mean_coords,
-        np.full(n, 1.0 / n, dtype=alphas.dtype),
-    )
-
-
-def leading_components(fit: KernelPCAResult, n_components: int) -> KernelPCAResult:
-    """Restrict a fit to its first `n_components` principal axes.
-
-    Kernel PCA with q components contains every smaller one: the leading n
-    eigenpairs are the same, so a sweep over component counts needs one fit.
-
-    Parameters
-    ----------
-    fit : KernelPCAResult
-        A kernel PCA fit with q components.
-    n_components : int
-        The number of leading components kept, between 1 and q.
-
-    Returns
-    -------
-    KernelPCAResult
-        The fit with its first `n_components` eigenpairs, axes and mean
-        coordinates.
-
-    Examples
-    --------
-    Four points on the axes of the plane, linear kernel: the scatter is 8
-    along the second axis and 2 along the first.
-
-    >>> import numpy as np
-    >>> from preimage.kpca._fit import fit_kernel_pca, leading_components
-    >>> X = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 2.0], [0.0, -2.0]])
-    >>> fit = fit_kernel_pca(X @ X.T)
-    >>> fit.eigenvalues, leading_components(fit, 1).eigenvalues
-    (array([8., 2.]), array([8.]))
-    """
-    q = fit.eigenvalues.shape[0]
-    if (
-        isinstance(n_components, bool)
-        or not isinstance(n_components, Integral)
-        or not 1 <= n_components <= q
-    ):
-        raise ValueError(
-            f"'n_components' must be between 1 and {q} (the components "
-            f"fitted), got {n_components!r}"
-        )
-    n = n_components
-    vectors = None if fit.eigenvectors is None else fit.eigenvectors[:, :n]
-    return KernelPCAResult(
-        fit.eigenvalues[:n],
-        vectors,
-        fit.alphas[:, :n],
-        fit.K_col_mean,
-        fit.K_mean,
-        fit.mean_coords[:n],
-        fit.mean_coef,
+        values, vectors, alphas, col_mean, grand, alphas.T @ col_mean, mean_coef
     )

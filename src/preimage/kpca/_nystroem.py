@@ -1,58 +1,8 @@
 r"""Nyström kernel PCA: principal axes as expansions over m landmarks.
 
-Exact kernel PCA needs the Gram matrix of shape (n, n). With landmarks
-:math:`z_1, \dots, z_m` the images :math:`\phi(x)` are replaced by their
-projections :math:`P\phi(x)` onto :math:`\operatorname{span}\{\phi(z_j)\}`
-(Williams & Seeger 2001). With :math:`K_{mm} = U \Lambda U^\top` and
-:math:`W = U \Lambda^{-1/2}` of shape (m, r), :math:`r = \operatorname{rank}
-K_{mm}` (or, when :math:`K_{mm}` is well conditioned, :math:`W = R^{-1}` from
-:math:`K_{mm} = R^\top R`, the same basis rotated, at a fraction of the cost:
-:func:`preimage._utils.eigen.landmark_basis`), the vectors
-:math:`e_l = \sum_j W_{jl} \phi(z_j)` are an orthonormal basis of that span,
-and the coordinates of :math:`P\phi(x)` in it are
-
-.. math::
-
-    f(x) = W^\top k_m(x), \qquad k_m(x) = [k(z_j, x)]_j.
-
-Kernel PCA of the :math:`P\phi(x_i)` is then PCA of the :math:`f(x_i)`: the
-scatter :math:`C = W^\top S W` of shape (r, r), with
-
-.. math::
-
-    S = \sum_i (k_m(x_i) - \bar k)(k_m(x_i) - \bar k)^\top, \qquad
-    \bar k = \frac{1}{n} \sum_i k_m(x_i).
-
-Its unit eigenvectors :math:`w_k` give the principal axes as expansions over
-the landmarks,
-
-.. math::
-
-    V_k = \sum_j \alpha_{jk} \phi(z_j), \qquad \alpha_k = W w_k, \qquad
-    \|V_k\|^2 = \alpha_k^\top K_{mm} \alpha_k = 1,
-
-with the mean :math:`\mu = \sum_j (W W^\top \bar k)_j \phi(z_j)`. A point's
-centred coordinates are :math:`\langle V_k, \phi(x) - \mu \rangle =
-\alpha_k^\top k_m(x) - \alpha_k^\top \bar k` (:math:`V_k` lies in the span,
-so :math:`\langle V_k, \phi(x) \rangle = \langle V_k, P\phi(x) \rangle`): the
-same formulas as exact kernel PCA with the landmarks as support
-(:class:`preimage.kpca.KernelPCAResult`), so every pre-image method works
-unchanged. With every training point a landmark,
-:math:`C = K^{1/2} H K^{1/2}` has the eigenvalues of :math:`HKH` and the
-axes are those of exact kernel PCA.
-
-The fit touches :math:`K_{nm}` only through :math:`S` and :math:`\bar k`,
-accumulated over row blocks: :math:`O(nmd + nm^2 + m^3)` time and
-:math:`O(nd + m^2)` memory, and a Dask array is reduced block-wise
-(:func:`preimage._utils.blocks.sum_row_blocks`).
-
-References
-----------
-C. K. I. Williams, M. Seeger. Using the Nyström method to speed up kernel
-machines. NIPS 13, 2001.
-
-A. El Alaoui, M. W. Mahoney. Fast randomized kernel ridge regression with
-statistical guarantees. NIPS 28, 2015 (ridge leverage scores).
+The fit touches :math:`K_{nm}` only through the moments of the kernel rows,
+accumulated over row blocks (a Dask array is reduced block-wise): time
+:math:`O(nmd + nm^2 + m^3)`, memory :math:`O(nd + m^2)`.
 """
 
 from __future__ import annotations
@@ -74,19 +24,8 @@ from preimage._utils.validation import (
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import Kernel
-from preimage.kpca._fit import (
-    KernelPCAResult,
-    drop_rounding_level,
-    refuse_non_finite,
-    rounding_floor,
-)
-
-__all__ = [
-    "LANDMARK_METHODS",
-    "select_landmarks",
-    "kernel_moments",
-    "fit_nystroem_kpca",
-]
+from preimage.kpca._guards import drop_rounding_level, refuse_non_finite, rounding_floor
+from preimage.kpca._result import KernelPCAResult
 
 #: How landmarks can be chosen.
 LANDMARK_METHODS = ("uniform", "kmeans", "leverage")
@@ -96,12 +35,8 @@ _KMEANS_SAMPLE_PER_LANDMARK = 20
 
 
 def _moments_block(kernel, landmarks, shift, X):
-    K = kernel.block(
-        check_array_2d(X, "X", n_features=landmarks.shape[1]),
-        landmarks,
-        check_input=False,
-        names="'X'",
-    )
+    X = check_array_2d(X, "X", n_features=landmarks.shape[1])
+    K = kernel.block(X, landmarks, check_input=False, names="'X'")
     with np.errstate(over="ignore", invalid="ignore"):
         K -= shift
         G = K.T @ K
@@ -109,93 +44,6 @@ def _moments_block(kernel, landmarks, shift, X):
             K = K.astype(np.float64)  # float32 products overflow beyond 3e38
             G = K.T @ K
     return G.astype(np.float64, copy=False), K.sum(axis=0, dtype=np.float64), np.array(K.shape[0])
-
-
-def kernel_moments(
-    kernel: Kernel,
-    X: MatrixLike,
-    landmarks: ArrayLike,
-    shift: ArrayLike | None = None,
-    *,
-    working_memory: float | None = None,
-) -> tuple[np.ndarray, np.ndarray, int]:
-    r"""Return the second moments of the kernel rows against the landmarks.
-
-    With the kernel rows :math:`k_m(x_i) = [k(z_j, x_i)]_j` and a shift s,
-
-    .. math::
-
-        G = \sum_i (k_m(x_i) - s)(k_m(x_i) - s)^\top, \qquad
-        t = \sum_i (k_m(x_i) - s),
-
-    summed over row blocks of X (a NumPy array in chunks of `working_memory`
-    MiB, or a Dask array block by block, tree-reduced). Shifting by s, a
-    guess of the mean (the landmarks' own mean kernel row is a good one),
-    keeps the later centring :math:`S = G - t t^\top / n` free of
-    cancellation, even when each block product is computed in float32; the
-    sums are kept in float64.
-
-    Parameters
-    ----------
-    kernel : Kernel
-        The kernel.
-    X : array-like or Dask array of shape (n, d)
-        Training points, streamed over row blocks.
-    landmarks : array-like of shape (m, d)
-        The landmarks :math:`z_j`.
-    shift : array-like of shape (m,) or None, default=None
-        The shift s; None is 0.
-    working_memory : float or None, default=None
-        MiB per row block of a NumPy X (scikit-learn's setting, capped by the
-        memory budget, by default).
-
-    Returns
-    -------
-    G : ndarray of shape (m, m)
-        The shifted second moments, in float64.
-    t : ndarray of shape (m,)
-        The shifted sums, in float64.
-    n : int
-        The number of rows of X.
-
-    References
-    ----------
-    C. K. I. Williams, M. Seeger. Using the Nyström method to speed up kernel
-    machines. NIPS 13, 2001.
-
-    Examples
-    --------
-    The linear kernel and one landmark at 1: the kernel rows of 1, 2 and 3
-    are the points themselves, so G = 1 + 4 + 9 and t = 1 + 2 + 3; shifted
-    by their mean 2, G is their scatter and t is 0.
-
-    >>> import numpy as np
-    >>> from preimage.kernels import LinearKernel
-    >>> from preimage.kpca._nystroem import kernel_moments
-    >>> X, Z = np.array([[1.0], [2.0], [3.0]]), np.array([[1.0]])
-    >>> kernel_moments(LinearKernel(), X, Z)
-    (array([[14.]]), array([6.]), 3)
-    >>> kernel_moments(LinearKernel(), X, Z, shift=[2.0])
-    (array([[2.]]), array([0.]), 3)
-    """
-    kernel = _check_kernel(kernel)
-    landmarks = check_array_2d(landmarks, "landmarks")
-    X = _check_data(X, landmarks.shape[1])
-    m = landmarks.shape[0]
-    if shift is not None:
-        shift = np.asarray(shift)
-        if shift.shape != (m,) or shift.dtype.kind not in "biuf" or not np.isfinite(shift).all():
-            raise ValueError(
-                f"'shift' must be a finite array of shape ({m},) (one value "
-                f"per landmark), got shape {shift.shape}"
-            )
-    return _checked_moments(kernel, X, landmarks, shift, working_memory)
-
-
-def _checked_moments(kernel, X, landmarks, shift, working_memory):
-    with np.errstate(over="ignore", invalid="ignore"):
-        G, t, n = _kernel_moments(kernel, X, landmarks, shift, working_memory)
-    return _refuse_overflow(G), _refuse_overflow(t), n
 
 
 def _refuse_overflow(values):
@@ -241,16 +89,19 @@ def fit_nystroem_kpca(
 ) -> KernelPCAResult:
     r"""Fit kernel PCA of the projections of the images on the landmarks' span.
 
-    The projections :math:`P\phi(x_i)` have the coordinates
-    :math:`f(x_i) = W^\top k_m(x_i)` in an orthonormal basis of
-    :math:`\operatorname{span}\{\phi(z_j)\}` (module docstring); their PCA is
-    that of the scatter :math:`C = W^\top S W`, whose unit eigenvectors
-    :math:`w_k` give the axes over the landmarks:
+    With :math:`K_{mm} = U \Lambda U^\top` and :math:`W = U \Lambda^{-1/2}`
+    (or :math:`R^{-1}` from :math:`K_{mm} = R^\top R`), the projections
+    :math:`P\phi(x)` have coordinates :math:`f(x) = W^\top k_m(x)` in an
+    orthonormal basis of :math:`\operatorname{span}\{\phi(z_j)\}`; their PCA
+    is that of the scatter :math:`C = W^\top S W`,
+    :math:`S = \sum_i (k_m(x_i) - \bar k)(k_m(x_i) - \bar k)^\top`:
 
     .. math::
 
         C w_k = \lambda_k w_k, \qquad
         V_k = \sum_j \alpha_{jk} \phi(z_j), \qquad \alpha_k = W w_k.
+
+    With every training point a landmark it is exact kernel PCA.
 
     Parameters
     ----------
@@ -259,13 +110,11 @@ def fit_nystroem_kpca(
     X : array-like or Dask array of shape (n, d)
         Training points, streamed over row blocks.
     landmarks : array-like of shape (m, d)
-        The landmarks :math:`z_j` (see :func:`select_landmarks`).
+        The landmarks :math:`z_j`.
     n_components : int or None, default=None
         Number of components :math:`q \le m`; None keeps all with non-zero
-        eigenvalue. Components beyond the r directions the landmarks span, or
-        beyond the rank of the scatter, are 0 (zero eigenvalue and
-        coefficients), with a NumericalWarning, as in
-        :func:`preimage.kpca.fit_kernel_pca`.
+        eigenvalue. Components beyond the rank of the scatter are 0, with a
+        NumericalWarning, as in :func:`fit_kernel_pca`.
     working_memory : float or None, default=None
         MiB per row block of a NumPy X (scikit-learn's setting, capped by the
         memory budget, by default).
@@ -274,17 +123,11 @@ def fit_nystroem_kpca(
     -------
     KernelPCAResult
         Over the landmarks as support (``eigenvectors`` and ``K_col_mean``
-        are None: no n-sized state is kept). ``eigenvalues`` are those of the
-        scatter C, comparable with exact kernel PCA's eigenvalues of
-        :math:`HKH`.
+        are None: no n-sized state is kept).
 
     References
     ----------
-    C. K. I. Williams, M. Seeger. Using the Nyström method to speed up kernel
-    machines. NIPS 13, 2001.
-
-    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10(5), 1998.
+    Williams and Seeger (2001). Schölkopf et al. (1998).
 
     Examples
     --------
@@ -293,8 +136,7 @@ def fit_nystroem_kpca(
 
     >>> import numpy as np
     >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.kpca._fit import fit_kernel_pca
-    >>> from preimage.kpca._nystroem import fit_nystroem_kpca
+    >>> from preimage.kpca import fit_kernel_pca, fit_nystroem_kpca
     >>> X = np.random.default_rng(0).normal(size=(20, 2))
     >>> kernel = GaussianKernel(gamma=0.5)
     >>> nystroem = fit_nystroem_kpca(kernel, X, X, 3)
@@ -354,20 +196,15 @@ def _nystroem_fit(kernel, X, landmarks, K_mm, W, n_components, working_memory):
     # positive), not on w_k, whose basis W inherits LAPACK's arbitrary signs.
     alphas = flip_signs(W @ vectors) * nonzero
     f_mean = W.T @ k_mean
-    return KernelPCAResult(
-        eigenvalues=values.astype(dtype),
-        eigenvectors=None,
-        alphas=alphas.astype(dtype),
-        K_col_mean=None,
-        K_mean=float(f_mean @ f_mean),
-        mean_coords=(alphas.T @ k_mean).astype(dtype),
-        mean_coef=(W @ f_mean).astype(dtype),
-    ), n
+    values, mean_coords, mean_coef, alphas = (
+        a.astype(dtype) for a in (values, alphas.T @ k_mean, W @ f_mean, alphas)
+    )
+    K_mean = float(f_mean @ f_mean)
+    return KernelPCAResult(values, None, alphas, None, K_mean, mean_coords, mean_coef), n
 
 
 def _check_landmark_memory(m):
-    """The m × m matrices of a Nyström fit (K_mm, its float64 eigenvectors,
-    the moments G and the scatter S) must fit in the memory budget."""
+    """The m × m matrices of a Nyström fit (four copies) within the memory budget."""
     check_dense(
         (m, m),
         np.float64,
@@ -386,8 +223,7 @@ def _check_kernel(kernel):
 
 
 def _check_data(X, n_features=None):
-    """A NumPy X checked as by :func:`check_array_2d`; a Dask array checked
-    for what needs no data (its blocks are checked when computed)."""
+    """X checked; a Dask array for what needs no data (blocks are checked when computed)."""
     if not is_dask_array(X):
         return check_array_2d(X, "X", n_features=n_features)
     if X.ndim != 2 or X.dtype.kind not in "biuf":
@@ -408,12 +244,7 @@ def _take_rows(X, index):
 
 
 def _distinct_rows(X, order, m):
-    """The first m distinct rows of X taken in `order` (a duplicate of a row
-    already taken is skipped: it would add no direction to the span).
-
-    Returns the rows and their sorted indices; fewer than m, with a
-    NumericalWarning, when X has fewer distinct rows.
-    """
+    """The first m distinct rows of X taken in `order`, and their sorted indices."""
     index = np.sort(order[:m])
     rows, position = _take_rows(X, index), m
     while True:
@@ -430,30 +261,29 @@ def _distinct_rows(X, order, m):
     if first.size < index.size:
         keep = np.sort(first)
         index, rows = index[keep], rows[keep]
-    if index.size < m:
-        warn(
-            f"'X' has only {index.size} distinct rows; using them as the "
-            f"{index.size} landmarks instead of n_landmarks={m}",
-            NumericalWarning,
-        )
+    _warn_fewer(index.size, m)
     return rows, index
 
 
-def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
-    """Approximate ridge leverage scores ``τ_i = [K(K + λI)⁻¹]_ii`` of every
-    training point from a pilot set of landmarks.
+def _warn_fewer(count, m):
+    if count < m:
+        warn(
+            f"'X' has only {count} distinct rows; using them as the "
+            f"{count} landmarks instead of n_landmarks={m}",
+            NumericalWarning,
+        )
 
-    With the pilot's Nyström features F (n × r), ``K ≈ FFᵀ + E`` and
-    ``τ_i ≈ f_iᵀ(FᵀF + λI)⁻¹f_i + min(1, e_ii/λ)``, where
-    ``e_ii = k(x_i, x_i) − ‖f_i‖² ≥ 0`` is what the pilot misses of x_i (El
-    Alaoui & Mahoney 2015; Musco & Musco 2017). λ is the `ridge_rank`-th
-    eigenvalue of FᵀF, so directions beyond that rank count as noise.
-    """
+
+def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
+    """Ridge leverage scores ``τ_i = [K(K + λI)⁻¹]_ii`` from a pilot's Nyström
+    features F: ``τ_i ≈ f_iᵀ(FᵀF + λI)⁻¹f_i + min(1, e_ii/λ)``, with
+    ``e_ii = k(x_i, x_i) − ‖f_i‖²`` what the pilot misses and λ the
+    `ridge_rank`-th eigenvalue of FᵀF."""
     W = landmark_basis(kernel.block(pilot, check_input=False), check_input=False)
     if W.shape[1] == 0:  # the kernel maps the pilot to 0: nothing to weigh by
         return np.ones(X.shape[0])
-    G, _, _ = _checked_moments(kernel, X, pilot, None, working_memory)
     with np.errstate(over="ignore", invalid="ignore"):
+        G = _refuse_overflow(_kernel_moments(kernel, X, pilot, None, working_memory)[0])
         FtF = _refuse_overflow(W.T @ G @ W)
     values = np.linalg.eigvalsh(FtF)[::-1]
     lam = max(
@@ -487,84 +317,11 @@ def select_landmarks(
     random_state: RandomStateLike = None,
     working_memory: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    r"""Choose m landmarks for Nyström kernel PCA.
-
-    Parameters
-    ----------
-    X : array-like or Dask array of shape (n, d)
-        Training points.
-    n_landmarks : int
-        The number of landmarks, :math:`m \le n`.
-    kernel : Kernel or None, default=None
-        The kernel; needed by ``method="leverage"``.
-    method : {"uniform", "kmeans", "leverage"}, default="uniform"
-        * ``uniform`` — m training points drawn uniformly without
-          replacement, in their order in X (with m = n, X itself);
-        * ``kmeans`` — the centres of scikit-learn's k-means (one k-means++
-          start, at most 25 Lloyd iterations) on a uniform sample of at most
-          20 m points;
-        * ``leverage`` — m training points drawn without replacement with
-          probability proportional to approximate ridge leverage scores
-          :math:`\tau_i = [K(K + \lambda I)^{-1}]_{ii}` (El Alaoui & Mahoney
-          2015), computed in two passes over X from a uniform pilot of m
-          points.
-
-        Drawn points that duplicate a point already drawn are replaced by
-        further draws (a duplicate adds nothing to the landmarks' span).
-    random_state : int, RandomState instance, Generator or None, default=None
-        Seeds the draws and k-means.
-    working_memory : float or None, default=None
-        MiB per row block of a NumPy X in the passes of ``"leverage"``
-        (scikit-learn's setting, capped by the memory budget, by default).
-
-    Returns
-    -------
-    landmarks : ndarray of shape (m, d)
-        The landmarks; fewer than `n_landmarks`, with a NumericalWarning,
-        when X has fewer distinct rows.
-    index : ndarray of shape (m,) or None
-        Their rows in X, increasing (None for k-means centres).
-
-    Notes
-    -----
-    With the Nyström features F of shape (n, r) of the pilot,
-    :math:`K \approx F F^\top + E`, and the scores are approximated as
-
-    .. math::
-
-        \tau_i \approx f_i^\top (F^\top F + \lambda I)^{-1} f_i
-        + \min(1, e_{ii} / \lambda),
-
-    where :math:`e_{ii} = k(x_i, x_i) - \|f_i\|^2 \ge 0` is what the pilot
-    misses of :math:`x_i`, and :math:`\lambda` is the
-    :math:`\lfloor m/2 \rfloor`-th eigenvalue of :math:`F^\top F` (kept above
-    rounding level), so that directions beyond that rank count as noise. The
-    points are drawn without replacement with weights :math:`\tau_i` by
-    Efraimidis & Spirakis's keys :math:`\log(u_i) / \tau_i`, largest first
-    (:math:`u_i` uniform on (0, 1)).
-
-    References
-    ----------
-    C. K. I. Williams, M. Seeger. Using the Nyström method to speed up kernel
-    machines. NIPS 13, 2001.
-
-    A. El Alaoui, M. W. Mahoney. Fast randomized kernel ridge regression with
-    statistical guarantees. NIPS 28, 2015 (ridge leverage scores).
-
-    P. S. Efraimidis, P. G. Spirakis. Weighted random sampling with a
-    reservoir. Information Processing Letters 97(5), 2006.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from preimage.kpca._nystroem import select_landmarks
-    >>> X = np.arange(10.0).reshape(5, 2)
-    >>> landmarks, index = select_landmarks(X, 3, random_state=0)
-    >>> index
-    array([2, 3, 4])
-    >>> bool(np.array_equal(landmarks, X[index]))
-    True
-    """
+    """``(landmarks, index)``: m distinct landmarks and their rows in X (None for
+    k-means centres), fewer with a NumericalWarning if X has fewer distinct rows.
+    ``uniform``: m rows drawn; ``kmeans``: k-means centres (one start, 25
+    iterations) of at most 20 m rows; ``leverage``: m rows drawn by ridge
+    leverage scores (El Alaoui and Mahoney (2015); Efraimidis and Spirakis (2006))."""
     if not isinstance(method, str) or method not in LANDMARK_METHODS:
         raise ValueError(f"'landmarks' must be one of {LANDMARK_METHODS}, got {method!r}")
     if method == "leverage":
@@ -584,23 +341,13 @@ def select_landmarks(
 
         size = min(n, _KMEANS_SAMPLE_PER_LANDMARK * n_landmarks)
         sample = _take_rows(X, np.sort(rng.choice(n, size, replace=False)))
-        km = KMeans(
-            n_clusters=n_landmarks,
-            n_init=1,
-            max_iter=25,
-            random_state=int(rng.integers(2**31 - 1)),
-        ).fit(sample)
+        seed = int(rng.integers(2**31 - 1))
+        km = KMeans(n_landmarks, n_init=1, max_iter=25, random_state=seed).fit(sample)
         centres = km.cluster_centers_.astype(sample.dtype)
         # With fewer distinct points than clusters k-means repeats centres.
         _, first = np.unique(centres, axis=0, return_index=True)
-        if first.size < n_landmarks:
-            warn(
-                f"'X' has only {first.size} distinct rows; using them as the "
-                f"{first.size} landmarks instead of n_landmarks={n_landmarks}",
-                NumericalWarning,
-            )
-            centres = centres[np.sort(first)]
-        return centres, None
+        _warn_fewer(first.size, n_landmarks)
+        return centres[np.sort(first)], None
     _check_landmark_memory(n_landmarks)
     pilot, _ = _distinct_rows(X, rng.permutation(n), n_landmarks)
     tau = _leverage_scores(kernel, X, pilot, max(n_landmarks // 2, 1), working_memory)

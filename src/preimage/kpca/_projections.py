@@ -1,10 +1,6 @@
-"""The projections of kernel PCA, exported by :mod:`preimage.kpca`.
-
-Kernel rows of test points centred with the training centre, the centred
-coordinates of test points and of the support itself, and coordinates
-turned back into feature-space expansions over the uncentred images of the
-support (the exact reconstruction, or the principal part).
-"""
+"""The projections of kernel PCA: test rows centred with the training centre,
+centred coordinates, and coordinates turned back into expansions over the
+uncentred images of the support."""
 
 from __future__ import annotations
 
@@ -15,27 +11,16 @@ import numpy as np
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d, check_real
 from preimage.kernels._expansion import FeatureExpansion
+from preimage.kpca._result import KernelPCAResult
 
 if TYPE_CHECKING:
     from preimage.kernels import Kernel
-    from preimage.kpca._fit import KernelPCAResult
-
-__all__ = [
-    "center_block",
-    "transform_block",
-    "training_coordinates",
-    "check_coordinates",
-    "expansion_coef",
-    "coordinates_expansion",
-]
 
 
 def center_block(K_x: ArrayLike, K_col_mean: ArrayLike, K_mean: float) -> np.ndarray:
     r"""Centre kernel rows of test points with the training centre.
 
-    A test row :math:`k_x = [k(x, x_i)]_i` holds the inner products of
-    :math:`\phi(x)` with the training images; those of the centred image
-    :math:`\phi(x) - \mu` with the centred training images are
+    The products of :math:`\phi(x) - \mu` with the centred training images:
 
     .. math::
 
@@ -60,21 +45,15 @@ def center_block(K_x: ArrayLike, K_col_mean: ArrayLike, K_mean: float) -> np.nda
 
     References
     ----------
-    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10(5), 1998.
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.1, footnote 1: "test patterns must be centered with the same
-    center obtained from the training stage").
+    Schölkopf et al. (1998). Bakır et al. (2004), Sec. 2.1, footnote 1.
 
     Examples
     --------
-    The linear kernel on the training points 2 and 0 (mean 1) and the test
-    point 4: its centred products with the centred points 1 and -1 are 3 and
-    -3.
+    Training points 2 and 0 (mean 1), test point 4: its centred products with
+    the centred points 1 and -1 are 3 and -3.
 
     >>> import numpy as np
-    >>> from preimage.kpca._fit import center_block, center_gram
+    >>> from preimage.kpca import center_block, center_gram
     >>> X = np.array([[2.0], [0.0]])
     >>> _, K_col_mean, K_mean = center_gram(X @ X.T)
     >>> center_block(np.array([[4.0]]) @ X.T, K_col_mean, K_mean)
@@ -95,20 +74,14 @@ def _center_block(K_x, K_col_mean, K_mean):
 def transform_block(K_x: ArrayLike, fit: KernelPCAResult) -> np.ndarray:
     r"""Return the centred coordinates of test points from their kernel rows.
 
-    The coordinate of :math:`\phi(x)` on the k-th principal axis, measured
-    from the feature-space mean, is
-
     .. math::
 
         \beta_k = \langle V_k, \phi(x) - \mu \rangle
         = k_x^\top \alpha_k - c_k, \qquad c_k = \langle V_k, \mu \rangle,
 
-    with :math:`k_x = [k(x, s_i)]_i` the kernel row against the support.
-    For exact kernel PCA it is computed as :math:`\tilde k_x^\top A` with the
-    centred rows of :func:`center_block` (the same in exact arithmetic, since
-    the columns of :math:`A = [\alpha_1 \cdots \alpha_q]` sum to zero, and
-    better conditioned: the common part of the kernel row cancels before the
-    product).
+    with :math:`k_x` the kernel row against the support; for exact kernel PCA
+    computed as :math:`\tilde k_x^\top A` (:func:`center_block`), the same in
+    exact arithmetic and better conditioned.
 
     Parameters
     ----------
@@ -124,18 +97,15 @@ def transform_block(K_x: ArrayLike, fit: KernelPCAResult) -> np.ndarray:
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
-    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2: the
-    projection :math:`\beta_k = (V^k \cdot \Phi(x)) = \sum_i \alpha_i^k
-    k(x, x_i)`, and footnote 1 on centring).
+    Mika et al. (1999), Sec. 2 and footnote 1.
 
     Examples
     --------
-    The linear kernel on the points 2 and 0, whose axis is the line itself:
-    the point 4 lies 3 from their mean 1.
+    The points 2 and 0, whose axis is the line itself: 4 lies 3 from their
+    mean 1.
 
     >>> import numpy as np
-    >>> from preimage.kpca._fit import fit_kernel_pca, transform_block
+    >>> from preimage.kpca import fit_kernel_pca, transform_block
     >>> X = np.array([[2.0], [0.0]])
     >>> fit = fit_kernel_pca(X @ X.T)
     >>> transform_block(np.array([[4.0]]) @ X.T, fit)
@@ -150,44 +120,8 @@ def transform_block(K_x: ArrayLike, fit: KernelPCAResult) -> np.ndarray:
 def training_coordinates(
     fit: KernelPCAResult, kernel: Kernel | None = None, support: np.ndarray | None = None
 ) -> np.ndarray:
-    r"""Return the centred coordinates of the support points themselves.
-
-    For exact kernel PCA they are :math:`\beta_{ik} = u_{ik} \sqrt{\lambda_k}`,
-    with no kernel evaluation: :math:`\beta_k = HKH \alpha_k = \lambda_k
-    \alpha_k = \sqrt{\lambda_k} u_k`. For a Nyström fit (no eigenvectors) they
-    are the landmarks' own coordinates, from their Gram block
-    ``k(support, support)`` (see :func:`transform_block`).
-
-    Parameters
-    ----------
-    fit : KernelPCAResult
-        The kernel PCA fit, over N support points with q components.
-    kernel : Kernel or None, default=None
-        The kernel; needed by a Nyström fit only.
-    support : ndarray of shape (N, d) or None, default=None
-        The support points; needed by a Nyström fit only.
-
-    Returns
-    -------
-    ndarray of shape (N, q)
-        The centred coordinates of the support points.
-
-    References
-    ----------
-    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10(5), 1998.
-
-    Examples
-    --------
-    The points 2 and 0 lie at 1 and -1 from their mean, along the axis.
-
-    >>> import numpy as np
-    >>> from preimage.kpca._fit import fit_kernel_pca, training_coordinates
-    >>> X = np.array([[2.0], [0.0]])
-    >>> training_coordinates(fit_kernel_pca(X @ X.T))
-    array([[ 1.],
-           [-1.]])
-    """
+    """The centred coordinates of the support points: ``u_k sqrt(lambda_k)``
+    for exact kernel PCA, from ``k(support, support)`` for a Nyström fit."""
     if fit.eigenvectors is not None:
         return fit.eigenvectors * np.sqrt(fit.eigenvalues)
     return transform_block(
@@ -196,36 +130,8 @@ def training_coordinates(
 
 
 def check_coordinates(Y: ArrayLike, n_components: int) -> np.ndarray:
-    """Check that Y holds finite centred coordinates, one column per component.
-
-    Parameters
-    ----------
-    Y : array-like of shape (m, q)
-        Centred coordinates, with q = `n_components`.
-    n_components : int
-        The number of components q of the fit.
-
-    Returns
-    -------
-    ndarray of shape (m, q)
-        Y as a checked floating array.
-
-    Raises
-    ------
-    ValueError
-        If Y is not of shape (m, q), or holds a value that is not finite; the
-        message names 'Y'.
-
-    Examples
-    --------
-    >>> from preimage.kpca._fit import check_coordinates
-    >>> check_coordinates([[1.0, 2.0]], 2)
-    array([[1., 2.]])
-    >>> check_coordinates([[1.0, 2.0]], 3)
-    Traceback (most recent call last):
-    ...
-    ValueError: 'Y' must have shape (n_samples, 3) (one column per component), got shape (1, 2)
-    """
+    """Y as finite coordinates of shape (m, `n_components`), or a ValueError
+    naming 'Y'."""
     if np.ndim(Y) != 2 or np.shape(Y)[1] != n_components:
         raise ValueError(
             f"'Y' must have shape (n_samples, {n_components}) (one column per "
@@ -239,11 +145,8 @@ def expansion_coef(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Return the expansion coefficients over the uncentred images for coordinates Y.
 
-    The feature-space point with centred coordinates y is an expansion
-    :math:`\Psi = \sum_i \gamma_i \phi(s_i)` over the support, with
-    :math:`A = [\alpha_1 \cdots \alpha_q]`, the mean's coefficients
-    :math:`m_\mu` (:math:`\mathbf{1}/N` for exact kernel PCA) and
-    :math:`c_k = \langle V_k, \mu \rangle`:
+    With :math:`A = [\alpha_1 \cdots \alpha_q]`, the mean's coefficients
+    :math:`m_\mu` and :math:`c_k = \langle V_k, \mu \rangle`:
 
     .. math::
 
@@ -262,8 +165,7 @@ def expansion_coef(
         The kernel PCA fit, over N support points with q components.
     add_mean : bool, default=False
         True: the exact reconstruction :math:`\sum_k y_k V_k + \mu`. False:
-        the principal part :math:`\sum_k (y_k + c_k) V_k` (for a projected
-        point, :math:`y_k + c_k = \langle V_k, \phi(x) \rangle`).
+        the principal part :math:`\sum_k (y_k + c_k) V_k`.
 
     Returns
     -------
@@ -274,19 +176,16 @@ def expansion_coef(
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
-    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2, eq. (4): the
-    projection :math:`P_n \Phi(x) = \sum_k \beta_k V^k`; footnote 1 on
-    uncentred data).
+    Mika et al. (1999), Sec. 2, eq. 4 and footnote 1.
 
     Examples
     --------
-    The linear kernel on the points 2 and 0: the coordinate 3 stands for the
-    point 4 (3 from the mean 1), which is :math:`2 \phi(2) - \phi(0)` with the
-    mean added back, or :math:`2 \phi(2) - 2 \phi(0)` as the principal part.
+    The coordinate 3 of the fit on the points 2 and 0 is the point 4:
+    :math:`2 \phi(2) - \phi(0)` with the mean, :math:`2 \phi(2) - 2 \phi(0)`
+    as the principal part.
 
     >>> import numpy as np
-    >>> from preimage.kpca._fit import expansion_coef, fit_kernel_pca
+    >>> from preimage.kpca import expansion_coef, fit_kernel_pca
     >>> X = np.array([[2.0], [0.0]])
     >>> fit = fit_kernel_pca(X @ X.T)
     >>> expansion_coef([[3.0]], fit, add_mean=True)
@@ -321,11 +220,10 @@ def coordinates_expansion(
 ) -> FeatureExpansion:
     r"""Return the feature-space points with centred coordinates Y, as expansions.
 
-    The expansions :math:`\Psi = \sum_i \gamma_i \phi(s_i)` are over the
-    uncentred images of the support, with their squared norms in closed form
-    (see :func:`expansion_coef`): :math:`\gamma = A y + m_\mu` for the exact
-    reconstruction :math:`\sum_k y_k V_k + \mu`, :math:`\gamma = A(y + c)`
-    for the principal part :math:`\sum_k (y_k + c_k) V_k`.
+    The expansions :math:`\Psi = \sum_i \gamma_i \phi(s_i)` over the
+    uncentred images of the support, with :math:`\gamma = A y + m_\mu` for
+    the exact reconstruction and :math:`\gamma = A(y + c)` for the principal
+    part (see :func:`expansion_coef`).
 
     Parameters
     ----------
@@ -334,8 +232,8 @@ def coordinates_expansion(
     fit : KernelPCAResult
         The kernel PCA fit, over N support points with q components.
     support : ndarray of shape (N, d) or None
-        The support points, or None for a precomputed kernel: the expansion
-        then knows only its coefficients and norms.
+        The support points, or None for a precomputed kernel (the expansion
+        then knows only its coefficients and norms).
     kernel : Kernel or None
         The kernel, or None for a precomputed kernel.
     add_mean : bool, default=False
@@ -349,18 +247,16 @@ def coordinates_expansion(
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz, G. Rätsch. Kernel
-    PCA and de-noising in feature spaces. NIPS 11, 1999 (Sec. 2, eq. (4), and
-    footnote 1 on uncentred data).
+    Mika et al. (1999), Sec. 2, eq. 4 and footnote 1.
 
     Examples
     --------
-    With the linear kernel the feature map is the identity: the coordinate 3
-    of the fit on the points 2 and 0 is the point 4, at distance 0.
+    With the linear kernel the coordinate 3 of the fit on the points 2 and 0
+    is the point 4, at distance 0.
 
     >>> import numpy as np
     >>> from preimage.kernels import LinearKernel
-    >>> from preimage.kpca._fit import coordinates_expansion, fit_kernel_pca
+    >>> from preimage.kpca import coordinates_expansion, fit_kernel_pca
     >>> X = np.array([[2.0], [0.0]])
     >>> fit = fit_kernel_pca(X @ X.T)
     >>> psi = coordinates_expansion([[3.0]], fit, X, LinearKernel())

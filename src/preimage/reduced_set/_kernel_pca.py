@@ -15,7 +15,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.kpca._fit import KernelPCAResult
+from preimage.kpca._result import KernelPCAResult
 from preimage.reduced_set._sklearn_svm import check_fitted, dense, kernel_from_sklearn
 
 __all__ = ["kernel_pca_expansion"]

@@ -45,7 +45,8 @@ from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d, check_expansion
 from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.kpca._fit import KernelPCAResult, coordinates_expansion
+from preimage.kpca._projections import coordinates_expansion
+from preimage.kpca._result import KernelPCAResult
 
 if TYPE_CHECKING:
     from preimage.solvers._result import PreimageResult

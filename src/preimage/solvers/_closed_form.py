@@ -14,7 +14,7 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.kpca._fit import check_coordinates
+from preimage.kpca._projections import check_coordinates
 from preimage.solvers._base import PreimageSolver
 from preimage.solvers._result import PreimageResult
 

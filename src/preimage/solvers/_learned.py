@@ -25,7 +25,9 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import Kernel, make_kernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.kpca._fit import KernelPCAResult, fit_kernel_pca, training_coordinates
+from preimage.kpca._fit import fit_kernel_pca
+from preimage.kpca._projections import training_coordinates
+from preimage.kpca._result import KernelPCAResult
 from preimage.solvers._base import PreimageSolver
 from preimage.solvers._result import PreimageResult
 
