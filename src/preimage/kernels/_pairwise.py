@@ -1,156 +1,38 @@
-"""Pairwise building blocks at the speed of matrix multiplication.
+"""Pairwise building blocks: one GEMM plus one elementwise pass.
 
-Every kernel block reduces to one GEMM plus an elementwise map. The squared
-Euclidean distance uses
-
-    ‖x − y‖² = ‖x‖² + ‖y‖² − 2 xᵀy,
-
-and the product does the bulk of the work: ``a‖x − y‖²`` for a scale ``a``
-takes one GEMM ``−2a XYᵀ``, with the norms either folded into it (operands
-``X̂ = [X, ‖x‖², 1]`` and ``Ŷ = [−2aY, a, a‖y‖²]`` of width d + 2, for large
-blocks) or added afterwards (for a few points against many, where copying the
-large operand would cost as much as the product); see
-:func:`scaled_squared_distances`.
-
-Everything after the product — the norm terms when they were not folded in, the
-clamp that removes the product's rounding, the kernel's own map (the ``exp`` of
-a Gaussian) — is one fused pass: :func:`map_rows_inplace` walks the output in
-row blocks of half a typical L2 cache (``_BLOCK_BYTES``) and applies every
-step to a block while it is resident, so an output too large for any cache crosses main memory
-once after the product instead of once per step. Large outputs are split among
-a small thread pool (NumPy ufuncs release the GIL). Right after a GEMM,
-OpenBLAS's worker threads keep polling for new work for a while and hold on to
-the cores, so on a small machine this pass runs at about single-core speed
-whatever the pool size.
-
-The pass uses as many threads as the process may (:func:`n_threads`): the CPUs
-it may run on, not the host's (affinity, a container's CPU quota), and no more
-than the thread limits a caller set for numerical code (``OMP_NUM_THREADS``,
-as in a joblib or Dask worker; ``threadpoolctl.threadpool_limits``), read at
-every large block so that a ``with threadpool_limits(1):`` takes effect at
-once. The result is bit-identical whatever the count: every entry is mapped
-by the same elementwise operations, only the split of the rows differs.
+``a‖x − y‖² = a‖x‖² + a‖y‖² − 2a xᵀy`` takes one GEMM (see
+:func:`scaled_squared_distances`). Everything after the product (the norm
+terms, the clamp of the rounding, the kernel's own map such as the ``exp`` of
+a Gaussian) is one pass over the output, walked in row blocks of half a
+typical L2 cache, so the output crosses main memory once after the product
+instead of once per step; the blocking never changes the result. A thread
+pool for this pass gave at most 1.2x on two cores, whole-array NumPy calls
+were 2-9x slower (benchmarks/bench_pairwise_threads.py).
 """
-
-from concurrent.futures import ThreadPoolExecutor, wait
-import threading
 
 import numpy as np
 
-from preimage._utils.resources import available_cpus, thread_limit
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d
 
-__all__ = [
-    "squared_norms",
-    "scaled_squared_distances",
-    "squared_distances",
-    "map_rows_inplace",
-    "n_threads",
-]
+__all__ = ["squared_norms", "scaled_squared_distances", "squared_distances", "map_rows_inplace"]
 
-# Below this many entries a thread pool costs more than it saves.
-_PARALLEL_MIN_SIZE = 1 << 18
-# At most this many threads for elementwise maps: memory bandwidth, not
-# cores, bounds a pass over a large output well before this.
-_MAX_WORKERS = 8
-# Bytes of output one step of the output pass works on: half of a 1 MiB L2
-# cache (this machine's, and most current server cores'), so that a block stays
-# resident between the steps of a map. The blocking never changes the result.
+# Bytes of output one step of the pass works on: half a 1 MiB L2 cache.
 _BLOCK_BYTES = 1 << 19
-_POOL = None
-_POOL_LOCK = threading.Lock()
-
-
-def n_threads():
-    """The number of threads the output pass of a large block uses.
-
-    The smallest of the CPUs this process may run on
-    (:func:`preimage._utils.resources.available_cpus`: affinity, cgroup CPU quota,
-    ``LOKY_MAX_CPU_COUNT``), the thread limit in effect
-    (:func:`preimage._utils.resources.thread_limit`: ``OMP_NUM_THREADS`` and the
-    BLAS variables, threadpoolctl's limits) and ``_MAX_WORKERS``. Read anew
-    for every block above ``_PARALLEL_MIN_SIZE`` entries (some 30 µs, against
-    the millisecond such a block's pass takes).
-    """
-    limit = thread_limit()
-    count = available_cpus() if limit is None else min(available_cpus(), limit)
-    return max(min(count, _MAX_WORKERS), 1)
-
-
-def _pool():
-    """The shared pool of helper threads; the calling thread is the n-th
-    worker of a pass, so a pass with n threads takes n − 1 from here. Threads
-    are started only as they are first needed (``ThreadPoolExecutor``)."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=_MAX_WORKERS - 1, thread_name_prefix="preimage")
-    return _POOL
-
-
-def _map_blocks(func, A, lo, hi, rows):
-    """Call ``func(A[sl], sl)`` on consecutive slices of at most `rows` rows in ``lo:hi``."""
-    for start in range(lo, hi, rows):
-        sl = slice(start, min(start + rows, hi))
-        func(A[sl], sl)
 
 
 def _map_row_blocks(func, A):
-    """:func:`map_rows_inplace` for a ``func(block, rows)`` that is also told
-    which rows of `A` (a slice) its block holds."""
-    rows = max(_BLOCK_BYTES // max(A[:1].nbytes, 1), 1)
-    n_rows = A.shape[0]
-    # The thread count is read only for blocks large enough to be split.
-    n_workers = 1 if A.size < _PARALLEL_MIN_SIZE else min(n_threads(), n_rows // 2)
-    if n_workers <= 1:
-        _map_blocks(func, A, 0, n_rows, rows)
-        return A
-    bounds = np.linspace(0, n_rows, n_workers + 1).astype(int)
-    futures = [
-        _pool().submit(_map_blocks, func, A, lo, hi, rows)
-        for lo, hi in zip(bounds[1:-1], bounds[2:])
-    ]
-    try:
-        _map_blocks(func, A, 0, bounds[1], rows)  # the first chunk in this thread
-    finally:
-        # Wait for every helper even when this thread's chunk failed: they
-        # write into A, which must not be handed back while they do.
-        wait(futures)
-    for f in futures:
-        f.result()  # a helper's error is raised here
+    """Call the in-place elementwise ``func(block, rows)`` on cache-sized row
+    blocks ``A[rows]`` of `A`; return `A`."""
+    step = max(_BLOCK_BYTES // max(A[:1].nbytes, 1), 1)
+    for start in range(0, A.shape[0], step):
+        rows = slice(start, min(start + step, A.shape[0]))
+        func(A[rows], rows)
     return A
 
 
 def map_rows_inplace(func, A):
-    """Apply the in-place map ``func(block)`` to all of `A`, cache block by block.
-
-    Parameters
-    ----------
-    func : callable
-        Called as ``func(block)`` on row blocks (views) of `A`; it must
-        overwrite ``block`` in place and act on each entry independently,
-        so that ``func`` on the blocks equals ``func`` on the whole array.
-    A : ndarray of shape (n_rows, n_cols)
-        The array to transform; it is modified and returned.
-
-    Returns
-    -------
-    A : ndarray
-        The same array, transformed.
-
-    Notes
-    -----
-    The rows are split into one contiguous chunk per thread of
-    :func:`n_threads` (large arrays only: below ``_PARALLEL_MIN_SIZE``
-    entries, or with one thread allowed, everything runs in the calling
-    thread, which otherwise takes the first chunk), and each chunk is walked
-    in blocks of about half a core's L2 cache (at least one row). A ``func``
-    made of several ufunc calls — a clamp followed by an ``exp``, say — then
-    touches each entry of `A` in main memory once: every step after the first
-    finds the block in cache. The result does not depend on the blocking, since ``func`` is
-    elementwise.
-    """
+    """Apply the in-place elementwise map ``func(block)`` to all of `A`, block by block."""
     return _map_row_blocks(lambda block, rows: func(block), A)
 
 
