@@ -1,35 +1,47 @@
 """Docstring text the kernels share, written once (SciPy's ``doccer`` pattern).
 
-A docstring holding ``%(name)s`` gets ``DOCS[name]`` there from :func:`fill`.
+A docstring holding ``%(name)s`` gets ``DOCS[name]`` there from :func:`fill`;
+``_TEXT`` holds each snippet after a line ``@@ name``.
 """
 
 import inspect
+import re
 
-DOCS = {
-    "gamma": """gamma : float, default=1.0
-    Inverse width, > 0.""",
-    "gamma_dot": """gamma : float, default=1.0
-    Scale of the inner product, > 0.""",
-    "coef0": r"""coef0 : float, default=1.0
-    The constant :math:`c_0`.""",
-    "degree": r"""degree : int, default=3
-    The degree :math:`p \ge 1`.""",
-    "check_input": """check_input : bool, default=True
+_TEXT = r"""
+@@ gamma
+gamma : float, default=1.0
+    Inverse width, > 0.
+@@ gamma_dot
+gamma : float, default=1.0
+    Scale of the inner product, > 0.
+@@ coef0
+coef0 : float, default=1.0
+    The constant :math:`c_0`.
+@@ degree
+degree : int, default=3
+    The degree :math:`p \ge 1`.
+@@ check_input
+check_input : bool, default=True
     Validate the arrays (finite 2-D real arrays of equal width); False trusts
-    the caller (the library's own calls on arrays it checked).""",
-    "overflow": """overflow : {"raise", "ignore"}, default="raise"
+    the caller (the library's own calls on arrays it checked).
+@@ overflow
+overflow : {"raise", "ignore"}, default="raise"
     Values beyond the float range (a polynomial of large data) are refused
     with a ValueError naming the arguments; ``"ignore"`` returns them as inf
-    or NaN, for callers that treat them as a failed step.""",
-    "names": """names : str, optional
-    The arguments an overflow is blamed on (default ``'X'`` or ``'X' and 'Y'``).""",
-    "XY": """X : array-like of shape (n_x, d)
+    or NaN, for callers that treat them as a failed step.
+@@ names
+names : str, optional
+    The arguments an overflow is blamed on (default ``'X'`` or ``'X' and 'Y'``).
+@@ XY
+X : array-like of shape (n_x, d)
     The first arguments, one per row.
 Y : array-like of shape (n_y, d), default=None
-    The second arguments, one per row; None means `X`.""",
-    "Z": """Z : array-like of shape (m, d)
-    Points at which the gradient is taken.""",
-    "r2": r"""Parameters
+    The second arguments, one per row; None means `X`.
+@@ Z
+Z : array-like of shape (m, d)
+    Points at which the gradient is taken.
+@@ r2
+Parameters
 ----------
 r2 : ndarray
     Squared distances :math:`r^2 = \|x - y\|^2`.
@@ -37,8 +49,9 @@ r2 : ndarray
 Returns
 -------
 ndarray
-    The values, of the shape and floating dtype of `r2`.""",
-    "t": r"""Parameters
+    The values, of the shape and floating dtype of `r2`.
+@@ t
+Parameters
 ----------
 t : ndarray
     Inner products :math:`t = \langle x, y \rangle`.
@@ -46,8 +59,9 @@ t : ndarray
 Returns
 -------
 ndarray
-    The values, of the shape and floating dtype of `t`.""",
-    "k": """Parameters
+    The values, of the shape and floating dtype of `t`.
+@@ k
+Parameters
 ----------
 k : ndarray
     Kernel values.
@@ -55,8 +69,9 @@ k : ndarray
 Returns
 -------
 ndarray
-    The input-space values, of the shape of `k`.""",
-    "values": """Parameters
+    The input-space values, of the shape of `k`.
+@@ values
+Parameters
 ----------
 values : array-like
     Kernel values :math:`k(x, y)`.
@@ -64,8 +79,9 @@ values : array-like
 Returns
 -------
 ndarray
-    The input-space values, of the shape of `values`.""",
-    "ZX": """Parameters
+    The input-space values, of the shape of `values`.
+@@ ZX
+Parameters
 ----------
 Z : ndarray of shape (m, d)
     Points, validated by the caller (unchecked: values beyond the float range
@@ -78,19 +94,36 @@ Returns
 K : ndarray of shape (m, n)
     The kernel values.
 D : ndarray of shape (m, n)
-    The derivatives of the profile.""",
-    "sequences": """X : list of sequences
+    The derivatives of the profile.
+@@ sk_params
+degree : int, default=3
+    The degree of the poly kernel (scikit-learn's default).
+coef0 : float, default=1.0
+    The constant of the poly and sigmoid kernels (scikit-learn's default).
+kernel_params : dict, default=None
+    Extra keyword arguments of a callable kernel or of the kernel class (the
+    sine kernel's order N is ``kernel_params={"order": N}``).
+@@ sequences
+X : list of sequences
     The sequences (``(x, y)`` pairs for a joint kernel, 2-D arrays for a
-    numeric base kernel).""",
-    "vocabulary": """vocabulary : dict, optional
+    numeric base kernel).
+@@ vocabulary
+vocabulary : dict, optional
     Feature to column index. If given it is kept fixed and features not in
     it are dropped (so matrices of two sets share columns); otherwise it is
-    fitted on `X`.""",
-    "Z_paired": r"""Z : array of shape (m, d)
-    One point :math:`z_j` per expansion.""",
-    "Bakir": "Bakır et al. (2004), Sec. 4.",
-    "Mika": "Mika et al. (1999), Sec. 1.",
-    "Schoelkopf": "Schölkopf et al. (1999), Sec. IV-A.",
+    fitted on `X`.
+@@ Z_paired
+Z : array of shape (m, d)
+    One point :math:`z_j` per expansion.
+@@ Bakir
+Bakır et al. (2004), Sec. 4.
+@@ Mika
+Mika et al. (1999), Sec. 1.
+@@ Schoelkopf
+Schölkopf et al. (1999), Sec. IV-A.
+"""
+DOCS = {
+    k: v.rstrip("\n") for k, v in re.findall(r"^@@ (\w+)\n(.*?)(?=^@@ |\Z)", _TEXT, re.M | re.S)
 }
 
 

@@ -1,14 +1,10 @@
-"""From scikit-learn's kernel spellings to kernel objects.
-
-Estimators accept ``kernel="rbf", gamma=None, degree=3, coef0=1``, a
-:class:`~preimage.kernels.Kernel` instance, a callable on pairs of samples
-(scikit-learn's convention) or ``"precomputed"``. This module resolves them,
-including the data-dependent default width, at fit time.
-"""
+"""From scikit-learn's kernel spellings (``kernel="rbf", gamma=None, degree=3,
+coef0=1``, a kernel object or a callable) to kernel objects, at fit time."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -19,9 +15,8 @@ from preimage._utils.validation import check_array_2d
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._base import Kernel
-from preimage.kernels._dot import PolynomialKernel, SigmoidKernel
+from preimage.kernels._docs import fill
 from preimage.kernels._names import KERNELS
-from preimage.kernels._radial import GaussianKernel, LaplacianKernel
 
 __all__ = [
     "SKLEARN_KERNELS",
@@ -37,8 +32,7 @@ __all__ = [
 class PairwiseKernel(Kernel):
     """A kernel evaluated by :func:`sklearn.metrics.pairwise.pairwise_kernels`.
 
-    Blocks of sparse matrices are computed without densifying them. It has
-    no gradient, so only pre-image methods that need none apply to it.
+    Sparse blocks are not densified. It has no gradient.
 
     Parameters
     ----------
@@ -88,9 +82,6 @@ class PairwiseKernel(Kernel):
         dtype = np.result_type(X.dtype, Y.dtype)
         return K.astype(dtype, copy=False) if dtype.kind == "f" else K
 
-    def _diag(self, X):
-        return np.array([self._block(X[i : i + 1], X[i : i + 1])[0, 0] for i in range(X.shape[0])])
-
     def __hash__(self):
         return hash((self.metric, tuple(sorted(self.params.items())), self.n_jobs))
 
@@ -99,9 +90,7 @@ class PairwiseKernel(Kernel):
 class CallableKernel(PairwiseKernel):
     """A user's kernel function ``f(x, y, **params)`` on pairs of 1-D samples.
 
-    Evaluated with :func:`sklearn.metrics.pairwise.pairwise_kernels`, exactly
-    as scikit-learn's estimators do; it has no gradient, so only pre-image
-    methods that need none apply to it.
+    Evaluated as :class:`PairwiseKernel` is, as scikit-learn's estimators do; no gradient.
 
     Parameters
     ----------
@@ -136,16 +125,13 @@ class CallableKernel(PairwiseKernel):
 def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     r"""Return the kernel width the papers use when none is given.
 
-    For the Gaussian kernel, Mika et al. (1999, Sec. 4) take
-    :math:`\exp(-\|x - y\|^2/(d\, c))` with c twice the average variance per
-    dimension, that is
+    For the Gaussian kernel, :math:`\exp(-\|x - y\|^2/(d\, c))` with c twice
+    the average variance per dimension (Mika et al. 1999, Sec. 4), that is
 
-    .. math:: \gamma = \frac{1}{2 \sum_j \operatorname{Var}(x_j)},
+    .. math:: \gamma = \frac{1}{2 \sum_j \operatorname{Var}(x_j)}.
 
-    one over twice the total variance of the training data (dense, Dask or
-    sparse). Other kernels get scikit-learn's default ``1/n_features``.
-    Constant data (zero variance) falls back to ``1/n_features`` with a
-    :class:`~preimage.exceptions.NumericalWarning`.
+    Other kernels get scikit-learn's ``1/n_features``; so does constant data,
+    with a :class:`~preimage.exceptions.NumericalWarning`.
 
     Parameters
     ----------
@@ -162,14 +148,8 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999, Sec. 4 ("twice the
-    average of the data's variance in each dimensions").
-
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. VI-A.
+    Mika et al. (1999), Sec. 4.
+    Schölkopf et al. (1999), Sec. VI-A.
 
     Examples
     --------
@@ -208,6 +188,7 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     return 1.0 / X.shape[1]
 
 
+@fill
 def make_kernel(
     kernel: str | Kernel | Callable[..., float] = "rbf",
     *,
@@ -227,15 +208,7 @@ def make_kernel(
     gamma : float, default=None
         Width of rbf, laplacian, poly and sigmoid kernels; None resolves from
         `X` with :func:`default_gamma`.
-    degree : int, default=3
-        Polynomial degree (scikit-learn's default). Other kernels ignore it.
-    coef0 : float, default=1.0
-        The constant of poly and sigmoid kernels (scikit-learn's default).
-        Other kernels ignore it.
-    kernel_params : dict, default=None
-        Extra keyword arguments for a callable kernel or the kernel class:
-        the sine kernel's order N is ``kernel_params={"order": N}`` (without
-        it, :class:`SineKernel`'s default).
+    %(sk_params)s
     X : array-like of shape (n_samples, n_features), default=None
         Training data, needed only to resolve ``gamma=None``.
 
@@ -274,16 +247,14 @@ def make_kernel(
             f"object or a callable, got {kernel!r}"
         )
     cls = KERNELS[kernel]
-    if cls in (GaussianKernel, LaplacianKernel, PolynomialKernel, SigmoidKernel):
-        if gamma is None:
-            if X is None:
-                raise ValueError("'gamma' is None and no data were given to resolve it")
-            gamma = default_gamma(X, kernel)
-        params.setdefault("gamma", gamma)
-    if cls is PolynomialKernel:
-        params.setdefault("degree", degree)
-    if cls in (PolynomialKernel, SigmoidKernel):
-        params.setdefault("coef0", coef0)
+    fields = {f.name for f in dataclasses.fields(cls)}
+    if "gamma" in fields and gamma is None:
+        if X is None:
+            raise ValueError("'gamma' is None and no data were given to resolve it")
+        gamma = default_gamma(X, kernel)
+    for name, value in (("gamma", gamma), ("degree", degree), ("coef0", coef0)):
+        if name in fields:
+            params.setdefault(name, value)
     return cls(**params)
 
 
@@ -291,6 +262,7 @@ def make_kernel(
 SKLEARN_KERNELS = ("linear", "poly", "rbf", "sigmoid", "cosine")
 
 
+@fill
 def make_sklearn_kernel(
     kernel: str | Kernel | Callable[..., float],
     *,
@@ -303,12 +275,8 @@ def make_sklearn_kernel(
 ) -> tuple[Kernel, float | None]:
     """Resolve a kernel as :class:`sklearn.decomposition.KernelPCA` does.
 
-    ``gamma=None`` is scikit-learn's ``1/n_features`` for every kernel
-    (``"total_variance"``: the papers' ``1/(2 * total variance)``, see
-    :func:`default_gamma`). Kernels scikit-learn names but the library has
-    no class for (``"cosine"``), callables, and every kernel on sparse `X`
-    are evaluated by :class:`PairwiseKernel`; the others are the library's
-    own (:func:`make_kernel`).
+    ``"cosine"``, callables and every kernel on sparse `X` are evaluated by
+    :class:`PairwiseKernel`, the others by :func:`make_kernel`.
 
     Parameters
     ----------
@@ -318,14 +286,9 @@ def make_sklearn_kernel(
     gamma : float, "total_variance" or None, default=None
         The width; None is scikit-learn's ``1/n_features``,
         ``"total_variance"`` the papers' rule of :func:`default_gamma`.
-    degree : int, default=3
-        The degree of the poly kernel.
-    coef0 : float, default=1.0
-        The constant of the poly and sigmoid kernels.
-    kernel_params : dict, default=None
-        Extra keyword arguments of a callable kernel or of the library's
-        kernel class (:func:`make_kernel`); a named kernel evaluated by
-        :class:`PairwiseKernel` gets `gamma`, `degree` and `coef0` instead.
+    %(sk_params)s
+        A named kernel evaluated by :class:`PairwiseKernel` gets `gamma`,
+        `degree` and `coef0` instead.
     n_jobs : int, default=None
         The parallelism of a :class:`PairwiseKernel`.
     X : array-like or sparse matrix of shape (n_samples, n_features), default=None

@@ -11,12 +11,7 @@ __all__ = ["SineKernel"]
 
 
 def _dirichlet_sum(delta, order):
-    """``s(δ) = Σ_{n=0}^{N} cos(nδ) = ½[sin((2N+1)δ/2)/sin(δ/2) + 1]``.
-
-    Evaluated as the sum itself: N + 1 cosines, accurate to a few ulps
-    everywhere, where the closed form divides rounding errors by
-    ``sin(δ/2) → 0`` near every multiple of 2π.
-    """
+    """``s(δ) = Σ_{n=0}^{N} cos(nδ)``, as the sum itself (see SineKernel's Notes)."""
     out = np.ones_like(delta)
     for n in range(1, order + 1):
         out += np.cos(n * delta)
@@ -35,7 +30,7 @@ def _dirichlet_derivative(delta, order):
 class SineKernel(Kernel):
     r"""Sine (Dirichlet) kernel, the reproducing kernel of trigonometric polynomials.
 
-    For scalar inputs (Vijayakumar & Wu, eq. 24, with N = 5):
+    For scalar inputs:
 
     .. math::
 
@@ -61,8 +56,7 @@ class SineKernel(Kernel):
 
     References
     ----------
-    S. Vijayakumar and S. Wu, "A gradient based technique for generating
-    sparse representation in function approximation", ICONIP 1999, eq. (24).
+    Vijayakumar and Wu (1999), eq. 24.
 
     Examples
     --------
