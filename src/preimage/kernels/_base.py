@@ -295,26 +295,21 @@ def _in_dtype_of(out, t):
     return out.astype(dtype if dtype.kind == "f" else np.float64, copy=False)
 
 
+_RESCALE = (
+    "rescale the data (e.g. with sklearn.preprocessing.StandardScaler) or choose milder "
+    "kernel parameters"
+)
+
+
 def _refuse_overflow(out, kernel, what, names):
-    """Refuse a result that is not finite for finite input: its true value
-    lies beyond the largest float."""
-    return refuse_overflow(
-        out,
-        f"the {what} of {kernel!r}",
-        names,
-        "rescale the data (e.g. with sklearn.preprocessing."
-        "StandardScaler) or choose milder kernel parameters",
-    )
+    """Refuse a result that is not finite for finite input (beyond the largest float)."""
+    return refuse_overflow(out, f"the {what} of {kernel!r}", names, _RESCALE)
 
 
 def _check_inverse(out, kernel, name):
     """Refuse an inverse map whose answer overflowed (an extreme width)."""
-    return refuse_overflow(
-        out,
-        f"the input-space answers of the inverse of {kernel!r}",
-        f"{name!r}",
-        "the kernel's 'gamma' is too extreme for them",
-    )
+    what = f"the input-space answers of the inverse of {kernel!r}"
+    return refuse_overflow(out, what, f"{name!r}", "the kernel's 'gamma' is too extreme for them")
 
 
 def _warn_clipped(n_bad, what, interval, kernel):

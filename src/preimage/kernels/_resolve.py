@@ -314,12 +314,9 @@ def make_sklearn_kernel(
     >>> make_sklearn_kernel("cosine", X=X)[0].metric
     'cosine'
     """
-    if isinstance(kernel, Kernel):
-        return make_kernel(
-            kernel,
-            gamma=gamma,  # type: ignore[arg-type]  # only warned of
-            kernel_params=kernel_params,
-        ), getattr(kernel, "gamma", None)
+    if isinstance(kernel, Kernel):  # gamma is only warned of
+        made = make_kernel(kernel, gamma=gamma, kernel_params=kernel_params)  # type: ignore[arg-type]
+        return made, getattr(kernel, "gamma", None)
     if X is None:
         raise ValueError("'X' (the training data) is needed to resolve the kernel")
     if gamma is None:
@@ -334,20 +331,11 @@ def make_sklearn_kernel(
                 f"kernel={kernel!r} needs a dense 'X'; on sparse input "
                 f"use one of {sorted(on_sparse)} or a callable"
             )
-        params = (
-            dict(kernel_params or {})
-            if callable(kernel)
-            else {"gamma": gamma, "degree": degree, "coef0": coef0}
-        )
+        params = {"gamma": gamma, "degree": degree, "coef0": coef0}
+        params = dict(kernel_params or {}) if callable(kernel) else params
         return PairwiseKernel("rbf" if kernel == "gaussian" else kernel, params, n_jobs), gamma  # type: ignore[return-value]  # resolved
-    made = make_kernel(
-        kernel,
-        gamma=gamma,  # type: ignore[arg-type]
-        degree=degree,
-        coef0=coef0,
-        kernel_params=kernel_params,
-        X=X,
-    )
+    params = {"degree": degree, "coef0": coef0, "kernel_params": kernel_params, "X": X}
+    made = make_kernel(kernel, gamma=gamma, **params)  # type: ignore[arg-type]
     return made, getattr(made, "gamma", gamma)  # type: ignore[arg-type]
 
 

@@ -249,7 +249,6 @@ def _check_base(base):
             f"'base' must be a SequenceKernel (e.g. SpectrumKernel(p=3)) or a "
             f"preimage Kernel, got {base!r}"
         )
-    return base
 
 
 class _WrappedKernel(SequenceKernel):
