@@ -16,14 +16,9 @@ __all__ = ["FeatureExpansion"]
 
 
 def _refuse_overflow(values, what, name):
-    """Refuse feature-space quantities beyond the float range, naming the
-    argument that put them there."""
-    return refuse_overflow(
-        values,
-        f"the feature-space {what}",
-        name,
-        f"the kernel or the coefficients are too large there; rescale {name}",
-    )
+    """Refuse feature-space quantities beyond the float range, naming the argument."""
+    hint = f"the kernel or the coefficients are too large there; rescale {name}"
+    return refuse_overflow(values, f"the feature-space {what}", name, hint)
 
 
 @fill

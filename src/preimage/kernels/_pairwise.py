@@ -154,10 +154,8 @@ def squared_distances(
         The first points, validated as a finite 2-D array.
     Y : array-like of shape (n_y, d), default=None
         The second points, of the width of `X`; None means `X`.
-    X_norm2 : ndarray of shape (n_x,), optional
-        Precomputed squared norms :math:`\|x_i\|^2`.
-    Y_norm2 : ndarray of shape (n_y,), optional
-        Precomputed squared norms :math:`\|y_j\|^2`.
+    X_norm2, Y_norm2 : ndarray of shape (n_x,) and (n_y,), optional
+        Precomputed squared norms :math:`\|x_i\|^2` and :math:`\|y_j\|^2`.
 
     Returns
     -------

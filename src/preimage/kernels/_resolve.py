@@ -18,14 +18,8 @@ from preimage.kernels._base import Kernel
 from preimage.kernels._docs import fill
 from preimage.kernels._names import KERNELS
 
-__all__ = [
-    "SKLEARN_KERNELS",
-    "CallableKernel",
-    "PairwiseKernel",
-    "default_gamma",
-    "make_kernel",
-    "make_sklearn_kernel",
-]
+__all__ = ["SKLEARN_KERNELS", "CallableKernel", "PairwiseKernel", "default_gamma"]
+__all__ += ["make_kernel", "make_sklearn_kernel"]
 
 
 @dataclass(frozen=True)
@@ -37,12 +31,9 @@ class PairwiseKernel(Kernel):
     Parameters
     ----------
     metric : str or callable
-        One of scikit-learn's kernel names (``"cosine"``, and ``"linear"``,
-        ``"rbf"``, ``"poly"``, ``"sigmoid"`` on sparse input, which the
-        library's own kernels do not take) or a callable on pairs of samples.
+        One of scikit-learn's kernel names or a callable on pairs of samples.
     params : dict, default={}
-        Keyword arguments of the kernel; those it does not take are filtered
-        out, as scikit-learn's ``KernelPCA`` does.
+        Keyword arguments of the kernel (those it does not take are filtered out).
     n_jobs : int, default=None
         The parallelism of ``pairwise_kernels``.
 
@@ -138,8 +129,7 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     X : array-like or sparse matrix of shape (n_samples, n_features)
         The training data: a NumPy, Dask or SciPy sparse array.
     kernel : str, default="rbf"
-        The kernel's name; ``"rbf"`` and ``"gaussian"`` get the total
-        variance rule, the others ``1/n_features``.
+        The kernel's name.
 
     Returns
     -------
@@ -203,8 +193,7 @@ def make_kernel(
     Parameters
     ----------
     kernel : str, Kernel or callable, default="rbf"
-        A name from :data:`KERNELS`, a kernel object (returned as is), or a
-        callable on pairs of samples.
+        A name from :data:`KERNELS`, a kernel object, or a callable on pairs of samples.
     gamma : float, default=None
         Width of rbf, laplacian, poly and sigmoid kernels; None resolves from
         `X` with :func:`default_gamma`.
@@ -215,8 +204,7 @@ def make_kernel(
     Returns
     -------
     Kernel
-        The kernel object: `kernel` itself, a :class:`CallableKernel`, or the
-        class :data:`KERNELS` names, with its parameters.
+        `kernel` itself, a :class:`CallableKernel`, or the class :data:`KERNELS` names.
 
     Examples
     --------
@@ -281,8 +269,7 @@ def make_sklearn_kernel(
     Parameters
     ----------
     kernel : str, Kernel or callable
-        A kernel name (scikit-learn's, or one of :data:`KERNELS`), a kernel
-        object (returned as is), or a callable on pairs of samples.
+        A name (scikit-learn's or :data:`KERNELS`), a kernel object, or a callable.
     gamma : float, "total_variance" or None, default=None
         The width; None is scikit-learn's ``1/n_features``,
         ``"total_variance"`` the papers' rule of :func:`default_gamma`.
@@ -297,10 +284,9 @@ def make_sklearn_kernel(
     Returns
     -------
     kernel : Kernel
-        The kernel object: one of the library's, or a :class:`PairwiseKernel`.
+        The kernel object.
     gamma : float or None
-        The width used, scikit-learn's ``gamma_`` (None for a kernel object
-        without one).
+        The width used, scikit-learn's ``gamma_``.
 
     Examples
     --------

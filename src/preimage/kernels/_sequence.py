@@ -24,9 +24,7 @@ __all__ = ["CallableSequenceKernel", "SequenceKernel"]
 
 def _is_symbol_sequence(s):
     """A string, or a non-string sequence (list, tuple, 1-D array) of symbols."""
-    if isinstance(s, np.ndarray):
-        return s.ndim == 1
-    return isinstance(s, Sequence)
+    return s.ndim == 1 if isinstance(s, np.ndarray) else isinstance(s, Sequence)
 
 
 def _check_container(X, name):
@@ -73,13 +71,8 @@ def _check_pairs(X, name):
     """Return `X` as a list of ``(x, y)`` pairs of equal-length sequences."""
     items = _check_container(X, name)
     for i, pair in enumerate(items):
-        ok = (
-            _is_symbol_sequence(pair)
-            and not isinstance(pair, str)
-            and len(pair) == 2
-            and all(_is_symbol_sequence(s) for s in pair)
-        )
-        if not ok:
+        ok = _is_symbol_sequence(pair) and not isinstance(pair, str) and len(pair) == 2
+        if not (ok and all(_is_symbol_sequence(s) for s in pair)):
             raise TypeError(
                 f"{name!r} must hold (x, y) pairs of sequences, got "
                 f"{type(pair).__name__} {pair!r} at index {i}"

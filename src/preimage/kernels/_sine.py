@@ -11,7 +11,7 @@ __all__ = ["SineKernel"]
 
 
 def _dirichlet_sum(delta, order):
-    """``s(δ) = Σ_{n=0}^{N} cos(nδ)``, as the sum itself (see SineKernel's Notes)."""
+    """``s(δ) = Σ_{n=0}^{N} cos(nδ)``, as the sum itself (see SineKernel)."""
     out = np.ones_like(delta)
     for n in range(1, order + 1):
         out += np.cos(n * delta)
@@ -38,21 +38,15 @@ class SineKernel(Kernel):
                  &= \frac{1}{2} \left[\frac{\sin((2N+1)(x - x')/2)}{\sin((x - x')/2)}
                     + 1\right],
 
-    with :math:`k(x, x) = N + 1`: the RKHS is spanned by
-    :math:`\{\sin nx, \cos nx\}`, n = 0..N. For d-dimensional inputs the
-    kernel is the product over coordinates (the tensor-product space of
-    trigonometric polynomials).
+    with :math:`k(x, x) = N + 1`; for d-dimensional inputs, the product over
+    coordinates. Values are computed as the sum of N + 1 cosines (a few ulps
+    everywhere), not by the closed form, which divides rounding errors by
+    :math:`\sin((x - x')/2) \to 0` near every multiple of :math:`2\pi`.
 
     Parameters
     ----------
     order : int, default=5
         The highest frequency N, :math:`N \ge 0`.
-
-    Notes
-    -----
-    Values are computed as the sum of N + 1 cosines, accurate to a few ulps
-    everywhere, not by the closed form, which divides rounding errors by
-    :math:`\sin((x - x')/2) \to 0` near every multiple of :math:`2\pi`.
 
     References
     ----------

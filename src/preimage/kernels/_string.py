@@ -21,13 +21,8 @@ from preimage.kernels._base import Kernel
 from preimage.kernels._docs import fill
 from preimage.kernels._sequence import SequenceKernel, _check_pairs, _row_norms2
 
-__all__ = [
-    "JointSpectrumKernel",
-    "KernelDistanceRBF",
-    "NormalizedKernel",
-    "SpectrumKernel",
-    "normalize_gram",
-]
+__all__ = ["JointSpectrumKernel", "KernelDistanceRBF", "NormalizedKernel", "SpectrumKernel"]
+__all__ += ["normalize_gram"]
 
 _NORMALIZATIONS = ("cosine", "trace")
 
