@@ -107,6 +107,17 @@ kernel_params : dict, default=None
 X : list of sequences
     The sequences (``(x, y)`` pairs for a joint kernel, 2-D arrays for a
     numeric base kernel).
+@@ seq_diag
+Parameters
+----------
+X : list of sequences
+    The sequences (``(x, y)`` pairs for a joint kernel, 2-D arrays for a
+    numeric base kernel).
+
+Returns
+-------
+ndarray of shape (n,)
+    The values :math:`k(x_i, x_i)`.
 @@ vocabulary
 vocabulary : dict, optional
     Feature to column index. If given it is kept fixed and features not in

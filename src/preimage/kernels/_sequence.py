@@ -204,20 +204,14 @@ class SequenceKernel:
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal :math:`k(x_i, x_i) = \|\phi(x_i)\|^2` without the Gram matrix.
 
-        Parameters
-        ----------
-        %(sequences)s
-
-        Returns
-        -------
-        ndarray of shape (n,)
-            The values :math:`k(x_i, x_i)`.
+        %(seq_diag)s
         """
         return _row_norms2(self.features(X)[0])
 
     get_params = Kernel.get_params
 
 
+@fill
 @dataclass(frozen=True)
 class CallableSequenceKernel(SequenceKernel):
     """A user's kernel function ``f(a, b)`` on two single sequences.
@@ -260,14 +254,6 @@ class CallableSequenceKernel(SequenceKernel):
     def diag(self, X: Sequences) -> np.ndarray:
         """Return the diagonal :math:`f(x_i, x_i)`.
 
-        Parameters
-        ----------
-        X : list of sequences
-            The sequences.
-
-        Returns
-        -------
-        ndarray of shape (n,)
-            The values of the function on each sequence with itself.
+        %(seq_diag)s
         """
         return np.array([float(self.function(a, a)) for a in self._check(X, "X")])

@@ -50,11 +50,9 @@ def normalize_gram(
     S : array-like of shape (n_x, n_y)
         Kernel values :math:`k(x_i, y_j)`.
     diag_x : array-like of shape (n_x,), optional
-        :math:`k(x_i, x_i)`; by default the diagonal of `S`, which must then
-        be square.
+        :math:`k(x_i, x_i)`; by default the diagonal of `S` (then square).
     diag_y : array-like of shape (n_y,), optional
-        :math:`k(y_j, y_j)`; by default `diag_x` (the block of one set with
-        itself).
+        :math:`k(y_j, y_j)`; by default `diag_x`.
     method : {"cosine", "trace"}, default="cosine"
         ``"cosine"``: :math:`D_{ii} = \sqrt{k(x_i, x_i)}`, so
         :math:`S_{ij} \leftarrow S_{ij} / \sqrt{k(x_i, x_i)\, k(y_j, y_j)}`.
@@ -68,13 +66,11 @@ def normalize_gram(
 
     Notes
     -----
-    Bakır et al. normalise with :math:`D_{ii} = \sum_i S_{ii}`: read
-    literally every :math:`D_{ii}` is the trace (``"trace"``), a global
-    rescaling; the usual normalisation of string kernels, which makes sense
-    of a diagonal D, is the cosine. A sequence with :math:`k(x, x) = 0` (a
-    string shorter than p) gets 0 in its cosine-normalised row and column,
-    not NaN, with a :class:`~preimage.exceptions.NumericalWarning`. With the
-    default diagonals the diagonal of a cosine-normalised block is exactly 1.
+    Bakır et al.'s :math:`D_{ii} = \sum_i S_{ii}` read literally is the trace,
+    a global rescaling; the usual normalisation is the cosine. Rows with
+    :math:`k(x, x) = 0` (strings shorter than p) get 0, not NaN, with a
+    :class:`~preimage.exceptions.NumericalWarning`. With the default
+    diagonals the diagonal of a cosine-normalised block is exactly 1.
 
     References
     ----------
@@ -143,7 +139,7 @@ def normalize_gram(
 
 @dataclass(frozen=True)
 class SpectrumKernel(SequenceKernel):
-    r"""The p-spectrum kernel: the number of shared contiguous p-grams.
+    r"""The p-spectrum kernel: the number of shared contiguous p-grams (Bakır et al.'s :math:`\phi_k`).
 
     .. math:: k(x, x') = \sum_{\alpha \in \Sigma^p}
               \mathrm{count}_\alpha(x)\, \mathrm{count}_\alpha(x'),
@@ -157,13 +153,13 @@ class SpectrumKernel(SequenceKernel):
 
     Notes
     -----
-    ``"abc"`` and ``["a", "b", "c"]`` are the same sequence. A sequence
-    shorter than p has no p-grams: :math:`k(x, \cdot) = 0`. This is
-    :math:`\phi_k` of Bakır et al. (2004), Sec. 4.
+    ``"abc"`` and ``["a", "b", "c"]`` are the same sequence; one shorter than
+    p has no p-grams, so :math:`k(x, \cdot) = 0`.
 
     References
     ----------
     Leslie et al. (2002).
+    %(Bakir)s
 
     Examples
     --------
@@ -188,9 +184,8 @@ class SpectrumKernel(SequenceKernel):
 class JointSpectrumKernel(SequenceKernel):
     r"""Joint spectrum kernel on pairs ``(x, y)`` of equal-length sequences.
 
-    One feature per input p-gram :math:`\alpha` and output symbol b, counting
-    the windows of x equal to :math:`\alpha` whose centre position carries b
-    in y:
+    The output feature map :math:`\phi_l(x, y)` of Bakır et al.: one feature
+    per input p-gram :math:`\alpha` and output symbol b at its centre,
 
     .. math:: \phi_{\alpha, b}(x, y) = \sum_{i=1}^{|x|-p+1}
               [x_i \ldots x_{i+p-1} = \alpha]\, [y_{i+(p-1)/2} = b],
@@ -201,12 +196,6 @@ class JointSpectrumKernel(SequenceKernel):
     ----------
     p : int, default=3
         Window length, odd so that the window has a centre.
-
-    Notes
-    -----
-    The output feature map :math:`\phi_l(x, y)` of Bakır et al. (2004),
-    Sec. 4. Positions are 0-based here: the centre of the window starting at
-    i is ``i + (p - 1) // 2``.
 
     References
     ----------
@@ -363,14 +352,7 @@ class NormalizedKernel(_WrappedKernel):
         1 with cosine normalisation (0 where :math:`k(x, x) = 0`), and
         :math:`k(x_i, x_i) / \operatorname{tr}^2` with the trace.
 
-        Parameters
-        ----------
-        %(sequences)s
-
-        Returns
-        -------
-        ndarray of shape (n,)
-            The normalised values :math:`\tilde k(x_i, x_i)`.
+        %(seq_diag)s
         """
         d = np.asarray(self.base.diag(X), dtype=np.float64)
         if self.method == "trace":
@@ -393,18 +375,15 @@ class KernelDistanceRBF(_WrappedKernel):
     Parameters
     ----------
     base : SequenceKernel or Kernel, default=SpectrumKernel()
-        The kernel whose feature-space distance is used (Bakır et al. use the
-        normalised spectrum kernel).
+        The kernel whose feature-space distance is used.
     %(gamma)s
         The paper's :math:`\exp(-d(x, x'))` is ``gamma=1``.
 
     Notes
     -----
-    The distance, not its square (Bakır et al. 2004, Sec. 4): d is a
-    Hilbert-space distance, so :math:`d = (d^2)^{1/2}` is conditionally
-    negative definite (Schoenberg) and the kernel is positive semi-definite
-    for any base kernel. Rounding below 0 in :math:`d^2` is clipped; the
-    diagonal of ``K(X)`` is exactly 1. There are no explicit features.
+    The distance, not its square: :math:`d = (d^2)^{1/2}` is conditionally
+    negative definite (Schoenberg), so the kernel is positive semi-definite
+    for any base kernel. The diagonal of ``K(X)`` is exactly 1.
 
     References
     ----------
@@ -447,13 +426,6 @@ class KernelDistanceRBF(_WrappedKernel):
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal, :math:`K(x, x) = \exp(0) = 1`.
 
-        Parameters
-        ----------
-        %(sequences)s
-
-        Returns
-        -------
-        ndarray of shape (n,)
-            Ones.
+        %(seq_diag)s
         """
         return np.ones(len(self._check(X, "X")))
