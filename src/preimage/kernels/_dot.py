@@ -23,10 +23,9 @@ class DotProductKernel(Kernel):
     r"""Base class of the dot-product kernels, :math:`k(x, y) = f(\langle x, y \rangle)`.
 
     The gradient is :math:`\nabla_z k(z, x) = f'(\langle z, x \rangle)\, x`.
-    Where f is invertible, :meth:`inner_product_from_value` gives back
-    :math:`\langle x, y \rangle`, the basis of the exact pre-image: if
-    :math:`\Psi = \sum_i \gamma_i \phi(x_i)` has a pre-image z, then for an
-    orthonormal basis :math:`(e_j)` of the input space
+    :meth:`inner_product_from_value` inverts f, the basis of the exact
+    pre-image: if :math:`\Psi = \sum_i \gamma_i \phi(x_i)` has one, then
+    for an orthonormal basis :math:`(e_j)` of the input space
 
     .. math:: z = \sum_j f^{-1}\Big(\sum_i \gamma_i k(x_i, e_j)\Big)\, e_j.
 
@@ -73,7 +72,7 @@ class DotProductKernel(Kernel):
     def _block(self, X, Y):
         return map_rows_inplace(self._profile_inplace, X @ Y.T)
 
-    def _profile_inplace(self, block):
+    def _profile_inplace(self, block, rows):
         block[...] = self.profile(block)
 
     def _diag(self, X):
@@ -97,9 +96,8 @@ class DotProductKernel(Kernel):
     def inner_product_from_value(self, values: ArrayLike) -> np.ndarray:
         r"""Return the input inner product :math:`\langle x, y \rangle = f^{-1}(k(x, y))`.
 
-        Values outside the range of f are clipped with a
-        :class:`~preimage.exceptions.NumericalWarning`; where f is not
-        invertible (see :attr:`invertible`), one branch is returned.
+        Values outside the range of f are clipped with a warning; where f is
+        not invertible (:attr:`invertible`), one branch is returned.
 
         %(values)s
         """
@@ -120,8 +118,7 @@ def _scaled(t, gamma, coef0):
 class LinearKernel(DotProductKernel):
     r"""Linear kernel, :math:`k(x, y) = \langle x, y \rangle`.
 
-    The feature map is the identity, and every pre-image problem has the
-    answer of linear algebra: the exact pre-image is the expansion itself,
+    The feature map is the identity: the exact pre-image is the expansion itself,
 
     .. math:: z = \sum_j \Big(\sum_i \gamma_i \langle x_i, e_j \rangle\Big)\, e_j
               = \sum_i \gamma_i x_i.
@@ -169,8 +166,6 @@ class LinearKernel(DotProductKernel):
 class PolynomialKernel(DotProductKernel):
     r"""Polynomial kernel, :math:`k(x, y) = (\gamma \langle x, y \rangle + c_0)^p`.
 
-    Homogeneous when ``coef0 = 0``: Mika et al. (1999) write :math:`(x \cdot y)^d`.
-
     Parameters
     ----------
     %(degree)s
@@ -179,12 +174,10 @@ class PolynomialKernel(DotProductKernel):
 
     Notes
     -----
-    For odd p the profile is invertible on the real line,
-    :math:`\langle x, y \rangle = (\operatorname{sign}(k)\, |k|^{1/p} - c_0)/\gamma`.
-    For even p it is not: :meth:`inner_product_from_value` returns the branch
-    with :math:`\gamma \langle x, y \rangle + c_0 \ge 0` (right for
-    non-negative data and :math:`c_0 \ge 0`, e.g. pixels) and clips negative
-    values with a warning.
+    For odd p the profile is invertible on the real line. For even p,
+    :meth:`inner_product_from_value` returns the branch with
+    :math:`\gamma \langle x, y \rangle + c_0 \ge 0` (right for non-negative
+    data and :math:`c_0 \ge 0`, e.g. pixels).
 
     References
     ----------
@@ -242,7 +235,7 @@ class PolynomialKernel(DotProductKernel):
             base = _scaled(t, self.gamma, self.coef0) ** (self.degree - 1)
             return _in_dtype_of(self.degree * (self.gamma * base), t)
 
-    def _profile_inplace(self, block):
+    def _profile_inplace(self, block, rows):
         with np.errstate(over="ignore", invalid="ignore"):
             np.multiply(block, self.gamma, out=block, dtype=np.float64, casting="same_kind")
             np.add(block, self.coef0, out=block, dtype=np.float64, casting="same_kind")
@@ -252,9 +245,8 @@ class PolynomialKernel(DotProductKernel):
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         r"""Return :math:`f^{-1}(k) = (k^{1/p} - c_0)/\gamma` elementwise.
 
-        For odd p the real root; for even p the non-negative root, with
-        negative values clipped to 0 and a
-        :class:`~preimage.exceptions.NumericalWarning`.
+        For odd p the real root; for even p the non-negative root (negative
+        values clipped to 0 with a warning).
 
         %(k)s
         """
@@ -272,9 +264,7 @@ class PolynomialKernel(DotProductKernel):
 class SigmoidKernel(DotProductKernel):
     r"""Sigmoid kernel, :math:`k(x, y) = \tanh(\gamma \langle x, y \rangle + c_0)`.
 
-    Not positive definite for all parameters, but invertible:
-    :math:`\langle x, y \rangle = (\operatorname{artanh}(k) - c_0)/\gamma` for
-    :math:`|k| < 1`; values at or beyond :math:`\pm 1` are clipped with a warning.
+    Not positive definite for all parameters, but invertible.
 
     Parameters
     ----------
@@ -326,8 +316,7 @@ class SigmoidKernel(DotProductKernel):
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         r"""Return :math:`f^{-1}(k) = (\operatorname{artanh}(k) - c_0)/\gamma`.
 
-        Values at or beyond :math:`\pm 1` are clipped just inside (-1, 1),
-        with a :class:`~preimage.exceptions.NumericalWarning`.
+        Values at or beyond :math:`\pm 1` are clipped inside (-1, 1) with a warning.
 
         %(k)s
         """

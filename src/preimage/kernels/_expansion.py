@@ -165,8 +165,7 @@ class FeatureExpansion:
 
     def __getitem__(self, index: int | slice | Sequence[int] | np.ndarray) -> FeatureExpansion:
         """The sub-collection of expansions selected by `index`."""
-        index = np.arange(len(self))[index]
-        index = np.atleast_1d(index)
+        index = np.atleast_1d(np.arange(len(self))[index])
         # Parts of a validated expansion: nothing to check again (the solvers
         # take one expansion at a time, over a support of any size).
         sub = object.__new__(FeatureExpansion)

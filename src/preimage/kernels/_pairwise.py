@@ -22,7 +22,7 @@ __all__ = ["squared_norms", "scaled_squared_distances", "squared_distances", "ma
 _BLOCK_BYTES = 1 << 19
 
 
-def _map_row_blocks(func, A):
+def map_rows_inplace(func, A):
     """Call the in-place elementwise ``func(block, rows)`` on cache-sized row
     blocks ``A[rows]`` of `A`; return `A`."""
     step = max(_BLOCK_BYTES // max(A[:1].nbytes, 1), 1)
@@ -30,11 +30,6 @@ def _map_row_blocks(func, A):
         rows = slice(start, min(start + step, A.shape[0]))
         func(A[rows], rows)
     return A
-
-
-def map_rows_inplace(func, A):
-    """Apply the in-place elementwise map ``func(block)`` to all of `A`, block by block."""
-    return _map_row_blocks(lambda block, rows: func(block), A)
 
 
 def squared_norms(X):
@@ -129,7 +124,7 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
         if out_map is not None:
             out_map(block)
 
-    return _map_row_blocks(finish, out)
+    return map_rows_inplace(finish, out)
 
 
 @fill

@@ -19,8 +19,8 @@ __all__ = ["RadialKernel", "GaussianKernel", "LaplacianKernel"]
 class RadialKernel(Kernel):
     r"""Base class of the radial kernels, :math:`k(x, y) = f(\|x - y\|^2)`.
 
-    Subclasses define the profile :math:`f` (:meth:`profile`), its derivative
-    and its inverse. The gradient in z is
+    Subclasses define :meth:`profile`, :meth:`profile_derivative` and
+    :meth:`inverse_profile`. The gradient in z is
 
     .. math:: \nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x),
 
@@ -96,8 +96,7 @@ class RadialKernel(Kernel):
     def distance2_from_value(self, values: ArrayLike) -> np.ndarray:
         r"""Return the squared input distance :math:`\|x - y\|^2 = f^{-1}(k(x, y))`.
 
-        Values outside the range of f are clipped into it with a
-        :class:`~preimage.exceptions.NumericalWarning`.
+        Values outside the range of f are clipped into it with a warning.
 
         %(values)s
         """
@@ -136,7 +135,7 @@ def _clipped_inverse(kernel, values, name, inverse, lo, hi):
     return _check_inverse(out, kernel, name)
 
 
-def _exp_inplace(block):
+def _exp_inplace(block, rows=None):
     np.exp(block, out=block)
 
 
@@ -145,20 +144,12 @@ def _exp_inplace(block):
 class GaussianKernel(RadialKernel):
     r"""Gaussian (RBF) kernel, :math:`k(x, y) = \exp(-\gamma \|x - y\|^2)`.
 
-    The papers write :math:`\exp(-\|x - y\|^2/c)` (Mika et al. 1999) or
-    :math:`\exp(-\|x - y\|^2/(2\sigma^2))` (Honeine and Richard 2011):
-    :math:`\gamma = 1/c = 1/(2\sigma^2)`. The inverse profile is
-    :math:`r^2 = -\ln(k)/\gamma`.
+    The papers write :math:`\exp(-\|x - y\|^2/c)` or
+    :math:`\exp(-\|x - y\|^2/(2\sigma^2))`: :math:`\gamma = 1/c = 1/(2\sigma^2)`.
 
     Parameters
     ----------
     %(gamma)s
-
-    Notes
-    -----
-    The block is one GEMM that yields :math:`-\gamma\|x - y\|^2` directly and
-    one pass over the output that clamps its rounding at 0 and takes ``exp``
-    in place; float32 input stays float32.
 
     References
     ----------
@@ -327,8 +318,7 @@ class LaplacianKernel(Kernel):
     def distance_from_value(self, values: ArrayLike) -> np.ndarray:
         r"""Return the distance :math:`\|x - y\| = -\ln(k)/\gamma` in the kernel's norm.
 
-        Values outside (0, 1] are clipped with a
-        :class:`~preimage.exceptions.NumericalWarning`.
+        Values outside (0, 1] are clipped with a warning.
 
         %(values)s
         """

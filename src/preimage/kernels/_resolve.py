@@ -157,13 +157,14 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     ):
         X = check_array_2d(X, "X")  # a Dask array is reduced as it is
     if kernel in ("rbf", "gaussian"):
-        total_variance = (
-            0.0
-            if X.shape[0] < 2
-            else float(_column_variances(X).sum())
-            if sparse
-            else float(X.var(axis=0).sum())
-        )
+        if X.shape[0] < 2:
+            total_variance = 0.0
+        elif sparse:  # without densifying X
+            from sklearn.utils.sparsefuncs import mean_variance_axis
+
+            total_variance = float(mean_variance_axis(X.tocsr(), axis=0)[1].sum())
+        else:
+            total_variance = float(X.var(axis=0).sum())
         if not np.isfinite(total_variance):
             raise ValueError("'X' contains NaN or inf; all values must be finite")
         # A variance below ~1/max_float (denormal) has no finite inverse.
@@ -323,10 +324,3 @@ def make_sklearn_kernel(
     params = {"degree": degree, "coef0": coef0, "kernel_params": kernel_params, "X": X}
     made = make_kernel(kernel, gamma=gamma, **params)  # type: ignore[arg-type]
     return made, getattr(made, "gamma", gamma)  # type: ignore[arg-type]
-
-
-def _column_variances(X):
-    """The variance of each column of a sparse matrix, without densifying it."""
-    from sklearn.utils.sparsefuncs import mean_variance_axis
-
-    return mean_variance_axis(X.tocsr(), axis=0)[1]
