@@ -1,7 +1,8 @@
 """Docstring text the kernels share, written once (SciPy's ``doccer`` pattern).
 
 A docstring holding ``%(name)s`` gets ``DOCS[name]`` there from :func:`fill`;
-``_TEXT`` holds each snippet after a line ``@@ name``.
+``_TEXT`` holds each snippet after a line ``@@ name`` (the sections begin with
+their blank line).
 """
 
 import inspect
@@ -41,6 +42,7 @@ Y : array-like of shape (n_y, d), default=None
 Z : array-like of shape (m, d)
     Points at which the gradient is taken.
 @@ r2
+
 Parameters
 ----------
 r2 : ndarray
@@ -51,6 +53,7 @@ Returns
 ndarray
     The values, of the shape and floating dtype of `r2`.
 @@ t
+
 Parameters
 ----------
 t : ndarray
@@ -61,6 +64,7 @@ Returns
 ndarray
     The values, of the shape and floating dtype of `t`.
 @@ k
+
 Parameters
 ----------
 k : ndarray
@@ -71,6 +75,7 @@ Returns
 ndarray
     The input-space values, of the shape of `k`.
 @@ values
+
 Parameters
 ----------
 values : array-like
@@ -81,6 +86,7 @@ Returns
 ndarray
     The input-space values, of the shape of `values`.
 @@ ZX
+
 Parameters
 ----------
 Z : ndarray of shape (m, d)
@@ -108,6 +114,7 @@ X : list of sequences
     The sequences (``(x, y)`` pairs for a joint kernel, 2-D arrays for a
     numeric base kernel).
 @@ seq_diag
+
 Parameters
 ----------
 X : list of sequences

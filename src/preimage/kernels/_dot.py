@@ -50,21 +50,18 @@ class DotProductKernel(Kernel):
 
     def profile(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         """Return the profile :math:`f(t)` elementwise.
-
         %(t)s
         """
         raise NotImplementedError
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         """Return the derivative :math:`f'(t)` of the profile elementwise.
-
         %(t)s
         """
         raise NotImplementedError
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         """Return :math:`f^{-1}(k)` elementwise, unchecked (see :meth:`inner_product_from_value`).
-
         %(k)s
         """
         raise NotImplementedError
@@ -80,7 +77,6 @@ class DotProductKernel(Kernel):
 
     def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         r"""Return :math:`f(\langle z, x \rangle)` and :math:`f'(\langle z, x \rangle)` from one product.
-
         %(ZX)s
         """
         t = Z @ X.T
@@ -98,7 +94,6 @@ class DotProductKernel(Kernel):
 
         Values outside the range of f are clipped with a warning; where f is
         not invertible (:attr:`invertible`), one branch is returned.
-
         %(values)s
         """
         values = check_real_array(values, "values")
@@ -138,14 +133,12 @@ class LinearKernel(DotProductKernel):
 
     def profile(self, t: np.ndarray) -> np.ndarray:
         """Return the profile :math:`f(t) = t`.
-
         %(t)s
         """
         return t
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:
         """Return the derivative :math:`f'(t) = 1` elementwise.
-
         %(t)s
         """
         return np.ones_like(t)
@@ -155,7 +148,6 @@ class LinearKernel(DotProductKernel):
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         """Return the inverse profile :math:`f^{-1}(k) = k`.
-
         %(k)s
         """
         return k
@@ -220,7 +212,6 @@ class PolynomialKernel(DotProductKernel):
 
     def profile(self, t: np.ndarray) -> np.ndarray:
         r"""Return the profile :math:`f(t) = (\gamma t + c_0)^p` elementwise (inf where it overflows).
-
         %(t)s
         """
         with np.errstate(over="ignore", invalid="ignore"):
@@ -228,7 +219,6 @@ class PolynomialKernel(DotProductKernel):
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:
         r"""Return the derivative :math:`f'(t) = p \gamma (\gamma t + c_0)^{p-1}` elementwise.
-
         %(t)s
         """
         with np.errstate(over="ignore", invalid="ignore"):
@@ -247,7 +237,6 @@ class PolynomialKernel(DotProductKernel):
 
         For odd p the real root; for even p the non-negative root (negative
         values clipped to 0 with a warning).
-
         %(k)s
         """
         p = self.degree
@@ -297,7 +286,6 @@ class SigmoidKernel(DotProductKernel):
 
     def profile(self, t: np.ndarray) -> np.ndarray:
         r"""Return the profile :math:`f(t) = \tanh(\gamma t + c_0)` elementwise.
-
         %(t)s
         """
         # γt overflowing to ±inf is the intended answer here: tanh(±inf) = ±1.
@@ -306,7 +294,6 @@ class SigmoidKernel(DotProductKernel):
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:
         r"""Return the derivative :math:`f'(t) = \gamma (1 - \tanh^2(\gamma t + c_0))` elementwise.
-
         %(t)s
         """
         with np.errstate(over="ignore"):
@@ -317,7 +304,6 @@ class SigmoidKernel(DotProductKernel):
         r"""Return :math:`f^{-1}(k) = (\operatorname{artanh}(k) - c_0)/\gamma`.
 
         Values at or beyond :math:`\pm 1` are clipped inside (-1, 1) with a warning.
-
         %(k)s
         """
         _warn_clipped(int((np.abs(k) >= 1).sum()), "kernel values", "(-1, 1)", self)

@@ -53,21 +53,18 @@ class RadialKernel(Kernel):
 
     def profile(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         """Return the profile :math:`f(r^2)` elementwise.
-
         %(r2)s
         """
         raise NotImplementedError
 
     def profile_derivative(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         """Return the derivative :math:`f'(r^2)` of the profile elementwise.
-
         %(r2)s
         """
         raise NotImplementedError
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         """Return :math:`f^{-1}(k)` elementwise, unchecked (see :meth:`distance2_from_value`).
-
         %(k)s
         """
         raise NotImplementedError
@@ -80,7 +77,6 @@ class RadialKernel(Kernel):
 
     def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         r"""Return :math:`f(\|z - x\|^2)` and :math:`f'(\|z - x\|^2)` from one distance block.
-
         %(ZX)s
         """
         r2 = scaled_squared_distances(Z, X)
@@ -97,7 +93,6 @@ class RadialKernel(Kernel):
         r"""Return the squared input distance :math:`\|x - y\|^2 = f^{-1}(k(x, y))`.
 
         Values outside the range of f are clipped into it with a warning.
-
         %(values)s
         """
         values = check_real_array(values, "values")
@@ -192,7 +187,6 @@ class GaussianKernel(RadialKernel):
 
     def profile(self, r2: np.ndarray) -> np.ndarray:
         r"""Return the profile :math:`f(r^2) = \exp(-\gamma r^2)` elementwise.
-
         %(r2)s
         """
         # γr² overflowing to inf is the intended answer: exp(−inf) = 0. The
@@ -203,7 +197,6 @@ class GaussianKernel(RadialKernel):
 
     def profile_derivative(self, r2: np.ndarray) -> np.ndarray:
         r"""Return the derivative :math:`f'(r^2) = -\gamma \exp(-\gamma r^2)` elementwise.
-
         %(r2)s
         """
         return self._derivative_from_values(self.profile(r2))
@@ -216,7 +209,6 @@ class GaussianKernel(RadialKernel):
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         r"""Return :math:`f^{-1}(k) = -\ln(k)/\gamma` elementwise, unchecked, for k in (0, 1].
-
         %(k)s
         """
         return -np.log(k) / self.gamma
@@ -226,7 +218,6 @@ class GaussianKernel(RadialKernel):
 
     def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         r"""Return the block K and the profile's derivative :math:`-\gamma K` (one ``exp``).
-
         %(ZX)s
         """
         K = self._block(Z, X)
@@ -319,7 +310,6 @@ class LaplacianKernel(Kernel):
         r"""Return the distance :math:`\|x - y\| = -\ln(k)/\gamma` in the kernel's norm.
 
         Values outside (0, 1] are clipped with a warning.
-
         %(values)s
         """
         values = check_real_array(values, "values")

@@ -203,7 +203,6 @@ class SequenceKernel:
 
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal :math:`k(x_i, x_i) = \|\phi(x_i)\|^2` without the Gram matrix.
-
         %(seq_diag)s
         """
         return _row_norms2(self.features(X)[0])
@@ -253,7 +252,6 @@ class CallableSequenceKernel(SequenceKernel):
 
     def diag(self, X: Sequences) -> np.ndarray:
         """Return the diagonal :math:`f(x_i, x_i)`.
-
         %(seq_diag)s
         """
         return np.array([float(self.function(a, a)) for a in self._check(X, "X")])

@@ -351,7 +351,6 @@ class NormalizedKernel(_WrappedKernel):
 
         1 with cosine normalisation (0 where :math:`k(x, x) = 0`), and
         :math:`k(x_i, x_i) / \operatorname{tr}^2` with the trace.
-
         %(seq_diag)s
         """
         d = np.asarray(self.base.diag(X), dtype=np.float64)
@@ -425,7 +424,6 @@ class KernelDistanceRBF(_WrappedKernel):
 
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal, :math:`K(x, x) = \exp(0) = 1`.
-
         %(seq_diag)s
         """
         return np.ones(len(self._check(X, "X")))
