@@ -5,8 +5,6 @@ Subclasses implement ``_block`` (and, where defined, ``_gradient`` and
 turn a profile ``f`` into them.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 import dataclasses
 from typing import Any
@@ -32,10 +30,7 @@ class Kernel:
 
     .. math:: k(x, y) = \langle \phi(x), \phi(y) \rangle.
 
-    It gives its Gram block (:meth:`block`, also ``kernel(X, Y)``), in row
-    chunks (:meth:`blocks`), its diagonal (:meth:`diag`) and its gradient in
-    the first argument (:meth:`gradient`, :meth:`diag_gradient`). Subclasses
-    are frozen dataclasses whose fields are the kernel parameters.
+    Subclasses are frozen dataclasses whose fields are the kernel parameters.
 
     References
     ----------
@@ -48,10 +43,7 @@ class Kernel:
     >>> from preimage.kernels import LinearKernel
     >>> k = LinearKernel()
     >>> X = np.array([[1.0, 2.0], [3.0, 4.0]])
-    >>> k.block(X)  # 1 + 4, 3 + 8, 9 + 16
-    array([[ 5., 11.],
-           [11., 25.]])
-    >>> k.diag(X)
+    >>> k.diag(X)  # 1 + 4, 9 + 16
     array([ 5., 25.])
     >>> k.gradient(X[:1], X)  # the gradient of <z, x_i> in z is x_i
     array([[[1., 2.],
@@ -258,12 +250,11 @@ class Kernel:
         Returns
         -------
         dict
-            The dataclass fields, name to value.
+            Field name to value.
         """
         fields = dataclasses.fields(self)  # type: ignore[arg-type]  # subclasses are dataclasses
         return {f.name: getattr(self, f.name) for f in fields}
 
-    # -- defaults for subclasses ----------------------------------------------
     def _block(self, X, Y):  # pragma: no cover - abstract
         raise NotImplementedError
 

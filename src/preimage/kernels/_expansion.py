@@ -29,10 +29,8 @@ class FeatureExpansion:
 
     .. math:: \Psi_j = \sum_{i=1}^n \gamma_{ji}\, \phi(x_i), \qquad j = 1, \dots, m,
 
-    are the answers of kernel machines (a kernel PCA projection, an SVM
-    weight vector, a kernel dependency estimate). A pre-image method looks
-    for z with :math:`\phi(z) \approx \Psi_j`, minimising the residual the
-    kernel alone evaluates (:meth:`distance2`):
+    are the answers of kernel machines. A pre-image method looks for z with
+    :math:`\phi(z) \approx \Psi_j`, minimising the residual (:meth:`distance2`):
 
     .. math::
 
@@ -42,7 +40,7 @@ class FeatureExpansion:
     Parameters
     ----------
     coef : array of shape (m, n) or (n,)
-        Coefficients :math:`\gamma_{ji}`; a 1-D array is one expansion.
+        Coefficients :math:`\gamma_{ji}` (attribute of shape (m, n)); 1-D is one expansion.
     support : array of shape (n, d) or None
         The support points :math:`x_i`; None for a precomputed kernel (then
         only :meth:`norm2` is available).
@@ -51,15 +49,6 @@ class FeatureExpansion:
     norm2 : array of shape (m,), optional
         The squared norms :math:`\|\Psi_j\|^2` when known in closed form
         (kernel PCA); otherwise computed on first use.
-
-    Attributes
-    ----------
-    coef : ndarray of shape (m, n)
-        The coefficients, one row per expansion.
-    support : ndarray of shape (n, d) or None
-        The support points.
-    kernel : Kernel or None
-        The kernel.
 
     References
     ----------
@@ -144,7 +133,6 @@ class FeatureExpansion:
         Z = check_array_2d(Z, "Z")
         return cls(np.eye(Z.shape[0], dtype=Z.dtype), Z, kernel)
 
-    # -- shape -----------------------------------------------------------------
     def __len__(self) -> int:
         return self.coef.shape[0]
 
@@ -179,7 +167,6 @@ class FeatureExpansion:
             f"n_support={self.n_support}, kernel={self.kernel!r})"
         )
 
-    # -- feature-space quantities ----------------------------------------------
     def _require_kernel(self):
         if self.support is None:
             raise ValueError(

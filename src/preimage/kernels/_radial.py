@@ -21,14 +21,7 @@ class RadialKernel(Kernel):
 
     Subclasses define :meth:`profile`, :meth:`profile_derivative` and
     :meth:`inverse_profile`. The gradient in z is
-
-    .. math:: \nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x),
-
-    and since :math:`k(x, x) = f(0)`,
-
-    .. math:: \|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2),
-
-    which :meth:`distance2_from_feature_distance2` inverts.
+    :math:`\nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x)`.
 
     References
     ----------
@@ -102,8 +95,7 @@ class RadialKernel(Kernel):
         r"""Return the squared input distance from a squared feature-space distance.
 
         Inverts :math:`\|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2)`;
-        for the Gaussian, :math:`r^2 = -\ln(1 - \tilde d^2/2)/\gamma` (Kwok and
-        Tsang (2004); values :math:`\tilde d^2 \ge 2` are clipped with a warning).
+        values out of range are clipped with a warning.
 
         Parameters
         ----------

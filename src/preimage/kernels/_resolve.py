@@ -1,8 +1,6 @@
 """From scikit-learn's kernel spellings (``kernel="rbf", gamma=None, degree=3,
 coef0=1``, a kernel object or a callable) to kernel objects, at fit time."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 import dataclasses
 from dataclasses import dataclass, field

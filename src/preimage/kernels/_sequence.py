@@ -1,13 +1,5 @@
-"""Kernels on sequences: the base class, its input checks and sparse count
-features, and a user's function on two sequences as a kernel.
-
-Sequences are strings or lists/tuples (or 1-D arrays) of hashable symbols.
-The features of each sequence (its p-grams, say) are counted in one pass,
-mapped to columns by a vocabulary dict, and the Gram block is the sparse
-product ``F_x F_yᵀ``.
-"""
-
-from __future__ import annotations
+"""Kernels on sequences (strings, lists/tuples or 1-D arrays of hashable symbols):
+the base class, its input checks and sparse count features, and a user's function."""
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -133,11 +125,6 @@ class SequenceKernel:
     >>> F.toarray()  # "abab": ab twice, ba once
     array([[2., 1.],
            [0., 1.]])
-    >>> k(["abab", "ba"])  # F F^T
-    array([[5., 1.],
-           [1., 1.]])
-    >>> k.diag(["abab", "ba"])
-    array([5., 1.])
     """
 
     #: The kernel takes ``(x, y)`` pairs of equal-length sequences (a joint kernel).
