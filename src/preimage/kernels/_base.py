@@ -86,8 +86,8 @@ class Kernel:
         ndarray of shape (n_x, n_y)
             The kernel values, in the floating dtype of the input.
         """
-        X, Y = self._inputs(X, Y, check_input)
-        return self._evaluate(X, Y, overflow, names or ("'X'" if Y is X else "'X' and 'Y'"))
+        X, Y, names = self._inputs(X, Y, check_input, names)
+        return self._evaluate(X, Y, overflow, names)
 
     def blocks(
         self,
@@ -118,8 +118,7 @@ class Kernel:
         K : ndarray of shape (n_rows, n_y)
             Their Gram block, ``self.block(X[rows], Y)``.
         """
-        X, Y = self._inputs(X, Y, check_input)
-        names = names or ("'X'" if Y is X else "'X' and 'Y'")
+        X, Y, names = self._inputs(X, Y, check_input, names)
         row_bytes = Y.shape[0] * np.result_type(X, Y).itemsize
         for rows in row_chunks(X.shape[0], row_bytes, working_memory):
             yield rows, self._evaluate(X[rows], Y, overflow, names)
@@ -220,11 +219,13 @@ class Kernel:
             G = self._diag_gradient(Z)
         return G if overflow == "ignore" else _refuse_overflow(G, self, "gradients", "'Z'")
 
-    def _inputs(self, X: Any, Y: Any, check_input: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _inputs(self, X, Y, check_input, names):
+        """`X` and `Y` (`X` when None), checked, and the arguments an overflow is blamed on."""
         if check_input:
             X = check_array_2d(X, "X")
-            return X, (X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1]))
-        return X, (X if Y is None else Y)
+            Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
+        Y = X if Y is None else Y
+        return X, Y, names or ("'X'" if Y is X else "'X' and 'Y'")
 
     def _evaluate(self, X, Y, overflow, names):
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):

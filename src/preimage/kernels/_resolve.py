@@ -46,7 +46,7 @@ class PairwiseKernel(Kernel):
     """
 
     metric: object = None
-    params: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict, hash=False)  # a dict is unhashable
     n_jobs: object = None
 
     differentiable = False
@@ -70,9 +70,6 @@ class PairwiseKernel(Kernel):
         # input; float32 input stays float32 here, as with every other kernel.
         dtype = np.result_type(X.dtype, Y.dtype)
         return K.astype(dtype, copy=False) if dtype.kind == "f" else K
-
-    def __hash__(self):
-        return hash((self.metric, tuple(sorted(self.params.items())), self.n_jobs))
 
 
 @dataclass(frozen=True)
@@ -102,8 +99,6 @@ class CallableKernel(PairwiseKernel):
     def __post_init__(self):
         if not callable(self.metric):
             raise ValueError(f"'kernel' must be callable, got {self.metric!r}")
-
-    __hash__ = PairwiseKernel.__hash__
 
     @property
     def function(self) -> Callable[..., float]:
