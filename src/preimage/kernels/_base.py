@@ -1,9 +1,5 @@
-"""The kernel protocol every pre-image method uses, and the helpers the kernel modules share.
-
-Subclasses implement ``_block`` (and, where defined, ``_gradient`` and
-``_diag_gradient``); the radial and dot-product bases (``_radial``, ``_dot``)
-turn a profile ``f`` into them.
-"""
+"""The kernel protocol every pre-image method uses, and the helpers the kernel
+modules share: subclasses implement ``_block``, ``_gradient`` and ``_diag_gradient``."""
 
 from collections.abc import Iterator
 import dataclasses

@@ -109,6 +109,9 @@ coef0 : float, default=1.0
 kernel_params : dict, default=None
     Extra keyword arguments of a callable kernel or of the kernel class (the
     sine kernel's order N is ``kernel_params={"order": N}``).
+@@ n_jobs
+n_jobs : int, default=None
+    The parallelism of :func:`sklearn.metrics.pairwise.pairwise_kernels`.
 @@ sequences
 X : list of sequences
     The sequences (``(x, y)`` pairs for a joint kernel, 2-D arrays for a

@@ -113,10 +113,8 @@ def _scaled(t, gamma, coef0):
 class LinearKernel(DotProductKernel):
     r"""Linear kernel, :math:`k(x, y) = \langle x, y \rangle`.
 
-    The feature map is the identity: the exact pre-image is the expansion itself,
-
-    .. math:: z = \sum_j \Big(\sum_i \gamma_i \langle x_i, e_j \rangle\Big)\, e_j
-              = \sum_i \gamma_i x_i.
+    The feature map is the identity: the exact pre-image of
+    :math:`\sum_i \gamma_i \phi(x_i)` is :math:`\sum_i \gamma_i x_i`.
 
     References
     ----------

@@ -1,13 +1,9 @@
-"""Pairwise building blocks: one GEMM plus one elementwise pass.
+"""Pairwise building blocks: one GEMM plus one elementwise pass over the output.
 
-``a‖x − y‖² = a‖x‖² + a‖y‖² − 2a xᵀy`` takes one GEMM (see
-:func:`scaled_squared_distances`). Everything after the product (the norm
-terms, the clamp of the rounding, the kernel's own map such as the ``exp`` of
-a Gaussian) is one pass over the output, walked in row blocks of half a
-typical L2 cache, so the output crosses main memory once after the product
-instead of once per step; the blocking never changes the result. A thread
-pool for this pass gave at most 1.2x on two cores, whole-array NumPy calls
-were 2-9x slower (benchmarks/bench_pairwise_threads.py).
+The pass (norm terms, clamp, the kernel's map) walks row blocks of half an L2
+cache, so the output crosses main memory once. A thread pool for it gave under
+1.2x on two cores; whole-array NumPy calls were 2-9x slower
+(benchmarks/bench_pairwise_threads.py).
 """
 
 import numpy as np
@@ -67,19 +63,12 @@ def _plain_product(X, Y, scale, X_norm2, Y_norm2, dtype):
 def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out_map=None):
     """Return ``a‖xᵢ − yⱼ‖²`` for all pairs (``a = scale``), or ``out_map`` of it, by one GEMM.
 
-    `X_norm2` and `Y_norm2` are precomputed squared norms; ``out_map(block)``
-    is an elementwise in-place map run in the output pass (``np.exp`` for a
-    Gaussian with ``scale = −γ``). The dtype of the inputs is kept.
-
-    ``a‖x − y‖² = a‖x‖² + a‖y‖² − 2a xᵀy`` by one of three routes: for large
-    blocks (``n_x n_y > (n_x + n_y)(d + 2)``) the norms folded into the GEMM
-    (:func:`_augmented_product`); for a few points against many (iterative
-    solvers) ``−2a XYᵀ`` with the norms added in the pass (copying the large
-    operand would cost as much as the product); for ``Y is X`` the symmetric
-    product ``XXᵀ`` (SYRK, half the multiplications) with ``a‖xᵢ‖² + a‖xⱼ‖²``
-    summed before it is added, so the block is exactly symmetric. The
-    rounding of the cancellation where x ≈ y is clamped at 0 (from above
-    when ``a ≥ 0``, from below when ``a < 0``), propagating NaN.
+    ``out_map(block)`` is an in-place map run in the output pass (``np.exp``
+    for a Gaussian, ``scale = −γ``); the dtype of the inputs is kept. Large
+    blocks fold the norms into the GEMM; a few points against many add them
+    in the pass; ``Y is X`` takes ``XXᵀ`` (SYRK) and adds ``a‖xᵢ‖² + a‖xⱼ‖²``
+    summed first, exactly symmetric. The rounding where x ≈ y is clamped at
+    0, propagating NaN.
     """
     dtype = np.result_type(X, Y)
     symmetric = Y is X and (Y_norm2 is None or Y_norm2 is X_norm2)

@@ -236,13 +236,11 @@ class LaplacianKernel(Kernel):
     ----------
     %(gamma)s
     norm : {"l1", "l2"}, default="l1"
-        ``"l1"`` is scikit-learn's ``laplacian_kernel`` (Manhattan distance);
-        ``"l2"`` the Euclidean (exponential) kernel, which is radial.
+        ``"l1"``: scikit-learn's ``laplacian_kernel``; ``"l2"``: the exponential kernel.
 
     References
     ----------
-    Honeine and Richard (2011), Table 1 (the l2 form
-    :math:`\exp(-\|x - y\|/\sigma)`, so :math:`\gamma = 1/\sigma`).
+    Honeine and Richard (2011), Table 1 (l2, :math:`\gamma = 1/\sigma`).
 
     Examples
     --------

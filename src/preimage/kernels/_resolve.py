@@ -20,6 +20,7 @@ __all__ = ["SKLEARN_KERNELS", "CallableKernel", "PairwiseKernel", "default_gamma
 __all__ += ["make_kernel", "make_sklearn_kernel"]
 
 
+@fill
 @dataclass(frozen=True)
 class PairwiseKernel(Kernel):
     """A kernel evaluated by :func:`sklearn.metrics.pairwise.pairwise_kernels`.
@@ -32,8 +33,7 @@ class PairwiseKernel(Kernel):
         One of scikit-learn's kernel names or a callable on pairs of samples.
     params : dict, default={}
         Keyword arguments of the kernel (those it does not take are filtered out).
-    n_jobs : int, default=None
-        The parallelism of ``pairwise_kernels``.
+    %(n_jobs)s
 
     Examples
     --------
@@ -72,6 +72,7 @@ class PairwiseKernel(Kernel):
         return K.astype(dtype, copy=False) if dtype.kind == "f" else K
 
 
+@fill
 @dataclass(frozen=True)
 class CallableKernel(PairwiseKernel):
     """A user's kernel function ``f(x, y, **params)`` on pairs of 1-D samples.
@@ -84,8 +85,7 @@ class CallableKernel(PairwiseKernel):
         The function ``f(x, y, **params) -> float``.
     params : dict, default={}
         Its keyword arguments (those it does not take are filtered out).
-    n_jobs : int, default=None
-        The parallelism of ``pairwise_kernels``.
+    %(n_jobs)s
 
     Examples
     --------
@@ -270,8 +270,7 @@ def make_sklearn_kernel(
     %(sk_params)s
         A named kernel evaluated by :class:`PairwiseKernel` gets `gamma`,
         `degree` and `coef0` instead.
-    n_jobs : int, default=None
-        The parallelism of a :class:`PairwiseKernel`.
+    %(n_jobs)s
     X : array-like or sparse matrix of shape (n_samples, n_features), default=None
         The training data; needed unless `kernel` is a kernel object.
 

@@ -200,13 +200,10 @@ class SequenceKernel:
 @fill
 @dataclass(frozen=True)
 class CallableSequenceKernel(SequenceKernel):
-    """A user's kernel function ``f(a, b)`` on two single sequences.
+    """A user's kernel function ``f(a, b)`` on two single sequences, evaluated pair by pair.
 
-    .. math:: K_{ij} = f(x_i, y_j),
-
-    evaluated pair by pair, the sequence counterpart of
-    :class:`~preimage.kernels.CallableKernel`. The function is trusted to be
-    a kernel; it has no explicit features.
+    The sequence counterpart of :class:`~preimage.kernels.CallableKernel`; it
+    has no explicit features.
 
     Parameters
     ----------

@@ -261,10 +261,7 @@ class _WrappedKernel(SequenceKernel):
 class NormalizedKernel(_WrappedKernel):
     r"""A base kernel normalised, :math:`\tilde k = D^{-1} k D^{-1}`.
 
-    .. math:: \tilde k(x, y) = \frac{k(x, y)}{\sqrt{k(x, x)\, k(y, y)}}
-              \quad (\text{cosine}), \qquad
-              \tilde K_{XY} = \frac{K_{XY}}{\operatorname{tr} K_{XX}\,
-              \operatorname{tr} K_{YY}} \quad (\text{trace}).
+    .. math:: \tilde k(x, y) = \frac{k(x, y)}{\sqrt{k(x, x)\, k(y, y)}} \quad (\text{cosine}).
 
     Parameters
     ----------
@@ -317,12 +314,6 @@ class NormalizedKernel(_WrappedKernel):
             The scaled counts.
         vocabulary : dict
             Feature to column index.
-
-        Raises
-        ------
-        NotImplementedError
-            When the base kernel has no explicit features (a numeric
-            :class:`~preimage.kernels.Kernel`).
         """
         if not isinstance(self.base, SequenceKernel):
             raise NotImplementedError(
