@@ -83,7 +83,7 @@ class Kernel:
             The kernel values, in the floating dtype of the input.
         """
         X, Y, names = self._inputs(X, Y, check_input, names)
-        return self._evaluate(X, Y, overflow, names)
+        return self._evaluate(overflow, names, self._block, X, Y)
 
     def blocks(
         self,
@@ -117,7 +117,7 @@ class Kernel:
         X, Y, names = self._inputs(X, Y, check_input, names)
         row_bytes = Y.shape[0] * np.result_type(X, Y).itemsize
         for rows in row_chunks(X.shape[0], row_bytes, working_memory):
-            yield rows, self._evaluate(X[rows], Y, overflow, names)
+            yield rows, self._evaluate(overflow, names, self._block, X[rows], Y)
 
     def diag(
         self,
@@ -142,11 +142,8 @@ class Kernel:
         ndarray of shape (n,)
             The values :math:`k(x_i, x_i)`.
         """
-        if check_input:
-            X = check_array_2d(X, "X")
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            d = self._diag(X)
-        return self._checked(d, overflow, names)
+        X = check_array_2d(X, "X") if check_input else X
+        return self._evaluate(overflow, names, self._diag, X)
 
     def gradient(
         self,
@@ -209,8 +206,7 @@ class Kernel:
             The gradient at each point (zero for stationary kernels).
         """
         self._require_gradient()
-        if check_input:
-            Z = check_array_2d(Z, "Z")
+        Z = check_array_2d(Z, "Z") if check_input else Z
         with np.errstate(over="ignore", invalid="ignore"):
             G = self._diag_gradient(Z)
         return G if overflow == "ignore" else _refuse_overflow(G, self, "gradients", "'Z'")
@@ -223,10 +219,10 @@ class Kernel:
         Y = X if Y is None else Y
         return X, Y, names or ("'X'" if Y is X else "'X' and 'Y'")
 
-    def _evaluate(self, X, Y, overflow, names):
+    def _evaluate(self, overflow, names, func, *args):
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            K = self._block(X, Y)
-        return self._checked(K, overflow, names)
+            values = func(*args)
+        return self._checked(values, overflow, names)
 
     def _checked(self, values, overflow, names):
         """`values` as computed, or refused when they overflowed (see :meth:`block`)."""
