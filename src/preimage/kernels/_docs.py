@@ -1,9 +1,6 @@
-"""Docstring text the kernels share, written once (SciPy's ``doccer`` pattern).
-
-A docstring holding ``%(name)s`` gets ``DOCS[name]`` there from :func:`fill`;
-``_TEXT`` holds each snippet after a line ``@@ name`` (the sections begin with
-their blank line).
-"""
+"""Docstring text the kernels share, written once (SciPy's ``doccer`` pattern):
+:func:`fill` puts ``DOCS[name]``, the text after a line ``@@ name`` of ``_TEXT``,
+at ``%(name)s``."""
 
 import inspect
 import re
@@ -23,13 +20,11 @@ degree : int, default=3
     The degree :math:`p \ge 1`.
 @@ check_input
 check_input : bool, default=True
-    Validate the arrays (finite 2-D real arrays of equal width); False trusts
-    the caller (the library's own calls on arrays it checked).
+    Validate the arrays (finite, real, 2-D, of equal width); False trusts the caller.
 @@ overflow
 overflow : {"raise", "ignore"}, default="raise"
-    Values beyond the float range (a polynomial of large data) are refused
-    with a ValueError naming the arguments; ``"ignore"`` returns them as inf
-    or NaN, for callers that treat them as a failed step.
+    Values beyond the float range are refused with a ValueError naming the
+    arguments; ``"ignore"`` returns them as inf or NaN (a failed step).
 @@ names
 names : str, optional
     The arguments an overflow is blamed on (default ``'X'`` or ``'X' and 'Y'``).
@@ -90,8 +85,7 @@ ndarray
 Parameters
 ----------
 Z : ndarray of shape (m, d)
-    Points, validated by the caller (unchecked: values beyond the float range
-    come back as they are, which a fixed point treats as a failed step).
+    Points, validated by the caller (overflows come back as they are).
 X : ndarray of shape (n, d)
     Second arguments, validated by the caller.
 

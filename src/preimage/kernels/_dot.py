@@ -190,9 +190,7 @@ class PolynomialKernel(DotProductKernel):
     gamma: float = 1.0
     coef0: float = 1.0
 
-    # (γ⟨x, y⟩ + c₀)^p of large data exceeds the float range: the profile
-    # overflows to inf silently, public blocks refuse it with a named error and
-    # the solvers treat it as a failed step.
+    # (γ⟨x, y⟩ + c₀)^p of large data overflows: public blocks refuse it by name.
     may_overflow = True
 
     def __post_init__(self):

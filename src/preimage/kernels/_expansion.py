@@ -70,8 +70,7 @@ class FeatureExpansion:
     """
 
     coef: np.ndarray
-    # The support points and kernel, or None for an expansion of a precomputed
-    # kernel (the methods that need them call _require_kernel first).
+    # None for an expansion of a precomputed kernel (see _require_kernel).
     support: Any
     kernel: Any
 
@@ -154,8 +153,7 @@ class FeatureExpansion:
     def __getitem__(self, index: int | slice | Sequence[int] | np.ndarray) -> FeatureExpansion:
         """The sub-collection of expansions selected by `index`."""
         index = np.atleast_1d(np.arange(len(self))[index])
-        # Parts of a validated expansion: nothing to check again (the solvers
-        # take one expansion at a time, over a support of any size).
+        # Parts of a validated expansion: nothing to check again.
         sub = object.__new__(FeatureExpansion)
         sub.coef, sub.support, sub.kernel = self.coef[index], self.support, self.kernel
         sub._norm2 = None if self._norm2 is None else self._norm2[index]

@@ -78,10 +78,8 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
         Y_norm2 = X_norm2 if symmetric else squared_norms(Y)
     n_x, n_y = X.shape[0], Y.shape[0]
     product = _augmented_product if n_x * n_y > (n_x + n_y) * (X.shape[1] + 2) else _plain_product
-    # Every partial sum of the product, and every operand entry, is at most
-    # |a|·max(4 max‖x‖², 1) in magnitude. Where that overflows the dtype (a
-    # Gaussian with γ = 1e300, or γ beyond float32's range) the product is
-    # taken unscaled and `a` applied in the output pass instead.
+    # Partial sums and operands are at most |a|·max(4 max‖x‖², 1); where that
+    # overflows the dtype (γ = 1e300) `a` is applied in the output pass instead.
     top = max(float(X_norm2.max(initial=0.0)), float(Y_norm2.max(initial=0.0)))
     late = not abs(float(scale)) * max(4.0 * top, 1.0) < float(np.finfo(dtype).max)
     early = 1.0 if late else scale
@@ -105,9 +103,8 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
             np.add(block, Y_term, out=block)
         clamp(block, 0, out=block)
         if late:
-            # a‖x − y‖² overflowing to ±inf is the intended answer here
-            # (exp(−inf) = 0: points apart are orthogonal in feature space);
-            # the product is formed in float64 so that 0·a stays 0 in float32.
+            # ±inf is the intended answer here (exp(−inf) = 0); the product is
+            # formed in float64 so that 0·a stays 0 in float32.
             with np.errstate(over="ignore"):
                 np.multiply(block, scale, out=block, dtype=np.float64, casting="same_kind")
         if out_map is not None:

@@ -181,9 +181,8 @@ class GaussianKernel(RadialKernel):
         r"""Return the profile :math:`f(r^2) = \exp(-\gamma r^2)` elementwise.
         %(r2)s
         """
-        # γr² overflowing to inf is the intended answer: exp(−inf) = 0. The
-        # product is formed in float64, so that a γ beyond float32's range
-        # still gives exp(−γ·0) = 1.
+        # γr² = inf is intended (exp(−inf) = 0); float64, so that a γ beyond
+        # float32's range still gives exp(−γ·0) = 1.
         with np.errstate(over="ignore"):
             return _in_dtype_of(np.exp(np.multiply(r2, -self.gamma, dtype=np.float64)), r2)
 

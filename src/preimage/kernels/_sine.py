@@ -64,8 +64,7 @@ class SineKernel(Kernel):
     order: int = 5
 
     stationary = True
-    # (N + 1)^d exceeds the float range in high dimension (6^400 with N = 5):
-    # public blocks refuse it with a named error.
+    # (N + 1)^d overflows in high dimension: public blocks refuse it by name.
     may_overflow = True
 
     def __post_init__(self):
