@@ -211,7 +211,9 @@ class Kernel:
             G = self._diag_gradient(Z)
         return G if overflow == "ignore" else _refuse_overflow(G, self, "gradients", "'Z'")
 
-    def _inputs(self, X, Y, check_input, names):
+    def _inputs(
+        self, X: Any, Y: Any, check_input: bool, names: str | None
+    ) -> tuple[np.ndarray, np.ndarray, str]:
         """`X` and `Y` (`X` when None), checked, and the arguments an overflow is blamed on."""
         if check_input:
             X = check_array_2d(X, "X")

@@ -294,7 +294,7 @@ def make_sklearn_kernel(
     'cosine'
     """
     if isinstance(kernel, Kernel):  # gamma is only warned of
-        made = make_kernel(kernel, gamma=gamma, kernel_params=kernel_params)  # type: ignore[arg-type]
+        made = make_kernel(kernel, gamma=gamma, kernel_params=kernel_params)
         return made, getattr(kernel, "gamma", None)
     if X is None:
         raise ValueError("'X' (the training data) is needed to resolve the kernel")
@@ -314,5 +314,5 @@ def make_sklearn_kernel(
         params = dict(kernel_params or {}) if callable(kernel) else params
         return PairwiseKernel("rbf" if kernel == "gaussian" else kernel, params, n_jobs), gamma  # type: ignore[return-value]  # resolved
     params = {"degree": degree, "coef0": coef0, "kernel_params": kernel_params, "X": X}
-    made = make_kernel(kernel, gamma=gamma, **params)  # type: ignore[arg-type]
+    made = make_kernel(kernel, gamma=gamma, **params)
     return made, getattr(made, "gamma", gamma)  # type: ignore[arg-type]
