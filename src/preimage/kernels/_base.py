@@ -1,34 +1,5 @@
-"""The kernel vocabulary: what every pre-image method asks of a kernel.
-
-A kernel object knows
-
-* its Gram block ``k(X, Y)`` (:meth:`Kernel.block`, also ``kernel(X, Y)``),
-  in row chunks of bounded memory (:meth:`Kernel.blocks`), and its diagonal
-  ``k(x, x)`` (:meth:`Kernel.diag`);
-* the gradient of ``k(z, x_i)`` in the first argument, summed with weights,
-  ``Σ_i w_ji ∇_z k(z_j, x_i)`` (:meth:`Kernel.gradient`), and the gradient of
-  ``k(z, z)`` (:meth:`Kernel.diag_gradient`);
-* where it exists, the map from a kernel value back to input space: a squared
-  distance for radial kernels ``k = f(‖x − y‖²)`` and an inner product for
-  dot-product kernels ``k = f(⟨x, y⟩)``.
-
-These methods are the protocol every other part of the library uses. Each
-validates its arguments unless told they are validated already
-(``check_input=False``, the library's own calls on arrays it has checked), and
-refuses values beyond the float range with a ValueError naming the arguments,
-unless told that the caller handles them (``overflow="ignore"``: a pre-image
-solver treats an overflow as a failed step).
-
-Subclasses implement ``_block`` (and, where defined, ``_gradient`` and
-``_diag_gradient``), or for radial and dot-product kernels the profile ``f``,
-its derivative and, where it exists, its inverse. This module turns the
-former into the protocol and holds the helpers the kernel modules share;
-the bases of the two families, ``RadialKernel`` (in ``_radial``) and
-``DotProductKernel`` (in ``_dot``), turn profiles into blocks, gradients and
-inverse maps.
-"""
-
-from __future__ import annotations
+"""The kernel protocol every pre-image method uses, and the helpers the kernel
+modules share: subclasses implement ``_block``, ``_gradient`` and ``_diag_gradient``."""
 
 from collections.abc import Iterator
 import dataclasses
@@ -41,10 +12,12 @@ from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d, check_real_array, refuse_overflow
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
+from preimage.kernels._docs import fill
 
 __all__ = ["Kernel"]
 
 
+@fill
 class Kernel:
     r"""Base class of the kernels on numeric vectors.
 
@@ -53,38 +26,20 @@ class Kernel:
 
     .. math:: k(x, y) = \langle \phi(x), \phi(y) \rangle.
 
-    Every kernel object gives its Gram block (:meth:`block`, also
-    ``kernel(X, Y)``), in row chunks of bounded memory (:meth:`blocks`), its
-    diagonal (:meth:`diag`) and, where it has one, its gradient in the first
-    argument (:meth:`gradient`, :meth:`diag_gradient`): the protocol every
-    pre-image method uses.
-
-    Subclasses are frozen dataclasses whose fields are the kernel parameters;
-    they implement :meth:`_block` (and, where defined, :meth:`_gradient` and
-    :meth:`_diag_gradient`) on validated 2-D arrays.
+    Subclasses are frozen dataclasses whose fields are the kernel parameters.
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999, Sec. 1.
-
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II.
+    %(Mika)s
+    Schölkopf et al. (1999), Sec. II.
 
     Examples
     --------
-    The linear kernel, whose feature map is the identity:
-
     >>> import numpy as np
     >>> from preimage.kernels import LinearKernel
     >>> k = LinearKernel()
     >>> X = np.array([[1.0, 2.0], [3.0, 4.0]])
-    >>> k.block(X)  # 1 + 4, 3 + 8, 9 + 16
-    array([[ 5., 11.],
-           [11., 25.]])
-    >>> k.diag(X)
+    >>> k.diag(X)  # 1 + 4, 9 + 16
     array([ 5., 25.])
     >>> k.gradient(X[:1], X)  # the gradient of <z, x_i> in z is x_i
     array([[[1., 2.],
@@ -95,13 +50,10 @@ class Kernel:
     stationary = False
     #: The kernel has a gradient in its first argument.
     differentiable = True
-    #: Kernel values can overflow for finite input (a polynomial of large data).
-    #:
-    #: Public Gram blocks are then checked, and refused with a ValueError
-    #: naming the input, instead of holding inf.
+    #: Kernel values can overflow for finite input (a polynomial of large
+    #: data): public Gram blocks then refuse inf with a ValueError naming the input.
     may_overflow = False
 
-    # -- the protocol: validates, calls the implementation, checks the result --
     def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> np.ndarray:
         """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y): :meth:`block`."""
         return self.block(X, Y)
@@ -119,31 +71,19 @@ class Kernel:
 
         Parameters
         ----------
-        X : array-like of shape (n_x, d)
-            The first arguments, one per row.
-        Y : array-like of shape (n_y, d), default=None
-            The second arguments, one per row; None means `X`.
-        check_input : bool, default=True
-            Validate X and Y (finite 2-D real arrays of equal width). False
-            trusts the caller: the library's own calls on arrays it checked.
-        overflow : {"raise", "ignore"}, default="raise"
-            Kernel values beyond the float range (a polynomial of large data)
-            are refused with a ValueError naming `names`; ``"ignore"`` returns
-            them as inf or NaN, for callers that treat them as a failed step.
+        %(XY)s
+        %(check_input)s
+        %(overflow)s
             Bounded kernels (Gaussian, Laplacian, sigmoid) are not scanned.
-        names : str, optional
-            The arguments an overflow is blamed on (default ``'X'`` or
-            ``'X' and 'Y'``).
+        %(names)s
 
         Returns
         -------
         ndarray of shape (n_x, n_y)
             The kernel values, in the floating dtype of the input.
         """
-        X, Y = self._inputs(X, Y, check_input)
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            K = self._block(X, Y)
-        return self._checked(K, overflow, names or ("'X'" if Y is X else "'X' and 'Y'"))
+        X, Y, names = self._inputs(X, Y, check_input, names)
+        return self._evaluate(overflow, names, self._block, X, Y)
 
     def blocks(
         self,
@@ -157,25 +97,15 @@ class Kernel:
     ) -> Iterator[tuple[slice, np.ndarray]]:
         """Yield the Gram block of `X` and `Y` in chunks of rows of `X`.
 
-        Chunks hold at most `working_memory` MiB (scikit-learn's setting by
-        default), so a reduction over a large Gram matrix needs bounded memory.
-
         Parameters
         ----------
-        X : array-like of shape (n_x, d)
-            The first arguments, one per row.
-        Y : array-like of shape (n_y, d), default=None
-            The second arguments, one per row; None means `X`.
+        %(XY)s
         working_memory : float, optional
             The largest chunk, in MiB; by default scikit-learn's
             ``working_memory`` setting.
-        check_input : bool, default=True
-            Validate X and Y, as in :meth:`block`.
-        overflow : {"raise", "ignore"}, default="raise"
-            What to do with kernel values beyond the float range, as in
-            :meth:`block`.
-        names : str, optional
-            The arguments an overflow is blamed on, as in :meth:`block`.
+        %(check_input)s
+        %(overflow)s
+        %(names)s
 
         Yields
         ------
@@ -184,13 +114,10 @@ class Kernel:
         K : ndarray of shape (n_rows, n_y)
             Their Gram block, ``self.block(X[rows], Y)``.
         """
-        X, Y = self._inputs(X, Y, check_input)
-        names = names or ("'X'" if Y is X else "'X' and 'Y'")
+        X, Y, names = self._inputs(X, Y, check_input, names)
         row_bytes = Y.shape[0] * np.result_type(X, Y).itemsize
         for rows in row_chunks(X.shape[0], row_bytes, working_memory):
-            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-                K = self._block(X[rows], Y)
-            yield rows, self._checked(K, overflow, names)
+            yield rows, self._evaluate(overflow, names, self._block, X[rows], Y)
 
     def diag(
         self,
@@ -206,24 +133,17 @@ class Kernel:
         ----------
         X : array-like of shape (n, d)
             The inputs, one per row.
-        check_input : bool, default=True
-            Validate `X`, as in :meth:`block`.
-        overflow : {"raise", "ignore"}, default="raise"
-            What to do with kernel values beyond the float range, as in
-            :meth:`block`.
-        names : str, default="'X'"
-            The arguments an overflow is blamed on.
+        %(check_input)s
+        %(overflow)s
+        %(names)s
 
         Returns
         -------
         ndarray of shape (n,)
             The values :math:`k(x_i, x_i)`.
         """
-        if check_input:
-            X = check_array_2d(X, "X")
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            d = self._diag(X)
-        return self._checked(d, overflow, names)
+        X = check_array_2d(X, "X") if check_input else X
+        return self._evaluate(overflow, names, self._diag, X)
 
     def gradient(
         self,
@@ -238,21 +158,15 @@ class Kernel:
 
         Parameters
         ----------
-        Z : array-like of shape (m, d)
-            Points at which the gradient is taken.
+        %(Z)s
         X : array-like of shape (n, d)
             Second arguments.
         weights : array-like of shape (m, n), optional
-            If given, return the weighted sums
-            :math:`G_j = \sum_i w_{ji} \nabla_z k(z_j, x_i)`, computed without
-            the (m, n, d) tensor. Otherwise return the full gradient
-            :math:`\nabla_z k(z_j, x_i)`.
-        check_input : bool, default=True
-            Validate `Z`, `X` and `weights`, as in :meth:`block`.
-        overflow : {"raise", "ignore"}, default="raise"
-            What to do with gradients beyond the float range, as in
-            :meth:`block`; gradients are always scanned (extreme weights
-            overflow even a bounded kernel's).
+            If given, return :math:`G_j = \sum_i w_{ji} \nabla_z k(z_j, x_i)`,
+            without the (m, n, d) tensor; otherwise :math:`\nabla_z k(z_j, x_i)`.
+        %(check_input)s
+        %(overflow)s
+            Gradients are always scanned.
 
         Returns
         -------
@@ -272,10 +186,8 @@ class Kernel:
                     )
         with np.errstate(over="ignore", invalid="ignore"):
             G = self._gradient(Z, X, weights)  # type: ignore[attr-defined]  # subclasses have it
-        if overflow == "ignore":
-            return G
         names = "'Z' and 'X'" if weights is None else "'Z', 'X' and 'weights'"
-        return _refuse_overflow(G, self, "gradients", names)
+        return G if overflow == "ignore" else _refuse_overflow(G, self, "gradients", names)
 
     def diag_gradient(
         self, Z: ArrayLike, *, check_input: bool = True, overflow: str = "raise"
@@ -284,32 +196,35 @@ class Kernel:
 
         Parameters
         ----------
-        Z : array-like of shape (m, d)
-            Points at which the gradient is taken.
-        check_input : bool, default=True
-            Validate `Z`, as in :meth:`gradient`.
-        overflow : {"raise", "ignore"}, default="raise"
-            What to do with gradients beyond the float range, as in
-            :meth:`gradient`.
+        %(Z)s
+        %(check_input)s
+        %(overflow)s
 
         Returns
         -------
         ndarray of shape (m, d)
-            The gradient at each point; zero for stationary kernels, whose
-            :math:`k(z, z)` is constant.
+            The gradient at each point (zero for stationary kernels).
         """
         self._require_gradient()
-        if check_input:
-            Z = check_array_2d(Z, "Z")
+        Z = check_array_2d(Z, "Z") if check_input else Z
         with np.errstate(over="ignore", invalid="ignore"):
             G = self._diag_gradient(Z)
         return G if overflow == "ignore" else _refuse_overflow(G, self, "gradients", "'Z'")
 
-    def _inputs(self, X: Any, Y: Any, check_input: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _inputs(
+        self, X: Any, Y: Any, check_input: bool, names: str | None
+    ) -> tuple[np.ndarray, np.ndarray, str]:
+        """`X` and `Y` (`X` when None), checked, and the arguments an overflow is blamed on."""
         if check_input:
             X = check_array_2d(X, "X")
-            return X, (X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1]))
-        return X, (X if Y is None else Y)
+            Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
+        Y = X if Y is None else Y
+        return X, Y, names or ("'X'" if Y is X else "'X' and 'Y'")
+
+    def _evaluate(self, overflow, names, func, *args):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            values = func(*args)
+        return self._checked(values, overflow, names)
 
     def _checked(self, values, overflow, names):
         """`values` as computed, or refused when they overflowed (see :meth:`block`)."""
@@ -320,28 +235,26 @@ class Kernel:
         return _refuse_overflow(values, self, "kernel values", names)
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """Return the kernel parameters as a dict.
+        """Return the kernel parameters (the dataclass fields) as a dict.
 
         Parameters
         ----------
         deep : bool, default=True
-            Ignored: a kernel holds no estimators. Accepted for the signature
-            of scikit-learn's ``get_params``.
+            Ignored; scikit-learn's signature.
 
         Returns
         -------
         dict
-            The dataclass fields, name to value.
+            Field name to value.
         """
         fields = dataclasses.fields(self)  # type: ignore[arg-type]  # subclasses are dataclasses
         return {f.name: getattr(self, f.name) for f in fields}
 
-    # -- defaults for subclasses ----------------------------------------------
     def _block(self, X, Y):  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _diag(self, X):
-        return np.array([self._block(x[None], x[None])[0, 0] for x in X])
+        return np.array([self._block(X[i : i + 1], X[i : i + 1])[0, 0] for i in range(X.shape[0])])
 
     def _require_gradient(self):
         if not self.differentiable:
@@ -357,9 +270,7 @@ class Kernel:
 
 
 def _set_params(kernel, **params):
-    """Store validated parameters on a frozen dataclass as plain Python
-    numbers (a NumPy float32 width would otherwise make every product with it
-    float32)."""
+    """Store validated parameters on a frozen dataclass as plain Python numbers."""
     for name, value in params.items():
         object.__setattr__(kernel, name, value)
 
@@ -370,26 +281,21 @@ def _in_dtype_of(out, t):
     return out.astype(dtype if dtype.kind == "f" else np.float64, copy=False)
 
 
+_RESCALE = (
+    "rescale the data (e.g. with sklearn.preprocessing.StandardScaler) or choose milder "
+    "kernel parameters"
+)
+
+
 def _refuse_overflow(out, kernel, what, names):
-    """Refuse a result that is not finite for finite input: its true value
-    lies beyond the largest float."""
-    return refuse_overflow(
-        out,
-        f"the {what} of {kernel!r}",
-        names,
-        "rescale the data (e.g. with sklearn.preprocessing."
-        "StandardScaler) or choose milder kernel parameters",
-    )
+    """Refuse a result that is not finite for finite input (beyond the largest float)."""
+    return refuse_overflow(out, f"the {what} of {kernel!r}", names, _RESCALE)
 
 
 def _check_inverse(out, kernel, name):
     """Refuse an inverse map whose answer overflowed (an extreme width)."""
-    return refuse_overflow(
-        out,
-        f"the input-space answers of the inverse of {kernel!r}",
-        f"{name!r}",
-        "the kernel's 'gamma' is too extreme for them",
-    )
+    what = f"the input-space answers of the inverse of {kernel!r}"
+    return refuse_overflow(out, what, f"{name!r}", "the kernel's 'gamma' is too extreme for them")
 
 
 def _warn_clipped(n_bad, what, interval, kernel):

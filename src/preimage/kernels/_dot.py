@@ -12,35 +12,29 @@ from preimage._utils.validation import (
     check_real_array,
 )
 from preimage.kernels._base import Kernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
+from preimage.kernels._docs import fill
 from preimage.kernels._pairwise import map_rows_inplace, squared_norms
 
 __all__ = ["DotProductKernel", "LinearKernel", "PolynomialKernel", "SigmoidKernel"]
 
 
+@fill
 class DotProductKernel(Kernel):
     r"""Base class of the dot-product kernels, :math:`k(x, y) = f(\langle x, y \rangle)`.
 
-    The gradient is :math:`\nabla_z k(z, x) = f'(\langle z, x \rangle)\, x`;
-    :math:`k(z, z) = f(\|z\|^2)` has gradient :math:`2 f'(\|z\|^2)\, z`.
-    Where f is invertible, :meth:`inner_product_from_value` gives back
-    :math:`\langle x, y \rangle`, the basis of Schölkopf et al.'s exact
-    pre-image (1999, Sec. IV-A): if
-    :math:`\Psi = \sum_i \gamma_i \phi(x_i)` has a pre-image z, then for an
-    orthonormal basis :math:`(e_j)` of the input space
+    The gradient is :math:`\nabla_z k(z, x) = f'(\langle z, x \rangle)\, x`.
+    :meth:`inner_product_from_value` inverts f, the basis of the exact
+    pre-image: if :math:`\Psi = \sum_i \gamma_i \phi(x_i)` has one, then
+    for an orthonormal basis :math:`(e_j)` of the input space
 
     .. math:: z = \sum_j f^{-1}\Big(\sum_i \gamma_i k(x_i, e_j)\Big)\, e_j.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. IV-A.
+    %(Schoelkopf)s
 
     Examples
     --------
-    The cubic kernel :math:`\langle x, y \rangle^3`, inverted back to the
-    inner product:
-
     >>> import numpy as np
     >>> from preimage.kernels import PolynomialKernel
     >>> k = PolynomialKernel(degree=3, gamma=1.0, coef0=0.0)
@@ -55,74 +49,42 @@ class DotProductKernel(Kernel):
     invertible = True
 
     def profile(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        r"""Return the profile :math:`f(t)` elementwise.
-
-        Parameters
-        ----------
-        t : ndarray
-            Inner products :math:`t = \langle x, y \rangle`.
-
-        Returns
-        -------
-        ndarray
-            The kernel values, of the shape of `t`.
+        """Return the profile :math:`f(t)` elementwise.
+        %(t)s
         """
         raise NotImplementedError
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        r"""Return the derivative :math:`f'(t)` of the profile elementwise.
+        """Return the derivative :math:`f'(t)` of the profile elementwise.
+        %(t)s
+        """
+        raise NotImplementedError
 
-        Parameters
-        ----------
-        t : ndarray
-            Inner products :math:`t = \langle x, y \rangle`.
-
-        Returns
-        -------
-        ndarray
-            The derivatives in t, of the shape of `t`.
+    def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """Return :math:`f^{-1}(k)` elementwise, unchecked (see :meth:`inner_product_from_value`).
+        %(k)s
         """
         raise NotImplementedError
 
     def _block(self, X, Y):
-        G = X @ Y.T
-        return map_rows_inplace(self._profile_inplace, G)
+        return map_rows_inplace(self._profile_inplace, X @ Y.T)
 
-    def _profile_inplace(self, block):
+    def _profile_inplace(self, block, rows):
         block[...] = self.profile(block)
 
     def _diag(self, X):
         return self.profile(squared_norms(X))
 
     def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        r"""Return the kernel block and the profile's derivative for all pairs.
-
-        Both :math:`f(\langle z, x \rangle)` and
-        :math:`f'(\langle z, x \rangle)` come from one product.
-
-        Parameters
-        ----------
-        Z : ndarray of shape (m, d)
-            Points, validated by the caller (unchecked, as in
-            :meth:`RadialKernel.block_and_derivative`).
-        X : ndarray of shape (n, d)
-            Second arguments, validated by the caller.
-
-        Returns
-        -------
-        K : ndarray of shape (m, n)
-            The kernel values :math:`f(\langle z_j, x_i \rangle)`.
-        D : ndarray of shape (m, n)
-            The derivatives :math:`f'(\langle z_j, x_i \rangle)`.
+        r"""Return :math:`f(\langle z, x \rangle)` and :math:`f'(\langle z, x \rangle)` from one product.
+        %(ZX)s
         """
         t = Z @ X.T
         return self.profile(t), self.profile_derivative(t)
 
     def _gradient(self, Z, X, weights):
         D = self.profile_derivative(Z @ X.T)
-        if weights is None:
-            return D[:, :, None] * X[None, :, :]
-        return (D * weights) @ X
+        return D[:, :, None] * X[None, :, :] if weights is None else (D * weights) @ X
 
     def _diag_gradient(self, Z):
         return 2 * self.profile_derivative(squared_norms(Z))[:, None] * Z
@@ -130,43 +92,14 @@ class DotProductKernel(Kernel):
     def inner_product_from_value(self, values: ArrayLike) -> np.ndarray:
         r"""Return the input inner product :math:`\langle x, y \rangle = f^{-1}(k(x, y))`.
 
-        Values outside the range of f are clipped with a
-        :class:`~preimage.exceptions.NumericalWarning`. Where f is not
-        invertible on the whole line (even-degree polynomials, see
-        :attr:`invertible`), one branch is returned, as the kernel class
-        documents.
-
-        Parameters
-        ----------
-        values : array-like
-            Kernel values :math:`k(x, y)`.
-
-        Returns
-        -------
-        ndarray
-            The inner products, of the shape of `values`.
+        Values outside the range of f are clipped with a warning; where f is
+        not invertible (:attr:`invertible`), one branch is returned.
+        %(values)s
         """
         values = check_real_array(values, "values")
         with np.errstate(over="ignore"):  # an overflow is refused just below
             out = self.inverse_profile(values)
         return _check_inverse(out, self, "values")
-
-    def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """Return the inverse profile :math:`f^{-1}(k)` elementwise, unchecked.
-
-        See :meth:`inner_product_from_value` for the checked map.
-
-        Parameters
-        ----------
-        k : ndarray
-            Kernel values.
-
-        Returns
-        -------
-        ndarray
-            The inner products, of the shape of `k`.
-        """
-        raise NotImplementedError
 
 
 def _scaled(t, gamma, coef0):
@@ -175,23 +108,17 @@ def _scaled(t, gamma, coef0):
     return np.multiply(t, gamma, dtype=np.float64) + coef0
 
 
+@fill
 @dataclass(frozen=True)
 class LinearKernel(DotProductKernel):
     r"""Linear kernel, :math:`k(x, y) = \langle x, y \rangle`.
 
-    The feature map :math:`\phi` is the identity. With it every pre-image
-    problem has the answer of linear algebra, which makes it the reference
-    case of the tests: Schölkopf et al.'s exact pre-image (1999, Sec. IV-A)
-    with f the identity is the expansion itself,
-
-    .. math:: z = \sum_j \Big(\sum_i \gamma_i \langle x_i, e_j \rangle\Big)\, e_j
-              = \sum_i \gamma_i x_i.
+    The feature map is the identity: the exact pre-image of
+    :math:`\sum_i \gamma_i \phi(x_i)` is :math:`\sum_i \gamma_i x_i`.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. IV-A.
+    %(Schoelkopf)s
 
     Examples
     --------
@@ -203,32 +130,14 @@ class LinearKernel(DotProductKernel):
     """
 
     def profile(self, t: np.ndarray) -> np.ndarray:
-        r"""Return the profile :math:`f(t) = t`.
-
-        Parameters
-        ----------
-        t : ndarray
-            Inner products :math:`t = \langle x, y \rangle`.
-
-        Returns
-        -------
-        ndarray
-            `t` itself.
+        """Return the profile :math:`f(t) = t`.
+        %(t)s
         """
         return t
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:
-        r"""Return the derivative :math:`f'(t) = 1` elementwise.
-
-        Parameters
-        ----------
-        t : ndarray
-            Inner products :math:`t = \langle x, y \rangle`.
-
-        Returns
-        -------
-        ndarray
-            Ones, of the shape and dtype of `t`.
+        """Return the derivative :math:`f'(t) = 1` elementwise.
+        %(t)s
         """
         return np.ones_like(t)
 
@@ -237,64 +146,34 @@ class LinearKernel(DotProductKernel):
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         """Return the inverse profile :math:`f^{-1}(k) = k`.
-
-        Parameters
-        ----------
-        k : ndarray
-            Kernel values.
-
-        Returns
-        -------
-        ndarray
-            `k` itself: the inner products.
+        %(k)s
         """
         return k
 
 
+@fill
 @dataclass(frozen=True)
 class PolynomialKernel(DotProductKernel):
     r"""Polynomial kernel, :math:`k(x, y) = (\gamma \langle x, y \rangle + c_0)^p`.
 
-    Homogeneous when ``coef0 = 0``: Mika et al. (1999) write
-    :math:`(x \cdot y)^d`.
-
     Parameters
     ----------
-    degree : int, default=3
-        The degree :math:`p \ge 1`.
-    gamma : float, default=1.0
-        Scale of the inner product, > 0.
-    coef0 : float, default=1.0
-        The constant :math:`c_0`.
+    %(degree)s
+    %(gamma_dot)s
+    %(coef0)s
 
     Notes
     -----
-    For odd p the profile is invertible on the real line,
-
-    .. math:: \langle x, y \rangle
-              = \frac{\operatorname{sign}(k)\, |k|^{1/p} - c_0}{\gamma},
-
-    and Schölkopf et al.'s exact pre-image applies. For even p it is not (the
-    two inner products with :math:`\gamma \langle x, y \rangle + c_0 = \pm s`
-    give the same value :math:`s^p`): :meth:`inner_product_from_value` then
-    returns the branch with :math:`\gamma \langle x, y \rangle + c_0 \ge 0`,
-    which is right whenever that holds (non-negative data and
-    :math:`c_0 \ge 0`, e.g. pixels), and clips negative values with a
-    warning.
+    For odd p the profile is invertible on the real line. For even p,
+    :meth:`inner_product_from_value` returns the branch with
+    :math:`\gamma \langle x, y \rangle + c_0 \ge 0` (right for non-negative
+    data and :math:`c_0 \ge 0`, e.g. pixels).
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999, Sec. 1.
-
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. IV-A.
-
-    P. Honeine and C. Richard, "A closed-form solution for the pre-image
-    problem in kernel-based machines", J. Signal Processing Systems 65(3),
-    2011, Table 1.
+    %(Mika)s
+    %(Schoelkopf)s
+    Honeine and Richard (2011), Table 1.
 
     Examples
     --------
@@ -311,9 +190,7 @@ class PolynomialKernel(DotProductKernel):
     gamma: float = 1.0
     coef0: float = 1.0
 
-    # (γ⟨x, y⟩ + c₀)^p of large data exceeds the float range: the profile
-    # overflows to inf silently, public blocks refuse it with a named error and
-    # the solvers treat it as a failed step.
+    # (γ⟨x, y⟩ + c₀)^p of large data overflows: public blocks refuse it by name.
     may_overflow = True
 
     def __post_init__(self):
@@ -330,40 +207,21 @@ class PolynomialKernel(DotProductKernel):
         return self.degree % 2 == 1
 
     def profile(self, t: np.ndarray) -> np.ndarray:
-        r"""Return the profile :math:`f(t) = (\gamma t + c_0)^p` elementwise.
-
-        Parameters
-        ----------
-        t : ndarray
-            Inner products :math:`t = \langle x, y \rangle`.
-
-        Returns
-        -------
-        ndarray
-            The kernel values, of the shape and floating dtype of `t`; inf
-            where they overflow.
+        r"""Return the profile :math:`f(t) = (\gamma t + c_0)^p` elementwise (inf where it overflows).
+        %(t)s
         """
         with np.errstate(over="ignore", invalid="ignore"):
             return _in_dtype_of(_scaled(t, self.gamma, self.coef0) ** self.degree, t)
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:
         r"""Return the derivative :math:`f'(t) = p \gamma (\gamma t + c_0)^{p-1}` elementwise.
-
-        Parameters
-        ----------
-        t : ndarray
-            Inner products :math:`t = \langle x, y \rangle`.
-
-        Returns
-        -------
-        ndarray
-            The derivatives in t, of the shape and floating dtype of `t`.
+        %(t)s
         """
         with np.errstate(over="ignore", invalid="ignore"):
             base = _scaled(t, self.gamma, self.coef0) ** (self.degree - 1)
             return _in_dtype_of(self.degree * (self.gamma * base), t)
 
-    def _profile_inplace(self, block):
+    def _profile_inplace(self, block, rows):
         with np.errstate(over="ignore", invalid="ignore"):
             np.multiply(block, self.gamma, out=block, dtype=np.float64, casting="same_kind")
             np.add(block, self.coef0, out=block, dtype=np.float64, casting="same_kind")
@@ -371,21 +229,11 @@ class PolynomialKernel(DotProductKernel):
                 np.power(block, self.degree, out=block)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
-        r"""Return the inverse profile :math:`f^{-1}(k) = (k^{1/p} - c_0)/\gamma` elementwise.
+        r"""Return :math:`f^{-1}(k) = (k^{1/p} - c_0)/\gamma` elementwise.
 
-        For odd p the real root :math:`\operatorname{sign}(k)\, |k|^{1/p}`;
-        for even p the non-negative root, with negative values clipped to 0
-        and a :class:`~preimage.exceptions.NumericalWarning`.
-
-        Parameters
-        ----------
-        k : ndarray
-            Kernel values.
-
-        Returns
-        -------
-        ndarray
-            The inner products, of the shape of `k`.
+        For odd p the real root; for even p the non-negative root (negative
+        values clipped to 0 with a warning).
+        %(k)s
         """
         p = self.degree
         if p % 2 == 1:
@@ -396,30 +244,21 @@ class PolynomialKernel(DotProductKernel):
         return (root - self.coef0) / self.gamma
 
 
+@fill
 @dataclass(frozen=True)
 class SigmoidKernel(DotProductKernel):
     r"""Sigmoid kernel, :math:`k(x, y) = \tanh(\gamma \langle x, y \rangle + c_0)`.
 
-    Not positive definite for all parameters, but invertible:
-
-    .. math:: \langle x, y \rangle
-              = \frac{\operatorname{artanh}(k) - c_0}{\gamma}, \qquad |k| < 1
-
-    (Schölkopf et al. 1999, Sec. IV-A). Values at or beyond :math:`\pm 1` are
-    clipped with a warning.
+    Not positive definite for all parameters, but invertible.
 
     Parameters
     ----------
-    gamma : float, default=1.0
-        Scale of the inner product, > 0.
-    coef0 : float, default=1.0
-        The constant :math:`c_0`.
+    %(gamma_dot)s
+    %(coef0)s
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. IV-A.
+    %(Schoelkopf)s
 
     Examples
     --------
@@ -443,16 +282,7 @@ class SigmoidKernel(DotProductKernel):
 
     def profile(self, t: np.ndarray) -> np.ndarray:
         r"""Return the profile :math:`f(t) = \tanh(\gamma t + c_0)` elementwise.
-
-        Parameters
-        ----------
-        t : ndarray
-            Inner products :math:`t = \langle x, y \rangle`.
-
-        Returns
-        -------
-        ndarray
-            The kernel values, of the shape and floating dtype of `t`.
+        %(t)s
         """
         # γt overflowing to ±inf is the intended answer here: tanh(±inf) = ±1.
         with np.errstate(over="ignore"):
@@ -460,36 +290,17 @@ class SigmoidKernel(DotProductKernel):
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:
         r"""Return the derivative :math:`f'(t) = \gamma (1 - \tanh^2(\gamma t + c_0))` elementwise.
-
-        Parameters
-        ----------
-        t : ndarray
-            Inner products :math:`t = \langle x, y \rangle`.
-
-        Returns
-        -------
-        ndarray
-            The derivatives in t, of the shape and floating dtype of `t`.
+        %(t)s
         """
         with np.errstate(over="ignore"):
             s = np.tanh(_scaled(t, self.gamma, self.coef0))
             return _in_dtype_of(self.gamma * (1 - s * s), t)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
-        r"""Return the inverse profile :math:`f^{-1}(k) = (\operatorname{artanh}(k) - c_0)/\gamma`.
+        r"""Return :math:`f^{-1}(k) = (\operatorname{artanh}(k) - c_0)/\gamma`.
 
-        Values at or beyond :math:`\pm 1` are clipped just inside (-1, 1),
-        with a :class:`~preimage.exceptions.NumericalWarning`.
-
-        Parameters
-        ----------
-        k : ndarray
-            Kernel values.
-
-        Returns
-        -------
-        ndarray
-            The inner products, of the shape of `k`.
+        Values at or beyond :math:`\pm 1` are clipped inside (-1, 1) with a warning.
+        %(k)s
         """
         _warn_clipped(int((np.abs(k) >= 1).sum()), "kernel values", "(-1, 1)", self)
         limit = np.nextafter(1.0, 0.0)

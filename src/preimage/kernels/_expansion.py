@@ -1,13 +1,4 @@
-"""Feature-space expansions ``Ψ_j = Σ_i γ_ji φ(x_i)``.
-
-Kernel machines give their answers as such expansions: a kernel PCA projection,
-an SVM weight vector, a kernel dependency estimate. Every pre-image method
-takes one and looks for z with ``φ(z) ≈ Ψ``, minimising
-
-    ‖Ψ − φ(z)‖² = γᵀKγ − 2 Σ_i γ_i k(x_i, z) + k(z, z),
-
-which :meth:`FeatureExpansion.distance2` evaluates through the kernel alone.
-"""
+"""Feature-space expansions ``Ψ_j = Σ_i γ_ji φ(x_i)``, the answers of kernel machines."""
 
 from __future__ import annotations
 
@@ -19,21 +10,18 @@ import numpy as np
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d, refuse_overflow
 from preimage.kernels import Kernel
+from preimage.kernels._docs import fill
 
 __all__ = ["FeatureExpansion"]
 
 
 def _refuse_overflow(values, what, name):
-    """Refuse feature-space quantities beyond the float range, naming the
-    argument that put them there."""
-    return refuse_overflow(
-        values,
-        f"the feature-space {what}",
-        name,
-        f"the kernel or the coefficients are too large there; rescale {name}",
-    )
+    """Refuse feature-space quantities beyond the float range, naming the argument."""
+    hint = f"the kernel or the coefficients are too large there; rescale {name}"
+    return refuse_overflow(values, f"the feature-space {what}", name, hint)
 
 
+@fill
 class FeatureExpansion:
     r"""Feature-space expansions over one shared support.
 
@@ -41,54 +29,31 @@ class FeatureExpansion:
 
     .. math:: \Psi_j = \sum_{i=1}^n \gamma_{ji}\, \phi(x_i), \qquad j = 1, \dots, m,
 
-    are the answers of kernel machines: a kernel PCA projection, an SVM weight
-    vector, a kernel dependency estimate. Every pre-image method takes one and
-    looks for a point :math:`z` with :math:`\phi(z) \approx \Psi_j`, minimising
-    the residual that the kernel alone evaluates (:meth:`distance2`):
+    are the answers of kernel machines. A pre-image method looks for z with
+    :math:`\phi(z) \approx \Psi_j`, minimising the residual (:meth:`distance2`):
 
     .. math::
 
         \|\Psi_j - \phi(z)\|^2 = \gamma_j^\top K \gamma_j
-            - 2 \sum_{i=1}^n \gamma_{ji}\, k(x_i, z) + k(z, z),
-
-    with :math:`K_{il} = k(x_i, x_l)` the Gram matrix of the support.
+            - 2 \sum_{i=1}^n \gamma_{ji}\, k(x_i, z) + k(z, z).
 
     Parameters
     ----------
     coef : array of shape (m, n) or (n,)
-        Coefficients :math:`\gamma_{ji}`; a 1-D array is one expansion.
+        Coefficients :math:`\gamma_{ji}` (attribute of shape (m, n)); 1-D is one expansion.
     support : array of shape (n, d) or None
-        The support points :math:`x_i`. None when only a precomputed kernel is
-        known; then only :meth:`norm2` is available.
+        The support points :math:`x_i`; None for a precomputed kernel (then
+        only :meth:`norm2` is available).
     kernel : Kernel or None
-        The kernel :math:`k(x, y) = \langle \phi(x), \phi(y) \rangle` that
-        defines :math:`\phi`.
+        The kernel that defines :math:`\phi`.
     norm2 : array of shape (m,), optional
-        The squared norms :math:`\|\Psi_j\|^2` when the caller knows them in
-        closed form (kernel PCA does); otherwise they are computed on first use
-        as :math:`\gamma_j^\top K \gamma_j`, streaming over row blocks of
-        :math:`K` so that memory stays bounded.
-
-    Attributes
-    ----------
-    coef : ndarray of shape (m, n)
-        The coefficients, one row per expansion.
-    support : ndarray of shape (n, d) or None
-        The support points.
-    kernel : Kernel or None
-        The kernel.
+        The squared norms :math:`\|\Psi_j\|^2` when known in closed form
+        (kernel PCA); otherwise computed on first use.
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999 (eq. 7: the residual written with
-    the kernel).
-
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999
-    (Sec. IV: feature-space expansions and their pre-images).
+    Mika et al. (1999), eq. 7.
+    Schölkopf et al. (1999), Sec. IV.
 
     Examples
     --------
@@ -105,8 +70,7 @@ class FeatureExpansion:
     """
 
     coef: np.ndarray
-    # The support points and kernel, or None for an expansion of a precomputed
-    # kernel (the methods that need them call _require_kernel first).
+    # None for an expansion of a precomputed kernel (see _require_kernel).
     support: Any
     kernel: Any
 
@@ -151,10 +115,7 @@ class FeatureExpansion:
 
     @classmethod
     def of_points(cls, Z: ArrayLike, kernel: Kernel) -> FeatureExpansion:
-        r"""Return the images :math:`\phi(z_j)` themselves, as expansions.
-
-        Expansion j has the coefficients :math:`\gamma_{ji} = \delta_{ji}`
-        over the support `Z`, so that :math:`\Psi_j = \phi(z_j)`.
+        r"""Return the images :math:`\phi(z_j)` themselves, as expansions (coefficients :math:`\delta_{ji}`).
 
         Parameters
         ----------
@@ -171,7 +132,6 @@ class FeatureExpansion:
         Z = check_array_2d(Z, "Z")
         return cls(np.eye(Z.shape[0], dtype=Z.dtype), Z, kernel)
 
-    # -- shape -----------------------------------------------------------------
     def __len__(self) -> int:
         return self.coef.shape[0]
 
@@ -192,10 +152,8 @@ class FeatureExpansion:
 
     def __getitem__(self, index: int | slice | Sequence[int] | np.ndarray) -> FeatureExpansion:
         """The sub-collection of expansions selected by `index`."""
-        index = np.arange(len(self))[index]
-        index = np.atleast_1d(index)
-        # Parts of a validated expansion: nothing to check again (the solvers
-        # take one expansion at a time, over a support of any size).
+        index = np.atleast_1d(np.arange(len(self))[index])
+        # Parts of a validated expansion: nothing to check again.
         sub = object.__new__(FeatureExpansion)
         sub.coef, sub.support, sub.kernel = self.coef[index], self.support, self.kernel
         sub._norm2 = None if self._norm2 is None else self._norm2[index]
@@ -207,7 +165,6 @@ class FeatureExpansion:
             f"n_support={self.n_support}, kernel={self.kernel!r})"
         )
 
-    # -- feature-space quantities ----------------------------------------------
     def _require_kernel(self):
         if self.support is None:
             raise ValueError(
@@ -218,9 +175,7 @@ class FeatureExpansion:
     def norm2(self) -> np.ndarray:
         r"""Return the squared norms :math:`\|\Psi_j\|^2 = \gamma_j^\top K \gamma_j`.
 
-        They are computed once, over row blocks of the Gram matrix :math:`K`
-        so that memory stays bounded, and kept; those given as `norm2` at
-        construction are returned as they are.
+        Computed once, over row blocks of :math:`K` (bounded memory), and kept.
 
         Returns
         -------
@@ -266,8 +221,7 @@ class FeatureExpansion:
 
         Parameters
         ----------
-        Z : array of shape (m, d)
-            One point :math:`z_j` per expansion.
+        %(Z_paired)s
 
         Returns
         -------
@@ -276,39 +230,28 @@ class FeatureExpansion:
         """
         Z = self._check_paired(Z)
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-            out = self._inner(Z, self._block(Z, self.support))
+            out = np.einsum("ji,ji->j", self.coef, self._block(Z, self.support))
         return _refuse_overflow(out, "inner products", "'Z'")
-
-    def _inner(self, Z, K_zx):
-        return np.einsum("ji,ji->j", self.coef, K_zx)
 
     def distance2(
         self, Z: ArrayLike, *, check_input: bool = True, overflow: str = "raise"
     ) -> np.ndarray:
         r"""Return the residuals :math:`\|\Psi_j - \phi(z_j)\|^2`.
 
-        The residual is what every pre-image method minimises:
-
         .. math::
 
             \|\Psi_j - \phi(z_j)\|^2 = \|\Psi_j\|^2
-                - 2 \sum_{i=1}^n \gamma_{ji}\, k(x_i, z_j) + k(z_j, z_j).
+                - 2 \sum_{i=1}^n \gamma_{ji}\, k(x_i, z_j) + k(z_j, z_j),
 
-        Rounding can make it slightly negative when :math:`\Psi_j = \phi(z_j)`;
-        it is clamped at 0.
+        clamped at 0 (rounding).
 
         Parameters
         ----------
-        Z : array of shape (m, d)
-            One point :math:`z_j` per expansion.
-        check_input : bool, default=True
-            Validate `Z`, as in :meth:`preimage.kernels.Kernel.block`; False
-            trusts the caller.
+        %(Z_paired)s
+        %(check_input)s
         overflow : {"raise", "ignore"}, default="raise"
-            Where the residual is not finite (the kernel overflows at
-            :math:`z_j`), ``"raise"`` refuses it with a ValueError naming 'Z'
-            and ``"ignore"`` reports it as inf, a point to avoid (the solvers'
-            use).
+            A residual that is not finite is refused with a ValueError naming
+            'Z', or (``"ignore"``) reported as inf, a point to avoid.
 
         Returns
         -------
@@ -321,7 +264,7 @@ class FeatureExpansion:
             K_zx = self._block(Z, self.support)
             d2 = (
                 norm2
-                - 2 * self._inner(Z, K_zx)
+                - 2 * np.einsum("ji,ji->j", self.coef, K_zx)
                 + self.kernel.diag(Z, check_input=False, overflow="ignore")
             )
         if overflow != "ignore":
@@ -340,8 +283,7 @@ class FeatureExpansion:
 
         Parameters
         ----------
-        Z : array of shape (m, d)
-            One point :math:`z_j` per expansion.
+        %(Z_paired)s
 
         Returns
         -------

@@ -1,8 +1,5 @@
-"""The kernels by name: :data:`KERNELS`, the one list of them.
-
-Its names are known without importing the kernels (the command line offers
-them at ``--help``); a kernel's class is imported when it is looked up.
-"""
+"""The kernels by name, :data:`KERNELS`, known without importing them (a class
+is imported when it is looked up)."""
 
 from preimage._utils.lazy import LazyRegistry
 

@@ -9,42 +9,27 @@ import numpy as np
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, check_real_array
 from preimage.kernels._base import Kernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
+from preimage.kernels._docs import fill
 from preimage.kernels._pairwise import map_rows_inplace, scaled_squared_distances
 
 __all__ = ["RadialKernel", "GaussianKernel", "LaplacianKernel"]
 
 
+@fill
 class RadialKernel(Kernel):
     r"""Base class of the radial kernels, :math:`k(x, y) = f(\|x - y\|^2)`.
 
-    Subclasses define the profile :math:`f` (:meth:`profile`), its derivative
-    :math:`f'` and its inverse. The gradient in z is
-
-    .. math:: \nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x),
-
-    so a weighted sum of gradients is two matrix products. Since
-    :math:`k(x, x) = f(0)`,
-
-    .. math:: \|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2),
-
-    which :meth:`distance2_from_feature_distance2` inverts (Kwok & Tsang 2003).
+    Subclasses define :meth:`profile`, :meth:`profile_derivative` and
+    :meth:`inverse_profile`. The gradient in z is
+    :math:`\nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x)`.
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999, Sec. 3 (kernels of
-    :math:`\|x - y\|^2` and their gradient).
-
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    IEEE Trans. Neural Networks 15(6), 2004 (ICML 2003).
+    Mika et al. (1999), Sec. 3.
+    Kwok and Tsang (2004).
 
     Examples
     --------
-    The Gaussian kernel :math:`f(r^2) = \exp(-r^2/2)`, at two points a squared
-    distance 2 apart, and back from the feature-space distance to the input
-    distance:
-
     >>> import numpy as np
     >>> from preimage.kernels import GaussianKernel
     >>> k = GaussianKernel(gamma=0.5)
@@ -56,57 +41,26 @@ class RadialKernel(Kernel):
     """
 
     stationary = True
+    #: The open interval of kernel values f maps onto (for clipping).
+    value_range = (0.0, 1.0)
 
     def profile(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        r"""Return the profile :math:`f(r^2)` elementwise.
-
-        Parameters
-        ----------
-        r2 : ndarray
-            Squared distances :math:`r^2 = \|x - y\|^2`.
-
-        Returns
-        -------
-        ndarray
-            The kernel values, of the shape of `r2`.
+        """Return the profile :math:`f(r^2)` elementwise.
+        %(r2)s
         """
         raise NotImplementedError
 
     def profile_derivative(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        r"""Return the derivative :math:`f'(r^2)` of the profile elementwise.
-
-        Parameters
-        ----------
-        r2 : ndarray
-            Squared distances :math:`r^2 = \|x - y\|^2`.
-
-        Returns
-        -------
-        ndarray
-            The derivatives in :math:`r^2`, of the shape of `r2`.
+        """Return the derivative :math:`f'(r^2)` of the profile elementwise.
+        %(r2)s
         """
         raise NotImplementedError
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """Return the inverse profile :math:`f^{-1}(k)` elementwise, unchecked.
-
-        For values inside the range of f: no clipping, no check (see
-        :meth:`distance2_from_value` for the checked map).
-
-        Parameters
-        ----------
-        k : ndarray
-            Kernel values inside the range of f.
-
-        Returns
-        -------
-        ndarray
-            The squared distances, of the shape of `k`.
+        """Return :math:`f^{-1}(k)` elementwise, unchecked (see :meth:`distance2_from_value`).
+        %(k)s
         """
         raise NotImplementedError
-
-    #: The open interval of kernel values f maps onto (for clipping).
-    value_range = (0.0, 1.0)
 
     def _block(self, X, Y):
         return self.profile(scaled_squared_distances(X, Y))
@@ -115,26 +69,8 @@ class RadialKernel(Kernel):
         return np.full(X.shape[0], self.profile(np.zeros(1, dtype=X.dtype))[0])
 
     def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        r"""Return the kernel block and the profile's derivative for all pairs.
-
-        Both :math:`f(\|z - x\|^2)` and :math:`f'(\|z - x\|^2)` come from
-        one distance block: the two things a fixed-point step needs.
-
-        Parameters
-        ----------
-        Z : ndarray of shape (m, d)
-            Points, validated by the caller (no checks: values beyond the
-            float range come back as they are, which the fixed point treats as
-            a failed step).
-        X : ndarray of shape (n, d)
-            Second arguments, validated by the caller.
-
-        Returns
-        -------
-        K : ndarray of shape (m, n)
-            The kernel values :math:`f(\|z_j - x_i\|^2)`.
-        D : ndarray of shape (m, n)
-            The derivatives :math:`f'(\|z_j - x_i\|^2)`.
+        r"""Return :math:`f(\|z - x\|^2)` and :math:`f'(\|z - x\|^2)` from one distance block.
+        %(ZX)s
         """
         r2 = scaled_squared_distances(Z, X)
         return self.profile(r2), self.profile_derivative(r2)
@@ -149,38 +85,17 @@ class RadialKernel(Kernel):
     def distance2_from_value(self, values: ArrayLike) -> np.ndarray:
         r"""Return the squared input distance :math:`\|x - y\|^2 = f^{-1}(k(x, y))`.
 
-        Values outside the range of f (rounding, or an expansion that is no
-        kernel value at all) are clipped into it with a
-        :class:`~preimage.exceptions.NumericalWarning`.
-
-        Parameters
-        ----------
-        values : array-like
-            Kernel values :math:`k(x, y)`.
-
-        Returns
-        -------
-        ndarray
-            The squared distances, of the shape of `values`.
+        Values outside the range of f are clipped into it with a warning.
+        %(values)s
         """
-        return self._clipped_inverse(check_real_array(values, "values"), "values")
-
-    def _clipped_inverse(self, values, name):
-        lo, hi = self.value_range
-        tiny = np.finfo(float).tiny
-        bad = (values <= lo) | (values > hi)
-        _warn_clipped(int(bad.sum()), "kernel values", f"({lo}, {hi}]", self)
-        with np.errstate(over="ignore"):  # an overflow is refused just below
-            out = self.inverse_profile(np.clip(values, lo + tiny, hi))
-        return _check_inverse(out, self, name)
+        values = check_real_array(values, "values")
+        return _clipped_inverse(self, values, "values", self.inverse_profile, *self.value_range)
 
     def distance2_from_feature_distance2(self, d2: ArrayLike) -> np.ndarray:
         r"""Return the squared input distance from a squared feature-space distance.
 
         Inverts :math:`\|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2)`;
-        for the Gaussian :math:`\exp(-\gamma r^2)` this is
-        :math:`r^2 = -\ln(1 - \tilde d^2/2)/\gamma` (Kwok & Tsang 2003, valid
-        for :math:`\tilde d^2 < 2`, larger values are clipped with a warning).
+        values out of range are clipped with a warning.
 
         Parameters
         ----------
@@ -194,45 +109,39 @@ class RadialKernel(Kernel):
         """
         d2 = check_real_array(d2, "d2")
         f0 = float(self.profile(np.zeros(1))[0])
-        return self._clipped_inverse(f0 - d2 / 2, "d2")
+        return _clipped_inverse(self, f0 - d2 / 2, "d2", self.inverse_profile, *self.value_range)
 
 
-def _exp_inplace(block):
+def _clipped_inverse(kernel, values, name, inverse, lo, hi):
+    """``inverse`` of `values` clipped into ``(lo, hi]``, with a warning if any were not."""
+    _warn_clipped(
+        int(((values <= lo) | (values > hi)).sum()), "kernel values", f"({lo}, {hi}]", kernel
+    )
+    with np.errstate(over="ignore"):  # an overflow is refused just below
+        out = inverse(np.clip(values, lo + np.finfo(float).tiny, hi))
+    return _check_inverse(out, kernel, name)
+
+
+def _exp_inplace(block, rows=None):
     np.exp(block, out=block)
 
 
+@fill
 @dataclass(frozen=True)
 class GaussianKernel(RadialKernel):
     r"""Gaussian (RBF) kernel, :math:`k(x, y) = \exp(-\gamma \|x - y\|^2)`.
 
-    The papers write :math:`\exp(-\|x - y\|^2/c)` (Mika et al. 1999) or
-    :math:`\exp(-\|x - y\|^2/(2\sigma^2))` (Honeine & Richard 2011):
-    :math:`\gamma = 1/c = 1/(2\sigma^2)`.
+    The papers write :math:`\exp(-\|x - y\|^2/c)` or
+    :math:`\exp(-\|x - y\|^2/(2\sigma^2))`: :math:`\gamma = 1/c = 1/(2\sigma^2)`.
 
     Parameters
     ----------
-    gamma : float, default=1.0
-        Inverse width, > 0.
-
-    Notes
-    -----
-    The Gram block is one GEMM of width d + 2 that yields
-    :math:`-\gamma\|x - y\|^2` directly (operands :math:`[X, \|x\|^2, 1]` and
-    :math:`[2\gamma Y, -\gamma, -\gamma\|y\|^2]`), followed by a single pass
-    over the output that clamps the product's rounding to
-    :math:`-\gamma\|x - y\|^2 \le 0` and takes ``exp`` in place, on
-    cache-sized row blocks shared among the cores; float32 input stays
-    float32. The inverse profile is :math:`r^2 = -\ln(k)/\gamma`.
+    %(gamma)s
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999, Sec. 1 and 4.
-
-    P. Honeine and C. Richard, "A closed-form solution for the pre-image
-    problem in kernel-based machines", J. Signal Processing Systems 65(3),
-    2011, Table 1.
+    Mika et al. (1999), Sec. 1 and 4.
+    Honeine and Richard (2011), Table 1.
 
     Examples
     --------
@@ -270,36 +179,16 @@ class GaussianKernel(RadialKernel):
 
     def profile(self, r2: np.ndarray) -> np.ndarray:
         r"""Return the profile :math:`f(r^2) = \exp(-\gamma r^2)` elementwise.
-
-        Parameters
-        ----------
-        r2 : ndarray
-            Squared distances :math:`r^2 = \|x - y\|^2`.
-
-        Returns
-        -------
-        ndarray
-            The kernel values, of the shape and floating dtype of `r2`.
+        %(r2)s
         """
-        # γr² overflowing to inf is the intended answer: exp(−inf) = 0. The
-        # product is formed in float64, so that a γ beyond float32's range
-        # still gives exp(−γ·0) = 1.
+        # γr² = inf is intended (exp(−inf) = 0); float64, so that a γ beyond
+        # float32's range still gives exp(−γ·0) = 1.
         with np.errstate(over="ignore"):
             return _in_dtype_of(np.exp(np.multiply(r2, -self.gamma, dtype=np.float64)), r2)
 
     def profile_derivative(self, r2: np.ndarray) -> np.ndarray:
         r"""Return the derivative :math:`f'(r^2) = -\gamma \exp(-\gamma r^2)` elementwise.
-
-        Parameters
-        ----------
-        r2 : ndarray
-            Squared distances :math:`r^2 = \|x - y\|^2`.
-
-        Returns
-        -------
-        ndarray
-            The derivatives in :math:`r^2`, of the shape and floating dtype of
-            `r2`.
+        %(r2)s
         """
         return self._derivative_from_values(self.profile(r2))
 
@@ -310,20 +199,8 @@ class GaussianKernel(RadialKernel):
             return _in_dtype_of(np.multiply(K, -self.gamma, dtype=np.float64), K)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
-        r"""Return the inverse profile :math:`f^{-1}(k) = -\ln(k)/\gamma` elementwise, unchecked.
-
-        See :meth:`~preimage.kernels.RadialKernel.distance2_from_value` for the
-        checked map, which clips values outside (0, 1].
-
-        Parameters
-        ----------
-        k : ndarray
-            Kernel values in (0, 1].
-
-        Returns
-        -------
-        ndarray
-            The squared distances :math:`r^2`, of the shape of `k`.
+        r"""Return :math:`f^{-1}(k) = -\ln(k)/\gamma` elementwise, unchecked, for k in (0, 1].
+        %(k)s
         """
         return -np.log(k) / self.gamma
 
@@ -331,25 +208,8 @@ class GaussianKernel(RadialKernel):
         return scaled_squared_distances(X, Y, -self.gamma, out_map=_exp_inplace)
 
     def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        r"""Return the kernel block and the profile's derivative for all pairs.
-
-        The derivative is taken from the block itself, :math:`f' = -\gamma f`:
-        one GEMM and one ``exp`` for both.
-
-        Parameters
-        ----------
-        Z : ndarray of shape (m, d)
-            Points, validated by the caller (unchecked, as in
-            :meth:`~preimage.kernels.RadialKernel.block_and_derivative`).
-        X : ndarray of shape (n, d)
-            Second arguments, validated by the caller.
-
-        Returns
-        -------
-        K : ndarray of shape (m, n)
-            The kernel values :math:`\exp(-\gamma \|z_j - x_i\|^2)`.
-        D : ndarray of shape (m, n)
-            The derivatives :math:`-\gamma K`.
+        r"""Return the block K and the profile's derivative :math:`-\gamma K` (one ``exp``).
+        %(ZX)s
         """
         K = self._block(Z, X)
         return K, self._derivative_from_values(K)
@@ -362,33 +222,24 @@ class GaussianKernel(RadialKernel):
         return -2 * self.gamma * (W.sum(axis=1)[:, None] * Z - W @ X)
 
 
+@fill
 @dataclass(frozen=True)
 class LaplacianKernel(Kernel):
     r"""Laplacian kernel, :math:`k(x, y) = \exp(-\gamma \|x - y\|)`.
 
+    The gradient in z is :math:`-\gamma\, k(z, x)\, \partial \|z - x\| / \partial z`:
+    :math:`\operatorname{sign}(z - x)` for the l1 norm, :math:`(z - x)/\|z - x\|_2`
+    for the l2 norm (0 where z = x, a subgradient).
+
     Parameters
     ----------
-    gamma : float, default=1.0
-        Inverse width, > 0.
+    %(gamma)s
     norm : {"l1", "l2"}, default="l1"
-        ``"l1"`` is scikit-learn's ``laplacian_kernel`` (Manhattan distance);
-        ``"l2"`` the Euclidean (exponential) kernel, which is radial.
-
-    Notes
-    -----
-    The gradient in z is
-    :math:`-\gamma\, k(z, x)\, \partial \|z - x\| / \partial z`:
-    :math:`\operatorname{sign}(z - x)` for the l1 norm,
-    :math:`(z - x)/\|z - x\|_2` for the l2 norm (0 where z = x, a
-    subgradient). The inverse map gives the distance
-    :math:`\|x - y\| = -\ln(k)/\gamma` in the kernel's own norm.
+        ``"l1"``: scikit-learn's ``laplacian_kernel``; ``"l2"``: the exponential kernel.
 
     References
     ----------
-    P. Honeine and C. Richard, "A closed-form solution for the pre-image
-    problem in kernel-based machines", J. Signal Processing Systems 65(3),
-    2011, Table 1 (the l2 form,
-    :math:`\exp(-\|x - y\|/\sigma)`, so :math:`\gamma = 1/\sigma`).
+    Honeine and Richard (2011), Table 1 (l2, :math:`\gamma = 1/\sigma`).
 
     Examples
     --------
@@ -416,16 +267,13 @@ class LaplacianKernel(Kernel):
         if not isinstance(self.norm, str) or self.norm not in ("l1", "l2"):
             raise ValueError(f"'norm' must be 'l1' or 'l2', got {self.norm!r}")
 
-    def _distances(self, X, Y):
+    def _block(self, X, Y):
         # Direct differences, not the GEMM route: the square root would turn the
         # route's rounding in ‖x − y‖² into √eps-sized errors in ‖x − y‖.
         from scipy.spatial.distance import cdist
 
         metric = "cityblock" if self.norm == "l1" else "euclidean"
-        return cdist(X, Y, metric).astype(np.result_type(X, Y), copy=False)
-
-    def _block(self, X, Y):
-        D = self._distances(X, Y)
+        D = cdist(X, Y, metric).astype(np.result_type(X, Y), copy=False)
         # −γ‖x − y‖ overflowing to −inf is the intended answer (exp(−inf) = 0);
         # the product is formed in float64 so that 0·γ stays 0 in float32.
         with np.errstate(over="ignore"):
@@ -445,29 +293,13 @@ class LaplacianKernel(Kernel):
             with np.errstate(invalid="ignore", divide="ignore"):
                 direction = np.where(r[..., None] > 0, diff / r[..., None], 0.0)
         G = -self.gamma * K[:, :, None] * direction
-        if weights is None:
-            return G
-        return np.einsum("ij,ijk->ik", weights, G)
+        return G if weights is None else np.einsum("ij,ijk->ik", weights, G)
 
     def distance_from_value(self, values: ArrayLike) -> np.ndarray:
-        r"""Return the input distance :math:`\|x - y\| = -\ln(k)/\gamma` in the kernel's norm.
+        r"""Return the distance :math:`\|x - y\| = -\ln(k)/\gamma` in the kernel's norm.
 
-        Values outside (0, 1] are clipped with a
-        :class:`~preimage.exceptions.NumericalWarning`.
-
-        Parameters
-        ----------
-        values : array-like
-            Kernel values :math:`k(x, y)`.
-
-        Returns
-        -------
-        ndarray
-            The distances, of the shape of `values`.
+        Values outside (0, 1] are clipped with a warning.
+        %(values)s
         """
         values = check_real_array(values, "values")
-        bad = (values <= 0) | (values > 1)
-        _warn_clipped(int(bad.sum()), "kernel values", "(0, 1]", self)
-        with np.errstate(over="ignore"):  # an overflow is refused just below
-            out = -np.log(np.clip(values, np.finfo(float).tiny, 1.0)) / self.gamma
-        return _check_inverse(out, self, "values")
+        return _clipped_inverse(self, values, "values", lambda k: -np.log(k) / self.gamma, 0, 1)

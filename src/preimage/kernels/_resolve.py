@@ -1,14 +1,8 @@
-"""From scikit-learn's kernel spellings to kernel objects.
-
-Estimators accept ``kernel="rbf", gamma=None, degree=3, coef0=1``, a
-:class:`~preimage.kernels.Kernel` instance, a callable on pairs of samples
-(scikit-learn's convention) or ``"precomputed"``. This module resolves them,
-including the data-dependent default width, at fit time.
-"""
-
-from __future__ import annotations
+"""From scikit-learn's kernel spellings (``kernel="rbf", gamma=None, degree=3,
+coef0=1``, a kernel object or a callable) to kernel objects, at fit time."""
 
 from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -19,38 +13,27 @@ from preimage._utils.validation import check_array_2d
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._base import Kernel
-from preimage.kernels._dot import PolynomialKernel, SigmoidKernel
+from preimage.kernels._docs import fill
 from preimage.kernels._names import KERNELS
-from preimage.kernels._radial import GaussianKernel, LaplacianKernel
 
-__all__ = [
-    "SKLEARN_KERNELS",
-    "CallableKernel",
-    "PairwiseKernel",
-    "default_gamma",
-    "make_kernel",
-    "make_sklearn_kernel",
-]
+__all__ = ["SKLEARN_KERNELS", "CallableKernel", "PairwiseKernel", "default_gamma"]
+__all__ += ["make_kernel", "make_sklearn_kernel"]
 
 
+@fill
 @dataclass(frozen=True)
 class PairwiseKernel(Kernel):
     """A kernel evaluated by :func:`sklearn.metrics.pairwise.pairwise_kernels`.
 
-    Blocks of sparse matrices are computed without densifying them. It has
-    no gradient, so only pre-image methods that need none apply to it.
+    Sparse blocks are not densified. It has no gradient.
 
     Parameters
     ----------
     metric : str or callable
-        One of scikit-learn's kernel names (``"cosine"``, and ``"linear"``,
-        ``"rbf"``, ``"poly"``, ``"sigmoid"`` on sparse input, which the
-        library's own kernels do not take) or a callable on pairs of samples.
+        One of scikit-learn's kernel names or a callable on pairs of samples.
     params : dict, default={}
-        Keyword arguments of the kernel; those it does not take are filtered
-        out, as scikit-learn's ``KernelPCA`` does.
-    n_jobs : int, default=None
-        The parallelism of ``pairwise_kernels``.
+        Keyword arguments of the kernel (those it does not take are filtered out).
+    %(n_jobs)s
 
     Examples
     --------
@@ -63,7 +46,7 @@ class PairwiseKernel(Kernel):
     """
 
     metric: object = None
-    params: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict, hash=False)  # a dict is unhashable
     n_jobs: object = None
 
     differentiable = False
@@ -88,20 +71,13 @@ class PairwiseKernel(Kernel):
         dtype = np.result_type(X.dtype, Y.dtype)
         return K.astype(dtype, copy=False) if dtype.kind == "f" else K
 
-    def _diag(self, X):
-        return np.array([self._block(X[i : i + 1], X[i : i + 1])[0, 0] for i in range(X.shape[0])])
 
-    def __hash__(self):
-        return hash((self.metric, tuple(sorted(self.params.items())), self.n_jobs))
-
-
+@fill
 @dataclass(frozen=True)
 class CallableKernel(PairwiseKernel):
     """A user's kernel function ``f(x, y, **params)`` on pairs of 1-D samples.
 
-    Evaluated with :func:`sklearn.metrics.pairwise.pairwise_kernels`, exactly
-    as scikit-learn's estimators do; it has no gradient, so only pre-image
-    methods that need none apply to it.
+    Evaluated as :class:`PairwiseKernel` is, as scikit-learn's estimators do; no gradient.
 
     Parameters
     ----------
@@ -109,8 +85,7 @@ class CallableKernel(PairwiseKernel):
         The function ``f(x, y, **params) -> float``.
     params : dict, default={}
         Its keyword arguments (those it does not take are filtered out).
-    n_jobs : int, default=None
-        The parallelism of ``pairwise_kernels``.
+    %(n_jobs)s
 
     Examples
     --------
@@ -125,8 +100,6 @@ class CallableKernel(PairwiseKernel):
         if not callable(self.metric):
             raise ValueError(f"'kernel' must be callable, got {self.metric!r}")
 
-    __hash__ = PairwiseKernel.__hash__
-
     @property
     def function(self) -> Callable[..., float]:
         """The user's kernel function, the field `metric`."""
@@ -136,24 +109,20 @@ class CallableKernel(PairwiseKernel):
 def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     r"""Return the kernel width the papers use when none is given.
 
-    For the Gaussian kernel, Mika et al. (1999, Sec. 4) take
-    :math:`\exp(-\|x - y\|^2/(d\, c))` with c twice the average variance per
-    dimension, that is
+    For the Gaussian kernel, :math:`\exp(-\|x - y\|^2/(d\, c))` with c twice
+    the average variance per dimension (Mika et al. 1999, Sec. 4), that is
 
-    .. math:: \gamma = \frac{1}{2 \sum_j \operatorname{Var}(x_j)},
+    .. math:: \gamma = \frac{1}{2 \sum_j \operatorname{Var}(x_j)}.
 
-    one over twice the total variance of the training data (dense, Dask or
-    sparse). Other kernels get scikit-learn's default ``1/n_features``.
-    Constant data (zero variance) falls back to ``1/n_features`` with a
-    :class:`~preimage.exceptions.NumericalWarning`.
+    Other kernels get scikit-learn's ``1/n_features``; so does constant data,
+    with a :class:`~preimage.exceptions.NumericalWarning`.
 
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n_samples, n_features)
         The training data: a NumPy, Dask or SciPy sparse array.
     kernel : str, default="rbf"
-        The kernel's name; ``"rbf"`` and ``"gaussian"`` get the total
-        variance rule, the others ``1/n_features``.
+        The kernel's name.
 
     Returns
     -------
@@ -162,14 +131,8 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999, Sec. 4 ("twice the
-    average of the data's variance in each dimensions").
-
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. VI-A.
+    Mika et al. (1999), Sec. 4.
+    Schölkopf et al. (1999), Sec. VI-A.
 
     Examples
     --------
@@ -187,13 +150,14 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     ):
         X = check_array_2d(X, "X")  # a Dask array is reduced as it is
     if kernel in ("rbf", "gaussian"):
-        total_variance = (
-            0.0
-            if X.shape[0] < 2
-            else float(_column_variances(X).sum())
-            if sparse
-            else float(X.var(axis=0).sum())
-        )
+        if X.shape[0] < 2:
+            total_variance = 0.0
+        elif sparse:  # without densifying X
+            from sklearn.utils.sparsefuncs import mean_variance_axis
+
+            total_variance = float(mean_variance_axis(X.tocsr(), axis=0)[1].sum())
+        else:
+            total_variance = float(X.var(axis=0).sum())
         if not np.isfinite(total_variance):
             raise ValueError("'X' contains NaN or inf; all values must be finite")
         # A variance below ~1/max_float (denormal) has no finite inverse.
@@ -208,6 +172,7 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     return 1.0 / X.shape[1]
 
 
+@fill
 def make_kernel(
     kernel: str | Kernel | Callable[..., float] = "rbf",
     *,
@@ -222,28 +187,18 @@ def make_kernel(
     Parameters
     ----------
     kernel : str, Kernel or callable, default="rbf"
-        A name from :data:`KERNELS`, a kernel object (returned as is), or a
-        callable on pairs of samples.
+        A name from :data:`KERNELS`, a kernel object, or a callable on pairs of samples.
     gamma : float, default=None
         Width of rbf, laplacian, poly and sigmoid kernels; None resolves from
         `X` with :func:`default_gamma`.
-    degree : int, default=3
-        Polynomial degree (scikit-learn's default). Other kernels ignore it.
-    coef0 : float, default=1.0
-        The constant of poly and sigmoid kernels (scikit-learn's default).
-        Other kernels ignore it.
-    kernel_params : dict, default=None
-        Extra keyword arguments for a callable kernel or the kernel class:
-        the sine kernel's order N is ``kernel_params={"order": N}`` (without
-        it, :class:`SineKernel`'s default).
+    %(sk_params)s
     X : array-like of shape (n_samples, n_features), default=None
         Training data, needed only to resolve ``gamma=None``.
 
     Returns
     -------
     Kernel
-        The kernel object: `kernel` itself, a :class:`CallableKernel`, or the
-        class :data:`KERNELS` names, with its parameters.
+        `kernel` itself, a :class:`CallableKernel`, or the class :data:`KERNELS` names.
 
     Examples
     --------
@@ -274,16 +229,14 @@ def make_kernel(
             f"object or a callable, got {kernel!r}"
         )
     cls = KERNELS[kernel]
-    if cls in (GaussianKernel, LaplacianKernel, PolynomialKernel, SigmoidKernel):
-        if gamma is None:
-            if X is None:
-                raise ValueError("'gamma' is None and no data were given to resolve it")
-            gamma = default_gamma(X, kernel)
-        params.setdefault("gamma", gamma)
-    if cls is PolynomialKernel:
-        params.setdefault("degree", degree)
-    if cls in (PolynomialKernel, SigmoidKernel):
-        params.setdefault("coef0", coef0)
+    fields = {f.name for f in dataclasses.fields(cls)}
+    if "gamma" in fields and gamma is None:
+        if X is None:
+            raise ValueError("'gamma' is None and no data were given to resolve it")
+        gamma = default_gamma(X, kernel)
+    for name, value in (("gamma", gamma), ("degree", degree), ("coef0", coef0)):
+        if name in fields:
+            params.setdefault(name, value)
     return cls(**params)
 
 
@@ -291,6 +244,7 @@ def make_kernel(
 SKLEARN_KERNELS = ("linear", "poly", "rbf", "sigmoid", "cosine")
 
 
+@fill
 def make_sklearn_kernel(
     kernel: str | Kernel | Callable[..., float],
     *,
@@ -303,41 +257,29 @@ def make_sklearn_kernel(
 ) -> tuple[Kernel, float | None]:
     """Resolve a kernel as :class:`sklearn.decomposition.KernelPCA` does.
 
-    ``gamma=None`` is scikit-learn's ``1/n_features`` for every kernel
-    (``"total_variance"``: the papers' ``1/(2 * total variance)``, see
-    :func:`default_gamma`). Kernels scikit-learn names but the library has
-    no class for (``"cosine"``), callables, and every kernel on sparse `X`
-    are evaluated by :class:`PairwiseKernel`; the others are the library's
-    own (:func:`make_kernel`).
+    ``"cosine"``, callables and every kernel on sparse `X` are evaluated by
+    :class:`PairwiseKernel`, the others by :func:`make_kernel`.
 
     Parameters
     ----------
     kernel : str, Kernel or callable
-        A kernel name (scikit-learn's, or one of :data:`KERNELS`), a kernel
-        object (returned as is), or a callable on pairs of samples.
+        A name (scikit-learn's or :data:`KERNELS`), a kernel object, or a callable.
     gamma : float, "total_variance" or None, default=None
         The width; None is scikit-learn's ``1/n_features``,
         ``"total_variance"`` the papers' rule of :func:`default_gamma`.
-    degree : int, default=3
-        The degree of the poly kernel.
-    coef0 : float, default=1.0
-        The constant of the poly and sigmoid kernels.
-    kernel_params : dict, default=None
-        Extra keyword arguments of a callable kernel or of the library's
-        kernel class (:func:`make_kernel`); a named kernel evaluated by
-        :class:`PairwiseKernel` gets `gamma`, `degree` and `coef0` instead.
-    n_jobs : int, default=None
-        The parallelism of a :class:`PairwiseKernel`.
+    %(sk_params)s
+        A named kernel evaluated by :class:`PairwiseKernel` gets `gamma`,
+        `degree` and `coef0` instead.
+    %(n_jobs)s
     X : array-like or sparse matrix of shape (n_samples, n_features), default=None
         The training data; needed unless `kernel` is a kernel object.
 
     Returns
     -------
     kernel : Kernel
-        The kernel object: one of the library's, or a :class:`PairwiseKernel`.
+        The kernel object.
     gamma : float or None
-        The width used, scikit-learn's ``gamma_`` (None for a kernel object
-        without one).
+        The width used, scikit-learn's ``gamma_``.
 
     Examples
     --------
@@ -351,12 +293,9 @@ def make_sklearn_kernel(
     >>> make_sklearn_kernel("cosine", X=X)[0].metric
     'cosine'
     """
-    if isinstance(kernel, Kernel):
-        return make_kernel(
-            kernel,
-            gamma=gamma,  # type: ignore[arg-type]  # only warned of
-            kernel_params=kernel_params,
-        ), getattr(kernel, "gamma", None)
+    if isinstance(kernel, Kernel):  # gamma is only warned of
+        made = make_kernel(kernel, gamma=gamma, kernel_params=kernel_params)
+        return made, getattr(kernel, "gamma", None)
     if X is None:
         raise ValueError("'X' (the training data) is needed to resolve the kernel")
     if gamma is None:
@@ -371,25 +310,9 @@ def make_sklearn_kernel(
                 f"kernel={kernel!r} needs a dense 'X'; on sparse input "
                 f"use one of {sorted(on_sparse)} or a callable"
             )
-        params = (
-            dict(kernel_params or {})
-            if callable(kernel)
-            else {"gamma": gamma, "degree": degree, "coef0": coef0}
-        )
+        params = {"gamma": gamma, "degree": degree, "coef0": coef0}
+        params = dict(kernel_params or {}) if callable(kernel) else params
         return PairwiseKernel("rbf" if kernel == "gaussian" else kernel, params, n_jobs), gamma  # type: ignore[return-value]  # resolved
-    made = make_kernel(
-        kernel,
-        gamma=gamma,  # type: ignore[arg-type]
-        degree=degree,
-        coef0=coef0,
-        kernel_params=kernel_params,
-        X=X,
-    )
+    params = {"degree": degree, "coef0": coef0, "kernel_params": kernel_params, "X": X}
+    made = make_kernel(kernel, gamma=gamma, **params)
     return made, getattr(made, "gamma", gamma)  # type: ignore[arg-type]
-
-
-def _column_variances(X):
-    """The variance of each column of a sparse matrix, without densifying it."""
-    from sklearn.utils.sparsefuncs import mean_variance_axis
-
-    return mean_variance_axis(X.tocsr(), axis=0)[1]

@@ -11,12 +11,7 @@ __all__ = ["SineKernel"]
 
 
 def _dirichlet_sum(delta, order):
-    """``s(δ) = Σ_{n=0}^{N} cos(nδ) = ½[sin((2N+1)δ/2)/sin(δ/2) + 1]``.
-
-    Evaluated as the sum itself: N + 1 cosines, accurate to a few ulps
-    everywhere, where the closed form divides rounding errors by
-    ``sin(δ/2) → 0`` near every multiple of 2π.
-    """
+    """``s(δ) = Σ_{n=0}^{N} cos(nδ)``, as the sum itself (see SineKernel)."""
     out = np.ones_like(delta)
     for n in range(1, order + 1):
         out += np.cos(n * delta)
@@ -35,7 +30,7 @@ def _dirichlet_derivative(delta, order):
 class SineKernel(Kernel):
     r"""Sine (Dirichlet) kernel, the reproducing kernel of trigonometric polynomials.
 
-    For scalar inputs (Vijayakumar & Wu, eq. 24, with N = 5):
+    For scalar inputs:
 
     .. math::
 
@@ -43,26 +38,19 @@ class SineKernel(Kernel):
                  &= \frac{1}{2} \left[\frac{\sin((2N+1)(x - x')/2)}{\sin((x - x')/2)}
                     + 1\right],
 
-    with :math:`k(x, x) = N + 1`: the RKHS is spanned by
-    :math:`\{\sin nx, \cos nx\}`, n = 0..N. For d-dimensional inputs the
-    kernel is the product over coordinates (the tensor-product space of
-    trigonometric polynomials).
+    with :math:`k(x, x) = N + 1`; for d-dimensional inputs, the product over
+    coordinates. Values are computed as the sum of N + 1 cosines (a few ulps
+    everywhere), not by the closed form, which divides rounding errors by
+    :math:`\sin((x - x')/2) \to 0` near every multiple of :math:`2\pi`.
 
     Parameters
     ----------
     order : int, default=5
         The highest frequency N, :math:`N \ge 0`.
 
-    Notes
-    -----
-    Values are computed as the sum of N + 1 cosines, accurate to a few ulps
-    everywhere, not by the closed form, which divides rounding errors by
-    :math:`\sin((x - x')/2) \to 0` near every multiple of :math:`2\pi`.
-
     References
     ----------
-    S. Vijayakumar and S. Wu, "A gradient based technique for generating
-    sparse representation in function approximation", ICONIP 1999, eq. (24).
+    Vijayakumar and Wu (1999), eq. 24.
 
     Examples
     --------
@@ -76,8 +64,7 @@ class SineKernel(Kernel):
     order: int = 5
 
     stationary = True
-    # (N + 1)^d exceeds the float range in high dimension (6^400 with N = 5):
-    # public blocks refuse it with a named error.
+    # (N + 1)^d overflows in high dimension: public blocks refuse it by name.
     may_overflow = True
 
     def __post_init__(self):

@@ -1,12 +1,5 @@
 """String kernels: spectrum, joint spectrum, normalisation and the RBF of a
-kernel-induced distance (Leslie et al. 2002; Bakır, Weston & Schölkopf 2004).
-
-Each is a :class:`~preimage.kernels.SequenceKernel` (the base, its input
-checks and its sparse count features live in :mod:`._sequence`): the spectrum
-kernels give the p-grams of one sequence (``_grams``) and the base turns them
-into sparse count matrices and the Gram block ``F_x F_yᵀ``; normalisation and
-the RBF wrap another kernel, on sequences or on numeric vectors.
-"""
+kernel-induced distance (Leslie et al. 2002; Bakır et al. 2004)."""
 
 import dataclasses
 from dataclasses import dataclass
@@ -25,15 +18,11 @@ from preimage._utils.validation import (
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._base import Kernel
-from preimage.kernels._sequence import SequenceKernel, _check_pairs, _check_sequences, _row_norms2
+from preimage.kernels._docs import fill
+from preimage.kernels._sequence import SequenceKernel, _check_pairs, _row_norms2
 
-__all__ = [
-    "JointSpectrumKernel",
-    "KernelDistanceRBF",
-    "NormalizedKernel",
-    "SpectrumKernel",
-    "normalize_gram",
-]
+__all__ = ["JointSpectrumKernel", "KernelDistanceRBF", "NormalizedKernel", "SpectrumKernel"]
+__all__ += ["normalize_gram"]
 
 _NORMALIZATIONS = ("cosine", "trace")
 
@@ -47,11 +36,7 @@ def _warn_zero_rows(n_zero, what):
         )
 
 
-# ---------------------------------------------------------------------------
-# normalisation of a Gram block
-# ---------------------------------------------------------------------------
-
-
+@fill
 def normalize_gram(
     S: ArrayLike,
     diag_x: ArrayLike | None = None,
@@ -65,19 +50,14 @@ def normalize_gram(
     S : array-like of shape (n_x, n_y)
         Kernel values :math:`k(x_i, y_j)`.
     diag_x : array-like of shape (n_x,), optional
-        :math:`k(x_i, x_i)`; by default the diagonal of `S`, which must then
-        be square.
+        :math:`k(x_i, x_i)`; by default the diagonal of `S` (then square).
     diag_y : array-like of shape (n_y,), optional
-        :math:`k(y_j, y_j)`; by default `diag_x` (the block of one set with
-        itself).
+        :math:`k(y_j, y_j)`; by default `diag_x`.
     method : {"cosine", "trace"}, default="cosine"
         ``"cosine"``: :math:`D_{ii} = \sqrt{k(x_i, x_i)}`, so
-        :math:`S_{ij} \leftarrow S_{ij} / \sqrt{k(x_i, x_i)\, k(y_j, y_j)}`
-        and the diagonal is 1.
-        ``"trace"``: Bakır et al.'s text read literally,
-        :math:`D_{ii} = \sum_i S_{ii}`, one scalar, the trace, so
-        :math:`S \leftarrow S / (\operatorname{tr}_x \operatorname{tr}_y)`,
-        which is :math:`S / \operatorname{tr}(S)^2` for a square block.
+        :math:`S_{ij} \leftarrow S_{ij} / \sqrt{k(x_i, x_i)\, k(y_j, y_j)}`.
+        ``"trace"``: :math:`D_{ii} = \sum_i S_{ii}`, so
+        :math:`S \leftarrow S / (\operatorname{tr}_x \operatorname{tr}_y)`.
 
     Returns
     -------
@@ -86,25 +66,15 @@ def normalize_gram(
 
     Notes
     -----
-    Bakır, Weston & Schölkopf (2004), Sec. 4: "a matrix S is normalized with
-    :math:`S \leftarrow D^{-1} S D^{-1}` where D is a diagonal matrix such
-    that :math:`D_{ii} = \sum_i S_{ii}`". Read literally, every
-    :math:`D_{ii}` is the trace, a global rescaling that leaves the geometry
-    unchanged; the usual normalisation of string kernels, and the one that
-    makes sense of a *diagonal* D, is the cosine
-    :math:`D_{ii} = \sqrt{S_{ii}}`. Both are given.
-
-    A sequence with :math:`k(x, x) = 0` (a string shorter than p has no
-    p-grams) has a zero feature vector; its cosine-normalised row and column
-    are set to 0, not NaN, with a
+    Bakır et al.'s :math:`D_{ii} = \sum_i S_{ii}` read literally is the trace,
+    a global rescaling; the usual normalisation is the cosine. Rows with
+    :math:`k(x, x) = 0` (strings shorter than p) get 0, not NaN, with a
     :class:`~preimage.exceptions.NumericalWarning`. With the default
-    diagonals the diagonal of a cosine-normalised block is set to exactly 1
-    (0 for such zero rows).
+    diagonals the diagonal of a cosine-normalised block is exactly 1.
 
     References
     ----------
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004.
+    %(Bakir)s
 
     Examples
     --------
@@ -167,18 +137,9 @@ def normalize_gram(
     return out
 
 
-# ---------------------------------------------------------------------------
-# kernels
-# ---------------------------------------------------------------------------
-
-
-def _check_p(p):
-    return check_positive_int(p, "p")
-
-
 @dataclass(frozen=True)
 class SpectrumKernel(SequenceKernel):
-    r"""The p-spectrum kernel: the number of shared contiguous p-grams.
+    r"""The p-spectrum kernel: the number of shared contiguous p-grams (Bakır et al.'s :math:`\phi_k`).
 
     .. math:: k(x, x') = \sum_{\alpha \in \Sigma^p}
               \mathrm{count}_\alpha(x)\, \mathrm{count}_\alpha(x'),
@@ -192,21 +153,13 @@ class SpectrumKernel(SequenceKernel):
 
     Notes
     -----
-    A string and the list of its characters have the same features (p-grams
-    are tuples of symbols), so ``"abc"`` and ``["a", "b", "c"]`` are the same
-    sequence. A sequence shorter than p has no p-grams: its feature vector is
-    zero and :math:`k(x, \cdot) = 0`.
-
-    This is :math:`\phi_k` of Bakır et al. (2004), Sec. 4, the spectrum
-    kernel of Leslie et al. (2002).
+    ``"abc"`` and ``["a", "b", "c"]`` are the same sequence; one shorter than
+    p has no p-grams, so :math:`k(x, \cdot) = 0`.
 
     References
     ----------
-    C. Leslie, E. Eskin and W. S. Noble, "The spectrum kernel: a string kernel
-    for SVM protein classification", Pacific Symposium on Biocomputing, 2002.
-
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004.
+    Leslie et al. (2002).
+    %(Bakir)s
 
     Examples
     --------
@@ -220,22 +173,19 @@ class SpectrumKernel(SequenceKernel):
     p: int = 3
 
     def __post_init__(self):
-        _check_p(self.p)
-
-    def _check(self, X, name):
-        return _check_sequences(X, name)
+        check_positive_int(self.p, "p")
 
     def _grams(self, s):
         return zip(*(s[k:] for k in range(self.p)))
 
 
+@fill
 @dataclass(frozen=True)
 class JointSpectrumKernel(SequenceKernel):
     r"""Joint spectrum kernel on pairs ``(x, y)`` of equal-length sequences.
 
-    One feature per input p-gram :math:`\alpha` and output symbol b, counting
-    the windows of x equal to :math:`\alpha` whose centre position carries b
-    in y:
+    The output feature map :math:`\phi_l(x, y)` of Bakır et al.: one feature
+    per input p-gram :math:`\alpha` and output symbol b at its centre,
 
     .. math:: \phi_{\alpha, b}(x, y) = \sum_{i=1}^{|x|-p+1}
               [x_i \ldots x_{i+p-1} = \alpha]\, [y_{i+(p-1)/2} = b],
@@ -247,19 +197,9 @@ class JointSpectrumKernel(SequenceKernel):
     p : int, default=3
         Window length, odd so that the window has a centre.
 
-    Notes
-    -----
-    The output feature map :math:`\phi_l(x, y)` of Bakır et al. (2004),
-    Sec. 4 (a "joint kernel" on inputs and outputs). `X` is a list of
-    ``(x, y)`` pairs with ``len(x) == len(y)``; positions are 0-based here,
-    so the centre of the window starting at i is ``i + (p - 1) // 2``.
-    Features are :math:`(\alpha, b)` with :math:`\alpha` a tuple of p input
-    symbols.
-
     References
     ----------
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004.
+    %(Bakir)s
 
     Examples
     --------
@@ -274,7 +214,7 @@ class JointSpectrumKernel(SequenceKernel):
     joint = True  # it takes (x, y) pairs
 
     def __post_init__(self):
-        _check_p(self.p)
+        check_positive_int(self.p, "p")
         if self.p % 2 == 0:
             raise ValueError(f"'p' must be odd so that a window has a centre, got {self.p!r}")
 
@@ -293,7 +233,6 @@ def _check_base(base):
             f"'base' must be a SequenceKernel (e.g. SpectrumKernel(p=3)) or a "
             f"preimage Kernel, got {base!r}"
         )
-    return base
 
 
 class _WrappedKernel(SequenceKernel):
@@ -317,39 +256,25 @@ class _WrappedKernel(SequenceKernel):
         return check_array_2d(X, name)
 
 
+@fill
 @dataclass(frozen=True)
 class NormalizedKernel(_WrappedKernel):
     r"""A base kernel normalised, :math:`\tilde k = D^{-1} k D^{-1}`.
 
-    .. math:: \tilde k(x, y) = \frac{k(x, y)}{\sqrt{k(x, x)\, k(y, y)}}
-              \quad (\text{cosine}), \qquad
-              \tilde K_{XY} = \frac{K_{XY}}{\operatorname{tr} K_{XX}\,
-              \operatorname{tr} K_{YY}} \quad (\text{trace}).
+    .. math:: \tilde k(x, y) = \frac{k(x, y)}{\sqrt{k(x, x)\, k(y, y)}} \quad (\text{cosine}).
 
     Parameters
     ----------
     base : SequenceKernel or Kernel, default=SpectrumKernel()
         The kernel to normalise.
     method : {"cosine", "trace"}, default="cosine"
-        See :func:`normalize_gram`. ``"trace"`` is the literal reading of
-        Bakır et al. (2004), Sec. 4, :math:`D_{ii} = \sum_i S_{ii}`: a scalar
-        set by the sequences in the block, so ``k(X)`` is
-        :math:`K / \operatorname{tr}(K)^2` and a value depends on the other
-        sequences passed with it (a test block ``k(X_test, X_train)`` is
-        scaled by both traces). ``"cosine"`` is a genuine kernel on single
-        sequences.
-
-    Notes
-    -----
-    Cosine normalisation gives :math:`\tilde k(x, x) = 1`. Sequences with
-    :math:`k(x, x) = 0` (strings shorter than p) get :math:`\tilde k = 0` in
-    their rows and columns, including the diagonal, with a
-    :class:`~preimage.exceptions.NumericalWarning`.
+        See :func:`normalize_gram`. With ``"trace"`` a value depends on the
+        other sequences passed with it (``k(X)`` is
+        :math:`K / \operatorname{tr}(K)^2`); ``"cosine"`` is a genuine kernel.
 
     References
     ----------
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004.
+    %(Bakir)s
 
     Examples
     --------
@@ -375,18 +300,13 @@ class NormalizedKernel(_WrappedKernel):
     ) -> tuple[sp.csr_matrix, Vocabulary]:
         r"""Return the row-scaled sparse features of the base kernel.
 
-        :math:`D^{-1} F` (cosine) or :math:`F / \operatorname{tr}`, with the
-        trace of `X`'s own block (trace), so that the product of two such
-        matrices is the normalised Gram block. Rows of zero features stay
-        zero, with a :class:`~preimage.exceptions.NumericalWarning`.
+        :math:`D^{-1} F` (cosine) or :math:`F / \operatorname{tr}` (trace of
+        `X`'s own block): the product of two is the normalised Gram block.
 
         Parameters
         ----------
-        X : list of sequences
-            The sequences (``(x, y)`` pairs for a joint base kernel).
-        vocabulary : dict, optional
-            Feature to column index, as in
-            :meth:`~preimage.kernels.SequenceKernel.features`.
+        %(sequences)s
+        %(vocabulary)s
 
         Returns
         -------
@@ -394,12 +314,6 @@ class NormalizedKernel(_WrappedKernel):
             The scaled counts.
         vocabulary : dict
             Feature to column index.
-
-        Raises
-        ------
-        NotImplementedError
-            When the base kernel has no explicit features (a numeric
-            :class:`~preimage.kernels.Kernel`).
         """
         if not isinstance(self.base, SequenceKernel):
             raise NotImplementedError(
@@ -426,21 +340,9 @@ class NormalizedKernel(_WrappedKernel):
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal :math:`\tilde k(x_i, x_i)` without the Gram block.
 
-        1 with cosine normalisation (0 where :math:`k(x, x) = 0`, with a
-        :class:`~preimage.exceptions.NumericalWarning`), and
-        :math:`k(x_i, x_i) / \operatorname{tr}^2` with the trace of `X`'s own
-        block.
-
-        Parameters
-        ----------
-        X : list of sequences
-            The sequences (``(x, y)`` pairs for a joint base kernel, 2-D
-            arrays for a numeric one).
-
-        Returns
-        -------
-        ndarray of shape (n,)
-            The normalised values :math:`\tilde k(x_i, x_i)`.
+        1 with cosine normalisation (0 where :math:`k(x, x) = 0`), and
+        :math:`k(x_i, x_i) / \operatorname{tr}^2` with the trace.
+        %(seq_diag)s
         """
         d = np.asarray(self.base.diag(X), dtype=np.float64)
         if self.method == "trace":
@@ -452,6 +354,7 @@ class NormalizedKernel(_WrappedKernel):
         return (~zero).astype(np.float64)
 
 
+@fill
 @dataclass(frozen=True)
 class KernelDistanceRBF(_WrappedKernel):
     r"""RBF of the distance a base kernel induces, :math:`\exp(-\gamma\, d(x, x'))`.
@@ -462,27 +365,19 @@ class KernelDistanceRBF(_WrappedKernel):
     Parameters
     ----------
     base : SequenceKernel or Kernel, default=SpectrumKernel()
-        The kernel whose feature-space distance is used (Bakır et al. use the
-        normalised spectrum kernel).
-    gamma : float, default=1.0
-        Inverse width, > 0; the paper's :math:`\exp(-d(x, x'))` is
-        ``gamma=1``.
+        The kernel whose feature-space distance is used.
+    %(gamma)s
+        The paper's :math:`\exp(-d(x, x'))` is ``gamma=1``.
 
     Notes
     -----
-    Note the distance, not its square (Bakır et al. 2004, Sec. 4: "an RBF
-    kernel, i.e. :math:`K(x, x') = \exp(-d(x, x'))` where the distance d is
-    induced by the input string kernel"). d is a Hilbert-space distance, so
-    :math:`d^2` is conditionally negative definite, so is
-    :math:`d = (d^2)^{1/2}` (Schoenberg), and the kernel is positive
-    semi-definite for any base kernel. Squared distances below 0 from
-    rounding are clipped to 0; the diagonal of ``K(X)`` is exactly 1. There
-    are no explicit features (:meth:`features` raises NotImplementedError).
+    The distance, not its square: :math:`d = (d^2)^{1/2}` is conditionally
+    negative definite (Schoenberg), so the kernel is positive semi-definite
+    for any base kernel. The diagonal of ``K(X)`` is exactly 1.
 
     References
     ----------
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004.
+    %(Bakir)s
 
     Examples
     --------
@@ -496,36 +391,14 @@ class KernelDistanceRBF(_WrappedKernel):
     base: SequenceKernel | Kernel = dataclasses.field(default_factory=SpectrumKernel)
     gamma: float = 1.0
 
+    _no_features = "exp of a distance"
+
     def __post_init__(self):
         _check_base(self.base)
         check_positive(self.gamma, "gamma")
 
-    def features(
-        self, X: Sequences, vocabulary: Vocabulary | None = None
-    ) -> tuple[sp.csr_matrix, Vocabulary]:
-        """Refuse: the RBF of a distance has no explicit features.
-
-        Parameters
-        ----------
-        X : list of sequences
-            The sequences.
-        vocabulary : dict, optional
-            Feature to column index.
-
-        Raises
-        ------
-        NotImplementedError
-            Always; use the kernel's Gram blocks.
-        """
-        raise NotImplementedError(
-            "KernelDistanceRBF has no explicit features (exp of a distance); use its Gram blocks"
-        )
-
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
-        r"""Return the Gram block :math:`\exp(-\gamma\, d(x_i, y_j))`.
-
-        From one base block and two diagonals.
-        """
+        r"""Gram block :math:`\exp(-\gamma\, d(x_i, y_j))`, from one base block and two diagonals."""
         S = np.asarray(self.base(X, Y), dtype=np.float64)
         if Y is None:
             dx = dy = np.diagonal(S).copy()
@@ -542,15 +415,6 @@ class KernelDistanceRBF(_WrappedKernel):
 
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal, :math:`K(x, x) = \exp(0) = 1`.
-
-        Parameters
-        ----------
-        X : list of sequences
-            The sequences (2-D arrays for a numeric base kernel).
-
-        Returns
-        -------
-        ndarray of shape (n,)
-            Ones.
+        %(seq_diag)s
         """
         return np.ones(len(self._check(X, "X")))
