@@ -19,12 +19,13 @@ from sklearn.tree import DecisionTreeClassifier
 
 from preimage import PREIMAGE_METHODS, KernelDependencyEstimator
 from preimage.datasets import make_kde_strings
+from preimage.dependency._strings import check_sequences
 from preimage.dependency import (
     DECODERS,
     CandidateDecoder,
     PreimageDecoder,
     WindowDecoder,
-    check_sequences,
+
     fit_kde,
     kde_regression,
     make_decoder,

@@ -1,9 +1,4 @@
-"""The interface every decoder of kernel dependency estimation has: made
-from the user's ``method`` and ``method_params``, fitted once on the training
-pairs in their :class:`~preimage.dependency.OutputSpace`, then ``decode(C, X=None)``
-turns estimated output coordinates back into outputs (Bakır, Weston &
-Schölkopf 2004, Sec. 2.2).
-"""
+"""The interface of the decoders of kernel dependency estimation."""
 
 from __future__ import annotations
 
@@ -16,21 +11,18 @@ from preimage._utils.typing import Sequences
 if TYPE_CHECKING:
     from preimage.dependency._data import OutputSpace
 
-__all__ = ["Decoder"]
-
 
 class Decoder:
-    """Base class of decoders: output coordinates to outputs.
+    """Base class of decoders: estimated output coordinates to outputs.
 
-    A subclass names the estimator settings its constructor also takes in
-    ``settings``, implements :meth:`fit` and :meth:`decode`, and says in
-    ``needs_inputs`` whether decoding needs the inputs.
+    Made from the user's ``method`` and ``method_params``, fitted once on the
+    training pairs in their :class:`OutputSpace`, then ``decode(C, X=None)``
+    (Bakır et al. 2004, Sec. 2.2).
 
     Parameters
     ----------
     method : str, classifier, solver or callable
-        What the user chose (kept for the messages, and for the decoders that
-        build on it).
+        What the user chose.
     params : dict, default=None
         Its options.
 
@@ -38,8 +30,7 @@ class Decoder:
     ----------
     settings : tuple of str
         The settings of :class:`~preimage.KernelDependencyEstimator` the
-        decoder takes, as keyword arguments of its constructor (a class
-        attribute).
+        constructor also takes (a class attribute).
     needs_inputs : bool
         Whether :meth:`decode` needs the inputs the outputs belong to.
 
@@ -61,6 +52,13 @@ class Decoder:
         self.method = method
         self.params = params
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in ("fit", "decode"):  # a subclass's methods are documented here
+            method = vars(cls).get(name)
+            if method is not None and method.__doc__ is None:
+                method.__doc__ = getattr(Decoder, name).__doc__
+
     def __repr__(self):
         settings = "".join(f", {name}={getattr(self, name)!r}" for name in self.settings)
         return f"{type(self).__name__}({self.method!r}{settings})"
@@ -77,8 +75,7 @@ class Decoder:
         Y : list or ndarray
             The checked training outputs.
         space : OutputSpace
-            The training pairs in the output feature space (kernel, kinds,
-            KDE result).
+            The training pairs in the output feature space.
 
         Returns
         -------
@@ -103,6 +100,6 @@ class Decoder:
         Returns
         -------
         list or ndarray
-            The :math:`n` outputs.
+            The :math:`n` outputs, an array for vector outputs.
         """
         raise NotImplementedError

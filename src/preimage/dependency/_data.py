@@ -1,13 +1,11 @@
 """What kernel dependency estimation takes: numeric vectors or sequences of
-symbols, the kernel on each, and the training pairs in the output feature
-space.
+symbols, the kernel on each, and the training pairs in the output feature space.
 
-Inputs and outputs are each of one kind: ``"vector"`` (2-D numeric arrays;
-1-D outputs are one column) or ``"sequence"`` (lists of strings or of
-tuples of symbols). The kind follows from the kernel: a kernel of
-:mod:`preimage.kernels` or its name takes vectors, a
-:class:`~preimage.kernels.SequenceKernel` takes what it says it takes, and a
-user's function on two single samples takes what it is given.
+Inputs and outputs are each of one kind: ``"vector"`` (2-D numeric arrays; 1-D
+outputs are one column) or ``"sequence"`` (lists of strings or of tuples of
+symbols). The kind follows from the kernel: a kernel of :mod:`preimage.kernels`
+or its name takes vectors, a :class:`~preimage.kernels.SequenceKernel` what it
+says it takes, and a user's function on two samples what it is given.
 """
 
 from __future__ import annotations
@@ -28,13 +26,10 @@ from preimage.kernels import CallableSequenceKernel, Kernel, SequenceKernel, mak
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._fit import expansion_coef
 
-__all__ = ["OutputSpace", "check_outputs", "data_kind", "resolve_kernel"]
-
 
 def _is_numeric(data):
     """True for numeric data (arrays, lists of numbers, sparse matrices, data
-    frames), False for sequences of symbols (strings, lists of symbols,
-    sequences of different lengths)."""
+    frames), False for sequences of symbols."""
     if isinstance(data, (str, bytes)):
         return False
     if sp.issparse(data):
@@ -59,45 +54,9 @@ def data_kind(
     name: str = "kernel",
     data_name: str = "X",
 ) -> Literal["vector", "sequence"]:
-    """Return the kind of data `kernel` takes, ``"vector"`` or ``"sequence"``.
-
-    A kernel of :mod:`preimage.kernels` (or its name) takes vectors and
-    refuses `data` that hold sequences; a
-    :class:`~preimage.kernels.SequenceKernel` takes sequences, or vectors
-    when it wraps a numeric kernel; a callable takes `data` as they come.
-
-    Parameters
-    ----------
-    kernel : str, Kernel, SequenceKernel or callable
-        The kernel, as the user gave it.
-    data : array-like or list of sequences
-        The data it is to be applied to.
-    name : str, default="kernel"
-        The kernel's argument, named by the error.
-    data_name : str, default="X"
-        The data's argument, named by the error.
-
-    Returns
-    -------
-    {"vector", "sequence"}
-        The kind of data.
-
-    Raises
-    ------
-    ValueError
-        If a kernel on numeric arrays is given `data` that hold sequences.
-
-    Examples
-    --------
-    >>> from preimage.dependency import data_kind
-    >>> from preimage.kernels import SpectrumKernel
-    >>> data_kind("rbf", [[0.0, 1.0], [1.0, 0.0]])
-    'vector'
-    >>> data_kind(SpectrumKernel(2), ["abc", "cab"])
-    'sequence'
-    >>> data_kind(lambda a, b: float(a == b), ["abc", "cab"])
-    'sequence'
-    """
+    """The kind of data `kernel` takes, ``"vector"`` or ``"sequence"``; a
+    kernel on numeric arrays given sequences is refused, naming `name` and
+    `data_name`."""
     if isinstance(kernel, SequenceKernel):
         return "vector" if kernel.vector_input else "sequence"
     numeric = _is_numeric(data)
@@ -115,37 +74,8 @@ def resolve_kernel(
     kind: str,
     X: Sequences | ArrayLike,
 ) -> Kernel | SequenceKernel:
-    """Return the kernel object (Gram blocks ``k(A, B)``) for `kernel` on data `X`.
-
-    A kernel object is returned as it is, a name of
-    :data:`~preimage.kernels.KERNELS` is made with its default width from
-    `X`, and a callable on two single samples is wrapped as a
-    :class:`~preimage.kernels.CallableKernel` (numeric rows) or a
-    :class:`~preimage.kernels.CallableSequenceKernel` (sequences).
-
-    Parameters
-    ----------
-    kernel : str, Kernel, SequenceKernel or callable
-        The kernel, as the user gave it.
-    kind : {"vector", "sequence"}
-        The kind of `X` (see :func:`data_kind`).
-    X : array-like or list of sequences
-        The checked data, which set the default width of a named kernel.
-
-    Returns
-    -------
-    Kernel or SequenceKernel
-        The kernel object.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from preimage.dependency import resolve_kernel
-    >>> resolve_kernel("linear", "vector", np.zeros((2, 3)))
-    LinearKernel()
-    >>> type(resolve_kernel(lambda a, b: float(a == b), "sequence", ["ab"])).__name__
-    'CallableSequenceKernel'
-    """
+    """The kernel object of `kernel` on data `X` of `kind`: an object as it is,
+    a name with its default width from `X`, a callable wrapped."""
     if isinstance(kernel, (Kernel, SequenceKernel)):
         return kernel
     if kind == "sequence":
@@ -156,34 +86,8 @@ def resolve_kernel(
 def check_outputs(
     Y: Sequences | ArrayLike, kind: str, name: str = "Y", *, n_features: int | None = None
 ) -> np.ndarray | list[Any]:
-    """Check outputs of `kind`: numeric vectors or sequences.
-
-    Parameters
-    ----------
-    Y : array-like or list of sequences
-        The outputs.
-    kind : {"vector", "sequence"}
-        Their kind (see :func:`data_kind`).
-    name : str, default="Y"
-        The argument named by an error.
-    n_features : int, default=None
-        The number of columns numeric outputs must have; None accepts any.
-
-    Returns
-    -------
-    ndarray or list
-        A finite 2-D float array (1-D outputs as one column), or a non-empty
-        list of sequences.
-
-    Examples
-    --------
-    >>> from preimage.dependency import check_outputs
-    >>> check_outputs([1.0, 2.0], "vector")
-    array([[1.],
-           [2.]])
-    >>> check_outputs(["ab", "ba"], "sequence")
-    ['ab', 'ba']
-    """
+    """Outputs of `kind` as a finite 2-D float array (1-D as one column) or a
+    non-empty list of sequences, or an error naming `name`."""
     if kind == "vector":
         Y = np.asarray(Y)
         if Y.dtype == object:  # numbers held as objects (a data frame's, say)
@@ -214,7 +118,7 @@ class OutputSpace:
     X, Y : list or ndarray
         The checked training inputs and outputs (vectors as 2-D arrays).
     one_d : bool, default=False
-        Whether the vector outputs came as a 1-D array (one output dimension).
+        Whether the vector outputs came as a 1-D array.
     result : KDEResult, default=None
         The fit on the Gram matrices, set by :meth:`fit`.
 
@@ -261,13 +165,11 @@ class OutputSpace:
             Their outputs, checked here.
         kernel : str, Kernel, SequenceKernel or callable
             The output kernel: an object, a name of
-            :data:`~preimage.kernels.KERNELS` or a callable on two single
-            outputs.
+            :data:`~preimage.kernels.KERNELS` or a callable on two outputs.
         input_kind : {"vector", "sequence"}
             What the inputs are.
         joint : bool, default=None
-            Whether the kernel takes ``(x, y)`` pairs; None asks it
-            (:attr:`~preimage.kernels.SequenceKernel.joint`).
+            Whether the kernel takes ``(x, y)`` pairs; None asks it.
 
         Returns
         -------
@@ -315,10 +217,7 @@ class OutputSpace:
         alpha: float = 1.0,
         regression: str = "paper",
     ) -> KDEResult:
-        """Fit kernel dependency estimation on the training pairs.
-
-        :func:`~preimage.dependency.fit_kde` on the input Gram matrix of
-        `input_kernel` and the output Gram matrix; sets ``result``.
+        """Fit kernel dependency estimation on the training pairs (:func:`fit_kde`).
 
         Parameters
         ----------
@@ -330,8 +229,7 @@ class OutputSpace:
         alpha : float, default=1.0
             The strength of the regression's penalty.
         regression : {"paper", "ridge"}, default="paper"
-            The form of the regression (see
-            :func:`~preimage.dependency.kde_regression`).
+            The form of the regression (see :func:`kde_regression`).
 
         Returns
         -------
@@ -373,17 +271,13 @@ class OutputSpace:
         Returns
         -------
         ndarray or list
-            The checked outputs (see :func:`~preimage.dependency.check_outputs`).
+            A 2-D float array, or a list of sequences.
         """
         width = self.Y.shape[1] if self.kind == "vector" else None
         return check_outputs(Y, self.kind, name, n_features=width)
 
     def coordinates(self, Y: Sequences | np.ndarray, X: Any = None) -> np.ndarray:
-        r"""Return the centred coordinates of checked outputs.
-
-        The coordinates :math:`\langle \phi_l(y) - \mu, v_j \rangle` on the
-        output principal axes (see :func:`~preimage.dependency.output_coordinates`);
-        for a joint kernel those of the pairs :math:`(x_i, y_i)`.
+        r"""Return the centred coordinates of checked outputs (:func:`output_coordinates`).
 
         Parameters
         ----------
@@ -403,11 +297,7 @@ class OutputSpace:
         return output_coordinates(L, self.result)
 
     def expansion(self, C: ArrayLike) -> FeatureExpansion:
-        r"""Return the output-space points of coordinates as expansions.
-
-        The point :math:`\sum_j c_j v_j + \mu` of each row of `C`, as an
-        expansion over the training outputs (numeric outputs and a preimage
-        :class:`~preimage.kernels.Kernel` only).
+        r"""Return the points :math:`\sum_j c_j v_j + \mu` as expansions over the training outputs.
 
         Parameters
         ----------
@@ -417,7 +307,7 @@ class OutputSpace:
         Returns
         -------
         FeatureExpansion
-            The :math:`n` points, over the training outputs.
+            The :math:`n` points.
 
         Raises
         ------

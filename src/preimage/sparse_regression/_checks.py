@@ -1,6 +1,4 @@
-"""The argument checks the Wiener solution and the sequential algorithm share:
-a Gram matrix with one target per row, vectors of a given length, the rank
-cutoff, and the overflow refusal of results computed from finite input."""
+"""The argument checks the Wiener solution and the sequential algorithm share."""
 
 from __future__ import annotations
 
@@ -9,12 +7,9 @@ import numpy as np
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_gram, check_real, check_real_array, refuse_overflow
 
-__all__ = ["check_rtol", "check_system", "check_vector", "refuse_overflow_rescale"]
-
 
 def check_vector(values: ArrayLike, name: str, n: int, what: str) -> np.ndarray:
-    """`values` as a finite float64 array of shape (n,), or an error naming
-    `name` that says what the n entries are (`what`)."""
+    """`values` as a finite float64 array of shape (n,) of `what`."""
     arr = check_real_array(values, name)
     if arr.shape != (n,):
         raise ValueError(f"{name!r} must have shape ({n},) ({what}), got shape {arr.shape}")
@@ -22,13 +17,8 @@ def check_vector(values: ArrayLike, name: str, n: int, what: str) -> np.ndarray:
 
 
 def check_system(K: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    """K as a finite square float64 Gram matrix (possibly empty: the
-    incremental solution starts from no samples) and y as its finite targets,
-    or an error naming the argument."""
-    if np.shape(K) == (0, 0):
-        K = np.zeros((0, 0))
-    else:
-        K, _ = check_gram(K, "K", dtype=np.float64)
+    """K as a finite square (possibly empty) Gram matrix and y as its targets."""
+    K = np.zeros((0, 0)) if np.shape(K) == (0, 0) else check_gram(K, "K", dtype=np.float64)[0]
     return K, check_vector(y, "y", K.shape[0], "one target per row of 'K'")
 
 
@@ -38,6 +28,5 @@ def check_rtol(rtol):
 
 
 def refuse_overflow_rescale(values, what, names):
-    """Refuse a result that overflowed float64 for finite input; the remedy is
-    to rescale the arguments `names` blames."""
+    """Refuse a result that overflowed for finite input: rescale `names`."""
     return refuse_overflow(values, what, names, "rescale them")

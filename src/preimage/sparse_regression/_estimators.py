@@ -1,4 +1,4 @@
-"""Regressors of Vijayakumar & Wu (1999): the RKHS Wiener solution and its
+"""Regressors of Vijayakumar and Wu (1999): the RKHS Wiener solution and its
 sparse sequential SV form, thin shells over :mod:`preimage.sparse_regression`."""
 
 from __future__ import annotations
@@ -22,15 +22,14 @@ from preimage._utils.validation import (
 )
 from preimage.kernels import Kernel, make_kernel
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS
-from preimage.sparse_regression import (
+from preimage.sparse_regression._docs import fill_doc
+from preimage.sparse_regression._sequential import sequential_svr
+from preimage.sparse_regression._wiener import (
     DEFAULT_RTOL,
     WienerState,
-    sequential_svr,
     wiener_coefficients,
     wiener_update,
 )
-
-__all__ = ["WienerRegressor", "SequentialSVR"]
 
 #: What to do when a training matrix would exceed the memory budget.
 _HINT = "fit on fewer samples"
@@ -84,71 +83,42 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
         return refuse_overflow(f, "the predictions", "'X'", "rescale 'X'")
 
 
+@fill_doc
 class WienerRegressor(_KernelRegressor):
-    r"""Regression by the RKHS Wiener solution of Vijayakumar & Wu.
+    r"""Regression by the RKHS Wiener solution of Vijayakumar and Wu.
 
-    Their Theorem 1 in the space :math:`H = \mathcal{R}(R)` spanned by the
-    kernel: the orthogonal projection of the unknown :math:`f` onto
+    Their Theorem 1 in the space spanned by the kernel: the orthogonal
+    projection of the unknown :math:`f` onto
     :math:`\operatorname{span}\{K(\cdot, x_i)\}`,
 
     .. math::
 
-        f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y,
+        f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y.
 
-    exact when :math:`f` lies in that span and the data are noiseless.
     :meth:`partial_fit` adds samples by their Theorem 2, giving the batch
     function to rounding.
 
     Parameters
     ----------
-    kernel : str, Kernel or callable, default="rbf"
-        A name (``"rbf"``, ``"sine"``, ...), a kernel object from
-        :mod:`preimage.kernels` or a callable on pairs of samples.
-    gamma : float, default=None
-        Kernel width; None resolves from the (first) training data.
-    degree : int, default=3
-        Degree of the polynomial kernel.
-    coef0 : float, default=1
-        Constant of the polynomial and sigmoid kernels.
-    kernel_params : dict, default=None
-        Extra parameters of a callable kernel or kernel class; the sine
-        kernel's order N is ``kernel_params={"order": N}`` (or pass
-        ``SineKernel(order=N)`` as ``kernel``).
+    %(kernel)s
     rtol : float, default=1e-9
-        Relative rank cutoff (eigenvalues of :math:`K` in :meth:`fit`, the
-        squared new-direction norm :math:`\|\phi_{mc}\|^2 / k(x, x)` in
-        :meth:`partial_fit`).
+        Relative rank cutoff (eigenvalues of :math:`K` in :meth:`fit`,
+        :math:`\|\phi_{mc}\|^2 / k(x, x)` in :meth:`partial_fit`).
 
     Attributes
     ----------
-    support_ : ndarray of shape (``n_vectors_``,)
-        Indices of the training samples with :math:`a_i \ne 0`.
-    support_vectors_ : ndarray of shape (``n_vectors_``, n_features)
-        Their inputs.
     dual_coef_ : ndarray of shape (1, ``n_vectors_``)
-        The non-zero :math:`a_i`, so that
-        ``f(x) = dual_coef_ @ k(support_vectors_, x)`` (scikit-learn's SVR
-        convention). :math:`a` is zero on every other sample (from
-        :meth:`partial_fit`: on samples that added no new direction):
-        ``a = np.zeros(len(X_fit_)); a[support_] = dual_coef_[0]``.
-    n_vectors_ : int
-        Number of vectors in the expansion, ``support_.size``.
+        The non-zero :math:`a_i` (``f(x) = dual_coef_ @ k(support_vectors_, x)``);
+        :math:`a` is zero on every other sample.
     X_fit_ : ndarray of shape (n_samples, n_features)
         The training inputs.
     y_fit_ : ndarray of shape (n_samples,)
         The training targets.
-    kernel_ : Kernel
-        The kernel object resolved from ``kernel`` and its parameters.
-    gamma_ : float or None
-        The width of ``kernel_`` (None for a kernel without one).
-    n_features_in_ : int
-        Number of features seen during :meth:`fit`.
+    %(fitted)s
 
     References
     ----------
-    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999 (Sec. 4.2,
-    Theorems 1 and 2; Sec. 5, eq. 17).
+    Vijayakumar and Wu (1999), Sec. 4.2, Theorems 1 and 2; Sec. 5, eq. 17.
 
     Examples
     --------
@@ -198,7 +168,7 @@ class WienerRegressor(_KernelRegressor):
         Returns
         -------
         WienerRegressor
-            The fitted estimator (``self``).
+            The fitted estimator.
         """
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
@@ -218,9 +188,9 @@ class WienerRegressor(_KernelRegressor):
     def partial_fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Add the rows of X one at a time by the exact update of Theorem 2.
 
-        On an unfitted model the update starts from the empty solution; after
-        :meth:`fit` it starts from the samples that fit saw. Either way the
-        function equals the batch solution on all samples so far, to rounding.
+        The update starts from the empty solution, or after :meth:`fit` from
+        the samples it saw; the function equals the batch solution on all
+        samples so far, to rounding.
 
         Parameters
         ----------
@@ -232,7 +202,7 @@ class WienerRegressor(_KernelRegressor):
         Returns
         -------
         WienerRegressor
-            The updated estimator (``self``).
+            The updated estimator.
         """
         first = not hasattr(self, "kernel_")
         if first:
@@ -283,93 +253,45 @@ class WienerRegressor(_KernelRegressor):
         return 0.0
 
 
+@fill_doc
 class SequentialSVR(_KernelRegressor):
-    r"""Sparse SV regression by Vijayakumar & Wu's sequential algorithm (Fig. 2).
+    r"""Sparse SV regression by Vijayakumar and Wu's sequential algorithm (Fig. 2).
 
     .. math::
 
         f(x) = \sum_i (\alpha^*_i - \alpha_i) \left(K(x_i, x) + \lambda^2\right)
 
-    (eq. 22), found by coordinate steps on the :math:`\varepsilon`-insensitive
-    dual (eq. 19) of the augmented kernel :math:`R = K + \lambda^2`;
-    :math:`\lambda^2` takes the place of SVR's bias :math:`b`, so there is no
-    equality constraint and no quadratic programme. Only the samples outside
-    the :math:`\varepsilon`-tube become basis vectors. The algorithm is
-    :func:`preimage.sparse_regression.sequential_svr`.
+    (eq. 22), by :func:`~preimage.sparse_regression.sequential_svr`: only the
+    samples outside the :math:`\varepsilon`-tube become basis vectors.
 
     Parameters
     ----------
-    kernel : str, Kernel or callable, default="rbf"
-        A name (``"rbf"``, ``"sine"``, ...), a kernel object from
-        :mod:`preimage.kernels` or a callable on pairs of samples.
-    gamma : float, default=None
-        Kernel width; None resolves from the (first) training data.
-    degree : int, default=3
-        Degree of the polynomial kernel.
-    coef0 : float, default=1
-        Constant of the polynomial and sigmoid kernels.
-    kernel_params : dict, default=None
-        Extra parameters of a callable kernel or kernel class; the sine
-        kernel's order N is ``kernel_params={"order": N}`` (or pass
-        ``SineKernel(order=N)`` as ``kernel``).
+    %(kernel)s
     epsilon : float, default=0.1
-        Half-width of the :math:`\varepsilon`-insensitive tube: larger is
-        sparser.
-    C : float, default=inf
-        Box constraint :math:`0 \le \alpha_i, \alpha^*_i \le C`; infinite for
-        noiseless data.
-    augmentation : float, default=1.0
-        The augmenting factor :math:`\lambda` of :math:`R = K + \lambda^2`
-        ("in the scale of the input vectors").
-    learning_rate : None, float or array-like of shape (n_samples,), default=None
-        Per-sample rates :math:`\gamma_i`; they must satisfy the paper's bound
-        :math:`\gamma_i < 1 / R_{ii}`. None: :math:`\gamma_i = 0.95 / R_{ii}`.
-    learning_rate_bound : {"raise", "clip"}, default="raise"
-        A rate at or above :math:`1 / R_{ii}` raises a ValueError, or with
-        "clip" is replaced by :math:`0.95 / R_{ii}`.
-    tol : float, default=1e-6
-        Stop when no step of a sweep exceeds ``tol`` in units of y (the
-        projected gradient of the dual).
-    max_iter : int, default=10000
-        Maximum sweeps; a ConvergenceWarning says when they did not suffice.
+        Half-width of the :math:`\varepsilon`-insensitive tube: larger is sparser.
+    %(svr)s
 
     Attributes
     ----------
-    alpha_ : ndarray of shape (n_samples,)
-        The multipliers :math:`\alpha_i`.
-    alpha_star_ : ndarray of shape (n_samples,)
-        The multipliers :math:`\alpha^*_i`.
-    support_ : ndarray of shape (``n_vectors_``,)
-        Indices of the basis vectors (:math:`\alpha^*_i \ne \alpha_i`).
-    support_vectors_ : ndarray of shape (``n_vectors_``, n_features)
-        Their inputs.
+    alpha_, alpha_star_ : ndarray of shape (n_samples,)
+        The multipliers :math:`\alpha_i` and :math:`\alpha^*_i`.
     dual_coef_ : ndarray of shape (1, ``n_vectors_``)
         :math:`\alpha^*_i - \alpha_i` on the support.
-    n_vectors_ : int
-        Number of basis vectors, ``support_.size``.
     intercept_ : float
-        :math:`\lambda^2 \sum_i (\alpha^*_i - \alpha_i)`, the constant part of
-        :math:`f`.
+        :math:`\lambda^2 \sum_i (\alpha^*_i - \alpha_i)`, the constant part of :math:`f`.
     objective_ : ndarray of shape (``n_iter_``,)
-        Dual objective after each sweep (0 before the first).
+        Dual objective after each sweep.
     n_iter_ : int
         Number of sweeps run.
     converged_ : bool
         Whether the last sweep met ``tol``.
     learning_rate_ : ndarray of shape (n_samples,)
         The rates :math:`\gamma_i` used.
-    kernel_ : Kernel
-        The kernel object resolved from ``kernel`` and its parameters.
-    gamma_ : float or None
-        The width of ``kernel_`` (None for a kernel without one).
-    n_features_in_ : int
-        Number of features seen during :meth:`fit`.
+    %(fitted)s
 
     References
     ----------
-    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999 (Sec. 5, eq. 19;
-    Sec. 5.1, eq. 22 and Fig. 2).
+    Vijayakumar and Wu (1999), Sec. 5, eq. 19; Sec. 5.1, eq. 22 and Fig. 2.
 
     Examples
     --------
@@ -435,7 +357,7 @@ class SequentialSVR(_KernelRegressor):
         Returns
         -------
         SequentialSVR
-            The fitted estimator (``self``).
+            The fitted estimator.
         """
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
