@@ -19,13 +19,11 @@ from sklearn.tree import DecisionTreeClassifier
 
 from preimage import PREIMAGE_METHODS, KernelDependencyEstimator
 from preimage.datasets import make_kde_strings
-from preimage.dependency._strings import check_sequences
 from preimage.dependency import (
     DECODERS,
     CandidateDecoder,
     PreimageDecoder,
     WindowDecoder,
-
     fit_kde,
     kde_regression,
     make_decoder,
@@ -33,6 +31,7 @@ from preimage.dependency import (
     symbol_accuracy,
     window_features,
 )
+from preimage.dependency._strings import check_sequences
 from preimage.kernels import (
     GaussianKernel,
     JointSpectrumKernel,
