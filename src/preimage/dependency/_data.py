@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -48,12 +48,7 @@ def _is_numeric(data):
     return arr.dtype.kind in "biufc"
 
 
-def data_kind(
-    kernel: str | Kernel | SequenceKernel | Callable[..., float],
-    data: Sequences | ArrayLike,
-    name: str = "kernel",
-    data_name: str = "X",
-) -> Literal["vector", "sequence"]:
+def data_kind(kernel, data, name="kernel", data_name="X"):
     """The kind of data `kernel` takes, ``"vector"`` or ``"sequence"``; a
     kernel on numeric arrays given sequences is refused, naming `name` and
     `data_name`."""
@@ -69,23 +64,17 @@ def data_kind(
     return "vector" if numeric else "sequence"
 
 
-def resolve_kernel(
-    kernel: str | Kernel | SequenceKernel | Callable[..., float],
-    kind: str,
-    X: Sequences | ArrayLike,
-) -> Kernel | SequenceKernel:
+def resolve_kernel(kernel, kind, X):
     """The kernel object of `kernel` on data `X` of `kind`: an object as it is,
     a name with its default width from `X`, a callable wrapped."""
     if isinstance(kernel, (Kernel, SequenceKernel)):
         return kernel
     if kind == "sequence":
-        return CallableSequenceKernel(kernel)  # type: ignore[arg-type]  # not a name here
+        return CallableSequenceKernel(kernel)
     return make_kernel(kernel, X=X)
 
 
-def check_outputs(
-    Y: Sequences | ArrayLike, kind: str, name: str = "Y", *, n_features: int | None = None
-) -> np.ndarray | list[Any]:
+def check_outputs(Y, kind, name="Y", *, n_features=None):
     """Outputs of `kind` as a finite 2-D float array (1-D as one column) or a
     non-empty list of sequences, or an error naming `name`."""
     if kind == "vector":
@@ -243,13 +232,8 @@ class OutputSpace:
                 f"Gram matrix), got {n_components!r}"
             )
         # K and L, the centred L and its eigenvectors, and KᵀK + γI.
-        check_dense(
-            (n, n),
-            np.float64,
-            f"the {n} x {n} input and output Gram matrices",
-            hint="fit on fewer samples",
-            copies=5,
-        )
+        what = f"the {n} x {n} input and output Gram matrices"
+        check_dense((n, n), np.float64, what, hint="fit on fewer samples", copies=5)
         K = np.asarray(input_kernel(self.X), dtype=float)
         L = np.asarray(self.kernel(self._data(self.X, self.Y)), dtype=float)
         # Gram matrices are symmetric; a float32 or BLAS product is so only to

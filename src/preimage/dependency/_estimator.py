@@ -21,7 +21,11 @@ from preimage.dependency._fit import REGRESSIONS, predict_coordinates
 from preimage.dependency._strings import check_sequences, symbol_accuracy
 from preimage.kernels import KERNELS, Kernel, SequenceKernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.solvers import PREIMAGE_METHODS, PreimageSolver
+from preimage.solvers import PREIMAGE_METHODS
+
+#: The settings of the decoders, and their fitted attributes the estimator has too.
+_DECODER_SETTINGS = ("window", "n_neighbors", "coordinate_weight", "candidates")
+_DECODER_ATTRIBUTES = ("classifier_", "symbols_", "output_symbols_", "candidates_", "solver_")
 
 
 class KernelDependencyEstimator(BaseEstimator):
@@ -219,14 +223,9 @@ class KernelDependencyEstimator(BaseEstimator):
         self.dual_coef_ = self.fit_result_.weights
         self.eigenvalues_ = self.fit_result_.output_pca.eigenvalues
         self.n_components_ = self.eigenvalues_.shape[0]
-        self.decoder_ = make_decoder(
-            self.method,
-            self.method_params,
-            window=self.window,
-            n_neighbors=self.n_neighbors,
-            coordinate_weight=self.coordinate_weight,
-            candidates=self.candidates,
-        ).fit(X, space.Y, space)
+        settings = {k: getattr(self, k) for k in _DECODER_SETTINGS}
+        decoder = make_decoder(self.method, self.method_params, **settings)
+        self.decoder_ = decoder.fit(X, space.Y, space)
         return self
 
     def _check_inputs(self, X: Any, kind: str, *, reset: bool = False) -> list[Any] | np.ndarray:
@@ -247,31 +246,11 @@ class KernelDependencyEstimator(BaseEstimator):
             )
         return X
 
-    # the decoder's fitted attributes, under the estimator's names (documented)
-    @property
-    def classifier_(self) -> Any:
-        """The fitted position classifier of ``"knn"`` and classifiers."""
-        return self.decoder_.classifier_
-
-    @property
-    def symbols_(self) -> list[Any]:
-        """The input alphabet of the windows of ``"knn"`` and classifiers."""
-        return self.decoder_.symbols_
-
-    @property
-    def output_symbols_(self) -> list[Any]:
-        """The output alphabet of ``"knn"`` and classifiers, indexed by the classes."""
-        return self.decoder_.output_symbols_
-
-    @property
-    def candidates_(self) -> list[Any] | np.ndarray:
-        """The checked candidate outputs of ``"candidates"``."""
-        return self.decoder_.candidates_
-
-    @property
-    def solver_(self) -> PreimageSolver:
-        """The fitted pre-image solver of a pre-image method."""
-        return self.decoder_.solver_
+    def __getattr__(self, name: str) -> Any:
+        # the decoder's fitted attributes, under the estimator's names (documented)
+        if name in _DECODER_ATTRIBUTES and "decoder_" in vars(self):
+            return getattr(self.decoder_, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def predict_coordinates(self, X: Sequences | ArrayLike) -> np.ndarray:
         r"""Return the estimated output coordinates :math:`k(x, X_{\mathrm{fit}})\,\beta` of inputs.

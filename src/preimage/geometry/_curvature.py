@@ -41,12 +41,10 @@ def _stencil(d):
     """Offsets (in steps) of the points where the metric is evaluated: the
     centre, ±e_m, and ±e_m ± e_l for m < l."""
     E = np.eye(d)
-    rows = [np.zeros(d)]
-    rows += [E[m] for m in range(d)] + [-E[m] for m in range(d)]
     pairs = [(m, b) for m in range(d) for b in range(m + 1, d)]
-    for m, b in pairs:
-        rows += [E[m] + E[b], E[m] - E[b], -E[m] + E[b], -E[m] - E[b]]
-    return np.array(rows), pairs
+    signs = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+    mixed = [s * E[m] + t * E[b] for m, b in pairs for s, t in signs]
+    return np.array([np.zeros(d), *E, *-E, *mixed]).reshape(-1, d), pairs
 
 
 def _metric_derivatives(G, h, d, pairs):
@@ -72,9 +70,7 @@ def _scalar_from_derivatives(g, dg, ddg):
     ddg[n, a, b, i, j] = ∂_a∂_b g_ij (the formulas of metric_scalar_curvature)."""
     ginv = np.linalg.inv(g)
     # Christoffel symbols of the first kind Γ_l,ij and of the second kind Γ^k_ij
-    first = 0.5 * (
-        np.einsum("nijl->nlij", dg) + np.einsum("njil->nlij", dg) - np.einsum("nlij->nlij", dg)
-    )
+    first = 0.5 * (np.einsum("nijl->nlij", dg) + np.einsum("njil->nlij", dg) - dg)
     gamma = np.einsum("nkl,nlij->nkij", ginv, first)
     # R_iklm = ½(∂_k∂_l g_im + ∂_i∂_m g_kl − ∂_k∂_m g_il − ∂_i∂_l g_km) + ...
     second = 0.5 * (
@@ -86,8 +82,7 @@ def _scalar_from_derivatives(g, dg, ddg):
     quad = np.einsum("nrp,nrkl,npim->niklm", g, gamma, gamma) - np.einsum(
         "nrp,nrkm,npil->niklm", g, gamma, gamma
     )
-    riemann = second + quad
-    return np.einsum("nkm,nil,niklm->n", ginv, ginv, riemann)
+    return np.einsum("nkm,nil,niklm->n", ginv, ginv, second + quad)
 
 
 def _finite_or_warn(R, what):

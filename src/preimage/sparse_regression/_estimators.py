@@ -75,12 +75,20 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_estimator_input(self, X, reset=False, dtype=np.float64)
+        b = getattr(self, "intercept_", 0.0)  # none for the Wiener solution
         if self.support_vectors_.shape[0] == 0:
-            return np.full(X.shape[0], self._intercept())  # type: ignore[union-attr]  # validated
+            return np.full(X.shape[0], b)  # type: ignore[union-attr]  # validated
         with np.errstate(over="ignore", invalid="ignore"):
-            f = self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + self._intercept()
+            f = self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + b
         # kernel values too large for the fitted coefficients
         return refuse_overflow(f, "the predictions", "'X'", "rescale 'X'")
+
+    def _set_coef(self, X, coef):
+        """The expansion over the samples of X with non-zero coefficients."""
+        self.support_ = np.flatnonzero(coef)
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = coef[self.support_][None, :]
+        self.n_vectors_ = int(self.support_.size)
 
 
 @fill_doc
@@ -175,14 +183,9 @@ class WienerRegressor(_KernelRegressor):
         self.X_fit_, self.y_fit_ = X, y
         self._state = None  # built from the data if partial_fit follows
         # K, and the eigenvectors and pseudo-inverse of pinvh.
-        K = checked_gram(
-            self.kernel_,
-            X,
-            "Gram matrix K (with its eigenvectors and pseudo-inverse)",
-            copies=3,
-            hint=_HINT,
-        )
-        self._set_coef(wiener_coefficients(K, y, rtol=self.rtol))
+        what = "Gram matrix K (with its eigenvectors and pseudo-inverse)"
+        K = checked_gram(self.kernel_, X, what, copies=3, hint=_HINT)
+        self._set_coef(X, wiener_coefficients(K, y, rtol=self.rtol))
         return self
 
     def partial_fit(self, X: ArrayLike, y: ArrayLike) -> Self:
@@ -222,7 +225,7 @@ class WienerRegressor(_KernelRegressor):
         self._state = self._add(self._state, X, y, self.X_fit_.shape[0])
         self.X_fit_ = np.concatenate([self.X_fit_, X])
         self.y_fit_ = np.concatenate([self.y_fit_, y])
-        self._set_coef(self._state.coef())
+        self._set_coef(self.X_fit_, self._state.coef())
         return self
 
     def _add(self, state, X, y, offset):
@@ -241,16 +244,6 @@ class WienerRegressor(_KernelRegressor):
             )
             state = wiener_update(state, k, kappa[j], y[j], rtol=self.rtol)
         return state
-
-    def _set_coef(self, coef):
-        """The expansion over the samples with non-zero coefficients a_i."""
-        self.support_ = np.flatnonzero(coef)
-        self.support_vectors_ = self.X_fit_[self.support_]
-        self.dual_coef_ = coef[self.support_][None, :]
-        self.n_vectors_ = int(self.support_.size)
-
-    def _intercept(self):
-        return 0.0
 
 
 @fill_doc
@@ -362,28 +355,10 @@ class SequentialSVR(_KernelRegressor):
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
         K = checked_gram(self.kernel_, X, "Gram matrix K and R = K + λ²", copies=2, hint=_HINT)
-        res = sequential_svr(
-            K,
-            y,
-            epsilon=self.epsilon,
-            augmentation=self.augmentation,
-            C=self.C,
-            learning_rate=self.learning_rate,
-            learning_rate_bound=self.learning_rate_bound,
-            tol=self.tol,
-            max_iter=self.max_iter,
-        )
-        self.alpha_, self.alpha_star_ = res.alpha, res.alpha_star
-        self.support_ = res.support
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = res.coef[self.support_][None, :]
-        self.n_vectors_ = int(self.support_.size)
+        params = self.get_params(deep=False)
+        res = sequential_svr(K, y, **{k: params[k] for k in params if k not in KERNEL_CONSTRAINTS})
+        for name in ("alpha", "alpha_star", "objective", "n_iter", "converged", "learning_rate"):
+            setattr(self, name + "_", getattr(res, name))
+        self._set_coef(X, res.coef)
         self.intercept_ = float(self.augmentation) ** 2 * float(res.coef.sum())
-        self.objective_ = res.objective
-        self.n_iter_ = res.n_iter
-        self.converged_ = res.converged
-        self.learning_rate_ = res.learning_rate
         return self
-
-    def _intercept(self):
-        return self.intercept_

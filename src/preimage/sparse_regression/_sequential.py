@@ -17,8 +17,8 @@ from preimage._utils.validation import (
 )
 from preimage._utils.warnings import warn as warn_user
 from preimage.exceptions import ConvergenceWarning
-from preimage.sparse_regression._checks import check_system, check_vector, refuse_overflow_rescale
 from preimage.sparse_regression._docs import fill_doc
+from preimage.sparse_regression._wiener import check_system, check_vector, refuse_overflow_rescale
 
 #: Default per-sample learning rate
 #: :math:`\gamma_i = \mathrm{DEFAULT\_RATE\_FRACTION} / R_{ii}`, inside the
@@ -324,28 +324,22 @@ def sequential_svr(
                     als[i] += d_star
                     al[i] += d
                     E -= (d_star - d) * rows[i]
-                    step = (abs(d_star) + abs(d)) / g
-                    if step > step_max:
-                        step_max = step
+                    step_max = max(step_max, (abs(d_star) + abs(d)) / g)
             new_alpha, new_alpha_star = np.array(al), np.array(als)
             # J_D = ½aᵀRa + εΣ(α + α*) − yᵀa = −½aᵀ(2y − Ra) + εΣ(α + α*).
             a = new_alpha_star - new_alpha
             value = float(
                 -0.5 * a @ (2 * y - R @ a) + eps * (new_alpha.sum() + new_alpha_star.sum())
             )
-        if not (
-            np.isfinite(value)
-            and np.isfinite(step_max)
-            and np.isfinite(new_alpha).all()
-            and np.isfinite(new_alpha_star).all()
-        ):
+        if not np.isfinite(np.r_[value, step_max, new_alpha, new_alpha_star]).all():
             overflow = True
             break
-        alpha, alpha_star, max_step = new_alpha, new_alpha_star, step_max
+        alpha, alpha_star, max_step = new_alpha, new_alpha_star, float(step_max)
         objective.append(value)
         if max_step <= tol:
             break
     converged = max_step <= tol
+    history = np.array(objective)
     if overflow:
         warn_user(
             f"the sequential SV algorithm overflowed float64 in sweep {sweep + 1} (targets "
@@ -360,15 +354,9 @@ def sequential_svr(
             "last iterate, raise 'max_iter' or 'tol'",
             ConvergenceWarning,
         )
+    a = alpha_star - alpha
     return SequentialSVRResult(
-        alpha,
-        alpha_star,
-        alpha_star - alpha,
-        np.array(objective),
-        len(objective),
-        converged,
-        float(max_step),
-        gamma,
+        alpha, alpha_star, a, history, history.size, converged, max_step, gamma
     )
 
 
