@@ -49,8 +49,6 @@ NO_EQUATION = {
     "preimage.sparse_regression.SequentialSVRResult",
     "preimage.sparse_regression.WienerState",
     # argument checks and plumbing
-    "preimage.dependency.Decoder",
-    "preimage.dependency.OutputSpace",
     "preimage.kernels.CallableKernel",
     "preimage.kernels.CallableSequenceKernel",
     "preimage.kernels.PairwiseKernel",

@@ -1,6 +1,4 @@
-from ._base import Decoder
 from ._candidates import CandidateDecoder, nearest_coordinates
-from ._data import OutputSpace
 from ._decoders import DECODERS, PreimageDecoder, WindowDecoder, make_decoder
 from ._estimator import KernelDependencyEstimator
 from ._fit import (
@@ -17,10 +15,8 @@ __all__ = [
     "DECODERS",
     "REGRESSIONS",
     "CandidateDecoder",
-    "Decoder",
     "KDEResult",
     "KernelDependencyEstimator",
-    "OutputSpace",
     "PreimageDecoder",
     "WindowDecoder",
     "fit_kde",

@@ -2,49 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Self
-
-import numpy as np
-
-from preimage._utils.typing import Sequences
-
-if TYPE_CHECKING:
-    from preimage.dependency._data import OutputSpace
+from typing import Any
 
 
 class Decoder:
-    """Base class of decoders: estimated output coordinates to outputs.
+    """Base class of the decoders of :data:`DECODERS`: output coordinates to outputs.
 
-    Made from the user's ``method`` and ``method_params``, fitted once on the
-    training pairs in their :class:`OutputSpace`, then ``decode(C, X=None)``
-    (Bakır et al. 2004, Sec. 2.2).
-
-    Parameters
-    ----------
-    method : str, classifier, solver or callable
-        What the user chose.
-    params : dict, default=None
-        Its options.
-
-    Attributes
-    ----------
-    settings : tuple of str
-        The settings of :class:`~preimage.KernelDependencyEstimator` the
-        constructor also takes (a class attribute).
-    needs_inputs : bool
-        Whether :meth:`decode` needs the inputs the outputs belong to.
-
-    Examples
-    --------
-    >>> from preimage.dependency import DECODERS, Decoder
-    >>> {name: cls.__name__ for name, cls in DECODERS.items()}
-    {'candidates': 'CandidateDecoder', 'knn': 'WindowDecoder'}
-    >>> all(issubclass(cls, Decoder) for cls in DECODERS.values())
-    True
+    Made from the user's ``method`` and ``method_params``; ``settings`` names the
+    estimator settings its constructor also takes, ``needs_inputs`` whether
+    :meth:`decode` needs the inputs.
     """
 
-    # Documented in the docstring's Attributes: a ``#:`` comment would have autodoc
-    # render them, and numpydoc validate the docstrings of tuple and bool.
     settings: tuple[str, ...] = ()
     needs_inputs = False
 
@@ -63,9 +31,7 @@ class Decoder:
         settings = "".join(f", {name}={getattr(self, name)!r}" for name in self.settings)
         return f"{type(self).__name__}({self.method!r}{settings})"
 
-    def fit(
-        self, X: Sequences, Y: Sequences, space: OutputSpace
-    ) -> Self:  # pragma: no cover - abstract
+    def fit(self, X, Y, space):  # pragma: no cover - abstract
         """Fit the decoder on the checked training pairs.
 
         Parameters
@@ -84,9 +50,7 @@ class Decoder:
         """
         raise NotImplementedError
 
-    def decode(
-        self, C: np.ndarray, X: Sequences | None = None
-    ) -> list[Any] | np.ndarray:  # pragma: no cover - abstract
+    def decode(self, C, X=None):  # pragma: no cover - abstract
         """Decode output coordinates into outputs.
 
         Parameters

@@ -45,17 +45,12 @@ class CandidateDecoder(Decoder):
 
     Examples
     --------
-    With a linear output kernel the estimate of the output 0.2 decodes to the
-    nearest candidate, 0:
+    With a linear output kernel the coordinates of 0.2 decode to the nearest candidate:
 
-    >>> import numpy as np
-    >>> from preimage.dependency import CandidateDecoder, OutputSpace
-    >>> from preimage.kernels import LinearKernel
-    >>> X = np.array([[0.0], [1.0]])
-    >>> space = OutputSpace.of_pairs(X, [-1.0, 1.0], "linear", "vector")
-    >>> _ = space.fit(LinearKernel())
-    >>> decoder = CandidateDecoder(candidates=[[-1.0], [0.0], [1.0]]).fit(X, space.Y, space)
-    >>> decoder.decode(space.coordinates(np.array([[0.2]])))
+    >>> from preimage import KernelDependencyEstimator
+    >>> kde = KernelDependencyEstimator(method="candidates", candidates=[[-1.0], [0.0], [1.0]])
+    >>> kde = kde.fit([[0.0], [1.0]], [-1.0, 1.0])
+    >>> kde.decoder_.decode(kde.transform_outputs([0.2]))
     array([[0.]])
     """
 

@@ -10,7 +10,6 @@ says it takes, and a user's function on two samples what it is given.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,37 +91,11 @@ def check_outputs(Y, kind, name="Y", *, n_features=None):
 class OutputSpace:
     """The training pairs of kernel dependency estimation in the output feature space.
 
-    What the regression is fitted on and a decoder is fitted with, and where
-    the coordinates of any output come from. Made by :meth:`of_pairs`, which
-    checks the pairs; the fields are attributes of the same names.
-
-    Parameters
-    ----------
-    kernel : Kernel or SequenceKernel
-        The output kernel l, with Gram blocks ``l(A, B)``.
-    kind, input_kind : {"vector", "sequence"}
-        What the outputs and the inputs are.
-    joint : bool
-        Whether l takes ``(x, y)`` pairs of an input and its output.
-    X, Y : list or ndarray
-        The checked training inputs and outputs (vectors as 2-D arrays).
-    one_d : bool, default=False
-        Whether the vector outputs came as a 1-D array.
-    result : KDEResult, default=None
-        The fit on the Gram matrices, set by :meth:`fit`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from preimage.dependency import OutputSpace
-    >>> from preimage.kernels import LinearKernel
-    >>> X = np.array([[0.0], [1.0]])
-    >>> space = OutputSpace.of_pairs(X, [-1.0, 1.0], "linear", "vector")
-    >>> space
-    OutputSpace(kernel=LinearKernel(), kind='vector', input_kind='vector', joint=False, one_d=True)
-    >>> _ = space.fit(LinearKernel())
-    >>> np.round(np.abs(space.coordinates(np.array([[0.2]]))), 4)  # linear: y - mean
-    array([[0.2]])
+    What the regression is fitted on, a decoder is fitted with, and the
+    coordinates of any output come from: the output kernel, the kinds of the
+    outputs and inputs, whether the kernel is joint (takes ``(x, y)`` pairs),
+    the checked pairs, whether the vector outputs came 1-D, and the fit.
+    Made by :meth:`of_pairs`, which checks the pairs.
     """
 
     kernel: Kernel | SequenceKernel
@@ -135,43 +108,8 @@ class OutputSpace:
     result: KDEResult | None = field(default=None, repr=False)
 
     @classmethod
-    def of_pairs(
-        cls,
-        X: Sequences | np.ndarray,
-        Y: Sequences | ArrayLike,
-        kernel: str | Kernel | SequenceKernel | Callable[..., float],
-        input_kind: str,
-        *,
-        joint: bool | None = None,
-    ) -> OutputSpace:
-        """Check the outputs of training inputs and make their output space.
-
-        Parameters
-        ----------
-        X : list of sequences or ndarray
-            The checked training inputs.
-        Y : array-like or list of sequences
-            Their outputs, checked here.
-        kernel : str, Kernel, SequenceKernel or callable
-            The output kernel: an object, a name of
-            :data:`~preimage.kernels.KERNELS` or a callable on two outputs.
-        input_kind : {"vector", "sequence"}
-            What the inputs are.
-        joint : bool, default=None
-            Whether the kernel takes ``(x, y)`` pairs; None asks it.
-
-        Returns
-        -------
-        OutputSpace
-            The space of the pairs, not fitted yet.
-
-        Raises
-        ------
-        ValueError
-            If there are fewer than 2 pairs, no outputs, not one output per
-            input, or a joint kernel with numeric inputs or outputs of other
-            lengths than their inputs.
-        """
+    def of_pairs(cls, X, Y, kernel, input_kind, *, joint=None):
+        """Check the outputs of checked training inputs and make their space, not fitted."""
         if len(X) < 2:
             raise ValueError(
                 f"'X' has {len(X)} sample(s); KDE needs at least 2 (the "
@@ -198,33 +136,8 @@ class OutputSpace:
             check_equal_lengths(X, Y, "Y")
         return cls(resolve_kernel(kernel, kind, Y), kind, input_kind, bool(joint), X, Y, one_d)
 
-    def fit(
-        self,
-        input_kernel: Kernel | SequenceKernel,
-        n_components: int | None = None,
-        *,
-        alpha: float = 1.0,
-        regression: str = "paper",
-    ) -> KDEResult:
-        """Fit kernel dependency estimation on the training pairs (:func:`fit_kde`).
-
-        Parameters
-        ----------
-        input_kernel : Kernel or SequenceKernel
-            The kernel k on the inputs.
-        n_components : int, default=None
-            The number of output principal axes kept; None keeps all with a
-            non-zero eigenvalue.
-        alpha : float, default=1.0
-            The strength of the regression's penalty.
-        regression : {"paper", "ridge"}, default="paper"
-            The form of the regression (see :func:`kde_regression`).
-
-        Returns
-        -------
-        KDEResult
-            The fit, also kept as ``result``.
-        """
+    def fit(self, input_kernel, n_components=None, *, alpha=1.0, regression="paper"):
+        """Fit kernel dependency estimation on the pairs (:func:`fit_kde`); kept as ``result``."""
         n = len(self.X)
         if n_components is not None and n_components > n:
             raise ValueError(
@@ -243,62 +156,19 @@ class OutputSpace:
         return self.result
 
     def check_outputs(self, Y: Sequences | ArrayLike, name: str = "Y") -> np.ndarray | list[Any]:
-        """Check outputs against the kind (and width) of the training outputs.
-
-        Parameters
-        ----------
-        Y : array-like or list of sequences
-            The outputs.
-        name : str, default="Y"
-            The argument named by an error.
-
-        Returns
-        -------
-        ndarray or list
-            A 2-D float array, or a list of sequences.
-        """
+        """Check outputs against the kind (and width) of the training outputs."""
         width = self.Y.shape[1] if self.kind == "vector" else None
         return check_outputs(Y, self.kind, name, n_features=width)
 
     def coordinates(self, Y: Sequences | np.ndarray, X: Any = None) -> np.ndarray:
-        r"""Return the centred coordinates of checked outputs (:func:`output_coordinates`).
-
-        Parameters
-        ----------
-        Y : list or ndarray
-            The checked outputs.
-        X : list or ndarray, default=None
-            The checked inputs they belong to, used by a joint kernel only.
-
-        Returns
-        -------
-        ndarray of shape (n, r)
-            The coordinates, one row per output.
-        """
+        """The centred coordinates of checked outputs (of the pairs, for a joint kernel)."""
         if self.joint:
             check_equal_lengths(X, Y, "Y")
         L = self.kernel(self._data(X, Y), self._data(self.X, self.Y))
         return output_coordinates(L, self.result)
 
     def expansion(self, C: ArrayLike) -> FeatureExpansion:
-        r"""Return the points :math:`\sum_j c_j v_j + \mu` as expansions over the training outputs.
-
-        Parameters
-        ----------
-        C : array-like of shape (n, r)
-            The checked coordinates.
-
-        Returns
-        -------
-        FeatureExpansion
-            The :math:`n` points.
-
-        Raises
-        ------
-        ValueError
-            If the outputs are not numeric or the output kernel is not a
-            preimage :class:`~preimage.kernels.Kernel`.
-        """
+        r"""The points :math:`\sum_j c_j v_j + \mu` as expansions over the training outputs."""
         if not isinstance(self.kernel, Kernel) or self.kind != "vector":
             raise ValueError(
                 "expansion needs numeric outputs and a preimage Kernel as 'output_kernel'"
@@ -307,19 +177,7 @@ class OutputSpace:
         return FeatureExpansion(coef, self.Y, self.kernel, norm2=norm2)
 
     def outputs(self, decoded: list[Any] | np.ndarray) -> list[Any] | np.ndarray:
-        """Put decoded outputs in the form of the training outputs.
-
-        Parameters
-        ----------
-        decoded : list or ndarray
-            The decoded outputs.
-
-        Returns
-        -------
-        list or ndarray
-            Sequences as they are; vectors as an array, 1-D if the training
-            outputs were.
-        """
+        """Decoded outputs in the form of the training outputs (1-D if they were)."""
         if self.kind != "vector":
             return decoded
         decoded = np.asarray(decoded)

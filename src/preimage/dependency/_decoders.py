@@ -66,13 +66,11 @@ class WindowDecoder(Decoder):
     --------
     Decoding the true coordinates of the training outputs gives them back:
 
-    >>> from preimage.dependency import OutputSpace, WindowDecoder
+    >>> from preimage import KernelDependencyEstimator
     >>> from preimage.kernels import SpectrumKernel
     >>> X, Y = ["abab", "bbaa", "aabb"], ["xyxy", "yyxx", "xxyy"]
-    >>> space = OutputSpace.of_pairs(X, Y, SpectrumKernel(2), "sequence")
-    >>> _ = space.fit(SpectrumKernel(2))
-    >>> decoder = WindowDecoder(window=3).fit(X, Y, space)
-    >>> decoder.decode(space.result.coordinates, X)
+    >>> kde = KernelDependencyEstimator(SpectrumKernel(2), SpectrumKernel(2)).fit(X, Y)
+    >>> kde.decoder_.decode(kde.coordinates_, X)
     ['xyxy', 'yyxx', 'xxyy']
     """
 
@@ -182,13 +180,9 @@ class PreimageDecoder(Decoder):
     With a linear output kernel the exact pre-image of the coordinates of 0.2 is 0.2:
 
     >>> import numpy as np
-    >>> from preimage.dependency import OutputSpace, PreimageDecoder
-    >>> from preimage.kernels import LinearKernel
-    >>> X = np.array([[0.0], [1.0]])
-    >>> space = OutputSpace.of_pairs(X, [-1.0, 1.0], "linear", "vector")
-    >>> _ = space.fit(LinearKernel())
-    >>> decoder = PreimageDecoder("exact").fit(X, space.Y, space)
-    >>> np.round(decoder.decode(space.coordinates(np.array([[0.2]]))), 4)
+    >>> from preimage import KernelDependencyEstimator
+    >>> kde = KernelDependencyEstimator(method="exact").fit([[0.0], [1.0]], [-1.0, 1.0])
+    >>> np.round(kde.decoder_.decode(kde.transform_outputs([0.2])), 4)
     array([[0.2]])
     """
 

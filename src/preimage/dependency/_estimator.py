@@ -287,10 +287,10 @@ class KernelDependencyEstimator(BaseEstimator):
             The coordinates, one row per output.
         """
         check_is_fitted(self)
-        Y = self.output_space_.check_outputs(Y)
+        outputs = self.output_space_.check_outputs(Y)
         if self.output_space_.joint:
-            X = self._inputs_for(X, len(Y), "transform_outputs")
-        return self.output_space_.coordinates(Y, X)
+            X = self._inputs_for(X, len(outputs), "transform_outputs")
+        return self.output_space_.coordinates(outputs, X)
 
     def decode(
         self, coordinates: ArrayLike, X: Sequences | ArrayLike | None = None
