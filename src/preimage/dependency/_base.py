@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
+
+import numpy as np
+
+from preimage._utils.typing import Sequences
+
+if TYPE_CHECKING:
+    from preimage.dependency._data import OutputSpace
 
 
 class Decoder:
@@ -31,7 +38,7 @@ class Decoder:
         settings = "".join(f", {name}={getattr(self, name)!r}" for name in self.settings)
         return f"{type(self).__name__}({self.method!r}{settings})"
 
-    def fit(self, X, Y, space):  # pragma: no cover - abstract
+    def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
         """Fit the decoder on the checked training pairs.
 
         Parameters
@@ -48,9 +55,9 @@ class Decoder:
         Decoder
             The fitted decoder.
         """
-        raise NotImplementedError
+        raise NotImplementedError  # pragma: no cover - abstract
 
-    def decode(self, C, X=None):  # pragma: no cover - abstract
+    def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
         """Decode output coordinates into outputs.
 
         Parameters
@@ -66,4 +73,4 @@ class Decoder:
         list or ndarray
             The :math:`n` outputs, an array for vector outputs.
         """
-        raise NotImplementedError
+        raise NotImplementedError  # pragma: no cover - abstract

@@ -1,12 +1,6 @@
-"""What kernel dependency estimation takes: numeric vectors or sequences of
-symbols, the kernel on each, and the training pairs in the output feature space.
-
-Inputs and outputs are each of one kind: ``"vector"`` (2-D numeric arrays; 1-D
-outputs are one column) or ``"sequence"`` (lists of strings or of tuples of
-symbols). The kind follows from the kernel: a kernel of :mod:`preimage.kernels`
-or its name takes vectors, a :class:`~preimage.kernels.SequenceKernel` what it
-says it takes, and a user's function on two samples what it is given.
-"""
+"""What kernel dependency estimation takes: ``"vector"`` data (2-D numeric arrays;
+1-D outputs as one column) or ``"sequence"`` data (lists of strings or tuples of
+symbols), as the kernel says, and the training pairs in the output feature space."""
 
 from __future__ import annotations
 
@@ -91,11 +85,9 @@ def check_outputs(Y, kind, name="Y", *, n_features=None):
 class OutputSpace:
     """The training pairs of kernel dependency estimation in the output feature space.
 
-    What the regression is fitted on, a decoder is fitted with, and the
-    coordinates of any output come from: the output kernel, the kinds of the
-    outputs and inputs, whether the kernel is joint (takes ``(x, y)`` pairs),
-    the checked pairs, whether the vector outputs came 1-D, and the fit.
-    Made by :meth:`of_pairs`, which checks the pairs.
+    The output kernel, the kinds of outputs and inputs, whether the kernel is
+    joint (takes ``(x, y)`` pairs), the checked pairs, whether the vector
+    outputs came 1-D, and the fit; made by :meth:`of_pairs`.
     """
 
     kernel: Kernel | SequenceKernel

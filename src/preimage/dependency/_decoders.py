@@ -241,8 +241,7 @@ def make_decoder(method: Any, params: dict[str, Any] | None = None, **settings: 
     params : dict, default=None
         Options of the method.
     **settings
-        ``window``, ``n_neighbors``, ``coordinate_weight`` and ``candidates``:
-        each decoder takes those of its ``settings``.
+        ``window``, ``n_neighbors``, ``coordinate_weight``, ``candidates``: each takes its own.
 
     Returns
     -------

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from numbers import Integral, Real
 from typing import Any, Self
 
@@ -28,6 +29,7 @@ _DECODER_SETTINGS = ("window", "n_neighbors", "coordinate_weight", "candidates")
 _DECODER_ATTRIBUTES = ("classifier_", "symbols_", "output_symbols_", "candidates_", "solver_")
 
 
+@dataclass(eq=False, repr=False)  # the constructor is the dataclass's
 class KernelDependencyEstimator(BaseEstimator):
     r"""Kernel dependency estimation with learned or searched pre-images.
 
@@ -84,8 +86,7 @@ class KernelDependencyEstimator(BaseEstimator):
     joint_output : bool, default=None
         Whether the output kernel takes ``(x, y)`` pairs; None asks the kernel.
     method_params : dict, default=None
-        Options of the method (e.g. ``{"max_iter": 100}``, parameters of the
-        classifier).
+        Options of the method, or parameters of the classifier.
 
     Attributes
     ----------
@@ -138,9 +139,7 @@ class KernelDependencyEstimator(BaseEstimator):
     True
     """
 
-    decoder_: Any  # the fitted Decoder, whose subclass's attributes are read below
-
-    _parameter_constraints: dict = {
+    _parameter_constraints = {
         "input_kernel": [StrOptions(set(KERNELS)), Kernel, SequenceKernel, callable],
         "output_kernel": [StrOptions(set(KERNELS)), Kernel, SequenceKernel, callable],
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
@@ -160,34 +159,19 @@ class KernelDependencyEstimator(BaseEstimator):
         "method_params": [dict, None],
     }
 
-    def __init__(
-        self,
-        input_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear",
-        output_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear",
-        *,
-        n_components: int | None = None,
-        alpha: float = 1.0,
-        regression: str = "paper",
-        method: Any = "knn",
-        window: int = 3,
-        n_neighbors: int = 1,
-        coordinate_weight: float = 1.0,
-        candidates: Sequences | ArrayLike | None = None,
-        joint_output: bool | None = None,
-        method_params: dict[str, Any] | None = None,
-    ) -> None:
-        self.input_kernel = input_kernel
-        self.output_kernel = output_kernel
-        self.n_components = n_components
-        self.alpha = alpha
-        self.regression = regression
-        self.method = method
-        self.window = window
-        self.n_neighbors = n_neighbors
-        self.coordinate_weight = coordinate_weight
-        self.candidates = candidates
-        self.joint_output = joint_output
-        self.method_params = method_params
+    input_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear"
+    output_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear"
+    _: KW_ONLY
+    n_components: int | None = None
+    alpha: float = 1.0
+    regression: str = "paper"
+    method: Any = "knn"
+    window: int = 3
+    n_neighbors: int = 1
+    coordinate_weight: float = 1.0
+    candidates: Sequences | ArrayLike | None = None
+    joint_output: bool | None = None
+    method_params: dict[str, Any] | None = None
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: Sequences | ArrayLike, Y: Sequences | ArrayLike) -> Self:
@@ -225,7 +209,7 @@ class KernelDependencyEstimator(BaseEstimator):
         self.n_components_ = self.eigenvalues_.shape[0]
         settings = {k: getattr(self, k) for k in _DECODER_SETTINGS}
         decoder = make_decoder(self.method, self.method_params, **settings)
-        self.decoder_ = decoder.fit(X, space.Y, space)
+        self.decoder_: Any = decoder.fit(X, space.Y, space)
         return self
 
     def _check_inputs(self, X: Any, kind: str, *, reset: bool = False) -> list[Any] | np.ndarray:
@@ -344,8 +328,7 @@ class KernelDependencyEstimator(BaseEstimator):
         Returns
         -------
         list or ndarray
-            A list of strings (or tuples of symbols), or an array of vectors
-            (1-D if the training outputs were).
+            A list of strings (or tuples of symbols), or an array of vectors.
         """
         return self.decode(self.predict_coordinates(X), X)
 

@@ -60,8 +60,6 @@ class KDEResult:
     >>> np.round(np.abs(result.coordinates), 4)  # the outputs, up to sign
     array([[1.],
            [1.]])
-    >>> result.alpha, result.regression
-    (1.0, 'paper')
     """
 
     output_pca: KernelPCAResult
@@ -108,8 +106,7 @@ def kde_regression(
     Warns
     -----
     NumericalWarning
-        If the system is not positive definite to working precision:
-        :math:`\beta` is then the least-norm solution (pseudo-inverse).
+        If the system is not positive definite: the least-norm solution then.
 
     References
     ----------
@@ -147,11 +144,8 @@ def kde_regression(
         A = K.copy()
         B = P
     A.flat[:: A.shape[0] + 1] += alpha
-    # Both systems are symmetric positive definite for γ > 0 and K ⪰ 0. A
-    # kernel that is not positive semi-definite (a user's callable), or a γ
-    # negligible against a singular K, leaves them indefinite or singular to
-    # working precision: then β is the least-norm solution from the
-    # eigendecomposition (the pseudo-inverse), with a warning.
+    # Positive definite for γ > 0 and K ⪰ 0; a kernel not PSD, or a γ negligible against
+    # a singular K, gets the least-norm solution (the pseudo-inverse), with a warning.
     with warnings.catch_warnings():
         warnings.simplefilter("error", linalg.LinAlgWarning)
         try:

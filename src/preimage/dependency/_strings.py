@@ -151,9 +151,8 @@ def string_preimage_features(
 
         f_q = \bigl[\, w\, c,\ \operatorname{onehot}(\alpha_q) \,\bigr].
 
-    Two windows that differ in :math:`j` positions are at squared distance
-    :math:`2j`, two coordinate vectors at :math:`w^2 \|c - c'\|^2` (at most
-    :math:`4 w^2` for a cosine-normalised output kernel).
+    Windows that differ in :math:`j` positions are at squared distance :math:`2j`,
+    coordinates at :math:`w^2 \|c - c'\|^2` (at most :math:`4 w^2` when normalised).
 
     Parameters
     ----------

@@ -1,11 +1,6 @@
-"""The scalar curvature of the surface a kernel maps input space onto: of any
-metric by central differences of ``g`` (the formulas of
-:func:`metric_scalar_curvature`), and in closed form for radial kernels (0: a
-constant metric), dot-product kernels (a warped product, see
-:func:`scalar_curvature`) and the paper's polynomial kernels. The polynomial
-formula is lost from the available text of the paper; this one is derived here
-and checked against the finite differences of the metric.
-"""
+"""The scalar curvature of the surface a kernel maps input space onto. The
+polynomial formula is lost from the available text of the paper; the one here is
+derived and checked against the finite differences of the metric."""
 
 from __future__ import annotations
 
@@ -30,9 +25,8 @@ from preimage.kernels import Kernel, PolynomialKernel, RadialKernel
 #: How :func:`scalar_curvature` computes the curvature.
 CURVATURE_METHODS = ("auto", "closed_form", "finite_differences")
 
-#: Relative step of the second differences of the metric: ε^{1/4} would
-#: balance O(h²) against O(ε/h²) for an exact metric; a larger step keeps the
-#: O(δg/h²) error small when the metric itself comes from finite differences.
+#: Relative steps of the second differences of a differenced and of an exact metric
+#: (ε^{1/4} balances O(h²) against O(ε/h²); a differenced metric adds O(δg/h²)).
 _METRIC_STEP = 1e-3
 _EXACT_METRIC_STEP = 1e-4
 
@@ -191,9 +185,8 @@ def _scalar(G, h, d, pairs):
 
 
 def _length_scale(kernel):
-    """The input length over which the kernel's metric changes when x is
-    small: 1/√γ, and for polynomials √(c₀/γ) (0 for the homogeneous kernel,
-    whose metric changes on the scale of ‖x‖ itself)."""
+    """The input length over which the metric changes near 0: 1/√γ, √(c₀/γ) for
+    polynomials (0 for the homogeneous one, whose metric changes on the scale of ‖x‖)."""
     gamma = getattr(kernel, "gamma", None)
     if not isinstance(gamma, (int, float)) or gamma <= 0:
         return 1.0
@@ -221,10 +214,8 @@ def polynomial_scalar_curvature(
         R = -\frac{(d - 1)(p - 1) \left[(d - 2) p u + d c\right]}
         {p (u + c)^p (p u + c)}.
 
-    :math:`R` vanishes for :math:`p = 1`; for :math:`d = 2` for every
-    :math:`p` when :math:`c = 0` (a cone) and for no :math:`p \ne 1` when
-    :math:`c > 0`; for :math:`c = 0`, :math:`d > 2`, :math:`p > 1` it is
-    singular at :math:`x = 0`, for :math:`c > 0` finite everywhere.
+    It vanishes for :math:`p = 1`, and for :math:`d = 2`, :math:`c = 0` (a cone);
+    for :math:`c = 0`, :math:`d > 2`, :math:`p > 1` it is singular at :math:`x = 0`.
 
     Parameters
     ----------
@@ -299,22 +290,19 @@ def scalar_curvature(
     X : array-like of shape (n, d)
         The points at which the curvature is taken.
     method : {"auto", "closed_form", "finite_differences"}, default="auto"
-        The closed forms above (linear, polynomial, sigmoid profiles),
-        :func:`metric_scalar_curvature` on the metric, or the closed form
-        where there is one.
+        The closed forms above, :func:`metric_scalar_curvature` on the metric,
+        or the closed form where there is one.
     metric : {"auto", "closed_form", "finite_differences"}, default="auto"
         The ``method`` of :func:`induced_metric` that finite differences differentiate.
     step : float, optional
-        Step :math:`h` of the differences of the metric; by default
-        :math:`10^{-4} \max(\|x\|_\infty, \ell)` for a closed-form metric
-        (:math:`10^{-3}` for a differenced one), :math:`\ell` the kernel's
-        length (:math:`1/\sqrt{\gamma}`; :math:`\sqrt{c_0/\gamma}` for polynomials).
+        Step :math:`h`; by default :math:`10^{-4} \max(\|x\|_\infty, \ell)`
+        (:math:`10^{-3}` for a differenced metric), :math:`\ell = 1/\sqrt{\gamma}`
+        (:math:`\sqrt{c_0/\gamma}` for polynomials).
 
     Returns
     -------
     ndarray of shape (n,)
-        :math:`R` at each point (positive on a sphere); NaN with a
-        NumericalWarning where the metric is singular.
+        :math:`R` at each point; NaN with a NumericalWarning where the metric is singular.
 
     References
     ----------

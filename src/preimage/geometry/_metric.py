@@ -1,13 +1,4 @@
-"""The Riemannian metric a kernel induces on input space.
-
-Its line element is ``ds² = ‖φ(x + dx) − φ(x)‖² = g_ij(x) dx^i dx^j``, with
-``g_ij(x) = ∂²k(x, x')/∂x_i∂x'_j`` at ``x' = x``. A radial kernel
-``f(‖x − x'‖²)`` has ``g = −2 f'(0) I`` (the Gaussian ``exp(−γ‖x − x'‖²)``:
-``2γ I``); a dot-product kernel ``K(⟨x, x'⟩)`` has
-``g_ij = K'(‖x‖²) δ_ij + K''(‖x‖²) x_i x_j``; the Laplacian has none (not
-differentiable at x' = x); any other kernel with a gradient gets the metric by
-central differences of that gradient.
-"""
+"""The Riemannian metric a kernel induces on input space (see :func:`induced_metric`)."""
 
 from __future__ import annotations
 
@@ -94,8 +85,7 @@ def profile_derivatives(
     Returns
     -------
     tuple of three ndarrays, or None
-        :math:`(K'(s), K''(s), K'''(s))`, each of the shape of ``s``; None for
-        a kernel whose profile is not known here.
+        :math:`(K'(s), K''(s), K'''(s))`; None for a profile not known here.
 
     References
     ----------
@@ -232,8 +222,7 @@ def induced_metric(
     Returns
     -------
     ndarray of shape (n, d, d)
-        The metric at each point, symmetric (positive definite for positive
-        definite kernels).
+        The metric at each point, symmetric.
 
     References
     ----------
@@ -269,10 +258,8 @@ def volume_element(
 
         \sqrt{\det g(x)},
 
-    with :math:`g` the metric of :func:`induced_metric`; the density of the
-    mapped data on the surface is the input density divided by it. Gaussian:
-    :math:`(2 \gamma)^{d/2}`; dot-product kernels:
-    :math:`K'^{(d - 1)/2} \sqrt{K' + \|x\|^2 K''}`.
+    with :math:`g` the metric of :func:`induced_metric`: the input density
+    divided by it is the density on the surface.
 
     Parameters
     ----------

@@ -13,9 +13,6 @@ Training inputs :math:`x_1, \dots, x_M` with targets :math:`y`, the Gram matrix
   (Fig. 2), a sparse :math:`f = \sum_i (\alpha^*_i - \alpha_i)(K(x_i, \cdot) + \lambda^2)`
   (eq. 22), with :func:`dual_objective` and :func:`learning_rates`.
 
-:class:`preimage.WienerRegressor` and :class:`preimage.SequentialSVR` are thin
-scikit-learn shells over them.
-
 References
 ----------
 Vijayakumar and Wu (1999), Secs. 4.2, 5 and 5.1.

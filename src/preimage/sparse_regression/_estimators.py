@@ -4,6 +4,7 @@ sparse sequential SV form, thin shells over :mod:`preimage.sparse_regression`.""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from numbers import Integral, Real
 from typing import Any, Self
 
@@ -35,25 +36,26 @@ from preimage.sparse_regression._wiener import (
 _HINT = "fit on fewer samples"
 
 
+@dataclass(eq=False, repr=False)
 class _KernelRegressor(RegressorMixin, BaseEstimator):
-    """Kernel resolution and prediction ``f(x) = Σ_i a_i k(x_i, x) + b``."""
+    """The kernel parameters (the constructor is the dataclass's), kernel
+    resolution and prediction ``f(x) = Σ_i a_i k(x_i, x) + b``."""
+
+    kernel: str | Kernel | Callable[..., float] = "rbf"
+    _: KW_ONLY
+    gamma: float | None = None
+    degree: int = 3
+    coef0: float = 1
+    kernel_params: dict[str, Any] | None = None
 
     def _resolve_kernel(self, X):
-        self.kernel_ = make_kernel(
-            self.kernel,
-            gamma=self.gamma,
-            degree=self.degree,
-            coef0=self.coef0,
-            kernel_params=self.kernel_params,
-            X=X,
-        )
+        params = {k: getattr(self, k) for k in ("gamma", "degree", "coef0", "kernel_params")}
+        self.kernel_ = make_kernel(self.kernel, X=X, **params)
         self.gamma_ = getattr(self.kernel_, "gamma", None)
 
     def _validate(self, X: Any, y: Any, reset: bool) -> tuple[np.ndarray, np.ndarray]:
-        """X and y checked together by scikit-learn's ``validate_data``, as its
-        regressors do: y is required, one target per row of X; a column vector
-        is raveled with a DataConversionWarning. Targets are finite real
-        numbers (float64), refused by name otherwise."""
+        """X and y checked by scikit-learn's ``validate_data``, as its regressors
+        do (a column y raveled with a warning); y finite float64, named if not."""
         X, y = validate_estimator_input(
             self, X, y=y, reset=reset, dtype=np.float64, y_numeric=True
         )
@@ -92,6 +94,7 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
 
 
 @fill_doc
+@dataclass(eq=False, repr=False)
 class WienerRegressor(_KernelRegressor):
     r"""Regression by the RKHS Wiener solution of Vijayakumar and Wu.
 
@@ -102,9 +105,6 @@ class WienerRegressor(_KernelRegressor):
     .. math::
 
         f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y.
-
-    :meth:`partial_fit` adds samples by their Theorem 2, giving the batch
-    function to rounding.
 
     Parameters
     ----------
@@ -139,28 +139,9 @@ class WienerRegressor(_KernelRegressor):
     True
     """
 
-    _parameter_constraints: dict = {
-        **KERNEL_CONSTRAINTS,
-        "rtol": [Interval(Real, 0, 1, closed="left")],
-    }
-    _state: WienerState | None  # the incremental solution, set by fit and partial_fit
-
-    def __init__(
-        self,
-        kernel: str | Kernel | Callable[..., float] = "rbf",
-        *,
-        gamma: float | None = None,
-        degree: int = 3,
-        coef0: float = 1,
-        kernel_params: dict[str, Any] | None = None,
-        rtol: float = DEFAULT_RTOL,
-    ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.rtol = rtol
+    _parameter_constraints = {**KERNEL_CONSTRAINTS, "rtol": [Interval(Real, 0, 1, closed="left")]}
+    _: KW_ONLY
+    rtol: float = DEFAULT_RTOL
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
@@ -181,7 +162,7 @@ class WienerRegressor(_KernelRegressor):
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
         self.X_fit_, self.y_fit_ = X, y
-        self._state = None  # built from the data if partial_fit follows
+        self._state: WienerState | None = None  # built from the data if partial_fit follows
         # K, and the eigenvectors and pseudo-inverse of pinvh.
         what = "Gram matrix K (with its eigenvectors and pseudo-inverse)"
         K = checked_gram(self.kernel_, X, what, copies=3, hint=_HINT)
@@ -213,9 +194,8 @@ class WienerRegressor(_KernelRegressor):
         X, y = self._validate(X, y, reset=first)
         # The Cholesky factor L and the QR factor R grow to n x n.
         n = X.shape[0] + (0 if first else self.X_fit_.shape[0])
-        check_dense(
-            (n, n), np.float64, f"the {n} x {n} Cholesky and QR factors", hint=_HINT, copies=2
-        )
+        what = f"the {n} x {n} Cholesky and QR factors"
+        check_dense((n, n), np.float64, what, hint=_HINT, copies=2)
         if first:
             self._resolve_kernel(X)
             self.X_fit_, self.y_fit_ = X[:0], y[:0]
@@ -231,22 +211,16 @@ class WienerRegressor(_KernelRegressor):
     def _add(self, state, X, y, offset):
         kappa = self.kernel_.diag(X)
         for j in range(X.shape[0]):
-            idx = state.basis
-            # Basis samples are earlier rows of X_fit_ or of this batch.
-            old = idx[idx < offset]
-            new = idx[idx >= offset] - offset
+            idx = state.basis  # basis samples: earlier rows of X_fit_ or of this batch
+            parts = (self.X_fit_[idx[idx < offset]], X[idx[idx >= offset] - offset])
             block = self.kernel_.block
-            k = np.concatenate(
-                [
-                    block(self.X_fit_[old], X[j : j + 1], check_input=False)[:, 0],
-                    block(X[new], X[j : j + 1], check_input=False)[:, 0],
-                ]
-            )
+            k = np.concatenate([block(A, X[j : j + 1], check_input=False)[:, 0] for A in parts])
             state = wiener_update(state, k, kappa[j], y[j], rtol=self.rtol)
         return state
 
 
 @fill_doc
+@dataclass(eq=False, repr=False)
 class SequentialSVR(_KernelRegressor):
     r"""Sparse SV regression by Vijayakumar and Wu's sequential algorithm (Fig. 2).
 
@@ -296,7 +270,7 @@ class SequentialSVR(_KernelRegressor):
     (True, True)
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints = {
         **KERNEL_CONSTRAINTS,
         "epsilon": [Interval(Real, 0, None, closed="left")],
         "C": [Interval(Real, 0, None, closed="right")],
@@ -307,34 +281,14 @@ class SequentialSVR(_KernelRegressor):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(
-        self,
-        kernel: str | Kernel | Callable[..., float] = "rbf",
-        *,
-        gamma: float | None = None,
-        degree: int = 3,
-        coef0: float = 1,
-        kernel_params: dict[str, Any] | None = None,
-        epsilon: float = 0.1,
-        C: float = np.inf,
-        augmentation: float = 1.0,
-        learning_rate: float | ArrayLike | None = None,
-        learning_rate_bound: str = "raise",
-        tol: float = 1e-6,
-        max_iter: int = 10_000,
-    ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.epsilon = epsilon
-        self.C = C
-        self.augmentation = augmentation
-        self.learning_rate = learning_rate
-        self.learning_rate_bound = learning_rate_bound
-        self.tol = tol
-        self.max_iter = max_iter
+    _: KW_ONLY
+    epsilon: float = 0.1
+    C: float = np.inf
+    augmentation: float = 1.0
+    learning_rate: float | ArrayLike | None = None
+    learning_rate_bound: str = "raise"
+    tol: float = 1e-6
+    max_iter: int = 10_000
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:

@@ -263,15 +263,13 @@ def sequential_svr(
         Half-width :math:`\varepsilon \ge 0` of the insensitive tube.
     %(svr)s
     warn : bool, default=True
-        Issue a ConvergenceWarning when ``max_iter`` sweeps do not meet
-        ``tol``. A sweep that overflows float64 is undone and the iterate
-        before it returned, always with a ConvergenceWarning.
+        Warn when ``max_iter`` sweeps do not meet ``tol`` (a sweep that
+        overflows is undone, always with a ConvergenceWarning).
 
     Returns
     -------
     SequentialSVRResult
-        The multipliers, the coefficients, the objective after each sweep and
-        the convergence record.
+        The multipliers, the coefficients and the record of the sweeps.
 
     References
     ----------
@@ -294,9 +292,8 @@ def sequential_svr(
     augmentation = check_real(augmentation, "augmentation")
     max_iter = check_positive_int(max_iter, "max_iter")
     M = y.shape[0]
-    check_dense(
-        (M, M), np.float64, f"the {M} x {M} matrix R = K + λ²", hint="fit on fewer samples"
-    )
+    what = f"the {M} x {M} matrix R = K + λ²"
+    check_dense((M, M), np.float64, what, hint="fit on fewer samples")
     with np.errstate(over="ignore"):
         R = K + np.float64(augmentation) ** 2
     refuse_overflow_rescale(R, "R = K + λ²", "'K' and 'augmentation'")

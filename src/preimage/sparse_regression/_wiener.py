@@ -12,8 +12,7 @@ from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_gram, check_real, check_real_array, refuse_overflow
 
 #: Relative rank cutoff: eigenvalues of K (batch) or squared residual norms
-#: :math:`\|\phi_{mc}\|^2` (incremental) below ``rtol`` times the largest kernel
-#: value count as zero.
+#: :math:`\|\phi_{mc}\|^2` (incremental) below ``rtol`` times the largest count as zero.
 DEFAULT_RTOL = 1e-9
 
 
@@ -116,11 +115,6 @@ class WienerState:
     qty : ndarray of shape (r,), default=empty
         The first :math:`r` entries of :math:`Q^T y`; :math:`R \theta = Q^T y`.
 
-    See Also
-    --------
-    wiener_update : Add one sample to the state.
-    wiener_coefficients : The batch solution the state reproduces.
-
     Examples
     --------
     >>> from preimage.sparse_regression import WienerState, wiener_update
@@ -193,9 +187,7 @@ def wiener_update(
         f_{m+1} = f_m + \frac{y_{new} - f_m(x_{new})}{\phi_{mc}(x_{new})}\, \phi_{mc};
 
     otherwise :math:`\psi` adds no direction and the sample's row is rotated
-    into the QR factor (recursive least squares), as the batch :math:`K^+ y`
-    would fit it. The rounding error stays at
-    :math:`\epsilon_{mach} \operatorname{cond}(K)^{1/2}`.
+    into the QR factor (recursive least squares), as :math:`K^+ y` would fit it.
 
     Parameters
     ----------
