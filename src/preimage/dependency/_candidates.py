@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from preimage.dependency._data import OutputSpace
 
 
+@dataclass(eq=False, repr=False)  # the constructor is the dataclass's
 class CandidateDecoder(Decoder):
     r"""Decode to the candidate whose output coordinates are nearest the estimated ones.
 
@@ -56,15 +58,10 @@ class CandidateDecoder(Decoder):
 
     settings = ("candidates",)
 
-    def __init__(
-        self,
-        method: Any = "candidates",
-        params: dict[str, Any] | None = None,
-        *,
-        candidates: Sequences | ArrayLike | None = None,
-    ) -> None:
-        super().__init__(method, params)
-        self.candidates = candidates
+    method: Any = "candidates"
+    params: dict[str, Any] | None = None
+    _: KW_ONLY
+    candidates: Sequences | ArrayLike | None = None
 
     @property
     def needs_inputs(self) -> bool:  # type: ignore[override]  # a class attribute in the base

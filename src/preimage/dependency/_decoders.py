@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Self
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from preimage.dependency._data import OutputSpace
 
 
+@dataclass(eq=False, repr=False)  # the constructor is the dataclass's
 class WindowDecoder(Decoder):
     r"""Decode string outputs symbol by symbol from coordinates and input windows.
 
@@ -77,19 +79,12 @@ class WindowDecoder(Decoder):
     settings = ("window", "n_neighbors", "coordinate_weight")
     needs_inputs = True
 
-    def __init__(
-        self,
-        method: Any = "knn",
-        params: dict[str, Any] | None = None,
-        *,
-        window: int = 3,
-        n_neighbors: int = 1,
-        coordinate_weight: float = 1.0,
-    ) -> None:
-        super().__init__(method, params)
-        self.window = window
-        self.n_neighbors = n_neighbors
-        self.coordinate_weight = coordinate_weight
+    method: Any = "knn"
+    params: dict[str, Any] | None = None
+    _: KW_ONLY
+    window: int = 3
+    n_neighbors: int = 1
+    coordinate_weight: float = 1.0
 
     def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
         if space.kind != "sequence" or space.input_kind != "sequence":
