@@ -49,13 +49,6 @@ NO_EQUATION = {
     "preimage.sparse_regression.SequentialSVRResult",
     "preimage.sparse_regression.WienerState",
     # argument checks and plumbing
-    "preimage.dependency.check_equal_lengths",
-    "preimage.dependency.check_outputs",
-    "preimage.dependency.check_sequences",
-    "preimage.dependency.data_kind",
-    "preimage.dependency.resolve_kernel",
-    "preimage.dependency.Decoder",
-    "preimage.dependency.OutputSpace",
     "preimage.kernels.CallableKernel",
     "preimage.kernels.CallableSequenceKernel",
     "preimage.kernels.PairwiseKernel",

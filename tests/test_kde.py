@@ -24,7 +24,6 @@ from preimage.dependency import (
     CandidateDecoder,
     PreimageDecoder,
     WindowDecoder,
-    check_sequences,
     fit_kde,
     kde_regression,
     make_decoder,
@@ -32,6 +31,7 @@ from preimage.dependency import (
     symbol_accuracy,
     window_features,
 )
+from preimage.dependency._strings import check_sequences
 from preimage.kernels import (
     GaussianKernel,
     JointSpectrumKernel,

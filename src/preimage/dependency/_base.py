@@ -1,9 +1,4 @@
-"""The interface every decoder of kernel dependency estimation has: made
-from the user's ``method`` and ``method_params``, fitted once on the training
-pairs in their :class:`~preimage.dependency.OutputSpace`, then ``decode(C, X=None)``
-turns estimated output coordinates back into outputs (Bakır, Weston &
-Schölkopf 2004, Sec. 2.2).
-"""
+"""The interface of the decoders of kernel dependency estimation."""
 
 from __future__ import annotations
 
@@ -16,44 +11,15 @@ from preimage._utils.typing import Sequences
 if TYPE_CHECKING:
     from preimage.dependency._data import OutputSpace
 
-__all__ = ["Decoder"]
-
 
 class Decoder:
-    """Base class of decoders: output coordinates to outputs.
+    """Base class of the decoders of :data:`DECODERS`: output coordinates to outputs.
 
-    A subclass names the estimator settings its constructor also takes in
-    ``settings``, implements :meth:`fit` and :meth:`decode`, and says in
-    ``needs_inputs`` whether decoding needs the inputs.
-
-    Parameters
-    ----------
-    method : str, classifier, solver or callable
-        What the user chose (kept for the messages, and for the decoders that
-        build on it).
-    params : dict, default=None
-        Its options.
-
-    Attributes
-    ----------
-    settings : tuple of str
-        The settings of :class:`~preimage.KernelDependencyEstimator` the
-        decoder takes, as keyword arguments of its constructor (a class
-        attribute).
-    needs_inputs : bool
-        Whether :meth:`decode` needs the inputs the outputs belong to.
-
-    Examples
-    --------
-    >>> from preimage.dependency import DECODERS, Decoder
-    >>> {name: cls.__name__ for name, cls in DECODERS.items()}
-    {'candidates': 'CandidateDecoder', 'knn': 'WindowDecoder'}
-    >>> all(issubclass(cls, Decoder) for cls in DECODERS.values())
-    True
+    Made from the user's ``method`` and ``method_params``; ``settings`` names the
+    estimator settings its constructor also takes, ``needs_inputs`` whether
+    :meth:`decode` needs the inputs.
     """
 
-    # Documented in the docstring's Attributes: a ``#:`` comment would have autodoc
-    # render them, and numpydoc validate the docstrings of tuple and bool.
     settings: tuple[str, ...] = ()
     needs_inputs = False
 
@@ -61,13 +27,18 @@ class Decoder:
         self.method = method
         self.params = params
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in ("fit", "decode"):  # a subclass's methods are documented here
+            method = vars(cls).get(name)
+            if method is not None and method.__doc__ is None:
+                method.__doc__ = getattr(Decoder, name).__doc__
+
     def __repr__(self):
         settings = "".join(f", {name}={getattr(self, name)!r}" for name in self.settings)
         return f"{type(self).__name__}({self.method!r}{settings})"
 
-    def fit(
-        self, X: Sequences, Y: Sequences, space: OutputSpace
-    ) -> Self:  # pragma: no cover - abstract
+    def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
         """Fit the decoder on the checked training pairs.
 
         Parameters
@@ -77,19 +48,16 @@ class Decoder:
         Y : list or ndarray
             The checked training outputs.
         space : OutputSpace
-            The training pairs in the output feature space (kernel, kinds,
-            KDE result).
+            The training pairs in the output feature space.
 
         Returns
         -------
         Decoder
             The fitted decoder.
         """
-        raise NotImplementedError
+        raise NotImplementedError  # pragma: no cover - abstract
 
-    def decode(
-        self, C: np.ndarray, X: Sequences | None = None
-    ) -> list[Any] | np.ndarray:  # pragma: no cover - abstract
+    def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
         """Decode output coordinates into outputs.
 
         Parameters
@@ -103,6 +71,6 @@ class Decoder:
         Returns
         -------
         list or ndarray
-            The :math:`n` outputs.
+            The :math:`n` outputs, an array for vector outputs.
         """
-        raise NotImplementedError
+        raise NotImplementedError  # pragma: no cover - abstract

@@ -1,12 +1,8 @@
-"""The candidate-set search of kernel dependency estimation (Weston et al.
-2003; Bakır, Weston & Schölkopf 2004, Sec. 2.2, eq. 5): the candidate output
-y whose coordinates are nearest the estimated ones, ``argmin_y ‖ĉ(x) − c(y)‖²``,
-as a decoder (:class:`CandidateDecoder`, ``"candidates"``) and as a search
-over a set of candidate coordinates (:func:`nearest_coordinates`).
-"""
+"""The candidate-set search of kernel dependency estimation."""
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
@@ -18,20 +14,18 @@ from preimage.dependency._base import Decoder
 if TYPE_CHECKING:
     from preimage.dependency._data import OutputSpace
 
-__all__ = ["CandidateDecoder", "nearest_coordinates"]
 
-
+@dataclass(eq=False, repr=False)  # the constructor is the dataclass's
 class CandidateDecoder(Decoder):
     r"""Decode to the candidate whose output coordinates are nearest the estimated ones.
 
     .. math::
 
-        \hat{y} = \arg\min_{y \in \mathcal{C}} \|\hat{c}(x) - c(y)\|^2,
+        \hat{y} = \arg\min_{y \in \mathcal{C}} \|\hat{c}(x) - c(y)\|^2
 
-    over the candidate outputs :math:`\mathcal{C}`, the pre-image problem of
-    eq. 5 of Bakır, Weston & Schölkopf (2004) solved by search (Weston et al.
-    2003). With a joint output kernel each candidate is paired with the
-    input, :math:`c(x, y)`, so only candidates of the input's length qualify.
+    over the candidate outputs :math:`\mathcal{C}`. With a joint output kernel
+    each candidate is paired with the input, :math:`c(x, y)`, so only
+    candidates of the input's length qualify (a ValueError if none has it).
 
     Parameters
     ----------
@@ -49,40 +43,25 @@ class CandidateDecoder(Decoder):
 
     References
     ----------
-    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
-    dependency estimation. NIPS 15, 2003.
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.2, eq. 5: the pre-image of the estimated coordinates).
+    Weston et al. (2003). Bakır et al. (2004), Sec. 2.2, eq. 5.
 
     Examples
     --------
-    With a linear output kernel the coordinate of an output is the output
-    less the mean; the estimate of the output 0.2 decodes to the nearest
-    candidate, 0:
+    With a linear output kernel the coordinates of 0.2 decode to the nearest candidate:
 
-    >>> import numpy as np
-    >>> from preimage.dependency import CandidateDecoder, OutputSpace
-    >>> from preimage.kernels import LinearKernel
-    >>> X = np.array([[0.0], [1.0]])
-    >>> space = OutputSpace.of_pairs(X, [-1.0, 1.0], "linear", "vector")
-    >>> _ = space.fit(LinearKernel())
-    >>> decoder = CandidateDecoder(candidates=[[-1.0], [0.0], [1.0]]).fit(X, space.Y, space)
-    >>> decoder.decode(space.coordinates(np.array([[0.2]])))
+    >>> from preimage import KernelDependencyEstimator
+    >>> kde = KernelDependencyEstimator(method="candidates", candidates=[[-1.0], [0.0], [1.0]])
+    >>> kde = kde.fit([[0.0], [1.0]], [-1.0, 1.0])
+    >>> kde.decoder_.decode(kde.transform_outputs([0.2]))
     array([[0.]])
     """
 
     settings = ("candidates",)
 
-    def __init__(
-        self,
-        method: Any = "candidates",
-        params: dict[str, Any] | None = None,
-        *,
-        candidates: Sequences | ArrayLike | None = None,
-    ) -> None:
-        super().__init__(method, params)
-        self.candidates = candidates
+    method: Any = "candidates"
+    params: dict[str, Any] | None = None
+    _: KW_ONLY
+    candidates: Sequences | ArrayLike | None = None
 
     @property
     def needs_inputs(self) -> bool:  # type: ignore[override]  # a class attribute in the base
@@ -90,23 +69,6 @@ class CandidateDecoder(Decoder):
         return self.space_.joint
 
     def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
-        """Check the candidates and, for a kernel on outputs alone, compute their coordinates.
-
-        Parameters
-        ----------
-        X : list or ndarray
-            The checked training inputs.
-        Y : list or ndarray
-            The checked training outputs.
-        space : OutputSpace
-            The training pairs in the output feature space (kernel, kinds,
-            KDE result).
-
-        Returns
-        -------
-        CandidateDecoder
-            The fitted decoder.
-        """
         self.space_ = space
         self.candidates_ = (
             Y if self.candidates is None else space.check_outputs(self.candidates, "candidates")
@@ -116,53 +78,24 @@ class CandidateDecoder(Decoder):
         return self
 
     def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
-        """Decode each row of coordinates to the nearest candidate.
-
-        Parameters
-        ----------
-        C : ndarray of shape (n, r)
-            The checked output coordinates.
-        X : list or ndarray, default=None
-            The checked inputs the outputs belong to, needed with a joint
-            kernel (each candidate of the input's length is paired with it).
-
-        Returns
-        -------
-        list or ndarray
-            The chosen candidates, an array for vector outputs.
-
-        Raises
-        ------
-        ValueError
-            If, with a joint kernel, no candidate has the length of an input.
-        """
         cands = self.candidates_
         if not self.space_.joint:
             index, _ = nearest_coordinates(C, self._coordinates)
             return cands[index] if isinstance(cands, np.ndarray) else [cands[i] for i in index]
-        # Every (input, candidate) pair of equal lengths, and its coordinates.
-        inputs, outputs, owner, which = [], [], [], []
-        for j, x in enumerate(X):
-            for c, y in enumerate(cands):
-                if len(y) == len(x):
-                    inputs.append(x)
-                    outputs.append(y)
-                    owner.append(j)
-                    which.append(c)
-        missing = sorted(set(range(len(X))) - set(owner))
-        if missing:
+        # Every (input, candidate) pair of equal lengths; the nearest of each input's.
+        pairs = [(j, c) for j, x in enumerate(X) for c, y in enumerate(cands) if len(y) == len(x)]
+        owner, which = np.array(pairs, dtype=int).reshape(-1, 2).T
+        missing = np.setdiff1d(np.arange(len(X)), owner)
+        if missing.size:
             raise ValueError(
                 f"'candidates' holds no output of length {len(X[missing[0]])}, the length "
                 f"of input {missing[0]} (a joint kernel pairs each candidate with the "
                 "input, so their lengths must match)"
             )
-        d2 = np.sum((self.space_.coordinates(outputs, inputs) - C[owner]) ** 2, axis=1)
-        best = np.full(len(X), np.inf)
-        choice = np.zeros(len(X), dtype=int)
-        for d, j, c in zip(d2, owner, which):
-            if d < best[j]:
-                best[j], choice[j] = d, c
-        return [cands[c] for c in choice]
+        C_pairs = self.space_.coordinates([cands[c] for c in which], [X[j] for j in owner])
+        D = np.full((len(X), len(cands)), np.inf)
+        D[owner, which] = np.sum((C_pairs - C[owner]) ** 2, axis=1)
+        return [cands[c] for c in D.argmin(axis=1)]
 
 
 def nearest_coordinates(
@@ -172,11 +105,9 @@ def nearest_coordinates(
 
     .. math::
 
-        \operatorname{index}_k = \arg\min_c \|q_k - c\|^2,
+        \operatorname{index}_k = \arg\min_c \|q_k - c\|^2
 
-    over the candidates :math:`c` (the rows of `candidates`) that `mask`
-    allows: the search of eq. 5 of Bakır, Weston & Schölkopf (2004) over a
-    set of candidate coordinates.
+    over the candidates :math:`c` (rows of `candidates`) that `mask` allows.
 
     Parameters
     ----------
@@ -185,8 +116,7 @@ def nearest_coordinates(
     candidates : array-like of shape (n_candidates, r)
         The candidate coordinates.
     mask : array-like of bool of shape (m, n_candidates), default=None
-        The allowed (query, candidate) pairs; each row needs at least one.
-        None allows all.
+        The allowed (query, candidate) pairs, at least one a row; None allows all.
 
     Returns
     -------
@@ -197,11 +127,7 @@ def nearest_coordinates(
 
     References
     ----------
-    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
-    dependency estimation. NIPS 15, 2003.
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.2, eq. 5).
+    Weston et al. (2003). Bakır et al. (2004), Sec. 2.2, eq. 5.
 
     Examples
     --------

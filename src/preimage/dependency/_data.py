@@ -1,20 +1,11 @@
-"""What kernel dependency estimation takes: numeric vectors or sequences of
-symbols, the kernel on each, and the training pairs in the output feature
-space.
-
-Inputs and outputs are each of one kind: ``"vector"`` (2-D numeric arrays;
-1-D outputs are one column) or ``"sequence"`` (lists of strings or of
-tuples of symbols). The kind follows from the kernel: a kernel of
-:mod:`preimage.kernels` or its name takes vectors, a
-:class:`~preimage.kernels.SequenceKernel` takes what it says it takes, and a
-user's function on two single samples takes what it is given.
-"""
+"""What kernel dependency estimation takes: ``"vector"`` data (2-D numeric arrays;
+1-D outputs as one column) or ``"sequence"`` data (lists of strings or tuples of
+symbols), as the kernel says, and the training pairs in the output feature space."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -28,13 +19,10 @@ from preimage.kernels import CallableSequenceKernel, Kernel, SequenceKernel, mak
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._projections import expansion_coef
 
-__all__ = ["OutputSpace", "check_outputs", "data_kind", "resolve_kernel"]
-
 
 def _is_numeric(data):
     """True for numeric data (arrays, lists of numbers, sparse matrices, data
-    frames), False for sequences of symbols (strings, lists of symbols,
-    sequences of different lengths)."""
+    frames), False for sequences of symbols."""
     if isinstance(data, (str, bytes)):
         return False
     if sp.issparse(data):
@@ -53,51 +41,10 @@ def _is_numeric(data):
     return arr.dtype.kind in "biufc"
 
 
-def data_kind(
-    kernel: str | Kernel | SequenceKernel | Callable[..., float],
-    data: Sequences | ArrayLike,
-    name: str = "kernel",
-    data_name: str = "X",
-) -> Literal["vector", "sequence"]:
-    """Return the kind of data `kernel` takes, ``"vector"`` or ``"sequence"``.
-
-    A kernel of :mod:`preimage.kernels` (or its name) takes vectors and
-    refuses `data` that hold sequences; a
-    :class:`~preimage.kernels.SequenceKernel` takes sequences, or vectors
-    when it wraps a numeric kernel; a callable takes `data` as they come.
-
-    Parameters
-    ----------
-    kernel : str, Kernel, SequenceKernel or callable
-        The kernel, as the user gave it.
-    data : array-like or list of sequences
-        The data it is to be applied to.
-    name : str, default="kernel"
-        The kernel's argument, named by the error.
-    data_name : str, default="X"
-        The data's argument, named by the error.
-
-    Returns
-    -------
-    {"vector", "sequence"}
-        The kind of data.
-
-    Raises
-    ------
-    ValueError
-        If a kernel on numeric arrays is given `data` that hold sequences.
-
-    Examples
-    --------
-    >>> from preimage.dependency import data_kind
-    >>> from preimage.kernels import SpectrumKernel
-    >>> data_kind("rbf", [[0.0, 1.0], [1.0, 0.0]])
-    'vector'
-    >>> data_kind(SpectrumKernel(2), ["abc", "cab"])
-    'sequence'
-    >>> data_kind(lambda a, b: float(a == b), ["abc", "cab"])
-    'sequence'
-    """
+def data_kind(kernel, data, name="kernel", data_name="X"):
+    """The kind of data `kernel` takes, ``"vector"`` or ``"sequence"``; a
+    kernel on numeric arrays given sequences is refused, naming `name` and
+    `data_name`."""
     if isinstance(kernel, SequenceKernel):
         return "vector" if kernel.vector_input else "sequence"
     numeric = _is_numeric(data)
@@ -110,80 +57,19 @@ def data_kind(
     return "vector" if numeric else "sequence"
 
 
-def resolve_kernel(
-    kernel: str | Kernel | SequenceKernel | Callable[..., float],
-    kind: str,
-    X: Sequences | ArrayLike,
-) -> Kernel | SequenceKernel:
-    """Return the kernel object (Gram blocks ``k(A, B)``) for `kernel` on data `X`.
-
-    A kernel object is returned as it is, a name of
-    :data:`~preimage.kernels.KERNELS` is made with its default width from
-    `X`, and a callable on two single samples is wrapped as a
-    :class:`~preimage.kernels.CallableKernel` (numeric rows) or a
-    :class:`~preimage.kernels.CallableSequenceKernel` (sequences).
-
-    Parameters
-    ----------
-    kernel : str, Kernel, SequenceKernel or callable
-        The kernel, as the user gave it.
-    kind : {"vector", "sequence"}
-        The kind of `X` (see :func:`data_kind`).
-    X : array-like or list of sequences
-        The checked data, which set the default width of a named kernel.
-
-    Returns
-    -------
-    Kernel or SequenceKernel
-        The kernel object.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from preimage.dependency import resolve_kernel
-    >>> resolve_kernel("linear", "vector", np.zeros((2, 3)))
-    LinearKernel()
-    >>> type(resolve_kernel(lambda a, b: float(a == b), "sequence", ["ab"])).__name__
-    'CallableSequenceKernel'
-    """
+def resolve_kernel(kernel, kind, X):
+    """The kernel object of `kernel` on data `X` of `kind`: an object as it is,
+    a name with its default width from `X`, a callable wrapped."""
     if isinstance(kernel, (Kernel, SequenceKernel)):
         return kernel
     if kind == "sequence":
-        return CallableSequenceKernel(kernel)  # type: ignore[arg-type]  # not a name here
+        return CallableSequenceKernel(kernel)
     return make_kernel(kernel, X=X)
 
 
-def check_outputs(
-    Y: Sequences | ArrayLike, kind: str, name: str = "Y", *, n_features: int | None = None
-) -> np.ndarray | list[Any]:
-    """Check outputs of `kind`: numeric vectors or sequences.
-
-    Parameters
-    ----------
-    Y : array-like or list of sequences
-        The outputs.
-    kind : {"vector", "sequence"}
-        Their kind (see :func:`data_kind`).
-    name : str, default="Y"
-        The argument named by an error.
-    n_features : int, default=None
-        The number of columns numeric outputs must have; None accepts any.
-
-    Returns
-    -------
-    ndarray or list
-        A finite 2-D float array (1-D outputs as one column), or a non-empty
-        list of sequences.
-
-    Examples
-    --------
-    >>> from preimage.dependency import check_outputs
-    >>> check_outputs([1.0, 2.0], "vector")
-    array([[1.],
-           [2.]])
-    >>> check_outputs(["ab", "ba"], "sequence")
-    ['ab', 'ba']
-    """
+def check_outputs(Y, kind, name="Y", *, n_features=None):
+    """Outputs of `kind` as a finite 2-D float array (1-D as one column) or a
+    non-empty list of sequences, or an error naming `name`."""
     if kind == "vector":
         Y = np.asarray(Y)
         if Y.dtype == object:  # numbers held as objects (a data frame's, say)
@@ -199,37 +85,9 @@ def check_outputs(
 class OutputSpace:
     """The training pairs of kernel dependency estimation in the output feature space.
 
-    What the regression is fitted on and a decoder is fitted with, and where
-    the coordinates of any output come from. Made by :meth:`of_pairs`, which
-    checks the pairs; the fields are attributes of the same names.
-
-    Parameters
-    ----------
-    kernel : Kernel or SequenceKernel
-        The output kernel l, with Gram blocks ``l(A, B)``.
-    kind, input_kind : {"vector", "sequence"}
-        What the outputs and the inputs are.
-    joint : bool
-        Whether l takes ``(x, y)`` pairs of an input and its output.
-    X, Y : list or ndarray
-        The checked training inputs and outputs (vectors as 2-D arrays).
-    one_d : bool, default=False
-        Whether the vector outputs came as a 1-D array (one output dimension).
-    result : KDEResult, default=None
-        The fit on the Gram matrices, set by :meth:`fit`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from preimage.dependency import OutputSpace
-    >>> from preimage.kernels import LinearKernel
-    >>> X = np.array([[0.0], [1.0]])
-    >>> space = OutputSpace.of_pairs(X, [-1.0, 1.0], "linear", "vector")
-    >>> space
-    OutputSpace(kernel=LinearKernel(), kind='vector', input_kind='vector', joint=False, one_d=True)
-    >>> _ = space.fit(LinearKernel())
-    >>> np.round(np.abs(space.coordinates(np.array([[0.2]]))), 4)  # linear: y - mean
-    array([[0.2]])
+    The output kernel, the kinds of outputs and inputs, whether the kernel is
+    joint (takes ``(x, y)`` pairs), the checked pairs, whether the vector
+    outputs came 1-D, and the fit; made by :meth:`of_pairs`.
     """
 
     kernel: Kernel | SequenceKernel
@@ -242,45 +100,8 @@ class OutputSpace:
     result: KDEResult | None = field(default=None, repr=False)
 
     @classmethod
-    def of_pairs(
-        cls,
-        X: Sequences | np.ndarray,
-        Y: Sequences | ArrayLike,
-        kernel: str | Kernel | SequenceKernel | Callable[..., float],
-        input_kind: str,
-        *,
-        joint: bool | None = None,
-    ) -> OutputSpace:
-        """Check the outputs of training inputs and make their output space.
-
-        Parameters
-        ----------
-        X : list of sequences or ndarray
-            The checked training inputs.
-        Y : array-like or list of sequences
-            Their outputs, checked here.
-        kernel : str, Kernel, SequenceKernel or callable
-            The output kernel: an object, a name of
-            :data:`~preimage.kernels.KERNELS` or a callable on two single
-            outputs.
-        input_kind : {"vector", "sequence"}
-            What the inputs are.
-        joint : bool, default=None
-            Whether the kernel takes ``(x, y)`` pairs; None asks it
-            (:attr:`~preimage.kernels.SequenceKernel.joint`).
-
-        Returns
-        -------
-        OutputSpace
-            The space of the pairs, not fitted yet.
-
-        Raises
-        ------
-        ValueError
-            If there are fewer than 2 pairs, no outputs, not one output per
-            input, or a joint kernel with numeric inputs or outputs of other
-            lengths than their inputs.
-        """
+    def of_pairs(cls, X, Y, kernel, input_kind, *, joint=None):
+        """Check the outputs of checked training inputs and make their space, not fitted."""
         if len(X) < 2:
             raise ValueError(
                 f"'X' has {len(X)} sample(s); KDE needs at least 2 (the "
@@ -307,37 +128,8 @@ class OutputSpace:
             check_equal_lengths(X, Y, "Y")
         return cls(resolve_kernel(kernel, kind, Y), kind, input_kind, bool(joint), X, Y, one_d)
 
-    def fit(
-        self,
-        input_kernel: Kernel | SequenceKernel,
-        n_components: int | None = None,
-        *,
-        alpha: float = 1.0,
-        regression: str = "paper",
-    ) -> KDEResult:
-        """Fit kernel dependency estimation on the training pairs.
-
-        :func:`~preimage.dependency.fit_kde` on the input Gram matrix of
-        `input_kernel` and the output Gram matrix; sets ``result``.
-
-        Parameters
-        ----------
-        input_kernel : Kernel or SequenceKernel
-            The kernel k on the inputs.
-        n_components : int, default=None
-            The number of output principal axes kept; None keeps all with a
-            non-zero eigenvalue.
-        alpha : float, default=1.0
-            The strength of the regression's penalty.
-        regression : {"paper", "ridge"}, default="paper"
-            The form of the regression (see
-            :func:`~preimage.dependency.kde_regression`).
-
-        Returns
-        -------
-        KDEResult
-            The fit, also kept as ``result``.
-        """
+    def fit(self, input_kernel, n_components=None, *, alpha=1.0, regression="paper"):
+        """Fit kernel dependency estimation on the pairs (:func:`fit_kde`); kept as ``result``."""
         n = len(self.X)
         if n_components is not None and n_components > n:
             raise ValueError(
@@ -345,13 +137,8 @@ class OutputSpace:
                 f"Gram matrix), got {n_components!r}"
             )
         # K and L, the centred L and its eigenvectors, and KᵀK + γI.
-        check_dense(
-            (n, n),
-            np.float64,
-            f"the {n} x {n} input and output Gram matrices",
-            hint="fit on fewer samples",
-            copies=5,
-        )
+        what = f"the {n} x {n} input and output Gram matrices"
+        check_dense((n, n), np.float64, what, hint="fit on fewer samples", copies=5)
         K = np.asarray(input_kernel(self.X), dtype=float)
         L = np.asarray(self.kernel(self._data(self.X, self.Y)), dtype=float)
         # Gram matrices are symmetric; a float32 or BLAS product is so only to
@@ -361,70 +148,19 @@ class OutputSpace:
         return self.result
 
     def check_outputs(self, Y: Sequences | ArrayLike, name: str = "Y") -> np.ndarray | list[Any]:
-        """Check outputs against the kind (and width) of the training outputs.
-
-        Parameters
-        ----------
-        Y : array-like or list of sequences
-            The outputs.
-        name : str, default="Y"
-            The argument named by an error.
-
-        Returns
-        -------
-        ndarray or list
-            The checked outputs (see :func:`~preimage.dependency.check_outputs`).
-        """
+        """Check outputs against the kind (and width) of the training outputs."""
         width = self.Y.shape[1] if self.kind == "vector" else None
         return check_outputs(Y, self.kind, name, n_features=width)
 
     def coordinates(self, Y: Sequences | np.ndarray, X: Any = None) -> np.ndarray:
-        r"""Return the centred coordinates of checked outputs.
-
-        The coordinates :math:`\langle \phi_l(y) - \mu, v_j \rangle` on the
-        output principal axes (see :func:`~preimage.dependency.output_coordinates`);
-        for a joint kernel those of the pairs :math:`(x_i, y_i)`.
-
-        Parameters
-        ----------
-        Y : list or ndarray
-            The checked outputs.
-        X : list or ndarray, default=None
-            The checked inputs they belong to, used by a joint kernel only.
-
-        Returns
-        -------
-        ndarray of shape (n, r)
-            The coordinates, one row per output.
-        """
+        """The centred coordinates of checked outputs (of the pairs, for a joint kernel)."""
         if self.joint:
             check_equal_lengths(X, Y, "Y")
         L = self.kernel(self._data(X, Y), self._data(self.X, self.Y))
         return output_coordinates(L, self.result)
 
     def expansion(self, C: ArrayLike) -> FeatureExpansion:
-        r"""Return the output-space points of coordinates as expansions.
-
-        The point :math:`\sum_j c_j v_j + \mu` of each row of `C`, as an
-        expansion over the training outputs (numeric outputs and a preimage
-        :class:`~preimage.kernels.Kernel` only).
-
-        Parameters
-        ----------
-        C : array-like of shape (n, r)
-            The checked coordinates.
-
-        Returns
-        -------
-        FeatureExpansion
-            The :math:`n` points, over the training outputs.
-
-        Raises
-        ------
-        ValueError
-            If the outputs are not numeric or the output kernel is not a
-            preimage :class:`~preimage.kernels.Kernel`.
-        """
+        r"""The points :math:`\sum_j c_j v_j + \mu` as expansions over the training outputs."""
         if not isinstance(self.kernel, Kernel) or self.kind != "vector":
             raise ValueError(
                 "expansion needs numeric outputs and a preimage Kernel as 'output_kernel'"
@@ -433,19 +169,7 @@ class OutputSpace:
         return FeatureExpansion(coef, self.Y, self.kernel, norm2=norm2)
 
     def outputs(self, decoded: list[Any] | np.ndarray) -> list[Any] | np.ndarray:
-        """Put decoded outputs in the form of the training outputs.
-
-        Parameters
-        ----------
-        decoded : list or ndarray
-            The decoded outputs.
-
-        Returns
-        -------
-        list or ndarray
-            Sequences as they are; vectors as an array, 1-D if the training
-            outputs were.
-        """
+        """Decoded outputs in the form of the training outputs (1-D if they were)."""
         if self.kind != "vector":
             return decoded
         decoded = np.asarray(decoded)

@@ -1,35 +1,9 @@
-"""Decoders: from estimated output coordinates back to outputs, the
-pre-image step of kernel dependency estimation (Bakır, Weston & Schölkopf
-2004, Secs. 2.2 and 3.2).
-
-The estimated coordinates ``ĉ = k(x, X) β`` of an input stand for the point
-``Σ_j ĉ_j v_j + μ`` of the output feature space; a decoder turns them into an
-output:
-
-* :class:`WindowDecoder` (``"knn"``, or any scikit-learn classifier): string
-  outputs of the input's length, symbol by symbol. Position q of the output
-  of x is the class a classifier gives to ``[w · ĉ(x), one-hot window of x
-  centred at q]``, trained on the same features of every training position
-  with the *true* coordinates of the training outputs (Sec. 3.2);
-* :class:`CandidateDecoder` (``"candidates"``): the candidate output y whose
-  coordinates are nearest, ``argmin_y ‖ĉ(x) − c(y)‖²`` (Weston et al. 2003);
-  with a joint kernel the candidates are paired with x, so only those of its
-  length qualify (``_candidates.py``, with :func:`nearest_coordinates`);
-* :class:`PreimageDecoder` (every method of
-  :data:`~preimage.PREIMAGE_METHODS`, a solver or a callable): vector
-  outputs, the pre-image of ``Σ_j ĉ_j v_j + μ`` as an expansion over the
-  training outputs, through the solver's ``solve_coordinates``.
-
-Every decoder has the same small interface, :class:`Decoder` (``_base.py``:
-made from the user's ``method`` and ``method_params``, fitted once on the
-training pairs in their :class:`~preimage.dependency.OutputSpace`, then
-``decode(C, X=None)``); this module holds the window and pre-image decoders,
-:data:`DECODERS`, which registers the named ones, and :func:`make_decoder`,
-the one dispatch.
-"""
+"""The window and pre-image decoders of kernel dependency estimation,
+:data:`DECODERS`, which registers the named ones, and :func:`make_decoder`."""
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Self
 
@@ -47,47 +21,35 @@ from preimage.solvers import PREIMAGE_METHODS, make_solver
 if TYPE_CHECKING:
     from preimage.dependency._data import OutputSpace
 
-__all__ = [
-    "DECODERS",
-    "PreimageDecoder",
-    "WindowDecoder",
-    "make_decoder",
-]
 
-
+@dataclass(eq=False, repr=False)  # the constructor is the dataclass's
 class WindowDecoder(Decoder):
     r"""Decode string outputs symbol by symbol from coordinates and input windows.
 
-    Every position :math:`q` of every training string is one example, with
-    features and label
+    Every position :math:`q` of every training string is one example,
 
     .. math::
 
         f_q(x_i) = \bigl[\, w\, P_i,\ \operatorname{onehot}(x_{i,q-n/2}, \ldots,
-        x_{i,q+n/2}) \,\bigr], \qquad y_{i,q}
+        x_{i,q+n/2}) \,\bigr] \mapsto y_{i,q}
 
-    (see :func:`~preimage.dependency.string_preimage_features`): the classifier is
-    trained on the *true* coordinates :math:`P_i` of the training outputs and
-    applied with the *estimated* coordinates :math:`\hat{c}(x)` of a test
-    input (Bakır, Weston & Schölkopf 2004, Sec. 3.2). Outputs have the length
-    of their input.
+    (:func:`string_preimage_features`): the classifier is trained on the true
+    coordinates :math:`P_i` of the training outputs and applied with the
+    estimated :math:`\hat{c}(x)`. Outputs have the length of their input.
 
     Parameters
     ----------
     method : "knn" or classifier, default="knn"
         ``"knn"``: ``KNeighborsClassifier(n_neighbors)``; a scikit-learn
-        classifier (``fit`` and ``predict``) is cloned.
+        classifier is cloned.
     params : dict, default=None
         Parameters set on the classifier.
     window : int, default=3
-        Odd window length :math:`n + 1`; positions beyond either end hold a
-        terminal symbol.
+        Odd window length :math:`n + 1`.
     n_neighbors : int, default=1
         The number k of neighbours of the k-NN.
     coordinate_weight : float, default=1.0
-        The factor :math:`w` on the coordinates (the window is one-hot,
-        unscaled: see :func:`~preimage.dependency.string_preimage_features` for the
-        distances); 0 gives the plain window classifier.
+        The factor :math:`w` on the coordinates; 0 gives the plain window classifier.
 
     Attributes
     ----------
@@ -96,63 +58,35 @@ class WindowDecoder(Decoder):
     symbols_ : list
         The input alphabet of the windows (training symbols, sorted).
     output_symbols_ : list
-        The output alphabet; the classifier's classes are indices into it.
+        The output alphabet; the classifier's classes index it.
 
     References
     ----------
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 3.2: pre-images of strings of known length, each symbol
-    predicted by a k-NN from the estimate and an input window).
+    Bakır et al. (2004), Sec. 3.2.
 
     Examples
     --------
     Decoding the true coordinates of the training outputs gives them back:
 
-    >>> from preimage.dependency import OutputSpace, WindowDecoder
+    >>> from preimage import KernelDependencyEstimator
     >>> from preimage.kernels import SpectrumKernel
     >>> X, Y = ["abab", "bbaa", "aabb"], ["xyxy", "yyxx", "xxyy"]
-    >>> space = OutputSpace.of_pairs(X, Y, SpectrumKernel(2), "sequence")
-    >>> _ = space.fit(SpectrumKernel(2))
-    >>> decoder = WindowDecoder(window=3).fit(X, Y, space)
-    >>> decoder.decode(space.result.coordinates, X)
+    >>> kde = KernelDependencyEstimator(SpectrumKernel(2), SpectrumKernel(2)).fit(X, Y)
+    >>> kde.decoder_.decode(kde.coordinates_, X)
     ['xyxy', 'yyxx', 'xxyy']
     """
 
     settings = ("window", "n_neighbors", "coordinate_weight")
     needs_inputs = True
 
-    def __init__(
-        self,
-        method: Any = "knn",
-        params: dict[str, Any] | None = None,
-        *,
-        window: int = 3,
-        n_neighbors: int = 1,
-        coordinate_weight: float = 1.0,
-    ) -> None:
-        super().__init__(method, params)
-        self.window = window
-        self.n_neighbors = n_neighbors
-        self.coordinate_weight = coordinate_weight
+    method: Any = "knn"
+    params: dict[str, Any] | None = None
+    _: KW_ONLY
+    window: int = 3
+    n_neighbors: int = 1
+    coordinate_weight: float = 1.0
 
     def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
-        """Fit the position classifier on every position of the training strings.
-
-        Parameters
-        ----------
-        X : list or ndarray
-            The checked training inputs.
-        Y : list or ndarray
-            The checked training outputs.
-        space : OutputSpace
-            The training pairs in the output feature space (kernel, kinds,
-            KDE result).
-
-        Returns
-        -------
-        WindowDecoder
-            The fitted decoder.
-        """
         if space.kind != "sequence" or space.input_kind != "sequence":
             raise ValueError(
                 f"'method'={self.method!r} decodes strings position by position from "
@@ -194,21 +128,6 @@ class WindowDecoder(Decoder):
         return self
 
     def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
-        """Decode strings of the inputs' lengths, symbol by symbol.
-
-        Parameters
-        ----------
-        C : ndarray of shape (n, r)
-            The checked output coordinates, one row per input.
-        X : list of sequences
-            The checked inputs, whose windows and lengths are used.
-
-        Returns
-        -------
-        list
-            The outputs: strings if the training outputs were strings,
-            tuples of symbols otherwise.
-        """
         F = string_preimage_features(
             C, X, self.window, self.symbols_, coordinate_weight=self.coordinate_weight
         )
@@ -227,23 +146,18 @@ class PreimageDecoder(Decoder):
     .. math::
 
         \Psi = \sum_j \hat{c}_j v_j + \mu, \qquad
-        \hat{y} = \arg\min_y \|\phi_l(y) - \Psi\|^2
+        \hat{y} = \arg\min_y \|\phi_l(y) - \Psi\|^2,
 
-    of the output feature space (Bakır, Weston & Schölkopf 2004, eqs. 1 and
-    5), an expansion over the training outputs with the output kernel's
-    kernel PCA; any pre-image method solves it from the coordinates
-    (``solve_coordinates(C, add_mean=True)``). A method that learns from
-    pairs (``"learned"``, the paper's map of Sec. 3.1) is kernel ridge
-    regression from the training coordinates :math:`P` to the centred
-    training outputs, the mean added back: the map has no bias, and far from
-    every training coordinate its value then stands for the mean output.
+    an expansion over the training outputs, which any pre-image method solves
+    from the coordinates. A method that learns from pairs (``"learned"``,
+    Sec. 3.1) is kernel ridge regression from the training coordinates to the
+    centred training outputs, the mean added back.
 
     Parameters
     ----------
     method : str, solver or callable
-        A name of :data:`~preimage.PREIMAGE_METHODS`, a solver (cloned, then
-        fitted on the training outputs) or a callable (see
-        :func:`~preimage.solvers.make_solver`).
+        A name of :data:`~preimage.PREIMAGE_METHODS`, a solver (cloned) or a
+        callable (see :func:`~preimage.solvers.make_solver`).
     params : dict, default=None
         Options of the method.
 
@@ -254,44 +168,20 @@ class PreimageDecoder(Decoder):
 
     References
     ----------
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (eq. 1: the pre-image problem; Sec. 2.2, eq. 5: the pre-image of
-    the estimate; Sec. 3.1: the learned pre-image map).
+    Bakır et al. (2004), eq. 1; Sec. 2.2, eq. 5; Sec. 3.1.
 
     Examples
     --------
-    With a linear output kernel the exact pre-image of the coordinates of the
-    output 0.2 is 0.2:
+    With a linear output kernel the exact pre-image of the coordinates of 0.2 is 0.2:
 
     >>> import numpy as np
-    >>> from preimage.dependency import OutputSpace, PreimageDecoder
-    >>> from preimage.kernels import LinearKernel
-    >>> X = np.array([[0.0], [1.0]])
-    >>> space = OutputSpace.of_pairs(X, [-1.0, 1.0], "linear", "vector")
-    >>> _ = space.fit(LinearKernel())
-    >>> decoder = PreimageDecoder("exact").fit(X, space.Y, space)
-    >>> np.round(decoder.decode(space.coordinates(np.array([[0.2]]))), 4)
+    >>> from preimage import KernelDependencyEstimator
+    >>> kde = KernelDependencyEstimator(method="exact").fit([[0.0], [1.0]], [-1.0, 1.0])
+    >>> np.round(kde.decoder_.decode(kde.transform_outputs([0.2])), 4)
     array([[0.2]])
     """
 
     def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
-        """Fit the pre-image solver on the training outputs and their kernel PCA.
-
-        Parameters
-        ----------
-        X : list or ndarray
-            The checked training inputs.
-        Y : list or ndarray
-            The checked training outputs.
-        space : OutputSpace
-            The training pairs in the output feature space (kernel, kinds,
-            KDE result).
-
-        Returns
-        -------
-        PreimageDecoder
-            The fitted decoder.
-        """
         if space.kind != "vector" or not isinstance(space.kernel, Kernel):
             raise ValueError(
                 f"'method'={self.method!r} searches the output space with a preimage "
@@ -310,20 +200,6 @@ class PreimageDecoder(Decoder):
         return self
 
     def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
-        r"""Return the pre-images of the points :math:`\sum_j c_j v_j + \mu`.
-
-        Parameters
-        ----------
-        C : ndarray of shape (n, r)
-            The checked output coordinates.
-        X : list or ndarray, default=None
-            Unused.
-
-        Returns
-        -------
-        ndarray of shape (n, n_output_features)
-            The pre-images, one row per row of `C`.
-        """
         return self.solver_.solve_coordinates(C, add_mean=True)
 
 
@@ -342,32 +218,25 @@ def _is_classifier(method):
 def make_decoder(method: Any, params: dict[str, Any] | None = None, **settings: Any) -> Decoder:
     r"""Make the decoder of `method`, ready to be fitted.
 
-    A decoder solves the pre-image problem of kernel dependency estimation
-    (Bakır, Weston & Schölkopf 2004, eq. 5): from estimated coordinates
-    :math:`\hat{c}(x) = k(x, X)\,\beta` to an output :math:`\hat{y}` whose
-    coordinates are near them,
+    A decoder solves the pre-image problem of kernel dependency estimation,
 
     .. math::
 
-        \hat{y} \approx \arg\min_y \|c(y) - \hat{c}(x)\|^2,
+        \hat{y} pprox rg\min_y \|c(y) - \hat{c}(x)\|^2,
 
     by search over candidates (:class:`CandidateDecoder`), symbol by symbol
-    (:class:`WindowDecoder`) or with a pre-image method
-    (:class:`PreimageDecoder`).
+    (:class:`WindowDecoder`) or with a pre-image method (:class:`PreimageDecoder`).
 
     Parameters
     ----------
     method : str, classifier, solver or callable
         A name of :data:`DECODERS`; a scikit-learn classifier (a
-        :class:`WindowDecoder` with a clone of it); or a name of
-        :data:`~preimage.PREIMAGE_METHODS`, a solver or a callable (a
-        :class:`PreimageDecoder`).
+        :class:`WindowDecoder`); or a name of :data:`~preimage.PREIMAGE_METHODS`,
+        a solver or a callable (a :class:`PreimageDecoder`).
     params : dict, default=None
         Options of the method.
     **settings
-        The settings ``window``, ``n_neighbors``, ``coordinate_weight`` and
-        ``candidates``: each decoder takes those it names in its
-        ``settings``.
+        ``window``, ``n_neighbors``, ``coordinate_weight``, ``candidates``: each takes its own.
 
     Returns
     -------
@@ -376,9 +245,7 @@ def make_decoder(method: Any, params: dict[str, Any] | None = None, **settings: 
 
     References
     ----------
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.2, eq. 5: the pre-image problem of KDE; Sec. 3.2:
-    pre-images of strings).
+    Bakır et al. (2004), Sec. 2.2, eq. 5; Sec. 3.2.
 
     Examples
     --------

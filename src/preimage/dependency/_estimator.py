@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from numbers import Integral, Real
 from typing import Any, Self
 
@@ -15,147 +16,111 @@ from sklearn.utils.validation import check_is_fitted
 
 from preimage._utils.typing import ArrayLike, Sequences
 from preimage._utils.validation import check_array_2d, validate_estimator_input
-from preimage.dependency import (
-    DECODERS,
-    REGRESSIONS,
-    OutputSpace,
-    check_sequences,
-    data_kind,
-    make_decoder,
-    predict_coordinates,
-    resolve_kernel,
-    symbol_accuracy,
-)
+from preimage.dependency._data import OutputSpace, data_kind, resolve_kernel
+from preimage.dependency._decoders import DECODERS, make_decoder
+from preimage.dependency._fit import REGRESSIONS, predict_coordinates
+from preimage.dependency._strings import check_sequences, symbol_accuracy
 from preimage.kernels import KERNELS, Kernel, SequenceKernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.solvers import PREIMAGE_METHODS, PreimageSolver
+from preimage.solvers import PREIMAGE_METHODS
 
-__all__ = ["KernelDependencyEstimator"]
+#: The settings of the decoders, and their fitted attributes the estimator has too.
+_DECODER_SETTINGS = ("window", "n_neighbors", "coordinate_weight", "candidates")
+_DECODER_ATTRIBUTES = ("classifier_", "symbols_", "output_symbols_", "candidates_", "solver_")
 
 
+@dataclass(eq=False, repr=False)  # the constructor is the dataclass's
 class KernelDependencyEstimator(BaseEstimator):
-    r"""Kernel dependency estimation (KDE) with learned or searched pre-images.
+    r"""Kernel dependency estimation with learned or searched pre-images.
 
     Learns a map between inputs and structured outputs (vectors or strings)
-    through the output feature space (Weston et al. 2003; Bakır, Weston &
-    Schölkopf 2004, Sec. 2.2): kernel PCA of the output kernel :math:`l`
-    gives the coordinates :math:`P` of the training outputs on :math:`r`
-    principal axes :math:`v_j`, a regression on the input kernel :math:`k`
-    predicts the coordinates of new inputs,
+    through the output feature space: kernel PCA of the output kernel
+    :math:`l` gives the coordinates :math:`P` of the training outputs on
+    :math:`r` axes :math:`v_j`, a regression on the input kernel :math:`k`
+    predicts those of new inputs, and a decoder turns them back into an output,
 
     .. math::
 
-        \hat{c}(x) = k(x, X)\,\beta, \qquad
-        \beta = (K^\top K + \gamma I)^{-1} K^\top P,
-
-    and a pre-image (a decoder of :mod:`preimage.dependency`) turns them back into
-    an output,
-
-    .. math::
-
+        \hat{c}(x) = k(x, X)\,\beta, \quad
+        \beta = (K^\top K + \gamma I)^{-1} K^\top P, \quad
         \hat{y} = \arg\min_y \|c(y) - \hat{c}(x)\|^2,
-        \qquad c_j(y) = \langle \phi_l(y) - \mu, v_j \rangle
 
-    (eqs. 4 and 5 of the paper).
+    with :math:`c_j(y) = \langle \phi_l(y) - \mu, v_j \rangle` (eqs. 4 and 5).
 
     Parameters
     ----------
     input_kernel : Kernel, SequenceKernel, str or callable, default="linear"
-        The kernel :math:`k` on the inputs: a kernel of
-        :mod:`preimage.kernels` for numeric arrays (or its name, e.g.
-        ``"rbf"``, with the default width), a
+        The kernel :math:`k` on the inputs: a kernel of :mod:`preimage.kernels`
+        for numeric arrays (or its name, with the default width), a
         :class:`~preimage.kernels.SequenceKernel` for strings, or a callable
-        ``f(a, b)`` on two single samples (numeric rows or sequences).
+        ``f(a, b)`` on two samples (numeric rows or sequences).
     output_kernel : Kernel, SequenceKernel, str or callable, default="linear"
         The kernel :math:`l` on the outputs, in the same forms. A joint
-        kernel (:class:`~preimage.kernels.JointSpectrumKernel`, possibly
-        normalised) is applied to the pairs :math:`(x_i, y_i)`; the estimated
-        coordinates of a test input :math:`x'` are then those of the unknown
-        pair :math:`(x', y')`.
+        kernel (:class:`~preimage.kernels.JointSpectrumKernel`) is applied to
+        the pairs :math:`(x_i, y_i)`.
     n_components : int, default=None
-        The number :math:`r` of output principal axes; None keeps all with a
-        non-zero eigenvalue.
+        The number :math:`r` of output axes; None keeps all with a non-zero
+        eigenvalue.
     alpha : float, default=1.0
         The strength :math:`\gamma > 0` of the regression's penalty.
     regression : {"paper", "ridge"}, default="paper"
-        ``"paper"``: :math:`\beta = (K^\top K + \gamma I)^{-1} K P` (Bakır et
-        al., eq. 4); ``"ridge"``: kernel ridge regression
-        :math:`\beta = (K + \gamma I)^{-1} P`. See
-        :func:`preimage.dependency.kde_regression`.
+        The paper's form or kernel ridge regression (see
+        :func:`~preimage.dependency.kde_regression`).
     method : str, classifier, solver or callable, default="knn"
-        How estimated coordinates become an output: a decoder of
-        :mod:`preimage.dependency` (see :func:`~preimage.dependency.make_decoder`).
-        ``"knn"`` or a scikit-learn classifier (cloned) decode strings of the
-        input's length symbol by symbol from :math:`[w\, \hat{c}(x),
-        \text{input window}]`, trained on the *true* coordinates of the
-        training outputs (Sec. 3.2); ``"candidates"`` picks the candidate
-        whose coordinates are nearest; for vector outputs a method of
-        :data:`preimage.PREIMAGE_METHODS` (``"learned"`` is Bakır et al.'s
-        map), a solver (cloned, then fitted on the training outputs) or a
-        callable finds a pre-image of :math:`\sum_j \hat{p}_j v_j + \mu`.
+        The decoder (see :func:`~preimage.dependency.make_decoder`): ``"knn"``
+        or a scikit-learn classifier decode strings of the input's length
+        symbol by symbol (Sec. 3.2); ``"candidates"`` picks the nearest
+        candidate; for vector outputs a method of
+        :data:`preimage.PREIMAGE_METHODS` (``"learned"`` is the paper's map),
+        a solver or a callable finds a pre-image of
+        :math:`\sum_j \hat{c}_j v_j + \mu`.
     window : int, default=3
-        Odd length :math:`n + 1` of the input window of ``"knn"`` and
-        classifiers; positions beyond either end hold a terminal symbol.
+        Odd length of the input window of ``"knn"`` and classifiers.
     n_neighbors : int, default=1
-        The number k of neighbours of the ``"knn"`` classifier.
+        The number k of neighbours of ``"knn"``.
     coordinate_weight : float, default=1.0
-        The factor :math:`w` on the coordinates in the classifier's features
-        (see :func:`~preimage.dependency.string_preimage_features`); 0 gives the
-        plain window classifier.
+        The factor on the coordinates in the classifier's features (see
+        :func:`~preimage.dependency.string_preimage_features`).
     candidates : list, default=None
         Candidate outputs of ``"candidates"``; None takes the training outputs.
     joint_output : bool, default=None
-        Whether the output kernel takes ``(x, y)`` pairs; None asks the kernel
-        (:attr:`~preimage.kernels.SequenceKernel.joint`).
+        Whether the output kernel takes ``(x, y)`` pairs; None asks the kernel.
     method_params : dict, default=None
-        Options of the method (e.g. ``{"max_iter": 100}`` for the fixed
-        point, ``{"kernel": "rbf", "gamma": 0.5, "alpha": 1.0}`` for
-        ``"learned"``, parameters of the classifier).
+        Options of the method, or parameters of the classifier.
 
     Attributes
     ----------
     input_kernel_, output_kernel_ : object
-        The resolved kernels (Gram blocks ``k(A, B)``).
+        The resolved kernels.
     fit_result_ : KDEResult
-        The fit on the Gram matrices (:func:`preimage.dependency.fit_kde`).
+        The fit on the Gram matrices (:func:`~preimage.dependency.fit_kde`).
     coordinates_, dual_coef_ : ndarray of shape (n_samples, r)
-        :math:`P`, the centred output coordinates of the training outputs,
-        and :math:`\beta`: estimated coordinates of :math:`x` are
-        :math:`k(x, X)\,\beta`.
+        :math:`P` and :math:`\beta`.
     eigenvalues_ : ndarray of shape (r,)
         Eigenvalues of the centred output Gram matrix.
     n_components_ : int
-        The number :math:`r` of output principal axes.
+        The number :math:`r` of output axes.
     X_fit_, Y_fit_ : list or ndarray
         Training inputs and outputs.
     output_space_ : OutputSpace
-        The training pairs in the output feature space (kernel, kinds, fit).
+        The training pairs in the output feature space.
     decoder_ : Decoder
         The fitted decoder; its fitted attributes are the estimator's too:
-        ``classifier_``, ``symbols_`` (the input alphabet of the windows),
-        ``output_symbols_`` (the classifier's classes index it) of
-        ``"knn"`` and classifiers; ``candidates_`` of ``"candidates"``;
-        ``solver_`` of pre-image methods.
+        ``classifier_``, ``symbols_``, ``output_symbols_`` (``"knn"`` and
+        classifiers), ``candidates_`` (``"candidates"``), ``solver_``
+        (pre-image methods).
     n_features_in_ : int
         Number of input features (numeric inputs only).
 
     Notes
     -----
-    With a linear output kernel, all output components and a pre-image
-    method that is exact for the linear kernel (``"exact"``), the prediction
-    is :math:`k(x, X)\,\beta V^\top + \bar{y}` with :math:`V` the principal
-    directions of the centred outputs: multi-output regression of the
-    centred outputs in the chosen form. The input Gram matrix is not centred
-    (the map has no bias; the targets :math:`P` have mean zero).
+    With a linear output kernel, all components and ``"exact"``, the
+    prediction is :math:`k(x, X)\,\beta V^\top + \bar{y}`: multi-output
+    regression of the centred outputs. The input Gram matrix is not centred.
 
     References
     ----------
-    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
-    dependency estimation. NIPS 15, 2003.
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.2: KDE, eqs. 4 and 5; Sec. 3.2: pre-images of strings of
-    known length; Sec. 4: the string prediction experiment).
+    Weston et al. (2003). Bakır et al. (2004), Sec. 2.2, eqs. 4 and 5; Sec. 3.2; Sec. 4.
 
     Examples
     --------
@@ -174,9 +139,7 @@ class KernelDependencyEstimator(BaseEstimator):
     True
     """
 
-    decoder_: Any  # the fitted Decoder, whose subclass's attributes are read below
-
-    _parameter_constraints: dict = {
+    _parameter_constraints = {
         "input_kernel": [StrOptions(set(KERNELS)), Kernel, SequenceKernel, callable],
         "output_kernel": [StrOptions(set(KERNELS)), Kernel, SequenceKernel, callable],
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
@@ -196,34 +159,19 @@ class KernelDependencyEstimator(BaseEstimator):
         "method_params": [dict, None],
     }
 
-    def __init__(
-        self,
-        input_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear",
-        output_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear",
-        *,
-        n_components: int | None = None,
-        alpha: float = 1.0,
-        regression: str = "paper",
-        method: Any = "knn",
-        window: int = 3,
-        n_neighbors: int = 1,
-        coordinate_weight: float = 1.0,
-        candidates: Sequences | ArrayLike | None = None,
-        joint_output: bool | None = None,
-        method_params: dict[str, Any] | None = None,
-    ) -> None:
-        self.input_kernel = input_kernel
-        self.output_kernel = output_kernel
-        self.n_components = n_components
-        self.alpha = alpha
-        self.regression = regression
-        self.method = method
-        self.window = window
-        self.n_neighbors = n_neighbors
-        self.coordinate_weight = coordinate_weight
-        self.candidates = candidates
-        self.joint_output = joint_output
-        self.method_params = method_params
+    input_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear"
+    output_kernel: str | Kernel | SequenceKernel | Callable[..., float] = "linear"
+    _: KW_ONLY
+    n_components: int | None = None
+    alpha: float = 1.0
+    regression: str = "paper"
+    method: Any = "knn"
+    window: int = 3
+    n_neighbors: int = 1
+    coordinate_weight: float = 1.0
+    candidates: Sequences | ArrayLike | None = None
+    joint_output: bool | None = None
+    method_params: dict[str, Any] | None = None
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: Sequences | ArrayLike, Y: Sequences | ArrayLike) -> Self:
@@ -232,11 +180,9 @@ class KernelDependencyEstimator(BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features) or list of sequences
-            Training inputs: numeric arrays or sequences, as `input_kernel`
-            takes them.
+            Training inputs, as `input_kernel` takes them.
         Y : array-like of shape (n_samples,) or (n_samples, n_outputs), or list of sequences
-            Training outputs, one per input: numeric vectors or sequences, as
-            `output_kernel` takes them.
+            Training outputs, one per input, as `output_kernel` takes them.
 
         Returns
         -------
@@ -261,14 +207,9 @@ class KernelDependencyEstimator(BaseEstimator):
         self.dual_coef_ = self.fit_result_.weights
         self.eigenvalues_ = self.fit_result_.output_pca.eigenvalues
         self.n_components_ = self.eigenvalues_.shape[0]
-        self.decoder_ = make_decoder(
-            self.method,
-            self.method_params,
-            window=self.window,
-            n_neighbors=self.n_neighbors,
-            coordinate_weight=self.coordinate_weight,
-            candidates=self.candidates,
-        ).fit(X, space.Y, space)
+        settings = {k: getattr(self, k) for k in _DECODER_SETTINGS}
+        decoder = make_decoder(self.method, self.method_params, **settings)
+        self.decoder_: Any = decoder.fit(X, space.Y, space)
         return self
 
     def _check_inputs(self, X: Any, kind: str, *, reset: bool = False) -> list[Any] | np.ndarray:
@@ -289,37 +230,14 @@ class KernelDependencyEstimator(BaseEstimator):
             )
         return X
 
-    # the decoder's fitted attributes, under the estimator's names (documented)
-    @property
-    def classifier_(self) -> Any:
-        """The fitted position classifier of ``"knn"`` and classifiers."""
-        return self.decoder_.classifier_
-
-    @property
-    def symbols_(self) -> list[Any]:
-        """The input alphabet of the windows of ``"knn"`` and classifiers."""
-        return self.decoder_.symbols_
-
-    @property
-    def output_symbols_(self) -> list[Any]:
-        """The output alphabet of ``"knn"`` and classifiers, indexed by the classes."""
-        return self.decoder_.output_symbols_
-
-    @property
-    def candidates_(self) -> list[Any] | np.ndarray:
-        """The checked candidate outputs of ``"candidates"``."""
-        return self.decoder_.candidates_
-
-    @property
-    def solver_(self) -> PreimageSolver:
-        """The fitted pre-image solver of a pre-image method."""
-        return self.decoder_.solver_
+    def __getattr__(self, name: str) -> Any:
+        # the decoder's fitted attributes, under the estimator's names (documented)
+        if name in _DECODER_ATTRIBUTES and "decoder_" in vars(self):
+            return getattr(self.decoder_, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def predict_coordinates(self, X: Sequences | ArrayLike) -> np.ndarray:
-        r"""Return the estimated output coordinates of inputs.
-
-        The coordinates :math:`k(x, X_{\mathrm{fit}})\,\beta` on the output
-        principal axes (see :func:`preimage.dependency.predict_coordinates`).
+        r"""Return the estimated output coordinates :math:`k(x, X_{\mathrm{fit}})\,\beta` of inputs.
 
         Parameters
         ----------
@@ -338,19 +256,14 @@ class KernelDependencyEstimator(BaseEstimator):
     def transform_outputs(
         self, Y: Sequences | ArrayLike, X: Sequences | ArrayLike | None = None
     ) -> np.ndarray:
-        r"""Return the output coordinates of outputs.
-
-        The centred coordinates :math:`\langle \phi_l(y) - \mu, v_j \rangle`
-        on the output principal axes; with a joint output kernel those of the
-        pairs :math:`(x_i, y_i)`.
+        r"""Return the output coordinates :math:`\langle \phi_l(y) - \mu, v_j \rangle` of outputs.
 
         Parameters
         ----------
         Y : array-like or list of sequences
             Outputs of the kind (and width) of the training outputs.
         X : array-like or list of sequences, default=None
-            The inputs the outputs belong to, one per output; needed with a
-            joint output kernel only.
+            The inputs they belong to; needed with a joint output kernel only.
 
         Returns
         -------
@@ -358,10 +271,10 @@ class KernelDependencyEstimator(BaseEstimator):
             The coordinates, one row per output.
         """
         check_is_fitted(self)
-        Y = self.output_space_.check_outputs(Y)
+        outputs = self.output_space_.check_outputs(Y)
         if self.output_space_.joint:
-            X = self._inputs_for(X, len(Y), "transform_outputs")
-        return self.output_space_.coordinates(Y, X)
+            X = self._inputs_for(X, len(outputs), "transform_outputs")
+        return self.output_space_.coordinates(outputs, X)
 
     def decode(
         self, coordinates: ArrayLike, X: Sequences | ArrayLike | None = None
@@ -371,18 +284,15 @@ class KernelDependencyEstimator(BaseEstimator):
         Parameters
         ----------
         coordinates : array-like of shape (n, r)
-            Output coordinates, e.g. :meth:`predict_coordinates` of inputs or
-            :meth:`transform_outputs` of known outputs.
+            Output coordinates.
         X : array-like or list of sequences, default=None
-            The inputs the outputs belong to, one per row of `coordinates`;
-            needed by ``"knn"`` and classifiers (windows, output lengths) and
-            by ``"candidates"`` with a joint kernel.
+            The inputs the outputs belong to; needed by ``"knn"`` and
+            classifiers, and by ``"candidates"`` with a joint kernel.
 
         Returns
         -------
         list or ndarray
-            A list of strings (or tuples of symbols), or an array of vector
-            outputs.
+            A list of strings (or tuples of symbols), or an array of vectors.
         """
         check_is_fitted(self)
         C = check_array_2d(coordinates, "coordinates", n_features=self.n_components_)
@@ -391,12 +301,7 @@ class KernelDependencyEstimator(BaseEstimator):
         return self.output_space_.outputs(self.decoder_.decode(C, X))
 
     def expansion(self, coordinates: ArrayLike) -> FeatureExpansion:
-        r"""Return the output-space points of coordinates as expansions.
-
-        The point :math:`\sum_j \hat{p}_j v_j + \mu` of each row
-        :math:`\hat{p}` of `coordinates`, as an expansion over the training
-        outputs (numeric outputs and a preimage
-        :class:`~preimage.kernels.Kernel` only).
+        r"""Return the points :math:`\sum_j c_j v_j + \mu` as expansions over the training outputs.
 
         Parameters
         ----------
@@ -406,7 +311,7 @@ class KernelDependencyEstimator(BaseEstimator):
         Returns
         -------
         FeatureExpansion
-            The :math:`n` points, over the training outputs.
+            The :math:`n` points (numeric outputs and a preimage Kernel only).
         """
         check_is_fitted(self)
         C = check_array_2d(coordinates, "coordinates", n_features=self.n_components_)
@@ -423,24 +328,19 @@ class KernelDependencyEstimator(BaseEstimator):
         Returns
         -------
         list or ndarray
-            The predicted outputs: a list of strings (or tuples of symbols),
-            or an array of vector outputs (1-D if the training outputs were).
+            A list of strings (or tuples of symbols), or an array of vectors.
         """
         return self.decode(self.predict_coordinates(X), X)
 
     def score(self, X: Sequences | ArrayLike, y: Sequences | ArrayLike) -> float:
-        r"""Return the accuracy of the predictions for `X` against the true outputs `y`.
-
-        The fraction of output symbols correct for string outputs, pooled
-        over strings (see :func:`preimage.dependency.symbol_accuracy`); the
-        :math:`R^2` averaged over output dimensions for vector outputs.
+        r"""Return the symbol accuracy (strings) or the :math:`R^2` (vectors) of the predictions.
 
         Parameters
         ----------
         X : array-like of shape (n, n_features) or list of sequences
             Inputs of the kind of the training inputs.
         y : array-like or list of sequences
-            Their true outputs (named as in every scikit-learn score).
+            Their true outputs.
 
         Returns
         -------

@@ -1,24 +1,6 @@
 """Kernel dependency estimation on Gram matrices: the output coordinates and
-the regression that predicts them (Weston et al. 2003; Bakır, Weston &
-Schölkopf 2004, Sec. 2.2).
-
-With m training pairs, input Gram ``K_st = k(x_s, x_t)`` and output Gram
-``L_st = l(y_s, y_t)``:
-
-1. kernel PCA of the centred output Gram ``HLH`` gives r principal axes
-   ``v_j = Σ_i α_ji φ_l(y_i)`` and the centred coordinates
-   ``P_ij = ⟨φ_l(y_i) − μ, v_j⟩ = u_ij √λ_j`` of the training outputs;
-2. for every axis, a regression of ``P_·j`` on the inputs with
-   ``g(x) = Σ_s β_sj k(x_s, x)``,
-
-       min_β ‖P − Kβ‖² + γ‖β‖²   ⇒   β = (KᵀK + γI)⁻¹ KᵀP          (paper, eq. 4)
-
-   (K is symmetric, so ``KᵀP = KP`` as printed), or kernel ridge regression,
-   which penalises the RKHS norm ``γ βᵀKβ`` of g:  ``β = (K + γI)⁻¹ P``;
-3. the estimated coordinates of a new x are the row ``k(x, X) β``; those of
-   a known output y are ``⟨φ_l(y) − μ, v_j⟩`` from its kernel row
-   ``l(y, Y)``. γ is ``alpha`` here, as everywhere in the library.
-"""
+the regression that predicts them (the notation of :mod:`preimage.dependency`;
+γ is ``alpha``)."""
 
 from __future__ import annotations
 
@@ -42,15 +24,6 @@ from preimage.kpca._fit import fit_kernel_pca
 from preimage.kpca._projections import transform_block
 from preimage.kpca._result import KernelPCAResult
 
-__all__ = [
-    "KDEResult",
-    "REGRESSIONS",
-    "fit_kde",
-    "kde_regression",
-    "output_coordinates",
-    "predict_coordinates",
-]
-
 #: Forms of the regression from inputs to output coordinates.
 REGRESSIONS = ("paper", "ridge")
 
@@ -59,22 +32,18 @@ REGRESSIONS = ("paper", "ridge")
 class KDEResult:
     r"""What kernel dependency estimation keeps from the training Gram matrices.
 
-    The output kernel PCA, the centred coordinates :math:`P` of the training
-    outputs and the weights :math:`\beta` of the map from inputs to output
-    coordinates: the estimated coordinates of an input :math:`x` are
-    :math:`k(x, X)\,\beta`. Made by :func:`fit_kde`; the fields are
-    attributes of the same names.
+    The estimated coordinates of an input :math:`x` are :math:`k(x, X)\,\beta`.
+    Made by :func:`fit_kde`; the fields are attributes of the same names.
 
     Parameters
     ----------
     output_pca : KernelPCAResult
-        Kernel PCA of the output Gram matrix :math:`L` (axes :math:`v_j`,
-        centring terms).
+        Kernel PCA of the output Gram matrix :math:`L`.
     coordinates : ndarray of shape (m, r)
-        The centred coordinates :math:`P` of the training outputs,
-        :math:`P_{ij} = u_{ij} \sqrt{\lambda_j}`.
+        The centred coordinates :math:`P_{ij} = u_{ij} \sqrt{\lambda_j}` of the
+        training outputs.
     weights : ndarray of shape (m, r)
-        The weights :math:`\beta` of the map :math:`x \mapsto k(x, X)\,\beta`.
+        The weights :math:`\beta`.
     alpha : float
         The strength :math:`\gamma` of the regression's penalty.
     regression : {"paper", "ridge"}
@@ -82,12 +51,7 @@ class KDEResult:
 
     References
     ----------
-    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
-    dependency estimation. NIPS 15, 2003.
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.2: the decomposition of the outputs and the map learned to
-    their coordinates).
+    Weston et al. (2003). Bakır et al. (2004), Sec. 2.2.
 
     Examples
     --------
@@ -98,8 +62,6 @@ class KDEResult:
     >>> np.round(np.abs(result.coordinates), 4)  # the outputs, up to sign
     array([[1.],
            [1.]])
-    >>> result.alpha, result.regression
-    (1.0, 'paper')
     """
 
     output_pca: KernelPCAResult
@@ -114,44 +76,29 @@ def kde_regression(
 ) -> np.ndarray:
     r"""Return the weights :math:`\beta` of the map from inputs to output coordinates.
 
-    For every output axis :math:`j` the map
-    :math:`g_j(x) = \sum_s \beta_{sj} k(x_s, x)` is fitted to the coordinates
-    :math:`P_{ij}` of the training outputs (Bakır, Weston & Schölkopf 2004,
-    Sec. 2.2, eq. 3). The paper's form (``"paper"``, eq. 4; Weston et al.
-    2003) penalises the norm of the weights,
+    The map :math:`g_j(x) = \sum_s \beta_{sj} k(x_s, x)` is fitted to the
+    coordinates :math:`P_{ij}` of the training outputs (eq. 3). The paper's
+    form (``"paper"``, eq. 4) penalises the norm of the weights, kernel ridge
+    regression (``"ridge"``) the RKHS norm of :math:`g_j`:
 
     .. math::
 
-        \beta = \arg\min_\beta \|P - K\beta\|^2 + \gamma \|\beta\|^2
-              = (K^\top K + \gamma I)^{-1} K^\top P,
+        \beta = (K^\top K + \gamma I)^{-1} K^\top P, \qquad
+        \beta = (K + \gamma I)^{-1} P.
 
-    printed as :math:`(K^\top K + \gamma I)^{-1} K P` (:math:`K` is
-    symmetric); kernel ridge regression (``"ridge"``) penalises the RKHS
-    norm of :math:`g_j`,
-
-    .. math::
-
-        \beta = \arg\min_\beta \|P - K\beta\|^2 + \gamma\, \beta^\top K \beta
-              = (K + \gamma I)^{-1} P.
-
-    Both predict :math:`k(x, X)\,\beta`. On an eigenvalue :math:`\lambda` of
-    :math:`K` their spectral filters are :math:`\lambda^2 / (\lambda^2 + \gamma)`
-    (paper) and :math:`\lambda / (\lambda + \gamma)` (ridge): for the same
-    :math:`\gamma` the paper's form shrinks more on eigenvalues below 1, and
-    less on eigenvalues above 1.
+    On an eigenvalue :math:`\lambda` of :math:`K` their spectral filters are
+    :math:`\lambda^2 / (\lambda^2 + \gamma)` and :math:`\lambda / (\lambda + \gamma)`.
 
     Parameters
     ----------
     K : array-like of shape (m, m)
-        Input Gram matrix :math:`K_{st} = k(x_s, x_t)`, not centred: the map
-        has no bias, and the targets :math:`P` have mean zero.
+        Input Gram matrix, not centred (the map has no bias, the targets mean zero).
     P : array-like of shape (m, r)
         Targets, the output coordinates of the training outputs.
     alpha : float, default=1.0
         The strength :math:`\gamma > 0` of the penalty.
     regression : {"paper", "ridge"}, default="paper"
-        The form of the regression: the paper's (eq. 4) or kernel ridge
-        regression.
+        The form of the regression.
 
     Returns
     -------
@@ -161,24 +108,16 @@ def kde_regression(
     Warns
     -----
     NumericalWarning
-        If the system is not positive definite to working precision (a
-        kernel that is not positive semi-definite, or a :math:`\gamma`
-        negligible against a singular :math:`K`): :math:`\beta` is then the
-        least-norm solution, from the pseudo-inverse.
+        If the system is not positive definite: the least-norm solution then.
 
     References
     ----------
-    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
-    dependency estimation. NIPS 15, 2003.
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.2, eqs. 3 and 4).
+    Weston et al. (2003). Bakır et al. (2004), Sec. 2.2, eqs. 3 and 4.
 
     Examples
     --------
-    With :math:`K = 2I` (eigenvalue 2) and :math:`\gamma = 2`, the paper's
-    weights are :math:`2 / (2^2 + 2) = 1/3` of the targets, kernel ridge
-    regression's :math:`1 / (2 + 2)`:
+    With :math:`K = 2I` and :math:`\gamma = 2` the weights are :math:`2 / (4 + 2)`
+    (paper) and :math:`1 / (2 + 2)` (ridge) of the targets:
 
     >>> import numpy as np
     >>> from preimage.dependency import kde_regression
@@ -207,11 +146,8 @@ def kde_regression(
         A = K.copy()
         B = P
     A.flat[:: A.shape[0] + 1] += alpha
-    # Both systems are symmetric positive definite for γ > 0 and K ⪰ 0. A
-    # kernel that is not positive semi-definite (a user's callable), or a γ
-    # negligible against a singular K, leaves them indefinite or singular to
-    # working precision: then β is the least-norm solution from the
-    # eigendecomposition (the pseudo-inverse), with a warning.
+    # Positive definite for γ > 0 and K ⪰ 0; a kernel not PSD, or a γ negligible against
+    # a singular K, gets the least-norm solution (the pseudo-inverse), with a warning.
     with warnings.catch_warnings():
         warnings.simplefilter("error", linalg.LinAlgWarning)
         try:
@@ -244,32 +180,25 @@ def fit_kde(
 ) -> KDEResult:
     r"""Fit kernel dependency estimation on Gram matrices.
 
-    Kernel PCA of the centred output Gram matrix :math:`HLH`, with
-    :math:`H = I - \frac{1}{m} \mathbf{1}\mathbf{1}^\top`, gives :math:`r`
-    principal axes :math:`v_j = \sum_i \alpha_{ji} \phi_l(y_i)` and the centred
-    coordinates of the training outputs,
+    Kernel PCA of :math:`HLH`, :math:`H = I - \frac{1}{m} \mathbf{1}\mathbf{1}^\top`,
+    gives the axes :math:`v_j` and the centred coordinates of the training outputs,
 
     .. math::
 
         P_{ij} = \langle \phi_l(y_i) - \mu, v_j \rangle = u_{ij} \sqrt{\lambda_j},
 
-    with :math:`u_j` the unit eigenvectors and :math:`\lambda_j` the
-    eigenvalues of :math:`HLH`, and :math:`\mu` the mean of the training
-    outputs in the output feature space; :func:`kde_regression` then learns
-    the weights :math:`\beta` of the map :math:`x \mapsto k(x, X)\,\beta` to
-    these coordinates (Bakır, Weston & Schölkopf 2004, Sec. 2.2, steps 1 and
-    2).
+    then :func:`kde_regression` learns the weights :math:`\beta` of the map
+    :math:`x \mapsto k(x, X)\,\beta` to them.
 
     Parameters
     ----------
     K : array-like of shape (m, m)
         Input Gram matrix :math:`K_{st} = k(x_s, x_t)`.
     L : array-like of shape (m, m)
-        Output Gram matrix :math:`L_{st} = l(y_s, y_t)`, uncentred; for a
-        joint kernel, of the pairs :math:`(x_i, y_i)`.
+        Output Gram matrix, uncentred; for a joint kernel, of the pairs.
     n_components : int, default=None
-        The number :math:`r` of output principal axes kept; None keeps all
-        with a non-zero eigenvalue.
+        The number :math:`r` of output axes kept; None keeps all with a
+        non-zero eigenvalue.
     alpha : float, default=1.0
         The strength :math:`\gamma > 0` of the regression's penalty.
     regression : {"paper", "ridge"}, default="paper"
@@ -278,23 +207,16 @@ def fit_kde(
     Returns
     -------
     KDEResult
-        The output kernel PCA, the coordinates :math:`P` and the weights
-        :math:`\beta`.
+        The output kernel PCA, the coordinates :math:`P` and the weights.
 
     Raises
     ------
     ValueError
-        If :math:`L` has no principal component above rounding level (every
-        output is the same point of the output feature space).
+        If :math:`L` has no principal component above rounding level.
 
     References
     ----------
-    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
-    dependency estimation. NIPS 15, 2003.
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.2: the decomposition of the outputs and the learning of the
-    map).
+    Weston et al. (2003). Bakır et al. (2004), Sec. 2.2.
 
     Examples
     --------
@@ -336,17 +258,12 @@ def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
 
     .. math::
 
-        \hat{c}(x) = k(x, X)\,\beta = \Bigl(\sum_s \beta_{sj}\, k(x_s, x)\Bigr)_{j=1}^{r},
-
-    the map learned by :func:`fit_kde`: the point of the output feature space
-    whose pre-image is the output of :math:`x` (Bakır, Weston & Schölkopf
-    2004, Sec. 2.2, step 3 and eq. 5).
+        \hat{c}(x) = k(x, X)\,\beta.
 
     Parameters
     ----------
     K_x : array-like of shape (n, m)
-        Kernel rows :math:`k(x, x_s)` of :math:`n` inputs against the
-        :math:`m` training inputs.
+        Kernel rows of :math:`n` inputs against the :math:`m` training inputs.
     result : KDEResult
         The fit of :func:`fit_kde`.
 
@@ -357,17 +274,11 @@ def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
 
     References
     ----------
-    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
-    dependency estimation. NIPS 15, 2003.
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.2: the testing phase, eq. 5).
+    Weston et al. (2003). Bakır et al. (2004), Sec. 2.2, eq. 5.
 
     Examples
     --------
-    With :math:`K = I` and :math:`\gamma = 1` the weights are
-    :math:`\beta = (I + I)^{-1} P = P / 2`: the first training input gets
-    half the coordinate of its output.
+    With :math:`K = I` and :math:`\gamma = 1`, :math:`\beta = P / 2`:
 
     >>> import numpy as np
     >>> from preimage.dependency import fit_kde, predict_coordinates
@@ -390,19 +301,12 @@ def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
 
     .. math::
 
-        c_j(y) = \langle \phi_l(y) - \mu, v_j \rangle,
-        \qquad j = 1, \ldots, r,
-
-    the kernel PCA coordinates of :math:`y` in the output feature space,
-    computed from its kernel row :math:`[l(y, y_i)]_i` (Bakır, Weston &
-    Schölkopf 2004, Sec. 2.2, step 1: the principal components of any
-    object :math:`y`).
+        c_j(y) = \langle \phi_l(y) - \mu, v_j \rangle, \qquad j = 1, \ldots, r.
 
     Parameters
     ----------
     L_y : array-like of shape (n, m)
-        Output kernel rows :math:`l(y, y_i)` of :math:`n` outputs against the
-        :math:`m` training outputs.
+        Output kernel rows of :math:`n` outputs against the :math:`m` training outputs.
     result : KDEResult
         The fit of :func:`fit_kde`.
 
@@ -413,23 +317,18 @@ def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
 
     References
     ----------
-    J. Weston, O. Chapelle, A. Elisseeff, B. Schölkopf, V. Vapnik. Kernel
-    dependency estimation. NIPS 15, 2003.
-
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 2.2: the decomposition of the outputs).
+    Weston et al. (2003). Bakır et al. (2004), Sec. 2.2.
 
     Examples
     --------
-    With a linear output kernel the coordinate of an output is the output
-    itself less the mean (0 here), up to the sign of the axis:
+    With a linear output kernel the coordinate is the output less the mean (0
+    here), up to sign:
 
     >>> import numpy as np
     >>> from preimage.dependency import fit_kde, output_coordinates
     >>> Y = np.array([[-1.0], [1.0]])
     >>> result = fit_kde(np.eye(2), Y @ Y.T)
-    >>> y = np.array([[3.0]])
-    >>> np.round(np.abs(output_coordinates(y @ Y.T, result)), 4)
+    >>> np.round(np.abs(output_coordinates(np.array([[3.0]]) @ Y.T, result)), 4)
     array([[3.]])
     """
     L_y = check_array_2d(

@@ -1,17 +1,6 @@
-"""The string pieces of kernel dependency estimation (Bakır, Weston &
-Schölkopf 2004, Sec. 3.2): the check of a list of sequences, one-hot input
-windows, the features a position classifier decodes from, and the symbol
-accuracy of predicted strings.
-
-The pre-image of a string output is decoded position by position: the
-output symbol at position q of the output of x is predicted from the
-estimated output coordinates of x and the window of x centred at q,
-
-    f_q(x) = [w · ĉ(x), one-hot(x_{q−n/2}, …, x_{q+n/2})],
-
-by any classifier trained on the same features of the training positions
-(with the *true* coordinates of the training outputs).
-"""
+"""The string pieces of kernel dependency estimation (Bakır et al. 2004,
+Sec. 3.2): the check of a list of sequences, one-hot input windows, the
+features a position classifier decodes from, and the symbol accuracy."""
 
 from __future__ import annotations
 
@@ -24,50 +13,10 @@ import numpy as np
 from preimage._utils.typing import ArrayLike, Sequences
 from preimage._utils.validation import check_positive, check_real_array, refuse_overflow
 
-__all__ = [
-    "check_equal_lengths",
-    "check_sequences",
-    "string_preimage_features",
-    "symbol_accuracy",
-    "window_features",
-]
-
 
 def check_sequences(X: Any, name: str = "X", *, min_samples: int = 0) -> list[Any]:
-    """Check that `X` is a list of sequences, naming `name` in the error if not.
-
-    A sequence is a string, or a list or tuple of hashable symbols; 1-D
-    arrays (and the rows of a 2-D array) become tuples.
-
-    Parameters
-    ----------
-    X : iterable of sequences
-        The sequences to check.
-    name : str, default="X"
-        The argument named by an error.
-    min_samples : int, default=0
-        The fewest sequences accepted.
-
-    Returns
-    -------
-    list
-        The sequences of `X`, 1-D arrays as tuples.
-
-    Raises
-    ------
-    TypeError
-        If `X` is a single string or not iterable, or holds something other
-        than strings and lists or tuples of hashable symbols.
-    ValueError
-        If `X` holds fewer than `min_samples` sequences.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from preimage.dependency import check_sequences
-    >>> check_sequences(["ab", ("a", "b"), np.array([1, 2])])
-    ['ab', ('a', 'b'), (1, 2)]
-    """
+    """`X` as a list of at least `min_samples` sequences (strings, or lists or
+    tuples of hashable symbols; 1-D arrays as tuples), or an error naming `name`."""
     if isinstance(X, (str, bytes)) or not hasattr(X, "__iter__"):
         hint = f"; wrap a single sequence as [{name}]" if isinstance(X, (str, bytes)) else ""
         raise TypeError(
@@ -97,34 +46,7 @@ def check_sequences(X: Any, name: str = "X", *, min_samples: int = 0) -> list[An
 
 
 def check_equal_lengths(X: Sequences, Y: Sequences, name: str = "Y") -> None:
-    r"""Refuse pairs of an input and an output of different lengths.
-
-    A joint kernel, and a decoder that predicts one output symbol per input
-    position, need :math:`|x_i| = |y_i|` for every pair.
-
-    Parameters
-    ----------
-    X : list of sequences
-        The inputs.
-    Y : list of sequences
-        Their outputs, in the same order.
-    name : str, default="Y"
-        The argument named by the error.
-
-    Raises
-    ------
-    ValueError
-        If a pair has :math:`|x_i| \neq |y_i|`.
-
-    Examples
-    --------
-    >>> from preimage.dependency import check_equal_lengths
-    >>> check_equal_lengths(["ab", "abc"], ["xy", "xyz"])  # no error: lengths match
-    >>> check_equal_lengths(["ab"], ["x"])  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: 'Y' must hold outputs of the length of their inputs ... lengths 2 and 1 at index 0
-    """
+    """Refuse pairs of an input and an output of different lengths, naming `name`."""
     for i, (x, y) in enumerate(zip(X, Y)):
         if len(x) != len(y):
             raise ValueError(
@@ -137,16 +59,13 @@ def check_equal_lengths(X: Sequences, Y: Sequences, name: str = "Y") -> None:
 def window_features(X: Sequences, window: int, symbols: Sequence[Any]) -> np.ndarray:
     r"""Return the one-hot windows of length `window` centred at every position.
 
-    The window of length :math:`n + 1` centred at position :math:`q` of a
-    string :math:`x` is
+    The window of length :math:`n + 1` centred at position :math:`q` of :math:`x`,
 
     .. math::
 
         \alpha_q = (x_{q - n/2}, x_{q - n/2 + 1}, \ldots, x_{q + n/2}),
 
-    with a terminal symbol at the positions beyond either end of :math:`x`
-    (Bakır, Weston & Schölkopf 2004, Sec. 3.2); each of its :math:`n + 1`
-    symbols is coded one-hot.
+    with a terminal symbol beyond either end of :math:`x`; each symbol coded one-hot.
 
     Parameters
     ----------
@@ -156,26 +75,21 @@ def window_features(X: Sequences, window: int, symbols: Sequence[Any]) -> np.nda
         Odd window length :math:`n + 1`.
     symbols : sequence
         The input alphabet. The terminal symbol has a column of its own; a
-        symbol not in `symbols` (unseen in training) has all-zero columns.
+        symbol not in `symbols` has all-zero columns.
 
     Returns
     -------
     ndarray of shape (n_positions, window * (len(symbols) + 1))
-        One row per position, :math:`\sum_i |x_i|` in all, in order: string
-        0 position 0, string 0 position 1, and so on; column block
-        :math:`w` holds the one-hot code of window position :math:`w`
-        (the terminal symbol last).
+        One row per position (string 0 position 0, string 0 position 1, ...);
+        column block :math:`w` codes window position :math:`w`, terminal last.
 
     References
     ----------
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 3.2: the window :math:`\alpha_p` of length :math:`n + 1` centred
-    at position :math:`p`, with a terminal character beyond the string).
+    Bakır et al. (2004), Sec. 3.2.
 
     Examples
     --------
-    Windows of length 3 over ``"ab"``, columns ``a, b, terminal`` for each of
-    the three window positions:
+    Columns ``a, b, terminal`` for each of the three window positions:
 
     >>> from preimage.dependency import window_features
     >>> window_features(["ab"], 3, "ab").astype(int)
@@ -229,54 +143,42 @@ def string_preimage_features(
 ) -> np.ndarray:
     r"""Return the features a position classifier decodes string outputs from.
 
-    Position :math:`q` of the output of an input string :math:`x` is decoded
-    from its output coordinates :math:`c` and the window :math:`\alpha_q` of
-    :math:`x` centred at :math:`q` (see :func:`window_features`),
+    Position :math:`q` of the output of :math:`x` is decoded from its output
+    coordinates :math:`c` and the window :math:`\alpha_q` of
+    :func:`window_features`,
 
     .. math::
 
-        f_q = \bigl[\, w\, c,\ \operatorname{onehot}(\alpha_q) \,\bigr],
+        f_q = \bigl[\, w\, c,\ \operatorname{onehot}(\alpha_q) \,\bigr].
 
-    the function :math:`b_p = f(\phi_l(y'), \alpha_p)` of Bakır, Weston &
-    Schölkopf (2004, Sec. 3.2) with the output's feature-space point given by
-    its coordinates.
+    Windows that differ in :math:`j` positions are at squared distance :math:`2j`,
+    coordinates at :math:`w^2 \|c - c'\|^2` (at most :math:`4 w^2` when normalised).
 
     Parameters
     ----------
     coordinates : array-like of shape (m, r)
         Output coordinates of each string: the true ones of the training
-        outputs, the estimated ones :math:`k(x, X)\,\beta` at prediction.
+        outputs, the estimated ones at prediction.
     X : list of sequences
-        The :math:`m` inputs; string :math:`i` contributes :math:`|x_i|` rows.
+        The :math:`m` inputs; string :math:`i` gives :math:`|x_i|` rows.
     window : int
-        Odd window length :math:`n + 1` (see :func:`window_features`).
+        Odd window length :math:`n + 1`.
     symbols : sequence
-        The input alphabet (see :func:`window_features`).
+        The input alphabet.
     coordinate_weight : float, default=1.0
-        The factor :math:`w \ge 0` on the coordinates. The one-hot entries are
-        0 or 1, so two windows that differ in :math:`j` positions are at
-        squared distance :math:`2j`; two coordinate vectors are at squared
-        distance :math:`w^2 \|c - c'\|^2`, which for a cosine-normalised
-        output kernel is at most :math:`4 w^2` (unit feature vectors). With
-        :math:`w = 1` a k-NN on these features mostly matches the window
-        first and then the string's estimated output.
+        The factor :math:`w \ge 0` on the coordinates.
 
     Returns
     -------
     ndarray of shape (n_positions, r + window * (len(symbols) + 1))
-        One row per position, :math:`\sum_i |x_i|` in all: the weighted
-        coordinates of the string, then its window.
+        One row per position: the weighted coordinates, then the window.
 
     References
     ----------
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 3.2: pre-images of strings of known length, symbol by symbol).
+    Bakır et al. (2004), Sec. 3.2.
 
     Examples
     --------
-    One coordinate 0.5 weighted by 2, then windows of length 1 over ``"ab"``
-    (columns ``a, b, terminal``):
-
     >>> from preimage.dependency import string_preimage_features
     >>> string_preimage_features([[0.5]], ["ab"], 1, "ab", coordinate_weight=2.0)
     array([[1., 1., 0., 0.],
@@ -308,13 +210,11 @@ def symbol_accuracy(Y_true: Sequences, Y_pred: Sequences) -> float:
     .. math::
 
         \mathrm{accuracy} = \frac{\sum_i \sum_{q=1}^{|y_i|}
-        [\hat{y}_{i,q} = y_{i,q}]}{\sum_i |y_i|},
+        [\hat{y}_{i,q} = y_{i,q}]}{\sum_i |y_i|}.
 
-    where :math:`[\cdot]` is 1 if its argument holds and 0 otherwise.
-    Positions of ``Y_true[i]`` that ``Y_pred[i]`` lacks (a shorter
-    prediction) count as wrong; extra predicted symbols are ignored. The
-    classification error of Bakır et al. (2004, Sec. 4), the fraction of
-    symbols misclassified, is ``1 - symbol_accuracy``.
+    Positions a shorter prediction lacks count as wrong; extra predicted
+    symbols are ignored. The paper's classification error is
+    ``1 - symbol_accuracy``.
 
     Parameters
     ----------
@@ -330,14 +230,10 @@ def symbol_accuracy(Y_true: Sequences, Y_pred: Sequences) -> float:
 
     References
     ----------
-    G. H. Bakır, J. Weston, B. Schölkopf. Learning to find pre-images. NIPS 16,
-    2004 (Sec. 4: the classification error of string prediction, the fraction
-    of symbols misclassified).
+    Bakır et al. (2004), Sec. 4.
 
     Examples
     --------
-    Three of four symbols right in the first string, one of two in the second:
-
     >>> from preimage.dependency import symbol_accuracy
     >>> print(f"{symbol_accuracy(['1122', '12'], ['1121', '1']):.4f}")  # 4 / 6
     0.6667

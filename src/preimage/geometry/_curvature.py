@@ -1,40 +1,6 @@
-"""The scalar curvature of the surface a kernel maps input space onto.
-
-All intrinsic curvature of the surface S = φ(input space) is in the Riemann
-tensor of the induced metric g (Schölkopf et al. 1999, Sec. II-E). With the
-Christoffel symbols of the second kind
-
-    Γ^k_ij = ½ g^{kl} (∂_i g_jl + ∂_j g_il − ∂_l g_ij),
-
-the Riemann tensor (lower indices, the convention of Landau & Lifshitz §92)
-
-    R_iklm = ½ (∂_k∂_l g_im + ∂_i∂_m g_kl − ∂_k∂_m g_il − ∂_i∂_l g_km)
-             + g_np (Γ^n_kl Γ^p_im − Γ^n_km Γ^p_il),
-
-and the scalar curvature ``R = g^{km} g^{il} R_iklm``, signed so that the unit
-sphere S^n has ``R = n(n − 1) > 0``. :func:`metric_scalar_curvature` takes
-``∂g`` and ``∂∂g`` by central differences of any metric.
-
-Closed forms. A radial kernel's metric is constant (``−2f'(0) I``): R = 0, the
-surface is flat. A dot-product kernel ``K(⟨x, x'⟩)`` has the rotationally
-symmetric metric ``ds² = (K' + sK'') dr² + sK' dΩ²`` (s = r² = ‖x‖²), a
-warped product whose scalar curvature in d input dimensions is
-
-    R = −2(d − 1) [K'(K'' + sK''') − sK''²] / (K'² (K' + sK''))
-        − (d − 1)(d − 2) K'' / K'².
-
-For the polynomial kernel ``(γ⟨x, x'⟩ + c)^p`` this becomes, with u = γs,
-
-    R = −(d − 1)(p − 1) [(d − 2) p u + d c] / (p (u + c)^p (p u + c)),
-
-the paper's analysis of the inhomogeneous polynomial kernel: R vanishes for
-p = 1; for d = 2 it vanishes for every p when c = 0 (the homogeneous surface is
-a cone, ``ds² = dρ² + pρ² dθ²`` with ρ = r^p) and for no p ≠ 1 when c > 0;
-for c = 0, d > 2 and p > 1 it is ``−(d − 1)(d − 2)(p − 1)/(p‖√γ x‖^{2p})``,
-singular at x = 0, while for c > 0 it is finite everywhere. (The formula
-itself is lost from the available text of the paper; this one is derived
-here and checked against the finite differences of the metric.)
-"""
+"""The scalar curvature of the surface a kernel maps input space onto. The
+polynomial formula is lost from the available text of the paper; the one here is
+derived and checked against the finite differences of the metric."""
 
 from __future__ import annotations
 
@@ -47,27 +13,20 @@ from preimage._utils.validation import check_positive, check_positive_int, check
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.geometry._metric import (
+    _has_closed_form,
     check_kernel,
     check_method,
     check_points,
     induced_metric,
     profile_derivatives,
 )
-from preimage.kernels import DotProductKernel, Kernel, PolynomialKernel, RadialKernel
-
-__all__ = [
-    "CURVATURE_METHODS",
-    "metric_scalar_curvature",
-    "polynomial_scalar_curvature",
-    "scalar_curvature",
-]
+from preimage.kernels import Kernel, PolynomialKernel, RadialKernel
 
 #: How :func:`scalar_curvature` computes the curvature.
 CURVATURE_METHODS = ("auto", "closed_form", "finite_differences")
 
-#: Relative step of the second differences of the metric: ε^{1/4} would
-#: balance O(h²) against O(ε/h²) for an exact metric; a larger step keeps the
-#: O(δg/h²) error small when the metric itself comes from finite differences.
+#: Relative steps of the second differences of a differenced and of an exact metric
+#: (ε^{1/4} balances O(h²) against O(ε/h²); a differenced metric adds O(δg/h²)).
 _METRIC_STEP = 1e-3
 _EXACT_METRIC_STEP = 1e-4
 
@@ -76,12 +35,10 @@ def _stencil(d):
     """Offsets (in steps) of the points where the metric is evaluated: the
     centre, ±e_m, and ±e_m ± e_l for m < l."""
     E = np.eye(d)
-    rows = [np.zeros(d)]
-    rows += [E[m] for m in range(d)] + [-E[m] for m in range(d)]
     pairs = [(m, b) for m in range(d) for b in range(m + 1, d)]
-    for m, b in pairs:
-        rows += [E[m] + E[b], E[m] - E[b], -E[m] + E[b], -E[m] - E[b]]
-    return np.array(rows), pairs
+    signs = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+    mixed = [s * E[m] + t * E[b] for m, b in pairs for s, t in signs]
+    return np.array([np.zeros(d), *E, *-E, *mixed]).reshape(-1, d), pairs
 
 
 def _metric_derivatives(G, h, d, pairs):
@@ -104,12 +61,10 @@ def _metric_derivatives(G, h, d, pairs):
 
 def _scalar_from_derivatives(g, dg, ddg):
     """Scalar curvature from g (n, d, d), dg[n, m, i, j] = ∂_m g_ij and
-    ddg[n, a, b, i, j] = ∂_a∂_b g_ij (formulas in the module docstring)."""
+    ddg[n, a, b, i, j] = ∂_a∂_b g_ij (the formulas of metric_scalar_curvature)."""
     ginv = np.linalg.inv(g)
     # Christoffel symbols of the first kind Γ_l,ij and of the second kind Γ^k_ij
-    first = 0.5 * (
-        np.einsum("nijl->nlij", dg) + np.einsum("njil->nlij", dg) - np.einsum("nlij->nlij", dg)
-    )
+    first = 0.5 * (np.einsum("nijl->nlij", dg) + np.einsum("njil->nlij", dg) - dg)
     gamma = np.einsum("nkl,nlij->nkij", ginv, first)
     # R_iklm = ½(∂_k∂_l g_im + ∂_i∂_m g_kl − ∂_k∂_m g_il − ∂_i∂_l g_km) + ...
     second = 0.5 * (
@@ -121,8 +76,7 @@ def _scalar_from_derivatives(g, dg, ddg):
     quad = np.einsum("nrp,nrkl,npim->niklm", g, gamma, gamma) - np.einsum(
         "nrp,nrkm,npil->niklm", g, gamma, gamma
     )
-    riemann = second + quad
-    return np.einsum("nkm,nil,niklm->n", ginv, ginv, riemann)
+    return np.einsum("nkm,nil,niklm->n", ginv, ginv, second + quad)
 
 
 def _finite_or_warn(R, what):
@@ -137,23 +91,24 @@ def _finite_or_warn(R, what):
     return R
 
 
+def _steps(X, step, rel, scale):
+    """The step h of each point: `step`, or `rel` times max(‖x‖∞, `scale`)."""
+    if step is None:
+        return rel * np.maximum(np.abs(X).max(axis=1), scale)
+    return np.full(X.shape[0], check_positive(step, "step"))
+
+
 def metric_scalar_curvature(
     metric: Callable[[np.ndarray], np.ndarray], X: ArrayLike, *, step: float | None = None
 ) -> np.ndarray:
     r"""Return the scalar curvature of any Riemannian metric, by central differences.
 
     :math:`\partial_m g_{ij}` and :math:`\partial_a \partial_b g_{ij}` are
-    central (and, for :math:`a \ne b`, four-point mixed) differences of
-    ``metric`` on a stencil of :math:`1 + 2d + 2d(d - 1)` points around each
-    :math:`x`. With the Christoffel symbols of the second kind
-
-    .. math::
-
-        \Gamma^k_{ij} = \tfrac{1}{2} g^{kl}
-        (\partial_i g_{jl} + \partial_j g_{il} - \partial_l g_{ij}),
-
-    the Riemann tensor (lower indices, the convention of Landau & Lifshitz,
-    section 92)
+    central (and four-point mixed) differences of ``metric`` on
+    :math:`1 + 2d + 2d(d - 1)` points around each :math:`x`. With the
+    Christoffel symbols of the second kind
+    :math:`\Gamma^k_{ij} = \tfrac{1}{2} g^{kl} (\partial_i g_{jl} + \partial_j g_{il} - \partial_l g_{ij})`,
+    the Riemann tensor (the convention of Landau and Lifshitz, Sec. 92)
 
     .. math::
 
@@ -162,10 +117,8 @@ def metric_scalar_curvature(
         - \partial_i \partial_l g_{km})
         + g_{np} (\Gamma^n_{kl} \Gamma^p_{im} - \Gamma^n_{km} \Gamma^p_{il})
 
-    and its contraction, the scalar curvature
-    :math:`R = g^{km} g^{il} R_{iklm}`, signed so that the unit sphere
-    :math:`S^n` has :math:`R = n(n - 1) > 0`. Truncation error
-    :math:`O(h^2)`.
+    gives :math:`R = g^{km} g^{il} R_{iklm}`, signed so that the unit sphere
+    :math:`S^n` has :math:`R = n(n - 1) > 0`. Truncation error :math:`O(h^2)`.
 
     Parameters
     ----------
@@ -175,23 +128,17 @@ def metric_scalar_curvature(
     X : array-like of shape (n, d)
         The points at which the curvature is taken.
     step : float, optional
-        The step :math:`h`; by default
-        :math:`10^{-3} \max(1, \|x\|_\infty)` at each point.
+        The step :math:`h`; by default :math:`10^{-3} \max(1, \|x\|_\infty)`.
 
     Returns
     -------
     ndarray of shape (n,)
-        :math:`R` at each point (the unit sphere :math:`S^n` has
-        :math:`n(n - 1)`); NaN with a NumericalWarning where the metric is
-        singular.
+        :math:`R` at each point; NaN with a NumericalWarning where the metric
+        is singular.
 
     References
     ----------
-    B. Schölkopf et al., "Input space versus feature space in kernel-based
-    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
-
-    L. D. Landau, E. M. Lifshitz, The Classical Theory of Fields, section 92
-    (the curvature tensor).
+    Schölkopf et al. (1999), Sec. II-E. Landau and Lifshitz, Sec. 92.
 
     Examples
     --------
@@ -205,12 +152,7 @@ def metric_scalar_curvature(
     if not callable(metric):
         raise TypeError(f"'metric' must be a callable returning (m, d, d) metrics, got {metric!r}")
     X = check_points(X)
-    step = None if step is None else check_positive(step, "step")
-    if step is None:
-        h = _METRIC_STEP * np.maximum(1.0, np.abs(X).max(axis=1))
-    else:
-        h = np.full(X.shape[0], step)
-    return _curvature_by_differences(metric, X, h)
+    return _curvature_by_differences(metric, X, _steps(X, step, _METRIC_STEP, 1.0))
 
 
 def _curvature_by_differences(metric, X, h):
@@ -226,24 +168,25 @@ def _curvature_by_differences(metric, X, h):
         )
     G = G.reshape(n, offsets.shape[0], d, d)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        try:
-            R = _scalar_from_derivatives(*_metric_derivatives(G, h, d, pairs))
-        except np.linalg.LinAlgError:
-            R = np.array([_one_point(G[a : a + 1], h[a : a + 1], d, pairs) for a in range(n)])
+        R = _scalar(G, h, d, pairs)
     return _finite_or_warn(R, "finite differences")
 
 
-def _one_point(G, h, d, pairs):
+def _scalar(G, h, d, pairs):
+    """The curvature at each point; point by point (NaN where singular) if some metric is."""
     try:
-        return _scalar_from_derivatives(*_metric_derivatives(G, h, d, pairs))[0]
+        return _scalar_from_derivatives(*_metric_derivatives(G, h, d, pairs))
     except np.linalg.LinAlgError:
-        return np.nan
+        if len(G) == 1:
+            return np.full(1, np.nan)
+        return np.concatenate(
+            [_scalar(G[a : a + 1], h[a : a + 1], d, pairs) for a in range(len(G))]
+        )
 
 
 def _length_scale(kernel):
-    """The input length over which the kernel's metric changes when x is
-    small: 1/√γ, and for polynomials √(c₀/γ) (0 for the homogeneous kernel,
-    whose metric changes on the scale of ‖x‖ itself)."""
+    """The input length over which the metric changes near 0: 1/√γ, √(c₀/γ) for
+    polynomials (0 for the homogeneous one, whose metric changes on the scale of ‖x‖)."""
     gamma = getattr(kernel, "gamma", None)
     if not isinstance(gamma, (int, float)) or gamma <= 0:
         return 1.0
@@ -253,7 +196,7 @@ def _length_scale(kernel):
 
 
 def _dot_product_curvature(d1, d2, d3, s, d):
-    """The warped-product formula of the module docstring."""
+    """The warped-product formula of :func:`scalar_curvature`."""
     first = (d1 * (d2 + s * d3) - s * d2**2) / (d1**2 * (d1 + s * d2))
     return -2.0 * (d - 1) * first - (d - 1) * (d - 2) * d2 / d1**2
 
@@ -263,22 +206,16 @@ def polynomial_scalar_curvature(
 ) -> np.ndarray:
     r"""Return the scalar curvature of the polynomial kernel's surface in closed form.
 
-    For the kernel :math:`(\gamma \langle x, x' \rangle + c)^p` on
-    :math:`\mathbb{R}^d`, with :math:`u = \gamma \|x\|^2`,
+    For :math:`(\gamma \langle x, x' \rangle + c)^p` on :math:`\mathbb{R}^d`,
+    with :math:`u = \gamma \|x\|^2`,
 
     .. math::
 
         R = -\frac{(d - 1)(p - 1) \left[(d - 2) p u + d c\right]}
-        {p (u + c)^p (p u + c)},
+        {p (u + c)^p (p u + c)}.
 
-    the paper's analysis of the inhomogeneous polynomial kernel (Schölkopf et
-    al. 1999, Sec. II-E): :math:`R` vanishes for :math:`p = 1`; for
-    :math:`d = 2` it vanishes for every :math:`p` when :math:`c = 0` (the
-    homogeneous surface is a cone, :math:`ds^2 = d\rho^2 + p \rho^2 d\theta^2`
-    with :math:`\rho = r^p`) and for no :math:`p \ne 1` when :math:`c > 0`;
-    for :math:`c = 0`, :math:`d > 2` and :math:`p > 1` it is
-    :math:`-(d - 1)(d - 2)(p - 1) / (p \|\sqrt{\gamma} x\|^{2p})`, singular at
-    :math:`x = 0`, while for :math:`c > 0` it is finite everywhere.
+    It vanishes for :math:`p = 1`, and for :math:`d = 2`, :math:`c = 0` (a cone);
+    for :math:`c = 0`, :math:`d > 2`, :math:`p > 1` it is singular at :math:`x = 0`.
 
     Parameters
     ----------
@@ -289,8 +226,7 @@ def polynomial_scalar_curvature(
     gamma : float, default=1.0
         The scale :math:`\gamma > 0`.
     coef0 : float, default=1.0
-        The constant :math:`c \ge 0` (:math:`c < 0` gives no Mercer kernel,
-        the paper's footnote); :math:`c = 0` is the homogeneous kernel,
+        The constant :math:`c \ge 0`; :math:`c = 0` is the homogeneous kernel,
         singular at :math:`x = 0` (NaN there, with a warning).
 
     Returns
@@ -298,22 +234,13 @@ def polynomial_scalar_curvature(
     ndarray of shape (n,)
         :math:`R` at each point.
 
-    Notes
-    -----
-    The formula is lost from the available text of the paper; this one is
-    the dot-product formula of :func:`scalar_curvature` worked out for the
-    polynomial profile, and the tests check it against the finite differences
-    of the metric (:func:`metric_scalar_curvature`).
-
     References
     ----------
-    B. Schölkopf et al., "Input space versus feature space in kernel-based
-    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
+    Schölkopf et al. (1999), Sec. II-E.
 
     Examples
     --------
-    At :math:`x = 0`, :math:`R = -(d - 1)(p - 1) d / (p c^p)`, here with
-    :math:`d = p = 2` and :math:`c = 1`:
+    At :math:`x = 0`, :math:`R = -(d - 1)(p - 1) d / (p c^p)`:
 
     >>> from preimage.geometry import polynomial_scalar_curvature
     >>> polynomial_scalar_curvature([[0.0, 0.0]], degree=2, coef0=1.0)
@@ -342,21 +269,17 @@ def scalar_curvature(
 ) -> np.ndarray:
     r"""Return the scalar curvature of the surface a kernel maps input space onto.
 
-    The curvature of :math:`\phi(\text{input space})` at the points X, from
-    the induced metric :math:`g` (:func:`induced_metric`). A radial kernel's
-    metric is constant (:math:`-2 f'(0) I`): :math:`R = 0`, the surface is
-    flat. A dot-product kernel :math:`K(\langle x, x' \rangle)` has the
-    rotationally symmetric metric
-    :math:`ds^2 = (K' + s K'')\, dr^2 + s K'\, d\Omega^2`, with
-    :math:`s = r^2 = \|x\|^2`, a warped product whose scalar curvature in
-    :math:`d` input dimensions is
+    A radial kernel's metric is constant: :math:`R = 0`. A dot-product kernel
+    :math:`K(\langle x, x' \rangle)` has the metric
+    :math:`ds^2 = (K' + s K'')\, dr^2 + s K'\, d\Omega^2`,
+    :math:`s = \|x\|^2`, a warped product whose scalar curvature in :math:`d`
+    dimensions is
 
     .. math::
 
         R = -\frac{2 (d - 1) \left[K' (K'' + s K''') - s K''^2\right]}
-        {K'^2 (K' + s K'')} - \frac{(d - 1)(d - 2) K''}{K'^2},
+        {K'^2 (K' + s K'')} - \frac{(d - 1)(d - 2) K''}{K'^2}
 
-    the derivatives of the profile :math:`K` taken at :math:`s`
     (:func:`profile_derivatives`). Any other kernel gets
     :func:`metric_scalar_curvature` on its metric.
 
@@ -367,33 +290,23 @@ def scalar_curvature(
     X : array-like of shape (n, d)
         The points at which the curvature is taken.
     method : {"auto", "closed_form", "finite_differences"}, default="auto"
-        ``"closed_form"``: 0 for radial kernels (constant metric), the
-        warped-product formula for dot-product kernels of known profile
-        (linear, polynomial, sigmoid); ``"finite_differences"``:
-        :func:`metric_scalar_curvature` on the metric of ``kernel``;
-        ``"auto"``: the closed form where there is one.
+        The closed forms above, :func:`metric_scalar_curvature` on the metric,
+        or the closed form where there is one.
     metric : {"auto", "closed_form", "finite_differences"}, default="auto"
-        The ``method`` of :func:`induced_metric` differentiated by
-        ``method="finite_differences"``.
+        The ``method`` of :func:`induced_metric` that finite differences differentiate.
     step : float, optional
-        Step :math:`h` of the differences of the metric; by default
-        :math:`10^{-4} \max(\|x\|_\infty, \ell)` at each point for a
-        closed-form metric (:math:`10^{-3}` for a differenced one), with
-        :math:`\ell` the kernel's length (:math:`1/\sqrt{\gamma}`;
-        :math:`\sqrt{c_0/\gamma}` for polynomials, 0 for the homogeneous one,
-        whose metric varies on the scale of :math:`\|x\|`).
+        Step :math:`h`; by default :math:`10^{-4} \max(\|x\|_\infty, \ell)`
+        (:math:`10^{-3}` for a differenced metric), :math:`\ell = 1/\sqrt{\gamma}`
+        (:math:`\sqrt{c_0/\gamma}` for polynomials).
 
     Returns
     -------
     ndarray of shape (n,)
-        :math:`R` at each point (positive on a sphere); NaN with a
-        NumericalWarning where the metric is singular (the homogeneous
-        polynomial kernel at 0).
+        :math:`R` at each point; NaN with a NumericalWarning where the metric is singular.
 
     References
     ----------
-    B. Schölkopf et al., "Input space versus feature space in kernel-based
-    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
+    Schölkopf et al. (1999), Sec. II-E.
 
     Examples
     --------
@@ -409,18 +322,11 @@ def scalar_curvature(
     X = check_points(X)
     check_method(method, CURVATURE_METHODS)
     check_method(metric)
-    closed = isinstance(kernel, RadialKernel) or (
-        isinstance(kernel, DotProductKernel) and profile_derivatives(kernel, 0.0) is not None
-    )
+    closed = _has_closed_form(kernel)
     if method == "finite_differences" or (method == "auto" and not closed):
-        step = None if step is None else check_positive(step, "step")
-        if step is None:
-            # an exact metric takes the smaller step ε^{1/4} (error O(h²) + O(ε/h²))
-            exact = metric == "closed_form" or (metric == "auto" and closed)
-            rel = _EXACT_METRIC_STEP if exact else _METRIC_STEP
-            h = rel * np.maximum(np.abs(X).max(axis=1), _length_scale(kernel))
-        else:
-            h = np.full(X.shape[0], step)
+        # an exact metric takes the smaller step ε^{1/4} (error O(h²) + O(ε/h²))
+        exact = metric == "closed_form" or (metric == "auto" and closed)
+        h = _steps(X, step, _EXACT_METRIC_STEP if exact else _METRIC_STEP, _length_scale(kernel))
         return _curvature_by_differences(lambda Z: induced_metric(kernel, Z, method=metric), X, h)
     if not closed:
         raise ValueError(

@@ -1,31 +1,4 @@
-"""The Riemannian metric a kernel induces on input space.
-
-The feature map φ of a kernel embeds input space as a surface S in feature
-space. Its line element is (Schölkopf et al. 1999, Sec. II-E, after Burges
-1999)
-
-    ds² = ‖φ(x + dx) − φ(x)‖² = k(x + dx, x + dx) − 2 k(x, x + dx) + k(x, x)
-        = g_ij(x) dx^i dx^j,
-
-with the metric tensor written in the kernel alone,
-
-    g_ij(x) = ∂² k(x, x') / ∂x_i ∂x'_j  at  x' = x.
-
-Closed forms:
-
-* a radial kernel ``k = f(‖x − x'‖²)``: ``g = −2 f'(0) I``, constant; the
-  Gaussian ``exp(−γ‖x − x'‖²)`` gives ``g = 2γ I`` (``I/σ²`` in the papers'
-  ``exp(−‖x − x'‖²/(2σ²))``), so its surface is flat;
-* a dot-product kernel ``k = K(⟨x, x'⟩)`` (the paper's case):
-  ``g_ij = K'(‖x‖²) δ_ij + K''(‖x‖²) x_i x_j``; for the polynomial kernel
-  ``(γ⟨x, x'⟩ + c₀)^p`` that is ``K' = pγ(γs + c₀)^{p−1}``,
-  ``K'' = p(p − 1)γ²(γs + c₀)^{p−2}``;
-* the Laplacian ``exp(−γ‖x − x'‖)`` has no metric: the kernel is not
-  differentiable at x' = x (``f'(0)`` is infinite), and is refused.
-
-Any other kernel with a gradient gets the metric by central differences of
-that gradient in its second argument (:func:`metric_by_finite_differences`).
-"""
+"""The Riemannian metric a kernel induces on input space (see :func:`induced_metric`)."""
 
 from __future__ import annotations
 
@@ -44,14 +17,6 @@ from preimage.kernels import (
     RadialKernel,
     SigmoidKernel,
 )
-
-__all__ = [
-    "METRIC_METHODS",
-    "induced_metric",
-    "metric_by_finite_differences",
-    "profile_derivatives",
-    "volume_element",
-]
 
 #: How :func:`induced_metric` computes the metric.
 METRIC_METHODS = ("auto", "closed_form", "finite_differences")
@@ -86,6 +51,7 @@ def check_points(X: ArrayLike, name: str = "X") -> np.ndarray:
 
 
 def check_method(method: str, allowed: tuple[str, ...] = METRIC_METHODS) -> str:
+    """`method` if it is one of `allowed`."""
     if not isinstance(method, str) or method not in allowed:
         raise ValueError(f"'method' must be one of {list(allowed)}, got {method!r}")
     return method
@@ -96,39 +62,34 @@ def profile_derivatives(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     r"""Return the first three derivatives of a dot-product kernel's profile.
 
-    For :math:`k(x, x') = K(\langle x, x' \rangle)`, the derivatives
-    :math:`K'(s), K''(s), K'''(s)` in closed form, or None for a kernel whose
-    profile is not known here. They give the induced metric
-    :math:`g_{ij}(x) = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j` and its
-    curvature. Linear :math:`K = s`; polynomial :math:`K = (\gamma s + c_0)^p`;
-    sigmoid :math:`K = \tanh(\gamma s + c_0)`, with
-    :math:`t = \tanh(\gamma s + c_0)`:
+    For :math:`k(x, x') = K(\langle x, x' \rangle)`: :math:`K'(s), K''(s),
+    K'''(s)`, which give the metric
+    :math:`g_{ij} = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j` and
+    its curvature. Linear :math:`K = s`; polynomial
+    :math:`K = (\gamma s + c_0)^p`; sigmoid, with
+    :math:`t = \tanh(\gamma s + c_0)`,
 
     .. math::
 
-        K' = \gamma (1 - t^2), \qquad
-        K'' = -2 \gamma^2 t (1 - t^2), \qquad
+        K' = \gamma (1 - t^2), \quad
+        K'' = -2 \gamma^2 t (1 - t^2), \quad
         K''' = -2 \gamma^3 (1 - t^2)(1 - 3 t^2).
 
     Parameters
     ----------
     kernel : Kernel
-        The kernel; linear, polynomial and sigmoid kernels have a known
-        profile.
+        The kernel; linear, polynomial and sigmoid kernels have a known profile.
     s : float or array-like
-        The dot products :math:`s = \langle x, x' \rangle` at which to take
-        the derivatives (:math:`s = \|x\|^2` for the metric at :math:`x`).
+        The dot products :math:`s` (:math:`\|x\|^2` for the metric at :math:`x`).
 
     Returns
     -------
     tuple of three ndarrays, or None
-        :math:`(K'(s), K''(s), K'''(s))`, each of the shape of ``s``; None for
-        a kernel whose profile is not known here.
+        :math:`(K'(s), K''(s), K'''(s))`; None for a profile not known here.
 
     References
     ----------
-    B. Schölkopf et al., "Input space versus feature space in kernel-based
-    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
+    Schölkopf et al. (1999), Sec. II-E.
 
     Examples
     --------
@@ -185,21 +146,17 @@ def metric_by_finite_differences(
         g_{ij}(x) \approx \frac{\partial_i k(x, x + h e_j)
         - \partial_i k(x, x - h e_j)}{2 h},
 
-    where :math:`\partial_i k(z, x')` is the kernel's own gradient in its first
-    argument (:meth:`preimage.kernels.Kernel.gradient`), then symmetrised.
-    Truncation error :math:`O(h^2)`, rounding :math:`O(\epsilon / h)` with
-    :math:`\epsilon` the machine epsilon.
+    with the kernel's own gradient :math:`\partial_i k` in its first argument,
+    then symmetrised. Error :math:`O(h^2) + O(\epsilon / h)`.
 
     Parameters
     ----------
     kernel : Kernel
-        Any kernel object with a gradient (not the Laplacian, see
-        :func:`induced_metric`).
+        Any kernel object with a gradient (not the Laplacian).
     X : array-like of shape (n, d)
         The points.
     step : float, optional
-        The step :math:`h`; by default
-        :math:`\epsilon^{1/3} \max(1, \|x\|_\infty)` at each point.
+        The step :math:`h`; by default :math:`\epsilon^{1/3} \max(1, \|x\|_\infty)`.
 
     Returns
     -------
@@ -208,8 +165,7 @@ def metric_by_finite_differences(
 
     References
     ----------
-    B. Schölkopf et al., "Input space versus feature space in kernel-based
-    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
+    Schölkopf et al. (1999), Sec. II-E.
 
     Examples
     --------
@@ -240,63 +196,37 @@ def induced_metric(
 ) -> np.ndarray:
     r"""Return the Riemannian metric a kernel induces on input space.
 
-    The metric of the surface :math:`\phi(\text{input space})` in feature space
-    (Schölkopf et al. 1999, Sec. II-E), written in the kernel alone:
-
     .. math::
 
         g_{ij}(x) = \left. \frac{\partial^2 k(x, x')}{\partial x_i \, \partial x'_j}
-        \right|_{x' = x}.
+        \right|_{x' = x},
 
-    A radial kernel :math:`k = f(\|x - x'\|^2)` has the constant metric
-    :math:`g = -2 f'(0) I` (the Gaussian :math:`\exp(-\gamma \|x - x'\|^2)`:
-    :math:`2 \gamma I`, so its surface is flat); a dot-product kernel
-    :math:`k = K(\langle x, x' \rangle)`, the paper's case, has
-    :math:`g_{ij} = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j`.
+    so that :math:`\|\phi(x + dx) - \phi(x)\|^2 = g_{ij}(x)\, dx^i dx^j` to
+    second order. A radial kernel :math:`f(\|x - x'\|^2)` has
+    :math:`g = -2 f'(0) I`; a dot-product kernel :math:`K(\langle x, x' \rangle)`
+    has :math:`g_{ij} = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j`.
 
     Parameters
     ----------
     kernel : Kernel
-        A kernel object differentiable at :math:`x' = x`: radial (Gaussian),
-        dot product (linear, polynomial, sigmoid) or any other with a
-        gradient. The Laplacian is refused: it has no metric.
+        A kernel object differentiable at :math:`x' = x`; the Laplacian is refused.
     X : array-like of shape (n, d)
-        The points :math:`x` at which the metric is taken.
+        The points :math:`x`.
     method : {"auto", "closed_form", "finite_differences"}, default="auto"
-        ``"closed_form"``: :math:`-2 f'(0) I` for radial kernels,
-        :math:`K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j` for
-        dot-product kernels of known profile (:func:`profile_derivatives`);
-        ``"finite_differences"``: :func:`metric_by_finite_differences`;
-        ``"auto"``: the closed form where there is one.
+        The closed forms above (dot-product kernels of known profile, see
+        :func:`profile_derivatives`), :func:`metric_by_finite_differences`, or
+        the closed form where there is one.
     step : float, optional
-        Step of the finite differences (see
-        :func:`metric_by_finite_differences`).
+        Step of the finite differences.
 
     Returns
     -------
     ndarray of shape (n, d, d)
-        The metric at each point, symmetric. Positive definite for positive
-        definite kernels (not always for the sigmoid).
-
-    Notes
-    -----
-    The line element is
-
-    .. math::
-
-        ds^2 = \|\phi(x + dx) - \phi(x)\|^2
-        = k(x + dx, x + dx) - 2 k(x, x + dx) + k(x, x)
-        = g_{ij}(x)\, dx^i dx^j
-
-    (to second order), which the tests check against kernel values alone.
+        The metric at each point, symmetric.
 
     References
     ----------
-    B. Schölkopf et al., "Input space versus feature space in kernel-based
-    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
-
-    C. J. C. Burges, "Geometry and invariance in kernel based methods", in
-    Advances in Kernel Methods, MIT Press, 1999.
+    Schölkopf et al. (1999), Sec. II-E. Burges (1999).
 
     Examples
     --------
@@ -328,38 +258,29 @@ def volume_element(
 
         \sqrt{\det g(x)},
 
-    with :math:`g` the metric of :func:`induced_metric`. The density of the
-    mapped data on the surface is the input density divided by it (Schölkopf
-    et al. 1999, Sec. II-E). Gaussian :math:`\exp(-\gamma \|x - x'\|^2)`:
-    :math:`(2 \gamma)^{d/2}`; dot-product kernels:
-    :math:`K'^{(d - 1)/2} \sqrt{K' + \|x\|^2 K''}`.
+    with :math:`g` the metric of :func:`induced_metric`: the input density
+    divided by it is the density on the surface.
 
     Parameters
     ----------
     kernel : Kernel
-        A kernel object differentiable at :math:`x' = x`, as in
-        :func:`induced_metric`.
+        A kernel object differentiable at :math:`x' = x`.
     X : array-like of shape (n, d)
-        The points at which the volume element is taken.
+        The points.
     method : {"auto", "closed_form", "finite_differences"}, default="auto"
-        How the metric is computed, as in :func:`induced_metric`.
+        How the metric is computed (see :func:`induced_metric`).
     step : float, optional
-        Step of the finite differences, as in :func:`induced_metric`.
+        Step of the finite differences.
 
     Returns
     -------
     ndarray of shape (n,)
-        The volume element at each point. Where the metric is not positive
-        definite (a sigmoid kernel), :math:`\det g \le 0` has no real root:
-        those entries are NaN, with a NumericalWarning.
+        The volume element at each point; NaN with a NumericalWarning where the
+        metric is not positive definite (a sigmoid kernel).
 
     References
     ----------
-    B. Schölkopf et al., "Input space versus feature space in kernel-based
-    methods", IEEE Trans. Neural Networks 10(5), 1999, Sec. II-E.
-
-    C. J. C. Burges, "Geometry and invariance in kernel based methods", in
-    Advances in Kernel Methods, MIT Press, 1999.
+    Schölkopf et al. (1999), Sec. II-E. Burges (1999).
 
     Examples
     --------

@@ -1,9 +1,10 @@
-"""Regressors of Vijayakumar & Wu (1999): the RKHS Wiener solution and its
+"""Regressors of Vijayakumar and Wu (1999): the RKHS Wiener solution and its
 sparse sequential SV form, thin shells over :mod:`preimage.sparse_regression`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from numbers import Integral, Real
 from typing import Any, Self
 
@@ -22,39 +23,39 @@ from preimage._utils.validation import (
 )
 from preimage.kernels import Kernel, make_kernel
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS
-from preimage.sparse_regression import (
+from preimage.sparse_regression._docs import fill_doc
+from preimage.sparse_regression._sequential import sequential_svr
+from preimage.sparse_regression._wiener import (
     DEFAULT_RTOL,
     WienerState,
-    sequential_svr,
     wiener_coefficients,
     wiener_update,
 )
-
-__all__ = ["WienerRegressor", "SequentialSVR"]
 
 #: What to do when a training matrix would exceed the memory budget.
 _HINT = "fit on fewer samples"
 
 
+@dataclass(eq=False, repr=False)
 class _KernelRegressor(RegressorMixin, BaseEstimator):
-    """Kernel resolution and prediction ``f(x) = Σ_i a_i k(x_i, x) + b``."""
+    """The kernel parameters (the constructor is the dataclass's), kernel
+    resolution and prediction ``f(x) = Σ_i a_i k(x_i, x) + b``."""
+
+    kernel: str | Kernel | Callable[..., float] = "rbf"
+    _: KW_ONLY
+    gamma: float | None = None
+    degree: int = 3
+    coef0: float = 1
+    kernel_params: dict[str, Any] | None = None
 
     def _resolve_kernel(self, X):
-        self.kernel_ = make_kernel(
-            self.kernel,
-            gamma=self.gamma,
-            degree=self.degree,
-            coef0=self.coef0,
-            kernel_params=self.kernel_params,
-            X=X,
-        )
+        params = {k: getattr(self, k) for k in ("gamma", "degree", "coef0", "kernel_params")}
+        self.kernel_ = make_kernel(self.kernel, X=X, **params)
         self.gamma_ = getattr(self.kernel_, "gamma", None)
 
     def _validate(self, X: Any, y: Any, reset: bool) -> tuple[np.ndarray, np.ndarray]:
-        """X and y checked together by scikit-learn's ``validate_data``, as its
-        regressors do: y is required, one target per row of X; a column vector
-        is raveled with a DataConversionWarning. Targets are finite real
-        numbers (float64), refused by name otherwise."""
+        """X and y checked by scikit-learn's ``validate_data``, as its regressors
+        do (a column y raveled with a warning); y finite float64, named if not."""
         X, y = validate_estimator_input(
             self, X, y=y, reset=reset, dtype=np.float64, y_numeric=True
         )
@@ -76,79 +77,56 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_estimator_input(self, X, reset=False, dtype=np.float64)
+        b = getattr(self, "intercept_", 0.0)  # none for the Wiener solution
         if self.support_vectors_.shape[0] == 0:
-            return np.full(X.shape[0], self._intercept())  # type: ignore[union-attr]  # validated
+            return np.full(X.shape[0], b)  # type: ignore[union-attr]  # validated
         with np.errstate(over="ignore", invalid="ignore"):
-            f = self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + self._intercept()
+            f = self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + b
         # kernel values too large for the fitted coefficients
         return refuse_overflow(f, "the predictions", "'X'", "rescale 'X'")
 
+    def _set_coef(self, X, coef):
+        """The expansion over the samples of X with non-zero coefficients."""
+        self.support_ = np.flatnonzero(coef)
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = coef[self.support_][None, :]
+        self.n_vectors_ = int(self.support_.size)
 
+
+@fill_doc
+@dataclass(eq=False, repr=False)
 class WienerRegressor(_KernelRegressor):
-    r"""Regression by the RKHS Wiener solution of Vijayakumar & Wu.
+    r"""Regression by the RKHS Wiener solution of Vijayakumar and Wu.
 
-    Their Theorem 1 in the space :math:`H = \mathcal{R}(R)` spanned by the
-    kernel: the orthogonal projection of the unknown :math:`f` onto
+    Their Theorem 1 in the space spanned by the kernel: the orthogonal
+    projection of the unknown :math:`f` onto
     :math:`\operatorname{span}\{K(\cdot, x_i)\}`,
 
     .. math::
 
-        f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y,
-
-    exact when :math:`f` lies in that span and the data are noiseless.
-    :meth:`partial_fit` adds samples by their Theorem 2, giving the batch
-    function to rounding.
+        f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y.
 
     Parameters
     ----------
-    kernel : str, Kernel or callable, default="rbf"
-        A name (``"rbf"``, ``"sine"``, ...), a kernel object from
-        :mod:`preimage.kernels` or a callable on pairs of samples.
-    gamma : float, default=None
-        Kernel width; None resolves from the (first) training data.
-    degree : int, default=3
-        Degree of the polynomial kernel.
-    coef0 : float, default=1
-        Constant of the polynomial and sigmoid kernels.
-    kernel_params : dict, default=None
-        Extra parameters of a callable kernel or kernel class; the sine
-        kernel's order N is ``kernel_params={"order": N}`` (or pass
-        ``SineKernel(order=N)`` as ``kernel``).
+    %(kernel)s
     rtol : float, default=1e-9
-        Relative rank cutoff (eigenvalues of :math:`K` in :meth:`fit`, the
-        squared new-direction norm :math:`\|\phi_{mc}\|^2 / k(x, x)` in
-        :meth:`partial_fit`).
+        Relative rank cutoff (eigenvalues of :math:`K` in :meth:`fit`,
+        :math:`\|\phi_{mc}\|^2 / k(x, x)` in :meth:`partial_fit`).
 
     Attributes
     ----------
-    support_ : ndarray of shape (``n_vectors_``,)
-        Indices of the training samples with :math:`a_i \ne 0`.
-    support_vectors_ : ndarray of shape (``n_vectors_``, n_features)
-        Their inputs.
     dual_coef_ : ndarray of shape (1, ``n_vectors_``)
-        The non-zero :math:`a_i`, so that
-        ``f(x) = dual_coef_ @ k(support_vectors_, x)`` (scikit-learn's SVR
-        convention). :math:`a` is zero on every other sample (from
-        :meth:`partial_fit`: on samples that added no new direction):
-        ``a = np.zeros(len(X_fit_)); a[support_] = dual_coef_[0]``.
-    n_vectors_ : int
-        Number of vectors in the expansion, ``support_.size``.
+        The non-zero :math:`a_i` (``f(x) = dual_coef_ @ k(support_vectors_, x)``);
+        :math:`a` is zero on every other sample.
     X_fit_ : ndarray of shape (n_samples, n_features)
         The training inputs.
     y_fit_ : ndarray of shape (n_samples,)
         The training targets.
-    kernel_ : Kernel
-        The kernel object resolved from ``kernel`` and its parameters.
-    gamma_ : float or None
-        The width of ``kernel_`` (None for a kernel without one).
-    n_features_in_ : int
-        Number of features seen during :meth:`fit`.
+    %(fitted)s
 
     References
     ----------
-    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999 (Sec. 4.2,
-    Theorems 1 and 2; Sec. 5, eq. 17).
+    Vijayakumar and Wu (1999), Sec. 4.2, Theorems 1 and 2; Sec. 5, eq. 17.
 
     Examples
     --------
@@ -161,28 +139,9 @@ class WienerRegressor(_KernelRegressor):
     True
     """
 
-    _parameter_constraints: dict = {
-        **KERNEL_CONSTRAINTS,
-        "rtol": [Interval(Real, 0, 1, closed="left")],
-    }
-    _state: WienerState | None  # the incremental solution, set by fit and partial_fit
-
-    def __init__(
-        self,
-        kernel: str | Kernel | Callable[..., float] = "rbf",
-        *,
-        gamma: float | None = None,
-        degree: int = 3,
-        coef0: float = 1,
-        kernel_params: dict[str, Any] | None = None,
-        rtol: float = DEFAULT_RTOL,
-    ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.rtol = rtol
+    _parameter_constraints = {**KERNEL_CONSTRAINTS, "rtol": [Interval(Real, 0, 1, closed="left")]}
+    _: KW_ONLY
+    rtol: float = DEFAULT_RTOL
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
@@ -198,29 +157,24 @@ class WienerRegressor(_KernelRegressor):
         Returns
         -------
         WienerRegressor
-            The fitted estimator (``self``).
+            The fitted estimator.
         """
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
         self.X_fit_, self.y_fit_ = X, y
-        self._state = None  # built from the data if partial_fit follows
+        self._state: WienerState | None = None  # built from the data if partial_fit follows
         # K, and the eigenvectors and pseudo-inverse of pinvh.
-        K = checked_gram(
-            self.kernel_,
-            X,
-            "Gram matrix K (with its eigenvectors and pseudo-inverse)",
-            copies=3,
-            hint=_HINT,
-        )
-        self._set_coef(wiener_coefficients(K, y, rtol=self.rtol))
+        what = "Gram matrix K (with its eigenvectors and pseudo-inverse)"
+        K = checked_gram(self.kernel_, X, what, copies=3, hint=_HINT)
+        self._set_coef(X, wiener_coefficients(K, y, rtol=self.rtol))
         return self
 
     def partial_fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Add the rows of X one at a time by the exact update of Theorem 2.
 
-        On an unfitted model the update starts from the empty solution; after
-        :meth:`fit` it starts from the samples that fit saw. Either way the
-        function equals the batch solution on all samples so far, to rounding.
+        The update starts from the empty solution, or after :meth:`fit` from
+        the samples it saw; the function equals the batch solution on all
+        samples so far, to rounding.
 
         Parameters
         ----------
@@ -232,7 +186,7 @@ class WienerRegressor(_KernelRegressor):
         Returns
         -------
         WienerRegressor
-            The updated estimator (``self``).
+            The updated estimator.
         """
         first = not hasattr(self, "kernel_")
         if first:
@@ -240,9 +194,8 @@ class WienerRegressor(_KernelRegressor):
         X, y = self._validate(X, y, reset=first)
         # The Cholesky factor L and the QR factor R grow to n x n.
         n = X.shape[0] + (0 if first else self.X_fit_.shape[0])
-        check_dense(
-            (n, n), np.float64, f"the {n} x {n} Cholesky and QR factors", hint=_HINT, copies=2
-        )
+        what = f"the {n} x {n} Cholesky and QR factors"
+        check_dense((n, n), np.float64, what, hint=_HINT, copies=2)
         if first:
             self._resolve_kernel(X)
             self.X_fit_, self.y_fit_ = X[:0], y[:0]
@@ -252,124 +205,60 @@ class WienerRegressor(_KernelRegressor):
         self._state = self._add(self._state, X, y, self.X_fit_.shape[0])
         self.X_fit_ = np.concatenate([self.X_fit_, X])
         self.y_fit_ = np.concatenate([self.y_fit_, y])
-        self._set_coef(self._state.coef())
+        self._set_coef(self.X_fit_, self._state.coef())
         return self
 
     def _add(self, state, X, y, offset):
         kappa = self.kernel_.diag(X)
         for j in range(X.shape[0]):
-            idx = state.basis
-            # Basis samples are earlier rows of X_fit_ or of this batch.
-            old = idx[idx < offset]
-            new = idx[idx >= offset] - offset
+            idx = state.basis  # basis samples: earlier rows of X_fit_ or of this batch
+            parts = (self.X_fit_[idx[idx < offset]], X[idx[idx >= offset] - offset])
             block = self.kernel_.block
-            k = np.concatenate(
-                [
-                    block(self.X_fit_[old], X[j : j + 1], check_input=False)[:, 0],
-                    block(X[new], X[j : j + 1], check_input=False)[:, 0],
-                ]
-            )
+            k = np.concatenate([block(A, X[j : j + 1], check_input=False)[:, 0] for A in parts])
             state = wiener_update(state, k, kappa[j], y[j], rtol=self.rtol)
         return state
 
-    def _set_coef(self, coef):
-        """The expansion over the samples with non-zero coefficients a_i."""
-        self.support_ = np.flatnonzero(coef)
-        self.support_vectors_ = self.X_fit_[self.support_]
-        self.dual_coef_ = coef[self.support_][None, :]
-        self.n_vectors_ = int(self.support_.size)
 
-    def _intercept(self):
-        return 0.0
-
-
+@fill_doc
+@dataclass(eq=False, repr=False)
 class SequentialSVR(_KernelRegressor):
-    r"""Sparse SV regression by Vijayakumar & Wu's sequential algorithm (Fig. 2).
+    r"""Sparse SV regression by Vijayakumar and Wu's sequential algorithm (Fig. 2).
 
     .. math::
 
         f(x) = \sum_i (\alpha^*_i - \alpha_i) \left(K(x_i, x) + \lambda^2\right)
 
-    (eq. 22), found by coordinate steps on the :math:`\varepsilon`-insensitive
-    dual (eq. 19) of the augmented kernel :math:`R = K + \lambda^2`;
-    :math:`\lambda^2` takes the place of SVR's bias :math:`b`, so there is no
-    equality constraint and no quadratic programme. Only the samples outside
-    the :math:`\varepsilon`-tube become basis vectors. The algorithm is
-    :func:`preimage.sparse_regression.sequential_svr`.
+    (eq. 22), by :func:`~preimage.sparse_regression.sequential_svr`: only the
+    samples outside the :math:`\varepsilon`-tube become basis vectors.
 
     Parameters
     ----------
-    kernel : str, Kernel or callable, default="rbf"
-        A name (``"rbf"``, ``"sine"``, ...), a kernel object from
-        :mod:`preimage.kernels` or a callable on pairs of samples.
-    gamma : float, default=None
-        Kernel width; None resolves from the (first) training data.
-    degree : int, default=3
-        Degree of the polynomial kernel.
-    coef0 : float, default=1
-        Constant of the polynomial and sigmoid kernels.
-    kernel_params : dict, default=None
-        Extra parameters of a callable kernel or kernel class; the sine
-        kernel's order N is ``kernel_params={"order": N}`` (or pass
-        ``SineKernel(order=N)`` as ``kernel``).
+    %(kernel)s
     epsilon : float, default=0.1
-        Half-width of the :math:`\varepsilon`-insensitive tube: larger is
-        sparser.
-    C : float, default=inf
-        Box constraint :math:`0 \le \alpha_i, \alpha^*_i \le C`; infinite for
-        noiseless data.
-    augmentation : float, default=1.0
-        The augmenting factor :math:`\lambda` of :math:`R = K + \lambda^2`
-        ("in the scale of the input vectors").
-    learning_rate : None, float or array-like of shape (n_samples,), default=None
-        Per-sample rates :math:`\gamma_i`; they must satisfy the paper's bound
-        :math:`\gamma_i < 1 / R_{ii}`. None: :math:`\gamma_i = 0.95 / R_{ii}`.
-    learning_rate_bound : {"raise", "clip"}, default="raise"
-        A rate at or above :math:`1 / R_{ii}` raises a ValueError, or with
-        "clip" is replaced by :math:`0.95 / R_{ii}`.
-    tol : float, default=1e-6
-        Stop when no step of a sweep exceeds ``tol`` in units of y (the
-        projected gradient of the dual).
-    max_iter : int, default=10000
-        Maximum sweeps; a ConvergenceWarning says when they did not suffice.
+        Half-width of the :math:`\varepsilon`-insensitive tube: larger is sparser.
+    %(svr)s
 
     Attributes
     ----------
-    alpha_ : ndarray of shape (n_samples,)
-        The multipliers :math:`\alpha_i`.
-    alpha_star_ : ndarray of shape (n_samples,)
-        The multipliers :math:`\alpha^*_i`.
-    support_ : ndarray of shape (``n_vectors_``,)
-        Indices of the basis vectors (:math:`\alpha^*_i \ne \alpha_i`).
-    support_vectors_ : ndarray of shape (``n_vectors_``, n_features)
-        Their inputs.
+    alpha_, alpha_star_ : ndarray of shape (n_samples,)
+        The multipliers :math:`\alpha_i` and :math:`\alpha^*_i`.
     dual_coef_ : ndarray of shape (1, ``n_vectors_``)
         :math:`\alpha^*_i - \alpha_i` on the support.
-    n_vectors_ : int
-        Number of basis vectors, ``support_.size``.
     intercept_ : float
-        :math:`\lambda^2 \sum_i (\alpha^*_i - \alpha_i)`, the constant part of
-        :math:`f`.
+        :math:`\lambda^2 \sum_i (\alpha^*_i - \alpha_i)`, the constant part of :math:`f`.
     objective_ : ndarray of shape (``n_iter_``,)
-        Dual objective after each sweep (0 before the first).
+        Dual objective after each sweep.
     n_iter_ : int
         Number of sweeps run.
     converged_ : bool
         Whether the last sweep met ``tol``.
     learning_rate_ : ndarray of shape (n_samples,)
         The rates :math:`\gamma_i` used.
-    kernel_ : Kernel
-        The kernel object resolved from ``kernel`` and its parameters.
-    gamma_ : float or None
-        The width of ``kernel_`` (None for a kernel without one).
-    n_features_in_ : int
-        Number of features seen during :meth:`fit`.
+    %(fitted)s
 
     References
     ----------
-    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999 (Sec. 5, eq. 19;
-    Sec. 5.1, eq. 22 and Fig. 2).
+    Vijayakumar and Wu (1999), Sec. 5, eq. 19; Sec. 5.1, eq. 22 and Fig. 2.
 
     Examples
     --------
@@ -381,7 +270,7 @@ class SequentialSVR(_KernelRegressor):
     (True, True)
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints = {
         **KERNEL_CONSTRAINTS,
         "epsilon": [Interval(Real, 0, None, closed="left")],
         "C": [Interval(Real, 0, None, closed="right")],
@@ -392,34 +281,14 @@ class SequentialSVR(_KernelRegressor):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(
-        self,
-        kernel: str | Kernel | Callable[..., float] = "rbf",
-        *,
-        gamma: float | None = None,
-        degree: int = 3,
-        coef0: float = 1,
-        kernel_params: dict[str, Any] | None = None,
-        epsilon: float = 0.1,
-        C: float = np.inf,
-        augmentation: float = 1.0,
-        learning_rate: float | ArrayLike | None = None,
-        learning_rate_bound: str = "raise",
-        tol: float = 1e-6,
-        max_iter: int = 10_000,
-    ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.epsilon = epsilon
-        self.C = C
-        self.augmentation = augmentation
-        self.learning_rate = learning_rate
-        self.learning_rate_bound = learning_rate_bound
-        self.tol = tol
-        self.max_iter = max_iter
+    _: KW_ONLY
+    epsilon: float = 0.1
+    C: float = np.inf
+    augmentation: float = 1.0
+    learning_rate: float | ArrayLike | None = None
+    learning_rate_bound: str = "raise"
+    tol: float = 1e-6
+    max_iter: int = 10_000
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
@@ -435,33 +304,15 @@ class SequentialSVR(_KernelRegressor):
         Returns
         -------
         SequentialSVR
-            The fitted estimator (``self``).
+            The fitted estimator.
         """
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
         K = checked_gram(self.kernel_, X, "Gram matrix K and R = K + λ²", copies=2, hint=_HINT)
-        res = sequential_svr(
-            K,
-            y,
-            epsilon=self.epsilon,
-            augmentation=self.augmentation,
-            C=self.C,
-            learning_rate=self.learning_rate,
-            learning_rate_bound=self.learning_rate_bound,
-            tol=self.tol,
-            max_iter=self.max_iter,
-        )
-        self.alpha_, self.alpha_star_ = res.alpha, res.alpha_star
-        self.support_ = res.support
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = res.coef[self.support_][None, :]
-        self.n_vectors_ = int(self.support_.size)
+        params = self.get_params(deep=False)
+        res = sequential_svr(K, y, **{k: params[k] for k in params if k not in KERNEL_CONSTRAINTS})
+        for name in ("alpha", "alpha_star", "objective", "n_iter", "converged", "learning_rate"):
+            setattr(self, name + "_", getattr(res, name))
+        self._set_coef(X, res.coef)
         self.intercept_ = float(self.augmentation) ** 2 * float(res.coef.sum())
-        self.objective_ = res.objective
-        self.n_iter_ = res.n_iter
-        self.converged_ = res.converged
-        self.learning_rate_ = res.learning_rate
         return self
-
-    def _intercept(self):
-        return self.intercept_

@@ -1,13 +1,4 @@
-"""The sequential sparse SV algorithm of Vijayakumar & Wu (1999, Fig. 2).
-
-Gauss–Seidel ascent on the ε-insensitive dual (their eq. 19) with the
-augmented kernel ``R = K + λ²``, which gives a sparse
-``f = Σ_i (α*_i − α_i)(K(x_i, ·) + λ²)`` (eq. 22): λ² takes the place of the
-bias of SV regression, so there is no equality constraint and each
-multiplier moves on its own, clipped to the box ``[0, C]``, at a rate
-``γ_i < 1/R_ii`` under which the dual objective never increases (their
-Sec. 5.1).
-"""
+"""The sequential sparse SV algorithm of Vijayakumar and Wu (1999, Fig. 2)."""
 
 from __future__ import annotations
 
@@ -26,15 +17,8 @@ from preimage._utils.validation import (
 )
 from preimage._utils.warnings import warn as warn_user
 from preimage.exceptions import ConvergenceWarning
-from preimage.sparse_regression._checks import check_system, check_vector, refuse_overflow_rescale
-
-__all__ = [
-    "DEFAULT_RATE_FRACTION",
-    "SequentialSVRResult",
-    "dual_objective",
-    "learning_rates",
-    "sequential_svr",
-]
+from preimage.sparse_regression._docs import fill_doc
+from preimage.sparse_regression._wiener import check_system, check_vector, refuse_overflow_rescale
 
 #: Default per-sample learning rate
 #: :math:`\gamma_i = \mathrm{DEFAULT\_RATE\_FRACTION} / R_{ii}`, inside the
@@ -46,36 +30,29 @@ DEFAULT_RATE_FRACTION = 0.95
 class SequentialSVRResult:
     r"""The outcome of :func:`sequential_svr`.
 
-    The multipliers of the dual (eq. 19) and the sparse function they define
-    (eq. 22),
+    The multipliers of the dual and the sparse function they define,
 
     .. math::
 
         f(x) = \sum_i a_i \left(K(x_i, x) + \lambda^2\right), \qquad
         a_i = \alpha^*_i - \alpha_i,
 
-    with the record of the sweeps. Each parameter is kept as the attribute of
-    the same name.
+    with the record of the sweeps; the fields are attributes of the same names.
 
     Parameters
     ----------
-    alpha : ndarray of shape (M,)
-        The Lagrange multipliers :math:`\alpha_i` of eq. 19.
-    alpha_star : ndarray of shape (M,)
-        The Lagrange multipliers :math:`\alpha^*_i` of eq. 19.
+    alpha, alpha_star : ndarray of shape (M,)
+        The Lagrange multipliers :math:`\alpha_i` and :math:`\alpha^*_i` of eq. 19.
     coef : ndarray of shape (M,)
-        The coefficients :math:`a_i = \alpha^*_i - \alpha_i` of eq. 22.
+        The coefficients :math:`a_i` of eq. 22.
     objective : ndarray of shape (n_iter,)
-        The dual objective :math:`J_D` (eq. 19 with :math:`R` in place of
-        :math:`K`) after each sweep; it is 0 before the first.
+        The dual objective after each sweep.
     n_iter : int
         Sweeps over the training set.
     converged : bool
         Whether the largest step of the last sweep met the tolerance.
     max_step : float
-        That largest step,
-        :math:`\max_i (|\delta\alpha_i| + |\delta\alpha^*_i|) / \gamma_i`, in
-        units of :math:`y`.
+        That largest step, in units of :math:`y`.
     learning_rate : ndarray of shape (M,)
         The per-sample rates :math:`\gamma_i` used.
 
@@ -108,20 +85,17 @@ class SequentialSVRResult:
 def dual_objective(
     R: ArrayLike, y: ArrayLike, alpha: ArrayLike, alpha_star: ArrayLike, epsilon: float
 ) -> float:
-    r"""Return the dual objective of the sequential algorithm (Vijayakumar & Wu, eq. 19).
+    r"""Return the dual objective of the sequential algorithm (eq. 19 with :math:`R`).
 
     .. math::
 
         J_D = \tfrac{1}{2} a^T R a + \varepsilon \sum_i (\alpha_i + \alpha^*_i)
-        - y^T a, \qquad a = \alpha^* - \alpha,
-
-    eq. 19 with the augmented Gram matrix :math:`R` in place of :math:`K`; the
-    sequential algorithm (:func:`sequential_svr`) decreases it sweep by sweep.
+        - y^T a, \qquad a = \alpha^* - \alpha.
 
     Parameters
     ----------
     R : array-like of shape (M, M)
-        The (augmented) Gram matrix, :math:`R = K + \lambda^2`.
+        The augmented Gram matrix, :math:`R = K + \lambda^2`.
     y : array-like of shape (M,)
         The targets.
     alpha : array-like of shape (M,)
@@ -138,9 +112,7 @@ def dual_objective(
 
     References
     ----------
-    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999 (Sec. 5, eq. 19;
-    Sec. 5.1, eq. 22 for the augmented kernel).
+    Vijayakumar and Wu (1999), Sec. 5, eq. 19; Sec. 5.1, eq. 22.
 
     Examples
     --------
@@ -164,11 +136,7 @@ def dual_objective(
 def learning_rates(
     R_diag: ArrayLike, learning_rate: float | ArrayLike | None = None, *, bound: str = "raise"
 ) -> np.ndarray:
-    r"""Return per-sample learning rates inside the bound :math:`\gamma_i < 1/R_{ii}`.
-
-    Vijayakumar & Wu (Sec. 5.1) show that the dual objective decreases
-    monotonically when :math:`\gamma < 1 / \max_i R_{ii}`, and with a
-    data-dependent rate when
+    r"""Return per-sample learning rates inside the bound under which the dual decreases.
 
     .. math::
 
@@ -177,24 +145,22 @@ def learning_rates(
     Parameters
     ----------
     R_diag : array-like of shape (M,)
-        Diagonal of the augmented Gram matrix (must be positive).
+        Diagonal of the augmented Gram matrix (positive).
     learning_rate : None, float or array-like of shape (M,), default=None
-        None: :math:`\gamma_i = 0.95 / R_{ii}`. A float: the same
-        :math:`\gamma` for every sample. An array: one rate per sample.
+        None: :math:`\gamma_i = 0.95 / R_{ii}`; a float: the same rate for
+        every sample; an array: one rate per sample.
     bound : {"raise", "clip"}, default="raise"
-        What to do with a rate at or above :math:`1 / R_{ii}`: raise a
-        ValueError, or clip it to :math:`0.95 / R_{ii}`.
+        A rate at or above :math:`1 / R_{ii}` raises a ValueError, or is
+        clipped to :math:`0.95 / R_{ii}`.
 
     Returns
     -------
     ndarray of shape (M,)
-        The rates :math:`\gamma_i`, positive and below :math:`1 / R_{ii}`.
+        The rates :math:`\gamma_i`.
 
     References
     ----------
-    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999 (Sec. 5.1, after
-    eq. 23).
+    Vijayakumar and Wu (1999), Sec. 5.1, after eq. 23.
 
     Examples
     --------
@@ -251,36 +217,34 @@ def learning_rates(
     return rate
 
 
+@fill_doc
 def sequential_svr(
     K: ArrayLike,
     y: ArrayLike,
     *,
     epsilon: float,
-    augmentation: float = 1.0,
     C: float = np.inf,
+    augmentation: float = 1.0,
     learning_rate: float | ArrayLike | None = None,
     learning_rate_bound: str = "raise",
     tol: float = 1e-6,
     max_iter: int = 10_000,
     warn: bool = True,
 ) -> SequentialSVRResult:
-    r"""Find a sparse representation by the sequential algorithm of Vijayakumar & Wu.
+    r"""Find a sparse representation by the sequential algorithm (Fig. 2).
 
     Minimises the :math:`\varepsilon`-insensitive dual (eq. 19) on the
     augmented kernel :math:`R = K + \lambda^2` (eq. 22), where :math:`\lambda^2`
-    replaces the bias and so the equality constraint
-    :math:`\sum_i (\alpha^*_i - \alpha_i) = 0` (eq. 21) of SV regression:
+    replaces the bias and so the equality constraint (eq. 21) of SV regression:
 
     .. math::
 
-        J_D = \frac{1}{2} \sum_{i,j} (\alpha^*_i - \alpha_i)(\alpha^*_j - \alpha_j) R_{ij}
-        + \varepsilon \sum_i (\alpha_i + \alpha^*_i)
-        - \sum_i y_i (\alpha^*_i - \alpha_i),
-        \qquad 0 \le \alpha_i, \alpha^*_i \le C.
+        J_D = \frac{1}{2} \sum_{i,j} a_i a_j R_{ij}
+        + \varepsilon \sum_i (\alpha_i + \alpha^*_i) - \sum_i y_i a_i,
+        \qquad 0 \le \alpha_i, \alpha^*_i \le C,
 
-    Each sweep visits :math:`i = 1, \dots, M` in order (their Fig. 2) and, with
-    the current error :math:`E_i = y_i - \sum_j (\alpha^*_j - \alpha_j) R_{ij}`,
-    moves
+    :math:`a = \alpha^* - \alpha`. Each sweep visits :math:`i = 1, \dots, M` in
+    order and, with the current error :math:`E_i = y_i - \sum_j a_j R_{ij}`, moves
 
     .. math::
 
@@ -289,11 +253,6 @@ def sequential_svr(
         \delta\alpha_i &= \min(\max(\gamma_i (-E_i - \varepsilon), -\alpha_i),
                                C - \alpha_i).
 
-    The sweep is sequential (each step sees the errors the previous ones left);
-    the errors are recomputed exactly, and the objective evaluated, once per
-    sweep with matrix products. The result is
-    :math:`f(x) = \sum_i (\alpha^*_i - \alpha_i)(K(x_i, x) + \lambda^2)`.
-
     Parameters
     ----------
     K : array-like of shape (M, M)
@@ -301,43 +260,20 @@ def sequential_svr(
     y : array-like of shape (M,)
         Targets.
     epsilon : float
-        Half-width of the insensitive tube (:math:`\varepsilon \ge 0`).
-    augmentation : float, default=1.0
-        The augmenting factor :math:`\lambda` of :math:`R = K + \lambda^2`; the
-        paper asks for it "in the scale of the input vectors".
-    C : float, default=inf
-        Box constraint; infinite for noiseless data as in the paper.
-    learning_rate : None, float or array-like of shape (M,), default=None
-        Per-sample rates :math:`\gamma_i`; None gives
-        :math:`\gamma_i = 0.95 / R_{ii}` (see :func:`learning_rates`).
-    learning_rate_bound : {"raise", "clip"}, default="raise"
-        What to do with a rate at or above :math:`1 / R_{ii}`: raise a
-        ValueError, or clip it to :math:`0.95 / R_{ii}` (see
-        :func:`learning_rates`).
-    tol : float, default=1e-6
-        Stop when every step of a sweep has
-        :math:`(|\delta\alpha_i| + |\delta\alpha^*_i|) / \gamma_i \le`
-        ``tol``: the projected gradient of :math:`J_D`, in units of
-        :math:`y`, is below ``tol``.
-    max_iter : int, default=10000
-        Maximum number of sweeps.
+        Half-width :math:`\varepsilon \ge 0` of the insensitive tube.
+    %(svr)s
     warn : bool, default=True
-        Issue a ConvergenceWarning when ``max_iter`` sweeps do not meet
-        ``tol``. A sweep that overflows float64 (targets far beyond the scale
-        of :math:`R`) is undone and the iterate before it returned, always
-        with a ConvergenceWarning.
+        Warn when ``max_iter`` sweeps do not meet ``tol`` (a sweep that
+        overflows is undone, always with a ConvergenceWarning).
 
     Returns
     -------
     SequentialSVRResult
-        The multipliers, the coefficients :math:`a = \alpha^* - \alpha`, the
-        objective after each sweep and the convergence record.
+        The multipliers, the coefficients and the record of the sweeps.
 
     References
     ----------
-    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999 (Sec. 5, eqs. 19-21;
-    Sec. 5.1, eq. 22 and Fig. 2).
+    Vijayakumar and Wu (1999), Sec. 5, eqs. 19-21; Sec. 5.1, eq. 22 and Fig. 2.
 
     Examples
     --------
@@ -356,9 +292,8 @@ def sequential_svr(
     augmentation = check_real(augmentation, "augmentation")
     max_iter = check_positive_int(max_iter, "max_iter")
     M = y.shape[0]
-    check_dense(
-        (M, M), np.float64, f"the {M} x {M} matrix R = K + λ²", hint="fit on fewer samples"
-    )
+    what = f"the {M} x {M} matrix R = K + λ²"
+    check_dense((M, M), np.float64, what, hint="fit on fewer samples")
     with np.errstate(over="ignore"):
         R = K + np.float64(augmentation) ** 2
     refuse_overflow_rescale(R, "R = K + λ²", "'K' and 'augmentation'")
@@ -386,28 +321,22 @@ def sequential_svr(
                     als[i] += d_star
                     al[i] += d
                     E -= (d_star - d) * rows[i]
-                    step = (abs(d_star) + abs(d)) / g
-                    if step > step_max:
-                        step_max = step
+                    step_max = max(step_max, (abs(d_star) + abs(d)) / g)
             new_alpha, new_alpha_star = np.array(al), np.array(als)
             # J_D = ½aᵀRa + εΣ(α + α*) − yᵀa = −½aᵀ(2y − Ra) + εΣ(α + α*).
             a = new_alpha_star - new_alpha
             value = float(
                 -0.5 * a @ (2 * y - R @ a) + eps * (new_alpha.sum() + new_alpha_star.sum())
             )
-        if not (
-            np.isfinite(value)
-            and np.isfinite(step_max)
-            and np.isfinite(new_alpha).all()
-            and np.isfinite(new_alpha_star).all()
-        ):
+        if not np.isfinite(np.r_[value, step_max, new_alpha, new_alpha_star]).all():
             overflow = True
             break
-        alpha, alpha_star, max_step = new_alpha, new_alpha_star, step_max
+        alpha, alpha_star, max_step = new_alpha, new_alpha_star, float(step_max)
         objective.append(value)
         if max_step <= tol:
             break
     converged = max_step <= tol
+    history = np.array(objective)
     if overflow:
         warn_user(
             f"the sequential SV algorithm overflowed float64 in sweep {sweep + 1} (targets "
@@ -422,15 +351,9 @@ def sequential_svr(
             "last iterate, raise 'max_iter' or 'tol'",
             ConvergenceWarning,
         )
+    a = alpha_star - alpha
     return SequentialSVRResult(
-        alpha,
-        alpha_star,
-        alpha_star - alpha,
-        np.array(objective),
-        len(objective),
-        converged,
-        float(max_step),
-        gamma,
+        alpha, alpha_star, a, history, history.size, converged, max_step, gamma
     )
 
 

@@ -1,17 +1,5 @@
-"""The RKHS Wiener solution of Vijayakumar & Wu (1999), batch and exact
-incremental.
-
-Training inputs x_1..x_M with targets y, Gram matrix ``K_ij = K(x_i, x_j)``
-of the reproducing kernel of the search space H, ``ψ_i = K(·, x_i)``.
-
-* :func:`wiener_coefficients` — the batch solution in ``H = R(R)`` (their
-  Theorem 1 with eq. 17): ``f₀ = Σ_i a_i K(·, x_i)``, ``a = K⁺y``, the
-  orthogonal projection of f onto ``span{ψ_i}`` (for inconsistent data: the
-  minimum-norm least-squares fit).
-* :func:`wiener_update` — one exact incremental step (their Theorem 2), so
-  that adding samples one at a time reproduces the batch coefficients; the
-  solution so far is a :class:`WienerState`.
-"""
+"""The RKHS Wiener solution of Vijayakumar and Wu (1999), batch and exact
+incremental, and the argument checks it shares with the sequential algorithm."""
 
 from __future__ import annotations
 
@@ -21,29 +9,43 @@ import numpy as np
 from scipy.linalg import pinvh, solve_triangular
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_real
-from preimage.sparse_regression._checks import (
-    check_rtol,
-    check_system,
-    check_vector,
-    refuse_overflow_rescale,
-)
-
-__all__ = ["DEFAULT_RTOL", "WienerState", "wiener_coefficients", "wiener_update"]
+from preimage._utils.validation import check_gram, check_real, check_real_array, refuse_overflow
 
 #: Relative rank cutoff: eigenvalues of K (batch) or squared residual norms
-#: :math:`\|\phi_{mc}\|^2` (incremental) below ``rtol`` times the largest kernel
-#: value count as zero.
+#: :math:`\|\phi_{mc}\|^2` (incremental) below ``rtol`` times the largest count as zero.
 DEFAULT_RTOL = 1e-9
 
 
-def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTOL) -> np.ndarray:
-    r"""Return the batch Wiener solution :math:`a = K^+ y` (Vijayakumar & Wu, Theorem 1).
+def check_vector(values: ArrayLike, name: str, n: int, what: str) -> np.ndarray:
+    """`values` as a finite float64 array of shape (n,) of `what`."""
+    arr = check_real_array(values, name)
+    if arr.shape != (n,):
+        raise ValueError(f"{name!r} must have shape ({n},) ({what}), got shape {arr.shape}")
+    return arr
 
-    With the search space :math:`H = \mathcal{R}(R)` spanned by the correlation
-    operator :math:`R`, the Wiener-optimal :math:`f_0 = R A^* U^+ y` (eq. 13)
-    becomes the orthogonal projection of :math:`f` onto
-    :math:`\operatorname{span}\{K(\cdot, x_i)\}`, with :math:`U = A A^* = K`:
+
+def check_system(K: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """K as a finite square (possibly empty) Gram matrix and y as its targets."""
+    K = np.zeros((0, 0)) if np.shape(K) == (0, 0) else check_gram(K, "K", dtype=np.float64)[0]
+    return K, check_vector(y, "y", K.shape[0], "one target per row of 'K'")
+
+
+def check_rtol(rtol):
+    """The relative rank cutoff, in [0, 1)."""
+    return check_real(rtol, "rtol", low=0.0, high=1.0, high_open=True)
+
+
+def refuse_overflow_rescale(values, what, names):
+    """Refuse a result that overflowed for finite input: rescale `names`."""
+    return refuse_overflow(values, what, names, "rescale them")
+
+
+def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTOL) -> np.ndarray:
+    r"""Return the batch Wiener solution :math:`a = K^+ y` (Theorem 1).
+
+    In the search space :math:`H = \mathcal{R}(R)` of the correlation operator
+    the Wiener-optimal :math:`f_0` (eq. 13) is the orthogonal projection of
+    :math:`f` onto :math:`\operatorname{span}\{K(\cdot, x_i)\}`:
 
     .. math::
 
@@ -63,14 +65,12 @@ def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTO
     Returns
     -------
     ndarray of shape (M,)
-        The coefficients :math:`a` (the minimum-norm ones when K is singular:
-        for inconsistent data, the minimum-norm least-squares fit).
+        The coefficients :math:`a` (the minimum-norm least-squares fit when
+        :math:`K` is singular).
 
     References
     ----------
-    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999 (Sec. 4.2,
-    Theorem 1, eqs. 11-13; Sec. 5, eq. 17).
+    Vijayakumar and Wu (1999), Sec. 4.2, Theorem 1, eqs. 11-13; Sec. 5, eq. 17.
 
     Examples
     --------
@@ -94,35 +94,26 @@ def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTO
 class WienerState:
     r"""What the incremental Wiener solution keeps (see :func:`wiener_update`).
 
-    The solution for the first :math:`m` samples,
-    :math:`f_m = \sum_j \theta_j e_j`, in an orthonormal basis :math:`e_j` of
-    :math:`S_m = \operatorname{span}\{\psi_1, \dots, \psi_m\}`,
-    :math:`\psi_i = K(\cdot, x_i)`. ``WienerState()`` is the empty solution;
-    each parameter is kept as the attribute of the same name.
+    The solution for the first :math:`m` samples, :math:`f_m = \sum_j \theta_j e_j`,
+    in an orthonormal basis :math:`e_j` of
+    :math:`S_m = \operatorname{span}\{\psi_1, \dots, \psi_m\}`.
+    ``WienerState()`` is the empty solution; the fields are attributes of the
+    same names.
 
     Parameters
     ----------
     n_samples : int, default=0
         Samples added so far (:math:`m`).
     basis : ndarray of shape (r,), default=empty
-        Indices of the samples whose :math:`\psi_i` added a new direction;
-        their orthonormalised residuals :math:`e_j` span :math:`S_m`.
+        Indices of the samples whose :math:`\psi_i` added a new direction.
     cholesky : ndarray of shape (r, r), default=empty
         Lower-triangular :math:`L` with :math:`K_{BB} = L L^T` on the basis
-        samples :math:`B`, so that :math:`e = L^{-1} \psi_B` and a point's
-        coordinates are :math:`c(x) = L^{-1} k_B(x)`.
+        samples, so that a point's coordinates are :math:`c(x) = L^{-1} k_B(x)`.
     r_factor : ndarray of shape (r, r), default=empty
-        Upper-triangular factor :math:`R` of the QR decomposition of the
-        samples' coordinates :math:`V`, an array of shape (m, r):
-        :math:`V^T V = R^T R`.
+        Upper-triangular :math:`R` of the QR decomposition of the samples'
+        coordinates :math:`V` (m, r): :math:`V^T V = R^T R`.
     qty : ndarray of shape (r,), default=empty
-        The first :math:`r` entries of :math:`Q^T y`; the coefficients
-        :math:`\theta` solve :math:`R \theta = Q^T y`.
-
-    See Also
-    --------
-    wiener_update : Add one sample to the state.
-    wiener_coefficients : The batch solution the state reproduces.
+        The first :math:`r` entries of :math:`Q^T y`; :math:`R \theta = Q^T y`.
 
     Examples
     --------
@@ -139,15 +130,12 @@ class WienerState:
     qty: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def coef(self) -> np.ndarray:
-        r"""Return the coefficients :math:`a` of the solution over all :math:`m` samples.
-
-        :math:`f_m = \sum_i a_i K(\cdot, x_i)`, with :math:`a` zero off the
-        basis and :math:`a_B = L^{-T} \theta` on it.
+        r"""Return the coefficients :math:`a` of :math:`f_m = \sum_i a_i K(\cdot, x_i)`.
 
         Returns
         -------
         ndarray of shape (m,)
-            The coefficients, in the order the samples were added.
+            The coefficients in the order the samples were added, zero off the basis.
         """
         a = np.zeros(self.n_samples)
         if self.basis.size:
@@ -186,61 +174,42 @@ def _givens_append(R, z, row, target):
 def wiener_update(
     state: WienerState, k: ArrayLike, kappa: float, y_new: float, *, rtol: float = DEFAULT_RTOL
 ) -> WienerState:
-    r"""Add one sample to a Wiener solution exactly (Vijayakumar & Wu, Theorem 2).
+    r"""Add one sample to a Wiener solution exactly (Theorem 2).
 
     With :math:`c = L^{-1} k_B` the coordinates of the new
-    :math:`\psi = K(\cdot, x_{new})` in the orthonormal basis of the old span,
-    the part of :math:`\psi` orthogonal to that span is
-    :math:`\phi_{mc} = \psi - \sum_j c_j e_j`, with
-    :math:`\phi_{mc}(x_{new}) = \|\phi_{mc}\|^2 = s = \kappa - \|c\|^2`. When
+    :math:`\psi = K(\cdot, x_{new})` in the old basis, its part orthogonal to
+    the old span :math:`\phi_{mc} = \psi - \sum_j c_j e_j` has
+    :math:`\phi_{mc}(x_{new}) = s = \kappa - \|c\|^2`. When
     :math:`s > \mathrm{rtol} \cdot \kappa` this is eq. 14,
 
     .. math::
 
-        f_{m+1} = f_m + \frac{y_{new} - f_m(x_{new})}{\phi_{mc}(x_{new})}\,
-        \phi_{mc}.
+        f_{m+1} = f_m + \frac{y_{new} - f_m(x_{new})}{\phi_{mc}(x_{new})}\, \phi_{mc};
 
-    The new direction :math:`e_{r+1} = \phi_{mc} / \sqrt{s}` gets
-    :math:`\theta_{r+1} = (y_{new} - f_m(x_{new})) / \sqrt{s}`, and the old
-    :math:`\theta` are untouched because :math:`\phi_{mc}` vanishes at every
-    old sample. When :math:`\psi` adds no new direction (a repeated input, or
-    more samples than the dimension of :math:`H`) the theorem's denominator
-    vanishes; the batch answer :math:`K^+ y` is then the least-squares fit in
-    the old span, and the sample's row is rotated into the QR factor
-    (recursive least squares), which changes :math:`f` only if :math:`y_{new}`
-    disagrees with :math:`f_m(x_{new})`.
-
-    Working in an orthonormal basis (a Cholesky factor) and a QR factor keeps
-    the rounding error at :math:`\epsilon_{mach} \operatorname{cond}(K)^{1/2}`
-    where updating :math:`K^+` itself would square it.
+    otherwise :math:`\psi` adds no direction and the sample's row is rotated
+    into the QR factor (recursive least squares), as :math:`K^+ y` would fit it.
 
     Parameters
     ----------
     state : WienerState
-        The solution for the first :math:`m` samples (``WienerState()`` when
-        empty).
+        The solution for the first :math:`m` samples.
     k : array-like of shape (r,)
-        The kernel values :math:`K(x_i, x_{new})` for the basis samples
-        ``state.basis``.
+        The kernel values :math:`K(x_i, x_{new})` of the basis samples ``state.basis``.
     kappa : float
         The kernel value :math:`\kappa = K(x_{new}, x_{new})`.
     y_new : float
         The new target.
     rtol : float, default=1e-9
-        Relative cutoff: :math:`\psi` adds no new direction when
-        :math:`s \le \mathrm{rtol} \cdot \kappa`.
+        Relative cutoff: no new direction when :math:`s \le \mathrm{rtol} \cdot \kappa`.
 
     Returns
     -------
     WienerState
-        The solution for :math:`m + 1` samples; ``.coef()`` gives the
-        coefficients.
+        The solution for :math:`m + 1` samples.
 
     References
     ----------
-    S. Vijayakumar, S. Wu. A gradient based technique for generating sparse
-    representation in function approximation. ICONIP 1999 (Sec. 4.2,
-    Theorem 2, eq. 14).
+    Vijayakumar and Wu (1999), Sec. 4.2, Theorem 2, eq. 14.
 
     Examples
     --------
