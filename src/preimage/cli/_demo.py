@@ -18,8 +18,6 @@ import time
 from typing import TYPE_CHECKING, Any
 import warnings
 
-from preimage.exceptions import ConvergenceWarning
-
 if TYPE_CHECKING:
     import numpy as np
 
@@ -186,6 +184,7 @@ def run_demo(
     import numpy as np
 
     from preimage import KernelPCADenoiser, datasets
+    from preimage.exceptions import ConvergenceWarning
 
     X, y, shape, source = _digits(echo)
     if n_train + n_test > X.shape[0]:
