@@ -141,3 +141,22 @@ def test_each_row_says_what_happens(case, outcome, message, tmp_path):
         text = str(error)
     for fragment in fragments:
         assert fragment in text, (case, fragment, text)
+
+
+def test_a_filter_for_sklearns_convergence_warning_catches_ours():
+    """An iteration stopped early warns with preimage's ConvergenceWarning, a
+    scikit-learn ConvergenceWarning too: a user's filter for it applies."""
+    import sklearn.exceptions
+
+    from preimage import ConvergenceWarning, FeatureExpansion, NumericalWarning
+
+    psi = FeatureExpansion([0.5, 0.5], np.array([[0.0], [2.0]]), GaussianKernel(gamma=1.0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sklearn.exceptions.ConvergenceWarning)
+        with pytest.raises(ConvergenceWarning):
+            find_preimage(psi, x0=[[0.3]], max_iter=1)
+    assert issubclass(ConvergenceWarning, NumericalWarning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sklearn.exceptions.ConvergenceWarning)
+        result = find_preimage(psi, x0=[[0.3]], max_iter=1)
+    assert result.converged.tolist() == [False]

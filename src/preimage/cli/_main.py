@@ -1,27 +1,11 @@
-"""The ``preimage`` command line, which parses arguments and calls the library.
+"""The ``preimage`` command line: it parses arguments and calls the library.
 
-No algorithm lives here. The commands are those of :func:`main`: ``preimage
-demo``, ``fit``, ``denoise`` and ``info``; ``preimage --help``
-lists them, and ``preimage COMMAND --help`` describes each.
-
-Exit codes: 0 success; 1 the command ran into a problem with its data or files
-(an unreadable model, a width that does not match, an output that exists, a
-full disk), said in one line; 2 a usage error (an unknown option, a missing
-argument, a bad value); 130 interrupted (Ctrl-C), 143 terminated (SIGTERM),
-with the temporary files of the write under way removed.
-
-Examples
---------
-The command line can be run from Python; with ``standalone_mode=False`` it
-returns the exit status instead of leaving the interpreter:
-
->>> from preimage.cli import main
->>> main(["--version"], prog_name="preimage", standalone_mode=False)  # doctest: +ELLIPSIS
-preimage, version ...
-0
+No algorithm lives here: ``preimage --help`` lists the commands, ``preimage
+COMMAND --help`` describes each. Exit status: 0 success; 1 a problem with the
+data or files, said in one line; 2 a usage error; 130 interrupted (Ctrl-C), 143
+terminated (SIGTERM), with the temporary files of the write under way removed.
 """
 
-import contextlib
 import json
 import math
 from pathlib import Path
@@ -35,17 +19,24 @@ from preimage._utils.progress import activity, bar, ticking
 # Only names, imported without NumPy (the registries import their classes when
 # looked up): `preimage --help` waits for nothing numerical.
 from preimage.cli._demo import NOISE_MODELS
-from preimage.cli._errors import CommandLine, named_as_options, parse_image_shape, refuse_existing
+from preimage.cli._errors import CommandLine
 from preimage.cli._options import (
     ComponentCount,
+    ImageShape,
     columns_option,
     delimiter_option,
     figures_to_files,
     key_option,
     memory_budget_option,
     read_data_file,
+    refuse_existing,
 )
-from preimage.cli._text import info_lines, model_warnings_as_notes, printable, selection_lines
+from preimage.cli._text import (
+    info_lines,
+    recorded_image_shape,
+    selection_lines,
+    warnings_as_notes,
+)
 from preimage.kernels import KERNELS
 from preimage.solvers import PREIMAGE_METHODS
 
@@ -87,22 +78,6 @@ def main() -> None:
     preimage, version ...
     0
     """
-
-
-@contextlib.contextmanager
-def _numerical_warnings_as_notes(quiet):
-    """The library's numerical warnings as one line each on standard error."""
-    from preimage.exceptions import NumericalWarning
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", NumericalWarning)
-        yield
-    seen = set()
-    for w in caught:
-        text = f"warning: {w.message}"
-        if issubclass(w.category, NumericalWarning) and text not in seen and not quiet:
-            seen.add(text)
-            click.echo(text, err=True)
 
 
 @main.command()
@@ -309,21 +284,32 @@ def fit(
     """
     from preimage import KernelPCADenoiser
     from preimage._utils.config import config_context
+    from preimage.exceptions import ConfigurationWarning, NumericalWarning
     from preimage.io import save_model
     from preimage.io._files import check_writable
 
+    click.get_current_context().with_resource(config_context(memory_budget=memory_budget))
+    if n_landmarks is not None and n_components != "auto" and n_components > n_landmarks:
+        raise click.BadParameter(
+            f"must be <= --n-landmarks {n_landmarks}, got {n_components}",
+            param_hint="'--n-components'",
+        )
     refuse_existing(model_path, force, "-o", [("DATA", data), ("--clean", clean_path)])
     check_writable(model_path)
-    budget = {"memory_budget": memory_budget, "budget_option": True}
-    X, source = read_data_file(data, key, columns, delimiter, quiet, **budget)
+    X, source = read_data_file(data, key, columns, delimiter, quiet)
     clean = None
     if clean_path is not None:
-        clean, clean_source = read_data_file(clean_path, key, columns, delimiter, quiet, **budget)
+        clean, _ = read_data_file(clean_path, key, columns, delimiter, quiet)
         if clean.shape != X.shape:
             raise click.ClickException(
                 f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
                 f"{X.shape}; they must match row for row"
             )
+    if n_landmarks is not None and n_landmarks > X.shape[0]:
+        raise click.BadParameter(
+            f"must be <= the {X.shape[0]} samples of DATA, got {n_landmarks}",
+            param_hint="'--n-landmarks'",
+        )
     if n_components != "auto" and n_components >= X.shape[0]:
         n_components = max(1, X.shape[0] - 1)
         if not quiet:
@@ -349,15 +335,9 @@ def fit(
         n_landmarks=n_landmarks,
         random_state=seed,
     )
-    from preimage.exceptions import ConfigurationWarning
-
     with (
-        config_context(memory_budget=memory_budget),
-        _numerical_warnings_as_notes(quiet),
+        warnings_as_notes(NumericalWarning, quiet),
         activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet),
-        named_as_options(
-            "X", "y", "n_components", "n_landmarks", "gamma", "method", "memory_budget"
-        ),
         warnings.catch_warnings(),
     ):
         warnings.simplefilter("ignore", ConfigurationWarning)  # said above, in its words
@@ -370,8 +350,7 @@ def fit(
     }
     if source.image_shape is not None:
         facts["image_shape"] = list(source.image_shape)
-    with named_as_options("overwrite"):
-        path = save_model(denoiser, model_path, overwrite=force, metadata=facts)
+    path = save_model(denoiser, model_path, overwrite=force, metadata=facts)
     if not quiet:
         click.echo(
             f"model written to {path} ({X.shape[0]} samples, {X.shape[1]} features, "
@@ -402,6 +381,7 @@ def fit(
 @delimiter_option
 @click.option(
     "--image-shape",
+    type=ImageShape(),
     metavar="HEIGHTxWIDTH",
     help="The size of PNG output images when neither the model nor DATA knows it (e.g. 28x28).",
 )
@@ -415,22 +395,7 @@ def fit(
 @memory_budget_option
 @click.option("--force", is_flag=True, help="Replace an existing output.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
-def denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_size, **flags):
-    """Denoise DATA with the model in MODEL and write the result to -o/--output.
-
-    DATA: .npy, .npz, .csv, or a folder of .png images, with as many
-    features per sample as the model was fitted on. The output takes the kind
-    its name says; PNG output keeps the input's file names.
-    """
-    from preimage._utils.config import config_context
-
-    # The model's arrays, DATA as it is read and the denoising, all under the budget.
-    budget = flags.pop("memory_budget")
-    with config_context(memory_budget=budget), named_as_options("memory_budget"):
-        _denoise(model_path, data, out, key, columns, delimiter, image_shape, batch_size, **flags)
-
-
-def _denoise(
+def denoise(
     model_path,
     data,
     out,
@@ -439,17 +404,26 @@ def _denoise(
     delimiter,
     image_shape,
     batch_size,
-    *,
+    memory_budget,
     force,
     quiet,
 ):
+    """Denoise DATA with the model in MODEL and write the result to -o/--output.
+
+    DATA: .npy, .npz, .csv, or a folder of .png images, with as many
+    features per sample as the model was fitted on. The output takes the kind
+    its name says; PNG output keeps the input's file names.
+    """
     import numpy as np
 
+    from preimage._utils.config import config_context
+    from preimage.exceptions import NumericalWarning
     from preimage.io import check_output, load_model, write_data
 
-    image_shape = parse_image_shape(image_shape)
+    # The model's arrays, DATA as it is read and the denoising, all under the budget.
+    click.get_current_context().with_resource(config_context(memory_budget=memory_budget))
     refuse_existing(out, force, "-o", [("DATA", data), ("MODEL", model_path)])
-    with model_warnings_as_notes(quiet):
+    with warnings_as_notes(UserWarning, quiet):
         model, meta = load_model(model_path, with_info=True)
     if not hasattr(model, "transform") or not hasattr(model, "kpca_"):
         raise click.ClickException(
@@ -465,12 +439,11 @@ def _denoise(
         )
     # The size `preimage fit` recorded: used only without --image-shape, and
     # checked then (the file may have been altered).
-    recorded = _recorded_image_shape(model_path, meta, width, check=image_shape is None)
+    recorded = recorded_image_shape(model_path, meta, width, check=image_shape is None)
     known = image_shape or recorded
-    with named_as_options("image_shape", "overwrite"):
-        # Before reading DATA, all but a PNG image size that DATA may give.
-        pending = out.suffix == "" and known is None
-        check_output(out, None if pending else width, image_shape=known, overwrite=force)
+    # Before reading DATA, all but a PNG image size that DATA may give.
+    pending = out.suffix == "" and known is None
+    check_output(out, None if pending else width, image_shape=known, overwrite=force)
     X, source = read_data_file(data, key, columns, delimiter, quiet)
     if X.shape[1] != width:
         hint = f" (images of {recorded[0]}x{recorded[1]})" if recorded else ""
@@ -480,12 +453,15 @@ def _denoise(
         )
     if image_shape is None and source.image_shape is None:
         image_shape = recorded
-    with named_as_options("image_shape", "overwrite"):
-        check_output(out, width, source=source, image_shape=image_shape, overwrite=force)
+    if pending and source.image_shape is None and math.isqrt(width) ** 2 != width:
+        raise click.ClickException(
+            f"{out}: cannot tell the image size: {width} values per sample is not a "
+            "perfect square; pass --image-shape HEIGHTxWIDTH"
+        )
+    check_output(out, width, source=source, image_shape=image_shape, overwrite=force)
     denoised = np.empty(X.shape, dtype=np.result_type(X.dtype, np.float32))
     with (
-        _numerical_warnings_as_notes(quiet),
-        named_as_options("X"),
+        warnings_as_notes(NumericalWarning, quiet),
         bar(total=X.shape[0], desc="denoising", unit="sample", quiet=quiet) as progress,
     ):
         for start in range(0, X.shape[0], batch_size):
@@ -494,35 +470,9 @@ def _denoise(
             progress.update(stop - start)
     if not np.all(np.isfinite(denoised)):
         raise click.ClickException("the denoised data are not all finite; nothing written")
-    with named_as_options("image_shape", "overwrite"):
-        path = write_data(out, denoised, source=source, image_shape=image_shape, overwrite=force)
+    path = write_data(out, denoised, source=source, image_shape=image_shape, overwrite=force)
     if not quiet:
         click.echo(f"{X.shape[0]} samples denoised with {model.method}; written to {path}")
-
-
-def _recorded_image_shape(model_path, meta, width, *, check):
-    """The image size (height, width) recorded in the model file's metadata
-    (``user.image_shape``), or None. With `check`, one that is not two
-    positive integers whose product is the model's `width` is an error naming
-    the file's field; without, it is ignored."""
-    user = meta.get("user")
-    shape = user.get("image_shape") if isinstance(user, dict) else None
-    if shape is None:
-        return None
-    if (
-        isinstance(shape, list)
-        and len(shape) == 2
-        and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape)
-        and shape[0] * shape[1] == width
-    ):
-        return tuple(shape)
-    if not check:
-        return None
-    raise click.ClickException(
-        f"{model_path}: the model file's user.image_shape = {printable(repr(shape)[:60])} is "
-        f"not a height and width whose product is the model's {width} features (pass "
-        "--image-shape HxW to write images)"
-    )
 
 
 @main.command()
@@ -543,7 +493,7 @@ def info(model_path, as_json):
     """
     from preimage.io import model_info
 
-    with model_warnings_as_notes():
+    with warnings_as_notes(UserWarning):
         meta = model_info(model_path, check_state=True)
     if as_json:
         # ensure_ascii escapes every control character but DEL.

@@ -1,29 +1,25 @@
-"""What the commands share: their options, the reading of DATA, the drawing of figures.
+"""What the commands share: their options, the checks of the options, the reading of DATA.
 
-Every command that reads data takes ``--key``, ``--columns`` and
-``--delimiter`` (:data:`key_option`, :data:`columns_option`,
-:data:`delimiter_option`) and reads with :func:`read_data_file`;
-:class:`ComponentCount` is ``--n-components``: a positive count or ``auto``;
-:data:`memory_budget_option` is ``--memory-budget`` of the commands that read
-data and compute (``fit``, ``denoise``).
-The commands that draw (``demo``, and ``python -m reproductions``) write their figures to
-files, with the backend :func:`figures_to_files` chooses.
+Each option is checked where click reads it (its type, or :class:`click.BadParameter`
+naming it: exit status 2); what the library refuses is its own message, on one line
+(exit status 1).
 """
 
 import os
+from pathlib import Path
 
 import click
 
-from preimage.cli._errors import named_as_options
-
 __all__ = [
     "ComponentCount",
+    "ImageShape",
     "columns_option",
     "delimiter_option",
     "figures_to_files",
     "key_option",
     "memory_budget_option",
     "read_data_file",
+    "refuse_existing",
 ]
 
 
@@ -70,19 +66,23 @@ memory_budget_option = click.option(
 )
 
 
-def read_data_file(
-    path, key, columns, delimiter, quiet, *, memory_budget=None, budget_option=False
-):
-    """`read_data` under the memory budget (`memory_budget`, if given), its
-    errors naming --key, --columns and --delimiter (and --memory-budget, if
-    the command has `budget_option`); a note of the columns read from a CSV
-    file with a header (a label column is easily read as a feature)."""
-    from preimage._utils.config import config_context
+def read_data_file(path, key, columns, delimiter, quiet):
+    """`read_data`, --key, --columns and --delimiter checked against the kind of
+    `path` first; a note of the columns read from a CSV file with a header (a
+    label column is easily read as a feature)."""
     from preimage.io import read_data
 
-    options = ("key", "columns", "delimiter") + (("memory_budget",) if budget_option else ())
-    with config_context(memory_budget=memory_budget), named_as_options(*options):
-        X, source = read_data(path, key=key, columns=columns, delimiter=delimiter)
+    kind = "folder" if path.is_dir() else path.suffix.lower()
+    for option, value, needs in (
+        ("--key", key, ".npz"),
+        ("--columns", columns, ".csv"),
+        ("--delimiter", delimiter, ".csv"),
+    ):
+        if value is not None and kind != needs:
+            raise click.BadParameter(
+                f"applies to a {needs} file, but {path} is not one", param_hint=f"'{option}'"
+            )
+    X, source = read_data(path, key=key, columns=columns, delimiter=delimiter)
     names = source.header
     if names is not None and columns is None and not quiet:
         shown = ", ".join(map(repr, names[:3])) + (
@@ -93,6 +93,22 @@ def read_data_file(
             err=True,
         )
     return X, source
+
+
+def refuse_existing(path, force, option, inputs=()):
+    """Refuse an existing output `path` without --force, and one of the
+    `inputs` ((name, path) pairs) as the output even with it."""
+    for name, other in inputs:
+        if other is not None and Path(path).exists() and os.path.samefile(path, other):
+            raise click.ClickException(
+                f"{option} {str(path)!r} is {name}; refusing to replace an input with the "
+                f"output (choose another {option})"
+            )
+    if Path(path).exists() and not force:
+        raise click.ClickException(
+            f"{str(path)!r} exists; refusing to overwrite it (pass --force to replace it, "
+            f"or choose another {option})"
+        )
 
 
 class ComponentCount(click.ParamType):
@@ -112,15 +128,28 @@ class ComponentCount(click.ParamType):
         return count
 
 
-def figures_to_files():
-    """Draw the command's figures with Agg, unless the user chose a backend
-    with ``MPLBACKEND``.
+class ImageShape(click.ParamType):
+    """``HEIGHTxWIDTH`` (such as ``28x28``) as ``(height, width)``."""
 
-    The command's figures only go to files: an interactive default backend
-    would need a display (there is none on a server) or open windows for
-    nothing. This is the command line's choice for its own process; the
-    library (:mod:`preimage.plot`) never chooses a backend. Nothing happens
-    without matplotlib: the command says so where it draws.
+    name = "HEIGHTxWIDTH"
+
+    def convert(self, value, param, ctx):
+        try:
+            h, w = (int(v) for v in value.lower().split("x"))
+            if h >= 1 and w >= 1:
+                return h, w
+        except ValueError:
+            pass
+        self.fail(f"expected HEIGHTxWIDTH such as 28x28, got {value!r}", param, ctx)
+
+
+def figures_to_files():
+    """Draw the command's figures with Agg, unless ``MPLBACKEND`` names a backend.
+
+    The figures only go to files: an interactive default backend would need a
+    display. This is the command line's choice for its own process; the library
+    (:mod:`preimage.plot`) never chooses a backend. Nothing happens without
+    matplotlib: the command says so where it draws.
     """
     if os.environ.get("MPLBACKEND"):
         return

