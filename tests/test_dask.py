@@ -196,20 +196,6 @@ def test_worker_tasks_see_the_callers_budget(client, data, monkeypatch):
     assert np.unique(seen.compute()).tolist() == [3e6]
 
 
-def test_worker_processes_use_one_kernel_thread(client):
-    """A Dask nanny starts its workers with OMP_NUM_THREADS=1 (and the BLAS
-    variables): the kernels' pass follows it there, on any number of CPUs.
-    (The nanny also leaves these variables set in the process that started
-    the cluster, this one, whose pass then takes one thread too.)"""
-    from preimage._utils.resources import available_cpus
-    from preimage.kernels._pairwise import n_threads
-
-    if available_cpus() < 2:
-        pytest.skip("one CPU: a single thread is the default anyway")
-    assert set(client.run(available_cpus).values()) == {available_cpus()}
-    assert set(client.run(n_threads).values()) == {1}
-
-
 def _tasks_holding(graph, obj):
     """How many values of a Dask graph hold `obj` (pickling each task and
     watching for the object), and the pickled size of each, as a scheduler

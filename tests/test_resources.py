@@ -1,26 +1,16 @@
-"""What the library takes of a shared machine: memory, CPUs, threads.
+"""What the library takes of a shared machine: its memory.
 
 The memory budget's default is half of what the process may use, read from
-the container's cgroup (simulated here as a file tree); the kernels' thread
-pool uses as many threads as the CPUs (joblib's count) and the thread
-limits in effect allow, with results bit-identical whatever the count.
+the container's cgroup (simulated here as a file tree).
 """
-
-import os
-import shutil
-import subprocess
-import sys
-import threading
 
 import numpy as np
 import pytest
-from threadpoolctl import threadpool_limits
 
 from preimage import KernelPCA, config_context, get_config
 from preimage._utils import config as _config
 from preimage._utils import resources as _resources
 from preimage.exceptions import MemoryBudgetError
-from preimage.kernels import GaussianKernel, _pairwise
 
 GiB = 2**30
 
@@ -174,156 +164,3 @@ def test_explicit_budget_and_environment_still_win(container, monkeypatch):
         assert get_config()["memory_budget"] == 10**10
     monkeypatch.setenv("PREIMAGE_MEMORY_BUDGET", "5GB")
     assert get_config()["memory_budget"] == 5 * 10**9
-
-
-# --- CPUs and threads ---------------------------------------------------------
-
-
-# The readers as the library has them, before a test replaces them.
-REAL_THREADPOOL_LIMIT = _resources._threadpool_limit
-
-
-@pytest.fixture
-def cpus(monkeypatch):
-    """Set the CPUs the kernels' pool sees, with no thread limit in effect
-    (no variables; threadpoolctl's reading, which on a one-core machine would
-    say 1, neutralised)."""
-    for name in _resources.THREAD_LIMIT_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(_resources, "_threadpool_limit", lambda: None)
-
-    def set_cpus(n):
-        monkeypatch.setattr(_pairwise, "available_cpus", lambda: n)
-
-    return set_cpus
-
-
-@pytest.fixture
-def threads_used(monkeypatch):
-    """The set of threads that ran the output pass of the blocks computed
-    since the fixture started (a spy on the pass's row-range worker)."""
-    used = set()
-    original = _pairwise._map_blocks
-
-    def spy(*args):
-        used.add(threading.get_ident())
-        return original(*args)
-
-    monkeypatch.setattr(_pairwise, "_map_blocks", spy)
-    return used
-
-
-def large_block():
-    """A Gaussian block large enough (600 x 600 entries) to be split."""
-    X = np.random.default_rng(1).normal(size=(600, 20))
-    assert X.shape[0] ** 2 >= _pairwise._PARALLEL_MIN_SIZE
-    return GaussianKernel(gamma=0.05).block(X)
-
-
-def test_two_cpus_give_two_threads(cpus, threads_used):
-    """The control of the tests below: without limits the pass is split."""
-    cpus(2)
-    assert _pairwise.n_threads() == 2
-    large_block()
-    assert len(threads_used) == 2
-
-
-def test_affinity_of_one_cpu_gives_one_thread(cpus, threads_used):
-    cpus(1)
-    assert _pairwise.n_threads() == 1
-    large_block()
-    assert threads_used == {threading.get_ident()}
-
-
-def test_pool_is_capped(cpus):
-    cpus(64)
-    assert _pairwise.n_threads() == _pairwise._MAX_WORKERS
-
-
-def test_available_cpus_follow_affinity_and_loky_max_cpu_count(monkeypatch):
-    """joblib's count: the CPU affinity, the cgroup CPU quota and
-    ``LOKY_MAX_CPU_COUNT``, the smallest."""
-    import joblib
-
-    monkeypatch.delenv("LOKY_MAX_CPU_COUNT", raising=False)
-    assert _resources.available_cpus() == joblib.cpu_count()
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
-    if hasattr(os, "process_cpu_count"):  # Python 3.13+
-        monkeypatch.setattr(os, "process_cpu_count", lambda: 1)
-    assert _resources.available_cpus() == 1
-    monkeypatch.undo()
-    monkeypatch.setenv("LOKY_MAX_CPU_COUNT", "1")
-    assert _resources.available_cpus() == 1
-
-
-@pytest.mark.parametrize(
-    "name, value, expected",
-    [
-        ("OMP_NUM_THREADS", "1", 1),
-        ("OMP_NUM_THREADS", "3,2", 3),  # nested levels: the outer one counts
-        ("OPENBLAS_NUM_THREADS", "2", 2),
-        ("MKL_NUM_THREADS", "1", 1),
-        ("OMP_NUM_THREADS", "none", 4),  # ignored, as OpenMP runtimes ignore it
-        ("OMP_NUM_THREADS", "0", 4),
-    ],
-)
-def test_thread_variables_limit_the_threads(cpus, monkeypatch, name, value, expected):
-    cpus(4)
-    monkeypatch.setenv(name, value)
-    assert _pairwise.n_threads() == expected
-
-
-def test_omp_num_threads_one_gives_one_thread(cpus, threads_used, monkeypatch):
-    cpus(2)
-    monkeypatch.setenv("OMP_NUM_THREADS", "1")
-    large_block()
-    assert threads_used == {threading.get_ident()}
-
-
-def test_threadpool_limits_one_gives_one_thread(cpus, threads_used, monkeypatch):
-    cpus(2)
-    monkeypatch.setattr(_resources, "_threadpool_limit", REAL_THREADPOOL_LIMIT)
-    with threadpool_limits(1):
-        assert _resources.thread_limit() == 1
-        large_block()
-    assert threads_used == {threading.get_ident()}
-
-
-def test_gram_block_is_bit_identical_with_one_and_two_threads(cpus, threads_used, monkeypatch):
-    cpus(1)
-    one = large_block()
-    assert len(threads_used) == 1
-    cpus(2)
-    threads_used.clear()
-    two = large_block()
-    assert len(threads_used) == 2
-    assert one.tobytes() == two.tobytes()
-
-
-@pytest.mark.skipif(shutil.which("taskset") is None, reason="needs taskset (util-linux)")
-def test_taskset_one_cpu_gives_one_thread():
-    """The real affinity of a process started with ``taskset -c 0``."""
-    code = (
-        "from preimage.kernels import _pairwise; "
-        "from preimage._utils import resources as _resources; "
-        "print(_resources.available_cpus(), _pairwise.n_threads())"
-    )
-    env = {k: v for k, v in os.environ.items() if k not in _resources.THREAD_LIMIT_VARIABLES}
-    done = subprocess.run(
-        ["taskset", "-c", "0", sys.executable, "-c", code],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert done.stdout.split() == ["1", "1"]
-
-
-def test_joblib_worker_with_one_inner_thread_uses_one_thread():
-    if _resources.available_cpus() < 2:
-        pytest.skip("one CPU: a single thread is the default anyway")
-    from joblib import Parallel, delayed, parallel_config
-
-    with parallel_config(backend="loky", inner_max_num_threads=1):
-        counts = Parallel(n_jobs=2)(delayed(_pairwise.n_threads)() for _ in range(2))
-    assert counts == [1, 1]

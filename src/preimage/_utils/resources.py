@@ -1,48 +1,30 @@
-"""What this process may use of the machine: memory, CPUs and threads.
+"""The memory this process may use: the host's RAM or its container's limit.
 
-On a shared machine the host's totals overstate what a process has: a
+On a shared machine the host's total overstates what a process has: a
 container's memory limit is enforced by the OOM killer, not by a failed
-allocation, and a pool sized by ``os.cpu_count()`` oversubscribes a process
-pinned to a few cores or limited by a CPU quota.
-
-* memory: the host's RAM and the cgroup limit of this process and its
-  ancestors (v2 ``memory.max``, v1 ``memory.limit_in_bytes``), the smaller; the
-  cgroup files are found under :data:`CGROUP_ROOT` for the cgroups named in
-  :data:`PROC_SELF_CGROUP` (module attributes, so that tests can point them at
-  a simulated tree). A file that cannot be read means no limit from it;
-* CPUs: joblib's ``cpu_count`` (affinity, cgroup CPU quota, ``LOKY_MAX_CPU_COUNT``);
-* threads: the limits a caller set for the numerical thread pools, in the
-  environment (:data:`THREAD_LIMIT_VARIABLES`, which joblib sets in its workers
-  and a Dask nanny in its worker processes) or with threadpoolctl, the smallest.
+allocation. The limit is the smaller of the host's RAM and the cgroup limit of
+this process and its ancestors (v2 ``memory.max``, v1
+``memory.limit_in_bytes``); the cgroup files are found under
+:data:`CGROUP_ROOT` for the cgroups named in :data:`PROC_SELF_CGROUP` (module
+attributes, so that tests can point them at a simulated tree). A file that
+cannot be read means no limit from it.
 """
 
 import os
 from pathlib import Path, PurePosixPath
-import sys
 
 __all__ = [
     "CGROUP_ROOT",
     "PROC_SELF_CGROUP",
-    "THREAD_LIMIT_VARIABLES",
     "host_memory",
     "cgroup_memory_limit",
     "available_memory",
-    "available_cpus",
-    "thread_limit",
 ]
 
 #: Where the cgroup hierarchies are mounted (v2 directly, v1 one folder per controller).
 CGROUP_ROOT = "/sys/fs/cgroup"
 #: The file naming this process's cgroup in each hierarchy.
 PROC_SELF_CGROUP = "/proc/self/cgroup"
-#: Environment variables that limit a process's numerical threads (OpenMP and BLAS).
-THREAD_LIMIT_VARIABLES = (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "BLIS_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-)
 
 
 def host_memory():
@@ -95,55 +77,3 @@ def available_memory(root=None, proc_cgroup=None):
     and its cgroup's limit (arguments as for :func:`cgroup_memory_limit`)."""
     limit = cgroup_memory_limit(root, proc_cgroup)
     return host_memory() if limit is None else min(host_memory(), limit)
-
-
-def available_cpus():
-    """CPUs this process may run on: joblib's ``cpu_count()``."""
-    from joblib import cpu_count
-
-    return cpu_count()
-
-
-def _positive_int(text):
-    """The first entry of a thread-count variable (``OMP_NUM_THREADS=4,2`` sets
-    4 for the outer level), or None when it is not a positive integer, as the
-    OpenMP and BLAS runtimes read it."""
-    try:
-        value = int((text or "").split(",")[0])
-    except ValueError:
-        return None
-    return value if value > 0 else None
-
-
-# (len(sys.modules) when made, threadpoolctl.ThreadpoolController)
-_CONTROLLER = (-1, None)
-
-
-def _threadpool_limit():
-    """The smallest thread count of the OpenMP and BLAS libraries loaded, as
-    threadpoolctl reads it, or None. Finding the libraries takes milliseconds:
-    the controller is made again only when ``sys.modules`` has changed size."""
-    global _CONTROLLER
-    made_at, controller = _CONTROLLER
-    if controller is None or made_at != len(sys.modules):
-        from threadpoolctl import ThreadpoolController
-
-        controller = ThreadpoolController()
-        _CONTROLLER = (len(sys.modules), controller)
-    counts = []
-    for lib in controller.lib_controllers:
-        try:
-            counts.append(lib.num_threads)
-        except Exception:  # pragma: no cover - a library without the query
-            continue
-    return min((c for c in counts if isinstance(c, int) and c > 0), default=None)
-
-
-def thread_limit(environ=None):
-    """The smallest thread limit in effect for this process's numerical code, or
-    None: the positive integers of :data:`THREAD_LIMIT_VARIABLES` in `environ`
-    (default ``os.environ``) and the thread counts threadpoolctl reads."""
-    environ = os.environ if environ is None else environ
-    limits = [_positive_int(environ.get(name)) for name in THREAD_LIMIT_VARIABLES]
-    limits.append(_threadpool_limit())
-    return min((v for v in limits if v is not None), default=None)
