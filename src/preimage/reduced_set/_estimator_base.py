@@ -1,18 +1,4 @@
-"""What the reduced-set estimators share: their parameters, their state and
-the one kernel block they decide with.
-
-A reduced estimator holds m kernel expansions over p reduced-set vectors z_j
-(Schölkopf et al. 1999, Sec. V) and a constant per expansion; its output k
-at x is
-
-.. math:: f_k(x) = Σ_j β_kj k(z_j, x) + b_k,
-
-one kernel block ``k(X, Z)`` of n × p values for all outputs at once. It is
-made from an estimator that decides with the full expansions (an SVM, a
-kernel PCA), either by ``fit``, which fits a clone of that estimator and
-reduces it, or by a function (:func:`~preimage.reduce_svm`,
-:func:`~preimage.reduce_kernel_pca`) from a model fitted already.
-"""
+"""What the reduced-set estimators share: parameters, state, the kernel block they decide with."""
 
 from __future__ import annotations
 
@@ -41,13 +27,7 @@ def dense_input(X):
 
 
 def warn_if_indefinite(kernel):
-    """Warn that a reduced set of a sigmoid-kernel expansion is ill-posed.
-
-    ``tanh(γ⟨x, y⟩ + c₀)`` is not positive definite: its Gram matrices have
-    negative eigenvalues, so ``ρ = ‖Ψ − Ψ'‖²`` is no squared distance (it can
-    be negative, and is reported clamped at 0), and the reduced machine need
-    not approximate the original even when no vector is removed.
-    """
+    """Warn that the sigmoid kernel, not positive definite, makes ρ no distance."""
     if isinstance(kernel, SigmoidKernel):
         warn(
             "the sigmoid kernel is not positive definite, so the reduced-set error "
@@ -58,11 +38,8 @@ def warn_if_indefinite(kernel):
 
 
 class BaseReducedExpansion(BaseEstimator):
-    """Base class of the reduced-set estimators (see the module docstring).
-
-    Subclasses set :attr:`_maker` (the function that makes one from a fitted
-    model) and :attr:`_fit_call` for the message of an unfitted estimator.
-    """
+    """Base class of the reduced-set estimators; :attr:`_maker` names the
+    function that makes one from a fitted model."""
 
     _parameter_constraints: dict = {
         "n_vectors": [Interval(Integral, 1, None, closed="left")],
@@ -92,9 +69,23 @@ class BaseReducedExpansion(BaseEstimator):
         self.method_params = method_params
         self.random_state = random_state
 
+    @classmethod
+    def _made(cls, n_vectors, method, shared, options, **params):
+        """An estimator with these parameters, validated, for a fitted model."""
+        random_state = options.pop("random_state", None)
+        est = cls(
+            n_vectors=n_vectors,
+            method=method,
+            shared=shared,
+            method_params=options or None,
+            random_state=random_state,
+            **params,
+        )
+        est._validate_params()
+        return est
+
     def _reduce(self, expansion):
-        """The reduced set of `expansion` made with this estimator's
-        parameters (:func:`preimage.reduced_set.reduce_expansion`)."""
+        """The reduced set of `expansion` with this estimator's parameters."""
         options = dict(self.method_params or {})
         for key in ("random_state", "shared"):
             if key in options:
@@ -113,8 +104,7 @@ class BaseReducedExpansion(BaseEstimator):
         )
 
     def _set_reduced(self, reduced, intercept, expansion, model):
-        """Keep the reduced expansions of `expansion` (the original model's)
-        with the constants `intercept`."""
+        """Keep the reduction of `expansion` with the constants `intercept`."""
         self.reduced_set_ = reduced
         self.kernel_ = reduced.kernel
         self.vectors_ = reduced.vectors
@@ -129,8 +119,7 @@ class BaseReducedExpansion(BaseEstimator):
             self.feature_names_in_ = model.feature_names_in_
 
     def _decision_values(self, X):
-        """``f_k(x) = Σ_j β_kj k(z_j, x) + b_k``, shape (n, m): one kernel
-        block ``k(X, Z)``."""
+        """``f_k(x) = Σ_j β_kj k(z_j, x) + b_k``, shape (n, m)."""
         if not hasattr(self, "vectors_"):
             raise NotFittedError(
                 f"this {type(self).__name__} is not fitted; call {self._fit_call}, or make "

@@ -1,12 +1,4 @@
-"""Reduced-set kernel PCA feature extractors (Schölkopf et al. 1999, Sec. V).
-
-A kernel PCA coordinate is a feature-space inner product plus a constant, so
-its principal axes are expansions over all N training points and every
-coordinate of a new point costs N kernel values. Approximating the axes by a
-reduced set of p ≪ N vectors makes it p: :class:`ReducedKernelPCA` fits a
-kernel PCA and reduces its axes (or is made from a fitted one by
-:func:`reduce_kernel_pca`).
-"""
+"""Reduced-set kernel PCA feature extractors (Schölkopf et al. 1999, Sec. V)."""
 
 from __future__ import annotations
 
@@ -24,12 +16,14 @@ from sklearn.utils._param_validation import HasMethods
 from preimage._utils.typing import MatrixLike, TransformOutput
 from preimage._utils.validation import validate_estimator_input
 from preimage.kpca._estimator import KernelPCA
-from preimage.reduced_set import kernel_pca_expansion
+from preimage.reduced_set._docs import fill_doc
 from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input
+from preimage.reduced_set._kernel_pca import kernel_pca_expansion
 
 __all__ = ["reduce_kernel_pca", "ReducedKernelPCA"]
 
 
+@fill_doc
 def reduce_kernel_pca(
     kpca: BaseEstimator,
     n_vectors: int,
@@ -39,12 +33,10 @@ def reduce_kernel_pca(
 ) -> ReducedKernelPCA:
     r"""Reduce a fitted kernel PCA to a feature extractor on a reduced set.
 
-    The principal axes :math:`\Psi_k` (see
-    :func:`preimage.reduced_set.kernel_pca_expansion`) are replaced by
-    :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)` minimising
-    :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (Schölkopf et al. 1999, Sec. V),
-    and a coordinate becomes :math:`\langle \Psi'_k, \phi(x) \rangle + c_k`;
-    by the Cauchy-Schwarz inequality its error is at most
+    The principal axes :math:`\Psi_k` (:func:`~preimage.reduced_set.kernel_pca_expansion`)
+    are replaced by :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)` minimising
+    :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2`, and a coordinate becomes
+    :math:`\langle \Psi'_k, \phi(x) \rangle + c_k`, in error by at most
 
     .. math::
         |\langle \Psi_k - \Psi'_k, \phi(x) \rangle| \le \sqrt{\rho_k \, k(x, x)}.
@@ -58,8 +50,7 @@ def reduce_kernel_pca(
         Reduced-set size p: in total with ``shared=True`` (default: one kernel
         block :math:`k(X, Z)` gives every coordinate), per component
         otherwise.
-    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        See :func:`preimage.reduced_set.reduce_expansion`.
+    %(method)s
     shared : bool, default=True
         One reduced set for all components, or one per component, pooled.
     **options
@@ -69,20 +60,12 @@ def reduce_kernel_pca(
     Returns
     -------
     ReducedKernelPCA
-        Fitted, with parameters that say how it was made: ``estimator`` None
-        (it was made from `kpca`, fitted already, which it does not keep),
-        `n_vectors`, `method`, `shared`, the `options` as ``method_params``
-        but for ``random_state``.
+        Fitted; ``estimator`` is None and the `options` but ``random_state``
+        are its ``method_params``.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods, for SV machines and kernel PCA feature extractors alike).
-
-    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10(5), 1998 (kernel PCA).
+    %(kpca_references)s
 
     Examples
     --------
@@ -95,18 +78,11 @@ def reduce_kernel_pca(
     True
     """
     expansion, intercept = kernel_pca_expansion(kpca)
-    random_state = options.pop("random_state", None)
-    est = ReducedKernelPCA(
-        n_vectors=n_vectors,
-        method=method,
-        shared=shared,
-        method_params=options or None,
-        random_state=random_state,
-    )
-    est._validate_params()
+    est = ReducedKernelPCA._made(n_vectors, method, shared, options)
     return est._reduce_axes(expansion, intercept, kpca)
 
 
+@fill_doc
 class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseReducedExpansion):
     r"""Kernel PCA coordinates from a reduced set.
 
@@ -115,12 +91,8 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
         \approx \mathrm{kpca.transform}(x)_k,
 
     one kernel block :math:`k(X, Z)` with the p reduced vectors instead of
-    the N training points: the principal axes :math:`\Psi_k` of the kernel
-    PCA are replaced by :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)`
-    minimising :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (Schölkopf et al. 1999,
-    Sec. V). :meth:`fit` fits a clone of `estimator` and reduces its
-    principal axes; :func:`reduce_kernel_pca` makes one from a kernel PCA
-    fitted already (then `estimator` is None).
+    the N training points (see :func:`reduce_kernel_pca`, which makes one
+    from a kernel PCA fitted already; then `estimator` is None).
 
     Parameters
     ----------
@@ -132,33 +104,20 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
     n_vectors : int, default=10
         Reduced-set size p: in total with ``shared=True``, per component
         otherwise.
-    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
+    %(method)s
     shared : bool, default=True
         One reduced set for all components (one kernel block gives every
         coordinate), or one per component, pooled.
-    method_params : dict, default=None
-        Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
-    random_state : None, int or Generator, default=None
-        Random starts of the construction (the selections are deterministic).
+    %(options)s
 
     Attributes
     ----------
-    vectors_ : ndarray of shape (p, n_features)
-        The reduced-set vectors :math:`z_j`.
     dual_coef_ : ndarray of shape (n_components, p)
         The coefficients :math:`\beta_{kj}`.
     intercept_ : ndarray of shape (n_components,)
         :math:`c_k = -\langle \Psi_k, \mu \rangle`, the centring constant of
         each coordinate (:math:`\mu` the feature-space mean).
-    reduced_set_ : ReducedSetResult
-        The reduction, with its history.
-    approximation_error_ : ndarray of shape (n_components,)
-        :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (the axes of preimage's and
-        scikit-learn's kernel PCA have unit norm, so this is also the relative
-        error).
-    relative_error_ : ndarray of shape (n_components,)
-        :math:`\rho_k / \|\Psi_k\|^2`.
+    %(attributes)s
     n_vectors_ : int
         The number p of reduced-set vectors in all: the kernel values a
         transformed point costs.
@@ -167,20 +126,10 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
     original_n_support_ : int
         The number of points the kernel PCA's axes are expanded over (its
         training points or landmarks).
-    kernel_ : Kernel
-        The kernel.
-    n_features_in_ : int
-        The number of features seen during fit.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods, for SV machines and kernel PCA feature extractors alike).
-
-    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10(5), 1998 (kernel PCA).
+    %(kpca_references)s
 
     Examples
     --------
@@ -191,7 +140,7 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
     ...                          method="selection_kpca").fit(X)
     >>> small.n_vectors_, small.original_n_support_, small.transform(X[:3]).shape
     (15, 40, (3, 2))
-    >>> bool(small.relative_error_.max() < 0.01)    # both axes within 1%
+    >>> bool(small.relative_error_.max() < 0.01)    # both axes within 1 percent
     True
     """
 
@@ -225,8 +174,7 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
         return self._reduce_axes(expansion, intercept, kpca)
 
     def _reduce_axes(self, expansion, intercept, kpca):
-        """Reduce the axes `expansion` of `kpca`, whose coordinates are
-        ``⟨Ψ_k, φ(x)⟩ + c_k``."""
+        """Reduce the axes `expansion` of `kpca` (coordinates ``⟨Ψ_k, φ(x)⟩ + c_k``)."""
         self._set_reduced(self._reduce(expansion), intercept, expansion, kpca)
         self.n_components_ = expansion.n_expansions
         return self

@@ -1,20 +1,7 @@
-"""Reduced-set support vector machines (Schölkopf et al. 1999, Sections V–VI).
+"""Reduced-set support vector machines (Schölkopf et al. 1999, Sec. V-VI): an SVM's
+expansions reduced, thresholds recomputed on the training set, the original's conventions."""
 
-A trained kernel SVM decides with ``g(x) + b``, ``g(x) = ⟨Ψ, φ(x)⟩`` and
-``Ψ = Σ_i α_i φ(x_i)`` summed over its N support vectors. The reduced set
-replaces Ψ by ``Ψ' = Σ_j β_j φ(z_j)`` with p ≪ N vectors, so that a decision
-costs p kernel values instead of N. :class:`ReducedSVC` and
-:class:`ReducedSVR` fit a scikit-learn ``SVC``/``SVR`` (or are made from a
-fitted one by :func:`reduce_svm`), read its expansions
-(:func:`preimage.reduced_set.svm_expansion`), reduce them
-(:func:`preimage.reduced_set.reduce_expansion`), recompute the thresholds on
-the training set as the paper does, and predict with the original's
-conventions. The machines of a multiclass model share one reduced set, as
-they share the original's support vectors, unless each is asked for its own
-(``shared=False``), which is refused when their vectors would add up to no
-fewer than the original's.
-"""
-
+from itertools import combinations
 from typing import Any, Self
 import warnings
 
@@ -25,10 +12,34 @@ from sklearn.utils._param_validation import HasMethods, StrOptions
 
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike
 from preimage._utils.validation import check_array_2d, validate_estimator_input
-from preimage.reduced_set import ovo_to_ovr_decision, ovo_votes, svm_expansion
+from preimage.reduced_set._docs import fill_doc
 from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input
+from preimage.reduced_set._sklearn_svm import svm_expansion
 
 __all__ = ["reduce_svm", "ReducedSVC", "ReducedSVR"]
+
+
+def ovo_to_ovr_decision(dec, n_classes):
+    """libsvm's one-vs-one values in scikit-learn's one-vs-rest shape: votes (a
+    value of 0 votes for the first class) plus the confidence squashed into
+    (-1/3, 1/3), so that it breaks ties between vote counts only."""
+    votes = np.zeros((dec.shape[0], n_classes))
+    confidence = np.zeros((dec.shape[0], n_classes))
+    for k, (i, j) in enumerate(combinations(range(n_classes), 2)):
+        confidence[:, i] += dec[:, k]
+        confidence[:, j] -= dec[:, k]
+        votes[:, i] += dec[:, k] >= 0
+        votes[:, j] += dec[:, k] < 0
+    return votes + confidence / (3 * (np.abs(confidence) + 1))
+
+
+def ovo_votes(dec, n_classes):
+    """libsvm's one-vs-one votes (a value of 0 votes for the second class)."""
+    votes = np.zeros((dec.shape[0], n_classes), dtype=int)
+    for k, (i, j) in enumerate(combinations(range(n_classes), 2)):
+        votes[:, i] += dec[:, k] > 0
+        votes[:, j] += dec[:, k] <= 0
+    return votes
 
 
 def _check_training_data(X, y, machines):
@@ -68,15 +79,8 @@ def _check_training_data(X, y, machines):
 
 
 def _check_machine_count(n_vectors, shared, machines):
-    """Refuse a per-machine reduction that would carry no fewer vectors than
-    the original has support vectors.
-
-    With ``shared=False`` each of the m machines is reduced on its own and
-    their vectors are pooled: up to m × `n_vectors` kernel values per
-    decision (selected points kept by several machines count once), against
-    the N of the original, whose machines share their support vectors. At
-    m × `n_vectors` ≥ N the "reduced" model is no smaller and no faster.
-    """
+    """Refuse ``shared=False`` when m machines × `n_vectors` pooled vectors are
+    no fewer than the original's N support vectors (no faster a decision)."""
     m, n_support = machines.expansion.n_expansions, machines.expansion.n_support
     total = m * n_vectors
     if shared or m == 1 or total < n_support:
@@ -98,6 +102,7 @@ def _check_machine_count(n_vectors, shared, machines):
     )
 
 
+@fill_doc
 def reduce_svm(
     model: BaseEstimator,
     n_vectors: int,
@@ -117,9 +122,8 @@ def reduce_svm(
     .. math:: \rho_k = \|\Psi_k - \Psi'_k\|^2,
 
     and the reduced machine decides with
-    :math:`\langle \Psi'_k, \phi(x) \rangle + b_k` (Schölkopf et al. 1999,
-    Sec. V; :math:`|\langle \Psi_k - \Psi'_k, \phi(x) \rangle| \le
-    \sqrt{\rho_k \, k(x, x)}` bounds the change of every decision value).
+    :math:`\langle \Psi'_k, \phi(x) \rangle + b_k`; every decision value
+    changes by at most :math:`\sqrt{\rho_k \, k(x, x)}`.
 
     Parameters
     ----------
@@ -129,32 +133,25 @@ def reduce_svm(
         share one set of support vectors; one-vs-rest machines are put over
         the union of theirs.
     n_vectors : int
-        Reduced-set size p: in total with ``shared=True`` (the default), the
-        kernel values every decision costs; per machine with
-        ``shared=False``, which then carries up to ``m * n_vectors`` vectors.
-    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        See :func:`preimage.reduced_set.reduce_expansion`.
+        Reduced-set size p: in total with ``shared=True``, the kernel values
+        every decision costs; per machine with ``shared=False``, which then
+        carries up to ``m * n_vectors`` vectors.
+    %(method)s
     X, y : array-like of shape (n_samples, n_features) and (n_samples,), optional
-        The training set. When given, every threshold is recomputed on it
-        (Sec. VI-B: "in all RS systems, the optimal SV threshold was
-        recomputed on the training set"): a classifier machine takes the b
-        with the fewest training errors among its own samples (a one-vs-one
-        pair those of its two classes, a one-vs-rest machine all of them; see
-        :func:`preimage.reduced_set.classification_threshold`), an SVR the b
+        The training set. When given, every threshold is recomputed on it, as
+        the paper does (Sec. VI-B): a classifier machine takes the b with the
+        fewest training errors among its own samples (a one-vs-one pair those
+        of its two classes; see
+        :func:`~preimage.reduced_set.classification_threshold`), an SVR the b
         with the least :math:`\varepsilon`-insensitive loss
-        (:func:`preimage.reduced_set.epsilon_insensitive_threshold`). Without
-        them the original thresholds are kept unchanged.
+        (:func:`~preimage.reduced_set.epsilon_insensitive_threshold`).
+        Without them the original thresholds are kept.
     shared : bool, default=True
         True: one set of `n_vectors` vectors serves all m machines of a
-        multiclass model (the :math:`c(c - 1)/2` pairs of a one-vs-one SVC,
-        the c machines of a one-vs-rest one), as the original's machines share
-        its support vectors (the paper's shared :math:`\ell_1` penalty for
-        one-vs-rest digit recognisers); a decision costs `n_vectors` kernel
-        values. False: each machine is reduced to `n_vectors` vectors on its
-        own and the vectors are pooled, ``m * n_vectors`` kernel values per
-        decision; refused when that is at least the original's number of
-        support vectors. A binary machine or an SVR is one machine, for which
-        both are the same.
+        multiclass model, as the original's machines share its support
+        vectors. False: each machine is reduced on its own and the vectors
+        are pooled; refused when ``m * n_vectors`` is at least the original's
+        number of support vectors. The same for a single machine.
     **options
         Passed to the method (``random_state``, ``n_starts``, ``phase2``, ...).
 
@@ -162,32 +159,20 @@ def reduce_svm(
     -------
     ReducedSVC or ReducedSVR
         Fitted, with the original's ``decision_function``/``predict``
-        conventions, and parameters that say how it was made: ``estimator``
-        None (it was made from `model`, fitted already, which it does not
-        keep), `n_vectors`, `method`, `shared`, the `options` as
-        ``method_params`` but for ``random_state``, and, for a classifier,
-        the model's ``decision_function_shape`` and ``break_ties``. Its
-        ``n_vectors_`` is the number of reduced-set vectors in all machines
-        (the kernel values per decision), ``original_n_support_`` the
-        original's.
+        conventions; ``estimator`` is None, the `options` but
+        ``random_state`` are its ``method_params``, and a classifier takes
+        the model's ``decision_function_shape`` and ``break_ties``.
 
     Raises
     ------
     ValueError
         With ``shared=False``, when m machines times `n_vectors` is at least
-        the number of support vectors of `model`: the message gives the
-        numbers and the largest `n_vectors` that is smaller.
+        the number of support vectors of `model` (the message gives the
+        largest `n_vectors` that is smaller).
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods; Sec. VI-B: speeding up SV decision rules, thresholds recomputed
-    on the training set).
-
-    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
-    International Conference on Machine Learning (ICML), 1996.
+    %(svm_references)s
 
     Examples
     --------
@@ -212,38 +197,29 @@ def reduce_svm(
     ((3, 6), True)
     """
     machines = svm_expansion(model)
-    random_state = options.pop("random_state", None)
-    params = dict(
-        n_vectors=n_vectors,
-        method=method,
-        shared=shared,
-        method_params=options or None,
-        random_state=random_state,
-    )
     if machines.kind == "regression":
-        est = ReducedSVR(**params)
+        est = ReducedSVR._made(n_vectors, method, shared, options)
     else:
-        est = ReducedSVC(
-            **params,
+        est = ReducedSVC._made(
+            n_vectors,
+            method,
+            shared,
+            options,
             decision_function_shape=machines.decision_function_shape,
             break_ties=machines.break_ties,
         )
-    est._validate_params()
     return est._reduce_machines(machines, model, X, y)
 
 
 class _ReducedMachine(BaseReducedExpansion):
-    """What reduced classifiers and regressors share: fit a clone of the
-    machine and reduce it, or reduce a fitted one."""
+    """Fit a clone of the machine and reduce it, or reduce a fitted one."""
 
     _maker = "reduce_svm"
     _fit_call = "fit(X, y)"
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
-        """Fit a clone of `estimator` on (X, y) and reduce it.
-
-        The thresholds of the reduced machines are recomputed on (X, y).
+        """Fit a clone of `estimator` on (X, y), reduce it, recompute the thresholds.
 
         Parameters
         ----------
@@ -271,8 +247,7 @@ class _ReducedMachine(BaseReducedExpansion):
         return self._reduce_machines(machines, model, X, y)
 
     def _reduce_machines(self, machines, model, X, y):
-        """Reduce the machines of `model` and recompute their thresholds on
-        (X, y) when given."""
+        """Reduce `model`'s machines; recompute thresholds on (X, y) if given."""
         X, y = _check_training_data(X, y, machines)
         _check_machine_count(self.n_vectors, self.shared, machines)
         reduced = self._reduce(machines.expansion)
@@ -286,6 +261,7 @@ class _ReducedMachine(BaseReducedExpansion):
         return self
 
 
+@fill_doc
 class ReducedSVC(ClassifierMixin, _ReducedMachine):
     r"""A kernel SVM classifier on a reduced set.
 
@@ -294,36 +270,24 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
     .. math:: f_k(x) = \sum_{j=1}^p \beta_{kj} k(z_j, x) + b_k
               = \langle \Psi'_k, \phi(x) \rangle + b_k
 
-    for each machine k, evaluated from one kernel block :math:`k(X, Z)` with
-    the p reduced vectors instead of the N support vectors: the weight vector
-    :math:`\Psi_k` of each machine is replaced by :math:`\Psi'_k` minimising
-    :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (Schölkopf et al. 1999, Sec. V).
-    :meth:`fit` fits a clone of `estimator` and reduces it;
-    :func:`reduce_svm` makes one from an SVM fitted already (then
-    `estimator` is None).
+    for each machine k: one kernel block :math:`k(X, Z)` with the p reduced
+    vectors instead of the N support vectors (see :func:`reduce_svm`, which
+    makes one from an SVM fitted already; then `estimator` is None).
 
     Parameters
     ----------
     estimator : SVC or OneVsRestClassifier of binary SVCs, default=None
-        The machine to fit and reduce, with kernel ``'rbf'``, ``'poly'``,
-        ``'sigmoid'`` or ``'linear'``; None is ``sklearn.svm.SVC()``. It is
-        cloned and not kept after the reduction.
+        The machine to fit (a clone) and reduce, with kernel ``'rbf'``,
+        ``'poly'``, ``'sigmoid'`` or ``'linear'``; None is
+        ``sklearn.svm.SVC()``.
     n_vectors : int, default=10
-        Reduced-set size p: in total with ``shared=True`` (the default), the
-        kernel values every decision costs; per machine with
-        ``shared=False``, which then carries up to ``m * n_vectors`` vectors.
-    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
+        Reduced-set size p: in total with ``shared=True``, per machine
+        otherwise (see :func:`reduce_svm`).
+    %(method)s
     shared : bool, default=True
-        One reduced set for all m machines of a multiclass model, as the
-        original's machines share its support vectors; or one per machine,
-        pooled, refused at :meth:`fit` when ``m * n_vectors`` is at least the
-        original's number of support vectors (see :func:`reduce_svm`). A
-        binary machine is one machine, for which both are the same.
-    method_params : dict, default=None
-        Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
-    random_state : None, int or Generator, default=None
-        Random starts of the construction (the selections are deterministic).
+        One reduced set for all m machines of a multiclass model, or one per
+        machine, pooled (see :func:`reduce_svm`).
+    %(options)s
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
         For a one-vs-one multiclass SVC, as in ``SVC``: ``"ovo"`` returns the
         pairwise values, of shape (n, c(c - 1)/2), ``"ovr"`` votes plus
@@ -336,52 +300,29 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
     ----------
     classes_ : ndarray of shape (n_classes,)
         The class labels.
-    vectors_ : ndarray of shape (p, n_features)
-        The reduced-set vectors :math:`z_j`.
-    dual_coef_ : ndarray of shape (n_machines, p)
+    dual_coef_ : ndarray of shape (m, p)
         The coefficients :math:`\beta_{kj}` of machine k (binary: 1 machine,
         positive values mean ``classes_[1]``; one-vs-one: pairs (0, 1), (0, 2),
         ..., (1, 2), ..., positive values vote for the first; one-vs-rest: one
         per class).
-    intercept_ : ndarray of shape (n_machines,)
-        The thresholds :math:`b_k` (recomputed on the training set when
-        given).
-    original_intercept_ : ndarray of shape (n_machines,)
-        The original machines' thresholds.
-    threshold_recomputed_ : bool
-        Whether the thresholds were recomputed on a training set.
-    reduced_set_ : ReducedSetResult
-        The reduction, with its history.
-    approximation_error_ : ndarray of shape (n_machines,)
-        :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2`.
-    relative_error_ : ndarray of shape (n_machines,)
-        :math:`\rho_k / \|\Psi_k\|^2`.
+    intercept_ : ndarray of shape (m,)
+        The thresholds :math:`b_k`.
+    %(svm_attributes)s
+    %(attributes)s
     n_vectors_ : int
-        p, the reduced-set vectors in all machines: the kernel values each
-        decision costs (the original's cost is `original_n_support_`).
+        p, the kernel values each decision costs.
     original_n_support_ : int
-        The number of support vectors of the original (their union for
+        The original's number of support vectors (their union for
         one-vs-rest).
     kind_ : {"binary", "ovo", "ovr"}
         The kind of the original: binary, one-vs-one or one-vs-rest.
-    pairs_ : ndarray of shape (n_machines, 2)
+    pairs_ : ndarray of shape (m, 2)
         The class indices (positive, negative) of each machine; -1 stands
         for "the rest" (one-vs-rest).
-    kernel_ : Kernel
-        The kernel.
-    n_features_in_ : int
-        The number of features seen during fit.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods; Sec. VI-B: speeding up SV decision rules, thresholds recomputed
-    on the training set).
-
-    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
-    International Conference on Machine Learning (ICML), 1996.
+    %(svm_references)s
 
     Examples
     --------
@@ -471,8 +412,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
     def predict(self, X: MatrixLike) -> np.ndarray:
         """Predict class labels.
 
-        The sign of the decision value (binary), libsvm's votes with ties to
-        the lowest class index (one-vs-one), or the largest value
+        By sign (binary), libsvm's votes (one-vs-one) or the largest value
         (one-vs-rest).
 
         Parameters
@@ -502,6 +442,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         return self.classes_[np.argmax(ovo_votes(dec, len(self.classes_)), axis=1)]
 
 
+@fill_doc
 class ReducedSVR(RegressorMixin, _ReducedMachine):
     r"""A kernel support vector regressor on a reduced set.
 
@@ -511,70 +452,39 @@ class ReducedSVR(RegressorMixin, _ReducedMachine):
 
     the SVR's weight vector :math:`\Psi` replaced by
     :math:`\Psi' = \sum_j \beta_j \phi(z_j)` minimising
-    :math:`\rho = \|\Psi - \Psi'\|^2` (Schölkopf et al. 1999, Sec. V).
-    :meth:`fit` fits a clone of `estimator` and reduces it;
-    :func:`reduce_svm` makes one from an SVR fitted already (then
-    `estimator` is None). The threshold b is recomputed on the training set
-    to minimise the :math:`\varepsilon`-insensitive loss
-    (:func:`preimage.reduced_set.epsilon_insensitive_threshold`).
+    :math:`\rho = \|\Psi - \Psi'\|^2`, and b recomputed on the training set
+    (see :func:`reduce_svm`, which makes one from an SVR fitted already).
 
     Parameters
     ----------
     estimator : SVR, default=None
-        The machine to fit and reduce, with kernel ``'rbf'``, ``'poly'``,
-        ``'sigmoid'`` or ``'linear'``; None is ``sklearn.svm.SVR()``. It is
-        cloned and not kept after the reduction.
+        The machine to fit (a clone) and reduce, with kernel ``'rbf'``,
+        ``'poly'``, ``'sigmoid'`` or ``'linear'``; None is ``sklearn.svm.SVR()``.
     n_vectors : int, default=10
-        Reduced-set size p (an SVR is one machine, so `n_vectors` is p
-        whatever `shared`).
-    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
+        Reduced-set size p.
+    %(method)s
     shared : bool, default=True
         As in :class:`ReducedSVC`; the same for the one machine of an SVR.
-    method_params : dict, default=None
-        Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
-    random_state : None, int or Generator, default=None
-        Random starts of the construction (the selections are deterministic).
+    %(options)s
 
     Attributes
     ----------
-    vectors_ : ndarray of shape (p, n_features)
-        The reduced-set vectors :math:`z_j`.
     dual_coef_ : ndarray of shape (1, p)
         The coefficients :math:`\beta_j`.
     intercept_ : ndarray of shape (1,)
-        The threshold b (recomputed on the training set when given).
-    original_intercept_ : ndarray of shape (1,)
-        The original SVR's threshold.
-    threshold_recomputed_ : bool
-        Whether the threshold was recomputed on a training set.
-    reduced_set_ : ReducedSetResult
-        The reduction, with its history.
-    approximation_error_ : ndarray of shape (1,)
-        :math:`\rho = \|\Psi - \Psi'\|^2`.
-    relative_error_ : ndarray of shape (1,)
-        :math:`\rho / \|\Psi\|^2`.
+        The threshold b.
+    %(svm_attributes)s
+    %(attributes)s
     n_vectors_ : int
         p, the kernel values each prediction costs.
     original_n_support_ : int
         The number of support vectors of the original.
-    kernel_ : Kernel
-        The kernel.
-    n_features_in_ : int
-        The number of features seen during fit.
     epsilon_ : float
         The original's :math:`\varepsilon`.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods; Sec. VI-B: speeding up SV decision rules, thresholds recomputed
-    on the training set).
-
-    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
-    International Conference on Machine Learning (ICML), 1996.
+    %(svm_references)s
 
     Examples
     --------

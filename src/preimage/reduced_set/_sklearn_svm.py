@@ -1,16 +1,10 @@
-"""Trained scikit-learn SVMs as feature-space expansions.
-
-A kernel SVM decides with ``g(x) + b``, ``g(x) = ⟨Ψ, φ(x)⟩`` and
-``Ψ = Σ_i α_i φ(x_i)`` summed over its N support vectors (Schölkopf et al.
-1999, Sec. V). This module reads those expansions, their thresholds and
-kernel out of scikit-learn's ``SVC``, ``SVR`` and ``OneVsRestClassifier`` of
-binary SVCs, so that a reduced set can replace Ψ by ``Σ_j β_j φ(z_j)`` with
-p ≪ N vectors.
-"""
+"""Trained scikit-learn SVMs (``SVC``, ``SVR``, ``OneVsRestClassifier`` of binary
+SVCs) as feature-space expansions (Schölkopf et al. 1999, Sec. V)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -31,7 +25,7 @@ if TYPE_CHECKING:
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.svm import SVC, SVR
 
-__all__ = ["SVMExpansion", "kernel_from_sklearn", "svm_expansion", "svm_kernel"]
+__all__ = ["SVMExpansion", "svm_expansion"]
 
 #: scikit-learn's kernel names that are functions of input points.
 _SKLEARN_KERNELS = ("rbf", "poly", "sigmoid", "linear")
@@ -40,48 +34,7 @@ _SKLEARN_KERNELS = ("rbf", "poly", "sigmoid", "linear")
 def kernel_from_sklearn(
     kernel: str, gamma: float | None, degree: int, coef0: float, name: str
 ) -> Kernel:
-    r"""Return the preimage kernel object for scikit-learn's spelling of a kernel.
-
-    The formulas of :mod:`sklearn.metrics.pairwise`,
-
-    * ``'rbf'``: :math:`k(x, y) = \exp(-\gamma \|x - y\|^2)`,
-    * ``'poly'``: :math:`k(x, y) = (\gamma \langle x, y \rangle + c_0)^d`,
-    * ``'sigmoid'``: :math:`k(x, y) = \tanh(\gamma \langle x, y \rangle + c_0)`,
-    * ``'linear'``: :math:`k(x, y) = \langle x, y \rangle`,
-
-    resolved by :func:`preimage.kernels.make_kernel`.
-
-    Parameters
-    ----------
-    kernel : {"rbf", "poly", "sigmoid", "linear"}
-        scikit-learn's name of the kernel.
-    gamma : float or None
-        The width :math:`\gamma` (not used by ``'linear'``).
-    degree : int
-        The degree d of ``'poly'``.
-    coef0 : float
-        The constant :math:`c_0` of ``'poly'`` and ``'sigmoid'``.
-    name : str
-        The argument an error names.
-
-    Returns
-    -------
-    Kernel
-        The preimage kernel with these parameters.
-
-    Raises
-    ------
-    ValueError
-        For another kernel (``'precomputed'`` or a callable cannot be
-        evaluated at constructed vectors), or parameters the preimage kernel
-        does not accept.
-
-    Examples
-    --------
-    >>> from preimage.reduced_set import kernel_from_sklearn
-    >>> kernel_from_sklearn("poly", 0.5, 3, 1.0, "model")
-    PolynomialKernel(degree=3, gamma=0.5, coef0=1.0)
-    """
+    """The preimage kernel for scikit-learn's spelling; errors name `name`."""
     if not isinstance(kernel, str) or kernel not in _SKLEARN_KERNELS:
         raise ValueError(
             f"{name!r} uses kernel={kernel!r}; a reduced set needs the kernel as a "
@@ -103,32 +56,7 @@ def kernel_from_sklearn(
 
 
 def svm_kernel(model: SVC | SVR, name: str = "model") -> Kernel:
-    """Return the kernel of a fitted SVC or SVR as a preimage kernel object.
-
-    Uses the width the model resolved at fit time (``model._gamma``, the
-    value of ``gamma='scale'`` or ``'auto'``).
-
-    Parameters
-    ----------
-    model : sklearn.svm.SVC or sklearn.svm.SVR, fitted
-        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``.
-    name : str, default="model"
-        The argument an error names.
-
-    Returns
-    -------
-    Kernel
-        The model's kernel (see :func:`kernel_from_sklearn`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn.svm import SVC
-    >>> from preimage.reduced_set import svm_kernel
-    >>> X, y = np.array([[-1.0], [1.0]]), np.array([0, 1])
-    >>> svm_kernel(SVC().fit(X, y))     # gamma='scale' is 1 / (n_features * X.var()) = 1
-    GaussianKernel(gamma=1.0)
-    """
+    """The kernel of a fitted SVC or SVR, with the width it resolved at fit."""
     return kernel_from_sklearn(
         model.kernel, getattr(model, "_gamma", model.gamma), model.degree, model.coef0, name
     )
@@ -160,12 +88,9 @@ class SVMExpansion:
         f_k(x) = \langle \Psi_k, \phi(x) \rangle + b_k
                = \sum_{i=1}^N \alpha_{ki} k(x_i, x) + b_k,
 
-    where ``expansion.coef[k]`` holds its dual coefficients
-    :math:`\alpha_{ki}` (the labels times the Lagrange multipliers) over the N
-    support vectors :math:`x_i` the machines share. A reduced set replaces
-    :math:`\Psi_k` by :math:`\sum_j \beta_{kj} \phi(z_j)` with fewer vectors
-    (Schölkopf et al. 1999, Sec. V). Made by :func:`svm_expansion`; the
-    parameters are kept as attributes of the same names.
+    ``expansion.coef[k]`` holding its dual coefficients :math:`\alpha_{ki}`
+    over the N support vectors the machines share. Made by
+    :func:`svm_expansion`; the parameters are kept as attributes.
 
     Parameters
     ----------
@@ -175,8 +100,8 @@ class SVMExpansion:
     intercept : ndarray of shape (m,)
         The thresholds :math:`b_k`.
     kind : {"binary", "ovo", "ovr", "regression"}
-        The kind of machine: a binary SVC, the pairs of a one-vs-one
-        multiclass SVC, the machines of a one-vs-rest classifier, or an SVR.
+        A binary SVC, the pairs of a one-vs-one multiclass SVC, the machines
+        of a one-vs-rest classifier, or an SVR.
     classes : ndarray or None, default=None
         The class labels (None for regression).
     pairs : ndarray of shape (m, 2) or None, default=None
@@ -192,10 +117,7 @@ class SVMExpansion:
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-A: the SV
-    decision function as the expansion a reduced set approximates).
+    Schölkopf et al. (1999), Sec. V-A.
 
     Examples
     --------
@@ -223,9 +145,7 @@ class SVMExpansion:
     break_ties: bool = False
 
     def decision_values(self, X: ArrayLike) -> np.ndarray:
-        r"""Return the decision values of every machine at points.
-
-        .. math:: f_k(x) = \langle \Psi_k, \phi(x) \rangle + b_k
+        r"""Return the decision values :math:`f_k(x)` of every machine at points.
 
         Parameters
         ----------
@@ -235,8 +155,8 @@ class SVMExpansion:
         Returns
         -------
         ndarray of shape (n, m)
-            The values :math:`f_k(x)`: the model's ``decision_function``
-            with ``decision_function_shape='ovo'``.
+            The model's ``decision_function`` with
+            ``decision_function_shape='ovo'``.
         """
         e = self.expansion
         X = check_array_2d(X, "X", n_features=e.n_features)
@@ -247,21 +167,18 @@ class SVMExpansion:
         r"""Return the thresholds recomputed on the training set.
 
         A classifier machine takes the b with the fewest training errors
-        among its own samples (a one-vs-one pair those of its two classes, a
-        one-vs-rest machine all of them;
-        :func:`~preimage.reduced_set.classification_threshold`), an SVR the b
-        with the least :math:`\varepsilon`-insensitive loss
+        among its own samples (:func:`~preimage.reduced_set.classification_threshold`;
+        a one-vs-one pair those of its two classes), an SVR the b with the
+        least :math:`\varepsilon`-insensitive loss
         (:func:`~preimage.reduced_set.epsilon_insensitive_threshold`).
 
         Parameters
         ----------
         values : ndarray of shape (n, m)
-            The (reduced) machines' values
-            :math:`\langle \Psi'_k, \phi(x_i) \rangle` at the training points,
-            without threshold.
+            The (reduced) machines' values at the training points, without
+            threshold.
         y : ndarray of shape (n,)
-            The class indices (classifiers) or targets (regression) of the
-            training points.
+            The class indices (classifiers) or targets (regression).
 
         Returns
         -------
@@ -273,10 +190,7 @@ class SVMExpansion:
             b[0] = epsilon_insensitive_threshold(y - values[:, 0], self.epsilon)
             return b
         for k, (positive, negative) in enumerate(self.pairs):
-            if negative >= 0 and self.kind == "ovo":
-                rows = (y == positive) | (y == negative)
-            else:
-                rows = slice(None)
+            rows = (y == positive) | (y == negative) if self.kind == "ovo" else slice(None)
             y_sign = np.where(y[rows] == positive, 1, -1)
             b[k] = classification_threshold(values[rows, k], y_sign, b[k])
         return b
@@ -285,50 +199,36 @@ class SVMExpansion:
 def _svc_expansion(model, name):
     """One-vs-one expansions of an ``SVC``, in libsvm's order.
 
-    libsvm stores the support vectors grouped by class (``n_support_`` per
-    class) and, for the pair (i, j), i < j, the coefficients of class i's
-    vectors in row j − 1 of ``dual_coef_`` and those of class j's vectors in
-    row i. The pairs run (0, 1), (0, 2), …, (1, 2), … as ``intercept_`` does;
-    a positive value votes for i. For two classes scikit-learn flips the sign
-    of the public ``dual_coef_`` and ``intercept_`` so that a positive value
-    means ``classes_[1]``.
+    libsvm groups the support vectors by class and keeps, for the pair
+    (i, j), i < j, the coefficients of class i's vectors in row j - 1 of
+    ``dual_coef_`` and those of class j's in row i; the pairs run (0, 1),
+    (0, 2), ..., (1, 2), ... as ``intercept_`` does. For two classes
+    scikit-learn's public sign is kept: a positive value means ``classes_[1]``.
     """
-    kernel = svm_kernel(model, name)
-    support = dense(model.support_vectors_)
-    dual = dense(model.dual_coef_)
-    classes = model.classes_
-    n_classes = len(classes)
-    shape = dict(
-        decision_function_shape=model.decision_function_shape, break_ties=model.break_ties
+    support, dual, n_classes = (
+        dense(model.support_vectors_),
+        dense(model.dual_coef_),
+        len(model.classes_),
     )
     if n_classes == 2:
-        expansion = FeatureExpansion(dual.copy(), support, kernel)
-        return SVMExpansion(
-            expansion,
-            np.asarray(model.intercept_, float).copy(),
-            "binary",
-            classes,
-            np.array([[1, 0]]),
-            **shape,
-        )
-    starts = np.concatenate([[0], np.cumsum(model.n_support_)])
-    rows, pairs = [], []
-    for i in range(n_classes):
-        for j in range(i + 1, n_classes):
+        coef, kind, pairs = dual.copy(), "binary", [[1, 0]]
+    else:
+        starts = np.concatenate([[0], np.cumsum(model.n_support_)])
+        pairs = list(combinations(range(n_classes), 2))
+        coef = np.zeros((len(pairs), support.shape[0]))
+        for k, (i, j) in enumerate(pairs):
             si, sj = slice(starts[i], starts[i + 1]), slice(starts[j], starts[j + 1])
-            row = np.zeros(support.shape[0])
-            row[si] = dual[j - 1, si]
-            row[sj] = dual[i, sj]
-            rows.append(row)
-            pairs.append((i, j))
-    expansion = FeatureExpansion(np.array(rows), support, kernel)
+            coef[k, si] = dual[j - 1, si]
+            coef[k, sj] = dual[i, sj]
+        kind = "ovo"
     return SVMExpansion(
-        expansion,
+        FeatureExpansion(coef, support, svm_kernel(model, name)),
         np.asarray(model.intercept_, float).copy(),
-        "ovo",
-        classes,
+        kind,
+        model.classes_,
         np.array(pairs),
-        **shape,
+        decision_function_shape=model.decision_function_shape,
+        break_ties=model.break_ties,
     )
 
 
@@ -387,10 +287,8 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
         g(x) = \langle \Psi, \phi(x) \rangle, \qquad
         \Psi = \sum_{i=1}^N \alpha_i \phi(x_i)
 
-    is summed over its N support vectors (Schölkopf et al. 1999, Sec. V-A).
-    This reads :math:`\Psi`, b and the kernel of each of its machines, so that
-    a reduced set can replace :math:`\Psi` by :math:`\sum_j \beta_j \phi(z_j)`
-    with fewer vectors.
+    is summed over its N support vectors; this reads :math:`\Psi`, b and the
+    kernel of each of its machines.
 
     Parameters
     ----------
@@ -403,9 +301,7 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
     -------
     SVMExpansion
         One expansion per machine (binary SVC, SVR: 1; SVC with c classes:
-        :math:`c(c - 1)/2` pairwise machines; one-vs-rest: c), whose
-        :meth:`~SVMExpansion.decision_values` are the model's
-        ``decision_function`` with ``decision_function_shape='ovo'``.
+        :math:`c(c - 1)/2` pairwise machines; one-vs-rest: c).
 
     Raises
     ------
@@ -418,10 +314,7 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-A: the SV
-    decision function as the expansion a reduced set approximates).
+    Schölkopf et al. (1999), Sec. V-A.
 
     Examples
     --------
