@@ -10,10 +10,10 @@ new ones as pre-images.
 
 Beside the methods (:data:`REDUCED_SET_METHODS`, one entry point
 :func:`reduce_expansion`) sit what reads the expansions out of trained models
-(:func:`svm_expansion` for scikit-learn's SVMs, :func:`kernel_pca_expansion`
-for kernel PCA) and the decisions of reduced machines: thresholds recomputed
-on the training set and one-vs-one votes. The scikit-learn estimators that
-hold a reduced model are in :mod:`preimage.estimators`.
+(:func:`svm_expansion`, :func:`kernel_pca_expansion`), the thresholds
+recomputed on the training set, and the scikit-learn estimators that hold a
+reduced model (:class:`ReducedSVC`, :class:`ReducedSVR`,
+:class:`ReducedKernelPCA`).
 """
 
 import lazy_loader

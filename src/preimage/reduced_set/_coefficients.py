@@ -1,15 +1,4 @@
-"""Optimal coefficients for a given reduced set, and the error it commits
-(Schölkopf et al. 1999, Sec. V-B, Prop. 4).
-
-For fixed vectors z_j, the coefficients minimising
-
-    ρ = ‖Ψ − Σ_j β_j φ(z_j)‖² = αᵀK^x α + βᵀK^z β − 2 βᵀK^{zx} α
-
-are ``β = (K^z)⁻¹ K^{zx} α``; when ``K^z`` is singular (duplicated or
-linearly dependent vectors) the pseudo-inverse gives the minimiser of least
-norm, and a ridge ``(K^z + a I)⁻¹`` (``alpha=a``) trades a little error for
-stability.
-"""
+"""Optimal coefficients for a given reduced set, and the error it commits."""
 
 from __future__ import annotations
 
@@ -56,14 +45,12 @@ def optimal_coefficients(
 
     For fixed vectors :math:`z_1, \dots, z_p`, the coefficients minimising the
     error :math:`\rho_k = \|\Psi_k - \sum_j \beta_{kj} \phi(z_j)\|^2` are
-    (Schölkopf et al. 1999, Sec. V-B, Prop. 4)
 
     .. math:: \beta_k = (K^z + a I)^{+} K^{zx} \alpha_k,
 
-    with :math:`K^z_{jl} = k(z_j, z_l)` and :math:`K^{zx}_{ji} = k(z_j, x_i)`.
-    When :math:`K^z` is singular (duplicated or linearly dependent vectors)
-    the pseudo-inverse gives the minimiser of least norm, and a ridge
-    :math:`a > 0` (`alpha`) trades a little error for stability.
+    with :math:`K^z_{jl} = k(z_j, z_l)` and :math:`K^{zx}_{ji} = k(z_j, x_i)`;
+    for a singular :math:`K^z` the pseudo-inverse gives the minimiser of least
+    norm.
 
     Parameters
     ----------
@@ -72,8 +59,7 @@ def optimal_coefficients(
     vectors : array-like of shape (p, d)
         The reduced-set vectors :math:`z_j`.
     alpha : float, default=0
-        The ridge :math:`a \ge 0` added to the diagonal of :math:`K^z`; with
-        :math:`a = 0` a singular :math:`K^z` is handled by the pseudo-inverse.
+        The ridge :math:`a \ge 0` added to the diagonal of :math:`K^z`.
 
     Returns
     -------
@@ -82,10 +68,7 @@ def optimal_coefficients(
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-B, Prop. 4: the
-    optimal coefficients).
+    Schölkopf et al. (1999), Sec. V-B, Prop. 4.
 
     Examples
     --------
@@ -116,9 +99,7 @@ def approximation_error(
                = \alpha_k^\top K^x \alpha_k + \beta_k^\top K^z \beta_k
                  - 2 \beta_k^\top K^{zx} \alpha_k,
 
-    computed through the kernel alone (Schölkopf et al. 1999, Sec. V), with
-    :math:`K^x_{il} = k(x_i, x_l)`, :math:`K^z_{jl} = k(z_j, z_l)` and
-    :math:`K^{zx}_{ji} = k(z_j, x_i)`.
+    computed through the kernel alone (:math:`K^x_{il} = k(x_i, x_l)`, ...).
 
     Parameters
     ----------
@@ -141,10 +122,7 @@ def approximation_error(
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-A: the error of
-    a reduced set, computed through the kernel).
+    Schölkopf et al. (1999), Sec. V-A.
 
     Examples
     --------

@@ -1,7 +1,4 @@
-"""Reduced-set construction: new vectors built one at a time as pre-images of
-the residual (Schölkopf et al. 1999, Sec. V-D), with an optional second phase
-of joint gradient descent on all vectors (Burges 1996).
-"""
+"""Reduced-set construction: new vectors as pre-images of the residual."""
 
 from __future__ import annotations
 
@@ -203,19 +200,15 @@ def construct(
 ) -> ReducedSetResult:
     r"""Construct a reduced set of new vectors, one at a time, as pre-images.
 
-    Vectors are added one at a time (Schölkopf et al. 1999, Sec. V-D). With
-    the current approximation :math:`\Psi' = \sum_j \beta_j \phi(z_j)`, the
+    With the current approximation :math:`\Psi' = \sum_j \beta_j \phi(z_j)`, the
     next vector is a pre-image of the residual :math:`R = \Psi - \Psi'`
     maximising the error it removes,
 
     .. math:: \max_z \; \frac{\langle R, \phi(z) \rangle^2}{k(z, z)},
 
-    found by the fixed-point iteration of Sec. IV-B (radial and dot-product
-    kernels) or gradient descent from several starts; then all coefficients
-    are refitted with Prop. 4 (:func:`optimal_coefficients`). The optional
-    second phase minimises the error jointly over all vectors, with the
-    coefficients kept optimal (the global gradient descent on
-    :math:`(z, \beta)` of Burges 1996, with :math:`\beta` eliminated).
+    found from several starts; then all coefficients are refitted
+    (:func:`optimal_coefficients`). The optional second phase minimises the
+    error jointly over all vectors, the coefficients kept optimal.
 
     Parameters
     ----------
@@ -225,10 +218,8 @@ def construct(
         Vectors to construct: per expansion (up to ``m * n_vectors`` in all),
         or in all when `shared`.
     shared : bool, default=False
-        Build one set for all m expansions: each step approximates the
-        residual of the expansion with the largest error, and all
-        coefficients are refitted over the common set. Without it each
-        expansion gets its own vectors, concatenated.
+        One set for all m expansions, each step for the expansion with the
+        largest error; otherwise each gets its own vectors, concatenated.
     preimage_method : str, default="auto"
         The pre-image method that builds each vector: a method of
         :data:`~preimage.PREIMAGE_METHODS` that starts from given points and
@@ -236,9 +227,9 @@ def construct(
         the fixed point for radial and dot-product kernels and gradient
         descent otherwise.
     n_starts : int, default=6
-        Starts per vector: half at the support points whose images align best
-        with the residual, half at random support points. The best support
-        point itself is also a candidate, so no step does worse than selection.
+        Starts per vector: half at the support points best aligned with the
+        residual, half at random ones (the best support point is also a
+        candidate).
     max_iter : int, default=100
         Iterations of the pre-image method per start.
     phase2 : bool, default=False
@@ -257,28 +248,18 @@ def construct(
     Returns
     -------
     ReducedSetResult
-        ``history`` holds the error after each added vector (phase one);
-        ``info`` names the pre-image method and counts unconverged pre-image
-        runs and phase-two iterations.
+        ``history``: the error after each added vector; ``info``: the
+        pre-image method, unconverged runs and phase-two iterations.
 
     Warns
     -----
     ConvergenceWarning
-        When no start of some vector's pre-image converged in `max_iter`
-        iterations (the candidate removing the most error, or the best
-        support point, is kept), or when phase two stops at
-        `phase2_max_iter` (the vectors with the lower error are kept).
+        When no start of some vector converged in `max_iter` iterations, or
+        phase two stops at `phase2_max_iter`.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-D: reduced set
-    construction; Sec. IV-B: the fixed-point iteration).
-
-    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
-    International Conference on Machine Learning (ICML), 1996 (the reduced
-    set method and its second phase of joint gradient descent).
+    Schölkopf et al. (1999), Sec. V-D, Sec. IV-B. Burges (1996), the second phase.
 
     Examples
     --------

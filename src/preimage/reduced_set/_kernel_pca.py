@@ -1,11 +1,4 @@
-"""The principal axes of a fitted kernel PCA as feature-space expansions.
-
-A kernel PCA coordinate is a feature-space inner product plus a constant, so
-its principal axes are expansions over all N training points and every
-coordinate of a new point costs N kernel values; a reduced set of p ≪ N
-vectors makes it p (Schölkopf et al. 1999, Sec. V). This module reads the
-axes out of preimage's or scikit-learn's ``KernelPCA``.
-"""
+"""The principal axes of a fitted kernel PCA as feature-space expansions."""
 
 from typing import Any
 
@@ -22,8 +15,7 @@ __all__ = ["kernel_pca_expansion"]
 
 
 def _refuse(kpca, name):
-    """Neither kernel PCA: a NotFittedError for an unfitted estimator (it may
-    be a kernel PCA to be fitted), a TypeError otherwise."""
+    """Neither kernel PCA: NotFittedError for an unfitted estimator, else TypeError."""
     what = f"{name!r} must be a fitted preimage.KernelPCA or sklearn.decomposition.KernelPCA"
     if isinstance(kpca, BaseEstimator):
         try:
@@ -51,23 +43,16 @@ def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansio
     with the centred coefficients
     :math:`\bar\alpha_{ki} = \alpha_{ki} - \frac{1}{N} \sum_l \alpha_{kl}`
     and the feature-space mean :math:`\mu = \frac{1}{N} \sum_i \phi(x_i)`.
-    (For exact eigenvectors of the centred Gram matrix :math:`\alpha_k`
-    already sums to zero; centring it again removes the solver's rounding.)
-    A :class:`~preimage.KernelPCA` keeps its axes and
-    :math:`\langle V_k, \mu \rangle` when it is fitted (its ``fit_result_``),
-    which are used as they are: its axes are expansions over its support, the
-    training points or (with ``n_landmarks``) the landmarks. A reduced set of
-    these expansions makes every coordinate cost fewer kernel values
-    (Schölkopf et al. 1999, Sec. V).
+    A :class:`~preimage.KernelPCA`'s axes and :math:`\langle V_k, \mu \rangle`
+    (its ``fit_result_``) are used as they are, over its training points or
+    landmarks.
 
     Parameters
     ----------
     kpca : preimage.KernelPCA or sklearn.decomposition.KernelPCA, fitted
-        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'`` (a
-        preimage kernel object of those kinds is also accepted). preimage's
-        is recognised by what it holds: a
-        :class:`~preimage.kpca.KernelPCAResult` as ``fit_result_``, its
-        ``kernel_`` and support ``X_fit_``.
+        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'`` (or
+        a preimage kernel object); preimage's is recognised by its
+        ``fit_result_``, ``kernel_`` and ``X_fit_``.
     name : str, default="kpca"
         The argument an error names.
 
@@ -89,14 +74,7 @@ def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansio
 
     References
     ----------
-    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10(5), 1998 (kernel PCA and
-    its centring).
-
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced sets
-    of kernel PCA feature extractors).
+    Schölkopf et al. (1998). Schölkopf et al. (1999), Sec. V.
 
     Examples
     --------

@@ -24,9 +24,8 @@ class ReducedSetResult:
     .. math:: \Psi'_k = \sum_{j=1}^p \beta_{kj} \phi(z_j), \qquad p \ll n,
 
     so that evaluating :math:`\langle \Psi'_k, \phi(x) \rangle` costs p kernel
-    values instead of n (Schölkopf et al. 1999, Sec. V). Every reduced-set
-    method (:func:`reduce_expansion`) returns one; the parameters are kept as
-    attributes of the same names.
+    values instead of n. Every reduced-set method returns one; the parameters
+    are kept as attributes.
 
     Parameters
     ----------
@@ -62,10 +61,7 @@ class ReducedSetResult:
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods).
+    Schölkopf et al. (1999), Sec. V.
 
     Examples
     --------
@@ -123,9 +119,6 @@ class ReducedSetResult:
         r"""Evaluate the reduced expansions at points.
 
         .. math:: \langle \Psi'_k, \phi(x) \rangle = \sum_{j=1}^p \beta_{kj} k(z_j, x)
-
-        One kernel block :math:`k(X, Z)` of shape (n, p): this is where the
-        speed-up over the original expansion comes from.
 
         Parameters
         ----------

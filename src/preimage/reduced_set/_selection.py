@@ -1,10 +1,4 @@
-"""Reduced-set selection: keep a subset of the expansion's own points
-(Schölkopf et al. 1999, Sec. V-C).
-
-Both methods choose which support points to keep; the kept points then get
-the optimal coefficients of Prop. 4, so the selection is judged only by the
-subset it picks.
-"""
+"""Reduced-set selection: keep a subset of the expansion's own points."""
 
 from __future__ import annotations
 
@@ -86,11 +80,9 @@ def select_kpca(
 
     .. math:: \Big(\frac{\beta_n}{\gamma_n}\Big)^2 \lambda,
 
-    exactly zero along the null space of K (duplicated or linearly dependent
-    points) (Schölkopf et al. 1999, Sec. V-C.1). The point and eigenvector of
-    least cost are removed, the remaining coefficients refitted with Prop. 4
-    (:func:`optimal_coefficients`), and the step repeated until `n_vectors`
-    points remain.
+    zero along the null space of K. The point and eigenvector of least cost
+    are removed, the rest refitted (:func:`optimal_coefficients`), until
+    `n_vectors` points remain.
 
     Parameters
     ----------
@@ -100,29 +92,22 @@ def select_kpca(
         Points to keep: per expansion (up to ``m * n_vectors`` distinct points
         in all), or in all when `shared`.
     shared : bool, default=False
-        Select one subset for all m expansions (the removal cost summed over
-        them), so that the kernel values computed for one are reused by all.
-        Without it each expansion keeps its own subset, and a point kept by
-        several counts once.
+        One subset for all m expansions (the costs summed); otherwise one
+        each, a point kept by several counted once.
 
     Returns
     -------
     ReducedSetResult
-        ``support_indices`` are the kept rows of ``expansion.support``;
-        ``info["removal_order"]`` lists, per group, the removed rows in order,
-        so that the subset of any larger size is known from the one run.
+        ``support_indices``: the kept rows of ``expansion.support``;
+        ``info["removal_order"]``: per group, the removed rows in order.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-C.1: selection
-    via kernel PCA; Sec. V-B, Prop. 4: the refit).
+    Schölkopf et al. (1999), Sec. V-C.1, Sec. V-B, Prop. 4.
 
     Examples
     --------
-    A duplicated point is removed at no cost, its coefficient moved to its
-    copy:
+    A duplicated point is removed at no cost:
 
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
@@ -237,11 +222,9 @@ def select_l1(
         \min_\beta \; \Big\|\sum_i (\alpha_i - \beta_i) \phi(x_i)\Big\|^2
         + \lambda \sum_i c_i |\beta_i|
 
-    (Schölkopf et al. 1999, Sec. V-C.2). The points with non-zero
-    :math:`\beta_i` are kept and their coefficients refitted with Prop. 4
-    (:func:`optimal_coefficients`). The quadratic program is solved by
-    scikit-learn's coordinate descent (:func:`sklearn.linear_model.lasso_path`)
-    after the change of variables :math:`K = L^\top L`,
+    The points with non-zero :math:`\beta_i` are kept and refitted
+    (:func:`optimal_coefficients`); solved as a Lasso
+    (:func:`sklearn.linear_model.lasso_path`) after :math:`K = L^\top L`,
     :math:`w_i = c_i \beta_i`.
 
     Parameters
@@ -249,26 +232,21 @@ def select_l1(
     expansion : FeatureExpansion
         The m expansions to approximate.
     n_vectors : int, optional
-        Points to keep (per expansion, up to ``m * n_vectors`` distinct points
-        in all, or in all when `shared`): the penalty is the largest on the
-        regularisation path that keeps this many, and ties at that penalty go
-        to the largest coefficients. Give this or `penalty`.
+        Points to keep (per expansion, or in all when `shared`): the largest
+        penalty on the path that keeps this many (ties to the largest
+        coefficients). Give this or `penalty`.
     penalty : float, optional
         The penalty :math:`\lambda > 0` itself; the number of points kept
         follows from it.
     weights : {"uniform", "inverse"} or array-like of shape (n,), default="uniform"
         The weights :math:`c_i`: 1, or :math:`c_i = \bar a / a_i` with
-        :math:`a_i = \max_k |\alpha_{ki}|` and :math:`\bar a` its mean over the
-        points, so that small coefficients are shrunk harder (the paper's
-        rationale for a sparser result); or positive weights, one per support
-        point.
+        :math:`a_i = \max_k |\alpha_{ki}|` and :math:`\bar a` its mean (small
+        coefficients shrunk harder), or positive weights, one per point.
     shared : bool, default=False
         One subset for all m expansions with the group penalty
         :math:`\lambda \sum_i c_i \|(\beta_{1i}, \dots, \beta_{mi})\|_2`
-        (scikit-learn's multi-task Lasso), so that a point used by one
-        expansion costs little for the others. The paper's multiclass penalty
-        (Sec. V-C.3) is :math:`\lambda \sum_i c_i \max_k |\beta_{ki}|` instead;
-        both vanish exactly when a point is unused by every expansion.
+        (a multi-task Lasso; the paper's is
+        :math:`\lambda \sum_i c_i \max_k |\beta_{ki}|`).
 
     Returns
     -------
@@ -282,10 +260,7 @@ def select_l1(
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-C.2: selection
-    via :math:`\ell_1` penalization; Sec. V-C.3: the multiclass case).
+    Schölkopf et al. (1999), Sec. V-C.2, Sec. V-C.3.
 
     Examples
     --------

@@ -1,13 +1,4 @@
-"""The thresholds of reduced machines, recomputed on the training set.
-
-"In all RS systems, the optimal SV threshold was recomputed on the training
-set" (Schölkopf et al. 1999, Sec. VI-B): once the weight vector Ψ of a
-machine is replaced by a reduced Ψ', the constant b is chosen again for the
-new decision values ``g(x_i) = ⟨Ψ', φ(x_i)⟩``: the b with the fewest training
-errors for a classifier, the b with the least ε-insensitive loss for a
-regressor. Both are exact minimisations of piecewise constant or piecewise
-linear functions of b, in O(n log n).
-"""
+"""Thresholds of reduced machines recomputed on the training set (Sec. VI-B)."""
 
 from __future__ import annotations
 
@@ -26,12 +17,8 @@ def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0
 
     .. math:: E(b) = \#\{i : y_i (g(x_i) + b) \le 0\},
 
-    is piecewise constant in b, changing only at :math:`b = -g(x_i)`; it is
-    smallest on one or more open intervals between consecutive such points.
-    Of those the one nearest `b0` (the SVM's own threshold) is taken, and b
-    is its midpoint, the point farthest from both neighbouring training
-    values: "in all RS systems, the optimal SV threshold was recomputed on
-    the training set" (Schölkopf et al. 1999, Sec. VI-B).
+    is piecewise constant in b, smallest on open intervals between the
+    points :math:`-g(x_i)`; b is the midpoint of the one nearest `b0`.
 
     Parameters
     ----------
@@ -45,27 +32,16 @@ def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0
     Returns
     -------
     float
-        The threshold b. An unbounded optimal interval has no midpoint: then
-        b is `b0` when it lies inside, otherwise the interval's finite end
-        moved outward by 1, the margin of a canonical SVM. With no samples,
-        `b0`.
-
-    Notes
-    -----
-    :math:`O(n \log n)`: one sort, then cumulative counts of positives and
-    negatives.
+        The threshold b; for an unbounded interval `b0` if inside, else its
+        finite end moved outward by 1; with no samples, `b0`.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. VI-B: the
-    threshold of every reduced-set machine recomputed on the training set).
+    Schölkopf et al. (1999), Sec. VI-B.
 
     Examples
     --------
-    The negative sample is at -2, the positives at -1, 1 and 3: every b in
-    (1, 2) separates them, and b is its midpoint.
+    Every b in (1, 2) separates the samples:
 
     >>> from preimage.reduced_set import classification_threshold
     >>> classification_threshold([-2.0, -1.0, 1.0, 3.0], [-1, 1, 1, 1], b0=0.0)
@@ -115,18 +91,9 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
         L(b) = \sum_i \max(0, |r_i - b| - \varepsilon), \qquad
         r_i = y_i - g(x_i),
 
-    the loss an SVR's threshold minimises once its weight vector is fixed
-    (Vapnik's :math:`\varepsilon`-insensitive loss; recomputed on the
-    training set as Schölkopf et al. 1999, Sec. VI-B, do for classifiers).
-
-    L is convex and piecewise linear with breakpoints
-    :math:`r_i \pm \varepsilon`; its right slope at b is
-    :math:`\#\{i : r_i + \varepsilon \le b\} - \#\{i : r_i - \varepsilon > b\}`,
-    an integer count, so the minimisers, the b with a left slope
-    :math:`\le 0` and a right slope :math:`\ge 0`, are found exactly by
-    binary search in the sorted breakpoints, in :math:`O(n \log n)`. They
-    form an interval [lo, hi] between two breakpoints; its midpoint is
-    returned.
+    convex and piecewise linear with breakpoints :math:`r_i \pm \varepsilon`:
+    its minimisers, found exactly by binary search on the slopes, form an
+    interval whose midpoint is returned.
 
     Parameters
     ----------
@@ -147,13 +114,7 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
 
     References
     ----------
-    V. N. Vapnik. The Nature of Statistical Learning Theory. Springer, 1995
-    (the :math:`\varepsilon`-insensitive loss).
-
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. VI-B: the
-    thresholds of reduced-set machines recomputed on the training set).
+    Vapnik (1995). Schölkopf et al. (1999), Sec. VI-B.
 
     Examples
     --------
