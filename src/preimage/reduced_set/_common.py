@@ -77,23 +77,19 @@ def combine(expansion, parts, method, info):
     m = expansion.n_expansions
     norm2 = expansion.norm2()
     error = np.zeros(m)
-    selection = all(part[6] is not None for part in parts)
-    if selection:
+    if all(part[6] is not None for part in parts):  # selection
         indices = np.unique(np.concatenate([part[6] for part in parts]))
         vectors = expansion.support[indices]
-        coef = np.zeros((m, indices.size))
-        for rows, _, B, err, _, _, idx in parts:
-            coef[np.ix_(rows, np.searchsorted(indices, idx))] = B
-            error[rows] = err
+        columns = [np.searchsorted(indices, part[6]) for part in parts]
     else:
         indices = None
         vectors = np.vstack([part[1] for part in parts])
-        coef = np.zeros((m, vectors.shape[0]))
-        start = 0
-        for rows, Z, B, err, _, _, _ in parts:
-            coef[rows, start : start + Z.shape[0]] = B
-            error[rows] = err
-            start += Z.shape[0]
+        ends = np.cumsum([part[1].shape[0] for part in parts])
+        columns = [np.arange(end - part[1].shape[0], end) for part, end in zip(parts, ends)]
+    coef = np.zeros((m, vectors.shape[0]))
+    for (rows, _, B, err, *_), cols in zip(parts, columns):
+        coef[np.ix_(rows, cols)] = B
+        error[rows] = err
     # The history on a common axis of counts: each group at the count nearest
     # from its own run (a group that stopped early keeps its last error).
     counts = np.unique(np.concatenate([part[4] for part in parts]))
@@ -107,14 +103,7 @@ def combine(expansion, parts, method, info):
         finite(values, "'expansion'")
     # ρ ≥ 0 (a kernel that is not positive definite can make ‖Ψ‖² < 0).
     error, hist = np.maximum(error, 0.0), np.maximum(hist, 0.0)
+    history = {"n_vectors": counts, "error": hist}
     return ReducedSetResult(
-        vectors,
-        coef,
-        expansion.kernel,
-        error,
-        norm2,
-        method,
-        indices,
-        {"n_vectors": counts, "error": hist},
-        info,
+        vectors, coef, expansion.kernel, error, norm2, method, indices, history, info
     )

@@ -97,12 +97,8 @@ class ReducedSetResult:
     @property
     def relative_error(self) -> np.ndarray:
         r"""The relative errors :math:`\rho_k / \|\Psi_k\|^2` (0 for a zero expansion)."""
-        return np.divide(
-            self.error,
-            self.norm2,
-            out=np.zeros_like(self.error, dtype=float),
-            where=self.norm2 > 0,
-        )
+        zero = np.zeros_like(self.error, dtype=float)
+        return np.divide(self.error, self.norm2, out=zero, where=self.norm2 > 0)
 
     def expansion(self) -> FeatureExpansion:
         r"""Return the reduced expansions :math:`\Psi'_k`.

@@ -196,8 +196,8 @@ class SVMExpansion:
         return b
 
 
-def _svc_expansion(model, name):
-    """One-vs-one expansions of an ``SVC``, in libsvm's order.
+def _ovo_coef(model):
+    """An ``SVC``'s machines as ``(coef, kind, pairs)``, in libsvm's order.
 
     libsvm groups the support vectors by class and keeps, for the pair
     (i, j), i < j, the coefficients of class i's vectors in row j - 1 of
@@ -205,31 +205,17 @@ def _svc_expansion(model, name):
     (0, 2), ..., (1, 2), ... as ``intercept_`` does. For two classes
     scikit-learn's public sign is kept: a positive value means ``classes_[1]``.
     """
-    support, dual, n_classes = (
-        dense(model.support_vectors_),
-        dense(model.dual_coef_),
-        len(model.classes_),
-    )
+    dual, n_classes = dense(model.dual_coef_), len(model.classes_)
     if n_classes == 2:
-        coef, kind, pairs = dual.copy(), "binary", [[1, 0]]
-    else:
-        starts = np.concatenate([[0], np.cumsum(model.n_support_)])
-        pairs = list(combinations(range(n_classes), 2))
-        coef = np.zeros((len(pairs), support.shape[0]))
-        for k, (i, j) in enumerate(pairs):
-            si, sj = slice(starts[i], starts[i + 1]), slice(starts[j], starts[j + 1])
-            coef[k, si] = dual[j - 1, si]
-            coef[k, sj] = dual[i, sj]
-        kind = "ovo"
-    return SVMExpansion(
-        FeatureExpansion(coef, support, svm_kernel(model, name)),
-        np.asarray(model.intercept_, float).copy(),
-        kind,
-        model.classes_,
-        np.array(pairs),
-        decision_function_shape=model.decision_function_shape,
-        break_ties=model.break_ties,
-    )
+        return dual.copy(), "binary", [[1, 0]]
+    starts = np.concatenate([[0], np.cumsum(model.n_support_)])
+    pairs = list(combinations(range(n_classes), 2))
+    coef = np.zeros((len(pairs), dual.shape[1]))
+    for k, (i, j) in enumerate(pairs):
+        si, sj = slice(starts[i], starts[i + 1]), slice(starts[j], starts[j + 1])
+        coef[k, si] = dual[j - 1, si]
+        coef[k, sj] = dual[i, sj]
+    return coef, "ovo", pairs
 
 
 def _ovr_expansion(model, name):
@@ -259,23 +245,15 @@ def _ovr_expansion(model, name):
             f"{name!r} has binary SVCs with different kernels {kernels}; one "
             "reduced set needs one kernel"
         )
-    stacked = np.vstack(supports)
-    # Support vectors shared by several machines (the same training point)
-    # appear once; coefficients of identical points add up.
-    support, inverse = np.unique(stacked, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
-    coef = np.zeros((len(supports), support.shape[0]))
-    start = 0
-    for k, dual in enumerate(duals):
-        np.add.at(coef[k], inverse[start : start + dual.size], dual)
-        start += dual.size
-    classes = model.classes_
-    if len(classes) == 2:
-        pairs = np.array([[1, 0]])
-    else:
-        pairs = np.column_stack([np.arange(len(classes)), np.full(len(classes), -1)])
+    # A support vector of several machines appears once; coefficients add up.
+    support, inverse = np.unique(np.vstack(supports), axis=0, return_inverse=True)
+    machine = np.repeat(np.arange(len(duals)), [dual.size for dual in duals])
+    coef = np.zeros((len(duals), support.shape[0]))
+    np.add.at(coef, (machine, inverse.ravel()), np.concatenate(duals))
+    c = len(model.classes_)
+    pairs = np.array([[1, 0]] if c == 2 else [[i, -1] for i in range(c)])
     expansion = FeatureExpansion(coef, support, kernels[0])
-    return SVMExpansion(expansion, np.array(intercepts), "ovr", classes, pairs)
+    return SVMExpansion(expansion, np.array(intercepts), "ovr", model.classes_, pairs)
 
 
 def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -> SVMExpansion:
@@ -346,14 +324,18 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
         )
     if isinstance(model, OneVsRestClassifier):
         return _ovr_expansion(model, name)
-    if isinstance(model, SVC):
-        return _svc_expansion(model, name)
-    expansion = FeatureExpansion(
-        dense(model.dual_coef_), dense(model.support_vectors_), svm_kernel(model, name)
-    )
+    support, kernel = dense(model.support_vectors_), svm_kernel(model, name)
+    intercept = np.asarray(model.intercept_, float).copy()
+    if isinstance(model, SVR):
+        expansion = FeatureExpansion(dense(model.dual_coef_), support, kernel)
+        return SVMExpansion(expansion, intercept, "regression", epsilon=float(model.epsilon))
+    coef, kind, pairs = _ovo_coef(model)
     return SVMExpansion(
-        expansion,
-        np.asarray(model.intercept_, float).copy(),
-        "regression",
-        epsilon=float(model.epsilon),
+        FeatureExpansion(coef, support, kernel),
+        intercept,
+        kind,
+        model.classes_,
+        np.array(pairs),
+        decision_function_shape=model.decision_function_shape,
+        break_ties=model.break_ties,
     )

@@ -134,16 +134,9 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
     n = r.size
     breaks = np.concatenate([lower, upper])
 
-    def right_slope(b):
-        return np.searchsorted(upper, b, side="right") - (
-            n - np.searchsorted(lower, b, side="right")
-        )
+    def slope(side):  # at every breakpoint, from the right or the left
+        return np.searchsorted(upper, breaks, side) - (n - np.searchsorted(lower, breaks, side))
 
-    def left_slope(b):
-        return np.searchsorted(upper, b, side="left") - (
-            n - np.searchsorted(lower, b, side="left")
-        )
-
-    lo = breaks[right_slope(breaks) >= 0].min()
-    hi = breaks[left_slope(breaks) <= 0].max()
+    lo = breaks[slope("right") >= 0].min()
+    hi = breaks[slope("left") <= 0].max()
     return float((lo + hi) / 2)
