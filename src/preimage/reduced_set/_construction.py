@@ -23,14 +23,6 @@ from preimage.solvers import PREIMAGE_METHODS, make_solver
 __all__ = ["construct"]
 
 
-def _preimage_methods():
-    """The registered pre-image methods a construction can use: those that
-    start from given points (every vector is searched from several starts)
-    and learn nothing from the support (the residual's support grows with
-    every vector)."""
-    return [name for name, cls in PREIMAGE_METHODS.items() if cls.uses_starts and not cls.learns]
-
-
 def _preimage_solver(preimage_method, kernel, X, max_iter, rng):
     """The solver that builds each vector, fitted (its kernel checked) once."""
     if preimage_method == "auto":
@@ -278,14 +270,11 @@ def construct(
     """
     expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
     kernel = expansion.kernel
-    methods = _preimage_methods()
-    if not (
-        preimage_method == "auto"
-        or (isinstance(preimage_method, str) and preimage_method in methods)
-    ):
-        raise ValueError(
-            f"'preimage_method' must be one of {['auto'] + methods}, got {preimage_method!r}"
-        )
+    # Pre-image methods that start from given points and learn nothing from
+    # the support (the residual's support grows with every vector).
+    methods = ["auto"] + [n for n, c in PREIMAGE_METHODS.items() if c.uses_starts and not c.learns]
+    if preimage_method not in methods:
+        raise ValueError(f"'preimage_method' must be one of {methods}, got {preimage_method!r}")
     if phase2 and not kernel.differentiable:
         raise ValueError(
             f"phase two of the construction needs gradients, and {type(kernel).__name__} "
@@ -335,14 +324,6 @@ def construct(
             "was kept; raise 'max_iter'",
             ConvergenceWarning,
         )
-    return combine(
-        expansion,
-        parts,
-        "construction",
-        {
-            "preimage_method": preimage_method,
-            "unconverged_starts": unconverged,
-            "phase2_iterations": phase2_iter,
-            "shared": shared,
-        },
-    )
+    info = {"preimage_method": preimage_method, "unconverged_starts": unconverged}
+    info.update(phase2_iterations=phase2_iter, shared=shared)
+    return combine(expansion, parts, "construction", info)

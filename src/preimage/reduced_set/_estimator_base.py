@@ -93,15 +93,9 @@ class BaseReducedExpansion(BaseEstimator):
                     f"'method_params' must not hold {key!r}; it is a "
                     f"parameter of {type(self).__name__}"
                 )
+        options.update(shared=self.shared, random_state=self.random_state)
         warn_if_indefinite(expansion.kernel)
-        return reduce_expansion(
-            expansion,
-            self.n_vectors,
-            method=self.method,
-            shared=self.shared,
-            random_state=self.random_state,
-            **options,
-        )
+        return reduce_expansion(expansion, self.n_vectors, self.method, **options)
 
     def _set_reduced(self, reduced, intercept, expansion, model):
         """Keep the reduction of `expansion` with the constants `intercept`."""

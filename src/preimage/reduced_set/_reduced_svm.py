@@ -19,27 +19,19 @@ from preimage.reduced_set._sklearn_svm import svm_expansion
 __all__ = ["reduce_svm", "ReducedSVC", "ReducedSVR"]
 
 
-def ovo_to_ovr_decision(dec, n_classes):
-    """libsvm's one-vs-one values in scikit-learn's one-vs-rest shape: votes (a
-    value of 0 votes for the first class) plus the confidence squashed into
-    (-1/3, 1/3), so that it breaks ties between vote counts only."""
+def ovo_votes(dec, n_classes, zero_to_first):
+    """The votes and confidence sums of the classes from one-vs-one values in
+    libsvm's order; a value of 0 votes for the first class of its pair in
+    scikit-learn's one-vs-rest shape, for the second in libsvm's votes."""
+    first = dec >= 0 if zero_to_first else dec > 0
     votes = np.zeros((dec.shape[0], n_classes))
     confidence = np.zeros((dec.shape[0], n_classes))
     for k, (i, j) in enumerate(combinations(range(n_classes), 2)):
         confidence[:, i] += dec[:, k]
         confidence[:, j] -= dec[:, k]
-        votes[:, i] += dec[:, k] >= 0
-        votes[:, j] += dec[:, k] < 0
-    return votes + confidence / (3 * (np.abs(confidence) + 1))
-
-
-def ovo_votes(dec, n_classes):
-    """libsvm's one-vs-one votes (a value of 0 votes for the second class)."""
-    votes = np.zeros((dec.shape[0], n_classes), dtype=int)
-    for k, (i, j) in enumerate(combinations(range(n_classes), 2)):
-        votes[:, i] += dec[:, k] > 0
-        votes[:, j] += dec[:, k] <= 0
-    return votes
+        votes[:, i] += first[:, k]
+        votes[:, j] += ~first[:, k]
+    return votes, confidence
 
 
 def _check_training_data(X, y, machines):
@@ -377,6 +369,12 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         self.kind_ = machines.kind
         self.pairs_ = machines.pairs
 
+    def _ovr_shape(self, dec):
+        """scikit-learn's one-vs-rest shape: votes plus the confidence squashed
+        into (-1/3, 1/3), which breaks ties between vote counts only."""
+        votes, confidence = ovo_votes(dec, len(self.classes_), zero_to_first=True)
+        return votes + confidence / (3 * (np.abs(confidence) + 1))
+
     def _check_shape(self):
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise ValueError(
@@ -406,7 +404,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         if self.kind_ == "ovo":
             self._check_shape()
             if self.decision_function_shape == "ovr":
-                return ovo_to_ovr_decision(dec, len(self.classes_))
+                return self._ovr_shape(dec)
         return dec
 
     def predict(self, X: MatrixLike) -> np.ndarray:
@@ -426,20 +424,19 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
             The predicted class labels.
         """
         dec = self._decision_values(X)
-        if self.kind_ == "binary":
-            # libsvm's vote goes to classes_[0] only for a strictly positive
-            # internal value, which scikit-learn reports negated.
-            return self.classes_[(dec[:, 0] >= 0).astype(int)]
-        if dec.shape[1] == 1:  # one-vs-rest over two classes
-            return self.classes_[(dec[:, 0] > 0).astype(int)]
+        if dec.shape[1] == 1:  # binary SVC (whose libsvm vote goes to classes_[0]
+            # only for a strictly positive internal value, reported negated) or
+            # one-vs-rest over two classes
+            return self.classes_[(dec[:, 0] >= 0 if self.kind_ == "binary" else dec[:, 0] > 0) * 1]
         if self.kind_ == "ovr":
             return self.classes_[np.argmax(dec, axis=1)]
         self._check_shape()
-        if self.break_ties and self.decision_function_shape == "ovr":
-            return self.classes_[np.argmax(ovo_to_ovr_decision(dec, len(self.classes_)), axis=1)]
-        if self.break_ties:
+        if self.break_ties and self.decision_function_shape == "ovo":
             raise ValueError("'break_ties' must be False when decision_function_shape is 'ovo'")
-        return self.classes_[np.argmax(ovo_votes(dec, len(self.classes_)), axis=1)]
+        if self.break_ties:
+            return self.classes_[np.argmax(self._ovr_shape(dec), axis=1)]
+        votes = ovo_votes(dec, len(self.classes_), zero_to_first=False)[0]
+        return self.classes_[np.argmax(votes, axis=1)]
 
 
 @fill_doc
