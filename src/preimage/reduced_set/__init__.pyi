@@ -1,13 +1,16 @@
 from ._coefficients import approximation_error, optimal_coefficients
 from ._construction import construct
-from ._kernel_pca import kernel_pca_expansion
-from ._reduced_kpca import ReducedKernelPCA, reduce_kernel_pca
+from ._reduced_kpca import ReducedKernelPCA, kernel_pca_expansion, reduce_kernel_pca
 from ._reduced_svm import ReducedSVC, ReducedSVR, reduce_svm
 from ._registry import REDUCED_SET_METHODS, reduce_expansion
 from ._result import ReducedSetResult
 from ._selection import select_kpca, select_l1
-from ._sklearn_svm import SVMExpansion, svm_expansion
-from ._thresholds import classification_threshold, epsilon_insensitive_threshold
+from ._sklearn_svm import (
+    SVMExpansion,
+    classification_threshold,
+    epsilon_insensitive_threshold,
+    svm_expansion,
+)
 
 __all__ = [
     "REDUCED_SET_METHODS",

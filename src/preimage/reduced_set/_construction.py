@@ -15,8 +15,7 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import ConvergenceWarning
 from preimage.kernels import DotProductKernel, RadialKernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.reduced_set._coefficients import _error, _solve
-from preimage.reduced_set._common import check_reduction, combine, groups
+from preimage.reduced_set._coefficients import _error, _solve, check_reduction, combine, groups
 from preimage.reduced_set._result import ReducedSetResult
 from preimage.solvers import PREIMAGE_METHODS, make_solver
 

@@ -12,8 +12,7 @@ from sklearn.utils._param_validation import HasMethods, StrOptions
 
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike
 from preimage._utils.validation import check_array_2d, validate_estimator_input
-from preimage.reduced_set._docs import fill_doc
-from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input
+from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input, fill_doc
 from preimage.reduced_set._sklearn_svm import svm_expansion
 
 __all__ = ["reduce_svm", "ReducedSVC", "ReducedSVR"]

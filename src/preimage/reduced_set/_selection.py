@@ -9,8 +9,13 @@ from sklearn.linear_model import Lasso, MultiTaskLasso, lasso_path
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.reduced_set._coefficients import _error
-from preimage.reduced_set._common import check_reduction, combine, groups, support_gram
+from preimage.reduced_set._coefficients import (
+    _error,
+    check_reduction,
+    combine,
+    groups,
+    support_gram,
+)
 from preimage.reduced_set._result import ReducedSetResult
 
 __all__ = ["select_kpca", "select_l1"]
