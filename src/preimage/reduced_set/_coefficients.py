@@ -19,8 +19,6 @@ from preimage._utils.validation import (
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.reduced_set._result import ReducedSetResult
 
-__all__ = ["optimal_coefficients", "approximation_error"]
-
 
 def reducible(expansion, *, norm=False):
     """The expansion, with a kernel and support points (the toolkit's
@@ -71,9 +69,12 @@ def support_gram(expansion, copies=3):
 
 
 def groups(expansion, shared):
-    """The rows of coef reduced together: all of them, or one at a time."""
+    """``(rows, A, S)`` of the rows of coef reduced together (all of them, or one
+    at a time): the rows, their coefficients and the support points they use."""
     m = expansion.n_expansions
-    return [np.arange(m)] if shared else [np.array([k]) for k in range(m)]
+    for rows in [np.arange(m)] if shared else [np.array([k]) for k in range(m)]:
+        A = expansion.coef[rows]
+        yield rows, A, np.flatnonzero(np.any(A != 0, axis=0))
 
 
 def combine(expansion, parts, method, info):

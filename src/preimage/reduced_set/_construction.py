@@ -19,8 +19,6 @@ from preimage.reduced_set._coefficients import _error, _solve, check_reduction, 
 from preimage.reduced_set._result import ReducedSetResult
 from preimage.solvers import PREIMAGE_METHODS, make_solver
 
-__all__ = ["construct"]
-
 
 def _preimage_solver(preimage_method, kernel, X, max_iter, rng):
     """The solver that builds each vector, fitted (its kernel checked) once."""
@@ -291,11 +289,10 @@ def construct(
     preimage_method, solver = _preimage_solver(preimage_method, kernel, X, max_iter, rng)
     norm2 = expansion.norm2()
     parts, unconverged, stuck, phase2_iter = [], 0, 0, 0
-    for rows in groups(expansion, shared):
+    for rows, A, used in groups(expansion, shared):
         # Only the points these expansions use (a one-vs-rest machine uses its
         # own support vectors out of the union of all machines').
-        used = np.flatnonzero(np.any(expansion.coef[rows] != 0, axis=0))
-        A, X_used = expansion.coef[np.ix_(rows, used)], X[used]
+        A, X_used = A[:, used], X[used]
         if used.size == 0:  # zero expansions need no vectors
             parts.append(
                 (rows, X[:0], np.zeros((rows.size, 0)), norm2[rows], [0], [norm2[rows]], None)

@@ -18,9 +18,6 @@ from preimage.exceptions import NumericalWarning
 from preimage.kernels import SigmoidKernel
 from preimage.reduced_set import REDUCED_SET_METHODS, reduce_expansion
 
-__all__ = ["BaseReducedExpansion", "dense_input"]
-
-
 DOCS = {
     "method": r"""method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
         The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).""",
@@ -44,8 +41,6 @@ DOCS = {
         The original machines' thresholds.
     threshold_recomputed_ : bool
         Whether the thresholds were recomputed on a training set.""",
-    "svm_references": """Schölkopf et al. (1999), Sec. V, Sec. VI-B. Burges (1996).""",
-    "kpca_references": """Schölkopf et al. (1999), Sec. V. Schölkopf et al. (1998).""",
 }
 
 

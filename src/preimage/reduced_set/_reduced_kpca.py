@@ -25,8 +25,6 @@ from preimage.kpca._fit import KernelPCAResult
 from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input, fill_doc
 from preimage.reduced_set._sklearn_svm import check_fitted, dense, kernel_from_sklearn
 
-__all__ = ["kernel_pca_expansion", "reduce_kernel_pca", "ReducedKernelPCA"]
-
 
 def _refuse(kpca, name):
     """Neither kernel PCA: NotFittedError for an unfitted estimator, else TypeError."""
@@ -175,7 +173,7 @@ def reduce_kernel_pca(
 
     References
     ----------
-    %(kpca_references)s
+    Schölkopf et al. (1999), Sec. V. Schölkopf et al. (1998).
 
     Examples
     --------
@@ -239,7 +237,7 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
 
     References
     ----------
-    %(kpca_references)s
+    Schölkopf et al. (1999), Sec. V. Schölkopf et al. (1998).
 
     Examples
     --------

@@ -15,8 +15,6 @@ from preimage._utils.validation import check_array_2d, validate_estimator_input
 from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input, fill_doc
 from preimage.reduced_set._sklearn_svm import svm_expansion
 
-__all__ = ["reduce_svm", "ReducedSVC", "ReducedSVR"]
-
 
 def ovo_votes(dec, n_classes, zero_to_first):
     """The votes and confidence sums of the classes from one-vs-one values in
@@ -163,7 +161,7 @@ def reduce_svm(
 
     References
     ----------
-    %(svm_references)s
+    Schölkopf et al. (1999), Sec. V, Sec. VI-B. Burges (1996).
 
     Examples
     --------
@@ -313,7 +311,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
 
     References
     ----------
-    %(svm_references)s
+    Schölkopf et al. (1999), Sec. V, Sec. VI-B. Burges (1996).
 
     Examples
     --------
@@ -480,7 +478,7 @@ class ReducedSVR(RegressorMixin, _ReducedMachine):
 
     References
     ----------
-    %(svm_references)s
+    Schölkopf et al. (1999), Sec. V, Sec. VI-B. Burges (1996).
 
     Examples
     --------

@@ -11,8 +11,6 @@ from preimage.reduced_set._construction import construct
 from preimage.reduced_set._result import ReducedSetResult
 from preimage.reduced_set._selection import select_kpca, select_l1
 
-__all__ = ["REDUCED_SET_METHODS", "reduce_expansion"]
-
 #: Every reduced-set method, by name: the function that implements it.
 REDUCED_SET_METHODS: MappingProxyType[str, Callable[..., ReducedSetResult]]
 REDUCED_SET_METHODS = MappingProxyType(

@@ -12,8 +12,6 @@ from preimage._utils.validation import check_array_2d, refuse_overflow
 from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
 
-__all__ = ["ReducedSetResult"]
-
 
 @dataclass
 class ReducedSetResult:

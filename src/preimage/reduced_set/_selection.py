@@ -18,8 +18,6 @@ from preimage.reduced_set._coefficients import (
 )
 from preimage.reduced_set._result import ReducedSetResult
 
-__all__ = ["select_kpca", "select_l1"]
-
 
 def _eigh(K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Eigendecomposition of a symmetric matrix, also of an empty one."""
@@ -127,9 +125,7 @@ def select_kpca(
     expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
     K = support_gram(expansion)
     parts, order = [], []
-    for rows in groups(expansion, shared):
-        A = expansion.coef[rows]
-        S = np.flatnonzero(np.any(A != 0, axis=0))
+    for rows, A, S in groups(expansion, shared):
         S, B, err, counts, errors, removed = _kpca_path(K, A, S, n_vectors)
         parts.append((rows, None, B, err, counts, errors, S))
         order.append(np.array(removed, dtype=int))
@@ -288,9 +284,7 @@ def select_l1(
     expansion, n_keep = check_reduction(expansion, 1 if n_vectors is None else n_vectors, shared)
     K = support_gram(expansion)
     parts, penalties = [], []
-    for rows in groups(expansion, shared):
-        A = expansion.coef[rows]
-        S = np.flatnonzero(np.any(A != 0, axis=0))
+    for rows, A, S in groups(expansion, shared):
         c = _l1_weights(weights, A, S)
         kept, lam = _l1_subset(K, A, S, n_keep, penalty, c)
         penalties.append(lam)
@@ -300,9 +294,5 @@ def select_l1(
         B = A[:, kept] if kept.size == S.size else _pinv_eigh(*_eigh(K_kk), C).T
         err = _error(expansion.norm2()[rows], B, K_kk, C)
         parts.append((rows, None, B, err, [kept.size], [err], kept))
-    return combine(
-        expansion,
-        parts,
-        "selection_l1",
-        {"penalty": np.array(penalties), "weights": weights, "shared": shared},
-    )
+    info = {"penalty": np.array(penalties), "weights": weights, "shared": shared}
+    return combine(expansion, parts, "selection_l1", info)

@@ -22,13 +22,6 @@ if TYPE_CHECKING:
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.svm import SVC, SVR
 
-__all__ = [
-    "SVMExpansion",
-    "classification_threshold",
-    "epsilon_insensitive_threshold",
-    "svm_expansion",
-]
-
 
 def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0.0) -> float:
     r"""Return the threshold with the fewest training errors.
