@@ -25,7 +25,9 @@ DOCS = {
         Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
     random_state : None, int or Generator, default=None
         Random starts of the construction (the selections are deterministic).""",
-    "attributes": r"""vectors_ : ndarray of shape (p, n_features)
+    "attributes": r"""dual_coef_ : ndarray of shape (m, p)
+        The coefficients :math:`\beta_{kj}` of the m machines or components.
+    vectors_ : ndarray of shape (p, n_features)
         The reduced-set vectors :math:`z_j`.
     reduced_set_ : ReducedSetResult
         The reduction, with its history.
@@ -33,6 +35,11 @@ DOCS = {
         :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2`, one per machine or component.
     relative_error_ : ndarray of shape (m,)
         :math:`\rho_k / \|\Psi_k\|^2`.
+    n_vectors_ : int
+        p, the kernel values each decision or coordinate costs.
+    original_n_support_ : int
+        The points the original expansions are over: support vectors (their
+        union for one-vs-rest), or a kernel PCA's training points or landmarks.
     kernel_ : Kernel
         The kernel.
     n_features_in_ : int

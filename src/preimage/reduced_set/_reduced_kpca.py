@@ -42,22 +42,18 @@ def _refuse(kpca, name):
 def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansion, np.ndarray]:
     r"""Return the principal axes of a fitted kernel PCA as expansions, with intercepts.
 
-    A kernel PCA coordinate is :math:`\beta_k(x) = \alpha_k^\top \tilde k_x`
-    with the centred kernel row :math:`\tilde k_x = H (k_x - K \mathbf{1} / N)`,
-    :math:`H = I - \mathbf{1} \mathbf{1}^\top / N`. Since H is symmetric,
-    :math:`\beta_k(x) = (H \alpha_k)^\top (k_x - K \mathbf{1} / N)`, that is
+    A kernel PCA coordinate, :math:`\alpha_k^\top` times the centred kernel row
+    :math:`H (k_x - K \mathbf{1} / N)` with :math:`H = I - \mathbf{1} \mathbf{1}^\top / N`,
+    is
 
     .. math::
         \beta_k(x) = \langle \Psi_k, \phi(x) \rangle + c_k, \qquad
         \Psi_k = \sum_{i=1}^N \bar\alpha_{ki} \phi(x_i), \qquad
         c_k = -\bar\alpha_k^\top K \mathbf{1} / N = -\langle \Psi_k, \mu \rangle,
 
-    with the centred coefficients
-    :math:`\bar\alpha_{ki} = \alpha_{ki} - \frac{1}{N} \sum_l \alpha_{kl}`
-    and the feature-space mean :math:`\mu = \frac{1}{N} \sum_i \phi(x_i)`.
-    A :class:`~preimage.KernelPCA`'s axes and :math:`\langle V_k, \mu \rangle`
-    (its ``fit_result_``) are used as they are, over its training points or
-    landmarks.
+    with :math:`\bar\alpha_k = H \alpha_k` and the feature-space mean
+    :math:`\mu`. A :class:`~preimage.KernelPCA`'s axes (over its training
+    points or landmarks) and means are used as its ``fit_result_`` holds them.
 
     Parameters
     ----------
@@ -96,8 +92,6 @@ def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansio
     >>> X = np.random.default_rng(0).normal(size=(20, 2))
     >>> kpca = KernelPCA(kernel="rbf", n_components=2, gamma=0.5).fit(X)
     >>> axes, c = kernel_pca_expansion(kpca)
-    >>> axes.coef.shape, axes.norm2().round(6)          # two unit-norm axes
-    ((2, 20), array([1., 1.]))
     >>> bool(np.allclose(axes.cross(X[:3]).T + c, kpca.transform(X[:3])))
     True
     """
@@ -152,18 +146,14 @@ def reduce_kernel_pca(
     Parameters
     ----------
     kpca : preimage.KernelPCA or sklearn.decomposition.KernelPCA, fitted
-        The kernel PCA to reduce, with kernel ``'rbf'``, ``'poly'``,
-        ``'sigmoid'`` or ``'linear'``.
+        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``.
     n_vectors : int
-        Reduced-set size p: in total with ``shared=True`` (default: one kernel
-        block :math:`k(X, Z)` gives every coordinate), per component
-        otherwise.
+        Reduced-set size p: in total with `shared`, per component otherwise.
     %(method)s
     shared : bool, default=True
         One reduced set for all components, or one per component, pooled.
     **options
-        Passed to the method (``random_state``, ``n_starts``, ``phase2``,
-        ``penalty``, ...).
+        Passed to the method (``random_state``, ``n_starts``, ``penalty``, ...).
 
     Returns
     -------
@@ -198,42 +188,29 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
         \mathrm{transform}(x)_k = \sum_{j=1}^p \beta_{kj} k(z_j, x) + c_k
         \approx \mathrm{kpca.transform}(x)_k,
 
-    one kernel block :math:`k(X, Z)` with the p reduced vectors instead of
-    the N training points (see :func:`reduce_kernel_pca`, which makes one
-    from a kernel PCA fitted already; then `estimator` is None).
+    p kernel values instead of N (:func:`reduce_kernel_pca` makes one from a
+    kernel PCA fitted already).
 
     Parameters
     ----------
     estimator : preimage.KernelPCA or sklearn.decomposition.KernelPCA, default=None
-        The kernel PCA to fit and reduce, with kernel ``'rbf'``, ``'poly'``,
-        ``'sigmoid'`` or ``'linear'``; None is the papers' Gaussian kernel PCA,
-        ``preimage.KernelPCA(kernel="rbf", gamma="total_variance")``. It is
-        cloned and not kept after the reduction.
+        The kernel PCA to fit (a clone) and reduce; None is
+        ``preimage.KernelPCA(kernel="rbf", gamma="total_variance")``.
     n_vectors : int, default=10
-        Reduced-set size p: in total with ``shared=True``, per component
-        otherwise.
+        Reduced-set size p: in total with `shared`, per component otherwise.
     %(method)s
     shared : bool, default=True
-        One reduced set for all components (one kernel block gives every
-        coordinate), or one per component, pooled.
+        One reduced set for all components, or one per component, pooled.
     %(options)s
 
     Attributes
     ----------
-    dual_coef_ : ndarray of shape (n_components, p)
-        The coefficients :math:`\beta_{kj}`.
-    intercept_ : ndarray of shape (n_components,)
+    intercept_ : ndarray of shape (m,)
         :math:`c_k = -\langle \Psi_k, \mu \rangle`, the centring constant of
         each coordinate (:math:`\mu` the feature-space mean).
     %(attributes)s
-    n_vectors_ : int
-        The number p of reduced-set vectors in all: the kernel values a
-        transformed point costs.
     n_components_ : int
-        The number of coordinates.
-    original_n_support_ : int
-        The number of points the kernel PCA's axes are expanded over (its
-        training points or landmarks).
+        The number m of coordinates.
 
     References
     ----------

@@ -117,47 +117,35 @@ def reduce_svm(
     Parameters
     ----------
     model : SVC, SVR or OneVsRestClassifier of binary SVCs, fitted
-        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``. A
-        multiclass SVC is one-vs-one: its :math:`c(c - 1)/2` pairwise machines
-        share one set of support vectors; one-vs-rest machines are put over
-        the union of theirs.
+        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``; the
+        :math:`c(c - 1)/2` one-vs-one machines of a multiclass SVC share its
+        support vectors, one-vs-rest machines are put over the union of theirs.
     n_vectors : int
         Reduced-set size p: in total with ``shared=True``, the kernel values
-        every decision costs; per machine with ``shared=False``, which then
-        carries up to ``m * n_vectors`` vectors.
+        every decision costs; per machine otherwise.
     %(method)s
     X, y : array-like of shape (n_samples, n_features) and (n_samples,), optional
-        The training set. When given, every threshold is recomputed on it, as
-        the paper does (Sec. VI-B): a classifier machine takes the b with the
-        fewest training errors among its own samples (a one-vs-one pair those
-        of its two classes; see
-        :func:`~preimage.reduced_set.classification_threshold`), an SVR the b
-        with the least :math:`\varepsilon`-insensitive loss
-        (:func:`~preimage.reduced_set.epsilon_insensitive_threshold`).
-        Without them the original thresholds are kept.
+        The training set, on which every threshold is recomputed (Sec. VI-B;
+        :meth:`~preimage.reduced_set.SVMExpansion.thresholds`); without it the
+        original thresholds are kept.
     shared : bool, default=True
-        True: one set of `n_vectors` vectors serves all m machines of a
-        multiclass model, as the original's machines share its support
-        vectors. False: each machine is reduced on its own and the vectors
-        are pooled; refused when ``m * n_vectors`` is at least the original's
-        number of support vectors. The same for a single machine.
+        One set of `n_vectors` vectors for all m machines, as the original's
+        share its support vectors; or one per machine, pooled.
     **options
         Passed to the method (``random_state``, ``n_starts``, ``phase2``, ...).
 
     Returns
     -------
     ReducedSVC or ReducedSVR
-        Fitted, with the original's ``decision_function``/``predict``
-        conventions; ``estimator`` is None, the `options` but
-        ``random_state`` are its ``method_params``, and a classifier takes
-        the model's ``decision_function_shape`` and ``break_ties``.
+        Fitted, with the original's conventions (``decision_function_shape``,
+        ``break_ties``); ``estimator`` is None, and the `options` but
+        ``random_state`` are its ``method_params``.
 
     Raises
     ------
     ValueError
-        With ``shared=False``, when m machines times `n_vectors` is at least
-        the number of support vectors of `model` (the message gives the
-        largest `n_vectors` that is smaller).
+        With ``shared=False`` and ``m * n_vectors`` at least the number of
+        support vectors of `model` (no faster a decision).
 
     References
     ----------
@@ -175,15 +163,6 @@ def reduce_svm(
     >>> small = reduce_svm(svc, 4, X=X, y=y, random_state=0)
     >>> small.n_vectors_, small.decision_function(X[:3]).shape
     (4, (3,))
-
-    Three classes: three one-vs-one machines share 6 vectors.
-
-    >>> from sklearn.datasets import make_blobs
-    >>> X, y = make_blobs(90, centers=3, random_state=0)
-    >>> svc = SVC(C=10, gamma=0.5).fit(X, y)
-    >>> small = reduce_svm(svc, 6, X=X, y=y, random_state=0)
-    >>> small.dual_coef_.shape, small.n_vectors_ < small.original_n_support_
-    ((3, 6), True)
     """
     machines = svm_expansion(model)
     if machines.kind == "regression":
@@ -257,57 +236,40 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
     Decides like the SVM it came from, with
 
     .. math:: f_k(x) = \sum_{j=1}^p \beta_{kj} k(z_j, x) + b_k
-              = \langle \Psi'_k, \phi(x) \rangle + b_k
 
-    for each machine k: one kernel block :math:`k(X, Z)` with the p reduced
-    vectors instead of the N support vectors (see :func:`reduce_svm`, which
-    makes one from an SVM fitted already; then `estimator` is None).
+    for each machine k: p kernel values instead of the N support vectors'
+    (:func:`reduce_svm` makes one from an SVM fitted already).
 
     Parameters
     ----------
     estimator : SVC or OneVsRestClassifier of binary SVCs, default=None
-        The machine to fit (a clone) and reduce, with kernel ``'rbf'``,
-        ``'poly'``, ``'sigmoid'`` or ``'linear'``; None is
-        ``sklearn.svm.SVC()``.
+        The machine to fit (a clone) and reduce (see :func:`reduce_svm`);
+        None is ``sklearn.svm.SVC()``.
     n_vectors : int, default=10
-        Reduced-set size p: in total with ``shared=True``, per machine
-        otherwise (see :func:`reduce_svm`).
+        Reduced-set size p: in total with `shared`, per machine otherwise.
     %(method)s
     shared : bool, default=True
-        One reduced set for all m machines of a multiclass model, or one per
-        machine, pooled (see :func:`reduce_svm`).
+        One reduced set for all m machines, or one per machine, pooled.
     %(options)s
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
-        For a one-vs-one multiclass SVC, as in ``SVC``: ``"ovo"`` returns the
-        pairwise values, of shape (n, c(c - 1)/2), ``"ovr"`` votes plus
-        confidence, of shape (n, c).
+        As in ``SVC``, for a one-vs-one multiclass SVC.
     break_ties : bool, default=False
-        As in ``SVC``: with ``"ovr"`` and more than two classes, predict the
-        argmax of :meth:`decision_function` instead of the vote winner.
+        As in ``SVC``.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
         The class labels.
-    dual_coef_ : ndarray of shape (m, p)
-        The coefficients :math:`\beta_{kj}` of machine k (binary: 1 machine,
-        positive values mean ``classes_[1]``; one-vs-one: pairs (0, 1), (0, 2),
-        ..., (1, 2), ..., positive values vote for the first; one-vs-rest: one
-        per class).
     intercept_ : ndarray of shape (m,)
         The thresholds :math:`b_k`.
     %(svm_attributes)s
     %(attributes)s
-    n_vectors_ : int
-        p, the kernel values each decision costs.
-    original_n_support_ : int
-        The original's number of support vectors (their union for
-        one-vs-rest).
     kind_ : {"binary", "ovo", "ovr"}
         The kind of the original: binary, one-vs-one or one-vs-rest.
     pairs_ : ndarray of shape (m, 2)
-        The class indices (positive, negative) of each machine; -1 stands
-        for "the rest" (one-vs-rest).
+        The class indices (positive, negative) of each machine, whose positive
+        values vote for the first: binary (1, 0); one-vs-one (0, 1), (0, 2),
+        ..., (1, 2), ...; one-vs-rest (k, -1), -1 for "the rest".
 
     References
     ----------
@@ -315,8 +277,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
 
     Examples
     --------
-    Three classes, one-vs-one: three pair machines share 6 vectors, or have
-    2 each with ``shared=False``.
+    Three pair machines share 6 vectors, or have 2 each with ``shared=False``:
 
     >>> from sklearn.datasets import make_blobs
     >>> from sklearn.svm import SVC
@@ -390,10 +351,9 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         Returns
         -------
         ndarray of shape (n_samples,) or (n_samples, n_classes) or (n_samples, n_pairs)
-            Binary (SVC or one-vs-rest of two classes): (n_samples,), positive
-            for ``classes_[1]``. One-vs-one SVC: (n_samples, n_classes) with
-            ``decision_function_shape='ovr'``, (n_samples, n_pairs) with
-            ``'ovo'``. One-vs-rest: (n_samples, n_classes).
+            (n_samples,) for two classes, positive for ``classes_[1]``;
+            (n_samples, n_pairs) for a one-vs-one SVC with
+            ``decision_function_shape='ovo'``.
         """
         dec = self._decision_values(X)
         if dec.shape[1] == 1:
@@ -446,14 +406,12 @@ class ReducedSVR(RegressorMixin, _ReducedMachine):
 
     the SVR's weight vector :math:`\Psi` replaced by
     :math:`\Psi' = \sum_j \beta_j \phi(z_j)` minimising
-    :math:`\rho = \|\Psi - \Psi'\|^2`, and b recomputed on the training set
-    (see :func:`reduce_svm`, which makes one from an SVR fitted already).
+    :math:`\rho = \|\Psi - \Psi'\|^2` (see :func:`reduce_svm`).
 
     Parameters
     ----------
     estimator : SVR, default=None
-        The machine to fit (a clone) and reduce, with kernel ``'rbf'``,
-        ``'poly'``, ``'sigmoid'`` or ``'linear'``; None is ``sklearn.svm.SVR()``.
+        The machine to fit (a clone) and reduce; None is ``sklearn.svm.SVR()``.
     n_vectors : int, default=10
         Reduced-set size p.
     %(method)s
@@ -463,16 +421,10 @@ class ReducedSVR(RegressorMixin, _ReducedMachine):
 
     Attributes
     ----------
-    dual_coef_ : ndarray of shape (1, p)
-        The coefficients :math:`\beta_j`.
     intercept_ : ndarray of shape (1,)
-        The threshold b.
+        The threshold b (m = 1).
     %(svm_attributes)s
     %(attributes)s
-    n_vectors_ : int
-        p, the kernel values each prediction costs.
-    original_n_support_ : int
-        The number of support vectors of the original.
     epsilon_ : float
         The original's :math:`\varepsilon`.
 
