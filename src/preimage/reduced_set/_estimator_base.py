@@ -108,15 +108,9 @@ class BaseReducedExpansion(BaseEstimator):
     @classmethod
     def _made(cls, n_vectors, method, shared, options, **params):
         """An estimator with these parameters, validated, for a fitted model."""
-        random_state = options.pop("random_state", None)
-        est = cls(
-            n_vectors=n_vectors,
-            method=method,
-            shared=shared,
-            method_params=options or None,
-            random_state=random_state,
-            **params,
-        )
+        params.update(n_vectors=n_vectors, method=method, shared=shared)
+        est = cls(random_state=options.pop("random_state", None), **params)
+        est.method_params = options or None
         est._validate_params()
         return est
 

@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d, check_positive, check_real, check_real_array
-from preimage.kernels import Kernel, make_kernel
+from preimage.kernels import make_kernel
 from preimage.kernels._expansion import FeatureExpansion
 
 if TYPE_CHECKING:
@@ -73,17 +73,14 @@ def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0
         )
     if values.size == 0:
         return b0
-    t = -values  # sample i changes side at b = t_i
-    u, inverse = np.unique(t, return_inverse=True)
+    u, inverse = np.unique(-values, return_inverse=True)  # sample i changes side at b = u_i
     k = u.size
     pos = np.bincount(inverse, weights=(y_sign > 0), minlength=k)
     neg = np.bincount(inverse, weights=(y_sign < 0), minlength=k)
     # Interval j (j = 0 … k) is (u_{j−1}, u_j) with u_{−1} = −∞, u_k = +∞. On it
-    # a positive is wrong when g + b < 0, i.e. t ≥ u_j (index ≥ j); a negative
-    # when t ≤ u_{j−1} (index < j).
-    pos_at_or_above = np.concatenate([np.cumsum(pos[::-1])[::-1], [0.0]])
-    neg_below = np.concatenate([[0.0], np.cumsum(neg)])
-    errors = pos_at_or_above + neg_below
+    # a positive is wrong when g + b < 0, i.e. -g ≥ u_j (index ≥ j); a negative
+    # when -g ≤ u_{j−1} (index < j).
+    errors = np.append(np.cumsum(pos[::-1])[::-1], 0.0) + np.append(0.0, np.cumsum(neg))
     best = np.flatnonzero(errors == errors.min())
     lo = np.where(best > 0, u[np.maximum(best - 1, 0)], -np.inf)
     hi = np.where(best < k, u[np.minimum(best, k - 1)], np.inf)
@@ -159,9 +156,7 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
 _SKLEARN_KERNELS = ("rbf", "poly", "sigmoid", "linear")
 
 
-def kernel_from_sklearn(
-    kernel: str, gamma: float | None, degree: int, coef0: float, name: str
-) -> Kernel:
+def kernel_from_sklearn(kernel, gamma, degree, coef0, name):
     """The preimage kernel for scikit-learn's spelling; errors name `name`."""
     if not isinstance(kernel, str) or kernel not in _SKLEARN_KERNELS:
         raise ValueError(
@@ -183,11 +178,10 @@ def kernel_from_sklearn(
         ) from None
 
 
-def svm_kernel(model: SVC | SVR, name: str = "model") -> Kernel:
+def svm_kernel(model, name="model"):
     """The kernel of a fitted SVC or SVR, with the width it resolved at fit."""
-    return kernel_from_sklearn(
-        model.kernel, getattr(model, "_gamma", model.gamma), model.degree, model.coef0, name
-    )
+    gamma = getattr(model, "_gamma", model.gamma)
+    return kernel_from_sklearn(model.kernel, gamma, model.degree, model.coef0, name)
 
 
 def dense(a):
