@@ -119,7 +119,7 @@ def combine(expansion, parts, method, info):
     )
 
 
-def _solve(K_z, C, alpha):
+def solve(K_z, C, alpha):
     """``(K^z + a I)⁺ C`` for a symmetric positive semi-definite ``K^z``."""
     if alpha:
         K_z = K_z + alpha * np.eye(K_z.shape[0])
@@ -127,7 +127,7 @@ def _solve(K_z, C, alpha):
         return pinvh(K_z, check_finite=False) @ C
 
 
-def _error(norm2, B, K_z, C):
+def rho(norm2, B, K_z, C):
     """``ρ_k = ‖Ψ_k‖² + β_kᵀK^zβ_k − 2 β_kᵀC_k``, clamped at 0 against rounding;
     C (p, m) holds ``⟨φ(z_j), Ψ_k⟩``. Non-finite where it overflowed."""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -192,7 +192,7 @@ def optimal_coefficients(
     alpha = check_positive(alpha, "alpha", strict=False)
     C = _inner_products(expansion, vectors)
     K_z = expansion.kernel.block(vectors, check_input=False, names="'vectors'")
-    return finite(_solve(K_z, C, alpha).T, "'expansion' and 'vectors'")
+    return finite(solve(K_z, C, alpha).T, "'expansion' and 'vectors'")
 
 
 def approximation_error(
@@ -251,5 +251,4 @@ def approximation_error(
         )
     C = _inner_products(expansion, vectors)
     K_z = expansion.kernel.block(vectors, check_input=False, names="'vectors'")
-    rho = _error(expansion.norm2(), coef, K_z, C)
-    return finite(rho, "'expansion', 'vectors' and 'coef'")
+    return finite(rho(expansion.norm2(), coef, K_z, C), "'expansion', 'vectors' and 'coef'")

@@ -15,7 +15,7 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import ConvergenceWarning
 from preimage.kernels import DotProductKernel, RadialKernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.reduced_set._coefficients import _error, _solve, check_reduction, combine, groups
+from preimage.reduced_set._coefficients import check_reduction, combine, groups, rho, solve
 from preimage.reduced_set._result import ReducedSetResult
 from preimage.solvers import PREIMAGE_METHODS, make_solver
 
@@ -112,8 +112,8 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
         K_z = np.block([[K_z, k_z[:-1, None]], [k_z[None, :]]])
         with np.errstate(over="ignore", invalid="ignore"):
             C = Q @ A.T
-        B = _solve(K_z, C, alpha).T
-        err = _error(norm2, B, K_z, C)
+        B = solve(K_z, C, alpha).T
+        err = rho(norm2, B, K_z, C)
         counts.append(Z.shape[0])
         errors.append(err)
         if not np.isfinite(err).all():  # overflow: combine refuses it
@@ -138,8 +138,8 @@ def _phase2_objective(kernel, X, A, norm2, shape, alpha):
         if not (np.isfinite(K_z).all() and np.isfinite(C).all()):
             # A step left the float range (huge coefficients): no descent there.
             return np.inf, np.zeros_like(flat)
-        B = _solve(K_z, C, alpha).T
-        value = _error(norm2, B, K_z, C).sum() + alpha * (B**2).sum()
+        B = solve(K_z, C, alpha).T
+        value = rho(norm2, B, K_z, C).sum() + alpha * (B**2).sum()
         W_zz = B.T @ B
         own = W_zz.diagonal().copy()
         np.fill_diagonal(W_zz, 0.0)
@@ -309,8 +309,8 @@ def construct(
             K_z = kernel.block(Z, check_input=False, names="'expansion'")
             with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
                 C = kernel.block(Z, X_used, check_input=False, names="'expansion'") @ A.T
-            B = _solve(K_z, C, alpha).T
-            err = _error(norm2[rows], B, K_z, C)
+            B = solve(K_z, C, alpha).T
+            err = rho(norm2[rows], B, K_z, C)
         parts.append((rows, Z, B, err, counts, errors, None))
     if stuck:
         warn(

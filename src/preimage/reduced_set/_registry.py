@@ -43,12 +43,9 @@ def reduce_expansion(
         all with ``shared=True``. None only for ``"selection_l1"`` given a
         ``penalty``.
     method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        * ``"construction"``: new vectors as pre-images of the residual
-          (:func:`construct`);
-        * ``"selection_kpca"``: keep support points, removing one at a time
-          by the kernel PCA criterion (:func:`select_kpca`);
-        * ``"selection_l1"``: keep the support points an :math:`\ell_1`
-          penalty keeps (:func:`select_l1`).
+        New vectors as pre-images of the residual (:func:`construct`), or
+        support points kept by kernel PCA (:func:`select_kpca`) or an
+        :math:`\ell_1` penalty (:func:`select_l1`).
     **options
         Passed to the method (``shared``, ``n_starts``, ...); ``random_state``
         is ignored by the (deterministic) selections.

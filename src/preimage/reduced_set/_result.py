@@ -21,17 +21,15 @@ class ReducedSetResult:
 
     .. math:: \Psi'_k = \sum_{j=1}^p \beta_{kj} \phi(z_j), \qquad p \ll n,
 
-    so that evaluating :math:`\langle \Psi'_k, \phi(x) \rangle` costs p kernel
-    values instead of n. Every reduced-set method returns one; the parameters
-    are kept as attributes.
+    so that :math:`\langle \Psi'_k, \phi(x) \rangle` costs p kernel values
+    instead of n. The parameters are kept as attributes.
 
     Parameters
     ----------
     vectors : ndarray of shape (p, d)
         The reduced-set vectors :math:`z_j`, shared by all expansions.
     coef : ndarray of shape (m, p)
-        The coefficients :math:`\beta_{kj}` (zero where an expansion does not
-        use :math:`z_j`).
+        The coefficients :math:`\beta_{kj}`.
     kernel : Kernel
         The kernel of the expansions.
     error : ndarray of shape (m,)
@@ -39,16 +37,13 @@ class ReducedSetResult:
     norm2 : ndarray of shape (m,)
         The squared norms :math:`\|\Psi_k\|^2`, the scale of the error.
     method : str
-        The method that made it: ``"construction"``, ``"selection_kpca"`` or
-        ``"selection_l1"``.
+        The method that made it (a key of :data:`REDUCED_SET_METHODS`).
     support_indices : ndarray of shape (p,) or None, default=None
         For selection, the rows of the original support that were kept.
     history : dict, default={}
-        ``{"n_vectors": (s,), "error": (s, m)}``: the error along the run
-        (vectors added by construction, removed by kernel PCA selection).
+        ``{"n_vectors": (s,), "error": (s, m)}``: the error along the run.
     info : dict, default={}
-        Method-specific extras (removal order, penalty; the pre-image method
-        and its counts of a construction).
+        Method-specific extras.
 
     Attributes
     ----------
@@ -104,8 +99,7 @@ class ReducedSetResult:
         Returns
         -------
         FeatureExpansion
-            The m expansions over the p reduced-set vectors, with the
-            coefficients ``coef``.
+            The m expansions over the p reduced-set vectors.
         """
         return FeatureExpansion(self.coef, self.vectors, self.kernel)
 

@@ -9,13 +9,7 @@ from sklearn.linear_model import Lasso, MultiTaskLasso, lasso_path
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.reduced_set._coefficients import (
-    _error,
-    check_reduction,
-    combine,
-    groups,
-    support_gram,
-)
+from preimage.reduced_set._coefficients import check_reduction, combine, groups, rho, support_gram
 from preimage.reduced_set._result import ReducedSetResult
 
 
@@ -55,7 +49,7 @@ def _kpca_path(K, A, S, n_keep):
         # Before any removal the original coefficients are already optimal;
         # a pseudo-inverse refit would only add rounding.
         B = A[:, S] if not removed else _pinv_eigh(w, U, C_all[S]).T
-        err = _error(norm2, B, K_SS, C_all[S])
+        err = rho(norm2, B, K_SS, C_all[S])
         counts.append(S.size)
         errors.append(err)
         if S.size <= n_keep:
@@ -292,7 +286,7 @@ def select_l1(
         with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
             C = K[kept] @ A.T
         B = A[:, kept] if kept.size == S.size else _pinv_eigh(*_eigh(K_kk), C).T
-        err = _error(expansion.norm2()[rows], B, K_kk, C)
+        err = rho(expansion.norm2()[rows], B, K_kk, C)
         parts.append((rows, None, B, err, [kept.size], [err], kept))
     info = {"penalty": np.array(penalties), "weights": weights, "shared": shared}
     return combine(expansion, parts, "selection_l1", info)
