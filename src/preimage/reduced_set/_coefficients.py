@@ -135,13 +135,14 @@ def rho(norm2, B, K_z, C):
         return np.maximum(norm2 + quad - 2 * np.einsum("kj,jk->k", B, C), 0.0)
 
 
-def _inner_products(expansion, vectors):
-    """``C_jk = ⟨φ(z_j), Ψ_k⟩ = Σ_i k(z_j, x_i) α_ki``, shape (p, m)."""
+def _blocks(expansion, vectors):
+    """``C_jk = ⟨φ(z_j), Ψ_k⟩ = Σ_i k(z_j, x_i) α_ki``, shape (p, m), and ``K^z``."""
     K = expansion.kernel.block(
         vectors, expansion.support, check_input=False, names="'vectors' and 'expansion'"
     )
     with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-        return finite(K @ expansion.coef.T, "'expansion' and 'vectors'")
+        C = finite(K @ expansion.coef.T, "'expansion' and 'vectors'")
+    return C, expansion.kernel.block(vectors, check_input=False, names="'vectors'")
 
 
 def optimal_coefficients(
@@ -190,8 +191,7 @@ def optimal_coefficients(
     expansion = reducible(expansion)
     vectors = check_array_2d(vectors, "vectors", n_features=expansion.n_features)
     alpha = check_positive(alpha, "alpha", strict=False)
-    C = _inner_products(expansion, vectors)
-    K_z = expansion.kernel.block(vectors, check_input=False, names="'vectors'")
+    C, K_z = _blocks(expansion, vectors)
     return finite(solve(K_z, C, alpha).T, "'expansion' and 'vectors'")
 
 
@@ -249,6 +249,5 @@ def approximation_error(
             f"'coef' must have shape {(expansion.n_expansions, vectors.shape[0])} "
             f"(n_expansions, n_vectors), got {coef.shape}"
         )
-    C = _inner_products(expansion, vectors)
-    K_z = expansion.kernel.block(vectors, check_input=False, names="'vectors'")
+    C, K_z = _blocks(expansion, vectors)
     return finite(rho(expansion.norm2(), coef, K_z, C), "'expansion', 'vectors' and 'coef'")

@@ -22,11 +22,9 @@ from preimage.solvers import PREIMAGE_METHODS, make_solver
 
 def _preimage_solver(preimage_method, kernel, X, max_iter, rng):
     """The solver that builds each vector, fitted (its kernel checked) once."""
-    if preimage_method == "auto":
-        # The paper's fixed-point iteration where it exists.
-        preimage_method = (
-            "fixed_point" if isinstance(kernel, (RadialKernel, DotProductKernel)) else "gradient"
-        )
+    if preimage_method == "auto":  # the paper's fixed-point iteration where it exists
+        fixed_point = isinstance(kernel, (RadialKernel, DotProductKernel))
+        preimage_method = "fixed_point" if fixed_point else "gradient"
     solver = make_solver(preimage_method, {"max_iter": max_iter}, random_state=rng)
     try:
         solver.fit(X, kernel)
@@ -280,8 +278,7 @@ def construct(
     n_starts = check_positive_int(n_starts, "n_starts")
     max_iter = check_positive_int(max_iter, "max_iter")
     phase2_max_iter = check_positive_int(phase2_max_iter, "phase2_max_iter")
-    if tol is not None:
-        tol = check_positive(tol, "tol", strict=False)
+    tol = None if tol is None else check_positive(tol, "tol", strict=False)
     alpha = check_positive(alpha, "alpha", strict=False)
     rng = check_random_state(random_state)
 

@@ -62,17 +62,6 @@ def dense_input(X):
     return X.toarray() if sp.issparse(X) else X
 
 
-def warn_if_indefinite(kernel):
-    """Warn that the sigmoid kernel, not positive definite, makes ρ no distance."""
-    if isinstance(kernel, SigmoidKernel):
-        warn(
-            "the sigmoid kernel is not positive definite, so the reduced-set error "
-            "ρ = ‖Ψ − Ψ'‖² is not a squared distance and its minimisation need not "
-            "approximate the machine; check the reduced model's accuracy",
-            NumericalWarning,
-        )
-
-
 class BaseReducedExpansion(BaseEstimator):
     """Base class of the reduced-set estimators; :attr:`_maker` names the
     function that makes one from a fitted model."""
@@ -124,7 +113,13 @@ class BaseReducedExpansion(BaseEstimator):
                     f"parameter of {type(self).__name__}"
                 )
         options.update(shared=self.shared, random_state=self.random_state)
-        warn_if_indefinite(expansion.kernel)
+        if isinstance(expansion.kernel, SigmoidKernel):  # not positive definite
+            warn(
+                "the sigmoid kernel is not positive definite, so the reduced-set error "
+                "ρ = ‖Ψ − Ψ'‖² is not a squared distance and its minimisation need not "
+                "approximate the machine; check the reduced model's accuracy",
+                NumericalWarning,
+            )
         return reduce_expansion(expansion, self.n_vectors, self.method, **options)
 
     def _set_reduced(self, reduced, intercept, expansion, model):

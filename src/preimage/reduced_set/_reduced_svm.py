@@ -202,9 +202,8 @@ class _ReducedMachine(BaseReducedExpansion):
             The fitted estimator (self).
         """
         regression = isinstance(self, RegressorMixin)
-        X, y = validate_estimator_input(
-            self, dense_input(X), reset=True, y=y, y_numeric=regression
-        )
+        X = dense_input(X)
+        X, y = validate_estimator_input(self, X, reset=True, y=y, y_numeric=regression)
         model = clone(self._default() if self.estimator is None else self.estimator)
         machines = svm_expansion(model.fit(X, y), "estimator")
         if (machines.kind == "regression") != regression:
@@ -309,16 +308,9 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         decision_function_shape: str = "ovr",
         break_ties: bool = False,
     ) -> None:
-        super().__init__(
-            estimator,
-            n_vectors,
-            method=method,
-            shared=shared,
-            method_params=method_params,
-            random_state=random_state,
-        )
-        self.decision_function_shape = decision_function_shape
-        self.break_ties = break_ties
+        super().__init__(estimator, n_vectors, method=method, shared=shared)
+        self.method_params, self.random_state = method_params, random_state
+        self.decision_function_shape, self.break_ties = decision_function_shape, break_ties
 
     _default = SVC
 

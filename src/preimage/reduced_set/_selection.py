@@ -13,11 +13,9 @@ from preimage.reduced_set._coefficients import check_reduction, combine, groups,
 from preimage.reduced_set._result import ReducedSetResult
 
 
-def _eigh(K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _eigh(K):
     """Eigendecomposition of a symmetric matrix, also of an empty one."""
-    if K.shape[0] == 0:
-        return np.zeros(0), np.zeros((0, 0))
-    return eigh(K)
+    return eigh(K) if K.shape[0] else (np.zeros(0), np.zeros((0, 0)))
 
 
 def _pinv_eigh(w, U, C):
