@@ -95,9 +95,8 @@ class BaseReducedExpansion(BaseEstimator):
         self.random_state = random_state
 
     @classmethod
-    def _made(cls, n_vectors, method, shared, options, **params):
+    def _made(cls, options, **params):
         """An estimator with these parameters, validated, for a fitted model."""
-        params.update(n_vectors=n_vectors, method=method, shared=shared)
         est = cls(random_state=options.pop("random_state", None), **params)
         est.method_params = options or None
         est._validate_params()

@@ -119,10 +119,8 @@ def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansio
     # Exact or Nyström: the axes are expansions over the support X_fit_
     # (training points or landmarks), and c_k = ⟨V_k, μ⟩ is kept.
     axes = np.asarray(fit.alphas, dtype=float).T.copy()
-    return (
-        FeatureExpansion(axes, np.asarray(kpca.X_fit_, dtype=float), kpca.kernel_),
-        -np.asarray(fit.mean_coords, dtype=float),
-    )
+    support = np.asarray(kpca.X_fit_, dtype=float)
+    return FeatureExpansion(axes, support, kpca.kernel_), -np.asarray(fit.mean_coords, dtype=float)
 
 
 @fill_doc
@@ -176,7 +174,7 @@ def reduce_kernel_pca(
     True
     """
     expansion, intercept = kernel_pca_expansion(kpca)
-    est = ReducedKernelPCA._made(n_vectors, method, shared, options)
+    est = ReducedKernelPCA._made(options, n_vectors=n_vectors, method=method, shared=shared)
     return est._reduce_axes(expansion, intercept, kpca)
 
 

@@ -21,8 +21,7 @@ def ovo_votes(dec, n_classes, zero_to_first):
     libsvm's order; a value of 0 votes for the first class of its pair in
     scikit-learn's one-vs-rest shape, for the second in libsvm's votes."""
     first = dec >= 0 if zero_to_first else dec > 0
-    votes = np.zeros((dec.shape[0], n_classes))
-    confidence = np.zeros((dec.shape[0], n_classes))
+    votes, confidence = np.zeros((2, dec.shape[0], n_classes))
     for k, (i, j) in enumerate(combinations(range(n_classes), 2)):
         confidence[:, i] += dec[:, k]
         confidence[:, j] -= dec[:, k]
@@ -165,17 +164,12 @@ def reduce_svm(
     (4, (3,))
     """
     machines = svm_expansion(model)
+    params = dict(n_vectors=n_vectors, method=method, shared=shared)
     if machines.kind == "regression":
-        est = ReducedSVR._made(n_vectors, method, shared, options)
+        est = ReducedSVR._made(options, **params)
     else:
-        est = ReducedSVC._made(
-            n_vectors,
-            method,
-            shared,
-            options,
-            decision_function_shape=machines.decision_function_shape,
-            break_ties=machines.break_ties,
-        )
+        shape, ties = machines.decision_function_shape, machines.break_ties
+        est = ReducedSVC._made(options, decision_function_shape=shape, break_ties=ties, **params)
     return est._reduce_machines(machines, model, X, y)
 
 
@@ -315,9 +309,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
     _default = SVC
 
     def _set_machines(self, machines):
-        self.classes_ = machines.classes
-        self.kind_ = machines.kind
-        self.pairs_ = machines.pairs
+        self.classes_, self.kind_, self.pairs_ = machines.classes, machines.kind, machines.pairs
 
     def _ovr_shape(self, dec):
         """scikit-learn's one-vs-rest shape: votes plus the confidence squashed

@@ -84,8 +84,7 @@ def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0
     best = np.flatnonzero(errors == errors.min())
     lo = np.where(best > 0, u[np.maximum(best - 1, 0)], -np.inf)
     hi = np.where(best < k, u[np.minimum(best, k - 1)], np.inf)
-    distance = np.maximum(np.maximum(lo - b0, b0 - hi), 0.0)
-    j = int(np.argmin(distance))
+    j = int(np.argmin(np.maximum(np.maximum(lo - b0, b0 - hi), 0.0)))  # the nearest to b0
     lo, hi = lo[j], hi[j]
     if np.isfinite(lo) and np.isfinite(hi):
         return float((lo + hi) / 2)
@@ -165,12 +164,8 @@ def kernel_from_sklearn(kernel, gamma, degree, coef0, name):
             "or callable kernel cannot be evaluated at constructed vectors)"
         )
     try:
-        return make_kernel(
-            kernel,
-            gamma=None if gamma is None else float(gamma),
-            degree=int(degree),
-            coef0=float(coef0),
-        )
+        gamma = None if gamma is None else float(gamma)
+        return make_kernel(kernel, gamma=gamma, degree=int(degree), coef0=float(coef0))
     except ValueError as exc:
         raise ValueError(
             f"{name!r} has kernel parameters that preimage's {kernel!r} kernel does "
@@ -452,12 +447,6 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
         expansion = FeatureExpansion(dense(model.dual_coef_), support, kernel)
         return SVMExpansion(expansion, intercept, "regression", epsilon=float(model.epsilon))
     coef, kind, pairs = _ovo_coef(model)
-    return SVMExpansion(
-        FeatureExpansion(coef, support, kernel),
-        intercept,
-        kind,
-        model.classes_,
-        np.array(pairs),
-        decision_function_shape=model.decision_function_shape,
-        break_ties=model.break_ties,
-    )
+    expansion = FeatureExpansion(coef, support, kernel)
+    shape = (model.decision_function_shape, model.break_ties)  # after epsilon, None
+    return SVMExpansion(expansion, intercept, kind, model.classes_, np.array(pairs), None, *shape)
