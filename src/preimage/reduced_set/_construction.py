@@ -41,8 +41,7 @@ def _candidates(residual, starts, signs, solver):
     """Pre-images of ±residual from each start; the sign makes every start a
     point of positive ⟨±R, φ(z)⟩, so each iteration climbs towards a maximum
     of |⟨R, φ(z)⟩|. Non-convergence is expected and counted, not warned."""
-    coef = signs[:, None] * residual.coef
-    many = FeatureExpansion(coef, residual.support, residual.kernel)
+    many = FeatureExpansion(signs[:, None] * residual.coef, residual.support, residual.kernel)
     with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
         warnings.simplefilter("ignore")
         result = solver.solve(many, starts)
@@ -67,10 +66,8 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
         with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
             P[:, rows] = A @ K_rows.T
     diag_X = kernel.diag(X, check_input=False, overflow="ignore")
-    Z = np.empty((0, X.shape[1]))
-    Q = np.empty((0, n))  # k(z_j, x_i)
-    K_z = np.empty((0, 0))
-    B = np.empty((m, 0))
+    Z, Q = np.empty((0, X.shape[1])), np.empty((0, n))  # Q: k(z_j, x_i)
+    K_z, B = np.empty((0, 0)), np.empty((m, 0))
     err = norm2.copy()
     counts, errors, unconverged, stuck = [0], [err], 0, 0
     # ρ is a difference of terms of size ‖Ψ‖², so below ~1e-11 of it the
@@ -142,11 +139,8 @@ def _phase2_objective(kernel, X, A, norm2, shape, alpha):
         own = W_zz.diagonal().copy()
         np.fill_diagonal(W_zz, 0.0)
         gradient = functools.partial(kernel.gradient, check_input=False, overflow="ignore")
-        grad = (
-            -2 * gradient(Z, X, B.T @ A)
-            + 2 * gradient(Z, Z, W_zz)
-            + own[:, None] * kernel.diag_gradient(Z, check_input=False, overflow="ignore")
-        )
+        grad = -2 * gradient(Z, X, B.T @ A) + 2 * gradient(Z, Z, W_zz)
+        grad += own[:, None] * kernel.diag_gradient(Z, check_input=False, overflow="ignore")
         return value, grad.ravel()
 
     return fun

@@ -105,12 +105,11 @@ class BaseReducedExpansion(BaseEstimator):
     def _reduce(self, expansion):
         """The reduced set of `expansion` with this estimator's parameters."""
         options = dict(self.method_params or {})
-        for key in ("random_state", "shared"):
-            if key in options:
-                raise ValueError(
-                    f"'method_params' must not hold {key!r}; it is a "
-                    f"parameter of {type(self).__name__}"
-                )
+        for key in filter(options.__contains__, ("random_state", "shared")):
+            raise ValueError(
+                f"'method_params' must not hold {key!r}; it is a "
+                f"parameter of {type(self).__name__}"
+            )
         options.update(shared=self.shared, random_state=self.random_state)
         if isinstance(expansion.kernel, SigmoidKernel):  # not positive definite
             warn(

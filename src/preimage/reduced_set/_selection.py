@@ -126,11 +126,9 @@ def select_kpca(
 
 def _l1_weights(weights, A, S):
     if isinstance(weights, str):
-        if weights == "uniform":
+        if weights == "uniform" or (weights == "inverse" and S.size == 0):
             return np.ones(S.size)
         if weights == "inverse":
-            if S.size == 0:
-                return np.ones(0)
             size = np.abs(A[:, S]).max(axis=0)
             # A coefficient tiny against the others gets a weight beyond the
             # float range: the largest float, which keeps it out all the same.
@@ -271,8 +269,7 @@ def select_l1(
     """
     if (n_vectors is None) == (penalty is None):
         raise ValueError("give exactly one of 'n_vectors' and 'penalty'")
-    if penalty is not None:
-        penalty = check_positive(penalty, "penalty")
+    penalty = None if penalty is None else check_positive(penalty, "penalty")
     expansion, n_keep = check_reduction(expansion, 1 if n_vectors is None else n_vectors, shared)
     K = support_gram(expansion)
     parts, penalties = [], []
