@@ -84,8 +84,7 @@ def combine(expansion, parts, method, info):
     support_indices or None)``. Selected support points used by several groups
     appear once; constructed vectors are concatenated.
     """
-    m = expansion.n_expansions
-    norm2 = expansion.norm2()
+    m, norm2 = expansion.n_expansions, expansion.norm2()
     error = np.zeros(m)
     if all(part[6] is not None for part in parts):  # selection
         indices = np.unique(np.concatenate([part[6] for part in parts]))

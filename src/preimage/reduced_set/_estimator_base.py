@@ -74,7 +74,6 @@ class BaseReducedExpansion(BaseEstimator):
         "random_state": ["random_state", np.random.Generator],
     }
 
-    _maker: str | None = None
     _fit_call = "fit(X)"
 
     def __init__(
@@ -87,12 +86,9 @@ class BaseReducedExpansion(BaseEstimator):
         method_params: dict[str, Any] | None = None,
         random_state: RandomStateLike = None,
     ) -> None:
-        self.estimator = estimator
-        self.n_vectors = n_vectors
-        self.method = method
-        self.shared = shared
-        self.method_params = method_params
-        self.random_state = random_state
+        self.estimator, self.n_vectors = estimator, n_vectors
+        self.method, self.shared = method, shared
+        self.method_params, self.random_state = method_params, random_state
 
     @classmethod
     def _made(cls, options, **params):

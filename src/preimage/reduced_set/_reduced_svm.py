@@ -212,9 +212,9 @@ class _ReducedMachine(BaseReducedExpansion):
         X, y = _check_training_data(X, y, machines)
         _check_machine_count(self.n_vectors, self.shared, machines)
         reduced = self._reduce(machines.expansion)
-        intercept = machines.intercept.copy()
-        if X is not None:
-            intercept = machines.thresholds(reduced.evaluate(X), y)
+        intercept = (
+            machines.intercept if X is None else machines.thresholds(reduced.evaluate(X), y)
+        )
         self._set_reduced(reduced, intercept, machines.expansion, model)
         self.original_intercept_ = machines.intercept.copy()
         self.threshold_recomputed_ = X is not None
@@ -317,12 +317,14 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         votes, confidence = ovo_votes(dec, len(self.classes_), zero_to_first=True)
         return votes + confidence / (3 * (np.abs(confidence) + 1))
 
-    def _check_shape(self):
+    def _shape(self):
+        """`decision_function_shape`, checked (it may be set after fit)."""
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise ValueError(
                 f"'decision_function_shape' must be 'ovr' or 'ovo', got "
                 f"{self.decision_function_shape!r}"
             )
+        return self.decision_function_shape
 
     def decision_function(self, X: MatrixLike) -> np.ndarray:
         """Return the decision values, with the original's shape conventions.
@@ -342,10 +344,8 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         dec = self._decision_values(X)
         if dec.shape[1] == 1:
             return dec[:, 0]
-        if self.kind_ == "ovo":
-            self._check_shape()
-            if self.decision_function_shape == "ovr":
-                return self._ovr_shape(dec)
+        if self.kind_ == "ovo" and self._shape() == "ovr":
+            return self._ovr_shape(dec)
         return dec
 
     def predict(self, X: MatrixLike) -> np.ndarray:
@@ -371,8 +371,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
             return self.classes_[(dec[:, 0] >= 0 if self.kind_ == "binary" else dec[:, 0] > 0) * 1]
         if self.kind_ == "ovr":
             return self.classes_[np.argmax(dec, axis=1)]
-        self._check_shape()
-        if self.break_ties and self.decision_function_shape == "ovo":
+        if self._shape() == "ovo" and self.break_ties:
             raise ValueError("'break_ties' must be False when decision_function_shape is 'ovo'")
         if self.break_ties:
             return self.classes_[np.argmax(self._ovr_shape(dec), axis=1)]

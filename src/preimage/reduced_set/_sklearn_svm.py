@@ -6,21 +6,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.svm import SVC, SVR
 from sklearn.utils.validation import check_is_fitted
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d, check_positive, check_real, check_real_array
 from preimage.kernels import make_kernel
 from preimage.kernels._expansion import FeatureExpansion
-
-if TYPE_CHECKING:
-    from sklearn.multiclass import OneVsRestClassifier
-    from sklearn.svm import SVC, SVR
 
 
 def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0.0) -> float:
@@ -337,8 +334,6 @@ def _ovo_coef(model):
 
 def _ovr_expansion(model, name):
     """One-vs-rest machines over the union of their support vectors."""
-    from sklearn.svm import SVC
-
     y_type = getattr(model.label_binarizer_, "y_type_", None)
     if y_type not in ("binary", "multiclass"):
         raise ValueError(
@@ -424,9 +419,6 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
     >>> machines.kind, machines.expansion.coef.round(6), machines.intercept.round(6) + 0.0
     ('binary', array([[-0.5,  0.5]]), array([0.]))
     """
-    from sklearn.multiclass import OneVsRestClassifier
-    from sklearn.svm import SVC, SVR
-
     if not isinstance(model, (SVC, SVR, OneVsRestClassifier)):
         raise TypeError(
             f"{name!r} must be a fitted sklearn.svm.SVC, sklearn.svm.SVR or "
