@@ -21,9 +21,7 @@ from preimage.reduced_set._result import ReducedSetResult
 
 
 def reducible(expansion, *, norm=False):
-    """The expansion, with a kernel and support points (the toolkit's
-    :func:`~preimage._utils.validation.check_expansion`); with `norm`, also a finite
-    ``‖Ψ_k‖²``, every method's scale of the error."""
+    """The expansion, checked (with `norm`, also a finite ``‖Ψ_k‖²``)."""
     expansion = check_expansion(expansion, purpose="no reduced set can be built for it")
     if norm:
         try:
@@ -54,9 +52,7 @@ def check_reduction(expansion, n_vectors, shared):
 
 
 def support_gram(expansion, copies=3):
-    """The Gram matrix of the support points, (n, n), refused beforehand if
-    `copies` such matrices (selection keeps sub-blocks and eigenvectors of it)
-    exceed the memory budget."""
+    """The support points' Gram matrix, refused if `copies` exceed the memory budget."""
     return checked_gram(
         expansion.kernel,
         expansion.support,
@@ -78,12 +74,8 @@ def groups(expansion, shared):
 
 
 def combine(expansion, parts, method, info):
-    """Assemble per-group results into one ReducedSetResult.
-
-    Each part is ``(rows, vectors, coef, error, history_counts, history_error,
-    support_indices or None)``. Selected support points used by several groups
-    appear once; constructed vectors are concatenated.
-    """
+    """One ReducedSetResult from the parts ``(rows, vectors, coef, error, history
+    counts, history errors, support indices or None)`` of the groups."""
     m, norm2 = expansion.n_expansions, expansion.norm2()
     error = np.zeros(m)
     if all(part[6] is not None for part in parts):  # selection
@@ -99,8 +91,7 @@ def combine(expansion, parts, method, info):
     for (rows, _, B, err, *_), cols in zip(parts, columns):
         coef[np.ix_(rows, cols)] = B
         error[rows] = err
-    # The history on a common axis of counts: each group at the count nearest
-    # from its own run (a group that stopped early keeps its last error).
+    # The history on a common axis of counts (a group that stopped early keeps its last error).
     counts = np.unique(np.concatenate([part[4] for part in parts]))
     hist = np.zeros((counts.size, m))
     for rows, _, _, _, c, e, _ in parts:
@@ -219,11 +210,6 @@ def approximation_error(
     -------
     ndarray of shape (m,)
         The errors :math:`\rho_k`.
-
-    Raises
-    ------
-    ValueError
-        If `coef` is not of shape (m, p).
 
     References
     ----------

@@ -38,9 +38,8 @@ def _preimage_solver(preimage_method, kernel, X, max_iter, rng):
 
 
 def _candidates(residual, starts, signs, solver):
-    """Pre-images of ±residual from each start; the sign makes every start a
-    point of positive ⟨±R, φ(z)⟩, so each iteration climbs towards a maximum
-    of |⟨R, φ(z)⟩|. Non-convergence is expected and counted, not warned."""
+    """Pre-images of ±residual from each start (the sign making ⟨±R, φ(z)⟩ positive
+    there); non-convergence is counted, not warned."""
     many = FeatureExpansion(signs[:, None] * residual.coef, residual.support, residual.kernel)
     with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
         warnings.simplefilter("ignore")
@@ -70,8 +69,7 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
     K_z, B = np.empty((0, 0)), np.empty((m, 0))
     err = norm2.copy()
     counts, errors, unconverged, stuck = [0], [err], 0, 0
-    # ρ is a difference of terms of size ‖Ψ‖², so below ~1e-11 of it the
-    # error is rounding and no vector can remove more.
+    # ρ is a difference of terms of size ‖Ψ‖²: below ~1e-11 of it, it is rounding.
     scale = max(float(norm2.max(initial=0.0)), np.finfo(float).tiny)
     n_top = max(1, math.ceil(n_starts / 2))
     for _ in range(n_vectors):
@@ -117,13 +115,9 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
 
 
 def _phase2_objective(kernel, X, A, norm2, shape, alpha):
-    """``F(Z) = Σ_k ρ_k(Z, β*(Z)) + a‖β*‖²`` with the coefficients eliminated
-    (β* optimal for Z), and its gradient by the envelope theorem:
-
-    .. math::
-        ∂F/∂z_j = −2 Σ_i (βᵀα)_{ji} ∇_1 k(z_j, x_i)
-                  + 2 Σ_{l≠j} (βᵀβ)_{jl} ∇_1 k(z_j, z_l) + (βᵀβ)_{jj} ∇ k(z_j, z_j).
-    """
+    """``F(Z) = Σ_k ρ_k(Z, β*(Z)) + a‖β*‖²`` (β* optimal for Z) and, by the envelope
+    theorem, ``∂F/∂z_j = −2 Σ_i (βᵀα)_ji ∇_1 k(z_j, x_i) + 2 Σ_{l≠j} (βᵀβ)_jl
+    ∇_1 k(z_j, z_l) + (βᵀβ)_jj ∇ k(z_j, z_j)``."""
 
     def fun(flat):
         Z = flat.reshape(shape)
@@ -202,11 +196,9 @@ def construct(
         One set for all m expansions, each step for the expansion with the
         largest error; otherwise each gets its own vectors, concatenated.
     preimage_method : str, default="auto"
-        The pre-image method that builds each vector: a method of
-        :data:`~preimage.PREIMAGE_METHODS` that starts from given points and
-        learns nothing (``"fixed_point"``, ``"gradient"``); ``"auto"`` takes
-        the fixed point for radial and dot-product kernels and gradient
-        descent otherwise.
+        A method of :data:`~preimage.PREIMAGE_METHODS` that starts from given
+        points and learns nothing (``"fixed_point"``, ``"gradient"``); ``"auto"``:
+        the fixed point for radial and dot-product kernels, else gradient.
     n_starts : int, default=6
         Starts per vector: half at the support points best aligned with the
         residual, half at random ones (the best support point is also a
@@ -244,8 +236,7 @@ def construct(
 
     Examples
     --------
-    Two nearby points are replaced by one vector between them, with
-    :math:`\beta = \exp(-0.01) = 0.9900`:
+    Two nearby points become one between them, :math:`\beta = \exp(-0.01)`:
 
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
@@ -259,8 +250,7 @@ def construct(
     """
     expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
     kernel = expansion.kernel
-    # Pre-image methods that start from given points and learn nothing from
-    # the support (the residual's support grows with every vector).
+    # Pre-image methods that start from given points and learn nothing from the support.
     methods = ["auto"] + [n for n, c in PREIMAGE_METHODS.items() if c.uses_starts and not c.learns]
     if preimage_method not in methods:
         raise ValueError(f"'preimage_method' must be one of {methods}, got {preimage_method!r}")
@@ -281,8 +271,7 @@ def construct(
     norm2 = expansion.norm2()
     parts, unconverged, stuck, phase2_iter = [], 0, 0, 0
     for rows, A, used in groups(expansion, shared):
-        # Only the points these expansions use (a one-vs-rest machine uses its
-        # own support vectors out of the union of all machines').
+        # Only the points these expansions use (one-vs-rest: their own support vectors).
         A, X_used = A[:, used], X[used]
         if used.size == 0:  # zero expansions need no vectors
             parts.append(

@@ -116,8 +116,7 @@ def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansio
             f"{name!r} uses kernel='precomputed'; a reduced set needs the "
             "kernel as a function of input points"
         )
-    # Exact or Nyström: the axes are expansions over the support X_fit_
-    # (training points or landmarks), and c_k = ⟨V_k, μ⟩ is kept.
+    # Exact or Nyström: axes over X_fit_ (training points or landmarks), c_k = -⟨V_k, μ⟩.
     axes = np.asarray(fit.alphas, dtype=float).T.copy()
     support = np.asarray(kpca.X_fit_, dtype=float)
     return FeatureExpansion(axes, support, kpca.kernel_), -np.asarray(fit.mean_coords, dtype=float)

@@ -365,9 +365,8 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
             The predicted class labels.
         """
         dec = self._decision_values(X)
-        if dec.shape[1] == 1:  # binary SVC (whose libsvm vote goes to classes_[0]
-            # only for a strictly positive internal value, reported negated) or
-            # one-vs-rest over two classes
+        if dec.shape[1] == 1:  # binary SVC (libsvm votes classes_[0] only for a strictly
+            # positive internal value, reported negated) or one-vs-rest over two classes
             return self.classes_[(dec[:, 0] >= 0 if self.kind_ == "binary" else dec[:, 0] > 0) * 1]
         if self.kind_ == "ovr":
             return self.classes_[np.argmax(dec, axis=1)]

@@ -55,11 +55,6 @@ def reduce_expansion(
     ReducedSetResult
         The reduced-set vectors, their coefficients and the errors.
 
-    Raises
-    ------
-    ValueError
-        For an unknown `method`.
-
     References
     ----------
     Schölkopf et al. (1999), Sec. V. Burges (1996).

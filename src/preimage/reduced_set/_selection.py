@@ -19,23 +19,16 @@ def _eigh(K):
 
 
 def _pinv_eigh(w, U, C):
-    """``K⁺ C`` from the eigendecomposition ``K = U diag(w) Uᵀ``, with
-    scipy's pinvh cutoff (eigenvalues below n·eps·max|w| in modulus count as
-    zero)."""
+    """``K⁺ C`` from ``K = U diag(w) Uᵀ``, with scipy's pinvh cutoff."""
     keep = np.abs(w) > w.size * np.finfo(float).eps * np.abs(w).max(initial=0)
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
         return U[:, keep] @ ((U[:, keep].T @ C) / w[keep, None])
 
 
 def _kpca_path(K, A, S, n_keep):
-    """Remove points of S one at a time by the kernel PCA criterion.
-
-    At each step, with the current coefficients β over S and the unit
-    eigenvectors γ (eigenvalue λ) of ``K_SS``, removing x_i along γ costs
-    ``Σ_k (β_ki / γ_i)² λ``; the pair (i, γ) of least cost is removed and the
-    remaining coefficients are refitted to the original expansions (Prop. 4).
-    One eigendecomposition per step serves both the refit and the costs.
-    """
+    """Remove points of S one at a time by the kernel PCA criterion: removing x_i
+    along an eigenvector γ (eigenvalue λ) of ``K_SS`` costs ``Σ_k (β_ki / γ_i)² λ``;
+    one eigendecomposition per step serves the costs and the refit."""
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
         norm2 = np.einsum("ki,ij,kj->k", A, K, A)
         C_all = K @ A.T  # ⟨φ(x_i), Ψ_k⟩
@@ -44,8 +37,7 @@ def _kpca_path(K, A, S, n_keep):
     while True:
         K_SS = K[np.ix_(S, S)]
         w, U = _eigh(K_SS)
-        # Before any removal the original coefficients are already optimal;
-        # a pseudo-inverse refit would only add rounding.
+        # Before any removal the original coefficients are optimal (a refit adds rounding).
         B = A[:, S] if not removed else _pinv_eigh(w, U, C_all[S]).T
         err = rho(norm2, B, K_SS, C_all[S])
         counts.append(S.size)
@@ -130,8 +122,7 @@ def _l1_weights(weights, A, S):
             return np.ones(S.size)
         if weights == "inverse":
             size = np.abs(A[:, S]).max(axis=0)
-            # A coefficient tiny against the others gets a weight beyond the
-            # float range: the largest float, which keeps it out all the same.
+            # A weight beyond the float range is the largest float (it keeps the point out).
             with np.errstate(over="ignore"):
                 return np.minimum(np.sum(size / size.size) / size, np.finfo(float).max)
         raise ValueError(f"'weights' must be 'uniform', 'inverse' or an array, got {weights!r}")
@@ -151,13 +142,8 @@ def _l1_weights(weights, A, S):
 
 
 def _l1_subset(K, A, S, n_keep, penalty, c):
-    """The points kept by the ℓ1 problem, as a Lasso after a change of variables.
-
-    With ``K_SS = LᵀL`` (from its eigendecomposition), ``(α − β)ᵀK(α − β) =
-    ‖Lα − Lβ‖²``, and with ``w_i = c_i β_i`` the penalised problem is a Lasso
-    with design ``L diag(1/c)`` and target ``Lα``; several expansions with a
-    shared penalty make it a multi-task Lasso on the rows of W.
-    """
+    """The points kept by the ℓ1 problem: with ``K_SS = LᵀL`` and ``w_i = c_i β_i``,
+    a (multi-task) Lasso with design ``L diag(1/c)`` and target ``Lα``."""
     if S.size == 0:
         return S, 0.0
     w, U = _eigh(K[np.ix_(S, S)])
@@ -175,10 +161,8 @@ def _l1_subset(K, A, S, n_keep, penalty, c):
         return S[size > 0], penalty
     if n_keep >= s:
         return S, 0.0
-    # The path from the smallest penalty that zeroes every point, max_i ‖D_iᵀY‖/s,
-    # down five decades, followed in warm-started pieces and stopped at the
-    # first penalty that keeps n_keep points (the small penalties are the
-    # expensive ones).
+    # The path from the smallest penalty that zeroes every point down five decades, in
+    # warm-started pieces, stopped at the first that keeps n_keep points.
     alpha_max = np.linalg.norm(D.T @ Y, axis=1).max() / s
     if not alpha_max > 0:  # Ψ = 0 in feature space: nothing to keep
         return S[:0], 0.0
@@ -243,11 +227,6 @@ def select_l1(
     -------
     ReducedSetResult
         ``info["penalty"]`` holds the :math:`\lambda` used, per group.
-
-    Raises
-    ------
-    ValueError
-        Unless exactly one of `n_vectors` and `penalty` is given.
 
     References
     ----------

@@ -113,11 +113,6 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
     float
         The threshold b, the midpoint of the minimisers of L.
 
-    Raises
-    ------
-    ValueError
-        If `residuals` is empty.
-
     References
     ----------
     Vapnik (1995). Schölkopf et al. (1999), Sec. VI-B.
@@ -209,8 +204,7 @@ class SVMExpansion:
     Parameters
     ----------
     expansion : FeatureExpansion
-        The m machines' expansions over one shared support of shape
-        (n_SV, d).
+        The m machines' expansions over one shared support.
     intercept : ndarray of shape (m,)
         The thresholds :math:`b_k`.
     kind : {"binary", "ovo", "ovr", "regression"}
@@ -224,9 +218,7 @@ class SVMExpansion:
         for "all other classes" (one-vs-rest).
     epsilon : float or None, default=None
         The width :math:`\varepsilon` of the insensitive tube (regression).
-    decision_function_shape : {"ovr", "ovo"}, default="ovr"
-        Copied from an ``SVC``.
-    break_ties : bool, default=False
+    decision_function_shape, break_ties : str and bool, default="ovr" and False
         Copied from an ``SVC``.
 
     References
@@ -280,11 +272,9 @@ class SVMExpansion:
     def thresholds(self, values: np.ndarray, y: np.ndarray) -> np.ndarray:
         r"""Return the thresholds recomputed on the training set.
 
-        A classifier machine takes the b with the fewest training errors
-        among its own samples (:func:`~preimage.reduced_set.classification_threshold`;
-        a one-vs-one pair those of its two classes), an SVR the b with the
-        least :math:`\varepsilon`-insensitive loss
-        (:func:`~preimage.reduced_set.epsilon_insensitive_threshold`).
+        By :func:`~preimage.reduced_set.classification_threshold` on each
+        machine's own samples (a one-vs-one pair's two classes), or
+        :func:`~preimage.reduced_set.epsilon_insensitive_threshold` (an SVR).
 
         Parameters
         ----------
@@ -311,14 +301,9 @@ class SVMExpansion:
 
 
 def _ovo_coef(model):
-    """An ``SVC``'s machines as ``(coef, kind, pairs)``, in libsvm's order.
-
-    libsvm groups the support vectors by class and keeps, for the pair
-    (i, j), i < j, the coefficients of class i's vectors in row j - 1 of
-    ``dual_coef_`` and those of class j's in row i; the pairs run (0, 1),
-    (0, 2), ..., (1, 2), ... as ``intercept_`` does. For two classes
-    scikit-learn's public sign is kept: a positive value means ``classes_[1]``.
-    """
+    """An ``SVC``'s machines as ``(coef, kind, pairs)``, in libsvm's order: pair
+    (i, j), i < j, has class i's coefficients in row j - 1 of ``dual_coef_`` and
+    class j's in row i (two classes keep scikit-learn's sign)."""
     dual, n_classes = dense(model.dual_coef_), len(model.classes_)
     if n_classes == 2:
         return dual.copy(), "binary", [[1, 0]]
@@ -408,9 +393,6 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
 
     Examples
     --------
-    Two points at -1 and 1: the linear SVM's weight vector is
-    :math:`w = 0.5 x_2 - 0.5 x_1 = 1`.
-
     >>> import numpy as np
     >>> from sklearn.svm import SVC
     >>> from preimage.reduced_set import svm_expansion
