@@ -236,8 +236,6 @@ def construct(
 
     Examples
     --------
-    Two nearby points become one between them, :math:`\beta = \exp(-0.01)`:
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel

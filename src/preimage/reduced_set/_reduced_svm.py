@@ -152,14 +152,11 @@ def reduce_svm(
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from sklearn.datasets import make_blobs
     >>> from sklearn.svm import SVC
     >>> from preimage import reduce_svm
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.vstack([rng.normal(-1, 1, (40, 2)), rng.normal(1, 1, (40, 2))])
-    >>> y = np.repeat([0, 1], 40)
-    >>> svc = SVC(gamma=0.5).fit(X, y)
-    >>> small = reduce_svm(svc, 4, X=X, y=y, random_state=0)
+    >>> X, y = make_blobs(80, centers=2, cluster_std=2.0, random_state=0)
+    >>> small = reduce_svm(SVC(gamma=0.5).fit(X, y), 4, X=X, y=y, random_state=0)
     >>> small.n_vectors_, small.decision_function(X[:3]).shape
     (4, (3,))
     """
@@ -244,9 +241,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
     shared : bool, default=True
         One reduced set for all m machines, or one per machine, pooled.
     %(options)s
-    decision_function_shape : {"ovr", "ovo"}, default="ovr"
-        As in ``SVC``, for a one-vs-one multiclass SVC.
-    break_ties : bool, default=False
+    decision_function_shape, break_ties : {"ovr", "ovo"} and bool, default="ovr" and False
         As in ``SVC``.
 
     Attributes

@@ -45,13 +45,6 @@ class ReducedSetResult:
     info : dict, default={}
         Method-specific extras.
 
-    Attributes
-    ----------
-    n_vectors : int
-        The number p of reduced-set vectors.
-    relative_error : ndarray of shape (m,)
-        The relative errors :math:`\rho_k / \|\Psi_k\|^2`.
-
     References
     ----------
     Schölkopf et al. (1999), Sec. V.

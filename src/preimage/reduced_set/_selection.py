@@ -94,8 +94,6 @@ def select_kpca(
 
     Examples
     --------
-    A duplicated point is removed at no cost:
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
@@ -198,9 +196,7 @@ def select_l1(
         + \lambda \sum_i c_i |\beta_i|
 
     The points with non-zero :math:`\beta_i` are kept and refitted
-    (:func:`optimal_coefficients`); solved as a Lasso
-    (:func:`sklearn.linear_model.lasso_path`) after :math:`K = L^\top L`,
-    :math:`w_i = c_i \beta_i`.
+    (:func:`optimal_coefficients`); solved as a Lasso after :math:`K = L^\top L`.
 
     Parameters
     ----------
@@ -211,8 +207,7 @@ def select_l1(
         penalty on the path that keeps this many (ties to the largest
         coefficients). Give this or `penalty`.
     penalty : float, optional
-        The penalty :math:`\lambda > 0` itself; the number of points kept
-        follows from it.
+        The penalty :math:`\lambda > 0` itself.
     weights : {"uniform", "inverse"} or array-like of shape (n,), default="uniform"
         The weights :math:`c_i`: 1, or :math:`c_i = \bar a / a_i` with
         :math:`a_i = \max_k |\alpha_{ki}|` and :math:`\bar a` its mean (small
@@ -234,8 +229,6 @@ def select_l1(
 
     Examples
     --------
-    Of two copies of a point one is kept, with the coefficients of both:
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel

@@ -51,8 +51,6 @@ def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0
 
     Examples
     --------
-    Every b in (1, 2) separates the samples:
-
     >>> from preimage.reduced_set import classification_threshold
     >>> classification_threshold([-2.0, -1.0, 1.0, 3.0], [-1, 1, 1, 1], b0=0.0)
     1.5
@@ -119,9 +117,6 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
 
     Examples
     --------
-    With :math:`\varepsilon = 0.5`, L is flat on [0.5, 1.5], the tube around
-    the middle residual:
-
     >>> from preimage.reduced_set import epsilon_insensitive_threshold
     >>> epsilon_insensitive_threshold([0.0, 1.0, 10.0], epsilon=0.5)
     1.0
@@ -234,8 +229,6 @@ class SVMExpansion:
     >>> machines = svm_expansion(SVC(kernel="linear", C=10).fit(X, y))
     >>> machines.decision_values([[2.0]]).round(6) + 0.0       # w = 1, b = 0
     array([[2.]])
-
-    Decision values shifted by 1 get the threshold -1 back:
 
     >>> machines.thresholds(np.array([[0.0], [2.0]]), y)
     array([-1.])
