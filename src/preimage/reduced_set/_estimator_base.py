@@ -21,7 +21,14 @@ from preimage.reduced_set import REDUCED_SET_METHODS, reduce_expansion
 DOCS = {
     "method": r"""method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
         The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).""",
-    "options": r"""method_params : dict, default=None
+    "params": r"""n_vectors : int, default=10
+        Reduced-set size p: in total with `shared`, per machine or component
+        otherwise.
+    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
+        The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
+    shared : bool, default=True
+        One reduced set for all machines or components, or one each, pooled.
+    method_params : dict, default=None
         Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
     random_state : None, int or Generator, default=None
         Random starts of the construction (the selections are deterministic).""",

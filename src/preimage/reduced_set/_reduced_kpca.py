@@ -193,12 +193,7 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
     estimator : preimage.KernelPCA or sklearn.decomposition.KernelPCA, default=None
         The kernel PCA to fit (a clone) and reduce; None is
         ``preimage.KernelPCA(kernel="rbf", gamma="total_variance")``.
-    n_vectors : int, default=10
-        Reduced-set size p: in total with `shared`, per component otherwise.
-    %(method)s
-    shared : bool, default=True
-        One reduced set for all components, or one per component, pooled.
-    %(options)s
+    %(params)s
 
     Attributes
     ----------

@@ -235,12 +235,7 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
     estimator : SVC or OneVsRestClassifier of binary SVCs, default=None
         The machine to fit (a clone) and reduce (see :func:`reduce_svm`);
         None is ``sklearn.svm.SVC()``.
-    n_vectors : int, default=10
-        Reduced-set size p: in total with `shared`, per machine otherwise.
-    %(method)s
-    shared : bool, default=True
-        One reduced set for all m machines, or one per machine, pooled.
-    %(options)s
+    %(params)s
     decision_function_shape, break_ties : {"ovr", "ovo"} and bool, default="ovr" and False
         As in ``SVC``.
 
@@ -389,12 +384,7 @@ class ReducedSVR(RegressorMixin, _ReducedMachine):
     ----------
     estimator : SVR, default=None
         The machine to fit (a clone) and reduce; None is ``sklearn.svm.SVR()``.
-    n_vectors : int, default=10
-        Reduced-set size p.
-    %(method)s
-    shared : bool, default=True
-        As in :class:`ReducedSVC`; the same for the one machine of an SVR.
-    %(options)s
+    %(params)s
 
     Attributes
     ----------
