@@ -22,8 +22,7 @@ DOCS = {
     "method": r"""method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
         The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).""",
     "params": r"""n_vectors : int, default=10
-        Reduced-set size p: in total with `shared`, per machine or component
-        otherwise.
+        Reduced-set size p: in all with `shared`, per machine or component otherwise.
     method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
         The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
     shared : bool, default=True
@@ -45,8 +44,7 @@ DOCS = {
     n_vectors_ : int
         p, the kernel values each decision or coordinate costs.
     original_n_support_ : int
-        The points the original expansions are over: support vectors (their
-        union for one-vs-rest), or a kernel PCA's training points or landmarks.
+        The points the original is over (support vectors, or a kernel PCA's).
     kernel_ : Kernel
         The kernel.
     n_features_in_ : int

@@ -42,25 +42,22 @@ def _refuse(kpca, name):
 def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansion, np.ndarray]:
     r"""Return the principal axes of a fitted kernel PCA as expansions, with intercepts.
 
-    A kernel PCA coordinate, :math:`\alpha_k^\top` times the centred kernel row
-    :math:`H (k_x - K \mathbf{1} / N)` with :math:`H = I - \mathbf{1} \mathbf{1}^\top / N`,
-    is
+    A kernel PCA coordinate :math:`\alpha_k^\top H (k_x - K \mathbf{1} / N)`,
+    :math:`H = I - \mathbf{1} \mathbf{1}^\top / N`, is
 
     .. math::
         \beta_k(x) = \langle \Psi_k, \phi(x) \rangle + c_k, \qquad
         \Psi_k = \sum_{i=1}^N \bar\alpha_{ki} \phi(x_i), \qquad
         c_k = -\bar\alpha_k^\top K \mathbf{1} / N = -\langle \Psi_k, \mu \rangle,
 
-    with :math:`\bar\alpha_k = H \alpha_k` and the feature-space mean
-    :math:`\mu`. A :class:`~preimage.KernelPCA`'s axes (over its training
-    points or landmarks) and means are used as its ``fit_result_`` holds them.
+    :math:`\bar\alpha_k = H \alpha_k`, :math:`\mu` the feature-space mean (a
+    :class:`~preimage.KernelPCA` holds its axes and means in ``fit_result_``).
 
     Parameters
     ----------
     kpca : preimage.KernelPCA or sklearn.decomposition.KernelPCA, fitted
-        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'`` (or
-        a preimage kernel object); preimage's is recognised by its
-        ``fit_result_``, ``kernel_`` and ``X_fit_``.
+        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'`` (or a
+        preimage kernel object).
     name : str, default="kpca"
         The argument an error names.
 
@@ -73,12 +70,8 @@ def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansio
 
     Raises
     ------
-    TypeError
-        If `kpca` is neither kernel PCA.
-    sklearn.exceptions.NotFittedError
-        If `kpca` is not fitted.
-    ValueError
-        If its kernel is precomputed or not a function of input points.
+    TypeError, sklearn.exceptions.NotFittedError, ValueError
+        If `kpca` is neither kernel PCA, is not fitted, or has another kernel.
 
     References
     ----------
@@ -198,8 +191,7 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
     Attributes
     ----------
     intercept_ : ndarray of shape (m,)
-        :math:`c_k = -\langle \Psi_k, \mu \rangle`, the centring constant of
-        each coordinate (:math:`\mu` the feature-space mean).
+        :math:`c_k = -\langle \Psi_k, \mu \rangle` (:math:`\mu` the feature-space mean).
     %(attributes)s
     n_components_ : int
         The number m of coordinates.
@@ -267,8 +259,7 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
         Returns
         -------
         ndarray of shape (n_samples, n_components)
-            The coordinates :math:`\sum_j \beta_{kj} k(z_j, x) + c_k`, from
-            one kernel block :math:`k(X, Z)`.
+            The coordinates :math:`\sum_j \beta_{kj} k(z_j, x) + c_k`.
         """
         return self._decision_values(X)
 

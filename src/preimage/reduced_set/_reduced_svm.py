@@ -327,9 +327,8 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         Returns
         -------
         ndarray of shape (n_samples,) or (n_samples, n_classes) or (n_samples, n_pairs)
-            (n_samples,) for two classes, positive for ``classes_[1]``;
-            (n_samples, n_pairs) for a one-vs-one SVC with
-            ``decision_function_shape='ovo'``.
+            (n_samples,) for two classes, positive for ``classes_[1]``; n_pairs
+            for a one-vs-one SVC with ``decision_function_shape='ovo'``.
         """
         dec = self._decision_values(X)
         if dec.shape[1] == 1:

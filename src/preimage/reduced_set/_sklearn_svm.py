@@ -91,13 +91,10 @@ def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0
 def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float:
     r"""Return the threshold minimising the :math:`\varepsilon`-insensitive loss.
 
-    .. math::
-        L(b) = \sum_i \max(0, |r_i - b| - \varepsilon), \qquad
-        r_i = y_i - g(x_i),
+    .. math:: L(b) = \sum_i \max(0, |r_i - b| - \varepsilon), \qquad r_i = y_i - g(x_i),
 
-    convex and piecewise linear with breakpoints :math:`r_i \pm \varepsilon`:
-    its minimisers, found exactly by binary search on the slopes, form an
-    interval whose midpoint is returned.
+    is piecewise linear: its minimisers, found exactly by binary search on the
+    slopes, form an interval whose midpoint is returned.
 
     Parameters
     ----------
@@ -189,12 +186,10 @@ class SVMExpansion:
     Machine k decides with
 
     .. math::
-        f_k(x) = \langle \Psi_k, \phi(x) \rangle + b_k
-               = \sum_{i=1}^N \alpha_{ki} k(x_i, x) + b_k,
+        f_k(x) = \langle \Psi_k, \phi(x) \rangle + b_k = \sum_{i=1}^N \alpha_{ki} k(x_i, x) + b_k,
 
-    ``expansion.coef[k]`` holding its dual coefficients :math:`\alpha_{ki}`
-    over the N support vectors the machines share. Made by
-    :func:`svm_expansion`; the parameters are kept as attributes.
+    ``expansion.coef[k]`` holding its :math:`\alpha_{ki}` over the support
+    vectors the machines share; the parameters are kept as attributes.
 
     Parameters
     ----------
@@ -208,9 +203,8 @@ class SVMExpansion:
     classes : ndarray or None, default=None
         The class labels (None for regression).
     pairs : ndarray of shape (m, 2) or None, default=None
-        For classifiers, the class indices ``(positive, negative)`` each
-        machine separates: a positive value votes for the first; -1 stands
-        for "all other classes" (one-vs-rest).
+        For classifiers, the class indices ``(positive, negative)`` of each
+        machine (as ``ReducedSVC.pairs_``).
     epsilon : float or None, default=None
         The width :math:`\varepsilon` of the insensitive tube (regression).
     decision_function_shape, break_ties : str and bool, default="ovr" and False
@@ -272,8 +266,7 @@ class SVMExpansion:
         Parameters
         ----------
         values : ndarray of shape (n, m)
-            The (reduced) machines' values at the training points, without
-            threshold.
+            The (reduced) machines' values at the training points, unshifted.
         y : ndarray of shape (n,)
             The class indices (classifiers) or targets (regression).
 
@@ -349,14 +342,11 @@ def _ovr_expansion(model, name):
 def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -> SVMExpansion:
     r"""Return a fitted scikit-learn SVM as feature-space expansions.
 
-    A kernel SVM decides with :math:`g(x) + b`, where
+    Reads, for each machine deciding with :math:`g(x) + b`,
 
-    .. math::
-        g(x) = \langle \Psi, \phi(x) \rangle, \qquad
-        \Psi = \sum_{i=1}^N \alpha_i \phi(x_i)
+    .. math:: g(x) = \langle \Psi, \phi(x) \rangle, \qquad \Psi = \sum_{i=1}^N \alpha_i \phi(x_i),
 
-    is summed over its N support vectors; this reads :math:`\Psi`, b and the
-    kernel of each of its machines.
+    its :math:`\Psi` over the N support vectors, b and the kernel.
 
     Parameters
     ----------
@@ -373,12 +363,9 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
 
     Raises
     ------
-    TypeError
-        If `model` is not one of these estimators.
-    sklearn.exceptions.NotFittedError
-        If `model` is not fitted.
-    ValueError
-        If `model` has no support vectors or a kernel other than these.
+    TypeError, sklearn.exceptions.NotFittedError, ValueError
+        If `model` is none of these, is not fitted, or has no support vectors
+        or another kernel.
 
     References
     ----------
