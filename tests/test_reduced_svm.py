@@ -40,8 +40,8 @@ from preimage.reduced_set import (
     epsilon_insensitive_threshold,
     kernel_pca_expansion,
     svm_expansion,
-    svm_kernel,
 )
+from preimage.reduced_set._sklearn_svm import svm_kernel
 
 # ---------------------------------------------------------------------------
 # data and models (small: the whole file should run in a few seconds)

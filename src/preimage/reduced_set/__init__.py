@@ -8,12 +8,10 @@ minimising :math:`\|\Psi - \Psi'\|^2` (Schölkopf et al. 1999, Sec. V; Burges
 1996): by selection among the expansion's own points, or by construction of
 new ones as pre-images.
 
-Beside the methods (:data:`REDUCED_SET_METHODS`, one entry point
-:func:`reduce_expansion`) sit what reads the expansions out of trained models
-(:func:`svm_expansion` for scikit-learn's SVMs, :func:`kernel_pca_expansion`
-for kernel PCA) and the decisions of reduced machines: thresholds recomputed
-on the training set and one-vs-one votes. The scikit-learn estimators that
-hold a reduced model are in :mod:`preimage.estimators`.
+Beside the methods (:data:`REDUCED_SET_METHODS`, :func:`reduce_expansion`)
+sit readers of trained models (:func:`svm_expansion`,
+:func:`kernel_pca_expansion`) and the estimators :class:`ReducedSVC`,
+:class:`ReducedSVR` and :class:`ReducedKernelPCA`.
 """
 
 import lazy_loader

@@ -1,15 +1,5 @@
-"""Optimal coefficients for a given reduced set, and the error it commits
-(Schölkopf et al. 1999, Sec. V-B, Prop. 4).
-
-For fixed vectors z_j, the coefficients minimising
-
-    ρ = ‖Ψ − Σ_j β_j φ(z_j)‖² = αᵀK^x α + βᵀK^z β − 2 βᵀK^{zx} α
-
-are ``β = (K^z)⁻¹ K^{zx} α``; when ``K^z`` is singular (duplicated or
-linearly dependent vectors) the pseudo-inverse gives the minimiser of least
-norm, and a ridge ``(K^z + a I)⁻¹`` (``alpha=a``) trades a little error for
-stability.
-"""
+"""Optimal coefficients for a given reduced set, the error it commits, and the
+checks and bookkeeping every reduced-set method shares."""
 
 from __future__ import annotations
 
@@ -17,14 +7,109 @@ import numpy as np
 from scipy.linalg import pinvh
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_array_2d, check_positive, check_real_array
+from preimage._utils.validation import (
+    check_array_2d,
+    check_expansion,
+    check_positive,
+    check_positive_int,
+    check_real_array,
+    checked_gram,
+    refuse_overflow,
+)
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.reduced_set._common import finite, reducible
-
-__all__ = ["optimal_coefficients", "approximation_error"]
+from preimage.reduced_set._result import ReducedSetResult
 
 
-def _solve(K_z, C, alpha):
+def reducible(expansion, *, norm=False):
+    """The expansion, checked (with `norm`, also a finite ``‖Ψ_k‖²``)."""
+    expansion = check_expansion(expansion, purpose="no reduced set can be built for it")
+    if norm:
+        try:
+            expansion.norm2()
+        except ValueError as exc:  # the kernel or the coefficients overflowed
+            raise ValueError(f"'expansion' cannot be reduced: {exc}") from None
+    return expansion
+
+
+def finite(values, names):
+    """Refuse coefficients or errors that overflowed float64 (the computations
+    run under ``np.errstate(over="ignore", invalid="ignore")``)."""
+    return refuse_overflow(
+        values,
+        "the reduced-set coefficients or errors",
+        names,
+        "rescale the coefficients or the data, or use an 'alpha'",
+    )
+
+
+def check_reduction(expansion, n_vectors, shared):
+    """Validate the arguments every reduced-set method takes."""
+    expansion = reducible(expansion, norm=True)
+    n_vectors = check_positive_int(n_vectors, "n_vectors")
+    if not isinstance(shared, (bool, np.bool_)):
+        raise TypeError(f"'shared' must be True or False, got {shared!r}")
+    return expansion, n_vectors
+
+
+def support_gram(expansion, copies=3):
+    """The support points' Gram matrix, refused if `copies` exceed the memory budget."""
+    return checked_gram(
+        expansion.kernel,
+        expansion.support,
+        "support Gram matrix",
+        copies=copies,
+        names="'expansion'",
+        hint="reduce an expansion with fewer support points, or use "
+        "method='construction', which streams the kernel in row blocks",
+    )
+
+
+def groups(expansion, shared):
+    """``(rows, A, S)`` of the rows of coef reduced together (all of them, or one
+    at a time): the rows, their coefficients and the support points they use."""
+    m = expansion.n_expansions
+    for rows in [np.arange(m)] if shared else [np.array([k]) for k in range(m)]:
+        A = expansion.coef[rows]
+        yield rows, A, np.flatnonzero(np.any(A != 0, axis=0))
+
+
+def combine(expansion, parts, method, info):
+    """One ReducedSetResult from the parts ``(rows, vectors, coef, error, history
+    counts, history errors, support indices or None)`` of the groups."""
+    m, norm2 = expansion.n_expansions, expansion.norm2()
+    error = np.zeros(m)
+    if all(part[6] is not None for part in parts):  # selection
+        indices = np.unique(np.concatenate([part[6] for part in parts]))
+        vectors = expansion.support[indices]
+        columns = [np.searchsorted(indices, part[6]) for part in parts]
+    else:
+        indices = None
+        vectors = np.vstack([part[1] for part in parts])
+        ends = np.cumsum([part[1].shape[0] for part in parts])
+        columns = [np.arange(end - part[1].shape[0], end) for part, end in zip(parts, ends)]
+    coef = np.zeros((m, vectors.shape[0]))
+    for (rows, _, B, err, *_), cols in zip(parts, columns):
+        coef[np.ix_(rows, cols)] = B
+        error[rows] = err
+    # The history on a common axis of counts (a group that stopped early keeps its last error).
+    counts = np.unique(np.concatenate([part[4] for part in parts]))
+    hist = np.zeros((counts.size, m))
+    for rows, _, _, _, c, e, _ in parts:
+        order = np.argsort(c)
+        c, e = np.asarray(c)[order], np.asarray(e)[order]
+        pos = np.clip(np.searchsorted(c, counts, side="right") - 1, 0, len(c) - 1)
+        hist[:, rows] = e[pos]
+    for values in (coef, error, hist):
+        finite(values, "'expansion'")
+    # ρ ≥ 0 (a kernel that is not positive definite can make ‖Ψ‖² < 0).
+    error, hist = np.maximum(error, 0.0), np.maximum(hist, 0.0)
+    history = {"n_vectors": counts, "error": hist}
+    return ReducedSetResult(
+        vectors, coef, expansion.kernel, error, norm2, method, indices, history, info
+    )
+
+
+def solve(K_z, C, alpha):
     """``(K^z + a I)⁺ C`` for a symmetric positive semi-definite ``K^z``."""
     if alpha:
         K_z = K_z + alpha * np.eye(K_z.shape[0])
@@ -32,7 +117,7 @@ def _solve(K_z, C, alpha):
         return pinvh(K_z, check_finite=False) @ C
 
 
-def _error(norm2, B, K_z, C):
+def rho(norm2, B, K_z, C):
     """``ρ_k = ‖Ψ_k‖² + β_kᵀK^zβ_k − 2 β_kᵀC_k``, clamped at 0 against rounding;
     C (p, m) holds ``⟨φ(z_j), Ψ_k⟩``. Non-finite where it overflowed."""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -40,13 +125,14 @@ def _error(norm2, B, K_z, C):
         return np.maximum(norm2 + quad - 2 * np.einsum("kj,jk->k", B, C), 0.0)
 
 
-def _inner_products(expansion, vectors):
-    """``C_jk = ⟨φ(z_j), Ψ_k⟩ = Σ_i k(z_j, x_i) α_ki``, shape (p, m)."""
+def _blocks(expansion, vectors):
+    """``C_jk = ⟨φ(z_j), Ψ_k⟩ = Σ_i k(z_j, x_i) α_ki``, shape (p, m), and ``K^z``."""
     K = expansion.kernel.block(
         vectors, expansion.support, check_input=False, names="'vectors' and 'expansion'"
     )
     with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-        return finite(K @ expansion.coef.T, "'expansion' and 'vectors'")
+        C = finite(K @ expansion.coef.T, "'expansion' and 'vectors'")
+    return C, expansion.kernel.block(vectors, check_input=False, names="'vectors'")
 
 
 def optimal_coefficients(
@@ -56,14 +142,12 @@ def optimal_coefficients(
 
     For fixed vectors :math:`z_1, \dots, z_p`, the coefficients minimising the
     error :math:`\rho_k = \|\Psi_k - \sum_j \beta_{kj} \phi(z_j)\|^2` are
-    (Schölkopf et al. 1999, Sec. V-B, Prop. 4)
 
     .. math:: \beta_k = (K^z + a I)^{+} K^{zx} \alpha_k,
 
-    with :math:`K^z_{jl} = k(z_j, z_l)` and :math:`K^{zx}_{ji} = k(z_j, x_i)`.
-    When :math:`K^z` is singular (duplicated or linearly dependent vectors)
-    the pseudo-inverse gives the minimiser of least norm, and a ridge
-    :math:`a > 0` (`alpha`) trades a little error for stability.
+    with :math:`K^z_{jl} = k(z_j, z_l)` and :math:`K^{zx}_{ji} = k(z_j, x_i)`;
+    for a singular :math:`K^z` the pseudo-inverse gives the minimiser of least
+    norm.
 
     Parameters
     ----------
@@ -72,8 +156,7 @@ def optimal_coefficients(
     vectors : array-like of shape (p, d)
         The reduced-set vectors :math:`z_j`.
     alpha : float, default=0
-        The ridge :math:`a \ge 0` added to the diagonal of :math:`K^z`; with
-        :math:`a = 0` a singular :math:`K^z` is handled by the pseudo-inverse.
+        The ridge :math:`a \ge 0` added to the diagonal of :math:`K^z`.
 
     Returns
     -------
@@ -82,10 +165,7 @@ def optimal_coefficients(
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-B, Prop. 4: the
-    optimal coefficients).
+    Schölkopf et al. (1999), Sec. V-B, Prop. 4.
 
     Examples
     --------
@@ -101,9 +181,8 @@ def optimal_coefficients(
     expansion = reducible(expansion)
     vectors = check_array_2d(vectors, "vectors", n_features=expansion.n_features)
     alpha = check_positive(alpha, "alpha", strict=False)
-    C = _inner_products(expansion, vectors)
-    K_z = expansion.kernel.block(vectors, check_input=False, names="'vectors'")
-    return finite(_solve(K_z, C, alpha).T, "'expansion' and 'vectors'")
+    C, K_z = _blocks(expansion, vectors)
+    return finite(solve(K_z, C, alpha).T, "'expansion' and 'vectors'")
 
 
 def approximation_error(
@@ -116,9 +195,7 @@ def approximation_error(
                = \alpha_k^\top K^x \alpha_k + \beta_k^\top K^z \beta_k
                  - 2 \beta_k^\top K^{zx} \alpha_k,
 
-    computed through the kernel alone (Schölkopf et al. 1999, Sec. V), with
-    :math:`K^x_{il} = k(x_i, x_l)`, :math:`K^z_{jl} = k(z_j, z_l)` and
-    :math:`K^{zx}_{ji} = k(z_j, x_i)`.
+    computed through the kernel alone (:math:`K^x_{il} = k(x_i, x_l)`, ...).
 
     Parameters
     ----------
@@ -134,17 +211,9 @@ def approximation_error(
     ndarray of shape (m,)
         The errors :math:`\rho_k`.
 
-    Raises
-    ------
-    ValueError
-        If `coef` is not of shape (m, p).
-
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-A: the error of
-    a reduced set, computed through the kernel).
+    Schölkopf et al. (1999), Sec. V-A.
 
     Examples
     --------
@@ -165,7 +234,5 @@ def approximation_error(
             f"'coef' must have shape {(expansion.n_expansions, vectors.shape[0])} "
             f"(n_expansions, n_vectors), got {coef.shape}"
         )
-    C = _inner_products(expansion, vectors)
-    K_z = expansion.kernel.block(vectors, check_input=False, names="'vectors'")
-    rho = _error(expansion.norm2(), coef, K_z, C)
-    return finite(rho, "'expansion', 'vectors' and 'coef'")
+    C, K_z = _blocks(expansion, vectors)
+    return finite(rho(expansion.norm2(), coef, K_z, C), "'expansion', 'vectors' and 'coef'")

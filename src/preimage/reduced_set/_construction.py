@@ -1,7 +1,4 @@
-"""Reduced-set construction: new vectors built one at a time as pre-images of
-the residual (Schölkopf et al. 1999, Sec. V-D), with an optional second phase
-of joint gradient descent on all vectors (Burges 1996).
-"""
+"""Reduced-set construction: new vectors as pre-images of the residual."""
 
 from __future__ import annotations
 
@@ -18,29 +15,16 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import ConvergenceWarning
 from preimage.kernels import DotProductKernel, RadialKernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.reduced_set._coefficients import _error, _solve
-from preimage.reduced_set._common import check_reduction, combine, groups
+from preimage.reduced_set._coefficients import check_reduction, combine, groups, rho, solve
 from preimage.reduced_set._result import ReducedSetResult
 from preimage.solvers import PREIMAGE_METHODS, make_solver
-
-__all__ = ["construct"]
-
-
-def _preimage_methods():
-    """The registered pre-image methods a construction can use: those that
-    start from given points (every vector is searched from several starts)
-    and learn nothing from the support (the residual's support grows with
-    every vector)."""
-    return [name for name, cls in PREIMAGE_METHODS.items() if cls.uses_starts and not cls.learns]
 
 
 def _preimage_solver(preimage_method, kernel, X, max_iter, rng):
     """The solver that builds each vector, fitted (its kernel checked) once."""
-    if preimage_method == "auto":
-        # The paper's fixed-point iteration where it exists.
-        preimage_method = (
-            "fixed_point" if isinstance(kernel, (RadialKernel, DotProductKernel)) else "gradient"
-        )
+    if preimage_method == "auto":  # the paper's fixed-point iteration where it exists
+        fixed_point = isinstance(kernel, (RadialKernel, DotProductKernel))
+        preimage_method = "fixed_point" if fixed_point else "gradient"
     solver = make_solver(preimage_method, {"max_iter": max_iter}, random_state=rng)
     try:
         solver.fit(X, kernel)
@@ -54,11 +38,9 @@ def _preimage_solver(preimage_method, kernel, X, max_iter, rng):
 
 
 def _candidates(residual, starts, signs, solver):
-    """Pre-images of ±residual from each start; the sign makes every start a
-    point of positive ⟨±R, φ(z)⟩, so each iteration climbs towards a maximum
-    of |⟨R, φ(z)⟩|. Non-convergence is expected and counted, not warned."""
-    coef = signs[:, None] * residual.coef
-    many = FeatureExpansion(coef, residual.support, residual.kernel)
+    """Pre-images of ±residual from each start (the sign making ⟨±R, φ(z)⟩ positive
+    there); non-convergence is counted, not warned."""
+    many = FeatureExpansion(signs[:, None] * residual.coef, residual.support, residual.kernel)
     with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
         warnings.simplefilter("ignore")
         result = solver.solve(many, starts)
@@ -83,14 +65,11 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
         with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
             P[:, rows] = A @ K_rows.T
     diag_X = kernel.diag(X, check_input=False, overflow="ignore")
-    Z = np.empty((0, X.shape[1]))
-    Q = np.empty((0, n))  # k(z_j, x_i)
-    K_z = np.empty((0, 0))
-    B = np.empty((m, 0))
+    Z, Q = np.empty((0, X.shape[1])), np.empty((0, n))  # Q: k(z_j, x_i)
+    K_z, B = np.empty((0, 0)), np.empty((m, 0))
     err = norm2.copy()
     counts, errors, unconverged, stuck = [0], [err], 0, 0
-    # ρ is a difference of terms of size ‖Ψ‖², so below ~1e-11 of it the
-    # error is rounding and no vector can remove more.
+    # ρ is a difference of terms of size ‖Ψ‖²: below ~1e-11 of it, it is rounding.
     scale = max(float(norm2.max(initial=0.0)), np.finfo(float).tiny)
     n_top = max(1, math.ceil(n_starts / 2))
     for _ in range(n_vectors):
@@ -126,8 +105,8 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
         K_z = np.block([[K_z, k_z[:-1, None]], [k_z[None, :]]])
         with np.errstate(over="ignore", invalid="ignore"):
             C = Q @ A.T
-        B = _solve(K_z, C, alpha).T
-        err = _error(norm2, B, K_z, C)
+        B = solve(K_z, C, alpha).T
+        err = rho(norm2, B, K_z, C)
         counts.append(Z.shape[0])
         errors.append(err)
         if not np.isfinite(err).all():  # overflow: combine refuses it
@@ -136,13 +115,9 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
 
 
 def _phase2_objective(kernel, X, A, norm2, shape, alpha):
-    """``F(Z) = Σ_k ρ_k(Z, β*(Z)) + a‖β*‖²`` with the coefficients eliminated
-    (β* optimal for Z), and its gradient by the envelope theorem:
-
-    .. math::
-        ∂F/∂z_j = −2 Σ_i (βᵀα)_{ji} ∇_1 k(z_j, x_i)
-                  + 2 Σ_{l≠j} (βᵀβ)_{jl} ∇_1 k(z_j, z_l) + (βᵀβ)_{jj} ∇ k(z_j, z_j).
-    """
+    """``F(Z) = Σ_k ρ_k(Z, β*(Z)) + a‖β*‖²`` (β* optimal for Z) and, by the envelope
+    theorem, ``∂F/∂z_j = −2 Σ_i (βᵀα)_ji ∇_1 k(z_j, x_i) + 2 Σ_{l≠j} (βᵀβ)_jl
+    ∇_1 k(z_j, z_l) + (βᵀβ)_jj ∇ k(z_j, z_j)``."""
 
     def fun(flat):
         Z = flat.reshape(shape)
@@ -152,17 +127,14 @@ def _phase2_objective(kernel, X, A, norm2, shape, alpha):
         if not (np.isfinite(K_z).all() and np.isfinite(C).all()):
             # A step left the float range (huge coefficients): no descent there.
             return np.inf, np.zeros_like(flat)
-        B = _solve(K_z, C, alpha).T
-        value = _error(norm2, B, K_z, C).sum() + alpha * (B**2).sum()
+        B = solve(K_z, C, alpha).T
+        value = rho(norm2, B, K_z, C).sum() + alpha * (B**2).sum()
         W_zz = B.T @ B
         own = W_zz.diagonal().copy()
         np.fill_diagonal(W_zz, 0.0)
         gradient = functools.partial(kernel.gradient, check_input=False, overflow="ignore")
-        grad = (
-            -2 * gradient(Z, X, B.T @ A)
-            + 2 * gradient(Z, Z, W_zz)
-            + own[:, None] * kernel.diag_gradient(Z, check_input=False, overflow="ignore")
-        )
+        grad = -2 * gradient(Z, X, B.T @ A) + 2 * gradient(Z, Z, W_zz)
+        grad += own[:, None] * kernel.diag_gradient(Z, check_input=False, overflow="ignore")
         return value, grad.ravel()
 
     return fun
@@ -203,19 +175,15 @@ def construct(
 ) -> ReducedSetResult:
     r"""Construct a reduced set of new vectors, one at a time, as pre-images.
 
-    Vectors are added one at a time (Schölkopf et al. 1999, Sec. V-D). With
-    the current approximation :math:`\Psi' = \sum_j \beta_j \phi(z_j)`, the
+    With the current approximation :math:`\Psi' = \sum_j \beta_j \phi(z_j)`, the
     next vector is a pre-image of the residual :math:`R = \Psi - \Psi'`
     maximising the error it removes,
 
     .. math:: \max_z \; \frac{\langle R, \phi(z) \rangle^2}{k(z, z)},
 
-    found by the fixed-point iteration of Sec. IV-B (radial and dot-product
-    kernels) or gradient descent from several starts; then all coefficients
-    are refitted with Prop. 4 (:func:`optimal_coefficients`). The optional
-    second phase minimises the error jointly over all vectors, with the
-    coefficients kept optimal (the global gradient descent on
-    :math:`(z, \beta)` of Burges 1996, with :math:`\beta` eliminated).
+    found from several starts; then all coefficients are refitted
+    (:func:`optimal_coefficients`). The optional second phase minimises the
+    error jointly over all vectors, the coefficients kept optimal.
 
     Parameters
     ----------
@@ -225,20 +193,16 @@ def construct(
         Vectors to construct: per expansion (up to ``m * n_vectors`` in all),
         or in all when `shared`.
     shared : bool, default=False
-        Build one set for all m expansions: each step approximates the
-        residual of the expansion with the largest error, and all
-        coefficients are refitted over the common set. Without it each
-        expansion gets its own vectors, concatenated.
+        One set for all m expansions, each step for the expansion with the
+        largest error; otherwise each gets its own vectors, concatenated.
     preimage_method : str, default="auto"
-        The pre-image method that builds each vector: a method of
-        :data:`~preimage.PREIMAGE_METHODS` that starts from given points and
-        learns nothing (``"fixed_point"``, ``"gradient"``); ``"auto"`` takes
-        the fixed point for radial and dot-product kernels and gradient
-        descent otherwise.
+        A method of :data:`~preimage.PREIMAGE_METHODS` that starts from given
+        points and learns nothing (``"fixed_point"``, ``"gradient"``); ``"auto"``:
+        the fixed point for radial and dot-product kernels, else gradient.
     n_starts : int, default=6
-        Starts per vector: half at the support points whose images align best
-        with the residual, half at random support points. The best support
-        point itself is also a candidate, so no step does worse than selection.
+        Starts per vector: half at the support points best aligned with the
+        residual, half at random ones (the best support point is also a
+        candidate).
     max_iter : int, default=100
         Iterations of the pre-image method per start.
     phase2 : bool, default=False
@@ -257,34 +221,21 @@ def construct(
     Returns
     -------
     ReducedSetResult
-        ``history`` holds the error after each added vector (phase one);
-        ``info`` names the pre-image method and counts unconverged pre-image
-        runs and phase-two iterations.
+        ``history``: the error after each added vector; ``info``: the
+        pre-image method, unconverged runs and phase-two iterations.
 
     Warns
     -----
     ConvergenceWarning
-        When no start of some vector's pre-image converged in `max_iter`
-        iterations (the candidate removing the most error, or the best
-        support point, is kept), or when phase two stops at
-        `phase2_max_iter` (the vectors with the lower error are kept).
+        When no start of some vector converged in `max_iter` iterations, or
+        phase two stops at `phase2_max_iter`.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-D: reduced set
-    construction; Sec. IV-B: the fixed-point iteration).
-
-    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
-    International Conference on Machine Learning (ICML), 1996 (the reduced
-    set method and its second phase of joint gradient descent).
+    Schölkopf et al. (1999), Sec. V-D, Sec. IV-B. Burges (1996), the second phase.
 
     Examples
     --------
-    Two nearby points are replaced by one vector between them, with
-    :math:`\beta = \exp(-0.01) = 0.9900`:
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
@@ -297,14 +248,10 @@ def construct(
     """
     expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
     kernel = expansion.kernel
-    methods = _preimage_methods()
-    if not (
-        preimage_method == "auto"
-        or (isinstance(preimage_method, str) and preimage_method in methods)
-    ):
-        raise ValueError(
-            f"'preimage_method' must be one of {['auto'] + methods}, got {preimage_method!r}"
-        )
+    # Pre-image methods that start from given points and learn nothing from the support.
+    methods = ["auto"] + [n for n, c in PREIMAGE_METHODS.items() if c.uses_starts and not c.learns]
+    if preimage_method not in methods:
+        raise ValueError(f"'preimage_method' must be one of {methods}, got {preimage_method!r}")
     if phase2 and not kernel.differentiable:
         raise ValueError(
             f"phase two of the construction needs gradients, and {type(kernel).__name__} "
@@ -313,8 +260,7 @@ def construct(
     n_starts = check_positive_int(n_starts, "n_starts")
     max_iter = check_positive_int(max_iter, "max_iter")
     phase2_max_iter = check_positive_int(phase2_max_iter, "phase2_max_iter")
-    if tol is not None:
-        tol = check_positive(tol, "tol", strict=False)
+    tol = None if tol is None else check_positive(tol, "tol", strict=False)
     alpha = check_positive(alpha, "alpha", strict=False)
     rng = check_random_state(random_state)
 
@@ -322,11 +268,9 @@ def construct(
     preimage_method, solver = _preimage_solver(preimage_method, kernel, X, max_iter, rng)
     norm2 = expansion.norm2()
     parts, unconverged, stuck, phase2_iter = [], 0, 0, 0
-    for rows in groups(expansion, shared):
-        # Only the points these expansions use (a one-vs-rest machine uses its
-        # own support vectors out of the union of all machines').
-        used = np.flatnonzero(np.any(expansion.coef[rows] != 0, axis=0))
-        A, X_used = expansion.coef[np.ix_(rows, used)], X[used]
+    for rows, A, used in groups(expansion, shared):
+        # Only the points these expansions use (one-vs-rest: their own support vectors).
+        A, X_used = A[:, used], X[used]
         if used.size == 0:  # zero expansions need no vectors
             parts.append(
                 (rows, X[:0], np.zeros((rows.size, 0)), norm2[rows], [0], [norm2[rows]], None)
@@ -343,8 +287,8 @@ def construct(
             K_z = kernel.block(Z, check_input=False, names="'expansion'")
             with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
                 C = kernel.block(Z, X_used, check_input=False, names="'expansion'") @ A.T
-            B = _solve(K_z, C, alpha).T
-            err = _error(norm2[rows], B, K_z, C)
+            B = solve(K_z, C, alpha).T
+            err = rho(norm2[rows], B, K_z, C)
         parts.append((rows, Z, B, err, counts, errors, None))
     if stuck:
         warn(
@@ -354,14 +298,6 @@ def construct(
             "was kept; raise 'max_iter'",
             ConvergenceWarning,
         )
-    return combine(
-        expansion,
-        parts,
-        "construction",
-        {
-            "preimage_method": preimage_method,
-            "unconverged_starts": unconverged,
-            "phase2_iterations": phase2_iter,
-            "shared": shared,
-        },
-    )
+    info = {"preimage_method": preimage_method, "unconverged_starts": unconverged}
+    info.update(phase2_iterations=phase2_iter, shared=shared)
+    return combine(expansion, parts, "construction", info)

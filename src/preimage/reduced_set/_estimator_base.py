@@ -1,18 +1,4 @@
-"""What the reduced-set estimators share: their parameters, their state and
-the one kernel block they decide with.
-
-A reduced estimator holds m kernel expansions over p reduced-set vectors z_j
-(Schölkopf et al. 1999, Sec. V) and a constant per expansion; its output k
-at x is
-
-.. math:: f_k(x) = Σ_j β_kj k(z_j, x) + b_k,
-
-one kernel block ``k(X, Z)`` of n × p values for all outputs at once. It is
-made from an estimator that decides with the full expansions (an SVM, a
-kernel PCA), either by ``fit``, which fits a clone of that estimator and
-reduces it, or by a function (:func:`~preimage.reduce_svm`,
-:func:`~preimage.reduce_kernel_pca`) from a model fitted already.
-"""
+"""What the reduced-set estimators share: parameters, state, the kernel block they decide with."""
 
 from __future__ import annotations
 
@@ -32,7 +18,48 @@ from preimage.exceptions import NumericalWarning
 from preimage.kernels import SigmoidKernel
 from preimage.reduced_set import REDUCED_SET_METHODS, reduce_expansion
 
-__all__ = ["BaseReducedExpansion", "dense_input"]
+DOCS = {
+    "method": r"""method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
+        The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).""",
+    "params": r"""n_vectors : int, default=10
+        Reduced-set size p: in all with `shared`, per machine or component otherwise.
+    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
+        The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
+    shared : bool, default=True
+        One reduced set for all machines or components, or one each, pooled.
+    method_params : dict, default=None
+        Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
+    random_state : None, int or Generator, default=None
+        Random starts of the construction (the selections are deterministic).""",
+    "attributes": r"""dual_coef_ : ndarray of shape (m, p)
+        The coefficients :math:`\beta_{kj}` of the m machines or components.
+    vectors_ : ndarray of shape (p, n_features)
+        The reduced-set vectors :math:`z_j`.
+    reduced_set_ : ReducedSetResult
+        The reduction, with its history.
+    approximation_error_ : ndarray of shape (m,)
+        :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2`, one per machine or component.
+    relative_error_ : ndarray of shape (m,)
+        :math:`\rho_k / \|\Psi_k\|^2`.
+    n_vectors_ : int
+        p, the kernel values each decision or coordinate costs.
+    original_n_support_ : int
+        The points the original is over (support vectors, or a kernel PCA's).
+    kernel_ : Kernel
+        The kernel.
+    n_features_in_ : int
+        The number of features seen during fit.""",
+    "svm_attributes": r"""original_intercept_ : ndarray of shape (m,)
+        The original machines' thresholds.
+    threshold_recomputed_ : bool
+        Whether the thresholds were recomputed on a training set.""",
+}
+
+
+def fill_doc(obj):
+    """Fill the ``%(name)s`` pieces of `obj`'s docstring from :data:`DOCS`."""
+    obj.__doc__ = obj.__doc__ % DOCS
+    return obj
 
 
 def dense_input(X):
@@ -40,29 +67,9 @@ def dense_input(X):
     return X.toarray() if sp.issparse(X) else X
 
 
-def warn_if_indefinite(kernel):
-    """Warn that a reduced set of a sigmoid-kernel expansion is ill-posed.
-
-    ``tanh(γ⟨x, y⟩ + c₀)`` is not positive definite: its Gram matrices have
-    negative eigenvalues, so ``ρ = ‖Ψ − Ψ'‖²`` is no squared distance (it can
-    be negative, and is reported clamped at 0), and the reduced machine need
-    not approximate the original even when no vector is removed.
-    """
-    if isinstance(kernel, SigmoidKernel):
-        warn(
-            "the sigmoid kernel is not positive definite, so the reduced-set error "
-            "ρ = ‖Ψ − Ψ'‖² is not a squared distance and its minimisation need not "
-            "approximate the machine; check the reduced model's accuracy",
-            NumericalWarning,
-        )
-
-
 class BaseReducedExpansion(BaseEstimator):
-    """Base class of the reduced-set estimators (see the module docstring).
-
-    Subclasses set :attr:`_maker` (the function that makes one from a fitted
-    model) and :attr:`_fit_call` for the message of an unfitted estimator.
-    """
+    """Base class of the reduced-set estimators; :attr:`_maker` names the
+    function that makes one from a fitted model."""
 
     _parameter_constraints: dict = {
         "n_vectors": [Interval(Integral, 1, None, closed="left")],
@@ -72,7 +79,6 @@ class BaseReducedExpansion(BaseEstimator):
         "random_state": ["random_state", np.random.Generator],
     }
 
-    _maker: str | None = None
     _fit_call = "fit(X)"
 
     def __init__(
@@ -85,36 +91,38 @@ class BaseReducedExpansion(BaseEstimator):
         method_params: dict[str, Any] | None = None,
         random_state: RandomStateLike = None,
     ) -> None:
-        self.estimator = estimator
-        self.n_vectors = n_vectors
-        self.method = method
-        self.shared = shared
-        self.method_params = method_params
-        self.random_state = random_state
+        self.estimator, self.n_vectors = estimator, n_vectors
+        self.method, self.shared = method, shared
+        self.method_params, self.random_state = method_params, random_state
+
+    @classmethod
+    def _made(cls, options, **params):
+        """An estimator with these parameters, validated, for a fitted model."""
+        est = cls(random_state=options.pop("random_state", None), **params)
+        est.method_params = options or None
+        est._validate_params()
+        return est
 
     def _reduce(self, expansion):
-        """The reduced set of `expansion` made with this estimator's
-        parameters (:func:`preimage.reduced_set.reduce_expansion`)."""
+        """The reduced set of `expansion` with this estimator's parameters."""
         options = dict(self.method_params or {})
-        for key in ("random_state", "shared"):
-            if key in options:
-                raise ValueError(
-                    f"'method_params' must not hold {key!r}; it is a "
-                    f"parameter of {type(self).__name__}"
-                )
-        warn_if_indefinite(expansion.kernel)
-        return reduce_expansion(
-            expansion,
-            self.n_vectors,
-            method=self.method,
-            shared=self.shared,
-            random_state=self.random_state,
-            **options,
-        )
+        for key in filter(options.__contains__, ("random_state", "shared")):
+            raise ValueError(
+                f"'method_params' must not hold {key!r}; it is a "
+                f"parameter of {type(self).__name__}"
+            )
+        options.update(shared=self.shared, random_state=self.random_state)
+        if isinstance(expansion.kernel, SigmoidKernel):  # not positive definite
+            warn(
+                "the sigmoid kernel is not positive definite, so the reduced-set error "
+                "ρ = ‖Ψ − Ψ'‖² is not a squared distance and its minimisation need not "
+                "approximate the machine; check the reduced model's accuracy",
+                NumericalWarning,
+            )
+        return reduce_expansion(expansion, self.n_vectors, self.method, **options)
 
     def _set_reduced(self, reduced, intercept, expansion, model):
-        """Keep the reduced expansions of `expansion` (the original model's)
-        with the constants `intercept`."""
+        """Keep the reduction of `expansion` with the constants `intercept`."""
         self.reduced_set_ = reduced
         self.kernel_ = reduced.kernel
         self.vectors_ = reduced.vectors
@@ -129,8 +137,7 @@ class BaseReducedExpansion(BaseEstimator):
             self.feature_names_in_ = model.feature_names_in_
 
     def _decision_values(self, X):
-        """``f_k(x) = Σ_j β_kj k(z_j, x) + b_k``, shape (n, m): one kernel
-        block ``k(X, Z)``."""
+        """``f_k(x) = Σ_j β_kj k(z_j, x) + b_k``, shape (n, m)."""
         if not hasattr(self, "vectors_"):
             raise NotFittedError(
                 f"this {type(self).__name__} is not fitted; call {self._fit_call}, or make "

@@ -1,17 +1,11 @@
-"""Reduced-set kernel PCA feature extractors (Schölkopf et al. 1999, Sec. V).
-
-A kernel PCA coordinate is a feature-space inner product plus a constant, so
-its principal axes are expansions over all N training points and every
-coordinate of a new point costs N kernel values. Approximating the axes by a
-reduced set of p ≪ N vectors makes it p: :class:`ReducedKernelPCA` fits a
-kernel PCA and reduces its axes (or is made from a fitted one by
-:func:`reduce_kernel_pca`).
-"""
+"""Kernel PCA axes as feature-space expansions, and the reduced-set kernel PCA
+feature extractors (Schölkopf et al. 1999, Sec. V)."""
 
 from __future__ import annotations
 
 from typing import Any, Self
 
+import numpy as np
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -19,17 +13,109 @@ from sklearn.base import (
     _fit_context,
     clone,
 )
+from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import HasMethods
+from sklearn.utils.validation import check_is_fitted
 
 from preimage._utils.typing import MatrixLike, TransformOutput
 from preimage._utils.validation import validate_estimator_input
+from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._estimator import KernelPCA
-from preimage.reduced_set import kernel_pca_expansion
-from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input
+from preimage.kpca._fit import KernelPCAResult
+from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input, fill_doc
+from preimage.reduced_set._sklearn_svm import check_fitted, dense, kernel_from_sklearn
 
-__all__ = ["reduce_kernel_pca", "ReducedKernelPCA"]
+
+def _refuse(kpca, name):
+    """Neither kernel PCA: NotFittedError for an unfitted estimator, else TypeError."""
+    what = f"{name!r} must be a fitted preimage.KernelPCA or sklearn.decomposition.KernelPCA"
+    if isinstance(kpca, BaseEstimator):
+        try:
+            check_is_fitted(kpca)
+        except NotFittedError:
+            raise NotFittedError(
+                f"{what}, got an unfitted {type(kpca).__name__}; call fit(X) before reducing it"
+            ) from None
+    raise TypeError(f"{what}, got {type(kpca).__name__}")
 
 
+def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansion, np.ndarray]:
+    r"""Return the principal axes of a fitted kernel PCA as expansions, with intercepts.
+
+    A kernel PCA coordinate :math:`\alpha_k^\top H (k_x - K \mathbf{1} / N)`,
+    :math:`H = I - \mathbf{1} \mathbf{1}^\top / N`, is
+
+    .. math::
+        \beta_k(x) = \langle \Psi_k, \phi(x) \rangle + c_k, \qquad
+        \Psi_k = \sum_{i=1}^N \bar\alpha_{ki} \phi(x_i), \qquad
+        c_k = -\bar\alpha_k^\top K \mathbf{1} / N = -\langle \Psi_k, \mu \rangle,
+
+    :math:`\bar\alpha_k = H \alpha_k`, :math:`\mu` the feature-space mean (a
+    :class:`~preimage.KernelPCA` holds its axes and means in ``fit_result_``).
+
+    Parameters
+    ----------
+    kpca : preimage.KernelPCA or sklearn.decomposition.KernelPCA, fitted
+        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'`` (or a
+        preimage kernel object).
+    name : str, default="kpca"
+        The argument an error names.
+
+    Returns
+    -------
+    expansion : FeatureExpansion
+        The q axes :math:`\Psi_k` over the N training points (or landmarks).
+    intercept : ndarray of shape (q,)
+        The constants :math:`c_k`.
+
+    Raises
+    ------
+    TypeError, sklearn.exceptions.NotFittedError, ValueError
+        If `kpca` is neither kernel PCA, is not fitted, or has another kernel.
+
+    References
+    ----------
+    Schölkopf et al. (1998). Schölkopf et al. (1999), Sec. V.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from preimage import KernelPCA
+    >>> from preimage.reduced_set import kernel_pca_expansion
+    >>> X = np.random.default_rng(0).normal(size=(20, 2))
+    >>> kpca = KernelPCA(kernel="rbf", n_components=2, gamma=0.5).fit(X)
+    >>> axes, c = kernel_pca_expansion(kpca)
+    >>> bool(np.allclose(axes.cross(X[:3]).T + c, kpca.transform(X[:3])))
+    True
+    """
+    from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+
+    if isinstance(kpca, SklearnKernelPCA):
+        check_fitted(kpca, name, call="fit(X)")
+        kernel = kernel_from_sklearn(kpca.kernel, kpca.gamma_, kpca.degree, kpca.coef0, name)
+        nonzero = np.flatnonzero(kpca.eigenvalues_)
+        alphas = np.zeros_like(kpca.eigenvectors_, dtype=float)
+        alphas[:, nonzero] = kpca.eigenvectors_[:, nonzero] / np.sqrt(kpca.eigenvalues_[nonzero])
+        # scikit-learn's centring keeps the column means K1/N of the Gram matrix.
+        col_mean = np.asarray(kpca._centerer.K_fit_rows_, dtype=float)
+        centred = alphas - alphas.mean(axis=0, keepdims=True)
+        intercept = -(centred.T @ col_mean)
+        return FeatureExpansion(centred.T.copy(), dense(kpca.X_fit_), kernel), intercept
+    fit = getattr(kpca, "fit_result_", None)
+    if not isinstance(fit, KernelPCAResult):
+        _refuse(kpca, name)
+    if kpca.kernel_ is None:
+        raise ValueError(
+            f"{name!r} uses kernel='precomputed'; a reduced set needs the "
+            "kernel as a function of input points"
+        )
+    # Exact or Nyström: axes over X_fit_ (training points or landmarks), c_k = -⟨V_k, μ⟩.
+    axes = np.asarray(fit.alphas, dtype=float).T.copy()
+    support = np.asarray(kpca.X_fit_, dtype=float)
+    return FeatureExpansion(axes, support, kpca.kernel_), -np.asarray(fit.mean_coords, dtype=float)
+
+
+@fill_doc
 def reduce_kernel_pca(
     kpca: BaseEstimator,
     n_vectors: int,
@@ -39,12 +125,10 @@ def reduce_kernel_pca(
 ) -> ReducedKernelPCA:
     r"""Reduce a fitted kernel PCA to a feature extractor on a reduced set.
 
-    The principal axes :math:`\Psi_k` (see
-    :func:`preimage.reduced_set.kernel_pca_expansion`) are replaced by
-    :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)` minimising
-    :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (Schölkopf et al. 1999, Sec. V),
-    and a coordinate becomes :math:`\langle \Psi'_k, \phi(x) \rangle + c_k`;
-    by the Cauchy-Schwarz inequality its error is at most
+    The principal axes :math:`\Psi_k` (:func:`~preimage.reduced_set.kernel_pca_expansion`)
+    are replaced by :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)` minimising
+    :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2`, and a coordinate becomes
+    :math:`\langle \Psi'_k, \phi(x) \rangle + c_k`, in error by at most
 
     .. math::
         |\langle \Psi_k - \Psi'_k, \phi(x) \rangle| \le \sqrt{\rho_k \, k(x, x)}.
@@ -52,37 +136,24 @@ def reduce_kernel_pca(
     Parameters
     ----------
     kpca : preimage.KernelPCA or sklearn.decomposition.KernelPCA, fitted
-        The kernel PCA to reduce, with kernel ``'rbf'``, ``'poly'``,
-        ``'sigmoid'`` or ``'linear'``.
+        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``.
     n_vectors : int
-        Reduced-set size p: in total with ``shared=True`` (default: one kernel
-        block :math:`k(X, Z)` gives every coordinate), per component
-        otherwise.
-    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        See :func:`preimage.reduced_set.reduce_expansion`.
+        Reduced-set size p: in total with `shared`, per component otherwise.
+    %(method)s
     shared : bool, default=True
         One reduced set for all components, or one per component, pooled.
     **options
-        Passed to the method (``random_state``, ``n_starts``, ``phase2``,
-        ``penalty``, ...).
+        Passed to the method (``random_state``, ``n_starts``, ``penalty``, ...).
 
     Returns
     -------
     ReducedKernelPCA
-        Fitted, with parameters that say how it was made: ``estimator`` None
-        (it was made from `kpca`, fitted already, which it does not keep),
-        `n_vectors`, `method`, `shared`, the `options` as ``method_params``
-        but for ``random_state``.
+        Fitted; ``estimator`` is None and the `options` but ``random_state``
+        are its ``method_params``.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods, for SV machines and kernel PCA feature extractors alike).
-
-    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10(5), 1998 (kernel PCA).
+    Schölkopf et al. (1999), Sec. V. Schölkopf et al. (1998).
 
     Examples
     --------
@@ -95,18 +166,11 @@ def reduce_kernel_pca(
     True
     """
     expansion, intercept = kernel_pca_expansion(kpca)
-    random_state = options.pop("random_state", None)
-    est = ReducedKernelPCA(
-        n_vectors=n_vectors,
-        method=method,
-        shared=shared,
-        method_params=options or None,
-        random_state=random_state,
-    )
-    est._validate_params()
+    est = ReducedKernelPCA._made(options, n_vectors=n_vectors, method=method, shared=shared)
     return est._reduce_axes(expansion, intercept, kpca)
 
 
+@fill_doc
 class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseReducedExpansion):
     r"""Kernel PCA coordinates from a reduced set.
 
@@ -114,73 +178,27 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
         \mathrm{transform}(x)_k = \sum_{j=1}^p \beta_{kj} k(z_j, x) + c_k
         \approx \mathrm{kpca.transform}(x)_k,
 
-    one kernel block :math:`k(X, Z)` with the p reduced vectors instead of
-    the N training points: the principal axes :math:`\Psi_k` of the kernel
-    PCA are replaced by :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)`
-    minimising :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (Schölkopf et al. 1999,
-    Sec. V). :meth:`fit` fits a clone of `estimator` and reduces its
-    principal axes; :func:`reduce_kernel_pca` makes one from a kernel PCA
-    fitted already (then `estimator` is None).
+    p kernel values instead of N (:func:`reduce_kernel_pca` makes one from a
+    kernel PCA fitted already).
 
     Parameters
     ----------
     estimator : preimage.KernelPCA or sklearn.decomposition.KernelPCA, default=None
-        The kernel PCA to fit and reduce, with kernel ``'rbf'``, ``'poly'``,
-        ``'sigmoid'`` or ``'linear'``; None is the papers' Gaussian kernel PCA,
-        ``preimage.KernelPCA(kernel="rbf", gamma="total_variance")``. It is
-        cloned and not kept after the reduction.
-    n_vectors : int, default=10
-        Reduced-set size p: in total with ``shared=True``, per component
-        otherwise.
-    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
-    shared : bool, default=True
-        One reduced set for all components (one kernel block gives every
-        coordinate), or one per component, pooled.
-    method_params : dict, default=None
-        Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
-    random_state : None, int or Generator, default=None
-        Random starts of the construction (the selections are deterministic).
+        The kernel PCA to fit (a clone) and reduce; None is
+        ``preimage.KernelPCA(kernel="rbf", gamma="total_variance")``.
+    %(params)s
 
     Attributes
     ----------
-    vectors_ : ndarray of shape (p, n_features)
-        The reduced-set vectors :math:`z_j`.
-    dual_coef_ : ndarray of shape (n_components, p)
-        The coefficients :math:`\beta_{kj}`.
-    intercept_ : ndarray of shape (n_components,)
-        :math:`c_k = -\langle \Psi_k, \mu \rangle`, the centring constant of
-        each coordinate (:math:`\mu` the feature-space mean).
-    reduced_set_ : ReducedSetResult
-        The reduction, with its history.
-    approximation_error_ : ndarray of shape (n_components,)
-        :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (the axes of preimage's and
-        scikit-learn's kernel PCA have unit norm, so this is also the relative
-        error).
-    relative_error_ : ndarray of shape (n_components,)
-        :math:`\rho_k / \|\Psi_k\|^2`.
-    n_vectors_ : int
-        The number p of reduced-set vectors in all: the kernel values a
-        transformed point costs.
+    intercept_ : ndarray of shape (m,)
+        :math:`c_k = -\langle \Psi_k, \mu \rangle` (:math:`\mu` the feature-space mean).
+    %(attributes)s
     n_components_ : int
-        The number of coordinates.
-    original_n_support_ : int
-        The number of points the kernel PCA's axes are expanded over (its
-        training points or landmarks).
-    kernel_ : Kernel
-        The kernel.
-    n_features_in_ : int
-        The number of features seen during fit.
+        The number m of coordinates.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods, for SV machines and kernel PCA feature extractors alike).
-
-    B. Schölkopf, A. Smola, K.-R. Müller. Nonlinear component analysis as a
-    kernel eigenvalue problem. Neural Computation 10(5), 1998 (kernel PCA).
+    Schölkopf et al. (1999), Sec. V. Schölkopf et al. (1998).
 
     Examples
     --------
@@ -191,7 +209,7 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
     ...                          method="selection_kpca").fit(X)
     >>> small.n_vectors_, small.original_n_support_, small.transform(X[:3]).shape
     (15, 40, (3, 2))
-    >>> bool(small.relative_error_.max() < 0.01)    # both axes within 1%
+    >>> bool(small.relative_error_.max() < 0.01)    # both axes within 1 percent
     True
     """
 
@@ -225,8 +243,7 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
         return self._reduce_axes(expansion, intercept, kpca)
 
     def _reduce_axes(self, expansion, intercept, kpca):
-        """Reduce the axes `expansion` of `kpca`, whose coordinates are
-        ``⟨Ψ_k, φ(x)⟩ + c_k``."""
+        """Reduce the axes `expansion` of `kpca` (coordinates ``⟨Ψ_k, φ(x)⟩ + c_k``)."""
         self._set_reduced(self._reduce(expansion), intercept, expansion, kpca)
         self.n_components_ = expansion.n_expansions
         return self
@@ -242,8 +259,7 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
         Returns
         -------
         ndarray of shape (n_samples, n_components)
-            The coordinates :math:`\sum_j \beta_{kj} k(z_j, x) + c_k`, from
-            one kernel block :math:`k(X, Z)`.
+            The coordinates :math:`\sum_j \beta_{kj} k(z_j, x) + c_k`.
         """
         return self._decision_values(X)
 

@@ -1,20 +1,7 @@
-"""Reduced-set support vector machines (Schölkopf et al. 1999, Sections V–VI).
+"""Reduced-set support vector machines (Schölkopf et al. 1999, Sec. V-VI): an SVM's
+expansions reduced, thresholds recomputed on the training set, the original's conventions."""
 
-A trained kernel SVM decides with ``g(x) + b``, ``g(x) = ⟨Ψ, φ(x)⟩`` and
-``Ψ = Σ_i α_i φ(x_i)`` summed over its N support vectors. The reduced set
-replaces Ψ by ``Ψ' = Σ_j β_j φ(z_j)`` with p ≪ N vectors, so that a decision
-costs p kernel values instead of N. :class:`ReducedSVC` and
-:class:`ReducedSVR` fit a scikit-learn ``SVC``/``SVR`` (or are made from a
-fitted one by :func:`reduce_svm`), read its expansions
-(:func:`preimage.reduced_set.svm_expansion`), reduce them
-(:func:`preimage.reduced_set.reduce_expansion`), recompute the thresholds on
-the training set as the paper does, and predict with the original's
-conventions. The machines of a multiclass model share one reduced set, as
-they share the original's support vectors, unless each is asked for its own
-(``shared=False``), which is refused when their vectors would add up to no
-fewer than the original's.
-"""
-
+from itertools import combinations
 from typing import Any, Self
 import warnings
 
@@ -25,10 +12,22 @@ from sklearn.utils._param_validation import HasMethods, StrOptions
 
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike
 from preimage._utils.validation import check_array_2d, validate_estimator_input
-from preimage.reduced_set import ovo_to_ovr_decision, ovo_votes, svm_expansion
-from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input
+from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input, fill_doc
+from preimage.reduced_set._sklearn_svm import svm_expansion
 
-__all__ = ["reduce_svm", "ReducedSVC", "ReducedSVR"]
+
+def ovo_votes(dec, n_classes, zero_to_first):
+    """The votes and confidence sums of the classes from one-vs-one values in
+    libsvm's order; a value of 0 votes for the first class of its pair in
+    scikit-learn's one-vs-rest shape, for the second in libsvm's votes."""
+    first = dec >= 0 if zero_to_first else dec > 0
+    votes, confidence = np.zeros((2, dec.shape[0], n_classes))
+    for k, (i, j) in enumerate(combinations(range(n_classes), 2)):
+        confidence[:, i] += dec[:, k]
+        confidence[:, j] -= dec[:, k]
+        votes[:, i] += first[:, k]
+        votes[:, j] += ~first[:, k]
+    return votes, confidence
 
 
 def _check_training_data(X, y, machines):
@@ -68,15 +67,8 @@ def _check_training_data(X, y, machines):
 
 
 def _check_machine_count(n_vectors, shared, machines):
-    """Refuse a per-machine reduction that would carry no fewer vectors than
-    the original has support vectors.
-
-    With ``shared=False`` each of the m machines is reduced on its own and
-    their vectors are pooled: up to m × `n_vectors` kernel values per
-    decision (selected points kept by several machines count once), against
-    the N of the original, whose machines share their support vectors. At
-    m × `n_vectors` ≥ N the "reduced" model is no smaller and no faster.
-    """
+    """Refuse ``shared=False`` when m machines × `n_vectors` pooled vectors are
+    no fewer than the original's N support vectors (no faster a decision)."""
     m, n_support = machines.expansion.n_expansions, machines.expansion.n_support
     total = m * n_vectors
     if shared or m == 1 or total < n_support:
@@ -98,6 +90,7 @@ def _check_machine_count(n_vectors, shared, machines):
     )
 
 
+@fill_doc
 def reduce_svm(
     model: BaseEstimator,
     n_vectors: int,
@@ -117,133 +110,75 @@ def reduce_svm(
     .. math:: \rho_k = \|\Psi_k - \Psi'_k\|^2,
 
     and the reduced machine decides with
-    :math:`\langle \Psi'_k, \phi(x) \rangle + b_k` (Schölkopf et al. 1999,
-    Sec. V; :math:`|\langle \Psi_k - \Psi'_k, \phi(x) \rangle| \le
-    \sqrt{\rho_k \, k(x, x)}` bounds the change of every decision value).
+    :math:`\langle \Psi'_k, \phi(x) \rangle + b_k`; every decision value
+    changes by at most :math:`\sqrt{\rho_k \, k(x, x)}`.
 
     Parameters
     ----------
     model : SVC, SVR or OneVsRestClassifier of binary SVCs, fitted
-        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``. A
-        multiclass SVC is one-vs-one: its :math:`c(c - 1)/2` pairwise machines
-        share one set of support vectors; one-vs-rest machines are put over
-        the union of theirs.
+        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``; the
+        :math:`c(c - 1)/2` one-vs-one machines of a multiclass SVC share its
+        support vectors, one-vs-rest machines are put over the union of theirs.
     n_vectors : int
-        Reduced-set size p: in total with ``shared=True`` (the default), the
-        kernel values every decision costs; per machine with
-        ``shared=False``, which then carries up to ``m * n_vectors`` vectors.
-    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        See :func:`preimage.reduced_set.reduce_expansion`.
+        Reduced-set size p: in total with ``shared=True``, the kernel values
+        every decision costs; per machine otherwise.
+    %(method)s
     X, y : array-like of shape (n_samples, n_features) and (n_samples,), optional
-        The training set. When given, every threshold is recomputed on it
-        (Sec. VI-B: "in all RS systems, the optimal SV threshold was
-        recomputed on the training set"): a classifier machine takes the b
-        with the fewest training errors among its own samples (a one-vs-one
-        pair those of its two classes, a one-vs-rest machine all of them; see
-        :func:`preimage.reduced_set.classification_threshold`), an SVR the b
-        with the least :math:`\varepsilon`-insensitive loss
-        (:func:`preimage.reduced_set.epsilon_insensitive_threshold`). Without
-        them the original thresholds are kept unchanged.
+        The training set, on which every threshold is recomputed (Sec. VI-B;
+        :meth:`~preimage.reduced_set.SVMExpansion.thresholds`); without it the
+        original thresholds are kept.
     shared : bool, default=True
-        True: one set of `n_vectors` vectors serves all m machines of a
-        multiclass model (the :math:`c(c - 1)/2` pairs of a one-vs-one SVC,
-        the c machines of a one-vs-rest one), as the original's machines share
-        its support vectors (the paper's shared :math:`\ell_1` penalty for
-        one-vs-rest digit recognisers); a decision costs `n_vectors` kernel
-        values. False: each machine is reduced to `n_vectors` vectors on its
-        own and the vectors are pooled, ``m * n_vectors`` kernel values per
-        decision; refused when that is at least the original's number of
-        support vectors. A binary machine or an SVR is one machine, for which
-        both are the same.
+        One set of `n_vectors` vectors for all m machines, as the original's
+        share its support vectors; or one per machine, pooled.
     **options
         Passed to the method (``random_state``, ``n_starts``, ``phase2``, ...).
 
     Returns
     -------
     ReducedSVC or ReducedSVR
-        Fitted, with the original's ``decision_function``/``predict``
-        conventions, and parameters that say how it was made: ``estimator``
-        None (it was made from `model`, fitted already, which it does not
-        keep), `n_vectors`, `method`, `shared`, the `options` as
-        ``method_params`` but for ``random_state``, and, for a classifier,
-        the model's ``decision_function_shape`` and ``break_ties``. Its
-        ``n_vectors_`` is the number of reduced-set vectors in all machines
-        (the kernel values per decision), ``original_n_support_`` the
-        original's.
+        Fitted, with the original's conventions (``decision_function_shape``,
+        ``break_ties``); ``estimator`` is None, and the `options` but
+        ``random_state`` are its ``method_params``.
 
     Raises
     ------
     ValueError
-        With ``shared=False``, when m machines times `n_vectors` is at least
-        the number of support vectors of `model`: the message gives the
-        numbers and the largest `n_vectors` that is smaller.
+        With ``shared=False`` and ``m * n_vectors`` at least the number of
+        support vectors of `model` (no faster a decision).
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods; Sec. VI-B: speeding up SV decision rules, thresholds recomputed
-    on the training set).
-
-    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
-    International Conference on Machine Learning (ICML), 1996.
+    Schölkopf et al. (1999), Sec. V, Sec. VI-B. Burges (1996).
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from sklearn.datasets import make_blobs
     >>> from sklearn.svm import SVC
     >>> from preimage import reduce_svm
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.vstack([rng.normal(-1, 1, (40, 2)), rng.normal(1, 1, (40, 2))])
-    >>> y = np.repeat([0, 1], 40)
-    >>> svc = SVC(gamma=0.5).fit(X, y)
-    >>> small = reduce_svm(svc, 4, X=X, y=y, random_state=0)
+    >>> X, y = make_blobs(80, centers=2, cluster_std=2.0, random_state=0)
+    >>> small = reduce_svm(SVC(gamma=0.5).fit(X, y), 4, X=X, y=y, random_state=0)
     >>> small.n_vectors_, small.decision_function(X[:3]).shape
     (4, (3,))
-
-    Three classes: three one-vs-one machines share 6 vectors.
-
-    >>> from sklearn.datasets import make_blobs
-    >>> X, y = make_blobs(90, centers=3, random_state=0)
-    >>> svc = SVC(C=10, gamma=0.5).fit(X, y)
-    >>> small = reduce_svm(svc, 6, X=X, y=y, random_state=0)
-    >>> small.dual_coef_.shape, small.n_vectors_ < small.original_n_support_
-    ((3, 6), True)
     """
     machines = svm_expansion(model)
-    random_state = options.pop("random_state", None)
-    params = dict(
-        n_vectors=n_vectors,
-        method=method,
-        shared=shared,
-        method_params=options or None,
-        random_state=random_state,
-    )
+    params = dict(n_vectors=n_vectors, method=method, shared=shared)
     if machines.kind == "regression":
-        est = ReducedSVR(**params)
+        est = ReducedSVR._made(options, **params)
     else:
-        est = ReducedSVC(
-            **params,
-            decision_function_shape=machines.decision_function_shape,
-            break_ties=machines.break_ties,
-        )
-    est._validate_params()
+        shape, ties = machines.decision_function_shape, machines.break_ties
+        est = ReducedSVC._made(options, decision_function_shape=shape, break_ties=ties, **params)
     return est._reduce_machines(machines, model, X, y)
 
 
 class _ReducedMachine(BaseReducedExpansion):
-    """What reduced classifiers and regressors share: fit a clone of the
-    machine and reduce it, or reduce a fitted one."""
+    """Fit a clone of the machine and reduce it, or reduce a fitted one."""
 
     _maker = "reduce_svm"
     _fit_call = "fit(X, y)"
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
-        """Fit a clone of `estimator` on (X, y) and reduce it.
-
-        The thresholds of the reduced machines are recomputed on (X, y).
+        """Fit a clone of `estimator` on (X, y), reduce it, recompute the thresholds.
 
         Parameters
         ----------
@@ -258,9 +193,8 @@ class _ReducedMachine(BaseReducedExpansion):
             The fitted estimator (self).
         """
         regression = isinstance(self, RegressorMixin)
-        X, y = validate_estimator_input(
-            self, dense_input(X), reset=True, y=y, y_numeric=regression
-        )
+        X = dense_input(X)
+        X, y = validate_estimator_input(self, X, reset=True, y=y, y_numeric=regression)
         model = clone(self._default() if self.estimator is None else self.estimator)
         machines = svm_expansion(model.fit(X, y), "estimator")
         if (machines.kind == "regression") != regression:
@@ -271,14 +205,13 @@ class _ReducedMachine(BaseReducedExpansion):
         return self._reduce_machines(machines, model, X, y)
 
     def _reduce_machines(self, machines, model, X, y):
-        """Reduce the machines of `model` and recompute their thresholds on
-        (X, y) when given."""
+        """Reduce `model`'s machines; recompute thresholds on (X, y) if given."""
         X, y = _check_training_data(X, y, machines)
         _check_machine_count(self.n_vectors, self.shared, machines)
         reduced = self._reduce(machines.expansion)
-        intercept = machines.intercept.copy()
-        if X is not None:
-            intercept = machines.thresholds(reduced.evaluate(X), y)
+        intercept = (
+            machines.intercept if X is None else machines.thresholds(reduced.evaluate(X), y)
+        )
         self._set_reduced(reduced, intercept, machines.expansion, model)
         self.original_intercept_ = machines.intercept.copy()
         self.threshold_recomputed_ = X is not None
@@ -286,107 +219,48 @@ class _ReducedMachine(BaseReducedExpansion):
         return self
 
 
+@fill_doc
 class ReducedSVC(ClassifierMixin, _ReducedMachine):
     r"""A kernel SVM classifier on a reduced set.
 
     Decides like the SVM it came from, with
 
     .. math:: f_k(x) = \sum_{j=1}^p \beta_{kj} k(z_j, x) + b_k
-              = \langle \Psi'_k, \phi(x) \rangle + b_k
 
-    for each machine k, evaluated from one kernel block :math:`k(X, Z)` with
-    the p reduced vectors instead of the N support vectors: the weight vector
-    :math:`\Psi_k` of each machine is replaced by :math:`\Psi'_k` minimising
-    :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2` (Schölkopf et al. 1999, Sec. V).
-    :meth:`fit` fits a clone of `estimator` and reduces it;
-    :func:`reduce_svm` makes one from an SVM fitted already (then
-    `estimator` is None).
+    for each machine k: p kernel values instead of the N support vectors'
+    (:func:`reduce_svm` makes one from an SVM fitted already).
 
     Parameters
     ----------
     estimator : SVC or OneVsRestClassifier of binary SVCs, default=None
-        The machine to fit and reduce, with kernel ``'rbf'``, ``'poly'``,
-        ``'sigmoid'`` or ``'linear'``; None is ``sklearn.svm.SVC()``. It is
-        cloned and not kept after the reduction.
-    n_vectors : int, default=10
-        Reduced-set size p: in total with ``shared=True`` (the default), the
-        kernel values every decision costs; per machine with
-        ``shared=False``, which then carries up to ``m * n_vectors`` vectors.
-    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
-    shared : bool, default=True
-        One reduced set for all m machines of a multiclass model, as the
-        original's machines share its support vectors; or one per machine,
-        pooled, refused at :meth:`fit` when ``m * n_vectors`` is at least the
-        original's number of support vectors (see :func:`reduce_svm`). A
-        binary machine is one machine, for which both are the same.
-    method_params : dict, default=None
-        Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
-    random_state : None, int or Generator, default=None
-        Random starts of the construction (the selections are deterministic).
-    decision_function_shape : {"ovr", "ovo"}, default="ovr"
-        For a one-vs-one multiclass SVC, as in ``SVC``: ``"ovo"`` returns the
-        pairwise values, of shape (n, c(c - 1)/2), ``"ovr"`` votes plus
-        confidence, of shape (n, c).
-    break_ties : bool, default=False
-        As in ``SVC``: with ``"ovr"`` and more than two classes, predict the
-        argmax of :meth:`decision_function` instead of the vote winner.
+        The machine to fit (a clone) and reduce (see :func:`reduce_svm`);
+        None is ``sklearn.svm.SVC()``.
+    %(params)s
+    decision_function_shape, break_ties : {"ovr", "ovo"} and bool, default="ovr" and False
+        As in ``SVC``.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
         The class labels.
-    vectors_ : ndarray of shape (p, n_features)
-        The reduced-set vectors :math:`z_j`.
-    dual_coef_ : ndarray of shape (n_machines, p)
-        The coefficients :math:`\beta_{kj}` of machine k (binary: 1 machine,
-        positive values mean ``classes_[1]``; one-vs-one: pairs (0, 1), (0, 2),
-        ..., (1, 2), ..., positive values vote for the first; one-vs-rest: one
-        per class).
-    intercept_ : ndarray of shape (n_machines,)
-        The thresholds :math:`b_k` (recomputed on the training set when
-        given).
-    original_intercept_ : ndarray of shape (n_machines,)
-        The original machines' thresholds.
-    threshold_recomputed_ : bool
-        Whether the thresholds were recomputed on a training set.
-    reduced_set_ : ReducedSetResult
-        The reduction, with its history.
-    approximation_error_ : ndarray of shape (n_machines,)
-        :math:`\rho_k = \|\Psi_k - \Psi'_k\|^2`.
-    relative_error_ : ndarray of shape (n_machines,)
-        :math:`\rho_k / \|\Psi_k\|^2`.
-    n_vectors_ : int
-        p, the reduced-set vectors in all machines: the kernel values each
-        decision costs (the original's cost is `original_n_support_`).
-    original_n_support_ : int
-        The number of support vectors of the original (their union for
-        one-vs-rest).
+    intercept_ : ndarray of shape (m,)
+        The thresholds :math:`b_k`.
+    %(svm_attributes)s
+    %(attributes)s
     kind_ : {"binary", "ovo", "ovr"}
         The kind of the original: binary, one-vs-one or one-vs-rest.
-    pairs_ : ndarray of shape (n_machines, 2)
-        The class indices (positive, negative) of each machine; -1 stands
-        for "the rest" (one-vs-rest).
-    kernel_ : Kernel
-        The kernel.
-    n_features_in_ : int
-        The number of features seen during fit.
+    pairs_ : ndarray of shape (m, 2)
+        The class indices (positive, negative) of each machine, whose positive
+        values vote for the first: binary (1, 0); one-vs-one (0, 1), (0, 2),
+        ..., (1, 2), ...; one-vs-rest (k, -1), -1 for "the rest".
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods; Sec. VI-B: speeding up SV decision rules, thresholds recomputed
-    on the training set).
-
-    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
-    International Conference on Machine Learning (ICML), 1996.
+    Schölkopf et al. (1999), Sec. V, Sec. VI-B. Burges (1996).
 
     Examples
     --------
-    Three classes, one-vs-one: three pair machines share 6 vectors, or have
-    2 each with ``shared=False``.
+    Three pair machines share 6 vectors, or have 2 each with ``shared=False``:
 
     >>> from sklearn.datasets import make_blobs
     >>> from sklearn.svm import SVC
@@ -418,30 +292,29 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         decision_function_shape: str = "ovr",
         break_ties: bool = False,
     ) -> None:
-        super().__init__(
-            estimator,
-            n_vectors,
-            method=method,
-            shared=shared,
-            method_params=method_params,
-            random_state=random_state,
-        )
-        self.decision_function_shape = decision_function_shape
-        self.break_ties = break_ties
+        super().__init__(estimator, n_vectors, method=method, shared=shared)
+        self.method_params, self.random_state = method_params, random_state
+        self.decision_function_shape, self.break_ties = decision_function_shape, break_ties
 
     _default = SVC
 
     def _set_machines(self, machines):
-        self.classes_ = machines.classes
-        self.kind_ = machines.kind
-        self.pairs_ = machines.pairs
+        self.classes_, self.kind_, self.pairs_ = machines.classes, machines.kind, machines.pairs
 
-    def _check_shape(self):
+    def _ovr_shape(self, dec):
+        """scikit-learn's one-vs-rest shape: votes plus the confidence squashed
+        into (-1/3, 1/3), which breaks ties between vote counts only."""
+        votes, confidence = ovo_votes(dec, len(self.classes_), zero_to_first=True)
+        return votes + confidence / (3 * (np.abs(confidence) + 1))
+
+    def _shape(self):
+        """`decision_function_shape`, checked (it may be set after fit)."""
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise ValueError(
                 f"'decision_function_shape' must be 'ovr' or 'ovo', got "
                 f"{self.decision_function_shape!r}"
             )
+        return self.decision_function_shape
 
     def decision_function(self, X: MatrixLike) -> np.ndarray:
         """Return the decision values, with the original's shape conventions.
@@ -454,25 +327,20 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         Returns
         -------
         ndarray of shape (n_samples,) or (n_samples, n_classes) or (n_samples, n_pairs)
-            Binary (SVC or one-vs-rest of two classes): (n_samples,), positive
-            for ``classes_[1]``. One-vs-one SVC: (n_samples, n_classes) with
-            ``decision_function_shape='ovr'``, (n_samples, n_pairs) with
-            ``'ovo'``. One-vs-rest: (n_samples, n_classes).
+            (n_samples,) for two classes, positive for ``classes_[1]``; n_pairs
+            for a one-vs-one SVC with ``decision_function_shape='ovo'``.
         """
         dec = self._decision_values(X)
         if dec.shape[1] == 1:
             return dec[:, 0]
-        if self.kind_ == "ovo":
-            self._check_shape()
-            if self.decision_function_shape == "ovr":
-                return ovo_to_ovr_decision(dec, len(self.classes_))
+        if self.kind_ == "ovo" and self._shape() == "ovr":
+            return self._ovr_shape(dec)
         return dec
 
     def predict(self, X: MatrixLike) -> np.ndarray:
         """Predict class labels.
 
-        The sign of the decision value (binary), libsvm's votes with ties to
-        the lowest class index (one-vs-one), or the largest value
+        By sign (binary), libsvm's votes (one-vs-one) or the largest value
         (one-vs-rest).
 
         Parameters
@@ -486,22 +354,20 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
             The predicted class labels.
         """
         dec = self._decision_values(X)
-        if self.kind_ == "binary":
-            # libsvm's vote goes to classes_[0] only for a strictly positive
-            # internal value, which scikit-learn reports negated.
-            return self.classes_[(dec[:, 0] >= 0).astype(int)]
-        if dec.shape[1] == 1:  # one-vs-rest over two classes
-            return self.classes_[(dec[:, 0] > 0).astype(int)]
+        if dec.shape[1] == 1:  # binary SVC (libsvm votes classes_[0] only for a strictly
+            # positive internal value, reported negated) or one-vs-rest over two classes
+            return self.classes_[(dec[:, 0] >= 0 if self.kind_ == "binary" else dec[:, 0] > 0) * 1]
         if self.kind_ == "ovr":
             return self.classes_[np.argmax(dec, axis=1)]
-        self._check_shape()
-        if self.break_ties and self.decision_function_shape == "ovr":
-            return self.classes_[np.argmax(ovo_to_ovr_decision(dec, len(self.classes_)), axis=1)]
-        if self.break_ties:
+        if self._shape() == "ovo" and self.break_ties:
             raise ValueError("'break_ties' must be False when decision_function_shape is 'ovo'")
-        return self.classes_[np.argmax(ovo_votes(dec, len(self.classes_)), axis=1)]
+        if self.break_ties:
+            return self.classes_[np.argmax(self._ovr_shape(dec), axis=1)]
+        votes = ovo_votes(dec, len(self.classes_), zero_to_first=False)[0]
+        return self.classes_[np.argmax(votes, axis=1)]
 
 
+@fill_doc
 class ReducedSVR(RegressorMixin, _ReducedMachine):
     r"""A kernel support vector regressor on a reduced set.
 
@@ -511,70 +377,26 @@ class ReducedSVR(RegressorMixin, _ReducedMachine):
 
     the SVR's weight vector :math:`\Psi` replaced by
     :math:`\Psi' = \sum_j \beta_j \phi(z_j)` minimising
-    :math:`\rho = \|\Psi - \Psi'\|^2` (Schölkopf et al. 1999, Sec. V).
-    :meth:`fit` fits a clone of `estimator` and reduces it;
-    :func:`reduce_svm` makes one from an SVR fitted already (then
-    `estimator` is None). The threshold b is recomputed on the training set
-    to minimise the :math:`\varepsilon`-insensitive loss
-    (:func:`preimage.reduced_set.epsilon_insensitive_threshold`).
+    :math:`\rho = \|\Psi - \Psi'\|^2` (see :func:`reduce_svm`).
 
     Parameters
     ----------
     estimator : SVR, default=None
-        The machine to fit and reduce, with kernel ``'rbf'``, ``'poly'``,
-        ``'sigmoid'`` or ``'linear'``; None is ``sklearn.svm.SVR()``. It is
-        cloned and not kept after the reduction.
-    n_vectors : int, default=10
-        Reduced-set size p (an SVR is one machine, so `n_vectors` is p
-        whatever `shared`).
-    method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        The reduced-set method (:data:`preimage.reduced_set.REDUCED_SET_METHODS`).
-    shared : bool, default=True
-        As in :class:`ReducedSVC`; the same for the one machine of an SVR.
-    method_params : dict, default=None
-        Options of the method (``n_starts``, ``phase2``, ``penalty``, ...).
-    random_state : None, int or Generator, default=None
-        Random starts of the construction (the selections are deterministic).
+        The machine to fit (a clone) and reduce; None is ``sklearn.svm.SVR()``.
+    %(params)s
 
     Attributes
     ----------
-    vectors_ : ndarray of shape (p, n_features)
-        The reduced-set vectors :math:`z_j`.
-    dual_coef_ : ndarray of shape (1, p)
-        The coefficients :math:`\beta_j`.
     intercept_ : ndarray of shape (1,)
-        The threshold b (recomputed on the training set when given).
-    original_intercept_ : ndarray of shape (1,)
-        The original SVR's threshold.
-    threshold_recomputed_ : bool
-        Whether the threshold was recomputed on a training set.
-    reduced_set_ : ReducedSetResult
-        The reduction, with its history.
-    approximation_error_ : ndarray of shape (1,)
-        :math:`\rho = \|\Psi - \Psi'\|^2`.
-    relative_error_ : ndarray of shape (1,)
-        :math:`\rho / \|\Psi\|^2`.
-    n_vectors_ : int
-        p, the kernel values each prediction costs.
-    original_n_support_ : int
-        The number of support vectors of the original.
-    kernel_ : Kernel
-        The kernel.
-    n_features_in_ : int
-        The number of features seen during fit.
+        The threshold b (m = 1).
+    %(svm_attributes)s
+    %(attributes)s
     epsilon_ : float
         The original's :math:`\varepsilon`.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods; Sec. VI-B: speeding up SV decision rules, thresholds recomputed
-    on the training set).
-
-    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
-    International Conference on Machine Learning (ICML), 1996.
+    Schölkopf et al. (1999), Sec. V, Sec. VI-B. Burges (1996).
 
     Examples
     --------

@@ -11,8 +11,6 @@ from preimage.reduced_set._construction import construct
 from preimage.reduced_set._result import ReducedSetResult
 from preimage.reduced_set._selection import select_kpca, select_l1
 
-__all__ = ["REDUCED_SET_METHODS", "reduce_expansion"]
-
 #: Every reduced-set method, by name: the function that implements it.
 REDUCED_SET_METHODS: MappingProxyType[str, Callable[..., ReducedSetResult]]
 REDUCED_SET_METHODS = MappingProxyType(
@@ -34,51 +32,32 @@ def reduce_expansion(
 
     .. math:: \rho_k = \|\Psi_k - \Psi'_k\|^2
 
-    (Schölkopf et al. 1999, Sec. V), by one of the methods of
-    :data:`REDUCED_SET_METHODS`.
+    by one of the methods of :data:`REDUCED_SET_METHODS`.
 
     Parameters
     ----------
     expansion : FeatureExpansion
         The m expansions (an SVM's weight vector, kernel PCA axes, ...).
     n_vectors : int or None
-        Vectors per expansion with ``shared=False`` (the default of the
-        methods: the result then carries up to ``m * n_vectors`` vectors), in
-        all with ``shared=True`` (one set for the m expansions; the default
-        of :func:`~preimage.reduce_svm`, :func:`~preimage.reduce_kernel_pca`
-        and the reduced estimators). None only for ``"selection_l1"`` given a
+        Vectors per expansion with ``shared=False`` (the methods' default), in
+        all with ``shared=True``. None only for ``"selection_l1"`` given a
         ``penalty``.
     method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
-        * ``"construction"``: new vectors as pre-images of the residual
-          (:func:`construct`);
-        * ``"selection_kpca"``: keep support points, removing one at a time
-          by the kernel PCA criterion (:func:`select_kpca`);
-        * ``"selection_l1"``: keep the support points an :math:`\ell_1`
-          penalty keeps (:func:`select_l1`).
+        New vectors as pre-images of the residual (:func:`construct`), or
+        support points kept by kernel PCA (:func:`select_kpca`) or an
+        :math:`\ell_1` penalty (:func:`select_l1`).
     **options
-        Passed to the method (``shared``, ``n_starts``, ``phase2``, ...);
-        ``random_state`` is used by construction and ignored by the
-        (deterministic) selection methods.
+        Passed to the method (``shared``, ``n_starts``, ...); ``random_state``
+        is ignored by the (deterministic) selections.
 
     Returns
     -------
     ReducedSetResult
         The reduced-set vectors, their coefficients and the errors.
 
-    Raises
-    ------
-    ValueError
-        For an unknown `method`.
-
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods; V-C: selection; V-D: construction).
-
-    C. J. C. Burges. Simplified support vector decision rules. Proc. 13th
-    International Conference on Machine Learning (ICML), 1996.
+    Schölkopf et al. (1999), Sec. V. Burges (1996).
 
     Examples
     --------

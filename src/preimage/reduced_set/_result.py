@@ -12,8 +12,6 @@ from preimage._utils.validation import check_array_2d, refuse_overflow
 from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
 
-__all__ = ["ReducedSetResult"]
-
 
 @dataclass
 class ReducedSetResult:
@@ -23,18 +21,15 @@ class ReducedSetResult:
 
     .. math:: \Psi'_k = \sum_{j=1}^p \beta_{kj} \phi(z_j), \qquad p \ll n,
 
-    so that evaluating :math:`\langle \Psi'_k, \phi(x) \rangle` costs p kernel
-    values instead of n (Schölkopf et al. 1999, Sec. V). Every reduced-set
-    method (:func:`reduce_expansion`) returns one; the parameters are kept as
-    attributes of the same names.
+    so that :math:`\langle \Psi'_k, \phi(x) \rangle` costs p kernel values
+    instead of n. The parameters are kept as attributes.
 
     Parameters
     ----------
     vectors : ndarray of shape (p, d)
         The reduced-set vectors :math:`z_j`, shared by all expansions.
     coef : ndarray of shape (m, p)
-        The coefficients :math:`\beta_{kj}` (zero where an expansion does not
-        use :math:`z_j`).
+        The coefficients :math:`\beta_{kj}`.
     kernel : Kernel
         The kernel of the expansions.
     error : ndarray of shape (m,)
@@ -42,30 +37,17 @@ class ReducedSetResult:
     norm2 : ndarray of shape (m,)
         The squared norms :math:`\|\Psi_k\|^2`, the scale of the error.
     method : str
-        The method that made it: ``"construction"``, ``"selection_kpca"`` or
-        ``"selection_l1"``.
+        The method that made it (a key of :data:`REDUCED_SET_METHODS`).
     support_indices : ndarray of shape (p,) or None, default=None
         For selection, the rows of the original support that were kept.
     history : dict, default={}
-        ``{"n_vectors": (s,), "error": (s, m)}``: the error along the run
-        (vectors added by construction, removed by kernel PCA selection).
+        ``{"n_vectors": (s,), "error": (s, m)}``: the error along the run.
     info : dict, default={}
-        Method-specific extras (removal order, penalty; the pre-image method
-        and its counts of a construction).
-
-    Attributes
-    ----------
-    n_vectors : int
-        The number p of reduced-set vectors.
-    relative_error : ndarray of shape (m,)
-        The relative errors :math:`\rho_k / \|\Psi_k\|^2`.
+        Method-specific extras.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V: reduced set
-    methods).
+    Schölkopf et al. (1999), Sec. V.
 
     Examples
     --------
@@ -101,12 +83,8 @@ class ReducedSetResult:
     @property
     def relative_error(self) -> np.ndarray:
         r"""The relative errors :math:`\rho_k / \|\Psi_k\|^2` (0 for a zero expansion)."""
-        return np.divide(
-            self.error,
-            self.norm2,
-            out=np.zeros_like(self.error, dtype=float),
-            where=self.norm2 > 0,
-        )
+        zero = np.zeros_like(self.error, dtype=float)
+        return np.divide(self.error, self.norm2, out=zero, where=self.norm2 > 0)
 
     def expansion(self) -> FeatureExpansion:
         r"""Return the reduced expansions :math:`\Psi'_k`.
@@ -114,8 +92,7 @@ class ReducedSetResult:
         Returns
         -------
         FeatureExpansion
-            The m expansions over the p reduced-set vectors, with the
-            coefficients ``coef``.
+            The m expansions over the p reduced-set vectors.
         """
         return FeatureExpansion(self.coef, self.vectors, self.kernel)
 
@@ -123,9 +100,6 @@ class ReducedSetResult:
         r"""Evaluate the reduced expansions at points.
 
         .. math:: \langle \Psi'_k, \phi(x) \rangle = \sum_{j=1}^p \beta_{kj} k(z_j, x)
-
-        One kernel block :math:`k(X, Z)` of shape (n, p): this is where the
-        speed-up over the original expansion comes from.
 
         Parameters
         ----------

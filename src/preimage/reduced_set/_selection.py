@@ -1,10 +1,4 @@
-"""Reduced-set selection: keep a subset of the expansion's own points
-(Schölkopf et al. 1999, Sec. V-C).
-
-Both methods choose which support points to keep; the kept points then get
-the optimal coefficients of Prop. 4, so the selection is judged only by the
-subset it picks.
-"""
+"""Reduced-set selection: keep a subset of the expansion's own points."""
 
 from __future__ import annotations
 
@@ -15,38 +9,26 @@ from sklearn.linear_model import Lasso, MultiTaskLasso, lasso_path
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.reduced_set._coefficients import _error
-from preimage.reduced_set._common import check_reduction, combine, groups, support_gram
+from preimage.reduced_set._coefficients import check_reduction, combine, groups, rho, support_gram
 from preimage.reduced_set._result import ReducedSetResult
 
-__all__ = ["select_kpca", "select_l1"]
 
-
-def _eigh(K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _eigh(K):
     """Eigendecomposition of a symmetric matrix, also of an empty one."""
-    if K.shape[0] == 0:
-        return np.zeros(0), np.zeros((0, 0))
-    return eigh(K)
+    return eigh(K) if K.shape[0] else (np.zeros(0), np.zeros((0, 0)))
 
 
 def _pinv_eigh(w, U, C):
-    """``K⁺ C`` from the eigendecomposition ``K = U diag(w) Uᵀ``, with
-    scipy's pinvh cutoff (eigenvalues below n·eps·max|w| in modulus count as
-    zero)."""
+    """``K⁺ C`` from ``K = U diag(w) Uᵀ``, with scipy's pinvh cutoff."""
     keep = np.abs(w) > w.size * np.finfo(float).eps * np.abs(w).max(initial=0)
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
         return U[:, keep] @ ((U[:, keep].T @ C) / w[keep, None])
 
 
 def _kpca_path(K, A, S, n_keep):
-    """Remove points of S one at a time by the kernel PCA criterion.
-
-    At each step, with the current coefficients β over S and the unit
-    eigenvectors γ (eigenvalue λ) of ``K_SS``, removing x_i along γ costs
-    ``Σ_k (β_ki / γ_i)² λ``; the pair (i, γ) of least cost is removed and the
-    remaining coefficients are refitted to the original expansions (Prop. 4).
-    One eigendecomposition per step serves both the refit and the costs.
-    """
+    """Remove points of S one at a time by the kernel PCA criterion: removing x_i
+    along an eigenvector γ (eigenvalue λ) of ``K_SS`` costs ``Σ_k (β_ki / γ_i)² λ``;
+    one eigendecomposition per step serves the costs and the refit."""
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
         norm2 = np.einsum("ki,ij,kj->k", A, K, A)
         C_all = K @ A.T  # ⟨φ(x_i), Ψ_k⟩
@@ -55,10 +37,9 @@ def _kpca_path(K, A, S, n_keep):
     while True:
         K_SS = K[np.ix_(S, S)]
         w, U = _eigh(K_SS)
-        # Before any removal the original coefficients are already optimal;
-        # a pseudo-inverse refit would only add rounding.
+        # Before any removal the original coefficients are optimal (a refit adds rounding).
         B = A[:, S] if not removed else _pinv_eigh(w, U, C_all[S]).T
-        err = _error(norm2, B, K_SS, C_all[S])
+        err = rho(norm2, B, K_SS, C_all[S])
         counts.append(S.size)
         errors.append(err)
         if S.size <= n_keep:
@@ -86,11 +67,9 @@ def select_kpca(
 
     .. math:: \Big(\frac{\beta_n}{\gamma_n}\Big)^2 \lambda,
 
-    exactly zero along the null space of K (duplicated or linearly dependent
-    points) (Schölkopf et al. 1999, Sec. V-C.1). The point and eigenvector of
-    least cost are removed, the remaining coefficients refitted with Prop. 4
-    (:func:`optimal_coefficients`), and the step repeated until `n_vectors`
-    points remain.
+    zero along the null space of K. The point and eigenvector of least cost
+    are removed, the rest refitted (:func:`optimal_coefficients`), until
+    `n_vectors` points remain.
 
     Parameters
     ----------
@@ -100,30 +79,21 @@ def select_kpca(
         Points to keep: per expansion (up to ``m * n_vectors`` distinct points
         in all), or in all when `shared`.
     shared : bool, default=False
-        Select one subset for all m expansions (the removal cost summed over
-        them), so that the kernel values computed for one are reused by all.
-        Without it each expansion keeps its own subset, and a point kept by
-        several counts once.
+        One subset for all m expansions (the costs summed); otherwise one
+        each, a point kept by several counted once.
 
     Returns
     -------
     ReducedSetResult
-        ``support_indices`` are the kept rows of ``expansion.support``;
-        ``info["removal_order"]`` lists, per group, the removed rows in order,
-        so that the subset of any larger size is known from the one run.
+        ``support_indices``: the kept rows of ``expansion.support``;
+        ``info["removal_order"]``: per group, the removed rows in order.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-C.1: selection
-    via kernel PCA; Sec. V-B, Prop. 4: the refit).
+    Schölkopf et al. (1999), Sec. V-C.1, Sec. V-B, Prop. 4.
 
     Examples
     --------
-    A duplicated point is removed at no cost, its coefficient moved to its
-    copy:
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
@@ -137,9 +107,7 @@ def select_kpca(
     expansion, n_vectors = check_reduction(expansion, n_vectors, shared)
     K = support_gram(expansion)
     parts, order = [], []
-    for rows in groups(expansion, shared):
-        A = expansion.coef[rows]
-        S = np.flatnonzero(np.any(A != 0, axis=0))
+    for rows, A, S in groups(expansion, shared):
         S, B, err, counts, errors, removed = _kpca_path(K, A, S, n_vectors)
         parts.append((rows, None, B, err, counts, errors, S))
         order.append(np.array(removed, dtype=int))
@@ -148,14 +116,11 @@ def select_kpca(
 
 def _l1_weights(weights, A, S):
     if isinstance(weights, str):
-        if weights == "uniform":
+        if weights == "uniform" or (weights == "inverse" and S.size == 0):
             return np.ones(S.size)
         if weights == "inverse":
-            if S.size == 0:
-                return np.ones(0)
             size = np.abs(A[:, S]).max(axis=0)
-            # A coefficient tiny against the others gets a weight beyond the
-            # float range: the largest float, which keeps it out all the same.
+            # A weight beyond the float range is the largest float (it keeps the point out).
             with np.errstate(over="ignore"):
                 return np.minimum(np.sum(size / size.size) / size, np.finfo(float).max)
         raise ValueError(f"'weights' must be 'uniform', 'inverse' or an array, got {weights!r}")
@@ -175,13 +140,8 @@ def _l1_weights(weights, A, S):
 
 
 def _l1_subset(K, A, S, n_keep, penalty, c):
-    """The points kept by the ℓ1 problem, as a Lasso after a change of variables.
-
-    With ``K_SS = LᵀL`` (from its eigendecomposition), ``(α − β)ᵀK(α − β) =
-    ‖Lα − Lβ‖²``, and with ``w_i = c_i β_i`` the penalised problem is a Lasso
-    with design ``L diag(1/c)`` and target ``Lα``; several expansions with a
-    shared penalty make it a multi-task Lasso on the rows of W.
-    """
+    """The points kept by the ℓ1 problem: with ``K_SS = LᵀL`` and ``w_i = c_i β_i``,
+    a (multi-task) Lasso with design ``L diag(1/c)`` and target ``Lα``."""
     if S.size == 0:
         return S, 0.0
     w, U = _eigh(K[np.ix_(S, S)])
@@ -199,10 +159,8 @@ def _l1_subset(K, A, S, n_keep, penalty, c):
         return S[size > 0], penalty
     if n_keep >= s:
         return S, 0.0
-    # The path from the smallest penalty that zeroes every point, max_i ‖D_iᵀY‖/s,
-    # down five decades, followed in warm-started pieces and stopped at the
-    # first penalty that keeps n_keep points (the small penalties are the
-    # expensive ones).
+    # The path from the smallest penalty that zeroes every point down five decades, in
+    # warm-started pieces, stopped at the first that keeps n_keep points.
     alpha_max = np.linalg.norm(D.T @ Y, axis=1).max() / s
     if not alpha_max > 0:  # Ψ = 0 in feature space: nothing to keep
         return S[:0], 0.0
@@ -237,60 +195,40 @@ def select_l1(
         \min_\beta \; \Big\|\sum_i (\alpha_i - \beta_i) \phi(x_i)\Big\|^2
         + \lambda \sum_i c_i |\beta_i|
 
-    (Schölkopf et al. 1999, Sec. V-C.2). The points with non-zero
-    :math:`\beta_i` are kept and their coefficients refitted with Prop. 4
-    (:func:`optimal_coefficients`). The quadratic program is solved by
-    scikit-learn's coordinate descent (:func:`sklearn.linear_model.lasso_path`)
-    after the change of variables :math:`K = L^\top L`,
-    :math:`w_i = c_i \beta_i`.
+    The points with non-zero :math:`\beta_i` are kept and refitted
+    (:func:`optimal_coefficients`); solved as a Lasso after :math:`K = L^\top L`.
 
     Parameters
     ----------
     expansion : FeatureExpansion
         The m expansions to approximate.
     n_vectors : int, optional
-        Points to keep (per expansion, up to ``m * n_vectors`` distinct points
-        in all, or in all when `shared`): the penalty is the largest on the
-        regularisation path that keeps this many, and ties at that penalty go
-        to the largest coefficients. Give this or `penalty`.
+        Points to keep (per expansion, or in all when `shared`): the largest
+        penalty on the path that keeps this many (ties to the largest
+        coefficients). Give this or `penalty`.
     penalty : float, optional
-        The penalty :math:`\lambda > 0` itself; the number of points kept
-        follows from it.
+        The penalty :math:`\lambda > 0` itself.
     weights : {"uniform", "inverse"} or array-like of shape (n,), default="uniform"
         The weights :math:`c_i`: 1, or :math:`c_i = \bar a / a_i` with
-        :math:`a_i = \max_k |\alpha_{ki}|` and :math:`\bar a` its mean over the
-        points, so that small coefficients are shrunk harder (the paper's
-        rationale for a sparser result); or positive weights, one per support
-        point.
+        :math:`a_i = \max_k |\alpha_{ki}|` and :math:`\bar a` its mean (small
+        coefficients shrunk harder), or positive weights, one per point.
     shared : bool, default=False
         One subset for all m expansions with the group penalty
         :math:`\lambda \sum_i c_i \|(\beta_{1i}, \dots, \beta_{mi})\|_2`
-        (scikit-learn's multi-task Lasso), so that a point used by one
-        expansion costs little for the others. The paper's multiclass penalty
-        (Sec. V-C.3) is :math:`\lambda \sum_i c_i \max_k |\beta_{ki}|` instead;
-        both vanish exactly when a point is unused by every expansion.
+        (a multi-task Lasso; the paper's is
+        :math:`\lambda \sum_i c_i \max_k |\beta_{ki}|`).
 
     Returns
     -------
     ReducedSetResult
         ``info["penalty"]`` holds the :math:`\lambda` used, per group.
 
-    Raises
-    ------
-    ValueError
-        Unless exactly one of `n_vectors` and `penalty` is given.
-
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-C.2: selection
-    via :math:`\ell_1` penalization; Sec. V-C.3: the multiclass case).
+    Schölkopf et al. (1999), Sec. V-C.2, Sec. V-C.3.
 
     Examples
     --------
-    Of two copies of a point one is kept, with the coefficients of both:
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
@@ -303,14 +241,11 @@ def select_l1(
     """
     if (n_vectors is None) == (penalty is None):
         raise ValueError("give exactly one of 'n_vectors' and 'penalty'")
-    if penalty is not None:
-        penalty = check_positive(penalty, "penalty")
+    penalty = None if penalty is None else check_positive(penalty, "penalty")
     expansion, n_keep = check_reduction(expansion, 1 if n_vectors is None else n_vectors, shared)
     K = support_gram(expansion)
     parts, penalties = [], []
-    for rows in groups(expansion, shared):
-        A = expansion.coef[rows]
-        S = np.flatnonzero(np.any(A != 0, axis=0))
+    for rows, A, S in groups(expansion, shared):
         c = _l1_weights(weights, A, S)
         kept, lam = _l1_subset(K, A, S, n_keep, penalty, c)
         penalties.append(lam)
@@ -318,11 +253,7 @@ def select_l1(
         with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
             C = K[kept] @ A.T
         B = A[:, kept] if kept.size == S.size else _pinv_eigh(*_eigh(K_kk), C).T
-        err = _error(expansion.norm2()[rows], B, K_kk, C)
+        err = rho(expansion.norm2()[rows], B, K_kk, C)
         parts.append((rows, None, B, err, [kept.size], [err], kept))
-    return combine(
-        expansion,
-        parts,
-        "selection_l1",
-        {"penalty": np.array(penalties), "weights": weights, "shared": shared},
-    )
+    info = {"penalty": np.array(penalties), "weights": weights, "shared": shared}
+    return combine(expansion, parts, "selection_l1", info)

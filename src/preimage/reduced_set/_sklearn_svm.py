@@ -1,87 +1,146 @@
-"""Trained scikit-learn SVMs as feature-space expansions.
-
-A kernel SVM decides with ``g(x) + b``, ``g(x) = ⟨Ψ, φ(x)⟩`` and
-``Ψ = Σ_i α_i φ(x_i)`` summed over its N support vectors (Schölkopf et al.
-1999, Sec. V). This module reads those expansions, their thresholds and
-kernel out of scikit-learn's ``SVC``, ``SVR`` and ``OneVsRestClassifier`` of
-binary SVCs, so that a reduced set can replace Ψ by ``Σ_j β_j φ(z_j)`` with
-p ≪ N vectors.
-"""
+"""Trained scikit-learn SVMs (``SVC``, ``SVR``, ``OneVsRestClassifier`` of binary
+SVCs) as feature-space expansions (Schölkopf et al. 1999, Sec. V), and their
+thresholds recomputed on the training set (Sec. VI-B)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from itertools import combinations
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.svm import SVC, SVR
 from sklearn.utils.validation import check_is_fitted
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_array_2d
-from preimage.kernels import Kernel, make_kernel
+from preimage._utils.validation import check_array_2d, check_positive, check_real, check_real_array
+from preimage.kernels import make_kernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.reduced_set._thresholds import (
-    classification_threshold,
-    epsilon_insensitive_threshold,
-)
 
-if TYPE_CHECKING:
-    from sklearn.multiclass import OneVsRestClassifier
-    from sklearn.svm import SVC, SVR
 
-__all__ = ["SVMExpansion", "kernel_from_sklearn", "svm_expansion", "svm_kernel"]
+def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0.0) -> float:
+    r"""Return the threshold with the fewest training errors.
+
+    The number of training errors of :math:`\operatorname{sign}(g(x_i) + b)`,
+
+    .. math:: E(b) = \#\{i : y_i (g(x_i) + b) \le 0\},
+
+    is piecewise constant in b, smallest on open intervals between the
+    points :math:`-g(x_i)`; b is the midpoint of the one nearest `b0`.
+
+    Parameters
+    ----------
+    values : array-like of shape (n,)
+        The decision values :math:`g(x_i)`, without threshold.
+    y_sign : array-like of shape (n,)
+        The labels as -1 or +1 (+1: the class of positive values).
+    b0 : float, default=0
+        The original threshold, which decides between equally good intervals.
+
+    Returns
+    -------
+    float
+        The threshold b; for an unbounded interval `b0` if inside, else its
+        finite end moved outward by 1; with no samples, `b0`.
+
+    References
+    ----------
+    Schölkopf et al. (1999), Sec. VI-B.
+
+    Examples
+    --------
+    >>> from preimage.reduced_set import classification_threshold
+    >>> classification_threshold([-2.0, -1.0, 1.0, 3.0], [-1, 1, 1, 1], b0=0.0)
+    1.5
+    """
+    values = check_real_array(values, "values").ravel()
+    y_sign = np.asarray(y_sign).ravel()
+    b0 = check_real(b0, "b0")
+    if values.shape != y_sign.shape:
+        raise ValueError(
+            f"'y_sign' must have the shape of 'values' {values.shape}, got {y_sign.shape}"
+        )
+    if not np.isin(y_sign, (-1, 1)).all():
+        raise ValueError(
+            f"'y_sign' must hold only -1 and +1, got values {np.unique(y_sign)[:5]!r}"
+        )
+    if values.size == 0:
+        return b0
+    u, inverse = np.unique(-values, return_inverse=True)  # sample i changes side at b = u_i
+    k = u.size
+    pos = np.bincount(inverse, weights=(y_sign > 0), minlength=k)
+    neg = np.bincount(inverse, weights=(y_sign < 0), minlength=k)
+    # Interval j (j = 0 … k) is (u_{j−1}, u_j) with u_{−1} = −∞, u_k = +∞. On it
+    # a positive is wrong when g + b < 0, i.e. -g ≥ u_j (index ≥ j); a negative
+    # when -g ≤ u_{j−1} (index < j).
+    errors = np.append(np.cumsum(pos[::-1])[::-1], 0.0) + np.append(0.0, np.cumsum(neg))
+    best = np.flatnonzero(errors == errors.min())
+    lo = np.where(best > 0, u[np.maximum(best - 1, 0)], -np.inf)
+    hi = np.where(best < k, u[np.minimum(best, k - 1)], np.inf)
+    j = int(np.argmin(np.maximum(np.maximum(lo - b0, b0 - hi), 0.0)))  # the nearest to b0
+    lo, hi = lo[j], hi[j]
+    if np.isfinite(lo) and np.isfinite(hi):
+        return float((lo + hi) / 2)
+    if lo < b0 < hi:
+        return b0
+    return float(hi - 1.0) if np.isfinite(hi) else float(lo + 1.0)
+
+
+def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float:
+    r"""Return the threshold minimising the :math:`\varepsilon`-insensitive loss.
+
+    .. math:: L(b) = \sum_i \max(0, |r_i - b| - \varepsilon), \qquad r_i = y_i - g(x_i),
+
+    is piecewise linear: its minimisers, found exactly by binary search on the
+    slopes, form an interval whose midpoint is returned.
+
+    Parameters
+    ----------
+    residuals : array-like of shape (n,)
+        The residuals :math:`r_i = y_i - g(x_i)`.
+    epsilon : float
+        The half-width :math:`\varepsilon \ge 0` of the insensitive tube.
+
+    Returns
+    -------
+    float
+        The threshold b, the midpoint of the minimisers of L.
+
+    References
+    ----------
+    Vapnik (1995). Schölkopf et al. (1999), Sec. VI-B.
+
+    Examples
+    --------
+    >>> from preimage.reduced_set import epsilon_insensitive_threshold
+    >>> epsilon_insensitive_threshold([0.0, 1.0, 10.0], epsilon=0.5)
+    1.0
+    """
+    r = check_real_array(residuals, "residuals").ravel()
+    epsilon = check_positive(epsilon, "epsilon", strict=False)
+    if r.size == 0:
+        raise ValueError("'residuals' must hold at least one value, got an empty array")
+    lower = np.sort(r - epsilon)  # where a term's slope stops being −1
+    upper = np.sort(r + epsilon)  # where a term's slope becomes +1
+    n = r.size
+    breaks = np.concatenate([lower, upper])
+
+    def slope(side):  # at every breakpoint, from the right or the left
+        return np.searchsorted(upper, breaks, side) - (n - np.searchsorted(lower, breaks, side))
+
+    lo = breaks[slope("right") >= 0].min()
+    hi = breaks[slope("left") <= 0].max()
+    return float((lo + hi) / 2)
+
 
 #: scikit-learn's kernel names that are functions of input points.
 _SKLEARN_KERNELS = ("rbf", "poly", "sigmoid", "linear")
 
 
-def kernel_from_sklearn(
-    kernel: str, gamma: float | None, degree: int, coef0: float, name: str
-) -> Kernel:
-    r"""Return the preimage kernel object for scikit-learn's spelling of a kernel.
-
-    The formulas of :mod:`sklearn.metrics.pairwise`,
-
-    * ``'rbf'``: :math:`k(x, y) = \exp(-\gamma \|x - y\|^2)`,
-    * ``'poly'``: :math:`k(x, y) = (\gamma \langle x, y \rangle + c_0)^d`,
-    * ``'sigmoid'``: :math:`k(x, y) = \tanh(\gamma \langle x, y \rangle + c_0)`,
-    * ``'linear'``: :math:`k(x, y) = \langle x, y \rangle`,
-
-    resolved by :func:`preimage.kernels.make_kernel`.
-
-    Parameters
-    ----------
-    kernel : {"rbf", "poly", "sigmoid", "linear"}
-        scikit-learn's name of the kernel.
-    gamma : float or None
-        The width :math:`\gamma` (not used by ``'linear'``).
-    degree : int
-        The degree d of ``'poly'``.
-    coef0 : float
-        The constant :math:`c_0` of ``'poly'`` and ``'sigmoid'``.
-    name : str
-        The argument an error names.
-
-    Returns
-    -------
-    Kernel
-        The preimage kernel with these parameters.
-
-    Raises
-    ------
-    ValueError
-        For another kernel (``'precomputed'`` or a callable cannot be
-        evaluated at constructed vectors), or parameters the preimage kernel
-        does not accept.
-
-    Examples
-    --------
-    >>> from preimage.reduced_set import kernel_from_sklearn
-    >>> kernel_from_sklearn("poly", 0.5, 3, 1.0, "model")
-    PolynomialKernel(degree=3, gamma=0.5, coef0=1.0)
-    """
+def kernel_from_sklearn(kernel, gamma, degree, coef0, name):
+    """The preimage kernel for scikit-learn's spelling; errors name `name`."""
     if not isinstance(kernel, str) or kernel not in _SKLEARN_KERNELS:
         raise ValueError(
             f"{name!r} uses kernel={kernel!r}; a reduced set needs the kernel as a "
@@ -89,12 +148,8 @@ def kernel_from_sklearn(
             "or callable kernel cannot be evaluated at constructed vectors)"
         )
     try:
-        return make_kernel(
-            kernel,
-            gamma=None if gamma is None else float(gamma),
-            degree=int(degree),
-            coef0=float(coef0),
-        )
+        gamma = None if gamma is None else float(gamma)
+        return make_kernel(kernel, gamma=gamma, degree=int(degree), coef0=float(coef0))
     except ValueError as exc:
         raise ValueError(
             f"{name!r} has kernel parameters that preimage's {kernel!r} kernel does "
@@ -102,36 +157,10 @@ def kernel_from_sklearn(
         ) from None
 
 
-def svm_kernel(model: SVC | SVR, name: str = "model") -> Kernel:
-    """Return the kernel of a fitted SVC or SVR as a preimage kernel object.
-
-    Uses the width the model resolved at fit time (``model._gamma``, the
-    value of ``gamma='scale'`` or ``'auto'``).
-
-    Parameters
-    ----------
-    model : sklearn.svm.SVC or sklearn.svm.SVR, fitted
-        With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``.
-    name : str, default="model"
-        The argument an error names.
-
-    Returns
-    -------
-    Kernel
-        The model's kernel (see :func:`kernel_from_sklearn`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn.svm import SVC
-    >>> from preimage.reduced_set import svm_kernel
-    >>> X, y = np.array([[-1.0], [1.0]]), np.array([0, 1])
-    >>> svm_kernel(SVC().fit(X, y))     # gamma='scale' is 1 / (n_features * X.var()) = 1
-    GaussianKernel(gamma=1.0)
-    """
-    return kernel_from_sklearn(
-        model.kernel, getattr(model, "_gamma", model.gamma), model.degree, model.coef0, name
-    )
+def svm_kernel(model, name="model"):
+    """The kernel of a fitted SVC or SVR, with the width it resolved at fit."""
+    gamma = getattr(model, "_gamma", model.gamma)
+    return kernel_from_sklearn(model.kernel, gamma, model.degree, model.coef0, name)
 
 
 def dense(a):
@@ -157,45 +186,33 @@ class SVMExpansion:
     Machine k decides with
 
     .. math::
-        f_k(x) = \langle \Psi_k, \phi(x) \rangle + b_k
-               = \sum_{i=1}^N \alpha_{ki} k(x_i, x) + b_k,
+        f_k(x) = \langle \Psi_k, \phi(x) \rangle + b_k = \sum_{i=1}^N \alpha_{ki} k(x_i, x) + b_k,
 
-    where ``expansion.coef[k]`` holds its dual coefficients
-    :math:`\alpha_{ki}` (the labels times the Lagrange multipliers) over the N
-    support vectors :math:`x_i` the machines share. A reduced set replaces
-    :math:`\Psi_k` by :math:`\sum_j \beta_{kj} \phi(z_j)` with fewer vectors
-    (Schölkopf et al. 1999, Sec. V). Made by :func:`svm_expansion`; the
-    parameters are kept as attributes of the same names.
+    ``expansion.coef[k]`` holding its :math:`\alpha_{ki}` over the support
+    vectors the machines share; the parameters are kept as attributes.
 
     Parameters
     ----------
     expansion : FeatureExpansion
-        The m machines' expansions over one shared support of shape
-        (n_SV, d).
+        The m machines' expansions over one shared support.
     intercept : ndarray of shape (m,)
         The thresholds :math:`b_k`.
     kind : {"binary", "ovo", "ovr", "regression"}
-        The kind of machine: a binary SVC, the pairs of a one-vs-one
-        multiclass SVC, the machines of a one-vs-rest classifier, or an SVR.
+        A binary SVC, the pairs of a one-vs-one multiclass SVC, the machines
+        of a one-vs-rest classifier, or an SVR.
     classes : ndarray or None, default=None
         The class labels (None for regression).
     pairs : ndarray of shape (m, 2) or None, default=None
-        For classifiers, the class indices ``(positive, negative)`` each
-        machine separates: a positive value votes for the first; -1 stands
-        for "all other classes" (one-vs-rest).
+        For classifiers, the class indices ``(positive, negative)`` of each
+        machine (as ``ReducedSVC.pairs_``).
     epsilon : float or None, default=None
         The width :math:`\varepsilon` of the insensitive tube (regression).
-    decision_function_shape : {"ovr", "ovo"}, default="ovr"
-        Copied from an ``SVC``.
-    break_ties : bool, default=False
+    decision_function_shape, break_ties : str and bool, default="ovr" and False
         Copied from an ``SVC``.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-A: the SV
-    decision function as the expansion a reduced set approximates).
+    Schölkopf et al. (1999), Sec. V-A.
 
     Examples
     --------
@@ -206,8 +223,6 @@ class SVMExpansion:
     >>> machines = svm_expansion(SVC(kernel="linear", C=10).fit(X, y))
     >>> machines.decision_values([[2.0]]).round(6) + 0.0       # w = 1, b = 0
     array([[2.]])
-
-    Decision values shifted by 1 get the threshold -1 back:
 
     >>> machines.thresholds(np.array([[0.0], [2.0]]), y)
     array([-1.])
@@ -223,9 +238,7 @@ class SVMExpansion:
     break_ties: bool = False
 
     def decision_values(self, X: ArrayLike) -> np.ndarray:
-        r"""Return the decision values of every machine at points.
-
-        .. math:: f_k(x) = \langle \Psi_k, \phi(x) \rangle + b_k
+        r"""Return the decision values :math:`f_k(x)` of every machine at points.
 
         Parameters
         ----------
@@ -235,8 +248,8 @@ class SVMExpansion:
         Returns
         -------
         ndarray of shape (n, m)
-            The values :math:`f_k(x)`: the model's ``decision_function``
-            with ``decision_function_shape='ovo'``.
+            The model's ``decision_function`` with
+            ``decision_function_shape='ovo'``.
         """
         e = self.expansion
         X = check_array_2d(X, "X", n_features=e.n_features)
@@ -246,22 +259,16 @@ class SVMExpansion:
     def thresholds(self, values: np.ndarray, y: np.ndarray) -> np.ndarray:
         r"""Return the thresholds recomputed on the training set.
 
-        A classifier machine takes the b with the fewest training errors
-        among its own samples (a one-vs-one pair those of its two classes, a
-        one-vs-rest machine all of them;
-        :func:`~preimage.reduced_set.classification_threshold`), an SVR the b
-        with the least :math:`\varepsilon`-insensitive loss
-        (:func:`~preimage.reduced_set.epsilon_insensitive_threshold`).
+        By :func:`~preimage.reduced_set.classification_threshold` on each
+        machine's own samples (a one-vs-one pair's two classes), or
+        :func:`~preimage.reduced_set.epsilon_insensitive_threshold` (an SVR).
 
         Parameters
         ----------
         values : ndarray of shape (n, m)
-            The (reduced) machines' values
-            :math:`\langle \Psi'_k, \phi(x_i) \rangle` at the training points,
-            without threshold.
+            The (reduced) machines' values at the training points, unshifted.
         y : ndarray of shape (n,)
-            The class indices (classifiers) or targets (regression) of the
-            training points.
+            The class indices (classifiers) or targets (regression).
 
         Returns
         -------
@@ -273,69 +280,31 @@ class SVMExpansion:
             b[0] = epsilon_insensitive_threshold(y - values[:, 0], self.epsilon)
             return b
         for k, (positive, negative) in enumerate(self.pairs):
-            if negative >= 0 and self.kind == "ovo":
-                rows = (y == positive) | (y == negative)
-            else:
-                rows = slice(None)
+            rows = (y == positive) | (y == negative) if self.kind == "ovo" else slice(None)
             y_sign = np.where(y[rows] == positive, 1, -1)
             b[k] = classification_threshold(values[rows, k], y_sign, b[k])
         return b
 
 
-def _svc_expansion(model, name):
-    """One-vs-one expansions of an ``SVC``, in libsvm's order.
-
-    libsvm stores the support vectors grouped by class (``n_support_`` per
-    class) and, for the pair (i, j), i < j, the coefficients of class i's
-    vectors in row j − 1 of ``dual_coef_`` and those of class j's vectors in
-    row i. The pairs run (0, 1), (0, 2), …, (1, 2), … as ``intercept_`` does;
-    a positive value votes for i. For two classes scikit-learn flips the sign
-    of the public ``dual_coef_`` and ``intercept_`` so that a positive value
-    means ``classes_[1]``.
-    """
-    kernel = svm_kernel(model, name)
-    support = dense(model.support_vectors_)
-    dual = dense(model.dual_coef_)
-    classes = model.classes_
-    n_classes = len(classes)
-    shape = dict(
-        decision_function_shape=model.decision_function_shape, break_ties=model.break_ties
-    )
+def _ovo_coef(model):
+    """An ``SVC``'s machines as ``(coef, kind, pairs)``, in libsvm's order: pair
+    (i, j), i < j, has class i's coefficients in row j - 1 of ``dual_coef_`` and
+    class j's in row i (two classes keep scikit-learn's sign)."""
+    dual, n_classes = dense(model.dual_coef_), len(model.classes_)
     if n_classes == 2:
-        expansion = FeatureExpansion(dual.copy(), support, kernel)
-        return SVMExpansion(
-            expansion,
-            np.asarray(model.intercept_, float).copy(),
-            "binary",
-            classes,
-            np.array([[1, 0]]),
-            **shape,
-        )
+        return dual.copy(), "binary", [[1, 0]]
     starts = np.concatenate([[0], np.cumsum(model.n_support_)])
-    rows, pairs = [], []
-    for i in range(n_classes):
-        for j in range(i + 1, n_classes):
-            si, sj = slice(starts[i], starts[i + 1]), slice(starts[j], starts[j + 1])
-            row = np.zeros(support.shape[0])
-            row[si] = dual[j - 1, si]
-            row[sj] = dual[i, sj]
-            rows.append(row)
-            pairs.append((i, j))
-    expansion = FeatureExpansion(np.array(rows), support, kernel)
-    return SVMExpansion(
-        expansion,
-        np.asarray(model.intercept_, float).copy(),
-        "ovo",
-        classes,
-        np.array(pairs),
-        **shape,
-    )
+    pairs = list(combinations(range(n_classes), 2))
+    coef = np.zeros((len(pairs), dual.shape[1]))
+    for k, (i, j) in enumerate(pairs):
+        si, sj = slice(starts[i], starts[i + 1]), slice(starts[j], starts[j + 1])
+        coef[k, si] = dual[j - 1, si]
+        coef[k, sj] = dual[i, sj]
+    return coef, "ovo", pairs
 
 
 def _ovr_expansion(model, name):
     """One-vs-rest machines over the union of their support vectors."""
-    from sklearn.svm import SVC
-
     y_type = getattr(model.label_binarizer_, "y_type_", None)
     if y_type not in ("binary", "multiclass"):
         raise ValueError(
@@ -359,38 +328,25 @@ def _ovr_expansion(model, name):
             f"{name!r} has binary SVCs with different kernels {kernels}; one "
             "reduced set needs one kernel"
         )
-    stacked = np.vstack(supports)
-    # Support vectors shared by several machines (the same training point)
-    # appear once; coefficients of identical points add up.
-    support, inverse = np.unique(stacked, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
-    coef = np.zeros((len(supports), support.shape[0]))
-    start = 0
-    for k, dual in enumerate(duals):
-        np.add.at(coef[k], inverse[start : start + dual.size], dual)
-        start += dual.size
-    classes = model.classes_
-    if len(classes) == 2:
-        pairs = np.array([[1, 0]])
-    else:
-        pairs = np.column_stack([np.arange(len(classes)), np.full(len(classes), -1)])
+    # A support vector of several machines appears once; coefficients add up.
+    support, inverse = np.unique(np.vstack(supports), axis=0, return_inverse=True)
+    machine = np.repeat(np.arange(len(duals)), [dual.size for dual in duals])
+    coef = np.zeros((len(duals), support.shape[0]))
+    np.add.at(coef, (machine, inverse.ravel()), np.concatenate(duals))
+    c = len(model.classes_)
+    pairs = np.array([[1, 0]] if c == 2 else [[i, -1] for i in range(c)])
     expansion = FeatureExpansion(coef, support, kernels[0])
-    return SVMExpansion(expansion, np.array(intercepts), "ovr", classes, pairs)
+    return SVMExpansion(expansion, np.array(intercepts), "ovr", model.classes_, pairs)
 
 
 def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -> SVMExpansion:
     r"""Return a fitted scikit-learn SVM as feature-space expansions.
 
-    A kernel SVM decides with :math:`g(x) + b`, where
+    Reads, for each machine deciding with :math:`g(x) + b`,
 
-    .. math::
-        g(x) = \langle \Psi, \phi(x) \rangle, \qquad
-        \Psi = \sum_{i=1}^N \alpha_i \phi(x_i)
+    .. math:: g(x) = \langle \Psi, \phi(x) \rangle, \qquad \Psi = \sum_{i=1}^N \alpha_i \phi(x_i),
 
-    is summed over its N support vectors (Schölkopf et al. 1999, Sec. V-A).
-    This reads :math:`\Psi`, b and the kernel of each of its machines, so that
-    a reduced set can replace :math:`\Psi` by :math:`\sum_j \beta_j \phi(z_j)`
-    with fewer vectors.
+    its :math:`\Psi` over the N support vectors, b and the kernel.
 
     Parameters
     ----------
@@ -403,31 +359,20 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
     -------
     SVMExpansion
         One expansion per machine (binary SVC, SVR: 1; SVC with c classes:
-        :math:`c(c - 1)/2` pairwise machines; one-vs-rest: c), whose
-        :meth:`~SVMExpansion.decision_values` are the model's
-        ``decision_function`` with ``decision_function_shape='ovo'``.
+        :math:`c(c - 1)/2` pairwise machines; one-vs-rest: c).
 
     Raises
     ------
-    TypeError
-        If `model` is not one of these estimators.
-    sklearn.exceptions.NotFittedError
-        If `model` is not fitted.
-    ValueError
-        If `model` has no support vectors or a kernel other than these.
+    TypeError, sklearn.exceptions.NotFittedError, ValueError
+        If `model` is none of these, is not fitted, or has no support vectors
+        or another kernel.
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller, G.
-    Rätsch, A. J. Smola. Input space versus feature space in kernel-based
-    methods. IEEE Trans. Neural Networks 10(5), 1999 (Sec. V-A: the SV
-    decision function as the expansion a reduced set approximates).
+    Schölkopf et al. (1999), Sec. V-A.
 
     Examples
     --------
-    Two points at -1 and 1: the linear SVM's weight vector is
-    :math:`w = 0.5 x_2 - 0.5 x_1 = 1`.
-
     >>> import numpy as np
     >>> from sklearn.svm import SVC
     >>> from preimage.reduced_set import svm_expansion
@@ -436,9 +381,6 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
     >>> machines.kind, machines.expansion.coef.round(6), machines.intercept.round(6) + 0.0
     ('binary', array([[-0.5,  0.5]]), array([0.]))
     """
-    from sklearn.multiclass import OneVsRestClassifier
-    from sklearn.svm import SVC, SVR
-
     if not isinstance(model, (SVC, SVR, OneVsRestClassifier)):
         raise TypeError(
             f"{name!r} must be a fitted sklearn.svm.SVC, sklearn.svm.SVR or "
@@ -453,14 +395,12 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
         )
     if isinstance(model, OneVsRestClassifier):
         return _ovr_expansion(model, name)
-    if isinstance(model, SVC):
-        return _svc_expansion(model, name)
-    expansion = FeatureExpansion(
-        dense(model.dual_coef_), dense(model.support_vectors_), svm_kernel(model, name)
-    )
-    return SVMExpansion(
-        expansion,
-        np.asarray(model.intercept_, float).copy(),
-        "regression",
-        epsilon=float(model.epsilon),
-    )
+    support, kernel = dense(model.support_vectors_), svm_kernel(model, name)
+    intercept = np.asarray(model.intercept_, float).copy()
+    if isinstance(model, SVR):
+        expansion = FeatureExpansion(dense(model.dual_coef_), support, kernel)
+        return SVMExpansion(expansion, intercept, "regression", epsilon=float(model.epsilon))
+    coef, kind, pairs = _ovo_coef(model)
+    expansion = FeatureExpansion(coef, support, kernel)
+    shape = (model.decision_function_shape, model.break_ties)  # after epsilon, None
+    return SVMExpansion(expansion, intercept, kind, model.classes_, np.array(pairs), None, *shape)
