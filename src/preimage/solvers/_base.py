@@ -1,41 +1,8 @@
-"""The protocol every pre-image method follows.
-
-A pre-image method is a solver object with one small interface:
-
-* ``fit(support, kernel, *, kpca=None, coordinates=None, targets=None,
-  center_targets=False)`` — fit on what the method needs: the support points
-  and kernel of the expansions it will solve (every method), the kernel PCA
-  whose coordinates it will be given (for :meth:`~PreimageSolver.solve_coordinates`),
-  and, for a method that learns a map, training pairs (coordinates → targets);
-* ``solve(expansion, x0=None)`` — pre-images of expansions, from optional
-  starting points, as a :class:`~preimage.PreimageResult`;
-* ``solve_coordinates(Y, *, add_mean=False, x0=None, return_result=False)``
-  — pre-images of kernel PCA coordinates Y: the expansions they stand for,
-  solved; a method with a faster way from coordinates (the learned map, the
-  closed form) takes it.
-
-What a method needs is said once, by its class attributes, so that a caller
-passes it without knowing the method (:func:`preimage.solvers.make_solver`
-reads them):
-
-``uses_starts``
-    x0 matters (iterative methods start there; denoising starts at the noisy
-    input).
-``uses_random_state``
-    the method draws random numbers (restarts, landmarks).
-``uses_landmarks``
-    the method takes ``n_landmarks`` (a Nyström form of itself).
-``learns``
-    ``fit`` learns a state from the support points, so the solver is fitted
-    once, reused and kept in model files, and solves only expansions over
-    that support.
-``learns_from_pairs``
-    ``fit`` learns from (coordinates → targets) pairs, which a caller with
-    pairs (a denoiser fitted on noisy → clean data) passes.
-"""
+"""The protocol every pre-image method follows: :class:`PreimageSolver`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, Self, overload
 
 import numpy as np
@@ -46,57 +13,45 @@ from preimage._utils.validation import check_array_2d, check_expansion
 from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._fit import KernelPCAResult, coordinates_expansion
+from preimage.solvers._docs import fill_doc
 
 if TYPE_CHECKING:
     from preimage.solvers._result import PreimageResult
 
-__all__ = ["PreimageSolver"]
+__all__ = ["FunctionSolver", "PreimageSolver"]
 
 
+@fill_doc
 class PreimageSolver(BaseEstimator):
     r"""Base class of the pre-image methods.
 
-    A pre-image method is a solver with one small interface:
-
-    * :meth:`fit` on what the method needs: the support points and kernel of
-      the expansions it will solve (every method), the kernel PCA whose
-      coordinates it will be given (for :meth:`solve_coordinates`), and, for
-      a method that learns a map, training pairs (coordinates to targets);
-    * :meth:`solve` expansions, from optional starting points, into a
-      :class:`~preimage.PreimageResult`;
-    * :meth:`solve_coordinates` for kernel PCA coordinates: the expansions
-      they stand for, solved; a method with a faster way from coordinates
-      (the learned map, the closed form) takes it.
-
-    Parameters are stored by ``__init__`` and checked by :meth:`fit`, as in
-    scikit-learn; ``get_params``, ``set_params`` and ``repr`` come from
-    :class:`sklearn.base.BaseEstimator`. What a method needs is said once, by
-    its class attributes, so that a caller passes it without knowing the
-    method (:func:`~preimage.solvers.make_solver` reads them).
+    A method is fitted on what it needs (:meth:`fit`: the support points and
+    kernel of the expansions to solve; the kernel PCA whose coordinates
+    :meth:`solve_coordinates` will get; training pairs for a method that learns
+    a map), solves expansions from optional starts (:meth:`solve`), and solves
+    kernel PCA coordinates by a faster way where it has one. Parameters are
+    stored by ``__init__`` and checked by :meth:`fit`, as in scikit-learn. What a
+    method needs is said by its class attributes, which
+    :func:`~preimage.solvers.make_solver` reads.
 
     Attributes
     ----------
     name : str or None
-        The name under which the method is registered in
-        :data:`~preimage.solvers.PREIMAGE_METHODS`.
+        The method's name in :data:`~preimage.solvers.PREIMAGE_METHODS`.
     uses_starts : bool
-        Whether starting points matter (iterative methods start there;
-        denoising starts at the noisy input).
+        Whether starting points matter (denoising starts at the noisy input).
     uses_random_state : bool
         Whether the method draws random numbers (restarts, landmarks).
     uses_landmarks : bool
         Whether the method takes ``n_landmarks`` (a Nyström form of itself).
     learns : bool
-        Whether :meth:`fit` learns a state from the support points, so that
-        the solver is fitted once, reused and kept in model files, and solves
-        only expansions over that support.
+        Whether :meth:`fit` learns a state from the support points, so that the
+        solver is fitted once, reused, kept in model files, and solves only
+        expansions over that support.
     learns_from_pairs : bool
-        Whether :meth:`fit` learns from (coordinates, targets) pairs, which a
-        caller with pairs (a denoiser fitted on noisy to clean data) passes.
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
+        Whether :meth:`fit` learns from (coordinates, targets) pairs (a denoiser
+        fitted on noisy to clean data passes them).
+    %(fitted)s
     kpca_ : KernelPCAResult or None
         The kernel PCA given to :meth:`fit`, if any.
 
@@ -122,8 +77,6 @@ class PreimageSolver(BaseEstimator):
     array([[1.]])
     """
 
-    # The name under which the method is registered (the class docstring
-    # documents it and the other class attributes).
     name: str | None = None
     uses_starts = False
     uses_random_state = False
@@ -142,7 +95,7 @@ class PreimageSolver(BaseEstimator):
         targets: ArrayLike | None = None,
         center_targets: bool = False,
     ) -> Self:
-        """Check the parameters and the kernel, and remember the support.
+        """Check the parameters and the kernel, and remember them.
 
         Parameters
         ----------
@@ -159,8 +112,7 @@ class PreimageSolver(BaseEstimator):
         targets : array of shape (n', d), optional
             The training targets of those methods.
         center_targets : bool, default=False
-            Whether those methods learn the targets' deviations from their
-            mean.
+            Whether those methods learn the targets' deviations from their mean.
 
         Returns
         -------
@@ -183,23 +135,21 @@ class PreimageSolver(BaseEstimator):
         return kernel
 
     # -- solve ------------------------------------------------------------------
+    @fill_doc
     def solve(
         self, expansion: FeatureExpansion, x0: ArrayLike | None = None
     ) -> PreimageResult:  # pragma: no cover - abstract
-        r"""Find the pre-images of `expansion`, starting from `x0` where that matters.
+        """Find the pre-images of `expansion`, starting from `x0` where that matters.
 
         Parameters
         ----------
-        expansion : FeatureExpansion
-            The m expansions :math:`\Psi_j`.
+        %(expansion)s
         x0 : array of shape (m, d) or (d,), optional
             Starting points, for the methods that use them (``uses_starts``).
 
         Returns
         -------
-        PreimageResult
-            The pre-images :math:`x_j` with their residuals
-            :math:`\|\Psi_j - \phi(x_j)\|^2`.
+        %(result)s
         """
         raise NotImplementedError
 
@@ -243,33 +193,28 @@ class PreimageSolver(BaseEstimator):
         x0 : array of shape (m, d), optional
             Starting points, for the methods that use them.
         return_result : bool, default=False
-            Return the :class:`~preimage.PreimageResult` (residuals,
-            iterations, convergence) instead of the points alone.
+            Return the :class:`~preimage.PreimageResult` instead of the points.
 
         Returns
         -------
         ndarray of shape (m, d) or PreimageResult
-            The pre-images, or with `return_result` their
-            :class:`~preimage.PreimageResult`.
+            The pre-images, or with `return_result` their result.
         """
         return self._solve_coordinates(Y, add_mean=add_mean, x0=x0, return_result=return_result)
 
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
-        """:meth:`solve_coordinates` without its overloads: the expansions Y
-        stands for, solved. Methods with a faster way from coordinates
-        override this."""
+        """The expansions Y stands for, solved (overridden by faster ways)."""
         result = self.solve(self.expansion_of(Y, add_mean=add_mean), x0=x0)
         return result if return_result else result.x
 
     def expansion_of(self, Y: ArrayLike, *, add_mean: bool = False) -> FeatureExpansion:
         r"""Return the expansions that kernel PCA coordinates stand for.
 
-        With the principal axes :math:`V_k` of the kernel PCA given to
-        :meth:`fit` and the feature-space mean :math:`\mu`, the coordinates
-        :math:`y` stand for :math:`\sum_k (y_k + c_k) V_k` with
-        :math:`c_k = \langle V_k, \mu \rangle` (the principal part), or
-        :math:`\sum_k y_k V_k + \mu` (with the mean); both are expansions over
-        the fitted support (:func:`preimage.kpca.expansion_coef`).
+        With the principal axes :math:`V_k` of the fitted kernel PCA and the
+        feature-space mean :math:`\mu`, :math:`y` stands for
+        :math:`\sum_k (y_k + c_k) V_k`, :math:`c_k = \langle V_k, \mu \rangle`
+        (the principal part), or :math:`\sum_k y_k V_k + \mu` (with the mean):
+        expansions over the fitted support.
 
         Parameters
         ----------
@@ -298,8 +243,7 @@ class PreimageSolver(BaseEstimator):
         return self.kpca_
 
     def _check_support(self, expansion):
-        """A learning solver applies only to expansions over the support it
-        was fitted on."""
+        """`expansion`, over the support the solver was fitted on."""
         check_expansion(expansion)
         if not hasattr(self, "support_"):
             raise ValueError(
@@ -315,3 +259,34 @@ class PreimageSolver(BaseEstimator):
                 "was fitted on; fit it on expansion.support"
             )
         return expansion
+
+
+class FunctionSolver(PreimageSolver):
+    """A method that is a function ``_function(expansion, x0, **params)`` of the
+    solver's parameters, checked by ``_check(**params)``, with its kernel checked
+    by ``_refuse(kernel)`` (three static methods of the subclass)."""
+
+    _function: Callable[..., PreimageResult]
+    _check: Callable[..., object]
+    _refuse: Callable[[Kernel], Kernel]
+
+    def _check_params(self):
+        self._check(**self.get_params())
+
+    def _check_kernel(self, kernel):
+        return self._refuse(super()._check_kernel(kernel))
+
+    @fill_doc
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
+        """Find the pre-images of `expansion` by the method's function, from `x0`.
+
+        Parameters
+        ----------
+        %(expansion)s
+        %(x0)s
+
+        Returns
+        -------
+        %(result)s
+        """
+        return self._function(expansion, x0, **self.get_params())

@@ -1,5 +1,4 @@
-"""Exact pre-images for invertible dot-product kernels (Schölkopf et al. 1999,
-Prop. 3)."""
+"""Exact pre-images for invertible dot-product kernels: :func:`exact_preimage`."""
 
 from __future__ import annotations
 
@@ -11,7 +10,8 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import DotProductKernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.solvers._base import PreimageSolver
+from preimage.solvers._base import FunctionSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 from preimage.solvers._starts import replace_non_finite
 
@@ -27,6 +27,11 @@ def _check_kernel(kernel):
     return kernel
 
 
+def _check_params(rtol):
+    return check_positive(rtol, "rtol", strict=False)
+
+
+@fill_doc
 def exact_preimage(
     expansion: FeatureExpansion, x0: ArrayLike | None = None, *, rtol: float = 1e-6
 ) -> PreimageResult:
@@ -47,11 +52,8 @@ def exact_preimage(
     expansion : FeatureExpansion
         The m expansions, under a dot-product kernel with an invertible
         profile (linear, odd-degree polynomial, sigmoid).
-    x0 : array of shape (m, d) or (d,), optional
-        Not used (the common signature of the methods).
-    rtol : float, default=1e-6
-        The largest relative residual
-        :math:`\|\Psi_j - \phi(z_j)\|^2 / \|\Psi_j\|^2` of an exact pre-image.
+    %(x0_unused)s
+    %(rtol)s
 
     Returns
     -------
@@ -68,14 +70,7 @@ def exact_preimage(
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999
-    (Sec. IV, Prop. 3).
-
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
-    "Exact pre-images").
+    %(exact_refs)s
 
     Examples
     --------
@@ -92,7 +87,7 @@ def exact_preimage(
     (array([[ 1., -2.]]), 'exact')
     """
     check_expansion(expansion)
-    rtol = check_positive(rtol, "rtol", strict=False)
+    rtol = _check_params(rtol)
     kernel = _check_kernel(expansion.kernel)
     basis = np.eye(expansion.n_features, dtype=expansion.support.dtype)
     # Where the kernel values or their inverse overflow, x is not finite and
@@ -102,25 +97,22 @@ def exact_preimage(
         x = kernel.inverse_profile(expansion.coef @ values)
     x, d2 = replace_non_finite(expansion, x)
     inexact = d2 > rtol * np.maximum(expansion.norm2(), np.finfo(float).tiny)
-    message = (
-        "exact"
-        if not inexact.any()
-        else (
+    message = "exact"
+    if inexact.any():
+        message = (
             f"{int(inexact.sum())} of {len(x)} expansions have no exact pre-image "
             "(relative residual above rtol)"
         )
-    )
-    if inexact.any():
         warn(f"method='exact': {message}; the answer is only approximate", NumericalWarning)
     return PreimageResult(x, d2, np.zeros(len(x), dtype=int), ~inexact, message, "exact")
 
 
-class ExactPreimage(PreimageSolver):
-    r"""Exact pre-images for invertible dot-product kernels, as a solver.
+@fill_doc
+class ExactPreimage(FunctionSolver):
+    r"""Exact pre-images for invertible dot-product kernels: :func:`exact_preimage` as a solver.
 
-    :func:`exact_preimage` as a solver: for
-    :math:`k(x, y) = f(\langle x, y \rangle)` with f invertible, the pre-image
-    of :math:`\Psi = \sum_i \gamma_i \phi(x_i)` is
+    For :math:`k(x, y) = f(\langle x, y \rangle)` with f invertible, the
+    pre-image of :math:`\Psi = \sum_i \gamma_i \phi(x_i)` is
 
     .. math:: z = \sum_{j=1}^d f^{-1}\Big(\sum_{i=1}^n \gamma_i\, k(x_i, e_j)\Big)\, e_j
 
@@ -129,27 +121,15 @@ class ExactPreimage(PreimageSolver):
 
     Parameters
     ----------
-    rtol : float, default=1e-6
-        The largest relative residual
-        :math:`\|\Psi_j - \phi(z_j)\|^2 / \|\Psi_j\|^2` of an exact pre-image.
+    %(rtol)s
 
     Attributes
     ----------
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
+    %(fitted)s
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999
-    (Sec. IV, Prop. 3).
-
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
-    "Exact pre-images").
+    %(exact_refs)s
 
     Examples
     --------
@@ -167,29 +147,9 @@ class ExactPreimage(PreimageSolver):
     """
 
     name = "exact"
+    _function = staticmethod(exact_preimage)
+    _check = staticmethod(_check_params)
+    _refuse = staticmethod(_check_kernel)
 
     def __init__(self, rtol: float = 1e-6) -> None:
         self.rtol = rtol
-
-    def _check_params(self):
-        check_positive(self.rtol, "rtol", strict=False)
-
-    def _check_kernel(self, kernel):
-        return _check_kernel(super()._check_kernel(kernel))
-
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """Find the exact pre-images of `expansion` (see :func:`exact_preimage`).
-
-        Parameters
-        ----------
-        expansion : FeatureExpansion
-            The m expansions.
-        x0 : array of shape (m, d) or (d,), optional
-            Not used.
-
-        Returns
-        -------
-        PreimageResult
-            The pre-images; ``converged`` is False where none is exact.
-        """
-        return exact_preimage(expansion, x0, rtol=self.rtol)

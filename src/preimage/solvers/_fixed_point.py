@@ -1,27 +1,6 @@
-"""Fixed-point iterations for pre-images (Mika et al. 1999; Kwok & Tsang 2004;
-Abrahamsen & Hansen 2011).
+"""Fixed-point iterations for pre-images: :func:`fixed_point`."""
 
-Setting the gradient of ``ρ(z) = ‖Ψ − φ(z)‖² + λ‖z − a‖²`` (λ is ``alpha``)
-to zero gives a fixed-point equation for each kernel family:
-
-* radial ``k = f(‖x − y‖²)``, with ``c_i = −2 γ_i f'(‖z − x_i‖²)``:
-
-      z = (Σ_i c_i x_i + λ a) / (Σ_i c_i + λ);
-
-  for the Gaussian ``exp(−‖·‖²/c)`` this is Mika et al.'s eq. (10),
-  ``z = Σ γ_i k(z, x_i) x_i / Σ γ_i k(z, x_i)``, and with λ > 0 the
-  regularised update of Abrahamsen & Hansen;
-* dot product ``k = f(⟨x, y⟩)``:
-
-      z = (Σ_i γ_i f'(⟨x_i, z⟩) x_i + λ a) / (f'(‖z‖²) + λ);
-
-  for the polynomial ``(⟨x, y⟩ + c)^p`` this is Kwok & Tsang's
-  ``z = Σ γ_i ((x_iᵀz + c)/(‖z‖² + c))^{p−1} x_i``.
-
-All expansions iterate together: one step is one kernel block ``k(Z, X)``,
-which also yields the objective at the current points, so the best point seen
-is kept at no extra cost and the answer is never worse than the start.
-"""
+import functools
 
 import numpy as np
 
@@ -36,7 +15,8 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import ConvergenceWarning, NumericalWarning
 from preimage.kernels import DotProductKernel, GaussianKernel, RadialKernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.solvers._base import PreimageSolver
+from preimage.solvers._base import FunctionSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 from preimage.solvers._starts import check_starts, nearest_support_points, replace_non_finite
 
@@ -61,25 +41,19 @@ def _objective(kernel, coef, Z, K, lam, anchor):
 
 
 def _step(kernel, coef, support, Z, lam, anchor, coef_l1=None):
-    """One fixed-point step at Z: returns the objective at Z (without the
-    constant ‖Ψ‖²; inf where it overflows), the new points (non-finite where
-    the step fails), and the denominators with their scales.
-
-    Overflow (a polynomial kernel far out, an extreme width) is not an error
-    here: the caller treats a non-finite step as a vanishing denominator and
-    a non-finite objective as no improvement.
+    """One fixed-point step at Z: the objective at Z (without ‖Ψ‖²; inf where
+    it overflows), the new points (non-finite where the step fails: the caller
+    treats that as a vanishing denominator), the denominators and their scales.
 
     For the Gaussian kernel in float64, ``f' = −γ f`` gives
-    ``c_i = 2γ γ_i k(z, x_i)``, formed in place over the kernel block once
-    the objective has read it (the same roundings as ``−2 γ_i · (−γ k)``,
-    since the factors 2 are exact), a few rows at a time so that the second
-    product and the row sums find them in cache. Since ``0 ≤ k ≤ 1``, the
-    scale ``Σ_i |c_i|`` is at most ``2γ‖γ‖₁`` (`coef_l1` holds ``‖γ‖₁``);
-    it is summed only for the rows whose denominator is small beside that
-    bound, the only rows where it can decide.
+    ``c_i = 2γ γ_i k(z, x_i)``, formed in place over the kernel block (the
+    same roundings as ``−2 γ_i · (−γ k)``), a few rows at a time so that they
+    stay in cache. Since ``0 ≤ k ≤ 1``, the scale ``Σ_i |c_i|`` is at most
+    ``2γ‖γ‖₁`` (`coef_l1`); it is summed only for the rows whose denominator
+    is small beside that bound, the only rows where it can decide.
     """
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        if isinstance(kernel, GaussianKernel) and _both_float64(Z, support):
+        if isinstance(kernel, GaussianKernel) and Z.dtype == support.dtype == np.float64:
             K = kernel.block(Z, support, check_input=False, overflow="ignore")
             objective, _, _ = _objective(kernel, coef, Z, K, lam, anchor)
             two_gamma = 2 * kernel.gamma
@@ -118,10 +92,6 @@ def _step(kernel, coef, support, Z, lam, anchor, coef_l1=None):
     return objective, Z_new, den, scale
 
 
-def _both_float64(Z, support):
-    return Z.dtype == np.float64 and support.dtype == np.float64
-
-
 def _check_kernel(kernel):
     if not isinstance(kernel, (RadialKernel, DotProductKernel)):
         raise ValueError(
@@ -131,7 +101,7 @@ def _check_kernel(kernel):
     return kernel
 
 
-def _check_params(max_iter, tol, alpha, max_restarts):
+def _check_params(max_iter, tol, alpha, max_restarts, **_):
     return (
         check_positive_int(max_iter, "max_iter"),
         check_positive(tol, "tol"),
@@ -140,6 +110,7 @@ def _check_params(max_iter, tol, alpha, max_restarts):
     )
 
 
+@fill_doc
 def fixed_point(
     expansion: FeatureExpansion,
     x0: ArrayLike | None = None,
@@ -165,10 +136,8 @@ def fixed_point(
 
       .. math:: z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda};
 
-      for the Gaussian :math:`\exp(-\|x - y\|^2 / c)` this is Mika et al.'s
-      eq. (10), :math:`z \leftarrow \sum_i \gamma_i k(z, x_i) x_i / \sum_i
-      \gamma_i k(z, x_i)`, and with :math:`\lambda > 0` the regularised update
-      of Abrahamsen & Hansen;
+      for the Gaussian kernel this is Mika et al.'s eq. (10), and with
+      :math:`\lambda > 0` the regularised update of Abrahamsen and Hansen;
     * dot-product kernels :math:`k(x, y) = f(\langle x, y \rangle)`:
 
       .. math::
@@ -176,9 +145,7 @@ def fixed_point(
           z \leftarrow \frac{\sum_i \gamma_i f'(\langle x_i, z \rangle)\, x_i
               + \lambda a}{f'(\|z\|^2) + \lambda};
 
-      for the polynomial :math:`(\langle x, y \rangle + c)^p` this is Kwok &
-      Tsang's :math:`z \leftarrow \sum_i \gamma_i \big((x_i^\top z + c) /
-      (\|z\|^2 + c)\big)^{p-1} x_i`.
+      for the polynomial kernel this is Kwok and Tsang's update.
 
     All expansions iterate together: one step is one kernel block
     :math:`k(Z, X)`, which also yields the objective at the current points, so
@@ -187,30 +154,10 @@ def fixed_point(
 
     Parameters
     ----------
-    expansion : FeatureExpansion
-        The m expansions :math:`\Psi_j`.
-    x0 : array of shape (m, d) or (d,), optional
-        Starting points (denoising starts at the noisy input). Default: the
-        support point nearest each :math:`\Psi_j` in feature space.
-    max_iter : int, default=300
-        Iterations per start.
-    tol : float, default=1e-7
-        Stop when :math:`\|z_{t+1} - z_t\| \le \mathrm{tol} \cdot \max(1,
-        \|z_t\|)`.
-    alpha : float, default=0
-        The weight :math:`\lambda \ge 0` of the input-space penalty
-        :math:`\lambda \|z - a\|^2` (Abrahamsen & Hansen 2011), which keeps
-        pre-images near `anchor`.
-    anchor : array of shape (m, d), optional
-        The point :math:`a` of the penalty; defaults to `x0`.
-    max_restarts : int, default=5
-        Restarts allowed per expansion when the denominator vanishes (an
-        expansion orthogonal to :math:`\phi(z)`, e.g. coefficients summing to
-        zero): first from the support point nearest in feature space, then
-        from random support points (Mika et al. suggest restarting from
-        another start).
-    random_state : None, int or Generator
-        Draws the random restarts.
+    %(expansion)s
+    %(x0)s
+    %(fixed_point)s
+    %(random_state)s
 
     Returns
     -------
@@ -224,24 +171,13 @@ def fixed_point(
         When iterations end unconverged; the best point seen is returned.
     NumericalWarning
         When a denominator vanished and expansions were restarted; when
-        restarts are exhausted and the best point seen (at worst the support
-        point nearest in feature space) is returned; when the residual
-        overflows at the best point (the nearest support point is returned).
+        restarts are exhausted (the best point seen, at worst the nearest
+        support point, is returned); when the residual overflows at the best
+        point (the nearest support point is returned).
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999 (Sec. 3, eq. 10: the Gaussian
-    fixed point).
-
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    IEEE Transactions on Neural Networks 15(6), 2004 (the polynomial fixed
-    point).
-
-    T. J. Abrahamsen and L. K. Hansen, "Regularized pre-image estimation for
-    kernel PCA de-noising", Journal of Signal Processing Systems 65(3), 2011
-    (the input-space penalty).
+    %(fixed_point_refs)s
 
     Examples
     --------
@@ -263,36 +199,29 @@ def fixed_point(
     rng = check_random_state(random_state)
     m = expansion.n_expansions
 
-    nearest = None
+    nearest = functools.cache(lambda: support[nearest_support_points(expansion)[:, 0]])
     if x0 is None:
-        nearest = support[nearest_support_points(expansion)[:, 0]]
-        Z = np.array(nearest, dtype=np.result_type(support, float))
+        Z = np.array(nearest(), dtype=np.result_type(support, float))
     else:
         Z = check_starts(x0, expansion).copy()
-    if lam:
-        if anchor is None:
-            if x0 is None:
-                raise ValueError(
-                    "'alpha' > 0 needs an 'anchor' (or 'x0', which is the default anchor)"
-                )
-            anchor = Z.copy()
-        else:
-            anchor = check_starts(anchor, expansion, "anchor")
-    else:
+    if not lam:
         anchor = np.zeros_like(Z)
+    elif anchor is not None:
+        anchor = check_starts(anchor, expansion, "anchor")
+    elif x0 is None:
+        raise ValueError("'alpha' > 0 needs an 'anchor' (or 'x0', which is the default anchor)")
+    else:
+        anchor = Z.copy()
 
     # A tolerance below the working precision can never be met.
     tol = max(tol, 8 * np.finfo(np.result_type(Z, support)).eps)
     expansion.norm2()  # refuses an expansion beyond the float range, early
     best_Z = Z.copy()
     best_obj = np.full(m, np.inf)
-    n_iter = np.zeros(m, dtype=int)
-    restarts = np.zeros(m, dtype=int)
-    converged = np.zeros(m, dtype=bool)
-    failed = np.zeros(m, dtype=bool)
+    n_iter, restarts, iters_this_start = (np.zeros(m, dtype=int) for _ in range(3))
+    converged, failed = (np.zeros(m, dtype=bool) for _ in range(2))
     active = np.arange(m)
     coef_l1 = np.abs(coef).sum(axis=1)
-    iters_this_start = np.zeros(m, dtype=int)
 
     while active.size:
         # While every row iterates, whole arrays stand in for their rows.
@@ -331,9 +260,7 @@ def fixed_point(
                 failed[j] = True
                 continue
             if restarts[j] == 0 and x0 is not None:
-                if nearest is None:
-                    nearest = support[nearest_support_points(expansion)[:, 0]]
-                Z[j] = nearest[j]
+                Z[j] = nearest()[j]
             else:
                 Z[j] = support[rng.integers(support.shape[0])]
             restarts[j] += 1
@@ -360,12 +287,10 @@ def fixed_point(
     if failed.any():
         # Fall back to the support point nearest in feature space wherever it
         # beats the best point the iteration reached.
-        if nearest is None:
-            nearest = support[nearest_support_points(expansion)[:, 0]]
         rows = np.flatnonzero(failed)
-        near_obj, _, _, _ = _step(kernel, coef[rows], support, nearest[rows], lam, anchor[rows])
+        near_obj, _, _, _ = _step(kernel, coef[rows], support, nearest()[rows], lam, anchor[rows])
         use = near_obj < best_obj[rows]
-        best_Z[rows[use]] = nearest[rows[use]]
+        best_Z[rows[use]] = nearest()[rows[use]]
         best_obj[rows[use]] = near_obj[use]
         at_final[rows[use]] = False
         warn(
@@ -400,17 +325,16 @@ def fixed_point(
             best_Z[others], check_input=False, overflow="ignore"
         )
     best_Z, distance2 = replace_non_finite(expansion, best_Z, distance2)
-    n_conv = int(converged.sum())
     message = (
-        f"{n_conv} of {m} converged; {int(restarts.sum())} restarts; "
+        f"{int(converged.sum())} of {m} converged; {int(restarts.sum())} restarts; "
         f"{int(failed.sum())} ran out of restarts"
     )
-    return PreimageResult(
-        best_Z, distance2, n_iter, converged, message, "fixed_point", {"restarts": restarts}
-    )
+    info = {"restarts": restarts}
+    return PreimageResult(best_Z, distance2, n_iter, converged, message, "fixed_point", info)
 
 
-class FixedPointPreimage(PreimageSolver):
+@fill_doc
+class FixedPointPreimage(FunctionSolver):
     r"""Pre-images by fixed-point iteration: :func:`fixed_point` as a solver.
 
     For a radial kernel :math:`k(x, y) = f(\|x - y\|^2)` the update is
@@ -418,50 +342,23 @@ class FixedPointPreimage(PreimageSolver):
     .. math::
 
         z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda},
-        \qquad c_i = -2 \gamma_i f'(\|z - x_i\|^2),
+        \qquad c_i = -2 \gamma_i f'(\|z - x_i\|^2);
 
-    Mika et al.'s eq. (10) for the Gaussian kernel; dot-product kernels have
-    their own update (:func:`fixed_point`). Nothing is learned at fit;
-    ``solve(expansion, x0)`` starts at `x0` (denoising: the noisy input).
+    dot-product kernels have their own (:func:`fixed_point`). Nothing is
+    learned at fit.
 
     Parameters
     ----------
-    max_iter : int, default=300
-        Iterations per start.
-    tol : float, default=1e-7
-        Stop when :math:`\|z_{t+1} - z_t\| \le \mathrm{tol} \cdot \max(1,
-        \|z_t\|)`.
-    alpha : float, default=0
-        The weight :math:`\lambda \ge 0` of the input-space penalty
-        :math:`\lambda \|z - a\|^2`.
-    anchor : array of shape (m, d), optional
-        The point :math:`a` of the penalty; defaults to the starting points.
-    max_restarts : int, default=5
-        Restarts allowed per expansion when the denominator vanishes.
-    random_state : None, int or Generator
-        Draws the random restarts.
+    %(fixed_point)s
+    %(random_state)s
 
     Attributes
     ----------
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
+    %(fitted)s
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999 (Sec. 3, eq. 10: the Gaussian
-    fixed point).
-
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    IEEE Transactions on Neural Networks 15(6), 2004 (the polynomial fixed
-    point).
-
-    T. J. Abrahamsen and L. K. Hansen, "Regularized pre-image estimation for
-    kernel PCA de-noising", Journal of Signal Processing Systems 65(3), 2011
-    (the input-space penalty).
+    %(fixed_point_refs)s
 
     Examples
     --------
@@ -478,6 +375,9 @@ class FixedPointPreimage(PreimageSolver):
     name = "fixed_point"
     uses_starts = True
     uses_random_state = True
+    _function = staticmethod(fixed_point)
+    _check = staticmethod(_check_params)
+    _refuse = staticmethod(_check_kernel)
 
     def __init__(
         self,
@@ -494,28 +394,3 @@ class FixedPointPreimage(PreimageSolver):
         self.anchor = anchor
         self.max_restarts = max_restarts
         self.random_state = random_state
-
-    def _check_params(self):
-        _check_params(self.max_iter, self.tol, self.alpha, self.max_restarts)
-
-    def _check_kernel(self, kernel):
-        return _check_kernel(super()._check_kernel(kernel))
-
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """Find the pre-images of `expansion` from `x0` (see :func:`fixed_point`).
-
-        Parameters
-        ----------
-        expansion : FeatureExpansion
-            The m expansions.
-        x0 : array of shape (m, d) or (d,), optional
-            Starting points; default the support point nearest each expansion
-            in feature space.
-
-        Returns
-        -------
-        PreimageResult
-            The pre-images; ``info["restarts"]`` counts the restarts of each
-            expansion.
-        """
-        return fixed_point(expansion, x0, **self.get_params())

@@ -1,5 +1,4 @@
-"""Pre-images by gradient descent on the feature-space residual (Mika et al.
-1999, Sec. 3; Bakır et al. 2004 "kPCA + gradient descent")."""
+"""Pre-images by gradient descent on the residual: :func:`gradient_descent`."""
 
 from __future__ import annotations
 
@@ -17,7 +16,8 @@ from preimage._utils.validation import (
 from preimage._utils.warnings import warn
 from preimage.exceptions import ConvergenceWarning
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.solvers._base import PreimageSolver
+from preimage.solvers._base import FunctionSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 from preimage.solvers._starts import check_starts, nearest_support_points, replace_non_finite
 
@@ -34,7 +34,7 @@ def _check_kernel(kernel):
     return kernel
 
 
-def _check_params(n_starts, max_iter, tol, bounds):
+def _check_params(n_starts, max_iter, tol, bounds, **_):
     n_starts = check_positive_int(n_starts, "n_starts")
     max_iter = check_positive_int(max_iter, "max_iter")
     tol = check_positive(tol, "tol")
@@ -49,6 +49,7 @@ def _check_params(n_starts, max_iter, tol, bounds):
     return n_starts, max_iter, tol, bounds
 
 
+@fill_doc
 def gradient_descent(
     expansion: FeatureExpansion,
     x0: ArrayLike | None = None,
@@ -71,23 +72,10 @@ def gradient_descent(
 
     Parameters
     ----------
-    expansion : FeatureExpansion
-        The m expansions :math:`\Psi_j`.
-    x0 : array of shape (m, d) or (d,), optional
-        First start of each expansion; default the support point nearest in
-        feature space.
-    n_starts : int, default=1
-        Starts per expansion: `x0` (or the nearest support point), then the next
-        nearest support points, then random support points. The best end
-        point is kept.
-    max_iter : int, default=200
-        L-BFGS-B iterations per start.
-    tol : float, default=1e-9
-        L-BFGS-B's ``ftol`` (relative decrease of :math:`\rho`).
-    bounds : (low, high) or None
-        Box for every coordinate (e.g. ``(0, 1)`` for pixels).
-    random_state : None, int or Generator
-        Draws the random starts.
+    %(expansion)s
+    %(x0)s
+    %(gradient)s
+    %(random_state)s
 
     Returns
     -------
@@ -104,14 +92,7 @@ def gradient_descent(
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999 (eq. 7, minimised by gradient
-    descent in Sec. 3).
-
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
-    "General approximation methods"; "kPCA + gradient descent" in Sec. 4).
+    %(gradient_refs)s
 
     Examples
     --------
@@ -194,17 +175,12 @@ def gradient_descent(
             f"expansions within max_iter={max_iter}; returning the best point found",
             ConvergenceWarning,
         )
-    return PreimageResult(
-        x,
-        dist,
-        n_iter,
-        converged,
-        f"{int(converged.sum())} of {m} converged ({n_starts} start(s) each)",
-        "gradient",
-    )
+    message = f"{int(converged.sum())} of {m} converged ({n_starts} start(s) each)"
+    return PreimageResult(x, dist, n_iter, converged, message, "gradient")
 
 
-class GradientPreimage(PreimageSolver):
+@fill_doc
+class GradientPreimage(FunctionSolver):
     r"""Pre-images by L-BFGS-B on the residual: :func:`gradient_descent` as a solver.
 
     For any differentiable kernel, L-BFGS-B minimises
@@ -212,41 +188,20 @@ class GradientPreimage(PreimageSolver):
     .. math:: \rho(z) = \|\Psi - \phi(z)\|^2
         = \|\Psi\|^2 - 2 \sum_i \gamma_i k(z, x_i) + k(z, z)
 
-    from one or several starts. Nothing is learned at fit;
-    ``solve(expansion, x0)`` starts at `x0`.
+    from one or several starts. Nothing is learned at fit.
 
     Parameters
     ----------
-    n_starts : int, default=1
-        Starts per expansion: the given start (or the nearest support point),
-        then the next nearest support points, then random support points. The
-        best end point is kept.
-    max_iter : int, default=200
-        L-BFGS-B iterations per start.
-    tol : float, default=1e-9
-        L-BFGS-B's ``ftol`` (relative decrease of :math:`\rho`).
-    bounds : (low, high) or None
-        Box for every coordinate (e.g. ``(0, 1)`` for pixels).
-    random_state : None, int or Generator
-        Draws the random starts.
+    %(gradient)s
+    %(random_state)s
 
     Attributes
     ----------
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
+    %(fitted)s
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999 (eq. 7, minimised by gradient
-    descent in Sec. 3).
-
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
-    "General approximation methods"; "kPCA + gradient descent" in Sec. 4).
+    %(gradient_refs)s
 
     Examples
     --------
@@ -263,6 +218,9 @@ class GradientPreimage(PreimageSolver):
     name = "gradient"
     uses_starts = True
     uses_random_state = True
+    _function = staticmethod(gradient_descent)
+    _check = staticmethod(_check_params)
+    _refuse = staticmethod(_check_kernel)
 
     def __init__(
         self,
@@ -277,27 +235,3 @@ class GradientPreimage(PreimageSolver):
         self.tol = tol
         self.bounds = bounds
         self.random_state = random_state
-
-    def _check_params(self):
-        _check_params(self.n_starts, self.max_iter, self.tol, self.bounds)
-
-    def _check_kernel(self, kernel):
-        return _check_kernel(super()._check_kernel(kernel))
-
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """Find the pre-images of `expansion` from `x0` (see :func:`gradient_descent`).
-
-        Parameters
-        ----------
-        expansion : FeatureExpansion
-            The m expansions.
-        x0 : array of shape (m, d) or (d,), optional
-            First starts; default the support point nearest each expansion in
-            feature space.
-
-        Returns
-        -------
-        PreimageResult
-            The best end point of each expansion, with its residual.
-        """
-        return gradient_descent(expansion, x0, **self.get_params())
