@@ -1,63 +1,6 @@
-"""Pre-images from distance constraints (Kwok & Tsang 2003, 2004), and the
-global-MDS-plus-Procrustes reading of Honeine & Richard (2011).
-
-Two ways to place a point from its squared distances d_i² to n neighbours
-x_i. Both work in the neighbours' frame: ``x_i = x̄ + U z_i`` with
-``[x_1 − x̄ … x_n − x̄] = U Λ Vᵀ`` (rank r), ``Z = [z_1 … z_n] = Λ Vᵀ``,
-``Σ z_i = 0``, ``d₀_i² = ‖z_i‖²``; the pre-image is ``x = x̄ + U z``.
-
-*Frame* (Kwok & Tsang, ``alignment="frame"``). ``‖z − z_i‖² = d_i²`` reads
-``2 Zᵀ z − c 1 = d₀² − d²`` with ``c = ‖z‖²``. Solved in least squares with c
-a free unknown, and since ``Z 1 = 0`` the two unknowns decouple:
-
-    z = −½ Λ⁻¹ Vᵀ (d² − d₀²),   c = mean(d² − d₀²).
-
-*Procrustes* (``alignment="procrustes"``, Honeine & Richard 2011, Sec. 5.1:
-"a procrustes technique to align it with the initial canonical one"). The
-squared-distance matrix D of the n + 1 points (neighbours, then the unknown
-point; ``D_ij = ‖z_i − z_j‖²``, ``D_i0 = d_i²``) is embedded by classical MDS in
-r dimensions: ``B = −½ J D J`` (``J = I − 11ᵀ/(n+1)``), ``Y = W_r Ω_r^½``
-from its r largest eigenpairs (negative ones set to 0). The rigid motion that
-best maps the embedded neighbours y_i onto z_i in least squares,
-
-    (Q, t) = argmin Σ_i ‖Q y_i + t − z_i‖²,  QᵀQ = I  (reflections allowed),
-
-is ``Q = R Pᵀ`` from the SVD ``Σ_i (y_i − ȳ) z_iᵀ = P S Rᵀ``, ``t = −Q ȳ``;
-the pre-image is ``z = Q y_0 + t``. The embedding dimension is r, the rank of
-the neighbours (the dimension of the frame); no scaling is fitted, since
-classical MDS keeps the distances' units.
-
-**When the two agree.** If the distances are exactly those of a point z* of
-the neighbours' affine span (``‖z* − z_i‖² = d_i²``), both give z*. Frame:
-the equations hold exactly at (z*, ‖z*‖²) and Zᵀ has full column rank, so
-the least-squares solution is unique and exact. Procrustes: D is then the
-squared-distance matrix of n + 1 points of R^r, so B is their centred Gram
-matrix, positive semi-definite of rank r (the neighbours alone span r
-dimensions); its r leading eigenpairs give those points up to a rigid
-motion, which the Procrustes problem undoes with zero residual, uniquely
-because the centred neighbours span R^r. Outside that case they differ:
-
-* distances of a point off the span, ``z* = p + h e`` with ``e ⟂`` the span:
-  the frame solution is exactly the projection p (h² only shifts c), while the
-  r-dimensional MDS embedding of an (r+1)-dimensional configuration mixes the
-  off-span direction into the leading eigenvectors, so Procrustes does not, in
-  general, give p;
-* distances that no point realises (the usual case: d_i² come from a feature
-  point that is not an image) are fitted differently: the frame solution fits
-  the linearised equations, MDS perturbs the embedding of the neighbours too
-  (the unknown's row enters B) and Procrustes then averages that perturbation.
-
-``tests/test_mds_procrustes.py`` checks both statements on random cases, and
-the Procrustes solution against a plain implementation (full
-eigen-decomposition, ``scipy.linalg.orthogonal_procrustes``) to 1e-8.
-
-*Computation.* ``B = J G J`` with ``G = [[ZᵀZ, g], [gᵀ, 0]]``,
-``g_i = ½(d₀_i² − d_i²)`` (any G with ``D_ij = G_ii + G_jj − 2G_ij`` gives the
-same B), so B has rank at most r + 2 and its range lies in the span of
-``J[Z; 0]ᵀ``, ``J e_0`` and ``J[g; 0]``: its leading eigenpairs are those of the
-(r + 2) × (r + 2) matrix ``EᵀBE`` for an orthonormal basis E of that span
-(Rayleigh–Ritz, exact here), O(n r²) per point instead of O(n³).
-"""
+"""Pre-images from distance constraints (Kwok and Tsang), placed in the
+neighbours' frame or by global MDS aligned by Procrustes (Honeine and Richard):
+:class:`MDSPreimage`, whose Notes give the equations."""
 
 from __future__ import annotations
 
@@ -73,6 +16,7 @@ from preimage.exceptions import NumericalWarning
 from preimage.kernels import DotProductKernel, Kernel, RadialKernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.solvers._base import PreimageSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 from preimage.solvers._starts import support_distance2
 
@@ -89,18 +33,15 @@ _BLOCK_FLOATS = 4_000_000
 def procrustes_coordinates(Zt: np.ndarray, d2: np.ndarray) -> np.ndarray:
     """Classical MDS of the neighbours and each point, aligned by Procrustes.
 
-    Parameters
-    ----------
-    Zt : ndarray of shape (n, r)
-        The neighbours' centred coordinates in their frame (``Σ_i z_i = 0``,
-        rank r).
-    d2 : ndarray of shape (m, n)
-        Squared distances of m points to the n neighbours (finite).
+    `Zt` (n, r): the neighbours' centred coordinates in their frame (rank r);
+    `d2` (m, n): finite squared distances of m points to them. Returns the
+    (m, r) points ``z = Q y_0 + t`` (:class:`MDSPreimage`, Notes).
 
-    Returns
-    -------
-    ndarray of shape (m, r)
-        ``z = Q y_0 + t`` for each point (module docstring).
+    ``B = J G J`` with ``G = [[ZᵀZ, g], [gᵀ, 0]]``, ``g_i = ½(d₀_i² − d_i²)``,
+    so B has rank at most r + 2 and its range lies in the span of
+    ``J[Z; 0]ᵀ``, ``J e_0`` and ``J[g; 0]``: its leading eigenpairs are those of
+    the (r + 2) × (r + 2) matrix ``EᵀBE`` for an orthonormal basis E of that
+    span (Rayleigh–Ritz, exact here), O(n r²) per point instead of O(n³).
     """
     n, r = Zt.shape
     m = d2.shape[0]
@@ -145,110 +86,83 @@ def _procrustes_block(Zt, d2, k):
     return np.einsum("ma,mab->mb", Y[:, n] - centre, P @ Rt)
 
 
+@fill_doc
 class MDSPreimage(PreimageSolver):
-    r"""Kwok & Tsang's pre-image: input distances to the nearest training points, then MDS.
+    r"""Kwok and Tsang's pre-image: input distances to the nearest training points, then MDS.
 
     For an expansion :math:`\Psi`:
 
     1. feature distances to the support points,
        :math:`\tilde d_i^2 = \|\Psi\|^2 + k(x_i, x_i) - 2 \langle \Psi, \phi(x_i) \rangle`;
     2. input distances by inverting the kernel: radial kernels
-       :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)` (Gaussian
-       :math:`\exp(-\|x - y\|^2 / c)`: :math:`d^2 = -c \ln(1 - \tilde d^2 / 2)`,
-       clipped where :math:`\tilde d^2 \ge 2`); dot-product kernels
+       :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)` (clipped where
+       :math:`\tilde d^2 \ge 2 f(0)`), dot-product kernels
        :math:`d_i^2 = f^{-1}(\|\Psi\|^2) + f^{-1}(k(x_i, x_i))
-       - 2 f^{-1}(\langle \Psi, \phi(x_i) \rangle)` (the polynomial case of
-       Kwok & Tsang);
-    3. the n nearest training points, centred at :math:`\bar x` with SVD
-       :math:`[x_1 - \bar x, \dots, x_n - \bar x] = U \Lambda V^\top` (rank by
-       `rank_tol`), coordinates :math:`Z = \Lambda V^\top` with squared norms
-       :math:`d_0^2`, and the pre-image
-
-       .. math:: z = U \Big(-\tfrac{1}{2} \Lambda^{-1} V^\top (d^2 - d_0^2)\Big) + \bar x.
-
-    With ``alignment="procrustes"`` step 3 is instead Honeine & Richard's
-    reading: classical MDS of the n neighbours and the unknown point together,
-    then the rigid motion (Procrustes) that maps the embedded neighbours onto
-    their input coordinates (see Notes: the equations, and when the two
-    agree).
+       - 2 f^{-1}(\langle \Psi, \phi(x_i) \rangle)`;
+    3. the point at those distances from the n nearest training points (Notes).
 
     Parameters
     ----------
     n_neighbors : int, default=10
         Training points used (public codes use 10).
     rank_tol : float, default=1e-10
-        Singular values below `rank_tol` times the largest, :math:`\Lambda_{\max}`,
-        are dropped.
+        Singular values below `rank_tol` times the largest are dropped.
     alignment : {"frame", "procrustes"}, default="frame"
-        ``"frame"``: Kwok & Tsang's solution in the neighbours' SVD frame;
-        ``"procrustes"``: classical MDS of the neighbours and the point, aligned
-        to the neighbours by a rigid motion (Honeine & Richard 2011). Equal when
-        the distances are exactly those of a point in the neighbours' span.
+        ``"frame"``: Kwok and Tsang's solution in the neighbours' SVD frame;
+        ``"procrustes"``: classical MDS of the neighbours and the point,
+        aligned to the neighbours by a rigid motion (Honeine and Richard).
 
     Attributes
     ----------
     diag_ : ndarray of shape (n,)
         The kernel diagonal :math:`k(x_i, x_i)` of the support points.
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
+    %(fitted)s
 
     Notes
     -----
-    Both alignments work in the neighbours' frame: :math:`x_i = \bar x + U z_i`
-    with :math:`Z = [z_1 \dots z_n] = \Lambda V^\top` (rank r),
-    :math:`\sum_i z_i = 0` and :math:`d_{0,i}^2 = \|z_i\|^2`; the pre-image is
-    :math:`x = \bar x + U z`.
+    Both alignments work in the neighbours' frame: with the SVD
+    :math:`[x_1 - \bar x, \dots, x_n - \bar x] = U \Lambda V^\top` (rank r by
+    `rank_tol`), :math:`x_i = \bar x + U z_i`,
+    :math:`Z = [z_1 \dots z_n] = \Lambda V^\top`, :math:`\sum_i z_i = 0`,
+    :math:`d_{0,i}^2 = \|z_i\|^2`; the pre-image is :math:`x = \bar x + U z`.
 
-    *Frame* (``alignment="frame"``). The conditions
-    :math:`\|z - z_i\|^2 = d_i^2` read
-    :math:`2 Z^\top z - c \mathbf{1} = d_0^2 - d^2` with :math:`c = \|z\|^2`.
-    Solved in least squares with :math:`c` a free unknown, and since
-    :math:`Z \mathbf{1} = 0`, the two unknowns decouple:
+    *Frame.* :math:`\|z - z_i\|^2 = d_i^2` reads
+    :math:`2 Z^\top z - c \mathbf{1} = d_0^2 - d^2` with :math:`c = \|z\|^2`;
+    in least squares with :math:`c` free, and since :math:`Z \mathbf{1} = 0`,
 
     .. math::
 
         z = -\tfrac{1}{2} \Lambda^{-1} V^\top (d^2 - d_0^2), \qquad
         c = \operatorname{mean}(d^2 - d_0^2).
 
-    *Procrustes* (``alignment="procrustes"``). The squared-distance matrix
-    :math:`D` of the n + 1 points (neighbours, then the unknown point;
-    :math:`D_{ij} = \|z_i - z_j\|^2`, :math:`D_{i0} = d_i^2`) is embedded by
-    classical MDS in r dimensions: :math:`B = -\tfrac{1}{2} J D J` with
+    *Procrustes.* The squared-distance matrix :math:`D` of the n + 1 points
+    (neighbours, then the unknown point) is embedded by classical MDS in r
+    dimensions: :math:`B = -\tfrac{1}{2} J D J`,
     :math:`J = I - \mathbf{1}\mathbf{1}^\top / (n + 1)`, and
     :math:`Y = W_r \Omega_r^{1/2}` from its r largest eigenpairs (negative
-    ones set to 0). The rigid motion that best maps the embedded neighbours
-    :math:`y_i` onto :math:`z_i` in least squares (reflections allowed),
+    ones set to 0). The rigid motion (reflections allowed)
 
     .. math::
 
         (Q, t) = \arg\min_{Q^\top Q = I,\; t}
-            \sum_i \|Q y_i + t - z_i\|^2,
+            \sum_i \|Q y_i + t - z_i\|^2
 
     is :math:`Q = R P^\top` from the SVD
     :math:`\sum_i (y_i - \bar y) z_i^\top = P S R^\top`,
-    :math:`t = -Q \bar y`; the pre-image is :math:`z = Q y_0 + t`. The
-    embedding dimension is r, the rank of the neighbours; no scaling is
-    fitted, since classical MDS keeps the distances' units.
+    :math:`t = -Q \bar y`; the pre-image is :math:`z = Q y_0 + t` (no scaling:
+    classical MDS keeps the distances' units).
 
-    If the distances are exactly those of a point of the neighbours' affine
-    span, both alignments give that point. Otherwise they differ: for the
-    distances of a point off the span the frame solution is exactly its
-    projection on the span, which Procrustes does not give in general; and
-    distances that no point realises (the usual case: they come from a
-    feature-space point that is not an image) are fitted differently, the
-    frame solution fitting the linearised equations and MDS perturbing the
-    embedding of the neighbours too.
+    Distances exactly those of a point of the neighbours' affine span give
+    that point under both. Otherwise they differ: for a point off the span the
+    frame solution is exactly its projection on the span, which Procrustes is
+    not in general; distances no point realises (the usual case) are fitted
+    differently (the linearised equations, against an embedding that moves the
+    neighbours too).
 
     References
     ----------
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    ICML 2003; IEEE Transactions on Neural Networks 15(6), 2004.
-
-    P. Honeine and C. Richard, "A closed-form solution for the pre-image
-    problem in kernel-based machines", Journal of Signal Processing Systems
-    65(3), 2011 (Sec. 5.1: global MDS with a Procrustes alignment).
+    Kwok and Tsang (2004), Sec. 4.
+    Honeine and Richard (2011), Sec. 5.1 (global MDS with a Procrustes alignment).
 
     Examples
     --------
@@ -297,6 +211,7 @@ class MDSPreimage(PreimageSolver):
             )
         return kernel
 
+    @fill_doc
     def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
         """Remember the training points and their kernel diagonal.
 
@@ -306,9 +221,7 @@ class MDSPreimage(PreimageSolver):
             The training points, the neighbours to choose from.
         kernel : Kernel
             Their kernel, radial or dot-product.
-        **fit_params
-            The other arguments of :meth:`PreimageSolver.fit
-            <preimage.solvers.PreimageSolver.fit>`, accepted and not used.
+        %(fit_params)s
 
         Returns
         -------
@@ -349,15 +262,24 @@ class MDSPreimage(PreimageSolver):
         if feature_d2 is None:
             feature_d2 = support_distance2(expansion)
             diag = self.diag_[None, :]
+        d2, too_far = self._input_distance2(expansion, feature_d2, diag)
+        if too_far.any():
+            warn(
+                f"MDS: {int(too_far.sum())} feature distances d̃² ≥ 2k(x, x) are too "
+                "large for the kernel's inverse (the logarithm is undefined); they were "
+                "clipped to the largest finite input distance",
+                NumericalWarning,
+            )
         return refuse_overflow(
-            self._input_distance2(expansion, feature_d2, diag),
+            d2,
             "the input distances implied by it",
             "'expansion'",
             f"the inverse of {self.kernel_!r} is beyond the float range there",
         )
 
     def _input_distance2(self, expansion, feature_d2, diag):
-        """:meth:`input_distance2`, inf where the kernel's inverse overflows."""
+        """:meth:`input_distance2` (inf where the kernel's inverse overflows), and
+        where it is undefined (``d̃² ≥ 2k(x, x)`` for a radial kernel)."""
         kernel = self.kernel_
         with (
             np.errstate(over="ignore", invalid="ignore", divide="ignore"),
@@ -367,7 +289,7 @@ class MDSPreimage(PreimageSolver):
             warnings.simplefilter("ignore", NumericalWarning)
             if isinstance(kernel, RadialKernel):
                 f0 = float(kernel.profile(np.zeros(1))[0])
-                too_far = feature_d2 >= 2 * f0
+                too_far = np.asarray(feature_d2) >= 2 * f0
                 lo, hi = kernel.value_range
                 values = np.clip(
                     f0 - np.asarray(feature_d2, dtype=float) / 2, lo + np.finfo(float).tiny, hi
@@ -379,18 +301,10 @@ class MDSPreimage(PreimageSolver):
                 cross = (norm2[:, None] + diag - feature_d2) / 2
                 f_inv = kernel.inverse_profile
                 d2 = np.maximum(f_inv(norm2)[:, None] + f_inv(diag) - 2 * f_inv(cross), 0.0)
-        if too_far.any():
-            warn(
-                f"MDS: {int(too_far.sum())} feature distances d̃² ≥ 2k(x, x) are too "
-                "large for the kernel's inverse (the logarithm is undefined); they were "
-                "clipped to the largest finite input distance",
-                NumericalWarning,
-            )
-        return np.where(np.isfinite(d2), d2, np.inf)
+        return np.where(np.isfinite(d2), d2, np.inf), too_far
 
     def _frame(self, Xn):
-        """Centre and SVD of the neighbours, ``[x_i − x̄]ᵀ = U Λ Vᵀ``, rank by
-        `rank_tol`; the neighbours' coordinates ``Z = Λ Vᵀ`` have squared norms d₀²."""
+        """``U, s, Vt, x̄, d₀²``: the neighbours' frame (Notes), rank by `rank_tol`."""
         mean = Xn.mean(axis=0)
         U, s, Vt = np.linalg.svd((Xn - mean).T, full_matrices=False)
         keep = s > self.rank_tol * max(s[0], np.finfo(float).tiny) if s.size else s > 0
@@ -400,7 +314,7 @@ class MDSPreimage(PreimageSolver):
 
     def _place(self, d2, s, Vt, d0):
         """Frame coordinates (m, r) of points at squared distances d2 (m, n)
-        from the neighbours ``Z = Λ Vᵀ`` (module docstring)."""
+        from the neighbours ``Z = Λ Vᵀ`` (Notes)."""
         if self.alignment == "frame":
             return -0.5 * ((d2 - d0) @ Vt.T) / s
         # Non-finite distances (the kernel's inverse overflowed) give NaN, as
@@ -411,14 +325,7 @@ class MDSPreimage(PreimageSolver):
             z[finite] = procrustes_coordinates((s[:, None] * Vt).T, d2[finite])
         return z
 
-    def _undefined(self, feature_d2):
-        """Where the kernel's inverse is undefined: ``d̃² ≥ 2k(x, x)`` for a
-        radial kernel (φ(x_i) at least as far as orthogonal); nowhere else."""
-        if not isinstance(self.kernel_, RadialKernel):
-            return np.zeros(np.shape(feature_d2), dtype=bool)
-        f0 = float(self.kernel_.profile(np.zeros(1))[0])
-        return np.asarray(feature_d2) >= 2 * f0
-
+    @fill_doc
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         r"""Find the pre-images of all expansions by MDS on their nearest support points.
 
@@ -429,10 +336,8 @@ class MDSPreimage(PreimageSolver):
 
         Parameters
         ----------
-        expansion : FeatureExpansion
-            The m expansions, over the fitted support.
-        x0 : array of shape (m, d) or (d,), optional
-            Not used.
+        %(expansion)s
+        %(x0_unused)s
 
         Returns
         -------
@@ -446,11 +351,8 @@ class MDSPreimage(PreimageSolver):
         feature_d2 = support_distance2(expansion)
         neighbors = np.argsort(feature_d2, axis=1)[:, :n]
         near_d2 = np.take_along_axis(feature_d2, neighbors, axis=1)
-        undefined = self._undefined(near_d2)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", NumericalWarning)  # reported below instead
-            # Input distances of the neighbours only: the others play no part.
-            d2_near = self._input_distance2(expansion, near_d2, self.diag_[neighbors])
+        # Input distances of the neighbours only: the others play no part.
+        d2_near, undefined = self._input_distance2(expansion, near_d2, self.diag_[neighbors])
         if undefined.any():
             rows = undefined.any(axis=1)
             alone = undefined.all(axis=1)
@@ -487,11 +389,7 @@ class MDSPreimage(PreimageSolver):
                         continue
                     U, s, Vt, mean, d0 = self._frame(X[idx[keep]])
                     x[j] = U @ self._place(d2_near[j : j + 1, keep], s, Vt, d0)[0] + mean
-        return PreimageResult.direct(
-            expansion,
-            x,
-            self.name,
-            f"MDS on the {n} nearest training points"
-            + (", aligned by Procrustes" if self.alignment == "procrustes" else ""),
-            {"neighbors": neighbors},
+        message = f"MDS on the {n} nearest training points" + (
+            ", aligned by Procrustes" if self.alignment == "procrustes" else ""
         )
+        return PreimageResult.direct(expansion, x, self.name, message, {"neighbors": neighbors})

@@ -18,10 +18,7 @@ __all__ = ["PreimageResult"]
 class PreimageResult:
     r"""Pre-images of m expansions, with what it took to find them.
 
-    Every pre-image method returns one. Its residuals are those of the
-    expansions :math:`\Psi_j` given to the method,
-    :math:`\|\Psi_j - \phi(x_j)\|^2` (:meth:`FeatureExpansion.distance2
-    <preimage.FeatureExpansion.distance2>`).
+    Every pre-image method returns one.
 
     Parameters
     ----------
@@ -43,8 +40,6 @@ class PreimageResult:
 
     Attributes
     ----------
-    x, distance2, n_iter, converged, message, method, info
-        The parameters, stored as given.
     success : bool
         True when every pre-image converged.
 
@@ -82,11 +77,10 @@ class PreimageResult:
     ) -> PreimageResult:
         """Return the result of a non-iterative method.
 
-        The residuals of `x` are computed against `expansion`; there are no
-        iterations and every point counts as converged. A pre-image that is
-        not finite, or at which the residual is not (the kernel overflows
-        there), is replaced by the support point nearest in feature space,
-        with a NumericalWarning.
+        The residuals of `x` are computed against `expansion`; every point
+        counts as converged, after 0 iterations. A pre-image that is not
+        finite, or whose residual is not, is replaced by the support point
+        nearest in feature space, with a NumericalWarning.
 
         Parameters
         ----------
@@ -108,16 +102,8 @@ class PreimageResult:
             ``converged`` True.
         """
         x, d2 = replace_non_finite(expansion, x)
-        n = len(x)
-        return cls(
-            x,
-            d2,
-            np.zeros(n, dtype=int),
-            np.ones(n, dtype=bool),
-            message,
-            method,
-            {} if info is None else info,
-        )
+        n_iter, converged = np.zeros(len(x), dtype=int), np.ones(len(x), dtype=bool)
+        return cls(x, d2, n_iter, converged, message, method, {} if info is None else info)
 
     @property
     def success(self) -> bool:

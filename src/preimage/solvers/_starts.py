@@ -1,6 +1,5 @@
-"""Starting points and fallbacks shared by the pre-image methods: distances
-from expansions to their support points, the nearest of them, and the
-replacement of pre-images that left the float range."""
+"""Distances from expansions to their support points, the nearest of them (the
+methods' starts), and the fallback for pre-images that left the float range."""
 
 from __future__ import annotations
 
@@ -23,8 +22,7 @@ def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
         \|\Psi_j - \phi(x_i)\|^2 = \|\Psi_j\|^2 - 2 (\Gamma K)_{ji} + k(x_i, x_i),
 
     with :math:`\Gamma` the coefficients (one row per expansion) and
-    :math:`K` the Gram matrix of the support, formed over row blocks so that
-    memory stays bounded. Rounding below 0 is clamped at 0.
+    :math:`K` the Gram matrix of the support, formed over row blocks.
 
     Parameters
     ----------
@@ -38,10 +36,7 @@ def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
 
     References
     ----------
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    IEEE Transactions on Neural Networks 15(6), 2004 (ICML 2003) (the
-    feature-space distances to the training points, the first step of their
-    pre-image).
+    Kwok and Tsang (2004), the first step of their pre-image.
 
     Examples
     --------
@@ -80,10 +75,9 @@ def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
 def replace_non_finite(
     expansion: FeatureExpansion, x: ArrayLike, d2: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Pre-images `x` (m, d) with their residuals, where any that is not
-    finite, or whose residual is not (the kernel overflows there), is
-    replaced by the support point nearest in feature space, with a
-    NumericalWarning. Returns ``x, d2``."""
+    """``x, d2``: pre-images (m, d) and their residuals, where any that is not
+    finite, or whose residual is not, is replaced by the support point nearest
+    in feature space, with a NumericalWarning."""
     x = np.array(x, dtype=np.result_type(x, expansion.support))
     finite = np.isfinite(x).all(axis=1)
     if d2 is None:
@@ -114,9 +108,7 @@ def nearest_support_points(expansion: FeatureExpansion, n: int = 1) -> np.ndarra
     r"""Return the indices of the support points nearest each expansion in feature space.
 
     For each expansion :math:`\Psi_j` the indices i of the `n` smallest
-    distances :math:`\|\Psi_j - \phi(x_i)\|^2` (:func:`support_distance2`),
-    nearest first: the default starting points of the iterative methods and
-    the neighbours of Kwok & Tsang's pre-image.
+    :math:`\|\Psi_j - \phi(x_i)\|^2` (:func:`support_distance2`), nearest first.
 
     Parameters
     ----------
@@ -132,13 +124,10 @@ def nearest_support_points(expansion: FeatureExpansion, n: int = 1) -> np.ndarra
 
     References
     ----------
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    IEEE Transactions on Neural Networks 15(6), 2004 (ICML 2003).
+    Kwok and Tsang (2004) (the neighbours of their pre-image).
 
     Examples
     --------
-    Under the linear kernel the expansion below is the point 0.8:
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
@@ -160,8 +149,8 @@ def nearest_support_points(expansion: FeatureExpansion, n: int = 1) -> np.ndarra
 
 
 def check_starts(x0: ArrayLike, expansion: FeatureExpansion, name: str = "x0") -> np.ndarray:
-    """Validate points given per expansion (starts, anchors): one per
-    expansion, or one shared by all."""
+    """Points given per expansion (starts, anchors), checked: one per expansion
+    or one for all."""
     x0 = np.asarray(x0)
     if x0.ndim == 1:
         x0 = np.broadcast_to(x0, (expansion.n_expansions, x0.shape[0]))
