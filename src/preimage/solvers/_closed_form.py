@@ -1,4 +1,4 @@
-"""The closed-form pre-image of Honeine & Richard (2011)."""
+"""The closed-form pre-image of Honeine and Richard (2011)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,15 @@ from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._fit import check_coordinates
 from preimage.solvers._base import PreimageSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 
 __all__ = ["ClosedFormPreimage"]
 
 
+@fill_doc
 class ClosedFormPreimage(PreimageSolver):
-    r"""Honeine & Richard's pre-image, learned once from the support points.
+    r"""Honeine and Richard's pre-image, learned once from the support points.
 
     A coordinate system in feature space is fitted so that its inner products
     match those of input space on the training points, which gives the
@@ -36,6 +38,8 @@ class ClosedFormPreimage(PreimageSolver):
     :math:`M = (X^\top)^+ (P - \lambda K^{-1})` computed once (their eq. 9,
     :math:`M = X P^{-1} (P - \lambda K^{-1})` for independent training
     points), and all pre-images at once are :math:`X^* = M \Gamma`.
+    :math:`K^{-1}` and :math:`(X^\top)^+` are pseudo-inverses, so singular
+    Gram matrices and dependent training points are handled.
 
     Parameters
     ----------
@@ -49,31 +53,20 @@ class ClosedFormPreimage(PreimageSolver):
     M_ : ndarray of shape (d, n)
         The map :math:`M`: the pre-image of coefficients :math:`\gamma` is
         :math:`M \gamma`.
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
+    %(fitted)s
     kpca_ : KernelPCAResult or None
         The kernel PCA given to :meth:`fit`, if any.
 
     Notes
     -----
-    :math:`K^{-1}` and :math:`(X^\top)^+` are pseudo-inverses (eigen- and
-    SVD-based), so singular Gram matrices and dependent training points are
-    handled. Since :math:`(X^\top)^+ P = X` (the points projected on their
-    own span), :math:`M = X - \lambda (X^\top)^+ K^+`.
-
-    From kernel PCA coordinates (:meth:`solve_coordinates`) the expansion's
-    coefficients are :math:`A(y + c)` (principal part) or :math:`A y + m_\mu`
-    (with the mean), so :math:`x^* = M \Gamma` is :math:`(MA)(y + c)` or
-    :math:`(MA) y + M m_\mu`: with :math:`MA` (of shape (d, q)) computed
-    once, a pre-image costs O(dq) instead of O(nd).
+    Since :math:`(X^\top)^+ P = X`, :math:`M = X - \lambda (X^\top)^+ K^+`.
+    From kernel PCA coordinates the coefficients are :math:`A(y + c)`
+    (principal part) or :math:`A y + m_\mu` (with the mean), so with
+    :math:`MA` (d, q) computed once a pre-image costs O(dq) instead of O(nd).
 
     References
     ----------
-    P. Honeine and C. Richard, "A closed-form solution for the pre-image
-    problem in kernel-based machines", Journal of Signal Processing Systems
-    65(3), 2011 (eq. 7-9).
+    Honeine and Richard (2011), eq. 7-9.
 
     Examples
     --------
@@ -102,6 +95,7 @@ class ClosedFormPreimage(PreimageSolver):
     def _check_params(self):
         check_positive(self.alpha, "alpha", strict=False)
 
+    @fill_doc
     def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
         r"""Compute the map :math:`M` from the support points.
 
@@ -111,10 +105,7 @@ class ClosedFormPreimage(PreimageSolver):
             The support points of the expansions to solve.
         kernel : Kernel
             Their kernel.
-        **fit_params
-            The other arguments of :meth:`PreimageSolver.fit
-            <preimage.solvers.PreimageSolver.fit>`; `kpca` enables the fast
-            path from coordinates.
+        %(fit_params)s
 
         Returns
         -------
@@ -157,21 +148,18 @@ class ClosedFormPreimage(PreimageSolver):
             )
         return self
 
+    @fill_doc
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         r"""Compute the pre-images :math:`X^* = M \Gamma` of all expansions at once.
 
         Parameters
         ----------
-        expansion : FeatureExpansion
-            The m expansions, over the fitted support; :math:`\Gamma` holds
-            their coefficients as columns.
-        x0 : array of shape (m, d) or (d,), optional
-            Not used.
+        %(expansion)s
+        %(x0_unused)s
 
         Returns
         -------
-        PreimageResult
-            The pre-images with their residuals.
+        %(result)s
         """
         self._check_support(expansion)
         with np.errstate(over="ignore", invalid="ignore"):  # handled by direct()
@@ -179,8 +167,8 @@ class ClosedFormPreimage(PreimageSolver):
         return PreimageResult.direct(expansion, x, self.name, "closed form")
 
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
-        """Pre-images straight from kernel PCA coordinates (see Notes); with
-        `return_result` the expansions are solved, for their residuals."""
+        """Pre-images straight from kernel PCA coordinates (Notes), or with
+        `return_result` from the expansions, for their residuals."""
         if return_result:
             return super()._solve_coordinates(Y, add_mean=add_mean, x0=x0, return_result=True)
         kpca = self._fitted_kpca()

@@ -1,32 +1,40 @@
 """Docstring sections the pre-image methods share, written once.
 
-:func:`fill_doc` replaces each line ``%(key)s`` of a docstring by ``DOCS[key]``,
-indented as that line (SciPy's ``doccer`` pattern).
+:func:`fill_doc` replaces each line ``%(key)s`` of a docstring by the section
+``@key`` of the text below, indented as that line (SciPy's ``doccer`` pattern).
 """
 
 import re
 import textwrap
 
-DOCS = {
-    "expansion": r"""expansion : FeatureExpansion
-    The m expansions :math:`\Psi_j`.""",
-    "x0": r"""x0 : array of shape (m, d) or (d,), optional
+_TEXT = r"""
+@expansion
+expansion : FeatureExpansion
+    The m expansions :math:`\Psi_j`.
+@x0
+x0 : array of shape (m, d) or (d,), optional
     Starting points (denoising starts at the noisy input); default the support
-    point nearest each :math:`\Psi_j` in feature space.""",
-    "x0_unused": """x0 : array of shape (m, d) or (d,), optional
-    Not used (the common signature of the methods).""",
-    "result": r"""PreimageResult
-    The pre-images :math:`x_j` with their residuals :math:`\|\Psi_j - \phi(x_j)\|^2`.""",
-    "fit_params": """**fit_params
+    point nearest each :math:`\Psi_j` in feature space.
+@x0_unused
+x0 : array of shape (m, d) or (d,), optional
+    Not used (the common signature of the methods).
+@result
+PreimageResult
+    The pre-images :math:`x_j` with their residuals :math:`\|\Psi_j - \phi(x_j)\|^2`.
+@fit_params
+**fit_params
     The other arguments of :meth:`PreimageSolver.fit
-    <preimage.solvers.PreimageSolver.fit>`.""",
-    "fitted": """support_ : ndarray of shape (n, d)
+    <preimage.solvers.PreimageSolver.fit>`.
+@fitted
+support_ : ndarray of shape (n, d)
     The support points given to :meth:`fit`.
 kernel_ : Kernel
-    The kernel given to :meth:`fit`.""",
-    "random_state": """random_state : None, int or Generator
-    Draws the random (re)starts.""",
-    "fixed_point": r"""max_iter : int, default=300
+    The kernel given to :meth:`fit`.
+@random_state
+random_state : None, int or Generator
+    Draws the random (re)starts.
+@fixed_point
+max_iter : int, default=300
     Iterations per start.
 tol : float, default=1e-7
     Stop when :math:`\|z_{t+1} - z_t\| \le \mathrm{tol} \cdot \max(1, \|z_t\|)`.
@@ -38,11 +46,13 @@ anchor : array of shape (m, d), optional
 max_restarts : int, default=5
     Restarts allowed per expansion when the denominator vanishes (e.g.
     coefficients summing to zero): first from the support point nearest in
-    feature space, then from random support points.""",
-    "fixed_point_refs": """Mika et al. (1999), Sec. 3, eq. 10 (the Gaussian fixed point).
+    feature space, then from random support points.
+@fixed_point_refs
+Mika et al. (1999), Sec. 3, eq. 10 (the Gaussian fixed point).
 Kwok and Tsang (2004) (the polynomial fixed point).
-Abrahamsen and Hansen (2011) (the input-space penalty).""",
-    "gradient": r"""n_starts : int, default=1
+Abrahamsen and Hansen (2011) (the input-space penalty).
+@gradient
+n_starts : int, default=1
     Starts per expansion: the given start (or the nearest support point), then
     the next nearest support points, then random support points. The best end
     point is kept.
@@ -51,16 +61,20 @@ max_iter : int, default=200
 tol : float, default=1e-9
     L-BFGS-B's ``ftol`` (relative decrease of :math:`\rho`).
 bounds : (low, high) or None
-    Box for every coordinate (e.g. ``(0, 1)`` for pixels).""",
-    "gradient_refs": """Mika et al. (1999), eq. 7, minimised by gradient descent in Sec. 3.
-Bakır et al. (2004), Sec. 3 and 4 ("kPCA + gradient descent").""",
-    "rtol": r"""rtol : float, default=1e-6
+    Box for every coordinate (e.g. ``(0, 1)`` for pixels).
+@gradient_refs
+Mika et al. (1999), eq. 7, minimised by gradient descent in Sec. 3.
+Bakır et al. (2004), Sec. 3 and 4 ("kPCA + gradient descent").
+@rtol
+rtol : float, default=1e-6
     The largest relative residual :math:`\|\Psi_j - \phi(z_j)\|^2 / \|\Psi_j\|^2`
-    of an exact pre-image.""",
-    "exact_refs": """Schölkopf et al. (1999), Sec. IV, Prop. 3.
-Bakır et al. (2004), Sec. 3 ("Exact pre-images").""",
-}
-
+    of an exact pre-image.
+@exact_refs
+Schölkopf et al. (1999), Sec. IV, Prop. 3.
+Bakır et al. (2004), Sec. 3 ("Exact pre-images").
+"""
+_PARTS = re.split(r"^@(\w+)\n", _TEXT, flags=re.MULTILINE)
+DOCS = {key: text.strip("\n") for key, text in zip(_PARTS[1::2], _PARTS[2::2])}
 _SLOT = re.compile(r"^( *)%\((\w+)\)s$", re.MULTILINE)
 
 

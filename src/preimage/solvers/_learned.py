@@ -1,4 +1,4 @@
-"""Learned pre-images (Bakır, Weston & Schölkopf 2004)."""
+"""Learned pre-images (Bakır et al. 2004): :class:`LearnedPreimage`."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from preimage.kernels import Kernel, make_kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._fit import KernelPCAResult, fit_kernel_pca, training_coordinates
 from preimage.solvers._base import PreimageSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 
 __all__ = ["LearnedPreimage"]
@@ -39,16 +40,13 @@ _LANDMARK_HINT = (
 
 
 # OpenBLAS's multithreaded Cholesky factorisation (dpotrf) crashes with a
-# segmentation fault on large matrices: measured here for n ≥ 16,300 with two
-# threads (OpenBLAS 0.3.30 and 0.3.31, through SciPy and NumPy alike), fine on
-# one thread (upstream OpenBLAS issues #352, #2562, #2821). Above this size the
-# exact map's factorisation runs on one BLAS thread.
+# segmentation fault for n ≥ 16,300 on two threads (OpenBLAS 0.3.30 and 0.3.31;
+# upstream issues #352, #2562, #2821): above this size it runs on one thread.
 _SERIAL_CHOLESKY_FROM = 12_000
 
 
 def _cholesky_threads(n):
-    """A context running BLAS on one thread when an n × n Cholesky
-    factorisation is large enough to crash OpenBLAS's threaded one."""
+    """A context running BLAS on one thread for a large n × n Cholesky."""
     if n < _SERIAL_CHOLESKY_FROM:
         return contextlib.nullcontext()
     from threadpoolctl import threadpool_limits
@@ -57,16 +55,10 @@ def _cholesky_threads(n):
 
 
 def _cholesky_solve(A, B):
-    """``A⁻¹ B`` by LAPACK's Cholesky factorisation (?potrf, in A's memory)
-    and its triangular solves (?potrs); None when A is not numerically
-    positive definite: a pivot that is not positive, or a reciprocal condition
-    number (?pocon) below the unit roundoff, where :func:`scipy.linalg.solve`
-    would warn.
-
-    The columns of B that are zero (pixels blank in every training image)
-    have zero solutions and are not passed to the triangular solves, whose
-    cost is proportional to the number of columns.
-    """
+    """``A⁻¹ B`` by LAPACK's Cholesky factorisation (?potrf, in A's memory) and
+    solves (?potrs), skipping the zero columns of B (blank pixels); None when A
+    is not numerically positive definite (a pivot not positive, or a
+    reciprocal condition number below the unit roundoff)."""
     dtype = np.result_type(A.dtype, B.dtype, np.float32)
     A = np.asarray(A, dtype=dtype)
     # A is symmetric: its transpose is the Fortran-ordered array LAPACK
@@ -97,15 +89,11 @@ def _cholesky_solve(A, B):
 
 
 def _solve_psd(make_A, B, what):
-    """``A⁻¹ B`` for a symmetric ``A = make_A()`` that should be positive definite.
-
-    A Cholesky factorisation (in place) when A is numerically positive
-    definite; otherwise (a ridge α below the rounding level of A, or an
-    indefinite kernel such as the sigmoid) A is built again and the
-    pseudo-inverse taken from one symmetric eigendecomposition, whose
-    eigenvalues at rounding level (below ``n·eps·max|λ|``) are dropped with a
-    NumericalWarning instead of divided by.
-    """
+    """``A⁻¹ B`` for a symmetric ``A = make_A()`` that should be positive
+    definite: by Cholesky, else (a ridge below the rounding level of A, an
+    indefinite kernel) by the pseudo-inverse from an eigendecomposition of A
+    built again, whose eigenvalues below ``n·eps·max|λ|`` are dropped with a
+    NumericalWarning."""
     A = make_A()
     n = A.shape[0]
     X = _cholesky_solve(A, B)
@@ -126,8 +114,7 @@ def _solve_psd(make_A, B, what):
 
 
 def _product_skipping_zero_columns(L, beta):
-    """``L β``, with the columns of β that are zero (pixels blank in every
-    training target) left out of the product: theirs is zero."""
+    """``L β``, leaving the zero columns of β (blank pixels) out of the product."""
     used = np.any(beta, axis=0)
     if used.all() or not np.isfinite(L).all():
         return L @ beta
@@ -142,13 +129,9 @@ def _is_upper_triangular(W):
 
 
 def _in_basis(W, LtL, LtT):
-    """``(WᵀL_nmᵀL_nmW, WᵀL_nmᵀX)``: the normal equations in the landmark basis.
-
-    When W is the upper triangular ``R⁻¹`` of a Cholesky factorisation
-    (:func:`preimage._utils.eigen.landmark_basis`), the products are BLAS's
-    triangular ones (?trmm: m³ flops each against 2m³ for a general product,
-    the same values up to rounding); otherwise general products.
-    """
+    """``(WᵀL_nmᵀL_nmW, WᵀL_nmᵀX)``: the normal equations in the landmark basis,
+    by BLAS's triangular products (?trmm, half the flops) when W is the upper
+    triangular ``R⁻¹`` of a Cholesky factorisation."""
     if not _is_upper_triangular(W):
         return W.T @ LtL @ W, W.T @ LtT
     trmm = linalg.get_blas_funcs("trmm", (W, LtL, LtT))
@@ -219,22 +202,20 @@ class LearnedPreimage(PreimageSolver):
         of components of the kernel PCA of the support from which coordinates
         are taken (None: all with non-zero eigenvalue).
     n_landmarks : int or None, default=None
-        None: exact kernel ridge regression on all n pairs (a system of shape
-        (n, n)). An int m < n: the Nyström (subset-of-regressors) map over m
-        pairs drawn uniformly, fitted on all n pairs in
-        :math:`O(nmq + nmd + m^3)` time and :math:`O(m^2 + md)` memory beyond
-        the data (see Notes); a Dask array of coordinates is then reduced
-        block by block.
+        None: exact kernel ridge regression on all n pairs (an (n, n) system).
+        An int m < n: the Nyström (subset-of-regressors) map over m pairs drawn
+        uniformly, fitted on all n pairs in :math:`O(nmq + nmd + m^3)` time and
+        :math:`O(m^2 + md)` memory (Notes); a Dask array of coordinates is then
+        reduced block by block.
     random_state : None, int or Generator
-        Draws the m pairs of `n_landmarks`.
+        Draws the landmarks.
 
     Attributes
     ----------
     map_kernel_ : Kernel
         The kernel :math:`l` of the map.
     dual_coef_ : ndarray of shape (n, d) or (m, d)
-        The coefficients :math:`\beta`, one row per training pair or
-        landmark.
+        The coefficients :math:`\beta`, one row per training pair or landmark.
     coordinates_ : ndarray of shape (n, q) or (m, q)
         The training coordinates :math:`c_i`, or the landmarks'.
     output_dtype_ : numpy.dtype
@@ -261,16 +242,13 @@ class LearnedPreimage(PreimageSolver):
     .. math:: \beta = (L_{nm}^\top L_{nm} + \alpha L_{mm})^{-1} L_{nm}^\top X,
 
     where :math:`L_{nm}^\top L_{nm}` and :math:`L_{nm}^\top X` are sums over
-    row blocks (solved as :math:`\beta = W \theta` with
-    :math:`W^\top L_{mm} W = I`, which stays well conditioned when
-    :math:`L_{mm}` is numerically singular). With every pair a landmark
-    (:math:`L` invertible) it is the exact :math:`(L + \alpha I)^{-1} X`.
+    row blocks, solved as :math:`\beta = W \theta` with
+    :math:`W^\top L_{mm} W = I` (well conditioned when :math:`L_{mm}` is
+    numerically singular).
 
     References
     ----------
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3.1,
-    eq. 6).
+    Bakır et al. (2004), Sec. 3.1, eq. 6.
 
     Examples
     --------
@@ -582,6 +560,7 @@ class LearnedPreimage(PreimageSolver):
         self.target_mean_ = mean
         return self
 
+    @fill_doc
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         r"""Find the pre-images of expansions over the fitted support by the map.
 
@@ -591,15 +570,12 @@ class LearnedPreimage(PreimageSolver):
 
         Parameters
         ----------
-        expansion : FeatureExpansion
-            The m expansions, over the fitted support.
-        x0 : array of shape (m, d) or (d,), optional
-            Not used.
+        %(expansion)s
+        %(x0_unused)s
 
         Returns
         -------
-        PreimageResult
-            The pre-images with their residuals.
+        %(result)s
         """
         self._check_support(expansion)
         if getattr(self, "KA_", None) is None:
@@ -611,9 +587,8 @@ class LearnedPreimage(PreimageSolver):
         return PreimageResult.direct(expansion, x, self.name, "learned map")
 
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
-        """The map applied to kernel PCA coordinates Y: one kernel block per
-        call; with `return_result` the residuals of the expansions Y stands
-        for (`add_mean`) are computed too."""
+        """The map applied to kernel PCA coordinates Y, with `return_result` with
+        the residuals of the expansions Y stands for."""
         x = self.predict(Y)
         if not return_result:
             return x

@@ -1,13 +1,5 @@
-"""The one dispatch on ``method=``.
-
-Every method is registered once, by name, in :data:`PREIMAGE_METHODS`
-(``_names.py``), as a solver class (:class:`~preimage.solvers.PreimageSolver`)
-whose class attributes say what it needs. :func:`make_solver` turns a name, a
-solver or a callable into a solver with the caller's ``random_state`` and
-``n_landmarks`` passed to the methods that use them; :func:`find_preimage`,
-:class:`~preimage.KernelPCA`, :class:`~preimage.KernelPCADenoiser` and
-:class:`~preimage.KernelDependencyEstimator` all go through it.
-"""
+"""The one dispatch on ``method=``: :func:`make_solver` (every estimator goes
+through it) and :func:`find_preimage`."""
 
 from __future__ import annotations
 
@@ -19,12 +11,14 @@ from preimage._utils.typing import ArrayLike, RandomStateLike
 from preimage._utils.validation import check_expansion
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.solvers._base import PreimageSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._names import PREIMAGE_METHODS
 from preimage.solvers._result import PreimageResult
 
 __all__ = ["CallablePreimage", "find_preimage", "make_solver"]
 
 
+@fill_doc
 class CallablePreimage(PreimageSolver):
     """A user's pre-image function as a solver.
 
@@ -41,15 +35,10 @@ class CallablePreimage(PreimageSolver):
 
     Attributes
     ----------
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
+    %(fitted)s
 
     Examples
     --------
-    Under the linear kernel the weighted mean of the support points is the
-    exact pre-image:
 
     >>> import numpy as np
     >>> from preimage import FeatureExpansion, PreimageResult
@@ -82,13 +71,13 @@ class CallablePreimage(PreimageSolver):
     def _check_kernel(self, kernel):
         return kernel  # the function decides what it can work with
 
+    @fill_doc
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Call the function: ``function(expansion, x0=x0, **options)``.
 
         Parameters
         ----------
-        expansion : FeatureExpansion
-            The m expansions.
+        %(expansion)s
         x0 : array of shape (m, d) or (d,), optional
             Starting points, passed on to the function.
 
@@ -113,9 +102,8 @@ def make_solver(
     ----------
     method : str, PreimageSolver or callable
         A name of :data:`PREIMAGE_METHODS` (a new solver with `options`), a
-        solver (returned as it is: fitted or not, it is the caller's), or a
-        function ``f(expansion, x0=None, **options)`` returning a
-        :class:`~preimage.PreimageResult`.
+        solver (returned as it is), or a function ``f(expansion, x0=None,
+        **options)`` returning a :class:`~preimage.PreimageResult`.
     options : dict, optional
         Parameters of the method.
     random_state : None, int or Generator
@@ -166,6 +154,7 @@ def make_solver(
     )
 
 
+@fill_doc
 def find_preimage(
     expansion: FeatureExpansion,
     method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point",
@@ -179,25 +168,22 @@ def find_preimage(
 
     .. math:: \rho(z_j) = \|\Psi_j - \phi(z_j)\|^2,
 
-    the pre-image problem of Schölkopf et al. (1999, Sec. IV) and Bakır et al.
-    (2004, eq. 1).
+    the pre-image problem.
 
     Parameters
     ----------
     expansion : FeatureExpansion
         The m expansions (e.g. ``KernelPCA.project(X)``).
     method : str, PreimageSolver or callable, default="fixed_point"
-        * ``"fixed_point"``: Mika et al. (1999) for radial kernels, Kwok &
+        * ``"fixed_point"``: Mika et al. (1999) for radial kernels, Kwok and
           Tsang's version for dot-product kernels, regularised by
           :math:`\lambda \|z - a\|^2` with ``alpha`` :math:`= \lambda`
-          (Abrahamsen & Hansen 2011);
-        * ``"gradient"``: L-BFGS-B on :math:`\rho` for any differentiable
-          kernel;
-        * ``"mds"``: Kwok & Tsang (2003): distances to neighbours, then MDS;
+          (Abrahamsen and Hansen);
+        * ``"gradient"``: L-BFGS-B on :math:`\rho` for any differentiable kernel;
+        * ``"mds"``: Kwok and Tsang: distances to neighbours, then MDS;
         * ``"learned"``: Bakır et al. (2004): kernel ridge map from kernel PCA
-          coordinates to input space (options ``kernel``, ``gamma``,
-          ``alpha``);
-        * ``"closed_form"``: Honeine & Richard (2011), option ``alpha``;
+          coordinates to input space;
+        * ``"closed_form"``: Honeine and Richard (2011);
         * ``"exact"``: Schölkopf et al. (1999, Prop. 3) for invertible
           dot-product kernels;
         * a solver (:data:`~preimage.solvers.PREIMAGE_METHODS` holds their
@@ -206,39 +192,20 @@ def find_preimage(
         * a callable ``f(expansion, x0=None, **options)`` returning a
           :class:`~preimage.PreimageResult`.
     x0 : array of shape (m, d) or (d,), optional
-        Starting points of the iterative methods (denoising starts at the
-        noisy input); also the default anchor of the regularised fixed point.
+        Starting points of the iterative methods; also the default anchor of
+        the regularised fixed point.
     **options
         Parameters of the method.
 
     Returns
     -------
-    PreimageResult
-        The pre-images ``x`` (m, d) with their residuals ``distance2`` (m,),
-        and ``n_iter``, ``converged``, ``message``, ``method``.
+    %(result)s
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999.
-
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999.
-
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    IEEE Transactions on Neural Networks 15(6), 2004 (ICML 2003).
-
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004.
-
-    P. Honeine and C. Richard, "A closed-form solution for the pre-image
-    problem in kernel-based machines", Journal of Signal Processing Systems
-    65(3), 2011.
-
-    T. J. Abrahamsen and L. K. Hansen, "Regularized pre-image estimation for
-    kernel PCA de-noising", Journal of Signal Processing Systems 65(3), 2011.
+    Schölkopf et al. (1999), Sec. IV; Bakır et al. (2004), eq. 1 (the problem).
+    Mika et al. (1999); Kwok and Tsang (2004); Honeine and Richard (2011);
+    Abrahamsen and Hansen (2011) (the methods).
 
     Examples
     --------
