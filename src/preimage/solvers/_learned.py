@@ -9,6 +9,7 @@ from typing import Any, Self
 
 import numpy as np
 from scipy import linalg
+from threadpoolctl import threadpool_limits
 
 from preimage._utils.blocks import is_dask_array, sum_row_blocks
 from preimage._utils.eigen import landmark_basis
@@ -45,15 +46,6 @@ _LANDMARK_HINT = (
 _SERIAL_CHOLESKY_FROM = 12_000
 
 
-def _cholesky_threads(n):
-    """A context running BLAS on one thread for a large n × n Cholesky."""
-    if n < _SERIAL_CHOLESKY_FROM:
-        return contextlib.nullcontext()
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(limits=1, user_api="blas")
-
-
 def _cholesky_solve(A, B):
     """``A⁻¹ B`` by LAPACK's Cholesky factorisation (?potrf, in A's memory) and
     solves (?potrs), skipping the zero columns of B (blank pixels); None when A
@@ -68,8 +60,8 @@ def _cholesky_solve(A, B):
         ("lange", "potrf", "potrs", "pocon", "lamch"), (At,)
     )
     norm = lange("1", At)
-    n = At.shape[0]
-    with _cholesky_threads(n):
+    serial = At.shape[0] >= _SERIAL_CHOLESKY_FROM
+    with threadpool_limits(1, user_api="blas") if serial else contextlib.nullcontext():
         factor, info = potrf(At, lower=True, overwrite_a=True, clean=False)
     if info != 0:
         return None
@@ -79,13 +71,9 @@ def _cholesky_solve(A, B):
     used = np.flatnonzero(np.any(B, axis=0))
     X = np.zeros(B.shape, dtype=dtype)
     if used.size:
-        solution, info = potrs(
-            factor, np.asfortranarray(B[:, used], dtype=dtype), lower=True, overwrite_b=True
-        )
-        if info != 0:
-            return None
-        X[:, used] = solution
-    return X
+        B_used = np.asfortranarray(B[:, used], dtype=dtype)
+        X[:, used], info = potrs(factor, B_used, lower=True, overwrite_b=True)
+    return X if info == 0 else None
 
 
 def _solve_psd(make_A, B, what):
@@ -123,40 +111,19 @@ def _product_skipping_zero_columns(L, beta):
     return out
 
 
-def _is_upper_triangular(W):
-    """Whether W is square and upper triangular (the Cholesky basis ``R⁻¹``)."""
-    return W.shape[0] == W.shape[1] and not np.tril(W, -1).any()
+def _trmm(W, B, **options):
+    """``op(W) B`` or ``B op(W)`` for an upper triangular W, by BLAS's ?trmm."""
+    return linalg.get_blas_funcs("trmm", (W, B))(1.0, W, B, lower=0, **options)
 
 
-def _in_basis(W, LtL, LtT):
-    """``(WᵀL_nmᵀL_nmW, WᵀL_nmᵀX)``: the normal equations in the landmark basis,
-    by BLAS's triangular products (?trmm, half the flops) when W is the upper
-    triangular ``R⁻¹`` of a Cholesky factorisation."""
-    if not _is_upper_triangular(W):
-        return W.T @ LtL @ W, W.T @ LtT
-    trmm = linalg.get_blas_funcs("trmm", (W, LtL, LtT))
-    LtLW = trmm(1.0, W, LtL, side=1, lower=0)
-    return trmm(1.0, W, LtLW, side=0, lower=0, trans_a=1), trmm(
-        1.0, W, LtT, side=0, lower=0, trans_a=1
-    )
-
-
-def _times_basis(W, theta):
-    """``Wθ``, by BLAS's triangular product when W is upper triangular."""
-    if not _is_upper_triangular(W):
-        return W @ theta
-    trmm = linalg.get_blas_funcs("trmm", (W, theta))
-    return trmm(1.0, W, theta, side=0, lower=0)
+_OVERFLOW_HINT = (
+    "rescale 'coordinates' or choose a milder map kernel (its 'gamma', 'degree') or a larger "
+    "'alpha'"
+)
 
 
 def _refuse_overflow(values, what):
-    return refuse_overflow(
-        values,
-        what,
-        "'coordinates'",
-        "rescale 'coordinates' or choose a milder map kernel (its "
-        "'gamma', 'degree') or a larger 'alpha'",
-    )
+    return refuse_overflow(values, what, "'coordinates'", _OVERFLOW_HINT)
 
 
 class LearnedPreimage(PreimageSolver):
@@ -353,14 +320,8 @@ class LearnedPreimage(PreimageSolver):
         elif isinstance(self.kernel, Kernel):
             self.map_kernel_ = self.kernel
         else:
-            self.map_kernel_ = make_kernel(
-                self.kernel,
-                gamma=self.gamma,
-                degree=self.degree,
-                coef0=self.coef0,
-                kernel_params=self.kernel_params,
-                X=C,
-            )
+            params = {k: getattr(self, k) for k in ("gamma", "degree", "coef0", "kernel_params")}
+            self.map_kernel_ = make_kernel(self.kernel, X=C, **params)
         if m is not None:
             if m > C.shape[0]:
                 raise ValueError(
@@ -394,9 +355,7 @@ class LearnedPreimage(PreimageSolver):
             _solve_psd(system, T, f"the learned map's system L + αI (alpha={alpha:.3g})"),
             "the learned map",
         )
-        self.coordinates_ = C
-        self.output_dtype_ = self.dual_coef_.dtype
-        self.target_mean_ = None
+        self.coordinates_, self.output_dtype_, self.target_mean_ = C, self.dual_coef_.dtype, None
         return self
 
     def _fit_landmarks(self, C, T, m, alpha):
@@ -442,8 +401,15 @@ class LearnedPreimage(PreimageSolver):
                 "divided by",
                 NumericalWarning,
             )
+        # When W is the upper triangular R⁻¹ of a Cholesky factorisation, BLAS's
+        # triangular products (?trmm) take half the flops of general ones.
+        triangular = W.shape[0] == W.shape[1] and not np.tril(W, -1).any()
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
-            A, WtT = _in_basis(W, LtL, LtT)
+            if triangular:
+                A = _trmm(W, _trmm(W, LtL, side=1), side=0, trans_a=1)
+                WtT = _trmm(W, LtT, side=0, trans_a=1)
+            else:
+                A, WtT = W.T @ LtL @ W, W.T @ LtT
         _refuse_overflow(A, "the landmark map's normal equations")
 
         def system():
@@ -455,10 +421,9 @@ class LearnedPreimage(PreimageSolver):
             theta = _solve_psd(
                 system, WtT, f"the landmark map's normal equations (alpha={alpha:.3g})"
             )
-            beta = _times_basis(W, theta)
+            beta = _trmm(W, theta, side=0) if triangular else W @ theta
         self.dual_coef_ = _refuse_overflow(beta, "the landmark map")
-        self.coordinates_ = C_m
-        self.output_dtype_ = np.result_type(C.dtype, T.dtype)
+        self.coordinates_, self.output_dtype_ = C_m, np.result_type(C.dtype, T.dtype)
         self.target_mean_ = None
         return self
 
