@@ -116,6 +116,24 @@ def _trmm(W, B, **options):
     return linalg.get_blas_funcs("trmm", (W, B))(1.0, W, B, lower=0, **options)
 
 
+def _is_upper_triangular(W):
+    """Whether W is square and upper triangular (the Cholesky basis ``R⁻¹``)."""
+    return W.shape[0] == W.shape[1] and not np.tril(W, -1).any()
+
+
+def _in_basis(W, LtL, LtT):
+    """``(WᵀL_nmᵀL_nmW, WᵀL_nmᵀX)``: the normal equations in the landmark basis, by
+    triangular products (half the flops) when W is upper triangular."""
+    if not _is_upper_triangular(W):
+        return W.T @ LtL @ W, W.T @ LtT
+    return _trmm(W, _trmm(W, LtL, side=1), side=0, trans_a=1), _trmm(W, LtT, side=0, trans_a=1)
+
+
+def _times_basis(W, theta):
+    """``Wθ``, by a triangular product when W is upper triangular."""
+    return _trmm(W, theta, side=0) if _is_upper_triangular(W) else W @ theta
+
+
 _OVERFLOW_HINT = (
     "rescale 'coordinates' or choose a milder map kernel (its 'gamma', 'degree') or a larger "
     "'alpha'"
@@ -401,15 +419,8 @@ class LearnedPreimage(PreimageSolver):
                 "divided by",
                 NumericalWarning,
             )
-        # When W is the upper triangular R⁻¹ of a Cholesky factorisation, BLAS's
-        # triangular products (?trmm) take half the flops of general ones.
-        triangular = W.shape[0] == W.shape[1] and not np.tril(W, -1).any()
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
-            if triangular:
-                A = _trmm(W, _trmm(W, LtL, side=1), side=0, trans_a=1)
-                WtT = _trmm(W, LtT, side=0, trans_a=1)
-            else:
-                A, WtT = W.T @ LtL @ W, W.T @ LtT
+            A, WtT = _in_basis(W, LtL, LtT)
         _refuse_overflow(A, "the landmark map's normal equations")
 
         def system():
@@ -421,7 +432,7 @@ class LearnedPreimage(PreimageSolver):
             theta = _solve_psd(
                 system, WtT, f"the landmark map's normal equations (alpha={alpha:.3g})"
             )
-            beta = _trmm(W, theta, side=0) if triangular else W @ theta
+            beta = _times_basis(W, theta)
         self.dual_coef_ = _refuse_overflow(beta, "the landmark map")
         self.coordinates_, self.output_dtype_ = C_m, np.result_type(C.dtype, T.dtype)
         self.target_mean_ = None
