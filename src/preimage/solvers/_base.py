@@ -250,9 +250,8 @@ class PreimageSolver(BaseEstimator):
                 f"{type(self).__name__} is not fitted; call fit(support, "
                 "kernel) first (a solver passed as 'method' is used as it is)"
             )
-        if expansion.support is not self.support_ and (
-            expansion.support.shape != self.support_.shape
-            or not np.array_equal(expansion.support, self.support_)
+        if expansion.support is not self.support_ and not np.array_equal(
+            expansion.support, self.support_
         ):
             raise ValueError(
                 f"the expansion's support differs from the one {type(self).__name__} "

@@ -216,12 +216,10 @@ def fixed_point(
     # A tolerance below the working precision can never be met.
     tol = max(tol, 8 * np.finfo(np.result_type(Z, support)).eps)
     expansion.norm2()  # refuses an expansion beyond the float range, early
-    best_Z = Z.copy()
-    best_obj = np.full(m, np.inf)
+    best_Z, best_obj = Z.copy(), np.full(m, np.inf)
     n_iter, restarts, iters_this_start = (np.zeros(m, dtype=int) for _ in range(3))
     converged, failed = (np.zeros(m, dtype=bool) for _ in range(2))
-    active = np.arange(m)
-    coef_l1 = np.abs(coef).sum(axis=1)
+    active, coef_l1 = np.arange(m), np.abs(coef).sum(axis=1)
 
     while active.size:
         # While every row iterates, whole arrays stand in for their rows.
@@ -256,15 +254,11 @@ def fixed_point(
 
         # Restart rows whose denominator vanished, from a new start.
         for j in active[vanishing]:
-            if restarts[j] >= max_restarts:
-                failed[j] = True
-                continue
-            if restarts[j] == 0 and x0 is not None:
-                Z[j] = nearest()[j]
-            else:
-                Z[j] = support[rng.integers(support.shape[0])]
-            restarts[j] += 1
-            iters_this_start[j] = 0
+            failed[j] = restarts[j] >= max_restarts
+            if not failed[j]:
+                first = restarts[j] == 0 and x0 is not None
+                Z[j] = nearest()[j] if first else support[rng.integers(support.shape[0])]
+                restarts[j], iters_this_start[j] = restarts[j] + 1, 0
 
         out_of_iter = iters_this_start[active] >= max_iter
         active = active[~(done | failed[active] | out_of_iter)]
@@ -279,10 +273,8 @@ def fixed_point(
         final_d2 = np.maximum(expansion.norm2() - 2 * inner + diag, 0.0)
     del K
     final_obj = np.where(np.isfinite(final_obj), final_obj, np.inf)
-    better = (final_obj < best_obj) & ~failed
-    best_obj[better] = final_obj[better]
-    best_Z[better] = Z[better]
-    at_final = better.copy()
+    at_final = (final_obj < best_obj) & ~failed
+    best_Z[at_final] = Z[at_final]
 
     if failed.any():
         # Fall back to the support point nearest in feature space wherever it
@@ -290,9 +282,7 @@ def fixed_point(
         rows = np.flatnonzero(failed)
         near_obj, _, _, _ = _step(kernel, coef[rows], support, nearest()[rows], lam, anchor[rows])
         use = near_obj < best_obj[rows]
-        best_Z[rows[use]] = nearest()[rows[use]]
-        best_obj[rows[use]] = near_obj[use]
-        at_final[rows[use]] = False
+        best_Z[rows[use]], at_final[rows[use]] = nearest()[rows[use]], False
         warn(
             f"the fixed-point denominator vanished for {int(failed.sum())} of {m} "
             f"expansions even after {max_restarts} restarts (the expansion is nearly "

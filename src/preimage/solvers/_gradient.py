@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
@@ -114,54 +116,38 @@ def gradient_descent(
     rng = check_random_state(random_state)
     m, d = expansion.n_expansions, expansion.n_features
     n_near = n_starts if x0 is None else n_starts - 1
-    near = nearest_support_points(expansion, n_near) if n_near > 0 else None
-
-    x = np.empty((m, d))
-    dist = np.full(m, np.inf)
-    tried = np.zeros(m, dtype=bool)
-    n_iter = np.zeros(m, dtype=int)
-    converged = np.zeros(m, dtype=bool)
+    near = nearest_support_points(expansion, n_near) if n_near > 0 else np.zeros((m, 0), int)
+    x, dist = np.empty((m, d)), np.full(m, np.inf)
+    n_iter, converged = np.zeros(m, dtype=int), np.zeros(m, dtype=bool)
     starts0 = None if x0 is None else check_starts(x0, expansion)
     norm2 = expansion.norm2()
+    quiet = {"check_input": False, "overflow": "ignore"}
+    box, options = None if bounds is None else [bounds] * d, {"maxiter": max_iter, "ftol": tol}
+    lbfgs = functools.partial(minimize, jac=True, method="L-BFGS-B", bounds=box, options=options)
     # One small kernel row per evaluation: BLAS threads only spin against each
     # other here (17x slower on two cores), so run single-threaded.
     with threadpool_limits(1, user_api="blas"):
         for j in range(m):
             one = expansion[j]
-            starts = [] if starts0 is None else [starts0[j]]
-            if near is not None:
-                starts += [support[i] for i in near[j]]
-            while len(starts) < n_starts:
-                starts.append(support[rng.integers(support.shape[0])])
+            starts = ([] if starts0 is None else [starts0[j]]) + list(support[near[j]])
+            starts += [support[rng.integers(len(support))] for _ in range(n_starts - len(starts))]
 
             def fun(z, j=j, one=one):  # this iteration's j and one, bound here
                 Z = z[None, :]
-                K = kernel.block(Z, support, check_input=False, overflow="ignore")
-                k_zz = kernel.diag(Z, check_input=False, overflow="ignore")
+                K, k_zz = kernel.block(Z, support, **quiet), kernel.diag(Z, **quiet)
                 value = norm2[j] - 2 * float(one.coef[0] @ K[0]) + float(k_zz[0])
-                grad = (
-                    -2
-                    * kernel.gradient(Z, support, one.coef, check_input=False, overflow="ignore")
-                    + kernel.diag_gradient(Z, check_input=False, overflow="ignore")
-                )[0]
-                return value, grad
+                grad = -2 * kernel.gradient(Z, support, one.coef, **quiet)
+                return value, (grad + kernel.diag_gradient(Z, **quiet))[0]
 
-            for z0 in starts:
+            for k, z0 in enumerate(starts):
                 z0 = np.asarray(z0, dtype=float)
-                if not tried[j]:  # the answer is at worst the first start
-                    x[j], tried[j] = z0, True
+                if k == 0:  # the answer is at worst the first start
+                    x[j] = z0
                     with np.errstate(all="ignore"):
                         value = fun(z0)[0]
                     dist[j] = value if np.isfinite(value) else np.inf
                 with np.errstate(all="ignore"):
-                    res = minimize(
-                        fun,
-                        z0,
-                        jac=True,
-                        method="L-BFGS-B",
-                        bounds=None if bounds is None else [bounds] * d,
-                        options={"maxiter": max_iter, "ftol": tol},
-                    )
+                    res = lbfgs(fun, z0)
                 n_iter[j] += res.nit
                 if np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun <= dist[j]:
                     dist[j], x[j], converged[j] = res.fun, res.x, res.success
