@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Self
 
 import numpy as np
@@ -23,6 +24,7 @@ __all__ = ["ClosedFormPreimage"]
 
 
 @fill_doc
+@dataclass(eq=False, repr=False)
 class ClosedFormPreimage(PreimageSolver):
     r"""Honeine and Richard's pre-image, learned once from the support points.
 
@@ -86,11 +88,9 @@ class ClosedFormPreimage(PreimageSolver):
     """
 
     name = "closed_form"
-    _coordinate_maps: tuple[np.ndarray, np.ndarray] | None  # set by fit
     learns = True
 
-    def __init__(self, alpha: float = 1e-9) -> None:
-        self.alpha = alpha
+    alpha: float = 1e-9
 
     def _check_params(self):
         check_positive(self.alpha, "alpha", strict=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from preimage._utils.typing import ArrayLike
@@ -108,6 +110,7 @@ def exact_preimage(
 
 
 @fill_doc
+@dataclass(eq=False, repr=False)
 class ExactPreimage(FunctionSolver):
     r"""Exact pre-images for invertible dot-product kernels: :func:`exact_preimage` as a solver.
 
@@ -151,5 +154,4 @@ class ExactPreimage(FunctionSolver):
     _check = staticmethod(_check_params)
     _refuse = staticmethod(_check_kernel)
 
-    def __init__(self, rtol: float = 1e-6) -> None:
-        self.rtol = rtol
+    rtol: float = 1e-6

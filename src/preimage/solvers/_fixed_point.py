@@ -1,5 +1,6 @@
 """Fixed-point iterations for pre-images: :func:`fixed_point`."""
 
+from dataclasses import dataclass
 import functools
 
 import numpy as np
@@ -324,6 +325,7 @@ def fixed_point(
 
 
 @fill_doc
+@dataclass(eq=False, repr=False)
 class FixedPointPreimage(FunctionSolver):
     r"""Pre-images by fixed-point iteration: :func:`fixed_point` as a solver.
 
@@ -369,18 +371,9 @@ class FixedPointPreimage(FunctionSolver):
     _check = staticmethod(_check_params)
     _refuse = staticmethod(_check_kernel)
 
-    def __init__(
-        self,
-        max_iter: int = 300,
-        tol: float = 1e-7,
-        alpha: float = 0.0,
-        anchor: ArrayLike | None = None,
-        max_restarts: int = 5,
-        random_state: RandomStateLike = None,
-    ) -> None:
-        self.max_iter = max_iter
-        self.tol = tol
-        self.alpha = alpha
-        self.anchor = anchor
-        self.max_restarts = max_restarts
-        self.random_state = random_state
+    max_iter: int = 300
+    tol: float = 1e-7
+    alpha: float = 0.0
+    anchor: ArrayLike | None = None
+    max_restarts: int = 5
+    random_state: RandomStateLike = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 import functools
 
 import numpy as np
@@ -166,6 +167,7 @@ def gradient_descent(
 
 
 @fill_doc
+@dataclass(eq=False, repr=False)
 class GradientPreimage(FunctionSolver):
     r"""Pre-images by L-BFGS-B on the residual: :func:`gradient_descent` as a solver.
 
@@ -208,16 +210,8 @@ class GradientPreimage(FunctionSolver):
     _check = staticmethod(_check_params)
     _refuse = staticmethod(_check_kernel)
 
-    def __init__(
-        self,
-        n_starts: int = 1,
-        max_iter: int = 200,
-        tol: float = 1e-9,
-        bounds: tuple[float, float] | None = None,
-        random_state: RandomStateLike = None,
-    ) -> None:
-        self.n_starts = n_starts
-        self.max_iter = max_iter
-        self.tol = tol
-        self.bounds = bounds
-        self.random_state = random_state
+    n_starts: int = 1
+    max_iter: int = 200
+    tol: float = 1e-9
+    bounds: tuple[float, float] | None = None
+    random_state: RandomStateLike = None

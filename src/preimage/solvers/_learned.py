@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 import contextlib
 import dataclasses
+from dataclasses import KW_ONLY, dataclass
 from typing import Any, Self
 
 import numpy as np
@@ -144,6 +145,7 @@ def _refuse_overflow(values, what):
     return refuse_overflow(values, what, "'coordinates'", _OVERFLOW_HINT)
 
 
+@dataclass(eq=False, repr=False)
 class LearnedPreimage(PreimageSolver):
     r"""Pre-images by a map from kernel PCA coordinates back to input space.
 
@@ -259,28 +261,16 @@ class LearnedPreimage(PreimageSolver):
     uses_random_state = True
     uses_landmarks = True
 
-    def __init__(
-        self,
-        kernel: str | Kernel | Callable[..., float] | None = None,
-        *,
-        gamma: float | None = None,
-        degree: int = 3,
-        coef0: float = 1.0,
-        kernel_params: dict[str, Any] | None = None,
-        alpha: float = 1.0,
-        n_components: int | None = None,
-        n_landmarks: int | None = None,
-        random_state: RandomStateLike = None,
-    ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.alpha = alpha
-        self.n_components = n_components
-        self.n_landmarks = n_landmarks
-        self.random_state = random_state
+    kernel: str | Kernel | Callable[..., float] | None = None
+    _: KW_ONLY
+    gamma: float | None = None
+    degree: int = 3
+    coef0: float = 1.0
+    kernel_params: dict[str, Any] | None = None
+    alpha: float = 1.0
+    n_components: int | None = None
+    n_landmarks: int | None = None
+    random_state: RandomStateLike = None
 
     def fit_coordinates(
         self, coordinates: MatrixLike, targets: MatrixLike, *, forward_kernel: Kernel | None = None

@@ -4,6 +4,7 @@ neighbours' frame or by global MDS aligned by Procrustes (Honeine and Richard):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Self
 import warnings
 
@@ -87,6 +88,7 @@ def _procrustes_block(Zt, d2, k):
 
 
 @fill_doc
+@dataclass(eq=False, repr=False)
 class MDSPreimage(PreimageSolver):
     r"""Kwok and Tsang's pre-image: input distances to the nearest training points, then MDS.
 
@@ -181,12 +183,9 @@ class MDSPreimage(PreimageSolver):
     name = "mds"
     learns = True
 
-    def __init__(
-        self, n_neighbors: int = 10, rank_tol: float = 1e-10, alignment: str = "frame"
-    ) -> None:
-        self.n_neighbors = n_neighbors
-        self.rank_tol = rank_tol
-        self.alignment = alignment
+    n_neighbors: int = 10
+    rank_tol: float = 1e-10
+    alignment: str = "frame"
 
     def _check_params(self):
         check_positive_int(self.n_neighbors, "n_neighbors")

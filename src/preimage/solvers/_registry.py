@@ -4,6 +4,7 @@ through it) and :func:`find_preimage`."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 import inspect
 from typing import Any
 
@@ -19,6 +20,7 @@ __all__ = ["CallablePreimage", "find_preimage", "make_solver"]
 
 
 @fill_doc
+@dataclass(eq=False, repr=False)
 class CallablePreimage(PreimageSolver):
     """A user's pre-image function as a solver.
 
@@ -56,13 +58,8 @@ class CallablePreimage(PreimageSolver):
     name = "callable"
     uses_starts = True
 
-    def __init__(
-        self,
-        function: Callable[..., PreimageResult] | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> None:
-        self.function = function
-        self.options = options
+    function: Callable[..., PreimageResult] | None = None
+    options: dict[str, Any] | None = None
 
     def _check_params(self):
         if not callable(self.function):
