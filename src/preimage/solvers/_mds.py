@@ -269,31 +269,22 @@ class MDSPreimage(PreimageSolver):
                 "clipped to the largest finite input distance",
                 NumericalWarning,
             )
-        return refuse_overflow(
-            d2,
-            "the input distances implied by it",
-            "'expansion'",
-            f"the inverse of {self.kernel_!r} is beyond the float range there",
-        )
+        hint = f"the inverse of {self.kernel_!r} is beyond the float range there"
+        return refuse_overflow(d2, "the input distances implied by it", "'expansion'", hint)
 
     def _input_distance2(self, expansion, feature_d2, diag):
         """:meth:`input_distance2` (inf where the kernel's inverse overflows), and
         where it is undefined (``d̃² ≥ 2k(x, x)`` for a radial kernel)."""
         kernel = self.kernel_
-        with (
-            np.errstate(over="ignore", invalid="ignore", divide="ignore"),
-            warnings.catch_warnings(),
-        ):
+        quiet = np.errstate(over="ignore", invalid="ignore", divide="ignore")
+        with quiet, warnings.catch_warnings():
             # The clipping of the inverses is reported once, below, by MDS.
             warnings.simplefilter("ignore", NumericalWarning)
             if isinstance(kernel, RadialKernel):
-                f0 = float(kernel.profile(np.zeros(1))[0])
+                f0, (lo, hi) = float(kernel.profile(np.zeros(1))[0]), kernel.value_range
                 too_far = np.asarray(feature_d2) >= 2 * f0
-                lo, hi = kernel.value_range
-                values = np.clip(
-                    f0 - np.asarray(feature_d2, dtype=float) / 2, lo + np.finfo(float).tiny, hi
-                )
-                d2 = kernel.inverse_profile(values)
+                values = f0 - np.asarray(feature_d2, dtype=float) / 2
+                d2 = kernel.inverse_profile(np.clip(values, lo + np.finfo(float).tiny, hi))
             else:
                 too_far = np.zeros(np.shape(feature_d2), dtype=bool)
                 norm2 = expansion.norm2()

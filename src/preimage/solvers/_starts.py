@@ -13,6 +13,10 @@ from preimage.kernels._expansion import FeatureExpansion
 
 __all__ = ["support_distance2", "nearest_support_points", "check_starts", "replace_non_finite"]
 
+_DISTANCES = (
+    "the feature-space distances ‖Ψ_j − φ(x_i)‖² from the expansions to their support points"
+)
+
 
 def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
     r"""Return the squared distances from the expansions to the support points' images.
@@ -58,17 +62,9 @@ def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):  # refused just below
         for rows, K_rows in blocks:
             cross[:, rows] = expansion.coef @ K_rows.T
-        d2 = (
-            norm2[:, None]
-            - 2 * cross
-            + kernel.diag(support, check_input=False, overflow="ignore")[None, :]
-        )
-    refuse_overflow(
-        d2,
-        "the feature-space distances ‖Ψ_j − φ(x_i)‖² from the expansions to their support points",
-        "'coef'",
-        "rescale 'coef' (or the support)",
-    )
+        diag = kernel.diag(support, check_input=False, overflow="ignore")
+        d2 = norm2[:, None] - 2 * cross + diag[None, :]
+    refuse_overflow(d2, _DISTANCES, "'coef'", "rescale 'coef' (or the support)")
     return np.maximum(d2, 0.0)
 
 
@@ -138,12 +134,9 @@ def nearest_support_points(expansion: FeatureExpansion, n: int = 1) -> np.ndarra
     array([[1, 0]])
     """
     d2 = support_distance2(expansion)
-    n = min(n, d2.shape[1])
-    idx = (
-        np.argpartition(d2, n - 1, axis=1)[:, :n]
-        if n < d2.shape[1]
-        else np.tile(np.arange(d2.shape[1]), (d2.shape[0], 1))
-    )
+    if n >= d2.shape[1]:
+        return d2.argsort(axis=1)
+    idx = np.argpartition(d2, n - 1, axis=1)[:, :n]
     order = np.take_along_axis(d2, idx, axis=1).argsort(axis=1)
     return np.take_along_axis(idx, order, axis=1)
 
