@@ -25,41 +25,32 @@ __all__ = ["FunctionSolver", "PreimageSolver"]
 class PreimageSolver(BaseEstimator):
     r"""Base class of the pre-image methods.
 
-    A method is fitted on what it needs (:meth:`fit`: the support points and
-    kernel of the expansions to solve; the kernel PCA whose coordinates
-    :meth:`solve_coordinates` will get; training pairs for a method that learns
-    a map), solves expansions from optional starts (:meth:`solve`), and solves
-    kernel PCA coordinates by a faster way where it has one. Parameters are
-    stored by ``__init__`` and checked by :meth:`fit`, as in scikit-learn. What a
-    method needs is said by its class attributes, which
-    :func:`~preimage.solvers.make_solver` reads.
+    A method is fitted on what it needs (:meth:`fit`), solves expansions from
+    optional starts (:meth:`solve`), and kernel PCA coordinates by a faster way
+    where it has one (:meth:`solve_coordinates`). Parameters are checked by
+    :meth:`fit`, as in scikit-learn; the class attributes say what a method
+    needs, for :func:`~preimage.solvers.make_solver`.
 
     Attributes
     ----------
     name : str or None
         The method's name in :data:`~preimage.solvers.PREIMAGE_METHODS`.
-    uses_starts : bool
-        Whether starting points matter (denoising starts at the noisy input).
-    uses_random_state : bool
-        Whether the method draws random numbers (restarts, landmarks).
-    uses_landmarks : bool
-        Whether the method takes ``n_landmarks`` (a Nyström form of itself).
+    uses_starts, uses_random_state, uses_landmarks : bool
+        Whether starting points matter, random numbers are drawn, and
+        ``n_landmarks`` (a Nyström form) is taken.
     learns : bool
-        Whether :meth:`fit` learns a state from the support points, so that the
-        solver is fitted once, reused, kept in model files, and solves only
-        expansions over that support.
+        Whether :meth:`fit` learns a state from the support points (the solver
+        is fitted once, kept in model files, and solves only over that support).
     learns_from_pairs : bool
-        Whether :meth:`fit` learns from (coordinates, targets) pairs (a denoiser
-        fitted on noisy to clean data passes them).
+        Whether :meth:`fit` learns from (coordinates, targets) pairs.
     %(fitted)s
     kpca_ : KernelPCAResult or None
         The kernel PCA given to :meth:`fit`, if any.
 
     Examples
     --------
-    A method is a subclass that implements :meth:`solve`. This one returns
-    the weighted mean of the support points, :math:`\sum_i \gamma_i x_i`,
-    the exact pre-image under the linear kernel:
+    A method implements :meth:`solve`; :math:`\sum_i \gamma_i x_i` is exact
+    under the linear kernel:
 
     >>> import numpy as np
     >>> from preimage import FeatureExpansion, PreimageResult
@@ -84,7 +75,6 @@ class PreimageSolver(BaseEstimator):
     learns = False
     learns_from_pairs = False
 
-    # -- fit --------------------------------------------------------------------
     def fit(
         self,
         support: ArrayLike,
@@ -104,15 +94,13 @@ class PreimageSolver(BaseEstimator):
         kernel : Kernel
             Their kernel.
         kpca : KernelPCAResult, optional
-            The kernel PCA (over `support`) whose coordinates
-            :meth:`solve_coordinates` will be given.
-        coordinates : array of shape (n', q), optional
-            Training inputs of the methods that learn from pairs
-            (``learns_from_pairs``); the others ignore them.
-        targets : array of shape (n', d), optional
-            The training targets of those methods.
+            The kernel PCA over `support` whose coordinates
+            :meth:`solve_coordinates` will get.
+        coordinates, targets : arrays of shape (n', q) and (n', d), optional
+            Training pairs of the methods that learn from pairs (the others
+            ignore them).
         center_targets : bool, default=False
-            Whether those methods learn the targets' deviations from their mean.
+            Whether those learn the targets' deviations from their mean.
 
         Returns
         -------
@@ -134,7 +122,6 @@ class PreimageSolver(BaseEstimator):
             raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
         return kernel
 
-    # -- solve ------------------------------------------------------------------
     @fill_doc
     def solve(
         self, expansion: FeatureExpansion, x0: ArrayLike | None = None
@@ -187,9 +174,8 @@ class PreimageSolver(BaseEstimator):
         Y : array of shape (m, q)
             Centred coordinates under the kernel PCA given to :meth:`fit`.
         add_mean : bool, default=False
-            Which expansion the coordinates stand for: the principal part
-            (False) or the reconstruction with the feature-space mean (True);
-            see :func:`preimage.kpca.expansion_coef`.
+            Whether Y stands for the reconstruction with the feature-space mean
+            (True) or the principal part (:meth:`expansion_of`).
         x0 : array of shape (m, d), optional
             Starting points, for the methods that use them.
         return_result : bool, default=False
@@ -221,13 +207,12 @@ class PreimageSolver(BaseEstimator):
         Y : array of shape (m, q)
             Centred coordinates under that kernel PCA.
         add_mean : bool, default=False
-            Whether to add the feature-space mean (True) or to take the
-            principal part (False).
+            Whether to add the feature-space mean.
 
         Returns
         -------
         FeatureExpansion
-            The m expansions, with their squared norms in closed form.
+            The m expansions.
         """
         return coordinates_expansion(
             Y, self._fitted_kpca(), self.support_, self.kernel_, add_mean=add_mean
@@ -261,9 +246,8 @@ class PreimageSolver(BaseEstimator):
 
 
 class FunctionSolver(PreimageSolver):
-    """A method that is a function ``_function(expansion, x0, **params)`` of the
-    solver's parameters, checked by ``_check(**params)``, with its kernel checked
-    by ``_refuse(kernel)`` (three static methods of the subclass)."""
+    """A method that is ``_function(expansion, x0, **params)``, its parameters
+    checked by ``_check(**params)`` and its kernel by ``_refuse(kernel)``."""
 
     _function: Callable[..., PreimageResult]
     _check: Callable[..., object]

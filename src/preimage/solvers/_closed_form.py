@@ -28,43 +28,31 @@ __all__ = ["ClosedFormPreimage"]
 class ClosedFormPreimage(PreimageSolver):
     r"""Honeine and Richard's pre-image, learned once from the support points.
 
-    A coordinate system in feature space is fitted so that its inner products
-    match those of input space on the training points, which gives the
-    pre-image of any expansion :math:`\Psi = \sum_i \gamma_i \phi(x_i)` as
-    the least-squares solution of (their eq. 7, 8)
+    Inner products in feature space fitted to those of input space on the
+    training points give the pre-image of :math:`\Psi = \sum_i \gamma_i \phi(x_i)`
+    as the least-squares solution of their eq. 7-8,
 
     .. math:: X^\top x^* = (P - \lambda K^{-1})\, \gamma,
 
-    with :math:`X = [x_1 \dots x_n]` of shape (d, n), :math:`P = X^\top X`
-    and :math:`K` the Gram matrix. Hence :math:`x^* = M \gamma` with
-    :math:`M = (X^\top)^+ (P - \lambda K^{-1})` computed once (their eq. 9,
-    :math:`M = X P^{-1} (P - \lambda K^{-1})` for independent training
-    points), and all pre-images at once are :math:`X^* = M \Gamma`.
-    :math:`K^{-1}` and :math:`(X^\top)^+` are pseudo-inverses, so singular
-    Gram matrices and dependent training points are handled.
+    with :math:`X = [x_1 \dots x_n]`, :math:`P = X^\top X` and :math:`K` the
+    Gram matrix: :math:`x^* = M \gamma` with
+    :math:`M = (X^\top)^+ (P - \lambda K^{-1}) = X - \lambda (X^\top)^+ K^+`
+    computed once (pseudo-inverses: singular Gram matrices and dependent points
+    are handled). From kernel PCA coordinates, :math:`MA` is computed once.
 
     Parameters
     ----------
     alpha : float, default=1e-9
-        The regularisation :math:`\lambda \ge 0` (the paper uses
-        :math:`10^{-9}` on MNIST). As :math:`\lambda \to 0`,
-        :math:`x^* \to \sum_i \gamma_i x_i`.
+        The regularisation :math:`\lambda \ge 0` (:math:`\lambda \to 0` gives
+        :math:`\sum_i \gamma_i x_i`).
 
     Attributes
     ----------
     M_ : ndarray of shape (d, n)
-        The map :math:`M`: the pre-image of coefficients :math:`\gamma` is
-        :math:`M \gamma`.
+        The map :math:`M`.
     %(fitted)s
     kpca_ : KernelPCAResult or None
         The kernel PCA given to :meth:`fit`, if any.
-
-    Notes
-    -----
-    Since :math:`(X^\top)^+ P = X`, :math:`M = X - \lambda (X^\top)^+ K^+`.
-    From kernel PCA coordinates the coefficients are :math:`A(y + c)`
-    (principal part) or :math:`A y + m_\mu` (with the mean), so with
-    :math:`MA` (d, q) computed once a pre-image costs O(dq) instead of O(nd).
 
     References
     ----------
@@ -72,8 +60,6 @@ class ClosedFormPreimage(PreimageSolver):
 
     Examples
     --------
-    With :math:`\lambda = 0` the pre-image is the weighted mean of the
-    support points, :math:`\sum_i \gamma_i x_i`:
 
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
@@ -114,8 +100,7 @@ class ClosedFormPreimage(PreimageSolver):
         """
         super().fit(support, kernel, **fit_params)
         lam, X = float(self.alpha), self.support_
-        # In the paper's notation (points as columns) (Xᵀ)⁺P = X exactly: the
-        # points projected on their own span are themselves.
+        # (Xᵀ)⁺P = X exactly (points as columns, as in the paper).
         self.M_ = np.array(X.T, dtype=float)
         self._coordinate_maps = None
         if lam:
@@ -123,8 +108,7 @@ class ClosedFormPreimage(PreimageSolver):
             K = checked_gram(
                 self.kernel_, X, "Gram matrix of 'support'", copies=2, names="'support'"
             )
-            # K⁺ from one symmetric eigendecomposition (divide and conquer),
-            # dropping eigenvalues below n·eps·max|w| as scipy.linalg.pinvh does.
+            # K⁺ dropping eigenvalues below n·eps·max|w|, as scipy.linalg.pinvh does.
             w, V = full_eigh(K)
             top = max(float(np.abs(w).max()), np.finfo(float).tiny)
             keep = np.abs(w) > K.shape[0] * np.finfo(float).eps * top
@@ -167,7 +151,7 @@ class ClosedFormPreimage(PreimageSolver):
         return PreimageResult.direct(expansion, x, self.name, "closed form")
 
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
-        """Pre-images straight from kernel PCA coordinates (Notes), or with
+        """Pre-images straight from coordinates (:math:`MA`), or with
         `return_result` from the expansions, for their residuals."""
         if return_result:
             return super()._solve_coordinates(Y, add_mean=add_mean, x0=x0, return_result=True)

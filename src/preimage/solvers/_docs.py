@@ -69,6 +69,12 @@ Bakır et al. (2004), Sec. 3 and 4 ("kPCA + gradient descent").
 rtol : float, default=1e-6
     The largest relative residual :math:`\|\Psi_j - \phi(z_j)\|^2 / \|\Psi_j\|^2`
     of an exact pre-image.
+@exact_math
+For :math:`k(x, y) = f(\langle x, y \rangle)` with f invertible, if
+:math:`\Psi = \phi(z)` then :math:`\langle \Psi, \phi(e_j) \rangle = f(z_j)` over
+the canonical basis :math:`e_j`, so
+
+.. math:: z = \sum_{j=1}^d f^{-1}\Big(\sum_{i=1}^n \gamma_i\, k(x_i, e_j)\Big)\, e_j.
 @exact_refs
 Schölkopf et al. (1999), Sec. IV, Prop. 3.
 Bakır et al. (2004), Sec. 3 ("Exact pre-images").

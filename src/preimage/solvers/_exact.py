@@ -39,15 +39,10 @@ def exact_preimage(
 ) -> PreimageResult:
     r"""Find pre-images through the inverse of a dot-product kernel's profile.
 
-    For :math:`k(x, y) = f(\langle x, y \rangle)` with f invertible, if
-    :math:`\Psi = \phi(z)` then :math:`\langle \Psi, \phi(e_j) \rangle = f(z_j)`
-    for the canonical basis :math:`e_j` of input space, so
+    %(exact_math)s
 
-    .. math:: z = \sum_{j=1}^d f^{-1}\Big(\sum_{i=1}^n \gamma_i\, k(x_i, e_j)\Big)\, e_j.
-
-    This is exact only when a pre-image exists; the returned ``distance2``
-    says how far the answer is from :math:`\Psi`, and a warning is issued
-    when it exceeds `rtol` times :math:`\|\Psi\|^2`.
+    This is exact only when a pre-image exists (``distance2`` says how far the
+    answer is; a warning when above `rtol` times :math:`\|\Psi\|^2`).
 
     Parameters
     ----------
@@ -60,15 +55,13 @@ def exact_preimage(
     Returns
     -------
     PreimageResult
-        The pre-images; ``converged`` is False where the relative residual
-        exceeds `rtol` (no exact pre-image).
+        The pre-images; ``converged`` is False where none is exact.
 
     Warns
     -----
     NumericalWarning
-        When some expansion has no exact pre-image (the answer is only
-        approximate), or when a pre-image is not finite (it is replaced by the
-        support point nearest in feature space).
+        When some expansion has no exact pre-image, or one is not finite (the
+        nearest support point is returned).
 
     References
     ----------
@@ -76,9 +69,6 @@ def exact_preimage(
 
     Examples
     --------
-    The image of a point under an odd-degree polynomial kernel gives the
-    point back:
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import PolynomialKernel
@@ -114,13 +104,7 @@ def exact_preimage(
 class ExactPreimage(FunctionSolver):
     r"""Exact pre-images for invertible dot-product kernels: :func:`exact_preimage` as a solver.
 
-    For :math:`k(x, y) = f(\langle x, y \rangle)` with f invertible, the
-    pre-image of :math:`\Psi = \sum_i \gamma_i \phi(x_i)` is
-
-    .. math:: z = \sum_{j=1}^d f^{-1}\Big(\sum_{i=1}^n \gamma_i\, k(x_i, e_j)\Big)\, e_j
-
-    over the canonical basis :math:`e_j`, exact when a pre-image exists.
-    Nothing is learned at fit, and starting points are not used.
+    %(exact_math)s
 
     Parameters
     ----------
@@ -136,9 +120,6 @@ class ExactPreimage(FunctionSolver):
 
     Examples
     --------
-    Under the linear kernel (:math:`f` the identity) every expansion has the
-    exact pre-image :math:`\sum_i \gamma_i x_i`:
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel

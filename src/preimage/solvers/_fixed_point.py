@@ -23,11 +23,8 @@ from preimage.solvers._starts import check_starts, nearest_support_points, repla
 
 __all__ = ["fixed_point", "FixedPointPreimage"]
 
-# A denominator below this fraction of its scale counts as vanishing.
-_VANISHING = 1e-10
-# Rows of the Gaussian weights formed together: some 256 KB of a 2,000-point
-# support, which stay in a core's L2 cache between the passes over them.
-_ROWS_IN_CACHE = 16
+_VANISHING = 1e-10  # a denominator below this fraction of its scale vanishes
+_ROWS_IN_CACHE = 16  # rows of Gaussian weights formed together, in a core's L2 cache
 
 
 def _objective(kernel, coef, Z, K, lam, anchor):
@@ -125,33 +122,20 @@ def fixed_point(
 ) -> PreimageResult:
     r"""Find pre-images by fixed-point iteration, for radial and dot-product kernels.
 
-    Setting the gradient of
+    Setting the gradient of :math:`\rho(z) = \|\Psi - \phi(z)\|^2 + \lambda \|z - a\|^2`
+    (:math:`\lambda` is `alpha`, :math:`a` the `anchor`) to zero gives, for a
+    radial kernel :math:`f(\|x - y\|^2)` with :math:`c_i = -2 \gamma_i f'(\|z - x_i\|^2)`
+    (Mika et al.'s eq. 10 for the Gaussian), and for a dot-product kernel
+    :math:`f(\langle x, y \rangle)` (Kwok and Tsang's for the polynomial):
 
-    .. math:: \rho(z) = \|\Psi - \phi(z)\|^2 + \lambda \|z - a\|^2
+    .. math::
 
-    (:math:`\lambda` is `alpha`, :math:`a` the `anchor`) to zero gives a
-    fixed-point equation for each kernel family:
+        z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda},
+        \qquad z \leftarrow \frac{\sum_i \gamma_i f'(\langle x_i, z \rangle)\, x_i
+            + \lambda a}{f'(\|z\|^2) + \lambda}.
 
-    * radial kernels :math:`k(x, y) = f(\|x - y\|^2)`, with
-      :math:`c_i = -2 \gamma_i f'(\|z - x_i\|^2)`:
-
-      .. math:: z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda};
-
-      for the Gaussian kernel this is Mika et al.'s eq. (10), and with
-      :math:`\lambda > 0` the regularised update of Abrahamsen and Hansen;
-    * dot-product kernels :math:`k(x, y) = f(\langle x, y \rangle)`:
-
-      .. math::
-
-          z \leftarrow \frac{\sum_i \gamma_i f'(\langle x_i, z \rangle)\, x_i
-              + \lambda a}{f'(\|z\|^2) + \lambda};
-
-      for the polynomial kernel this is Kwok and Tsang's update.
-
-    All expansions iterate together: one step is one kernel block
-    :math:`k(Z, X)`, which also yields the objective at the current points, so
-    the best point seen is kept at no extra cost and the answer is never worse
-    than the start.
+    All expansions iterate together, and the best point seen is kept: the
+    answer is never worse than the start.
 
     Parameters
     ----------
@@ -163,18 +147,15 @@ def fixed_point(
     Returns
     -------
     PreimageResult
-        The pre-images; ``info["restarts"]`` counts the restarts of each
-        expansion.
+        The pre-images; ``info["restarts"]`` counts each expansion's restarts.
 
     Warns
     -----
     ConvergenceWarning
-        When iterations end unconverged; the best point seen is returned.
+        When iterations end unconverged (the best point seen is returned).
     NumericalWarning
-        When a denominator vanished and expansions were restarted; when
-        restarts are exhausted (the best point seen, at worst the nearest
-        support point, is returned); when the residual overflows at the best
-        point (the nearest support point is returned).
+        When expansions were restarted, ran out of restarts, or overflow at
+        the best point (the nearest support point is returned).
 
     References
     ----------
@@ -182,8 +163,6 @@ def fixed_point(
 
     Examples
     --------
-    The mean of two Gaussian images is nearest the image of the midpoint:
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
@@ -264,13 +243,10 @@ def fixed_point(
         out_of_iter = iters_this_start[active] >= max_iter
         active = active[~(done | failed[active] | out_of_iter)]
 
-    # The objective at the final points, which the loop has not evaluated yet:
-    # one kernel block, which also gives the residual ‖Ψ − φ(z)‖² =
-    # ‖Ψ‖² − 2 Σ_i γ_i k(z, x_i) + k(z, z) wherever the final point is the best.
+    # The objective and residual ‖Ψ‖² − 2 Σ_i γ_i k(z, x_i) + k(z, z) at the final points.
     with np.errstate(over="ignore", invalid="ignore"):
         K = kernel.block(Z, support, check_input=False, overflow="ignore")
         final_obj, inner, diag = _objective(kernel, coef, Z, K, lam, anchor)
-        # (clipped at 0 as FeatureExpansion.distance2 is: rounding can take it below)
         final_d2 = np.maximum(expansion.norm2() - 2 * inner + diag, 0.0)
     del K
     final_obj = np.where(np.isfinite(final_obj), final_obj, np.inf)
@@ -278,8 +254,7 @@ def fixed_point(
     best_Z[at_final] = Z[at_final]
 
     if failed.any():
-        # Fall back to the support point nearest in feature space wherever it
-        # beats the best point the iteration reached.
+        # The nearest support point, wherever it beats the best point reached.
         rows = np.flatnonzero(failed)
         near_obj, _, _, _ = _step(kernel, coef[rows], support, nearest()[rows], lam, anchor[rows])
         use = near_obj < best_obj[rows]
@@ -329,15 +304,12 @@ def fixed_point(
 class FixedPointPreimage(FunctionSolver):
     r"""Pre-images by fixed-point iteration: :func:`fixed_point` as a solver.
 
-    For a radial kernel :math:`k(x, y) = f(\|x - y\|^2)` the update is
+    For a radial kernel :math:`f(\|x - y\|^2)` the update is
 
-    .. math::
+    .. math:: z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda},
+        \quad c_i = -2 \gamma_i f'(\|z - x_i\|^2);
 
-        z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda},
-        \qquad c_i = -2 \gamma_i f'(\|z - x_i\|^2);
-
-    dot-product kernels have their own (:func:`fixed_point`). Nothing is
-    learned at fit.
+    dot-product kernels have their own (:func:`fixed_point`).
 
     Parameters
     ----------

@@ -54,8 +54,7 @@ def _cholesky_solve(A, B):
     reciprocal condition number below the unit roundoff)."""
     dtype = np.result_type(A.dtype, B.dtype, np.float32)
     A = np.asarray(A, dtype=dtype)
-    # A is symmetric: its transpose is the Fortran-ordered array LAPACK
-    # works in, with no copy.
+    # A is symmetric: its transpose is the Fortran-ordered array LAPACK needs.
     At = A.T if A.flags.c_contiguous else np.asfortranarray(A)
     lange, potrf, potrs, pocon, lamch = linalg.get_lapack_funcs(
         ("lange", "potrf", "potrs", "pocon", "lamch"), (At,)
@@ -149,89 +148,73 @@ def _refuse_overflow(values, what):
 class LearnedPreimage(PreimageSolver):
     r"""Pre-images by a map from kernel PCA coordinates back to input space.
 
-    Bakır et al. (2004, Sec. 3.1, eq. 6) learn a map :math:`\Gamma` from
-    coordinates to input space on training pairs :math:`(c(x_i), x_i)`, where
-    :math:`c(x)` are the kernel PCA coordinates of :math:`\phi(x)`, by kernel
-    ridge regression with a kernel :math:`l` of its own:
+    Bakır et al. learn a map :math:`\Gamma` from the kernel PCA coordinates
+    :math:`c_i` of training points to the points :math:`x_i` (the rows of
+    :math:`X`) by kernel ridge regression with a kernel :math:`l` of its own:
 
     .. math::
 
         \Gamma(c) = \sum_i \beta_i\, l(c, c_i), \qquad
-        \beta = (L + \alpha I)^{-1} X,
+        \beta = (L + \alpha I)^{-1} X, \quad L_{ij} = l(c_i, c_j).
 
-    with :math:`L_{ij} = l(c_i, c_j)` and the targets :math:`x_i` as the rows
-    of :math:`X`. The pairs need not be the training points themselves:
-    fitting on coordinates of noisy or augmented inputs against clean targets
+    Pairs of coordinates of noisy inputs and clean targets
     (:meth:`fit_coordinates`, or :meth:`fit` with `coordinates` and `targets`)
-    teaches the map where noisy coordinates lie.
+    teach the map where noisy coordinates lie.
 
     Parameters
     ----------
     kernel : str, Kernel, callable or None, default=None
-        The kernel :math:`l` on coordinates; None takes the forward kernel
-        (the kernel of the expansions), as scikit-learn's ``KernelPCA`` does.
+        The kernel :math:`l`; None takes the forward kernel (of the expansions).
     gamma : float or None, default=None
         Width of :math:`l`. With ``kernel=None`` it replaces the forward
         kernel's width (None keeps it); with a kernel name, None resolves from
-        the training coordinates (see :func:`preimage.kernels.default_gamma`).
+        the training coordinates (:func:`preimage.kernels.default_gamma`).
     degree : int, default=3
-        Degree of :math:`l` when `kernel` is the name of a polynomial kernel.
+        Degree of a polynomial :math:`l` given by name.
     coef0 : float, default=1.0
-        Constant of :math:`l` when `kernel` is the name of a polynomial or
-        sigmoid kernel.
+        Constant of a polynomial or sigmoid :math:`l` given by name.
     kernel_params : dict or None, default=None
-        Further parameters of :math:`l` when `kernel` is a name or a callable
-        (see :func:`preimage.kernels.make_kernel`).
+        Further parameters of an :math:`l` given by name or as a callable.
     alpha : float, default=1.0
-        The ridge :math:`\alpha > 0` (scikit-learn's default).
+        The ridge :math:`\alpha > 0`.
     n_components : int or None, default=None
-        Used by :meth:`fit` without `kpca` or `coordinates` only: the number
-        of components of the kernel PCA of the support from which coordinates
-        are taken (None: all with non-zero eigenvalue).
+        Components of the kernel PCA of the support fitted by :meth:`fit`
+        when given neither `kpca` nor `coordinates` (None: all non-zero).
     n_landmarks : int or None, default=None
-        None: exact kernel ridge regression on all n pairs (an (n, n) system).
-        An int m < n: the Nyström (subset-of-regressors) map over m pairs drawn
-        uniformly, fitted on all n pairs in :math:`O(nmq + nmd + m^3)` time and
-        :math:`O(m^2 + md)` memory (Notes); a Dask array of coordinates is then
-        reduced block by block.
+        None: exact kernel ridge regression (an (n, n) system). An int m < n:
+        the Nyström (subset-of-regressors) map over m pairs drawn uniformly,
+        fitted on all n pairs in :math:`O(nmq + nmd + m^3)` time and
+        :math:`O(m^2 + md)` memory (Notes), Dask arrays block by block.
     random_state : None, int or Generator
         Draws the landmarks.
 
     Attributes
     ----------
     map_kernel_ : Kernel
-        The kernel :math:`l` of the map.
+        The kernel :math:`l`.
     dual_coef_ : ndarray of shape (n, d) or (m, d)
-        The coefficients :math:`\beta`, one row per training pair or landmark.
+        The coefficients :math:`\beta`.
     coordinates_ : ndarray of shape (n, q) or (m, q)
-        The training coordinates :math:`c_i`, or the landmarks'.
+        The training (or landmark) coordinates :math:`c_i`.
     output_dtype_ : numpy.dtype
         The dtype of the map's output.
     target_mean_ : ndarray of shape (d,) or None
         The targets' mean, added back at prediction (``center_targets``).
     KA_ : ndarray of shape (n, q) or None
-        The Gram matrix of the support times the kernel PCA's coefficient
-        vectors, kept by :meth:`solve`.
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The forward kernel given to :meth:`fit`.
-    kpca_ : KernelPCAResult
-        The kernel PCA whose coordinates the map takes.
+        The support's Gram matrix times the kernel PCA's coefficients.
+    support_, kernel_, kpca_
+        The support, forward kernel and kernel PCA of :meth:`fit`.
 
     Notes
     -----
-    With landmarks :math:`c_j` (:math:`j \le m`) the map
-    :math:`\Gamma(c) = \sum_j \beta_j l(c, c_j)` minimises
-    :math:`\sum_i \|x_i - \Gamma(c_i)\|^2 + \alpha\, \beta^\top L_{mm} \beta`
-    over all n pairs:
+    With landmarks :math:`c_j` (:math:`j \le m`), :math:`\Gamma(c) = \sum_j
+    \beta_j l(c, c_j)` minimises :math:`\sum_i \|x_i - \Gamma(c_i)\|^2 +
+    \alpha\, \beta^\top L_{mm} \beta` over all n pairs:
 
     .. math:: \beta = (L_{nm}^\top L_{nm} + \alpha L_{mm})^{-1} L_{nm}^\top X,
 
-    where :math:`L_{nm}^\top L_{nm}` and :math:`L_{nm}^\top X` are sums over
-    row blocks, solved as :math:`\beta = W \theta` with
-    :math:`W^\top L_{mm} W = I` (well conditioned when :math:`L_{mm}` is
-    numerically singular).
+    with sums over row blocks, solved as :math:`\beta = W \theta`,
+    :math:`W^\top L_{mm} W = I` (well conditioned for a singular :math:`L_{mm}`).
 
     References
     ----------
@@ -239,8 +222,7 @@ class LearnedPreimage(PreimageSolver):
 
     Examples
     --------
-    With a small ridge the map interpolates its training pairs, so the
-    pre-images of the training points' images are the points:
+    With a small ridge the map interpolates its training pairs:
 
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
@@ -280,17 +262,16 @@ class LearnedPreimage(PreimageSolver):
         Parameters
         ----------
         coordinates : array of shape (n, q)
-            The inputs :math:`c_i` of the map (a Dask array needs
-            `n_landmarks`).
+            The inputs :math:`c_i` (a Dask array needs `n_landmarks`).
         targets : array of shape (n, d)
-            The targets :math:`x_i`, one per row of `coordinates`.
+            The targets :math:`x_i`.
         forward_kernel : Kernel, optional
             Used for :math:`l` when ``kernel=None``.
 
         Returns
         -------
         LearnedPreimage
-            The solver itself, with the map fitted.
+            The solver itself, fitted.
         """
         alpha, m = self._check_params()
         if is_dask_array(coordinates) or is_dask_array(targets):
@@ -371,9 +352,7 @@ class LearnedPreimage(PreimageSolver):
         rng = check_random_state(self.random_state)
         index = np.sort(rng.choice(C.shape[0], m, replace=False))
         C_m = C[index]
-        # The map is formed and solved in float64 whatever the input: W
-        # amplifies rounding by 1/√λ_min(L_mm), and in float32 the directions
-        # the map needs would be lost below the rounding of L_mm.
+        # In float64 whatever the input: W amplifies rounding by 1/√λ_min(L_mm).
         C_m = check_array_2d(
             C_m.compute() if is_dask_array(C_m) else C_m, "coordinates", dtype=np.float64
         )
@@ -397,9 +376,7 @@ class LearnedPreimage(PreimageSolver):
                 f"the map kernel {kernel!r} maps every landmark of 'coordinates' to the "
                 "origin of feature space (a zero Gram matrix); choose another map kernel"
             )
-        # β = Wθ with WᵀL_mmW = I turns the normal equations into the
-        # well-conditioned (WᵀL_nmᵀL_nmW + αI)θ = WᵀL_nmᵀX (L_mm may be
-        # numerically singular; its null directions cannot change Γ).
+        # β = Wθ, WᵀL_mmW = I: the well-conditioned (WᵀL_nmᵀL_nmW + αI)θ = WᵀL_nmᵀX.
         W = landmark_basis(L_mm, warn_dropped=False)
         if W.shape[1] < m:
             warn(
@@ -439,8 +416,7 @@ class LearnedPreimage(PreimageSolver):
         Returns
         -------
         ndarray of shape (m, d)
-            The map's values (plus the targets' mean when fitted with
-            `center_targets`).
+            The map's values (plus the targets' mean, with `center_targets`).
         """
         if not hasattr(self, "dual_coef_"):
             raise ValueError(
@@ -464,7 +440,6 @@ class LearnedPreimage(PreimageSolver):
             check_positive_int(self.n_landmarks, "n_landmarks", allow_none=True),
         )
 
-    # -- the solver protocol ---------------------------------------------------
     def fit(
         self,
         support: ArrayLike,
@@ -480,21 +455,18 @@ class LearnedPreimage(PreimageSolver):
         Parameters
         ----------
         support : array of shape (n, d)
-            The support points of the expansions to solve (and the default
-            targets).
+            The support points of the expansions to solve (default targets).
         kernel : Kernel
-            The forward kernel (of the expansions to solve).
+            The forward kernel.
         kpca : KernelPCAResult, optional
-            The kernel PCA over `support` whose coordinates the map takes.
-            None: a kernel PCA of the support is fitted here (`n_components`).
+            The kernel PCA over `support` whose coordinates the map takes
+            (None: fitted here, with `n_components`).
         coordinates, targets : arrays of shape (n', q) and (n', d), optional
-            Training pairs. By default the support points' own coordinates
-            and the support points; a denoiser passes the coordinates of
-            noisy inputs and their clean versions.
+            Training pairs (default: the support's coordinates and points; a
+            denoiser passes noisy inputs' coordinates and clean points).
         center_targets : bool, default=False
-            Learn the targets' deviations from their mean and add it back at
-            prediction (a map with a bias: far from every training coordinate
-            its value is the mean target).
+            Learn the deviations from the targets' mean, added back at
+            prediction (far from the training coordinates, the mean target).
 
         Returns
         -------
@@ -510,8 +482,7 @@ class LearnedPreimage(PreimageSolver):
                     self.kernel_, X, "Gram matrix of 'support'", copies=2, names="'support'"
                 )
                 self.kpca_ = fit_kernel_pca(K, self.n_components, copy=True, names="'support'")
-                # The centred coordinates of φ(x_i) are K̃α = u√λ; for an
-                # expansion Σ γ_i φ(x_i) they are γᵀKA − c (see solve).
+                # Coordinates of Σ γ_i φ(x_i): γᵀKA − c (see solve).
                 self.KA_ = K @ self.kpca_.alphas
                 coordinates = self.KA_ - self.kpca_.mean_coords
             else:

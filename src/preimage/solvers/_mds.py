@@ -26,9 +26,7 @@ __all__ = ["MDSPreimage"]
 #: How the point is placed from its distances to the neighbours.
 ALIGNMENTS = ("frame", "procrustes")
 
-#: Floats of the stacked (points × (n + 1) × basis) arrays of one block of
-#: the Procrustes alignment.
-_BLOCK_FLOATS = 4_000_000
+_BLOCK_FLOATS = 4_000_000  # floats of one block's (points × (n + 1) × basis) arrays
 
 
 def procrustes_coordinates(Zt: np.ndarray, d2: np.ndarray) -> np.ndarray:
@@ -92,27 +90,23 @@ def _procrustes_block(Zt, d2, k):
 class MDSPreimage(PreimageSolver):
     r"""Kwok and Tsang's pre-image: input distances to the nearest training points, then MDS.
 
-    For an expansion :math:`\Psi`:
-
-    1. feature distances to the support points,
-       :math:`\tilde d_i^2 = \|\Psi\|^2 + k(x_i, x_i) - 2 \langle \Psi, \phi(x_i) \rangle`;
-    2. input distances by inverting the kernel: radial kernels
-       :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)` (clipped where
-       :math:`\tilde d^2 \ge 2 f(0)`), dot-product kernels
-       :math:`d_i^2 = f^{-1}(\|\Psi\|^2) + f^{-1}(k(x_i, x_i))
-       - 2 f^{-1}(\langle \Psi, \phi(x_i) \rangle)`;
-    3. the point at those distances from the n nearest training points (Notes).
+    The feature distances :math:`\tilde d_i^2 = \|\Psi - \phi(x_i)\|^2` give
+    input distances by inverting the kernel: :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)`
+    for a radial kernel (clipped where :math:`\tilde d^2 \ge 2 f(0)`),
+    :math:`d_i^2 = f^{-1}(\|\Psi\|^2) + f^{-1}(k(x_i, x_i)) - 2 f^{-1}(\langle
+    \Psi, \phi(x_i) \rangle)` for a dot-product one; the pre-image is the point
+    at those distances from the n nearest training points (Notes).
 
     Parameters
     ----------
     n_neighbors : int, default=10
-        Training points used (public codes use 10).
+        Training points used.
     rank_tol : float, default=1e-10
         Singular values below `rank_tol` times the largest are dropped.
     alignment : {"frame", "procrustes"}, default="frame"
-        ``"frame"``: Kwok and Tsang's solution in the neighbours' SVD frame;
-        ``"procrustes"``: classical MDS of the neighbours and the point,
-        aligned to the neighbours by a rigid motion (Honeine and Richard).
+        Kwok and Tsang's solution in the neighbours' SVD frame, or classical
+        MDS of the neighbours and the point aligned to the neighbours by a
+        rigid motion (Honeine and Richard).
 
     Attributes
     ----------
@@ -122,44 +116,21 @@ class MDSPreimage(PreimageSolver):
 
     Notes
     -----
-    Both alignments work in the neighbours' frame: with the SVD
-    :math:`[x_1 - \bar x, \dots, x_n - \bar x] = U \Lambda V^\top` (rank r by
-    `rank_tol`), :math:`x_i = \bar x + U z_i`,
-    :math:`Z = [z_1 \dots z_n] = \Lambda V^\top`, :math:`\sum_i z_i = 0`,
-    :math:`d_{0,i}^2 = \|z_i\|^2`; the pre-image is :math:`x = \bar x + U z`.
+    With the SVD :math:`[x_1 - \bar x, \dots, x_n - \bar x] = U \Lambda V^\top`
+    (rank r), :math:`x_i = \bar x + U z_i`, :math:`Z = \Lambda V^\top`,
+    :math:`d_{0,i}^2 = \|z_i\|^2`, the pre-image is :math:`x = \bar x + U z`.
+    *Frame*: :math:`\|z - z_i\|^2 = d_i^2` in least squares with
+    :math:`\|z\|^2` free gives
 
-    *Frame.* :math:`\|z - z_i\|^2 = d_i^2` reads
-    :math:`2 Z^\top z - c \mathbf{1} = d_0^2 - d^2` with :math:`c = \|z\|^2`;
-    in least squares with :math:`c` free, and since :math:`Z \mathbf{1} = 0`,
+    .. math:: z = -\tfrac{1}{2} \Lambda^{-1} V^\top (d^2 - d_0^2).
 
-    .. math::
-
-        z = -\tfrac{1}{2} \Lambda^{-1} V^\top (d^2 - d_0^2), \qquad
-        c = \operatorname{mean}(d^2 - d_0^2).
-
-    *Procrustes.* The squared-distance matrix :math:`D` of the n + 1 points
-    (neighbours, then the unknown point) is embedded by classical MDS in r
-    dimensions: :math:`B = -\tfrac{1}{2} J D J`,
-    :math:`J = I - \mathbf{1}\mathbf{1}^\top / (n + 1)`, and
-    :math:`Y = W_r \Omega_r^{1/2}` from its r largest eigenpairs (negative
-    ones set to 0). The rigid motion (reflections allowed)
-
-    .. math::
-
-        (Q, t) = \arg\min_{Q^\top Q = I,\; t}
-            \sum_i \|Q y_i + t - z_i\|^2
-
-    is :math:`Q = R P^\top` from the SVD
-    :math:`\sum_i (y_i - \bar y) z_i^\top = P S R^\top`,
-    :math:`t = -Q \bar y`; the pre-image is :math:`z = Q y_0 + t` (no scaling:
-    classical MDS keeps the distances' units).
-
-    Distances exactly those of a point of the neighbours' affine span give
-    that point under both. Otherwise they differ: for a point off the span the
-    frame solution is exactly its projection on the span, which Procrustes is
-    not in general; distances no point realises (the usual case) are fitted
-    differently (the linearised equations, against an embedding that moves the
-    neighbours too).
+    *Procrustes*: the squared distances of the n + 1 points are embedded by
+    classical MDS in r dimensions (:math:`B = -\tfrac{1}{2} J D J`, its r
+    leading eigenpairs), and the rigid motion
+    :math:`(Q, t) = \arg\min \sum_i \|Q y_i + t - z_i\|^2` (SVD of
+    :math:`\sum_i (y_i - \bar y) z_i^\top`) places :math:`z = Q y_0 + t`.
+    Both give a point of the neighbours' span exactly; otherwise they differ
+    (the frame solution projects a point off the span on it).
 
     References
     ----------
@@ -239,9 +210,8 @@ class MDSPreimage(PreimageSolver):
     ) -> np.ndarray:
         r"""Return the squared input distances implied by feature distances.
 
-        The kernel is inverted: :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)` for a
-        radial kernel, :math:`d^2 = f^{-1}(\|\Psi\|^2) + f^{-1}(k(x, x))
-        - 2 f^{-1}(\langle \Psi, \phi(x) \rangle)` for a dot-product kernel.
+        The kernel is inverted (:math:`\tilde d^2 = 2 f(0) - 2 f(d^2)` for a
+        radial kernel; see the class docstring).
 
         Parameters
         ----------
@@ -319,10 +289,9 @@ class MDSPreimage(PreimageSolver):
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         r"""Find the pre-images of all expansions by MDS on their nearest support points.
 
-        Neighbours whose feature distance no input distance can explain
-        (:math:`\tilde d^2 \ge 2 k(x, x)`) carry no information about where
-        :math:`x` lies; they are left out, with a warning, and MDS runs on the
-        remaining neighbours (on the nearest point alone when none remains).
+        Neighbours whose feature distance no input distance explains
+        (:math:`\tilde d^2 \ge 2 k(x, x)`) are left out, with a warning (the
+        nearest point is returned when none remains).
 
         Parameters
         ----------

@@ -35,18 +35,11 @@ class PreimageResult:
     method : str
         The method's name.
     info : dict, optional
-        Method-specific extras (e.g. restarts of the fixed point, the MDS
-        neighbours); empty by default.
-
-    Attributes
-    ----------
-    success : bool
-        True when every pre-image converged.
+        Method-specific extras (the fixed point's restarts, MDS neighbours).
 
     Examples
     --------
-    With the linear kernel :math:`\phi` is the identity, so the pre-image of
-    :math:`0.5\, \phi(0) + 0.5\, \phi(2)` is 1, with residual 0:
+    Under the linear kernel the pre-image of :math:`(\phi(0) + \phi(2)) / 2` is 1:
 
     >>> import numpy as np
     >>> from preimage import FeatureExpansion, PreimageResult
@@ -77,10 +70,9 @@ class PreimageResult:
     ) -> PreimageResult:
         """Return the result of a non-iterative method.
 
-        The residuals of `x` are computed against `expansion`; every point
-        counts as converged, after 0 iterations. A pre-image that is not
-        finite, or whose residual is not, is replaced by the support point
-        nearest in feature space, with a NumericalWarning.
+        Residuals against `expansion`, 0 iterations, all converged; a
+        pre-image that is not finite, or whose residual is not, is replaced by
+        the nearest support point, with a NumericalWarning.
 
         Parameters
         ----------
@@ -98,8 +90,7 @@ class PreimageResult:
         Returns
         -------
         PreimageResult
-            The pre-images with their residuals, ``n_iter`` 0 and
-            ``converged`` True.
+            The pre-images with their residuals.
         """
         x, d2 = replace_non_finite(expansion, x)
         n_iter, converged = np.zeros(len(x), dtype=int), np.ones(len(x), dtype=bool)
