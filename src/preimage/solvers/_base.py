@@ -52,10 +52,8 @@ class PreimageSolver(BaseEstimator):
     A method implements :meth:`solve`; :math:`\sum_i \gamma_i x_i` is exact
     under the linear kernel:
 
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion, PreimageResult
     >>> from preimage.kernels import LinearKernel
-    >>> from preimage.solvers import PreimageSolver
     >>> class WeightedMean(PreimageSolver):
     ...     name = "weighted_mean"
     ...

@@ -61,10 +61,8 @@ class ClosedFormPreimage(PreimageSolver):
     Examples
     --------
 
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import ClosedFormPreimage
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     >>> psi = FeatureExpansion([0.5, 0.5, 0.0], X, GaussianKernel(gamma=0.5))
     >>> ClosedFormPreimage(alpha=0.0).fit(X, psi.kernel).solve(psi).x

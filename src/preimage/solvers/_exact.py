@@ -69,10 +69,8 @@ def exact_preimage(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import PolynomialKernel
-    >>> from preimage.solvers import exact_preimage
     >>> psi = FeatureExpansion.of_points([[1.0, -2.0]], PolynomialKernel(degree=3))
     >>> result = exact_preimage(psi)
     >>> np.round(result.x, 6) + 0.0, result.message
@@ -120,10 +118,8 @@ class ExactPreimage(FunctionSolver):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
-    >>> from preimage.solvers import ExactPreimage
     >>> X = np.array([[0.0, 1.0], [2.0, 3.0]])
     >>> psi = FeatureExpansion([0.5, 0.5], X, LinearKernel())
     >>> ExactPreimage().fit(X, psi.kernel).solve(psi).x

@@ -163,10 +163,8 @@ def fixed_point(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import fixed_point
     >>> X = np.array([[0.0], [1.0]])
     >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
     >>> result = fixed_point(psi, x0=[[0.2]])
@@ -326,10 +324,8 @@ class FixedPointPreimage(FunctionSolver):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import FixedPointPreimage
     >>> X = np.array([[0.0], [1.0]])
     >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))  # the image of 0
     >>> FixedPointPreimage().fit(X, psi.kernel).solve(psi, x0=[[0.4]]).x.round(6)

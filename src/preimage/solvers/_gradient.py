@@ -101,10 +101,8 @@ def gradient_descent(
     --------
     The mean of two Gaussian images is nearest the image of the midpoint:
 
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import gradient_descent
     >>> X = np.array([[0.0], [1.0]])
     >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
     >>> result = gradient_descent(psi, x0=[[0.2]])
@@ -193,10 +191,8 @@ class GradientPreimage(FunctionSolver):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import GradientPreimage
     >>> X = np.array([[0.0], [1.0]])
     >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))  # the image of 0
     >>> GradientPreimage().fit(X, psi.kernel).solve(psi, x0=[[0.4]]).x.round(4) + 0.0

@@ -224,10 +224,8 @@ class LearnedPreimage(PreimageSolver):
     --------
     With a small ridge the map interpolates its training pairs:
 
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import LearnedPreimage
     >>> X = np.array([[0.0], [1.0], [2.0]])
     >>> kernel = GaussianKernel(gamma=1.0)
     >>> solver = LearnedPreimage(alpha=1e-8).fit(X, kernel)

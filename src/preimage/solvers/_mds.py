@@ -139,7 +139,6 @@ class MDSPreimage(PreimageSolver):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])

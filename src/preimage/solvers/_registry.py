@@ -45,7 +45,6 @@ class CallablePreimage(PreimageSolver):
     >>> import numpy as np
     >>> from preimage import FeatureExpansion, PreimageResult
     >>> from preimage.kernels import LinearKernel
-    >>> from preimage.solvers import CallablePreimage
     >>> def weighted_mean(expansion, x0=None):
     ...     x = expansion.coef @ expansion.support
     ...     return PreimageResult.direct(expansion, x, "weighted_mean", "weighted mean")
@@ -117,7 +116,6 @@ def make_solver(
 
     Examples
     --------
-    >>> from preimage.solvers import make_solver
     >>> make_solver("fixed_point", {"max_iter": 50}, random_state=0)
     FixedPointPreimage(max_iter=50, random_state=0)
     """
@@ -207,7 +205,7 @@ def find_preimage(
     Examples
     --------
     >>> import numpy as np
-    >>> from preimage import FeatureExpansion, find_preimage
+    >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     >>> psi = FeatureExpansion.of_points(X[:1], GaussianKernel(gamma=1.0))

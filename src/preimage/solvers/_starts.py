@@ -46,10 +46,8 @@ def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
     --------
     Under the linear kernel the expansion below is the point 0.8:
 
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
-    >>> from preimage.solvers import support_distance2
     >>> X = np.array([[0.0], [1.0], [3.0]])
     >>> psi = FeatureExpansion([0.2, 0.8, 0.0], X, LinearKernel())
     >>> np.round(support_distance2(psi), 4)
@@ -124,10 +122,8 @@ def nearest_support_points(expansion: FeatureExpansion, n: int = 1) -> np.ndarra
 
     Examples
     --------
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
-    >>> from preimage.solvers import nearest_support_points
     >>> X = np.array([[0.0], [1.0], [3.0]])
     >>> psi = FeatureExpansion([0.2, 0.8, 0.0], X, LinearKernel())
     >>> nearest_support_points(psi, n=2)
