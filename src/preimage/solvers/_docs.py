@@ -62,6 +62,10 @@ tol : float, default=1e-9
     L-BFGS-B's ``ftol`` (relative decrease of :math:`\rho`).
 bounds : (low, high) or None
     Box for every coordinate (e.g. ``(0, 1)`` for pixels).
+@residual
+For any differentiable kernel, L-BFGS-B minimises
+
+.. math:: \rho(z) = \|\Psi - \phi(z)\|^2 = \|\Psi\|^2 - 2 \sum_i \gamma_i k(z, x_i) + k(z, z)
 @gradient_refs
 Mika et al. (1999), eq. 7, minimised by gradient descent in Sec. 3.
 Bakır et al. (2004), Sec. 3 and 4 ("kPCA + gradient descent").
@@ -75,6 +79,10 @@ For :math:`k(x, y) = f(\langle x, y \rangle)` with f invertible, if
 the canonical basis :math:`e_j`, so
 
 .. math:: z = \sum_{j=1}^d f^{-1}\Big(\sum_{i=1}^n \gamma_i\, k(x_i, e_j)\Big)\, e_j.
+@two_points
+>>> from preimage import FeatureExpansion
+>>> from preimage.kernels import GaussianKernel
+>>> X = np.array([[0.0], [1.0]])
 @exact_refs
 Schölkopf et al. (1999), Sec. IV, Prop. 3.
 Bakır et al. (2004), Sec. 3 ("Exact pre-images").

@@ -108,10 +108,6 @@ class ExactPreimage(FunctionSolver):
     ----------
     %(rtol)s
 
-    Attributes
-    ----------
-    %(fitted)s
-
     References
     ----------
     %(exact_refs)s

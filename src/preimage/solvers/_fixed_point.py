@@ -163,9 +163,7 @@ def fixed_point(
 
     Examples
     --------
-    >>> from preimage import FeatureExpansion
-    >>> from preimage.kernels import GaussianKernel
-    >>> X = np.array([[0.0], [1.0]])
+    %(two_points)s
     >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
     >>> result = fixed_point(psi, x0=[[0.2]])
     >>> np.round(result.x, 4), np.round(result.distance2, 4)
@@ -314,19 +312,13 @@ class FixedPointPreimage(FunctionSolver):
     %(fixed_point)s
     %(random_state)s
 
-    Attributes
-    ----------
-    %(fitted)s
-
     References
     ----------
     %(fixed_point_refs)s
 
     Examples
     --------
-    >>> from preimage import FeatureExpansion
-    >>> from preimage.kernels import GaussianKernel
-    >>> X = np.array([[0.0], [1.0]])
+    %(two_points)s
     >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))  # the image of 0
     >>> FixedPointPreimage().fit(X, psi.kernel).solve(psi, x0=[[0.4]]).x.round(6)
     array([[0.]])

@@ -65,13 +65,9 @@ def gradient_descent(
 ) -> PreimageResult:
     r"""Find pre-images by L-BFGS-B on the residual, for any differentiable kernel.
 
-    The residual and its gradient need only the kernel:
+    %(residual)s
 
-    .. math::
-
-        \rho(z) &= \|\Psi - \phi(z)\|^2
-            = \|\Psi\|^2 - 2 \sum_i \gamma_i k(z, x_i) + k(z, z), \\
-        \nabla \rho(z) &= -2 \sum_i \gamma_i \nabla_z k(z, x_i) + \nabla_z k(z, z).
+    by its gradient :math:`-2 \sum_i \gamma_i \nabla_z k(z, x_i) + \nabla_z k(z, z)`.
 
     Parameters
     ----------
@@ -82,16 +78,15 @@ def gradient_descent(
 
     Returns
     -------
-    PreimageResult
-        The best end point of each expansion, with its residual.
+    %(result)s
 
     Warns
     -----
     ConvergenceWarning
-        When L-BFGS-B stops unconverged; the best point found is returned.
+        When L-BFGS-B stops unconverged (the best point found is returned).
     NumericalWarning
-        When the residual overflows at every start (a polynomial kernel far
-        out); the support point nearest in feature space is returned.
+        When the residual overflows at every start (the nearest support point
+        is returned).
 
     References
     ----------
@@ -99,11 +94,7 @@ def gradient_descent(
 
     Examples
     --------
-    The mean of two Gaussian images is nearest the image of the midpoint:
-
-    >>> from preimage import FeatureExpansion
-    >>> from preimage.kernels import GaussianKernel
-    >>> X = np.array([[0.0], [1.0]])
+    %(two_points)s
     >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
     >>> result = gradient_descent(psi, x0=[[0.2]])
     >>> np.round(result.x, 4), np.round(result.distance2, 4)
@@ -169,21 +160,12 @@ def gradient_descent(
 class GradientPreimage(FunctionSolver):
     r"""Pre-images by L-BFGS-B on the residual: :func:`gradient_descent` as a solver.
 
-    For any differentiable kernel, L-BFGS-B minimises
-
-    .. math:: \rho(z) = \|\Psi - \phi(z)\|^2
-        = \|\Psi\|^2 - 2 \sum_i \gamma_i k(z, x_i) + k(z, z)
-
-    from one or several starts. Nothing is learned at fit.
+    %(residual)s
 
     Parameters
     ----------
     %(gradient)s
     %(random_state)s
-
-    Attributes
-    ----------
-    %(fitted)s
 
     References
     ----------
@@ -191,9 +173,7 @@ class GradientPreimage(FunctionSolver):
 
     Examples
     --------
-    >>> from preimage import FeatureExpansion
-    >>> from preimage.kernels import GaussianKernel
-    >>> X = np.array([[0.0], [1.0]])
+    %(two_points)s
     >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))  # the image of 0
     >>> GradientPreimage().fit(X, psi.kernel).solve(psi, x0=[[0.4]]).x.round(4) + 0.0
     array([[0.]])

@@ -24,9 +24,8 @@ __all__ = ["CallablePreimage", "find_preimage", "make_solver"]
 class CallablePreimage(PreimageSolver):
     """A user's pre-image function as a solver.
 
-    The function ``f(expansion, x0=None, **options)`` returns a
-    :class:`~preimage.PreimageResult`. Nothing is learned at fit, and any
-    kernel is accepted: the function decides what it can work with.
+    ``f(expansion, x0=None, **options)`` returns a :class:`~preimage.PreimageResult`;
+    any kernel is accepted (the function decides).
 
     Parameters
     ----------
@@ -34,10 +33,6 @@ class CallablePreimage(PreimageSolver):
         The pre-image function.
     options : dict, optional
         Keyword arguments passed to `function` at every call.
-
-    Attributes
-    ----------
-    %(fitted)s
 
     Examples
     --------
@@ -103,11 +98,9 @@ def make_solver(
     options : dict, optional
         Parameters of the method.
     random_state : None, int or Generator
-        Passed to methods that draw random numbers (``uses_random_state``)
-        unless `options` sets their own.
+        For methods that draw random numbers, unless `options` sets one.
     n_landmarks : int, optional
-        Passed to methods with a Nyström form (``uses_landmarks``) unless
-        `options` sets their own.
+        For methods with a Nyström form, unless `options` sets one.
 
     Returns
     -------
@@ -158,37 +151,23 @@ def find_preimage(
 ) -> PreimageResult:
     r"""Find pre-images of feature-space expansions.
 
-    For each expansion :math:`\Psi_j = \sum_i \gamma_{ji}\, \phi(x_i)` the
-    method looks for a point :math:`z_j` with a small residual
-
-    .. math:: \rho(z_j) = \|\Psi_j - \phi(z_j)\|^2,
-
-    the pre-image problem.
+    For each expansion :math:`\Psi_j = \sum_i \gamma_{ji}\, \phi(x_i)`, a point
+    :math:`z_j` with a small residual :math:`\|\Psi_j - \phi(z_j)\|^2`.
 
     Parameters
     ----------
     expansion : FeatureExpansion
         The m expansions (e.g. ``KernelPCA.project(X)``).
     method : str, PreimageSolver or callable, default="fixed_point"
-        * ``"fixed_point"``: Mika et al. (1999) for radial kernels, Kwok and
-          Tsang's version for dot-product kernels, regularised by
-          :math:`\lambda \|z - a\|^2` with ``alpha`` :math:`= \lambda`
-          (Abrahamsen and Hansen);
-        * ``"gradient"``: L-BFGS-B on :math:`\rho` for any differentiable kernel;
-        * ``"mds"``: Kwok and Tsang: distances to neighbours, then MDS;
-        * ``"learned"``: Bakır et al. (2004): kernel ridge map from kernel PCA
-          coordinates to input space;
-        * ``"closed_form"``: Honeine and Richard (2011);
-        * ``"exact"``: Schölkopf et al. (1999, Prop. 3) for invertible
-          dot-product kernels;
-        * a solver (:data:`~preimage.solvers.PREIMAGE_METHODS` holds their
-          classes); one that learns (MDS, learned, closed form) must be fitted
-          on ``expansion.support`` and is reused without refitting;
-        * a callable ``f(expansion, x0=None, **options)`` returning a
-          :class:`~preimage.PreimageResult`.
+        A name of :data:`~preimage.solvers.PREIMAGE_METHODS` (``"fixed_point"``,
+        ``"gradient"``, ``"mds"``, ``"learned"``, ``"closed_form"``,
+        ``"exact"``: the solver classes say which kernels each takes), a solver
+        (one that learns must be fitted on ``expansion.support``), or a callable
+        ``f(expansion, x0=None, **options)`` returning a
+        :class:`~preimage.PreimageResult`.
     x0 : array of shape (m, d) or (d,), optional
-        Starting points of the iterative methods; also the default anchor of
-        the regularised fixed point.
+        Starting points of the iterative methods (the default anchor of the
+        regularised fixed point).
     **options
         Parameters of the method.
 
@@ -198,9 +177,7 @@ def find_preimage(
 
     References
     ----------
-    Schölkopf et al. (1999), Sec. IV; Bakır et al. (2004), eq. 1 (the problem).
-    Mika et al. (1999); Kwok and Tsang (2004); Honeine and Richard (2011);
-    Abrahamsen and Hansen (2011) (the methods).
+    Schölkopf et al. (1999), Sec. IV; Bakır et al. (2004), eq. 1.
 
     Examples
     --------
