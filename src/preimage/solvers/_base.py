@@ -109,7 +109,11 @@ class PreimageSolver(BaseEstimator):
         self.support_ = check_array_2d(support, "support")
         self.kernel_ = self._check_kernel(kernel)
         self.kpca_ = kpca
+        self._fit(coordinates, targets, center_targets)
         return self
+
+    def _fit(self, coordinates, targets, center_targets):
+        """Learn what the method learns (the methods that learn)."""
 
     def _check_params(self):
         """Refuse bad parameters, naming them (subclasses with parameters)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Self
 
 import numpy as np
 from scipy import linalg
@@ -13,7 +12,6 @@ from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, checked_gram, refuse_overflow
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
-from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._fit import check_coordinates
 from preimage.solvers._base import PreimageSolver
@@ -79,24 +77,8 @@ class ClosedFormPreimage(PreimageSolver):
     def _check_params(self):
         check_positive(self.alpha, "alpha", strict=False)
 
-    @fill_doc
-    def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
-        r"""Compute the map :math:`M` from the support points.
-
-        Parameters
-        ----------
-        support : array of shape (n, d)
-            The support points of the expansions to solve.
-        kernel : Kernel
-            Their kernel.
-        %(fit_params)s
-
-        Returns
-        -------
-        ClosedFormPreimage
-            The solver itself, fitted.
-        """
-        super().fit(support, kernel, **fit_params)
+    def _fit(self, coordinates, targets, center_targets):
+        """The map M."""
         lam, X = float(self.alpha), self.support_
         # (Xᵀ)⁺P = X exactly (points as columns, as in the paper).
         self.M_ = np.array(X.T, dtype=float)
@@ -128,7 +110,6 @@ class ClosedFormPreimage(PreimageSolver):
                 "'alpha' and 'support'",
                 "use a smaller 'alpha' or rescale 'support'",
             )
-        return self
 
     @fill_doc
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:

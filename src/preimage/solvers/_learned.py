@@ -27,7 +27,7 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import Kernel, make_kernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.kpca._fit import KernelPCAResult, fit_kernel_pca, training_coordinates
+from preimage.kpca._fit import fit_kernel_pca, training_coordinates
 from preimage.solvers._base import PreimageSolver
 from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
@@ -157,64 +157,43 @@ class LearnedPreimage(PreimageSolver):
         \Gamma(c) = \sum_i \beta_i\, l(c, c_i), \qquad
         \beta = (L + \alpha I)^{-1} X, \quad L_{ij} = l(c_i, c_j).
 
-    Pairs of coordinates of noisy inputs and clean targets
-    (:meth:`fit_coordinates`, or :meth:`fit` with `coordinates` and `targets`)
-    teach the map where noisy coordinates lie.
-
     Parameters
     ----------
     kernel : str, Kernel, callable or None, default=None
         The kernel :math:`l`; None takes the forward kernel (of the expansions).
     gamma : float or None, default=None
-        Width of :math:`l`. With ``kernel=None`` it replaces the forward
-        kernel's width (None keeps it); with a kernel name, None resolves from
-        the training coordinates (:func:`preimage.kernels.default_gamma`).
-    degree : int, default=3
-        Degree of a polynomial :math:`l` given by name.
-    coef0 : float, default=1.0
-        Constant of a polynomial or sigmoid :math:`l` given by name.
-    kernel_params : dict or None, default=None
-        Further parameters of an :math:`l` given by name or as a callable.
+        Width of :math:`l` (with ``kernel=None``, None keeps the forward
+        kernel's; with a name, None resolves from the coordinates).
+    degree, coef0, kernel_params : int, float and dict or None
+        Of an :math:`l` given by name (:func:`preimage.kernels.make_kernel`).
     alpha : float, default=1.0
         The ridge :math:`\alpha > 0`.
     n_components : int or None, default=None
-        Components of the kernel PCA of the support fitted by :meth:`fit`
-        when given neither `kpca` nor `coordinates` (None: all non-zero).
+        Components of the kernel PCA that :meth:`fit` fits without `kpca`.
     n_landmarks : int or None, default=None
-        None: exact kernel ridge regression (an (n, n) system). An int m < n:
-        the Nyström (subset-of-regressors) map over m pairs drawn uniformly,
-        fitted on all n pairs in :math:`O(nmq + nmd + m^3)` time and
-        :math:`O(m^2 + md)` memory (Notes), Dask arrays block by block.
+        None: exact kernel ridge regression (an (n, n) system); m < n: the
+        Nyström map over m random pairs, in :math:`O(m^2 + md)` memory (Notes).
     random_state : None, int or Generator
         Draws the landmarks.
 
     Attributes
     ----------
-    map_kernel_ : Kernel
-        The kernel :math:`l`.
-    dual_coef_ : ndarray of shape (n, d) or (m, d)
-        The coefficients :math:`\beta`.
-    coordinates_ : ndarray of shape (n, q) or (m, q)
-        The training (or landmark) coordinates :math:`c_i`.
+    map_kernel_, dual_coef_, coordinates_ : Kernel, ndarray, ndarray
+        :math:`l`, :math:`\beta` and the training (or landmark) :math:`c_i`.
     output_dtype_ : numpy.dtype
         The dtype of the map's output.
     target_mean_ : ndarray of shape (d,) or None
         The targets' mean, added back at prediction (``center_targets``).
     KA_ : ndarray of shape (n, q) or None
         The support's Gram matrix times the kernel PCA's coefficients.
-    support_, kernel_, kpca_
-        The support, forward kernel and kernel PCA of :meth:`fit`.
 
     Notes
     -----
-    With landmarks :math:`c_j` (:math:`j \le m`), :math:`\Gamma(c) = \sum_j
-    \beta_j l(c, c_j)` minimises :math:`\sum_i \|x_i - \Gamma(c_i)\|^2 +
-    \alpha\, \beta^\top L_{mm} \beta` over all n pairs:
-
-    .. math:: \beta = (L_{nm}^\top L_{nm} + \alpha L_{mm})^{-1} L_{nm}^\top X,
-
-    with sums over row blocks, solved as :math:`\beta = W \theta`,
-    :math:`W^\top L_{mm} W = I` (well conditioned for a singular :math:`L_{mm}`).
+    With landmarks :math:`c_j` (:math:`j \le m`) the map minimises
+    :math:`\sum_i \|x_i - \Gamma(c_i)\|^2 + \alpha\, \beta^\top L_{mm} \beta`:
+    :math:`\beta = (L_{nm}^\top L_{nm} + \alpha L_{mm})^{-1} L_{nm}^\top X`,
+    summed over row blocks and solved as :math:`\beta = W \theta`,
+    :math:`W^\top L_{mm} W = I`.
 
     References
     ----------
@@ -438,43 +417,11 @@ class LearnedPreimage(PreimageSolver):
             check_positive_int(self.n_landmarks, "n_landmarks", allow_none=True),
         )
 
-    def fit(
-        self,
-        support: ArrayLike,
-        kernel: Kernel,
-        *,
-        kpca: KernelPCAResult | None = None,
-        coordinates: MatrixLike | None = None,
-        targets: MatrixLike | None = None,
-        center_targets: bool = False,
-    ) -> Self:
-        """Fit the map on kernel PCA coordinates of training pairs.
-
-        Parameters
-        ----------
-        support : array of shape (n, d)
-            The support points of the expansions to solve (default targets).
-        kernel : Kernel
-            The forward kernel.
-        kpca : KernelPCAResult, optional
-            The kernel PCA over `support` whose coordinates the map takes
-            (None: fitted here, with `n_components`).
-        coordinates, targets : arrays of shape (n', q) and (n', d), optional
-            Training pairs (default: the support's coordinates and points; a
-            denoiser passes noisy inputs' coordinates and clean points).
-        center_targets : bool, default=False
-            Learn the deviations from the targets' mean, added back at
-            prediction (far from the training coordinates, the mean target).
-
-        Returns
-        -------
-        LearnedPreimage
-            The solver itself, fitted.
-        """
-        super().fit(support, kernel, kpca=kpca)
+    def _fit(self, coordinates, targets, center_targets):
+        """The map, from the support's coordinates by default."""
         X, self.KA_ = self.support_, None
         if coordinates is None:
-            if kpca is None:
+            if self.kpca_ is None:
                 # K and its centred copy: two n × n matrices.
                 K = checked_gram(
                     self.kernel_, X, "Gram matrix of 'support'", copies=2, names="'support'"
@@ -484,7 +431,7 @@ class LearnedPreimage(PreimageSolver):
                 self.KA_ = K @ self.kpca_.alphas
                 coordinates = self.KA_ - self.kpca_.mean_coords
             else:
-                coordinates = training_coordinates(kpca, self.kernel_, X)
+                coordinates = training_coordinates(self.kpca_, self.kernel_, X)
         targets = X if targets is None else targets
         mean = None
         if center_targets:
@@ -493,7 +440,6 @@ class LearnedPreimage(PreimageSolver):
             targets = targets - mean
         self.fit_coordinates(coordinates, targets, forward_kernel=self.kernel_)
         self.target_mean_ = mean
-        return self
 
     @fill_doc
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:

@@ -5,7 +5,6 @@ neighbours' frame or by global MDS aligned by Procrustes (Honeine and Richard):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Self
 import warnings
 
 import numpy as np
@@ -14,7 +13,7 @@ from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, check_positive_int, refuse_overflow
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
-from preimage.kernels import DotProductKernel, Kernel, RadialKernel
+from preimage.kernels import DotProductKernel, RadialKernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.solvers._base import PreimageSolver
 from preimage.solvers._docs import fill_doc
@@ -91,11 +90,10 @@ class MDSPreimage(PreimageSolver):
     r"""Kwok and Tsang's pre-image: input distances to the nearest training points, then MDS.
 
     The feature distances :math:`\tilde d_i^2 = \|\Psi - \phi(x_i)\|^2` give
-    input distances by inverting the kernel: :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)`
-    for a radial kernel (clipped where :math:`\tilde d^2 \ge 2 f(0)`),
-    :math:`d_i^2 = f^{-1}(\|\Psi\|^2) + f^{-1}(k(x_i, x_i)) - 2 f^{-1}(\langle
-    \Psi, \phi(x_i) \rangle)` for a dot-product one; the pre-image is the point
-    at those distances from the n nearest training points (Notes).
+    input distances by inverting the kernel (radial:
+    :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)`; dot-product: through
+    :math:`f^{-1}`); the pre-image lies at those distances from the n nearest
+    training points (Notes).
 
     Parameters
     ----------
@@ -116,21 +114,14 @@ class MDSPreimage(PreimageSolver):
 
     Notes
     -----
-    With the SVD :math:`[x_1 - \bar x, \dots, x_n - \bar x] = U \Lambda V^\top`
-    (rank r), :math:`x_i = \bar x + U z_i`, :math:`Z = \Lambda V^\top`,
-    :math:`d_{0,i}^2 = \|z_i\|^2`, the pre-image is :math:`x = \bar x + U z`.
-    *Frame*: :math:`\|z - z_i\|^2 = d_i^2` in least squares with
-    :math:`\|z\|^2` free gives
-
-    .. math:: z = -\tfrac{1}{2} \Lambda^{-1} V^\top (d^2 - d_0^2).
-
-    *Procrustes*: the squared distances of the n + 1 points are embedded by
-    classical MDS in r dimensions (:math:`B = -\tfrac{1}{2} J D J`, its r
-    leading eigenpairs), and the rigid motion
-    :math:`(Q, t) = \arg\min \sum_i \|Q y_i + t - z_i\|^2` (SVD of
-    :math:`\sum_i (y_i - \bar y) z_i^\top`) places :math:`z = Q y_0 + t`.
-    Both give a point of the neighbours' span exactly; otherwise they differ
-    (the frame solution projects a point off the span on it).
+    With :math:`[x_1 - \bar x, \dots, x_n - \bar x] = U \Lambda V^\top`,
+    :math:`Z = \Lambda V^\top` and :math:`d_{0,i}^2 = \|z_i\|^2`, the pre-image
+    is :math:`\bar x + U z`: in the frame,
+    :math:`z = -\tfrac{1}{2} \Lambda^{-1} V^\top (d^2 - d_0^2)` (least squares
+    with :math:`\|z\|^2` free); by Procrustes, :math:`z = Q y_0 + t` for the
+    classical MDS embedding :math:`y` of the n + 1 points and the rigid motion
+    :math:`\arg\min \sum_i \|Q y_i + t - z_i\|^2`. Both give a point of the
+    neighbours' span exactly.
 
     References
     ----------
@@ -180,26 +171,8 @@ class MDSPreimage(PreimageSolver):
             )
         return kernel
 
-    @fill_doc
-    def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
-        """Remember the training points and their kernel diagonal.
-
-        Parameters
-        ----------
-        support : array of shape (n, d)
-            The training points, the neighbours to choose from.
-        kernel : Kernel
-            Their kernel, radial or dot-product.
-        %(fit_params)s
-
-        Returns
-        -------
-        MDSPreimage
-            The solver itself, fitted.
-        """
-        super().fit(support, kernel, **fit_params)
+    def _fit(self, coordinates, targets, center_targets):
         self.diag_ = self.kernel_.diag(self.support_, check_input=False, names="'support'")
-        return self
 
     def input_distance2(
         self,
