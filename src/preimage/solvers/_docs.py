@@ -21,10 +21,6 @@ x0 : array of shape (m, d) or (d,), optional
 @result
 PreimageResult
     The pre-images :math:`x_j` with their residuals :math:`\|\Psi_j - \phi(x_j)\|^2`.
-@fit_params
-**fit_params
-    The other arguments of :meth:`PreimageSolver.fit
-    <preimage.solvers.PreimageSolver.fit>`.
 @fitted
 support_ : ndarray of shape (n, d)
     The support points given to :meth:`fit`.

@@ -35,7 +35,7 @@ from preimage.solvers._result import PreimageResult
 __all__ = ["LearnedPreimage"]
 
 #: What to do when the exact map's n × n system is over the memory budget.
-_LANDMARK_HINT = (
+_HINT = (
     "use LearnedPreimage(n_landmarks=m), the Nyström (subset-of-regressors) "
     "map, which needs O(m² + m d) memory"
 )
@@ -259,8 +259,7 @@ class LearnedPreimage(PreimageSolver):
                 )
             C, T = coordinates, targets
         else:
-            C = check_array_2d(coordinates, "coordinates")
-            T = check_array_2d(targets, "targets")
+            C, T = check_array_2d(coordinates, "coordinates"), check_array_2d(targets, "targets")
         if T.shape[0] != C.shape[0]:
             raise ValueError(
                 f"'targets' must have one row per row of 'coordinates' "
@@ -294,33 +293,19 @@ class LearnedPreimage(PreimageSolver):
                     f"'n_landmarks' must be <= the number of pairs ({C.shape[0]}), got {m}"
                 )
             return self._fit_landmarks(C, T, m, alpha)
-        n = C.shape[0]
-        gram = [
-            checked_gram(
-                self.map_kernel_,
-                C,
-                "Gram matrix of 'coordinates'",
-                hint=_LANDMARK_HINT,
-                names="'coordinates'",
-            )
-        ]
+        n, kernel, names = C.shape[0], self.map_kernel_, "'coordinates'"
+        gram = [checked_gram(kernel, C, f"Gram matrix of {names}", hint=_HINT, names=names)]
 
         def system():
             # L once, built again only after a failed Cholesky overwrote it.
-            L = (
-                gram.pop()
-                if gram
-                else self.map_kernel_.block(C, check_input=False, names="'coordinates'")
-            )
+            L = gram.pop() if gram else kernel.block(C, check_input=False, names=names)
             if not alpha < float(np.finfo(L.dtype).max) / 2:  # beyond float32's range
                 L = L.astype(np.float64)
             L.flat[:: n + 1] += alpha
             return L
 
-        self.dual_coef_ = _refuse_overflow(
-            _solve_psd(system, T, f"the learned map's system L + αI (alpha={alpha:.3g})"),
-            "the learned map",
-        )
+        beta = _solve_psd(system, T, f"the learned map's system L + αI (alpha={alpha:.3g})")
+        self.dual_coef_ = _refuse_overflow(beta, "the learned map")
         self.coordinates_, self.output_dtype_, self.target_mean_ = C, self.dual_coef_.dtype, None
         return self
 
@@ -333,12 +318,10 @@ class LearnedPreimage(PreimageSolver):
         C_m = check_array_2d(
             C_m.compute() if is_dask_array(C_m) else C_m, "coordinates", dtype=np.float64
         )
-        kernel = self.map_kernel_
+        kernel, q = self.map_kernel_, C_m.shape[1]
 
         def moments(C_block, T_block):
-            C_block = check_array_2d(
-                C_block, "coordinates", n_features=C_m.shape[1], dtype=np.float64
-            )
+            C_block = check_array_2d(C_block, "coordinates", n_features=q, dtype=np.float64)
             T_block = check_array_2d(T_block, "targets", dtype=np.float64)
             with np.errstate(over="ignore", invalid="ignore"):  # refused below
                 L = kernel.block(C_block, C_m, check_input=False, overflow="ignore")
@@ -373,9 +356,8 @@ class LearnedPreimage(PreimageSolver):
             return A_copy
 
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
-            theta = _solve_psd(
-                system, WtT, f"the landmark map's normal equations (alpha={alpha:.3g})"
-            )
+            what = f"the landmark map's normal equations (alpha={alpha:.3g})"
+            theta = _solve_psd(system, WtT, what)
             beta = _times_basis(W, theta)
         self.dual_coef_ = _refuse_overflow(beta, "the landmark map")
         self.coordinates_, self.output_dtype_ = C_m, np.result_type(C.dtype, T.dtype)
