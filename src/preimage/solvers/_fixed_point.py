@@ -38,7 +38,7 @@ def _objective(kernel, coef, Z, K, lam, anchor):
     return objective, inner, diag
 
 
-def _step(kernel, coef, support, Z, lam, anchor, coef_l1=None):
+def _step(kernel, coef, support, Z, lam, anchor, coef_l1):
     """One fixed-point step at Z: the objective at Z (without ‖Ψ‖²; inf where
     it overflows), the new points (non-finite where the step fails: the caller
     treats that as a vanishing denominator), the denominators and their scales.
@@ -54,16 +54,13 @@ def _step(kernel, coef, support, Z, lam, anchor, coef_l1=None):
         if isinstance(kernel, GaussianKernel) and Z.dtype == support.dtype == np.float64:
             K = kernel.block(Z, support, check_input=False, overflow="ignore")
             objective, _, _ = _objective(kernel, coef, Z, K, lam, anchor)
-            two_gamma = 2 * kernel.gamma
-            den = np.empty(K.shape[0])
+            two_gamma, den = 2 * kernel.gamma, np.empty(K.shape[0])
             for first in range(0, K.shape[0], _ROWS_IN_CACHE):
                 rows = slice(first, first + _ROWS_IN_CACHE)
                 C_rows = np.multiply(K[rows], two_gamma, out=K[rows])
                 C_rows *= coef[rows]
                 den[rows] = C_rows.sum(axis=1)
             C = K
-            if coef_l1 is None:
-                coef_l1 = np.abs(coef).sum(axis=1)
             # The bound, widened by rounding's few ulps.
             scale = two_gamma * coef_l1 * (1 + 1e-6)
             small = ~(den + lam > _VANISHING * (scale + lam))
@@ -74,17 +71,13 @@ def _step(kernel, coef, support, Z, lam, anchor, coef_l1=None):
             objective, _, _ = _objective(kernel, coef, Z, K, lam, anchor)
             if isinstance(kernel, RadialKernel):
                 C = -2 * coef * D
-                den = C.sum(axis=1)
-                scale = np.abs(C).sum(axis=1)
+                den, scale = C.sum(axis=1), np.abs(C).sum(axis=1)
             else:
-                C = coef * D
-                den = kernel.profile_derivative(np.einsum("ij,ij->i", Z, Z))
+                C, den = coef * D, kernel.profile_derivative(np.einsum("ij,ij->i", Z, Z))
                 scale = np.abs(den)
         num = C @ support
         if lam:
-            num = num + lam * anchor
-            den = den + lam
-            scale = scale + lam
+            num, den, scale = num + lam * anchor, den + lam, scale + lam
         Z_new = num / den[:, None]
     objective = np.where(np.isfinite(objective), objective, np.inf)
     return objective, Z_new, den, scale
@@ -197,13 +190,14 @@ def fixed_point(
     converged, failed = (np.zeros(m, dtype=bool) for _ in range(2))
     active, coef_l1 = np.arange(m), np.abs(coef).sum(axis=1)
 
+    def iterate(Z_rows, rows):
+        return _step(kernel, coef[rows], support, Z_rows, lam, anchor[rows], coef_l1[rows])
+
     while active.size:
         # While every row iterates, whole arrays stand in for their rows.
         rows = slice(None) if active.size == m else active
         Z_rows = Z[rows]
-        obj, Z_new, den, scale = _step(
-            kernel, coef[rows], support, Z_rows, lam, anchor[rows], coef_l1[rows]
-        )
+        obj, Z_new, den, scale = iterate(Z_rows, rows)
         better = obj < best_obj[rows]
         if active.size == m and better.all():
             best_obj = obj.astype(best_obj.dtype, copy=False)  # a new array each step
@@ -252,7 +246,7 @@ def fixed_point(
     if failed.any():
         # The nearest support point, wherever it beats the best point reached.
         rows = np.flatnonzero(failed)
-        near_obj, _, _, _ = _step(kernel, coef[rows], support, nearest()[rows], lam, anchor[rows])
+        near_obj = iterate(nearest()[rows], rows)[0]
         use = near_obj < best_obj[rows]
         best_Z[rows[use]], at_final[rows[use]] = nearest()[rows[use]], False
         warn(
