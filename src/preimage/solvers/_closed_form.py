@@ -20,6 +20,8 @@ from preimage.solvers._result import PreimageResult
 
 __all__ = ["ClosedFormPreimage"]
 
+_MAP = "the entries of the closed form's map M = X − λ(Xᵀ)⁺K⁺"
+
 
 @fill_doc
 @dataclass(eq=False, repr=False)
@@ -81,8 +83,7 @@ class ClosedFormPreimage(PreimageSolver):
         """The map M."""
         lam, X = float(self.alpha), self.support_
         # (Xᵀ)⁺P = X exactly (points as columns, as in the paper).
-        self.M_ = np.array(X.T, dtype=float)
-        self._coordinate_maps = None
+        self.M_, self._coordinate_maps = np.array(X.T, dtype=float), None
         if lam:
             # K and its eigenvectors: two n × n matrices.
             K = checked_gram(
@@ -104,12 +105,8 @@ class ClosedFormPreimage(PreimageSolver):
             with np.errstate(over="ignore", invalid="ignore"):  # refused just below
                 XV = linalg.pinv(X.astype(np.float64)) @ V[:, keep]
                 self.M_ -= lam * (XV / w[keep]) @ V[:, keep].T
-            refuse_overflow(
-                self.M_,
-                "the entries of the closed form's map M = X − λ(Xᵀ)⁺K⁺",
-                "'alpha' and 'support'",
-                "use a smaller 'alpha' or rescale 'support'",
-            )
+            hint = "use a smaller 'alpha' or rescale 'support'"
+            refuse_overflow(self.M_, _MAP, "'alpha' and 'support'", hint)
 
     @fill_doc
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:

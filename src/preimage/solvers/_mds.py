@@ -277,16 +277,14 @@ class MDSPreimage(PreimageSolver):
             the indices of each expansion's neighbours.
         """
         self._check_support(expansion)
-        X = self.support_
-        n = min(self.n_neighbors, X.shape[0])
+        X, n = self.support_, min(self.n_neighbors, self.support_.shape[0])
         feature_d2 = support_distance2(expansion)
         neighbors = np.argsort(feature_d2, axis=1)[:, :n]
         near_d2 = np.take_along_axis(feature_d2, neighbors, axis=1)
         # Input distances of the neighbours only: the others play no part.
         d2_near, undefined = self._input_distance2(expansion, near_d2, self.diag_[neighbors])
         if undefined.any():
-            rows = undefined.any(axis=1)
-            alone = undefined.all(axis=1)
+            rows, alone = undefined.any(axis=1), undefined.all(axis=1)
             warn(
                 f"MDS: {int(undefined.sum())} of the {undefined.size} distances to the "
                 f"{n} nearest points ({int(rows.sum())} of {expansion.n_expansions} "
@@ -320,7 +318,6 @@ class MDSPreimage(PreimageSolver):
                         continue
                     U, s, Vt, mean, d0 = self._frame(X[idx[keep]])
                     x[j] = U @ self._place(d2_near[j : j + 1, keep], s, Vt, d0)[0] + mean
-        message = f"MDS on the {n} nearest training points" + (
-            ", aligned by Procrustes" if self.alignment == "procrustes" else ""
-        )
+        aligned = ", aligned by Procrustes" if self.alignment == "procrustes" else ""
+        message = f"MDS on the {n} nearest training points{aligned}"
         return PreimageResult.direct(expansion, x, self.name, message, {"neighbors": neighbors})

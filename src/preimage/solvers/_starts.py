@@ -53,8 +53,7 @@ def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
     >>> np.round(support_distance2(psi), 4)
     array([[0.64, 0.04, 4.84]])
     """
-    support, kernel = expansion.support, expansion.kernel
-    norm2 = expansion.norm2()
+    support, kernel, norm2 = expansion.support, expansion.kernel, expansion.norm2()
     cross = np.empty((expansion.n_expansions, expansion.n_support))
     blocks = kernel.blocks(support, check_input=False, overflow="ignore")
     with np.errstate(over="ignore", invalid="ignore"):  # refused just below
@@ -86,8 +85,7 @@ def replace_non_finite(
         rows = np.flatnonzero(bad)
         sub = expansion[rows]
         near = nearest_support_points(sub)[:, 0]
-        x[rows] = expansion.support[near]
-        d2 = np.array(d2, dtype=float)
+        x[rows], d2 = expansion.support[near], np.array(d2, dtype=float)
         d2[rows] = support_distance2(sub)[np.arange(rows.size), near]
         warn(
             f"{rows.size} of {len(x)} pre-images were not finite or lay where the "
