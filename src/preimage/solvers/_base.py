@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, Self, overload
+from typing import Literal, Self, overload
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -14,9 +14,7 @@ from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._fit import KernelPCAResult, coordinates_expansion
 from preimage.solvers._docs import fill_doc
-
-if TYPE_CHECKING:
-    from preimage.solvers._result import PreimageResult
+from preimage.solvers._result import PreimageResult
 
 __all__ = ["FunctionSolver", "PreimageSolver"]
 
@@ -125,9 +123,7 @@ class PreimageSolver(BaseEstimator):
         return kernel
 
     @fill_doc
-    def solve(
-        self, expansion: FeatureExpansion, x0: ArrayLike | None = None
-    ) -> PreimageResult:  # pragma: no cover - abstract
+    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Find the pre-images of `expansion`, starting from `x0` where that matters.
 
         Parameters
@@ -140,6 +136,12 @@ class PreimageSolver(BaseEstimator):
         -------
         %(result)s
         """
+        self._check_support(expansion)
+        x, message, *info = self._preimages(expansion)
+        return PreimageResult.direct(expansion, x, self.name, message, *info)
+
+    def _preimages(self, expansion):
+        """``x, message[, info]`` for expansions over the fitted support."""
         raise NotImplementedError
 
     @overload

@@ -8,15 +8,12 @@ import numpy as np
 from scipy import linalg
 
 from preimage._utils.eigen import full_eigh
-from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, checked_gram, refuse_overflow
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
-from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._fit import check_coordinates
 from preimage.solvers._base import PreimageSolver
 from preimage.solvers._docs import fill_doc
-from preimage.solvers._result import PreimageResult
 
 __all__ = ["ClosedFormPreimage"]
 
@@ -108,23 +105,10 @@ class ClosedFormPreimage(PreimageSolver):
             hint = "use a smaller 'alpha' or rescale 'support'"
             refuse_overflow(self.M_, _MAP, "'alpha' and 'support'", hint)
 
-    @fill_doc
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        r"""Compute the pre-images :math:`X^* = M \Gamma` of all expansions at once.
-
-        Parameters
-        ----------
-        %(expansion)s
-        %(x0_unused)s
-
-        Returns
-        -------
-        %(result)s
-        """
-        self._check_support(expansion)
+    def _preimages(self, expansion):
         with np.errstate(over="ignore", invalid="ignore"):  # handled by direct()
             x = expansion.coef @ self.M_.T
-        return PreimageResult.direct(expansion, x, self.name, "closed form")
+        return x, "closed form"
 
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
         """Pre-images straight from coordinates (:math:`MA`), or with

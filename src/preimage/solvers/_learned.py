@@ -26,10 +26,8 @@ from preimage._utils.validation import (
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import Kernel, make_kernel
-from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._fit import fit_kernel_pca, training_coordinates
 from preimage.solvers._base import PreimageSolver
-from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 
 __all__ = ["LearnedPreimage"]
@@ -423,31 +421,14 @@ class LearnedPreimage(PreimageSolver):
         self.fit_coordinates(coordinates, targets, forward_kernel=self.kernel_)
         self.target_mean_ = mean
 
-    @fill_doc
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        r"""Find the pre-images of expansions over the fitted support by the map.
-
-        The map is applied to their kernel PCA coordinates
-        :math:`\langle V_k, \Psi - \mu \rangle = \gamma^\top K \alpha_k
-        - \langle V_k, \mu \rangle`.
-
-        Parameters
-        ----------
-        %(expansion)s
-        %(x0_unused)s
-
-        Returns
-        -------
-        %(result)s
-        """
-        self._check_support(expansion)
+    def _preimages(self, expansion):
+        """The map at the expansions' coordinates ``γᵀKA − c``."""
         if getattr(self, "KA_", None) is None:
             K = checked_gram(
                 self.kernel_, self.support_, "Gram matrix of 'support'", names="'support'"
             )
             self.KA_ = K @ self.kpca_.alphas
-        x = self.predict(expansion.coef @ self.KA_ - self.kpca_.mean_coords)
-        return PreimageResult.direct(expansion, x, self.name, "learned map")
+        return self.predict(expansion.coef @ self.KA_ - self.kpca_.mean_coords), "learned map"
 
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
         """The map applied to kernel PCA coordinates Y, with `return_result` with

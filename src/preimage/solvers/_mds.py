@@ -17,7 +17,6 @@ from preimage.kernels import DotProductKernel, RadialKernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.solvers._base import PreimageSolver
 from preimage.solvers._docs import fill_doc
-from preimage.solvers._result import PreimageResult
 from preimage.solvers._starts import support_distance2
 
 __all__ = ["MDSPreimage"]
@@ -93,7 +92,7 @@ class MDSPreimage(PreimageSolver):
     input distances by inverting the kernel (radial:
     :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)`; dot-product: through
     :math:`f^{-1}`); the pre-image lies at those distances from the n nearest
-    training points (Notes).
+    training points (Notes), listed in the result's ``info["neighbors"]``.
 
     Parameters
     ----------
@@ -257,26 +256,9 @@ class MDSPreimage(PreimageSolver):
             z[finite] = procrustes_coordinates((s[:, None] * Vt).T, d2[finite])
         return z
 
-    @fill_doc
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        r"""Find the pre-images of all expansions by MDS on their nearest support points.
-
-        Neighbours whose feature distance no input distance explains
-        (:math:`\tilde d^2 \ge 2 k(x, x)`) are left out, with a warning (the
-        nearest point is returned when none remains).
-
-        Parameters
-        ----------
-        %(expansion)s
-        %(x0_unused)s
-
-        Returns
-        -------
-        PreimageResult
-            The pre-images with their residuals; ``info["neighbors"]`` holds
-            the indices of each expansion's neighbours.
-        """
-        self._check_support(expansion)
+    def _preimages(self, expansion):
+        """MDS on each expansion's nearest support points, leaving out (with a
+        warning) those whose feature distance no input distance explains."""
         X, n = self.support_, min(self.n_neighbors, self.support_.shape[0])
         feature_d2 = support_distance2(expansion)
         neighbors = np.argsort(feature_d2, axis=1)[:, :n]
@@ -320,4 +302,4 @@ class MDSPreimage(PreimageSolver):
                     x[j] = U @ self._place(d2_near[j : j + 1, keep], s, Vt, d0)[0] + mean
         aligned = ", aligned by Procrustes" if self.alignment == "procrustes" else ""
         message = f"MDS on the {n} nearest training points{aligned}"
-        return PreimageResult.direct(expansion, x, self.name, message, {"neighbors": neighbors})
+        return x, message, {"neighbors": neighbors}
