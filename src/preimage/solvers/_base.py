@@ -18,6 +18,11 @@ from preimage.solvers._result import PreimageResult
 
 __all__ = ["FunctionSolver", "PreimageSolver"]
 
+# Short names that keep solve_coordinates' overloads on one line each.
+_X0 = ArrayLike | None
+_No = Literal[False]
+_Yes = Literal[True]
+
 
 @fill_doc
 class PreimageSolver(BaseEstimator):
@@ -146,30 +151,15 @@ class PreimageSolver(BaseEstimator):
 
     @overload
     def solve_coordinates(
-        self,
-        Y: ArrayLike,
-        *,
-        add_mean: bool = ...,
-        x0: ArrayLike | None = ...,
-        return_result: Literal[False] = ...,
+        self, Y: ArrayLike, *, add_mean: bool = ..., x0: _X0 = ..., return_result: _No = ...
     ) -> np.ndarray: ...
     @overload
     def solve_coordinates(
-        self,
-        Y: ArrayLike,
-        *,
-        add_mean: bool = ...,
-        x0: ArrayLike | None = ...,
-        return_result: Literal[True],
+        self, Y: ArrayLike, *, add_mean: bool = ..., x0: _X0 = ..., return_result: _Yes
     ) -> PreimageResult: ...
 
     def solve_coordinates(
-        self,
-        Y: ArrayLike,
-        *,
-        add_mean: bool = False,
-        x0: ArrayLike | None = None,
-        return_result: bool = False,
+        self, Y: ArrayLike, *, add_mean: bool = False, x0: _X0 = None, return_result: bool = False
     ) -> np.ndarray | PreimageResult:
         """Find the pre-images of the feature-space points with kernel PCA coordinates `Y`.
 
