@@ -121,6 +121,4 @@ class ClosedFormPreimage(PreimageSolver):
             self._coordinate_maps = (self.M_ @ kpca.alphas, self.M_ @ kpca.mean_coef)
         MA, M_mean = self._coordinate_maps
         Y = np.asarray(Y, dtype=float) * (kpca.eigenvalues > 0)
-        if add_mean:
-            return Y @ MA.T + M_mean
-        return (Y + kpca.mean_coords) @ MA.T
+        return Y @ MA.T + M_mean if add_mean else (Y + kpca.mean_coords) @ MA.T

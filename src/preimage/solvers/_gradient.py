@@ -109,8 +109,7 @@ def gradient_descent(
     near = nearest_support_points(expansion, n_near) if n_near > 0 else np.zeros((m, 0), int)
     x, dist = np.empty((m, d)), np.full(m, np.inf)
     n_iter, converged = np.zeros(m, dtype=int), np.zeros(m, dtype=bool)
-    starts0 = None if x0 is None else check_starts(x0, expansion)
-    norm2 = expansion.norm2()
+    starts0, norm2 = None if x0 is None else check_starts(x0, expansion), expansion.norm2()
     quiet = {"check_input": False, "overflow": "ignore"}
     box, options = None if bounds is None else [bounds] * d, {"maxiter": max_iter, "ftol": tol}
     lbfgs = functools.partial(minimize, jac=True, method="L-BFGS-B", bounds=box, options=options)
@@ -131,12 +130,10 @@ def gradient_descent(
 
             for k, z0 in enumerate(starts):
                 z0 = np.asarray(z0, dtype=float)
-                if k == 0:  # the answer is at worst the first start
-                    x[j] = z0
-                    with np.errstate(all="ignore"):
-                        value = fun(z0)[0]
-                    dist[j] = value if np.isfinite(value) else np.inf
                 with np.errstate(all="ignore"):
+                    if k == 0:  # the answer is at worst the first start
+                        value = fun(z0)[0]
+                        x[j], dist[j] = z0, value if np.isfinite(value) else np.inf
                     res = lbfgs(fun, z0)
                 n_iter[j] += res.nit
                 if np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun <= dist[j]:

@@ -383,9 +383,8 @@ class LearnedPreimage(PreimageSolver):
         C = check_array_2d(coordinates, "coordinates", n_features=self.coordinates_.shape[1])
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             L = self.map_kernel_.block(C, self.coordinates_, check_input=False, overflow="ignore")
-            out = _product_skipping_zero_columns(L, self.dual_coef_).astype(
-                self.output_dtype_, copy=False
-            )
+            out = _product_skipping_zero_columns(L, self.dual_coef_)
+            out = out.astype(self.output_dtype_, copy=False)
         out = _refuse_overflow(out, "the learned map's output")
         return out if self.target_mean_ is None else out + self.target_mean_
 
@@ -412,8 +411,7 @@ class LearnedPreimage(PreimageSolver):
                 coordinates = self.KA_ - self.kpca_.mean_coords
             else:
                 coordinates = training_coordinates(self.kpca_, self.kernel_, X)
-        targets = X if targets is None else targets
-        mean = None
+        targets, mean = X if targets is None else targets, None
         if center_targets:
             targets = check_array_2d(targets, "targets")
             mean = targets.mean(axis=0)
@@ -436,6 +434,5 @@ class LearnedPreimage(PreimageSolver):
         x = self.predict(Y)
         if not return_result:
             return x
-        return PreimageResult.direct(
-            self.expansion_of(Y, add_mean=add_mean), x, self.name, "learned map"
-        )
+        expansion = self.expansion_of(Y, add_mean=add_mean)
+        return PreimageResult.direct(expansion, x, self.name, "learned map")

@@ -40,8 +40,7 @@ def procrustes_coordinates(Zt: np.ndarray, d2: np.ndarray) -> np.ndarray:
     the (r + 2) × (r + 2) matrix ``EᵀBE`` for an orthonormal basis E of that
     span (Rayleigh–Ritz, exact here), O(n r²) per point instead of O(n³).
     """
-    n, r = Zt.shape
-    m = d2.shape[0]
+    (n, r), m = Zt.shape, d2.shape[0]
     if r == 0:
         return np.zeros((m, 0))
     n1, k = n + 1, min(r + 2, n + 1)
