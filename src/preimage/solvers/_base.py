@@ -190,11 +190,9 @@ class PreimageSolver(BaseEstimator):
     def expansion_of(self, Y: ArrayLike, *, add_mean: bool = False) -> FeatureExpansion:
         r"""Return the expansions that kernel PCA coordinates stand for.
 
-        With the principal axes :math:`V_k` of the fitted kernel PCA and the
-        feature-space mean :math:`\mu`, :math:`y` stands for
-        :math:`\sum_k (y_k + c_k) V_k`, :math:`c_k = \langle V_k, \mu \rangle`
-        (the principal part), or :math:`\sum_k y_k V_k + \mu` (with the mean):
-        expansions over the fitted support.
+        With the fitted kernel PCA's axes :math:`V_k` and mean :math:`\mu`,
+        :math:`y` stands for :math:`\sum_k (y_k + \langle V_k, \mu \rangle) V_k`
+        (the principal part) or :math:`\sum_k y_k V_k + \mu` (with the mean).
 
         Parameters
         ----------

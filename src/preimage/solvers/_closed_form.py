@@ -47,9 +47,6 @@ class ClosedFormPreimage(PreimageSolver):
     ----------
     M_ : ndarray of shape (d, n)
         The map :math:`M`.
-    %(fitted)s
-    kpca_ : KernelPCAResult or None
-        The kernel PCA given to :meth:`fit`, if any.
 
     References
     ----------

@@ -13,8 +13,7 @@ expansion : FeatureExpansion
     The m expansions :math:`\Psi_j`.
 @x0
 x0 : array of shape (m, d) or (d,), optional
-    Starting points (denoising starts at the noisy input); default the support
-    point nearest each :math:`\Psi_j` in feature space.
+    Starting points; default the support point nearest each :math:`\Psi_j`.
 @x0_unused
 x0 : array of shape (m, d) or (d,), optional
     Not used (the common signature of the methods).
@@ -40,18 +39,16 @@ alpha : float, default=0
 anchor : array of shape (m, d), optional
     The point :math:`a` of the penalty; defaults to the starting points.
 max_restarts : int, default=5
-    Restarts allowed per expansion when the denominator vanishes (e.g.
-    coefficients summing to zero): first from the support point nearest in
-    feature space, then from random support points.
+    Restarts per expansion when the denominator vanishes: from the nearest,
+    then from random support points.
 @fixed_point_refs
 Mika et al. (1999), Sec. 3, eq. 10 (the Gaussian fixed point).
 Kwok and Tsang (2004) (the polynomial fixed point).
 Abrahamsen and Hansen (2011) (the input-space penalty).
 @gradient
 n_starts : int, default=1
-    Starts per expansion: the given start (or the nearest support point), then
-    the next nearest support points, then random support points. The best end
-    point is kept.
+    Starts per expansion: the given start (or the nearest support point), the
+    next nearest, then random support points; the best end point is kept.
 max_iter : int, default=200
     L-BFGS-B iterations per start.
 tol : float, default=1e-9

@@ -47,8 +47,8 @@ def exact_preimage(
     Parameters
     ----------
     expansion : FeatureExpansion
-        The m expansions, under a dot-product kernel with an invertible
-        profile (linear, odd-degree polynomial, sigmoid).
+        The m expansions, under an invertible dot-product kernel (linear,
+        odd-degree polynomial, sigmoid).
     %(x0_unused)s
     %(rtol)s
 

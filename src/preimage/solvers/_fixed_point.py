@@ -147,8 +147,7 @@ def fixed_point(
     ConvergenceWarning
         When iterations end unconverged (the best point seen is returned).
     NumericalWarning
-        When expansions were restarted, ran out of restarts, or overflow at
-        the best point (the nearest support point is returned).
+        When expansions were restarted or ran out of restarts.
 
     References
     ----------

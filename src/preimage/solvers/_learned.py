@@ -150,9 +150,7 @@ class LearnedPreimage(PreimageSolver):
     :math:`c_i` of training points to the points :math:`x_i` (the rows of
     :math:`X`) by kernel ridge regression with a kernel :math:`l` of its own:
 
-    .. math::
-
-        \Gamma(c) = \sum_i \beta_i\, l(c, c_i), \qquad
+    .. math:: \Gamma(c) = \sum_i \beta_i\, l(c, c_i), \qquad
         \beta = (L + \alpha I)^{-1} X, \quad L_{ij} = l(c_i, c_j).
 
     Parameters
@@ -178,10 +176,8 @@ class LearnedPreimage(PreimageSolver):
     ----------
     map_kernel_, dual_coef_, coordinates_ : Kernel, ndarray, ndarray
         :math:`l`, :math:`\beta` and the training (or landmark) :math:`c_i`.
-    output_dtype_ : numpy.dtype
-        The dtype of the map's output.
-    target_mean_ : ndarray of shape (d,) or None
-        The targets' mean, added back at prediction (``center_targets``).
+    output_dtype_, target_mean_ : numpy.dtype, ndarray or None
+        The output's dtype; the targets' mean, added back (``center_targets``).
     KA_ : ndarray of shape (n, q) or None
         The support's Gram matrix times the kernel PCA's coefficients.
 
@@ -203,13 +199,10 @@ class LearnedPreimage(PreimageSolver):
 
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
-    >>> X = np.array([[0.0], [1.0], [2.0]])
-    >>> kernel = GaussianKernel(gamma=1.0)
+    >>> X, kernel = np.array([[0.0, 1.0, 2.0]]).T, GaussianKernel(gamma=1.0)
     >>> solver = LearnedPreimage(alpha=1e-8).fit(X, kernel)
-    >>> np.round(solver.solve(FeatureExpansion.of_points(X, kernel)).x, 4)
-    array([[0.],
-           [1.],
-           [2.]])
+    >>> np.round(solver.solve(FeatureExpansion.of_points(X, kernel)).x, 4).ravel()
+    array([0., 1., 2.])
     """
 
     name = "learned"

@@ -188,8 +188,8 @@ class MDSPreimage(PreimageSolver):
         expansion : FeatureExpansion
             The m expansions, over the fitted support.
         feature_d2 : array of shape (m, p), optional
-            Squared feature distances :math:`\tilde d^2` from the expansions
-            to p points; by default to every support point.
+            Squared feature distances :math:`\tilde d^2` to p points (default:
+            the support points).
         diag : array of shape (m, p) or (1, p), optional
             The :math:`k(x, x)` of those points, given with `feature_d2`.
 

@@ -36,7 +36,6 @@ class CallablePreimage(PreimageSolver):
 
     Examples
     --------
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion, PreimageResult
     >>> from preimage.kernels import LinearKernel
@@ -105,7 +104,7 @@ def make_solver(
     Returns
     -------
     PreimageSolver
-        A new solver, or `method` itself when it is a solver.
+        A new solver, or `method` itself.
 
     Examples
     --------
@@ -166,8 +165,7 @@ def find_preimage(
         ``f(expansion, x0=None, **options)`` returning a
         :class:`~preimage.PreimageResult`.
     x0 : array of shape (m, d) or (d,), optional
-        Starting points of the iterative methods (the default anchor of the
-        regularised fixed point).
+        Starting points of the iterative methods.
     **options
         Parameters of the method.
 

@@ -18,8 +18,6 @@ __all__ = ["PreimageResult"]
 class PreimageResult:
     r"""Pre-images of m expansions, with what it took to find them.
 
-    Every pre-image method returns one.
-
     Parameters
     ----------
     x : ndarray of shape (m, d)
@@ -30,10 +28,8 @@ class PreimageResult:
         Iterations spent on each (0 for closed-form methods).
     converged : ndarray of shape (m,)
         Whether each met its stopping criterion (True for closed-form methods).
-    message : str
-        What happened, in words.
-    method : str
-        The method's name.
+    message, method : str
+        What happened, in words; the method's name.
     info : dict, optional
         Method-specific extras (the fixed point's restarts, MDS neighbours).
 
@@ -44,8 +40,7 @@ class PreimageResult:
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
     >>> psi = FeatureExpansion([0.5, 0.5], np.array([[0.0], [2.0]]), LinearKernel())
-    >>> x = np.array([[1.0]])
-    >>> result = PreimageResult.direct(psi, x, "midpoint", "the mean of the support")
+    >>> result = PreimageResult.direct(psi, np.array([[1.0]]), "midpoint", "the mean")
     >>> result.distance2, result.n_iter, result.success
     (array([0.]), array([0]), True)
     """

@@ -21,9 +21,7 @@ _DISTANCES = (
 def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
     r"""Return the squared distances from the expansions to the support points' images.
 
-    .. math::
-
-        \|\Psi_j - \phi(x_i)\|^2 = \|\Psi_j\|^2 - 2 (\Gamma K)_{ji} + k(x_i, x_i),
+    .. math:: \|\Psi_j - \phi(x_i)\|^2 = \|\Psi_j\|^2 - 2 (\Gamma K)_{ji} + k(x_i, x_i),
 
     with :math:`\Gamma` the coefficients (one row per expansion) and
     :math:`K` the Gram matrix of the support, formed over row blocks.
@@ -44,8 +42,6 @@ def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
 
     Examples
     --------
-    Under the linear kernel the expansion below is the point 0.8:
-
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
     >>> X = np.array([[0.0], [1.0], [3.0]])
