@@ -180,19 +180,16 @@ def test_random_restarts_follow_random_state(data, method):
     pre-images than the original, both drawing from fresh entropy)."""
     from unittest import mock
 
-    from preimage.solvers import _fixed_point, _gradient
+    from preimage.solvers import PREIMAGE_METHODS
 
-    module, name = (
-        (_fixed_point, "fixed_point")
-        if method == "fixed_point"
-        else (_gradient, "gradient_descent")
-    )
+    # The solver calls its method's function (fixed_point, gradient_descent).
+    solver = PREIMAGE_METHODS[method]
     X, T = data
     kpca = KernelPCA(2, kernel="rbf", gamma=0.2, random_state=11).fit(X)
-    with mock.patch.object(module, name, wraps=getattr(module, name)) as spy:
+    with mock.patch.object(solver, "_function", wraps=solver._function) as spy:
         kpca.inverse_transform(kpca.transform(T), method=method, x0=T)
     assert spy.call_args.kwargs["random_state"] == 11
     den = KernelPCADenoiser(2, gamma=0.2, method=method, random_state=12).fit(X)
-    with mock.patch.object(module, name, wraps=getattr(module, name)) as spy:
+    with mock.patch.object(solver, "_function", wraps=solver._function) as spy:
         den.transform(T)
     assert spy.call_args.kwargs["random_state"] == 12

@@ -1,89 +1,62 @@
-"""The closed-form pre-image of Honeine & Richard (2011)."""
+"""The closed-form pre-image of Honeine and Richard (2011)."""
 
 from __future__ import annotations
 
-from typing import Any, Self
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import linalg
 
 from preimage._utils.eigen import full_eigh
-from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, checked_gram, refuse_overflow
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
-from preimage.kernels import Kernel
-from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._projections import check_coordinates
 from preimage.solvers._base import PreimageSolver
-from preimage.solvers._result import PreimageResult
+from preimage.solvers._docs import fill_doc
 
 __all__ = ["ClosedFormPreimage"]
 
+_MAP = "the entries of the closed form's map M = X − λ(Xᵀ)⁺K⁺"
 
+
+@fill_doc
+@dataclass(eq=False, repr=False)
 class ClosedFormPreimage(PreimageSolver):
-    r"""Honeine & Richard's pre-image, learned once from the support points.
+    r"""Honeine and Richard's pre-image, learned once from the support points.
 
-    A coordinate system in feature space is fitted so that its inner products
-    match those of input space on the training points, which gives the
-    pre-image of any expansion :math:`\Psi = \sum_i \gamma_i \phi(x_i)` as
-    the least-squares solution of (their eq. 7, 8)
+    Inner products in feature space fitted to those of input space on the
+    training points give the pre-image of :math:`\Psi = \sum_i \gamma_i \phi(x_i)`
+    as the least-squares solution of their eq. 7-8,
 
     .. math:: X^\top x^* = (P - \lambda K^{-1})\, \gamma,
 
-    with :math:`X = [x_1 \dots x_n]` of shape (d, n), :math:`P = X^\top X`
-    and :math:`K` the Gram matrix. Hence :math:`x^* = M \gamma` with
-    :math:`M = (X^\top)^+ (P - \lambda K^{-1})` computed once (their eq. 9,
-    :math:`M = X P^{-1} (P - \lambda K^{-1})` for independent training
-    points), and all pre-images at once are :math:`X^* = M \Gamma`.
+    with :math:`X = [x_1 \dots x_n]`, :math:`P = X^\top X` and :math:`K` the
+    Gram matrix: :math:`x^* = M \gamma` with
+    :math:`M = (X^\top)^+ (P - \lambda K^{-1}) = X - \lambda (X^\top)^+ K^+`
+    computed once (pseudo-inverses: singular Gram matrices and dependent points
+    are handled). From kernel PCA coordinates, :math:`MA` is computed once.
 
     Parameters
     ----------
     alpha : float, default=1e-9
-        The regularisation :math:`\lambda \ge 0` (the paper uses
-        :math:`10^{-9}` on MNIST). As :math:`\lambda \to 0`,
-        :math:`x^* \to \sum_i \gamma_i x_i`.
+        The regularisation :math:`\lambda \ge 0` (:math:`\lambda \to 0` gives
+        :math:`\sum_i \gamma_i x_i`).
 
     Attributes
     ----------
     M_ : ndarray of shape (d, n)
-        The map :math:`M`: the pre-image of coefficients :math:`\gamma` is
-        :math:`M \gamma`.
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
-    kpca_ : KernelPCAResult or None
-        The kernel PCA given to :meth:`fit`, if any.
-
-    Notes
-    -----
-    :math:`K^{-1}` and :math:`(X^\top)^+` are pseudo-inverses (eigen- and
-    SVD-based), so singular Gram matrices and dependent training points are
-    handled. Since :math:`(X^\top)^+ P = X` (the points projected on their
-    own span), :math:`M = X - \lambda (X^\top)^+ K^+`.
-
-    From kernel PCA coordinates (:meth:`solve_coordinates`) the expansion's
-    coefficients are :math:`A(y + c)` (principal part) or :math:`A y + m_\mu`
-    (with the mean), so :math:`x^* = M \Gamma` is :math:`(MA)(y + c)` or
-    :math:`(MA) y + M m_\mu`: with :math:`MA` (of shape (d, q)) computed
-    once, a pre-image costs O(dq) instead of O(nd).
+        The map :math:`M`.
 
     References
     ----------
-    P. Honeine and C. Richard, "A closed-form solution for the pre-image
-    problem in kernel-based machines", Journal of Signal Processing Systems
-    65(3), 2011 (eq. 7-9).
+    Honeine and Richard (2011), eq. 7-9.
 
     Examples
     --------
-    With :math:`\lambda = 0` the pre-image is the weighted mean of the
-    support points, :math:`\sum_i \gamma_i x_i`:
 
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import ClosedFormPreimage
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     >>> psi = FeatureExpansion([0.5, 0.5, 0.0], X, GaussianKernel(gamma=0.5))
     >>> ClosedFormPreimage(alpha=0.0).fit(X, psi.kernel).solve(psi).x
@@ -93,47 +66,24 @@ class ClosedFormPreimage(PreimageSolver):
     """
 
     name = "closed_form"
-    _coordinate_maps: tuple[np.ndarray, np.ndarray] | None  # set by fit
     learns = True
 
-    def __init__(self, alpha: float = 1e-9) -> None:
-        self.alpha = alpha
+    alpha: float = 1e-9
 
     def _check_params(self):
         check_positive(self.alpha, "alpha", strict=False)
 
-    def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
-        r"""Compute the map :math:`M` from the support points.
-
-        Parameters
-        ----------
-        support : array of shape (n, d)
-            The support points of the expansions to solve.
-        kernel : Kernel
-            Their kernel.
-        **fit_params
-            The other arguments of :meth:`PreimageSolver.fit
-            <preimage.solvers.PreimageSolver.fit>`; `kpca` enables the fast
-            path from coordinates.
-
-        Returns
-        -------
-        ClosedFormPreimage
-            The solver itself, fitted.
-        """
-        super().fit(support, kernel, **fit_params)
+    def _fit(self, coordinates, targets, center_targets):
+        """The map M."""
         lam, X = float(self.alpha), self.support_
-        # In the paper's notation (points as columns) (Xᵀ)⁺P = X exactly: the
-        # points projected on their own span are themselves.
-        self.M_ = np.array(X.T, dtype=float)
-        self._coordinate_maps = None
+        # (Xᵀ)⁺P = X exactly (points as columns, as in the paper).
+        self.M_, self._coordinate_maps = np.array(X.T, dtype=float), None
         if lam:
             # K and its eigenvectors: two n × n matrices.
             K = checked_gram(
                 self.kernel_, X, "Gram matrix of 'support'", copies=2, names="'support'"
             )
-            # K⁺ from one symmetric eigendecomposition (divide and conquer),
-            # dropping eigenvalues below n·eps·max|w| as scipy.linalg.pinvh does.
+            # K⁺ dropping eigenvalues below n·eps·max|w|, as scipy.linalg.pinvh does.
             w, V = full_eigh(K)
             top = max(float(np.abs(w).max()), np.finfo(float).tiny)
             keep = np.abs(w) > K.shape[0] * np.finfo(float).eps * top
@@ -149,38 +99,17 @@ class ClosedFormPreimage(PreimageSolver):
             with np.errstate(over="ignore", invalid="ignore"):  # refused just below
                 XV = linalg.pinv(X.astype(np.float64)) @ V[:, keep]
                 self.M_ -= lam * (XV / w[keep]) @ V[:, keep].T
-            refuse_overflow(
-                self.M_,
-                "the entries of the closed form's map M = X − λ(Xᵀ)⁺K⁺",
-                "'alpha' and 'support'",
-                "use a smaller 'alpha' or rescale 'support'",
-            )
-        return self
+            hint = "use a smaller 'alpha' or rescale 'support'"
+            refuse_overflow(self.M_, _MAP, "'alpha' and 'support'", hint)
 
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        r"""Compute the pre-images :math:`X^* = M \Gamma` of all expansions at once.
-
-        Parameters
-        ----------
-        expansion : FeatureExpansion
-            The m expansions, over the fitted support; :math:`\Gamma` holds
-            their coefficients as columns.
-        x0 : array of shape (m, d) or (d,), optional
-            Not used.
-
-        Returns
-        -------
-        PreimageResult
-            The pre-images with their residuals.
-        """
-        self._check_support(expansion)
+    def _preimages(self, expansion):
         with np.errstate(over="ignore", invalid="ignore"):  # handled by direct()
             x = expansion.coef @ self.M_.T
-        return PreimageResult.direct(expansion, x, self.name, "closed form")
+        return x, "closed form"
 
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
-        """Pre-images straight from kernel PCA coordinates (see Notes); with
-        `return_result` the expansions are solved, for their residuals."""
+        """Pre-images straight from coordinates (:math:`MA`), or with
+        `return_result` from the expansions, for their residuals."""
         if return_result:
             return super()._solve_coordinates(Y, add_mean=add_mean, x0=x0, return_result=True)
         kpca = self._fitted_kpca()
@@ -189,6 +118,4 @@ class ClosedFormPreimage(PreimageSolver):
             self._coordinate_maps = (self.M_ @ kpca.alphas, self.M_ @ kpca.mean_coef)
         MA, M_mean = self._coordinate_maps
         Y = np.asarray(Y, dtype=float) * (kpca.eigenvalues > 0)
-        if add_mean:
-            return Y @ MA.T + M_mean
-        return (Y + kpca.mean_coords) @ MA.T
+        return Y @ MA.T + M_mean if add_mean else (Y + kpca.mean_coords) @ MA.T

@@ -1,7 +1,8 @@
-"""Exact pre-images for invertible dot-product kernels (Schölkopf et al. 1999,
-Prop. 3)."""
+"""Exact pre-images for invertible dot-product kernels: :func:`exact_preimage`."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -11,7 +12,8 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import DotProductKernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.solvers._base import PreimageSolver
+from preimage.solvers._base import FunctionSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 from preimage.solvers._starts import replace_non_finite
 
@@ -27,72 +29,55 @@ def _check_kernel(kernel):
     return kernel
 
 
+def _check_params(rtol):
+    return check_positive(rtol, "rtol", strict=False)
+
+
+@fill_doc
 def exact_preimage(
     expansion: FeatureExpansion, x0: ArrayLike | None = None, *, rtol: float = 1e-6
 ) -> PreimageResult:
     r"""Find pre-images through the inverse of a dot-product kernel's profile.
 
-    For :math:`k(x, y) = f(\langle x, y \rangle)` with f invertible, if
-    :math:`\Psi = \phi(z)` then :math:`\langle \Psi, \phi(e_j) \rangle = f(z_j)`
-    for the canonical basis :math:`e_j` of input space, so
+    %(exact_math)s
 
-    .. math:: z = \sum_{j=1}^d f^{-1}\Big(\sum_{i=1}^n \gamma_i\, k(x_i, e_j)\Big)\, e_j.
-
-    This is exact only when a pre-image exists; the returned ``distance2``
-    says how far the answer is from :math:`\Psi`, and a warning is issued
-    when it exceeds `rtol` times :math:`\|\Psi\|^2`.
+    This is exact only when a pre-image exists (``distance2`` says how far the
+    answer is; a warning when above `rtol` times :math:`\|\Psi\|^2`).
 
     Parameters
     ----------
     expansion : FeatureExpansion
-        The m expansions, under a dot-product kernel with an invertible
-        profile (linear, odd-degree polynomial, sigmoid).
-    x0 : array of shape (m, d) or (d,), optional
-        Not used (the common signature of the methods).
-    rtol : float, default=1e-6
-        The largest relative residual
-        :math:`\|\Psi_j - \phi(z_j)\|^2 / \|\Psi_j\|^2` of an exact pre-image.
+        The m expansions, under an invertible dot-product kernel (linear,
+        odd-degree polynomial, sigmoid).
+    %(x0_unused)s
+    %(rtol)s
 
     Returns
     -------
     PreimageResult
-        The pre-images; ``converged`` is False where the relative residual
-        exceeds `rtol` (no exact pre-image).
+        The pre-images; ``converged`` is False where none is exact.
 
     Warns
     -----
     NumericalWarning
-        When some expansion has no exact pre-image (the answer is only
-        approximate), or when a pre-image is not finite (it is replaced by the
-        support point nearest in feature space).
+        When some expansion has no exact pre-image, or one is not finite (the
+        nearest support point is returned).
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999
-    (Sec. IV, Prop. 3).
-
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
-    "Exact pre-images").
+    %(exact_refs)s
 
     Examples
     --------
-    The image of a point under an odd-degree polynomial kernel gives the
-    point back:
-
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import PolynomialKernel
-    >>> from preimage.solvers import exact_preimage
     >>> psi = FeatureExpansion.of_points([[1.0, -2.0]], PolynomialKernel(degree=3))
     >>> result = exact_preimage(psi)
     >>> np.round(result.x, 6) + 0.0, result.message
     (array([[ 1., -2.]]), 'exact')
     """
     check_expansion(expansion)
-    rtol = check_positive(rtol, "rtol", strict=False)
+    rtol = _check_params(rtol)
     kernel = _check_kernel(expansion.kernel)
     basis = np.eye(expansion.n_features, dtype=expansion.support.dtype)
     # Where the kernel values or their inverse overflow, x is not finite and
@@ -102,64 +87,35 @@ def exact_preimage(
         x = kernel.inverse_profile(expansion.coef @ values)
     x, d2 = replace_non_finite(expansion, x)
     inexact = d2 > rtol * np.maximum(expansion.norm2(), np.finfo(float).tiny)
-    message = (
-        "exact"
-        if not inexact.any()
-        else (
+    message = "exact"
+    if inexact.any():
+        message = (
             f"{int(inexact.sum())} of {len(x)} expansions have no exact pre-image "
             "(relative residual above rtol)"
         )
-    )
-    if inexact.any():
         warn(f"method='exact': {message}; the answer is only approximate", NumericalWarning)
     return PreimageResult(x, d2, np.zeros(len(x), dtype=int), ~inexact, message, "exact")
 
 
-class ExactPreimage(PreimageSolver):
-    r"""Exact pre-images for invertible dot-product kernels, as a solver.
+@fill_doc
+@dataclass(eq=False, repr=False)
+class ExactPreimage(FunctionSolver):
+    r"""Exact pre-images for invertible dot-product kernels: :func:`exact_preimage` as a solver.
 
-    :func:`exact_preimage` as a solver: for
-    :math:`k(x, y) = f(\langle x, y \rangle)` with f invertible, the pre-image
-    of :math:`\Psi = \sum_i \gamma_i \phi(x_i)` is
-
-    .. math:: z = \sum_{j=1}^d f^{-1}\Big(\sum_{i=1}^n \gamma_i\, k(x_i, e_j)\Big)\, e_j
-
-    over the canonical basis :math:`e_j`, exact when a pre-image exists.
-    Nothing is learned at fit, and starting points are not used.
+    %(exact_math)s
 
     Parameters
     ----------
-    rtol : float, default=1e-6
-        The largest relative residual
-        :math:`\|\Psi_j - \phi(z_j)\|^2 / \|\Psi_j\|^2` of an exact pre-image.
-
-    Attributes
-    ----------
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
+    %(rtol)s
 
     References
     ----------
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999
-    (Sec. IV, Prop. 3).
-
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
-    "Exact pre-images").
+    %(exact_refs)s
 
     Examples
     --------
-    Under the linear kernel (:math:`f` the identity) every expansion has the
-    exact pre-image :math:`\sum_i \gamma_i x_i`:
-
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
-    >>> from preimage.solvers import ExactPreimage
     >>> X = np.array([[0.0, 1.0], [2.0, 3.0]])
     >>> psi = FeatureExpansion([0.5, 0.5], X, LinearKernel())
     >>> ExactPreimage().fit(X, psi.kernel).solve(psi).x
@@ -167,29 +123,8 @@ class ExactPreimage(PreimageSolver):
     """
 
     name = "exact"
+    _function = staticmethod(exact_preimage)
+    _check = staticmethod(_check_params)
+    _refuse = staticmethod(_check_kernel)
 
-    def __init__(self, rtol: float = 1e-6) -> None:
-        self.rtol = rtol
-
-    def _check_params(self):
-        check_positive(self.rtol, "rtol", strict=False)
-
-    def _check_kernel(self, kernel):
-        return _check_kernel(super()._check_kernel(kernel))
-
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """Find the exact pre-images of `expansion` (see :func:`exact_preimage`).
-
-        Parameters
-        ----------
-        expansion : FeatureExpansion
-            The m expansions.
-        x0 : array of shape (m, d) or (d,), optional
-            Not used.
-
-        Returns
-        -------
-        PreimageResult
-            The pre-images; ``converged`` is False where none is exact.
-        """
-        return exact_preimage(expansion, x0, rtol=self.rtol)
+    rtol: float = 1e-6

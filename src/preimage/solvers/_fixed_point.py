@@ -1,27 +1,7 @@
-"""Fixed-point iterations for pre-images (Mika et al. 1999; Kwok & Tsang 2004;
-Abrahamsen & Hansen 2011).
+"""Fixed-point iterations for pre-images: :func:`fixed_point`."""
 
-Setting the gradient of ``ρ(z) = ‖Ψ − φ(z)‖² + λ‖z − a‖²`` (λ is ``alpha``)
-to zero gives a fixed-point equation for each kernel family:
-
-* radial ``k = f(‖x − y‖²)``, with ``c_i = −2 γ_i f'(‖z − x_i‖²)``:
-
-      z = (Σ_i c_i x_i + λ a) / (Σ_i c_i + λ);
-
-  for the Gaussian ``exp(−‖·‖²/c)`` this is Mika et al.'s eq. (10),
-  ``z = Σ γ_i k(z, x_i) x_i / Σ γ_i k(z, x_i)``, and with λ > 0 the
-  regularised update of Abrahamsen & Hansen;
-* dot product ``k = f(⟨x, y⟩)``:
-
-      z = (Σ_i γ_i f'(⟨x_i, z⟩) x_i + λ a) / (f'(‖z‖²) + λ);
-
-  for the polynomial ``(⟨x, y⟩ + c)^p`` this is Kwok & Tsang's
-  ``z = Σ γ_i ((x_iᵀz + c)/(‖z‖² + c))^{p−1} x_i``.
-
-All expansions iterate together: one step is one kernel block ``k(Z, X)``,
-which also yields the objective at the current points, so the best point seen
-is kept at no extra cost and the answer is never worse than the start.
-"""
+from dataclasses import dataclass
+import functools
 
 import numpy as np
 
@@ -36,17 +16,15 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import ConvergenceWarning, NumericalWarning
 from preimage.kernels import DotProductKernel, GaussianKernel, RadialKernel
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.solvers._base import PreimageSolver
+from preimage.solvers._base import FunctionSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 from preimage.solvers._starts import check_starts, nearest_support_points, replace_non_finite
 
 __all__ = ["fixed_point", "FixedPointPreimage"]
 
-# A denominator below this fraction of its scale counts as vanishing.
-_VANISHING = 1e-10
-# Rows of the Gaussian weights formed together: some 256 KB of a 2,000-point
-# support, which stay in a core's L2 cache between the passes over them.
-_ROWS_IN_CACHE = 16
+_VANISHING = 1e-10  # a denominator below this fraction of its scale vanishes
+_ROWS_IN_CACHE = 16  # rows of Gaussian weights formed together, in a core's L2 cache
 
 
 def _objective(kernel, coef, Z, K, lam, anchor):
@@ -60,38 +38,29 @@ def _objective(kernel, coef, Z, K, lam, anchor):
     return objective, inner, diag
 
 
-def _step(kernel, coef, support, Z, lam, anchor, coef_l1=None):
-    """One fixed-point step at Z: returns the objective at Z (without the
-    constant ‖Ψ‖²; inf where it overflows), the new points (non-finite where
-    the step fails), and the denominators with their scales.
-
-    Overflow (a polynomial kernel far out, an extreme width) is not an error
-    here: the caller treats a non-finite step as a vanishing denominator and
-    a non-finite objective as no improvement.
+def _step(kernel, coef, support, Z, lam, anchor, coef_l1):
+    """One fixed-point step at Z: the objective at Z (without ‖Ψ‖²; inf where
+    it overflows), the new points (non-finite where the step fails: the caller
+    treats that as a vanishing denominator), the denominators and their scales.
 
     For the Gaussian kernel in float64, ``f' = −γ f`` gives
-    ``c_i = 2γ γ_i k(z, x_i)``, formed in place over the kernel block once
-    the objective has read it (the same roundings as ``−2 γ_i · (−γ k)``,
-    since the factors 2 are exact), a few rows at a time so that the second
-    product and the row sums find them in cache. Since ``0 ≤ k ≤ 1``, the
-    scale ``Σ_i |c_i|`` is at most ``2γ‖γ‖₁`` (`coef_l1` holds ``‖γ‖₁``);
-    it is summed only for the rows whose denominator is small beside that
-    bound, the only rows where it can decide.
+    ``c_i = 2γ γ_i k(z, x_i)``, formed in place over the kernel block (the
+    same roundings as ``−2 γ_i · (−γ k)``), a few rows at a time so that they
+    stay in cache. Since ``0 ≤ k ≤ 1``, the scale ``Σ_i |c_i|`` is at most
+    ``2γ‖γ‖₁`` (`coef_l1`); it is summed only for the rows whose denominator
+    is small beside that bound, the only rows where it can decide.
     """
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        if isinstance(kernel, GaussianKernel) and _both_float64(Z, support):
+        if isinstance(kernel, GaussianKernel) and Z.dtype == support.dtype == np.float64:
             K = kernel.block(Z, support, check_input=False, overflow="ignore")
             objective, _, _ = _objective(kernel, coef, Z, K, lam, anchor)
-            two_gamma = 2 * kernel.gamma
-            den = np.empty(K.shape[0])
+            two_gamma, den = 2 * kernel.gamma, np.empty(K.shape[0])
             for first in range(0, K.shape[0], _ROWS_IN_CACHE):
                 rows = slice(first, first + _ROWS_IN_CACHE)
                 C_rows = np.multiply(K[rows], two_gamma, out=K[rows])
                 C_rows *= coef[rows]
                 den[rows] = C_rows.sum(axis=1)
             C = K
-            if coef_l1 is None:
-                coef_l1 = np.abs(coef).sum(axis=1)
             # The bound, widened by rounding's few ulps.
             scale = two_gamma * coef_l1 * (1 + 1e-6)
             small = ~(den + lam > _VANISHING * (scale + lam))
@@ -102,24 +71,16 @@ def _step(kernel, coef, support, Z, lam, anchor, coef_l1=None):
             objective, _, _ = _objective(kernel, coef, Z, K, lam, anchor)
             if isinstance(kernel, RadialKernel):
                 C = -2 * coef * D
-                den = C.sum(axis=1)
-                scale = np.abs(C).sum(axis=1)
+                den, scale = C.sum(axis=1), np.abs(C).sum(axis=1)
             else:
-                C = coef * D
-                den = kernel.profile_derivative(np.einsum("ij,ij->i", Z, Z))
+                C, den = coef * D, kernel.profile_derivative(np.einsum("ij,ij->i", Z, Z))
                 scale = np.abs(den)
         num = C @ support
         if lam:
-            num = num + lam * anchor
-            den = den + lam
-            scale = scale + lam
+            num, den, scale = num + lam * anchor, den + lam, scale + lam
         Z_new = num / den[:, None]
     objective = np.where(np.isfinite(objective), objective, np.inf)
     return objective, Z_new, den, scale
-
-
-def _both_float64(Z, support):
-    return Z.dtype == np.float64 and support.dtype == np.float64
 
 
 def _check_kernel(kernel):
@@ -131,7 +92,7 @@ def _check_kernel(kernel):
     return kernel
 
 
-def _check_params(max_iter, tol, alpha, max_restarts):
+def _check_params(max_iter, tol, alpha, max_restarts, **_):
     return (
         check_positive_int(max_iter, "max_iter"),
         check_positive(tol, "tol"),
@@ -140,6 +101,7 @@ def _check_params(max_iter, tol, alpha, max_restarts):
     )
 
 
+@fill_doc
 def fixed_point(
     expansion: FeatureExpansion,
     x0: ArrayLike | None = None,
@@ -153,105 +115,47 @@ def fixed_point(
 ) -> PreimageResult:
     r"""Find pre-images by fixed-point iteration, for radial and dot-product kernels.
 
-    Setting the gradient of
+    Setting the gradient of :math:`\rho(z) = \|\Psi - \phi(z)\|^2 + \lambda \|z - a\|^2`
+    (:math:`\lambda` is `alpha`, :math:`a` the `anchor`) to zero gives, for a
+    radial kernel :math:`f(\|x - y\|^2)` with :math:`c_i = -2 \gamma_i f'(\|z - x_i\|^2)`
+    (Mika et al.'s eq. 10 for the Gaussian), and for a dot-product kernel
+    :math:`f(\langle x, y \rangle)` (Kwok and Tsang's for the polynomial):
 
-    .. math:: \rho(z) = \|\Psi - \phi(z)\|^2 + \lambda \|z - a\|^2
+    .. math::
 
-    (:math:`\lambda` is `alpha`, :math:`a` the `anchor`) to zero gives a
-    fixed-point equation for each kernel family:
+        z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda},
+        \qquad z \leftarrow \frac{\sum_i \gamma_i f'(\langle x_i, z \rangle)\, x_i
+            + \lambda a}{f'(\|z\|^2) + \lambda}.
 
-    * radial kernels :math:`k(x, y) = f(\|x - y\|^2)`, with
-      :math:`c_i = -2 \gamma_i f'(\|z - x_i\|^2)`:
-
-      .. math:: z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda};
-
-      for the Gaussian :math:`\exp(-\|x - y\|^2 / c)` this is Mika et al.'s
-      eq. (10), :math:`z \leftarrow \sum_i \gamma_i k(z, x_i) x_i / \sum_i
-      \gamma_i k(z, x_i)`, and with :math:`\lambda > 0` the regularised update
-      of Abrahamsen & Hansen;
-    * dot-product kernels :math:`k(x, y) = f(\langle x, y \rangle)`:
-
-      .. math::
-
-          z \leftarrow \frac{\sum_i \gamma_i f'(\langle x_i, z \rangle)\, x_i
-              + \lambda a}{f'(\|z\|^2) + \lambda};
-
-      for the polynomial :math:`(\langle x, y \rangle + c)^p` this is Kwok &
-      Tsang's :math:`z \leftarrow \sum_i \gamma_i \big((x_i^\top z + c) /
-      (\|z\|^2 + c)\big)^{p-1} x_i`.
-
-    All expansions iterate together: one step is one kernel block
-    :math:`k(Z, X)`, which also yields the objective at the current points, so
-    the best point seen is kept at no extra cost and the answer is never worse
-    than the start.
+    All expansions iterate together, and the best point seen is kept: the
+    answer is never worse than the start.
 
     Parameters
     ----------
-    expansion : FeatureExpansion
-        The m expansions :math:`\Psi_j`.
-    x0 : array of shape (m, d) or (d,), optional
-        Starting points (denoising starts at the noisy input). Default: the
-        support point nearest each :math:`\Psi_j` in feature space.
-    max_iter : int, default=300
-        Iterations per start.
-    tol : float, default=1e-7
-        Stop when :math:`\|z_{t+1} - z_t\| \le \mathrm{tol} \cdot \max(1,
-        \|z_t\|)`.
-    alpha : float, default=0
-        The weight :math:`\lambda \ge 0` of the input-space penalty
-        :math:`\lambda \|z - a\|^2` (Abrahamsen & Hansen 2011), which keeps
-        pre-images near `anchor`.
-    anchor : array of shape (m, d), optional
-        The point :math:`a` of the penalty; defaults to `x0`.
-    max_restarts : int, default=5
-        Restarts allowed per expansion when the denominator vanishes (an
-        expansion orthogonal to :math:`\phi(z)`, e.g. coefficients summing to
-        zero): first from the support point nearest in feature space, then
-        from random support points (Mika et al. suggest restarting from
-        another start).
-    random_state : None, int or Generator
-        Draws the random restarts.
+    %(expansion)s
+    %(x0)s
+    %(fixed_point)s
+    %(random_state)s
 
     Returns
     -------
     PreimageResult
-        The pre-images; ``info["restarts"]`` counts the restarts of each
-        expansion.
+        The pre-images; ``info["restarts"]`` counts each expansion's restarts.
 
     Warns
     -----
     ConvergenceWarning
-        When iterations end unconverged; the best point seen is returned.
+        When iterations end unconverged (the best point seen is returned).
     NumericalWarning
-        When a denominator vanished and expansions were restarted; when
-        restarts are exhausted and the best point seen (at worst the support
-        point nearest in feature space) is returned; when the residual
-        overflows at the best point (the nearest support point is returned).
+        When expansions were restarted or ran out of restarts.
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999 (Sec. 3, eq. 10: the Gaussian
-    fixed point).
-
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    IEEE Transactions on Neural Networks 15(6), 2004 (the polynomial fixed
-    point).
-
-    T. J. Abrahamsen and L. K. Hansen, "Regularized pre-image estimation for
-    kernel PCA de-noising", Journal of Signal Processing Systems 65(3), 2011
-    (the input-space penalty).
+    %(fixed_point_refs)s
 
     Examples
     --------
-    The mean of two Gaussian images is nearest the image of the midpoint:
-
-    >>> import numpy as np
-    >>> from preimage import FeatureExpansion
-    >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import fixed_point
-    >>> X = np.array([[0.0], [1.0]])
+    %(two_points)s
     >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
     >>> result = fixed_point(psi, x0=[[0.2]])
     >>> np.round(result.x, 4), np.round(result.distance2, 4)
@@ -263,44 +167,36 @@ def fixed_point(
     rng = check_random_state(random_state)
     m = expansion.n_expansions
 
-    nearest = None
+    nearest = functools.cache(lambda: support[nearest_support_points(expansion)[:, 0]])
     if x0 is None:
-        nearest = support[nearest_support_points(expansion)[:, 0]]
-        Z = np.array(nearest, dtype=np.result_type(support, float))
+        Z = np.array(nearest(), dtype=np.result_type(support, float))
     else:
         Z = check_starts(x0, expansion).copy()
-    if lam:
-        if anchor is None:
-            if x0 is None:
-                raise ValueError(
-                    "'alpha' > 0 needs an 'anchor' (or 'x0', which is the default anchor)"
-                )
-            anchor = Z.copy()
-        else:
-            anchor = check_starts(anchor, expansion, "anchor")
-    else:
+    if not lam:
         anchor = np.zeros_like(Z)
+    elif anchor is not None:
+        anchor = check_starts(anchor, expansion, "anchor")
+    elif x0 is None:
+        raise ValueError("'alpha' > 0 needs an 'anchor' (or 'x0', which is the default anchor)")
+    else:
+        anchor = Z.copy()
 
     # A tolerance below the working precision can never be met.
     tol = max(tol, 8 * np.finfo(np.result_type(Z, support)).eps)
     expansion.norm2()  # refuses an expansion beyond the float range, early
-    best_Z = Z.copy()
-    best_obj = np.full(m, np.inf)
-    n_iter = np.zeros(m, dtype=int)
-    restarts = np.zeros(m, dtype=int)
-    converged = np.zeros(m, dtype=bool)
-    failed = np.zeros(m, dtype=bool)
-    active = np.arange(m)
-    coef_l1 = np.abs(coef).sum(axis=1)
-    iters_this_start = np.zeros(m, dtype=int)
+    best_Z, best_obj = Z.copy(), np.full(m, np.inf)
+    n_iter, restarts, iters_this_start = (np.zeros(m, dtype=int) for _ in range(3))
+    converged, failed = (np.zeros(m, dtype=bool) for _ in range(2))
+    active, coef_l1 = np.arange(m), np.abs(coef).sum(axis=1)
+
+    def iterate(Z_rows, rows):
+        return _step(kernel, coef[rows], support, Z_rows, lam, anchor[rows], coef_l1[rows])
 
     while active.size:
         # While every row iterates, whole arrays stand in for their rows.
         rows = slice(None) if active.size == m else active
         Z_rows = Z[rows]
-        obj, Z_new, den, scale = _step(
-            kernel, coef[rows], support, Z_rows, lam, anchor[rows], coef_l1[rows]
-        )
+        obj, Z_new, den, scale = iterate(Z_rows, rows)
         better = obj < best_obj[rows]
         if active.size == m and better.all():
             best_obj = obj.astype(best_obj.dtype, copy=False)  # a new array each step
@@ -327,47 +223,31 @@ def fixed_point(
 
         # Restart rows whose denominator vanished, from a new start.
         for j in active[vanishing]:
-            if restarts[j] >= max_restarts:
-                failed[j] = True
-                continue
-            if restarts[j] == 0 and x0 is not None:
-                if nearest is None:
-                    nearest = support[nearest_support_points(expansion)[:, 0]]
-                Z[j] = nearest[j]
-            else:
-                Z[j] = support[rng.integers(support.shape[0])]
-            restarts[j] += 1
-            iters_this_start[j] = 0
+            failed[j] = restarts[j] >= max_restarts
+            if not failed[j]:
+                first = restarts[j] == 0 and x0 is not None
+                Z[j] = nearest()[j] if first else support[rng.integers(support.shape[0])]
+                restarts[j], iters_this_start[j] = restarts[j] + 1, 0
 
         out_of_iter = iters_this_start[active] >= max_iter
         active = active[~(done | failed[active] | out_of_iter)]
 
-    # The objective at the final points, which the loop has not evaluated yet:
-    # one kernel block, which also gives the residual ‖Ψ − φ(z)‖² =
-    # ‖Ψ‖² − 2 Σ_i γ_i k(z, x_i) + k(z, z) wherever the final point is the best.
+    # The objective and residual ‖Ψ‖² − 2 Σ_i γ_i k(z, x_i) + k(z, z) at the final points.
     with np.errstate(over="ignore", invalid="ignore"):
         K = kernel.block(Z, support, check_input=False, overflow="ignore")
         final_obj, inner, diag = _objective(kernel, coef, Z, K, lam, anchor)
-        # (clipped at 0 as FeatureExpansion.distance2 is: rounding can take it below)
         final_d2 = np.maximum(expansion.norm2() - 2 * inner + diag, 0.0)
     del K
     final_obj = np.where(np.isfinite(final_obj), final_obj, np.inf)
-    better = (final_obj < best_obj) & ~failed
-    best_obj[better] = final_obj[better]
-    best_Z[better] = Z[better]
-    at_final = better.copy()
+    at_final = (final_obj < best_obj) & ~failed
+    best_Z[at_final] = Z[at_final]
 
     if failed.any():
-        # Fall back to the support point nearest in feature space wherever it
-        # beats the best point the iteration reached.
-        if nearest is None:
-            nearest = support[nearest_support_points(expansion)[:, 0]]
+        # The nearest support point, wherever it beats the best point reached.
         rows = np.flatnonzero(failed)
-        near_obj, _, _, _ = _step(kernel, coef[rows], support, nearest[rows], lam, anchor[rows])
+        near_obj = iterate(nearest()[rows], rows)[0]
         use = near_obj < best_obj[rows]
-        best_Z[rows[use]] = nearest[rows[use]]
-        best_obj[rows[use]] = near_obj[use]
-        at_final[rows[use]] = False
+        best_Z[rows[use]], at_final[rows[use]] = nearest()[rows[use]], False
         warn(
             f"the fixed-point denominator vanished for {int(failed.sum())} of {m} "
             f"expansions even after {max_restarts} restarts (the expansion is nearly "
@@ -400,76 +280,38 @@ def fixed_point(
             best_Z[others], check_input=False, overflow="ignore"
         )
     best_Z, distance2 = replace_non_finite(expansion, best_Z, distance2)
-    n_conv = int(converged.sum())
     message = (
-        f"{n_conv} of {m} converged; {int(restarts.sum())} restarts; "
+        f"{int(converged.sum())} of {m} converged; {int(restarts.sum())} restarts; "
         f"{int(failed.sum())} ran out of restarts"
     )
-    return PreimageResult(
-        best_Z, distance2, n_iter, converged, message, "fixed_point", {"restarts": restarts}
-    )
+    info = {"restarts": restarts}
+    return PreimageResult(best_Z, distance2, n_iter, converged, message, "fixed_point", info)
 
 
-class FixedPointPreimage(PreimageSolver):
+@fill_doc
+@dataclass(eq=False, repr=False)
+class FixedPointPreimage(FunctionSolver):
     r"""Pre-images by fixed-point iteration: :func:`fixed_point` as a solver.
 
-    For a radial kernel :math:`k(x, y) = f(\|x - y\|^2)` the update is
+    For a radial kernel :math:`f(\|x - y\|^2)` the update is
 
-    .. math::
+    .. math:: z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda},
+        \quad c_i = -2 \gamma_i f'(\|z - x_i\|^2);
 
-        z \leftarrow \frac{\sum_i c_i x_i + \lambda a}{\sum_i c_i + \lambda},
-        \qquad c_i = -2 \gamma_i f'(\|z - x_i\|^2),
-
-    Mika et al.'s eq. (10) for the Gaussian kernel; dot-product kernels have
-    their own update (:func:`fixed_point`). Nothing is learned at fit;
-    ``solve(expansion, x0)`` starts at `x0` (denoising: the noisy input).
+    dot-product kernels have their own (:func:`fixed_point`).
 
     Parameters
     ----------
-    max_iter : int, default=300
-        Iterations per start.
-    tol : float, default=1e-7
-        Stop when :math:`\|z_{t+1} - z_t\| \le \mathrm{tol} \cdot \max(1,
-        \|z_t\|)`.
-    alpha : float, default=0
-        The weight :math:`\lambda \ge 0` of the input-space penalty
-        :math:`\lambda \|z - a\|^2`.
-    anchor : array of shape (m, d), optional
-        The point :math:`a` of the penalty; defaults to the starting points.
-    max_restarts : int, default=5
-        Restarts allowed per expansion when the denominator vanishes.
-    random_state : None, int or Generator
-        Draws the random restarts.
-
-    Attributes
-    ----------
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
+    %(fixed_point)s
+    %(random_state)s
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999 (Sec. 3, eq. 10: the Gaussian
-    fixed point).
-
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    IEEE Transactions on Neural Networks 15(6), 2004 (the polynomial fixed
-    point).
-
-    T. J. Abrahamsen and L. K. Hansen, "Regularized pre-image estimation for
-    kernel PCA de-noising", Journal of Signal Processing Systems 65(3), 2011
-    (the input-space penalty).
+    %(fixed_point_refs)s
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from preimage import FeatureExpansion
-    >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import FixedPointPreimage
-    >>> X = np.array([[0.0], [1.0]])
+    %(two_points)s
     >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))  # the image of 0
     >>> FixedPointPreimage().fit(X, psi.kernel).solve(psi, x0=[[0.4]]).x.round(6)
     array([[0.]])
@@ -478,44 +320,13 @@ class FixedPointPreimage(PreimageSolver):
     name = "fixed_point"
     uses_starts = True
     uses_random_state = True
+    _function = staticmethod(fixed_point)
+    _check = staticmethod(_check_params)
+    _refuse = staticmethod(_check_kernel)
 
-    def __init__(
-        self,
-        max_iter: int = 300,
-        tol: float = 1e-7,
-        alpha: float = 0.0,
-        anchor: ArrayLike | None = None,
-        max_restarts: int = 5,
-        random_state: RandomStateLike = None,
-    ) -> None:
-        self.max_iter = max_iter
-        self.tol = tol
-        self.alpha = alpha
-        self.anchor = anchor
-        self.max_restarts = max_restarts
-        self.random_state = random_state
-
-    def _check_params(self):
-        _check_params(self.max_iter, self.tol, self.alpha, self.max_restarts)
-
-    def _check_kernel(self, kernel):
-        return _check_kernel(super()._check_kernel(kernel))
-
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """Find the pre-images of `expansion` from `x0` (see :func:`fixed_point`).
-
-        Parameters
-        ----------
-        expansion : FeatureExpansion
-            The m expansions.
-        x0 : array of shape (m, d) or (d,), optional
-            Starting points; default the support point nearest each expansion
-            in feature space.
-
-        Returns
-        -------
-        PreimageResult
-            The pre-images; ``info["restarts"]`` counts the restarts of each
-            expansion.
-        """
-        return fixed_point(expansion, x0, **self.get_params())
+    max_iter: int = 300
+    tol: float = 1e-7
+    alpha: float = 0.0
+    anchor: ArrayLike | None = None
+    max_restarts: int = 5
+    random_state: RandomStateLike = None

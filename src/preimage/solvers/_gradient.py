@@ -1,7 +1,9 @@
-"""Pre-images by gradient descent on the feature-space residual (Mika et al.
-1999, Sec. 3; Bakır et al. 2004 "kPCA + gradient descent")."""
+"""Pre-images by gradient descent on the residual: :func:`gradient_descent`."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+import functools
 
 import numpy as np
 from scipy.optimize import minimize
@@ -17,7 +19,8 @@ from preimage._utils.validation import (
 from preimage._utils.warnings import warn
 from preimage.exceptions import ConvergenceWarning
 from preimage.kernels._expansion import FeatureExpansion
-from preimage.solvers._base import PreimageSolver
+from preimage.solvers._base import FunctionSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 from preimage.solvers._starts import check_starts, nearest_support_points, replace_non_finite
 
@@ -34,7 +37,7 @@ def _check_kernel(kernel):
     return kernel
 
 
-def _check_params(n_starts, max_iter, tol, bounds):
+def _check_params(n_starts, max_iter, tol, bounds, **_):
     n_starts = check_positive_int(n_starts, "n_starts")
     max_iter = check_positive_int(max_iter, "max_iter")
     tol = check_positive(tol, "tol")
@@ -49,6 +52,7 @@ def _check_params(n_starts, max_iter, tol, bounds):
     return n_starts, max_iter, tol, bounds
 
 
+@fill_doc
 def gradient_descent(
     expansion: FeatureExpansion,
     x0: ArrayLike | None = None,
@@ -61,67 +65,36 @@ def gradient_descent(
 ) -> PreimageResult:
     r"""Find pre-images by L-BFGS-B on the residual, for any differentiable kernel.
 
-    The residual and its gradient need only the kernel:
+    %(residual)s
 
-    .. math::
-
-        \rho(z) &= \|\Psi - \phi(z)\|^2
-            = \|\Psi\|^2 - 2 \sum_i \gamma_i k(z, x_i) + k(z, z), \\
-        \nabla \rho(z) &= -2 \sum_i \gamma_i \nabla_z k(z, x_i) + \nabla_z k(z, z).
+    by its gradient :math:`-2 \sum_i \gamma_i \nabla_z k(z, x_i) + \nabla_z k(z, z)`.
 
     Parameters
     ----------
-    expansion : FeatureExpansion
-        The m expansions :math:`\Psi_j`.
-    x0 : array of shape (m, d) or (d,), optional
-        First start of each expansion; default the support point nearest in
-        feature space.
-    n_starts : int, default=1
-        Starts per expansion: `x0` (or the nearest support point), then the next
-        nearest support points, then random support points. The best end
-        point is kept.
-    max_iter : int, default=200
-        L-BFGS-B iterations per start.
-    tol : float, default=1e-9
-        L-BFGS-B's ``ftol`` (relative decrease of :math:`\rho`).
-    bounds : (low, high) or None
-        Box for every coordinate (e.g. ``(0, 1)`` for pixels).
-    random_state : None, int or Generator
-        Draws the random starts.
+    %(expansion)s
+    %(x0)s
+    %(gradient)s
+    %(random_state)s
 
     Returns
     -------
-    PreimageResult
-        The best end point of each expansion, with its residual.
+    %(result)s
 
     Warns
     -----
     ConvergenceWarning
-        When L-BFGS-B stops unconverged; the best point found is returned.
+        When L-BFGS-B stops unconverged (the best point found is returned).
     NumericalWarning
-        When the residual overflows at every start (a polynomial kernel far
-        out); the support point nearest in feature space is returned.
+        When the residual overflows at every start (the nearest support point
+        is returned).
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999 (eq. 7, minimised by gradient
-    descent in Sec. 3).
-
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
-    "General approximation methods"; "kPCA + gradient descent" in Sec. 4).
+    %(gradient_refs)s
 
     Examples
     --------
-    The mean of two Gaussian images is nearest the image of the midpoint:
-
-    >>> import numpy as np
-    >>> from preimage import FeatureExpansion
-    >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import gradient_descent
-    >>> X = np.array([[0.0], [1.0]])
+    %(two_points)s
     >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
     >>> result = gradient_descent(psi, x0=[[0.2]])
     >>> np.round(result.x, 4), np.round(result.distance2, 4)
@@ -133,54 +106,35 @@ def gradient_descent(
     rng = check_random_state(random_state)
     m, d = expansion.n_expansions, expansion.n_features
     n_near = n_starts if x0 is None else n_starts - 1
-    near = nearest_support_points(expansion, n_near) if n_near > 0 else None
-
-    x = np.empty((m, d))
-    dist = np.full(m, np.inf)
-    tried = np.zeros(m, dtype=bool)
-    n_iter = np.zeros(m, dtype=int)
-    converged = np.zeros(m, dtype=bool)
-    starts0 = None if x0 is None else check_starts(x0, expansion)
-    norm2 = expansion.norm2()
+    near = nearest_support_points(expansion, n_near) if n_near > 0 else np.zeros((m, 0), int)
+    x, dist = np.empty((m, d)), np.full(m, np.inf)
+    n_iter, converged = np.zeros(m, dtype=int), np.zeros(m, dtype=bool)
+    starts0, norm2 = None if x0 is None else check_starts(x0, expansion), expansion.norm2()
+    quiet = {"check_input": False, "overflow": "ignore"}
+    box, options = None if bounds is None else [bounds] * d, {"maxiter": max_iter, "ftol": tol}
+    lbfgs = functools.partial(minimize, jac=True, method="L-BFGS-B", bounds=box, options=options)
     # One small kernel row per evaluation: BLAS threads only spin against each
     # other here (17x slower on two cores), so run single-threaded.
     with threadpool_limits(1, user_api="blas"):
         for j in range(m):
             one = expansion[j]
-            starts = [] if starts0 is None else [starts0[j]]
-            if near is not None:
-                starts += [support[i] for i in near[j]]
-            while len(starts) < n_starts:
-                starts.append(support[rng.integers(support.shape[0])])
+            starts = ([] if starts0 is None else [starts0[j]]) + list(support[near[j]])
+            starts += [support[rng.integers(len(support))] for _ in range(n_starts - len(starts))]
 
             def fun(z, j=j, one=one):  # this iteration's j and one, bound here
                 Z = z[None, :]
-                K = kernel.block(Z, support, check_input=False, overflow="ignore")
-                k_zz = kernel.diag(Z, check_input=False, overflow="ignore")
+                K, k_zz = kernel.block(Z, support, **quiet), kernel.diag(Z, **quiet)
                 value = norm2[j] - 2 * float(one.coef[0] @ K[0]) + float(k_zz[0])
-                grad = (
-                    -2
-                    * kernel.gradient(Z, support, one.coef, check_input=False, overflow="ignore")
-                    + kernel.diag_gradient(Z, check_input=False, overflow="ignore")
-                )[0]
-                return value, grad
+                grad = -2 * kernel.gradient(Z, support, one.coef, **quiet)
+                return value, (grad + kernel.diag_gradient(Z, **quiet))[0]
 
-            for z0 in starts:
+            for k, z0 in enumerate(starts):
                 z0 = np.asarray(z0, dtype=float)
-                if not tried[j]:  # the answer is at worst the first start
-                    x[j], tried[j] = z0, True
-                    with np.errstate(all="ignore"):
-                        value = fun(z0)[0]
-                    dist[j] = value if np.isfinite(value) else np.inf
                 with np.errstate(all="ignore"):
-                    res = minimize(
-                        fun,
-                        z0,
-                        jac=True,
-                        method="L-BFGS-B",
-                        bounds=None if bounds is None else [bounds] * d,
-                        options={"maxiter": max_iter, "ftol": tol},
-                    )
+                    if k == 0:  # the answer is at worst the first start
+                        value = fun(z0)[0]
+                        x[j], dist[j] = z0, value if np.isfinite(value) else np.inf
+                    res = lbfgs(fun, z0)
                 n_iter[j] += res.nit
                 if np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun <= dist[j]:
                     dist[j], x[j], converged[j] = res.fun, res.x, res.success
@@ -194,67 +148,29 @@ def gradient_descent(
             f"expansions within max_iter={max_iter}; returning the best point found",
             ConvergenceWarning,
         )
-    return PreimageResult(
-        x,
-        dist,
-        n_iter,
-        converged,
-        f"{int(converged.sum())} of {m} converged ({n_starts} start(s) each)",
-        "gradient",
-    )
+    message = f"{int(converged.sum())} of {m} converged ({n_starts} start(s) each)"
+    return PreimageResult(x, dist, n_iter, converged, message, "gradient")
 
 
-class GradientPreimage(PreimageSolver):
+@fill_doc
+@dataclass(eq=False, repr=False)
+class GradientPreimage(FunctionSolver):
     r"""Pre-images by L-BFGS-B on the residual: :func:`gradient_descent` as a solver.
 
-    For any differentiable kernel, L-BFGS-B minimises
-
-    .. math:: \rho(z) = \|\Psi - \phi(z)\|^2
-        = \|\Psi\|^2 - 2 \sum_i \gamma_i k(z, x_i) + k(z, z)
-
-    from one or several starts. Nothing is learned at fit;
-    ``solve(expansion, x0)`` starts at `x0`.
+    %(residual)s
 
     Parameters
     ----------
-    n_starts : int, default=1
-        Starts per expansion: the given start (or the nearest support point),
-        then the next nearest support points, then random support points. The
-        best end point is kept.
-    max_iter : int, default=200
-        L-BFGS-B iterations per start.
-    tol : float, default=1e-9
-        L-BFGS-B's ``ftol`` (relative decrease of :math:`\rho`).
-    bounds : (low, high) or None
-        Box for every coordinate (e.g. ``(0, 1)`` for pixels).
-    random_state : None, int or Generator
-        Draws the random starts.
-
-    Attributes
-    ----------
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
+    %(gradient)s
+    %(random_state)s
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999 (eq. 7, minimised by gradient
-    descent in Sec. 3).
-
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3,
-    "General approximation methods"; "kPCA + gradient descent" in Sec. 4).
+    %(gradient_refs)s
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from preimage import FeatureExpansion
-    >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import GradientPreimage
-    >>> X = np.array([[0.0], [1.0]])
+    %(two_points)s
     >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))  # the image of 0
     >>> GradientPreimage().fit(X, psi.kernel).solve(psi, x0=[[0.4]]).x.round(4) + 0.0
     array([[0.]])
@@ -263,41 +179,12 @@ class GradientPreimage(PreimageSolver):
     name = "gradient"
     uses_starts = True
     uses_random_state = True
+    _function = staticmethod(gradient_descent)
+    _check = staticmethod(_check_params)
+    _refuse = staticmethod(_check_kernel)
 
-    def __init__(
-        self,
-        n_starts: int = 1,
-        max_iter: int = 200,
-        tol: float = 1e-9,
-        bounds: tuple[float, float] | None = None,
-        random_state: RandomStateLike = None,
-    ) -> None:
-        self.n_starts = n_starts
-        self.max_iter = max_iter
-        self.tol = tol
-        self.bounds = bounds
-        self.random_state = random_state
-
-    def _check_params(self):
-        _check_params(self.n_starts, self.max_iter, self.tol, self.bounds)
-
-    def _check_kernel(self, kernel):
-        return _check_kernel(super()._check_kernel(kernel))
-
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        """Find the pre-images of `expansion` from `x0` (see :func:`gradient_descent`).
-
-        Parameters
-        ----------
-        expansion : FeatureExpansion
-            The m expansions.
-        x0 : array of shape (m, d) or (d,), optional
-            First starts; default the support point nearest each expansion in
-            feature space.
-
-        Returns
-        -------
-        PreimageResult
-            The best end point of each expansion, with its residual.
-        """
-        return gradient_descent(expansion, x0, **self.get_params())
+    n_starts: int = 1
+    max_iter: int = 200
+    tol: float = 1e-9
+    bounds: tuple[float, float] | None = None
+    random_state: RandomStateLike = None

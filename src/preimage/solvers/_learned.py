@@ -1,14 +1,16 @@
-"""Learned pre-images (Bakır, Weston & Schölkopf 2004)."""
+"""Learned pre-images (Bakır et al. 2004): :class:`LearnedPreimage`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 import contextlib
 import dataclasses
+from dataclasses import KW_ONLY, dataclass
 from typing import Any, Self
 
 import numpy as np
 from scipy import linalg
+from threadpoolctl import threadpool_limits
 
 from preimage._utils.blocks import is_dask_array, sum_row_blocks
 from preimage._utils.eigen import landmark_basis
@@ -24,62 +26,41 @@ from preimage._utils.validation import (
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import Kernel, make_kernel
-from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._fit import fit_kernel_pca
 from preimage.kpca._projections import training_coordinates
-from preimage.kpca._result import KernelPCAResult
 from preimage.solvers._base import PreimageSolver
 from preimage.solvers._result import PreimageResult
 
 __all__ = ["LearnedPreimage"]
 
 #: What to do when the exact map's n × n system is over the memory budget.
-_LANDMARK_HINT = (
+_HINT = (
     "use LearnedPreimage(n_landmarks=m), the Nyström (subset-of-regressors) "
     "map, which needs O(m² + m d) memory"
 )
 
 
 # OpenBLAS's multithreaded Cholesky factorisation (dpotrf) crashes with a
-# segmentation fault on large matrices: measured here for n ≥ 16,300 with two
-# threads (OpenBLAS 0.3.30 and 0.3.31, through SciPy and NumPy alike), fine on
-# one thread (upstream OpenBLAS issues #352, #2562, #2821). Above this size the
-# exact map's factorisation runs on one BLAS thread.
+# segmentation fault for n ≥ 16,300 on two threads (OpenBLAS 0.3.30 and 0.3.31;
+# upstream issues #352, #2562, #2821): above this size it runs on one thread.
 _SERIAL_CHOLESKY_FROM = 12_000
 
 
-def _cholesky_threads(n):
-    """A context running BLAS on one thread when an n × n Cholesky
-    factorisation is large enough to crash OpenBLAS's threaded one."""
-    if n < _SERIAL_CHOLESKY_FROM:
-        return contextlib.nullcontext()
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(limits=1, user_api="blas")
-
-
 def _cholesky_solve(A, B):
-    """``A⁻¹ B`` by LAPACK's Cholesky factorisation (?potrf, in A's memory)
-    and its triangular solves (?potrs); None when A is not numerically
-    positive definite: a pivot that is not positive, or a reciprocal condition
-    number (?pocon) below the unit roundoff, where :func:`scipy.linalg.solve`
-    would warn.
-
-    The columns of B that are zero (pixels blank in every training image)
-    have zero solutions and are not passed to the triangular solves, whose
-    cost is proportional to the number of columns.
-    """
+    """``A⁻¹ B`` by LAPACK's Cholesky factorisation (?potrf, in A's memory) and
+    solves (?potrs), skipping the zero columns of B (blank pixels); None when A
+    is not numerically positive definite (a pivot not positive, or a
+    reciprocal condition number below the unit roundoff)."""
     dtype = np.result_type(A.dtype, B.dtype, np.float32)
     A = np.asarray(A, dtype=dtype)
-    # A is symmetric: its transpose is the Fortran-ordered array LAPACK
-    # works in, with no copy.
+    # A is symmetric: its transpose is the Fortran-ordered array LAPACK needs.
     At = A.T if A.flags.c_contiguous else np.asfortranarray(A)
     lange, potrf, potrs, pocon, lamch = linalg.get_lapack_funcs(
         ("lange", "potrf", "potrs", "pocon", "lamch"), (At,)
     )
     norm = lange("1", At)
-    n = At.shape[0]
-    with _cholesky_threads(n):
+    serial = At.shape[0] >= _SERIAL_CHOLESKY_FROM
+    with threadpool_limits(1, user_api="blas") if serial else contextlib.nullcontext():
         factor, info = potrf(At, lower=True, overwrite_a=True, clean=False)
     if info != 0:
         return None
@@ -89,25 +70,17 @@ def _cholesky_solve(A, B):
     used = np.flatnonzero(np.any(B, axis=0))
     X = np.zeros(B.shape, dtype=dtype)
     if used.size:
-        solution, info = potrs(
-            factor, np.asfortranarray(B[:, used], dtype=dtype), lower=True, overwrite_b=True
-        )
-        if info != 0:
-            return None
-        X[:, used] = solution
-    return X
+        B_used = np.asfortranarray(B[:, used], dtype=dtype)
+        X[:, used], info = potrs(factor, B_used, lower=True, overwrite_b=True)
+    return X if info == 0 else None
 
 
 def _solve_psd(make_A, B, what):
-    """``A⁻¹ B`` for a symmetric ``A = make_A()`` that should be positive definite.
-
-    A Cholesky factorisation (in place) when A is numerically positive
-    definite; otherwise (a ridge α below the rounding level of A, or an
-    indefinite kernel such as the sigmoid) A is built again and the
-    pseudo-inverse taken from one symmetric eigendecomposition, whose
-    eigenvalues at rounding level (below ``n·eps·max|λ|``) are dropped with a
-    NumericalWarning instead of divided by.
-    """
+    """``A⁻¹ B`` for a symmetric ``A = make_A()`` that should be positive
+    definite: by Cholesky, else (a ridge below the rounding level of A, an
+    indefinite kernel) by the pseudo-inverse from an eigendecomposition of A
+    built again, whose eigenvalues below ``n·eps·max|λ|`` are dropped with a
+    NumericalWarning."""
     A = make_A()
     n = A.shape[0]
     X = _cholesky_solve(A, B)
@@ -128,8 +101,7 @@ def _solve_psd(make_A, B, what):
 
 
 def _product_skipping_zero_columns(L, beta):
-    """``L β``, with the columns of β that are zero (pixels blank in every
-    training target) left out of the product: theirs is zero."""
+    """``L β``, leaving the zero columns of β (blank pixels) out of the product."""
     used = np.any(beta, axis=0)
     if used.all() or not np.isfinite(L).all():
         return L @ beta
@@ -138,158 +110,100 @@ def _product_skipping_zero_columns(L, beta):
     return out
 
 
+def _trmm(W, B, **options):
+    """``op(W) B`` or ``B op(W)`` for an upper triangular W, by BLAS's ?trmm."""
+    return linalg.get_blas_funcs("trmm", (W, B))(1.0, W, B, lower=0, **options)
+
+
 def _is_upper_triangular(W):
     """Whether W is square and upper triangular (the Cholesky basis ``R⁻¹``)."""
     return W.shape[0] == W.shape[1] and not np.tril(W, -1).any()
 
 
 def _in_basis(W, LtL, LtT):
-    """``(WᵀL_nmᵀL_nmW, WᵀL_nmᵀX)``: the normal equations in the landmark basis.
-
-    When W is the upper triangular ``R⁻¹`` of a Cholesky factorisation
-    (:func:`preimage._utils.eigen.landmark_basis`), the products are BLAS's
-    triangular ones (?trmm: m³ flops each against 2m³ for a general product,
-    the same values up to rounding); otherwise general products.
-    """
+    """``(WᵀL_nmᵀL_nmW, WᵀL_nmᵀX)``: the normal equations in the landmark basis, by
+    triangular products (half the flops) when W is upper triangular."""
     if not _is_upper_triangular(W):
         return W.T @ LtL @ W, W.T @ LtT
-    trmm = linalg.get_blas_funcs("trmm", (W, LtL, LtT))
-    LtLW = trmm(1.0, W, LtL, side=1, lower=0)
-    return trmm(1.0, W, LtLW, side=0, lower=0, trans_a=1), trmm(
-        1.0, W, LtT, side=0, lower=0, trans_a=1
-    )
+    return _trmm(W, _trmm(W, LtL, side=1), side=0, trans_a=1), _trmm(W, LtT, side=0, trans_a=1)
 
 
 def _times_basis(W, theta):
-    """``Wθ``, by BLAS's triangular product when W is upper triangular."""
-    if not _is_upper_triangular(W):
-        return W @ theta
-    trmm = linalg.get_blas_funcs("trmm", (W, theta))
-    return trmm(1.0, W, theta, side=0, lower=0)
+    """``Wθ``, by a triangular product when W is upper triangular."""
+    return _trmm(W, theta, side=0) if _is_upper_triangular(W) else W @ theta
+
+
+_OVERFLOW_HINT = (
+    "rescale 'coordinates' or choose a milder map kernel (its 'gamma', 'degree') or a larger "
+    "'alpha'"
+)
 
 
 def _refuse_overflow(values, what):
-    return refuse_overflow(
-        values,
-        what,
-        "'coordinates'",
-        "rescale 'coordinates' or choose a milder map kernel (its "
-        "'gamma', 'degree') or a larger 'alpha'",
-    )
+    return refuse_overflow(values, what, "'coordinates'", _OVERFLOW_HINT)
 
 
+@dataclass(eq=False, repr=False)
 class LearnedPreimage(PreimageSolver):
     r"""Pre-images by a map from kernel PCA coordinates back to input space.
 
-    Bakır et al. (2004, Sec. 3.1, eq. 6) learn a map :math:`\Gamma` from
-    coordinates to input space on training pairs :math:`(c(x_i), x_i)`, where
-    :math:`c(x)` are the kernel PCA coordinates of :math:`\phi(x)`, by kernel
-    ridge regression with a kernel :math:`l` of its own:
+    Bakır et al. learn a map :math:`\Gamma` from the kernel PCA coordinates
+    :math:`c_i` of training points to the points :math:`x_i` (the rows of
+    :math:`X`) by kernel ridge regression with a kernel :math:`l` of its own:
 
-    .. math::
-
-        \Gamma(c) = \sum_i \beta_i\, l(c, c_i), \qquad
-        \beta = (L + \alpha I)^{-1} X,
-
-    with :math:`L_{ij} = l(c_i, c_j)` and the targets :math:`x_i` as the rows
-    of :math:`X`. The pairs need not be the training points themselves:
-    fitting on coordinates of noisy or augmented inputs against clean targets
-    (:meth:`fit_coordinates`, or :meth:`fit` with `coordinates` and `targets`)
-    teaches the map where noisy coordinates lie.
+    .. math:: \Gamma(c) = \sum_i \beta_i\, l(c, c_i), \qquad
+        \beta = (L + \alpha I)^{-1} X, \quad L_{ij} = l(c_i, c_j).
 
     Parameters
     ----------
     kernel : str, Kernel, callable or None, default=None
-        The kernel :math:`l` on coordinates; None takes the forward kernel
-        (the kernel of the expansions), as scikit-learn's ``KernelPCA`` does.
+        The kernel :math:`l`; None takes the forward kernel (of the expansions).
     gamma : float or None, default=None
-        Width of :math:`l`. With ``kernel=None`` it replaces the forward
-        kernel's width (None keeps it); with a kernel name, None resolves from
-        the training coordinates (see :func:`preimage.kernels.default_gamma`).
-    degree : int, default=3
-        Degree of :math:`l` when `kernel` is the name of a polynomial kernel.
-    coef0 : float, default=1.0
-        Constant of :math:`l` when `kernel` is the name of a polynomial or
-        sigmoid kernel.
-    kernel_params : dict or None, default=None
-        Further parameters of :math:`l` when `kernel` is a name or a callable
-        (see :func:`preimage.kernels.make_kernel`).
+        Width of :math:`l` (with ``kernel=None``, None keeps the forward
+        kernel's; with a name, None resolves from the coordinates).
+    degree, coef0, kernel_params : int, float and dict or None
+        Of an :math:`l` given by name (:func:`preimage.kernels.make_kernel`).
     alpha : float, default=1.0
-        The ridge :math:`\alpha > 0` (scikit-learn's default).
+        The ridge :math:`\alpha > 0`.
     n_components : int or None, default=None
-        Used by :meth:`fit` without `kpca` or `coordinates` only: the number
-        of components of the kernel PCA of the support from which coordinates
-        are taken (None: all with non-zero eigenvalue).
+        Components of the kernel PCA that :meth:`fit` fits without `kpca`.
     n_landmarks : int or None, default=None
-        None: exact kernel ridge regression on all n pairs (a system of shape
-        (n, n)). An int m < n: the Nyström (subset-of-regressors) map over m
-        pairs drawn uniformly, fitted on all n pairs in
-        :math:`O(nmq + nmd + m^3)` time and :math:`O(m^2 + md)` memory beyond
-        the data (see Notes); a Dask array of coordinates is then reduced
-        block by block.
+        None: exact kernel ridge regression (an (n, n) system); m < n: the
+        Nyström map over m random pairs, in :math:`O(m^2 + md)` memory (Notes).
     random_state : None, int or Generator
-        Draws the m pairs of `n_landmarks`.
+        Draws the landmarks.
 
     Attributes
     ----------
-    map_kernel_ : Kernel
-        The kernel :math:`l` of the map.
-    dual_coef_ : ndarray of shape (n, d) or (m, d)
-        The coefficients :math:`\beta`, one row per training pair or
-        landmark.
-    coordinates_ : ndarray of shape (n, q) or (m, q)
-        The training coordinates :math:`c_i`, or the landmarks'.
-    output_dtype_ : numpy.dtype
-        The dtype of the map's output.
-    target_mean_ : ndarray of shape (d,) or None
-        The targets' mean, added back at prediction (``center_targets``).
+    map_kernel_, dual_coef_, coordinates_ : Kernel, ndarray, ndarray
+        :math:`l`, :math:`\beta` and the training (or landmark) :math:`c_i`.
+    output_dtype_, target_mean_ : numpy.dtype, ndarray or None
+        The output's dtype; the targets' mean, added back (``center_targets``).
     KA_ : ndarray of shape (n, q) or None
-        The Gram matrix of the support times the kernel PCA's coefficient
-        vectors, kept by :meth:`solve`.
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The forward kernel given to :meth:`fit`.
-    kpca_ : KernelPCAResult
-        The kernel PCA whose coordinates the map takes.
+        The support's Gram matrix times the kernel PCA's coefficients.
 
     Notes
     -----
-    With landmarks :math:`c_j` (:math:`j \le m`) the map
-    :math:`\Gamma(c) = \sum_j \beta_j l(c, c_j)` minimises
-    :math:`\sum_i \|x_i - \Gamma(c_i)\|^2 + \alpha\, \beta^\top L_{mm} \beta`
-    over all n pairs:
-
-    .. math:: \beta = (L_{nm}^\top L_{nm} + \alpha L_{mm})^{-1} L_{nm}^\top X,
-
-    where :math:`L_{nm}^\top L_{nm}` and :math:`L_{nm}^\top X` are sums over
-    row blocks (solved as :math:`\beta = W \theta` with
-    :math:`W^\top L_{mm} W = I`, which stays well conditioned when
-    :math:`L_{mm}` is numerically singular). With every pair a landmark
-    (:math:`L` invertible) it is the exact :math:`(L + \alpha I)^{-1} X`.
+    With landmarks :math:`c_j` (:math:`j \le m`) the map minimises
+    :math:`\sum_i \|x_i - \Gamma(c_i)\|^2 + \alpha\, \beta^\top L_{mm} \beta`:
+    :math:`\beta = (L_{nm}^\top L_{nm} + \alpha L_{mm})^{-1} L_{nm}^\top X`,
+    summed over row blocks and solved as :math:`\beta = W \theta`,
+    :math:`W^\top L_{mm} W = I`.
 
     References
     ----------
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004 (Sec. 3.1,
-    eq. 6).
+    Bakır et al. (2004), Sec. 3.1, eq. 6.
 
     Examples
     --------
-    With a small ridge the map interpolates its training pairs, so the
-    pre-images of the training points' images are the points:
+    With a small ridge the map interpolates its training pairs:
 
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
-    >>> from preimage.solvers import LearnedPreimage
-    >>> X = np.array([[0.0], [1.0], [2.0]])
-    >>> kernel = GaussianKernel(gamma=1.0)
+    >>> X, kernel = np.array([[0.0, 1.0, 2.0]]).T, GaussianKernel(gamma=1.0)
     >>> solver = LearnedPreimage(alpha=1e-8).fit(X, kernel)
-    >>> np.round(solver.solve(FeatureExpansion.of_points(X, kernel)).x, 4)
-    array([[0.],
-           [1.],
-           [2.]])
+    >>> np.round(solver.solve(FeatureExpansion.of_points(X, kernel)).x, 4).ravel()
+    array([0., 1., 2.])
     """
 
     name = "learned"
@@ -298,28 +212,16 @@ class LearnedPreimage(PreimageSolver):
     uses_random_state = True
     uses_landmarks = True
 
-    def __init__(
-        self,
-        kernel: str | Kernel | Callable[..., float] | None = None,
-        *,
-        gamma: float | None = None,
-        degree: int = 3,
-        coef0: float = 1.0,
-        kernel_params: dict[str, Any] | None = None,
-        alpha: float = 1.0,
-        n_components: int | None = None,
-        n_landmarks: int | None = None,
-        random_state: RandomStateLike = None,
-    ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.alpha = alpha
-        self.n_components = n_components
-        self.n_landmarks = n_landmarks
-        self.random_state = random_state
+    kernel: str | Kernel | Callable[..., float] | None = None
+    _: KW_ONLY
+    gamma: float | None = None
+    degree: int = 3
+    coef0: float = 1.0
+    kernel_params: dict[str, Any] | None = None
+    alpha: float = 1.0
+    n_components: int | None = None
+    n_landmarks: int | None = None
+    random_state: RandomStateLike = None
 
     def fit_coordinates(
         self, coordinates: MatrixLike, targets: MatrixLike, *, forward_kernel: Kernel | None = None
@@ -329,17 +231,16 @@ class LearnedPreimage(PreimageSolver):
         Parameters
         ----------
         coordinates : array of shape (n, q)
-            The inputs :math:`c_i` of the map (a Dask array needs
-            `n_landmarks`).
+            The inputs :math:`c_i` (a Dask array needs `n_landmarks`).
         targets : array of shape (n, d)
-            The targets :math:`x_i`, one per row of `coordinates`.
+            The targets :math:`x_i`.
         forward_kernel : Kernel, optional
             Used for :math:`l` when ``kernel=None``.
 
         Returns
         -------
         LearnedPreimage
-            The solver itself, with the map fitted.
+            The solver itself, fitted.
         """
         alpha, m = self._check_params()
         if is_dask_array(coordinates) or is_dask_array(targets):
@@ -350,8 +251,7 @@ class LearnedPreimage(PreimageSolver):
                 )
             C, T = coordinates, targets
         else:
-            C = check_array_2d(coordinates, "coordinates")
-            T = check_array_2d(targets, "targets")
+            C, T = check_array_2d(coordinates, "coordinates"), check_array_2d(targets, "targets")
         if T.shape[0] != C.shape[0]:
             raise ValueError(
                 f"'targets' must have one row per row of 'coordinates' "
@@ -377,50 +277,28 @@ class LearnedPreimage(PreimageSolver):
         elif isinstance(self.kernel, Kernel):
             self.map_kernel_ = self.kernel
         else:
-            self.map_kernel_ = make_kernel(
-                self.kernel,
-                gamma=self.gamma,
-                degree=self.degree,
-                coef0=self.coef0,
-                kernel_params=self.kernel_params,
-                X=C,
-            )
+            params = {k: getattr(self, k) for k in ("gamma", "degree", "coef0", "kernel_params")}
+            self.map_kernel_ = make_kernel(self.kernel, X=C, **params)
         if m is not None:
             if m > C.shape[0]:
                 raise ValueError(
                     f"'n_landmarks' must be <= the number of pairs ({C.shape[0]}), got {m}"
                 )
             return self._fit_landmarks(C, T, m, alpha)
-        n = C.shape[0]
-        gram = [
-            checked_gram(
-                self.map_kernel_,
-                C,
-                "Gram matrix of 'coordinates'",
-                hint=_LANDMARK_HINT,
-                names="'coordinates'",
-            )
-        ]
+        n, kernel, names = C.shape[0], self.map_kernel_, "'coordinates'"
+        gram = [checked_gram(kernel, C, f"Gram matrix of {names}", hint=_HINT, names=names)]
 
         def system():
             # L once, built again only after a failed Cholesky overwrote it.
-            L = (
-                gram.pop()
-                if gram
-                else self.map_kernel_.block(C, check_input=False, names="'coordinates'")
-            )
+            L = gram.pop() if gram else kernel.block(C, check_input=False, names=names)
             if not alpha < float(np.finfo(L.dtype).max) / 2:  # beyond float32's range
                 L = L.astype(np.float64)
             L.flat[:: n + 1] += alpha
             return L
 
-        self.dual_coef_ = _refuse_overflow(
-            _solve_psd(system, T, f"the learned map's system L + αI (alpha={alpha:.3g})"),
-            "the learned map",
-        )
-        self.coordinates_ = C
-        self.output_dtype_ = self.dual_coef_.dtype
-        self.target_mean_ = None
+        beta = _solve_psd(system, T, f"the learned map's system L + αI (alpha={alpha:.3g})")
+        self.dual_coef_ = _refuse_overflow(beta, "the learned map")
+        self.coordinates_, self.output_dtype_, self.target_mean_ = C, self.dual_coef_.dtype, None
         return self
 
     def _fit_landmarks(self, C, T, m, alpha):
@@ -428,18 +306,14 @@ class LearnedPreimage(PreimageSolver):
         rng = check_random_state(self.random_state)
         index = np.sort(rng.choice(C.shape[0], m, replace=False))
         C_m = C[index]
-        # The map is formed and solved in float64 whatever the input: W
-        # amplifies rounding by 1/√λ_min(L_mm), and in float32 the directions
-        # the map needs would be lost below the rounding of L_mm.
+        # In float64 whatever the input: W amplifies rounding by 1/√λ_min(L_mm).
         C_m = check_array_2d(
             C_m.compute() if is_dask_array(C_m) else C_m, "coordinates", dtype=np.float64
         )
-        kernel = self.map_kernel_
+        kernel, q = self.map_kernel_, C_m.shape[1]
 
         def moments(C_block, T_block):
-            C_block = check_array_2d(
-                C_block, "coordinates", n_features=C_m.shape[1], dtype=np.float64
-            )
+            C_block = check_array_2d(C_block, "coordinates", n_features=q, dtype=np.float64)
             T_block = check_array_2d(T_block, "targets", dtype=np.float64)
             with np.errstate(over="ignore", invalid="ignore"):  # refused below
                 L = kernel.block(C_block, C_m, check_input=False, overflow="ignore")
@@ -454,9 +328,7 @@ class LearnedPreimage(PreimageSolver):
                 f"the map kernel {kernel!r} maps every landmark of 'coordinates' to the "
                 "origin of feature space (a zero Gram matrix); choose another map kernel"
             )
-        # β = Wθ with WᵀL_mmW = I turns the normal equations into the
-        # well-conditioned (WᵀL_nmᵀL_nmW + αI)θ = WᵀL_nmᵀX (L_mm may be
-        # numerically singular; its null directions cannot change Γ).
+        # β = Wθ, WᵀL_mmW = I: the well-conditioned (WᵀL_nmᵀL_nmW + αI)θ = WᵀL_nmᵀX.
         W = landmark_basis(L_mm, warn_dropped=False)
         if W.shape[1] < m:
             warn(
@@ -476,13 +348,11 @@ class LearnedPreimage(PreimageSolver):
             return A_copy
 
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
-            theta = _solve_psd(
-                system, WtT, f"the landmark map's normal equations (alpha={alpha:.3g})"
-            )
+            what = f"the landmark map's normal equations (alpha={alpha:.3g})"
+            theta = _solve_psd(system, WtT, what)
             beta = _times_basis(W, theta)
         self.dual_coef_ = _refuse_overflow(beta, "the landmark map")
-        self.coordinates_ = C_m
-        self.output_dtype_ = np.result_type(C.dtype, T.dtype)
+        self.coordinates_, self.output_dtype_ = C_m, np.result_type(C.dtype, T.dtype)
         self.target_mean_ = None
         return self
 
@@ -497,8 +367,7 @@ class LearnedPreimage(PreimageSolver):
         Returns
         -------
         ndarray of shape (m, d)
-            The map's values (plus the targets' mean when fitted with
-            `center_targets`).
+            The map's values (plus the targets' mean, with `center_targets`).
         """
         if not hasattr(self, "dual_coef_"):
             raise ValueError(
@@ -508,9 +377,8 @@ class LearnedPreimage(PreimageSolver):
         C = check_array_2d(coordinates, "coordinates", n_features=self.coordinates_.shape[1])
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             L = self.map_kernel_.block(C, self.coordinates_, check_input=False, overflow="ignore")
-            out = _product_skipping_zero_columns(L, self.dual_coef_).astype(
-                self.output_dtype_, copy=False
-            )
+            out = _product_skipping_zero_columns(L, self.dual_coef_)
+            out = out.astype(self.output_dtype_, copy=False)
         out = _refuse_overflow(out, "the learned map's output")
         return out if self.target_mean_ is None else out + self.target_mean_
 
@@ -522,103 +390,43 @@ class LearnedPreimage(PreimageSolver):
             check_positive_int(self.n_landmarks, "n_landmarks", allow_none=True),
         )
 
-    # -- the solver protocol ---------------------------------------------------
-    def fit(
-        self,
-        support: ArrayLike,
-        kernel: Kernel,
-        *,
-        kpca: KernelPCAResult | None = None,
-        coordinates: MatrixLike | None = None,
-        targets: MatrixLike | None = None,
-        center_targets: bool = False,
-    ) -> Self:
-        """Fit the map on kernel PCA coordinates of training pairs.
-
-        Parameters
-        ----------
-        support : array of shape (n, d)
-            The support points of the expansions to solve (and the default
-            targets).
-        kernel : Kernel
-            The forward kernel (of the expansions to solve).
-        kpca : KernelPCAResult, optional
-            The kernel PCA over `support` whose coordinates the map takes.
-            None: a kernel PCA of the support is fitted here (`n_components`).
-        coordinates, targets : arrays of shape (n', q) and (n', d), optional
-            Training pairs. By default the support points' own coordinates
-            and the support points; a denoiser passes the coordinates of
-            noisy inputs and their clean versions.
-        center_targets : bool, default=False
-            Learn the targets' deviations from their mean and add it back at
-            prediction (a map with a bias: far from every training coordinate
-            its value is the mean target).
-
-        Returns
-        -------
-        LearnedPreimage
-            The solver itself, fitted.
-        """
-        super().fit(support, kernel, kpca=kpca)
+    def _fit(self, coordinates, targets, center_targets):
+        """The map, from the support's coordinates by default."""
         X, self.KA_ = self.support_, None
         if coordinates is None:
-            if kpca is None:
+            if self.kpca_ is None:
                 # K and its centred copy: two n × n matrices.
                 K = checked_gram(
                     self.kernel_, X, "Gram matrix of 'support'", copies=2, names="'support'"
                 )
                 self.kpca_ = fit_kernel_pca(K, self.n_components, copy=True, names="'support'")
-                # The centred coordinates of φ(x_i) are K̃α = u√λ; for an
-                # expansion Σ γ_i φ(x_i) they are γᵀKA − c (see solve).
+                # Coordinates of Σ γ_i φ(x_i): γᵀKA − c (see solve).
                 self.KA_ = K @ self.kpca_.alphas
                 coordinates = self.KA_ - self.kpca_.mean_coords
             else:
-                coordinates = training_coordinates(kpca, self.kernel_, X)
-        targets = X if targets is None else targets
-        mean = None
+                coordinates = training_coordinates(self.kpca_, self.kernel_, X)
+        targets, mean = X if targets is None else targets, None
         if center_targets:
             targets = check_array_2d(targets, "targets")
             mean = targets.mean(axis=0)
             targets = targets - mean
         self.fit_coordinates(coordinates, targets, forward_kernel=self.kernel_)
         self.target_mean_ = mean
-        return self
 
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        r"""Find the pre-images of expansions over the fitted support by the map.
-
-        The map is applied to their kernel PCA coordinates
-        :math:`\langle V_k, \Psi - \mu \rangle = \gamma^\top K \alpha_k
-        - \langle V_k, \mu \rangle`.
-
-        Parameters
-        ----------
-        expansion : FeatureExpansion
-            The m expansions, over the fitted support.
-        x0 : array of shape (m, d) or (d,), optional
-            Not used.
-
-        Returns
-        -------
-        PreimageResult
-            The pre-images with their residuals.
-        """
-        self._check_support(expansion)
+    def _preimages(self, expansion):
+        """The map at the expansions' coordinates ``γᵀKA − c``."""
         if getattr(self, "KA_", None) is None:
             K = checked_gram(
                 self.kernel_, self.support_, "Gram matrix of 'support'", names="'support'"
             )
             self.KA_ = K @ self.kpca_.alphas
-        x = self.predict(expansion.coef @ self.KA_ - self.kpca_.mean_coords)
-        return PreimageResult.direct(expansion, x, self.name, "learned map")
+        return self.predict(expansion.coef @ self.KA_ - self.kpca_.mean_coords), "learned map"
 
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
-        """The map applied to kernel PCA coordinates Y: one kernel block per
-        call; with `return_result` the residuals of the expansions Y stands
-        for (`add_mean`) are computed too."""
+        """The map applied to kernel PCA coordinates Y, with `return_result` with
+        the residuals of the expansions Y stands for."""
         x = self.predict(Y)
         if not return_result:
             return x
-        return PreimageResult.direct(
-            self.expansion_of(Y, add_mean=add_mean), x, self.name, "learned map"
-        )
+        expansion = self.expansion_of(Y, add_mean=add_mean)
+        return PreimageResult.direct(expansion, x, self.name, "learned map")

@@ -1,67 +1,10 @@
-"""Pre-images from distance constraints (Kwok & Tsang 2003, 2004), and the
-global-MDS-plus-Procrustes reading of Honeine & Richard (2011).
-
-Two ways to place a point from its squared distances d_i² to n neighbours
-x_i. Both work in the neighbours' frame: ``x_i = x̄ + U z_i`` with
-``[x_1 − x̄ … x_n − x̄] = U Λ Vᵀ`` (rank r), ``Z = [z_1 … z_n] = Λ Vᵀ``,
-``Σ z_i = 0``, ``d₀_i² = ‖z_i‖²``; the pre-image is ``x = x̄ + U z``.
-
-*Frame* (Kwok & Tsang, ``alignment="frame"``). ``‖z − z_i‖² = d_i²`` reads
-``2 Zᵀ z − c 1 = d₀² − d²`` with ``c = ‖z‖²``. Solved in least squares with c
-a free unknown, and since ``Z 1 = 0`` the two unknowns decouple:
-
-    z = −½ Λ⁻¹ Vᵀ (d² − d₀²),   c = mean(d² − d₀²).
-
-*Procrustes* (``alignment="procrustes"``, Honeine & Richard 2011, Sec. 5.1:
-"a procrustes technique to align it with the initial canonical one"). The
-squared-distance matrix D of the n + 1 points (neighbours, then the unknown
-point; ``D_ij = ‖z_i − z_j‖²``, ``D_i0 = d_i²``) is embedded by classical MDS in
-r dimensions: ``B = −½ J D J`` (``J = I − 11ᵀ/(n+1)``), ``Y = W_r Ω_r^½``
-from its r largest eigenpairs (negative ones set to 0). The rigid motion that
-best maps the embedded neighbours y_i onto z_i in least squares,
-
-    (Q, t) = argmin Σ_i ‖Q y_i + t − z_i‖²,  QᵀQ = I  (reflections allowed),
-
-is ``Q = R Pᵀ`` from the SVD ``Σ_i (y_i − ȳ) z_iᵀ = P S Rᵀ``, ``t = −Q ȳ``;
-the pre-image is ``z = Q y_0 + t``. The embedding dimension is r, the rank of
-the neighbours (the dimension of the frame); no scaling is fitted, since
-classical MDS keeps the distances' units.
-
-**When the two agree.** If the distances are exactly those of a point z* of
-the neighbours' affine span (``‖z* − z_i‖² = d_i²``), both give z*. Frame:
-the equations hold exactly at (z*, ‖z*‖²) and Zᵀ has full column rank, so
-the least-squares solution is unique and exact. Procrustes: D is then the
-squared-distance matrix of n + 1 points of R^r, so B is their centred Gram
-matrix, positive semi-definite of rank r (the neighbours alone span r
-dimensions); its r leading eigenpairs give those points up to a rigid
-motion, which the Procrustes problem undoes with zero residual, uniquely
-because the centred neighbours span R^r. Outside that case they differ:
-
-* distances of a point off the span, ``z* = p + h e`` with ``e ⟂`` the span:
-  the frame solution is exactly the projection p (h² only shifts c), while the
-  r-dimensional MDS embedding of an (r+1)-dimensional configuration mixes the
-  off-span direction into the leading eigenvectors, so Procrustes does not, in
-  general, give p;
-* distances that no point realises (the usual case: d_i² come from a feature
-  point that is not an image) are fitted differently: the frame solution fits
-  the linearised equations, MDS perturbs the embedding of the neighbours too
-  (the unknown's row enters B) and Procrustes then averages that perturbation.
-
-``tests/test_mds_procrustes.py`` checks both statements on random cases, and
-the Procrustes solution against a plain implementation (full
-eigen-decomposition, ``scipy.linalg.orthogonal_procrustes``) to 1e-8.
-
-*Computation.* ``B = J G J`` with ``G = [[ZᵀZ, g], [gᵀ, 0]]``,
-``g_i = ½(d₀_i² − d_i²)`` (any G with ``D_ij = G_ii + G_jj − 2G_ij`` gives the
-same B), so B has rank at most r + 2 and its range lies in the span of
-``J[Z; 0]ᵀ``, ``J e_0`` and ``J[g; 0]``: its leading eigenpairs are those of the
-(r + 2) × (r + 2) matrix ``EᵀBE`` for an orthonormal basis E of that span
-(Rayleigh–Ritz, exact here), O(n r²) per point instead of O(n³).
-"""
+"""Pre-images from distance constraints (Kwok and Tsang), placed in the
+neighbours' frame or by global MDS aligned by Procrustes (Honeine and Richard):
+:class:`MDSPreimage`, whose Notes give the equations."""
 
 from __future__ import annotations
 
-from typing import Any, Self
+from dataclasses import dataclass
 import warnings
 
 import numpy as np
@@ -70,10 +13,10 @@ from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, check_positive_int, refuse_overflow
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
-from preimage.kernels import DotProductKernel, Kernel, RadialKernel
+from preimage.kernels import DotProductKernel, RadialKernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.solvers._base import PreimageSolver
-from preimage.solvers._result import PreimageResult
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._starts import support_distance2
 
 __all__ = ["MDSPreimage"]
@@ -81,29 +24,23 @@ __all__ = ["MDSPreimage"]
 #: How the point is placed from its distances to the neighbours.
 ALIGNMENTS = ("frame", "procrustes")
 
-#: Floats of the stacked (points × (n + 1) × basis) arrays of one block of
-#: the Procrustes alignment.
-_BLOCK_FLOATS = 4_000_000
+_BLOCK_FLOATS = 4_000_000  # floats of one block's (points × (n + 1) × basis) arrays
 
 
 def procrustes_coordinates(Zt: np.ndarray, d2: np.ndarray) -> np.ndarray:
     """Classical MDS of the neighbours and each point, aligned by Procrustes.
 
-    Parameters
-    ----------
-    Zt : ndarray of shape (n, r)
-        The neighbours' centred coordinates in their frame (``Σ_i z_i = 0``,
-        rank r).
-    d2 : ndarray of shape (m, n)
-        Squared distances of m points to the n neighbours (finite).
+    `Zt` (n, r): the neighbours' centred coordinates in their frame (rank r);
+    `d2` (m, n): finite squared distances of m points to them. Returns the
+    (m, r) points ``z = Q y_0 + t`` (:class:`MDSPreimage`, Notes).
 
-    Returns
-    -------
-    ndarray of shape (m, r)
-        ``z = Q y_0 + t`` for each point (module docstring).
+    ``B = J G J`` with ``G = [[ZᵀZ, g], [gᵀ, 0]]``, ``g_i = ½(d₀_i² − d_i²)``,
+    so B has rank at most r + 2 and its range lies in the span of
+    ``J[Z; 0]ᵀ``, ``J e_0`` and ``J[g; 0]``: its leading eigenpairs are those of
+    the (r + 2) × (r + 2) matrix ``EᵀBE`` for an orthonormal basis E of that
+    span (Rayleigh–Ritz, exact here), O(n r²) per point instead of O(n³).
     """
-    n, r = Zt.shape
-    m = d2.shape[0]
+    (n, r), m = Zt.shape, d2.shape[0]
     if r == 0:
         return np.zeros((m, 0))
     n1, k = n + 1, min(r + 2, n + 1)
@@ -145,114 +82,52 @@ def _procrustes_block(Zt, d2, k):
     return np.einsum("ma,mab->mb", Y[:, n] - centre, P @ Rt)
 
 
+@fill_doc
+@dataclass(eq=False, repr=False)
 class MDSPreimage(PreimageSolver):
-    r"""Kwok & Tsang's pre-image: input distances to the nearest training points, then MDS.
+    r"""Kwok and Tsang's pre-image: input distances to the nearest training points, then MDS.
 
-    For an expansion :math:`\Psi`:
-
-    1. feature distances to the support points,
-       :math:`\tilde d_i^2 = \|\Psi\|^2 + k(x_i, x_i) - 2 \langle \Psi, \phi(x_i) \rangle`;
-    2. input distances by inverting the kernel: radial kernels
-       :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)` (Gaussian
-       :math:`\exp(-\|x - y\|^2 / c)`: :math:`d^2 = -c \ln(1 - \tilde d^2 / 2)`,
-       clipped where :math:`\tilde d^2 \ge 2`); dot-product kernels
-       :math:`d_i^2 = f^{-1}(\|\Psi\|^2) + f^{-1}(k(x_i, x_i))
-       - 2 f^{-1}(\langle \Psi, \phi(x_i) \rangle)` (the polynomial case of
-       Kwok & Tsang);
-    3. the n nearest training points, centred at :math:`\bar x` with SVD
-       :math:`[x_1 - \bar x, \dots, x_n - \bar x] = U \Lambda V^\top` (rank by
-       `rank_tol`), coordinates :math:`Z = \Lambda V^\top` with squared norms
-       :math:`d_0^2`, and the pre-image
-
-       .. math:: z = U \Big(-\tfrac{1}{2} \Lambda^{-1} V^\top (d^2 - d_0^2)\Big) + \bar x.
-
-    With ``alignment="procrustes"`` step 3 is instead Honeine & Richard's
-    reading: classical MDS of the n neighbours and the unknown point together,
-    then the rigid motion (Procrustes) that maps the embedded neighbours onto
-    their input coordinates (see Notes: the equations, and when the two
-    agree).
+    The feature distances :math:`\tilde d_i^2 = \|\Psi - \phi(x_i)\|^2` give
+    input distances by inverting the kernel (radial:
+    :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)`; dot-product: through
+    :math:`f^{-1}`); the pre-image lies at those distances from the n nearest
+    training points (Notes), listed in the result's ``info["neighbors"]``.
 
     Parameters
     ----------
     n_neighbors : int, default=10
-        Training points used (public codes use 10).
+        Training points used.
     rank_tol : float, default=1e-10
-        Singular values below `rank_tol` times the largest, :math:`\Lambda_{\max}`,
-        are dropped.
+        Singular values below `rank_tol` times the largest are dropped.
     alignment : {"frame", "procrustes"}, default="frame"
-        ``"frame"``: Kwok & Tsang's solution in the neighbours' SVD frame;
-        ``"procrustes"``: classical MDS of the neighbours and the point, aligned
-        to the neighbours by a rigid motion (Honeine & Richard 2011). Equal when
-        the distances are exactly those of a point in the neighbours' span.
+        Kwok and Tsang's solution in the neighbours' SVD frame, or classical
+        MDS of the neighbours and the point aligned to the neighbours by a
+        rigid motion (Honeine and Richard).
 
     Attributes
     ----------
     diag_ : ndarray of shape (n,)
         The kernel diagonal :math:`k(x_i, x_i)` of the support points.
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
+    %(fitted)s
 
     Notes
     -----
-    Both alignments work in the neighbours' frame: :math:`x_i = \bar x + U z_i`
-    with :math:`Z = [z_1 \dots z_n] = \Lambda V^\top` (rank r),
-    :math:`\sum_i z_i = 0` and :math:`d_{0,i}^2 = \|z_i\|^2`; the pre-image is
-    :math:`x = \bar x + U z`.
-
-    *Frame* (``alignment="frame"``). The conditions
-    :math:`\|z - z_i\|^2 = d_i^2` read
-    :math:`2 Z^\top z - c \mathbf{1} = d_0^2 - d^2` with :math:`c = \|z\|^2`.
-    Solved in least squares with :math:`c` a free unknown, and since
-    :math:`Z \mathbf{1} = 0`, the two unknowns decouple:
-
-    .. math::
-
-        z = -\tfrac{1}{2} \Lambda^{-1} V^\top (d^2 - d_0^2), \qquad
-        c = \operatorname{mean}(d^2 - d_0^2).
-
-    *Procrustes* (``alignment="procrustes"``). The squared-distance matrix
-    :math:`D` of the n + 1 points (neighbours, then the unknown point;
-    :math:`D_{ij} = \|z_i - z_j\|^2`, :math:`D_{i0} = d_i^2`) is embedded by
-    classical MDS in r dimensions: :math:`B = -\tfrac{1}{2} J D J` with
-    :math:`J = I - \mathbf{1}\mathbf{1}^\top / (n + 1)`, and
-    :math:`Y = W_r \Omega_r^{1/2}` from its r largest eigenpairs (negative
-    ones set to 0). The rigid motion that best maps the embedded neighbours
-    :math:`y_i` onto :math:`z_i` in least squares (reflections allowed),
-
-    .. math::
-
-        (Q, t) = \arg\min_{Q^\top Q = I,\; t}
-            \sum_i \|Q y_i + t - z_i\|^2,
-
-    is :math:`Q = R P^\top` from the SVD
-    :math:`\sum_i (y_i - \bar y) z_i^\top = P S R^\top`,
-    :math:`t = -Q \bar y`; the pre-image is :math:`z = Q y_0 + t`. The
-    embedding dimension is r, the rank of the neighbours; no scaling is
-    fitted, since classical MDS keeps the distances' units.
-
-    If the distances are exactly those of a point of the neighbours' affine
-    span, both alignments give that point. Otherwise they differ: for the
-    distances of a point off the span the frame solution is exactly its
-    projection on the span, which Procrustes does not give in general; and
-    distances that no point realises (the usual case: they come from a
-    feature-space point that is not an image) are fitted differently, the
-    frame solution fitting the linearised equations and MDS perturbing the
-    embedding of the neighbours too.
+    With :math:`[x_1 - \bar x, \dots, x_n - \bar x] = U \Lambda V^\top`,
+    :math:`Z = \Lambda V^\top` and :math:`d_{0,i}^2 = \|z_i\|^2`, the pre-image
+    is :math:`\bar x + U z`: in the frame,
+    :math:`z = -\tfrac{1}{2} \Lambda^{-1} V^\top (d^2 - d_0^2)` (least squares
+    with :math:`\|z\|^2` free); by Procrustes, :math:`z = Q y_0 + t` for the
+    classical MDS embedding :math:`y` of the n + 1 points and the rigid motion
+    :math:`\arg\min \sum_i \|Q y_i + t - z_i\|^2`. Both give a point of the
+    neighbours' span exactly.
 
     References
     ----------
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    ICML 2003; IEEE Transactions on Neural Networks 15(6), 2004.
-
-    P. Honeine and C. Richard, "A closed-form solution for the pre-image
-    problem in kernel-based machines", Journal of Signal Processing Systems
-    65(3), 2011 (Sec. 5.1: global MDS with a Procrustes alignment).
+    Kwok and Tsang (2004), Sec. 4.
+    Honeine and Richard (2011), Sec. 5.1 (global MDS with a Procrustes alignment).
 
     Examples
     --------
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
@@ -267,12 +142,9 @@ class MDSPreimage(PreimageSolver):
     name = "mds"
     learns = True
 
-    def __init__(
-        self, n_neighbors: int = 10, rank_tol: float = 1e-10, alignment: str = "frame"
-    ) -> None:
-        self.n_neighbors = n_neighbors
-        self.rank_tol = rank_tol
-        self.alignment = alignment
+    n_neighbors: int = 10
+    rank_tol: float = 1e-10
+    alignment: str = "frame"
 
     def _check_params(self):
         check_positive_int(self.n_neighbors, "n_neighbors")
@@ -297,27 +169,8 @@ class MDSPreimage(PreimageSolver):
             )
         return kernel
 
-    def fit(self, support: ArrayLike, kernel: Kernel, **fit_params: Any) -> Self:
-        """Remember the training points and their kernel diagonal.
-
-        Parameters
-        ----------
-        support : array of shape (n, d)
-            The training points, the neighbours to choose from.
-        kernel : Kernel
-            Their kernel, radial or dot-product.
-        **fit_params
-            The other arguments of :meth:`PreimageSolver.fit
-            <preimage.solvers.PreimageSolver.fit>`, accepted and not used.
-
-        Returns
-        -------
-        MDSPreimage
-            The solver itself, fitted.
-        """
-        super().fit(support, kernel, **fit_params)
+    def _fit(self, coordinates, targets, center_targets):
         self.diag_ = self.kernel_.diag(self.support_, check_input=False, names="'support'")
-        return self
 
     def input_distance2(
         self,
@@ -327,17 +180,16 @@ class MDSPreimage(PreimageSolver):
     ) -> np.ndarray:
         r"""Return the squared input distances implied by feature distances.
 
-        The kernel is inverted: :math:`\tilde d^2 = 2 f(0) - 2 f(d^2)` for a
-        radial kernel, :math:`d^2 = f^{-1}(\|\Psi\|^2) + f^{-1}(k(x, x))
-        - 2 f^{-1}(\langle \Psi, \phi(x) \rangle)` for a dot-product kernel.
+        The kernel is inverted (:math:`\tilde d^2 = 2 f(0) - 2 f(d^2)` for a
+        radial kernel; see the class docstring).
 
         Parameters
         ----------
         expansion : FeatureExpansion
             The m expansions, over the fitted support.
         feature_d2 : array of shape (m, p), optional
-            Squared feature distances :math:`\tilde d^2` from the expansions
-            to p points; by default to every support point.
+            Squared feature distances :math:`\tilde d^2` to p points (default:
+            the support points).
         diag : array of shape (m, p) or (1, p), optional
             The :math:`k(x, x)` of those points, given with `feature_d2`.
 
@@ -349,36 +201,7 @@ class MDSPreimage(PreimageSolver):
         if feature_d2 is None:
             feature_d2 = support_distance2(expansion)
             diag = self.diag_[None, :]
-        return refuse_overflow(
-            self._input_distance2(expansion, feature_d2, diag),
-            "the input distances implied by it",
-            "'expansion'",
-            f"the inverse of {self.kernel_!r} is beyond the float range there",
-        )
-
-    def _input_distance2(self, expansion, feature_d2, diag):
-        """:meth:`input_distance2`, inf where the kernel's inverse overflows."""
-        kernel = self.kernel_
-        with (
-            np.errstate(over="ignore", invalid="ignore", divide="ignore"),
-            warnings.catch_warnings(),
-        ):
-            # The clipping of the inverses is reported once, below, by MDS.
-            warnings.simplefilter("ignore", NumericalWarning)
-            if isinstance(kernel, RadialKernel):
-                f0 = float(kernel.profile(np.zeros(1))[0])
-                too_far = feature_d2 >= 2 * f0
-                lo, hi = kernel.value_range
-                values = np.clip(
-                    f0 - np.asarray(feature_d2, dtype=float) / 2, lo + np.finfo(float).tiny, hi
-                )
-                d2 = kernel.inverse_profile(values)
-            else:
-                too_far = np.zeros(np.shape(feature_d2), dtype=bool)
-                norm2 = expansion.norm2()
-                cross = (norm2[:, None] + diag - feature_d2) / 2
-                f_inv = kernel.inverse_profile
-                d2 = np.maximum(f_inv(norm2)[:, None] + f_inv(diag) - 2 * f_inv(cross), 0.0)
+        d2, too_far = self._input_distance2(expansion, feature_d2, diag)
         if too_far.any():
             warn(
                 f"MDS: {int(too_far.sum())} feature distances d̃² ≥ 2k(x, x) are too "
@@ -386,11 +209,32 @@ class MDSPreimage(PreimageSolver):
                 "clipped to the largest finite input distance",
                 NumericalWarning,
             )
-        return np.where(np.isfinite(d2), d2, np.inf)
+        hint = f"the inverse of {self.kernel_!r} is beyond the float range there"
+        return refuse_overflow(d2, "the input distances implied by it", "'expansion'", hint)
+
+    def _input_distance2(self, expansion, feature_d2, diag):
+        """:meth:`input_distance2` (inf where the kernel's inverse overflows), and
+        where it is undefined (``d̃² ≥ 2k(x, x)`` for a radial kernel)."""
+        kernel = self.kernel_
+        quiet = np.errstate(over="ignore", invalid="ignore", divide="ignore")
+        with quiet, warnings.catch_warnings():
+            # The clipping of the inverses is reported once, below, by MDS.
+            warnings.simplefilter("ignore", NumericalWarning)
+            if isinstance(kernel, RadialKernel):
+                f0, (lo, hi) = float(kernel.profile(np.zeros(1))[0]), kernel.value_range
+                too_far = np.asarray(feature_d2) >= 2 * f0
+                values = f0 - np.asarray(feature_d2, dtype=float) / 2
+                d2 = kernel.inverse_profile(np.clip(values, lo + np.finfo(float).tiny, hi))
+            else:
+                too_far = np.zeros(np.shape(feature_d2), dtype=bool)
+                norm2 = expansion.norm2()
+                cross = (norm2[:, None] + diag - feature_d2) / 2
+                f_inv = kernel.inverse_profile
+                d2 = np.maximum(f_inv(norm2)[:, None] + f_inv(diag) - 2 * f_inv(cross), 0.0)
+        return np.where(np.isfinite(d2), d2, np.inf), too_far
 
     def _frame(self, Xn):
-        """Centre and SVD of the neighbours, ``[x_i − x̄]ᵀ = U Λ Vᵀ``, rank by
-        `rank_tol`; the neighbours' coordinates ``Z = Λ Vᵀ`` have squared norms d₀²."""
+        """``U, s, Vt, x̄, d₀²``: the neighbours' frame (Notes), rank by `rank_tol`."""
         mean = Xn.mean(axis=0)
         U, s, Vt = np.linalg.svd((Xn - mean).T, full_matrices=False)
         keep = s > self.rank_tol * max(s[0], np.finfo(float).tiny) if s.size else s > 0
@@ -400,7 +244,7 @@ class MDSPreimage(PreimageSolver):
 
     def _place(self, d2, s, Vt, d0):
         """Frame coordinates (m, r) of points at squared distances d2 (m, n)
-        from the neighbours ``Z = Λ Vᵀ`` (module docstring)."""
+        from the neighbours ``Z = Λ Vᵀ`` (Notes)."""
         if self.alignment == "frame":
             return -0.5 * ((d2 - d0) @ Vt.T) / s
         # Non-finite distances (the kernel's inverse overflowed) give NaN, as
@@ -411,49 +255,17 @@ class MDSPreimage(PreimageSolver):
             z[finite] = procrustes_coordinates((s[:, None] * Vt).T, d2[finite])
         return z
 
-    def _undefined(self, feature_d2):
-        """Where the kernel's inverse is undefined: ``d̃² ≥ 2k(x, x)`` for a
-        radial kernel (φ(x_i) at least as far as orthogonal); nowhere else."""
-        if not isinstance(self.kernel_, RadialKernel):
-            return np.zeros(np.shape(feature_d2), dtype=bool)
-        f0 = float(self.kernel_.profile(np.zeros(1))[0])
-        return np.asarray(feature_d2) >= 2 * f0
-
-    def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
-        r"""Find the pre-images of all expansions by MDS on their nearest support points.
-
-        Neighbours whose feature distance no input distance can explain
-        (:math:`\tilde d^2 \ge 2 k(x, x)`) carry no information about where
-        :math:`x` lies; they are left out, with a warning, and MDS runs on the
-        remaining neighbours (on the nearest point alone when none remains).
-
-        Parameters
-        ----------
-        expansion : FeatureExpansion
-            The m expansions, over the fitted support.
-        x0 : array of shape (m, d) or (d,), optional
-            Not used.
-
-        Returns
-        -------
-        PreimageResult
-            The pre-images with their residuals; ``info["neighbors"]`` holds
-            the indices of each expansion's neighbours.
-        """
-        self._check_support(expansion)
-        X = self.support_
-        n = min(self.n_neighbors, X.shape[0])
+    def _preimages(self, expansion):
+        """MDS on each expansion's nearest support points, leaving out (with a
+        warning) those whose feature distance no input distance explains."""
+        X, n = self.support_, min(self.n_neighbors, self.support_.shape[0])
         feature_d2 = support_distance2(expansion)
         neighbors = np.argsort(feature_d2, axis=1)[:, :n]
         near_d2 = np.take_along_axis(feature_d2, neighbors, axis=1)
-        undefined = self._undefined(near_d2)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", NumericalWarning)  # reported below instead
-            # Input distances of the neighbours only: the others play no part.
-            d2_near = self._input_distance2(expansion, near_d2, self.diag_[neighbors])
+        # Input distances of the neighbours only: the others play no part.
+        d2_near, undefined = self._input_distance2(expansion, near_d2, self.diag_[neighbors])
         if undefined.any():
-            rows = undefined.any(axis=1)
-            alone = undefined.all(axis=1)
+            rows, alone = undefined.any(axis=1), undefined.all(axis=1)
             warn(
                 f"MDS: {int(undefined.sum())} of the {undefined.size} distances to the "
                 f"{n} nearest points ({int(rows.sum())} of {expansion.n_expansions} "
@@ -487,11 +299,6 @@ class MDSPreimage(PreimageSolver):
                         continue
                     U, s, Vt, mean, d0 = self._frame(X[idx[keep]])
                     x[j] = U @ self._place(d2_near[j : j + 1, keep], s, Vt, d0)[0] + mean
-        return PreimageResult.direct(
-            expansion,
-            x,
-            self.name,
-            f"MDS on the {n} nearest training points"
-            + (", aligned by Procrustes" if self.alignment == "procrustes" else ""),
-            {"neighbors": neighbors},
-        )
+        aligned = ", aligned by Procrustes" if self.alignment == "procrustes" else ""
+        message = f"MDS on the {n} nearest training points{aligned}"
+        return x, message, {"neighbors": neighbors}

@@ -1,9 +1,5 @@
-"""The pre-image methods by name: :data:`PREIMAGE_METHODS`, the one list of them.
-
-Its names are known without importing the solvers (the command line offers
-them at ``--help``); a solver class is imported when it is looked up. Each
-name is its class's ``name``.
-"""
+"""The pre-image methods by name, :data:`PREIMAGE_METHODS`: its names are known
+without importing the solvers (``--help`` lists them), each its class's ``name``."""
 
 from preimage._utils.lazy import LazyRegistry
 

@@ -1,17 +1,10 @@
-"""The one dispatch on ``method=``.
-
-Every method is registered once, by name, in :data:`PREIMAGE_METHODS`
-(``_names.py``), as a solver class (:class:`~preimage.solvers.PreimageSolver`)
-whose class attributes say what it needs. :func:`make_solver` turns a name, a
-solver or a callable into a solver with the caller's ``random_state`` and
-``n_landmarks`` passed to the methods that use them; :func:`find_preimage`,
-:class:`~preimage.KernelPCA`, :class:`~preimage.KernelPCADenoiser` and
-:class:`~preimage.KernelDependencyEstimator` all go through it.
-"""
+"""The one dispatch on ``method=``: :func:`make_solver` (every estimator goes
+through it) and :func:`find_preimage`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 import inspect
 from typing import Any
 
@@ -19,18 +12,20 @@ from preimage._utils.typing import ArrayLike, RandomStateLike
 from preimage._utils.validation import check_expansion
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.solvers._base import PreimageSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._names import PREIMAGE_METHODS
 from preimage.solvers._result import PreimageResult
 
 __all__ = ["CallablePreimage", "find_preimage", "make_solver"]
 
 
+@fill_doc
+@dataclass(eq=False, repr=False)
 class CallablePreimage(PreimageSolver):
     """A user's pre-image function as a solver.
 
-    The function ``f(expansion, x0=None, **options)`` returns a
-    :class:`~preimage.PreimageResult`. Nothing is learned at fit, and any
-    kernel is accepted: the function decides what it can work with.
+    ``f(expansion, x0=None, **options)`` returns a :class:`~preimage.PreimageResult`;
+    any kernel is accepted (the function decides).
 
     Parameters
     ----------
@@ -39,22 +34,11 @@ class CallablePreimage(PreimageSolver):
     options : dict, optional
         Keyword arguments passed to `function` at every call.
 
-    Attributes
-    ----------
-    support_ : ndarray of shape (n, d)
-        The support points given to :meth:`fit`.
-    kernel_ : Kernel
-        The kernel given to :meth:`fit`.
-
     Examples
     --------
-    Under the linear kernel the weighted mean of the support points is the
-    exact pre-image:
-
     >>> import numpy as np
     >>> from preimage import FeatureExpansion, PreimageResult
     >>> from preimage.kernels import LinearKernel
-    >>> from preimage.solvers import CallablePreimage
     >>> def weighted_mean(expansion, x0=None):
     ...     x = expansion.coef @ expansion.support
     ...     return PreimageResult.direct(expansion, x, "weighted_mean", "weighted mean")
@@ -67,13 +51,8 @@ class CallablePreimage(PreimageSolver):
     name = "callable"
     uses_starts = True
 
-    def __init__(
-        self,
-        function: Callable[..., PreimageResult] | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> None:
-        self.function = function
-        self.options = options
+    function: Callable[..., PreimageResult] | None = None
+    options: dict[str, Any] | None = None
 
     def _check_params(self):
         if not callable(self.function):
@@ -82,13 +61,13 @@ class CallablePreimage(PreimageSolver):
     def _check_kernel(self, kernel):
         return kernel  # the function decides what it can work with
 
+    @fill_doc
     def solve(self, expansion: FeatureExpansion, x0: ArrayLike | None = None) -> PreimageResult:
         """Call the function: ``function(expansion, x0=x0, **options)``.
 
         Parameters
         ----------
-        expansion : FeatureExpansion
-            The m expansions.
+        %(expansion)s
         x0 : array of shape (m, d) or (d,), optional
             Starting points, passed on to the function.
 
@@ -113,26 +92,22 @@ def make_solver(
     ----------
     method : str, PreimageSolver or callable
         A name of :data:`PREIMAGE_METHODS` (a new solver with `options`), a
-        solver (returned as it is: fitted or not, it is the caller's), or a
-        function ``f(expansion, x0=None, **options)`` returning a
-        :class:`~preimage.PreimageResult`.
+        solver (returned as it is), or a function ``f(expansion, x0=None,
+        **options)`` returning a :class:`~preimage.PreimageResult`.
     options : dict, optional
         Parameters of the method.
     random_state : None, int or Generator
-        Passed to methods that draw random numbers (``uses_random_state``)
-        unless `options` sets their own.
+        For methods that draw random numbers, unless `options` sets one.
     n_landmarks : int, optional
-        Passed to methods with a Nyström form (``uses_landmarks``) unless
-        `options` sets their own.
+        For methods with a Nyström form, unless `options` sets one.
 
     Returns
     -------
     PreimageSolver
-        A new solver, or `method` itself when it is a solver.
+        A new solver, or `method` itself.
 
     Examples
     --------
-    >>> from preimage.solvers import make_solver
     >>> make_solver("fixed_point", {"max_iter": 50}, random_state=0)
     FixedPointPreimage(max_iter=50, random_state=0)
     """
@@ -166,6 +141,7 @@ def make_solver(
     )
 
 
+@fill_doc
 def find_preimage(
     expansion: FeatureExpansion,
     method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point",
@@ -174,76 +150,37 @@ def find_preimage(
 ) -> PreimageResult:
     r"""Find pre-images of feature-space expansions.
 
-    For each expansion :math:`\Psi_j = \sum_i \gamma_{ji}\, \phi(x_i)` the
-    method looks for a point :math:`z_j` with a small residual
-
-    .. math:: \rho(z_j) = \|\Psi_j - \phi(z_j)\|^2,
-
-    the pre-image problem of Schölkopf et al. (1999, Sec. IV) and Bakır et al.
-    (2004, eq. 1).
+    For each expansion :math:`\Psi_j = \sum_i \gamma_{ji}\, \phi(x_i)`, a point
+    :math:`z_j` with a small residual :math:`\|\Psi_j - \phi(z_j)\|^2`.
 
     Parameters
     ----------
     expansion : FeatureExpansion
         The m expansions (e.g. ``KernelPCA.project(X)``).
     method : str, PreimageSolver or callable, default="fixed_point"
-        * ``"fixed_point"``: Mika et al. (1999) for radial kernels, Kwok &
-          Tsang's version for dot-product kernels, regularised by
-          :math:`\lambda \|z - a\|^2` with ``alpha`` :math:`= \lambda`
-          (Abrahamsen & Hansen 2011);
-        * ``"gradient"``: L-BFGS-B on :math:`\rho` for any differentiable
-          kernel;
-        * ``"mds"``: Kwok & Tsang (2003): distances to neighbours, then MDS;
-        * ``"learned"``: Bakır et al. (2004): kernel ridge map from kernel PCA
-          coordinates to input space (options ``kernel``, ``gamma``,
-          ``alpha``);
-        * ``"closed_form"``: Honeine & Richard (2011), option ``alpha``;
-        * ``"exact"``: Schölkopf et al. (1999, Prop. 3) for invertible
-          dot-product kernels;
-        * a solver (:data:`~preimage.solvers.PREIMAGE_METHODS` holds their
-          classes); one that learns (MDS, learned, closed form) must be fitted
-          on ``expansion.support`` and is reused without refitting;
-        * a callable ``f(expansion, x0=None, **options)`` returning a
-          :class:`~preimage.PreimageResult`.
+        A name of :data:`~preimage.solvers.PREIMAGE_METHODS` (``"fixed_point"``,
+        ``"gradient"``, ``"mds"``, ``"learned"``, ``"closed_form"``,
+        ``"exact"``: the solver classes say which kernels each takes), a solver
+        (one that learns must be fitted on ``expansion.support``), or a callable
+        ``f(expansion, x0=None, **options)`` returning a
+        :class:`~preimage.PreimageResult`.
     x0 : array of shape (m, d) or (d,), optional
-        Starting points of the iterative methods (denoising starts at the
-        noisy input); also the default anchor of the regularised fixed point.
+        Starting points of the iterative methods.
     **options
         Parameters of the method.
 
     Returns
     -------
-    PreimageResult
-        The pre-images ``x`` (m, d) with their residuals ``distance2`` (m,),
-        and ``n_iter``, ``converged``, ``message``, ``method``.
+    %(result)s
 
     References
     ----------
-    S. Mika, B. Schölkopf, A. Smola, K.-R. Müller, M. Scholz and G. Rätsch,
-    "Kernel PCA and de-noising in feature spaces", Advances in Neural
-    Information Processing Systems 11, 1999.
-
-    B. Schölkopf, S. Mika, C. J. C. Burges, P. Knirsch, K.-R. Müller,
-    G. Rätsch and A. J. Smola, "Input space versus feature space in
-    kernel-based methods", IEEE Transactions on Neural Networks 10(5), 1999.
-
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    IEEE Transactions on Neural Networks 15(6), 2004 (ICML 2003).
-
-    G. Bakır, J. Weston and B. Schölkopf, "Learning to find pre-images",
-    Advances in Neural Information Processing Systems 16, 2004.
-
-    P. Honeine and C. Richard, "A closed-form solution for the pre-image
-    problem in kernel-based machines", Journal of Signal Processing Systems
-    65(3), 2011.
-
-    T. J. Abrahamsen and L. K. Hansen, "Regularized pre-image estimation for
-    kernel PCA de-noising", Journal of Signal Processing Systems 65(3), 2011.
+    Schölkopf et al. (1999), Sec. IV; Bakır et al. (2004), eq. 1.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from preimage import FeatureExpansion, find_preimage
+    >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     >>> psi = FeatureExpansion.of_points(X[:1], GaussianKernel(gamma=1.0))

@@ -18,11 +18,6 @@ __all__ = ["PreimageResult"]
 class PreimageResult:
     r"""Pre-images of m expansions, with what it took to find them.
 
-    Every pre-image method returns one. Its residuals are those of the
-    expansions :math:`\Psi_j` given to the method,
-    :math:`\|\Psi_j - \phi(x_j)\|^2` (:meth:`FeatureExpansion.distance2
-    <preimage.FeatureExpansion.distance2>`).
-
     Parameters
     ----------
     x : ndarray of shape (m, d)
@@ -33,32 +28,19 @@ class PreimageResult:
         Iterations spent on each (0 for closed-form methods).
     converged : ndarray of shape (m,)
         Whether each met its stopping criterion (True for closed-form methods).
-    message : str
-        What happened, in words.
-    method : str
-        The method's name.
+    message, method : str
+        What happened, in words; the method's name.
     info : dict, optional
-        Method-specific extras (e.g. restarts of the fixed point, the MDS
-        neighbours); empty by default.
-
-    Attributes
-    ----------
-    x, distance2, n_iter, converged, message, method, info
-        The parameters, stored as given.
-    success : bool
-        True when every pre-image converged.
+        Method-specific extras (the fixed point's restarts, MDS neighbours).
 
     Examples
     --------
-    With the linear kernel :math:`\phi` is the identity, so the pre-image of
-    :math:`0.5\, \phi(0) + 0.5\, \phi(2)` is 1, with residual 0:
+    Under the linear kernel the pre-image of :math:`(\phi(0) + \phi(2)) / 2` is 1:
 
-    >>> import numpy as np
-    >>> from preimage import FeatureExpansion, PreimageResult
+    >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
     >>> psi = FeatureExpansion([0.5, 0.5], np.array([[0.0], [2.0]]), LinearKernel())
-    >>> x = np.array([[1.0]])
-    >>> result = PreimageResult.direct(psi, x, "midpoint", "the mean of the support")
+    >>> result = PreimageResult.direct(psi, np.array([[1.0]]), "midpoint", "the mean")
     >>> result.distance2, result.n_iter, result.success
     (array([0.]), array([0]), True)
     """
@@ -82,11 +64,9 @@ class PreimageResult:
     ) -> PreimageResult:
         """Return the result of a non-iterative method.
 
-        The residuals of `x` are computed against `expansion`; there are no
-        iterations and every point counts as converged. A pre-image that is
-        not finite, or at which the residual is not (the kernel overflows
-        there), is replaced by the support point nearest in feature space,
-        with a NumericalWarning.
+        Residuals against `expansion`, 0 iterations, all converged; a
+        pre-image that is not finite, or whose residual is not, is replaced by
+        the nearest support point, with a NumericalWarning.
 
         Parameters
         ----------
@@ -104,20 +84,11 @@ class PreimageResult:
         Returns
         -------
         PreimageResult
-            The pre-images with their residuals, ``n_iter`` 0 and
-            ``converged`` True.
+            The pre-images with their residuals.
         """
         x, d2 = replace_non_finite(expansion, x)
-        n = len(x)
-        return cls(
-            x,
-            d2,
-            np.zeros(n, dtype=int),
-            np.ones(n, dtype=bool),
-            message,
-            method,
-            {} if info is None else info,
-        )
+        n_iter, converged = np.zeros(len(x), dtype=int), np.ones(len(x), dtype=bool)
+        return cls(x, d2, n_iter, converged, message, method, {} if info is None else info)
 
     @property
     def success(self) -> bool:

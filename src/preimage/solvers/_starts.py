@@ -1,6 +1,5 @@
-"""Starting points and fallbacks shared by the pre-image methods: distances
-from expansions to their support points, the nearest of them, and the
-replacement of pre-images that left the float range."""
+"""Distances from expansions to their support points, the nearest of them (the
+methods' starts), and the fallback for pre-images that left the float range."""
 
 from __future__ import annotations
 
@@ -14,17 +13,18 @@ from preimage.kernels._expansion import FeatureExpansion
 
 __all__ = ["support_distance2", "nearest_support_points", "check_starts", "replace_non_finite"]
 
+_DISTANCES = (
+    "the feature-space distances ‖Ψ_j − φ(x_i)‖² from the expansions to their support points"
+)
+
 
 def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
     r"""Return the squared distances from the expansions to the support points' images.
 
-    .. math::
-
-        \|\Psi_j - \phi(x_i)\|^2 = \|\Psi_j\|^2 - 2 (\Gamma K)_{ji} + k(x_i, x_i),
+    .. math:: \|\Psi_j - \phi(x_i)\|^2 = \|\Psi_j\|^2 - 2 (\Gamma K)_{ji} + k(x_i, x_i),
 
     with :math:`\Gamma` the coefficients (one row per expansion) and
-    :math:`K` the Gram matrix of the support, formed over row blocks so that
-    memory stays bounded. Rounding below 0 is clamped at 0.
+    :math:`K` the Gram matrix of the support, formed over row blocks.
 
     Parameters
     ----------
@@ -38,52 +38,35 @@ def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
 
     References
     ----------
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    IEEE Transactions on Neural Networks 15(6), 2004 (ICML 2003) (the
-    feature-space distances to the training points, the first step of their
-    pre-image).
+    Kwok and Tsang (2004), the first step of their pre-image.
 
     Examples
     --------
-    Under the linear kernel the expansion below is the point 0.8:
-
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
-    >>> from preimage.solvers import support_distance2
     >>> X = np.array([[0.0], [1.0], [3.0]])
     >>> psi = FeatureExpansion([0.2, 0.8, 0.0], X, LinearKernel())
     >>> np.round(support_distance2(psi), 4)
     array([[0.64, 0.04, 4.84]])
     """
-    support, kernel = expansion.support, expansion.kernel
-    norm2 = expansion.norm2()
+    support, kernel, norm2 = expansion.support, expansion.kernel, expansion.norm2()
     cross = np.empty((expansion.n_expansions, expansion.n_support))
     blocks = kernel.blocks(support, check_input=False, overflow="ignore")
     with np.errstate(over="ignore", invalid="ignore"):  # refused just below
         for rows, K_rows in blocks:
             cross[:, rows] = expansion.coef @ K_rows.T
-        d2 = (
-            norm2[:, None]
-            - 2 * cross
-            + kernel.diag(support, check_input=False, overflow="ignore")[None, :]
-        )
-    refuse_overflow(
-        d2,
-        "the feature-space distances ‖Ψ_j − φ(x_i)‖² from the expansions to their support points",
-        "'coef'",
-        "rescale 'coef' (or the support)",
-    )
+        diag = kernel.diag(support, check_input=False, overflow="ignore")
+        d2 = norm2[:, None] - 2 * cross + diag[None, :]
+    refuse_overflow(d2, _DISTANCES, "'coef'", "rescale 'coef' (or the support)")
     return np.maximum(d2, 0.0)
 
 
 def replace_non_finite(
     expansion: FeatureExpansion, x: ArrayLike, d2: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Pre-images `x` (m, d) with their residuals, where any that is not
-    finite, or whose residual is not (the kernel overflows there), is
-    replaced by the support point nearest in feature space, with a
-    NumericalWarning. Returns ``x, d2``."""
+    """``x, d2``: pre-images (m, d) and their residuals, where any that is not
+    finite, or whose residual is not, is replaced by the support point nearest
+    in feature space, with a NumericalWarning."""
     x = np.array(x, dtype=np.result_type(x, expansion.support))
     finite = np.isfinite(x).all(axis=1)
     if d2 is None:
@@ -98,8 +81,7 @@ def replace_non_finite(
         rows = np.flatnonzero(bad)
         sub = expansion[rows]
         near = nearest_support_points(sub)[:, 0]
-        x[rows] = expansion.support[near]
-        d2 = np.array(d2, dtype=float)
+        x[rows], d2 = expansion.support[near], np.array(d2, dtype=float)
         d2[rows] = support_distance2(sub)[np.arange(rows.size), near]
         warn(
             f"{rows.size} of {len(x)} pre-images were not finite or lay where the "
@@ -114,9 +96,7 @@ def nearest_support_points(expansion: FeatureExpansion, n: int = 1) -> np.ndarra
     r"""Return the indices of the support points nearest each expansion in feature space.
 
     For each expansion :math:`\Psi_j` the indices i of the `n` smallest
-    distances :math:`\|\Psi_j - \phi(x_i)\|^2` (:func:`support_distance2`),
-    nearest first: the default starting points of the iterative methods and
-    the neighbours of Kwok & Tsang's pre-image.
+    :math:`\|\Psi_j - \phi(x_i)\|^2` (:func:`support_distance2`), nearest first.
 
     Parameters
     ----------
@@ -132,36 +112,28 @@ def nearest_support_points(expansion: FeatureExpansion, n: int = 1) -> np.ndarra
 
     References
     ----------
-    J. T. Kwok and I. W. Tsang, "The pre-image problem in kernel methods",
-    IEEE Transactions on Neural Networks 15(6), 2004 (ICML 2003).
+    Kwok and Tsang (2004) (the neighbours of their pre-image).
 
     Examples
     --------
-    Under the linear kernel the expansion below is the point 0.8:
-
-    >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
-    >>> from preimage.solvers import nearest_support_points
     >>> X = np.array([[0.0], [1.0], [3.0]])
     >>> psi = FeatureExpansion([0.2, 0.8, 0.0], X, LinearKernel())
     >>> nearest_support_points(psi, n=2)
     array([[1, 0]])
     """
     d2 = support_distance2(expansion)
-    n = min(n, d2.shape[1])
-    idx = (
-        np.argpartition(d2, n - 1, axis=1)[:, :n]
-        if n < d2.shape[1]
-        else np.tile(np.arange(d2.shape[1]), (d2.shape[0], 1))
-    )
+    if n >= d2.shape[1]:
+        return d2.argsort(axis=1)
+    idx = np.argpartition(d2, n - 1, axis=1)[:, :n]
     order = np.take_along_axis(d2, idx, axis=1).argsort(axis=1)
     return np.take_along_axis(idx, order, axis=1)
 
 
 def check_starts(x0: ArrayLike, expansion: FeatureExpansion, name: str = "x0") -> np.ndarray:
-    """Validate points given per expansion (starts, anchors): one per
-    expansion, or one shared by all."""
+    """Points given per expansion (starts, anchors), checked: one per expansion
+    or one for all."""
     x0 = np.asarray(x0)
     if x0.ndim == 1:
         x0 = np.broadcast_to(x0, (expansion.n_expansions, x0.shape[0]))
