@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["pyplot", "save_figure"]
+__all__ = ["new_axes", "pyplot", "save_figure"]
 
 
 def pyplot() -> ModuleType:
@@ -39,6 +39,13 @@ def pyplot() -> ModuleType:
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError('preimage.plot needs matplotlib: pip install "preimage[plot]"') from exc
     return plt
+
+
+def new_axes(ax, figsize, layout="constrained"):
+    """`ax`, or the axes of a new figure of `figsize` when it is None."""
+    if ax is None:
+        _, ax = pyplot().subplots(figsize=figsize, layout=layout)
+    return ax
 
 
 def save_figure(
@@ -74,7 +81,6 @@ def save_figure(
     >>> pyplot().fignum_exists(fig.number)  # closed once saved
     False
     """
-    plt = pyplot()
     fig.savefig(path, dpi=dpi, bbox_inches="tight")
-    plt.close(fig)
+    pyplot().close(fig)
     return path
