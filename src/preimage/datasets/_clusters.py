@@ -6,6 +6,7 @@ import numpy as np
 from preimage._utils.typing import ArrayLike, RandomStateLike
 from preimage._utils.validation import check_array_2d, check_positive_int, check_random_state
 from preimage.datasets._checks import check_interval, check_output_size, check_scale
+from preimage.datasets._curves import check_sampling
 from preimage.datasets._docs import fill_doc
 
 __all__ = ["make_gaussian_sources", "make_three_clusters"]
@@ -174,10 +175,9 @@ def make_three_clusters(
     >>> X.shape, np.bincount(y).tolist()
     ((300, 2), [100, 100, 100])
     """
-    n_per = check_positive_int(n_samples_per_cluster, "n_samples_per_cluster")
-    noise = check_scale(noise, "noise")
-    rng = check_random_state(random_state)
-    check_output_size((3 * n_per, 2), np.float64, "'n_samples_per_cluster'")
+    n_per, noise, rng = check_sampling(
+        n_samples_per_cluster, noise, random_state, name="n_samples_per_cluster", n_groups=3
+    )
 
     centers = np.array(_THREE_CLUSTER_CENTERS, dtype=np.float64)
     return _draw_around(centers, n_per, noise, rng, return_centers)

@@ -1,8 +1,8 @@
-"""Noisy curves in the plane: the toy curves of Mika et al. (1999), Fig. 1,
-and the four 2-D sets of Honeine and Richard (2011), Table 2.
+"""Noisy curves in the plane, returned with the noiseless points they come from.
 
-Each returns float64 ``(X, X_clean)``, the noisy points and the noiseless
-points they were generated from, so that a denoising error can be measured.
+The toy curves of Mika et al. (1999), Fig. 1 (the paper gives no size or noise
+level; the defaults resemble its figure) and the four 2-D sets of Honeine and
+Richard (2011), Table 2 (their settings: :data:`HONEINE_RICHARD_TABLE2`).
 """
 
 import numpy as np
@@ -14,6 +14,7 @@ from preimage.datasets._docs import fill_doc
 
 __all__ = [
     "HONEINE_RICHARD_TABLE2",
+    "check_sampling",
     "make_banana",
     "make_frame",
     "make_half_circle",
@@ -33,23 +34,18 @@ HONEINE_RICHARD_TABLE2 = {
 }
 
 
-def _curve_arguments(n_samples, noise, random_state):
-    """``(n_samples, noise, rng)`` checked, the output within the memory budget."""
-    n_samples = check_positive_int(n_samples, "n_samples")
+def check_sampling(n, noise, random_state, *, name="n_samples", n_groups=1):
+    """``(n, noise, rng)`` checked, the ``(n_groups * n, 2)`` output within the
+    memory budget; `name` is that of `n`."""
+    n = check_positive_int(n, name)
     noise = check_scale(noise, "noise")
     rng = check_random_state(random_state)
-    check_output_size((n_samples, 2), np.float64, "'n_samples'")
-    return n_samples, noise, rng
-
-
-# ---------------------------------------------------------------------------
-# Curves in the plane (Mika et al. 1999, Fig. 1)
-# ---------------------------------------------------------------------------
+    check_output_size((n_groups * n, 2), np.float64, f"'{name}'")
+    return n, noise, rng
 
 
 def _square_boundary(rng, n_samples):
-    """Points uniform along the perimeter of [-1, 1]^2 (each fixed coordinate
-    exactly +-1), and their outward normals."""
+    """Points uniform along the perimeter of [-1, 1]^2, and their outward normals."""
     normals = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
     tangents = np.column_stack([-normals[:, 1], normals[:, 0]])  # counter-clockwise
     s = rng.uniform(0.0, 8.0, size=n_samples)
@@ -82,8 +78,6 @@ def make_half_circle(
     .. math:: x = (\cos t, \sin t) + \sigma \varepsilon, \qquad
               t \sim U[0, \pi],\ \varepsilon \sim \mathcal{N}(0, I_2).
 
-    The paper gives no size or noise level; the defaults resemble its figure.
-
     References
     ----------
     Mika et al. (1999), Fig. 1.
@@ -93,12 +87,10 @@ def make_half_circle(
     >>> import numpy as np
     >>> from preimage.datasets import make_half_circle
     >>> X, X_clean = make_half_circle(random_state=0)
-    >>> X.shape
-    (100, 2)
     >>> bool(np.allclose(np.hypot(X_clean[:, 0], X_clean[:, 1]), 1.0))
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     t = rng.uniform(0.0, np.pi, size=n_samples)
     X_clean = np.column_stack([np.cos(t), np.sin(t)])
@@ -131,7 +123,6 @@ def make_square(
     .. math:: x = p(s) + \sigma \varepsilon, \qquad
               s \sim U[0, 8),\ \varepsilon \sim \mathcal{N}(0, I_2).
 
-    The paper gives no size or noise level; the defaults resemble its figure.
     :func:`make_frame` has uniform noise normal to the sides.
 
     References
@@ -143,21 +134,14 @@ def make_square(
     >>> import numpy as np
     >>> from preimage.datasets import make_square
     >>> X, X_clean = make_square(random_state=0)
-    >>> X.shape
-    (100, 2)
     >>> bool((np.abs(X_clean).max(axis=1) == 1.0).all())
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     X_clean, _ = _square_boundary(rng, n_samples)
     X = X_clean + noise * rng.standard_normal((n_samples, 2))
     return X, X_clean
-
-
-# ---------------------------------------------------------------------------
-# Honeine & Richard (2011), Table 2
-# ---------------------------------------------------------------------------
 
 
 @fill_doc
@@ -186,8 +170,6 @@ def make_frame(
     .. math:: x = p(s) + \xi\, n(s), \qquad
               s \sim U[0, 8),\ \xi \sim U[-\nu, \nu].
 
-    See :data:`HONEINE_RICHARD_TABLE2` for the paper's settings.
-
     References
     ----------
     Honeine and Richard (2011), Table 2.
@@ -197,12 +179,10 @@ def make_frame(
     >>> import numpy as np
     >>> from preimage.datasets import make_frame
     >>> X, X_clean = make_frame(random_state=0)
-    >>> X.shape
-    (350, 2)
     >>> bool(np.abs(X - X_clean).max() <= 0.1)
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     X_clean, normal = _square_boundary(rng, n_samples)
     xi = rng.uniform(-noise, noise, size=n_samples)
@@ -233,8 +213,6 @@ def make_banana(
     .. math:: x = (t, t^2 + \xi), \qquad
               t \sim U[-1, 1],\ \xi \sim \mathcal{N}(0, \nu^2).
 
-    See :data:`HONEINE_RICHARD_TABLE2` for the paper's settings.
-
     References
     ----------
     Honeine and Richard (2011), Table 2.
@@ -244,12 +222,10 @@ def make_banana(
     >>> import numpy as np
     >>> from preimage.datasets import make_banana
     >>> X, X_clean = make_banana(random_state=0)
-    >>> X.shape
-    (300, 2)
     >>> bool(np.array_equal(X[:, 0], X_clean[:, 0]))
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     t = rng.uniform(-1.0, 1.0, size=n_samples)
     xi = noise * rng.standard_normal(n_samples)
@@ -281,8 +257,7 @@ def make_spiral(
     .. math:: x = (0.07\varphi + \xi)(\cos\varphi, \sin\varphi),
               \qquad \varphi \sim U[0, 6\pi],\ \xi \sim U[0, \nu].
 
-    The noise only pushes points outwards. See :data:`HONEINE_RICHARD_TABLE2`
-    for the paper's settings.
+    The noise only pushes points outwards.
 
     References
     ----------
@@ -293,13 +268,11 @@ def make_spiral(
     >>> import numpy as np
     >>> from preimage.datasets import make_spiral
     >>> X, X_clean = make_spiral(random_state=0)
-    >>> X.shape
-    (70, 2)
     >>> r, r_clean = np.linalg.norm(X, axis=1), np.linalg.norm(X_clean, axis=1)
     >>> bool(((r - r_clean >= -1e-12) & (r - r_clean <= 0.3 + 1e-12)).all())
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     phi = rng.uniform(0.0, 6.0 * np.pi, size=n_samples)
     xi = rng.uniform(0.0, noise, size=n_samples)
@@ -332,8 +305,7 @@ def make_sine(
     .. math:: x = (\varphi, 0.8 \sin 2\varphi) + \xi, \qquad
               \varphi \sim U[0, 2\pi],\ \xi \sim U([0, \nu]^2).
 
-    The noise is not centred: it shifts the cloud by ``(nu / 2, nu / 2)`` on
-    average. See :data:`HONEINE_RICHARD_TABLE2` for the paper's settings.
+    The noise is not centred: it shifts the cloud by ``(nu / 2, nu / 2)``.
 
     References
     ----------
@@ -344,12 +316,10 @@ def make_sine(
     >>> import numpy as np
     >>> from preimage.datasets import make_sine
     >>> X, X_clean = make_sine(random_state=0)
-    >>> X.shape
-    (420, 2)
     >>> bool(((X - X_clean >= 0) & (X - X_clean <= 0.5)).all())
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     phi = rng.uniform(0.0, 2.0 * np.pi, size=n_samples)
     X_clean = np.column_stack([phi, 0.8 * np.sin(2.0 * phi)])
