@@ -49,11 +49,9 @@ def make_gaussian_sources(
     scale : float, default=0.1
         Standard deviation of every coordinate of every source.
     center_box : tuple of float (low, high), default=(-1.0, 1.0)
-        Bounds of the cube in which the centres are drawn uniformly. Ignored
-        when `centers` is given.
+        Bounds of the cube the centres are drawn in, unless `centers` is given.
     centers : array-like of shape (n_sources, n_features), default=None
-        Fixed source centres (those returned with ``return_centers=True`` draw
-        a test set from the sources of a training set); None draws them.
+        Fixed centres, e.g. those of a training set for its test set.
     return_centers : bool, default=False
         If True, also return the centres.
     {{random_state}}
@@ -75,8 +73,7 @@ def make_gaussian_sources(
     .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
               \\varepsilon \\sim \\mathcal{N}(0, I_d).
 
-    The paper's experiment: 11 sources in :math:`\\mathbb{R}^{10}`, 100
-    training and 33 test points per source,
+    The paper uses 100 training and 33 test points per source and
     :math:`\\sigma \\in \\{0.05, 0.1, 0.2, 0.4, 0.8\\}`.
 
     References
@@ -90,9 +87,6 @@ def make_gaussian_sources(
     >>> X, y, centers = make_gaussian_sources(return_centers=True, random_state=0)
     >>> X.shape, y.shape, centers.shape
     ((1100, 10), (1100,), (11, 10))
-    >>> X_test, y_test = make_gaussian_sources(33, centers=centers, random_state=1)
-    >>> X_test.shape
-    (363, 10)
     """
     n_per = check_positive_int(n_samples_per_source, "n_samples_per_source")
     n_sources = check_positive_int(n_sources, "n_sources")
@@ -157,11 +151,8 @@ def make_three_clusters(
     .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
               \\varepsilon \\sim \\mathcal{N}(0, I_2),
 
-    with :math:`c_1 = (-0.5, -0.1)`, :math:`c_2 = (0, 0.7)`,
-    :math:`c_3 = (0.5, 0.1)` and :math:`\\sigma = 0.1`, 100 points each.
-
-    The paper's text lost these numerals; they are those of the kernel PCA toy
-    example of Schölkopf et al. (1998), which its figure reproduces.
+    with the paper's lost numerals taken from the toy example of Schölkopf et
+    al. (1998), which its figure reproduces.
 
     References
     ----------

@@ -21,14 +21,11 @@ def sine_sum(x: ArrayLike) -> np.ndarray:
     Returns
     -------
     ndarray
-        The function values, float64, of the same shape as `x` (a 0-d array
-        for scalar input).
+        The function values, float64, of the shape of `x`.
 
     Notes
     -----
     .. math:: f(x) = 4 + \\sum_{k=1}^{5} (-1)^k \\sin(kx)
-
-    :math:`2\\pi`-periodic, with values between roughly 1 and 7.
 
     References
     ----------
@@ -70,7 +67,7 @@ def make_sine_sum(
     x : ndarray of shape (n_samples, 1)
         The inputs, float64.
     y : ndarray of shape (n_samples,)
-        The targets ``sine_sum(x[:, 0]) + noise * N(0, 1)``.
+        The noisy targets.
 
     Notes
     -----
@@ -78,8 +75,7 @@ def make_sine_sum(
               + \\sigma \\varepsilon, \\qquad
               x \\sim U[a, b],\\ \\varepsilon \\sim \\mathcal{N}(0, 1).
 
-    The paper draws 20 samples and does not state the interval; the default
-    is one period.
+    The paper does not state the interval; the default is one period.
 
     References
     ----------
@@ -90,8 +86,6 @@ def make_sine_sum(
     >>> import numpy as np
     >>> from preimage.datasets import make_sine_sum, sine_sum
     >>> x, y = make_sine_sum(random_state=0)
-    >>> x.shape, y.shape
-    ((20, 1), (20,))
     >>> bool(np.array_equal(y, sine_sum(x[:, 0])))
     True
     """
