@@ -38,6 +38,15 @@ def make_gaussian_sources(
 ) -> tuple[np.ndarray, ...]:
     """Generate isotropic Gaussian sources with uniformly drawn centres.
 
+    With centres :math:`c_k \\sim U([a, b]^d)`, ``(a, b) = center_box``, the
+    points of source :math:`k` are
+
+    .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
+              \\varepsilon \\sim \\mathcal{N}(0, I_d).
+
+    The paper uses 100 training and 33 test points per source and
+    :math:`\\sigma \\in \\{0.05, 0.1, 0.2, 0.4, 0.8\\}`.
+
     Parameters
     ----------
     n_samples_per_source : int, default=100
@@ -64,17 +73,6 @@ def make_gaussian_sources(
         Integer index of the source each point was drawn from.
     centers : ndarray of shape (n_sources, n_features)
         The source centres. Only returned if `return_centers` is True.
-
-    Notes
-    -----
-    With centres :math:`c_k \\sim U([a, b]^d)`, ``(a, b) = center_box``, the
-    points of source :math:`k` are
-
-    .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
-              \\varepsilon \\sim \\mathcal{N}(0, I_d).
-
-    The paper uses 100 training and 33 test points per source and
-    :math:`\\sigma \\in \\{0.05, 0.1, 0.2, 0.4, 0.8\\}`.
 
     References
     ----------
@@ -124,6 +122,14 @@ def make_three_clusters(
 ) -> tuple[np.ndarray, ...]:
     """Generate three Gaussian clusters around fixed point sources in the plane.
 
+    The points of cluster :math:`k` are
+
+    .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
+              \\varepsilon \\sim \\mathcal{N}(0, I_2),
+
+    with the paper's lost numerals taken from the toy example of Schölkopf et
+    al. (1998), which its figure reproduces.
+
     Parameters
     ----------
     n_samples_per_cluster : int, default=100
@@ -143,16 +149,6 @@ def make_three_clusters(
     centers : ndarray of shape (3, 2)
         The sources ``(-0.5, -0.1), (0, 0.7), (0.5, 0.1)``. Only returned if
         `return_centers` is True.
-
-    Notes
-    -----
-    The points of cluster :math:`k` are
-
-    .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
-              \\varepsilon \\sim \\mathcal{N}(0, I_2),
-
-    with the paper's lost numerals taken from the toy example of Schölkopf et
-    al. (1998), which its figure reproduces.
 
     References
     ----------

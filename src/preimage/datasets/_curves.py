@@ -61,6 +61,9 @@ def make_half_circle(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate noisy points on the upper half of the unit circle.
 
+    .. math:: x = (\cos t, \sin t) + \sigma \varepsilon, \qquad
+              t \sim U[0, \pi],\ \varepsilon \sim \mathcal{N}(0, I_2).
+
     Parameters
     ----------
     n_samples : int, default=100
@@ -72,11 +75,6 @@ def make_half_circle(
     Returns
     -------
     {{curve_returns}}
-
-    Notes
-    -----
-    .. math:: x = (\cos t, \sin t) + \sigma \varepsilon, \qquad
-              t \sim U[0, \pi],\ \varepsilon \sim \mathcal{N}(0, I_2).
 
     References
     ----------
@@ -104,6 +102,13 @@ def make_square(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate noisy points on the boundary of the square ``[-1, 1]^2``.
 
+    With :math:`p(s)` the point at arc length :math:`s` along the perimeter,
+
+    .. math:: x = p(s) + \sigma \varepsilon, \qquad
+              s \sim U[0, 8),\ \varepsilon \sim \mathcal{N}(0, I_2).
+
+    :func:`make_frame` has uniform noise normal to the sides.
+
     Parameters
     ----------
     n_samples : int, default=100
@@ -115,15 +120,6 @@ def make_square(
     Returns
     -------
     {{curve_returns}}
-
-    Notes
-    -----
-    With :math:`p(s)` the point at arc length :math:`s` along the perimeter,
-
-    .. math:: x = p(s) + \sigma \varepsilon, \qquad
-              s \sim U[0, 8),\ \varepsilon \sim \mathcal{N}(0, I_2).
-
-    :func:`make_frame` has uniform noise normal to the sides.
 
     References
     ----------
@@ -150,6 +146,12 @@ def make_frame(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate the "frame" data set: a square with noise normal to its sides.
 
+    With :math:`p(s)` the point at arc length :math:`s` along the perimeter and
+    :math:`n(s)` the outward normal of its side,
+
+    .. math:: x = p(s) + \xi\, n(s), \qquad
+              s \sim U[0, 8),\ \xi \sim U[-\nu, \nu].
+
     Parameters
     ----------
     n_samples : int, default=350
@@ -161,14 +163,6 @@ def make_frame(
     Returns
     -------
     {{curve_returns}}
-
-    Notes
-    -----
-    With :math:`p(s)` the point at arc length :math:`s` along the perimeter and
-    :math:`n(s)` the outward normal of its side,
-
-    .. math:: x = p(s) + \xi\, n(s), \qquad
-              s \sim U[0, 8),\ \xi \sim U[-\nu, \nu].
 
     References
     ----------
@@ -196,6 +190,9 @@ def make_banana(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate the "banana" data set: noisy points on a parabola.
 
+    .. math:: x = (t, t^2 + \xi), \qquad
+              t \sim U[-1, 1],\ \xi \sim \mathcal{N}(0, \nu^2).
+
     Parameters
     ----------
     n_samples : int, default=300
@@ -207,11 +204,6 @@ def make_banana(
     Returns
     -------
     {{curve_returns}}
-
-    Notes
-    -----
-    .. math:: x = (t, t^2 + \xi), \qquad
-              t \sim U[-1, 1],\ \xi \sim \mathcal{N}(0, \nu^2).
 
     References
     ----------
@@ -240,6 +232,11 @@ def make_spiral(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate the "spiral" data set: an Archimedean spiral with radial noise.
 
+    .. math:: x = (0.07\varphi + \xi)(\cos\varphi, \sin\varphi),
+              \qquad \varphi \sim U[0, 6\pi],\ \xi \sim U[0, \nu].
+
+    The noise only pushes points outwards.
+
     Parameters
     ----------
     n_samples : int, default=70
@@ -251,13 +248,6 @@ def make_spiral(
     Returns
     -------
     {{curve_returns}}
-
-    Notes
-    -----
-    .. math:: x = (0.07\varphi + \xi)(\cos\varphi, \sin\varphi),
-              \qquad \varphi \sim U[0, 6\pi],\ \xi \sim U[0, \nu].
-
-    The noise only pushes points outwards.
 
     References
     ----------
@@ -288,6 +278,11 @@ def make_sine(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate the "sine" data set: a sine curve with uniform noise.
 
+    .. math:: x = (\varphi, 0.8 \sin 2\varphi) + \xi, \qquad
+              \varphi \sim U[0, 2\pi],\ \xi \sim U([0, \nu]^2).
+
+    The noise is not centred: it shifts the cloud by ``(nu / 2, nu / 2)``.
+
     Parameters
     ----------
     n_samples : int, default=420
@@ -299,13 +294,6 @@ def make_sine(
     Returns
     -------
     {{curve_returns}}
-
-    Notes
-    -----
-    .. math:: x = (\varphi, 0.8 \sin 2\varphi) + \xi, \qquad
-              \varphi \sim U[0, 2\pi],\ \xi \sim U([0, \nu]^2).
-
-    The noise is not centred: it shifts the cloud by ``(nu / 2, nu / 2)``.
 
     References
     ----------

@@ -29,6 +29,11 @@ def add_gaussian_noise(
 ) -> np.ndarray:
     """Add independent Gaussian noise to every entry of `X`.
 
+    .. math:: \\tilde x_{ij} = x_{ij} + \\sigma \\varepsilon_{ij}, \\qquad
+              \\varepsilon_{ij} \\sim \\mathcal{N}(0, 1) \\text{ i.i.d.},
+
+    then clipped to `clip`. The noise is drawn in float64 whatever the dtype of `X`.
+
     Parameters
     ----------
     {{clean_X}}
@@ -41,13 +46,6 @@ def add_gaussian_noise(
     Returns
     -------
     {{noisy_returns}}
-
-    Notes
-    -----
-    .. math:: \\tilde x_{ij} = x_{ij} + \\sigma \\varepsilon_{ij}, \\qquad
-              \\varepsilon_{ij} \\sim \\mathcal{N}(0, 1) \\text{ i.i.d.},
-
-    then clipped to `clip`. The noise is drawn in float64 whatever the dtype of `X`.
 
     References
     ----------
@@ -92,6 +90,16 @@ def add_speckle_noise(
 ) -> np.ndarray:
     """Set a random fraction of the entries of `X` to black or white.
 
+    With one uniform draw :math:`u_{ij} \\sim U[0, 1)` per entry,
+
+    .. math:: \\tilde x_{ij} = \\begin{cases}
+              \\mathrm{low} & u_{ij} < p/2, \\\\
+              \\mathrm{high} & p/2 \\le u_{ij} < p, \\\\
+              x_{ij} & \\text{otherwise,}
+              \\end{cases}
+
+    so a smaller `p` replaces a subset of the entries of a larger one.
+
     Parameters
     ----------
     {{clean_X}}
@@ -107,18 +115,6 @@ def add_speckle_noise(
     Returns
     -------
     {{noisy_returns}}
-
-    Notes
-    -----
-    With one uniform draw :math:`u_{ij} \\sim U[0, 1)` per entry,
-
-    .. math:: \\tilde x_{ij} = \\begin{cases}
-              \\mathrm{low} & u_{ij} < p/2, \\\\
-              \\mathrm{high} & p/2 \\le u_{ij} < p, \\\\
-              x_{ij} & \\text{otherwise,}
-              \\end{cases}
-
-    so a smaller `p` replaces a subset of the entries of a larger one.
 
     References
     ----------

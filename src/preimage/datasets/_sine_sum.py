@@ -13,6 +13,8 @@ __all__ = ["make_sine_sum", "sine_sum"]
 def sine_sum(x: ArrayLike) -> np.ndarray:
     """Evaluate ``4 - sin x + sin 2x - sin 3x + sin 4x - sin 5x``.
 
+    .. math:: f(x) = 4 + \\sum_{k=1}^{5} (-1)^k \\sin(kx)
+
     Parameters
     ----------
     x : float or array-like
@@ -22,10 +24,6 @@ def sine_sum(x: ArrayLike) -> np.ndarray:
     -------
     ndarray
         The function values, float64, of the shape of `x`.
-
-    Notes
-    -----
-    .. math:: f(x) = 4 + \\sum_{k=1}^{5} (-1)^k \\sin(kx)
 
     References
     ----------
@@ -52,6 +50,12 @@ def make_sine_sum(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Generate a 1-D regression problem on :func:`sine_sum`.
 
+    .. math:: y = 4 - \\sin x + \\sin 2x - \\sin 3x + \\sin 4x - \\sin 5x
+              + \\sigma \\varepsilon, \\qquad
+              x \\sim U[a, b],\\ \\varepsilon \\sim \\mathcal{N}(0, 1).
+
+    The paper does not state the interval; the default is one period.
+
     Parameters
     ----------
     n_samples : int, default=20
@@ -68,14 +72,6 @@ def make_sine_sum(
         The inputs, float64.
     y : ndarray of shape (n_samples,)
         The noisy targets.
-
-    Notes
-    -----
-    .. math:: y = 4 - \\sin x + \\sin 2x - \\sin 3x + \\sin 4x - \\sin 5x
-              + \\sigma \\varepsilon, \\qquad
-              x \\sim U[a, b],\\ \\varepsilon \\sim \\mathcal{N}(0, 1).
-
-    The paper does not state the interval; the default is one period.
 
     References
     ----------

@@ -39,6 +39,13 @@ def make_kde_strings(
 ) -> tuple[list[str], list[str], np.ndarray]:
     """Generate the paired strings of Bakır et al.'s KDE string experiment.
 
+    An output string starts uniformly in 1 or 2 and switches state with
+    probability :math:`q` at each step; its input string, of a uniformly drawn
+    model, starts uniformly and follows :data:`KDE_STRING_TRANSITIONS`:
+
+    .. math:: P(y_{t+1} \\ne y_t) = q, \\qquad
+              P(x_{t+1} = j \\mid x_t = i, y_t, m) = T^{(m, y_t)}_{ij}.
+
     Parameters
     ----------
     n_samples : int, default=50
@@ -60,15 +67,6 @@ def make_kde_strings(
     model : ndarray of shape (n_samples,), int64
         The model that generated each input string: 0 for the paper's Model 1,
         1 for Model 2.
-
-    Notes
-    -----
-    An output string starts uniformly in 1 or 2 and switches state with
-    probability :math:`q` at each step; its input string, of a uniformly drawn
-    model, starts uniformly and follows :data:`KDE_STRING_TRANSITIONS`:
-
-    .. math:: P(y_{t+1} \\ne y_t) = q, \\qquad
-              P(x_{t+1} = j \\mid x_t = i, y_t, m) = T^{(m, y_t)}_{ij}.
 
     References
     ----------
