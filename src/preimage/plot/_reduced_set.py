@@ -183,7 +183,8 @@ def plot_reduced_set_error(
     .. math:: \frac{\rho_k}{\|\Psi_k\|^2}, \qquad
               \rho_k = \|\Psi_k - \Psi'_k\|^2,
 
-    is drawn from ``reduced.history`` on a log axis, one line per expansion.
+    is drawn from ``reduced.history`` on a log axis, one line per expansion;
+    a zero error or :math:`\|\Psi_k\|^2 = 0` leaves a gap.
 
     Parameters
     ----------
@@ -202,12 +203,6 @@ def plot_reduced_set_error(
     -------
     matplotlib.axes.Axes
         The axes drawn on.
-
-    Notes
-    -----
-    An expansion with :math:`\|\Psi_k\|^2 = 0` has no relative error and an
-    exact zero error cannot sit on a log axis: both are left out of the line
-    (a gap).
 
     References
     ----------
