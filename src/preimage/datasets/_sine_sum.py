@@ -13,6 +13,8 @@ __all__ = ["make_sine_sum", "sine_sum"]
 def sine_sum(x: ArrayLike) -> np.ndarray:
     """Evaluate ``4 - sin x + sin 2x - sin 3x + sin 4x - sin 5x``.
 
+    .. math:: f(x) = 4 + \\sum_{k=1}^{5} (-1)^k \\sin(kx)
+
     Parameters
     ----------
     x : float or array-like
@@ -21,14 +23,7 @@ def sine_sum(x: ArrayLike) -> np.ndarray:
     Returns
     -------
     ndarray
-        The function values, float64, of the same shape as `x` (a 0-d array
-        for scalar input).
-
-    Notes
-    -----
-    .. math:: f(x) = 4 + \\sum_{k=1}^{5} (-1)^k \\sin(kx)
-
-    :math:`2\\pi`-periodic, with values between roughly 1 and 7.
+        The function values, float64, of the shape of `x`.
 
     References
     ----------
@@ -55,6 +50,12 @@ def make_sine_sum(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Generate a 1-D regression problem on :func:`sine_sum`.
 
+    .. math:: y = 4 - \\sin x + \\sin 2x - \\sin 3x + \\sin 4x - \\sin 5x
+              + \\sigma \\varepsilon, \\qquad
+              x \\sim U[a, b],\\ \\varepsilon \\sim \\mathcal{N}(0, 1).
+
+    The paper does not state the interval; the default is one period.
+
     Parameters
     ----------
     n_samples : int, default=20
@@ -70,16 +71,7 @@ def make_sine_sum(
     x : ndarray of shape (n_samples, 1)
         The inputs, float64.
     y : ndarray of shape (n_samples,)
-        The targets ``sine_sum(x[:, 0]) + noise * N(0, 1)``.
-
-    Notes
-    -----
-    .. math:: y = 4 - \\sin x + \\sin 2x - \\sin 3x + \\sin 4x - \\sin 5x
-              + \\sigma \\varepsilon, \\qquad
-              x \\sim U[a, b],\\ \\varepsilon \\sim \\mathcal{N}(0, 1).
-
-    The paper draws 20 samples and does not state the interval; the default
-    is one period.
+        The noisy targets.
 
     References
     ----------
@@ -90,8 +82,6 @@ def make_sine_sum(
     >>> import numpy as np
     >>> from preimage.datasets import make_sine_sum, sine_sum
     >>> x, y = make_sine_sum(random_state=0)
-    >>> x.shape, y.shape
-    ((20, 1), (20,))
     >>> bool(np.array_equal(y, sine_sum(x[:, 0])))
     True
     """

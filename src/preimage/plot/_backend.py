@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["pyplot", "save_figure"]
+__all__ = ["new_axes", "pyplot", "save_figure"]
 
 
 def pyplot() -> ModuleType:
@@ -28,17 +28,21 @@ def pyplot() -> ModuleType:
     Examples
     --------
     >>> from preimage.plot import pyplot
-    >>> plt = pyplot()
-    >>> fig, axes = plt.subplots(1, 2)
-    >>> len(axes)
-    2
-    >>> plt.close(fig)
+    >>> pyplot().__name__
+    'matplotlib.pyplot'
     """
     try:
         import matplotlib.pyplot as plt
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError('preimage.plot needs matplotlib: pip install "preimage[plot]"') from exc
     return plt
+
+
+def new_axes(ax, figsize, layout="constrained"):
+    """`ax`, or the axes of a new figure of `figsize` when it is None."""
+    if ax is None:
+        _, ax = pyplot().subplots(figsize=figsize, layout=layout)
+    return ax
 
 
 def save_figure(
@@ -71,10 +75,7 @@ def save_figure(
     ...     path = save_figure(fig, Path(folder) / "line.png")
     ...     path.read_bytes()[1:4]
     b'PNG'
-    >>> pyplot().fignum_exists(fig.number)  # closed once saved
-    False
     """
-    plt = pyplot()
     fig.savefig(path, dpi=dpi, bbox_inches="tight")
-    plt.close(fig)
+    pyplot().close(fig)
     return path

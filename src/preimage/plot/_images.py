@@ -13,13 +13,18 @@ from preimage.plot._backend import pyplot
 if TYPE_CHECKING:
     from matplotlib.figure import Figure, SubFigure
 
-__all__ = ["LABEL_WIDTH", "plot_image_grid"]
+__all__ = ["LABEL_WIDTH", "plot_image_grid", "shape_tuple"]
 
 #: Row labels of :func:`plot_image_grid` are wrapped to lines of this many characters.
 LABEL_WIDTH = 18
 _LABEL_FONTSIZE = 9
 # Mean width of one character of a 9 pt label in inches; sizes the label column.
 _INCH_PER_CHAR = 0.075
+
+
+def shape_tuple(image_shape):
+    """`image_shape` as a tuple of ints."""
+    return tuple(int(s) for s in np.atleast_1d(image_shape))
 
 
 def _wrap_label(label, width):
@@ -51,14 +56,11 @@ def plot_image_grid(
     Parameters
     ----------
     rows : sequence of array-like, each of shape (n_images, n_pixels)
-        The images of each row, flattened (or already of `image_shape`);
-        rows may hold different numbers of images (missing cells stay blank).
+        The images of each row, flattened or of `image_shape`; shorter rows
+        leave blank cells.
     row_labels : sequence of str, optional
-        One label per row, written left of its first image. Each line is
-        wrapped at `label_width` characters, and the label column of a new
-        figure is made wide enough for the longest line, so long labels
-        ("preimage fixed point (recommended)") neither overlap the images
-        nor squeeze them.
+        One label per row, left of its first image, wrapped at `label_width`
+        characters; a new figure's label column fits the longest line.
     image_shape : tuple of int
         Shape of one image, e.g. ``(28, 28)``.
     fig : matplotlib.figure.Figure or matplotlib.figure.SubFigure, optional
@@ -74,8 +76,7 @@ def plot_image_grid(
     col_labels : sequence of str, optional
         One title per column, above the top row.
     label_width : int or None, default=18
-        Wrap width of the row labels in characters; None leaves them as
-        given.
+        Wrap width of the row labels in characters; None does not wrap.
 
     Returns
     -------
@@ -93,7 +94,7 @@ def plot_image_grid(
     >>> import matplotlib.pyplot as plt; plt.close(fig)
     """
     plt = pyplot()
-    image_shape = tuple(int(s) for s in np.atleast_1d(image_shape))
+    image_shape = shape_tuple(image_shape)
     n_pixels = int(np.prod(image_shape))
     rows = [np.asarray(images) for images in rows]
     if not rows or any(
@@ -125,20 +126,12 @@ def plot_image_grid(
         fig = plt.figure(figsize=(1.0 * n_cols + label_column, height), layout="compressed")
     axes = fig.subplots(n_rows, n_cols, squeeze=False)
     for i, (images, label) in enumerate(zip(rows, row_labels)):
-        for j in range(n_cols):
-            ax = axes[i, j]
-            ax.set_xticks([])
-            ax.set_yticks([])
-            for spine in ax.spines.values():
-                spine.set_visible(False)
+        for j, ax in enumerate(axes[i]):
+            ax.set(xticks=[], yticks=[])
+            ax.spines[:].set_visible(False)
             if j < len(images):
-                ax.imshow(
-                    images[j].reshape(image_shape),
-                    cmap=cmap,
-                    vmin=vmin,
-                    vmax=vmax,
-                    interpolation="nearest",
-                )
+                image = images[j].reshape(image_shape)
+                ax.imshow(image, cmap=cmap, vmin=vmin, vmax=vmax, interpolation="nearest")
         axes[i, 0].set_ylabel(label, rotation=0, ha="right", va="center", fontsize=_LABEL_FONTSIZE)
     if col_labels is not None:
         for ax, label in zip(axes[0], col_labels):

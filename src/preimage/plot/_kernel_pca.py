@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from preimage._utils.typing import ArrayLike
-from preimage.plot._backend import pyplot
+from preimage.plot._backend import new_axes
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -25,28 +25,24 @@ def plot_spectrum(
 ) -> Axes:
     r"""Plot the eigenvalues of a kernel PCA and the fraction of variance they explain.
 
-    The eigenvalues :math:`\lambda_k` are drawn on a log scale (left axis),
-    and the cumulative fraction of feature-space variance that the first
-    :math:`k` components explain,
+    The eigenvalues :math:`\lambda_k` go on a log scale (left axis), and the
+    fraction of the variance :math:`T` that the first :math:`k` explain,
 
     .. math:: \frac{1}{T} \sum_{j \le k} \lambda_j,
 
-    on a linear scale (right axis), where :math:`T` is `total`.
+    on a linear scale (right axis).
 
     Parameters
     ----------
     eigenvalues : array-like of shape (n_components,)
         The eigenvalues, largest first (such as ``KernelPCA.eigenvalues_``).
     total : float, optional
-        The whole variance :math:`T`, the trace of the centred Gram matrix.
-        When it is not given, the sum of all the `eigenvalues` stands in for
-        it (right only when all are given).
+        The whole variance :math:`T`, the trace of the centred Gram matrix;
+        by default the sum of the `eigenvalues`.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure by default. A twin axis is added for the
-        cumulative fraction.
+        Where to draw (a twin axis is added); a new figure by default.
     n_show : int, optional
-        Draw only the first `n_show` eigenvalues (the fraction is still of
-        `total`, or of the sum of all of them). By default all are drawn.
+        Draw only the first `n_show` eigenvalues; by default all.
     title : str, default="Kernel PCA spectrum"
         Title of the axes.
 
@@ -64,10 +60,8 @@ def plot_spectrum(
     [0.5, 0.75, 0.875, 1.0]
     >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
-    plt = pyplot()
     eigenvalues = np.asarray(eigenvalues, dtype=float)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5, 3.5))
+    ax = new_axes(ax, (5, 3.5), layout=None)
     shown = eigenvalues if n_show is None else eigenvalues[:n_show]
     k = np.arange(1, shown.size + 1)
     ax.semilogy(k, np.clip(shown, np.finfo(float).tiny, None), color="C0")
@@ -94,11 +88,9 @@ def plot_embedding(
     Parameters
     ----------
     Y : array-like of shape (n_samples, n_components)
-        Coordinates of the samples, such as ``KernelPCA.transform(X)``; the
-        first two columns are drawn.
+        Coordinates of the samples, such as ``KernelPCA.transform(X)``.
     labels : array-like of shape (n_samples,), optional
-        A label per sample (such as its class), which colours it; a legend
-        shows the labels. By default all points have one colour.
+        A label per sample, which colours it (with a legend).
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure by default.
     title : str, default="First two kernel principal components"
@@ -119,21 +111,11 @@ def plot_embedding(
     [[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]
     >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
-    plt = pyplot()
     Y = np.asarray(Y)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5, 4))
+    ax = new_axes(ax, (5, 4), layout=None)
     scatter = ax.scatter(Y[:, 0], Y[:, 1], c=labels, s=8, cmap="tab10", alpha=0.8)
     if labels is not None:
-        ax.legend(
-            *scatter.legend_elements(),
-            title="label",
-            fontsize="small",
-            loc="best",
-            markerscale=0.8,
-            ncols=2,
-        )
-    ax.set_xlabel("component 1")
-    ax.set_ylabel("component 2")
-    ax.set_title(title)
+        style = dict(title="label", fontsize="small", loc="best", markerscale=0.8, ncols=2)
+        ax.legend(*scatter.legend_elements(), **style)
+    ax.set(xlabel="component 1", ylabel="component 2", title=title)
     return ax

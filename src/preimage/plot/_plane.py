@@ -8,7 +8,7 @@ import numpy as np
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d
-from preimage.plot._backend import pyplot
+from preimage.plot._backend import new_axes
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -40,11 +40,8 @@ def plot_denoising_2d(
 ) -> Axes:
     r"""Plot noisy 2-D points, their denoised versions and the move between them.
 
-    Each noisy point :math:`x` is joined by a thin line to its denoised point
-    :math:`\hat x` (the pre-image of its projection onto the leading kernel
-    principal components, Mika et al. 1999, Fig. 1), so the figure shows
-    where the denoiser pulls every point: onto the structure of the training
-    data.
+    Each noisy point :math:`x` is joined to its denoised point :math:`\hat x`
+    (Mika et al. (1999), Fig. 1).
 
     Parameters
     ----------
@@ -79,7 +76,6 @@ def plot_denoising_2d(
     [[0.9, 1.2], [1.0, 1.0]]
     >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
-    plt = pyplot()
     from matplotlib.collections import LineCollection
 
     noisy = check_points(noisy, "noisy")
@@ -93,51 +89,19 @@ def plot_denoising_2d(
     train = None if train is None else check_points(train, "train")
     if clean_kind not in _CLEAN_KINDS:
         raise ValueError(f"'clean_kind' must be one of {list(_CLEAN_KINDS)}, got {clean_kind!r}")
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5.5, 5), layout="constrained")
+    ax = new_axes(ax, (5.5, 5))
     if train is not None:
-        ax.scatter(
-            train[:, 0],
-            train[:, 1],
-            s=5,
-            color="0.8",
-            zorder=1,
-            label=f"training points ({train.shape[0]})",
-        )
+        ax.scatter(*train.T, s=5, color="0.8", zorder=1, label=f"training points ({len(train)})")
     if clean is not None and clean_kind == "curve":
-        ax.plot(clean[:, 0], clean[:, 1], color="k", lw=1.2, zorder=4, label="clean")
+        ax.plot(*clean.T, color="k", lw=1.2, zorder=4, label="clean")
     elif clean is not None:
-        ax.scatter(
-            clean[:, 0],
-            clean[:, 1],
-            s=12,
-            marker="x",
-            color="k",
-            linewidths=0.8,
-            zorder=4,
-            label="clean",
-        )
-    # segment i runs from noisy point i to denoised point i: shape (n, 2, 2)
-    moves = LineCollection(
-        np.stack([noisy, denoised], axis=1),  # type: ignore[arg-type]
-        colors="C0",
-        linewidths=0.6,
-        alpha=0.6,
-        zorder=2,
-        label="noisy → denoised",
-    )
+        ax.scatter(*clean.T, s=12, marker="x", color="k", lw=0.8, zorder=4, label="clean")
+    # segment i runs from noisy point i to denoised point i
+    moves = LineCollection(list(np.stack([noisy, denoised], axis=1)), colors="C0", lw=0.6)
+    moves.set(alpha=0.6, zorder=2, label="noisy → denoised")
     ax.add_collection(moves)
-    ax.scatter(
-        noisy[:, 0],
-        noisy[:, 1],
-        s=14,
-        facecolors="none",
-        edgecolors="C0",
-        linewidths=0.8,
-        zorder=3,
-        label="noisy",
-    )
-    ax.scatter(denoised[:, 0], denoised[:, 1], s=14, color="C3", zorder=5, label="denoised")
+    ax.scatter(*noisy.T, s=14, fc="none", ec="C0", lw=0.8, zorder=3, label="noisy")
+    ax.scatter(*denoised.T, s=14, color="C3", zorder=5, label="denoised")
     return finish_plane(ax, title, markerscale=1.5)
 
 
@@ -146,7 +110,5 @@ def finish_plane(ax, title, *, markerscale):
     ax.autoscale_view()
     ax.set_aspect("equal", adjustable="datalim")
     ax.legend(fontsize="small", loc="best", markerscale=markerscale, framealpha=0.9)
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
-    ax.set_title(title)
+    ax.set(xlabel="$x_1$", ylabel="$x_2$", title=title)
     return ax

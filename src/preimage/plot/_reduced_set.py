@@ -1,5 +1,4 @@
-"""Reduced sets: their vectors and their error as vectors are added or removed
-(Schölkopf et al. 1999, Sec. V)."""
+"""Reduced sets: their vectors, and their error against their size."""
 
 from __future__ import annotations
 
@@ -9,8 +8,8 @@ import numpy as np
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d, check_positive_int, check_real_array
-from preimage.plot._backend import pyplot
-from preimage.plot._images import plot_image_grid
+from preimage.plot._backend import new_axes
+from preimage.plot._images import plot_image_grid, shape_tuple
 from preimage.plot._plane import check_points, finish_plane
 
 if TYPE_CHECKING:
@@ -23,12 +22,7 @@ __all__ = ["plot_reduced_set", "plot_reduced_set_error"]
 def _reduced_parts(
     reduced: Any, coef: ArrayLike | None
 ) -> tuple[np.ndarray, np.ndarray | None, str | None]:
-    """Vectors (p, d), coefficients (m, p) or None and method name of `reduced`.
-
-    `reduced` is a :class:`~preimage.reduced_set.ReducedSetResult`, anything
-    with ``.vectors`` (and ``.coef``), a reduced SVM (its ``reduced_set_``) or
-    a plain array of vectors; an explicit `coef` wins over ``reduced.coef``.
-    """
+    """Vectors (p, d), coefficients (m, p) or None and method name of `reduced`."""
     source = getattr(reduced, "reduced_set_", reduced)
     method = getattr(source, "method", None)
     if hasattr(source, "vectors"):
@@ -64,35 +58,24 @@ def plot_reduced_set(
 ) -> Axes | Figure | SubFigure:
     r"""Plot the reduced-set vectors :math:`z_j`, weighted by their coefficients.
 
-    A reduced set replaces each of :math:`m` expansions
-    :math:`\Psi_k = \sum_i \alpha_{ki} \phi(x_i)` by
-    :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)` (Schölkopf et al. 1999,
-    Sec. V); each vector is weighted by
+    Each vector is weighted over the :math:`m` expansions
+    :math:`\Psi'_k = \sum_j \beta_{kj} \phi(z_j)` by
 
-    .. math:: w_j = \sum_k |\beta_{kj}|,
+    .. math:: w_j = \sum_k |\beta_{kj}|.
 
-    its total weight over the :math:`m` expansions.
-
-    * 2-D vectors (and no `image_shape`): a scatter of the data `X` in grey
-      and the :math:`z_j` as large markers, coloured and sized by
-      :math:`w_j` (colour bar).
-    * `image_shape` given: a grid of the :math:`z_j` as images, `n_cols` per
-      row, each titled with its coefficient :math:`\beta_j` (or :math:`w_j`
-      for several expansions); signed vectors get a symmetric diverging
-      colour map centred on 0.
+    2-D vectors are drawn over the data `X`, coloured and sized by :math:`w_j`;
+    with `image_shape`, as a grid of images titled with their coefficient.
 
     Parameters
     ----------
     reduced : ReducedSetResult, reduced SVM or array-like of shape (p, d)
-        Anything with ``.vectors`` (and ``.coef``), a fitted
-        :class:`~preimage.ReducedSVC`/:class:`~preimage.ReducedSVR` (its
+        Anything with ``.vectors`` (and ``.coef``), a fitted reduced SVM (its
         ``reduced_set_``), or the vectors themselves.
     X : array-like of shape (n, 2), optional
-        The original points (the support vectors, the training set), scatter
-        only.
+        The original points, scatter only.
     coef : array-like of shape (p,) or (m, p), optional
-        Coefficients :math:`\beta`; replace ``reduced.coef`` when given.
-        Without any, the vectors are drawn unweighted.
+        Coefficients :math:`\beta`, instead of ``reduced.coef``; none draws
+        the vectors unweighted.
     ax : matplotlib.axes.Axes, optional
         Where to draw the scatter; a new figure by default.
     fig : matplotlib.figure.Figure or matplotlib.figure.SubFigure, optional
@@ -105,13 +88,16 @@ def plot_reduced_set(
         Colour map: ``"viridis"`` for the weights of the scatter,
         ``"RdBu_r"`` (signed) or ``"gray_r"`` (non-negative) for images.
     title : str, optional
-        Title; by default the number of vectors and the method that chose
-        them.
+        Title; by default the number of vectors and their method.
 
     Returns
     -------
     matplotlib.axes.Axes or matplotlib.figure.Figure
         The axes of the scatter, or the figure (or `fig`) of the image grid.
+
+    References
+    ----------
+    Schölkopf et al. (1999), Sec. V.
 
     Examples
     --------
@@ -122,7 +108,6 @@ def plot_reduced_set(
     [[0.0, 0.0], [1.0, 1.0]]
     >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
-    plt = pyplot()
     vectors, coef, method = _reduced_parts(reduced, coef)
     p, d = vectors.shape
     weight = None if coef is None else np.abs(coef).sum(axis=0)
@@ -141,52 +126,24 @@ def plot_reduced_set(
                 "'fig' is for the image grid (with 'image_shape'); pass 'ax' "
                 "to place the 2-D scatter"
             )
-        if ax is None:
-            _, ax = plt.subplots(figsize=(6, 5), layout="constrained")
+        ax = new_axes(ax, (6, 5))
         if X is not None:
             X = check_points(X, "X")
-            ax.scatter(
-                X[:, 0],
-                X[:, 1],
-                s=8,
-                color="0.7",
-                zorder=1,
-                label=f"original points ({X.shape[0]})",
-            )
-        label = f"reduced-set vectors $z_j$ ({p})"
+            ax.scatter(*X.T, s=8, color="0.7", zorder=1, label=f"original points ({len(X)})")
+        style = dict(ec="k", zorder=3, label=f"reduced-set vectors $z_j$ ({p})")
         if weight is None:
-            ax.scatter(
-                vectors[:, 0],
-                vectors[:, 1],
-                s=120,
-                color="C3",
-                edgecolors="k",
-                zorder=3,
-                label=label,
-            )
+            ax.scatter(*vectors.T, s=120, color="C3", **style)
         else:
             top = float(weight.max())
             sizes = 40.0 + 160.0 * (weight / top if top > 0 else np.ones(p))
             points = ax.scatter(
-                vectors[:, 0],
-                vectors[:, 1],
-                c=weight,
-                s=sizes,
-                cmap=cmap or "viridis",
-                vmin=0.0,
-                edgecolors="k",
-                zorder=3,
-                label=label,
+                *vectors.T, c=weight, s=sizes, cmap=cmap or "viridis", vmin=0.0, **style
             )
-            ax.figure.colorbar(
-                points,
-                ax=ax,
-                shrink=0.85,
-                label=r"$|\beta_j|$" if single else r"$\sum_k |\beta_{kj}|$",
-            )
+            label = r"$|\beta_j|$" if single else r"$\sum_k |\beta_{kj}|$"
+            ax.figure.colorbar(points, ax=ax, shrink=0.85, label=label)
         return finish_plane(ax, title, markerscale=0.6)
 
-    image_shape = tuple(int(s) for s in np.atleast_1d(image_shape))
+    image_shape = shape_tuple(image_shape)
     if int(np.prod(image_shape)) != d:
         raise ValueError(
             f"'image_shape' must have {d} pixels in all (the dimension of "
@@ -210,13 +167,8 @@ def plot_reduced_set(
     )
     image_axes = [a for a in fig.axes if a.images][-p:]
     for j, a in enumerate(image_axes):
-        if coef is None:
-            text = f"z_{j + 1}"
-        elif single:
-            text = f"β = {coef[0, j]:.3g}"
-        else:
-            text = f"Σ|β| = {weight[j]:.3g}"
-        a.set_title(text, fontsize=8)
+        text = f"β = {coef[0, j]:.3g}" if single else f"Σ|β| = {weight[j]:.3g}"
+        a.set_title(f"z_{j + 1}" if coef is None else text, fontsize=8)
     fig.colorbar(image_axes[0].images[0], ax=image_axes, shrink=0.8, aspect=30, label="value")
     return fig
 
@@ -231,10 +183,8 @@ def plot_reduced_set_error(
     .. math:: \frac{\rho_k}{\|\Psi_k\|^2}, \qquad
               \rho_k = \|\Psi_k - \Psi'_k\|^2,
 
-    is read from ``reduced.history`` (recorded as vectors are added by
-    construction or removed by kernel PCA selection), one line per expansion
-    :math:`k`, on a log axis: 1 means no better than the empty set, and each
-    decade is a tenfold smaller error (Schölkopf et al. 1999, Sec. V).
+    is drawn from ``reduced.history`` on a log axis, one line per expansion;
+    a zero error or :math:`\|\Psi_k\|^2 = 0` leaves a gap.
 
     Parameters
     ----------
@@ -254,11 +204,9 @@ def plot_reduced_set_error(
     matplotlib.axes.Axes
         The axes drawn on.
 
-    Notes
-    -----
-    An expansion with :math:`\|\Psi_k\|^2 = 0` has no relative error and an
-    exact zero error cannot sit on a log axis: both are left out of the line
-    (a gap).
+    References
+    ----------
+    Schölkopf et al. (1999), Sec. V.
 
     Examples
     --------
@@ -275,7 +223,6 @@ def plot_reduced_set_error(
     1
     >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
-    plt = pyplot()
     from matplotlib.ticker import MaxNLocator
 
     source = getattr(reduced, "reduced_set_", reduced)
@@ -299,27 +246,20 @@ def plot_reduced_set_error(
     max_legend = check_positive_int(max_legend, "max_legend", minimum=0)
     relative = np.divide(error, norm2, out=np.full_like(error, np.nan), where=norm2 > 0)
     relative[~(relative > 0)] = np.nan  # log axis: zeros and ‖Ψ‖² = 0 left out
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5.5, 4), layout="constrained")
+    ax = new_axes(ax, (5.5, 4))
     m = relative.shape[1]
     marker = "o" if n_vectors.size <= 40 else None
     for k in range(m):
+        label = f"expansion {k + 1}" if k < max_legend else None
         ax.plot(
-            n_vectors,
-            relative[:, k],
-            marker=marker,
-            ms=3,
-            lw=1.2,
-            color=f"C{k % 10}",
-            label=f"expansion {k + 1}" if k < max_legend else None,
+            n_vectors, relative[:, k], marker=marker, ms=3, lw=1.2, color=f"C{k % 10}", label=label
         )
     if m > max_legend:
         ax.plot([], [], " ", label=f"(+{m - max_legend} more)")
     ax.set_yscale("log")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(True, which="major", alpha=0.3)
-    ax.set_xlabel("number of reduced-set vectors")
-    ax.set_ylabel(r"relative error $\rho\,/\,\|\Psi\|^2$")
+    ax.set(xlabel="number of reduced-set vectors", ylabel=r"relative error $\rho\,/\,\|\Psi\|^2$")
     if m > 1:
         ax.legend(fontsize="small", loc="best", ncols=2 if min(m, max_legend) > 4 else 1)
     method = getattr(source, "method", None)
