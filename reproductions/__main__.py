@@ -10,8 +10,9 @@ from pathlib import Path
 import click
 
 from preimage._utils.progress import bar, ticking, write
-from preimage.cli._main import _numerical_warnings_as_notes
 from preimage.cli._options import figures_to_files
+from preimage.cli._text import warnings_as_notes
+from preimage.exceptions import NumericalWarning
 from preimage.io._files import check_writable
 from reproductions import EXPERIMENTS, format_report, run_experiment, write_report
 
@@ -83,7 +84,7 @@ def main(names, quick, seed, output_dir, list_, quiet):
 
         for name in names:
             progress.set_description(f"reproducing {name}")
-            with _numerical_warnings_as_notes(quiet):
+            with warnings_as_notes(NumericalWarning, quiet):
                 report = run_experiment(name, quick=quick, seed=seed, echo=echo)
             write(format_report(report), progress)
             folder = write_report(report, output_dir)

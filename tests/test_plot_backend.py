@@ -111,13 +111,20 @@ def test_every_plot_function_draws_with_the_users_backend_and_leaves_it(users_ba
 
 
 def _command(args, cwd, **env):
-    """`preimage ARGS` in a subprocess without a display, on this test run's
-    package (and the user's backend module importable)."""
-    paths = [str(Path(preimage.__file__).parents[1]), str(cwd), os.environ.get("PYTHONPATH")]
+    """`preimage ARGS` (or `python -m reproductions ARGS[1:]` for ARGS
+    starting with "reproduce") in a subprocess without a display, on this
+    test run's package (and the user's backend module importable)."""
+    if args[0] == "reproduce":
+        args = ["-m", "reproductions", *args[1:]]
+    else:
+        args = ["-m", "preimage.cli", *args]
+    root = Path(__file__).resolve().parents[1]
+    paths = [str(Path(preimage.__file__).parents[1]), str(root), str(cwd)]
+    paths.append(os.environ.get("PYTHONPATH"))
     environment = {k: v for k, v in os.environ.items() if k not in _DISPLAY_VARIABLES}
     environment.update(PYTHONPATH=os.pathsep.join(filter(None, paths)), **env)
     return subprocess.run(
-        [sys.executable, "-m", "preimage.cli", *args],
+        [sys.executable, *args],
         cwd=cwd,
         env=environment,
         capture_output=True,
