@@ -16,12 +16,8 @@ SUPPORTED = ", ".join(DATA_KINDS[:-1]) + " or " + DATA_KINDS[-1]
 
 @dataclass(frozen=True)
 class DataSource:
-    """Where a data array came from, as far as writing it back needs to know.
-
-    :func:`read_data` returns one with the array it reads;
-    :func:`write_data` takes it to write results in the same layout. Each
-    parameter is kept as the attribute of the same name (the instance is
-    frozen).
+    """Where a data array came from: :func:`read_data` returns it,
+    :func:`write_data` takes it to write results in the same layout.
 
     Parameters
     ----------
@@ -30,14 +26,13 @@ class DataSource:
     path : pathlib.Path
         The file or folder read.
     image_shape : tuple of int or None
-        ``(height, width)`` of each sample when the data are images (a PNG
-        folder or a 3-D array), else None.
+        ``(height, width)`` of each sample of images, else None.
     names : tuple of str or None
-        The image file names, in the order of the rows (PNG folders only).
+        The image file names, in the order of the rows.
     key : str or None
-        The entry of the ``.npz`` archive that was read.
+        The ``.npz`` entry read.
     header : tuple of str or None
-        The column names of a CSV file's header row, if it had one.
+        A CSV file's column names.
 
     Examples
     --------

@@ -1,32 +1,10 @@
 """Folders of PNG images: one grayscale image a sample, in [0, 1].
 
-Reading takes the folder's ``*.png`` files (any case of the suffix: ``.png``,
-``.PNG``) in natural order (``img2`` before ``img10``) and scales 8-bit values
-by 1/255 and 16-bit values by 1/65535; writing stores ``round(255 x)`` of the
-values clipped to [0, 1] as 8-bit images, fills a new hidden folder beside the
-target and renames it into place
-(:func:`preimage.io._files.atomic_dir`).
-
-Reading opens nothing it has not checked, and decodes nothing before it knows
-what the whole folder will cost:
-
-1. The names: hidden files (a leading dot) are skipped; every other ``*.png``
-   name must be a regular file, or a symbolic link to a regular file inside
-   the folder (a link that leads out of it, a dangling link, a FIFO, a socket,
-   a device or a folder is an error naming it, and is never opened: opening a
-   FIFO would wait for a writer). Two names that differ only in case are an
-   error: they could not be written back one for one on a file system that
-   ignores case.
-2. The headers: each file's size is read from its ``IHDR`` chunk (33 bytes),
-   and all must be equal.
-3. The memory: the ``n x (height * width)`` float64 array and one image being
-   decoded are checked against the memory budget (:mod:`preimage._utils.memory`).
-4. The pixels, each image decoded into its row; Pillow's limit against
-   decompression bombs (``PIL.Image.MAX_IMAGE_PIXELS``) is an error from its
-   first level (Pillow only warns below twice the limit).
-
-Files are opened non-blocking and checked again once open (``fstat``), so a
-file swapped for a FIFO after the check still cannot block the reader.
+Reading checks every ``*.png`` name first (a regular file, or a link to one
+inside the folder; names equal but for case refused), then reads every size
+from its ``IHDR`` chunk and checks the whole array against the memory budget,
+and only then decodes, refusing an image over Pillow's limit against
+decompression bombs. Files are opened non-blocking and checked once open.
 """
 
 import errno
@@ -101,8 +79,7 @@ def read_png_folder(folder):
 
 
 def _png_files(folder):
-    """(entry, path to open) of the folder's ``*.png`` files, in natural order,
-    each checked to be a regular file in the folder (see the module's notes)."""
+    """(entry, path to open) of the folder's ``*.png`` files, in natural order."""
     root = folder.resolve()
     entries = sorted(
         (

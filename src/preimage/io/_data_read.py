@@ -1,10 +1,4 @@
-"""Reading a data set: :func:`read_data` and the ``.npy`` and ``.npz`` readers
-(``.csv`` files are in ``_csv.py``, folders of PNG images in ``_png.py``).
-
-Nothing is unpickled (``allow_pickle=False``), and anything that is not a
-finite array of real numbers is refused with a message that starts with the
-file's name.
-"""
+"""Reading a data set: :func:`read_data` and the ``.npy`` and ``.npz`` readers."""
 
 from __future__ import annotations
 
@@ -45,43 +39,30 @@ def read_data(
     Parameters
     ----------
     path : str or path-like
-        One of
-
-        - ``.npy``: a 2-D array ``(n_samples, n_features)``, or a 3-D stack of
-          images ``(n_images, height, width)`` which is flattened to
-          ``(n_images, height * width)``;
-        - ``.npz``: the same, taken from the archive's entry `key`, else its
-          only entry, else its entry ``"X"``;
-        - ``.csv``: one sample per line, numbers separated by commas,
-          semicolons, tabs or whitespace (whichever splits the first lines
-          into the same number of values), with an optional first row of
-          column names (a first row that is not all numbers, where the next
-          row has numbers); text after ``#`` is a comment;
-        - a folder: its ``*.png`` files (``.PNG`` too) in natural order
-          (``img2`` before ``img10``; names starting with a dot are skipped),
-          converted to grayscale and scaled to [0, 1] (8-bit values / 255,
-          16-bit values / 65535), one flattened image per row. All must have
-          the same size. Each must be a regular file, or a symbolic link to
-          one inside the folder (see Notes).
+        ``.npy``: a 2-D array ``(n_samples, n_features)`` or a 3-D stack of
+        images, flattened to ``(n_images, height * width)``; ``.npz``: the
+        same, from the entry `key`, else the only entry, else ``"X"``;
+        ``.csv``: one sample per line, numbers separated by commas,
+        semicolons, tabs or whitespace (whichever splits the first lines
+        alike), an optional header row, ``#`` comments; a folder: its
+        ``*.png`` files in natural order (``img2`` before ``img10``; hidden
+        names skipped), grayscale scaled to [0, 1], one flattened image per
+        row, all of one size.
     key : str, optional
         The entry to read from a ``.npz`` archive.
     columns : str or sequence of str and int, optional
-        The columns to read from a ``.csv`` file, in this order (default:
-        all, which must all be numbers). A string lists names of the header
-        row and 0-based indices, separated by commas, with ranges that
-        include both ends: ``"1-784"``, ``"x,y"``, ``"0,2-4"`` (an item of
-        digits is an index). A sequence holds names (str) and indices (int),
-        such as ``range(1, 785)`` or ``["x", "y"]``.
+        The ``.csv`` columns to read, in this order (default: all): names of
+        the header and 0-based indices, as a string with ranges that include
+        both ends (``"1-784"``, ``"x,y"``, ``"0,2-4"``) or a sequence
+        (``range(1, 785)``, ``["x", "y"]``).
     delimiter : str, optional
-        What separates the values of a ``.csv`` file: one character (``","``,
-        ``";"``, ``"|"``), ``"tab"``, or ``"whitespace"`` (runs of spaces
-        and tabs; also ``" "``). Default: detected from the first lines.
+        What separates ``.csv`` values: one character, ``"tab"`` or
+        ``"whitespace"``. Default: detected from the first lines.
 
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
-        The data: float64, or float32 if the array was stored as float32
-        (integer and boolean arrays become float64).
+        float64, or float32 if stored as float32.
     source : DataSource
         Where `X` came from; pass it to :func:`write_data` to write results
         in the same layout.
@@ -91,47 +72,20 @@ def read_data(
     FileNotFoundError
         If nothing is at `path`.
     MemoryBudgetError
-        If the array, with what decoding it takes, would exceed the memory
-        budget (``preimage.config_context(memory_budget=...)``); known from
-        the headers before anything is decoded; or a ``.csv`` line longer
-        than the budget allows.
+        If the array would exceed the memory budget, known from the headers
+        before anything is decoded (or a ``.csv`` line longer than it allows).
     ValueError
-        For an unsupported kind of file, a path that is neither a regular
-        file nor a folder, content that is not a non-empty
-        array of finite real numbers, or `columns` that are not columns of
-        numbers of the file. Every message starts with the file's name; a
-        ``.csv`` file's lines are counted from 1, its columns from 0.
+        For an unsupported file, a path that is neither a regular file nor a
+        folder, content that is not a non-empty array of finite real numbers,
+        or bad `columns`. Every message starts with the file's name.
 
     Notes
     -----
-    Arrays are loaded with ``allow_pickle=False``: a file holding Python
-    objects is refused, never unpickled. A ``.csv`` file is streamed, a
-    quarter megabyte of lines at a time, into one array: reading it takes
-    little more memory than the array it gives, however long its rows.
-
-    Files from anyone can be read. What a file will cost is known before it
-    is read: the shape and dtype from a ``.npy`` header (of an ``.npz``
-    entry, read from the zip stream), the size of each image from its PNG
-    header. It is checked against the bytes the file holds (a header that
-    claims more is refused as truncated) and against the memory budget, and
-    an image over Pillow's limit against decompression bombs
-    (``PIL.Image.MAX_IMAGE_PIXELS``) is refused; nothing is decoded first.
-
-    `path` must be a regular file (a symbolic link to one is followed) or a
-    folder: a FIFO, socket or device is an error naming it, and is never
-    opened. A file is opened without blocking and checked again once open.
-    A ``.csv`` line longer than the memory budget allows, or a cell of over a
-    quarter million characters, is refused as it is read.
-
-    Links and special files in a folder of images: a ``*.png`` name that is
-    a symbolic link is read if it resolves to a regular file inside the
-    folder (or below it), and refused if it leads outside: the folder is the
-    data set, and a folder from elsewhere must not make the library read, and
-    ``preimage denoise`` write back, another file of the machine. A dangling
-    link, a FIFO, socket, device or folder named ``*.png`` is an error naming
-    it, and is never opened (opening a FIFO would wait for a writer). Names
-    equal but for case (``A.png``, ``a.png``) are refused: they could not be
-    written back one for one where case is ignored.
+    Files from anyone can be read: nothing is unpickled, sizes are checked
+    against the bytes held and the memory budget before decoding, images
+    over ``PIL.Image.MAX_IMAGE_PIXELS`` are refused, a FIFO or device is
+    never opened, and a ``.png`` link leading out of the folder is refused
+    (see the page on bad input).
 
     Examples
     --------
@@ -255,13 +209,8 @@ def _choose_entry(path, key, keys):
 
 
 def _read_array(where, file, size):
-    """The array of a ``.npy`` stream of `size` bytes, its header checked first.
-
-    Its shape and dtype are checked, and the bytes they declare are checked
-    against the bytes the file holds (a header may claim any shape) and
-    against the memory budget, before anything is allocated; no object is
-    unpickled. `where` starts every message.
-    """
+    """The array of a ``.npy`` stream of `size` bytes; its header is checked
+    against the bytes held and the memory budget first. `where` starts messages."""
     magic = file.read(len(_NPY_MAGIC) + 2)
     if not magic.startswith(_NPY_MAGIC) or len(magic) < len(_NPY_MAGIC) + 2:
         raise ValueError(f"{where} {_NOT_NUMPY}")
@@ -326,8 +275,7 @@ def _check_declared(where, shape, dtype):
 
 
 def _array_to_samples(path, array):
-    """A float array of one row per sample, checked to be finite; a stack of
-    images is flattened to one row each."""
+    """A finite float array of one row per sample (an image flattened)."""
     X = np.ascontiguousarray(array, dtype=array.dtype if array.dtype in _FLOATS else np.float64)
     rows = X.reshape(X.shape[0], -1)
     if array.dtype.kind == "f":

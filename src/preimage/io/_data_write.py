@@ -1,10 +1,4 @@
-"""Writing a data set: :func:`write_data` and the ``.npy``, ``.npz`` and ``.csv``
-writers (folders of PNG images are in ``_png.py``).
-
-A file is written under a temporary name and renamed into place
-(:func:`preimage.io._files.atomic_write`), so it appears whole or not at all,
-and never over a file another writer made meanwhile.
-"""
+"""Writing a data set: :func:`write_data` and the ``.npy``, ``.npz`` and ``.csv`` writers."""
 
 from __future__ import annotations
 
@@ -35,25 +29,21 @@ def write_data(
 ) -> Path:
     """Write a 2-D array as ``.npy``, ``.npz``, ``.csv`` or a folder of PNG images.
 
-    The kind follows `path`'s suffix; a path without a suffix is a folder of
-    PNG images.
-
     Parameters
     ----------
     path : str or path-like
-        Where to write. Its parent folders are created.
+        Where to write; the suffix says the kind, none is a folder of PNG
+        images. Its parent folders are created.
     X : array-like of shape (n_samples, n_features)
         Finite real numbers.
     source : DataSource, optional
-        What :func:`read_data` returned with the input; it supplies the
-        ``.npz`` key, the CSV header (if it has one name per column), the image
-        size and the image file names (if there is one per row).
+        What :func:`read_data` returned with the input: it supplies the
+        ``.npz`` key, the CSV header, the image size and file names.
     image_shape : tuple of int, optional
-        ``(height, width)`` of each sample, with ``height * width ==
-        n_features``. For a PNG folder it defaults to ``source.image_shape``,
-        else to a square. ``.npy`` and ``.npz`` files hold a 3-D array
-        ``(n_samples, height, width)`` when it is given or when `source` was
-        such an array, else the 2-D `X`.
+        ``(height, width)`` of each sample. For PNG images the default is
+        ``source.image_shape``, else a square; ``.npy`` and ``.npz`` files
+        hold ``(n_samples, height, width)`` when it is given or `source` was
+        such an array.
     overwrite : bool, default=False
         Replace an existing file or folder of the same kind at `path`.
 
@@ -66,44 +56,33 @@ def write_data(
     ------
     FileExistsError
         If `path` exists and `overwrite` is False, or another writer made it
-        while this one wrote.
+        meanwhile.
     OSError
-        If the file cannot be written (a read-only file system, a full disk);
-        the message names `path`, not the temporary file.
+        If it cannot be written (a read-only or full disk); the message names
+        `path`, not the temporary file.
     IsADirectoryError, NotADirectoryError
-        If the output would replace a folder with a file or a file with a
-        folder (even with `overwrite`).
+        If a folder would replace a file, or the reverse.
     ValueError
         For an unsupported suffix, an `X` that is not 2-D and finite, or an
         image size that does not fit `X`.
     TypeError
-        If `X` does not hold real numbers (object, string or complex data).
+        If `X` does not hold real numbers.
 
     Notes
     -----
-    CSV values are written with Python's ``repr``, the shortest text that
-    reads back as the same float64, so a CSV round trip is exact. PNG images
-    are 8-bit grayscale: values are clipped to [0, 1] and stored as
-    ``round(255 x)``, so multiples of 1/255 round-trip exactly.
-
-    A file is written to a temporary file beside `path` and given its name in
-    one step that fails if another writer took the name meanwhile (see
-    :mod:`preimage.io._files`). A folder is filled under a temporary name beside
-    `path` and renamed into place; an existing folder being overwritten is
-    exchanged with the new one, then deleted. A failure part way (a full
-    disk, an interrupt) leaves `path` as it was and removes the temporary
-    files.
+    CSV values are written with ``repr`` (an exact round trip); PNG images
+    are 8-bit grayscale, ``round(255 x)`` of `X` clipped to [0, 1]. The
+    output is made under a temporary name and renamed into place: it
+    appears whole or not at all, and a failure leaves `path` as it was.
 
     Examples
     --------
-    Four samples of four values, written as four 2 x 2 images:
-
     >>> import tempfile
     >>> from pathlib import Path
     >>> import numpy as np
     >>> from preimage.io import read_data, write_data
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = write_data(Path(folder) / "images", np.eye(4))
+    ...     path = write_data(Path(folder) / "images", np.eye(4))  # four 2 x 2 images
     ...     names = sorted(p.name for p in path.iterdir())
     ...     X, source = read_data(path)
     >>> names
@@ -150,46 +129,29 @@ def check_output(
     image_shape: tuple[int, ...] | None = None,
     overwrite: bool = False,
 ) -> None:
-    """Refuse now what :func:`write_data` would refuse of an array of `n_features` columns.
-
-    That is an unsupported suffix, an image size that does not fit, an
-    existing output without `overwrite`, a file where a folder would go or
-    the reverse, a folder that cannot be created or written in (a read-only
-    file system).
-
-    For a caller that computes its array at length: it fails before the work,
-    not after. The arguments are those of :func:`write_data`; the same errors
-    are raised.
+    """Refuse now what :func:`write_data` would refuse of `n_features` columns.
 
     Parameters
     ----------
     path : str or path-like
-        Where the output will be written; its suffix says the kind, as for
-        :func:`write_data`.
+        Where the output will be written.
     n_features : int or None
-        The number of columns of the array to be written. None checks all but
-        the image size (for a caller that knows the width only once it has
-        read its data).
+        The width of the array to be written; None checks all but the image
+        size.
     source : DataSource, optional
-        What :func:`read_data` returned with the input, as for
-        :func:`write_data`.
+        As for :func:`write_data`.
     image_shape : tuple of int, optional
-        ``(height, width)`` of each sample, as for :func:`write_data`.
+        As for :func:`write_data`.
     overwrite : bool, default=False
-        Whether an existing file or folder of the same kind may be replaced.
+        As for :func:`write_data`.
 
     Raises
     ------
-    FileExistsError
-        If `path` exists and `overwrite` is False.
     OSError
-        If the folder of `path` cannot be created or written in.
-    IsADirectoryError, NotADirectoryError
-        If the output would replace a folder with a file or a file with a
-        folder (even with `overwrite`).
+        The errors of :func:`write_data`, and a folder that cannot be
+        created or written in.
     ValueError
-        For an unsupported suffix or an image size that does not fit
-        `n_features`.
+        For an unsupported suffix or an image size that does not fit.
 
     Examples
     --------

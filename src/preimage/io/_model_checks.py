@@ -1,27 +1,12 @@
 """Checks of a model rebuilt from a file: what fit would refuse is refused.
 
-Checksums say a file is whole, not that what it holds makes sense: a file
-whose hashes were recomputed can hold ``n_components=-5``, a negative kernel
-width, negated eigenvalues or a denoiser without a solver. Loading rebuilds
-objects without running their constructors or ``fit``, so the checks those
-would make are made here, on every object of the model:
-
-* every estimator's parameters, against its ``_parameter_constraints``
-  (scikit-learn's ``_validate_params``, as ``fit`` does);
-* every kernel's parameters, by building it again (kernels check them in
-  ``__post_init__``); every pre-image solver's parameters
-  (``_check_params``) and its kernel (``_check_kernel``), as its ``fit`` does;
-* the fitted state of each estimator (one function per class of
-  :data:`~preimage.io.LOADABLE`): the types of fitted attributes,
-  shapes that agree with each other (the eigenvectors have a row per
-  training point, the eigenvalues one entry per component, ...), finite
-  values, non-negative eigenvalues;
-* the pre-image solvers an estimator keeps (a denoiser's ``solver_``, a
-  kernel PCA's cached ones): their support, kernel and kernel PCA must be the
-  kernel PCA's own, as fit leaves them, so the kernel that runs is the one
-  ``preimage info`` shows.
-
-A failure is a :class:`ModelFileError` naming the field and its value.
+A file whose hashes were recomputed can hold ``n_components=-5`` or negated
+eigenvalues, and loading runs no constructor or ``fit``; so every object of
+the model is checked here: estimators' parameters (``_validate_params``),
+kernels' (rebuilt), solvers' (``_check_params``, ``_check_kernel``), the
+fitted state of each estimator (types, agreeing shapes, finite values), and
+the solvers an estimator keeps must be fitted on its own kernel PCA. A failure
+is a :class:`ModelFileError` naming the field and its value.
 """
 
 import dataclasses
@@ -46,7 +31,7 @@ from preimage.reduced_set import ReducedSetResult
 from preimage.solvers import PreimageSolver, make_solver
 from preimage.sparse_regression import WienerState
 
-__all__ = ["check_model"]
+__all__ = ["check_model", "library_objects"]
 
 
 class _Refused(Exception):
@@ -65,16 +50,10 @@ def _shown(value):
 
 
 def check_model(model, path):
-    """Refuse a rebuilt `model` that its class's ``fit`` could not have made.
-
-    Raises
-    ------
-    ModelFileError
-        ``"{path}: 'field' = value: what is wrong"``.
-    """
+    """Refuse a rebuilt `model` that its class's ``fit`` could not have made."""
     if type(model) not in _ESTIMATORS:
         raise ModelFileError(f"{path}: does not hold an estimator")
-    objects = sorted(_objects(model), key=lambda item: _order(item[0]))
+    objects = sorted(library_objects(model), key=lambda item: _order(item[0]))
     for obj, where in objects:
         try:
             with warnings.catch_warnings():
@@ -96,7 +75,7 @@ def _order(obj):
     return 3
 
 
-def _objects(root):
+def library_objects(root):
     """(object, where) for every object of the library reachable from `root`, each once."""
     seen, stack, out = set(), [(root, "")], []
     while stack:
@@ -140,8 +119,7 @@ def _require(condition, name, value, message):
 
 
 def _array(obj, name, shape, *, kinds="f", finite=True, optional=False):
-    """The array attribute `name`, of `shape` (None: any length) and a dtype of
-    `kinds`, finite unless told otherwise; None if `optional` and None."""
+    """The array `name`, of `shape` (None: any length), dtype kind in `kinds`, finite."""
     value = _value(obj, name)
     if value is None and optional:
         return None
@@ -295,9 +273,7 @@ def _kernel_pca(kp):
 
 
 def _fitted_for(kp, solver, where, owner=""):
-    """The `solver` fitted for the kernel PCA `kp`: its support, kernel and
-    kernel PCA are `kp`'s own (the same objects, as fit leaves them and the
-    codec rebuilds them; or equal values), so what runs is what `kp` shows."""
+    """Refuse a `solver` whose support, kernel or kernel PCA is not `kp`'s own."""
     state = vars(solver)
     for name, own, field in (
         ("support_", kp.X_fit_, "X_fit_"),

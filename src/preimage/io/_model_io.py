@@ -36,10 +36,13 @@ __all__ = ["FORMAT", "FORMAT_VERSION", "load_model", "model_info", "save_model"]
 
 FORMAT = "preimage-model"
 
-#: The version written; files of a higher version are refused with a request
-#: to upgrade, files of a lower one upgraded as they are read
-#: (:mod:`preimage.io._model_upgrade`).
+#: The version written; higher versions are refused, lower ones upgraded.
 FORMAT_VERSION = 3
+
+
+# What a malformed state tree raises as it is decoded.
+_MALFORMED = (KeyError, TypeError, ValueError, OverflowError, AttributeError)
+_MALFORMED += (ImportError, RecursionError)
 
 
 def _summary(estimator):
@@ -77,30 +80,21 @@ def save_model(
     Parameters
     ----------
     estimator : fitted estimator of preimage
-        :class:`~preimage.KernelPCA`, :class:`~preimage.KernelPCADenoiser`,
-        the reduced-set estimators, :class:`~preimage.WienerRegressor` or
-        :class:`~preimage.SequentialSVR`, with a kernel given by name or as a
-        kernel of :mod:`preimage.kernels` (a Python callable cannot be stored).
-        A :class:`~preimage.KernelPCADenoiserCV` is saved as its
-        `best_estimator_`, the :class:`~preimage.KernelPCADenoiser` it
-        chose and refitted: the file keeps what denoises, not the search, and
-        loads as that denoiser.
+        A kernel PCA, denoiser, reduced-set, Wiener or sequential SVR
+        estimator whose kernel is a name or a kernel of :mod:`preimage.kernels`
+        (a Python callable cannot be stored). A
+        :class:`~preimage.KernelPCADenoiserCV` is saved as its
+        `best_estimator_`.
     path : str or Path
-        The file (conventionally ``.npz``). It is written to a temporary file
-        beside it and renamed, so it appears whole or not at all.
+        The file (conventionally ``.npz``), written under a temporary name and
+        renamed: it appears whole or not at all.
     overwrite : bool, default=False
-        Replace an existing file; without it an existing `path` is a
-        :class:`FileExistsError` and is left untouched.
+        Replace an existing file; else an existing `path` is left untouched.
     metadata : dict, optional
-        Extra JSON-serialisable facts to keep with the model (the command line
-        keeps the image shape and where the training data came from).
+        Extra JSON-serialisable facts to keep with the model.
     key : bytes or str, optional
-        Sign the file with this secret key (HMAC-SHA256 of the metadata,
-        which holds every array's SHA-256); default the environment variable
-        ``PREIMAGE_MODEL_KEY``, if set, else the file is not signed.
-        ``load_model(path, key=...)`` then refuses a file altered by anyone
-        without the key; the checksums alone detect damage, not deliberate
-        changes.
+        Sign the file with this secret key (HMAC-SHA256 of the metadata, which
+        holds every array's SHA-256); default ``$PREIMAGE_MODEL_KEY``, if set.
 
     Returns
     -------
@@ -172,13 +166,8 @@ def save_model(
         "summary": _summary(estimator),
         "user": json_value(dict(metadata or {})),
         "arrays": {
-            key: {
-                "dtype": a.dtype.str,
-                "shape": list(a.shape),
-                "sha256": sha256(a),
-                "holds": where,
-            }
-            for key, a, where in encoder.arrays
+            k: {"dtype": a.dtype.str, "shape": list(a.shape), "sha256": sha256(a), "holds": where}
+            for k, a, where in encoder.arrays
         },
         "state": state,
     }
@@ -199,8 +188,7 @@ def save_model(
 
 
 def _shown(text):
-    """A string from a file, as it may appear in a message: as is if it looks
-    like a version, else its repr (which escapes control characters)."""
+    """A string from a file for a message: as is if it looks like a version, else its repr."""
     if isinstance(text, str) and re.fullmatch(r"[\w.+!-]{1,40}", text):
         return text
     return repr(text)
@@ -213,12 +201,7 @@ def _budget():
 
 
 def _read(path, key=None):
-    """(metadata, open ZipFile, signed, verified) with the metadata checked.
-
-    Every member is read bounded (:mod:`preimage.io._model_archive`); the
-    metadata's checksum and, with a key, its signature are verified before
-    it is parsed.
-    """
+    """(metadata, open ZipFile, signed, verified), checksum and signature verified."""
     path = str(path)
     key = resolve_key(key)
     archive = open_archive(path)
@@ -226,18 +209,15 @@ def _read(path, key=None):
         names = archive.namelist()
         if "metadata.npy" not in names or "checksum.npy" not in names:
             raise ModelFileError(f"{path}: not a preimage model file (no metadata)")
-        text = read_member(
-            archive,
-            "metadata",
-            path,
-            what="the metadata",
-            dtype="|u1",
-            shape=None,
-            limit=MAX_METADATA_BYTES,
-        ).tobytes()
-        checksum = read_member(
-            archive, "checksum", path, what="the checksum", dtype="|u1", shape=[64], limit=64
-        ).tobytes()
+
+        def member(name, shape=(64,), limit=64):
+            what = f"the {name}"
+            return read_member(
+                archive, name, path, what=what, dtype="|u1", shape=shape, limit=limit
+            )
+
+        text = member("metadata", None, MAX_METADATA_BYTES).tobytes()
+        checksum = member("checksum").tobytes()
         if not hmac.compare_digest(hashlib.sha256(text).hexdigest().encode(), checksum):
             raise ModelFileError(
                 f"{path}: the metadata does not match its checksum; the file is damaged "
@@ -252,16 +232,7 @@ def _read(path, key=None):
                     f"{path}: the file is not signed, but a key was given; it was not "
                     "written with that key"
                 )
-            signature = read_member(
-                archive,
-                "signature",
-                path,
-                what="the signature",
-                dtype="|u1",
-                shape=[64],
-                limit=64,
-            ).tobytes()
-            if not signature_matches(text, key, signature):
+            if not signature_matches(text, key, member("signature").tobytes()):
                 raise ModelFileError(
                     f"{path}: the signature does not match the key given; the file was "
                     "altered, or signed with another key"
@@ -340,39 +311,32 @@ def model_info(
 ) -> dict[str, Any]:
     """Return the metadata of a model file, checked, without building the model.
 
-    With ``check_state=True`` the model is built too, and described from what
-    was built.
-
     Parameters
     ----------
     path : str or path-like
-        The model file, as written by :func:`save_model`.
+        The model file.
     key : bytes or str, optional
-        The key the file was signed with (see :func:`save_model`); default
-        the environment variable ``PREIMAGE_MODEL_KEY``, if set.
+        The key the file was signed with; default ``$PREIMAGE_MODEL_KEY``.
     check_state : bool, default=False
-        Also load the model (as :func:`load_model` does, with every check),
-        and describe it from what was loaded: ``estimator``, ``params`` and
-        ``summary`` then say what will run, not what the file says of itself.
+        Also load the model, with every check, and describe what was loaded
+        (``estimator``, ``params``, ``summary``) rather than what the file
+        says of itself.
 
     Returns
     -------
     dict
         ``format_version``, ``preimage_version``, ``created``, ``estimator``,
-        ``params``, ``summary`` (kernel, method, component and sample counts,
-        how an automatic component count was chosen, input width), ``user``
-        (what was passed as `metadata` to :func:`save_model`), ``arrays``
-        (dtype, shape, checksum and role of each stored array), ``signed``
-        (the file carries a signature) and ``verified`` (it was checked with
-        the key given); the internal ``state`` tree is left out.
+        ``params``, ``summary`` (kernel, method, counts, input width),
+        ``user`` (the `metadata` saved), ``arrays`` (dtype, shape, checksum
+        and role of each), ``signed`` and ``verified`` (checked with the key).
 
     Raises
     ------
     FileNotFoundError
         For a missing `path`.
     ModelFileError
-        For a file that is not a model file, is truncated or damaged, is of
-        a newer format, or whose signature does not match the key given.
+        For a file that is not a model file, is damaged, of a newer format,
+        or whose signature does not match the key.
 
     Examples
     --------
@@ -437,39 +401,28 @@ def load_model(
 ) -> BaseEstimator | tuple[BaseEstimator, dict[str, Any]]:
     """Read a model file written by :func:`~preimage.io.save_model`.
 
-    Nothing is unpickled and nothing is trusted: every member is read with
-    bounded memory (its dtype and shape checked before its data, never more
-    data than declared, the arrays in all within the memory budget), every
-    array is checked against the dtype, shape and SHA-256 recorded when it
-    was written, only the classes in :data:`LOADABLE` are rebuilt, and the
-    rebuilt model is checked as ``fit`` would check it (parameters, kernels,
-    solvers, fitted shapes and values). The model predicts exactly as the
-    saved one did.
-
-    The checksums detect damage (truncation, flipped bits), not deliberate
-    changes: whoever alters a file can recompute them. A file signed with a
-    key (``save_model(..., key=...)``) and loaded with that key cannot be
-    altered without the key. A file from someone you do not trust is safe to
-    load (it runs no code and cannot exhaust memory), but may hold a model
-    other than the one you expect unless it is signed.
+    Nothing is unpickled and nothing is trusted: members are read with
+    bounded memory and checked against their recorded dtype, shape and
+    SHA-256, only the classes in :data:`LOADABLE` are rebuilt, and the model
+    is checked as ``fit`` would check it. Checksums detect damage, not
+    deliberate changes: a file signed with a key and loaded with it cannot be
+    altered without the key.
 
     Parameters
     ----------
     path : str or path-like
         The model file.
     key : bytes or str, optional
-        The key to verify the file's signature with; default the environment
-        variable ``PREIMAGE_MODEL_KEY``, if set. With a key, an unsigned file
-        or a wrong signature is refused; without one, a signed file loads
-        unverified (:func:`model_info` says ``verified: False``).
+        The key to verify the signature with; default ``$PREIMAGE_MODEL_KEY``.
+        With a key, an unsigned file or a wrong signature is refused; without
+        one, a signed file loads unverified.
     with_info : bool, default=False
-        Also return the file's metadata, as ``model_info(path,
-        check_state=True)`` gives it, from this one reading of the file.
+        Also return ``model_info(path, check_state=True)``, from this reading.
 
     Returns
     -------
     estimator or tuple of (estimator, dict)
-        The model; with `with_info`, the pair ``(model, info)``.
+        The model; with `with_info`, ``(model, info)``.
 
     Raises
     ------
@@ -477,8 +430,7 @@ def load_model(
         For a missing `path`.
     ModelFileError
         For a file that is not a model file, is truncated, damaged or
-        inconsistent, is of a newer format, or whose signature does not
-        match the key given; the message says which.
+        inconsistent, of a newer format, or whose signature does not match.
     TypeError
         For a `with_info` that is not a bool.
 
@@ -530,15 +482,7 @@ def _load(path, key):
         model = upgrade_model(model, version)
     except ModelFileError:
         raise
-    except (
-        KeyError,
-        TypeError,
-        ValueError,
-        OverflowError,
-        AttributeError,
-        ImportError,
-        RecursionError,
-    ) as exc:
+    except _MALFORMED as exc:
         raise ModelFileError(
             f"{path}: the model's state is malformed ({type(exc).__name__}: {exc})"
         ) from None

@@ -1,36 +1,15 @@
 """Model files of earlier formats, brought up to the current one as they are read.
 
-Format 1 was written by preimage 0.1.0.dev0 before the library's vocabulary
-and pre-image protocol were unified; format 2 before KernelPCA took
-scikit-learn's parameters and defaults; format 3 is the current one. From 1 to
-2 classes were renamed or moved (``KernelPCAFit`` → ``KernelPCAResult``, ...),
-attributes renamed (a kernel PCA's ``_fit_state`` → ``fit_result_``, the
-ridge strength ``regularization`` → ``alpha``, ...), and every pre-image
-method became a solver object that estimators keep (a denoiser of format 1
-kept one only for the methods that learn).
-
-An old file is upgraded in two steps, after its checksums have been verified:
-
-1. :func:`upgrade_state` rewrites the JSON state tree before any object is
-   built: class names and attribute names, and the keys of option
-   dictionaries (``method_params``), from the tables below;
-2. :func:`upgrade_model` completes the rebuilt model with what format 1 did
-   not store, computed from what it did, through the library's public API
-   (the denoiser's solver of an iterative method, the solvers' link to the
-   kernel PCA whose coordinates they are given).
-
-The model then predicts exactly as it did when it was saved
-(``tests/test_model_files.py`` loads files written by the old library and
-compares their outputs with those recorded when they were written).
-
-Fitted attributes added to an estimator since a file was written, within
-any format, are completed the same way (:data:`ADDED`): a denoiser's
-``n_components_`` from its kernel PCA, and ``component_selection_`` None
-(its count was given, not chosen). Parameters added to a solver since are
-given the value that reproduces the old behaviour (MDS's ``alignment``:
-``"frame"``, the only one there was).
+Format 1 (preimage 0.1.0.dev0) predates the unified vocabulary and solver
+objects, format 2 KernelPCA's scikit-learn parameters; format 3 is current.
+After the checksums are verified, :func:`upgrade_state` renames classes,
+attributes and option keys in the JSON state (the tables below), then
+:func:`upgrade_model` completes the rebuilt model with what the old format did
+not store, computed from what it did, so that it predicts as it did; fitted
+attributes added since (:data:`ADDED`) are completed the same way.
 """
 
+from preimage.io._model_checks import library_objects
 from preimage.solvers import ClosedFormPreimage, LearnedPreimage, make_solver
 
 __all__ = ["ADDED", "upgrade_state", "upgrade_model"]
@@ -92,7 +71,7 @@ def upgrade_state(node, version):
 def upgrade_model(model, version):
     """Complete a model rebuilt from a format-`version` file (see the module
     docstring); returns the model."""
-    for obj in _objects(model):
+    for obj, _ in library_objects(model):
         upgrade = _UPGRADES.get(type(obj).__name__) if version < 2 else None
         if upgrade is not None:
             upgrade(obj)
@@ -119,22 +98,6 @@ def _sklearn_parameters(kpca):
         state.setdefault(name, value)
     if kpca.gamma is None and isinstance(kpca.kernel, str) and kpca.kernel in ("rbf", "gaussian"):
         kpca.gamma = "total_variance"
-
-
-def _objects(root):
-    """Every object of the library reachable from `root`, each once."""
-    seen, stack, out = set(), [root], []
-    while stack:
-        obj = stack.pop()
-        if isinstance(obj, dict):
-            stack.extend(obj.values())
-        elif isinstance(obj, (list, tuple)):
-            stack.extend(obj)
-        elif type(obj).__module__.startswith("preimage") and id(obj) not in seen:
-            seen.add(id(obj))
-            out.append(obj)
-            stack.extend(vars(obj).values())
-    return out
 
 
 def _kernel_pca(kpca):
