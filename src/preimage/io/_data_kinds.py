@@ -16,8 +16,7 @@ SUPPORTED = ", ".join(DATA_KINDS[:-1]) + " or " + DATA_KINDS[-1]
 
 @dataclass(frozen=True)
 class DataSource:
-    """Where a data array came from: :func:`read_data` returns it,
-    :func:`write_data` takes it to write results in the same layout.
+    """Where a data array came from, for :func:`write_data` to write results alike.
 
     Parameters
     ----------

@@ -62,7 +62,7 @@ def read_data(
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
-        float64, or float32 if stored as float32.
+        The data: float64, or float32 if stored as float32.
     source : DataSource
         Where `X` came from; pass it to :func:`write_data` to write results
         in the same layout.
