@@ -118,7 +118,7 @@ def _require(condition, name, value, message):
         raise _Refused(name, value, message)
 
 
-def _array(obj, name, shape, *, kinds="f", finite=True, optional=False):
+def _array(obj, name, shape, *, kinds="f", optional=False):
     """The array `name`, of `shape` (None: any length), dtype kind in `kinds`, finite."""
     value = _value(obj, name)
     if value is None and optional:
@@ -126,25 +126,21 @@ def _array(obj, name, shape, *, kinds="f", finite=True, optional=False):
     _require(isinstance(value, np.ndarray), name, value, "must be an array")
     _require(value.dtype.kind in kinds, name, value, f"must be an array of kind {kinds!r} (dtype)")
     expected = "(" + ", ".join("n" if n is None else str(n) for n in shape) + ")"
-    _require(
-        value.ndim == len(shape) and all(n is None or n == m for n, m in zip(shape, value.shape)),
-        name,
-        value,
-        f"must have shape {expected}",
-    )
-    if finite and value.dtype.kind in "fc":
-        _require(bool(np.isfinite(value).all()), name, value, "must hold finite values")
+    fits = value.ndim == len(shape) and all(n in (None, m) for n, m in zip(shape, value.shape))
+    _require(fits, name, value, f"must have shape {expected}")
+    _finite(name, value)
     return value
+
+
+def _finite(name, value):
+    if value.dtype.kind in "fc":
+        _require(bool(np.isfinite(value).all()), name, value, "must hold finite values")
 
 
 def _int(obj, name, minimum=0, *, equal=None):
     value = _value(obj, name)
-    _require(
-        isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= minimum,
-        name,
-        value,
-        f"must be an integer >= {minimum}",
-    )
+    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= minimum
+    _require(ok, name, value, f"must be an integer >= {minimum}")
     if equal is not None:
         _require(value == equal[1], name, value, f"must equal {equal[0]} ({equal[1]})")
     return int(value)
@@ -173,49 +169,36 @@ def _real(obj, name, *, positive=False, optional=False):
 
 def _indices(obj, name, n):
     value = _array(obj, name, (None,), kinds="iu")
-    _require(
-        value.size == 0 or (value.min() >= 0 and value.max() < n),
-        name,
-        value,
-        f"must hold indices in [0, {n})",
-    )
+    ok = value.size == 0 or (value.min() >= 0 and value.max() < n)
+    _require(ok, name, value, f"must hold indices in [0, {n})")
     return value
+
+
+def _refuse_errors(check, obj, names=None, quoted=r"'(\w+)'"):
+    """``check()``, its error a refusal of the first of `names` its message quotes."""
+    try:
+        check()
+    except (ValueError, TypeError, OverflowError) as exc:
+        found = re.findall(quoted, str(exc))
+        name = next((n for n in found if names is None or n in names), "parameters")
+        raise _Refused(name, vars(obj).get(name), str(exc)) from None
 
 
 def _params(est):
     """The estimator's parameters, as fit checks them."""
-    try:
-        est._validate_params()
-    except (ValueError, TypeError, OverflowError) as exc:
-        match = re.search(r"The '(\w+)' parameter", str(exc))
-        name = match.group(1) if match else "parameters"
-        raise _Refused(name, vars(est).get(name), str(exc)) from None
+    _refuse_errors(est._validate_params, est, quoted=r"The '(\w+)' parameter")
 
 
 def _kernel(kernel):
     """A kernel's parameters, as its constructor checks them."""
-    if not dataclasses.is_dataclass(kernel):
-        return
-    try:
-        dataclasses.replace(kernel)
-    except (ValueError, TypeError, OverflowError) as exc:
-        name = _named(exc, [field.name for field in dataclasses.fields(kernel)])
-        raise _Refused(name, getattr(kernel, name, None), str(exc)) from None
-
-
-def _named(exc, names):
-    """The first of `names` that the message of `exc` quotes, else "parameters"."""
-    quoted = re.findall(r"'(\w+)'", str(exc))
-    return next((name for name in quoted if name in names), "parameters")
+    if dataclasses.is_dataclass(kernel):
+        names = [field.name for field in dataclasses.fields(kernel)]
+        _refuse_errors(lambda: dataclasses.replace(kernel), kernel, names)
 
 
 def _solver(solver):
     """A pre-image solver's parameters and kernel, as its fit checks them."""
-    try:
-        solver._check_params()
-    except (ValueError, TypeError, OverflowError) as exc:
-        name = _named(exc, vars(solver))
-        raise _Refused(name, vars(solver).get(name), str(exc)) from None
+    _refuse_errors(solver._check_params, solver, vars(solver))
     if "kernel_" in vars(solver):
         kernel = _instance(solver, "kernel_", Kernel)
         try:
@@ -227,8 +210,8 @@ def _solver(solver):
     if "kpca_" in vars(solver):
         _instance(solver, "kpca_", KernelPCAResult, optional=True)
     for name, value in vars(solver).items():
-        if isinstance(value, np.ndarray) and value.dtype.kind in "fc":
-            _require(bool(np.isfinite(value).all()), name, value, "must hold finite values")
+        if isinstance(value, np.ndarray):
+            _finite(name, value)
 
 
 # -- one function per estimator --------------------------------------------------
@@ -246,9 +229,8 @@ def _kernel_pca(kp):
     fit = _instance(kp, "fit_result_", KernelPCAResult)
     q = _array(fit, "eigenvalues", (None,)).shape[0]
     try:
-        _require(
-            bool((fit.eigenvalues >= 0).all()), "eigenvalues", fit.eigenvalues, "must be >= 0"
-        )
+        positive = bool((fit.eigenvalues >= 0).all())
+        _require(positive, "eigenvalues", fit.eigenvalues, "must be >= 0")
         _require(q <= n, "eigenvalues", fit.eigenvalues, f"must be at most n_samples={n}")
         _array(fit, "alphas", (n, q))
         _array(fit, "eigenvectors", (n, q), optional=True)
@@ -281,12 +263,8 @@ def _fitted_for(kp, solver, where, owner=""):
         ("kpca_", kp.fit_result_, "fit_result_"),
     ):
         if name in state:
-            _require(
-                _same(state[name], own),
-                f"{where}.{name}",
-                state[name],
-                f"must be the kernel PCA's own ({owner}{field})",
-            )
+            message = f"must be the kernel PCA's own ({owner}{field})"
+            _require(_same(state[name], own), f"{where}.{name}", state[name], message)
 
 
 def _same(a, b):
@@ -312,12 +290,8 @@ def _denoiser(den):
     _int(den, "n_components_", 0, equal=("the components kept by kpca_", q))
     d = _int(den, "n_features_in_", 1, equal=("kpca_.n_features_in_", kpca.n_features_in_))
     solver = _instance(den, "solver_", PreimageSolver)
-    _require(
-        solver.name == den.method,
-        "solver_",
-        solver,
-        f"must be the solver of method={den.method!r}",
-    )
+    message = f"must be the solver of method={den.method!r}"
+    _require(solver.name == den.method, "solver_", solver, message)
     try:
         options = make_solver(
             den.method,
