@@ -21,6 +21,7 @@ from preimage.io._files import file_kind, open_regular
 
 __all__ = ["read_data"]
 
+_BAD_ZIP = (OSError, EOFError, RuntimeError, NotImplementedError, zipfile.BadZipFile, zlib.error)
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _NPY_MAGIC = fmt.MAGIC_PREFIX
 _ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
@@ -168,14 +169,7 @@ def _load_npz(path, key):
             info = archive.getinfo(members[key])
             with archive.open(info) as member:
                 return _read_array(f"{path}: entry {key!r}:", member, info.file_size), key
-    except (
-        OSError,
-        EOFError,
-        RuntimeError,
-        NotImplementedError,
-        zipfile.BadZipFile,
-        zlib.error,
-    ) as exc:
+    except _BAD_ZIP as exc:
         raise ValueError(f"{path}: cannot be read as a .npz archive ({exc})") from None
 
 

@@ -119,7 +119,7 @@ def _header(file, what, path):
     return dtype, shape, fortran
 
 
-def read_member(archive, name, path, *, what, dtype, shape, limit):
+def read_member(archive, name, path, what, dtype, shape, limit):
     """The array stored as member `name` (``name.npy``) of `archive`.
 
     Parameters

@@ -15,23 +15,16 @@ import warnings
 
 import numpy as np
 
-from preimage import (
-    KernelPCA,
-    KernelPCADenoiser,
-    ReducedKernelPCA,
-    ReducedSVC,
-    ReducedSVR,
-    SequentialSVR,
-    WienerRegressor,
-)
+from preimage.denoising import KernelPCADenoiser
 from preimage.exceptions import ModelFileError
 from preimage.kernels import Kernel
+from preimage.kpca import KernelPCA
 from preimage.kpca._fit import KernelPCAResult
-from preimage.reduced_set import ReducedSetResult
+from preimage.reduced_set import ReducedKernelPCA, ReducedSetResult, ReducedSVC, ReducedSVR
 from preimage.solvers import PreimageSolver, make_solver
-from preimage.sparse_regression import WienerState
+from preimage.sparse_regression import SequentialSVR, WienerRegressor, WienerState
 
-__all__ = ["check_model", "library_objects"]
+__all__ = ["check_model", "denoiser_solver", "library_objects"]
 
 
 class _Refused(Exception):
@@ -214,6 +207,12 @@ def _solver(solver):
             _finite(name, value)
 
 
+def denoiser_solver(den):
+    """The solver the denoiser `den` makes at fit, unfitted."""
+    options = {"random_state": den.random_state, "n_landmarks": den.n_landmarks}
+    return make_solver(den.method, den.method_params, **options)
+
+
 # -- one function per estimator --------------------------------------------------
 
 
@@ -293,13 +292,7 @@ def _denoiser(den):
     message = f"must be the solver of method={den.method!r}"
     _require(solver.name == den.method, "solver_", solver, message)
     try:
-        options = make_solver(
-            den.method,
-            den.method_params,
-            random_state=den.random_state,
-            n_landmarks=den.n_landmarks,
-        )
-        options._check_params()
+        denoiser_solver(den)._check_params()
     except (ValueError, TypeError) as exc:
         raise _Refused("method_params", den.method_params, str(exc)) from None
     n = kpca.X_fit_.shape[0]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
+from preimage._utils.config import get_config
 from preimage._utils.memory import format_bytes
 from preimage._utils.warnings import warn
 from preimage._version import __version__
@@ -194,12 +195,6 @@ def _shown(text):
     return repr(text)
 
 
-def _budget():
-    from preimage._utils.config import get_config
-
-    return get_config()["memory_budget"]
-
-
 def _read(path, key=None):
     """(metadata, open ZipFile, signed, verified), checksum and signature verified."""
     path = str(path)
@@ -211,10 +206,7 @@ def _read(path, key=None):
             raise ModelFileError(f"{path}: not a preimage model file (no metadata)")
 
         def member(name, shape=(64,), limit=64):
-            what = f"the {name}"
-            return read_member(
-                archive, name, path, what=what, dtype="|u1", shape=shape, limit=limit
-            )
+            return read_member(archive, name, path, f"the {name}", "|u1", shape, limit)
 
         text = member("metadata", None, MAX_METADATA_BYTES).tobytes()
         checksum = member("checksum").tobytes()
@@ -276,7 +268,7 @@ def _read_arrays(meta, archive, path):
             raise ModelFileError(f"{path}: {what} has a malformed record; the file was altered")
         dtype = check_dtype(spec.get("dtype"), f"{what}'s recorded dtype", path)
         sizes[name] = int(np.prod(spec["shape"], dtype=np.float64)) * dtype.itemsize
-    budget = _budget()
+    budget = get_config()["memory_budget"]
     if sum(sizes.values()) > budget:
         raise ModelFileError(
             f"{path}: the model's arrays would need {format_bytes(sum(sizes.values()))}, "
@@ -286,15 +278,7 @@ def _read_arrays(meta, archive, path):
     arrays = {}
     for name, spec in specs.items():
         what = f"array {name} ({_shown(spec.get('holds'))})"
-        array = read_member(
-            archive,
-            name,
-            path,
-            what=what,
-            dtype=spec["dtype"],
-            shape=spec["shape"],
-            limit=sizes[name],
-        )
+        array = read_member(archive, name, path, what, spec["dtype"], spec["shape"], sizes[name])
         if not hmac.compare_digest(sha256(array), str(spec.get("sha256"))):
             raise ModelFileError(
                 f"{path}: {what} does not match its recorded checksum; the file is damaged"

@@ -9,8 +9,8 @@ not store, computed from what it did, so that it predicts as it did; fitted
 attributes added since (:data:`ADDED`) are completed the same way.
 """
 
-from preimage.io._model_checks import library_objects
-from preimage.solvers import ClosedFormPreimage, LearnedPreimage, make_solver
+from preimage.io._model_checks import denoiser_solver, library_objects
+from preimage.solvers import ClosedFormPreimage, LearnedPreimage
 
 __all__ = ["ADDED", "upgrade_state", "upgrade_model"]
 
@@ -113,13 +113,7 @@ def _denoiser(den):
     if solver is None:
         # Format 1 made the solvers of iterative methods at each call, from the
         # same parameters: make it once, as a denoiser now does at fit.
-        solver = make_solver(
-            den.method,
-            den.method_params,
-            random_state=den.random_state,
-            n_landmarks=den.n_landmarks,
-        )
-        den.solver_ = solver.fit(kpca.X_fit_, kpca.kernel_, kpca=kpca.fit_result_)
+        den.solver_ = denoiser_solver(den).fit(kpca.X_fit_, kpca.kernel_, kpca=kpca.fit_result_)
         return
     _link_solver(solver, kpca)
 
