@@ -1,17 +1,10 @@
 """The members of a model file, read with bounded memory.
 
-A model file is a zip of ``.npy`` members. :func:`numpy.load` unpacks a
-member whole before anything can be checked, so a few megabytes of zeros
-compressed to a few kilobytes would be gigabytes in memory. Here each member
-is streamed: its ``.npy`` header (magic, version, dtype, shape) is read first,
-from at most a few kilobytes of decompressed data; the dtype must be plain
-(:func:`~preimage.io._model_codec.check_dtype`), the shape that recorded
-in the metadata, and the size it implies must be what the zip says the member
-unpacks to and within the limit given. Only then is the data read, never more
-bytes than declared, into one buffer of that size.
-
-A JSON document is likewise bounded before it is parsed: its nesting depth
-(Python's parser recurses) and its number of values (each a Python object).
+:func:`numpy.load` unpacks a member whole before anything can be checked (a
+zip bomb). Here each member is streamed: its ``.npy`` header is read first and
+its dtype, shape and size checked against the record, the zip's declared size
+and the limit; then exactly that many bytes are read. The metadata's JSON is
+bounded (depth, number of values) before it is parsed.
 """
 
 import errno
@@ -42,6 +35,7 @@ MAX_DEPTH = 100
 MAX_NODES = 200_000
 
 _NPY_MAGIC = b"\x93NUMPY"
+_read_header_2_0 = np.lib.format.read_array_header_2_0
 _CHUNK = 2**20
 # A JSON string literal; what is inside cannot open or close anything.
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -63,8 +57,7 @@ class _Archive(zipfile.ZipFile):
 
 
 def open_archive(path):
-    """The model file at `path` as an open :class:`zipfile.ZipFile`; a path
-    that is not a regular file (a FIFO, a device) is refused, never read."""
+    """The model file at `path` as an open zip; a FIFO or a device is never read."""
     if not os.path.exists(path):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path))
     try:
@@ -103,12 +96,10 @@ def _header(file, what, path):
     """(dtype, shape, fortran_order) from an ``.npy`` header."""
     try:
         version = np.lib.format.read_magic(file)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(file)
-        elif version in ((2, 0), (3, 0)):
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(file)
-        else:
+        if version not in ((1, 0), (2, 0), (3, 0)):
             raise ValueError(f"unknown .npy format version {version}")
+        read = np.lib.format.read_array_header_1_0 if version == (1, 0) else _read_header_2_0
+        shape, fortran, dtype = read(file)
     except ModelFileError:
         raise
     except Exception as exc:  # a header numpy cannot read: damaged or hostile
@@ -120,30 +111,10 @@ def _header(file, what, path):
 
 
 def read_member(archive, name, path, what, dtype, shape, limit):
-    """The array stored as member `name` (``name.npy``) of `archive`.
+    """The array stored as ``name.npy`` in `archive`, as `what` (for messages) says.
 
-    Parameters
-    ----------
-    archive : zipfile.ZipFile
-    name : str
-        The member, without ``.npy``.
-    path : str
-        The file, for messages.
-    what : str
-        The member as messages call it (``"array a3 (estimator.X_fit_)"``).
-    dtype : str or None
-        The dtype it must have (a ``dtype.str``); None accepts any plain one.
-    shape : list of int or None
-        The shape it must have; None accepts a 1-D array (the metadata).
-    limit : int
-        The most bytes its data may hold; the message says `limit` is the
-        memory budget unless `what` is the metadata.
-
-    Raises
-    ------
-    ModelFileError
-        For a missing or damaged member, a dtype that is not plain, a dtype,
-        shape or size other than those expected, or data beyond `limit`.
+    Its dtype must be `dtype` (None: any plain one), its shape `shape` (None: any
+    1-D), its data at most `limit` bytes; else a :class:`ModelFileError`.
     """
     try:
         info = archive.getinfo(name + ".npy")
@@ -204,8 +175,7 @@ def read_member(archive, name, path, what, dtype, shape, limit):
 
 
 def check_json_size(text, path):
-    """Refuse JSON `text` nested deeper than :data:`MAX_DEPTH` or holding
-    more than :data:`MAX_NODES` values, before it is parsed."""
+    """Refuse JSON `text` deeper than :data:`MAX_DEPTH` or of over :data:`MAX_NODES` values."""
     bare = _STRING.sub(b'""', text)
     nodes = sum(bare.count(c) for c in (b"[", b"{", b","))
     if nodes > MAX_NODES:

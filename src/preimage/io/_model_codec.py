@@ -1,12 +1,8 @@
 """The fitted state of an estimator as JSON plus NumPy arrays, and back.
 
-The state is a tree whose leaves are JSON numbers and strings or references
-to arrays; objects are stored by class and attributes, and only classes listed
-in :data:`LOADABLE` are rebuilt, so a model file cannot name code to run.
-An object array of strings (scikit-learn's ``feature_names_in_``) is stored
-as a Unicode array marked ``"as_object"`` and read back as an object array
-(a reader that ignores the mark gets the Unicode array, which scikit-learn
-compares with column names alike).
+Objects are stored by class and attributes; only the classes of
+:data:`LOADABLE` are rebuilt. An object array of strings (scikit-learn's
+``feature_names_in_``) is stored as a Unicode array marked ``"as_object"``.
 """
 
 import hashlib
@@ -63,13 +59,8 @@ _MAX_STRING = 2**16
 
 
 def check_dtype(text, where, path):
-    """The dtype spelled `text`, if it is plain (:data:`_ARRAY_KINDS`); else a
-    :class:`ModelFileError` naming `where`.
-
-    A dtype string can name a sub-array (``"(16383,16383)f8"``: one scalar of
-    2 GiB), a structure, objects or dates; none of them is in a model file
-    this library writes, and none is built from one.
-    """
+    """The dtype spelled `text` if plain (no sub-array, structure, objects or dates);
+    else a :class:`ModelFileError` naming `where`."""
     try:
         dtype = np.dtype(text) if isinstance(text, str) else None
     except (TypeError, ValueError, SyntaxError):
@@ -119,11 +110,7 @@ def _loadable_class(name, path):
 
 
 class Encoder:
-    """The fitted state as a JSON tree plus a list of arrays.
-
-    Arrays and objects met twice are stored once and referenced, so shared
-    state stays shared after loading.
-    """
+    """The fitted state as a JSON tree plus a list of arrays; what is shared stays shared."""
 
     def __init__(self):
         self.arrays = []

@@ -27,7 +27,6 @@ from preimage.io._model_archive import (
 )
 from preimage.io._model_checks import check_model
 from preimage.io._model_codec import Decoder, Encoder, check_dtype, json_value, sha256
-from preimage.io._model_signature import resolve_key, sign, signature_matches
 from preimage.io._model_upgrade import upgrade_model, upgrade_state
 
 if TYPE_CHECKING:
@@ -39,6 +38,30 @@ FORMAT = "preimage-model"
 
 #: The version written; higher versions are refused, lower ones upgraded.
 FORMAT_VERSION = 3
+
+
+#: The environment variable holding the key of signed files when none is passed.
+KEY_VARIABLE = "PREIMAGE_MODEL_KEY"
+
+
+def _resolve_key(key):
+    """The key as bytes: `key`, else ``$PREIMAGE_MODEL_KEY``, else None."""
+    name = "key" if key is not None else KEY_VARIABLE
+    key = key if key is not None else os.environ.get(KEY_VARIABLE) or None
+    if key is None:
+        return None
+    if isinstance(key, str):
+        key = key.encode("utf-8")
+    if not isinstance(key, (bytes, bytearray)):
+        raise TypeError(f"{name!r} must be bytes or a str, got {type(key).__name__}")
+    if not key:
+        raise ValueError(f"{name!r} must not be empty")
+    return bytes(key)
+
+
+def _sign(text, key):
+    """HMAC-SHA256 of the metadata bytes `text` under `key`, as hex (ASCII bytes)."""
+    return hmac.new(key, text, hashlib.sha256).hexdigest().encode("ascii")
 
 
 # What a malformed state tree raises as it is decoded.
@@ -148,7 +171,7 @@ def save_model(
                 "'estimator' (KernelPCADenoiserCV) is not fitted; fit it before saving it"
             )
         estimator = estimator.best_estimator_
-    key = resolve_key(key)
+    key = _resolve_key(key)
     if not any(k.endswith("_") and not k.startswith("_") for k in vars(estimator)):
         raise NotFittedError(
             f"'estimator' ({type(estimator).__name__}) is not fitted; fit it before saving it"
@@ -178,7 +201,7 @@ def save_model(
         "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(), dtype=np.uint8),
     }
     if key is not None:
-        entries["signature"] = np.frombuffer(sign(text, key), dtype=np.uint8)
+        entries["signature"] = np.frombuffer(_sign(text, key), dtype=np.uint8)
     entries.update({name: a for name, a, _ in encoder.arrays})
 
     def write(tmp):
@@ -198,7 +221,7 @@ def _shown(text):
 def _read(path, key=None):
     """(metadata, open ZipFile, signed, verified), checksum and signature verified."""
     path = str(path)
-    key = resolve_key(key)
+    key = _resolve_key(key)
     archive = open_archive(path)
     try:
         names = archive.namelist()
@@ -224,7 +247,7 @@ def _read(path, key=None):
                     f"{path}: the file is not signed, but a key was given; it was not "
                     "written with that key"
                 )
-            if not signature_matches(text, key, member("signature").tobytes()):
+            if not hmac.compare_digest(_sign(text, key), member("signature").tobytes()):
                 raise ModelFileError(
                     f"{path}: the signature does not match the key given; the file was "
                     "altered, or signed with another key"
