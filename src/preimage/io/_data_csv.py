@@ -143,10 +143,7 @@ def _cut(text, delimiter, start, stop):
     delimiter allows): the index of a delimiter, or the end of `text`."""
     if stop >= len(text):
         return len(text)
-    if delimiter is None:
-        cut = max(text.rfind(" ", start, stop), text.rfind("\t", start, stop))
-    else:
-        cut = text.rfind(delimiter, start, stop)
+    cut = max(text.rfind(c, start, stop) for c in (delimiter or " \t"))
     if cut > start:
         return cut
     found = [i for i in (text.find(c, stop) for c in (delimiter or " \t")) if i >= 0]
@@ -224,9 +221,8 @@ def _resolve_columns(path, columns, header, width):
                 f"'columns' must be a string such as '1-784', or a sequence of "
                 f"column names and 0-based indices, got {columns!r}"
             ) from None
-    names = {}
-    for j, name in enumerate(header or ()):
-        names.setdefault(name, j)  # a repeated name is its first column
+    # a repeated name is its first column
+    names = {name: j for j, name in reversed(list(enumerate(header or ())))}
     spelled = isinstance(columns, str)
     indices = []
     for item in items:
@@ -254,10 +250,8 @@ def _resolve_columns(path, columns, header, width):
     if not indices:
         raise ValueError(f"{where} selects no column")
     seen = set()
-    for j in indices:
-        if j in seen:
-            raise ValueError(f"{where} selects {_describe(j, header)} twice")
-        seen.add(j)
+    if (j := next((j for j in indices if j in seen or seen.add(j)), None)) is not None:
+        raise ValueError(f"{where} selects {_describe(j, header)} twice")
     return indices
 
 
@@ -281,20 +275,14 @@ class _Rows:
     """A float64 array filled block by block, its room reserved ahead within the budget."""
 
     def __init__(self, path, width):
-        self.path = path
-        self.array = np.empty((0, width))
-        self.n = 0
+        self.path, self.array, self.n = path, np.empty((0, width)), 0
 
     def reserve(self, n_rows, ahead=0):
         """Room for `n_rows`, and up to `ahead` rows if the budget allows."""
         if n_rows > self.array.shape[0]:
             width = self.array.shape[1]
-            check_dense(
-                (n_rows, width),
-                np.float64,
-                f"{self.path}: {n_rows} rows of {width} values, read as float64,",
-                hint="read fewer rows or columns",
-            )
+            what = f"{self.path}: {n_rows} rows of {width} values, read as float64,"
+            check_dense((n_rows, width), np.float64, what, hint="read fewer rows or columns")
             room = get_config()["memory_budget"] // (8 * max(width, 1))
             n_rows = max(n_rows, min(ahead, room))
             # ndarray.resize reallocates in place where it can (no second copy).
@@ -315,10 +303,7 @@ def _chunks(path, file, delimiter):
     """(number of the first line, lines) a quarter megabyte at a time; a longer
     line gathered piece by piece, refused once over the memory budget or once a
     piece holds no delimiter (unless a comment or a quote began before it)."""
-    if delimiter == "detect":
-        separators = [c for c in _CANDIDATES if c is not None] + [" "]
-    else:
-        separators = [delimiter] if delimiter is not None else [" ", "\t"]
+    separators = {"detect": ",;\t ", None: " \t"}.get(delimiter, delimiter)
     number, pieces, held = 1, [], 0  # the pieces of a line not yet ended
     exempt = False  # a comment or a quote in the line's pieces
     while text := file.read(_CHUNK_CHARS):
@@ -359,13 +344,8 @@ def _check_line(path, number, chars):
 
 def _content(number, lines):
     """(line number, line) of the lines holding more than a comment."""
-    return [(number + i, line) for i, line in enumerate(lines) if _has_content(line)]
-
-
-def _has_content(line):
-    """Whether `line` holds more than a comment."""
-    text = _uncommented(line)
-    return bool(text) and not text.isspace()
+    texts = ((i, _uncommented(line)) for i, line in enumerate(lines))
+    return [(number + i, lines[i]) for i, text in texts if text and not text.isspace()]
 
 
 def _sample(path, chunks):
