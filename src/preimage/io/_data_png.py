@@ -52,43 +52,31 @@ def read_png_folder(folder):
     files = _png_files(folder)
     if not files:
         raise ValueError(f"{folder}: no .png images in this folder")
-    shape = None
-    for entry, target in files:
-        size = _png_size(entry, target)
-        if shape is None:
-            first, shape = entry, size
-        elif size != shape:
+    first, shape = files[0][0], _png_size(*files[0])
+    for entry, target in files[1:]:
+        if (size := _png_size(entry, target)) != shape:
             raise ValueError(
                 f"{entry}: the image is {size[0]}x{size[1]} pixels (height x width), but "
                 f"{first.name} is {shape[0]}x{shape[1]}; all images must have the same size"
             )
     n, (height, width) = len(files), shape
-    check_dense(
-        (n + 1, height * width),
-        np.float64,
+    what = (
         f"{folder}: {n} image{'s' if n > 1 else ''} of {height}x{width} pixels, read as "
-        f"a {n} x {height * width} float64 array with one image being decoded,",
-        hint="read fewer or smaller images",
+        f"a {n} x {height * width} float64 array with one image being decoded,"
     )
+    check_dense((n + 1, height * width), np.float64, what, hint="read fewer or smaller images")
     X = np.empty((n, height * width))
     for row, (entry, target) in zip(X, files):
         _read_png(entry, target, row.reshape(shape))
-    return X, DataSource(
-        "png", folder, image_shape=shape, names=tuple(entry.name for entry, _ in files)
-    )
+    names = tuple(entry.name for entry, _ in files)
+    return X, DataSource("png", folder, image_shape=shape, names=names)
 
 
 def _png_files(folder):
     """(entry, path to open) of the folder's ``*.png`` files, in natural order."""
     root = folder.resolve()
-    entries = sorted(
-        (
-            entry
-            for entry in folder.iterdir()
-            if entry.suffix.lower() == ".png" and not entry.name.startswith(".")
-        ),
-        key=_natural_key,
-    )
+    entries = [e for e in folder.iterdir() if e.suffix.lower() == ".png" and e.name[0] != "."]
+    entries.sort(key=_natural_key)
     seen = {}
     for entry in entries:
         other = seen.setdefault(entry.name.casefold(), entry.name)
@@ -104,8 +92,7 @@ def _png_files(folder):
 def _regular_file(entry, root):
     """The path to open for `entry`: itself, or where its link leads inside `root`."""
     try:
-        mode = os.lstat(entry).st_mode
-        target = entry
+        target, mode = entry, os.lstat(entry).st_mode
         if stat.S_ISLNK(mode):
             try:
                 target = Path(os.path.realpath(entry, strict=True))
@@ -212,12 +199,8 @@ def png_names(n_samples, source):
         width = max(6, len(str(n_samples - 1)))
         return [f"{i:0{width}d}.png" for i in range(n_samples)]
     for name in names:
-        if (
-            not isinstance(name, str)
-            or Path(name).name != name
-            or name.startswith(".")
-            or not name.lower().endswith(".png")
-        ):
+        plain = isinstance(name, str) and Path(name).name == name and name[:1] != "."
+        if not (plain and name.lower().endswith(".png")):
             raise ValueError(f"'source.names' must be plain .png file names, got {name!r}")
     if len({name.casefold() for name in names}) != len(names):
         raise ValueError("'source.names' must not repeat a name")

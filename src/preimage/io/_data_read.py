@@ -152,8 +152,7 @@ def _load_npy(path):
                     f"{path}: this is a .npz archive, not a .npy array; rename it to .npz"
                 )
             file.seek(0)
-            size = os.fstat(file.fileno()).st_size
-            return _read_array(f"{path}:", file, size), None
+            return _read_array(f"{path}:", file, os.fstat(file.fileno()).st_size), None
     except OSError as exc:
         raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
@@ -162,9 +161,7 @@ def _load_npz(path, key):
     try:
         with open_regular(path, follow_links=True) as file, _zip(path, file) as archive:
             # np.savez stores the array `key` as the member "key.npy".
-            members = {
-                name[:-4] if name.endswith(".npy") else name: name for name in archive.namelist()
-            }
+            members = {name.removesuffix(".npy"): name for name in archive.namelist()}
             key = _choose_entry(path, key, list(members))
             info = archive.getinfo(members[key])
             with archive.open(info) as member:
@@ -231,13 +228,9 @@ def _read_array(where, file, size):
         )
     out = dtype if dtype in _FLOATS else np.dtype(np.float64)
     n_features = math.prod(shape[1:])
-    check_dense(
-        (shape[0], n_features),
-        out,
-        f"{where} a {_shape(shape)} array of {dtype}, read as {shape[0]} x {n_features} {out},",
-        hint="read fewer samples",
-        copies=1 + (out != dtype) + (fortran_order and len(shape) > 1),
-    )
+    what = f"{where} a {_shape(shape)} array of {dtype}, read as {shape[0]} x {n_features} {out},"
+    copies = 1 + (out != dtype) + (fortran_order and len(shape) > 1)
+    check_dense((shape[0], n_features), out, what, hint="read fewer samples", copies=copies)
     array = np.empty(count, dtype)
     buffer, got = memoryview(array.view(np.uint8)), 0
     while got < need:
