@@ -105,9 +105,8 @@ def write_data(
         return write_png_folder(path, X, image_shape, names, overwrite)
 
     if kind == "csv":
-        header = source.header if source is not None else None
-        if header is not None and len(header) != n_features:
-            header = None
+        header = getattr(source, "header", None)
+        header = header if header is not None and len(header) == n_features else None
         return atomic_write(path, lambda tmp: _save_csv(tmp, X, header), overwrite=overwrite)
 
     if image_shape is None and source is not None and source.kind in ("npy", "npz"):
@@ -186,9 +185,7 @@ def _check_image_shape(path, image_shape, n_features):
         height, width = image_shape
     except (TypeError, ValueError):
         height = width = None
-    if not all(
-        isinstance(v, Integral) and not isinstance(v, bool) and v > 0 for v in (height, width)
-    ):
+    if not all(isinstance(v, Integral) and type(v) is not bool and v > 0 for v in (height, width)):
         raise ValueError(
             f"{path}: 'image_shape' must be a pair of positive integers "
             f"(height, width), got {image_shape!r}"
@@ -216,9 +213,7 @@ def _save_npy(tmp, array):
 def _save_npz(tmp, array, key):
     # What np.savez does, without its keyword arguments (a key "file" would clash).
     with open(tmp, "wb") as file:
-        with zipfile.ZipFile(
-            file, "w", compression=zipfile.ZIP_STORED, allowZip64=True
-        ) as archive:
+        with zipfile.ZipFile(file, "w", allowZip64=True) as archive:  # stored, as np.savez
             with archive.open(f"{key}.npy", "w", force_zip64=True) as member:
                 np.lib.format.write_array(member, array, allow_pickle=False)
         _sync(file)

@@ -124,11 +124,7 @@ def remove_stale_temps(folder):
             continue
         if match["kind"] == "old" and not os.path.lexists(os.path.join(folder, match["name"])):
             continue  # the swap did not happen: the old folder is the only copy
-        with contextlib.suppress(OSError):
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path)
-            else:
-                os.unlink(entry.path)
+        _remove(entry.path, entry.is_dir(follow_symlinks=False))
 
 
 def check_writable(path):
@@ -141,20 +137,34 @@ def check_writable(path):
         raise NotADirectoryError(f"{path}: cannot create the folder {folder} (it is a file)")
     probe = _temp_path(folder / path.name, "tmp")
     try:
-        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        _create(probe)
     except OSError as exc:
         raise _named(exc, path, f"cannot write in {folder}") from None
     os.unlink(probe)
+
+
+def _create(path, folder=False):
+    """Make `path`, an empty folder or file; FileExistsError if the name is taken."""
+    if folder:
+        os.mkdir(path)
+    else:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+
+
+def _remove(path, folder):
+    """Remove a file, or a folder and its content; errors are ignored."""
+    if folder:
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def _claim_and_move(tmp, path, folder):
     """Claim `path` (an empty folder, or an empty file made with ``O_EXCL``), then
     rename `tmp` onto the claim; FileExistsError if the name is taken."""
     try:
-        if folder:
-            os.mkdir(path)
-        else:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        _create(path, folder)
     except FileExistsError:
         raise _refusal(path) from None
     claim = os.lstat(path)
@@ -232,10 +242,7 @@ def _atomic(path, make, overwrite, numbered, folder):
     remove_stale_temps(path.parent)
     tmp = _temp_path(path, "tmp", "" if folder else path.suffix)
     try:
-        if folder:
-            os.mkdir(tmp)
-        else:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        _create(tmp, folder)
     except OSError as exc:
         raise _named(exc, path, f"cannot write in {path.parent}") from None
     try:
@@ -244,13 +251,9 @@ def _atomic(path, make, overwrite, numbered, folder):
             if overwrite and not numbered:
                 _replace_dir(tmp, path) if folder else os.replace(tmp, path)
                 return path
+            stem, suffix = (path.name, "") if folder else (path.stem, path.suffix)
             for n in range(2**31):  # the first free name, if numbered
-                if n == 0:
-                    name = path
-                elif folder:
-                    name = path.with_name(f"{path.name}-{n}")
-                else:
-                    name = path.with_name(f"{path.stem}-{n}{path.suffix}")
+                name = path.with_name(f"{stem}-{n}{suffix}") if n else path
                 try:
                     _claim_and_move(tmp, name, True) if folder else _link_new(tmp, name)
                     return name
@@ -262,11 +265,7 @@ def _atomic(path, make, overwrite, numbered, folder):
         except OSError as exc:
             raise _named(exc, path) from None
     except BaseException:
-        if folder:
-            shutil.rmtree(tmp, ignore_errors=True)
-        else:
-            with contextlib.suppress(OSError):  # tidying must not hide the failure
-                os.unlink(tmp)
+        _remove(tmp, folder)  # tidying must not hide the failure
         raise
 
 
