@@ -154,9 +154,6 @@ def _name(delimiter):
     return {None: "whitespace", "\t": "tab"}.get(delimiter, repr(delimiter))
 
 
-# --- the first lines: delimiter, header, columns ------------------------------
-
-
 def _detect(lines):
     """The delimiter that splits the sampled `lines` into the same number (> 1)
     of cells on every line, with the most numbers; else the one found on the
@@ -266,9 +263,6 @@ def _no_such_name(name, header):
     return (
         f"there is no column named {name!r}{ranges}; the header has {len(header)} names: {shown}"
     )
-
-
-# --- the whole file ------------------------------------------------------------
 
 
 class _Rows:

@@ -21,17 +21,11 @@ class DataSource:
     Parameters
     ----------
     kind : {"npy", "npz", "csv", "png"}
-        The file type; ``"png"`` is a folder of PNG images.
+        The file type; ``"png"`` is a folder of images.
     path : pathlib.Path
         The file or folder read.
-    image_shape : tuple of int or None
-        ``(height, width)`` of each sample of images, else None.
-    names : tuple of str or None
-        The image file names, in the order of the rows.
-    key : str or None
-        The ``.npz`` entry read.
-    header : tuple of str or None
-        A CSV file's column names.
+    image_shape, names, key, header : tuple or str or None
+        The image size, image names, ``.npz`` entry and CSV header.
 
     Examples
     --------

@@ -39,9 +39,6 @@ _DECODING_ERRORS = (
 )
 
 
-# --- reading ---------------------------------------------------------------
-
-
 def _natural_key(path):
     # re.split with a group alternates text and digit runs, digits at odd places.
     parts = re.split(r"(\d+)", path.name)
@@ -168,9 +165,6 @@ def _read_png(entry, target, out):
             ) from None
         except _DECODING_ERRORS as exc:
             raise ValueError(f"{entry}: cannot be read as a PNG image ({exc})") from None
-
-
-# --- writing ---------------------------------------------------------------
 
 
 def png_shape(path, n_features, image_shape, source):

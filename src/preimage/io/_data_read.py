@@ -40,53 +40,44 @@ def read_data(
     Parameters
     ----------
     path : str or path-like
-        ``.npy``: a 2-D array ``(n_samples, n_features)`` or a 3-D stack of
-        images, flattened to ``(n_images, height * width)``; ``.npz``: the
-        same, from the entry `key`, else the only entry, else ``"X"``;
-        ``.csv``: one sample per line, numbers separated by commas,
-        semicolons, tabs or whitespace (whichever splits the first lines
-        alike), an optional header row, ``#`` comments; a folder: its
-        ``*.png`` files in natural order (``img2`` before ``img10``; hidden
-        names skipped), grayscale scaled to [0, 1], one flattened image per
-        row, all of one size.
+        ``.npy`` (a 2-D array, or a 3-D stack of images flattened to one row
+        each), ``.npz`` (the same, from entry `key`, else the only one, else
+        ``"X"``), ``.csv`` (one sample per line; an optional header row; ``#``
+        comments) or a folder of ``*.png`` images (in natural order, grayscale
+        scaled to [0, 1], one flattened image per row).
     key : str, optional
         The entry to read from a ``.npz`` archive.
     columns : str or sequence of str and int, optional
-        The ``.csv`` columns to read, in this order (default: all): names of
-        the header and 0-based indices, as a string with ranges that include
-        both ends (``"1-784"``, ``"x,y"``, ``"0,2-4"``) or a sequence
-        (``range(1, 785)``, ``["x", "y"]``).
+        The ``.csv`` columns to read, in order: header names and 0-based
+        indices, as a string with ranges (``"1-784"``, ``"x,y"``) or a
+        sequence. Default: all.
     delimiter : str, optional
         What separates ``.csv`` values: one character, ``"tab"`` or
-        ``"whitespace"``. Default: detected from the first lines.
+        ``"whitespace"``. Default: detected.
 
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
         The data: float64, or float32 if stored as float32.
     source : DataSource
-        Where `X` came from; pass it to :func:`write_data` to write results
-        in the same layout.
+        Where `X` came from, for :func:`write_data`.
 
     Raises
     ------
     FileNotFoundError
         If nothing is at `path`.
     MemoryBudgetError
-        If the array would exceed the memory budget, known from the headers
-        before anything is decoded (or a ``.csv`` line longer than it allows).
+        If the array would exceed the memory budget (known before decoding).
     ValueError
-        For an unsupported file, a path that is neither a regular file nor a
-        folder, content that is not a non-empty array of finite real numbers,
-        or bad `columns`. Every message starts with the file's name.
+        For an unsupported or special file, content that is not a non-empty
+        array of finite real numbers, or bad `columns`; the message starts
+        with the file's name.
 
     Notes
     -----
     Files from anyone can be read: nothing is unpickled, sizes are checked
-    against the bytes held and the memory budget before decoding, images
-    over ``PIL.Image.MAX_IMAGE_PIXELS`` are refused, a FIFO or device is
-    never opened, and a ``.png`` link leading out of the folder is refused
-    (see the page on bad input).
+    before decoding, a FIFO or device is never opened, and a ``.png`` link
+    leading out of the folder is refused.
 
     Examples
     --------

@@ -32,20 +32,18 @@ def write_data(
     Parameters
     ----------
     path : str or path-like
-        Where to write; the suffix says the kind, none is a folder of PNG
-        images. Its parent folders are created.
+        Where to write: its suffix says the kind, none is a folder of images.
     X : array-like of shape (n_samples, n_features)
         Finite real numbers.
     source : DataSource, optional
-        What :func:`read_data` returned with the input: it supplies the
-        ``.npz`` key, the CSV header, the image size and file names.
+        From :func:`read_data`: the ``.npz`` key, CSV header, image size and
+        image names to write back.
     image_shape : tuple of int, optional
-        ``(height, width)`` of each sample. For PNG images the default is
-        ``source.image_shape``, else a square; ``.npy`` and ``.npz`` files
-        hold ``(n_samples, height, width)`` when it is given or `source` was
-        such an array.
+        ``(height, width)`` of each sample; for images the default is
+        ``source.image_shape``, else a square. ``.npy`` and ``.npz`` files
+        then hold a 3-D array.
     overwrite : bool, default=False
-        Replace an existing file or folder of the same kind at `path`.
+        Replace an existing file or folder of the same kind.
 
     Returns
     -------
@@ -54,26 +52,20 @@ def write_data(
 
     Raises
     ------
-    FileExistsError
-        If `path` exists and `overwrite` is False, or another writer made it
-        meanwhile.
     OSError
-        If it cannot be written (a read-only or full disk); the message names
-        `path`, not the temporary file.
-    IsADirectoryError, NotADirectoryError
-        If a folder would replace a file, or the reverse.
+        If `path` exists (:class:`FileExistsError`, unless `overwrite`), is a
+        folder where a file goes or the reverse, or cannot be written.
     ValueError
         For an unsupported suffix, an `X` that is not 2-D and finite, or an
-        image size that does not fit `X`.
+        image size that does not fit.
     TypeError
         If `X` does not hold real numbers.
 
     Notes
     -----
-    CSV values are written with ``repr`` (an exact round trip); PNG images
-    are 8-bit grayscale, ``round(255 x)`` of `X` clipped to [0, 1]. The
-    output is made under a temporary name and renamed into place: it
-    appears whole or not at all, and a failure leaves `path` as it was.
+    CSV values are written with ``repr`` (an exact round trip); images are
+    8-bit, ``round(255 x)`` of `X` clipped to [0, 1]. The output appears
+    whole or not at all.
 
     Examples
     --------
@@ -135,8 +127,7 @@ def check_output(
     path : str or path-like
         Where the output will be written.
     n_features : int or None
-        The width of the array to be written; None checks all but the image
-        size.
+        The width of the array to write; None checks all but the image size.
     source : DataSource, optional
         As for :func:`write_data`.
     image_shape : tuple of int, optional
@@ -147,8 +138,7 @@ def check_output(
     Raises
     ------
     OSError
-        The errors of :func:`write_data`, and a folder that cannot be
-        created or written in.
+        As :func:`write_data`, or if the folder cannot be written in.
     ValueError
         For an unsupported suffix or an image size that does not fit.
 

@@ -97,9 +97,6 @@ def _check_object(obj):
         check(obj)
 
 
-# -- fields --------------------------------------------------------------------
-
-
 def _value(obj, name):
     if name not in vars(obj):
         raise _Refused(name, None, "missing from the file; it was altered")
@@ -211,9 +208,6 @@ def denoiser_solver(den):
     """The solver the denoiser `den` makes at fit, unfitted."""
     options = {"random_state": den.random_state, "n_landmarks": den.n_landmarks}
     return make_solver(den.method, den.method_params, **options)
-
-
-# -- one function per estimator --------------------------------------------------
 
 
 def _kernel_pca(kp):

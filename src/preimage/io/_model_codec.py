@@ -130,9 +130,7 @@ class Encoder:
             items = [self.encode(v, f"{where}[{i}]") for i, v in enumerate(value)]
             return items if isinstance(value, list) else {"__tuple__": items}
         if isinstance(value, dict):
-            if all(isinstance(k, str) for k in value) and not any(
-                k.startswith("__") for k in value
-            ):
+            if all(isinstance(k, str) and not k.startswith("__") for k in value):
                 return {k: self.encode(v, f"{where}[{k!r}]") for k, v in value.items()}
             return {
                 "__dict__": [
@@ -162,12 +160,8 @@ class Encoder:
                 "solvers with NumPy arrays; use pickle for anything else)"
             )
         ref = self._remember(value, None)
-        state = vars(value)
-        return {
-            "__object__": class_name(cls),
-            "id": ref["object"],
-            "state": {k: self.encode(v, f"{where}.{k}") for k, v in state.items()},
-        }
+        state = {k: self.encode(v, f"{where}.{k}") for k, v in vars(value).items()}
+        return {"__object__": class_name(cls), "id": ref["object"], "state": state}
 
     def _remember(self, value, ref):
         if ref is None:

@@ -104,16 +104,13 @@ def save_model(
     Parameters
     ----------
     estimator : fitted estimator of preimage
-        A kernel PCA, denoiser, reduced-set, Wiener or sequential SVR
-        estimator whose kernel is a name or a kernel of :mod:`preimage.kernels`
-        (a Python callable cannot be stored). A
-        :class:`~preimage.KernelPCADenoiserCV` is saved as its
+        Its kernel a name or a kernel of :mod:`preimage.kernels`, not a
+        callable. A :class:`~preimage.KernelPCADenoiserCV` is saved as its
         `best_estimator_`.
     path : str or Path
-        The file (conventionally ``.npz``), written under a temporary name and
-        renamed: it appears whole or not at all.
+        The file (conventionally ``.npz``); it appears whole or not at all.
     overwrite : bool, default=False
-        Replace an existing file; else an existing `path` is left untouched.
+        Replace an existing file.
     metadata : dict, optional
         Extra JSON-serialisable facts to keep with the model.
     key : bytes or str, optional
@@ -132,13 +129,12 @@ def save_model(
     sklearn.exceptions.NotFittedError
         If `estimator` is not fitted.
     TypeError
-        If `estimator` is not an estimator of preimage, or holds what a model
-        file cannot store (a Python callable, an array of objects).
+        If `estimator` is not of preimage, or holds what a model file cannot
+        store (a callable, an array of objects).
 
     See Also
     --------
     load_model : Read the model back.
-    model_info : Describe a model file without building the model.
 
     Examples
     --------
@@ -165,12 +161,8 @@ def save_model(
         )
     from preimage import KernelPCADenoiserCV
 
-    if isinstance(estimator, KernelPCADenoiserCV):
-        if not hasattr(estimator, "best_estimator_"):
-            raise NotFittedError(
-                "'estimator' (KernelPCADenoiserCV) is not fitted; fit it before saving it"
-            )
-        estimator = estimator.best_estimator_
+    if isinstance(estimator, KernelPCADenoiserCV) and hasattr(estimator, "best_estimator_"):
+        estimator = estimator.best_estimator_  # what denoises, not the search
     key = _resolve_key(key)
     if not any(k.endswith("_") and not k.startswith("_") for k in vars(estimator)):
         raise NotFittedError(
@@ -325,25 +317,19 @@ def model_info(
     key : bytes or str, optional
         The key the file was signed with; default ``$PREIMAGE_MODEL_KEY``.
     check_state : bool, default=False
-        Also load the model, with every check, and describe what was loaded
-        (``estimator``, ``params``, ``summary``) rather than what the file
-        says of itself.
+        Load the model too, with every check, and describe what was loaded.
 
     Returns
     -------
     dict
         ``format_version``, ``preimage_version``, ``created``, ``estimator``,
-        ``params``, ``summary`` (kernel, method, counts, input width),
-        ``user`` (the `metadata` saved), ``arrays`` (dtype, shape, checksum
-        and role of each), ``signed`` and ``verified`` (checked with the key).
+        ``params``, ``summary``, ``user`` (the `metadata` saved), ``arrays``,
+        ``signed`` and ``verified`` (checked with the key).
 
     Raises
     ------
-    FileNotFoundError
-        For a missing `path`.
     ModelFileError
-        For a file that is not a model file, is damaged, of a newer format,
-        or whose signature does not match the key.
+        As :func:`load_model`.
 
     Examples
     --------
@@ -408,11 +394,10 @@ def load_model(
 ) -> BaseEstimator | tuple[BaseEstimator, dict[str, Any]]:
     """Read a model file written by :func:`~preimage.io.save_model`.
 
-    Nothing is unpickled and nothing is trusted: members are read with
-    bounded memory and checked against their recorded dtype, shape and
-    SHA-256, only the classes in :data:`LOADABLE` are rebuilt, and the model
-    is checked as ``fit`` would check it. Checksums detect damage, not
-    deliberate changes: a file signed with a key and loaded with it cannot be
+    Nothing is unpickled or trusted: members are read with bounded memory and
+    checked against their records, only the classes of :data:`LOADABLE` are
+    rebuilt, and the model is checked as ``fit`` would check it. Checksums
+    detect damage; a file signed with a key and loaded with it cannot be
     altered without the key.
 
     Parameters
@@ -420,31 +405,29 @@ def load_model(
     path : str or path-like
         The model file.
     key : bytes or str, optional
-        The key to verify the signature with; default ``$PREIMAGE_MODEL_KEY``.
-        With a key, an unsigned file or a wrong signature is refused; without
-        one, a signed file loads unverified.
+        The key to verify the signature with (an unsigned file is then
+        refused); default ``$PREIMAGE_MODEL_KEY``. Without one, a signed file
+        loads unverified.
     with_info : bool, default=False
-        Also return ``model_info(path, check_state=True)``, from this reading.
+        Also return ``model_info(path, check_state=True)``.
 
     Returns
     -------
     estimator or tuple of (estimator, dict)
-        The model; with `with_info`, ``(model, info)``.
+        The model, or ``(model, info)``.
 
     Raises
     ------
     FileNotFoundError
         For a missing `path`.
     ModelFileError
-        For a file that is not a model file, is truncated, damaged or
-        inconsistent, of a newer format, or whose signature does not match.
-    TypeError
-        For a `with_info` that is not a bool.
+        For a file that is not a model file, is damaged or inconsistent, of a
+        newer format, or whose signature does not match the key.
 
     Warns
     -----
     UserWarning
-        For a file written by another version of preimage (it is loaded).
+        For a file written by another version of preimage.
 
     Examples
     --------
