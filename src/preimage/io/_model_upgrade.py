@@ -69,11 +69,9 @@ def upgrade_state(node, version):
 
 
 def upgrade_model(model, version):
-    """Complete a model rebuilt from a format-`version` file (see the module
-    docstring); returns the model."""
+    """Complete a model rebuilt from a format-`version` file; returns the model."""
     for obj, _ in library_objects(model):
-        upgrade = _UPGRADES.get(type(obj).__name__) if version < 2 else None
-        if upgrade is not None:
+        for upgrade in _UPGRADES.get(type(obj).__name__, ()) if version < 2 else ():
             upgrade(obj)
         if version < 3 and type(obj).__name__ == "KernelPCA":
             _sklearn_parameters(obj)
@@ -84,18 +82,12 @@ def upgrade_model(model, version):
 
 
 def _sklearn_parameters(kpca):
-    """Formats 1 and 2 predate the parameters KernelPCA shares with
-    scikit-learn's: give them their defaults, and keep a refit the same
-    (``gamma=None`` of a Gaussian kernel meant the papers' width, now
-    ``"total_variance"``; None is now scikit-learn's 1/n_features)."""
-    state = vars(kpca)
-    for name, value in (
-        ("alpha", 1.0),
-        ("fit_inverse_transform", False),
-        ("remove_zero_eig", False),
-        ("n_jobs", None),
-    ):
-        state.setdefault(name, value)
+    """Formats 1 and 2 predate KernelPCA's scikit-learn parameters: their
+    defaults, and ``gamma=None`` of a Gaussian kernel (the papers' width) is now
+    ``"total_variance"``, so that a refit is the same."""
+    defaults = dict(alpha=1.0, fit_inverse_transform=False, remove_zero_eig=False, n_jobs=None)
+    for name, value in defaults.items():
+        vars(kpca).setdefault(name, value)
     if kpca.gamma is None and isinstance(kpca.kernel, str) and kpca.kernel in ("rbf", "gaussian"):
         kpca.gamma = "total_variance"
 
@@ -119,9 +111,7 @@ def _denoiser(den):
 
 
 def _link_solver(solver, kpca):
-    """A format-1 solver that a denoiser fitted for its kernel PCA, given what
-    format 2 keeps: the kernel PCA whose coordinates it is given, and, for the
-    learned map fitted on coordinate pairs alone, the support and kernel."""
+    """A format-1 solver of a denoiser, given the kernel PCA, support and kernel it is fitted on."""
     state = vars(solver)
     state.setdefault("kpca_", kpca.fit_result_)
     state.setdefault("support_", kpca.X_fit_)
@@ -141,39 +131,21 @@ def _wiener(reg):
 
 
 def _sine_order(est):
-    """Format 1 read the order of a sine kernel given by name from `degree`;
-    it is now ``kernel_params={"order": N}``, kept so that a refit is the same."""
+    """Format 1 read a sine kernel's order from `degree`; now ``kernel_params``."""
     if isinstance(est.kernel, str) and est.kernel == "sine":
         est.kernel_params = {"order": est.degree, **(est.kernel_params or {})}
 
 
-def _estimator(*upgrades):
-    def upgrade(est):
-        for step in upgrades:
-            step(est)
-
-    return upgrade
-
-
 def _reduced(est):
-    """Format 1 kept only the fitted state of a reduced estimator (made by
-    reduce_svm or reduce_kernel_pca); its parameters say how it was made:
-    from a fitted model (no `estimator`), by the method and sharing its
-    reduced set records, with as many vectors as its machines use at most."""
+    """Format 1 kept only a reduced estimator's fitted state: parameters saying how it was made."""
     rs = est.reduced_set_
     # Not the current default (shared): format 1 reduced per machine unless told.
     shared = bool(rs.info.get("shared", False))
     per_machine = (est.dual_coef_ != 0).sum(axis=1).max(initial=0)
-    state = vars(est)
-    for name, value in (
-        ("estimator", None),
-        ("n_vectors", max(1, int(est.n_vectors_ if shared else per_machine))),
-        ("method", rs.method),
-        ("shared", shared),
-        ("method_params", None),
-        ("random_state", None),
-    ):
-        state.setdefault(name, value)
+    n_vectors = max(1, int(est.n_vectors_ if shared else per_machine))
+    defaults = dict(estimator=None, n_vectors=n_vectors, method=rs.method, shared=shared)
+    for name, value in {**defaults, "method_params": None, "random_state": None}.items():
+        vars(est).setdefault(name, value)
 
 
 #: Fitted attributes added since a file may have been written, by class: name →
@@ -187,11 +159,11 @@ ADDED = {
 }
 
 _UPGRADES = {
-    "KernelPCA": _estimator(_kernel_pca, _sine_order),
-    "KernelPCADenoiser": _estimator(_denoiser, _sine_order),
-    "WienerRegressor": _estimator(_wiener, _sine_order),
-    "SequentialSVR": _sine_order,
-    "ReducedSVC": _reduced,
-    "ReducedSVR": _reduced,
-    "ReducedKernelPCA": _reduced,
+    "KernelPCA": (_kernel_pca, _sine_order),
+    "KernelPCADenoiser": (_denoiser, _sine_order),
+    "WienerRegressor": (_wiener, _sine_order),
+    "SequentialSVR": (_sine_order,),
+    "ReducedSVC": (_reduced,),
+    "ReducedSVR": (_reduced,),
+    "ReducedKernelPCA": (_reduced,),
 }
