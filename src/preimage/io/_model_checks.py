@@ -62,10 +62,8 @@ def check_model(model, path):
 
 def _order(obj):
     # parts before the wholes that rely on them
-    for rank, cls in enumerate((Kernel, PreimageSolver, KernelPCA)):
-        if isinstance(obj, cls):
-            return rank
-    return 3
+    parts = (Kernel, PreimageSolver, KernelPCA)
+    return next((rank for rank, cls in enumerate(parts) if isinstance(obj, cls)), 3)
 
 
 def library_objects(root):
@@ -85,13 +83,14 @@ def library_objects(root):
 
 
 def _check_object(obj):
-    if isinstance(obj, Kernel):
-        _kernel(obj)
+    if isinstance(obj, Kernel) and dataclasses.is_dataclass(obj):  # as its constructor checks
+        names = [field.name for field in dataclasses.fields(obj)]
+        _refuse_errors(lambda: dataclasses.replace(obj), obj, names)
     elif isinstance(obj, PreimageSolver):
         _solver(obj)
     check = _ESTIMATORS.get(type(obj))
-    if check is not None:
-        _params(obj)
+    if check is not None:  # the parameters, as fit checks them
+        _refuse_errors(obj._validate_params, obj, quoted=r"The '(\w+)' parameter")
         if hasattr(obj, "feature_names_in_"):
             _array(obj, "feature_names_in_", (_value(obj, "n_features_in_"),), kinds="OU")
         check(obj)
@@ -172,18 +171,6 @@ def _refuse_errors(check, obj, names=None, quoted=r"'(\w+)'"):
         found = re.findall(quoted, str(exc))
         name = next((n for n in found if names is None or n in names), "parameters")
         raise _Refused(name, vars(obj).get(name), str(exc)) from None
-
-
-def _params(est):
-    """The estimator's parameters, as fit checks them."""
-    _refuse_errors(est._validate_params, est, quoted=r"The '(\w+)' parameter")
-
-
-def _kernel(kernel):
-    """A kernel's parameters, as its constructor checks them."""
-    if dataclasses.is_dataclass(kernel):
-        names = [field.name for field in dataclasses.fields(kernel)]
-        _refuse_errors(lambda: dataclasses.replace(kernel), kernel, names)
 
 
 def _solver(solver):
