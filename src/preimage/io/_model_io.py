@@ -18,13 +18,8 @@ from preimage._utils.memory import format_bytes
 from preimage._utils.warnings import warn
 from preimage._version import __version__
 from preimage.exceptions import ModelFileError
+from preimage.io import _model_archive as _archive
 from preimage.io._files import atomic_write
-from preimage.io._model_archive import (
-    MAX_METADATA_BYTES,
-    check_json_size,
-    open_archive,
-    read_member,
-)
 from preimage.io._model_checks import check_model
 from preimage.io._model_codec import Decoder, Encoder, check_dtype, json_value, sha256
 from preimage.io._model_upgrade import upgrade_model, upgrade_state
@@ -38,7 +33,6 @@ FORMAT = "preimage-model"
 
 #: The version written; higher versions are refused, lower ones upgraded.
 FORMAT_VERSION = 3
-
 
 #: The environment variable holding the key of signed files when none is passed.
 KEY_VARIABLE = "PREIMAGE_MODEL_KEY"
@@ -214,16 +208,16 @@ def _read(path, key=None):
     """(metadata, open ZipFile, signed, verified), checksum and signature verified."""
     path = str(path)
     key = _resolve_key(key)
-    archive = open_archive(path)
+    archive = _archive.open_archive(path)
     try:
         names = archive.namelist()
         if "metadata.npy" not in names or "checksum.npy" not in names:
             raise ModelFileError(f"{path}: not a preimage model file (no metadata)")
 
         def member(name, shape=(64,), limit=64):
-            return read_member(archive, name, path, f"the {name}", "|u1", shape, limit)
+            return _archive.read_member(archive, name, path, f"the {name}", "|u1", shape, limit)
 
-        text = member("metadata", None, MAX_METADATA_BYTES).tobytes()
+        text = member("metadata", None, _archive.MAX_METADATA_BYTES).tobytes()
         checksum = member("checksum").tobytes()
         if not hmac.compare_digest(hashlib.sha256(text).hexdigest().encode(), checksum):
             raise ModelFileError(
@@ -245,7 +239,7 @@ def _read(path, key=None):
                     "altered, or signed with another key"
                 )
             verified = True
-        check_json_size(text, path)
+        _archive.check_json_size(text, path)
         try:
             meta = json.loads(text.decode("utf-8"))
         except (ValueError, RecursionError) as exc:
@@ -270,30 +264,26 @@ def _read_arrays(meta, archive, path):
     specs = meta.get("arrays", {})
     if not isinstance(specs, dict):
         raise ModelFileError(f"{path}: the metadata's 'arrays' is not a mapping")
-    sizes = {}
+    records = {}
     for name, spec in specs.items():
         what = f"array {name} ({_shown(spec.get('holds') if isinstance(spec, dict) else None)})"
-        if (
-            not isinstance(spec, dict)
-            or not re.fullmatch(r"a[0-9]{1,9}", str(name))
-            or not isinstance(spec.get("shape"), list)
-            or not all(type(n) is int and 0 <= n < 2**63 for n in spec["shape"])
-            or len(spec["shape"]) > 32
-        ):
+        shape = spec.get("shape") if isinstance(spec, dict) else None
+        good = isinstance(shape, list) and all(type(n) is int and 0 <= n < 2**63 for n in shape)
+        if not (good and len(shape) <= 32 and re.fullmatch(r"a[0-9]{1,9}", str(name))):
             raise ModelFileError(f"{path}: {what} has a malformed record; the file was altered")
         dtype = check_dtype(spec.get("dtype"), f"{what}'s recorded dtype", path)
-        sizes[name] = int(np.prod(spec["shape"], dtype=np.float64)) * dtype.itemsize
-    budget = get_config()["memory_budget"]
-    if sum(sizes.values()) > budget:
+        size = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+        records[name] = (what, spec, size)
+    budget, total = get_config()["memory_budget"], sum(size for *_, size in records.values())
+    if total > budget:
         raise ModelFileError(
-            f"{path}: the model's arrays would need {format_bytes(sum(sizes.values()))}, "
+            f"{path}: the model's arrays would need {format_bytes(total)}, "
             f"over the memory budget of {format_bytes(budget)}; raise the budget "
             "(preimage.set_config(memory_budget=...) or PREIMAGE_MEMORY_BUDGET) to load it"
         )
     arrays = {}
-    for name, spec in specs.items():
-        what = f"array {name} ({_shown(spec.get('holds'))})"
-        array = read_member(archive, name, path, what, spec["dtype"], spec["shape"], sizes[name])
+    for name, (what, spec, size) in records.items():
+        array = _archive.read_member(archive, name, path, what, spec["dtype"], spec["shape"], size)
         if not hmac.compare_digest(sha256(array), str(spec.get("sha256"))):
             raise ModelFileError(
                 f"{path}: {what} does not match its recorded checksum; the file is damaged"
