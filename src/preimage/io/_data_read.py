@@ -264,10 +264,7 @@ def _array_to_samples(path, array):
             if bad.any():
                 count += int(np.count_nonzero(bad))
                 if first is None:
-                    row, column = np.unravel_index(np.argmax(bad), bad.shape)
-                    first = np.unravel_index(
-                        start * rows.shape[1] + row * rows.shape[1] + column, X.shape
-                    )
+                    first = np.unravel_index(start * rows.shape[1] + np.argmax(bad), X.shape)
         if count:
             where = tuple(int(i) for i in first)
             values = "1 value is" if count == 1 else f"{count} values are"

@@ -348,12 +348,8 @@ def model_info(
 def _described(meta, signed, verified, model=None):
     """What :func:`model_info` returns, of the loaded `model` if there is one."""
     if model is not None:
-        meta = {
-            **meta,
-            "estimator": type(model).__name__,
-            "params": json_value(model.get_params(deep=False)),
-            "summary": _summary(model),
-        }
+        info = {"estimator": type(model).__name__, "summary": _summary(model)}
+        meta = {**meta, **info, "params": json_value(model.get_params(deep=False))}
     info = {k: v for k, v in meta.items() if k != "state"}
     return {**info, "signed": signed, "verified": verified}
 
