@@ -305,7 +305,12 @@ def _chunks(path, file, delimiter):
         pieces.append(lines.pop())
         if not lines:
             held += len(pieces[-1])
-            _check_line(path, number, held)
+            if 2 * held > (budget := get_config()["memory_budget"]):
+                raise MemoryBudgetError(
+                    f"{path}: line {number} is longer than {held:,} characters; reading it "
+                    f"would need over {format_bytes(2 * held)}, over the memory budget of "
+                    f"{format_bytes(budget)}; write its values on several rows"
+                )
             if not exempt and not any(c in text for c in separators):
                 raise ValueError(
                     f"{path}: line {number}: a cell of over {_CHUNK_CHARS:,} characters; "
@@ -323,17 +328,6 @@ def _chunks(path, file, delimiter):
         number += len(lines)
     if pieces and pieces != [""]:
         yield number, ["".join(pieces)]
-
-
-def _check_line(path, number, chars):
-    """Refuse line `number` once its `chars` characters would exceed the budget."""
-    budget = get_config()["memory_budget"]
-    if 2 * chars > budget:
-        raise MemoryBudgetError(
-            f"{path}: line {number} is longer than {chars:,} characters; reading it would "
-            f"need over {format_bytes(2 * chars)}, over the memory budget of "
-            f"{format_bytes(budget)}; write its values on several rows"
-        )
 
 
 def _content(number, lines):
@@ -395,7 +389,8 @@ def _read(path, file, columns, delimiter, given):
     parser = _Parser(path, delimiter, usecols, header, width, number)
     out = _Rows(path, width if usecols is None else len(usecols))
     size, chars = os.fstat(file.fileno()).st_size, 0
-    for content in _chain(head, chunks):
+    # the head's chunks let go once parsed
+    for content in itertools.chain((head.pop(0) for _ in range(len(head))), chunks):
         chars += sum(len(line) + 1 for _, line in content)  # and the line ends
         rows = out.n + len(content)
         # Room for the whole file at the characters per row read so far, and a
@@ -406,12 +401,6 @@ def _read(path, file, columns, delimiter, given):
     parser.raise_non_finite()
     names = header if header is None or usecols is None else tuple(header[j] for j in usecols)
     return out.result(), DataSource("csv", path, header=names)
-
-
-def _chain(head, chunks):
-    while head:  # each chunk let go once parsed
-        yield head.pop(0)
-    yield from chunks
 
 
 def _check_numeric_columns(path, number, cells, usecols, header):
