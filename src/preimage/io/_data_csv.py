@@ -102,8 +102,7 @@ def _split(line, delimiter):
 
 
 def _head_cells(line, delimiter):
-    """The cells of the first :data:`_SAMPLE_CHARS` characters of `line` (a cell
-    cut there is left out)."""
+    """The cells of the first :data:`_SAMPLE_CHARS` characters of `line`, whole."""
     if len(line) <= _SAMPLE_CHARS:
         return _split(line, delimiter)
     cells = _split(line[:_SAMPLE_CHARS], delimiter)
@@ -139,8 +138,7 @@ def _plain_cells(text, delimiter):
 
 
 def _cut(text, delimiter, start, stop):
-    """Where to end a piece of `text` from `start` (at most `stop`, if a
-    delimiter allows): the index of a delimiter, or the end of `text`."""
+    """Where a piece of `text` from `start` ends: a delimiter before `stop` if any."""
     if stop >= len(text):
         return len(text)
     cut = max(text.rfind(c, start, stop) for c in (delimiter or " \t"))
@@ -155,9 +153,8 @@ def _name(delimiter):
 
 
 def _detect(lines):
-    """The delimiter that splits the sampled `lines` into the same number (> 1)
-    of cells on every line, with the most numbers; else the one found on the
-    most lines; else a comma (one column)."""
+    """The delimiter splitting every line alike with the most numbers; else the
+    one found on the most lines; else a comma."""
     scores = {}
     for c in _CANDIDATES:
         if len(counts := {_count(line, c) for line in lines}) == 1 and counts.pop() > 1:
@@ -169,9 +166,7 @@ def _detect(lines):
 
 
 def _is_header(first, second):
-    """Whether the first row is a header: it holds no numbers, or text above a
-    number of the next row. Text only above text is a row of data with text
-    columns."""
+    """Whether the first row is a header: no numbers, or text above a number."""
     numeric = [_looks_like_number(cell) for cell in first]
     if all(numeric):
         return False
@@ -425,8 +420,7 @@ class _Parser:
         self.n_non_finite, self.first_non_finite = 0, None
 
     def parse_into(self, content, out):
-        """Parse `content` into the next rows of `out`: short lines together, a long
-        one in pieces."""
+        """Parse `content` into the next rows of `out`, a long line in pieces."""
         start = 0
         for k, (i, line) in enumerate(content):
             if len(line) > _CHUNK_CHARS and '"' not in line:

@@ -1,5 +1,4 @@
-"""The kinds of data file, the :class:`DataSource` a reader returns, and the
-checks of an output path."""
+"""The kinds of data file, :class:`DataSource`, and the checks of an output path."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,8 +62,7 @@ def output_kind(path):
 
 
 def check_target(path, kind, overwrite):
-    """Refuse an existing `path`, unless `overwrite` and it is of the same sort
-    (a file for a file, a folder for a PNG folder)."""
+    """Refuse an existing `path`, unless `overwrite` and it is of the same sort."""
     if not (path.exists() or path.is_symlink()):
         return
     if kind == "png" and not path.is_dir():

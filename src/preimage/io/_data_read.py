@@ -191,8 +191,7 @@ def _choose_entry(path, key, keys):
 
 
 def _read_array(where, file, size):
-    """The array of a ``.npy`` stream of `size` bytes; its header is checked
-    against the bytes held and the memory budget first. `where` starts messages."""
+    """The array of a ``.npy`` stream of `size` bytes, its header checked first."""
     magic = file.read(len(_NPY_MAGIC) + 2)
     if not magic.startswith(_NPY_MAGIC) or len(magic) < len(_NPY_MAGIC) + 2:
         raise ValueError(f"{where} {_NOT_NUMPY}")

@@ -47,8 +47,7 @@ _TEMP = re.compile(rf"\.(?P<name>.+){_TOKEN}\.(?P<kind>tmp|old)(?:\.[A-Za-z0-9]+
 _IN_TEXT = re.compile(rf"\.([^\s/'\"]+?){_TOKEN}\.(?:tmp|old)(?:\.[A-Za-z0-9]+)?")
 
 # os.link fails with these where the file system has no hard links.
-_NO_LINKS = {errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOSYS, errno.EOPNOTSUPP}
-_NO_LINKS.add(getattr(errno, "ENOTSUP", errno.EOPNOTSUPP))
+_NO_LINKS = {errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP}
 
 
 def _refusal(path):
@@ -108,12 +107,8 @@ def _is_stale(match, entry):
 
 
 def remove_stale_temps(folder):
-    """Remove from `folder` the temporaries of writers that died.
-
-    Only names of the exact pattern whose process on this host is gone or
-    unchanged for :data:`STALE_AFTER` seconds; an ``.old`` folder only once
-    the new folder is in place. Errors are ignored.
-    """
+    """Remove from `folder` the temporaries of dead writers (process gone, or
+    unchanged for :data:`STALE_AFTER` seconds); an ``.old`` folder once replaced."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -161,8 +156,7 @@ def _remove(path, folder):
 
 
 def _claim_and_move(tmp, path, folder):
-    """Claim `path` (an empty folder, or an empty file made with ``O_EXCL``), then
-    rename `tmp` onto the claim; FileExistsError if the name is taken."""
+    """Claim `path` with an empty folder or file, then rename `tmp` onto the claim."""
     try:
         _create(path, folder)
     except FileExistsError:
@@ -302,12 +296,8 @@ def file_kind(mode):
 
 
 def open_regular(path, name=None, *, follow_links=False):
-    """`path` opened for reading in binary if it is a regular file, else a
-    :class:`ValueError` naming `name` (default `path`).
-
-    Opened without blocking (a FIFO would wait for a writer) and checked once
-    open (``fstat``); a link is followed only if `follow_links`.
-    """
+    """`path` opened in binary if a regular file (checked once open, opened
+    without blocking), else a :class:`ValueError` naming `name`."""
     name = path if name is None else name
     flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
     if not follow_links:

@@ -59,8 +59,7 @@ _MAX_STRING = 2**16
 
 
 def check_dtype(text, where, path):
-    """The dtype spelled `text` if plain (no sub-array, structure, objects or dates);
-    else a :class:`ModelFileError` naming `where`."""
+    """The dtype spelled `text` if plain (no sub-array, structure, objects or dates)."""
     try:
         dtype = np.dtype(text) if isinstance(text, str) else None
     except (TypeError, ValueError, SyntaxError):
@@ -173,10 +172,7 @@ class Encoder:
 
 class Decoder:
     def __init__(self, arrays, path):
-        self.arrays = arrays
-        self.path = path
-        self.objects = {}
-        self.object_arrays = {}
+        self.arrays, self.path, self.objects, self.object_arrays = arrays, path, {}, {}
 
     def _array(self, key, as_object):
         if not as_object:
@@ -220,12 +216,8 @@ class Decoder:
             obj = cls.__new__(cls)
             self.objects[node["id"]] = obj
             # Frozen dataclasses too: their fields live in the instance __dict__.
-            vars(obj).update(
-                {
-                    k: self.decode(v, f"{where}.{k}" if where else k)
-                    for k, v in node["state"].items()
-                }
-            )
+            state = node["state"].items()
+            vars(obj).update({k: self.decode(v, f"{where}.{k}" if where else k) for k, v in state})
             return obj
         return {k: self.decode(v, f"{where}[{k!r}]") for k, v in node.items()}
 

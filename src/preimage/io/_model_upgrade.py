@@ -82,9 +82,7 @@ def upgrade_model(model, version):
 
 
 def _sklearn_parameters(kpca):
-    """Formats 1 and 2 predate KernelPCA's scikit-learn parameters: their
-    defaults, and ``gamma=None`` of a Gaussian kernel (the papers' width) is now
-    ``"total_variance"``, so that a refit is the same."""
+    """KernelPCA's scikit-learn parameters, and its old Gaussian width kept for a refit."""
     defaults = dict(alpha=1.0, fit_inverse_transform=False, remove_zero_eig=False, n_jobs=None)
     for name, value in defaults.items():
         vars(kpca).setdefault(name, value)
