@@ -3,6 +3,8 @@
 from dataclasses import dataclass
 from pathlib import Path
 
+from preimage.io._files import refusal
+
 __all__ = ["DATA_KINDS", "SUFFIX_KINDS", "SUPPORTED", "DataSource", "check_target", "output_kind"]
 
 #: The kinds of data :func:`read_data` and :func:`write_data` understand, for help text.
@@ -74,6 +76,4 @@ def check_target(path, kind, overwrite):
             f"{path}: exists and is a folder; refusing to replace a folder with a .{kind} file"
         )
     if not overwrite:
-        raise FileExistsError(
-            f"{path}: already exists; refusing to overwrite it (pass --force, or overwrite=True)"
-        )
+        raise refusal(path)

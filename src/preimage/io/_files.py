@@ -50,7 +50,8 @@ _IN_TEXT = re.compile(rf"\.([^\s/'\"]+?){_TOKEN}\.(?:tmp|old)(?:\.[A-Za-z0-9]+)?
 _NO_LINKS = {errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP}
 
 
-def _refusal(path):
+def refusal(path):
+    """The error refusing to overwrite `path`."""
     return FileExistsError(
         f"{path}: already exists; refusing to overwrite it (pass --force, or overwrite=True)"
     )
@@ -160,7 +161,7 @@ def _claim_and_move(tmp, path, folder):
     try:
         _create(path, folder)
     except FileExistsError:
-        raise _refusal(path) from None
+        raise refusal(path) from None
     claim = os.lstat(path)
     try:
         os.rename(tmp, path)
@@ -177,7 +178,7 @@ def _link_new(tmp, path):
     try:
         os.link(tmp, path)
     except FileExistsError:
-        raise _refusal(path) from None
+        raise refusal(path) from None
     except OSError as exc:
         if exc.errno not in _NO_LINKS:
             raise
@@ -218,7 +219,7 @@ def _atomic(path, make, overwrite, numbered, folder):
     path = Path(path)
     if os.path.lexists(path) and not numbered:
         if not overwrite:
-            raise _refusal(path)
+            raise refusal(path)
         if folder and (not path.is_dir() or path.is_symlink()):
             raise NotADirectoryError(
                 f"{path}: exists and is not a folder; refusing to replace it with a folder"

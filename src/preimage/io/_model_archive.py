@@ -79,19 +79,6 @@ def open_archive(path):
         raise ModelFileError(f"{path}: {reason}") from None
 
 
-class _Counting:
-    """A file's reads, counted (the header's length)."""
-
-    def __init__(self, file):
-        self.file = file
-        self.count = 0
-
-    def read(self, n):
-        data = self.file.read(n)
-        self.count += len(data)
-        return data
-
-
 def _header(file, what, path):
     """(dtype, shape, fortran_order) from an ``.npy`` header."""
     try:
@@ -124,8 +111,8 @@ def read_member(archive, name, path, what, dtype, shape, limit):
         ) from None
     try:
         with archive.open(info) as raw:
-            file = _Counting(raw)
-            found, found_shape, fortran = _header(file, what, path)
+            found, found_shape, fortran = _header(raw, what, path)
+            header = raw.tell()  # its length
             check_dtype(found.str, f"{what}'s dtype", path)
             if dtype is not None and found.str != dtype:
                 raise ModelFileError(
@@ -146,10 +133,10 @@ def read_member(archive, name, path, what, dtype, shape, limit):
                     f"{path}: {what} would need {nbytes:,} bytes, over the limit of "
                     f"{limit:,} bytes"
                 )
-            if info.file_size != file.count + nbytes:
+            if info.file_size != header + nbytes:
                 raise ModelFileError(
                     f"{path}: {what} unpacks to {info.file_size:,} bytes, but its header "
-                    f"says {file.count + nbytes:,}; the file is damaged or altered"
+                    f"says {header + nbytes:,}; the file is damaged or altered"
                 )
             buffer = bytearray(nbytes)
             view = memoryview(buffer)

@@ -63,6 +63,9 @@ _MALFORMED = (KeyError, TypeError, ValueError, OverflowError, AttributeError)
 _MALFORMED += (ImportError, RecursionError)
 
 
+_COUNTED = dict(n_components="eigenvalues_", n_training_samples="X_fit_", n_landmarks="landmarks_")
+
+
 def _summary(estimator):
     summary = {}
     kpca = getattr(estimator, "kpca_", estimator)
@@ -72,12 +75,9 @@ def _summary(estimator):
     for name in ("method", "add_mean"):
         if name in estimator.get_params(deep=False):
             summary[name] = json_value(getattr(estimator, name))
-    if getattr(kpca, "eigenvalues_", None) is not None:
-        summary["n_components"] = int(kpca.eigenvalues_.shape[0])
-    if getattr(kpca, "X_fit_", None) is not None:
-        summary["n_training_samples"] = int(kpca.X_fit_.shape[0])
-    if getattr(kpca, "landmarks_", None) is not None:
-        summary["n_landmarks"] = int(kpca.landmarks_.shape[0])
+    for name, attribute in _COUNTED.items():
+        if getattr(kpca, attribute, None) is not None:
+            summary[name] = int(getattr(kpca, attribute).shape[0])
     if getattr(estimator, "component_selection_", None) is not None:
         summary["component_selection"] = json_value(estimator.component_selection_)
     if hasattr(estimator, "n_features_in_"):
