@@ -208,37 +208,6 @@ def _read_array(where, file, size):
             f"{where} holds an array of Python objects (dtype object); refusing to "
             "unpickle it, only arrays of numbers are read"
         )
-    _check_declared(where, shape, dtype)
-    count = math.prod(shape)
-    need, held = count * dtype.itemsize, size - file.tell()
-    if need > held:
-        raise ValueError(
-            f"{where} is truncated or damaged: its header declares a {_shape(shape)} array "
-            f"of {dtype} ({format_bytes(need)}), but {format_bytes(max(held, 0))} follow"
-        )
-    out = dtype if dtype in _FLOATS else np.dtype(np.float64)
-    n_features = math.prod(shape[1:])
-    what = f"{where} a {_shape(shape)} array of {dtype}, read as {shape[0]} x {n_features} {out},"
-    copies = 1 + (out != dtype) + (fortran_order and len(shape) > 1)
-    check_dense((shape[0], n_features), out, what, hint="read fewer samples", copies=copies)
-    array = np.empty(count, dtype)
-    buffer, got = memoryview(array.view(np.uint8)), 0
-    while got < need:
-        n = file.readinto(buffer[got:])
-        if not n:
-            raise ValueError(f"{where} is truncated ({got} of {need} bytes of data)")
-        got += n
-    if fortran_order:
-        return array.reshape(shape[::-1]).transpose()
-    return array.reshape(shape)
-
-
-def _shape(shape):
-    return " x ".join(map(str, shape))
-
-
-def _check_declared(where, shape, dtype):
-    """Refuse an array of the wrong kind before reading it."""
     if dtype.kind not in "biuf":
         raise ValueError(f"{where} expected an array of real numbers, found dtype {dtype}")
     if len(shape) not in (2, 3):
@@ -249,6 +218,26 @@ def _check_declared(where, shape, dtype):
         )
     if 0 in shape:
         raise ValueError(f"{where} the array is empty (shape {shape})")
+    count, dims = math.prod(shape), " x ".join(map(str, shape))
+    need, held = count * dtype.itemsize, size - file.tell()
+    if need > held:
+        raise ValueError(
+            f"{where} is truncated or damaged: its header declares a {dims} array "
+            f"of {dtype} ({format_bytes(need)}), but {format_bytes(max(held, 0))} follow"
+        )
+    out = dtype if dtype in _FLOATS else np.dtype(np.float64)
+    n_features = math.prod(shape[1:])
+    what = f"{where} a {dims} array of {dtype}, read as {shape[0]} x {n_features} {out},"
+    copies = 1 + (out != dtype) + (fortran_order and len(shape) > 1)
+    check_dense((shape[0], n_features), out, what, hint="read fewer samples", copies=copies)
+    array = np.empty(count, dtype)
+    buffer, got = memoryview(array.view(np.uint8)), 0
+    while got < need:
+        n = file.readinto(buffer[got:])
+        if not n:
+            raise ValueError(f"{where} is truncated ({got} of {need} bytes of data)")
+        got += n
+    return array.reshape(shape[::-1]).transpose() if fortran_order else array.reshape(shape)
 
 
 def _array_to_samples(path, array):

@@ -119,9 +119,7 @@ def read_member(archive, name, path, what, dtype, shape, limit):
                     f"{path}: {what} holds dtype {found.str!r}, but the metadata records "
                     f"{dtype!r}; the file was altered"
                 )
-            if (shape is None and len(found_shape) != 1) or (
-                shape is not None and list(found_shape) != list(shape)
-            ):
+            if len(found_shape) != 1 if shape is None else list(found_shape) != list(shape):
                 expected = "one dimension" if shape is None else f"shape {tuple(shape)}"
                 raise ModelFileError(
                     f"{path}: {what} has shape {found_shape}, but {expected} was expected; "
@@ -138,14 +136,12 @@ def read_member(archive, name, path, what, dtype, shape, limit):
                     f"{path}: {what} unpacks to {info.file_size:,} bytes, but its header "
                     f"says {header + nbytes:,}; the file is damaged or altered"
                 )
-            buffer = bytearray(nbytes)
-            view = memoryview(buffer)
-            done = 0
+            buffer, done = bytearray(nbytes), 0
             while done < nbytes:
                 chunk = raw.read(min(_CHUNK, nbytes - done))
                 if not chunk:
                     raise ModelFileError(f"{path}: {what} is truncated")
-                view[done : done + len(chunk)] = chunk
+                buffer[done : done + len(chunk)] = chunk
                 done += len(chunk)
             raw.read(1)  # at the end: the zip's CRC is checked
     except ModelFileError:
@@ -156,9 +152,7 @@ def read_member(archive, name, path, what, dtype, shape, limit):
             "damaged or altered"
         ) from None
     array = np.frombuffer(buffer, dtype=found)
-    if fortran:
-        return array.reshape(found_shape[::-1]).T
-    return array.reshape(found_shape)
+    return array.reshape(found_shape[::-1]).T if fortran else array.reshape(found_shape)
 
 
 def check_json_size(text, path):
