@@ -1,12 +1,9 @@
 """Reading a ``.csv`` file, streamed into one float64 array.
 
-The file is read a quarter megabyte of lines at a time, each chunk parsed by
-``np.loadtxt`` into an array whose room is reserved for the whole file at the
-characters per row read so far and checked against the memory budget as it
-grows. A longer line is parsed a quarter megabyte at a time, cut between two
-values, straight into its row; one longer than the budget allows, or a piece
-holding no delimiter, is refused before it is whole. Columns are counted from
-0, lines from 1.
+The file is parsed by ``np.loadtxt`` a quarter megabyte of lines at a time
+into an array reserved for the whole file and checked against the memory
+budget as it grows; a longer line is parsed in pieces cut between two values.
+Columns are counted from 0, lines from 1.
 """
 
 import csv

@@ -1,10 +1,8 @@
 """Folders of PNG images: one grayscale image a sample, in [0, 1].
 
-Reading checks every ``*.png`` name first (a regular file, or a link to one
-inside the folder; names equal but for case refused), then reads every size
-from its ``IHDR`` chunk and checks the whole array against the memory budget,
-and only then decodes, refusing an image over Pillow's limit against
-decompression bombs. Files are opened non-blocking and checked once open.
+Reading checks every name (a regular file, or a link to one inside the
+folder), then every size from its ``IHDR`` chunk against the memory budget,
+before decoding anything.
 """
 
 import errno

@@ -1,19 +1,11 @@
 """Files and folders written whole or not at all, and never over another.
 
-A file or folder is made under a temporary name beside its final one, then
-given its final name in one step that fails if the name is taken: a file by
-``os.link`` (which refuses an existing name), or, without hard links, a name
-claimed with ``O_EXCL`` and replaced; a folder by claiming its name with
-``os.mkdir`` and renaming it onto the empty claim. With ``overwrite``, a file
-is replaced (``os.replace``) and a folder renamed aside, the new one renamed
-in, the old one deleted. Two writers racing for one name: one wins, the other
-gets a :class:`FileExistsError`.
-
-Temporary names are ``.NAME.preimage-HOST-PID-TOKEN.tmp`` (``.old`` for a
-folder being replaced; a file keeps its suffix after ``.tmp``). A writer
-interrupted (an exception, Ctrl-C, SIGTERM) removes its temporaries; what a
-killed writer leaves is removed by the next write into the same folder
-(:func:`remove_stale_temps`).
+Made under a temporary name ``.NAME.preimage-HOST-PID-TOKEN.tmp`` beside the
+final one, then given the final name in one step that fails if it is taken: a
+file by ``os.link`` (or, without hard links, a name claimed with ``O_EXCL``), a
+folder by renaming it onto an empty folder claimed with ``os.mkdir``. Two
+writers racing for one name: one wins, the other gets a FileExistsError. What
+a killed writer leaves is removed by the next write (:func:`remove_stale_temps`).
 """
 
 import contextlib
@@ -282,18 +274,18 @@ def atomic_dir(path, fill, *, overwrite=False, numbered=False):
     return _atomic(path, fill, overwrite, numbered, folder=True)
 
 
+_KINDS = {
+    stat.S_IFDIR: "is a folder",
+    stat.S_IFIFO: "is a FIFO (named pipe)",
+    stat.S_IFSOCK: "is a socket",
+    stat.S_IFCHR: "is a character device",
+    stat.S_IFBLK: "is a block device",
+}
+
+
 def file_kind(mode):
     """What a file of `mode` (``st_mode``) is, for messages: ``"is a FIFO (named pipe)"``."""
-    for test, kind in (
-        (stat.S_ISDIR, "is a folder"),
-        (stat.S_ISFIFO, "is a FIFO (named pipe)"),
-        (stat.S_ISSOCK, "is a socket"),
-        (stat.S_ISCHR, "is a character device"),
-        (stat.S_ISBLK, "is a block device"),
-    ):
-        if test(mode):
-            return kind
-    return "is a special file"
+    return _KINDS.get(stat.S_IFMT(mode), "is a special file")
 
 
 def open_regular(path, name=None, *, follow_links=False):

@@ -64,14 +64,9 @@ def check_dtype(text, where, path):
         dtype = np.dtype(text) if isinstance(text, str) else None
     except (TypeError, ValueError, SyntaxError):
         dtype = None
-    if (
-        dtype is None
-        or dtype.kind not in _ARRAY_KINDS
-        or dtype.subdtype is not None
-        or dtype.names is not None
-        or dtype.hasobject
-        or (dtype.kind == "U" and dtype.itemsize > 4 * _MAX_STRING)
-    ):
+    plain = dtype is not None and dtype.kind in _ARRAY_KINDS and dtype.subdtype is None
+    plain = plain and dtype.names is None and not dtype.hasobject
+    if not plain or (dtype.kind == "U" and dtype.itemsize > 4 * _MAX_STRING):
         raise ModelFileError(
             f"{path}: {where} {text!r} is not a plain numeric or string dtype "
             "(booleans, integers, floats, complex numbers, Unicode strings); "
