@@ -37,6 +37,9 @@ def read_data(
 ) -> tuple[np.ndarray, DataSource]:
     """Read a data set as a 2-D float array.
 
+    Files from anyone can be read: nothing is unpickled, and sizes are checked
+    against the memory budget before anything is decoded.
+
     Parameters
     ----------
     path : str or path-like
@@ -72,12 +75,6 @@ def read_data(
         For an unsupported or special file, content that is not a non-empty
         array of finite real numbers, or bad `columns`; the message starts
         with the file's name.
-
-    Notes
-    -----
-    Files from anyone can be read: nothing is unpickled, sizes are checked
-    before decoding, a FIFO or device is never opened, and a ``.png`` link
-    leading out of the folder is refused.
 
     Examples
     --------

@@ -380,11 +380,8 @@ def load_model(
 ) -> BaseEstimator | tuple[BaseEstimator, dict[str, Any]]:
     """Read a model file written by :func:`~preimage.io.save_model`.
 
-    Nothing is unpickled or trusted: members are read with bounded memory and
-    checked against their records, only the classes of :data:`LOADABLE` are
-    rebuilt, and the model is checked as ``fit`` would check it. Checksums
-    detect damage; a file signed with a key and loaded with it cannot be
-    altered without the key.
+    Files from anyone are safe to load (see :mod:`preimage.io`); a file signed
+    with a key and loaded with it cannot be altered without the key.
 
     Parameters
     ----------
