@@ -759,13 +759,10 @@ def test_failure_while_writing_images_leaves_nothing_behind(
 
 
 def test_failure_while_swapping_folders_puts_the_old_one_back(tmp_path, monkeypatch):
-    import preimage.io._files
-
     write_data(tmp_path / "imgs", np.zeros((2, 4)))
     before = {p.name: p.read_bytes() for p in (tmp_path / "imgs").iterdir()}
     original_rename = os.rename
-    # Without renameat2 (not Linux): the old folder is renamed aside, then back.
-    monkeypatch.setattr(preimage.io._files, "_renameat2", lambda *args: False)
+    # The old folder is renamed aside, then back.
 
     def rename(src, dst):
         if Path(src).name.endswith(".tmp"):  # the new folder moving into place

@@ -322,14 +322,13 @@ def _race(write_one, n=2):
 
 @pytest.fixture(params=["links", "no-links"])
 def file_system(request, monkeypatch):
-    """With hard links and renameat2, or as a file system with neither."""
+    """With hard links, or as a file system without them."""
     if request.param == "no-links":
 
         def link(src, dst, **kwargs):
             raise OSError(errno.EPERM, "Operation not permitted")
 
         monkeypatch.setattr(os, "link", link)
-        monkeypatch.setattr(_files, "_renameat2", lambda *args: False)
     return request.param
 
 

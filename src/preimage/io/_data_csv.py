@@ -1,26 +1,14 @@
-"""Reading a ``.csv`` file: its delimiter, its header row, the columns asked
-for, and the numbers, streamed into one float64 array.
+"""Reading a ``.csv`` file, streamed into one float64 array.
 
-The file is read a quarter megabyte of lines at a time; each chunk is parsed by
-``np.loadtxt`` into the rows of one array, whose room is reserved for the whole
-file at the characters per row read so far (and grown in place, where the
-allocator can, if that falls short), so reading needs the array and one chunk,
-not a Python list of every row. The array is checked against the memory budget
-as it grows. A line longer than a chunk (a row of millions of values) is parsed
-a quarter megabyte at a time, cut between two values, straight into its row;
-its cells are counted, never split into a list, and the delimiter and header
-are found from the first 64 kB of the first lines. Reading a file takes the
-array, the longest line and a chunk. A line is gathered a quarter megabyte at
-a time: one longer than the memory budget allows is refused before it is
-whole, and so is a piece of a line that holds no delimiter (a cell of a
-quarter million characters is no number).
-
-Columns are counted from 0 everywhere, in `columns` and in messages; lines
-from 1, as an editor counts them.
+The file is parsed by ``np.loadtxt`` a quarter megabyte of lines at a time
+into an array reserved for the whole file and checked against the memory
+budget as it grows; a longer line is parsed in pieces cut between two values.
+Columns are counted from 0, lines from 1.
 """
 
 import csv
 import io
+import itertools
 import os
 import re
 
@@ -42,7 +30,8 @@ _SAMPLE_CHARS = 1 << 16
 _WORD = re.compile(r"\S+")
 #: The delimiters tried, in order of preference; None is a run of spaces and tabs.
 _CANDIDATES = (",", ";", "\t", None)
-_NAMED_DELIMITERS = {"tab": "\t", "whitespace": None, " ": None}
+_NAMED_DELIMITERS = {"tab": "\t", "whitespace": None, " ": None, "\\t": "\t"}
+_LOADTXT = {"comments": "#", "quotechar": '"', "dtype": np.float64, "ndmin": 2}
 _NOT_DELIMITERS = set("0123456789.+-eE#\"'\r\n")
 
 
@@ -62,22 +51,20 @@ def _check_delimiter(delimiter):
     """None (detect it), a single character, or a name: "tab", "whitespace"."""
     if delimiter is None:
         return "detect"
-    if isinstance(delimiter, str) and delimiter.lower() in _NAMED_DELIMITERS:
-        return _NAMED_DELIMITERS[delimiter.lower()]
-    if isinstance(delimiter, str) and delimiter == "\\t":
-        return "\t"
-    if not (
-        isinstance(delimiter, str) and len(delimiter) == 1 and delimiter not in _NOT_DELIMITERS
-    ):
-        raise ValueError(
-            f"'delimiter' must be one character such as ',' or ';', 'tab' "
-            f"or 'whitespace' (or None to detect it), got {delimiter!r}"
-        )
-    return delimiter
+    if isinstance(delimiter, str):
+        if delimiter.lower() in _NAMED_DELIMITERS:
+            return _NAMED_DELIMITERS[delimiter.lower()]
+        if len(delimiter) == 1 and delimiter not in _NOT_DELIMITERS:
+            return delimiter
+    raise ValueError(
+        f"'delimiter' must be one character such as ',' or ';', 'tab' "
+        f"or 'whitespace' (or None to detect it), got {delimiter!r}"
+    )
 
 
-def _strip_comment(line):
-    return line.split("#", 1)[0].strip()
+def _uncommented(line):
+    end = line.find("#")
+    return line if end < 0 else line[:end]
 
 
 def _is_number(text):
@@ -89,10 +76,13 @@ def _is_number(text):
     return "_" not in text
 
 
+def _decimal_comma(text):
+    return re.fullmatch(r"[+-]?\d*,\d+", text) is not None
+
+
 def _looks_like_number(text):
-    """A number, or one written with a decimal comma (which is not read, but is
-    no column name either)."""
-    return _is_number(text) or re.fullmatch(r"[+-]?\d*,\d+", text) is not None
+    """A number, or one with a decimal comma (not read, but no column name either)."""
+    return _is_number(text) or _decimal_comma(text)
 
 
 def _short(text):
@@ -102,15 +92,14 @@ def _short(text):
 
 def _split(line, delimiter):
     """The cells of one line (quotes as in the csv module; None: whitespace)."""
-    line = _strip_comment(line)
+    line = _uncommented(line).strip()
     if delimiter is None:
         return line.split()
     return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter))]
 
 
 def _head_cells(line, delimiter):
-    """The cells of the first :data:`_SAMPLE_CHARS` characters of `line` (a cell
-    cut there is left out): enough to tell numbers from names."""
+    """The cells of the first :data:`_SAMPLE_CHARS` characters of `line`, whole."""
     if len(line) <= _SAMPLE_CHARS:
         return _split(line, delimiter)
     cells = _split(line[:_SAMPLE_CHARS], delimiter)
@@ -119,8 +108,7 @@ def _head_cells(line, delimiter):
 
 def _count(line, delimiter):
     """The number of cells of `line`, counted without making them."""
-    end = line.find("#")
-    text = line if end < 0 else line[:end]
+    text = _uncommented(line)
     if delimiter is None:
         return _WORD.subn("", text)[1]
     if '"' in text and delimiter in text:
@@ -130,8 +118,7 @@ def _count(line, delimiter):
 
 def _cells(line, delimiter):
     """The cells of `line`, one at a time."""
-    end = line.find("#")
-    text = line if end < 0 else line[:end]
+    text = _uncommented(line)
     if delimiter is None:
         return (match.group() for match in _WORD.finditer(text))
     if '"' in text:
@@ -148,14 +135,10 @@ def _plain_cells(text, delimiter):
 
 
 def _cut(text, delimiter, start, stop):
-    """Where to end a piece of `text` from `start` (at most `stop`, if a
-    delimiter allows): the index of a delimiter, or the end of `text`."""
+    """Where a piece of `text` from `start` ends: a delimiter before `stop` if any."""
     if stop >= len(text):
         return len(text)
-    if delimiter is None:
-        cut = max(text.rfind(" ", start, stop), text.rfind("\t", start, stop))
-    else:
-        cut = text.rfind(delimiter, start, stop)
+    cut = max(text.rfind(c, start, stop) for c in (delimiter or " \t"))
     if cut > start:
         return cut
     found = [i for i in (text.find(c, stop) for c in (delimiter or " \t")) if i >= 0]
@@ -166,30 +149,21 @@ def _name(delimiter):
     return {None: "whitespace", "\t": "tab"}.get(delimiter, repr(delimiter))
 
 
-# --- the first lines: delimiter, header, columns ------------------------------
-
-
 def _detect(lines):
-    """The delimiter that splits the sampled `lines` into the same number (> 1)
-    of cells on every line, with the most numbers; else the one found on the
-    most lines; else a comma (one column)."""
-    best, best_score = None, None
-    for candidate in _CANDIDATES:
-        counts = {_count(line, candidate) for line in lines}
-        numbers = sum(sum(map(_is_number, _head_cells(line, candidate))) for line in lines)
-        if len(counts) == 1 and counts.pop() > 1:
-            if best_score is None or numbers > best_score:
-                best, best_score = candidate, numbers
-    if best_score is not None:
-        return best
+    """The delimiter splitting every line alike with the most numbers; else the
+    one found on the most lines; else a comma."""
+    scores = {}
+    for c in _CANDIDATES:
+        if len(counts := {_count(line, c) for line in lines}) == 1 and counts.pop() > 1:
+            scores[c] = sum(sum(map(_is_number, _head_cells(line, c))) for line in lines)
+    if scores:
+        return max(scores, key=scores.get)
     found = [sum(_count(line, c) > 1 for line in lines) for c in _CANDIDATES]
     return _CANDIDATES[int(np.argmax(found))] if max(found) else ","
 
 
 def _is_header(first, second):
-    """Whether the first row is a header: it holds no numbers, or text above a
-    number of the next row. Text only above text is a row of data with text
-    columns."""
+    """Whether the first row is a header: no numbers, or text above a number."""
     numeric = [_looks_like_number(cell) for cell in first]
     if all(numeric):
         return False
@@ -199,14 +173,11 @@ def _is_header(first, second):
 
 
 def _ranges(indices):
-    """0, 1, 2, 5 → '0-2,5'."""
-    parts, start = [], None
-    for i, index in enumerate(indices):
-        if start is None:
-            start = index
-        if i + 1 == len(indices) or indices[i + 1] != index + 1:
-            parts.append(str(start) if start == index else f"{start}-{index}")
-            start = None
+    """0, 1, 2, 5 -> '0-2,5'."""
+    parts = []
+    for _, run in itertools.groupby(enumerate(indices), lambda item: item[1] - item[0]):
+        run = [j for _, j in run]
+        parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
     return ",".join(parts)
 
 
@@ -217,18 +188,12 @@ def _describe(j, header):
 
 def _at(j, header):
     """A column by its index, with its name."""
-    return f"column {j} " + (
-        f"({_short(header[j])})" if header is not None else "(counting from 0)"
-    )
+    named = f"({_short(header[j])})" if header is not None else "(counting from 0)"
+    return f"column {j} {named}"
 
 
 def _resolve_columns(path, columns, header, width):
-    """The 0-based indices `columns` selects, in its order.
-
-    A string is a comma-separated list of names and 0-based indices, with
-    ranges such as ``1-784`` (both ends included); an item of digits is an
-    index. A sequence holds names (str) and indices (int).
-    """
+    """The 0-based indices `columns` selects (see :func:`read_data`), in its order."""
     where = f"{path}: columns={columns!r}"
     if isinstance(columns, str):
         items = [item.strip() for item in columns.split(",")]
@@ -245,9 +210,8 @@ def _resolve_columns(path, columns, header, width):
                 f"'columns' must be a string such as '1-784', or a sequence of "
                 f"column names and 0-based indices, got {columns!r}"
             ) from None
-    names = {}
-    for j, name in enumerate(header or ()):
-        names.setdefault(name, j)  # a repeated name is its first column
+    # a repeated name is its first column
+    names = {name: j for j, name in reversed(list(enumerate(header or ())))}
     spelled = isinstance(columns, str)
     indices = []
     for item in items:
@@ -275,10 +239,8 @@ def _resolve_columns(path, columns, header, width):
     if not indices:
         raise ValueError(f"{where} selects no column")
     seen = set()
-    for j in indices:
-        if j in seen:
-            raise ValueError(f"{where} selects {_describe(j, header)} twice")
-        seen.add(j)
+    if (j := next((j for j in indices if j in seen or seen.add(j)), None)) is not None:
+        raise ValueError(f"{where} selects {_describe(j, header)} twice")
     return indices
 
 
@@ -295,28 +257,18 @@ def _no_such_name(name, header):
     )
 
 
-# --- the whole file ------------------------------------------------------------
-
-
 class _Rows:
-    """A float64 array filled block by block, its room reserved ahead and
-    checked against the memory budget as it grows."""
+    """A float64 array filled block by block, its room reserved ahead within the budget."""
 
     def __init__(self, path, width):
-        self.path = path
-        self.array = np.empty((0, width))
-        self.n = 0
+        self.path, self.array, self.n = path, np.empty((0, width)), 0
 
     def reserve(self, n_rows, ahead=0):
         """Room for `n_rows`, and up to `ahead` rows if the budget allows."""
         if n_rows > self.array.shape[0]:
             width = self.array.shape[1]
-            check_dense(
-                (n_rows, width),
-                np.float64,
-                f"{self.path}: {n_rows} rows of {width} values, read as float64,",
-                hint="read fewer rows or columns",
-            )
+            what = f"{self.path}: {n_rows} rows of {width} values, read as float64,"
+            check_dense((n_rows, width), np.float64, what, hint="read fewer rows or columns")
             room = get_config()["memory_budget"] // (8 * max(width, 1))
             n_rows = max(n_rows, min(ahead, room))
             # ndarray.resize reallocates in place where it can (no second copy).
@@ -334,18 +286,10 @@ class _Rows:
 
 
 def _chunks(path, file, delimiter):
-    """(number of the first line, lines) a quarter megabyte at a time.
-
-    A line longer than that is gathered piece by piece, and refused before it
-    is whole once it and its pieces would exceed the memory budget, or as
-    soon as a piece holds no delimiter (`delimiter`, or any of those tried if
-    it is ``"detect"``): one cell of a quarter million characters, which no
-    number is (unless a comment or a quoted cell began before it).
-    """
-    if delimiter == "detect":
-        separators = [c for c in _CANDIDATES if c is not None] + [" "]
-    else:
-        separators = [delimiter] if delimiter is not None else [" ", "\t"]
+    """(number of the first line, lines) a quarter megabyte at a time; a longer
+    line gathered piece by piece, refused once over the memory budget or once a
+    piece holds no delimiter (unless a comment or a quote began before it)."""
+    separators = {"detect": ",;\t ", None: " \t"}.get(delimiter, delimiter)
     number, pieces, held = 1, [], 0  # the pieces of a line not yet ended
     exempt = False  # a comment or a quote in the line's pieces
     while text := file.read(_CHUNK_CHARS):
@@ -353,7 +297,12 @@ def _chunks(path, file, delimiter):
         pieces.append(lines.pop())
         if not lines:
             held += len(pieces[-1])
-            _check_line(path, number, held)
+            if 2 * held > (budget := get_config()["memory_budget"]):
+                raise MemoryBudgetError(
+                    f"{path}: line {number} is longer than {held:,} characters; reading it "
+                    f"would need over {format_bytes(2 * held)}, over the memory budget of "
+                    f"{format_bytes(budget)}; write its values on several rows"
+                )
             if not exempt and not any(c in text for c in separators):
                 raise ValueError(
                     f"{path}: line {number}: a cell of over {_CHUNK_CHARS:,} characters; "
@@ -373,35 +322,14 @@ def _chunks(path, file, delimiter):
         yield number, ["".join(pieces)]
 
 
-def _check_line(path, number, chars):
-    """Refuse line `number` once its `chars` characters, read in pieces and
-    joined, would exceed the memory budget."""
-    budget = get_config()["memory_budget"]
-    if 2 * chars > budget:
-        raise MemoryBudgetError(
-            f"{path}: line {number} is longer than {chars:,} characters; reading it would "
-            f"need over {format_bytes(2 * chars)}, over the memory budget of "
-            f"{format_bytes(budget)}; write its values on several rows"
-        )
-
-
 def _content(number, lines):
     """(line number, line) of the lines holding more than a comment."""
-    return [(number + i, line) for i, line in enumerate(lines) if _has_content(line)]
-
-
-def _has_content(line):
-    """Whether `line` holds more than a comment (without copying a long line)."""
-    end = line.find("#")
-    if end < 0:
-        return bool(line) and not line.isspace()
-    return bool(line[:end].strip())
+    texts = ((i, _uncommented(line)) for i, line in enumerate(lines))
+    return [(number + i, lines[i]) for i, text in texts if text and not text.isspace()]
 
 
 def _sample(path, chunks):
-    """The chunks read to sample the first lines, and those lines: up to
-    :data:`_SAMPLE_LINES`, and no more than :data:`_SAMPLE_CHARS` characters
-    beyond the first two."""
+    """The chunks read to sample the first lines, and those lines."""
     head, sample, chars = [], [], 0
     for content in chunks:
         head.append(content)
@@ -415,8 +343,7 @@ def _sample(path, chunks):
 
 
 def _layout(path, sample, delimiter, given):
-    """The delimiter, the header row's names (or None) and the number of
-    values of a row, from the sampled lines."""
+    """The delimiter, the header's names (or None) and the width of a row."""
     lines = [line for _, line in sample]
     if delimiter == "detect":
         delimiter = _detect(lines)
@@ -454,7 +381,8 @@ def _read(path, file, columns, delimiter, given):
     parser = _Parser(path, delimiter, usecols, header, width, number)
     out = _Rows(path, width if usecols is None else len(usecols))
     size, chars = os.fstat(file.fileno()).st_size, 0
-    for content in _chain(head, chunks):
+    # the head's chunks let go once parsed
+    for content in itertools.chain((head.pop(0) for _ in range(len(head))), chunks):
         chars += sum(len(line) + 1 for _, line in content)  # and the line ends
         rows = out.n + len(content)
         # Room for the whole file at the characters per row read so far, and a
@@ -467,15 +395,8 @@ def _read(path, file, columns, delimiter, given):
     return out.result(), DataSource("csv", path, header=names)
 
 
-def _chain(head, chunks):
-    while head:  # each chunk let go once parsed
-        yield head.pop(0)
-    yield from chunks
-
-
 def _check_numeric_columns(path, number, cells, usecols, header):
-    """Refuse a selected column whose first value is text, naming the columns
-    that are numbers (among the first `cells` of the line)."""
+    """Refuse a selected column whose first value is text, naming those of numbers."""
     for j in range(len(cells)) if usecols is None else usecols:
         cell = cells[j] if j < len(cells) else ""
         if cell and not _looks_like_number(cell):
@@ -496,9 +417,7 @@ class _Parser:
         self.n_non_finite, self.first_non_finite = 0, None
 
     def parse_into(self, content, out):
-        """Parse the lines of `content` into the next rows of `out` (a
-        :class:`_Rows` with room for them): short lines together, a long one
-        in pieces."""
+        """Parse `content` into the next rows of `out`, a long line in pieces."""
         start = 0
         for k, (i, line) in enumerate(content):
             if len(line) > _CHUNK_CHARS and '"' not in line:
@@ -512,35 +431,26 @@ class _Parser:
         if not content:
             return np.empty((0, self.width if self.usecols is None else len(self.usecols)))
         try:
-            block = np.loadtxt(
-                [line for _, line in content],
-                delimiter=self.delimiter,
-                usecols=self.usecols,
-                comments="#",
-                quotechar='"',
-                dtype=np.float64,
-                ndmin=2,
-            )
+            lines = [line for _, line in content]
+            block = np.loadtxt(lines, delimiter=self.delimiter, usecols=self.usecols, **_LOADTXT)
         except ValueError as exc:
             raise ValueError(
                 self.diagnose(content)
                 or f"{self.path}: lines {content[0][0]}-{content[-1][0]}: {exc}"
             ) from None
-        if self.usecols is not None or block.shape[1] != self.width:
-            # With usecols, np.loadtxt lets rows of other widths through; and
-            # each chunk is parsed alone.
-            self.check_widths(content)
+        # With usecols, np.loadtxt lets rows of other widths through; and each
+        # chunk is parsed alone.
+        ragged = self.usecols is not None or block.shape[1] != self.width
+        if ragged and (message := self.ragged(content)):
+            raise ValueError(message)
         self.count_non_finite(block, content)
         return block
 
     def parse_long(self, i, line, row):
-        """Parse one long line into `row`, a quarter megabyte at a time, cut
-        between two values: memory for a piece, not for the line's cells."""
-        n = _count(line, self.delimiter)
-        if n != self.width:
-            raise ValueError(self.ragged(i, n))
-        end = line.find("#")
-        text = line if end < 0 else line[:end]
+        """Parse one long line into `row`, a quarter megabyte at a time."""
+        if message := self.ragged([(i, line)]):
+            raise ValueError(message)
+        text = _uncommented(line)
         wanted = None if self.usecols is None else np.asarray(self.usecols)
         column = start = 0
         while start < len(text):
@@ -579,34 +489,28 @@ class _Parser:
                 self.first_non_finite = (content[row][0], _at(column, self.header))
             self.n_non_finite += int(np.count_nonzero(bad))
 
-    def check_widths(self, content):
+    def ragged(self, content):
+        """The first line of `content` not as wide as the first row, named; or None."""
         for i, line in content:
-            n = _count(line, self.delimiter)
-            if n != self.width:
-                raise ValueError(self.ragged(i, n))
-
-    def ragged(self, i, n):
-        return (
-            f"{self.path}: line {i} has {n} values, but line {self.first_line} has "
-            f"{self.width}; every row must have the same number of values "
-            f"({_name(self.delimiter)} between them)"
-        )
+            if (n := _count(line, self.delimiter)) != self.width:
+                return (
+                    f"{self.path}: line {i} has {n} values, but line {self.first_line} has "
+                    f"{self.width}; every row must have the same number of values "
+                    f"({_name(self.delimiter)} between them)"
+                )
+        return None
 
     def diagnose(self, content):
         """The first ragged row or non-numeric cell, named by its line, or None."""
         wanted = None if self.usecols is None else set(self.usecols)
         for i, line in content:
-            n = _count(line, self.delimiter)
-            if n != self.width:
-                return self.ragged(i, n)
+            if message := self.ragged([(i, line)]):
+                return message
             for j, value in enumerate(_cells(line, self.delimiter)):
                 if (wanted is None or j in wanted) and not _is_number(value):
                     found = _short(value) if value else "an empty cell"
-                    hint = (
-                        "; decimal commas are not read, write 0.5 for 0,5"
-                        if re.fullmatch(r"[+-]?\d*,\d+", value)
-                        else ""
-                    )
+                    hint = "; decimal commas are not read, write 0.5 for 0,5"
+                    hint = hint if _decimal_comma(value) else ""
                     return (
                         f"{self.path}: line {i}, {_at(j, self.header)}: expected a "
                         f"number, found {found}{hint}"

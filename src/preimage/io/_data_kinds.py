@@ -1,8 +1,9 @@
-"""The kinds of data file, the :class:`DataSource` a reader returns, and the
-checks of an output path."""
+"""The kinds of data file, :class:`DataSource`, and the checks of an output path."""
 
 from dataclasses import dataclass
 from pathlib import Path
+
+from preimage.io._files import refusal
 
 __all__ = ["DATA_KINDS", "SUFFIX_KINDS", "SUPPORTED", "DataSource", "check_target", "output_kind"]
 
@@ -16,28 +17,16 @@ SUPPORTED = ", ".join(DATA_KINDS[:-1]) + " or " + DATA_KINDS[-1]
 
 @dataclass(frozen=True)
 class DataSource:
-    """Where a data array came from, as far as writing it back needs to know.
-
-    :func:`read_data` returns one with the array it reads;
-    :func:`write_data` takes it to write results in the same layout. Each
-    parameter is kept as the attribute of the same name (the instance is
-    frozen).
+    """Where a data array came from, for :func:`write_data` to write results alike.
 
     Parameters
     ----------
     kind : {"npy", "npz", "csv", "png"}
-        The file type; ``"png"`` is a folder of PNG images.
+        The file type; ``"png"`` is a folder of images.
     path : pathlib.Path
         The file or folder read.
-    image_shape : tuple of int or None
-        ``(height, width)`` of each sample when the data are images (a PNG
-        folder or a 3-D array), else None.
-    names : tuple of str or None
-        The image file names, in the order of the rows (PNG folders only).
-    key : str or None
-        The entry of the ``.npz`` archive that was read.
-    header : tuple of str or None
-        The column names of a CSV file's header row, if it had one.
+    image_shape, names, key, header : tuple or str or None
+        The image size, image names, ``.npz`` entry and CSV header.
 
     Examples
     --------
@@ -75,8 +64,7 @@ def output_kind(path):
 
 
 def check_target(path, kind, overwrite):
-    """Refuse an existing `path`, unless `overwrite` and it is of the same sort
-    (a file for a file, a folder for a PNG folder)."""
+    """Refuse an existing `path`, unless `overwrite` and it is of the same sort."""
     if not (path.exists() or path.is_symlink()):
         return
     if kind == "png" and not path.is_dir():
@@ -88,6 +76,4 @@ def check_target(path, kind, overwrite):
             f"{path}: exists and is a folder; refusing to replace a folder with a .{kind} file"
         )
     if not overwrite:
-        raise FileExistsError(
-            f"{path}: already exists; refusing to overwrite it (pass --force, or overwrite=True)"
-        )
+        raise refusal(path)

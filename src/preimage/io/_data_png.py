@@ -1,32 +1,8 @@
 """Folders of PNG images: one grayscale image a sample, in [0, 1].
 
-Reading takes the folder's ``*.png`` files (any case of the suffix: ``.png``,
-``.PNG``) in natural order (``img2`` before ``img10``) and scales 8-bit values
-by 1/255 and 16-bit values by 1/65535; writing stores ``round(255 x)`` of the
-values clipped to [0, 1] as 8-bit images, fills a new hidden folder beside the
-target and renames it into place
-(:func:`preimage.io._files.atomic_dir`).
-
-Reading opens nothing it has not checked, and decodes nothing before it knows
-what the whole folder will cost:
-
-1. The names: hidden files (a leading dot) are skipped; every other ``*.png``
-   name must be a regular file, or a symbolic link to a regular file inside
-   the folder (a link that leads out of it, a dangling link, a FIFO, a socket,
-   a device or a folder is an error naming it, and is never opened: opening a
-   FIFO would wait for a writer). Two names that differ only in case are an
-   error: they could not be written back one for one on a file system that
-   ignores case.
-2. The headers: each file's size is read from its ``IHDR`` chunk (33 bytes),
-   and all must be equal.
-3. The memory: the ``n x (height * width)`` float64 array and one image being
-   decoded are checked against the memory budget (:mod:`preimage._utils.memory`).
-4. The pixels, each image decoded into its row; Pillow's limit against
-   decompression bombs (``PIL.Image.MAX_IMAGE_PIXELS``) is an error from its
-   first level (Pillow only warns below twice the limit).
-
-Files are opened non-blocking and checked again once open (``fstat``), so a
-file swapped for a FIFO after the check still cannot block the reader.
+Reading checks every name (a regular file, or a link to one inside the
+folder), then every size from its ``IHDR`` chunk against the memory budget,
+before decoding anything.
 """
 
 import errno
@@ -61,9 +37,6 @@ _DECODING_ERRORS = (
 )
 
 
-# --- reading ---------------------------------------------------------------
-
-
 def _natural_key(path):
     # re.split with a group alternates text and digit runs, digits at odd places.
     parts = re.split(r"(\d+)", path.name)
@@ -74,44 +47,31 @@ def read_png_folder(folder):
     files = _png_files(folder)
     if not files:
         raise ValueError(f"{folder}: no .png images in this folder")
-    shape = None
-    for entry, target in files:
-        size = _png_size(entry, target)
-        if shape is None:
-            first, shape = entry, size
-        elif size != shape:
+    first, shape = files[0][0], _png_size(*files[0])
+    for entry, target in files[1:]:
+        if (size := _png_size(entry, target)) != shape:
             raise ValueError(
                 f"{entry}: the image is {size[0]}x{size[1]} pixels (height x width), but "
                 f"{first.name} is {shape[0]}x{shape[1]}; all images must have the same size"
             )
     n, (height, width) = len(files), shape
-    check_dense(
-        (n + 1, height * width),
-        np.float64,
+    what = (
         f"{folder}: {n} image{'s' if n > 1 else ''} of {height}x{width} pixels, read as "
-        f"a {n} x {height * width} float64 array with one image being decoded,",
-        hint="read fewer or smaller images",
+        f"a {n} x {height * width} float64 array with one image being decoded,"
     )
+    check_dense((n + 1, height * width), np.float64, what, hint="read fewer or smaller images")
     X = np.empty((n, height * width))
     for row, (entry, target) in zip(X, files):
         _read_png(entry, target, row.reshape(shape))
-    return X, DataSource(
-        "png", folder, image_shape=shape, names=tuple(entry.name for entry, _ in files)
-    )
+    names = tuple(entry.name for entry, _ in files)
+    return X, DataSource("png", folder, image_shape=shape, names=names)
 
 
 def _png_files(folder):
-    """(entry, path to open) of the folder's ``*.png`` files, in natural order,
-    each checked to be a regular file in the folder (see the module's notes)."""
+    """(entry, path to open) of the folder's ``*.png`` files, in natural order."""
     root = folder.resolve()
-    entries = sorted(
-        (
-            entry
-            for entry in folder.iterdir()
-            if entry.suffix.lower() == ".png" and not entry.name.startswith(".")
-        ),
-        key=_natural_key,
-    )
+    entries = [e for e in folder.iterdir() if e.suffix.lower() == ".png" and e.name[0] != "."]
+    entries.sort(key=_natural_key)
     seen = {}
     for entry in entries:
         other = seen.setdefault(entry.name.casefold(), entry.name)
@@ -127,8 +87,7 @@ def _png_files(folder):
 def _regular_file(entry, root):
     """The path to open for `entry`: itself, or where its link leads inside `root`."""
     try:
-        mode = os.lstat(entry).st_mode
-        target = entry
+        target, mode = entry, os.lstat(entry).st_mode
         if stat.S_ISLNK(mode):
             try:
                 target = Path(os.path.realpath(entry, strict=True))
@@ -206,9 +165,6 @@ def _read_png(entry, target, out):
             raise ValueError(f"{entry}: cannot be read as a PNG image ({exc})") from None
 
 
-# --- writing ---------------------------------------------------------------
-
-
 def png_shape(path, n_features, image_shape, source):
     if image_shape is not None:
         return image_shape
@@ -235,12 +191,8 @@ def png_names(n_samples, source):
         width = max(6, len(str(n_samples - 1)))
         return [f"{i:0{width}d}.png" for i in range(n_samples)]
     for name in names:
-        if (
-            not isinstance(name, str)
-            or Path(name).name != name
-            or name.startswith(".")
-            or not name.lower().endswith(".png")
-        ):
+        plain = isinstance(name, str) and Path(name).name == name and name[:1] != "."
+        if not (plain and name.lower().endswith(".png")):
             raise ValueError(f"'source.names' must be plain .png file names, got {name!r}")
     if len({name.casefold() for name in names}) != len(names):
         raise ValueError("'source.names' must not repeat a name")

@@ -1,10 +1,4 @@
-"""Writing a data set: :func:`write_data` and the ``.npy``, ``.npz`` and ``.csv``
-writers (folders of PNG images are in ``_png.py``).
-
-A file is written under a temporary name and renamed into place
-(:func:`preimage.io._files.atomic_write`), so it appears whole or not at all,
-and never over a file another writer made meanwhile.
-"""
+"""Writing a data set: :func:`write_data` and the ``.npy``, ``.npz`` and ``.csv`` writers."""
 
 from __future__ import annotations
 
@@ -35,27 +29,21 @@ def write_data(
 ) -> Path:
     """Write a 2-D array as ``.npy``, ``.npz``, ``.csv`` or a folder of PNG images.
 
-    The kind follows `path`'s suffix; a path without a suffix is a folder of
-    PNG images.
-
     Parameters
     ----------
     path : str or path-like
-        Where to write. Its parent folders are created.
+        Where to write: its suffix says the kind, none is a folder of images.
     X : array-like of shape (n_samples, n_features)
         Finite real numbers.
     source : DataSource, optional
-        What :func:`read_data` returned with the input; it supplies the
-        ``.npz`` key, the CSV header (if it has one name per column), the image
-        size and the image file names (if there is one per row).
+        From :func:`read_data`: the ``.npz`` key, CSV header, image size and
+        image names to write back.
     image_shape : tuple of int, optional
-        ``(height, width)`` of each sample, with ``height * width ==
-        n_features``. For a PNG folder it defaults to ``source.image_shape``,
-        else to a square. ``.npy`` and ``.npz`` files hold a 3-D array
-        ``(n_samples, height, width)`` when it is given or when `source` was
-        such an array, else the 2-D `X`.
+        ``(height, width)`` of each sample; for images the default is
+        ``source.image_shape``, else a square. ``.npy`` and ``.npz`` files
+        then hold a 3-D array.
     overwrite : bool, default=False
-        Replace an existing file or folder of the same kind at `path`.
+        Replace an existing file or folder of the same kind.
 
     Returns
     -------
@@ -64,46 +52,29 @@ def write_data(
 
     Raises
     ------
-    FileExistsError
-        If `path` exists and `overwrite` is False, or another writer made it
-        while this one wrote.
     OSError
-        If the file cannot be written (a read-only file system, a full disk);
-        the message names `path`, not the temporary file.
-    IsADirectoryError, NotADirectoryError
-        If the output would replace a folder with a file or a file with a
-        folder (even with `overwrite`).
+        If `path` exists (:class:`FileExistsError`, unless `overwrite`), is a
+        folder where a file goes or the reverse, or cannot be written.
     ValueError
         For an unsupported suffix, an `X` that is not 2-D and finite, or an
-        image size that does not fit `X`.
+        image size that does not fit.
     TypeError
-        If `X` does not hold real numbers (object, string or complex data).
+        If `X` does not hold real numbers.
 
     Notes
     -----
-    CSV values are written with Python's ``repr``, the shortest text that
-    reads back as the same float64, so a CSV round trip is exact. PNG images
-    are 8-bit grayscale: values are clipped to [0, 1] and stored as
-    ``round(255 x)``, so multiples of 1/255 round-trip exactly.
-
-    A file is written to a temporary file beside `path` and given its name in
-    one step that fails if another writer took the name meanwhile (see
-    :mod:`preimage.io._files`). A folder is filled under a temporary name beside
-    `path` and renamed into place; an existing folder being overwritten is
-    exchanged with the new one, then deleted. A failure part way (a full
-    disk, an interrupt) leaves `path` as it was and removes the temporary
-    files.
+    CSV values are written with ``repr`` (an exact round trip); images are
+    8-bit, ``round(255 x)`` of `X` clipped to [0, 1]. The output appears
+    whole or not at all.
 
     Examples
     --------
-    Four samples of four values, written as four 2 x 2 images:
-
     >>> import tempfile
     >>> from pathlib import Path
     >>> import numpy as np
     >>> from preimage.io import read_data, write_data
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = write_data(Path(folder) / "images", np.eye(4))
+    ...     path = write_data(Path(folder) / "images", np.eye(4))  # four 2 x 2 images
     ...     names = sorted(p.name for p in path.iterdir())
     ...     X, source = read_data(path)
     >>> names
@@ -126,9 +97,8 @@ def write_data(
         return write_png_folder(path, X, image_shape, names, overwrite)
 
     if kind == "csv":
-        header = source.header if source is not None else None
-        if header is not None and len(header) != n_features:
-            header = None
+        header = getattr(source, "header", None)
+        header = header if header is not None and len(header) == n_features else None
         return atomic_write(path, lambda tmp: _save_csv(tmp, X, header), overwrite=overwrite)
 
     if image_shape is None and source is not None and source.kind in ("npy", "npz"):
@@ -150,46 +120,27 @@ def check_output(
     image_shape: tuple[int, ...] | None = None,
     overwrite: bool = False,
 ) -> None:
-    """Refuse now what :func:`write_data` would refuse of an array of `n_features` columns.
-
-    That is an unsupported suffix, an image size that does not fit, an
-    existing output without `overwrite`, a file where a folder would go or
-    the reverse, a folder that cannot be created or written in (a read-only
-    file system).
-
-    For a caller that computes its array at length: it fails before the work,
-    not after. The arguments are those of :func:`write_data`; the same errors
-    are raised.
+    """Refuse now what :func:`write_data` would refuse of `n_features` columns.
 
     Parameters
     ----------
     path : str or path-like
-        Where the output will be written; its suffix says the kind, as for
-        :func:`write_data`.
+        Where the output will be written.
     n_features : int or None
-        The number of columns of the array to be written. None checks all but
-        the image size (for a caller that knows the width only once it has
-        read its data).
+        The width of the array to write; None checks all but the image size.
     source : DataSource, optional
-        What :func:`read_data` returned with the input, as for
-        :func:`write_data`.
+        As for :func:`write_data`.
     image_shape : tuple of int, optional
-        ``(height, width)`` of each sample, as for :func:`write_data`.
+        As for :func:`write_data`.
     overwrite : bool, default=False
-        Whether an existing file or folder of the same kind may be replaced.
+        As for :func:`write_data`.
 
     Raises
     ------
-    FileExistsError
-        If `path` exists and `overwrite` is False.
     OSError
-        If the folder of `path` cannot be created or written in.
-    IsADirectoryError, NotADirectoryError
-        If the output would replace a folder with a file or a file with a
-        folder (even with `overwrite`).
+        As :func:`write_data`, or if the folder cannot be written in.
     ValueError
-        For an unsupported suffix or an image size that does not fit
-        `n_features`.
+        For an unsupported suffix or an image size that does not fit.
 
     Examples
     --------
@@ -224,9 +175,7 @@ def _check_image_shape(path, image_shape, n_features):
         height, width = image_shape
     except (TypeError, ValueError):
         height = width = None
-    if not all(
-        isinstance(v, Integral) and not isinstance(v, bool) and v > 0 for v in (height, width)
-    ):
+    if not all(isinstance(v, Integral) and type(v) is not bool and v > 0 for v in (height, width)):
         raise ValueError(
             f"{path}: 'image_shape' must be a pair of positive integers "
             f"(height, width), got {image_shape!r}"
@@ -254,9 +203,7 @@ def _save_npy(tmp, array):
 def _save_npz(tmp, array, key):
     # What np.savez does, without its keyword arguments (a key "file" would clash).
     with open(tmp, "wb") as file:
-        with zipfile.ZipFile(
-            file, "w", compression=zipfile.ZIP_STORED, allowZip64=True
-        ) as archive:
+        with zipfile.ZipFile(file, "w", allowZip64=True) as archive:  # stored, as np.savez
             with archive.open(f"{key}.npy", "w", force_zip64=True) as member:
                 np.lib.format.write_array(member, array, allow_pickle=False)
         _sync(file)

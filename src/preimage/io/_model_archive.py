@@ -1,17 +1,10 @@
 """The members of a model file, read with bounded memory.
 
-A model file is a zip of ``.npy`` members. :func:`numpy.load` unpacks a
-member whole before anything can be checked, so a few megabytes of zeros
-compressed to a few kilobytes would be gigabytes in memory. Here each member
-is streamed: its ``.npy`` header (magic, version, dtype, shape) is read first,
-from at most a few kilobytes of decompressed data; the dtype must be plain
-(:func:`~preimage.io._model_codec.check_dtype`), the shape that recorded
-in the metadata, and the size it implies must be what the zip says the member
-unpacks to and within the limit given. Only then is the data read, never more
-bytes than declared, into one buffer of that size.
-
-A JSON document is likewise bounded before it is parsed: its nesting depth
-(Python's parser recurses) and its number of values (each a Python object).
+:func:`numpy.load` unpacks a member whole before anything can be checked (a
+zip bomb). Here each member is streamed: its ``.npy`` header is read first and
+its dtype, shape and size checked against the record, the zip's declared size
+and the limit; then exactly that many bytes are read. The metadata's JSON is
+bounded (depth, number of values) before it is parsed.
 """
 
 import errno
@@ -42,6 +35,7 @@ MAX_DEPTH = 100
 MAX_NODES = 200_000
 
 _NPY_MAGIC = b"\x93NUMPY"
+_read_header_2_0 = np.lib.format.read_array_header_2_0
 _CHUNK = 2**20
 # A JSON string literal; what is inside cannot open or close anything.
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -63,8 +57,7 @@ class _Archive(zipfile.ZipFile):
 
 
 def open_archive(path):
-    """The model file at `path` as an open :class:`zipfile.ZipFile`; a path
-    that is not a regular file (a FIFO, a device) is refused, never read."""
+    """The model file at `path` as an open zip; a FIFO or a device is never read."""
     if not os.path.exists(path):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path))
     try:
@@ -86,29 +79,14 @@ def open_archive(path):
         raise ModelFileError(f"{path}: {reason}") from None
 
 
-class _Counting:
-    """A file's reads, counted (the header's length)."""
-
-    def __init__(self, file):
-        self.file = file
-        self.count = 0
-
-    def read(self, n):
-        data = self.file.read(n)
-        self.count += len(data)
-        return data
-
-
 def _header(file, what, path):
     """(dtype, shape, fortran_order) from an ``.npy`` header."""
     try:
         version = np.lib.format.read_magic(file)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(file)
-        elif version in ((2, 0), (3, 0)):
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(file)
-        else:
+        if version not in ((1, 0), (2, 0), (3, 0)):
             raise ValueError(f"unknown .npy format version {version}")
+        read = np.lib.format.read_array_header_1_0 if version == (1, 0) else _read_header_2_0
+        shape, fortran, dtype = read(file)
     except ModelFileError:
         raise
     except Exception as exc:  # a header numpy cannot read: damaged or hostile
@@ -119,31 +97,11 @@ def _header(file, what, path):
     return dtype, shape, fortran
 
 
-def read_member(archive, name, path, *, what, dtype, shape, limit):
-    """The array stored as member `name` (``name.npy``) of `archive`.
+def read_member(archive, name, path, what, dtype, shape, limit):
+    """The array stored as ``name.npy`` in `archive`, as `what` (for messages) says.
 
-    Parameters
-    ----------
-    archive : zipfile.ZipFile
-    name : str
-        The member, without ``.npy``.
-    path : str
-        The file, for messages.
-    what : str
-        The member as messages call it (``"array a3 (estimator.X_fit_)"``).
-    dtype : str or None
-        The dtype it must have (a ``dtype.str``); None accepts any plain one.
-    shape : list of int or None
-        The shape it must have; None accepts a 1-D array (the metadata).
-    limit : int
-        The most bytes its data may hold; the message says `limit` is the
-        memory budget unless `what` is the metadata.
-
-    Raises
-    ------
-    ModelFileError
-        For a missing or damaged member, a dtype that is not plain, a dtype,
-        shape or size other than those expected, or data beyond `limit`.
+    Its dtype must be `dtype` (None: any plain one), its shape `shape` (None: any
+    1-D), its data at most `limit` bytes; else a :class:`ModelFileError`.
     """
     try:
         info = archive.getinfo(name + ".npy")
@@ -153,17 +111,15 @@ def read_member(archive, name, path, *, what, dtype, shape, limit):
         ) from None
     try:
         with archive.open(info) as raw:
-            file = _Counting(raw)
-            found, found_shape, fortran = _header(file, what, path)
+            found, found_shape, fortran = _header(raw, what, path)
+            header = raw.tell()  # its length
             check_dtype(found.str, f"{what}'s dtype", path)
             if dtype is not None and found.str != dtype:
                 raise ModelFileError(
                     f"{path}: {what} holds dtype {found.str!r}, but the metadata records "
                     f"{dtype!r}; the file was altered"
                 )
-            if (shape is None and len(found_shape) != 1) or (
-                shape is not None and list(found_shape) != list(shape)
-            ):
+            if len(found_shape) != 1 if shape is None else list(found_shape) != list(shape):
                 expected = "one dimension" if shape is None else f"shape {tuple(shape)}"
                 raise ModelFileError(
                     f"{path}: {what} has shape {found_shape}, but {expected} was expected; "
@@ -175,19 +131,17 @@ def read_member(archive, name, path, *, what, dtype, shape, limit):
                     f"{path}: {what} would need {nbytes:,} bytes, over the limit of "
                     f"{limit:,} bytes"
                 )
-            if info.file_size != file.count + nbytes:
+            if info.file_size != header + nbytes:
                 raise ModelFileError(
                     f"{path}: {what} unpacks to {info.file_size:,} bytes, but its header "
-                    f"says {file.count + nbytes:,}; the file is damaged or altered"
+                    f"says {header + nbytes:,}; the file is damaged or altered"
                 )
-            buffer = bytearray(nbytes)
-            view = memoryview(buffer)
-            done = 0
+            buffer, done = bytearray(nbytes), 0
             while done < nbytes:
                 chunk = raw.read(min(_CHUNK, nbytes - done))
                 if not chunk:
                     raise ModelFileError(f"{path}: {what} is truncated")
-                view[done : done + len(chunk)] = chunk
+                buffer[done : done + len(chunk)] = chunk
                 done += len(chunk)
             raw.read(1)  # at the end: the zip's CRC is checked
     except ModelFileError:
@@ -198,14 +152,11 @@ def read_member(archive, name, path, *, what, dtype, shape, limit):
             "damaged or altered"
         ) from None
     array = np.frombuffer(buffer, dtype=found)
-    if fortran:
-        return array.reshape(found_shape[::-1]).T
-    return array.reshape(found_shape)
+    return array.reshape(found_shape[::-1]).T if fortran else array.reshape(found_shape)
 
 
 def check_json_size(text, path):
-    """Refuse JSON `text` nested deeper than :data:`MAX_DEPTH` or holding
-    more than :data:`MAX_NODES` values, before it is parsed."""
+    """Refuse JSON `text` deeper than :data:`MAX_DEPTH` or of over :data:`MAX_NODES` values."""
     bare = _STRING.sub(b'""', text)
     nodes = sum(bare.count(c) for c in (b"[", b"{", b","))
     if nodes > MAX_NODES:

@@ -1,27 +1,8 @@
 """Checks of a model rebuilt from a file: what fit would refuse is refused.
 
-Checksums say a file is whole, not that what it holds makes sense: a file
-whose hashes were recomputed can hold ``n_components=-5``, a negative kernel
-width, negated eigenvalues or a denoiser without a solver. Loading rebuilds
-objects without running their constructors or ``fit``, so the checks those
-would make are made here, on every object of the model:
-
-* every estimator's parameters, against its ``_parameter_constraints``
-  (scikit-learn's ``_validate_params``, as ``fit`` does);
-* every kernel's parameters, by building it again (kernels check them in
-  ``__post_init__``); every pre-image solver's parameters
-  (``_check_params``) and its kernel (``_check_kernel``), as its ``fit`` does;
-* the fitted state of each estimator (one function per class of
-  :data:`~preimage.io.LOADABLE`): the types of fitted attributes,
-  shapes that agree with each other (the eigenvectors have a row per
-  training point, the eigenvalues one entry per component, ...), finite
-  values, non-negative eigenvalues;
-* the pre-image solvers an estimator keeps (a denoiser's ``solver_``, a
-  kernel PCA's cached ones): their support, kernel and kernel PCA must be the
-  kernel PCA's own, as fit leaves them, so the kernel that runs is the one
-  ``preimage info`` shows.
-
-A failure is a :class:`ModelFileError` naming the field and its value.
+Loading runs no constructor or ``fit``, and a file whose hashes were
+recomputed can hold anything: every object's parameters and fitted state are
+checked here, and a failure is a :class:`ModelFileError` naming the field.
 """
 
 import dataclasses
@@ -30,23 +11,16 @@ import warnings
 
 import numpy as np
 
-from preimage import (
-    KernelPCA,
-    KernelPCADenoiser,
-    ReducedKernelPCA,
-    ReducedSVC,
-    ReducedSVR,
-    SequentialSVR,
-    WienerRegressor,
-)
+from preimage.denoising import KernelPCADenoiser
 from preimage.exceptions import ModelFileError
 from preimage.kernels import Kernel
+from preimage.kpca import KernelPCA
 from preimage.kpca._result import KernelPCAResult
-from preimage.reduced_set import ReducedSetResult
+from preimage.reduced_set import ReducedKernelPCA, ReducedSetResult, ReducedSVC, ReducedSVR
 from preimage.solvers import PreimageSolver, make_solver
-from preimage.sparse_regression import WienerState
+from preimage.sparse_regression import SequentialSVR, WienerRegressor, WienerState
 
-__all__ = ["check_model"]
+__all__ = ["check_model", "denoiser_solver", "library_objects"]
 
 
 class _Refused(Exception):
@@ -65,16 +39,10 @@ def _shown(value):
 
 
 def check_model(model, path):
-    """Refuse a rebuilt `model` that its class's ``fit`` could not have made.
-
-    Raises
-    ------
-    ModelFileError
-        ``"{path}: 'field' = value: what is wrong"``.
-    """
+    """Refuse a rebuilt `model` that its class's ``fit`` could not have made."""
     if type(model) not in _ESTIMATORS:
         raise ModelFileError(f"{path}: does not hold an estimator")
-    objects = sorted(_objects(model), key=lambda item: _order(item[0]))
+    objects = sorted(library_objects(model), key=lambda item: _order(item[0]))
     for obj, where in objects:
         try:
             with warnings.catch_warnings():
@@ -90,13 +58,11 @@ def check_model(model, path):
 
 def _order(obj):
     # parts before the wholes that rely on them
-    for rank, cls in enumerate((Kernel, PreimageSolver, KernelPCA)):
-        if isinstance(obj, cls):
-            return rank
-    return 3
+    parts = (Kernel, PreimageSolver, KernelPCA)
+    return next((rank for rank, cls in enumerate(parts) if isinstance(obj, cls)), 3)
 
 
-def _objects(root):
+def library_objects(root):
     """(object, where) for every object of the library reachable from `root`, each once."""
     seen, stack, out = set(), [(root, "")], []
     while stack:
@@ -113,19 +79,17 @@ def _objects(root):
 
 
 def _check_object(obj):
-    if isinstance(obj, Kernel):
-        _kernel(obj)
+    if isinstance(obj, Kernel) and dataclasses.is_dataclass(obj):  # as its constructor checks
+        names = [field.name for field in dataclasses.fields(obj)]
+        _refuse_errors(lambda: dataclasses.replace(obj), obj, names)
     elif isinstance(obj, PreimageSolver):
         _solver(obj)
     check = _ESTIMATORS.get(type(obj))
-    if check is not None:
-        _params(obj)
+    if check is not None:  # the parameters, as fit checks them
+        _refuse_errors(obj._validate_params, obj, quoted=r"The '(\w+)' parameter")
         if hasattr(obj, "feature_names_in_"):
             _array(obj, "feature_names_in_", (_value(obj, "n_features_in_"),), kinds="OU")
         check(obj)
-
-
-# -- fields --------------------------------------------------------------------
 
 
 def _value(obj, name):
@@ -139,34 +103,29 @@ def _require(condition, name, value, message):
         raise _Refused(name, value, message)
 
 
-def _array(obj, name, shape, *, kinds="f", finite=True, optional=False):
-    """The array attribute `name`, of `shape` (None: any length) and a dtype of
-    `kinds`, finite unless told otherwise; None if `optional` and None."""
+def _array(obj, name, shape, *, kinds="f", optional=False):
+    """The array `name`, of `shape` (None: any length), dtype kind in `kinds`, finite."""
     value = _value(obj, name)
     if value is None and optional:
         return None
     _require(isinstance(value, np.ndarray), name, value, "must be an array")
     _require(value.dtype.kind in kinds, name, value, f"must be an array of kind {kinds!r} (dtype)")
     expected = "(" + ", ".join("n" if n is None else str(n) for n in shape) + ")"
-    _require(
-        value.ndim == len(shape) and all(n is None or n == m for n, m in zip(shape, value.shape)),
-        name,
-        value,
-        f"must have shape {expected}",
-    )
-    if finite and value.dtype.kind in "fc":
-        _require(bool(np.isfinite(value).all()), name, value, "must hold finite values")
+    fits = value.ndim == len(shape) and all(n in (None, m) for n, m in zip(shape, value.shape))
+    _require(fits, name, value, f"must have shape {expected}")
+    _finite(name, value)
     return value
+
+
+def _finite(name, value):
+    if value.dtype.kind in "fc":
+        _require(bool(np.isfinite(value).all()), name, value, "must hold finite values")
 
 
 def _int(obj, name, minimum=0, *, equal=None):
     value = _value(obj, name)
-    _require(
-        isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= minimum,
-        name,
-        value,
-        f"must be an integer >= {minimum}",
-    )
+    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= minimum
+    _require(ok, name, value, f"must be an integer >= {minimum}")
     if equal is not None:
         _require(value == equal[1], name, value, f"must equal {equal[0]} ({equal[1]})")
     return int(value)
@@ -195,49 +154,24 @@ def _real(obj, name, *, positive=False, optional=False):
 
 def _indices(obj, name, n):
     value = _array(obj, name, (None,), kinds="iu")
-    _require(
-        value.size == 0 or (value.min() >= 0 and value.max() < n),
-        name,
-        value,
-        f"must hold indices in [0, {n})",
-    )
+    ok = value.size == 0 or (value.min() >= 0 and value.max() < n)
+    _require(ok, name, value, f"must hold indices in [0, {n})")
     return value
 
 
-def _params(est):
-    """The estimator's parameters, as fit checks them."""
+def _refuse_errors(check, obj, names=None, quoted=r"'(\w+)'"):
+    """``check()``, its error a refusal of the first of `names` its message quotes."""
     try:
-        est._validate_params()
+        check()
     except (ValueError, TypeError, OverflowError) as exc:
-        match = re.search(r"The '(\w+)' parameter", str(exc))
-        name = match.group(1) if match else "parameters"
-        raise _Refused(name, vars(est).get(name), str(exc)) from None
-
-
-def _kernel(kernel):
-    """A kernel's parameters, as its constructor checks them."""
-    if not dataclasses.is_dataclass(kernel):
-        return
-    try:
-        dataclasses.replace(kernel)
-    except (ValueError, TypeError, OverflowError) as exc:
-        name = _named(exc, [field.name for field in dataclasses.fields(kernel)])
-        raise _Refused(name, getattr(kernel, name, None), str(exc)) from None
-
-
-def _named(exc, names):
-    """The first of `names` that the message of `exc` quotes, else "parameters"."""
-    quoted = re.findall(r"'(\w+)'", str(exc))
-    return next((name for name in quoted if name in names), "parameters")
+        found = re.findall(quoted, str(exc))
+        name = next((n for n in found if names is None or n in names), "parameters")
+        raise _Refused(name, vars(obj).get(name), str(exc)) from None
 
 
 def _solver(solver):
     """A pre-image solver's parameters and kernel, as its fit checks them."""
-    try:
-        solver._check_params()
-    except (ValueError, TypeError, OverflowError) as exc:
-        name = _named(exc, vars(solver))
-        raise _Refused(name, vars(solver).get(name), str(exc)) from None
+    _refuse_errors(solver._check_params, solver, vars(solver))
     if "kernel_" in vars(solver):
         kernel = _instance(solver, "kernel_", Kernel)
         try:
@@ -249,11 +183,14 @@ def _solver(solver):
     if "kpca_" in vars(solver):
         _instance(solver, "kpca_", KernelPCAResult, optional=True)
     for name, value in vars(solver).items():
-        if isinstance(value, np.ndarray) and value.dtype.kind in "fc":
-            _require(bool(np.isfinite(value).all()), name, value, "must hold finite values")
+        if isinstance(value, np.ndarray):
+            _finite(name, value)
 
 
-# -- one function per estimator --------------------------------------------------
+def denoiser_solver(den):
+    """The solver the denoiser `den` makes at fit, unfitted."""
+    options = {"random_state": den.random_state, "n_landmarks": den.n_landmarks}
+    return make_solver(den.method, den.method_params, **options)
 
 
 def _kernel_pca(kp):
@@ -268,9 +205,8 @@ def _kernel_pca(kp):
     fit = _instance(kp, "fit_result_", KernelPCAResult)
     q = _array(fit, "eigenvalues", (None,)).shape[0]
     try:
-        _require(
-            bool((fit.eigenvalues >= 0).all()), "eigenvalues", fit.eigenvalues, "must be >= 0"
-        )
+        positive = bool((fit.eigenvalues >= 0).all())
+        _require(positive, "eigenvalues", fit.eigenvalues, "must be >= 0")
         _require(q <= n, "eigenvalues", fit.eigenvalues, f"must be at most n_samples={n}")
         _array(fit, "alphas", (n, q))
         _array(fit, "eigenvectors", (n, q), optional=True)
@@ -295,9 +231,7 @@ def _kernel_pca(kp):
 
 
 def _fitted_for(kp, solver, where, owner=""):
-    """The `solver` fitted for the kernel PCA `kp`: its support, kernel and
-    kernel PCA are `kp`'s own (the same objects, as fit leaves them and the
-    codec rebuilds them; or equal values), so what runs is what `kp` shows."""
+    """Refuse a `solver` whose support, kernel or kernel PCA is not `kp`'s own."""
     state = vars(solver)
     for name, own, field in (
         ("support_", kp.X_fit_, "X_fit_"),
@@ -305,12 +239,8 @@ def _fitted_for(kp, solver, where, owner=""):
         ("kpca_", kp.fit_result_, "fit_result_"),
     ):
         if name in state:
-            _require(
-                _same(state[name], own),
-                f"{where}.{name}",
-                state[name],
-                f"must be the kernel PCA's own ({owner}{field})",
-            )
+            message = f"must be the kernel PCA's own ({owner}{field})"
+            _require(_same(state[name], own), f"{where}.{name}", state[name], message)
 
 
 def _same(a, b):
@@ -336,20 +266,10 @@ def _denoiser(den):
     _int(den, "n_components_", 0, equal=("the components kept by kpca_", q))
     d = _int(den, "n_features_in_", 1, equal=("kpca_.n_features_in_", kpca.n_features_in_))
     solver = _instance(den, "solver_", PreimageSolver)
-    _require(
-        solver.name == den.method,
-        "solver_",
-        solver,
-        f"must be the solver of method={den.method!r}",
-    )
+    message = f"must be the solver of method={den.method!r}"
+    _require(solver.name == den.method, "solver_", solver, message)
     try:
-        options = make_solver(
-            den.method,
-            den.method_params,
-            random_state=den.random_state,
-            n_landmarks=den.n_landmarks,
-        )
-        options._check_params()
+        denoiser_solver(den)._check_params()
     except (ValueError, TypeError) as exc:
         raise _Refused("method_params", den.method_params, str(exc)) from None
     n = kpca.X_fit_.shape[0]

@@ -1,12 +1,8 @@
 """The fitted state of an estimator as JSON plus NumPy arrays, and back.
 
-The state is a tree whose leaves are JSON numbers and strings or references
-to arrays; objects are stored by class and attributes, and only classes listed
-in :data:`LOADABLE` are rebuilt, so a model file cannot name code to run.
-An object array of strings (scikit-learn's ``feature_names_in_``) is stored
-as a Unicode array marked ``"as_object"`` and read back as an object array
-(a reader that ignores the mark gets the Unicode array, which scikit-learn
-compares with column names alike).
+Objects are stored by class and attributes; only the classes of
+:data:`LOADABLE` are rebuilt. An object array of strings (scikit-learn's
+``feature_names_in_``) is stored as a Unicode array marked ``"as_object"``.
 """
 
 import hashlib
@@ -63,25 +59,14 @@ _MAX_STRING = 2**16
 
 
 def check_dtype(text, where, path):
-    """The dtype spelled `text`, if it is plain (:data:`_ARRAY_KINDS`); else a
-    :class:`ModelFileError` naming `where`.
-
-    A dtype string can name a sub-array (``"(16383,16383)f8"``: one scalar of
-    2 GiB), a structure, objects or dates; none of them is in a model file
-    this library writes, and none is built from one.
-    """
+    """The dtype spelled `text` if plain (no sub-array, structure, objects or dates)."""
     try:
         dtype = np.dtype(text) if isinstance(text, str) else None
     except (TypeError, ValueError, SyntaxError):
         dtype = None
-    if (
-        dtype is None
-        or dtype.kind not in _ARRAY_KINDS
-        or dtype.subdtype is not None
-        or dtype.names is not None
-        or dtype.hasobject
-        or (dtype.kind == "U" and dtype.itemsize > 4 * _MAX_STRING)
-    ):
+    plain = dtype is not None and dtype.kind in _ARRAY_KINDS and dtype.subdtype is None
+    plain = plain and dtype.names is None and not dtype.hasobject
+    if not plain or (dtype.kind == "U" and dtype.itemsize > 4 * _MAX_STRING):
         raise ModelFileError(
             f"{path}: {where} {text!r} is not a plain numeric or string dtype "
             "(booleans, integers, floats, complex numbers, Unicode strings); "
@@ -119,11 +104,7 @@ def _loadable_class(name, path):
 
 
 class Encoder:
-    """The fitted state as a JSON tree plus a list of arrays.
-
-    Arrays and objects met twice are stored once and referenced, so shared
-    state stays shared after loading.
-    """
+    """The fitted state as a JSON tree plus a list of arrays; what is shared stays shared."""
 
     def __init__(self):
         self.arrays = []
@@ -143,9 +124,7 @@ class Encoder:
             items = [self.encode(v, f"{where}[{i}]") for i, v in enumerate(value)]
             return items if isinstance(value, list) else {"__tuple__": items}
         if isinstance(value, dict):
-            if all(isinstance(k, str) for k in value) and not any(
-                k.startswith("__") for k in value
-            ):
+            if all(isinstance(k, str) and not k.startswith("__") for k in value):
                 return {k: self.encode(v, f"{where}[{k!r}]") for k, v in value.items()}
             return {
                 "__dict__": [
@@ -175,12 +154,8 @@ class Encoder:
                 "solvers with NumPy arrays; use pickle for anything else)"
             )
         ref = self._remember(value, None)
-        state = vars(value)
-        return {
-            "__object__": class_name(cls),
-            "id": ref["object"],
-            "state": {k: self.encode(v, f"{where}.{k}") for k, v in state.items()},
-        }
+        state = {k: self.encode(v, f"{where}.{k}") for k, v in vars(value).items()}
+        return {"__object__": class_name(cls), "id": ref["object"], "state": state}
 
     def _remember(self, value, ref):
         if ref is None:
@@ -192,10 +167,7 @@ class Encoder:
 
 class Decoder:
     def __init__(self, arrays, path):
-        self.arrays = arrays
-        self.path = path
-        self.objects = {}
-        self.object_arrays = {}
+        self.arrays, self.path, self.objects, self.object_arrays = arrays, path, {}, {}
 
     def _array(self, key, as_object):
         if not as_object:
@@ -239,12 +211,8 @@ class Decoder:
             obj = cls.__new__(cls)
             self.objects[node["id"]] = obj
             # Frozen dataclasses too: their fields live in the instance __dict__.
-            vars(obj).update(
-                {
-                    k: self.decode(v, f"{where}.{k}" if where else k)
-                    for k, v in node["state"].items()
-                }
-            )
+            state = node["state"].items()
+            vars(obj).update({k: self.decode(v, f"{where}.{k}" if where else k) for k, v in state})
             return obj
         return {k: self.decode(v, f"{where}[{k!r}]") for k, v in node.items()}
 

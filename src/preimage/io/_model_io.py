@@ -13,20 +13,15 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
+from preimage._utils.config import get_config
 from preimage._utils.memory import format_bytes
 from preimage._utils.warnings import warn
 from preimage._version import __version__
 from preimage.exceptions import ModelFileError
+from preimage.io import _model_archive as _archive
 from preimage.io._files import atomic_write
-from preimage.io._model_archive import (
-    MAX_METADATA_BYTES,
-    check_json_size,
-    open_archive,
-    read_member,
-)
 from preimage.io._model_checks import check_model
 from preimage.io._model_codec import Decoder, Encoder, check_dtype, json_value, sha256
-from preimage.io._model_signature import resolve_key, sign, signature_matches
 from preimage.io._model_upgrade import upgrade_model, upgrade_state
 
 if TYPE_CHECKING:
@@ -36,10 +31,39 @@ __all__ = ["FORMAT", "FORMAT_VERSION", "load_model", "model_info", "save_model"]
 
 FORMAT = "preimage-model"
 
-#: The version written; files of a higher version are refused with a request
-#: to upgrade, files of a lower one upgraded as they are read
-#: (:mod:`preimage.io._model_upgrade`).
+#: The version written; higher versions are refused, lower ones upgraded.
 FORMAT_VERSION = 3
+
+#: The environment variable holding the key of signed files when none is passed.
+KEY_VARIABLE = "PREIMAGE_MODEL_KEY"
+
+
+def _resolve_key(key):
+    """The key as bytes: `key`, else ``$PREIMAGE_MODEL_KEY``, else None."""
+    name = "key" if key is not None else KEY_VARIABLE
+    key = key if key is not None else os.environ.get(KEY_VARIABLE) or None
+    if key is None:
+        return None
+    if isinstance(key, str):
+        key = key.encode("utf-8")
+    if not isinstance(key, (bytes, bytearray)):
+        raise TypeError(f"{name!r} must be bytes or a str, got {type(key).__name__}")
+    if not key:
+        raise ValueError(f"{name!r} must not be empty")
+    return bytes(key)
+
+
+def _sign(text, key):
+    """HMAC-SHA256 of the metadata bytes `text` under `key`, as hex (ASCII bytes)."""
+    return hmac.new(key, text, hashlib.sha256).hexdigest().encode("ascii")
+
+
+# What a malformed state tree raises as it is decoded.
+_MALFORMED = (KeyError, TypeError, ValueError, OverflowError, AttributeError)
+_MALFORMED += (ImportError, RecursionError)
+
+
+_COUNTED = dict(n_components="eigenvalues_", n_training_samples="X_fit_", n_landmarks="landmarks_")
 
 
 def _summary(estimator):
@@ -51,12 +75,9 @@ def _summary(estimator):
     for name in ("method", "add_mean"):
         if name in estimator.get_params(deep=False):
             summary[name] = json_value(getattr(estimator, name))
-    if getattr(kpca, "eigenvalues_", None) is not None:
-        summary["n_components"] = int(kpca.eigenvalues_.shape[0])
-    if getattr(kpca, "X_fit_", None) is not None:
-        summary["n_training_samples"] = int(kpca.X_fit_.shape[0])
-    if getattr(kpca, "landmarks_", None) is not None:
-        summary["n_landmarks"] = int(kpca.landmarks_.shape[0])
+    for name, attribute in _COUNTED.items():
+        if getattr(kpca, attribute, None) is not None:
+            summary[name] = int(getattr(kpca, attribute).shape[0])
     if getattr(estimator, "component_selection_", None) is not None:
         summary["component_selection"] = json_value(estimator.component_selection_)
     if hasattr(estimator, "n_features_in_"):
@@ -77,30 +98,18 @@ def save_model(
     Parameters
     ----------
     estimator : fitted estimator of preimage
-        :class:`~preimage.KernelPCA`, :class:`~preimage.KernelPCADenoiser`,
-        the reduced-set estimators, :class:`~preimage.WienerRegressor` or
-        :class:`~preimage.SequentialSVR`, with a kernel given by name or as a
-        kernel of :mod:`preimage.kernels` (a Python callable cannot be stored).
-        A :class:`~preimage.KernelPCADenoiserCV` is saved as its
-        `best_estimator_`, the :class:`~preimage.KernelPCADenoiser` it
-        chose and refitted: the file keeps what denoises, not the search, and
-        loads as that denoiser.
+        Its kernel a name or a kernel of :mod:`preimage.kernels`, not a
+        callable. A :class:`~preimage.KernelPCADenoiserCV` is saved as its
+        `best_estimator_`.
     path : str or Path
-        The file (conventionally ``.npz``). It is written to a temporary file
-        beside it and renamed, so it appears whole or not at all.
+        The file (conventionally ``.npz``); it appears whole or not at all.
     overwrite : bool, default=False
-        Replace an existing file; without it an existing `path` is a
-        :class:`FileExistsError` and is left untouched.
+        Replace an existing file.
     metadata : dict, optional
-        Extra JSON-serialisable facts to keep with the model (the command line
-        keeps the image shape and where the training data came from).
+        Extra JSON-serialisable facts to keep with the model.
     key : bytes or str, optional
-        Sign the file with this secret key (HMAC-SHA256 of the metadata,
-        which holds every array's SHA-256); default the environment variable
-        ``PREIMAGE_MODEL_KEY``, if set, else the file is not signed.
-        ``load_model(path, key=...)`` then refuses a file altered by anyone
-        without the key; the checksums alone detect damage, not deliberate
-        changes.
+        Sign the file with this secret key (HMAC-SHA256 of the metadata, which
+        holds every array's SHA-256); default ``$PREIMAGE_MODEL_KEY``, if set.
 
     Returns
     -------
@@ -114,13 +123,12 @@ def save_model(
     sklearn.exceptions.NotFittedError
         If `estimator` is not fitted.
     TypeError
-        If `estimator` is not an estimator of preimage, or holds what a model
-        file cannot store (a Python callable, an array of objects).
+        If `estimator` is not of preimage, or holds what a model file cannot
+        store (a callable, an array of objects).
 
     See Also
     --------
     load_model : Read the model back.
-    model_info : Describe a model file without building the model.
 
     Examples
     --------
@@ -147,13 +155,9 @@ def save_model(
         )
     from preimage import KernelPCADenoiserCV
 
-    if isinstance(estimator, KernelPCADenoiserCV):
-        if not hasattr(estimator, "best_estimator_"):
-            raise NotFittedError(
-                "'estimator' (KernelPCADenoiserCV) is not fitted; fit it before saving it"
-            )
-        estimator = estimator.best_estimator_
-    key = resolve_key(key)
+    if isinstance(estimator, KernelPCADenoiserCV) and hasattr(estimator, "best_estimator_"):
+        estimator = estimator.best_estimator_  # what denoises, not the search
+    key = _resolve_key(key)
     if not any(k.endswith("_") and not k.startswith("_") for k in vars(estimator)):
         raise NotFittedError(
             f"'estimator' ({type(estimator).__name__}) is not fitted; fit it before saving it"
@@ -172,13 +176,8 @@ def save_model(
         "summary": _summary(estimator),
         "user": json_value(dict(metadata or {})),
         "arrays": {
-            key: {
-                "dtype": a.dtype.str,
-                "shape": list(a.shape),
-                "sha256": sha256(a),
-                "holds": where,
-            }
-            for key, a, where in encoder.arrays
+            k: {"dtype": a.dtype.str, "shape": list(a.shape), "sha256": sha256(a), "holds": where}
+            for k, a, where in encoder.arrays
         },
         "state": state,
     }
@@ -188,7 +187,7 @@ def save_model(
         "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(), dtype=np.uint8),
     }
     if key is not None:
-        entries["signature"] = np.frombuffer(sign(text, key), dtype=np.uint8)
+        entries["signature"] = np.frombuffer(_sign(text, key), dtype=np.uint8)
     entries.update({name: a for name, a, _ in encoder.arrays})
 
     def write(tmp):
@@ -199,45 +198,27 @@ def save_model(
 
 
 def _shown(text):
-    """A string from a file, as it may appear in a message: as is if it looks
-    like a version, else its repr (which escapes control characters)."""
+    """A string from a file for a message: as is if it looks like a version, else its repr."""
     if isinstance(text, str) and re.fullmatch(r"[\w.+!-]{1,40}", text):
         return text
     return repr(text)
 
 
-def _budget():
-    from preimage._utils.config import get_config
-
-    return get_config()["memory_budget"]
-
-
 def _read(path, key=None):
-    """(metadata, open ZipFile, signed, verified) with the metadata checked.
-
-    Every member is read bounded (:mod:`preimage.io._model_archive`); the
-    metadata's checksum and, with a key, its signature are verified before
-    it is parsed.
-    """
+    """(metadata, open ZipFile, signed, verified), checksum and signature verified."""
     path = str(path)
-    key = resolve_key(key)
-    archive = open_archive(path)
+    key = _resolve_key(key)
+    archive = _archive.open_archive(path)
     try:
         names = archive.namelist()
         if "metadata.npy" not in names or "checksum.npy" not in names:
             raise ModelFileError(f"{path}: not a preimage model file (no metadata)")
-        text = read_member(
-            archive,
-            "metadata",
-            path,
-            what="the metadata",
-            dtype="|u1",
-            shape=None,
-            limit=MAX_METADATA_BYTES,
-        ).tobytes()
-        checksum = read_member(
-            archive, "checksum", path, what="the checksum", dtype="|u1", shape=[64], limit=64
-        ).tobytes()
+
+        def member(name, shape=(64,), limit=64):
+            return _archive.read_member(archive, name, path, f"the {name}", "|u1", shape, limit)
+
+        text = member("metadata", None, _archive.MAX_METADATA_BYTES).tobytes()
+        checksum = member("checksum").tobytes()
         if not hmac.compare_digest(hashlib.sha256(text).hexdigest().encode(), checksum):
             raise ModelFileError(
                 f"{path}: the metadata does not match its checksum; the file is damaged "
@@ -252,22 +233,13 @@ def _read(path, key=None):
                     f"{path}: the file is not signed, but a key was given; it was not "
                     "written with that key"
                 )
-            signature = read_member(
-                archive,
-                "signature",
-                path,
-                what="the signature",
-                dtype="|u1",
-                shape=[64],
-                limit=64,
-            ).tobytes()
-            if not signature_matches(text, key, signature):
+            if not hmac.compare_digest(_sign(text, key), member("signature").tobytes()):
                 raise ModelFileError(
                     f"{path}: the signature does not match the key given; the file was "
                     "altered, or signed with another key"
                 )
             verified = True
-        check_json_size(text, path)
+        _archive.check_json_size(text, path)
         try:
             meta = json.loads(text.decode("utf-8"))
         except (ValueError, RecursionError) as exc:
@@ -292,38 +264,26 @@ def _read_arrays(meta, archive, path):
     specs = meta.get("arrays", {})
     if not isinstance(specs, dict):
         raise ModelFileError(f"{path}: the metadata's 'arrays' is not a mapping")
-    sizes = {}
+    records = {}
     for name, spec in specs.items():
         what = f"array {name} ({_shown(spec.get('holds') if isinstance(spec, dict) else None)})"
-        if (
-            not isinstance(spec, dict)
-            or not re.fullmatch(r"a[0-9]{1,9}", str(name))
-            or not isinstance(spec.get("shape"), list)
-            or not all(type(n) is int and 0 <= n < 2**63 for n in spec["shape"])
-            or len(spec["shape"]) > 32
-        ):
+        shape = spec.get("shape") if isinstance(spec, dict) else None
+        good = isinstance(shape, list) and all(type(n) is int and 0 <= n < 2**63 for n in shape)
+        if not (good and len(shape) <= 32 and re.fullmatch(r"a[0-9]{1,9}", str(name))):
             raise ModelFileError(f"{path}: {what} has a malformed record; the file was altered")
         dtype = check_dtype(spec.get("dtype"), f"{what}'s recorded dtype", path)
-        sizes[name] = int(np.prod(spec["shape"], dtype=np.float64)) * dtype.itemsize
-    budget = _budget()
-    if sum(sizes.values()) > budget:
+        size = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+        records[name] = (what, spec, size)
+    budget, total = get_config()["memory_budget"], sum(size for *_, size in records.values())
+    if total > budget:
         raise ModelFileError(
-            f"{path}: the model's arrays would need {format_bytes(sum(sizes.values()))}, "
+            f"{path}: the model's arrays would need {format_bytes(total)}, "
             f"over the memory budget of {format_bytes(budget)}; raise the budget "
             "(preimage.set_config(memory_budget=...) or PREIMAGE_MEMORY_BUDGET) to load it"
         )
     arrays = {}
-    for name, spec in specs.items():
-        what = f"array {name} ({_shown(spec.get('holds'))})"
-        array = read_member(
-            archive,
-            name,
-            path,
-            what=what,
-            dtype=spec["dtype"],
-            shape=spec["shape"],
-            limit=sizes[name],
-        )
+    for name, (what, spec, size) in records.items():
+        array = _archive.read_member(archive, name, path, what, spec["dtype"], spec["shape"], size)
         if not hmac.compare_digest(sha256(array), str(spec.get("sha256"))):
             raise ModelFileError(
                 f"{path}: {what} does not match its recorded checksum; the file is damaged"
@@ -340,39 +300,26 @@ def model_info(
 ) -> dict[str, Any]:
     """Return the metadata of a model file, checked, without building the model.
 
-    With ``check_state=True`` the model is built too, and described from what
-    was built.
-
     Parameters
     ----------
     path : str or path-like
-        The model file, as written by :func:`save_model`.
+        The model file.
     key : bytes or str, optional
-        The key the file was signed with (see :func:`save_model`); default
-        the environment variable ``PREIMAGE_MODEL_KEY``, if set.
+        The key the file was signed with; default ``$PREIMAGE_MODEL_KEY``.
     check_state : bool, default=False
-        Also load the model (as :func:`load_model` does, with every check),
-        and describe it from what was loaded: ``estimator``, ``params`` and
-        ``summary`` then say what will run, not what the file says of itself.
+        Load the model too, with every check, and describe what was loaded.
 
     Returns
     -------
     dict
         ``format_version``, ``preimage_version``, ``created``, ``estimator``,
-        ``params``, ``summary`` (kernel, method, component and sample counts,
-        how an automatic component count was chosen, input width), ``user``
-        (what was passed as `metadata` to :func:`save_model`), ``arrays``
-        (dtype, shape, checksum and role of each stored array), ``signed``
-        (the file carries a signature) and ``verified`` (it was checked with
-        the key given); the internal ``state`` tree is left out.
+        ``params``, ``summary``, ``user`` (the `metadata` saved), ``arrays``,
+        ``signed`` and ``verified`` (checked with the key).
 
     Raises
     ------
-    FileNotFoundError
-        For a missing `path`.
     ModelFileError
-        For a file that is not a model file, is truncated or damaged, is of
-        a newer format, or whose signature does not match the key given.
+        As :func:`load_model`.
 
     Examples
     --------
@@ -401,12 +348,8 @@ def model_info(
 def _described(meta, signed, verified, model=None):
     """What :func:`model_info` returns, of the loaded `model` if there is one."""
     if model is not None:
-        meta = {
-            **meta,
-            "estimator": type(model).__name__,
-            "params": json_value(model.get_params(deep=False)),
-            "summary": _summary(model),
-        }
+        info = {"estimator": type(model).__name__, "summary": _summary(model)}
+        meta = {**meta, **info, "params": json_value(model.get_params(deep=False))}
     info = {k: v for k, v in meta.items() if k != "state"}
     return {**info, "signed": signed, "verified": verified}
 
@@ -437,55 +380,37 @@ def load_model(
 ) -> BaseEstimator | tuple[BaseEstimator, dict[str, Any]]:
     """Read a model file written by :func:`~preimage.io.save_model`.
 
-    Nothing is unpickled and nothing is trusted: every member is read with
-    bounded memory (its dtype and shape checked before its data, never more
-    data than declared, the arrays in all within the memory budget), every
-    array is checked against the dtype, shape and SHA-256 recorded when it
-    was written, only the classes in :data:`LOADABLE` are rebuilt, and the
-    rebuilt model is checked as ``fit`` would check it (parameters, kernels,
-    solvers, fitted shapes and values). The model predicts exactly as the
-    saved one did.
-
-    The checksums detect damage (truncation, flipped bits), not deliberate
-    changes: whoever alters a file can recompute them. A file signed with a
-    key (``save_model(..., key=...)``) and loaded with that key cannot be
-    altered without the key. A file from someone you do not trust is safe to
-    load (it runs no code and cannot exhaust memory), but may hold a model
-    other than the one you expect unless it is signed.
+    Files from anyone are safe to load (see :mod:`preimage.io`); a file signed
+    with a key and loaded with it cannot be altered without the key.
 
     Parameters
     ----------
     path : str or path-like
         The model file.
     key : bytes or str, optional
-        The key to verify the file's signature with; default the environment
-        variable ``PREIMAGE_MODEL_KEY``, if set. With a key, an unsigned file
-        or a wrong signature is refused; without one, a signed file loads
-        unverified (:func:`model_info` says ``verified: False``).
+        The key to verify the signature with (an unsigned file is then
+        refused); default ``$PREIMAGE_MODEL_KEY``. Without one, a signed file
+        loads unverified.
     with_info : bool, default=False
-        Also return the file's metadata, as ``model_info(path,
-        check_state=True)`` gives it, from this one reading of the file.
+        Also return ``model_info(path, check_state=True)``.
 
     Returns
     -------
     estimator or tuple of (estimator, dict)
-        The model; with `with_info`, the pair ``(model, info)``.
+        The model, or ``(model, info)``.
 
     Raises
     ------
     FileNotFoundError
         For a missing `path`.
     ModelFileError
-        For a file that is not a model file, is truncated, damaged or
-        inconsistent, is of a newer format, or whose signature does not
-        match the key given; the message says which.
-    TypeError
-        For a `with_info` that is not a bool.
+        For a file that is not a model file, is damaged or inconsistent, of a
+        newer format, or whose signature does not match the key.
 
     Warns
     -----
     UserWarning
-        For a file written by another version of preimage (it is loaded).
+        For a file written by another version of preimage.
 
     Examples
     --------
@@ -530,15 +455,7 @@ def _load(path, key):
         model = upgrade_model(model, version)
     except ModelFileError:
         raise
-    except (
-        KeyError,
-        TypeError,
-        ValueError,
-        OverflowError,
-        AttributeError,
-        ImportError,
-        RecursionError,
-    ) as exc:
+    except _MALFORMED as exc:
         raise ModelFileError(
             f"{path}: the model's state is malformed ({type(exc).__name__}: {exc})"
         ) from None

@@ -1,37 +1,16 @@
 """Model files of earlier formats, brought up to the current one as they are read.
 
-Format 1 was written by preimage 0.1.0.dev0 before the library's vocabulary
-and pre-image protocol were unified; format 2 before KernelPCA took
-scikit-learn's parameters and defaults; format 3 is the current one. From 1 to
-2 classes were renamed or moved (``KernelPCAFit`` → ``KernelPCAResult``, ...),
-attributes renamed (a kernel PCA's ``_fit_state`` → ``fit_result_``, the
-ridge strength ``regularization`` → ``alpha``, ...), and every pre-image
-method became a solver object that estimators keep (a denoiser of format 1
-kept one only for the methods that learn).
-
-An old file is upgraded in two steps, after its checksums have been verified:
-
-1. :func:`upgrade_state` rewrites the JSON state tree before any object is
-   built: class names and attribute names, and the keys of option
-   dictionaries (``method_params``), from the tables below;
-2. :func:`upgrade_model` completes the rebuilt model with what format 1 did
-   not store, computed from what it did, through the library's public API
-   (the denoiser's solver of an iterative method, the solvers' link to the
-   kernel PCA whose coordinates they are given).
-
-The model then predicts exactly as it did when it was saved
-(``tests/test_model_files.py`` loads files written by the old library and
-compares their outputs with those recorded when they were written).
-
-Fitted attributes added to an estimator since a file was written, within
-any format, are completed the same way (:data:`ADDED`): a denoiser's
-``n_components_`` from its kernel PCA, and ``component_selection_`` None
-(its count was given, not chosen). Parameters added to a solver since are
-given the value that reproduces the old behaviour (MDS's ``alignment``:
-``"frame"``, the only one there was).
+Format 1 (preimage 0.1.0.dev0) predates the unified vocabulary and solver
+objects, format 2 KernelPCA's scikit-learn parameters; format 3 is current.
+After the checksums are verified, :func:`upgrade_state` renames classes,
+attributes and option keys in the JSON state (the tables below), then
+:func:`upgrade_model` completes the rebuilt model with what the old format did
+not store, computed from what it did, so that it predicts as it did; fitted
+attributes added since (:data:`ADDED`) are completed the same way.
 """
 
-from preimage.solvers import ClosedFormPreimage, LearnedPreimage, make_solver
+from preimage.io._model_checks import denoiser_solver, library_objects
+from preimage.solvers import ClosedFormPreimage, LearnedPreimage
 
 __all__ = ["ADDED", "upgrade_state", "upgrade_model"]
 
@@ -90,11 +69,9 @@ def upgrade_state(node, version):
 
 
 def upgrade_model(model, version):
-    """Complete a model rebuilt from a format-`version` file (see the module
-    docstring); returns the model."""
-    for obj in _objects(model):
-        upgrade = _UPGRADES.get(type(obj).__name__) if version < 2 else None
-        if upgrade is not None:
+    """Complete a model rebuilt from a format-`version` file; returns the model."""
+    for obj, _ in library_objects(model):
+        for upgrade in _UPGRADES.get(type(obj).__name__, ()) if version < 2 else ():
             upgrade(obj)
         if version < 3 and type(obj).__name__ == "KernelPCA":
             _sklearn_parameters(obj)
@@ -105,36 +82,12 @@ def upgrade_model(model, version):
 
 
 def _sklearn_parameters(kpca):
-    """Formats 1 and 2 predate the parameters KernelPCA shares with
-    scikit-learn's: give them their defaults, and keep a refit the same
-    (``gamma=None`` of a Gaussian kernel meant the papers' width, now
-    ``"total_variance"``; None is now scikit-learn's 1/n_features)."""
-    state = vars(kpca)
-    for name, value in (
-        ("alpha", 1.0),
-        ("fit_inverse_transform", False),
-        ("remove_zero_eig", False),
-        ("n_jobs", None),
-    ):
-        state.setdefault(name, value)
+    """KernelPCA's scikit-learn parameters, and its old Gaussian width kept for a refit."""
+    defaults = dict(alpha=1.0, fit_inverse_transform=False, remove_zero_eig=False, n_jobs=None)
+    for name, value in defaults.items():
+        vars(kpca).setdefault(name, value)
     if kpca.gamma is None and isinstance(kpca.kernel, str) and kpca.kernel in ("rbf", "gaussian"):
         kpca.gamma = "total_variance"
-
-
-def _objects(root):
-    """Every object of the library reachable from `root`, each once."""
-    seen, stack, out = set(), [root], []
-    while stack:
-        obj = stack.pop()
-        if isinstance(obj, dict):
-            stack.extend(obj.values())
-        elif isinstance(obj, (list, tuple)):
-            stack.extend(obj)
-        elif type(obj).__module__.startswith("preimage") and id(obj) not in seen:
-            seen.add(id(obj))
-            out.append(obj)
-            stack.extend(vars(obj).values())
-    return out
 
 
 def _kernel_pca(kpca):
@@ -150,21 +103,13 @@ def _denoiser(den):
     if solver is None:
         # Format 1 made the solvers of iterative methods at each call, from the
         # same parameters: make it once, as a denoiser now does at fit.
-        solver = make_solver(
-            den.method,
-            den.method_params,
-            random_state=den.random_state,
-            n_landmarks=den.n_landmarks,
-        )
-        den.solver_ = solver.fit(kpca.X_fit_, kpca.kernel_, kpca=kpca.fit_result_)
+        den.solver_ = denoiser_solver(den).fit(kpca.X_fit_, kpca.kernel_, kpca=kpca.fit_result_)
         return
     _link_solver(solver, kpca)
 
 
 def _link_solver(solver, kpca):
-    """A format-1 solver that a denoiser fitted for its kernel PCA, given what
-    format 2 keeps: the kernel PCA whose coordinates it is given, and, for the
-    learned map fitted on coordinate pairs alone, the support and kernel."""
+    """A format-1 solver of a denoiser, given the kernel PCA, support and kernel it is fitted on."""
     state = vars(solver)
     state.setdefault("kpca_", kpca.fit_result_)
     state.setdefault("support_", kpca.X_fit_)
@@ -184,39 +129,21 @@ def _wiener(reg):
 
 
 def _sine_order(est):
-    """Format 1 read the order of a sine kernel given by name from `degree`;
-    it is now ``kernel_params={"order": N}``, kept so that a refit is the same."""
+    """Format 1 read a sine kernel's order from `degree`; now ``kernel_params``."""
     if isinstance(est.kernel, str) and est.kernel == "sine":
         est.kernel_params = {"order": est.degree, **(est.kernel_params or {})}
 
 
-def _estimator(*upgrades):
-    def upgrade(est):
-        for step in upgrades:
-            step(est)
-
-    return upgrade
-
-
 def _reduced(est):
-    """Format 1 kept only the fitted state of a reduced estimator (made by
-    reduce_svm or reduce_kernel_pca); its parameters say how it was made:
-    from a fitted model (no `estimator`), by the method and sharing its
-    reduced set records, with as many vectors as its machines use at most."""
+    """Format 1 kept only a reduced estimator's fitted state: parameters saying how it was made."""
     rs = est.reduced_set_
     # Not the current default (shared): format 1 reduced per machine unless told.
     shared = bool(rs.info.get("shared", False))
     per_machine = (est.dual_coef_ != 0).sum(axis=1).max(initial=0)
-    state = vars(est)
-    for name, value in (
-        ("estimator", None),
-        ("n_vectors", max(1, int(est.n_vectors_ if shared else per_machine))),
-        ("method", rs.method),
-        ("shared", shared),
-        ("method_params", None),
-        ("random_state", None),
-    ):
-        state.setdefault(name, value)
+    n_vectors = max(1, int(est.n_vectors_ if shared else per_machine))
+    defaults = dict(estimator=None, n_vectors=n_vectors, method=rs.method, shared=shared)
+    for name, value in {**defaults, "method_params": None, "random_state": None}.items():
+        vars(est).setdefault(name, value)
 
 
 #: Fitted attributes added since a file may have been written, by class: name →
@@ -230,11 +157,11 @@ ADDED = {
 }
 
 _UPGRADES = {
-    "KernelPCA": _estimator(_kernel_pca, _sine_order),
-    "KernelPCADenoiser": _estimator(_denoiser, _sine_order),
-    "WienerRegressor": _estimator(_wiener, _sine_order),
-    "SequentialSVR": _sine_order,
-    "ReducedSVC": _reduced,
-    "ReducedSVR": _reduced,
-    "ReducedKernelPCA": _reduced,
+    "KernelPCA": (_kernel_pca, _sine_order),
+    "KernelPCADenoiser": (_denoiser, _sine_order),
+    "WienerRegressor": (_wiener, _sine_order),
+    "SequentialSVR": (_sine_order,),
+    "ReducedSVC": (_reduced,),
+    "ReducedSVR": (_reduced,),
+    "ReducedKernelPCA": (_reduced,),
 }
