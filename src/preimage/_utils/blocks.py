@@ -4,6 +4,8 @@ one key (its estimator another, named by content) bound to the caller's settings
 
 import functools
 import inspect
+from operator import call as _apply  # a block task: call(owner if any, *blocks)
+import pickle
 
 import numpy as np
 
@@ -83,22 +85,10 @@ def _graph_arguments(func):
     call = bind_config(call)
     arguments = [delayed(call, name=f"{_name(func)}-function-{tokenize(call)}")]
     if owner is not None:
-        arguments.append(delayed(owner, name=f"{type(owner).__name__}-{_content_token(owner)}"))
+        # A token of the pickle: Dask before 2024.2 tokenizes an arbitrary object at random.
+        token = tokenize(type(owner).__qualname__, pickle.dumps(owner, pickle.HIGHEST_PROTOCOL))
+        arguments.append(delayed(owner, name=f"{type(owner).__name__}-{token}"))
     return arguments
-
-
-def _content_token(obj):
-    """A token of `obj`'s pickle (Dask before 2024.2 tokenizes objects at random)."""
-    import pickle
-
-    from dask.base import tokenize
-
-    return tokenize(type(obj).__qualname__, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
-
-
-def _apply(call, *args):
-    """A block task: `call` on the owner of a method (if any), then the blocks."""
-    return call(*args)
 
 
 def _aligned_blocks(arrays):
