@@ -61,20 +61,21 @@ def __getattr__(name):
     # one class whatever the threads.
     if name != "ConvergenceWarning":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.exceptions import ConvergenceWarning as Base
 
-    doc = """An iterative method stopped before meeting its tolerance; the best answer is kept.
+    class ConvergenceWarning(NumericalWarning, Base):
+        """An iterative method stopped before meeting its tolerance; the best answer is kept.
 
-    A subclass of scikit-learn's ``ConvergenceWarning`` and of :class:`NumericalWarning`.
+        A subclass of scikit-learn's ``ConvergenceWarning`` and of :class:`NumericalWarning`.
 
-    Examples
-    --------
-    >>> import sklearn.exceptions
-    >>> from preimage import ConvergenceWarning
-    >>> issubclass(ConvergenceWarning, sklearn.exceptions.ConvergenceWarning)
-    True
-    """
-    made = type(
-        name, (NumericalWarning, ConvergenceWarning), {"__module__": __name__, "__doc__": doc}
-    )
-    return globals().setdefault(name, made)
+        Examples
+        --------
+        >>> import sklearn.exceptions
+        >>> from preimage import ConvergenceWarning
+        >>> issubclass(ConvergenceWarning, sklearn.exceptions.ConvergenceWarning)
+        True
+        """
+
+        __qualname__ = "ConvergenceWarning"
+
+    return globals().setdefault(name, ConvergenceWarning)

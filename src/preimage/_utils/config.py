@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 import contextlib
 import functools
+import math
 import os
 import re
 import threading
@@ -30,11 +31,7 @@ def parse_bytes(value, name="memory_budget"):
                 f"'8GB' or '512MiB', got {value!r}"
             )
         value = float(match.group(1)) * _UNITS[match.group(2).lower()]
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not 0 < value < float("inf")
-    ):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
         raise ValueError(f"'{name}' must be a positive number of bytes, got {value!r}")
     return int(value)
 
@@ -66,9 +63,8 @@ def get_config() -> dict[str, Any]:
     config = {**_global, **getattr(_local, "overrides", {})}
     if config["memory_budget"] is None:
         env = os.environ.get("PREIMAGE_MEMORY_BUDGET")
-        config["memory_budget"] = (
-            parse_bytes(env, "PREIMAGE_MEMORY_BUDGET") if env else available_memory() // 2
-        )
+        budget = parse_bytes(env, "PREIMAGE_MEMORY_BUDGET") if env else available_memory() // 2
+        config["memory_budget"] = budget
     return config
 
 

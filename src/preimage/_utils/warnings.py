@@ -11,8 +11,7 @@ _LIBRARY_PACKAGES = ("preimage", "sklearn")
 def warn(message, category):
     """:func:`warnings.warn` attributed to the first frame outside the library (whatever
     the call path, where a fixed ``stacklevel`` fits one only)."""
-    frame = sys._getframe(1)
-    level = 1
+    frame, level = sys._getframe(1), 1
     while frame is not None and _in_library(frame):
         frame = frame.f_back
         level += 1
