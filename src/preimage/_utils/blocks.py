@@ -1,33 +1,20 @@
-"""Row blocks: reductions and maps over them, for NumPy and Dask arrays alike.
-
-A tall matrix such as ``K_nm = k(X, Z)`` is touched only through sums of
-per-row terms or row-wise maps: a NumPy array in row chunks of at most
-``working_memory`` MiB, a Dask array block-wise (sums tree-reduced, maps by
-``map_blocks``). Dask is imported only when a Dask array is given.
-
-The function mapped is often heavy (an estimator's bound method): it enters
-the graph once, as a key every block task depends on (:func:`_graph_arguments`),
-the estimator as a key named by its content, so that chained steps share it;
-the call is bound to the caller's settings (``bind_config``).
-"""
+"""Sums and maps over row blocks of NumPy arrays (chunks of ``working_memory`` MiB) and Dask
+arrays (block-wise; Dask is imported only for one). In a Dask graph the function mapped is
+one key (its estimator another, named by content) bound to the caller's settings."""
 
 import functools
 import inspect
+from operator import call as _apply  # a block task: call(owner if any, *blocks)
+import pickle
 
 import numpy as np
 
 from preimage._utils.config import bind_config
 
-__all__ = ["row_chunks", "is_dask_array", "sum_row_blocks", "map_row_blocks"]
-
 
 def row_chunks(n_rows, row_bytes, working_memory=None):
-    """Yield slices of at most as many rows as fit in `working_memory` MiB.
-
-    `working_memory` defaults to scikit-learn's global setting
-    (``sklearn.get_config()["working_memory"]``, 1024 MiB unless changed).
-    At least one row is always yielded per chunk.
-    """
+    """Slices of as many rows (at least one) as fit in `working_memory` MiB (default:
+    scikit-learn's setting)."""
     if working_memory is None:
         from sklearn import get_config
 
@@ -58,9 +45,7 @@ def _tree_sum(parts):
 
 
 class _MethodCall:
-    """``call(owner, *blocks)`` calls ``owner.<name>(*args, *blocks, **kwargs)``:
-    a method split from the object it is bound to, so that the object can be
-    a key of its own in a Dask graph."""
+    """``call(owner, *blocks)`` calls ``owner.<name>(*args, *blocks, **kwargs)``."""
 
     def __init__(self, name, args=(), kwargs=None):
         self.name, self.args, self.kwargs = name, tuple(args), dict(kwargs or {})
@@ -73,9 +58,8 @@ class _MethodCall:
 
 
 def _split_owner(func):
-    """``(owner, call)`` with ``call(owner, *blocks) == func(*blocks)`` when
-    `func` is a method bound to an object (or a ``functools.partial`` of one);
-    ``(None, func)`` otherwise."""
+    """``(owner, call)`` with ``call(owner, *blocks) == func(*blocks)`` for a bound method
+    (or a partial of one); ``(None, func)`` otherwise."""
     args, kwargs = (), {}
     if isinstance(func, functools.partial):
         func, args, kwargs = func.func, func.args, func.keywords
@@ -92,14 +76,8 @@ def _name(func):
 
 
 def _graph_arguments(func):
-    """The leading arguments of :func:`_apply` that stand for `func` in a Dask
-    graph: each a ``Delayed`` of one key, which every block task depends on.
-
-    For a method bound to an object (an estimator's ``transform``), the
-    method's name and the object are separate keys; the object's is named by
-    its content (``KernelPCA-<token>``), so every graph of the same fitted
-    estimator holds it under one key, which Dask merges when graphs combine.
-    """
+    """The ``Delayed`` keys standing for `func` in a Dask graph: the bound call, and for a
+    method its object, named by content (``KernelPCA-<token>``) so graphs share it."""
     from dask import delayed
     from dask.base import tokenize
 
@@ -107,29 +85,14 @@ def _graph_arguments(func):
     call = bind_config(call)
     arguments = [delayed(call, name=f"{_name(func)}-function-{tokenize(call)}")]
     if owner is not None:
-        arguments.append(delayed(owner, name=f"{type(owner).__name__}-{_content_token(owner)}"))
+        # A token of the pickle: Dask before 2024.2 tokenizes an arbitrary object at random.
+        token = tokenize(type(owner).__qualname__, pickle.dumps(owner, pickle.HIGHEST_PROTOCOL))
+        arguments.append(delayed(owner, name=f"{type(owner).__name__}-{token}"))
     return arguments
 
 
-def _content_token(obj):
-    """A token of `obj`'s pickle (Dask before 2024.2 tokenizes an arbitrary
-    object at random, which would give one estimator two keys)."""
-    import pickle
-
-    from dask.base import tokenize
-
-    return tokenize(type(obj).__qualname__, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
-
-
-def _apply(call, *args):
-    """A block task: `call` (a key of :func:`_graph_arguments`) on the rest,
-    the owner of a method first when there is one, then the blocks."""
-    return call(*args)
-
-
 def _aligned_blocks(arrays):
-    """Delayed row blocks of 2-D Dask arrays sharing the first array's row
-    chunks (each rechunked to a single column chunk)."""
+    """Delayed row blocks of 2-D Dask arrays, rechunked to the first one's row chunks."""
     first = arrays[0].rechunk({1: -1})
     rows = first.chunks[0]
     blocks = [first.to_delayed().ravel()]
@@ -142,25 +105,8 @@ def _aligned_blocks(arrays):
 
 
 def sum_row_blocks(func, *arrays, row_bytes, working_memory=None):
-    """``Σ_b func(A[b], B[b], …)`` over row blocks b of row-aligned arrays.
-
-    Parameters
-    ----------
-    func : callable
-        Maps row blocks of each array to a tuple of arrays of fixed shapes.
-    *arrays : NumPy or Dask arrays with the same number of rows
-        All of one kind. NumPy arrays are cut into chunks of at most
-        `working_memory` MiB counting `row_bytes` per row; Dask arrays keep
-        their own row chunks and the partial sums are tree-reduced.
-    row_bytes : int
-        The memory one row of the block computation takes (e.g. ``m · 8``
-        for a float64 kernel row against m landmarks).
-
-    Returns
-    -------
-    tuple of ndarray
-        The sums, computed.
-    """
+    """The tuple ``sum_b func(A[b], B[b], ...)`` over row blocks b of row-aligned arrays,
+    all NumPy (chunks of `row_bytes` per row) or all Dask (their chunks, tree-reduced)."""
     if is_dask_array(arrays[0]):
         import dask
         from dask import delayed
@@ -178,13 +124,8 @@ def sum_row_blocks(func, *arrays, row_bytes, working_memory=None):
 
 
 def map_row_blocks(func, X, *others, n_columns, dtype):
-    """``func(X[b], other[b], …)`` for every row block b, stacked.
-
-    A Dask array gives a Dask array (lazy, by ``map_blocks``); `others` are
-    rechunked to X's row chunks. `func` must return ``(rows, n_columns)``.
-    In the graph, `func` is one key that every block task depends on, run
-    under the caller's settings (see the module's notes).
-    """
+    """``func(X[b], other[b], ...)`` (of shape ``(rows, n_columns)``) stacked; lazy, by
+    ``map_blocks``, for a Dask X."""
     if not is_dask_array(X):
         return func(X, *others)
     import dask.array as da

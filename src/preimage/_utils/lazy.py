@@ -1,37 +1,12 @@
-"""A registry whose names are known before its objects are imported.
-
-The command line offers every pre-image method and kernel by name without
-importing NumPy; only the standard library is imported here.
-"""
+"""A registry whose names are known before its objects are imported (standard library only)."""
 
 from collections.abc import Mapping
 import importlib
 
-__all__ = ["LazyRegistry"]
-
 
 class LazyRegistry(Mapping):
-    """A read-only mapping of names to objects imported when looked up.
-
-    Iterating, ``len`` and ``in`` use the names only; ``registry[name]``
-    imports the object's module. Unknown names raise :class:`KeyError`.
-
-    Parameters
-    ----------
-    package : str
-        What relative module names are relative to (the caller's ``__package__``).
-    entries : dict
-        Name -> ``"module:attribute"``, such as ``"._radial:GaussianKernel"``,
-        in the order the registry lists them.
-
-    Examples
-    --------
-    >>> registry = LazyRegistry("json", {"decoder": ".decoder:JSONDecoder"})
-    >>> list(registry), "decoder" in registry, len(registry)
-    (['decoder'], True, 1)
-    >>> registry["decoder"].__name__
-    'JSONDecoder'
-    """
+    """A read-only mapping of names to ``"module:attribute"`` (relative to `package`),
+    imported when looked up; iterating, ``len`` and ``in`` use the names only."""
 
     def __init__(self, package, entries):
         self._package = package

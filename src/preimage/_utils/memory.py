@@ -5,8 +5,6 @@ import numpy as np
 from preimage._utils.config import get_config
 from preimage.exceptions import MemoryBudgetError
 
-__all__ = ["check_dense", "format_bytes", "NYSTROEM_HINT"]
-
 NYSTROEM_HINT = (
     "fit on fewer samples, or use Nyström kernel PCA with n_landmarks=m (memory O(n d + m²))"
 )
@@ -20,12 +18,8 @@ def format_bytes(n):
 
 
 def check_dense(shape, dtype, what, *, hint=NYSTROEM_HINT, copies=1):
-    """Raise :class:`MemoryBudgetError` if `copies` dense arrays of `shape`
-    and `dtype` would exceed the memory budget (``preimage.get_config()``).
-
-    `what` names the matrix for the message, e.g. ``"the 40000 x 40000 Gram
-    matrix"``; `hint` says what to do instead.
-    """
+    """The bytes `copies` dense arrays of `shape` and `dtype` need; a MemoryBudgetError
+    naming `what` (``"the n x n Gram matrix"``) with the `hint` if beyond the budget."""
     need = copies * int(np.prod(shape, dtype=np.float64)) * np.dtype(dtype).itemsize
     budget = get_config()["memory_budget"]
     if need > budget:

@@ -1,43 +1,22 @@
-"""Progress bars for the command line (tqdm, on standard error).
-
-Bars show only when standard error is a terminal and the user did not ask for
-``--quiet``, so redirected output and logs stay clean.
-"""
+"""Progress bars for the command line (tqdm, on standard error when it is a terminal)."""
 
 import contextlib
 import sys
 import threading
 
-__all__ = ["activity", "bar", "enabled", "ticking", "write"]
-
-
-def enabled(quiet=False):
-    """Whether bars should show: not quiet, and standard error is a terminal."""
-    stream = sys.stderr
-    return not quiet and hasattr(stream, "isatty") and stream.isatty()
-
 
 def bar(iterable=None, *, quiet=False, **kwargs):
-    """A tqdm bar over `iterable`, disabled when bars should not show."""
+    """A tqdm bar over `iterable`, shown unless `quiet` or standard error is no terminal."""
     from tqdm.auto import tqdm
 
-    return tqdm(
-        iterable, disable=not enabled(quiet), file=sys.stderr, dynamic_ncols=True, **kwargs
-    )
-
-
-def write(message, progress=None):
-    """Print a line to standard output without breaking an active bar."""
-    if progress is not None and not progress.disable:
-        progress.write(message, file=sys.stdout)
-    else:
-        print(message, flush=True)
+    stream = sys.stderr
+    show = not quiet and hasattr(stream, "isatty") and stream.isatty()
+    return tqdm(iterable, disable=not show, file=stream, dynamic_ncols=True, **kwargs)
 
 
 @contextlib.contextmanager
 def ticking(progress, *, interval=0.5):
-    """Redraw `progress` every `interval` seconds while the block runs, so the
-    time elapsed moves during one long call."""
+    """Redraw `progress` every `interval` seconds while the block runs."""
     if progress.disable:
         yield progress
         return
@@ -58,8 +37,7 @@ def ticking(progress, *, interval=0.5):
 
 @contextlib.contextmanager
 def activity(description, *, quiet=False, interval=0.5):
-    """A bar without a length for one long call: its description and the time
-    elapsed, redrawn every `interval` seconds until the block ends."""
+    """A bar of one long call: its description and the time elapsed."""
     progress = bar(total=None, desc=description, quiet=quiet, bar_format="{desc}: {elapsed}")
     try:
         with ticking(progress, interval=interval):

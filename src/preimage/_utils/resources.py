@@ -1,29 +1,13 @@
-"""The memory this process may use: the host's RAM or its container's limit.
-
-On a shared machine the host's total overstates what a process has: a
-container's memory limit is enforced by the OOM killer, not by a failed
-allocation. The limit is the smaller of the host's RAM and the cgroup limit of
-this process and its ancestors (v2 ``memory.max``, v1
-``memory.limit_in_bytes``); the cgroup files are found under
-:data:`CGROUP_ROOT` for the cgroups named in :data:`PROC_SELF_CGROUP` (module
-attributes, so that tests can point them at a simulated tree). A file that
-cannot be read means no limit from it.
-"""
+"""The memory this process may use: the smaller of the host's RAM and the cgroup limit
+(v2 ``memory.max``, v1 ``memory.limit_in_bytes``) of its cgroup and ancestors, which a
+container enforces by the OOM killer. Unreadable files set no limit."""
 
 import os
 from pathlib import Path, PurePosixPath
 
-__all__ = [
-    "CGROUP_ROOT",
-    "PROC_SELF_CGROUP",
-    "host_memory",
-    "cgroup_memory_limit",
-    "available_memory",
-]
-
-#: Where the cgroup hierarchies are mounted (v2 directly, v1 one folder per controller).
+#: Where the cgroup hierarchies are mounted, and the file naming this process's cgroups
+#: (module attributes, so that tests can point them at a simulated tree).
 CGROUP_ROOT = "/sys/fs/cgroup"
-#: The file naming this process's cgroup in each hierarchy.
 PROC_SELF_CGROUP = "/proc/self/cgroup"
 
 
@@ -44,13 +28,8 @@ def _read_int(path):
 
 
 def cgroup_memory_limit(root=None, proc_cgroup=None):
-    """The smallest memory limit in bytes of this process's cgroup and its
-    ancestors (a container mounts its own cgroup as the root), or None.
-
-    `root` and `proc_cgroup` default to :data:`CGROUP_ROOT` and
-    :data:`PROC_SELF_CGROUP`. v1 values of 2**62 and above are the kernel's
-    "unlimited".
-    """
+    """The smallest memory limit in bytes of this process's cgroup and its ancestors, or
+    None (v1's 2**62 and above mean unlimited); paths default to the module's."""
     root = Path(CGROUP_ROOT if root is None else root)
     try:
         lines = Path(PROC_SELF_CGROUP if proc_cgroup is None else proc_cgroup).read_text()
@@ -73,7 +52,6 @@ def cgroup_memory_limit(root=None, proc_cgroup=None):
 
 
 def available_memory(root=None, proc_cgroup=None):
-    """Bytes of memory this process may use: the smaller of the host's RAM
-    and its cgroup's limit (arguments as for :func:`cgroup_memory_limit`)."""
+    """Bytes this process may use: the smaller of the host's RAM and its cgroup's limit."""
     limit = cgroup_memory_limit(root, proc_cgroup)
     return host_memory() if limit is None else min(host_memory(), limit)

@@ -1,10 +1,4 @@
-"""The types the public API is annotated with.
-
-Arguments take whatever NumPy turns into an array (:data:`ArrayLike`: lists,
-arrays, scalars) and results are :class:`numpy.ndarray`; the aliases here
-name the other kinds of argument that recur across the library. The
-annotations are checked by mypy in the test suite (``tests/test_typing.py``).
-"""
+"""The types the public API is annotated with (checked by mypy in ``tests/test_typing.py``)."""
 
 from __future__ import annotations
 
@@ -12,16 +6,7 @@ from collections.abc import Sequence
 from typing import Any, TypeAlias
 
 import numpy as np
-from numpy.typing import ArrayLike
-
-__all__ = [
-    "ArrayLike",
-    "MatrixLike",
-    "RandomStateLike",
-    "Sequences",
-    "TransformOutput",
-    "Vocabulary",
-]
+from numpy.typing import ArrayLike as ArrayLike
 
 #: A seed, as ``random_state=`` takes it everywhere: None, a non-negative int,
 #: a NumPy ``Generator`` or ``SeedSequence``, or a legacy ``RandomState``.

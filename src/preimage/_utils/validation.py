@@ -1,9 +1,5 @@
-"""Argument checks shared by every public entry point.
-
-Every message names the argument, says what was expected and shows what came,
-``f"{name!r} must be ..., got {value!r}"``, so that a user can find the mistake
-without reading the traceback.
-"""
+"""Argument checks shared by every public entry point. Each message names the
+argument, says what was expected and shows what came."""
 
 from __future__ import annotations
 
@@ -16,32 +12,9 @@ import numpy as np
 from preimage._utils.memory import NYSTROEM_HINT, check_dense
 from preimage._utils.typing import ArrayLike, RandomStateLike
 
-__all__ = [
-    "FLOAT_DTYPES",
-    "check_array_2d",
-    "check_magnitude",
-    "check_real_array",
-    "check_real",
-    "check_positive",
-    "check_positive_int",
-    "check_probability",
-    "check_random_state",
-    "check_gram",
-    "checked_gram",
-    "check_expansion",
-    "refuse_overflow",
-    "validate_estimator_input",
-    "validate_dask_input",
-]
-
 FLOAT_DTYPES = (np.float64, np.float32)
 
 _A = TypeVar("_A", bound=ArrayLike)
-
-
-# ---------------------------------------------------------------------------
-# arrays, and values that overflowed
-# ---------------------------------------------------------------------------
 
 
 def check_array_2d(
@@ -54,16 +27,8 @@ def check_array_2d(
     copy: bool = False,
     magnitude: bool = True,
 ) -> np.ndarray:
-    """Return `X` as a finite 2-D floating array, or raise naming `name`.
-
-    With `magnitude` (the default) values whose squared distances overflow
-    are refused (:func:`check_magnitude`); arrays that are not points (a
-    Gram matrix, data written to a file) skip that check.
-
-    Integer and boolean input becomes float64; float32 stays float32 (so the
-    float32 path of the kernels is kept end to end). Object, string and complex
-    arrays are refused with a TypeError.
-    """
+    """`X` as a finite 2-D float array (float32 kept, other reals float64), values checked by
+    :func:`check_magnitude` if `magnitude`; or an error naming `name`."""
     try:
         arr = np.asarray(X)
     except Exception as exc:  # ragged lists and the like
@@ -90,45 +55,28 @@ def check_array_2d(
             "(the number of features seen at fit time)"
         )
     if isinstance(dtype, tuple):
-        target = arr.dtype if arr.dtype in dtype else dtype[0]
-    else:
-        target = np.dtype(dtype)
-    # np.array always copies and np.asarray only when it must, on NumPy 1.x and
-    # 2.x alike (np.array's copy=None is 2.x only; its copy=False changed meaning).
-    if copy:
-        arr = np.array(arr, dtype=target, order="C")
-    else:
-        arr = np.asarray(arr, dtype=target, order="C")
+        dtype = arr.dtype if arr.dtype in dtype else dtype[0]
+    # np.array always copies, np.asarray only when it must (NumPy 1.x and 2.x alike).
+    arr = (np.array if copy else np.asarray)(arr, dtype=dtype, order="C")
     if arr.size == 0:
         return arr
-    # The extremes find NaN and inf (either makes one of them non-finite) in
-    # two passes without the boolean temporary of np.isfinite(arr), and give
-    # the magnitude check its largest value.
+    # The extremes find NaN and inf without the temporary of np.isfinite(arr).
     top = max(float(arr.max()), -float(arr.min()))
     if not np.isfinite(top):
         bad = "NaN" if np.isnan(arr).any() else "inf"
         raise ValueError(f"{name!r} contains {bad}; all values must be finite")
-    return _check_top(arr, top, name) if magnitude else arr
+    return check_magnitude(arr, name, top) if magnitude else arr
 
 
-def check_magnitude(arr: np.ndarray, name: str = "X") -> np.ndarray:
-    """Refuse values so large that squared distances between rows overflow.
-
-    ``‖x − y‖² ≤ 4 d max|x_i|²`` must stay below the dtype's largest value:
-    about 1e153 for float64 and 9e18 for float32 with 10 features. Beyond it
-    every kernel value would be computed from inf.
-    """
+def check_magnitude(arr: np.ndarray, name: str = "X", top: float | None = None) -> np.ndarray:
+    """Refuse values (largest magnitude `top`) so large that squared distances between rows
+    overflow: ``4 d max|x_i|^2`` must stay below the dtype's largest value."""
     if arr.size == 0 or arr.dtype.kind != "f":
         return arr
-    top = max(float(arr.max()), -float(arr.min()))  # no temporary copy of arr
-    if not np.isfinite(top):
-        raise ValueError(f"{name!r} contains NaN or inf; all values must be finite")
-    return _check_top(arr, top, name)
-
-
-def _check_top(arr, top, name):
-    if arr.dtype.kind != "f":
-        return arr
+    if top is None:
+        top = max(float(arr.max()), -float(arr.min()))  # no temporary copy of arr
+        if not np.isfinite(top):
+            raise ValueError(f"{name!r} contains NaN or inf; all values must be finite")
     limit = np.sqrt(np.finfo(arr.dtype).max / (4.0 * max(arr.shape[-1], 1)))
     if top > limit:
         raise ValueError(
@@ -140,12 +88,7 @@ def _check_top(arr, top, name):
 
 
 def check_real_array(values: ArrayLike, name: str) -> np.ndarray:
-    """`values` as a finite float64 array of any shape, or an error naming `name`.
-
-    Numbers of any real dtype (bool, integer, float) are accepted; ragged
-    nested lists are a ValueError, strings, objects and complex numbers a
-    TypeError.
-    """
+    """`values` as a finite float64 array of any shape, or an error naming `name`."""
     try:
         arr = np.asarray(values)
     except ValueError as exc:  # ragged nested lists
@@ -162,54 +105,32 @@ def check_real_array(values: ArrayLike, name: str) -> np.ndarray:
 
 
 def refuse_overflow(values: _A, what: str, names: str, hint: str) -> _A:
-    """`values` if all are finite; else a ValueError naming the arguments.
-
-    For results computed from finite input: a NaN or inf there means the true
-    value lies beyond the float range, so the message says what overflowed
-    (`what`), for which arguments (`names`) and what to do (`hint`).
-    """
-    dtype = np.asarray(values).dtype
+    """`values` if all are finite (computed from finite input); else a ValueError saying
+    `what` overflowed for which argument `names`, and the `hint`."""
     if not np.isfinite(values).all():
         raise ValueError(
             f"{what} are not finite for these {names}: they lie beyond the "
-            f"range of {dtype}; {hint}"
+            f"range of {np.asarray(values).dtype}; {hint}"
         )
     return values
 
 
-# ---------------------------------------------------------------------------
-# scalars and seeds
-# ---------------------------------------------------------------------------
-
-
 def check_real(value, name, *, low=None, high=None, low_open=False, high_open=False):
-    """`value` as a finite real number (not a bool) in the given interval, or
-    a ValueError naming `name`.
-
-    `low` and `high` bound the interval, closed unless `low_open` or
-    `high_open`; None leaves that side unbounded.
-    """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) or not _finite(value):
+    """`value` as a finite real number (not a bool) in the interval from `low` to `high`
+    (closed unless `low_open`/`high_open`, None unbounded), or a ValueError naming `name`."""
+    try:  # an int beyond the float range is not finite
+        finite = isinstance(value, Real) and bool(np.isfinite(float(value)))
+    except OverflowError:
+        finite = False
+    if isinstance(value, (bool, np.bool_)) or not finite:
         raise ValueError(f"{name!r} must be a finite real number, got {value!r}")
     below = low is not None and (value <= low if low_open else value < low)
     above = high is not None and (value >= high if high_open else value > high)
     if below or above:
-        left = "-inf" if low is None else f"{low:g}"
-        right = "inf" if high is None else f"{high:g}"
-        interval = (
-            f"{'(' if low is None or low_open else '['}{left}, "
-            f"{right}{')' if high is None or high_open else ']'}"
-        )
-        raise ValueError(f"{name!r} must be in {interval}, got {value!r}")
+        left = "(-inf" if low is None else f"{'(' if low_open else '['}{low:g}"
+        right = "inf)" if high is None else f"{high:g}{')' if high_open else ']'}"
+        raise ValueError(f"{name!r} must be in {left}, {right}, got {value!r}")
     return float(value)
-
-
-def _finite(value):
-    """Whether the real `value` is finite (an int beyond the float range is not)."""
-    try:
-        return bool(np.isfinite(float(value)))
-    except OverflowError:
-        return False
 
 
 def check_positive(value, name, *, allow_none=False, strict=True):
@@ -217,14 +138,15 @@ def check_positive(value, name, *, allow_none=False, strict=True):
     if value is None and allow_none:
         return None
     value = check_real(value, name)
-    if (strict and value <= 0) or (not strict and value < 0):
-        kind = "positive" if strict else "non-negative"
-        raise ValueError(f"{name!r} must be {kind}, got {value!r}")
+    if value < 0 or (strict and value == 0):
+        raise ValueError(
+            f"{name!r} must be {'positive' if strict else 'non-negative'}, got {value!r}"
+        )
     return value
 
 
 def check_positive_int(value, name, *, allow_none=False, minimum=1):
-    """Check an integer parameter is at least `minimum`."""
+    """An integer parameter of at least `minimum`."""
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
@@ -233,18 +155,15 @@ def check_positive_int(value, name, *, allow_none=False, minimum=1):
 
 
 def check_probability(value, name):
-    """Check a probability in [0, 1]."""
+    """A probability in [0, 1]."""
     if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value <= 1:
         raise ValueError(f"{name!r} must be a probability in [0, 1], got {value!r}")
     return float(value)
 
 
 def check_random_state(seed: RandomStateLike) -> np.random.Generator:
-    """Turn `seed` into a :class:`numpy.random.Generator`.
-
-    Accepts None, an int, a Generator, or a legacy RandomState (whose stream is
-    used to seed a Generator, so scikit-learn style seeds keep working).
-    """
+    """`seed` (None, an int, a SeedSequence, a Generator, or a legacy RandomState, whose
+    stream seeds one) as a :class:`numpy.random.Generator`."""
     if seed is None or isinstance(seed, (Integral, np.random.SeedSequence)):
         if isinstance(seed, bool) or (isinstance(seed, Integral) and seed < 0):
             raise ValueError(
@@ -260,11 +179,6 @@ def check_random_state(seed: RandomStateLike) -> np.random.Generator:
     )
 
 
-# ---------------------------------------------------------------------------
-# Gram matrices and expansions
-# ---------------------------------------------------------------------------
-
-
 def check_gram(
     K: ArrayLike,
     name: str = "K",
@@ -274,18 +188,12 @@ def check_gram(
     dtype: Any = FLOAT_DTYPES,
     scale: float = 0.0,
 ) -> tuple[np.ndarray, float]:
-    """`K` as a finite, square floating array, and ``max|K_ij|``; or an error
-    naming `name`.
+    """`K` as a finite square float array, and ``max|K_ij|``; or an error naming `name`.
 
-    With `symmetric`, entries beyond ``max_float/(4N)`` are refused (the sums
-    of centring and the eigenvalues, up to ``N max|K_ij|``, would overflow)
-    and so is asymmetry beyond ``sqrt(eps) max(max|K_ij|, scale)`` (not a Gram
-    matrix; `scale` is the magnitude K was computed from, e.g. the uncentred
-    kernel values of a centred K, whose rounding its asymmetry carries);
-    below it (rounding) each pair is replaced by its mean ``(K_ij + K_ji)/2``,
-    so that eigensolvers, which read one triangle, and centring, which reads
-    both, see the same matrix: in K itself when `in_place`, else in a copy
-    made at the first asymmetric pair.
+    With `symmetric`, entries beyond ``max_float/(4N)`` (its eigenvalues would overflow)
+    and asymmetry beyond ``sqrt(eps) max(max|K_ij|, scale)`` are refused (`scale`: the
+    magnitude K was computed from, e.g. before centring); smaller asymmetry (rounding) is
+    replaced by ``(K_ij + K_ji)/2``, in K itself if `in_place`, else in a copy.
     """
     K = check_array_2d(K, name, dtype=dtype, magnitude=False)
     n = K.shape[0]
@@ -302,8 +210,7 @@ def check_gram(
             "the kernel (or the data it is computed from)"
         )
     tol = np.sqrt(np.finfo(K.dtype).eps) * max(top, scale)
-    # Square tiles of the upper triangle against their mirror images: each
-    # entry is read once, and a tile and its transpose both stay in cache.
+    # Square tiles of the upper triangle against their mirror images, both in cache.
     step = 256
     for i in range(0, n, step):
         for j in range(i, n, step):
@@ -325,15 +232,8 @@ def check_gram(
 
 
 def checked_gram(kernel, X, what, *, copies=1, hint=NYSTROEM_HINT, names="'X'", dtype=None):
-    """The Gram matrix ``k(X, X)`` of validated training points, refused
-    before allocation when `copies` such n × n matrices (the caller's working
-    copies counted) would exceed the memory budget, and after it when the
-    kernel values overflow (a polynomial of large data).
-
-    `what` names the matrix in the budget message (``"the n x n <what>"``),
-    `hint` says what to do instead, `names` are the arguments an overflow is
-    blamed on.
-    """
+    """``k(X, X)``, refused before allocation when `copies` n x n matrices exceed the memory
+    budget (message: "the n x n `what`", `hint`), and if it overflows (blaming `names`)."""
     n = X.shape[0]
     check_dense(
         (n, n),
@@ -346,15 +246,8 @@ def checked_gram(kernel, X, what, *, copies=1, hint=NYSTROEM_HINT, names="'X'", 
 
 
 def check_expansion(expansion, name="expansion", *, purpose=None):
-    """`expansion` if it is a feature-space expansion with support points and
-    a kernel; a TypeError or ValueError naming `name` otherwise.
-
-    Expansions are recognised by what they hold (``coef``, ``support``,
-    ``kernel``), so that this check sits below the class that defines them.
-    `purpose` completes the message for an expansion that came from a
-    precomputed kernel (no support points), e.g. ``"no reduced set can be
-    built for it"``.
-    """
+    """`expansion` if it holds ``coef``, ``support``, ``kernel`` and support points; else an
+    error naming `name` (`purpose`: what cannot be done without support points)."""
     if not all(hasattr(expansion, a) for a in ("coef", "support", "kernel", "norm2")):
         raise TypeError(
             f"{name!r} must be a preimage.FeatureExpansion, got {type(expansion).__name__}"
@@ -367,29 +260,17 @@ def check_expansion(expansion, name="expansion", *, purpose=None):
     return expansion
 
 
-# ---------------------------------------------------------------------------
-# estimators' input
-# ---------------------------------------------------------------------------
-
-
 def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
-    """scikit-learn's ``validate_data`` (sets and checks ``n_features_in_``),
-    with every message naming the argument.
-
-    Float32 input stays float32; integers become float64. With ``y=...``
-    (validated together with X, as by ``validate_data``) messages about y
-    name 'y', and both are returned.
-    """
+    """scikit-learn's ``validate_data`` with every message naming the argument (and 'y' for
+    ``y=...``), float32 kept, and the magnitude check."""
     from sklearn.utils.validation import validate_data
 
     kwargs.setdefault("dtype", [np.float64, np.float32])
-    with_y = not (
-        isinstance(kwargs.get("y", "no_validation"), str)
-        and kwargs.get("y", "no_validation") == "no_validation"
-    )
+    y = kwargs.get("y", "no_validation")
+    with_y = not (isinstance(y, str) and y == "no_validation")
     _refuse_non_numeric(X, name)
-    if with_y and kwargs.get("y_numeric") and kwargs["y"] is not None:
-        _refuse_non_numeric(kwargs["y"], "y")  # class labels may be strings
+    if with_y and kwargs.get("y_numeric") and y is not None:
+        _refuse_non_numeric(y, "y")  # class labels may be strings
     try:
         out = validate_data(estimator, X, reset=reset, **kwargs)
     except ValueError as exc:
@@ -414,17 +295,15 @@ def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
         if isinstance(X_out, np.ndarray):
             X_out = check_magnitude(X_out, name)
         if isinstance(y_out, np.ndarray) and y_out.dtype.kind == "f" and y_out.ndim:
-            y_out = check_magnitude(y_out if y_out.ndim == 2 else y_out[:, None], "y").reshape(
-                y_out.shape
-            )
+            y_2d = y_out if y_out.ndim == 2 else y_out[:, None]
+            y_out = check_magnitude(y_2d, "y").reshape(y_out.shape)
         return X_out, y_out
     return check_magnitude(out, name) if isinstance(out, np.ndarray) else out
 
 
 def _refuse_non_numeric(X, name):
-    """A TypeError naming `name` for arrays (or lists) of strings, dates or
-    objects that are not numbers, as :func:`check_array_2d`. (Complex data
-    get scikit-learn's ValueError, which its estimator checks expect.)"""
+    """A TypeError naming `name` for arrays or lists of strings, dates or objects that are
+    not numbers (complex data get scikit-learn's ValueError)."""
     if not isinstance(X, (np.ndarray, list, tuple)):
         return  # DataFrames, sparse matrices: scikit-learn's checks apply
     try:
@@ -443,11 +322,8 @@ def _refuse_non_numeric(X, name):
 
 
 def validate_dask_input(estimator, X, *, reset, name="X"):
-    """The checks of :func:`validate_estimator_input` that need no data: a
-    Dask array must be 2-D, real and as wide as at fit time. Its values are
-    checked block by block when they are computed. Integer blocks become
-    float64 there; the array is returned as float64 or float32 here.
-    """
+    """The checks of :func:`validate_estimator_input` that need no data, for a Dask array
+    (its values are checked block by block when computed); float64 or float32."""
     if X.ndim != 2:
         raise ValueError(
             f"{name!r} must be a 2-D Dask array (n_samples, n_features), got shape {X.shape}"

@@ -3,24 +3,15 @@
 import sys
 import warnings
 
-__all__ = ["warn"]
-
 #: Packages whose frames stand between the user and the library: this one,
 #: and scikit-learn, whose ``fit`` wrappers call the estimators' ``fit``.
 _LIBRARY_PACKAGES = ("preimage", "sklearn")
 
 
 def warn(message, category):
-    """:func:`warnings.warn` attributed to the user's call.
-
-    A fixed ``stacklevel`` is right for one call path only: the MDS clip
-    warning, say, is two frames below the user through ``MDSPreimage.solve``
-    and three through ``find_preimage`` or an estimator. Walking the stack to
-    the first frame outside this package (and scikit-learn's wrappers) points
-    every path at the user's line.
-    """
-    frame = sys._getframe(1)
-    level = 1
+    """:func:`warnings.warn` attributed to the first frame outside the library (whatever
+    the call path, where a fixed ``stacklevel`` fits one only)."""
+    frame, level = sys._getframe(1), 1
     while frame is not None and _in_library(frame):
         frame = frame.f_back
         level += 1
