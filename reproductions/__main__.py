@@ -6,15 +6,24 @@ CSV) and figures (PNG) to a new folder under ``--output-dir``.
 """
 
 from pathlib import Path
+import sys
 
 import click
 
-from preimage._utils.progress import bar, ticking, write
+from preimage._utils.progress import bar, ticking
 from preimage.cli._options import figures_to_files
 from preimage.cli._text import warnings_as_notes
 from preimage.exceptions import NumericalWarning
 from preimage.io._files import check_writable
 from reproductions import EXPERIMENTS, format_report, run_experiment, write_report
+
+
+def write(message, progress):
+    """Print a line to standard output without breaking the progress bar."""
+    if progress.disable:
+        print(message, flush=True)
+    else:
+        progress.write(message, file=sys.stdout)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

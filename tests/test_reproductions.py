@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from preimage import KernelPCA
-from reproductions.__main__ import main
 from reproductions import EXPERIMENTS, Report, Table, run_experiment, toy_2d, write_report
+from reproductions.__main__ import main
 
 pytest.importorskip("matplotlib")
 pytest.importorskip("mlxtend")

@@ -59,8 +59,8 @@ def _sign(text, key):
 
 
 # What a malformed state tree raises as it is decoded.
-_MALFORMED = (KeyError, TypeError, ValueError, OverflowError, AttributeError)
-_MALFORMED += (ImportError, RecursionError)
+_MALFORMED: tuple[type[Exception], ...] = (KeyError, TypeError, ValueError, OverflowError)
+_MALFORMED += (AttributeError, ImportError, RecursionError)
 
 
 _COUNTED = dict(n_components="eigenvalues_", n_training_samples="X_fit_", n_landmarks="landmarks_")

@@ -18,8 +18,9 @@ def _eigh(K):
     return eigh(K) if K.shape[0] else (np.zeros(0), np.zeros((0, 0)))
 
 
-def _pinv_eigh(w, U, C):
-    """``K⁺ C`` from ``K = U diag(w) Uᵀ``, with scipy's pinvh cutoff."""
+def _pinv_eigh(eigh, C):
+    """``K⁺ C`` from ``eigh = (w, U)``, ``K = U diag(w) Uᵀ``, with scipy's pinvh cutoff."""
+    w, U = eigh
     keep = np.abs(w) > w.size * np.finfo(float).eps * np.abs(w).max(initial=0)
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
         return U[:, keep] @ ((U[:, keep].T @ C) / w[keep, None])
@@ -38,7 +39,7 @@ def _kpca_path(K, A, S, n_keep):
         K_SS = K[np.ix_(S, S)]
         w, U = _eigh(K_SS)
         # Before any removal the original coefficients are optimal (a refit adds rounding).
-        B = A[:, S] if not removed else _pinv_eigh(w, U, C_all[S]).T
+        B = A[:, S] if not removed else _pinv_eigh((w, U), C_all[S]).T
         err = rho(norm2, B, K_SS, C_all[S])
         counts.append(S.size)
         errors.append(err)
@@ -252,7 +253,7 @@ def select_l1(
         K_kk = K[np.ix_(kept, kept)]
         with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
             C = K[kept] @ A.T
-        B = A[:, kept] if kept.size == S.size else _pinv_eigh(*_eigh(K_kk), C).T
+        B = A[:, kept] if kept.size == S.size else _pinv_eigh(_eigh(K_kk), C).T
         err = rho(expansion.norm2()[rows], B, K_kk, C)
         parts.append((rows, None, B, err, [kept.size], [err], kept))
     info = {"penalty": np.array(penalties), "weights": weights, "shared": shared}
