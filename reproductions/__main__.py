@@ -12,6 +12,7 @@ import click
 
 from preimage._utils.progress import bar, ticking
 from preimage.cli._options import figures_to_files
+from preimage.cli._errors import describe_os_error
 from preimage.cli._text import warnings_as_notes
 from preimage.exceptions import NumericalWarning
 from preimage.io._files import check_writable
@@ -68,7 +69,10 @@ def main(names, quick, seed, output_dir, list_, quiet):
             f"unknown reproduction {unknown[0]!r}; choose from all, " + ", ".join(EXPERIMENTS),
             param_hint="'NAMES'",
         )
-    check_writable(output_dir / names[0])
+    try:
+        check_writable(output_dir / names[0])
+    except OSError as exc:
+        raise click.ClickException(describe_os_error(exc)) from None
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -96,7 +100,10 @@ def main(names, quick, seed, output_dir, list_, quiet):
             with warnings_as_notes(NumericalWarning, quiet):
                 report = run_experiment(name, quick=quick, seed=seed, echo=echo)
             write(format_report(report), progress)
-            folder = write_report(report, output_dir)
+            try:
+                folder = write_report(report, output_dir)
+            except OSError as exc:  # a full disk, a read-only folder: one line
+                raise click.ClickException(describe_os_error(exc)) from None
             write(f"[{name}] written to {folder}\n", progress)
             total += report.seconds
             progress.update()

@@ -9,11 +9,15 @@ import sys
 import preimage
 
 #: The environment of the subprocesses: this run's, with the package's folder
-#: first on PYTHONPATH.
+#: and the repository's root (``python -m reproductions``) first on PYTHONPATH.
+ROOT = Path(__file__).resolve().parents[1]
 ENV = {
     **os.environ,
     "PYTHONPATH": os.pathsep.join(
-        filter(None, [str(Path(preimage.__file__).parents[1]), os.environ.get("PYTHONPATH")])
+        filter(
+            None,
+            [str(Path(preimage.__file__).parents[1]), str(ROOT), os.environ.get("PYTHONPATH")],
+        )
     ),
 }
 

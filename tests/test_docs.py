@@ -63,9 +63,7 @@ MODULES = public_module_names()
 
 
 def test_the_walk_finds_the_public_modules():
-    assert {"preimage", "preimage.kernels", "preimage.solvers", "preimage.kpca"} <= set(
-        MODULES
-    )
+    assert {"preimage", "preimage.kernels", "preimage.solvers", "preimage.kpca"} <= set(MODULES)
 
 
 def test_every_public_module_has_a_page_in_the_index():

@@ -220,7 +220,7 @@ def test_reproduce_on_a_full_disk_leaves_no_folder(tmp_path):
     (tmp_path / "full").mkdir()
     result = _unshare(
         "mount -t tmpfs -o size=64k tmpfs full && "
-        '"$PY" -m preimage.cli reproduce toy-2d --quick --quiet --output-dir full/results; '
+        '"$PY" -m reproductions toy-2d --quick --quiet --output-dir full/results; '
         'echo "status=$?"; echo "listing:$(ls -A full/results)"',
         cwd=tmp_path,
     )
@@ -277,7 +277,6 @@ def test_outputs_are_checked_before_the_data_are_read(model, tmp_path):
         (("denoise", model, "garbage.npy", "-o", "out.txt"), "unsupported kind of output '.txt'"),
         (("denoise", model, "garbage.npy", "-o", "f/out.npy"), "cannot create the folder f"),
         (("fit", "garbage.npy", "-o", "f/m.npz"), "cannot create the folder f"),
-        (("reproduce", "toy-2d", "--quick", "--output-dir", "f/r"), "cannot create the folder f"),
         (("demo", "--output-dir", "f/demo"), "cannot create the folder f"),
     ]:
         result = run_cli(*args, cwd=tmp_path)

@@ -184,9 +184,7 @@ def test_the_command_lists_and_rejects_unknown_names(tmp_path):
 
 @pytest.mark.slow
 def test_the_command_runs_one_quick_reproduction(tmp_path):
-    result = CliRunner().invoke(
-        main, ["toy-2d", "--quick", "--output-dir", str(tmp_path / "out")]
-    )
+    result = CliRunner().invoke(main, ["toy-2d", "--quick", "--output-dir", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert "[toy-2d]" in result.output and "Three clusters" in result.output
     assert (tmp_path / "out" / "toy-2d-quick" / "curves.png").exists()
