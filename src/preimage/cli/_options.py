@@ -1,10 +1,10 @@
-"""What the commands share: their options, the checks of the options, the reading of DATA.
+"""What the commands share: their options, their checks, the reading of DATA.
 
-Each option is checked where click reads it (its type, or :class:`click.BadParameter`
-naming it: exit status 2); what the library refuses is its own message, on one line
-(exit status 1).
+An option is checked where click reads it (exit status 2); what the library
+refuses is its own one-line message (exit status 1).
 """
 
+import functools
 import os
 from pathlib import Path
 
@@ -13,34 +13,26 @@ import click
 __all__ = [
     "ComponentCount",
     "ImageShape",
-    "columns_option",
-    "delimiter_option",
+    "data_argument",
+    "data_options",
     "figures_to_files",
-    "key_option",
-    "memory_budget_option",
+    "model_argument",
+    "output_option",
+    "quiet_option",
     "read_data_file",
     "refuse_existing",
+    "seed_option",
 ]
 
+data_argument = click.argument("data", type=click.Path(exists=True, path_type=Path))
+model_argument = click.argument(
+    "model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+seed_option = click.option("--seed", default=0, type=int, help="Random seed.")
 
-# How to read DATA (and --clean): the options of every command that reads data.
-key_option = click.option(
-    "--key",
-    metavar="NAME",
-    help="The array to read from an .npz DATA [default: its only one, or 'X'].",
-)
-columns_option = click.option(
-    "--columns",
-    metavar="LIST",
-    help="The columns to read from a .csv DATA, by header name or 0-based index, with "
-    "ranges: '1-784', 'x,y' [default: all, which must be numbers].",
-)
-delimiter_option = click.option(
-    "--delimiter",
-    metavar="CHAR",
-    help="What separates the values of a .csv DATA: ',', ';', tab, whitespace or another "
-    "character [default: detected].",
-)
+
+def quiet_option(help="No progress bar and no messages."):
+    return click.option("--quiet", is_flag=True, help=help)
 
 
 def _parse_budget(ctx, param, value):
@@ -54,22 +46,67 @@ def _parse_budget(ctx, param, value):
         raise click.BadParameter(str(exc)) from None
 
 
-# The budget covers everything the command holds: the model's arrays, DATA as
-# it is read (sizes known from the files' headers), the dense matrices of the
-# computation.
-memory_budget_option = click.option(
-    "--memory-budget",
-    callback=_parse_budget,
-    help="Largest dense array allowed, e.g. 8GB [default: $PREIMAGE_MEMORY_BUDGET, "
-    "else half the memory this process may use, a container's limit included]; "
-    "reading or a step that needs more is refused before it starts.",
-)
+def output_option(help, **path):
+    """-o/--output, the file the command writes."""
+    return click.option(
+        "-o", "--output", required=True, help=help, type=click.Path(path_type=Path, **path)
+    )
+
+
+def data_options(force_help):
+    """The options of a command that reads DATA and writes -o/--output."""
+    options = [
+        click.option(
+            "--key",
+            metavar="NAME",
+            help="The array to read from an .npz DATA [default: its only one, or 'X'].",
+        ),
+        click.option(
+            "--columns",
+            metavar="LIST",
+            help="The columns to read from a .csv DATA, by header name or 0-based index, "
+            "with ranges: '1-784', 'x,y' [default: all, which must be numbers].",
+        ),
+        click.option(
+            "--delimiter",
+            metavar="CHAR",
+            help="What separates the values of a .csv DATA: ',', ';', tab, whitespace or "
+            "another character [default: detected].",
+        ),
+        click.option(
+            "--memory-budget",
+            callback=_parse_budget,
+            help="Largest dense array allowed, e.g. 8GB [default: $PREIMAGE_MEMORY_BUDGET, "
+            "else half the memory this process may use, a container's limit included]; "
+            "reading or a step that needs more is refused before it starts.",
+        ),
+        click.option("--force", is_flag=True, help=force_help),
+        quiet_option(),
+    ]
+
+    def decorate(command):
+        # The command gets `read`, reading a DATA path with --key/--columns/--delimiter,
+        # and runs under the budget: the model's arrays, DATA as it is read (sizes known
+        # from the files' headers), the dense matrices of the computation.
+        @functools.wraps(command)
+        def run(key, columns, delimiter, memory_budget, **kwargs):
+            from preimage._utils.config import config_context
+
+            def read(path):
+                return read_data_file(path, key, columns, delimiter, kwargs["quiet"])
+
+            with config_context(memory_budget=memory_budget):
+                return command(read=read, **kwargs)
+
+        for option in reversed(options):
+            run = option(run)
+        return run
+
+    return decorate
 
 
 def read_data_file(path, key, columns, delimiter, quiet):
-    """`read_data`, --key, --columns and --delimiter checked against the kind of
-    `path` first; a note of the columns read from a CSV file with a header (a
-    label column is easily read as a feature)."""
+    """`read_data` after checking --key/--columns/--delimiter against `path`'s kind."""
     from preimage.io import read_data
 
     kind = "folder" if path.is_dir() else path.suffix.lower()
@@ -84,7 +121,7 @@ def read_data_file(path, key, columns, delimiter, quiet):
             )
     X, source = read_data(path, key=key, columns=columns, delimiter=delimiter)
     names = source.header
-    if names is not None and columns is None and not quiet:
+    if names is not None and columns is None and not quiet:  # a label column read as data?
         shown = ", ".join(map(repr, names[:3])) + (
             f", ..., {names[-1]!r}" if len(names) > 3 else ""
         )
@@ -95,19 +132,18 @@ def read_data_file(path, key, columns, delimiter, quiet):
     return X, source
 
 
-def refuse_existing(path, force, option, inputs=()):
-    """Refuse an existing output `path` without --force, and one of the
-    `inputs` ((name, path) pairs) as the output even with it."""
+def refuse_existing(path, force, inputs):
+    """Refuse an existing -o `path` without --force, and any of `inputs` even with it."""
     for name, other in inputs:
-        if other is not None and Path(path).exists() and os.path.samefile(path, other):
+        if other is not None and path.exists() and os.path.samefile(path, other):
             raise click.ClickException(
-                f"{option} {str(path)!r} is {name}; refusing to replace an input with the "
-                f"output (choose another {option})"
+                f"-o {str(path)!r} is {name}; refusing to replace an input with the "
+                "output (choose another -o)"
             )
-    if Path(path).exists() and not force:
+    if path.exists() and not force:
         raise click.ClickException(
             f"{str(path)!r} exists; refusing to overwrite it (pass --force to replace it, "
-            f"or choose another {option})"
+            "or choose another -o)"
         )
 
 
@@ -144,13 +180,8 @@ class ImageShape(click.ParamType):
 
 
 def figures_to_files():
-    """Draw the command's figures with Agg, unless ``MPLBACKEND`` names a backend.
-
-    The figures only go to files: an interactive default backend would need a
-    display. This is the command line's choice for its own process; the library
-    (:mod:`preimage.plot`) never chooses a backend. Nothing happens without
-    matplotlib: the command says so where it draws.
-    """
+    """Draw with Agg unless ``MPLBACKEND`` names a backend: the figures only go to
+    files (the command line's choice for its process; the library never chooses)."""
     if os.environ.get("MPLBACKEND"):
         return
     try:

@@ -1,11 +1,8 @@
-"""Text of the command line that comes from files: made safe for a terminal.
+"""Text of the command line that comes from files, made safe for a terminal.
 
-A model file is written by whoever wrote it: its strings (where the training
-data came from, the versions that wrote it) may hold escape sequences that a
-terminal acts on (set the window title, clear the screen, move the cursor and
-print over what was written) or marks that reorder the text around them.
-Everything the command line shows from a file goes through
-:func:`printable`, which escapes them as Python does in a repr (``\\x1b``).
+A model file's strings may hold escape sequences a terminal acts on (title,
+clearing, moving the cursor to print over text) or marks that reorder text:
+everything shown from a file goes through :func:`printable`.
 """
 
 import contextlib
@@ -31,8 +28,7 @@ _UNPRINTABLE = re.compile(
 
 
 def printable(value):
-    """`value` as text with every character a terminal would act on escaped
-    (``\\x1b``, ``\\u202e``)."""
+    """`value` as text, each character a terminal acts on escaped as in a repr (``\\x1b``)."""
     return _UNPRINTABLE.sub(
         lambda m: m.group().encode("unicode_escape").decode("ascii"), str(value)
     )
@@ -40,8 +36,7 @@ def printable(value):
 
 @contextlib.contextmanager
 def warnings_as_notes(category, quiet=False):
-    """Warnings of `category` raised in the block as one escaped line each (each
-    once) on standard error."""
+    """Warnings of `category` in the block as one escaped line each, once, on stderr."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", category)
         yield
@@ -51,10 +46,8 @@ def warnings_as_notes(category, quiet=False):
 
 
 def recorded_image_shape(model_path, meta, width, *, check):
-    """The image size (height, width) of the model file's ``user.image_shape``,
-    or None. With `check`, one that is not two positive integers whose product
-    is the model's `width` is an error naming the file's field; without, it is
-    ignored."""
+    """The model file's ``user.image_shape`` as (height, width), or None; a bad one
+    (not two positive integers whose product is `width`) is an error with `check`."""
     user = meta.get("user")
     shape = user.get("image_shape") if isinstance(user, dict) else None
     if shape is None:
@@ -76,8 +69,7 @@ def recorded_image_shape(model_path, meta, width, *, check):
 
 
 def info_lines(meta, model_path):
-    """What ``preimage info`` shows of a model file's `meta`
-    (:func:`preimage.io.model_info`), one escaped line per fact."""
+    """What ``preimage info`` shows of `meta` (:func:`preimage.io.model_info`), escaped."""
     summary, user = dict(meta.get("summary", {})), meta.get("user", {})
     if not isinstance(user, dict):
         user = {}
@@ -100,8 +92,7 @@ def info_lines(meta, model_path):
         ("signature", signature),
     ]
     lines += [(k.replace("_", " "), v) for k, v in summary.items()]
-    if isinstance(selection, dict):
-        lines += selection_lines(selection)
+    lines += selection_lines(selection)
     if isinstance(user.get("image_shape"), list) and user["image_shape"]:
         lines.append(("image shape", "x".join(map(str, user["image_shape"]))))
     if user.get("data"):
@@ -114,45 +105,25 @@ def info_lines(meta, model_path):
 
 
 def selection_lines(record):
-    """How `n_components="auto"` chose, as (label, text) lines for the terminal."""
-    lines = [
-        (
-            "component choice",
-            (
-                f"{record.get('rule')}, {record.get('n_train')} samples fitted and "
-                f"{record.get('n_held_out')} held out"
-            ),
-        )
-    ]
+    """How `n_components="auto"` chose (a dict, else nothing), as (label, text) lines."""
+    if not isinstance(record, dict):
+        return []
     scores = record.get("scores") or []
-    if record.get("threshold") is not None and scores:
-        lines.append(
-            (
-                "rule",
-                (
-                    f"the fewest components explaining {record['threshold']:.0%} "
-                    "of the held-out variance that the largest candidate "
-                    f"({record['candidates'][-1]}) explains"
-                ),
-            )
+    text = f"{record.get('rule')}, {record.get('n_train')} samples fitted and "
+    lines = [("component choice", text + f"{record.get('n_held_out')} held out")]
+    if not scores:
+        return lines
+    if record.get("threshold") is not None:
+        rule = (
+            f"the fewest components explaining {record['threshold']:.0%} of the held-out "
+            f"variance that the largest candidate ({record['candidates'][-1]}) explains"
         )
-    elif scores:
-        lines.append(
-            (
-                "rule",
-                (
-                    "the fewest components whose held-out denoising error "
-                    "(squared error summed over features, mean over samples) "
-                    f"is within {record.get('tolerance', 0):.0%} of the "
-                    "smallest"
-                ),
-            )
+    else:
+        rule = (
+            "the fewest components whose held-out denoising error (squared error summed "
+            f"over features, mean over samples) is within {record.get('tolerance', 0):.0%} "
+            "of the smallest"
         )
-    if scores:
-        lines.append(
-            (
-                "candidates",
-                ", ".join(f"{q}: {v:.4g}" for q, v in zip(record["candidates"], scores)),
-            )
-        )
+    pairs = zip(record["candidates"], scores)
+    lines += [("rule", rule), ("candidates", ", ".join(f"{q}: {v:.4g}" for q, v in pairs))]
     return lines
