@@ -55,6 +55,7 @@ def get_config() -> dict[str, Any]:
 
     Examples
     --------
+    >>> from preimage import get_config
     >>> import preimage
     >>> with preimage.config_context(memory_budget="512MiB"):
     ...     preimage.get_config()
@@ -86,6 +87,7 @@ def set_config(*, memory_budget: int | str | None = None) -> None:
 
     Examples
     --------
+    >>> from preimage import set_config
     >>> import preimage
     >>> previous = preimage.get_config()["memory_budget"]
     >>> preimage.set_config(memory_budget="4GiB")
@@ -200,6 +202,7 @@ def delayed(
 
     Examples
     --------
+    >>> from preimage import delayed
     >>> from joblib import Parallel
     >>> import preimage
     >>> with preimage.config_context(memory_budget="2GB"):

@@ -144,6 +144,7 @@ def metric_scalar_curvature(
     --------
     The unit sphere in stereographic coordinates has :math:`R = 2`:
 
+    >>> from preimage.geometry import metric_scalar_curvature
     >>> import numpy as np
     >>> sphere = lambda Z: 4 / (1 + (Z**2).sum(1))[:, None, None] ** 2 * np.eye(2)
     >>> np.round(metric_scalar_curvature(sphere, [[0.3, -0.2]]), 5)
@@ -310,6 +311,7 @@ def scalar_curvature(
 
     Examples
     --------
+    >>> from preimage.geometry import scalar_curvature
     >>> import numpy as np
     >>> from preimage.kernels import GaussianKernel, PolynomialKernel
     >>> scalar_curvature(GaussianKernel(gamma=3.0), np.ones((1, 3)))

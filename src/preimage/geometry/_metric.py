@@ -169,6 +169,7 @@ def metric_by_finite_differences(
 
     Examples
     --------
+    >>> from preimage.geometry import metric_by_finite_differences
     >>> import numpy as np
     >>> from preimage.kernels import GaussianKernel
     >>> g = metric_by_finite_differences(GaussianKernel(gamma=0.5), np.zeros((1, 2)))
@@ -230,6 +231,7 @@ def induced_metric(
 
     Examples
     --------
+    >>> from preimage.geometry import induced_metric
     >>> import numpy as np
     >>> from preimage.kernels import PolynomialKernel
     >>> k = PolynomialKernel(degree=2, gamma=1.0, coef0=1.0)
@@ -284,6 +286,7 @@ def volume_element(
 
     Examples
     --------
+    >>> from preimage.geometry import volume_element
     >>> import numpy as np
     >>> from preimage.kernels import GaussianKernel
     >>> volume_element(GaussianKernel(gamma=2.0), np.zeros((1, 3)))   # 4^{3/2}

@@ -56,6 +56,8 @@ class PreimageSolver(BaseEstimator):
     A method implements :meth:`solve`; :math:`\sum_i \gamma_i x_i` is exact
     under the linear kernel:
 
+    >>> import numpy as np
+    >>> from preimage.solvers import PreimageSolver
     >>> from preimage import FeatureExpansion, PreimageResult
     >>> from preimage.kernels import LinearKernel
     >>> class WeightedMean(PreimageSolver):

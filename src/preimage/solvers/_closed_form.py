@@ -55,6 +55,8 @@ class ClosedFormPreimage(PreimageSolver):
     Examples
     --------
 
+    >>> import numpy as np
+    >>> from preimage.solvers import ClosedFormPreimage
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])

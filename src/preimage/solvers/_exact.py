@@ -69,6 +69,8 @@ def exact_preimage(
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from preimage.solvers import exact_preimage
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import PolynomialKernel
     >>> psi = FeatureExpansion.of_points([[1.0, -2.0]], PolynomialKernel(degree=3))
@@ -114,6 +116,8 @@ class ExactPreimage(FunctionSolver):
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from preimage.solvers import ExactPreimage
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
     >>> X = np.array([[0.0, 1.0], [2.0, 3.0]])

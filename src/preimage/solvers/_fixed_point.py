@@ -156,6 +156,8 @@ def fixed_point(
     Examples
     --------
     %(two_points)s
+    >>> import numpy as np
+    >>> from preimage.solvers import fixed_point
     >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
     >>> result = fixed_point(psi, x0=[[0.2]])
     >>> np.round(result.x, 4), np.round(result.distance2, 4)
@@ -312,6 +314,8 @@ class FixedPointPreimage(FunctionSolver):
     Examples
     --------
     %(two_points)s
+    >>> import numpy as np
+    >>> from preimage.solvers import FixedPointPreimage
     >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))  # the image of 0
     >>> FixedPointPreimage().fit(X, psi.kernel).solve(psi, x0=[[0.4]]).x.round(6)
     array([[0.]])

@@ -95,6 +95,8 @@ def gradient_descent(
     Examples
     --------
     %(two_points)s
+    >>> import numpy as np
+    >>> from preimage.solvers import gradient_descent
     >>> psi = FeatureExpansion([0.5, 0.5], X, GaussianKernel(gamma=1.0))
     >>> result = gradient_descent(psi, x0=[[0.2]])
     >>> np.round(result.x, 4), np.round(result.distance2, 4)
@@ -171,6 +173,8 @@ class GradientPreimage(FunctionSolver):
     Examples
     --------
     %(two_points)s
+    >>> import numpy as np
+    >>> from preimage.solvers import GradientPreimage
     >>> psi = FeatureExpansion([[1.0, 0.0]], X, GaussianKernel(gamma=1.0))  # the image of 0
     >>> GradientPreimage().fit(X, psi.kernel).solve(psi, x0=[[0.4]]).x.round(4) + 0.0
     array([[0.]])

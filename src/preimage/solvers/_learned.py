@@ -198,6 +198,8 @@ class LearnedPreimage(PreimageSolver):
     --------
     With a small ridge the map interpolates its training pairs:
 
+    >>> import numpy as np
+    >>> from preimage.solvers import LearnedPreimage
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
     >>> X, kernel = np.array([[0.0, 1.0, 2.0]]).T, GaussianKernel(gamma=1.0)

@@ -128,6 +128,8 @@ class MDSPreimage(PreimageSolver):
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from preimage.solvers import MDSPreimage
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])

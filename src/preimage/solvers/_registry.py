@@ -36,6 +36,7 @@ class CallablePreimage(PreimageSolver):
 
     Examples
     --------
+    >>> from preimage.solvers import CallablePreimage
     >>> import numpy as np
     >>> from preimage import FeatureExpansion, PreimageResult
     >>> from preimage.kernels import LinearKernel
@@ -108,6 +109,7 @@ def make_solver(
 
     Examples
     --------
+    >>> from preimage.solvers import make_solver
     >>> make_solver("fixed_point", {"max_iter": 50}, random_state=0)
     FixedPointPreimage(max_iter=50, random_state=0)
     """
@@ -179,6 +181,7 @@ def find_preimage(
 
     Examples
     --------
+    >>> from preimage import find_preimage
     >>> import numpy as np
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import GaussianKernel

@@ -37,6 +37,8 @@ class PreimageResult:
     --------
     Under the linear kernel the pre-image of :math:`(\phi(0) + \phi(2)) / 2` is 1:
 
+    >>> import numpy as np
+    >>> from preimage import PreimageResult
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
     >>> psi = FeatureExpansion([0.5, 0.5], np.array([[0.0], [2.0]]), LinearKernel())

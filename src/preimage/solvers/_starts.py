@@ -42,6 +42,8 @@ def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from preimage.solvers import support_distance2
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
     >>> X = np.array([[0.0], [1.0], [3.0]])
@@ -116,6 +118,8 @@ def nearest_support_points(expansion: FeatureExpansion, n: int = 1) -> np.ndarra
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from preimage.solvers import nearest_support_points
     >>> from preimage import FeatureExpansion
     >>> from preimage.kernels import LinearKernel
     >>> X = np.array([[0.0], [1.0], [3.0]])

@@ -277,6 +277,7 @@ def sequential_svr(
 
     Examples
     --------
+    >>> from preimage.sparse_regression import sequential_svr
     >>> import numpy as np
     >>> x = np.linspace(0, 1, 5)
     >>> K = np.exp(-(x[:, None] - x[None]) ** 2)

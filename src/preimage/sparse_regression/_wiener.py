@@ -74,6 +74,7 @@ def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTO
 
     Examples
     --------
+    >>> from preimage.sparse_regression import wiener_coefficients
     >>> import numpy as np
     >>> K = np.array([[2.0, 1.0], [1.0, 2.0]])
     >>> wiener_coefficients(K, np.array([3.0, 3.0]))  # 2 + 1 = 3 at each sample
@@ -213,6 +214,7 @@ def wiener_update(
 
     Examples
     --------
+    >>> from preimage.sparse_regression import wiener_update
     >>> import numpy as np
     >>> K = np.array([[2.0, 1.0], [1.0, 2.0]]); y = np.array([3.0, 3.0])
     >>> state = wiener_update(WienerState(), K[:0, 0], K[0, 0], y[0])
