@@ -8,6 +8,8 @@ import signal
 
 import click
 
+from preimage.exceptions import MemoryBudgetError
+
 __all__ = ["CommandLine", "Terminated", "describe_os_error"]
 
 
@@ -55,6 +57,8 @@ class CommandLine(click.Group):
             text = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
             if not text:
                 text = "out of memory" if isinstance(exc, MemoryError) else type(exc).__name__
+            if isinstance(exc, MemoryBudgetError):  # the library's message, and the option
+                text += " On the command line: --memory-budget."
             raise click.ClickException(" ".join(text.split()) if "\n" in text else text) from None
 
 
