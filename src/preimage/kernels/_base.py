@@ -53,6 +53,12 @@ class Kernel:
     #: Kernel values can overflow for finite input (a polynomial of large
     #: data): public Gram blocks then refuse inf with a ValueError naming the input.
     may_overflow = False
+    #: Field name to its check ``check(value, name)``, whose answer is stored.
+    _checks: dict = {}
+
+    def __post_init__(self):
+        for name, check in self._checks.items():
+            object.__setattr__(self, name, check(getattr(self, name), name))
 
     def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> np.ndarray:
         """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y): :meth:`block`."""
@@ -215,10 +221,8 @@ class Kernel:
         self, X: Any, Y: Any, check_input: bool, names: str | None
     ) -> tuple[np.ndarray, np.ndarray, str]:
         """`X` and `Y` (`X` when None), checked, and the arguments an overflow is blamed on."""
-        if check_input:
-            X = check_array_2d(X, "X")
-            Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
-        Y = X if Y is None else Y
+        X = check_array_2d(X, "X") if check_input else X
+        Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1]) if check_input else Y
         return X, Y, names or ("'X'" if Y is X else "'X' and 'Y'")
 
     def _evaluate(self, overflow, names, func, *args):
@@ -267,12 +271,6 @@ class Kernel:
         if self.stationary:
             return np.zeros_like(Z)
         raise NotImplementedError
-
-
-def _set_params(kernel, **params):
-    """Store validated parameters on a frozen dataclass as plain Python numbers."""
-    for name, value in params.items():
-        object.__setattr__(kernel, name, value)
 
 
 def _in_dtype_of(out, t):

@@ -11,7 +11,7 @@ from preimage._utils.validation import (
     check_real,
     check_real_array,
 )
-from preimage.kernels._base import Kernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
+from preimage.kernels._base import Kernel, _check_inverse, _in_dtype_of, _warn_clipped
 from preimage.kernels._docs import fill
 from preimage.kernels._pairwise import map_rows_inplace, squared_norms
 
@@ -193,13 +193,7 @@ class PolynomialKernel(DotProductKernel):
     # (γ⟨x, y⟩ + c₀)^p of large data overflows: public blocks refuse it by name.
     may_overflow = True
 
-    def __post_init__(self):
-        _set_params(
-            self,
-            degree=check_positive_int(self.degree, "degree"),
-            gamma=check_positive(self.gamma, "gamma"),
-            coef0=check_real(self.coef0, "coef0"),
-        )
+    _checks = {"degree": check_positive_int, "gamma": check_positive, "coef0": check_real}
 
     @property
     def invertible(self) -> bool:  # type: ignore[override]  # a class attribute in the base
@@ -275,10 +269,7 @@ class SigmoidKernel(DotProductKernel):
     gamma: float = 1.0
     coef0: float = 1.0
 
-    def __post_init__(self):
-        _set_params(
-            self, gamma=check_positive(self.gamma, "gamma"), coef0=check_real(self.coef0, "coef0")
-        )
+    _checks = {"gamma": check_positive, "coef0": check_real}
 
     def profile(self, t: np.ndarray) -> np.ndarray:
         r"""Return the profile :math:`f(t) = \tanh(\gamma t + c_0)` elementwise.

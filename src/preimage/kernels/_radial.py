@@ -8,7 +8,7 @@ import numpy as np
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, check_real_array
-from preimage.kernels._base import Kernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
+from preimage.kernels._base import Kernel, _check_inverse, _in_dtype_of, _warn_clipped
 from preimage.kernels._docs import fill
 from preimage.kernels._pairwise import map_rows_inplace, scaled_squared_distances
 
@@ -158,8 +158,7 @@ class GaussianKernel(RadialKernel):
 
     gamma: float = 1.0
 
-    def __post_init__(self):
-        _set_params(self, gamma=check_positive(self.gamma, "gamma"))
+    _checks = {"gamma": check_positive}
 
     @classmethod
     def from_sigma(cls, sigma: float) -> GaussianKernel:
@@ -262,8 +261,10 @@ class LaplacianKernel(Kernel):
 
     stationary = True
 
+    _checks = {"gamma": check_positive}
+
     def __post_init__(self):
-        _set_params(self, gamma=check_positive(self.gamma, "gamma"))
+        super().__post_init__()
         if not isinstance(self.norm, str) or self.norm not in ("l1", "l2"):
             raise ValueError(f"'norm' must be 'l1' or 'l2', got {self.norm!r}")
 

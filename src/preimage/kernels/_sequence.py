@@ -80,14 +80,11 @@ def _check_pairs(X, name):
 def _count_matrix(grams_per_row, vocabulary, grow, name):
     """CSR counts of the hashable features yielded per row; `vocabulary` maps
     feature to column, and grows (``grow``) or drops unseen features."""
-    indices = []
-    indptr = [0]
+    indices, indptr = [], [0]
+    column = (lambda g: vocabulary.setdefault(g, len(vocabulary))) if grow else vocabulary.get
     for i, grams in enumerate(grams_per_row):
         try:
-            if grow:
-                indices.extend(vocabulary.setdefault(g, len(vocabulary)) for g in grams)
-            else:
-                indices.extend(j for j in map(vocabulary.get, grams) if j is not None)
+            indices.extend(j for j in map(column, grams) if j is not None)
         except TypeError as exc:  # an unhashable symbol
             raise TypeError(
                 f"{name!r} must hold sequences of hashable symbols; sequence {i} "
@@ -180,13 +177,9 @@ class SequenceKernel:
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Gram block ``K_ij = k(x_i, y_j) = F_x F_yᵀ`` of shape (n_x, n_y), float64."""
         Fx, vocabulary = self.features(X)
-        Fy = (
-            Fx
-            if Y is None
-            else _count_matrix(map(self._grams, self._check(Y, "Y")), vocabulary, False, "Y")
-        )
-        G = Fx @ Fy.T
-        return np.asarray(G.toarray() if sp.issparse(G) else G, dtype=np.float64)
+        Y = None if Y is None else map(self._grams, self._check(Y, "Y"))
+        Fy = Fx if Y is None else _count_matrix(Y, vocabulary, False, "Y")
+        return np.asarray((Fx @ Fy.T).toarray(), dtype=np.float64)
 
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal :math:`k(x_i, x_i) = \|\phi(x_i)\|^2` without the Gram matrix.

@@ -1,11 +1,12 @@
 """The sine (Dirichlet) kernel of a finite trigonometric space."""
 
 from dataclasses import dataclass
+import functools
 
 import numpy as np
 
 from preimage._utils.validation import check_positive_int
-from preimage.kernels._base import Kernel, _set_params
+from preimage.kernels._base import Kernel
 
 __all__ = ["SineKernel"]
 
@@ -67,8 +68,7 @@ class SineKernel(Kernel):
     # (N + 1)^d overflows in high dimension: public blocks refuse it by name.
     may_overflow = True
 
-    def __post_init__(self):
-        _set_params(self, order=check_positive_int(self.order, "order", minimum=0))
+    _checks = {"order": functools.partial(check_positive_int, minimum=0)}
 
     def _block(self, X, Y):
         out = None

@@ -36,6 +36,18 @@ def _warn_zero_rows(n_zero, what):
         )
 
 
+def _row_scales(d, method):
+    """The factors of the rows of features of squared norms `d`: 1/√d (cosine) or
+    1/Σd (trace), 0 with a warning where the norm is 0."""
+    if method == "trace":
+        t = d.sum()
+        _warn_zero_rows(d.size if t == 0 else 0, "sequences (the whole set)")
+        return np.full(d.size, 1.0 / t if t > 0 else 0.0)
+    _warn_zero_rows(int((d == 0).sum()), "sequences")
+    s = np.sqrt(d)
+    return np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
+
+
 @fill
 def normalize_gram(
     S: ArrayLike,
@@ -227,18 +239,17 @@ class JointSpectrumKernel(SequenceKernel):
         return zip(windows, y[(self.p - 1) // 2 :])
 
 
-def _check_base(base):
-    if not isinstance(base, (SequenceKernel, Kernel)):
-        raise TypeError(
-            f"'base' must be a SequenceKernel (e.g. SpectrumKernel(p=3)) or a "
-            f"preimage Kernel, got {base!r}"
-        )
-
-
 class _WrappedKernel(SequenceKernel):
     """A kernel built on `self.base`: its input is the base kernel's input."""
 
     base: SequenceKernel | Kernel  # the subclasses' field
+
+    def __post_init__(self):
+        if not isinstance(self.base, (SequenceKernel, Kernel)):
+            raise TypeError(
+                f"'base' must be a SequenceKernel (e.g. SpectrumKernel(p=3)) or a "
+                f"preimage Kernel, got {self.base!r}"
+            )
 
     @property
     def joint(self) -> bool:  # type: ignore[override]  # a class attribute in the base
@@ -289,7 +300,7 @@ class NormalizedKernel(_WrappedKernel):
     method: str = "cosine"
 
     def __post_init__(self):
-        _check_base(self.base)
+        super().__post_init__()
         if self.method not in _NORMALIZATIONS:
             raise ValueError(
                 f"'method' must be one of {list(_NORMALIZATIONS)}, got {self.method!r}"
@@ -320,15 +331,7 @@ class NormalizedKernel(_WrappedKernel):
                 f"{type(self.base).__name__} has no explicit sparse features"
             )
         F, vocabulary = self.base.features(X, vocabulary)
-        d = _row_norms2(F)
-        if self.method == "trace":
-            t = d.sum()
-            _warn_zero_rows(F.shape[0] if t == 0 else 0, "sequences (the whole set)")
-            return (F * (1.0 / t if t > 0 else 0.0)).tocsr(), vocabulary
-        _warn_zero_rows(int((d == 0).sum()), "sequences")
-        s = np.sqrt(d)
-        inv = np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
-        return sp.diags(inv) @ F, vocabulary
+        return sp.diags(_row_scales(_row_norms2(F), self.method)) @ F, vocabulary
 
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Normalised Gram block, ``normalize_gram(k(X, Y), k(X), k(Y), method)``."""
@@ -345,13 +348,10 @@ class NormalizedKernel(_WrappedKernel):
         %(seq_diag)s
         """
         d = np.asarray(self.base.diag(X), dtype=np.float64)
+        _row_scales(d, self.method)  # warns of zero rows
         if self.method == "trace":
-            t = d.sum()
-            _warn_zero_rows(d.size if t == 0 else 0, "sequences (the whole set)")
-            return d / t**2 if t > 0 else np.zeros_like(d)
-        zero = d == 0
-        _warn_zero_rows(int(zero.sum()), "sequences")
-        return (~zero).astype(np.float64)
+            return d / d.sum() ** 2 if d.sum() > 0 else np.zeros_like(d)
+        return (d != 0).astype(np.float64)
 
 
 @fill
@@ -394,7 +394,7 @@ class KernelDistanceRBF(_WrappedKernel):
     _no_features = "exp of a distance"
 
     def __post_init__(self):
-        _check_base(self.base)
+        super().__post_init__()
         check_positive(self.gamma, "gamma")
 
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
