@@ -190,10 +190,9 @@ class Kernel:
                         f"'weights' must have shape {(Z.shape[0], X.shape[0])} "
                         f"(n_points, n_support), got {weights.shape}"
                     )
-        with np.errstate(over="ignore", invalid="ignore"):
-            G = self._gradient(Z, X, weights)  # type: ignore[attr-defined]  # subclasses have it
         names = "'Z' and 'X'" if weights is None else "'Z', 'X' and 'weights'"
-        return G if overflow == "ignore" else _refuse_overflow(G, self, "gradients", names)
+        G = self._gradient  # type: ignore[attr-defined]  # subclasses have it
+        return self._evaluate(overflow, names, G, Z, X, weights, what="gradients")
 
     def diag_gradient(
         self, Z: ArrayLike, *, check_input: bool = True, overflow: str = "raise"
@@ -213,9 +212,7 @@ class Kernel:
         """
         self._require_gradient()
         Z = check_array_2d(Z, "Z") if check_input else Z
-        with np.errstate(over="ignore", invalid="ignore"):
-            G = self._diag_gradient(Z)
-        return G if overflow == "ignore" else _refuse_overflow(G, self, "gradients", "'Z'")
+        return self._evaluate(overflow, "'Z'", self._diag_gradient, Z, what="gradients")
 
     def _inputs(
         self, X: Any, Y: Any, check_input: bool, names: str | None
@@ -225,18 +222,15 @@ class Kernel:
         Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1]) if check_input else Y
         return X, Y, names or ("'X'" if Y is X else "'X' and 'Y'")
 
-    def _evaluate(self, overflow, names, func, *args):
+    def _evaluate(self, overflow, names, func, *args, what="kernel values"):
+        """``func(*args)``, refused if it overflowed (gradients are always scanned)."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             values = func(*args)
-        return self._checked(values, overflow, names)
-
-    def _checked(self, values, overflow, names):
-        """`values` as computed, or refused when they overflowed (see :meth:`block`)."""
         if overflow not in ("raise", "ignore"):
             raise ValueError(f"'overflow' must be 'raise' or 'ignore', got {overflow!r}")
-        if overflow == "ignore" or not self.may_overflow:
+        if overflow == "ignore" or not (self.may_overflow or what == "gradients"):
             return values
-        return _refuse_overflow(values, self, "kernel values", names)
+        return refuse_overflow(values, f"the {what} of {self!r}", names, _RESCALE)
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         """Return the kernel parameters (the dataclass fields) as a dict.
@@ -283,11 +277,6 @@ _RESCALE = (
     "rescale the data (e.g. with sklearn.preprocessing.StandardScaler) or choose milder "
     "kernel parameters"
 )
-
-
-def _refuse_overflow(out, kernel, what, names):
-    """Refuse a result that is not finite for finite input (beyond the largest float)."""
-    return refuse_overflow(out, f"the {what} of {kernel!r}", names, _RESCALE)
 
 
 def _check_inverse(out, kernel, name):

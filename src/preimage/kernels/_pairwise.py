@@ -72,8 +72,7 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
     """
     dtype = np.result_type(X, Y)
     symmetric = Y is X and (Y_norm2 is None or Y_norm2 is X_norm2)
-    if X_norm2 is None:
-        X_norm2 = squared_norms(X)
+    X_norm2 = squared_norms(X) if X_norm2 is None else X_norm2
     if Y_norm2 is None:
         Y_norm2 = X_norm2 if symmetric else squared_norms(Y)
     n_x, n_y = X.shape[0], Y.shape[0]

@@ -19,8 +19,9 @@ def _is_symbol_sequence(s):
     return s.ndim == 1 if isinstance(s, np.ndarray) else isinstance(s, Sequence)
 
 
-def _check_container(X, name):
-    """Return `X` as a list of its items, refusing a bare string or a float array."""
+def _check_sequences(X, name, pairs=False):
+    """Return `X` as a list of sequences (of ``(x, y)`` pairs of equal-length
+    sequences with `pairs`), refusing a bare string or a float array."""
     if isinstance(X, (str, bytes)):
         raise TypeError(
             f"{name!r} must be a list of sequences (strings or lists of symbols), got a "
@@ -44,35 +45,19 @@ def _check_container(X, name):
         raise ValueError(
             f"{name!r} must hold at least one sequence, got an empty {type(X).__name__}"
         )
-    return items
-
-
-def _check_sequences(X, name):
-    """Return `X` as a list of sequences, or raise naming `name`."""
-    items = _check_container(X, name)
+    what = "(x, y) pairs of sequences" if pairs else "strings or sequences of symbols"
     for i, s in enumerate(items):
-        if not _is_symbol_sequence(s):
+        ok = _is_symbol_sequence(s)
+        if pairs:
+            ok = ok and not isinstance(s, str) and len(s) == 2 and all(map(_is_symbol_sequence, s))
+        if not ok:
             raise TypeError(
-                f"{name!r} must hold strings or sequences of symbols, got "
-                f"{type(s).__name__} {s!r} at index {i}"
+                f"{name!r} must hold {what}, got {type(s).__name__} {s!r} at index {i}"
             )
-    return items
-
-
-def _check_pairs(X, name):
-    """Return `X` as a list of ``(x, y)`` pairs of equal-length sequences."""
-    items = _check_container(X, name)
-    for i, pair in enumerate(items):
-        ok = _is_symbol_sequence(pair) and not isinstance(pair, str) and len(pair) == 2
-        if not (ok and all(_is_symbol_sequence(s) for s in pair)):
-            raise TypeError(
-                f"{name!r} must hold (x, y) pairs of sequences, got "
-                f"{type(pair).__name__} {pair!r} at index {i}"
-            )
-        if len(pair[0]) != len(pair[1]):
+        if pairs and len(s[0]) != len(s[1]):
             raise ValueError(
                 f"{name!r} must hold pairs (x, y) with len(x) == len(y), got lengths "
-                f"{len(pair[0])} and {len(pair[1])} at index {i}"
+                f"{len(s[0])} and {len(s[1])} at index {i}"
             )
     return items
 
@@ -131,8 +116,7 @@ class SequenceKernel:
     # Why the kernel has no explicit features, if it has none.
     _no_features = ""
 
-    def _check(self, X, name):
-        return _check_sequences(X, name)
+    _check = staticmethod(_check_sequences)
 
     def _grams(self, s):  # pragma: no cover - abstract
         raise NotImplementedError

@@ -11,19 +11,12 @@ from preimage.kernels._base import Kernel
 __all__ = ["SineKernel"]
 
 
-def _dirichlet_sum(delta, order):
-    """``s(δ) = Σ_{n=0}^{N} cos(nδ)``, as the sum itself (see SineKernel)."""
-    out = np.ones_like(delta)
+def _dirichlet(delta, order, derivative=False):
+    """``s(δ) = Σ_{n=0}^{N} cos(nδ)`` as the sum itself (see SineKernel), or
+    ``s'(δ) = −Σ_{n=1}^{N} n sin(nδ)``."""
+    out = np.zeros_like(delta) if derivative else np.ones_like(delta)
     for n in range(1, order + 1):
-        out += np.cos(n * delta)
-    return out
-
-
-def _dirichlet_derivative(delta, order):
-    """``s'(δ) = −Σ_{n=1}^{N} n sin(nδ)`` (a short exact sum)."""
-    out = np.zeros_like(delta)
-    for n in range(1, order + 1):
-        out -= n * np.sin(n * delta)
+        out += -n * np.sin(n * delta) if derivative else np.cos(n * delta)
     return out
 
 
@@ -74,7 +67,7 @@ class SineKernel(Kernel):
         out = None
         with np.errstate(over="ignore", invalid="ignore"):  # see may_overflow
             for j in range(X.shape[1]):
-                s = _dirichlet_sum(X[:, j, None] - Y[None, :, j], self.order)
+                s = _dirichlet(X[:, j, None] - Y[None, :, j], self.order)
                 out = s if out is None else out * s
             return out.astype(np.result_type(X, Y), copy=False)
 
@@ -85,8 +78,8 @@ class SineKernel(Kernel):
 
     def _gradient(self, Z, X, weights):
         deltas = Z[:, None, :] - X[None, :, :]
-        S = _dirichlet_sum(deltas, self.order)
-        dS = _dirichlet_derivative(deltas, self.order)
+        S = _dirichlet(deltas, self.order)
+        dS = _dirichlet(deltas, self.order, derivative=True)
         d = Z.shape[1]
         G = np.empty_like(deltas)
         for j in range(d):

@@ -19,7 +19,7 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._base import Kernel
 from preimage.kernels._docs import fill
-from preimage.kernels._sequence import SequenceKernel, _check_pairs, _row_norms2
+from preimage.kernels._sequence import SequenceKernel, _check_sequences, _row_norms2
 
 __all__ = ["JointSpectrumKernel", "KernelDistanceRBF", "NormalizedKernel", "SpectrumKernel"]
 __all__ += ["normalize_gram"]
@@ -231,7 +231,7 @@ class JointSpectrumKernel(SequenceKernel):
             raise ValueError(f"'p' must be odd so that a window has a centre, got {self.p!r}")
 
     def _check(self, X, name):
-        return _check_pairs(X, name)
+        return _check_sequences(X, name, pairs=True)
 
     def _grams(self, pair):
         x, y = pair
@@ -400,11 +400,8 @@ class KernelDistanceRBF(_WrappedKernel):
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         r"""Gram block :math:`\exp(-\gamma\, d(x_i, y_j))`, from one base block and two diagonals."""
         S = np.asarray(self.base(X, Y), dtype=np.float64)
-        if Y is None:
-            dx = dy = np.diagonal(S).copy()
-        else:
-            dx = np.asarray(self.base.diag(X), dtype=np.float64)
-            dy = np.asarray(self.base.diag(Y), dtype=np.float64)
+        diags = [np.diagonal(S)] * 2 if Y is None else map(self.base.diag, (X, Y))
+        dx, dy = (np.asarray(d, dtype=np.float64) for d in diags)
         d2 = dx[:, None] + dy[None, :] - 2.0 * S
         np.maximum(d2, 0.0, out=d2)
         if Y is None:
