@@ -14,6 +14,7 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.geometry._metric import (
     _has_closed_form,
+    by_differences,
     check_kernel,
     check_method,
     check_points,
@@ -323,15 +324,11 @@ def scalar_curvature(
     check_method(method, CURVATURE_METHODS)
     check_method(metric)
     closed = _has_closed_form(kernel)
-    if method == "finite_differences" or (method == "auto" and not closed):
+    if by_differences(kernel, method, closed):
         # an exact metric takes the smaller step ε^{1/4} (error O(h²) + O(ε/h²))
         exact = metric == "closed_form" or (metric == "auto" and closed)
         h = _steps(X, step, _EXACT_METRIC_STEP if exact else _METRIC_STEP, _length_scale(kernel))
         return _curvature_by_differences(lambda Z: induced_metric(kernel, Z, method=metric), X, h)
-    if not closed:
-        raise ValueError(
-            f"'method' 'closed_form' is not known for {kernel!r}; use 'finite_differences'"
-        )
     n, d = X.shape
     if isinstance(kernel, RadialKernel) or d == 1:
         return np.zeros(n)

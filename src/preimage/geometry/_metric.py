@@ -57,6 +57,17 @@ def check_method(method: str, allowed: tuple[str, ...] = METRIC_METHODS) -> str:
     return method
 
 
+def by_differences(kernel: Kernel, method: str, closed: bool) -> bool:
+    """Whether `method` means finite differences; a missing closed form is refused."""
+    if method == "finite_differences" or (method == "auto" and not closed):
+        return True
+    if not closed:
+        raise ValueError(
+            f"'method' 'closed_form' is not known for {kernel!r}; use 'finite_differences'"
+        )
+    return False
+
+
 def profile_derivatives(
     kernel: Kernel, s: ArrayLike
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -239,13 +250,8 @@ def induced_metric(
     """
     kernel = check_kernel(kernel)
     X = check_points(X)
-    check_method(method)
-    if method == "finite_differences" or (method == "auto" and not _has_closed_form(kernel)):
+    if by_differences(kernel, check_method(method), _has_closed_form(kernel)):
         return metric_by_finite_differences(kernel, X, step=step)
-    if not _has_closed_form(kernel):
-        raise ValueError(
-            f"'method' 'closed_form' is not known for {kernel!r}; use 'finite_differences'"
-        )
     return _closed_form_metric(kernel, X)
 
 
