@@ -1,5 +1,4 @@
-"""The kernel protocol every pre-image method uses, and the helpers the kernel
-modules share: subclasses implement ``_block``, ``_gradient`` and ``_diag_gradient``."""
+"""The kernel protocol: subclasses implement ``_block``, ``_gradient`` and ``_diag_gradient``."""
 
 from collections.abc import Iterator
 import dataclasses

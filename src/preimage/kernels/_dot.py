@@ -103,8 +103,7 @@ class DotProductKernel(Kernel):
 
 
 def _scaled(t, gamma, coef0):
-    """``γt + c₀`` in float64, where γ may lie beyond float32's range (so that
-    ``t = 0`` still gives c₀); callers allow it to overflow to ±inf."""
+    """``γt + c₀`` in float64 (γ may lie beyond float32's range); it may overflow."""
     return np.multiply(t, gamma, dtype=np.float64) + coef0
 
 
@@ -164,10 +163,8 @@ class PolynomialKernel(DotProductKernel):
 
     Notes
     -----
-    For odd p the profile is invertible on the real line. For even p,
-    :meth:`inner_product_from_value` returns the branch with
-    :math:`\gamma \langle x, y \rangle + c_0 \ge 0` (right for non-negative
-    data and :math:`c_0 \ge 0`, e.g. pixels).
+    For even p, :meth:`inner_product_from_value` returns the branch with
+    :math:`\gamma \langle x, y \rangle + c_0 \ge 0` (right for non-negative data).
 
     References
     ----------
@@ -223,10 +220,9 @@ class PolynomialKernel(DotProductKernel):
                 np.power(block, self.degree, out=block)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
-        r"""Return :math:`f^{-1}(k) = (k^{1/p} - c_0)/\gamma` elementwise.
+        r"""Return :math:`f^{-1}(k) = (k^{1/p} - c_0)/\gamma`, the real root.
 
-        For odd p the real root; for even p the non-negative root (negative
-        values clipped to 0 with a warning).
+        For even p, the non-negative root; negative k are clipped to 0 with a warning.
         %(k)s
         """
         p = self.degree

@@ -25,12 +25,9 @@ def _refuse_overflow(values, what, name):
 class FeatureExpansion:
     r"""Feature-space expansions over one shared support.
 
-    The m expansions
+    .. math:: \Psi_j = \sum_{i=1}^n \gamma_{ji}\, \phi(x_i), \qquad j = 1, \dots, m.
 
-    .. math:: \Psi_j = \sum_{i=1}^n \gamma_{ji}\, \phi(x_i), \qquad j = 1, \dots, m,
-
-    are the answers of kernel machines. A pre-image method looks for z with
-    :math:`\phi(z) \approx \Psi_j`, minimising the residual (:meth:`distance2`):
+    A pre-image z of :math:`\Psi_j` minimises the residual (:meth:`distance2`):
 
     .. math::
 
@@ -40,15 +37,13 @@ class FeatureExpansion:
     Parameters
     ----------
     coef : array of shape (m, n) or (n,)
-        Coefficients :math:`\gamma_{ji}` (attribute of shape (m, n)); 1-D is one expansion.
+        Coefficients :math:`\gamma_{ji}`; 1-D is one expansion.
     support : array of shape (n, d) or None
-        The support points :math:`x_i`; None for a precomputed kernel (then
-        only :meth:`norm2` is available).
+        The points :math:`x_i`; None for a precomputed kernel (only :meth:`norm2`).
     kernel : Kernel or None
         The kernel that defines :math:`\phi`.
     norm2 : array of shape (m,), optional
-        The squared norms :math:`\|\Psi_j\|^2` when known in closed form
-        (kernel PCA); otherwise computed on first use.
+        The squared norms :math:`\|\Psi_j\|^2` if known; otherwise computed on first use.
 
     References
     ----------
@@ -115,7 +110,7 @@ class FeatureExpansion:
 
     @classmethod
     def of_points(cls, Z: ArrayLike, kernel: Kernel) -> FeatureExpansion:
-        r"""Return the images :math:`\phi(z_j)` themselves, as expansions (coefficients :math:`\delta_{ji}`).
+        r"""Return the images :math:`\phi(z_j)` as expansions (coefficients :math:`\delta_{ji}`).
 
         Parameters
         ----------
@@ -173,9 +168,7 @@ class FeatureExpansion:
             )
 
     def norm2(self) -> np.ndarray:
-        r"""Return the squared norms :math:`\|\Psi_j\|^2 = \gamma_j^\top K \gamma_j`.
-
-        Computed once, over row blocks of :math:`K` (bounded memory), and kept.
+        r"""Return the squared norms :math:`\|\Psi_j\|^2 = \gamma_j^\top K \gamma_j`, computed once.
 
         Returns
         -------
@@ -194,7 +187,7 @@ class FeatureExpansion:
         return self._norm2
 
     def cross(self, Z: ArrayLike) -> np.ndarray:
-        r"""Return the inner products of every expansion with every point's image.
+        r"""Return the inner products of every expansion with every point's image,
 
         .. math:: \langle \Psi_j, \phi(z_k) \rangle = \sum_{i=1}^n \gamma_{ji}\, k(x_i, z_k).
 
@@ -215,7 +208,7 @@ class FeatureExpansion:
         return _refuse_overflow(out, "inner products", "'Z'")
 
     def inner(self, Z: ArrayLike) -> np.ndarray:
-        r"""Return the inner product of each expansion with its own point's image.
+        r"""Return the inner product of each expansion with its own point's image,
 
         .. math:: \langle \Psi_j, \phi(z_j) \rangle = \sum_{i=1}^n \gamma_{ji}\, k(x_i, z_j).
 
@@ -299,7 +292,6 @@ class FeatureExpansion:
         return _refuse_overflow(G, "gradients", "'Z'")
 
     def _block(self, A, B):
-        """The unchecked kernel block: the quantities built on it are checked."""
         return self.kernel.block(A, B, check_input=False, overflow="ignore")
 
     def _check_paired(self, Z):

@@ -1,10 +1,5 @@
-"""Pairwise building blocks: one GEMM plus one elementwise pass over the output.
-
-The pass (norm terms, clamp, the kernel's map) walks row blocks of half an L2
-cache, so the output crosses main memory once. A thread pool for it gave under
-1.2x on two cores; whole-array NumPy calls were 2-9x slower
-(benchmarks/bench_pairwise_threads.py).
-"""
+"""Pairwise blocks: one GEMM, then one pass over cache-sized row blocks of the
+output (2-9x faster than whole-array calls; benchmarks/bench_pairwise_threads.py)."""
 
 import numpy as np
 
@@ -19,8 +14,7 @@ _BLOCK_BYTES = 1 << 19
 
 
 def map_rows_inplace(func, A):
-    """Call the in-place elementwise ``func(block, rows)`` on cache-sized row
-    blocks ``A[rows]`` of `A`; return `A`."""
+    """Call the in-place ``func(A[rows], rows)`` on cache-sized row blocks; return `A`."""
     step = max(_BLOCK_BYTES // max(A[:1].nbytes, 1), 1)
     for start in range(0, A.shape[0], step):
         rows = slice(start, min(start + step, A.shape[0]))
@@ -49,8 +43,7 @@ def _augmented_product(X, Y, scale, X_norm2, Y_norm2, dtype):
 
 
 def _plain_product(X, Y, scale, X_norm2, Y_norm2, dtype):
-    """``−2a xᵢᵀyⱼ`` (``−2a`` applied to the smaller operand), and the norm
-    terms ``a‖xᵢ‖²``, ``a‖yⱼ‖²`` that the output pass adds."""
+    """``−2a xᵢᵀyⱼ`` (scaling the smaller operand) and the norm terms the pass adds."""
     if X.shape[0] <= Y.shape[0]:
         out = np.multiply(X, -2 * scale, dtype=dtype) @ Y.T
     else:
@@ -63,12 +56,9 @@ def _plain_product(X, Y, scale, X_norm2, Y_norm2, dtype):
 def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out_map=None):
     """Return ``a‖xᵢ − yⱼ‖²`` for all pairs (``a = scale``), or ``out_map`` of it, by one GEMM.
 
-    ``out_map(block)`` is an in-place map run in the output pass (``np.exp``
-    for a Gaussian, ``scale = −γ``); the dtype of the inputs is kept. Large
-    blocks fold the norms into the GEMM; a few points against many add them
-    in the pass; ``Y is X`` takes ``XXᵀ`` (SYRK) and adds ``a‖xᵢ‖² + a‖xⱼ‖²``
-    summed first, exactly symmetric. The rounding where x ≈ y is clamped at
-    0, propagating NaN.
+    ``out_map(block)`` runs in place in the output pass (``np.exp`` for a
+    Gaussian, ``scale = −γ``). Large blocks fold the norms into the GEMM;
+    ``Y is X`` is exactly symmetric (SYRK). Rounding below 0 is clamped.
     """
     dtype = np.result_type(X, Y)
     symmetric = Y is X and (Y_norm2 is None or Y_norm2 is X_norm2)

@@ -19,9 +19,7 @@ __all__ = ["RadialKernel", "GaussianKernel", "LaplacianKernel"]
 class RadialKernel(Kernel):
     r"""Base class of the radial kernels, :math:`k(x, y) = f(\|x - y\|^2)`.
 
-    Subclasses define :meth:`profile`, :meth:`profile_derivative` and
-    :meth:`inverse_profile`. The gradient in z is
-    :math:`\nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x)`.
+    The gradient is :math:`\nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x)`.
 
     References
     ----------
@@ -180,8 +178,7 @@ class GaussianKernel(RadialKernel):
         r"""Return the profile :math:`f(r^2) = \exp(-\gamma r^2)` elementwise.
         %(r2)s
         """
-        # γr² = inf is intended (exp(−inf) = 0); float64, so that a γ beyond
-        # float32's range still gives exp(−γ·0) = 1.
+        # γr² = inf is intended; float64 so that a huge γ still gives exp(−γ·0) = 1.
         with np.errstate(over="ignore"):
             return _in_dtype_of(np.exp(np.multiply(r2, -self.gamma, dtype=np.float64)), r2)
 
@@ -192,8 +189,7 @@ class GaussianKernel(RadialKernel):
         return self._derivative_from_values(self.profile(r2))
 
     def _derivative_from_values(self, K):
-        """``f' = −γ f``, in float64 and cast back (float32 overflows to inf
-        when γ lies beyond its range; the solvers treat that as a failed step)."""
+        """``f' = −γ f`` in float64, cast back (inf for float32 is a failed step)."""
         with np.errstate(over="ignore"):
             return _in_dtype_of(np.multiply(K, -self.gamma, dtype=np.float64), K)
 
@@ -269,14 +265,12 @@ class LaplacianKernel(Kernel):
             raise ValueError(f"'norm' must be 'l1' or 'l2', got {self.norm!r}")
 
     def _block(self, X, Y):
-        # Direct differences, not the GEMM route: the square root would turn the
-        # route's rounding in ‖x − y‖² into √eps-sized errors in ‖x − y‖.
+        # Direct differences: the GEMM route's rounding in ‖x − y‖² is √eps in ‖x − y‖.
         from scipy.spatial.distance import cdist
 
         metric = "cityblock" if self.norm == "l1" else "euclidean"
         D = cdist(X, Y, metric).astype(np.result_type(X, Y), copy=False)
-        # −γ‖x − y‖ overflowing to −inf is the intended answer (exp(−inf) = 0);
-        # the product is formed in float64 so that 0·γ stays 0 in float32.
+        # −inf is intended (exp(−inf) = 0); float64 so that 0·γ stays 0 in float32.
         with np.errstate(over="ignore"):
             np.multiply(D, -self.gamma, out=D, dtype=np.float64, casting="same_kind")
         return map_rows_inplace(_exp_inplace, D)

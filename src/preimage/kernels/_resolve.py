@@ -1,5 +1,4 @@
-"""From scikit-learn's kernel spellings (``kernel="rbf", gamma=None, degree=3,
-coef0=1``, a kernel object or a callable) to kernel objects, at fit time."""
+"""Kernel objects from scikit-learn's kernel spellings, at fit time."""
 
 from collections.abc import Callable
 import dataclasses
@@ -23,9 +22,7 @@ __all__ += ["make_kernel", "make_sklearn_kernel"]
 @fill
 @dataclass(frozen=True)
 class PairwiseKernel(Kernel):
-    """A kernel evaluated by :func:`sklearn.metrics.pairwise.pairwise_kernels`.
-
-    Sparse blocks are not densified. It has no gradient.
+    """A kernel evaluated by :func:`sklearn.metrics.pairwise.pairwise_kernels` (no gradient).
 
     Parameters
     ----------
@@ -75,9 +72,7 @@ class PairwiseKernel(Kernel):
 @fill
 @dataclass(frozen=True)
 class CallableKernel(PairwiseKernel):
-    """A user's kernel function ``f(x, y, **params)`` on pairs of 1-D samples.
-
-    Evaluated as :class:`PairwiseKernel` is, as scikit-learn's estimators do; no gradient.
+    """A user's kernel function ``f(x, y, **params)`` on pairs of 1-D samples (no gradient).
 
     Parameters
     ----------
@@ -109,13 +104,11 @@ class CallableKernel(PairwiseKernel):
 def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     r"""Return the kernel width the papers use when none is given.
 
-    For the Gaussian kernel, :math:`\exp(-\|x - y\|^2/(d\, c))` with c twice
-    the average variance per dimension (Mika et al. 1999, Sec. 4), that is
+    For the Gaussian kernel, twice the total variance:
 
     .. math:: \gamma = \frac{1}{2 \sum_j \operatorname{Var}(x_j)}.
 
-    Other kernels get scikit-learn's ``1/n_features``; so does constant data,
-    with a :class:`~preimage.exceptions.NumericalWarning`.
+    Other kernels, and constant data (with a NumericalWarning), get ``1/n_features``.
 
     Parameters
     ----------
@@ -257,8 +250,7 @@ def make_sklearn_kernel(
 ) -> tuple[Kernel, float | None]:
     """Resolve a kernel as :class:`sklearn.decomposition.KernelPCA` does.
 
-    ``"cosine"``, callables and every kernel on sparse `X` are evaluated by
-    :class:`PairwiseKernel`, the others by :func:`make_kernel`.
+    ``"cosine"``, callables and sparse `X` get a :class:`PairwiseKernel`.
 
     Parameters
     ----------

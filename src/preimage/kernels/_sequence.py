@@ -1,5 +1,4 @@
-"""Kernels on sequences (strings, lists/tuples or 1-D arrays of hashable symbols):
-the base class, its input checks and sparse count features, and a user's function."""
+"""Kernels on sequences (strings, lists/tuples or 1-D arrays of hashable symbols)."""
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -63,8 +62,7 @@ def _check_sequences(X, name, pairs=False):
 
 
 def _count_matrix(grams_per_row, vocabulary, grow, name):
-    """CSR counts of the hashable features yielded per row; `vocabulary` maps
-    feature to column, and grows (``grow``) or drops unseen features."""
+    """CSR counts of the features of each row; unseen ones grow `vocabulary` or are dropped."""
     indices, indptr = [], [0]
     column = (lambda g: vocabulary.setdefault(g, len(vocabulary))) if grow else vocabulary.get
     for i, grams in enumerate(grams_per_row):
@@ -91,11 +89,8 @@ def _row_norms2(F):
 class SequenceKernel:
     """Base class of kernels on sequences (strings, lists of symbols).
 
-    Subclasses are frozen dataclasses whose fields are the kernel parameters.
-    Kernels with explicit count features implement ``_grams`` (the features
-    of one validated sequence); the base turns them into sparse count
-    matrices and Gram blocks. :attr:`joint` and :attr:`vector_input` say what
-    a kernel takes, for the estimators that pair inputs with outputs.
+    Subclasses are frozen dataclasses; ``_grams`` yields the features of one
+    sequence, which the base counts into sparse matrices and Gram blocks.
 
     Examples
     --------

@@ -1,5 +1,4 @@
-"""String kernels: spectrum, joint spectrum, normalisation and the RBF of a
-kernel-induced distance (Leslie et al. 2002; Bakır et al. 2004)."""
+"""String kernels: spectrum, joint spectrum, normalised, and the RBF of a kernel distance."""
 
 import dataclasses
 from dataclasses import dataclass
@@ -37,8 +36,7 @@ def _warn_zero_rows(n_zero, what):
 
 
 def _row_scales(d, method):
-    """The factors of the rows of features of squared norms `d`: 1/√d (cosine) or
-    1/Σd (trace), 0 with a warning where the norm is 0."""
+    """Row factors for squared norms `d`: 1/√d or 1/Σd, 0 (warned of) for 0."""
     if method == "trace":
         t = d.sum()
         _warn_zero_rows(d.size if t == 0 else 0, "sequences (the whole set)")
@@ -78,11 +76,9 @@ def normalize_gram(
 
     Notes
     -----
-    Bakır et al.'s :math:`D_{ii} = \sum_i S_{ii}` read literally is the trace,
-    a global rescaling; the usual normalisation is the cosine. Rows with
-    :math:`k(x, x) = 0` (strings shorter than p) get 0, not NaN, with a
-    :class:`~preimage.exceptions.NumericalWarning`. With the default
-    diagonals the diagonal of a cosine-normalised block is exactly 1.
+    Bakır et al.'s :math:`D_{ii} = \sum_i S_{ii}` read literally is the trace;
+    the usual normalisation is the cosine. Rows with :math:`k(x, x) = 0` get 0,
+    with a :class:`~preimage.exceptions.NumericalWarning`.
 
     References
     ----------
@@ -165,8 +161,7 @@ class SpectrumKernel(SequenceKernel):
 
     Notes
     -----
-    ``"abc"`` and ``["a", "b", "c"]`` are the same sequence; one shorter than
-    p has no p-grams, so :math:`k(x, \cdot) = 0`.
+    ``"abc"`` and ``["a", "b", "c"]`` are the same sequence.
 
     References
     ----------
@@ -240,7 +235,7 @@ class JointSpectrumKernel(SequenceKernel):
 
 
 class _WrappedKernel(SequenceKernel):
-    """A kernel built on `self.base`: its input is the base kernel's input."""
+    """A kernel on the input of its kernel `base`."""
 
     base: SequenceKernel | Kernel  # the subclasses' field
 
@@ -309,10 +304,7 @@ class NormalizedKernel(_WrappedKernel):
     def features(
         self, X: Sequences, vocabulary: Vocabulary | None = None
     ) -> tuple[sp.csr_matrix, Vocabulary]:
-        r"""Return the row-scaled sparse features of the base kernel.
-
-        :math:`D^{-1} F` (cosine) or :math:`F / \operatorname{tr}` (trace of
-        `X`'s own block): the product of two is the normalised Gram block.
+        r"""Return the base kernel's sparse features scaled, :math:`D^{-1} F`.
 
         Parameters
         ----------
@@ -341,10 +333,7 @@ class NormalizedKernel(_WrappedKernel):
         return normalize_gram(S, self.base.diag(X), self.base.diag(Y), self.method)
 
     def diag(self, X: Sequences) -> np.ndarray:
-        r"""Return the diagonal :math:`\tilde k(x_i, x_i)` without the Gram block.
-
-        1 with cosine normalisation (0 where :math:`k(x, x) = 0`), and
-        :math:`k(x_i, x_i) / \operatorname{tr}^2` with the trace.
+        r"""Return the diagonal: 1 (cosine) or :math:`k(x_i, x_i) / \operatorname{tr}^2`.
         %(seq_diag)s
         """
         d = np.asarray(self.base.diag(X), dtype=np.float64)
@@ -371,9 +360,8 @@ class KernelDistanceRBF(_WrappedKernel):
 
     Notes
     -----
-    The distance, not its square: :math:`d = (d^2)^{1/2}` is conditionally
-    negative definite (Schoenberg), so the kernel is positive semi-definite
-    for any base kernel. The diagonal of ``K(X)`` is exactly 1.
+    The distance, not its square, is conditionally negative definite
+    (Schoenberg): the kernel is positive semi-definite for any base kernel.
 
     References
     ----------
