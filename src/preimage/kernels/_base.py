@@ -59,10 +59,6 @@ class Kernel:
         for name, check in self._checks.items():
             object.__setattr__(self, name, check(getattr(self, name), name))
 
-    def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> np.ndarray:
-        """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y): :meth:`block`."""
-        return self.block(X, Y)
-
     def block(
         self,
         X: ArrayLike,
@@ -89,6 +85,8 @@ class Kernel:
         """
         X, Y, names = self._inputs(X, Y, check_input, names)
         return self._evaluate(overflow, names, self._block, X, Y)
+
+    __call__ = block
 
     def blocks(
         self,

@@ -128,12 +128,10 @@ class FeatureExpansion:
         return cls(np.eye(Z.shape[0], dtype=Z.dtype), Z, kernel)
 
     def __len__(self) -> int:
-        return self.coef.shape[0]
-
-    @property
-    def n_expansions(self) -> int:
         """Number of expansions, m (the rows of `coef`)."""
         return self.coef.shape[0]
+
+    n_expansions = property(__len__)
 
     @property
     def n_support(self) -> int:

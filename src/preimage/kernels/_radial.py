@@ -74,11 +74,14 @@ class RadialKernel(Kernel):
         return self.profile(r2), self.profile_derivative(r2)
 
     def _gradient(self, Z, X, weights):
-        D = self.profile_derivative(scaled_squared_distances(Z, X))
+        D, c = self._gradient_factors(Z, X)  # ∇_z k(z, x) = c D (z − x)
         if weights is None:
-            return 2 * D[:, :, None] * (Z[:, None, :] - X[None, :, :])
+            return c * D[:, :, None] * (Z[:, None, :] - X[None, :, :])
         W = D * weights
-        return 2 * (W.sum(axis=1)[:, None] * Z - W @ X)
+        return c * (W.sum(axis=1)[:, None] * Z - W @ X)
+
+    def _gradient_factors(self, Z, X):
+        return self.profile_derivative(scaled_squared_distances(Z, X)), 2
 
     def distance2_from_value(self, values: ArrayLike) -> np.ndarray:
         r"""Return the squared input distance :math:`\|x - y\|^2 = f^{-1}(k(x, y))`.
@@ -209,12 +212,8 @@ class GaussianKernel(RadialKernel):
         K = self._block(Z, X)
         return K, self._derivative_from_values(K)
 
-    def _gradient(self, Z, X, weights):
-        K = self._block(Z, X)
-        if weights is None:
-            return -2 * self.gamma * K[:, :, None] * (Z[:, None, :] - X[None, :, :])
-        W = K * weights
-        return -2 * self.gamma * (W.sum(axis=1)[:, None] * Z - W @ X)
+    def _gradient_factors(self, Z, X):
+        return self._block(Z, X), -2 * self.gamma
 
 
 @fill

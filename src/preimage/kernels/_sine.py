@@ -64,12 +64,11 @@ class SineKernel(Kernel):
     _checks = {"order": functools.partial(check_positive_int, minimum=0)}
 
     def _block(self, X, Y):
-        out = None
         with np.errstate(over="ignore", invalid="ignore"):  # see may_overflow
-            for j in range(X.shape[1]):
-                s = _dirichlet(X[:, j, None] - Y[None, :, j], self.order)
-                out = s if out is None else out * s
-            return out.astype(np.result_type(X, Y), copy=False)
+            sums = (
+                _dirichlet(X[:, j, None] - Y[None, :, j], self.order) for j in range(X.shape[1])
+            )
+            return functools.reduce(np.multiply, sums).astype(np.result_type(X, Y), copy=False)
 
     def _diag(self, X):
         with np.errstate(over="ignore"):  # see may_overflow

@@ -115,23 +115,21 @@ def normalize_gram(
                 f"{name!r} must hold finite non-negative values k(x, x), got minimum {d.min()!r}"
             )
 
-    if method == "trace":
-        with np.errstate(over="ignore"):  # a trace beyond float64 scales S to 0
+    # A trace beyond float64 scales S to 0; an overflow is refused below.
+    with np.errstate(over="ignore"):
+        if method == "trace":
             scale = float(diag_x.sum()) * float(diag_y.sum())
-        if scale == 0:
-            _warn_zero_rows(S.shape[0], "sequences (the whole block)")
-            return np.zeros_like(S)
-        with np.errstate(over="ignore"):  # an overflow is refused below
-            out = S / scale
-        own_diagonal = False
-    else:
-        sx, sy = np.sqrt(diag_x), np.sqrt(diag_y)
-        zx, zy = sx == 0, sy == 0
-        n_zero = int(zx.sum()) if own_diagonal else int(zx.sum() + zy.sum())
-        _warn_zero_rows(n_zero, "sequences")
-        inv_x = np.divide(1.0, sx, out=np.zeros_like(sx), where=~zx)
-        inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
-        with np.errstate(over="ignore"):  # an overflow is refused below
+            if scale == 0:
+                _warn_zero_rows(S.shape[0], "sequences (the whole block)")
+                return np.zeros_like(S)
+            out, own_diagonal = S / scale, False
+        else:
+            sx, sy = np.sqrt(diag_x), np.sqrt(diag_y)
+            zx, zy = sx == 0, sy == 0
+            n_zero = int(zx.sum()) if own_diagonal else int(zx.sum() + zy.sum())
+            _warn_zero_rows(n_zero, "sequences")
+            inv_x = np.divide(1.0, sx, out=np.zeros_like(sx), where=~zx)
+            inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
             out = S * (inv_x[:, None] * inv_y[None, :])  # exactly symmetric when X is Y
     refuse_overflow(
         out,
@@ -257,9 +255,10 @@ class _WrappedKernel(SequenceKernel):
         return isinstance(self.base, Kernel) or self.base.vector_input
 
     def _check(self, X, name):
-        if isinstance(self.base, SequenceKernel):
-            return self.base._check(X, name)
-        return check_array_2d(X, name)
+        base = self.base
+        return (
+            base._check(X, name) if isinstance(base, SequenceKernel) else check_array_2d(X, name)
+        )
 
 
 @fill
