@@ -81,9 +81,7 @@ class FeatureExpansion:
             coef = np.asarray(coef)
         except ValueError as exc:  # ragged nested lists
             raise ValueError(f"'coef' must be an array of numbers: {exc}") from None
-        if coef.ndim == 1:
-            coef = coef[None, :]
-        self.coef = check_array_2d(coef, "coef")
+        self.coef = check_array_2d(coef[None, :] if coef.ndim == 1 else coef, "coef")
         if support is not None:
             support = check_array_2d(support, "support")
             if support.shape[0] != self.coef.shape[1]:
@@ -94,8 +92,7 @@ class FeatureExpansion:
             if not isinstance(kernel, Kernel):
                 raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
             kernel.diag(support, check_input=False, names="'support'")  # refuses k(x, x) = inf
-        self.support = support
-        self.kernel = kernel
+        self.support, self.kernel = support, kernel
         if norm2 is not None:
             try:
                 norm2 = np.asarray(norm2, dtype=float)

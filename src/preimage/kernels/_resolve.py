@@ -227,10 +227,8 @@ def make_kernel(
         if X is None:
             raise ValueError("'gamma' is None and no data were given to resolve it")
         gamma = default_gamma(X, kernel)
-    for name, value in (("gamma", gamma), ("degree", degree), ("coef0", coef0)):
-        if name in fields:
-            params.setdefault(name, value)
-    return cls(**params)
+    defaults = {"gamma": gamma, "degree": degree, "coef0": coef0}
+    return cls(**{k: v for k, v in defaults.items() if k in fields} | params)
 
 
 #: scikit-learn's kernel names, with the parameters ``KernelPCA`` gives them.

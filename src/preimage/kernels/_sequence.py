@@ -156,8 +156,8 @@ class SequenceKernel:
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Gram block ``K_ij = k(x_i, y_j) = F_x F_yᵀ`` of shape (n_x, n_y), float64."""
         Fx, vocabulary = self.features(X)
-        Y = None if Y is None else map(self._grams, self._check(Y, "Y"))
-        Fy = Fx if Y is None else _count_matrix(Y, vocabulary, False, "Y")
+        rows = None if Y is None else map(self._grams, self._check(Y, "Y"))
+        Fy = Fx if rows is None else _count_matrix(rows, vocabulary, False, "Y")
         return np.asarray((Fx @ Fy.T).toarray(), dtype=np.float64)
 
     def diag(self, X: Sequences) -> np.ndarray:

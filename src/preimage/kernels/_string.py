@@ -255,10 +255,8 @@ class _WrappedKernel(SequenceKernel):
         return isinstance(self.base, Kernel) or self.base.vector_input
 
     def _check(self, X, name):
-        base = self.base
-        return (
-            base._check(X, name) if isinstance(base, SequenceKernel) else check_array_2d(X, name)
-        )
+        check = self.base._check if isinstance(self.base, SequenceKernel) else check_array_2d
+        return check(X, name)
 
 
 @fill
@@ -327,9 +325,8 @@ class NormalizedKernel(_WrappedKernel):
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Normalised Gram block, ``normalize_gram(k(X, Y), k(X), k(Y), method)``."""
         S = self.base(X, Y)
-        if Y is None:
-            return normalize_gram(S, method=self.method)
-        return normalize_gram(S, self.base.diag(X), self.base.diag(Y), self.method)
+        diags = () if Y is None else (self.base.diag(X), self.base.diag(Y))
+        return normalize_gram(S, *diags, method=self.method)
 
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal: 1 (cosine) or :math:`k(x_i, x_i) / \operatorname{tr}^2`.
