@@ -21,8 +21,7 @@ from preimage.kernels import (
 #: How :func:`induced_metric` computes the metric.
 METRIC_METHODS = ("auto", "closed_form", "finite_differences")
 
-#: Relative step of the central differences of the gradient: ε^{1/3}
-#: balances the truncation error O(h²) against rounding O(ε/h).
+#: Relative step of the central differences of the gradient (ε^{1/3}: O(h²) = O(ε/h)).
 _GRADIENT_STEP = float(np.finfo(float).eps ** (1 / 3))
 
 
@@ -74,10 +73,7 @@ def profile_derivatives(
     r"""Return the first three derivatives of a dot-product kernel's profile.
 
     For :math:`k(x, x') = K(\langle x, x' \rangle)`: :math:`K'(s), K''(s),
-    K'''(s)`, which give the metric
-    :math:`g_{ij} = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j` and
-    its curvature. Linear :math:`K = s`; polynomial
-    :math:`K = (\gamma s + c_0)^p`; sigmoid, with
+    K'''(s)` of linear, polynomial and sigmoid kernels; for the sigmoid, with
     :math:`t = \tanh(\gamma s + c_0)`,
 
     .. math::
@@ -89,9 +85,9 @@ def profile_derivatives(
     Parameters
     ----------
     kernel : Kernel
-        The kernel; linear, polynomial and sigmoid kernels have a known profile.
+        The kernel.
     s : float or array-like
-        The dot products :math:`s` (:math:`\|x\|^2` for the metric at :math:`x`).
+        The dot products :math:`s`.
 
     Returns
     -------
@@ -157,13 +153,12 @@ def metric_by_finite_differences(
         g_{ij}(x) \approx \frac{\partial_i k(x, x + h e_j)
         - \partial_i k(x, x - h e_j)}{2 h},
 
-    with the kernel's own gradient :math:`\partial_i k` in its first argument,
-    then symmetrised. Error :math:`O(h^2) + O(\epsilon / h)`.
+    symmetrised. Error :math:`O(h^2) + O(\epsilon / h)`.
 
     Parameters
     ----------
     kernel : Kernel
-        Any kernel object with a gradient (not the Laplacian).
+        A kernel with a gradient (not the Laplacian).
     X : array-like of shape (n, d)
         The points.
     step : float, optional
@@ -212,10 +207,9 @@ def induced_metric(
         g_{ij}(x) = \left. \frac{\partial^2 k(x, x')}{\partial x_i \, \partial x'_j}
         \right|_{x' = x},
 
-    so that :math:`\|\phi(x + dx) - \phi(x)\|^2 = g_{ij}(x)\, dx^i dx^j` to
-    second order. A radial kernel :math:`f(\|x - x'\|^2)` has
-    :math:`g = -2 f'(0) I`; a dot-product kernel :math:`K(\langle x, x' \rangle)`
-    has :math:`g_{ij} = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j`.
+    so that :math:`\|\phi(x + dx) - \phi(x)\|^2 = g_{ij}(x)\, dx^i dx^j`. A
+    radial kernel :math:`f(\|x - x'\|^2)` has :math:`g = -2 f'(0) I`, a dot-product
+    kernel :math:`g_{ij} = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j`.
 
     Parameters
     ----------
@@ -224,8 +218,7 @@ def induced_metric(
     X : array-like of shape (n, d)
         The points :math:`x`.
     method : {"auto", "closed_form", "finite_differences"}, default="auto"
-        The closed forms above (dot-product kernels of known profile, see
-        :func:`profile_derivatives`), :func:`metric_by_finite_differences`, or
+        The closed forms above, :func:`metric_by_finite_differences`, or
         the closed form where there is one.
     step : float, optional
         Step of the finite differences.
@@ -258,31 +251,27 @@ def induced_metric(
 def volume_element(
     kernel: Kernel, X: ArrayLike, *, method: str = "auto", step: float | None = None
 ) -> np.ndarray:
-    r"""Return the intrinsic volume element of the surface a kernel maps input space onto.
+    r"""Return the volume element of the surface a kernel maps input space onto.
 
-    .. math::
+    .. math:: \sqrt{\det g(x)},
 
-        \sqrt{\det g(x)},
-
-    with :math:`g` the metric of :func:`induced_metric`: the input density
-    divided by it is the density on the surface.
+    with :math:`g` the metric of :func:`induced_metric`.
 
     Parameters
     ----------
     kernel : Kernel
-        A kernel object differentiable at :math:`x' = x`.
+        A kernel differentiable at :math:`x' = x`.
     X : array-like of shape (n, d)
         The points.
     method : {"auto", "closed_form", "finite_differences"}, default="auto"
-        How the metric is computed (see :func:`induced_metric`).
+        See :func:`induced_metric`.
     step : float, optional
         Step of the finite differences.
 
     Returns
     -------
     ndarray of shape (n,)
-        The volume element at each point; NaN with a NumericalWarning where the
-        metric is not positive definite (a sigmoid kernel).
+        The volume element; NaN (warned of) where the metric is not positive definite.
 
     References
     ----------

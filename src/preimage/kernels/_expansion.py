@@ -182,7 +182,7 @@ class FeatureExpansion:
         return self._norm2
 
     def cross(self, Z: ArrayLike) -> np.ndarray:
-        r"""Return the inner products of every expansion with every point's image,
+        r"""Return the inner products of every expansion with every point's image.
 
         .. math:: \langle \Psi_j, \phi(z_k) \rangle = \sum_{i=1}^n \gamma_{ji}\, k(x_i, z_k).
 
@@ -203,7 +203,7 @@ class FeatureExpansion:
         return _refuse_overflow(out, "inner products", "'Z'")
 
     def inner(self, Z: ArrayLike) -> np.ndarray:
-        r"""Return the inner product of each expansion with its own point's image,
+        r"""Return the inner product of each expansion with its own point's image.
 
         .. math:: \langle \Psi_j, \phi(z_j) \rangle = \sum_{i=1}^n \gamma_{ji}\, k(x_i, z_j).
 
