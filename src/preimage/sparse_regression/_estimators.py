@@ -1,5 +1,4 @@
-"""Regressors of Vijayakumar and Wu (1999): the RKHS Wiener solution and its
-sparse sequential SV form, thin shells over :mod:`preimage.sparse_regression`."""
+"""Regressors of Vijayakumar and Wu (1999): the RKHS Wiener solution and sequential SVR."""
 
 from __future__ import annotations
 
@@ -38,8 +37,7 @@ _HINT = "fit on fewer samples"
 
 @dataclass(eq=False, repr=False)
 class _KernelRegressor(RegressorMixin, BaseEstimator):
-    """The kernel parameters (the constructor is the dataclass's), kernel
-    resolution and prediction ``f(x) = Σ_i a_i k(x_i, x) + b``."""
+    """The kernel parameters, their resolution and ``f(x) = Σ_i a_i k(x_i, x) + b``."""
 
     kernel: str | Kernel | Callable[..., float] = "rbf"
     _: KW_ONLY
@@ -54,8 +52,7 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
         self.gamma_ = getattr(self.kernel_, "gamma", None)
 
     def _validate(self, X: Any, y: Any, reset: bool) -> tuple[np.ndarray, np.ndarray]:
-        """X and y checked by scikit-learn's ``validate_data``, as its regressors
-        do (a column y raveled with a warning); y finite float64, named if not."""
+        """X and y checked by scikit-learn's ``validate_data``; y finite float64."""
         X, y = validate_estimator_input(
             self, X, y=y, reset=reset, dtype=np.float64, y_numeric=True
         )

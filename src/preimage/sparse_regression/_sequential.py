@@ -20,9 +20,7 @@ from preimage.exceptions import ConvergenceWarning
 from preimage.sparse_regression._docs import fill_doc
 from preimage.sparse_regression._wiener import check_system, check_vector, refuse_overflow_rescale
 
-#: Default per-sample learning rate
-#: :math:`\gamma_i = \mathrm{DEFAULT\_RATE\_FRACTION} / R_{ii}`, inside the
-#: paper's bound :math:`\gamma_i < 1 / R_{ii}`.
+#: Default learning rates :math:`\gamma_i = \mathrm{DEFAULT\_RATE\_FRACTION} / R_{ii}`.
 DEFAULT_RATE_FRACTION = 0.95
 
 
@@ -30,14 +28,12 @@ DEFAULT_RATE_FRACTION = 0.95
 class SequentialSVRResult:
     r"""The outcome of :func:`sequential_svr`.
 
-    The multipliers of the dual and the sparse function they define,
+    The multipliers of the dual, the sparse function they define and the sweeps,
 
     .. math::
 
         f(x) = \sum_i a_i \left(K(x_i, x) + \lambda^2\right), \qquad
-        a_i = \alpha^*_i - \alpha_i,
-
-    with the record of the sweeps; the fields are attributes of the same names.
+        a_i = \alpha^*_i - \alpha_i.
 
     Parameters
     ----------
@@ -299,15 +295,10 @@ def sequential_svr(
     refuse_overflow_rescale(R, "R = K + λ²", "'K' and 'augmentation'")
     gamma = learning_rates(np.diag(R), learning_rate, bound=learning_rate_bound)
     alpha, alpha_star = np.zeros(M), np.zeros(M)
-    rows = list(R)  # row views: R is symmetric, R[i] = R[:, i]
-    rates = gamma.tolist()
-    objective = []
-    max_step = np.inf
-    overflow = False
+    rows, rates = list(R), gamma.tolist()  # row views: R is symmetric, R[i] = R[:, i]
+    objective, max_step, overflow = [], np.inf, False
     for sweep in range(max_iter):  # noqa: B007 (named in the overflow warning below)
-        # Targets far beyond the scale of R (or rates far above the bound with
-        # learning_rate_bound="clip" off) can overflow a step; the sweep is
-        # then undone below.
+        # Targets far beyond the scale of R can overflow a step: the sweep is undone.
         with np.errstate(over="ignore", invalid="ignore"):
             a = alpha_star - alpha
             E = y - R @ a  # exact errors at the start of each sweep
@@ -351,9 +342,8 @@ def sequential_svr(
             "last iterate, raise 'max_iter' or 'tol'",
             ConvergenceWarning,
         )
-    a = alpha_star - alpha
     return SequentialSVRResult(
-        alpha, alpha_star, a, history, history.size, converged, max_step, gamma
+        alpha, alpha_star, alpha_star - alpha, history, history.size, converged, max_step, gamma
     )
 
 
