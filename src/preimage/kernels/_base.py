@@ -49,8 +49,7 @@ class Kernel:
     stationary = False
     #: The kernel has a gradient in its first argument.
     differentiable = True
-    #: Kernel values can overflow for finite input (a polynomial of large
-    #: data): public Gram blocks then refuse inf with a ValueError naming the input.
+    #: Kernel values can overflow for finite input: public blocks then refuse them.
     may_overflow = False
     #: Field name to its check ``check(value, name)``, whose answer is stored.
     _checks: dict = {}

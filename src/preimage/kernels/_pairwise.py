@@ -112,11 +112,9 @@ def squared_distances(
 ) -> np.ndarray:
     r"""Return the squared Euclidean distances :math:`\|x_i - y_j\|^2` for all pairs.
 
-    One matrix product, by the expansion
-
     .. math:: \|x - y\|^2 = \|x\|^2 + \|y\|^2 - 2 \langle x, y \rangle,
 
-    with the rounding where :math:`x \approx y` clamped at 0.
+    one matrix product, with the rounding where :math:`x \approx y` clamped at 0.
 
     Parameters
     ----------

@@ -95,8 +95,7 @@ class RadialKernel(Kernel):
     def distance2_from_feature_distance2(self, d2: ArrayLike) -> np.ndarray:
         r"""Return the squared input distance from a squared feature-space distance.
 
-        Inverts :math:`\|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2)`;
-        values out of range are clipped with a warning.
+        Inverts :math:`\|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2)` (clipped, warned of).
 
         Parameters
         ----------
@@ -115,9 +114,8 @@ class RadialKernel(Kernel):
 
 def _clipped_inverse(kernel, values, name, inverse, lo, hi):
     """``inverse`` of `values` clipped into ``(lo, hi]``, with a warning if any were not."""
-    _warn_clipped(
-        int(((values <= lo) | (values > hi)).sum()), "kernel values", f"({lo}, {hi}]", kernel
-    )
+    n_bad = int(((values <= lo) | (values > hi)).sum())
+    _warn_clipped(n_bad, "kernel values", f"({lo}, {hi}]", kernel)
     with np.errstate(over="ignore"):  # an overflow is refused just below
         out = inverse(np.clip(values, lo + np.finfo(float).tiny, hi))
     return _check_inverse(out, kernel, name)
@@ -221,9 +219,8 @@ class GaussianKernel(RadialKernel):
 class LaplacianKernel(Kernel):
     r"""Laplacian kernel, :math:`k(x, y) = \exp(-\gamma \|x - y\|)`.
 
-    The gradient in z is :math:`-\gamma\, k(z, x)\, \partial \|z - x\| / \partial z`:
-    :math:`\operatorname{sign}(z - x)` for the l1 norm, :math:`(z - x)/\|z - x\|_2`
-    for the l2 norm (0 where z = x, a subgradient).
+    The gradient is :math:`-\gamma\, k(z, x)\, \partial \|z - x\| / \partial z`
+    (a subgradient, 0 at z = x).
 
     Parameters
     ----------

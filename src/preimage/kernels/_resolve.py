@@ -113,7 +113,7 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n_samples, n_features)
-        The training data: a NumPy, Dask or SciPy sparse array.
+        The training data (NumPy, Dask or SciPy sparse).
     kernel : str, default="rbf"
         The kernel's name.
 
@@ -258,8 +258,7 @@ def make_sklearn_kernel(
         The width; None is scikit-learn's ``1/n_features``,
         ``"total_variance"`` the papers' rule of :func:`default_gamma`.
     %(sk_params)s
-        A named kernel evaluated by :class:`PairwiseKernel` gets `gamma`,
-        `degree` and `coef0` instead.
+        Named kernels evaluated by :class:`PairwiseKernel` ignore it.
     %(n_jobs)s
     X : array-like or sparse matrix of shape (n_samples, n_features), default=None
         The training data; needed unless `kernel` is a kernel object.

@@ -33,9 +33,7 @@ class SineKernel(Kernel):
                     + 1\right],
 
     with :math:`k(x, x) = N + 1`; for d-dimensional inputs, the product over
-    coordinates. Values are computed as the sum of N + 1 cosines (a few ulps
-    everywhere), not by the closed form, which divides rounding errors by
-    :math:`\sin((x - x')/2) \to 0` near every multiple of :math:`2\pi`.
+    coordinates, computed as sums of cosines (accurate near multiples of :math:`2\pi`).
 
     Parameters
     ----------
