@@ -113,8 +113,7 @@ def metric_scalar_curvature(
     Parameters
     ----------
     metric : callable
-        Maps points of shape (m, d) to metrics of shape (m, d, d), e.g.
-        ``lambda Z: induced_metric(kernel, Z)``.
+        Points (m, d) to metrics (m, d, d), e.g. ``lambda Z: induced_metric(kernel, Z)``.
     X : array-like of shape (n, d)
         The points at which the curvature is taken.
     step : float, optional
@@ -131,9 +130,7 @@ def metric_scalar_curvature(
 
     Examples
     --------
-    The unit sphere in stereographic coordinates has :math:`R = 2`:
-
-    >>> import numpy as np
+    >>> import numpy as np  # the unit sphere, stereographic: R = 2
     >>> sphere = lambda Z: 4 / (1 + (Z**2).sum(1))[:, None, None] ** 2 * np.eye(2)
     >>> np.round(metric_scalar_curvature(sphere, [[0.3, -0.2]]), 5)
     array([2.])
@@ -197,10 +194,7 @@ def polynomial_scalar_curvature(
     For :math:`(\gamma \langle x, x' \rangle + c)^p` on :math:`\mathbb{R}^d`,
     with :math:`u = \gamma \|x\|^2`,
 
-    .. math::
-
-        R = -\frac{(d - 1)(p - 1) \left[(d - 2) p u + d c\right]}
-        {p (u + c)^p (p u + c)}.
+    .. math:: R = -\frac{(d - 1)(p - 1) \left[(d - 2) p u + d c\right]} {p (u + c)^p (p u + c)}.
 
     It vanishes for :math:`p = 1`, and for :math:`d = 2`, :math:`c = 0` (a cone).
 
@@ -227,10 +221,8 @@ def polynomial_scalar_curvature(
 
     Examples
     --------
-    At :math:`x = 0`, :math:`R = -(d - 1)(p - 1) d / (p c^p)`:
-
     >>> from preimage.geometry import polynomial_scalar_curvature
-    >>> polynomial_scalar_curvature([[0.0, 0.0]], degree=2, coef0=1.0)
+    >>> polynomial_scalar_curvature([[0.0, 0.0]], degree=2, coef0=1.0)  # -(d-1)(p-1)d/(p c^p)
     array([-1.])
     """
     X = check_points(X)
@@ -279,9 +271,8 @@ def scalar_curvature(
     metric : {"auto", "closed_form", "finite_differences"}, default="auto"
         The ``method`` of :func:`induced_metric` that finite differences differentiate.
     step : float, optional
-        Step :math:`h`; by default :math:`10^{-4} \max(\|x\|_\infty, \ell)`
-        (:math:`10^{-3}` for a differenced metric), :math:`\ell = 1/\sqrt{\gamma}`
-        (:math:`\sqrt{c_0/\gamma}` for polynomials).
+        Step :math:`h`; by default :math:`10^{-4} \max(\|x\|_\infty, \ell)` (:math:`10^{-3}`
+        for a differenced metric), :math:`\ell = 1/\sqrt{\gamma}` or :math:`\sqrt{c_0/\gamma}`.
 
     Returns
     -------

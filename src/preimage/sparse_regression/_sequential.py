@@ -94,10 +94,8 @@ def dual_objective(
         The augmented Gram matrix, :math:`R = K + \lambda^2`.
     y : array-like of shape (M,)
         The targets.
-    alpha : array-like of shape (M,)
-        The multipliers :math:`\alpha_i`.
-    alpha_star : array-like of shape (M,)
-        The multipliers :math:`\alpha^*_i`.
+    alpha, alpha_star : array-like of shape (M,)
+        The multipliers :math:`\alpha_i` and :math:`\alpha^*_i`.
     epsilon : float
         Half-width :math:`\varepsilon \ge 0` of the insensitive tube.
 
@@ -134,17 +132,14 @@ def learning_rates(
 ) -> np.ndarray:
     r"""Return per-sample learning rates inside the bound under which the dual decreases.
 
-    .. math::
-
-        \gamma_i < \frac{1}{R_{ii}}.
+    .. math:: \gamma_i < \frac{1}{R_{ii}}.
 
     Parameters
     ----------
     R_diag : array-like of shape (M,)
         Diagonal of the augmented Gram matrix (positive).
     learning_rate : None, float or array-like of shape (M,), default=None
-        None: :math:`\gamma_i = 0.95 / R_{ii}`; a float: the same rate for
-        every sample; an array: one rate per sample.
+        None: :math:`\gamma_i = 0.95 / R_{ii}`; or one rate, or one per sample.
     bound : {"raise", "clip"}, default="raise"
         A rate at or above :math:`1 / R_{ii}` raises a ValueError, or is
         clipped to :math:`0.95 / R_{ii}`.
@@ -229,9 +224,8 @@ def sequential_svr(
 ) -> SequentialSVRResult:
     r"""Find a sparse representation by the sequential algorithm (Fig. 2).
 
-    Minimises the :math:`\varepsilon`-insensitive dual (eq. 19) on the
-    augmented kernel :math:`R = K + \lambda^2` (eq. 22), where :math:`\lambda^2`
-    replaces the bias and so the equality constraint (eq. 21) of SV regression:
+    Minimises the :math:`\varepsilon`-insensitive dual (eq. 19) on
+    :math:`R = K + \lambda^2` (eq. 22; :math:`\lambda^2` replaces the bias):
 
     .. math::
 
@@ -259,8 +253,7 @@ def sequential_svr(
         Half-width :math:`\varepsilon \ge 0` of the insensitive tube.
     %(svr)s
     warn : bool, default=True
-        Warn when ``max_iter`` sweeps do not meet ``tol`` (a sweep that
-        overflows is undone, always with a ConvergenceWarning).
+        Warn when ``max_iter`` sweeps do not meet ``tol`` (an overflow always warns).
 
     Returns
     -------

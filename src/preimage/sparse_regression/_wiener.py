@@ -92,11 +92,9 @@ class WienerState:
     basis : ndarray of shape (r,), default=empty
         Indices of the samples whose :math:`\psi_i` added a new direction.
     cholesky : ndarray of shape (r, r), default=empty
-        Lower-triangular :math:`L` with :math:`K_{BB} = L L^T` on the basis
-        samples, so that a point's coordinates are :math:`c(x) = L^{-1} k_B(x)`.
+        :math:`L` with :math:`K_{BB} = L L^T`; coordinates :math:`c(x) = L^{-1} k_B(x)`.
     r_factor : ndarray of shape (r, r), default=empty
-        Upper-triangular :math:`R` of the QR decomposition of the samples'
-        coordinates :math:`V` (m, r): :math:`V^T V = R^T R`.
+        :math:`R` of the QR decomposition of the samples' coordinates :math:`V`.
     qty : ndarray of shape (r,), default=empty
         The first :math:`r` entries of :math:`Q^T y`; :math:`R \theta = Q^T y`.
 
@@ -160,9 +158,7 @@ def wiener_update(
     in the old basis, :math:`\phi_{mc} = \psi - \sum_j c_j e_j` has
     :math:`\phi_{mc}(x_{new}) = s = \kappa - \|c\|^2`. If :math:`s > \mathrm{rtol} \cdot \kappa`,
 
-    .. math::
-
-        f_{m+1} = f_m + \frac{y_{new} - f_m(x_{new})}{\phi_{mc}(x_{new})}\, \phi_{mc};
+    .. math:: f_{m+1} = f_m + \frac{y_{new} - f_m(x_{new})}{\phi_{mc}(x_{new})}\, \phi_{mc};
 
     otherwise the sample's row is rotated into the QR factor (recursive least squares).
 
@@ -171,9 +167,9 @@ def wiener_update(
     state : WienerState
         The solution for the first :math:`m` samples.
     k : array-like of shape (r,)
-        The kernel values :math:`K(x_i, x_{new})` of the basis samples ``state.basis``.
+        :math:`K(x_i, x_{new})` for the basis samples ``state.basis``.
     kappa : float
-        The kernel value :math:`\kappa = K(x_{new}, x_{new})`.
+        :math:`\kappa = K(x_{new}, x_{new})`.
     y_new : float
         The new target.
     rtol : float, default=1e-9
