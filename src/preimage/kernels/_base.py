@@ -103,8 +103,7 @@ class Kernel:
         ----------
         %(XY)s
         working_memory : float, optional
-            The largest chunk, in MiB; by default scikit-learn's
-            ``working_memory`` setting.
+            The largest chunk, in MiB; by default scikit-learn's setting.
         %(check_input)s
         %(overflow)s
         %(names)s
@@ -164,8 +163,7 @@ class Kernel:
         X : array-like of shape (n, d)
             Second arguments.
         weights : array-like of shape (m, n), optional
-            If given, return :math:`G_j = \sum_i w_{ji} \nabla_z k(z_j, x_i)`,
-            without the (m, n, d) tensor; otherwise :math:`\nabla_z k(z_j, x_i)`.
+            If given, return :math:`G_j = \sum_i w_{ji} \nabla_z k(z_j, x_i)`.
         %(check_input)s
         %(overflow)s
             Gradients are always scanned.

@@ -238,8 +238,7 @@ class FeatureExpansion:
         %(Z_paired)s
         %(check_input)s
         overflow : {"raise", "ignore"}, default="raise"
-            A residual that is not finite is refused with a ValueError naming
-            'Z', or (``"ignore"``) reported as inf, a point to avoid.
+            A residual that is not finite raises a ValueError, or is inf (``"ignore"``).
 
         Returns
         -------

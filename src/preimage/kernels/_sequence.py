@@ -61,8 +61,10 @@ def _check_sequences(X, name, pairs=False):
     return items
 
 
-def _count_matrix(grams_per_row, vocabulary, grow, name):
-    """CSR counts of the features of each row; unseen ones grow `vocabulary` or are dropped."""
+def _count_matrix(grams_per_row, vocabulary, name):
+    """CSR counts of the features of each row, and the vocabulary: unseen features
+    grow a new one (`vocabulary` None) or are dropped."""
+    grow, vocabulary = vocabulary is None, {} if vocabulary is None else vocabulary
     indices, indptr = [], [0]
     column = (lambda g: vocabulary.setdefault(g, len(vocabulary))) if grow else vocabulary.get
     for i, grams in enumerate(grams_per_row):
@@ -78,7 +80,7 @@ def _count_matrix(grams_per_row, vocabulary, grow, name):
     data = np.ones(len(indices), dtype=np.float64)
     F = sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, n_features))
     F.sum_duplicates()  # repeated p-grams of a row become counts
-    return F
+    return F, vocabulary
 
 
 def _row_norms2(F):
@@ -149,15 +151,13 @@ class SequenceKernel:
             raise TypeError(
                 f"'vocabulary' must be a dict feature -> column, got {type(vocabulary).__name__}"
             )
-        grow = vocabulary is None
-        vocabulary = {} if grow else vocabulary
-        return _count_matrix(map(self._grams, items), vocabulary, grow, "X"), vocabulary
+        return _count_matrix(map(self._grams, items), vocabulary, "X")
 
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Gram block ``K_ij = k(x_i, y_j) = F_x F_yᵀ`` of shape (n_x, n_y), float64."""
         Fx, vocabulary = self.features(X)
         rows = None if Y is None else map(self._grams, self._check(Y, "Y"))
-        Fy = Fx if rows is None else _count_matrix(rows, vocabulary, False, "Y")
+        Fy = Fx if rows is None else _count_matrix(rows, vocabulary, "Y")[0]
         return np.asarray((Fx @ Fy.T).toarray(), dtype=np.float64)
 
     def diag(self, X: Sequences) -> np.ndarray:

@@ -64,10 +64,8 @@ def normalize_gram(
     diag_y : array-like of shape (n_y,), optional
         :math:`k(y_j, y_j)`; by default `diag_x`.
     method : {"cosine", "trace"}, default="cosine"
-        ``"cosine"``: :math:`D_{ii} = \sqrt{k(x_i, x_i)}`, so
-        :math:`S_{ij} \leftarrow S_{ij} / \sqrt{k(x_i, x_i)\, k(y_j, y_j)}`.
-        ``"trace"``: :math:`D_{ii} = \sum_i S_{ii}`, so
-        :math:`S \leftarrow S / (\operatorname{tr}_x \operatorname{tr}_y)`.
+        :math:`D_{ii} = \sqrt{k(x_i, x_i)}` (cosine), or :math:`D_{ii} = \sum_i S_{ii}`
+        and :math:`S \leftarrow S / (\operatorname{tr}_x \operatorname{tr}_y)` (trace).
 
     Returns
     -------
@@ -271,9 +269,8 @@ class NormalizedKernel(_WrappedKernel):
     base : SequenceKernel or Kernel, default=SpectrumKernel()
         The kernel to normalise.
     method : {"cosine", "trace"}, default="cosine"
-        See :func:`normalize_gram`. With ``"trace"`` a value depends on the
-        other sequences passed with it (``k(X)`` is
-        :math:`K / \operatorname{tr}(K)^2`); ``"cosine"`` is a genuine kernel.
+        See :func:`normalize_gram`; ``"trace"`` values depend on the other
+        sequences passed with them, ``"cosine"`` is a genuine kernel.
 
     References
     ----------
