@@ -29,7 +29,7 @@ class Kernel:
 
     References
     ----------
-    %(Mika)s
+    Mika et al. (1999), Sec. 1.
     Schölkopf et al. (1999), Sec. II.
 
     Examples

@@ -85,18 +85,11 @@ X : list of sequences
     The values :math:`k(x_i, x_i)`.
 @@ vocabulary
 vocabulary : dict, optional
-    Feature to column index. If given it is kept fixed and features not in
-    it are dropped (so matrices of two sets share columns); otherwise it is
-    fitted on `X`.
+    Feature to column index, kept fixed if given (other features are dropped,
+    so that two sets share columns); by default fitted on `X`.
 @@ Z_paired
 Z : array of shape (m, d)
     One point :math:`z_j` per expansion.
-@@ Bakir
-Bakır et al. (2004), Sec. 4.
-@@ Mika
-Mika et al. (1999), Sec. 1.
-@@ Schoelkopf
-Schölkopf et al. (1999), Sec. IV-A.
 """
 # "P\n>> R" is a method's Parameters (P) and Returns (R) sections.
 _SECTIONS = r"\nParameters\n----------\n\1\n\nReturns\n-------\n\2"

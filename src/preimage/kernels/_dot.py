@@ -31,7 +31,7 @@ class DotProductKernel(Kernel):
 
     References
     ----------
-    %(Schoelkopf)s
+    Schölkopf et al. (1999), Sec. IV-A.
 
     Examples
     --------
@@ -117,7 +117,7 @@ class LinearKernel(DotProductKernel):
 
     References
     ----------
-    %(Schoelkopf)s
+    Schölkopf et al. (1999), Sec. IV-A.
 
     Examples
     --------
@@ -168,8 +168,8 @@ class PolynomialKernel(DotProductKernel):
 
     References
     ----------
-    %(Mika)s
-    %(Schoelkopf)s
+    Mika et al. (1999), Sec. 1.
+    Schölkopf et al. (1999), Sec. IV-A.
     Honeine and Richard (2011), Table 1.
 
     Examples
@@ -248,7 +248,7 @@ class SigmoidKernel(DotProductKernel):
 
     References
     ----------
-    %(Schoelkopf)s
+    Schölkopf et al. (1999), Sec. IV-A.
 
     Examples
     --------

@@ -5,7 +5,6 @@ import numpy as np
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d
-from preimage.kernels._docs import fill
 
 __all__ = ["squared_norms", "scaled_squared_distances", "squared_distances", "map_rows_inplace"]
 
@@ -82,8 +81,7 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
 
     def finish(block, rows):
         if symmetric:
-            # −2a xᵢᵀxⱼ + (a‖xᵢ‖² + a‖xⱼ‖²): the norm terms summed first, a
-            # commutative sum, so that entries (i, j) and (j, i) stay equal.
+            # −2a xᵢᵀxⱼ + (a‖xᵢ‖² + a‖xⱼ‖²), the norm terms summed first: symmetric.
             np.multiply(block, factor, out=block)
             block += np.add(self_term[rows, None], self_term)
         elif norm_terms is not None:
@@ -92,8 +90,7 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
             np.add(block, Y_term, out=block)
         clamp(block, 0, out=block)
         if late:
-            # ±inf is the intended answer here (exp(−inf) = 0); the product is
-            # formed in float64 so that 0·a stays 0 in float32.
+            # ±inf is intended (exp(−inf) = 0); float64 so that 0·a stays 0 in float32.
             with np.errstate(over="ignore"):
                 np.multiply(block, scale, out=block, dtype=np.float64, casting="same_kind")
         if out_map is not None:
@@ -102,7 +99,6 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
     return map_rows_inplace(finish, out)
 
 
-@fill
 def squared_distances(
     X: ArrayLike,
     Y: ArrayLike | None = None,
@@ -132,7 +128,7 @@ def squared_distances(
 
     References
     ----------
-    %(Schoelkopf)s
+    Schölkopf et al. (1999), Sec. IV-A.
 
     Examples
     --------

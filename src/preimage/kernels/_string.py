@@ -46,7 +46,6 @@ def _row_scales(d, method):
     return np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
 
 
-@fill
 def normalize_gram(
     S: ArrayLike,
     diag_x: ArrayLike | None = None,
@@ -80,7 +79,7 @@ def normalize_gram(
 
     References
     ----------
-    %(Bakir)s
+    Bakır et al. (2004), Sec. 4.
 
     Examples
     --------
@@ -162,7 +161,7 @@ class SpectrumKernel(SequenceKernel):
     References
     ----------
     Leslie et al. (2002).
-    %(Bakir)s
+    Bakır et al. (2004), Sec. 4.
 
     Examples
     --------
@@ -182,7 +181,6 @@ class SpectrumKernel(SequenceKernel):
         return zip(*(s[k:] for k in range(self.p)))
 
 
-@fill
 @dataclass(frozen=True)
 class JointSpectrumKernel(SequenceKernel):
     r"""Joint spectrum kernel on pairs ``(x, y)`` of equal-length sequences.
@@ -202,7 +200,7 @@ class JointSpectrumKernel(SequenceKernel):
 
     References
     ----------
-    %(Bakir)s
+    Bakır et al. (2004), Sec. 4.
 
     Examples
     --------
@@ -274,7 +272,7 @@ class NormalizedKernel(_WrappedKernel):
 
     References
     ----------
-    %(Bakir)s
+    Bakır et al. (2004), Sec. 4.
 
     Examples
     --------
@@ -358,7 +356,7 @@ class KernelDistanceRBF(_WrappedKernel):
 
     References
     ----------
-    %(Bakir)s
+    Bakır et al. (2004), Sec. 4.
 
     Examples
     --------
