@@ -89,7 +89,6 @@ class RadialKernel(Kernel):
         Values outside the range of f are clipped into it with a warning.
         %(values)s
         """
-        values = check_real_array(values, "values")
         return _clipped_inverse(self, values, "values", self.inverse_profile, *self.value_range)
 
     def distance2_from_feature_distance2(self, d2: ArrayLike) -> np.ndarray:
@@ -107,13 +106,16 @@ class RadialKernel(Kernel):
         ndarray
             The squared input distances :math:`r^2`, of the shape of `d2`.
         """
-        d2 = check_real_array(d2, "d2")
         f0 = float(self.profile(np.zeros(1))[0])
-        return _clipped_inverse(self, f0 - d2 / 2, "d2", self.inverse_profile, *self.value_range)
+        d2 = f0 - check_real_array(d2, "d2") / 2
+        return _clipped_inverse(
+            self, d2, "d2", self.inverse_profile, *self.value_range, checked=True
+        )
 
 
-def _clipped_inverse(kernel, values, name, inverse, lo, hi):
+def _clipped_inverse(kernel, values, name, inverse, lo, hi, checked=False):
     """``inverse`` of `values` clipped into ``(lo, hi]``, with a warning if any were not."""
+    values = values if checked else check_real_array(values, name)
     n_bad = int(((values <= lo) | (values > hi)).sum())
     _warn_clipped(n_bad, "kernel values", f"({lo}, {hi}]", kernel)
     with np.errstate(over="ignore"):  # an overflow is refused just below
@@ -292,5 +294,4 @@ class LaplacianKernel(Kernel):
         Values outside (0, 1] are clipped with a warning.
         %(values)s
         """
-        values = check_real_array(values, "values")
         return _clipped_inverse(self, values, "values", lambda k: -np.log(k) / self.gamma, 0, 1)

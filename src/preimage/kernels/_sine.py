@@ -75,13 +75,10 @@ class SineKernel(Kernel):
 
     def _gradient(self, Z, X, weights):
         deltas = Z[:, None, :] - X[None, :, :]
-        S = _dirichlet(deltas, self.order)
-        dS = _dirichlet(deltas, self.order, derivative=True)
+        S, dS = (_dirichlet(deltas, self.order, derivative) for derivative in (False, True))
         d = Z.shape[1]
         G = np.empty_like(deltas)
         for j in range(d):
             others = np.prod(np.delete(S, j, axis=2), axis=2) if d > 1 else 1.0
             G[:, :, j] = dS[:, :, j] * others
-        if weights is None:
-            return G
-        return np.einsum("ij,ijk->ik", weights, G)
+        return G if weights is None else np.einsum("ij,ijk->ik", weights, G)

@@ -381,13 +381,10 @@ class KernelDistanceRBF(_WrappedKernel):
         S = np.asarray(self.base(X, Y), dtype=np.float64)
         diags = [np.diagonal(S)] * 2 if Y is None else map(self.base.diag, (X, Y))
         dx, dy = (np.asarray(d, dtype=np.float64) for d in diags)
-        d2 = dx[:, None] + dy[None, :] - 2.0 * S
-        np.maximum(d2, 0.0, out=d2)
+        d2 = np.maximum(dx[:, None] + dy[None, :] - 2.0 * S, 0.0)
         if Y is None:
             np.fill_diagonal(d2, 0.0)
-        np.sqrt(d2, out=d2)
-        d2 *= -self.gamma
-        return np.exp(d2, out=d2)
+        return np.exp(np.sqrt(d2) * -self.gamma)
 
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal, :math:`K(x, x) = \exp(0) = 1`.
