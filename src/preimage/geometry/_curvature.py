@@ -12,7 +12,6 @@ from preimage._utils.validation import check_positive, check_positive_int, check
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.geometry._metric import (
-    _has_closed_form,
     by_differences,
     check_kernel,
     check_method,
@@ -47,8 +46,7 @@ def _metric_derivatives(G, h, d, pairs):
     dg = (plus - minus) / (2 * h)
     ddg = np.empty((G.shape[0], d, d, d, d))
     second = (plus - 2 * g0[:, None] + minus) / h**2
-    for m in range(d):
-        ddg[:, m, m] = second[:, m]
+    ddg[:, range(d), range(d)] = second
     for q, (m, b) in enumerate(pairs):
         pp, pm, mp, mm = (G[:, 1 + 2 * d + 4 * q + r] for r in range(4))
         mixed = (pp - pm - mp + mm) / (4 * h[:, 0] ** 2)
@@ -297,10 +295,9 @@ def scalar_curvature(
     X = check_points(X)
     check_method(method, CURVATURE_METHODS)
     check_method(metric)
-    closed = _has_closed_form(kernel)
-    if by_differences(kernel, method, closed):
+    if by_differences(kernel, method):
         # an exact metric takes the smaller step ε^{1/4} (error O(h²) + O(ε/h²))
-        exact = metric == "closed_form" or (metric == "auto" and closed)
+        exact = not by_differences(kernel, metric)
         h = _steps(X, step, _EXACT_METRIC_STEP if exact else _METRIC_STEP, _length_scale(kernel))
         return _curvature_by_differences(lambda Z: induced_metric(kernel, Z, method=metric), X, h)
     n, d = X.shape

@@ -56,8 +56,9 @@ def check_method(method: str, allowed: tuple[str, ...] = METRIC_METHODS) -> str:
     return method
 
 
-def by_differences(kernel: Kernel, method: str, closed: bool) -> bool:
+def by_differences(kernel: Kernel, method: str) -> bool:
     """Whether `method` means finite differences; a missing closed form is refused."""
+    closed = _has_closed_form(kernel)
     if method == "finite_differences" or (method == "auto" and not closed):
         return True
     if not closed:
@@ -186,8 +187,7 @@ def metric_by_finite_differences(
     X = check_points(X)
     step = None if step is None else check_positive(step, "step")
     n, d = X.shape
-    out = np.empty((n, d, d))
-    E = np.eye(d)
+    out, E = np.empty((n, d, d)), np.eye(d)
     for a, x in enumerate(X):
         h = step if step is not None else _GRADIENT_STEP * max(1.0, float(np.abs(x).max()))
         shifted = np.concatenate([x + h * E, x - h * E])  # (2d, d): x ± h e_j
@@ -243,7 +243,7 @@ def induced_metric(
     """
     kernel = check_kernel(kernel)
     X = check_points(X)
-    if by_differences(kernel, check_method(method), _has_closed_form(kernel)):
+    if by_differences(kernel, check_method(method)):
         return metric_by_finite_differences(kernel, X, step=step)
     return _closed_form_metric(kernel, X)
 

@@ -122,9 +122,8 @@ def dual_objective(
     with np.errstate(over="ignore", invalid="ignore"):
         a = alpha_star - alpha
         value = 0.5 * a @ (R @ a) + epsilon * np.sum(alpha + alpha_star) - y @ a
-    return float(
-        refuse_overflow_rescale(value, "the dual objective", "'R', 'y', 'alpha' and 'alpha_star'")
-    )
+    names = "'R', 'y', 'alpha' and 'alpha_star'"
+    return float(refuse_overflow_rescale(value, "the dual objective", names))
 
 
 def learning_rates(
@@ -302,16 +301,13 @@ def sequential_svr(
                 d_star = min(max(g * (e - eps), -als[i]), C - als[i])
                 d = min(max(g * (-e - eps), -al[i]), C - al[i])
                 if d_star != 0.0 or d != 0.0:
-                    als[i] += d_star
-                    al[i] += d
+                    als[i], al[i] = als[i] + d_star, al[i] + d
                     E -= (d_star - d) * rows[i]
                     step_max = max(step_max, (abs(d_star) + abs(d)) / g)
             new_alpha, new_alpha_star = np.array(al), np.array(als)
             # J_D = ½aᵀRa + εΣ(α + α*) − yᵀa = −½aᵀ(2y − Ra) + εΣ(α + α*).
             a = new_alpha_star - new_alpha
-            value = float(
-                -0.5 * a @ (2 * y - R @ a) + eps * (new_alpha.sum() + new_alpha_star.sum())
-            )
+            value = -0.5 * a @ (2 * y - R @ a) + eps * (new_alpha.sum() + new_alpha_star.sum())
         if not np.isfinite(np.r_[value, step_max, new_alpha, new_alpha_star]).all():
             overflow = True
             break

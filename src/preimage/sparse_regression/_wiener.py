@@ -212,8 +212,7 @@ def wiener_update(
     if s > rtol * kappa:
         L = np.block([[L, np.zeros((r, 1))], [c[None, :], np.array([[np.sqrt(s)]])]])
         R = np.pad(R, ((0, 1), (0, 1)))
-        z = np.append(z, 0.0)
-        c = np.append(c, np.sqrt(s))
+        z, c = np.append(z, 0.0), np.append(c, np.sqrt(s))
         basis = np.append(basis, state.n_samples)
     with np.errstate(over="ignore", invalid="ignore"):
         R, z = _givens_append(R, z, c, y_new)
