@@ -261,7 +261,38 @@ class Kernel:
         raise NotImplementedError
 
 
-def _in_dtype_of(out, t):
+@fill
+class ProfileKernel(Kernel):
+    """Base of the kernels :math:`f(t)` of a profile f of an argument t (an inner
+    product or a squared distance): subclasses define ``_argument(X, Y)``."""
+
+    def profile(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """Return the profile :math:`f(t)` elementwise.
+        %(t_any)s
+        """
+        raise NotImplementedError
+
+    def profile_derivative(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """Return the derivative :math:`f'(t)` of the profile elementwise.
+        %(t_any)s
+        """
+        raise NotImplementedError
+
+    def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """Return :math:`f^{-1}(k)` elementwise, unchecked (values outside the range of f).
+        %(k)s
+        """
+        raise NotImplementedError
+
+    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return :math:`f(t)` and :math:`f'(t)` from one block of arguments t.
+        %(ZX)s
+        """
+        t = self._argument(Z, X)  # type: ignore[attr-defined]  # subclasses have it
+        return self.profile(t), self.profile_derivative(t)
+
+
+def _in_dtype(out, t):
     """`out` in the floating dtype of `t` (float32 stays float32)."""
     dtype = getattr(t, "dtype", np.dtype(np.float64))
     return out.astype(dtype if dtype.kind == "f" else np.float64, copy=False)

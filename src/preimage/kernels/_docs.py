@@ -45,6 +45,12 @@ t : ndarray
     Inner products :math:`t = \langle x, y \rangle`.
 >> ndarray
     The values, of the shape and floating dtype of `t`.
+@@ t_any
+t : ndarray
+    The arguments: inner products :math:`\langle x, y \rangle` (dot-product
+    kernels) or squared distances :math:`\|x - y\|^2` (radial kernels).
+>> ndarray
+    The values, of the shape and floating dtype of `t`.
 @@ k
 k : ndarray
     Kernel values.

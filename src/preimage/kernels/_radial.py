@@ -8,7 +8,7 @@ import numpy as np
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, check_real_array
-from preimage.kernels._base import Kernel, _check_inverse, _in_dtype_of, _warn_clipped
+from preimage.kernels._base import Kernel, ProfileKernel, _check_inverse, _in_dtype, _warn_clipped
 from preimage.kernels._docs import fill
 from preimage.kernels._pairwise import map_rows_inplace, scaled_squared_distances
 
@@ -16,7 +16,7 @@ __all__ = ["RadialKernel", "GaussianKernel", "LaplacianKernel"]
 
 
 @fill
-class RadialKernel(Kernel):
+class RadialKernel(ProfileKernel):
     r"""Base class of the radial kernels, :math:`k(x, y) = f(\|x - y\|^2)`.
 
     The gradient is :math:`\nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x)`.
@@ -42,36 +42,14 @@ class RadialKernel(Kernel):
     #: The open interval of kernel values f maps onto (for clipping).
     value_range = (0.0, 1.0)
 
-    def profile(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """Return the profile :math:`f(r^2)` elementwise.
-        %(r2)s
-        """
-        raise NotImplementedError
-
-    def profile_derivative(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """Return the derivative :math:`f'(r^2)` of the profile elementwise.
-        %(r2)s
-        """
-        raise NotImplementedError
-
-    def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """Return :math:`f^{-1}(k)` elementwise, unchecked (see :meth:`distance2_from_value`).
-        %(k)s
-        """
-        raise NotImplementedError
-
     def _block(self, X, Y):
-        return self.profile(scaled_squared_distances(X, Y))
+        return self.profile(self._argument(X, Y))
 
     def _diag(self, X):
         return np.full(X.shape[0], self.profile(np.zeros(1, dtype=X.dtype))[0])
 
-    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        r"""Return :math:`f(\|z - x\|^2)` and :math:`f'(\|z - x\|^2)` from one distance block.
-        %(ZX)s
-        """
-        r2 = scaled_squared_distances(Z, X)
-        return self.profile(r2), self.profile_derivative(r2)
+    def _argument(self, X, Y):
+        return scaled_squared_distances(X, Y)
 
     def _gradient(self, Z, X, weights):
         D, c = self._gradient_factors(Z, X)  # ∇_z k(z, x) = c D (z − x)
@@ -81,7 +59,7 @@ class RadialKernel(Kernel):
         return c * (W.sum(axis=1)[:, None] * Z - W @ X)
 
     def _gradient_factors(self, Z, X):
-        return self.profile_derivative(scaled_squared_distances(Z, X)), 2
+        return self.profile_derivative(self._argument(Z, X)), 2
 
     def distance2_from_value(self, values: ArrayLike) -> np.ndarray:
         r"""Return the squared input distance :math:`\|x - y\|^2 = f^{-1}(k(x, y))`.
@@ -183,7 +161,7 @@ class GaussianKernel(RadialKernel):
         """
         # γr² = inf is intended; float64 so that a huge γ still gives exp(−γ·0) = 1.
         with np.errstate(over="ignore"):
-            return _in_dtype_of(np.exp(np.multiply(r2, -self.gamma, dtype=np.float64)), r2)
+            return _in_dtype(np.exp(np.multiply(r2, -self.gamma, dtype=np.float64)), r2)
 
     def profile_derivative(self, r2: np.ndarray) -> np.ndarray:
         r"""Return the derivative :math:`f'(r^2) = -\gamma \exp(-\gamma r^2)` elementwise.
@@ -194,7 +172,7 @@ class GaussianKernel(RadialKernel):
     def _derivative_from_values(self, K):
         """``f' = −γ f`` in float64, cast back (inf for float32 is a failed step)."""
         with np.errstate(over="ignore"):
-            return _in_dtype_of(np.multiply(K, -self.gamma, dtype=np.float64), K)
+            return _in_dtype(np.multiply(K, -self.gamma, dtype=np.float64), K)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         r"""Return :math:`f^{-1}(k) = -\ln(k)/\gamma` elementwise, unchecked, for k in (0, 1].

@@ -320,8 +320,8 @@ class NormalizedKernel(_WrappedKernel):
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Normalised Gram block, ``normalize_gram(k(X, Y), k(X), k(Y), method)``."""
         S = self.base(X, Y)
-        diags = () if Y is None else (self.base.diag(X), self.base.diag(Y))
-        return normalize_gram(S, *diags, method=self.method)
+        diags = (None, None) if Y is None else (self.base.diag(X), self.base.diag(Y))
+        return normalize_gram(S, *diags, self.method)
 
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal: 1 (cosine) or :math:`k(x_i, x_i) / \operatorname{tr}^2`.
