@@ -62,8 +62,7 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
     dtype = np.result_type(X, Y)
     symmetric = Y is X and (Y_norm2 is None or Y_norm2 is X_norm2)
     X_norm2 = squared_norms(X) if X_norm2 is None else X_norm2
-    if Y_norm2 is None:
-        Y_norm2 = X_norm2 if symmetric else squared_norms(Y)
+    Y_norm2 = (X_norm2 if symmetric else squared_norms(Y)) if Y_norm2 is None else Y_norm2
     n_x, n_y = X.shape[0], Y.shape[0]
     product = _augmented_product if n_x * n_y > (n_x + n_y) * (X.shape[1] + 2) else _plain_product
     # Partial sums and operands are at most |a|·max(4 max‖x‖², 1); where that

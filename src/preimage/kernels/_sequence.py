@@ -76,9 +76,8 @@ def _count_matrix(grams_per_row, vocabulary, name):
                 f"has an unhashable one: {exc}"
             ) from None
         indptr.append(len(indices))
-    n_features = max(len(vocabulary), max(vocabulary.values(), default=-1) + 1)
-    data = np.ones(len(indices), dtype=np.float64)
-    F = sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, n_features))
+    n = max(len(vocabulary), max(vocabulary.values(), default=-1) + 1)  # columns
+    F = sp.csr_matrix((np.ones(len(indices)), indices, indptr), shape=(len(indptr) - 1, n))
     F.sum_duplicates()  # repeated p-grams of a row become counts
     return F, vocabulary
 

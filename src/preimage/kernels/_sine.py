@@ -76,9 +76,7 @@ class SineKernel(Kernel):
     def _gradient(self, Z, X, weights):
         deltas = Z[:, None, :] - X[None, :, :]
         S, dS = (_dirichlet(deltas, self.order, derivative) for derivative in (False, True))
-        d = Z.shape[1]
         G = np.empty_like(deltas)
-        for j in range(d):
-            others = np.prod(np.delete(S, j, axis=2), axis=2) if d > 1 else 1.0
-            G[:, :, j] = dS[:, :, j] * others
+        for j in range(Z.shape[1]):  # the product over the other coordinates (1 if none)
+            G[:, :, j] = dS[:, :, j] * np.prod(np.delete(S, j, axis=2), axis=2)
         return G if weights is None else np.einsum("ij,ijk->ik", weights, G)
