@@ -40,8 +40,7 @@ def _stencil(d):
 
 def _metric_derivatives(G, h, d, pairs):
     """g, ∂_m g_ij and ∂_a∂_b g_ij from the metric G (n, n_stencil, d, d) on the stencil."""
-    h = h[:, None, None, None]
-    g0 = G[:, 0]
+    h, g0 = h[:, None, None, None], G[:, 0]
     plus, minus = G[:, 1 : 1 + d], G[:, 1 + d : 1 + 2 * d]
     dg = (plus - minus) / (2 * h)
     ddg = np.empty((G.shape[0], d, d, d, d))
@@ -227,8 +226,7 @@ def polynomial_scalar_curvature(
     p = check_positive_int(degree, "degree")
     gamma = check_positive(gamma, "gamma")
     c = check_real(coef0, "coef0", low=0.0)
-    d = X.shape[1]
-    u = gamma * np.einsum("ij,ij->i", X, X)
+    d, u = X.shape[1], gamma * np.einsum("ij,ij->i", X, X)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         R = -(d - 1) * (p - 1) * ((d - 2) * p * u + d * c) / (p * (u + c) ** p * (p * u + c))
     if p == 1 or d == 1:

@@ -58,7 +58,9 @@ def check_method(method: str, allowed: tuple[str, ...] = METRIC_METHODS) -> str:
 
 def by_differences(kernel: Kernel, method: str) -> bool:
     """Whether `method` means finite differences; a missing closed form is refused."""
-    closed = _has_closed_form(kernel)
+    closed = isinstance(kernel, RadialKernel) or (
+        isinstance(kernel, DotProductKernel) and profile_derivatives(kernel, 0.0) is not None
+    )
     if method == "finite_differences" or (method == "auto" and not closed):
         return True
     if not closed:
@@ -111,25 +113,17 @@ def profile_derivatives(
     if isinstance(kernel, LinearKernel):
         return np.ones_like(s), np.zeros_like(s), np.zeros_like(s)
     if isinstance(kernel, PolynomialKernel):
-        p, g, c = kernel.degree, kernel.gamma, kernel.coef0
-        u = g * s + c
+        p, g, u = kernel.degree, kernel.gamma, kernel.gamma * s + kernel.coef0
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             d1 = p * g * u ** (p - 1)
             d2 = p * (p - 1) * g**2 * u ** (p - 2) if p >= 2 else np.zeros_like(s)
             d3 = p * (p - 1) * (p - 2) * g**3 * u ** (p - 3) if p >= 3 else np.zeros_like(s)
         return d1, d2, d3
     if isinstance(kernel, SigmoidKernel):
-        g = kernel.gamma
-        t = np.tanh(g * s + kernel.coef0)
+        g, t = kernel.gamma, np.tanh(kernel.gamma * s + kernel.coef0)
         sech2 = 1.0 - t * t
         return g * sech2, -2 * g**2 * t * sech2, -2 * g**3 * sech2 * (1 - 3 * t * t)
     return None
-
-
-def _has_closed_form(kernel: Kernel) -> bool:
-    return isinstance(kernel, RadialKernel) or (
-        isinstance(kernel, DotProductKernel) and profile_derivatives(kernel, 0.0) is not None
-    )
 
 
 def _closed_form_metric(kernel, X):
@@ -139,8 +133,7 @@ def _closed_form_metric(kernel, X):
         # which at x' = x is −2 f'(0) δ_ij.
         scale = -2.0 * float(kernel.profile_derivative(np.zeros(1))[0])
         return np.broadcast_to(scale * np.eye(d), (n, d, d)).copy()
-    s = np.einsum("ij,ij->i", X, X)
-    d1, d2, _ = profile_derivatives(kernel, s)
+    d1, d2, _ = profile_derivatives(kernel, np.einsum("ij,ij->i", X, X))
     return d1[:, None, None] * np.eye(d) + d2[:, None, None] * X[:, :, None] * X[:, None, :]
 
 
@@ -284,8 +277,7 @@ def volume_element(
     >>> volume_element(GaussianKernel(gamma=2.0), np.zeros((1, 3)))   # 4^{3/2}
     array([8.])
     """
-    g = induced_metric(kernel, X, method=method, step=step)
-    det = np.linalg.det(g)
+    det = np.linalg.det(induced_metric(kernel, X, method=method, step=step))
     bad = ~(det > 0)
     if bad.any():
         warn(

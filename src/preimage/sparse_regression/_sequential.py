@@ -115,9 +115,8 @@ def dual_objective(
     -0.125
     """
     R, y = check_system(R, y)
-    n = y.shape[0]
-    alpha = check_vector(alpha, "alpha", n, "one multiplier per sample")
-    alpha_star = check_vector(alpha_star, "alpha_star", n, "one multiplier per sample")
+    alpha = check_vector(alpha, "alpha", y.shape[0], "one multiplier per sample")
+    alpha_star = check_vector(alpha_star, "alpha_star", y.shape[0], "one multiplier per sample")
     epsilon = check_real(epsilon, "epsilon", low=0.0)
     with np.errstate(over="ignore", invalid="ignore"):
         a = alpha_star - alpha
@@ -175,21 +174,19 @@ def learning_rates(
     safe = DEFAULT_RATE_FRACTION / R_diag
     if learning_rate is None:
         return safe
+    try:
+        rate = np.asarray(learning_rate, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"'learning_rate' must be None, a float or an array of floats, got {learning_rate!r}"
+        ) from None
     if isinstance(learning_rate, Real) and not isinstance(learning_rate, bool):
-        rate = np.full(R_diag.shape, float(learning_rate))
-    else:
-        try:
-            rate = np.asarray(learning_rate, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(
-                f"'learning_rate' must be None, a float or an array of floats, "
-                f"got {learning_rate!r}"
-            ) from None
-        if rate.shape != R_diag.shape:
-            raise ValueError(
-                f"'learning_rate' must be a float or have shape {R_diag.shape} "
-                f"(one rate per sample), got shape {rate.shape}"
-            )
+        rate = np.full(R_diag.shape, rate)
+    elif rate.shape != R_diag.shape:
+        raise ValueError(
+            f"'learning_rate' must be a float or have shape {R_diag.shape} "
+            f"(one rate per sample), got shape {rate.shape}"
+        )
     if not (np.isfinite(rate).all() and (rate > 0).all()):
         raise ValueError(f"'learning_rate' must be positive and finite, got {learning_rate!r}")
     with np.errstate(over="ignore"):  # an overflow is too large, as it should
