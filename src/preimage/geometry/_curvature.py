@@ -1,6 +1,5 @@
-"""The scalar curvature of the surface a kernel maps input space onto. The
-polynomial formula is lost from the available text of the paper; the one here is
-derived and checked against the finite differences of the metric."""
+"""The scalar curvature of the surface a kernel maps input space onto (the
+polynomial formula is derived here and checked against finite differences)."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from preimage._utils.validation import check_positive, check_positive_int, check
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.geometry._metric import (
-    _has_closed_form,
+    by_differences,
     check_kernel,
     check_method,
     check_points,
@@ -25,15 +24,13 @@ from preimage.kernels import Kernel, PolynomialKernel, RadialKernel
 #: How :func:`scalar_curvature` computes the curvature.
 CURVATURE_METHODS = ("auto", "closed_form", "finite_differences")
 
-#: Relative steps of the second differences of a differenced and of an exact metric
-#: (ε^{1/4} balances O(h²) against O(ε/h²); a differenced metric adds O(δg/h²)).
+#: Relative steps of the second differences of a differenced and of an exact metric.
 _METRIC_STEP = 1e-3
 _EXACT_METRIC_STEP = 1e-4
 
 
 def _stencil(d):
-    """Offsets (in steps) of the points where the metric is evaluated: the
-    centre, ±e_m, and ±e_m ± e_l for m < l."""
+    """Offsets (in steps) of the metric's points: 0, ±e_m, and ±e_m ± e_l for m < l."""
     E = np.eye(d)
     pairs = [(m, b) for m in range(d) for b in range(m + 1, d)]
     signs = ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -42,16 +39,13 @@ def _stencil(d):
 
 
 def _metric_derivatives(G, h, d, pairs):
-    """g, ∂_m g_ij and ∂_a∂_b g_ij at one point from the metric on the stencil
-    (G of shape (n, n_stencil, d, d), h of shape (n,))."""
-    h = h[:, None, None, None]
-    g0 = G[:, 0]
+    """g, ∂_m g_ij and ∂_a∂_b g_ij from the metric G (n, n_stencil, d, d) on the stencil."""
+    h, g0 = h[:, None, None, None], G[:, 0]
     plus, minus = G[:, 1 : 1 + d], G[:, 1 + d : 1 + 2 * d]
     dg = (plus - minus) / (2 * h)
     ddg = np.empty((G.shape[0], d, d, d, d))
     second = (plus - 2 * g0[:, None] + minus) / h**2
-    for m in range(d):
-        ddg[:, m, m] = second[:, m]
+    ddg[:, range(d), range(d)] = second
     for q, (m, b) in enumerate(pairs):
         pp, pm, mp, mm = (G[:, 1 + 2 * d + 4 * q + r] for r in range(4))
         mixed = (pp - pm - mp + mm) / (4 * h[:, 0] ** 2)
@@ -60,19 +54,14 @@ def _metric_derivatives(G, h, d, pairs):
 
 
 def _scalar_from_derivatives(g, dg, ddg):
-    """Scalar curvature from g (n, d, d), dg[n, m, i, j] = ∂_m g_ij and
-    ddg[n, a, b, i, j] = ∂_a∂_b g_ij (the formulas of metric_scalar_curvature)."""
+    """Scalar curvature from g, dg = ∂_m g_ij and ddg = ∂_a∂_b g_ij."""
     ginv = np.linalg.inv(g)
     # Christoffel symbols of the first kind Γ_l,ij and of the second kind Γ^k_ij
     first = 0.5 * (np.einsum("nijl->nlij", dg) + np.einsum("njil->nlij", dg) - dg)
     gamma = np.einsum("nkl,nlij->nkij", ginv, first)
     # R_iklm = ½(∂_k∂_l g_im + ∂_i∂_m g_kl − ∂_k∂_m g_il − ∂_i∂_l g_km) + ...
-    second = 0.5 * (
-        np.einsum("nklim->niklm", ddg)
-        + np.einsum("nimkl->niklm", ddg)
-        - np.einsum("nkmil->niklm", ddg)
-        - np.einsum("nilkm->niklm", ddg)
-    )
+    terms = ((1, "klim"), (1, "imkl"), (-1, "kmil"), (-1, "ilkm"))
+    second = 0.5 * sum(sign * np.einsum(f"n{ij}->niklm", ddg) for sign, ij in terms)
     quad = np.einsum("nrp,nrkl,npim->niklm", g, gamma, gamma) - np.einsum(
         "nrp,nrkm,npil->niklm", g, gamma, gamma
     )
@@ -104,9 +93,7 @@ def metric_scalar_curvature(
     r"""Return the scalar curvature of any Riemannian metric, by central differences.
 
     :math:`\partial_m g_{ij}` and :math:`\partial_a \partial_b g_{ij}` are
-    central (and four-point mixed) differences of ``metric`` on
-    :math:`1 + 2d + 2d(d - 1)` points around each :math:`x`. With the
-    Christoffel symbols of the second kind
+    central differences of ``metric``. With the Christoffel symbols
     :math:`\Gamma^k_{ij} = \tfrac{1}{2} g^{kl} (\partial_i g_{jl} + \partial_j g_{il} - \partial_l g_{ij})`,
     the Riemann tensor (the convention of Landau and Lifshitz, Sec. 92)
 
@@ -123,8 +110,7 @@ def metric_scalar_curvature(
     Parameters
     ----------
     metric : callable
-        Maps points of shape (m, d) to metrics of shape (m, d, d), e.g.
-        ``lambda Z: induced_metric(kernel, Z)``.
+        Points (m, d) to metrics (m, d, d), e.g. ``lambda Z: induced_metric(kernel, Z)``.
     X : array-like of shape (n, d)
         The points at which the curvature is taken.
     step : float, optional
@@ -133,8 +119,7 @@ def metric_scalar_curvature(
     Returns
     -------
     ndarray of shape (n,)
-        :math:`R` at each point; NaN with a NumericalWarning where the metric
-        is singular.
+        :math:`R`; NaN (warned of) where the metric is singular.
 
     References
     ----------
@@ -142,10 +127,8 @@ def metric_scalar_curvature(
 
     Examples
     --------
-    The unit sphere in stereographic coordinates has :math:`R = 2`:
-
+    >>> import numpy as np  # the unit sphere, stereographic: R = 2
     >>> from preimage.geometry import metric_scalar_curvature
-    >>> import numpy as np
     >>> sphere = lambda Z: 4 / (1 + (Z**2).sum(1))[:, None, None] ** 2 * np.eye(2)
     >>> np.round(metric_scalar_curvature(sphere, [[0.3, -0.2]]), 5)
     array([2.])
@@ -174,7 +157,7 @@ def _curvature_by_differences(metric, X, h):
 
 
 def _scalar(G, h, d, pairs):
-    """The curvature at each point; point by point (NaN where singular) if some metric is."""
+    """The curvature, point by point (NaN where singular) if some metric is singular."""
     try:
         return _scalar_from_derivatives(*_metric_derivatives(G, h, d, pairs))
     except np.linalg.LinAlgError:
@@ -186,8 +169,7 @@ def _scalar(G, h, d, pairs):
 
 
 def _length_scale(kernel):
-    """The input length over which the metric changes near 0: 1/√γ, √(c₀/γ) for
-    polynomials (0 for the homogeneous one, whose metric changes on the scale of ‖x‖)."""
+    """The length over which the metric changes near 0: 1/√γ, or √(c₀/γ) for polynomials."""
     gamma = getattr(kernel, "gamma", None)
     if not isinstance(gamma, (int, float)) or gamma <= 0:
         return 1.0
@@ -210,13 +192,9 @@ def polynomial_scalar_curvature(
     For :math:`(\gamma \langle x, x' \rangle + c)^p` on :math:`\mathbb{R}^d`,
     with :math:`u = \gamma \|x\|^2`,
 
-    .. math::
+    .. math:: R = -\frac{(d - 1)(p - 1) \left[(d - 2) p u + d c\right]} {p (u + c)^p (p u + c)}.
 
-        R = -\frac{(d - 1)(p - 1) \left[(d - 2) p u + d c\right]}
-        {p (u + c)^p (p u + c)}.
-
-    It vanishes for :math:`p = 1`, and for :math:`d = 2`, :math:`c = 0` (a cone);
-    for :math:`c = 0`, :math:`d > 2`, :math:`p > 1` it is singular at :math:`x = 0`.
+    It vanishes for :math:`p = 1`, and for :math:`d = 2`, :math:`c = 0` (a cone).
 
     Parameters
     ----------
@@ -227,8 +205,8 @@ def polynomial_scalar_curvature(
     gamma : float, default=1.0
         The scale :math:`\gamma > 0`.
     coef0 : float, default=1.0
-        The constant :math:`c \ge 0`; :math:`c = 0` is the homogeneous kernel,
-        singular at :math:`x = 0` (NaN there, with a warning).
+        The constant :math:`c \ge 0`; :math:`c = 0` is singular at :math:`x = 0`
+        for :math:`d > 2` (NaN there, with a warning).
 
     Returns
     -------
@@ -241,18 +219,15 @@ def polynomial_scalar_curvature(
 
     Examples
     --------
-    At :math:`x = 0`, :math:`R = -(d - 1)(p - 1) d / (p c^p)`:
-
     >>> from preimage.geometry import polynomial_scalar_curvature
-    >>> polynomial_scalar_curvature([[0.0, 0.0]], degree=2, coef0=1.0)
+    >>> polynomial_scalar_curvature([[0.0, 0.0]], degree=2, coef0=1.0)  # -(d-1)(p-1)d/(p c^p)
     array([-1.])
     """
     X = check_points(X)
     p = check_positive_int(degree, "degree")
     gamma = check_positive(gamma, "gamma")
     c = check_real(coef0, "coef0", low=0.0)
-    d = X.shape[1]
-    u = gamma * np.einsum("ij,ij->i", X, X)
+    d, u = X.shape[1], gamma * np.einsum("ij,ij->i", X, X)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         R = -(d - 1) * (p - 1) * ((d - 2) * p * u + d * c) / (p * (u + c) ** p * (p * u + c))
     if p == 1 or d == 1:
@@ -270,19 +245,17 @@ def scalar_curvature(
 ) -> np.ndarray:
     r"""Return the scalar curvature of the surface a kernel maps input space onto.
 
-    A radial kernel's metric is constant: :math:`R = 0`. A dot-product kernel
-    :math:`K(\langle x, x' \rangle)` has the metric
+    A radial kernel has :math:`R = 0`. A dot-product kernel
+    :math:`K(\langle x, x' \rangle)` has the warped-product metric
     :math:`ds^2 = (K' + s K'')\, dr^2 + s K'\, d\Omega^2`,
-    :math:`s = \|x\|^2`, a warped product whose scalar curvature in :math:`d`
-    dimensions is
+    :math:`s = \|x\|^2`, whose scalar curvature is
 
     .. math::
 
         R = -\frac{2 (d - 1) \left[K' (K'' + s K''') - s K''^2\right]}
         {K'^2 (K' + s K'')} - \frac{(d - 1)(d - 2) K''}{K'^2}
 
-    (:func:`profile_derivatives`). Any other kernel gets
-    :func:`metric_scalar_curvature` on its metric.
+    (:func:`profile_derivatives`). Other kernels get :func:`metric_scalar_curvature`.
 
     Parameters
     ----------
@@ -291,19 +264,17 @@ def scalar_curvature(
     X : array-like of shape (n, d)
         The points at which the curvature is taken.
     method : {"auto", "closed_form", "finite_differences"}, default="auto"
-        The closed forms above, :func:`metric_scalar_curvature` on the metric,
-        or the closed form where there is one.
+        The closed forms, :func:`metric_scalar_curvature`, or the closed form where known.
     metric : {"auto", "closed_form", "finite_differences"}, default="auto"
         The ``method`` of :func:`induced_metric` that finite differences differentiate.
     step : float, optional
-        Step :math:`h`; by default :math:`10^{-4} \max(\|x\|_\infty, \ell)`
-        (:math:`10^{-3}` for a differenced metric), :math:`\ell = 1/\sqrt{\gamma}`
-        (:math:`\sqrt{c_0/\gamma}` for polynomials).
+        Step :math:`h`; by default :math:`10^{-4} \max(\|x\|_\infty, \ell)` (:math:`10^{-3}`
+        for a differenced metric), :math:`\ell = 1/\sqrt{\gamma}` or :math:`\sqrt{c_0/\gamma}`.
 
     Returns
     -------
     ndarray of shape (n,)
-        :math:`R` at each point; NaN with a NumericalWarning where the metric is singular.
+        :math:`R`; NaN (warned of) where the metric is singular.
 
     References
     ----------
@@ -324,16 +295,11 @@ def scalar_curvature(
     X = check_points(X)
     check_method(method, CURVATURE_METHODS)
     check_method(metric)
-    closed = _has_closed_form(kernel)
-    if method == "finite_differences" or (method == "auto" and not closed):
+    if by_differences(kernel, method):
         # an exact metric takes the smaller step ε^{1/4} (error O(h²) + O(ε/h²))
-        exact = metric == "closed_form" or (metric == "auto" and closed)
+        exact = not by_differences(kernel, metric)
         h = _steps(X, step, _EXACT_METRIC_STEP if exact else _METRIC_STEP, _length_scale(kernel))
         return _curvature_by_differences(lambda Z: induced_metric(kernel, Z, method=metric), X, h)
-    if not closed:
-        raise ValueError(
-            f"'method' 'closed_form' is not known for {kernel!r}; use 'finite_differences'"
-        )
     n, d = X.shape
     if isinstance(kernel, RadialKernel) or d == 1:
         return np.zeros(n)

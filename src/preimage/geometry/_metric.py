@@ -21,8 +21,7 @@ from preimage.kernels import (
 #: How :func:`induced_metric` computes the metric.
 METRIC_METHODS = ("auto", "closed_form", "finite_differences")
 
-#: Relative step of the central differences of the gradient: ε^{1/3}
-#: balances the truncation error O(h²) against rounding O(ε/h).
+#: Relative step of the central differences of the gradient (ε^{1/3}: O(h²) = O(ε/h)).
 _GRADIENT_STEP = float(np.finfo(float).eps ** (1 / 3))
 
 
@@ -57,16 +56,27 @@ def check_method(method: str, allowed: tuple[str, ...] = METRIC_METHODS) -> str:
     return method
 
 
+def by_differences(kernel: Kernel, method: str) -> bool:
+    """Whether `method` means finite differences; a missing closed form is refused."""
+    closed = isinstance(kernel, RadialKernel) or (
+        isinstance(kernel, DotProductKernel) and profile_derivatives(kernel, 0.0) is not None
+    )
+    if method == "finite_differences" or (method == "auto" and not closed):
+        return True
+    if not closed:
+        raise ValueError(
+            f"'method' 'closed_form' is not known for {kernel!r}; use 'finite_differences'"
+        )
+    return False
+
+
 def profile_derivatives(
     kernel: Kernel, s: ArrayLike
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     r"""Return the first three derivatives of a dot-product kernel's profile.
 
     For :math:`k(x, x') = K(\langle x, x' \rangle)`: :math:`K'(s), K''(s),
-    K'''(s)`, which give the metric
-    :math:`g_{ij} = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j` and
-    its curvature. Linear :math:`K = s`; polynomial
-    :math:`K = (\gamma s + c_0)^p`; sigmoid, with
+    K'''(s)` of linear, polynomial and sigmoid kernels; for the sigmoid, with
     :math:`t = \tanh(\gamma s + c_0)`,
 
     .. math::
@@ -78,9 +88,9 @@ def profile_derivatives(
     Parameters
     ----------
     kernel : Kernel
-        The kernel; linear, polynomial and sigmoid kernels have a known profile.
+        The kernel.
     s : float or array-like
-        The dot products :math:`s` (:math:`\|x\|^2` for the metric at :math:`x`).
+        The dot products :math:`s`.
 
     Returns
     -------
@@ -103,25 +113,17 @@ def profile_derivatives(
     if isinstance(kernel, LinearKernel):
         return np.ones_like(s), np.zeros_like(s), np.zeros_like(s)
     if isinstance(kernel, PolynomialKernel):
-        p, g, c = kernel.degree, kernel.gamma, kernel.coef0
-        u = g * s + c
+        p, g, u = kernel.degree, kernel.gamma, kernel.gamma * s + kernel.coef0
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             d1 = p * g * u ** (p - 1)
             d2 = p * (p - 1) * g**2 * u ** (p - 2) if p >= 2 else np.zeros_like(s)
             d3 = p * (p - 1) * (p - 2) * g**3 * u ** (p - 3) if p >= 3 else np.zeros_like(s)
         return d1, d2, d3
     if isinstance(kernel, SigmoidKernel):
-        g = kernel.gamma
-        t = np.tanh(g * s + kernel.coef0)
+        g, t = kernel.gamma, np.tanh(kernel.gamma * s + kernel.coef0)
         sech2 = 1.0 - t * t
         return g * sech2, -2 * g**2 * t * sech2, -2 * g**3 * sech2 * (1 - 3 * t * t)
     return None
-
-
-def _has_closed_form(kernel: Kernel) -> bool:
-    return isinstance(kernel, RadialKernel) or (
-        isinstance(kernel, DotProductKernel) and profile_derivatives(kernel, 0.0) is not None
-    )
 
 
 def _closed_form_metric(kernel, X):
@@ -131,8 +133,7 @@ def _closed_form_metric(kernel, X):
         # which at x' = x is −2 f'(0) δ_ij.
         scale = -2.0 * float(kernel.profile_derivative(np.zeros(1))[0])
         return np.broadcast_to(scale * np.eye(d), (n, d, d)).copy()
-    s = np.einsum("ij,ij->i", X, X)
-    d1, d2, _ = profile_derivatives(kernel, s)
+    d1, d2, _ = profile_derivatives(kernel, np.einsum("ij,ij->i", X, X))
     return d1[:, None, None] * np.eye(d) + d2[:, None, None] * X[:, :, None] * X[:, None, :]
 
 
@@ -146,13 +147,12 @@ def metric_by_finite_differences(
         g_{ij}(x) \approx \frac{\partial_i k(x, x + h e_j)
         - \partial_i k(x, x - h e_j)}{2 h},
 
-    with the kernel's own gradient :math:`\partial_i k` in its first argument,
-    then symmetrised. Error :math:`O(h^2) + O(\epsilon / h)`.
+    symmetrised. Error :math:`O(h^2) + O(\epsilon / h)`.
 
     Parameters
     ----------
     kernel : Kernel
-        Any kernel object with a gradient (not the Laplacian).
+        A kernel with a gradient (not the Laplacian).
     X : array-like of shape (n, d)
         The points.
     step : float, optional
@@ -181,8 +181,7 @@ def metric_by_finite_differences(
     X = check_points(X)
     step = None if step is None else check_positive(step, "step")
     n, d = X.shape
-    out = np.empty((n, d, d))
-    E = np.eye(d)
+    out, E = np.empty((n, d, d)), np.eye(d)
     for a, x in enumerate(X):
         h = step if step is not None else _GRADIENT_STEP * max(1.0, float(np.abs(x).max()))
         shifted = np.concatenate([x + h * E, x - h * E])  # (2d, d): x ± h e_j
@@ -202,10 +201,9 @@ def induced_metric(
         g_{ij}(x) = \left. \frac{\partial^2 k(x, x')}{\partial x_i \, \partial x'_j}
         \right|_{x' = x},
 
-    so that :math:`\|\phi(x + dx) - \phi(x)\|^2 = g_{ij}(x)\, dx^i dx^j` to
-    second order. A radial kernel :math:`f(\|x - x'\|^2)` has
-    :math:`g = -2 f'(0) I`; a dot-product kernel :math:`K(\langle x, x' \rangle)`
-    has :math:`g_{ij} = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j`.
+    so that :math:`\|\phi(x + dx) - \phi(x)\|^2 = g_{ij}(x)\, dx^i dx^j`. A
+    radial kernel :math:`f(\|x - x'\|^2)` has :math:`g = -2 f'(0) I`, a dot-product
+    kernel :math:`g_{ij} = K'(\|x\|^2)\, \delta_{ij} + K''(\|x\|^2)\, x_i x_j`.
 
     Parameters
     ----------
@@ -214,8 +212,7 @@ def induced_metric(
     X : array-like of shape (n, d)
         The points :math:`x`.
     method : {"auto", "closed_form", "finite_differences"}, default="auto"
-        The closed forms above (dot-product kernels of known profile, see
-        :func:`profile_derivatives`), :func:`metric_by_finite_differences`, or
+        The closed forms above, :func:`metric_by_finite_differences`, or
         the closed form where there is one.
     step : float, optional
         Step of the finite differences.
@@ -241,44 +238,35 @@ def induced_metric(
     """
     kernel = check_kernel(kernel)
     X = check_points(X)
-    check_method(method)
-    if method == "finite_differences" or (method == "auto" and not _has_closed_form(kernel)):
+    if by_differences(kernel, check_method(method)):
         return metric_by_finite_differences(kernel, X, step=step)
-    if not _has_closed_form(kernel):
-        raise ValueError(
-            f"'method' 'closed_form' is not known for {kernel!r}; use 'finite_differences'"
-        )
     return _closed_form_metric(kernel, X)
 
 
 def volume_element(
     kernel: Kernel, X: ArrayLike, *, method: str = "auto", step: float | None = None
 ) -> np.ndarray:
-    r"""Return the intrinsic volume element of the surface a kernel maps input space onto.
+    r"""Return the volume element of the surface a kernel maps input space onto.
 
-    .. math::
+    .. math:: \sqrt{\det g(x)},
 
-        \sqrt{\det g(x)},
-
-    with :math:`g` the metric of :func:`induced_metric`: the input density
-    divided by it is the density on the surface.
+    with :math:`g` the metric of :func:`induced_metric`.
 
     Parameters
     ----------
     kernel : Kernel
-        A kernel object differentiable at :math:`x' = x`.
+        A kernel differentiable at :math:`x' = x`.
     X : array-like of shape (n, d)
         The points.
     method : {"auto", "closed_form", "finite_differences"}, default="auto"
-        How the metric is computed (see :func:`induced_metric`).
+        See :func:`induced_metric`.
     step : float, optional
         Step of the finite differences.
 
     Returns
     -------
     ndarray of shape (n,)
-        The volume element at each point; NaN with a NumericalWarning where the
-        metric is not positive definite (a sigmoid kernel).
+        The volume element; NaN (warned of) where the metric is not positive definite.
 
     References
     ----------
@@ -292,8 +280,7 @@ def volume_element(
     >>> volume_element(GaussianKernel(gamma=2.0), np.zeros((1, 3)))   # 4^{3/2}
     array([8.])
     """
-    g = induced_metric(kernel, X, method=method, step=step)
-    det = np.linalg.det(g)
+    det = np.linalg.det(induced_metric(kernel, X, method=method, step=step))
     bad = ~(det > 0)
     if bad.any():
         warn(

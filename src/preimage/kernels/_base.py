@@ -1,5 +1,4 @@
-"""The kernel protocol every pre-image method uses, and the helpers the kernel
-modules share: subclasses implement ``_block``, ``_gradient`` and ``_diag_gradient``."""
+"""The kernel protocol: subclasses implement ``_block``, ``_gradient`` and ``_diag_gradient``."""
 
 from collections.abc import Iterator
 import dataclasses
@@ -30,7 +29,7 @@ class Kernel:
 
     References
     ----------
-    %(Mika)s
+    Mika et al. (1999), Sec. 1.
     Schölkopf et al. (1999), Sec. II.
 
     Examples
@@ -50,13 +49,14 @@ class Kernel:
     stationary = False
     #: The kernel has a gradient in its first argument.
     differentiable = True
-    #: Kernel values can overflow for finite input (a polynomial of large
-    #: data): public Gram blocks then refuse inf with a ValueError naming the input.
+    #: Kernel values can overflow for finite input: public blocks then refuse them.
     may_overflow = False
+    #: Field name to its check ``check(value, name)``, whose answer is stored.
+    _checks: dict = {}
 
-    def __call__(self, X: ArrayLike, Y: ArrayLike | None = None) -> np.ndarray:
-        """Gram block ``K_ij = k(x_i, y_j)`` of shape (n_x, n_y): :meth:`block`."""
-        return self.block(X, Y)
+    def __post_init__(self):
+        for name, check in self._checks.items():
+            object.__setattr__(self, name, check(getattr(self, name), name))
 
     def block(
         self,
@@ -85,6 +85,8 @@ class Kernel:
         X, Y, names = self._inputs(X, Y, check_input, names)
         return self._evaluate(overflow, names, self._block, X, Y)
 
+    __call__ = block
+
     def blocks(
         self,
         X: ArrayLike,
@@ -101,8 +103,7 @@ class Kernel:
         ----------
         %(XY)s
         working_memory : float, optional
-            The largest chunk, in MiB; by default scikit-learn's
-            ``working_memory`` setting.
+            The largest chunk, in MiB; by default scikit-learn's setting.
         %(check_input)s
         %(overflow)s
         %(names)s
@@ -162,8 +163,7 @@ class Kernel:
         X : array-like of shape (n, d)
             Second arguments.
         weights : array-like of shape (m, n), optional
-            If given, return :math:`G_j = \sum_i w_{ji} \nabla_z k(z_j, x_i)`,
-            without the (m, n, d) tensor; otherwise :math:`\nabla_z k(z_j, x_i)`.
+            If given, return :math:`G_j = \sum_i w_{ji} \nabla_z k(z_j, x_i)`.
         %(check_input)s
         %(overflow)s
             Gradients are always scanned.
@@ -184,10 +184,9 @@ class Kernel:
                         f"'weights' must have shape {(Z.shape[0], X.shape[0])} "
                         f"(n_points, n_support), got {weights.shape}"
                     )
-        with np.errstate(over="ignore", invalid="ignore"):
-            G = self._gradient(Z, X, weights)  # type: ignore[attr-defined]  # subclasses have it
         names = "'Z' and 'X'" if weights is None else "'Z', 'X' and 'weights'"
-        return G if overflow == "ignore" else _refuse_overflow(G, self, "gradients", names)
+        G = self._gradient  # type: ignore[attr-defined]  # subclasses have it
+        return self._evaluate(overflow, names, G, Z, X, weights, what="gradients")
 
     def diag_gradient(
         self, Z: ArrayLike, *, check_input: bool = True, overflow: str = "raise"
@@ -207,32 +206,25 @@ class Kernel:
         """
         self._require_gradient()
         Z = check_array_2d(Z, "Z") if check_input else Z
-        with np.errstate(over="ignore", invalid="ignore"):
-            G = self._diag_gradient(Z)
-        return G if overflow == "ignore" else _refuse_overflow(G, self, "gradients", "'Z'")
+        return self._evaluate(overflow, "'Z'", self._diag_gradient, Z, what="gradients")
 
     def _inputs(
         self, X: Any, Y: Any, check_input: bool, names: str | None
     ) -> tuple[np.ndarray, np.ndarray, str]:
         """`X` and `Y` (`X` when None), checked, and the arguments an overflow is blamed on."""
-        if check_input:
-            X = check_array_2d(X, "X")
-            Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1])
-        Y = X if Y is None else Y
+        X = check_array_2d(X, "X") if check_input else X
+        Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1]) if check_input else Y
         return X, Y, names or ("'X'" if Y is X else "'X' and 'Y'")
 
-    def _evaluate(self, overflow, names, func, *args):
+    def _evaluate(self, overflow, names, func, *args, what="kernel values"):
+        """``func(*args)``, refused if it overflowed (gradients are always scanned)."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             values = func(*args)
-        return self._checked(values, overflow, names)
-
-    def _checked(self, values, overflow, names):
-        """`values` as computed, or refused when they overflowed (see :meth:`block`)."""
         if overflow not in ("raise", "ignore"):
             raise ValueError(f"'overflow' must be 'raise' or 'ignore', got {overflow!r}")
-        if overflow == "ignore" or not self.may_overflow:
+        if overflow == "ignore" or not (self.may_overflow or what == "gradients"):
             return values
-        return _refuse_overflow(values, self, "kernel values", names)
+        return refuse_overflow(values, f"the {what} of {self!r}", names, _RESCALE)
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         """Return the kernel parameters (the dataclass fields) as a dict.
@@ -269,13 +261,38 @@ class Kernel:
         raise NotImplementedError
 
 
-def _set_params(kernel, **params):
-    """Store validated parameters on a frozen dataclass as plain Python numbers."""
-    for name, value in params.items():
-        object.__setattr__(kernel, name, value)
+@fill
+class ProfileKernel(Kernel):
+    """Base of the kernels :math:`f(t)` of a profile f of an argument t (an inner
+    product or a squared distance): subclasses define ``_argument(X, Y)``."""
+
+    def profile(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """Return the profile :math:`f(t)` elementwise.
+        %(t_any)s
+        """
+        raise NotImplementedError
+
+    def profile_derivative(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """Return the derivative :math:`f'(t)` of the profile elementwise.
+        %(t_any)s
+        """
+        raise NotImplementedError
+
+    def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        """Return :math:`f^{-1}(k)` elementwise, unchecked (values outside the range of f).
+        %(k)s
+        """
+        raise NotImplementedError
+
+    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return :math:`f(t)` and :math:`f'(t)` from one block of arguments t.
+        %(ZX)s
+        """
+        t = self._argument(Z, X)  # type: ignore[attr-defined]  # subclasses have it
+        return self.profile(t), self.profile_derivative(t)
 
 
-def _in_dtype_of(out, t):
+def _in_dtype(out, t):
     """`out` in the floating dtype of `t` (float32 stays float32)."""
     dtype = getattr(t, "dtype", np.dtype(np.float64))
     return out.astype(dtype if dtype.kind == "f" else np.float64, copy=False)
@@ -285,11 +302,6 @@ _RESCALE = (
     "rescale the data (e.g. with sklearn.preprocessing.StandardScaler) or choose milder "
     "kernel parameters"
 )
-
-
-def _refuse_overflow(out, kernel, what, names):
-    """Refuse a result that is not finite for finite input (beyond the largest float)."""
-    return refuse_overflow(out, f"the {what} of {kernel!r}", names, _RESCALE)
 
 
 def _check_inverse(out, kernel, name):

@@ -1,6 +1,5 @@
-"""Docstring text the kernels share, written once (SciPy's ``doccer`` pattern):
-:func:`fill` puts ``DOCS[name]``, the text after a line ``@@ name`` of ``_TEXT``,
-at ``%(name)s``."""
+"""Docstring text the kernels share (SciPy's ``doccer`` pattern): :func:`fill`
+puts ``DOCS[name]``, the text after ``@@ name`` in ``_TEXT``, at ``%(name)s``."""
 
 import inspect
 import re
@@ -37,61 +36,37 @@ Y : array-like of shape (n_y, d), default=None
 Z : array-like of shape (m, d)
     Points at which the gradient is taken.
 @@ r2
-
-Parameters
-----------
 r2 : ndarray
     Squared distances :math:`r^2 = \|x - y\|^2`.
-
-Returns
--------
-ndarray
+>> ndarray
     The values, of the shape and floating dtype of `r2`.
 @@ t
-
-Parameters
-----------
 t : ndarray
     Inner products :math:`t = \langle x, y \rangle`.
-
-Returns
--------
-ndarray
+>> ndarray
+    The values, of the shape and floating dtype of `t`.
+@@ t_any
+t : ndarray
+    The arguments: inner products :math:`\langle x, y \rangle` (dot-product
+    kernels) or squared distances :math:`\|x - y\|^2` (radial kernels).
+>> ndarray
     The values, of the shape and floating dtype of `t`.
 @@ k
-
-Parameters
-----------
 k : ndarray
     Kernel values.
-
-Returns
--------
-ndarray
+>> ndarray
     The input-space values, of the shape of `k`.
 @@ values
-
-Parameters
-----------
 values : array-like
     Kernel values :math:`k(x, y)`.
-
-Returns
--------
-ndarray
+>> ndarray
     The input-space values, of the shape of `values`.
 @@ ZX
-
-Parameters
-----------
 Z : ndarray of shape (m, d)
     Points, validated by the caller (overflows come back as they are).
 X : ndarray of shape (n, d)
     Second arguments, validated by the caller.
-
-Returns
--------
-K : ndarray of shape (m, n)
+>> K : ndarray of shape (m, n)
     The kernel values.
 D : ndarray of shape (m, n)
     The derivatives of the profile.
@@ -111,35 +86,24 @@ X : list of sequences
     The sequences (``(x, y)`` pairs for a joint kernel, 2-D arrays for a
     numeric base kernel).
 @@ seq_diag
-
-Parameters
-----------
-X : list of sequences
-    The sequences (``(x, y)`` pairs for a joint kernel, 2-D arrays for a
-    numeric base kernel).
-
-Returns
--------
-ndarray of shape (n,)
+%(sequences)s
+>> ndarray of shape (n,)
     The values :math:`k(x_i, x_i)`.
 @@ vocabulary
 vocabulary : dict, optional
-    Feature to column index. If given it is kept fixed and features not in
-    it are dropped (so matrices of two sets share columns); otherwise it is
-    fitted on `X`.
+    Feature to column index, kept fixed if given (other features are dropped,
+    so that two sets share columns); by default fitted on `X`.
 @@ Z_paired
 Z : array of shape (m, d)
     One point :math:`z_j` per expansion.
-@@ Bakir
-Bakır et al. (2004), Sec. 4.
-@@ Mika
-Mika et al. (1999), Sec. 1.
-@@ Schoelkopf
-Schölkopf et al. (1999), Sec. IV-A.
 """
+# "P\n>> R" is a method's Parameters (P) and Returns (R) sections.
+_SECTIONS = r"\nParameters\n----------\n\1\n\nReturns\n-------\n\2"
 DOCS = {
-    k: v.rstrip("\n") for k, v in re.findall(r"^@@ (\w+)\n(.*?)(?=^@@ |\Z)", _TEXT, re.M | re.S)
+    k: re.sub(r"(?s)(.*)\n>> (.*)", _SECTIONS, v.rstrip("\n"))
+    for k, v in re.findall(r"^@@ (\w+)\n(.*?)(?=^@@ |\Z)", _TEXT, re.M | re.S)
 }
+DOCS["seq_diag"] %= DOCS
 
 
 def fill(obj):

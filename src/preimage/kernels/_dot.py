@@ -11,7 +11,7 @@ from preimage._utils.validation import (
     check_real,
     check_real_array,
 )
-from preimage.kernels._base import Kernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
+from preimage.kernels._base import ProfileKernel, _check_inverse, _in_dtype, _warn_clipped
 from preimage.kernels._docs import fill
 from preimage.kernels._pairwise import map_rows_inplace, squared_norms
 
@@ -19,7 +19,7 @@ __all__ = ["DotProductKernel", "LinearKernel", "PolynomialKernel", "SigmoidKerne
 
 
 @fill
-class DotProductKernel(Kernel):
+class DotProductKernel(ProfileKernel):
     r"""Base class of the dot-product kernels, :math:`k(x, y) = f(\langle x, y \rangle)`.
 
     The gradient is :math:`\nabla_z k(z, x) = f'(\langle z, x \rangle)\, x`.
@@ -31,7 +31,7 @@ class DotProductKernel(Kernel):
 
     References
     ----------
-    %(Schoelkopf)s
+    Schölkopf et al. (1999), Sec. IV-A.
 
     Examples
     --------
@@ -48,26 +48,8 @@ class DotProductKernel(Kernel):
     #: The profile f is invertible on the whole real line (odd polynomial, sigmoid, linear).
     invertible = True
 
-    def profile(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """Return the profile :math:`f(t)` elementwise.
-        %(t)s
-        """
-        raise NotImplementedError
-
-    def profile_derivative(self, t: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """Return the derivative :math:`f'(t)` of the profile elementwise.
-        %(t)s
-        """
-        raise NotImplementedError
-
-    def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """Return :math:`f^{-1}(k)` elementwise, unchecked (see :meth:`inner_product_from_value`).
-        %(k)s
-        """
-        raise NotImplementedError
-
     def _block(self, X, Y):
-        return map_rows_inplace(self._profile_inplace, X @ Y.T)
+        return map_rows_inplace(self._profile_inplace, self._argument(X, Y))
 
     def _profile_inplace(self, block, rows):
         block[...] = self.profile(block)
@@ -75,12 +57,8 @@ class DotProductKernel(Kernel):
     def _diag(self, X):
         return self.profile(squared_norms(X))
 
-    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        r"""Return :math:`f(\langle z, x \rangle)` and :math:`f'(\langle z, x \rangle)` from one product.
-        %(ZX)s
-        """
-        t = Z @ X.T
-        return self.profile(t), self.profile_derivative(t)
+    def _argument(self, X, Y):
+        return X @ Y.T
 
     def _gradient(self, Z, X, weights):
         D = self.profile_derivative(Z @ X.T)
@@ -103,8 +81,7 @@ class DotProductKernel(Kernel):
 
 
 def _scaled(t, gamma, coef0):
-    """``γt + c₀`` in float64, where γ may lie beyond float32's range (so that
-    ``t = 0`` still gives c₀); callers allow it to overflow to ±inf."""
+    """``γt + c₀`` in float64 (γ may lie beyond float32's range); it may overflow."""
     return np.multiply(t, gamma, dtype=np.float64) + coef0
 
 
@@ -118,7 +95,7 @@ class LinearKernel(DotProductKernel):
 
     References
     ----------
-    %(Schoelkopf)s
+    Schölkopf et al. (1999), Sec. IV-A.
 
     Examples
     --------
@@ -164,15 +141,13 @@ class PolynomialKernel(DotProductKernel):
 
     Notes
     -----
-    For odd p the profile is invertible on the real line. For even p,
-    :meth:`inner_product_from_value` returns the branch with
-    :math:`\gamma \langle x, y \rangle + c_0 \ge 0` (right for non-negative
-    data and :math:`c_0 \ge 0`, e.g. pixels).
+    For even p, :meth:`inner_product_from_value` returns the branch with
+    :math:`\gamma \langle x, y \rangle + c_0 \ge 0` (right for non-negative data).
 
     References
     ----------
-    %(Mika)s
-    %(Schoelkopf)s
+    Mika et al. (1999), Sec. 1.
+    Schölkopf et al. (1999), Sec. IV-A.
     Honeine and Richard (2011), Table 1.
 
     Examples
@@ -193,13 +168,7 @@ class PolynomialKernel(DotProductKernel):
     # (γ⟨x, y⟩ + c₀)^p of large data overflows: public blocks refuse it by name.
     may_overflow = True
 
-    def __post_init__(self):
-        _set_params(
-            self,
-            degree=check_positive_int(self.degree, "degree"),
-            gamma=check_positive(self.gamma, "gamma"),
-            coef0=check_real(self.coef0, "coef0"),
-        )
+    _checks = {"degree": check_positive_int, "gamma": check_positive, "coef0": check_real}
 
     @property
     def invertible(self) -> bool:  # type: ignore[override]  # a class attribute in the base
@@ -211,7 +180,7 @@ class PolynomialKernel(DotProductKernel):
         %(t)s
         """
         with np.errstate(over="ignore", invalid="ignore"):
-            return _in_dtype_of(_scaled(t, self.gamma, self.coef0) ** self.degree, t)
+            return _in_dtype(_scaled(t, self.gamma, self.coef0) ** self.degree, t)
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:
         r"""Return the derivative :math:`f'(t) = p \gamma (\gamma t + c_0)^{p-1}` elementwise.
@@ -219,7 +188,7 @@ class PolynomialKernel(DotProductKernel):
         """
         with np.errstate(over="ignore", invalid="ignore"):
             base = _scaled(t, self.gamma, self.coef0) ** (self.degree - 1)
-            return _in_dtype_of(self.degree * (self.gamma * base), t)
+            return _in_dtype(self.degree * (self.gamma * base), t)
 
     def _profile_inplace(self, block, rows):
         with np.errstate(over="ignore", invalid="ignore"):
@@ -229,10 +198,9 @@ class PolynomialKernel(DotProductKernel):
                 np.power(block, self.degree, out=block)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
-        r"""Return :math:`f^{-1}(k) = (k^{1/p} - c_0)/\gamma` elementwise.
+        r"""Return :math:`f^{-1}(k) = (k^{1/p} - c_0)/\gamma`, the real root.
 
-        For odd p the real root; for even p the non-negative root (negative
-        values clipped to 0 with a warning).
+        For even p, the non-negative root; negative k are clipped to 0 with a warning.
         %(k)s
         """
         p = self.degree
@@ -258,7 +226,7 @@ class SigmoidKernel(DotProductKernel):
 
     References
     ----------
-    %(Schoelkopf)s
+    Schölkopf et al. (1999), Sec. IV-A.
 
     Examples
     --------
@@ -275,10 +243,7 @@ class SigmoidKernel(DotProductKernel):
     gamma: float = 1.0
     coef0: float = 1.0
 
-    def __post_init__(self):
-        _set_params(
-            self, gamma=check_positive(self.gamma, "gamma"), coef0=check_real(self.coef0, "coef0")
-        )
+    _checks = {"gamma": check_positive, "coef0": check_real}
 
     def profile(self, t: np.ndarray) -> np.ndarray:
         r"""Return the profile :math:`f(t) = \tanh(\gamma t + c_0)` elementwise.
@@ -286,7 +251,7 @@ class SigmoidKernel(DotProductKernel):
         """
         # γt overflowing to ±inf is the intended answer here: tanh(±inf) = ±1.
         with np.errstate(over="ignore"):
-            return _in_dtype_of(np.tanh(_scaled(t, self.gamma, self.coef0)), t)
+            return _in_dtype(np.tanh(_scaled(t, self.gamma, self.coef0)), t)
 
     def profile_derivative(self, t: np.ndarray) -> np.ndarray:
         r"""Return the derivative :math:`f'(t) = \gamma (1 - \tanh^2(\gamma t + c_0))` elementwise.
@@ -294,7 +259,7 @@ class SigmoidKernel(DotProductKernel):
         """
         with np.errstate(over="ignore"):
             s = np.tanh(_scaled(t, self.gamma, self.coef0))
-            return _in_dtype_of(self.gamma * (1 - s * s), t)
+            return _in_dtype(self.gamma * (1 - s * s), t)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         r"""Return :math:`f^{-1}(k) = (\operatorname{artanh}(k) - c_0)/\gamma`.

@@ -25,12 +25,9 @@ def _refuse_overflow(values, what, name):
 class FeatureExpansion:
     r"""Feature-space expansions over one shared support.
 
-    The m expansions
+    .. math:: \Psi_j = \sum_{i=1}^n \gamma_{ji}\, \phi(x_i), \qquad j = 1, \dots, m.
 
-    .. math:: \Psi_j = \sum_{i=1}^n \gamma_{ji}\, \phi(x_i), \qquad j = 1, \dots, m,
-
-    are the answers of kernel machines. A pre-image method looks for z with
-    :math:`\phi(z) \approx \Psi_j`, minimising the residual (:meth:`distance2`):
+    A pre-image z of :math:`\Psi_j` minimises the residual (:meth:`distance2`):
 
     .. math::
 
@@ -40,15 +37,13 @@ class FeatureExpansion:
     Parameters
     ----------
     coef : array of shape (m, n) or (n,)
-        Coefficients :math:`\gamma_{ji}` (attribute of shape (m, n)); 1-D is one expansion.
+        Coefficients :math:`\gamma_{ji}`; 1-D is one expansion.
     support : array of shape (n, d) or None
-        The support points :math:`x_i`; None for a precomputed kernel (then
-        only :meth:`norm2` is available).
+        The points :math:`x_i`; None for a precomputed kernel (only :meth:`norm2`).
     kernel : Kernel or None
         The kernel that defines :math:`\phi`.
     norm2 : array of shape (m,), optional
-        The squared norms :math:`\|\Psi_j\|^2` when known in closed form
-        (kernel PCA); otherwise computed on first use.
+        The squared norms :math:`\|\Psi_j\|^2` if known; otherwise computed on first use.
 
     References
     ----------
@@ -86,9 +81,7 @@ class FeatureExpansion:
             coef = np.asarray(coef)
         except ValueError as exc:  # ragged nested lists
             raise ValueError(f"'coef' must be an array of numbers: {exc}") from None
-        if coef.ndim == 1:
-            coef = coef[None, :]
-        self.coef = check_array_2d(coef, "coef")
+        self.coef = check_array_2d(coef[None, :] if coef.ndim == 1 else coef, "coef")
         if support is not None:
             support = check_array_2d(support, "support")
             if support.shape[0] != self.coef.shape[1]:
@@ -99,8 +92,7 @@ class FeatureExpansion:
             if not isinstance(kernel, Kernel):
                 raise ValueError(f"'kernel' must be a preimage Kernel, got {kernel!r}")
             kernel.diag(support, check_input=False, names="'support'")  # refuses k(x, x) = inf
-        self.support = support
-        self.kernel = kernel
+        self.support, self.kernel = support, kernel
         if norm2 is not None:
             try:
                 norm2 = np.asarray(norm2, dtype=float)
@@ -115,7 +107,7 @@ class FeatureExpansion:
 
     @classmethod
     def of_points(cls, Z: ArrayLike, kernel: Kernel) -> FeatureExpansion:
-        r"""Return the images :math:`\phi(z_j)` themselves, as expansions (coefficients :math:`\delta_{ji}`).
+        r"""Return the images :math:`\phi(z_j)` as expansions (coefficients :math:`\delta_{ji}`).
 
         Parameters
         ----------
@@ -133,12 +125,10 @@ class FeatureExpansion:
         return cls(np.eye(Z.shape[0], dtype=Z.dtype), Z, kernel)
 
     def __len__(self) -> int:
-        return self.coef.shape[0]
-
-    @property
-    def n_expansions(self) -> int:
         """Number of expansions, m (the rows of `coef`)."""
         return self.coef.shape[0]
+
+    n_expansions = property(__len__)
 
     @property
     def n_support(self) -> int:
@@ -173,9 +163,7 @@ class FeatureExpansion:
             )
 
     def norm2(self) -> np.ndarray:
-        r"""Return the squared norms :math:`\|\Psi_j\|^2 = \gamma_j^\top K \gamma_j`.
-
-        Computed once, over row blocks of :math:`K` (bounded memory), and kept.
+        r"""Return the squared norms :math:`\|\Psi_j\|^2 = \gamma_j^\top K \gamma_j`, computed once.
 
         Returns
         -------
@@ -250,8 +238,7 @@ class FeatureExpansion:
         %(Z_paired)s
         %(check_input)s
         overflow : {"raise", "ignore"}, default="raise"
-            A residual that is not finite is refused with a ValueError naming
-            'Z', or (``"ignore"``) reported as inf, a point to avoid.
+            A residual that is not finite raises a ValueError, or is inf (``"ignore"``).
 
         Returns
         -------
@@ -299,7 +286,6 @@ class FeatureExpansion:
         return _refuse_overflow(G, "gradients", "'Z'")
 
     def _block(self, A, B):
-        """The unchecked kernel block: the quantities built on it are checked."""
         return self.kernel.block(A, B, check_input=False, overflow="ignore")
 
     def _check_paired(self, Z):

@@ -1,5 +1,4 @@
-"""The kernels by name, :data:`KERNELS`, known without importing them (a class
-is imported when it is looked up)."""
+"""The kernels by name, :data:`KERNELS`, imported when looked up."""
 
 from preimage._utils.lazy import LazyRegistry
 

@@ -1,16 +1,10 @@
-"""Pairwise building blocks: one GEMM plus one elementwise pass over the output.
-
-The pass (norm terms, clamp, the kernel's map) walks row blocks of half an L2
-cache, so the output crosses main memory once. A thread pool for it gave under
-1.2x on two cores; whole-array NumPy calls were 2-9x slower
-(benchmarks/bench_pairwise_threads.py).
-"""
+"""Pairwise blocks: one GEMM, then one pass over cache-sized row blocks of the
+output (2-9x faster than whole-array calls; benchmarks/bench_pairwise_threads.py)."""
 
 import numpy as np
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d
-from preimage.kernels._docs import fill
 
 __all__ = ["squared_norms", "scaled_squared_distances", "squared_distances", "map_rows_inplace"]
 
@@ -19,8 +13,7 @@ _BLOCK_BYTES = 1 << 19
 
 
 def map_rows_inplace(func, A):
-    """Call the in-place elementwise ``func(block, rows)`` on cache-sized row
-    blocks ``A[rows]`` of `A`; return `A`."""
+    """Call the in-place ``func(A[rows], rows)`` on cache-sized row blocks; return `A`."""
     step = max(_BLOCK_BYTES // max(A[:1].nbytes, 1), 1)
     for start in range(0, A.shape[0], step):
         rows = slice(start, min(start + step, A.shape[0]))
@@ -49,8 +42,7 @@ def _augmented_product(X, Y, scale, X_norm2, Y_norm2, dtype):
 
 
 def _plain_product(X, Y, scale, X_norm2, Y_norm2, dtype):
-    """``−2a xᵢᵀyⱼ`` (``−2a`` applied to the smaller operand), and the norm
-    terms ``a‖xᵢ‖²``, ``a‖yⱼ‖²`` that the output pass adds."""
+    """``−2a xᵢᵀyⱼ`` (scaling the smaller operand) and the norm terms the pass adds."""
     if X.shape[0] <= Y.shape[0]:
         out = np.multiply(X, -2 * scale, dtype=dtype) @ Y.T
     else:
@@ -63,19 +55,14 @@ def _plain_product(X, Y, scale, X_norm2, Y_norm2, dtype):
 def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out_map=None):
     """Return ``a‖xᵢ − yⱼ‖²`` for all pairs (``a = scale``), or ``out_map`` of it, by one GEMM.
 
-    ``out_map(block)`` is an in-place map run in the output pass (``np.exp``
-    for a Gaussian, ``scale = −γ``); the dtype of the inputs is kept. Large
-    blocks fold the norms into the GEMM; a few points against many add them
-    in the pass; ``Y is X`` takes ``XXᵀ`` (SYRK) and adds ``a‖xᵢ‖² + a‖xⱼ‖²``
-    summed first, exactly symmetric. The rounding where x ≈ y is clamped at
-    0, propagating NaN.
+    ``out_map(block)`` runs in place in the output pass (``np.exp`` for a
+    Gaussian, ``scale = −γ``). Large blocks fold the norms into the GEMM;
+    ``Y is X`` is exactly symmetric (SYRK). Rounding below 0 is clamped.
     """
     dtype = np.result_type(X, Y)
     symmetric = Y is X and (Y_norm2 is None or Y_norm2 is X_norm2)
-    if X_norm2 is None:
-        X_norm2 = squared_norms(X)
-    if Y_norm2 is None:
-        Y_norm2 = X_norm2 if symmetric else squared_norms(Y)
+    X_norm2 = squared_norms(X) if X_norm2 is None else X_norm2
+    Y_norm2 = (X_norm2 if symmetric else squared_norms(Y)) if Y_norm2 is None else Y_norm2
     n_x, n_y = X.shape[0], Y.shape[0]
     product = _augmented_product if n_x * n_y > (n_x + n_y) * (X.shape[1] + 2) else _plain_product
     # Partial sums and operands are at most |a|·max(4 max‖x‖², 1); where that
@@ -93,8 +80,7 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
 
     def finish(block, rows):
         if symmetric:
-            # −2a xᵢᵀxⱼ + (a‖xᵢ‖² + a‖xⱼ‖²): the norm terms summed first, a
-            # commutative sum, so that entries (i, j) and (j, i) stay equal.
+            # −2a xᵢᵀxⱼ + (a‖xᵢ‖² + a‖xⱼ‖²), the norm terms summed first: symmetric.
             np.multiply(block, factor, out=block)
             block += np.add(self_term[rows, None], self_term)
         elif norm_terms is not None:
@@ -103,8 +89,7 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
             np.add(block, Y_term, out=block)
         clamp(block, 0, out=block)
         if late:
-            # ±inf is the intended answer here (exp(−inf) = 0); the product is
-            # formed in float64 so that 0·a stays 0 in float32.
+            # ±inf is intended (exp(−inf) = 0); float64 so that 0·a stays 0 in float32.
             with np.errstate(over="ignore"):
                 np.multiply(block, scale, out=block, dtype=np.float64, casting="same_kind")
         if out_map is not None:
@@ -113,7 +98,6 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
     return map_rows_inplace(finish, out)
 
 
-@fill
 def squared_distances(
     X: ArrayLike,
     Y: ArrayLike | None = None,
@@ -123,11 +107,9 @@ def squared_distances(
 ) -> np.ndarray:
     r"""Return the squared Euclidean distances :math:`\|x_i - y_j\|^2` for all pairs.
 
-    One matrix product, by the expansion
-
     .. math:: \|x - y\|^2 = \|x\|^2 + \|y\|^2 - 2 \langle x, y \rangle,
 
-    with the rounding where :math:`x \approx y` clamped at 0.
+    one matrix product, with the rounding where :math:`x \approx y` clamped at 0.
 
     Parameters
     ----------
@@ -145,7 +127,7 @@ def squared_distances(
 
     References
     ----------
-    %(Schoelkopf)s
+    Schölkopf et al. (1999), Sec. IV-A.
 
     Examples
     --------

@@ -8,7 +8,7 @@ import numpy as np
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, check_real_array
-from preimage.kernels._base import Kernel, _check_inverse, _in_dtype_of, _set_params, _warn_clipped
+from preimage.kernels._base import Kernel, ProfileKernel, _check_inverse, _in_dtype, _warn_clipped
 from preimage.kernels._docs import fill
 from preimage.kernels._pairwise import map_rows_inplace, scaled_squared_distances
 
@@ -16,12 +16,10 @@ __all__ = ["RadialKernel", "GaussianKernel", "LaplacianKernel"]
 
 
 @fill
-class RadialKernel(Kernel):
+class RadialKernel(ProfileKernel):
     r"""Base class of the radial kernels, :math:`k(x, y) = f(\|x - y\|^2)`.
 
-    Subclasses define :meth:`profile`, :meth:`profile_derivative` and
-    :meth:`inverse_profile`. The gradient in z is
-    :math:`\nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x)`.
+    The gradient is :math:`\nabla_z k(z, x) = 2 f'(\|z - x\|^2)\, (z - x)`.
 
     References
     ----------
@@ -44,43 +42,24 @@ class RadialKernel(Kernel):
     #: The open interval of kernel values f maps onto (for clipping).
     value_range = (0.0, 1.0)
 
-    def profile(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """Return the profile :math:`f(r^2)` elementwise.
-        %(r2)s
-        """
-        raise NotImplementedError
-
-    def profile_derivative(self, r2: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """Return the derivative :math:`f'(r^2)` of the profile elementwise.
-        %(r2)s
-        """
-        raise NotImplementedError
-
-    def inverse_profile(self, k: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        """Return :math:`f^{-1}(k)` elementwise, unchecked (see :meth:`distance2_from_value`).
-        %(k)s
-        """
-        raise NotImplementedError
-
     def _block(self, X, Y):
-        return self.profile(scaled_squared_distances(X, Y))
+        return self.profile(self._argument(X, Y))
 
     def _diag(self, X):
         return np.full(X.shape[0], self.profile(np.zeros(1, dtype=X.dtype))[0])
 
-    def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        r"""Return :math:`f(\|z - x\|^2)` and :math:`f'(\|z - x\|^2)` from one distance block.
-        %(ZX)s
-        """
-        r2 = scaled_squared_distances(Z, X)
-        return self.profile(r2), self.profile_derivative(r2)
+    def _argument(self, X, Y):
+        return scaled_squared_distances(X, Y)
 
     def _gradient(self, Z, X, weights):
-        D = self.profile_derivative(scaled_squared_distances(Z, X))
+        D, c = self._gradient_factors(Z, X)  # ∇_z k(z, x) = c D (z − x)
         if weights is None:
-            return 2 * D[:, :, None] * (Z[:, None, :] - X[None, :, :])
+            return c * D[:, :, None] * (Z[:, None, :] - X[None, :, :])
         W = D * weights
-        return 2 * (W.sum(axis=1)[:, None] * Z - W @ X)
+        return c * (W.sum(axis=1)[:, None] * Z - W @ X)
+
+    def _gradient_factors(self, Z, X):
+        return self.profile_derivative(self._argument(Z, X)), 2
 
     def distance2_from_value(self, values: ArrayLike) -> np.ndarray:
         r"""Return the squared input distance :math:`\|x - y\|^2 = f^{-1}(k(x, y))`.
@@ -88,14 +67,12 @@ class RadialKernel(Kernel):
         Values outside the range of f are clipped into it with a warning.
         %(values)s
         """
-        values = check_real_array(values, "values")
         return _clipped_inverse(self, values, "values", self.inverse_profile, *self.value_range)
 
     def distance2_from_feature_distance2(self, d2: ArrayLike) -> np.ndarray:
         r"""Return the squared input distance from a squared feature-space distance.
 
-        Inverts :math:`\|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2)`;
-        values out of range are clipped with a warning.
+        Inverts :math:`\|\phi(x) - \phi(y)\|^2 = 2 f(0) - 2 f(\|x - y\|^2)` (clipped, warned of).
 
         Parameters
         ----------
@@ -107,16 +84,18 @@ class RadialKernel(Kernel):
         ndarray
             The squared input distances :math:`r^2`, of the shape of `d2`.
         """
-        d2 = check_real_array(d2, "d2")
         f0 = float(self.profile(np.zeros(1))[0])
-        return _clipped_inverse(self, f0 - d2 / 2, "d2", self.inverse_profile, *self.value_range)
+        d2 = f0 - check_real_array(d2, "d2") / 2
+        return _clipped_inverse(
+            self, d2, "d2", self.inverse_profile, *self.value_range, checked=True
+        )
 
 
-def _clipped_inverse(kernel, values, name, inverse, lo, hi):
+def _clipped_inverse(kernel, values, name, inverse, lo, hi, checked=False):
     """``inverse`` of `values` clipped into ``(lo, hi]``, with a warning if any were not."""
-    _warn_clipped(
-        int(((values <= lo) | (values > hi)).sum()), "kernel values", f"({lo}, {hi}]", kernel
-    )
+    values = values if checked else check_real_array(values, name)
+    n_bad = int(((values <= lo) | (values > hi)).sum())
+    _warn_clipped(n_bad, "kernel values", f"({lo}, {hi}]", kernel)
     with np.errstate(over="ignore"):  # an overflow is refused just below
         out = inverse(np.clip(values, lo + np.finfo(float).tiny, hi))
     return _check_inverse(out, kernel, name)
@@ -158,8 +137,7 @@ class GaussianKernel(RadialKernel):
 
     gamma: float = 1.0
 
-    def __post_init__(self):
-        _set_params(self, gamma=check_positive(self.gamma, "gamma"))
+    _checks = {"gamma": check_positive}
 
     @classmethod
     def from_sigma(cls, sigma: float) -> GaussianKernel:
@@ -181,10 +159,9 @@ class GaussianKernel(RadialKernel):
         r"""Return the profile :math:`f(r^2) = \exp(-\gamma r^2)` elementwise.
         %(r2)s
         """
-        # γr² = inf is intended (exp(−inf) = 0); float64, so that a γ beyond
-        # float32's range still gives exp(−γ·0) = 1.
+        # γr² = inf is intended; float64 so that a huge γ still gives exp(−γ·0) = 1.
         with np.errstate(over="ignore"):
-            return _in_dtype_of(np.exp(np.multiply(r2, -self.gamma, dtype=np.float64)), r2)
+            return _in_dtype(np.exp(np.multiply(r2, -self.gamma, dtype=np.float64)), r2)
 
     def profile_derivative(self, r2: np.ndarray) -> np.ndarray:
         r"""Return the derivative :math:`f'(r^2) = -\gamma \exp(-\gamma r^2)` elementwise.
@@ -193,10 +170,9 @@ class GaussianKernel(RadialKernel):
         return self._derivative_from_values(self.profile(r2))
 
     def _derivative_from_values(self, K):
-        """``f' = −γ f``, in float64 and cast back (float32 overflows to inf
-        when γ lies beyond its range; the solvers treat that as a failed step)."""
+        """``f' = −γ f`` in float64, cast back (inf for float32 is a failed step)."""
         with np.errstate(over="ignore"):
-            return _in_dtype_of(np.multiply(K, -self.gamma, dtype=np.float64), K)
+            return _in_dtype(np.multiply(K, -self.gamma, dtype=np.float64), K)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         r"""Return :math:`f^{-1}(k) = -\ln(k)/\gamma` elementwise, unchecked, for k in (0, 1].
@@ -214,12 +190,8 @@ class GaussianKernel(RadialKernel):
         K = self._block(Z, X)
         return K, self._derivative_from_values(K)
 
-    def _gradient(self, Z, X, weights):
-        K = self._block(Z, X)
-        if weights is None:
-            return -2 * self.gamma * K[:, :, None] * (Z[:, None, :] - X[None, :, :])
-        W = K * weights
-        return -2 * self.gamma * (W.sum(axis=1)[:, None] * Z - W @ X)
+    def _gradient_factors(self, Z, X):
+        return self._block(Z, X), -2 * self.gamma
 
 
 @fill
@@ -227,9 +199,8 @@ class GaussianKernel(RadialKernel):
 class LaplacianKernel(Kernel):
     r"""Laplacian kernel, :math:`k(x, y) = \exp(-\gamma \|x - y\|)`.
 
-    The gradient in z is :math:`-\gamma\, k(z, x)\, \partial \|z - x\| / \partial z`:
-    :math:`\operatorname{sign}(z - x)` for the l1 norm, :math:`(z - x)/\|z - x\|_2`
-    for the l2 norm (0 where z = x, a subgradient).
+    The gradient is :math:`-\gamma\, k(z, x)\, \partial \|z - x\| / \partial z`
+    (a subgradient, 0 at z = x).
 
     Parameters
     ----------
@@ -262,20 +233,20 @@ class LaplacianKernel(Kernel):
 
     stationary = True
 
+    _checks = {"gamma": check_positive}
+
     def __post_init__(self):
-        _set_params(self, gamma=check_positive(self.gamma, "gamma"))
+        super().__post_init__()
         if not isinstance(self.norm, str) or self.norm not in ("l1", "l2"):
             raise ValueError(f"'norm' must be 'l1' or 'l2', got {self.norm!r}")
 
     def _block(self, X, Y):
-        # Direct differences, not the GEMM route: the square root would turn the
-        # route's rounding in ‖x − y‖² into √eps-sized errors in ‖x − y‖.
+        # Direct differences: the GEMM route's rounding in ‖x − y‖² is √eps in ‖x − y‖.
         from scipy.spatial.distance import cdist
 
         metric = "cityblock" if self.norm == "l1" else "euclidean"
         D = cdist(X, Y, metric).astype(np.result_type(X, Y), copy=False)
-        # −γ‖x − y‖ overflowing to −inf is the intended answer (exp(−inf) = 0);
-        # the product is formed in float64 so that 0·γ stays 0 in float32.
+        # −inf is intended (exp(−inf) = 0); float64 so that 0·γ stays 0 in float32.
         with np.errstate(over="ignore"):
             np.multiply(D, -self.gamma, out=D, dtype=np.float64, casting="same_kind")
         return map_rows_inplace(_exp_inplace, D)
@@ -301,5 +272,4 @@ class LaplacianKernel(Kernel):
         Values outside (0, 1] are clipped with a warning.
         %(values)s
         """
-        values = check_real_array(values, "values")
         return _clipped_inverse(self, values, "values", lambda k: -np.log(k) / self.gamma, 0, 1)

@@ -1,5 +1,4 @@
-"""From scikit-learn's kernel spellings (``kernel="rbf", gamma=None, degree=3,
-coef0=1``, a kernel object or a callable) to kernel objects, at fit time."""
+"""Kernel objects from scikit-learn's kernel spellings, at fit time."""
 
 from collections.abc import Callable
 import dataclasses
@@ -23,9 +22,7 @@ __all__ += ["make_kernel", "make_sklearn_kernel"]
 @fill
 @dataclass(frozen=True)
 class PairwiseKernel(Kernel):
-    """A kernel evaluated by :func:`sklearn.metrics.pairwise.pairwise_kernels`.
-
-    Sparse blocks are not densified. It has no gradient.
+    """A kernel evaluated by :func:`sklearn.metrics.pairwise.pairwise_kernels` (no gradient).
 
     Parameters
     ----------
@@ -75,9 +72,7 @@ class PairwiseKernel(Kernel):
 @fill
 @dataclass(frozen=True)
 class CallableKernel(PairwiseKernel):
-    """A user's kernel function ``f(x, y, **params)`` on pairs of 1-D samples.
-
-    Evaluated as :class:`PairwiseKernel` is, as scikit-learn's estimators do; no gradient.
+    """A user's kernel function ``f(x, y, **params)`` on pairs of 1-D samples (no gradient).
 
     Parameters
     ----------
@@ -109,18 +104,16 @@ class CallableKernel(PairwiseKernel):
 def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     r"""Return the kernel width the papers use when none is given.
 
-    For the Gaussian kernel, :math:`\exp(-\|x - y\|^2/(d\, c))` with c twice
-    the average variance per dimension (Mika et al. 1999, Sec. 4), that is
+    For the Gaussian kernel, twice the total variance:
 
     .. math:: \gamma = \frac{1}{2 \sum_j \operatorname{Var}(x_j)}.
 
-    Other kernels get scikit-learn's ``1/n_features``; so does constant data,
-    with a :class:`~preimage.exceptions.NumericalWarning`.
+    Other kernels, and constant data (with a NumericalWarning), get ``1/n_features``.
 
     Parameters
     ----------
     X : array-like or sparse matrix of shape (n_samples, n_features)
-        The training data: a NumPy, Dask or SciPy sparse array.
+        The training data (NumPy, Dask or SciPy sparse).
     kernel : str, default="rbf"
         The kernel's name.
 
@@ -234,10 +227,8 @@ def make_kernel(
         if X is None:
             raise ValueError("'gamma' is None and no data were given to resolve it")
         gamma = default_gamma(X, kernel)
-    for name, value in (("gamma", gamma), ("degree", degree), ("coef0", coef0)):
-        if name in fields:
-            params.setdefault(name, value)
-    return cls(**params)
+    defaults = {"gamma": gamma, "degree": degree, "coef0": coef0}
+    return cls(**{k: v for k, v in defaults.items() if k in fields} | params)
 
 
 #: scikit-learn's kernel names, with the parameters ``KernelPCA`` gives them.
@@ -257,8 +248,7 @@ def make_sklearn_kernel(
 ) -> tuple[Kernel, float | None]:
     """Resolve a kernel as :class:`sklearn.decomposition.KernelPCA` does.
 
-    ``"cosine"``, callables and every kernel on sparse `X` are evaluated by
-    :class:`PairwiseKernel`, the others by :func:`make_kernel`.
+    ``"cosine"``, callables and sparse `X` get a :class:`PairwiseKernel`.
 
     Parameters
     ----------
@@ -268,8 +258,7 @@ def make_sklearn_kernel(
         The width; None is scikit-learn's ``1/n_features``,
         ``"total_variance"`` the papers' rule of :func:`default_gamma`.
     %(sk_params)s
-        A named kernel evaluated by :class:`PairwiseKernel` gets `gamma`,
-        `degree` and `coef0` instead.
+        Named kernels evaluated by :class:`PairwiseKernel` ignore it.
     %(n_jobs)s
     X : array-like or sparse matrix of shape (n_samples, n_features), default=None
         The training data; needed unless `kernel` is a kernel object.

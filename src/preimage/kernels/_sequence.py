@@ -1,5 +1,4 @@
-"""Kernels on sequences (strings, lists/tuples or 1-D arrays of hashable symbols):
-the base class, its input checks and sparse count features, and a user's function."""
+"""Kernels on sequences (strings, lists/tuples or 1-D arrays of hashable symbols)."""
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,8 +18,9 @@ def _is_symbol_sequence(s):
     return s.ndim == 1 if isinstance(s, np.ndarray) else isinstance(s, Sequence)
 
 
-def _check_container(X, name):
-    """Return `X` as a list of its items, refusing a bare string or a float array."""
+def _check_sequences(X, name, pairs=False):
+    """Return `X` as a list of sequences (of ``(x, y)`` pairs of equal-length
+    sequences with `pairs`), refusing a bare string or a float array."""
     if isinstance(X, (str, bytes)):
         raise TypeError(
             f"{name!r} must be a list of sequences (strings or lists of symbols), got a "
@@ -44,61 +44,42 @@ def _check_container(X, name):
         raise ValueError(
             f"{name!r} must hold at least one sequence, got an empty {type(X).__name__}"
         )
-    return items
-
-
-def _check_sequences(X, name):
-    """Return `X` as a list of sequences, or raise naming `name`."""
-    items = _check_container(X, name)
+    what = "(x, y) pairs of sequences" if pairs else "strings or sequences of symbols"
     for i, s in enumerate(items):
-        if not _is_symbol_sequence(s):
+        ok = _is_symbol_sequence(s)
+        if pairs:
+            ok = ok and not isinstance(s, str) and len(s) == 2 and all(map(_is_symbol_sequence, s))
+        if not ok:
             raise TypeError(
-                f"{name!r} must hold strings or sequences of symbols, got "
-                f"{type(s).__name__} {s!r} at index {i}"
+                f"{name!r} must hold {what}, got {type(s).__name__} {s!r} at index {i}"
             )
-    return items
-
-
-def _check_pairs(X, name):
-    """Return `X` as a list of ``(x, y)`` pairs of equal-length sequences."""
-    items = _check_container(X, name)
-    for i, pair in enumerate(items):
-        ok = _is_symbol_sequence(pair) and not isinstance(pair, str) and len(pair) == 2
-        if not (ok and all(_is_symbol_sequence(s) for s in pair)):
-            raise TypeError(
-                f"{name!r} must hold (x, y) pairs of sequences, got "
-                f"{type(pair).__name__} {pair!r} at index {i}"
-            )
-        if len(pair[0]) != len(pair[1]):
+        if pairs and len(s[0]) != len(s[1]):
             raise ValueError(
                 f"{name!r} must hold pairs (x, y) with len(x) == len(y), got lengths "
-                f"{len(pair[0])} and {len(pair[1])} at index {i}"
+                f"{len(s[0])} and {len(s[1])} at index {i}"
             )
     return items
 
 
-def _count_matrix(grams_per_row, vocabulary, grow, name):
-    """CSR counts of the hashable features yielded per row; `vocabulary` maps
-    feature to column, and grows (``grow``) or drops unseen features."""
-    indices = []
-    indptr = [0]
+def _count_matrix(grams_per_row, vocabulary, name):
+    """CSR counts of the features of each row, and the vocabulary: unseen features
+    grow a new one (`vocabulary` None) or are dropped."""
+    grow, vocabulary = vocabulary is None, {} if vocabulary is None else vocabulary
+    indices, indptr = [], [0]
+    column = (lambda g: vocabulary.setdefault(g, len(vocabulary))) if grow else vocabulary.get
     for i, grams in enumerate(grams_per_row):
         try:
-            if grow:
-                indices.extend(vocabulary.setdefault(g, len(vocabulary)) for g in grams)
-            else:
-                indices.extend(j for j in map(vocabulary.get, grams) if j is not None)
+            indices.extend(j for j in map(column, grams) if j is not None)
         except TypeError as exc:  # an unhashable symbol
             raise TypeError(
                 f"{name!r} must hold sequences of hashable symbols; sequence {i} "
                 f"has an unhashable one: {exc}"
             ) from None
         indptr.append(len(indices))
-    n_features = max(len(vocabulary), max(vocabulary.values(), default=-1) + 1)
-    data = np.ones(len(indices), dtype=np.float64)
-    F = sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, n_features))
+    n = max(len(vocabulary), max(vocabulary.values(), default=-1) + 1)  # columns
+    F = sp.csr_matrix((np.ones(len(indices)), indices, indptr), shape=(len(indptr) - 1, n))
     F.sum_duplicates()  # repeated p-grams of a row become counts
-    return F
+    return F, vocabulary
 
 
 def _row_norms2(F):
@@ -109,11 +90,8 @@ def _row_norms2(F):
 class SequenceKernel:
     """Base class of kernels on sequences (strings, lists of symbols).
 
-    Subclasses are frozen dataclasses whose fields are the kernel parameters.
-    Kernels with explicit count features implement ``_grams`` (the features
-    of one validated sequence); the base turns them into sparse count
-    matrices and Gram blocks. :attr:`joint` and :attr:`vector_input` say what
-    a kernel takes, for the estimators that pair inputs with outputs.
+    Subclasses are frozen dataclasses; ``_grams`` yields the features of one
+    sequence, which the base counts into sparse matrices and Gram blocks.
 
     Examples
     --------
@@ -134,8 +112,7 @@ class SequenceKernel:
     # Why the kernel has no explicit features, if it has none.
     _no_features = ""
 
-    def _check(self, X, name):
-        return _check_sequences(X, name)
+    _check = staticmethod(_check_sequences)
 
     def _grams(self, s):  # pragma: no cover - abstract
         raise NotImplementedError
@@ -173,20 +150,14 @@ class SequenceKernel:
             raise TypeError(
                 f"'vocabulary' must be a dict feature -> column, got {type(vocabulary).__name__}"
             )
-        grow = vocabulary is None
-        vocabulary = {} if grow else vocabulary
-        return _count_matrix(map(self._grams, items), vocabulary, grow, "X"), vocabulary
+        return _count_matrix(map(self._grams, items), vocabulary, "X")
 
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Gram block ``K_ij = k(x_i, y_j) = F_x F_yᵀ`` of shape (n_x, n_y), float64."""
         Fx, vocabulary = self.features(X)
-        Fy = (
-            Fx
-            if Y is None
-            else _count_matrix(map(self._grams, self._check(Y, "Y")), vocabulary, False, "Y")
-        )
-        G = Fx @ Fy.T
-        return np.asarray(G.toarray() if sp.issparse(G) else G, dtype=np.float64)
+        rows = None if Y is None else map(self._grams, self._check(Y, "Y"))
+        Fy = Fx if rows is None else _count_matrix(rows, vocabulary, "Y")[0]
+        return np.asarray((Fx @ Fy.T).toarray(), dtype=np.float64)
 
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal :math:`k(x_i, x_i) = \|\phi(x_i)\|^2` without the Gram matrix.

@@ -1,28 +1,22 @@
 """The sine (Dirichlet) kernel of a finite trigonometric space."""
 
 from dataclasses import dataclass
+import functools
 
 import numpy as np
 
 from preimage._utils.validation import check_positive_int
-from preimage.kernels._base import Kernel, _set_params
+from preimage.kernels._base import Kernel
 
 __all__ = ["SineKernel"]
 
 
-def _dirichlet_sum(delta, order):
-    """``s(δ) = Σ_{n=0}^{N} cos(nδ)``, as the sum itself (see SineKernel)."""
-    out = np.ones_like(delta)
+def _dirichlet(delta, order, derivative=False):
+    """``s(δ) = Σ_{n=0}^{N} cos(nδ)`` as the sum itself (see SineKernel), or
+    ``s'(δ) = −Σ_{n=1}^{N} n sin(nδ)``."""
+    out = np.zeros_like(delta) if derivative else np.ones_like(delta)
     for n in range(1, order + 1):
-        out += np.cos(n * delta)
-    return out
-
-
-def _dirichlet_derivative(delta, order):
-    """``s'(δ) = −Σ_{n=1}^{N} n sin(nδ)`` (a short exact sum)."""
-    out = np.zeros_like(delta)
-    for n in range(1, order + 1):
-        out -= n * np.sin(n * delta)
+        out += -n * np.sin(n * delta) if derivative else np.cos(n * delta)
     return out
 
 
@@ -39,9 +33,7 @@ class SineKernel(Kernel):
                     + 1\right],
 
     with :math:`k(x, x) = N + 1`; for d-dimensional inputs, the product over
-    coordinates. Values are computed as the sum of N + 1 cosines (a few ulps
-    everywhere), not by the closed form, which divides rounding errors by
-    :math:`\sin((x - x')/2) \to 0` near every multiple of :math:`2\pi`.
+    coordinates, computed as sums of cosines (accurate near multiples of :math:`2\pi`).
 
     Parameters
     ----------
@@ -67,16 +59,14 @@ class SineKernel(Kernel):
     # (N + 1)^d overflows in high dimension: public blocks refuse it by name.
     may_overflow = True
 
-    def __post_init__(self):
-        _set_params(self, order=check_positive_int(self.order, "order", minimum=0))
+    _checks = {"order": functools.partial(check_positive_int, minimum=0)}
 
     def _block(self, X, Y):
-        out = None
         with np.errstate(over="ignore", invalid="ignore"):  # see may_overflow
-            for j in range(X.shape[1]):
-                s = _dirichlet_sum(X[:, j, None] - Y[None, :, j], self.order)
-                out = s if out is None else out * s
-            return out.astype(np.result_type(X, Y), copy=False)
+            sums = (
+                _dirichlet(X[:, j, None] - Y[None, :, j], self.order) for j in range(X.shape[1])
+            )
+            return functools.reduce(np.multiply, sums).astype(np.result_type(X, Y), copy=False)
 
     def _diag(self, X):
         with np.errstate(over="ignore"):  # see may_overflow
@@ -85,13 +75,8 @@ class SineKernel(Kernel):
 
     def _gradient(self, Z, X, weights):
         deltas = Z[:, None, :] - X[None, :, :]
-        S = _dirichlet_sum(deltas, self.order)
-        dS = _dirichlet_derivative(deltas, self.order)
-        d = Z.shape[1]
+        S, dS = (_dirichlet(deltas, self.order, derivative) for derivative in (False, True))
         G = np.empty_like(deltas)
-        for j in range(d):
-            others = np.prod(np.delete(S, j, axis=2), axis=2) if d > 1 else 1.0
-            G[:, :, j] = dS[:, :, j] * others
-        if weights is None:
-            return G
-        return np.einsum("ij,ijk->ik", weights, G)
+        for j in range(Z.shape[1]):  # the product over the other coordinates (1 if none)
+            G[:, :, j] = dS[:, :, j] * np.prod(np.delete(S, j, axis=2), axis=2)
+        return G if weights is None else np.einsum("ij,ijk->ik", weights, G)

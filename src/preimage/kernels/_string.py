@@ -1,5 +1,4 @@
-"""String kernels: spectrum, joint spectrum, normalisation and the RBF of a
-kernel-induced distance (Leslie et al. 2002; Bakır et al. 2004)."""
+"""String kernels: spectrum, joint spectrum, normalised, and the RBF of a kernel distance."""
 
 import dataclasses
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._base import Kernel
 from preimage.kernels._docs import fill
-from preimage.kernels._sequence import SequenceKernel, _check_pairs, _row_norms2
+from preimage.kernels._sequence import SequenceKernel, _check_sequences, _row_norms2
 
 __all__ = ["JointSpectrumKernel", "KernelDistanceRBF", "NormalizedKernel", "SpectrumKernel"]
 __all__ += ["normalize_gram"]
@@ -36,7 +35,17 @@ def _warn_zero_rows(n_zero, what):
         )
 
 
-@fill
+def _row_scales(d, method):
+    """Row factors for squared norms `d`: 1/√d or 1/Σd, 0 (warned of) for 0."""
+    if method == "trace":
+        t = d.sum()
+        _warn_zero_rows(d.size if t == 0 else 0, "sequences (the whole set)")
+        return np.full(d.size, 1.0 / t if t > 0 else 0.0)
+    _warn_zero_rows(int((d == 0).sum()), "sequences")
+    s = np.sqrt(d)
+    return np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
+
+
 def normalize_gram(
     S: ArrayLike,
     diag_x: ArrayLike | None = None,
@@ -54,10 +63,8 @@ def normalize_gram(
     diag_y : array-like of shape (n_y,), optional
         :math:`k(y_j, y_j)`; by default `diag_x`.
     method : {"cosine", "trace"}, default="cosine"
-        ``"cosine"``: :math:`D_{ii} = \sqrt{k(x_i, x_i)}`, so
-        :math:`S_{ij} \leftarrow S_{ij} / \sqrt{k(x_i, x_i)\, k(y_j, y_j)}`.
-        ``"trace"``: :math:`D_{ii} = \sum_i S_{ii}`, so
-        :math:`S \leftarrow S / (\operatorname{tr}_x \operatorname{tr}_y)`.
+        :math:`D_{ii} = \sqrt{k(x_i, x_i)}` (cosine), or :math:`D_{ii} = \sum_i S_{ii}`
+        and :math:`S \leftarrow S / (\operatorname{tr}_x \operatorname{tr}_y)` (trace).
 
     Returns
     -------
@@ -66,15 +73,13 @@ def normalize_gram(
 
     Notes
     -----
-    Bakır et al.'s :math:`D_{ii} = \sum_i S_{ii}` read literally is the trace,
-    a global rescaling; the usual normalisation is the cosine. Rows with
-    :math:`k(x, x) = 0` (strings shorter than p) get 0, not NaN, with a
-    :class:`~preimage.exceptions.NumericalWarning`. With the default
-    diagonals the diagonal of a cosine-normalised block is exactly 1.
+    Bakır et al.'s :math:`D_{ii} = \sum_i S_{ii}` read literally is the trace;
+    the usual normalisation is the cosine. Rows with :math:`k(x, x) = 0` get 0,
+    with a :class:`~preimage.exceptions.NumericalWarning`.
 
     References
     ----------
-    %(Bakir)s
+    Bakır et al. (2004), Sec. 4.
 
     Examples
     --------
@@ -107,23 +112,21 @@ def normalize_gram(
                 f"{name!r} must hold finite non-negative values k(x, x), got minimum {d.min()!r}"
             )
 
-    if method == "trace":
-        with np.errstate(over="ignore"):  # a trace beyond float64 scales S to 0
+    # A trace beyond float64 scales S to 0; an overflow is refused below.
+    with np.errstate(over="ignore"):
+        if method == "trace":
             scale = float(diag_x.sum()) * float(diag_y.sum())
-        if scale == 0:
-            _warn_zero_rows(S.shape[0], "sequences (the whole block)")
-            return np.zeros_like(S)
-        with np.errstate(over="ignore"):  # an overflow is refused below
-            out = S / scale
-        own_diagonal = False
-    else:
-        sx, sy = np.sqrt(diag_x), np.sqrt(diag_y)
-        zx, zy = sx == 0, sy == 0
-        n_zero = int(zx.sum()) if own_diagonal else int(zx.sum() + zy.sum())
-        _warn_zero_rows(n_zero, "sequences")
-        inv_x = np.divide(1.0, sx, out=np.zeros_like(sx), where=~zx)
-        inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
-        with np.errstate(over="ignore"):  # an overflow is refused below
+            if scale == 0:
+                _warn_zero_rows(S.shape[0], "sequences (the whole block)")
+                return np.zeros_like(S)
+            out, own_diagonal = S / scale, False
+        else:
+            sx, sy = np.sqrt(diag_x), np.sqrt(diag_y)
+            zx, zy = sx == 0, sy == 0
+            n_zero = int(zx.sum()) if own_diagonal else int(zx.sum() + zy.sum())
+            _warn_zero_rows(n_zero, "sequences")
+            inv_x = np.divide(1.0, sx, out=np.zeros_like(sx), where=~zx)
+            inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
             out = S * (inv_x[:, None] * inv_y[None, :])  # exactly symmetric when X is Y
     refuse_overflow(
         out,
@@ -153,13 +156,12 @@ class SpectrumKernel(SequenceKernel):
 
     Notes
     -----
-    ``"abc"`` and ``["a", "b", "c"]`` are the same sequence; one shorter than
-    p has no p-grams, so :math:`k(x, \cdot) = 0`.
+    ``"abc"`` and ``["a", "b", "c"]`` are the same sequence.
 
     References
     ----------
     Leslie et al. (2002).
-    %(Bakir)s
+    Bakır et al. (2004), Sec. 4.
 
     Examples
     --------
@@ -179,7 +181,6 @@ class SpectrumKernel(SequenceKernel):
         return zip(*(s[k:] for k in range(self.p)))
 
 
-@fill
 @dataclass(frozen=True)
 class JointSpectrumKernel(SequenceKernel):
     r"""Joint spectrum kernel on pairs ``(x, y)`` of equal-length sequences.
@@ -199,7 +200,7 @@ class JointSpectrumKernel(SequenceKernel):
 
     References
     ----------
-    %(Bakir)s
+    Bakır et al. (2004), Sec. 4.
 
     Examples
     --------
@@ -219,7 +220,7 @@ class JointSpectrumKernel(SequenceKernel):
             raise ValueError(f"'p' must be odd so that a window has a centre, got {self.p!r}")
 
     def _check(self, X, name):
-        return _check_pairs(X, name)
+        return _check_sequences(X, name, pairs=True)
 
     def _grams(self, pair):
         x, y = pair
@@ -227,18 +228,17 @@ class JointSpectrumKernel(SequenceKernel):
         return zip(windows, y[(self.p - 1) // 2 :])
 
 
-def _check_base(base):
-    if not isinstance(base, (SequenceKernel, Kernel)):
-        raise TypeError(
-            f"'base' must be a SequenceKernel (e.g. SpectrumKernel(p=3)) or a "
-            f"preimage Kernel, got {base!r}"
-        )
-
-
 class _WrappedKernel(SequenceKernel):
-    """A kernel built on `self.base`: its input is the base kernel's input."""
+    """A kernel on the input of its kernel `base`."""
 
     base: SequenceKernel | Kernel  # the subclasses' field
+
+    def __post_init__(self):
+        if not isinstance(self.base, (SequenceKernel, Kernel)):
+            raise TypeError(
+                f"'base' must be a SequenceKernel (e.g. SpectrumKernel(p=3)) or a "
+                f"preimage Kernel, got {self.base!r}"
+            )
 
     @property
     def joint(self) -> bool:  # type: ignore[override]  # a class attribute in the base
@@ -251,9 +251,8 @@ class _WrappedKernel(SequenceKernel):
         return isinstance(self.base, Kernel) or self.base.vector_input
 
     def _check(self, X, name):
-        if isinstance(self.base, SequenceKernel):
-            return self.base._check(X, name)
-        return check_array_2d(X, name)
+        check = self.base._check if isinstance(self.base, SequenceKernel) else check_array_2d
+        return check(X, name)
 
 
 @fill
@@ -268,13 +267,12 @@ class NormalizedKernel(_WrappedKernel):
     base : SequenceKernel or Kernel, default=SpectrumKernel()
         The kernel to normalise.
     method : {"cosine", "trace"}, default="cosine"
-        See :func:`normalize_gram`. With ``"trace"`` a value depends on the
-        other sequences passed with it (``k(X)`` is
-        :math:`K / \operatorname{tr}(K)^2`); ``"cosine"`` is a genuine kernel.
+        See :func:`normalize_gram`; ``"trace"`` values depend on the other
+        sequences passed with them, ``"cosine"`` is a genuine kernel.
 
     References
     ----------
-    %(Bakir)s
+    Bakır et al. (2004), Sec. 4.
 
     Examples
     --------
@@ -289,7 +287,7 @@ class NormalizedKernel(_WrappedKernel):
     method: str = "cosine"
 
     def __post_init__(self):
-        _check_base(self.base)
+        super().__post_init__()
         if self.method not in _NORMALIZATIONS:
             raise ValueError(
                 f"'method' must be one of {list(_NORMALIZATIONS)}, got {self.method!r}"
@@ -298,10 +296,7 @@ class NormalizedKernel(_WrappedKernel):
     def features(
         self, X: Sequences, vocabulary: Vocabulary | None = None
     ) -> tuple[sp.csr_matrix, Vocabulary]:
-        r"""Return the row-scaled sparse features of the base kernel.
-
-        :math:`D^{-1} F` (cosine) or :math:`F / \operatorname{tr}` (trace of
-        `X`'s own block): the product of two is the normalised Gram block.
+        r"""Return the base kernel's sparse features scaled, :math:`D^{-1} F`.
 
         Parameters
         ----------
@@ -320,38 +315,23 @@ class NormalizedKernel(_WrappedKernel):
                 f"{type(self.base).__name__} has no explicit sparse features"
             )
         F, vocabulary = self.base.features(X, vocabulary)
-        d = _row_norms2(F)
-        if self.method == "trace":
-            t = d.sum()
-            _warn_zero_rows(F.shape[0] if t == 0 else 0, "sequences (the whole set)")
-            return (F * (1.0 / t if t > 0 else 0.0)).tocsr(), vocabulary
-        _warn_zero_rows(int((d == 0).sum()), "sequences")
-        s = np.sqrt(d)
-        inv = np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
-        return sp.diags(inv) @ F, vocabulary
+        return sp.diags(_row_scales(_row_norms2(F), self.method)) @ F, vocabulary
 
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         """Normalised Gram block, ``normalize_gram(k(X, Y), k(X), k(Y), method)``."""
         S = self.base(X, Y)
-        if Y is None:
-            return normalize_gram(S, method=self.method)
-        return normalize_gram(S, self.base.diag(X), self.base.diag(Y), self.method)
+        diags = (None, None) if Y is None else (self.base.diag(X), self.base.diag(Y))
+        return normalize_gram(S, *diags, self.method)
 
     def diag(self, X: Sequences) -> np.ndarray:
-        r"""Return the diagonal :math:`\tilde k(x_i, x_i)` without the Gram block.
-
-        1 with cosine normalisation (0 where :math:`k(x, x) = 0`), and
-        :math:`k(x_i, x_i) / \operatorname{tr}^2` with the trace.
+        r"""Return the diagonal: 1 (cosine) or :math:`k(x_i, x_i) / \operatorname{tr}^2`.
         %(seq_diag)s
         """
         d = np.asarray(self.base.diag(X), dtype=np.float64)
+        _row_scales(d, self.method)  # warns of zero rows
         if self.method == "trace":
-            t = d.sum()
-            _warn_zero_rows(d.size if t == 0 else 0, "sequences (the whole set)")
-            return d / t**2 if t > 0 else np.zeros_like(d)
-        zero = d == 0
-        _warn_zero_rows(int(zero.sum()), "sequences")
-        return (~zero).astype(np.float64)
+            return d / d.sum() ** 2 if d.sum() > 0 else np.zeros_like(d)
+        return (d != 0).astype(np.float64)
 
 
 @fill
@@ -371,13 +351,12 @@ class KernelDistanceRBF(_WrappedKernel):
 
     Notes
     -----
-    The distance, not its square: :math:`d = (d^2)^{1/2}` is conditionally
-    negative definite (Schoenberg), so the kernel is positive semi-definite
-    for any base kernel. The diagonal of ``K(X)`` is exactly 1.
+    The distance, not its square, is conditionally negative definite
+    (Schoenberg): the kernel is positive semi-definite for any base kernel.
 
     References
     ----------
-    %(Bakir)s
+    Bakır et al. (2004), Sec. 4.
 
     Examples
     --------
@@ -394,24 +373,18 @@ class KernelDistanceRBF(_WrappedKernel):
     _no_features = "exp of a distance"
 
     def __post_init__(self):
-        _check_base(self.base)
+        super().__post_init__()
         check_positive(self.gamma, "gamma")
 
     def __call__(self, X: Sequences, Y: Sequences | None = None) -> np.ndarray:
         r"""Gram block :math:`\exp(-\gamma\, d(x_i, y_j))`, from one base block and two diagonals."""
         S = np.asarray(self.base(X, Y), dtype=np.float64)
-        if Y is None:
-            dx = dy = np.diagonal(S).copy()
-        else:
-            dx = np.asarray(self.base.diag(X), dtype=np.float64)
-            dy = np.asarray(self.base.diag(Y), dtype=np.float64)
-        d2 = dx[:, None] + dy[None, :] - 2.0 * S
-        np.maximum(d2, 0.0, out=d2)
+        diags = [np.diagonal(S)] * 2 if Y is None else map(self.base.diag, (X, Y))
+        dx, dy = (np.asarray(d, dtype=np.float64) for d in diags)
+        d2 = np.maximum(dx[:, None] + dy[None, :] - 2.0 * S, 0.0)
         if Y is None:
             np.fill_diagonal(d2, 0.0)
-        np.sqrt(d2, out=d2)
-        d2 *= -self.gamma
-        return np.exp(d2, out=d2)
+        return np.exp(np.sqrt(d2) * -self.gamma)
 
     def diag(self, X: Sequences) -> np.ndarray:
         r"""Return the diagonal, :math:`K(x, x) = \exp(0) = 1`.

@@ -1,5 +1,4 @@
-"""Regressors of Vijayakumar and Wu (1999): the RKHS Wiener solution and its
-sparse sequential SV form, thin shells over :mod:`preimage.sparse_regression`."""
+"""Regressors of Vijayakumar and Wu (1999): the RKHS Wiener solution and sequential SVR."""
 
 from __future__ import annotations
 
@@ -38,8 +37,7 @@ _HINT = "fit on fewer samples"
 
 @dataclass(eq=False, repr=False)
 class _KernelRegressor(RegressorMixin, BaseEstimator):
-    """The kernel parameters (the constructor is the dataclass's), kernel
-    resolution and prediction ``f(x) = Σ_i a_i k(x_i, x) + b``."""
+    """The kernel parameters, their resolution and ``f(x) = Σ_i a_i k(x_i, x) + b``."""
 
     kernel: str | Kernel | Callable[..., float] = "rbf"
     _: KW_ONLY
@@ -54,8 +52,7 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
         self.gamma_ = getattr(self.kernel_, "gamma", None)
 
     def _validate(self, X: Any, y: Any, reset: bool) -> tuple[np.ndarray, np.ndarray]:
-        """X and y checked by scikit-learn's ``validate_data``, as its regressors
-        do (a column y raveled with a warning); y finite float64, named if not."""
+        """X and y checked by scikit-learn's ``validate_data``; y finite float64."""
         X, y = validate_estimator_input(
             self, X, y=y, reset=reset, dtype=np.float64, y_numeric=True
         )
@@ -98,13 +95,9 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
 class WienerRegressor(_KernelRegressor):
     r"""Regression by the RKHS Wiener solution of Vijayakumar and Wu.
 
-    Their Theorem 1 in the space spanned by the kernel: the orthogonal
-    projection of the unknown :math:`f` onto
-    :math:`\operatorname{span}\{K(\cdot, x_i)\}`,
+    Theorem 1: the projection of :math:`f` onto :math:`\operatorname{span}\{K(\cdot, x_i)\}`,
 
-    .. math::
-
-        f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y.
+    .. math:: f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y.
 
     Parameters
     ----------
@@ -172,9 +165,7 @@ class WienerRegressor(_KernelRegressor):
     def partial_fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Add the rows of X one at a time by the exact update of Theorem 2.
 
-        The update starts from the empty solution, or after :meth:`fit` from
-        the samples it saw; the function equals the batch solution on all
-        samples so far, to rounding.
+        After :meth:`fit` it continues from the samples fit saw.
 
         Parameters
         ----------
@@ -224,12 +215,9 @@ class WienerRegressor(_KernelRegressor):
 class SequentialSVR(_KernelRegressor):
     r"""Sparse SV regression by Vijayakumar and Wu's sequential algorithm (Fig. 2).
 
-    .. math::
+    .. math:: f(x) = \sum_i (\alpha^*_i - \alpha_i) \left(K(x_i, x) + \lambda^2\right)
 
-        f(x) = \sum_i (\alpha^*_i - \alpha_i) \left(K(x_i, x) + \lambda^2\right)
-
-    (eq. 22), by :func:`~preimage.sparse_regression.sequential_svr`: only the
-    samples outside the :math:`\varepsilon`-tube become basis vectors.
+    (eq. 22), by :func:`~preimage.sparse_regression.sequential_svr`.
 
     Parameters
     ----------
@@ -240,20 +228,12 @@ class SequentialSVR(_KernelRegressor):
 
     Attributes
     ----------
-    alpha_, alpha_star_ : ndarray of shape (n_samples,)
-        The multipliers :math:`\alpha_i` and :math:`\alpha^*_i`.
+    alpha_, alpha_star_, objective_, n_iter_, converged_, learning_rate_
+        The fields of :class:`~preimage.sparse_regression.SequentialSVRResult`.
     dual_coef_ : ndarray of shape (1, ``n_vectors_``)
         :math:`\alpha^*_i - \alpha_i` on the support.
     intercept_ : float
         :math:`\lambda^2 \sum_i (\alpha^*_i - \alpha_i)`, the constant part of :math:`f`.
-    objective_ : ndarray of shape (``n_iter_``,)
-        Dual objective after each sweep.
-    n_iter_ : int
-        Number of sweeps run.
-    converged_ : bool
-        Whether the last sweep met ``tol``.
-    learning_rate_ : ndarray of shape (n_samples,)
-        The rates :math:`\gamma_i` used.
     %(fitted)s
 
     References

@@ -20,9 +20,7 @@ from preimage.exceptions import ConvergenceWarning
 from preimage.sparse_regression._docs import fill_doc
 from preimage.sparse_regression._wiener import check_system, check_vector, refuse_overflow_rescale
 
-#: Default per-sample learning rate
-#: :math:`\gamma_i = \mathrm{DEFAULT\_RATE\_FRACTION} / R_{ii}`, inside the
-#: paper's bound :math:`\gamma_i < 1 / R_{ii}`.
+#: Default learning rates :math:`\gamma_i = \mathrm{DEFAULT\_RATE\_FRACTION} / R_{ii}`.
 DEFAULT_RATE_FRACTION = 0.95
 
 
@@ -30,14 +28,12 @@ DEFAULT_RATE_FRACTION = 0.95
 class SequentialSVRResult:
     r"""The outcome of :func:`sequential_svr`.
 
-    The multipliers of the dual and the sparse function they define,
+    The multipliers of the dual, the sparse function they define and the sweeps,
 
     .. math::
 
         f(x) = \sum_i a_i \left(K(x_i, x) + \lambda^2\right), \qquad
-        a_i = \alpha^*_i - \alpha_i,
-
-    with the record of the sweeps; the fields are attributes of the same names.
+        a_i = \alpha^*_i - \alpha_i.
 
     Parameters
     ----------
@@ -98,10 +94,8 @@ def dual_objective(
         The augmented Gram matrix, :math:`R = K + \lambda^2`.
     y : array-like of shape (M,)
         The targets.
-    alpha : array-like of shape (M,)
-        The multipliers :math:`\alpha_i`.
-    alpha_star : array-like of shape (M,)
-        The multipliers :math:`\alpha^*_i`.
+    alpha, alpha_star : array-like of shape (M,)
+        The multipliers :math:`\alpha_i` and :math:`\alpha^*_i`.
     epsilon : float
         Half-width :math:`\varepsilon \ge 0` of the insensitive tube.
 
@@ -121,16 +115,14 @@ def dual_objective(
     -0.125
     """
     R, y = check_system(R, y)
-    n = y.shape[0]
-    alpha = check_vector(alpha, "alpha", n, "one multiplier per sample")
-    alpha_star = check_vector(alpha_star, "alpha_star", n, "one multiplier per sample")
+    alpha = check_vector(alpha, "alpha", y.shape[0], "one multiplier per sample")
+    alpha_star = check_vector(alpha_star, "alpha_star", y.shape[0], "one multiplier per sample")
     epsilon = check_real(epsilon, "epsilon", low=0.0)
     with np.errstate(over="ignore", invalid="ignore"):
         a = alpha_star - alpha
         value = 0.5 * a @ (R @ a) + epsilon * np.sum(alpha + alpha_star) - y @ a
-    return float(
-        refuse_overflow_rescale(value, "the dual objective", "'R', 'y', 'alpha' and 'alpha_star'")
-    )
+    names = "'R', 'y', 'alpha' and 'alpha_star'"
+    return float(refuse_overflow_rescale(value, "the dual objective", names))
 
 
 def learning_rates(
@@ -138,17 +130,14 @@ def learning_rates(
 ) -> np.ndarray:
     r"""Return per-sample learning rates inside the bound under which the dual decreases.
 
-    .. math::
-
-        \gamma_i < \frac{1}{R_{ii}}.
+    .. math:: \gamma_i < \frac{1}{R_{ii}}.
 
     Parameters
     ----------
     R_diag : array-like of shape (M,)
         Diagonal of the augmented Gram matrix (positive).
     learning_rate : None, float or array-like of shape (M,), default=None
-        None: :math:`\gamma_i = 0.95 / R_{ii}`; a float: the same rate for
-        every sample; an array: one rate per sample.
+        None: :math:`\gamma_i = 0.95 / R_{ii}`; or one rate, or one per sample.
     bound : {"raise", "clip"}, default="raise"
         A rate at or above :math:`1 / R_{ii}` raises a ValueError, or is
         clipped to :math:`0.95 / R_{ii}`.
@@ -185,21 +174,19 @@ def learning_rates(
     safe = DEFAULT_RATE_FRACTION / R_diag
     if learning_rate is None:
         return safe
+    try:
+        rate = np.asarray(learning_rate, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"'learning_rate' must be None, a float or an array of floats, got {learning_rate!r}"
+        ) from None
     if isinstance(learning_rate, Real) and not isinstance(learning_rate, bool):
-        rate = np.full(R_diag.shape, float(learning_rate))
-    else:
-        try:
-            rate = np.asarray(learning_rate, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(
-                f"'learning_rate' must be None, a float or an array of floats, "
-                f"got {learning_rate!r}"
-            ) from None
-        if rate.shape != R_diag.shape:
-            raise ValueError(
-                f"'learning_rate' must be a float or have shape {R_diag.shape} "
-                f"(one rate per sample), got shape {rate.shape}"
-            )
+        rate = np.full(R_diag.shape, rate)
+    elif rate.shape != R_diag.shape:
+        raise ValueError(
+            f"'learning_rate' must be a float or have shape {R_diag.shape} "
+            f"(one rate per sample), got shape {rate.shape}"
+        )
     if not (np.isfinite(rate).all() and (rate > 0).all()):
         raise ValueError(f"'learning_rate' must be positive and finite, got {learning_rate!r}")
     with np.errstate(over="ignore"):  # an overflow is too large, as it should
@@ -233,9 +220,8 @@ def sequential_svr(
 ) -> SequentialSVRResult:
     r"""Find a sparse representation by the sequential algorithm (Fig. 2).
 
-    Minimises the :math:`\varepsilon`-insensitive dual (eq. 19) on the
-    augmented kernel :math:`R = K + \lambda^2` (eq. 22), where :math:`\lambda^2`
-    replaces the bias and so the equality constraint (eq. 21) of SV regression:
+    Minimises the :math:`\varepsilon`-insensitive dual (eq. 19) on
+    :math:`R = K + \lambda^2` (eq. 22; :math:`\lambda^2` replaces the bias):
 
     .. math::
 
@@ -263,8 +249,7 @@ def sequential_svr(
         Half-width :math:`\varepsilon \ge 0` of the insensitive tube.
     %(svr)s
     warn : bool, default=True
-        Warn when ``max_iter`` sweeps do not meet ``tol`` (a sweep that
-        overflows is undone, always with a ConvergenceWarning).
+        Warn when ``max_iter`` sweeps do not meet ``tol`` (an overflow always warns).
 
     Returns
     -------
@@ -300,15 +285,10 @@ def sequential_svr(
     refuse_overflow_rescale(R, "R = K + λ²", "'K' and 'augmentation'")
     gamma = learning_rates(np.diag(R), learning_rate, bound=learning_rate_bound)
     alpha, alpha_star = np.zeros(M), np.zeros(M)
-    rows = list(R)  # row views: R is symmetric, R[i] = R[:, i]
-    rates = gamma.tolist()
-    objective = []
-    max_step = np.inf
-    overflow = False
+    rows, rates = list(R), gamma.tolist()  # row views: R is symmetric, R[i] = R[:, i]
+    objective, max_step, overflow = [], np.inf, False
     for sweep in range(max_iter):  # noqa: B007 (named in the overflow warning below)
-        # Targets far beyond the scale of R (or rates far above the bound with
-        # learning_rate_bound="clip" off) can overflow a step; the sweep is
-        # then undone below.
+        # Targets far beyond the scale of R can overflow a step: the sweep is undone.
         with np.errstate(over="ignore", invalid="ignore"):
             a = alpha_star - alpha
             E = y - R @ a  # exact errors at the start of each sweep
@@ -319,16 +299,13 @@ def sequential_svr(
                 d_star = min(max(g * (e - eps), -als[i]), C - als[i])
                 d = min(max(g * (-e - eps), -al[i]), C - al[i])
                 if d_star != 0.0 or d != 0.0:
-                    als[i] += d_star
-                    al[i] += d
+                    als[i], al[i] = als[i] + d_star, al[i] + d
                     E -= (d_star - d) * rows[i]
                     step_max = max(step_max, (abs(d_star) + abs(d)) / g)
             new_alpha, new_alpha_star = np.array(al), np.array(als)
             # J_D = ½aᵀRa + εΣ(α + α*) − yᵀa = −½aᵀ(2y − Ra) + εΣ(α + α*).
             a = new_alpha_star - new_alpha
-            value = float(
-                -0.5 * a @ (2 * y - R @ a) + eps * (new_alpha.sum() + new_alpha_star.sum())
-            )
+            value = -0.5 * a @ (2 * y - R @ a) + eps * (new_alpha.sum() + new_alpha_star.sum())
         if not np.isfinite(np.r_[value, step_max, new_alpha, new_alpha_star]).all():
             overflow = True
             break
@@ -352,9 +329,8 @@ def sequential_svr(
             "last iterate, raise 'max_iter' or 'tol'",
             ConvergenceWarning,
         )
-    a = alpha_star - alpha
     return SequentialSVRResult(
-        alpha, alpha_star, a, history, history.size, converged, max_step, gamma
+        alpha, alpha_star, alpha_star - alpha, history, history.size, converged, max_step, gamma
     )
 
 

@@ -1,5 +1,4 @@
-"""The RKHS Wiener solution of Vijayakumar and Wu (1999), batch and exact
-incremental, and the argument checks it shares with the sequential algorithm."""
+"""The RKHS Wiener solution of Vijayakumar and Wu (1999), batch and exact incremental."""
 
 from __future__ import annotations
 
@@ -11,8 +10,7 @@ from scipy.linalg import pinvh, solve_triangular
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_gram, check_real, check_real_array, refuse_overflow
 
-#: Relative rank cutoff: eigenvalues of K (batch) or squared residual norms
-#: :math:`\|\phi_{mc}\|^2` (incremental) below ``rtol`` times the largest count as zero.
+#: Relative rank cutoff (of the eigenvalues of K, or of :math:`\|\phi_{mc}\|^2 / \kappa`).
 DEFAULT_RTOL = 1e-9
 
 
@@ -30,11 +28,6 @@ def check_system(K: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     return K, check_vector(y, "y", K.shape[0], "one target per row of 'K'")
 
 
-def check_rtol(rtol):
-    """The relative rank cutoff, in [0, 1)."""
-    return check_real(rtol, "rtol", low=0.0, high=1.0, high_open=True)
-
-
 def refuse_overflow_rescale(values, what, names):
     """Refuse a result that overflowed for finite input: rescale `names`."""
     return refuse_overflow(values, what, names, "rescale them")
@@ -43,15 +36,10 @@ def refuse_overflow_rescale(values, what, names):
 def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTOL) -> np.ndarray:
     r"""Return the batch Wiener solution :math:`a = K^+ y` (Theorem 1).
 
-    In the search space :math:`H = \mathcal{R}(R)` of the correlation operator
-    the Wiener-optimal :math:`f_0` (eq. 13) is the orthogonal projection of
-    :math:`f` onto :math:`\operatorname{span}\{K(\cdot, x_i)\}`:
+    The Wiener-optimal :math:`f_0` (eq. 13), the projection of :math:`f` onto
+    :math:`\operatorname{span}\{K(\cdot, x_i)\}`, with :math:`K^+` the pseudo-inverse:
 
-    .. math::
-
-        f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y
-
-    (eq. 17), :math:`K^+` the Moore-Penrose pseudo-inverse.
+    .. math:: f_0 = \sum_{i=1}^M a_i K(\cdot, x_i), \qquad a = K^+ y.
 
     Parameters
     ----------
@@ -65,8 +53,7 @@ def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTO
     Returns
     -------
     ndarray of shape (M,)
-        The coefficients :math:`a` (the minimum-norm least-squares fit when
-        :math:`K` is singular).
+        The coefficients :math:`a` (minimum-norm least squares for a singular :math:`K`).
 
     References
     ----------
@@ -81,7 +68,7 @@ def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTO
     array([1., 1.])
     """
     K, y = check_system(K, y)
-    rtol = check_rtol(rtol)
+    rtol = check_real(rtol, "rtol", low=0.0, high=1.0, high_open=True)
     if K.shape[0] == 0:
         return np.zeros(0)
     # K⁺ has norm 1/(rtol λ_max) at most; with a tiny rtol and large targets
@@ -97,9 +84,7 @@ class WienerState:
 
     The solution for the first :math:`m` samples, :math:`f_m = \sum_j \theta_j e_j`,
     in an orthonormal basis :math:`e_j` of
-    :math:`S_m = \operatorname{span}\{\psi_1, \dots, \psi_m\}`.
-    ``WienerState()`` is the empty solution; the fields are attributes of the
-    same names.
+    :math:`S_m = \operatorname{span}\{\psi_1, \dots, \psi_m\}`; ``WienerState()`` is empty.
 
     Parameters
     ----------
@@ -108,11 +93,9 @@ class WienerState:
     basis : ndarray of shape (r,), default=empty
         Indices of the samples whose :math:`\psi_i` added a new direction.
     cholesky : ndarray of shape (r, r), default=empty
-        Lower-triangular :math:`L` with :math:`K_{BB} = L L^T` on the basis
-        samples, so that a point's coordinates are :math:`c(x) = L^{-1} k_B(x)`.
+        :math:`L` with :math:`K_{BB} = L L^T`; coordinates :math:`c(x) = L^{-1} k_B(x)`.
     r_factor : ndarray of shape (r, r), default=empty
-        Upper-triangular :math:`R` of the QR decomposition of the samples'
-        coordinates :math:`V` (m, r): :math:`V^T V = R^T R`.
+        :math:`R` of the QR decomposition of the samples' coordinates :math:`V`.
     qty : ndarray of shape (r,), default=empty
         The first :math:`r` entries of :math:`Q^T y`; :math:`R \theta = Q^T y`.
 
@@ -145,19 +128,14 @@ class WienerState:
                 a[self.basis] = solve_triangular(
                     self.cholesky, theta, lower=True, trans="T", check_finite=False
                 )
-        # Basis samples nearly dependent at the 'rtol' cutoff give triangular
-        # factors with tiny diagonals, which large targets can push past the
-        # float range.
+        # Nearly dependent basis samples give tiny diagonals: large targets overflow.
         return refuse_overflow_rescale(
             a, "the coefficients", "targets 'y' (raise 'rtol' or rescale 'y')"
         )
 
 
 def _givens_append(R, z, row, target):
-    """Rotate one new row (and its target) into an upper-triangular R and Qᵀy.
-
-    Zero diagonal entries (a freshly added column) are filled by the row.
-    """
+    """Rotate one new row (and its target) into an upper-triangular R and Qᵀy."""
     R, z, row = R.copy(), z.copy(), row.astype(float).copy()
     for j in range(row.size):
         a, b = R[j, j], row[j]
@@ -177,27 +155,22 @@ def wiener_update(
 ) -> WienerState:
     r"""Add one sample to a Wiener solution exactly (Theorem 2).
 
-    With :math:`c = L^{-1} k_B` the coordinates of the new
-    :math:`\psi = K(\cdot, x_{new})` in the old basis, its part orthogonal to
-    the old span :math:`\phi_{mc} = \psi - \sum_j c_j e_j` has
-    :math:`\phi_{mc}(x_{new}) = s = \kappa - \|c\|^2`. When
-    :math:`s > \mathrm{rtol} \cdot \kappa` this is eq. 14,
+    With :math:`c = L^{-1} k_B` the coordinates of :math:`\psi = K(\cdot, x_{new})`
+    in the old basis, :math:`\phi_{mc} = \psi - \sum_j c_j e_j` has
+    :math:`\phi_{mc}(x_{new}) = s = \kappa - \|c\|^2`. If :math:`s > \mathrm{rtol} \cdot \kappa`,
 
-    .. math::
+    .. math:: f_{m+1} = f_m + \frac{y_{new} - f_m(x_{new})}{\phi_{mc}(x_{new})}\, \phi_{mc};
 
-        f_{m+1} = f_m + \frac{y_{new} - f_m(x_{new})}{\phi_{mc}(x_{new})}\, \phi_{mc};
-
-    otherwise :math:`\psi` adds no direction and the sample's row is rotated
-    into the QR factor (recursive least squares), as :math:`K^+ y` would fit it.
+    otherwise the sample's row is rotated into the QR factor (recursive least squares).
 
     Parameters
     ----------
     state : WienerState
         The solution for the first :math:`m` samples.
     k : array-like of shape (r,)
-        The kernel values :math:`K(x_i, x_{new})` of the basis samples ``state.basis``.
+        :math:`K(x_i, x_{new})` for the basis samples ``state.basis``.
     kappa : float
-        The kernel value :math:`\kappa = K(x_{new}, x_{new})`.
+        :math:`\kappa = K(x_{new}, x_{new})`.
     y_new : float
         The new target.
     rtol : float, default=1e-9
@@ -229,12 +202,11 @@ def wiener_update(
     k = check_vector(k, "k", r, "one kernel value per basis sample")
     kappa = check_real(kappa, "kappa", low=0.0)
     y_new = check_real(y_new, "y_new")
-    rtol = check_rtol(rtol)
+    rtol = check_real(rtol, "rtol", low=0.0, high=1.0, high_open=True)
     with np.errstate(over="ignore", invalid="ignore"):
         c = solve_triangular(L, k, lower=True) if r else np.zeros(0)
         s = float(kappa - c @ c)
-    # k must be a column of a positive semi-definite Gram matrix: then
-    # ‖c‖² ≤ κ, and c cannot overflow.
+    # For a column k of a positive semi-definite Gram matrix ‖c‖² ≤ κ: no overflow.
     refuse_overflow_rescale(
         np.append(c, s), "the new sample's coordinates L⁻¹k", "'k' and 'kappa'"
     )
@@ -242,8 +214,7 @@ def wiener_update(
     if s > rtol * kappa:
         L = np.block([[L, np.zeros((r, 1))], [c[None, :], np.array([[np.sqrt(s)]])]])
         R = np.pad(R, ((0, 1), (0, 1)))
-        z = np.append(z, 0.0)
-        c = np.append(c, np.sqrt(s))
+        z, c = np.append(z, 0.0), np.append(c, np.sqrt(s))
         basis = np.append(basis, state.n_samples)
     with np.errstate(over="ignore", invalid="ignore"):
         R, z = _givens_append(R, z, c, y_new)
