@@ -11,8 +11,8 @@ import sys
 import click
 
 from preimage._utils.progress import bar, ticking
-from preimage.cli._options import figures_to_files
 from preimage.cli._errors import describe_os_error
+from preimage.cli._options import figures_to_files
 from preimage.cli._text import warnings_as_notes
 from preimage.exceptions import NumericalWarning
 from preimage.io._files import check_writable

@@ -104,7 +104,7 @@ def check_real_array(values: ArrayLike, name: str) -> np.ndarray:
     return arr
 
 
-def refuse_overflow(values: _A, what: str, names: str, hint: str) -> _A:
+def check_overflow(values: _A, what: str, names: str, hint: str) -> _A:
     """`values` if all are finite (computed from finite input); else a ValueError saying
     `what` overflowed for which argument `names`, and the `hint`."""
     if not np.isfinite(values).all():
@@ -268,9 +268,9 @@ def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
     kwargs.setdefault("dtype", [np.float64, np.float32])
     y = kwargs.get("y", "no_validation")
     with_y = not (isinstance(y, str) and y == "no_validation")
-    _refuse_non_numeric(X, name)
+    _check_numeric(X, name)
     if with_y and kwargs.get("y_numeric") and y is not None:
-        _refuse_non_numeric(y, "y")  # class labels may be strings
+        _check_numeric(y, "y")  # class labels may be strings
     try:
         out = validate_data(estimator, X, reset=reset, **kwargs)
     except ValueError as exc:
@@ -301,7 +301,7 @@ def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
     return check_magnitude(out, name) if isinstance(out, np.ndarray) else out
 
 
-def _refuse_non_numeric(X, name):
+def _check_numeric(X, name):
     """A TypeError naming `name` for arrays or lists of strings, dates or objects that are
     not numbers (complex data get scikit-learn's ValueError)."""
     if not isinstance(X, (np.ndarray, list, tuple)):

@@ -22,13 +22,13 @@ from preimage.cli._errors import CommandLine
 from preimage.cli._options import (
     ComponentCount,
     ImageShape,
+    check_not_existing,
     data_argument,
     data_options,
     figures_to_files,
     model_argument,
     output_option,
     quiet_option,
-    refuse_existing,
     seed_option,
 )
 from preimage.cli._text import info_lines, recorded_image_shape, selection_lines, warnings_as_notes
@@ -218,7 +218,7 @@ def fit(data, output, clean_path, n_components, seed, force, quiet, read, **para
             f"must be <= --n-landmarks {landmarks}, got {n_components}",
             param_hint="'--n-components'",
         )
-    refuse_existing(output, force, [("DATA", data), ("--clean", clean_path)])
+    check_not_existing(output, force, [("DATA", data), ("--clean", clean_path)])
     check_writable(output)
     X, source = read(data)
     clean = None if clean_path is None else read(clean_path)[0]
@@ -303,7 +303,7 @@ def denoise(model_path, data, output, image_shape, batch_size, force, quiet, rea
     from preimage.exceptions import NumericalWarning
     from preimage.io import check_output, load_model, write_data
 
-    refuse_existing(output, force, [("DATA", data), ("MODEL", model_path)])
+    check_not_existing(output, force, [("DATA", data), ("MODEL", model_path)])
     with warnings_as_notes(UserWarning, quiet):
         model, meta = load_model(model_path, with_info=True)
     if not hasattr(model, "transform") or not hasattr(model, "kpca_"):

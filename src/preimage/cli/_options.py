@@ -20,7 +20,7 @@ __all__ = [
     "output_option",
     "quiet_option",
     "read_data_file",
-    "refuse_existing",
+    "check_not_existing",
     "seed_option",
 ]
 
@@ -132,7 +132,7 @@ def read_data_file(path, key, columns, delimiter, quiet):
     return X, source
 
 
-def refuse_existing(path, force, inputs):
+def check_not_existing(path, force, inputs):
     """Refuse an existing -o `path` without --force, and any of `inputs` even with it."""
     for name, other in inputs:
         if other is not None and path.exists() and os.path.samefile(path, other):

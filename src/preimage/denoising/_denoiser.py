@@ -30,7 +30,7 @@ from preimage.exceptions import ConfigurationWarning
 from preimage.kernels import Kernel, default_gamma
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 from preimage.kpca._docs import fill_doc
-from preimage.kpca._guards import refuse_no_component
+from preimage.kpca._guards import check_has_components
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, make_solver
 
 
@@ -280,7 +280,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         if isinstance(n_components, str):  # "auto"
             n_components, self.component_selection_ = select_n_components(self, gamma, X, y)
         self.kpca_ = make_kpca(self, gamma, n_components, self.n_landmarks).fit(clean)
-        refuse_no_component(self.kpca_.fit_result_, self.kpca_.gamma_)
+        check_has_components(self.kpca_.fit_result_, self.kpca_.gamma_)
         self.n_components_ = int(self.kpca_.eigenvalues_.shape[0])
         pairs = {}
         if solver.learns_from_pairs and (y is not None or self.kpca_.eigenvectors_ is None):

@@ -15,8 +15,8 @@ from preimage._utils.validation import (
     check_array_2d,
     check_gram,
     check_magnitude,
+    check_overflow,
     check_positive,
-    refuse_overflow,
 )
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
@@ -293,7 +293,7 @@ def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
     )
     with np.errstate(over="ignore", invalid="ignore"):
         out = K_x @ result.weights
-    return _refuse_overflow(out, "'K_x'")
+    return _check_overflow(out, "'K_x'")
 
 
 def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
@@ -336,12 +336,12 @@ def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
     )
     with np.errstate(over="ignore", invalid="ignore"):
         out = transform_block(L_y, result.output_pca)
-    return _refuse_overflow(out, "'L_y'")
+    return _check_overflow(out, "'L_y'")
 
 
-def _refuse_overflow(out, names):
+def _check_overflow(out, names):
     """Refuse coordinates that overflowed: kernel rows too large for the fit."""
-    return refuse_overflow(
+    return check_overflow(
         out,
         "the coordinates",
         names,

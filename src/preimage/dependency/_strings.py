@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from preimage._utils.typing import ArrayLike, Sequences
-from preimage._utils.validation import check_positive, check_real_array, refuse_overflow
+from preimage._utils.validation import check_overflow, check_positive, check_real_array
 
 
 def check_sequences(X: Any, name: str = "X", *, min_samples: int = 0) -> list[Any]:
@@ -195,7 +195,7 @@ def string_preimage_features(
     weight = check_positive(coordinate_weight, "coordinate_weight", strict=False)
     with np.errstate(over="ignore"):
         scaled = weight * np.repeat(C, lengths, axis=0)
-    refuse_overflow(
+    check_overflow(
         scaled,
         "the weighted coordinates",
         "'coordinate_weight' and 'coordinates'",

@@ -81,12 +81,12 @@ def library_objects(root):
 def _check_object(obj):
     if isinstance(obj, Kernel) and dataclasses.is_dataclass(obj):  # as its constructor checks
         names = [field.name for field in dataclasses.fields(obj)]
-        _refuse_errors(lambda: dataclasses.replace(obj), obj, names)
+        _check_as_model_error(lambda: dataclasses.replace(obj), obj, names)
     elif isinstance(obj, PreimageSolver):
         _solver(obj)
     check = _ESTIMATORS.get(type(obj))
     if check is not None:  # the parameters, as fit checks them
-        _refuse_errors(obj._validate_params, obj, quoted=r"The '(\w+)' parameter")
+        _check_as_model_error(obj._validate_params, obj, quoted=r"The '(\w+)' parameter")
         if hasattr(obj, "feature_names_in_"):
             _array(obj, "feature_names_in_", (_value(obj, "n_features_in_"),), kinds="OU")
         check(obj)
@@ -159,7 +159,7 @@ def _indices(obj, name, n):
     return value
 
 
-def _refuse_errors(check, obj, names=None, quoted=r"'(\w+)'"):
+def _check_as_model_error(check, obj, names=None, quoted=r"'(\w+)'"):
     """``check()``, its error a refusal of the first of `names` its message quotes."""
     try:
         check()
@@ -171,7 +171,7 @@ def _refuse_errors(check, obj, names=None, quoted=r"'(\w+)'"):
 
 def _solver(solver):
     """A pre-image solver's parameters and kernel, as its fit checks them."""
-    _refuse_errors(solver._check_params, solver, vars(solver))
+    _check_as_model_error(solver._check_params, solver, vars(solver))
     if "kernel_" in vars(solver):
         kernel = _instance(solver, "kernel_", Kernel)
         try:

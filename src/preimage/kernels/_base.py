@@ -8,7 +8,7 @@ import numpy as np
 
 from preimage._utils.blocks import row_chunks
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_array_2d, check_real_array, refuse_overflow
+from preimage._utils.validation import check_array_2d, check_overflow, check_real_array
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._docs import fill
@@ -224,7 +224,7 @@ class Kernel:
             raise ValueError(f"'overflow' must be 'raise' or 'ignore', got {overflow!r}")
         if overflow == "ignore" or not (self.may_overflow or what == "gradients"):
             return values
-        return refuse_overflow(values, f"the {what} of {self!r}", names, _RESCALE)
+        return check_overflow(values, f"the {what} of {self!r}", names, _RESCALE)
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         """Return the kernel parameters (the dataclass fields) as a dict.
@@ -307,7 +307,7 @@ _RESCALE = (
 def _check_inverse(out, kernel, name):
     """Refuse an inverse map whose answer overflowed (an extreme width)."""
     what = f"the input-space answers of the inverse of {kernel!r}"
-    return refuse_overflow(out, what, f"{name!r}", "the kernel's 'gamma' is too extreme for them")
+    return check_overflow(out, what, f"{name!r}", "the kernel's 'gamma' is too extreme for them")
 
 
 def _warn_clipped(n_bad, what, interval, kernel):

@@ -8,17 +8,17 @@ from typing import Any
 import numpy as np
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_array_2d, refuse_overflow
+from preimage._utils.validation import check_array_2d, check_overflow
 from preimage.kernels import Kernel
 from preimage.kernels._docs import fill
 
 __all__ = ["FeatureExpansion"]
 
 
-def _refuse_overflow(values, what, name):
+def _check_overflow(values, what, name):
     """Refuse feature-space quantities beyond the float range, naming the argument."""
     hint = f"the kernel or the coefficients are too large there; rescale {name}"
-    return refuse_overflow(values, f"the feature-space {what}", name, hint)
+    return check_overflow(values, f"the feature-space {what}", name, hint)
 
 
 @fill
@@ -177,7 +177,7 @@ class FeatureExpansion:
             with np.errstate(over="ignore", invalid="ignore"):  # refused just below
                 for rows, K_rows in blocks:
                     total += np.einsum("ji,ji->j", self.coef[:, rows], self.coef @ K_rows.T)
-            _refuse_overflow(total, "squared norms ‖Ψ‖² = γᵀKγ", "'coef'")
+            _check_overflow(total, "squared norms ‖Ψ‖² = γᵀKγ", "'coef'")
             self._norm2 = total
         return self._norm2
 
@@ -200,7 +200,7 @@ class FeatureExpansion:
         Z = check_array_2d(Z, "Z", n_features=self.n_features)
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             out = self.coef @ self._block(self.support, Z)
-        return _refuse_overflow(out, "inner products", "'Z'")
+        return _check_overflow(out, "inner products", "'Z'")
 
     def inner(self, Z: ArrayLike) -> np.ndarray:
         r"""Return the inner product of each expansion with its own point's image.
@@ -219,7 +219,7 @@ class FeatureExpansion:
         Z = self._check_paired(Z)
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             out = np.einsum("ji,ji->j", self.coef, self._block(Z, self.support))
-        return _refuse_overflow(out, "inner products", "'Z'")
+        return _check_overflow(out, "inner products", "'Z'")
 
     def distance2(
         self, Z: ArrayLike, *, check_input: bool = True, overflow: str = "raise"
@@ -255,7 +255,7 @@ class FeatureExpansion:
                 + self.kernel.diag(Z, check_input=False, overflow="ignore")
             )
         if overflow != "ignore":
-            return _refuse_overflow(np.maximum(d2, 0.0), "squared distances", "'Z'")
+            return _check_overflow(np.maximum(d2, 0.0), "squared distances", "'Z'")
         return np.where(np.isfinite(d2), np.maximum(d2, 0.0), np.inf)
 
     def distance2_gradient(self, Z: ArrayLike) -> np.ndarray:
@@ -283,7 +283,7 @@ class FeatureExpansion:
             G = -2 * kernel.gradient(
                 Z, self.support, self.coef, check_input=False, overflow="ignore"
             ) + kernel.diag_gradient(Z, check_input=False, overflow="ignore")
-        return _refuse_overflow(G, "gradients", "'Z'")
+        return _check_overflow(G, "gradients", "'Z'")
 
     def _block(self, A, B):
         return self.kernel.block(A, B, check_input=False, overflow="ignore")

@@ -9,10 +9,10 @@ import scipy.sparse as sp
 from preimage._utils.typing import ArrayLike, Sequences, Vocabulary
 from preimage._utils.validation import (
     check_array_2d,
+    check_overflow,
     check_positive,
     check_positive_int,
     check_real_array,
-    refuse_overflow,
 )
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
@@ -128,7 +128,7 @@ def normalize_gram(
             inv_x = np.divide(1.0, sx, out=np.zeros_like(sx), where=~zx)
             inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
             out = S * (inv_x[:, None] * inv_y[None, :])  # exactly symmetric when X is Y
-    refuse_overflow(
+    check_overflow(
         out,
         "the normalised values",
         "'S'",

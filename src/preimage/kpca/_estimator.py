@@ -29,7 +29,7 @@ from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 from preimage.kpca._docs import fill_doc
 from preimage.kpca._fit import fit_kernel_pca
-from preimage.kpca._guards import refuse_no_component
+from preimage.kpca._guards import check_has_components
 from preimage.kpca._nystroem import fit_nystroem_kpca, select_landmarks
 from preimage.kpca._projections import check_coordinates, coordinates_expansion, transform_block
 from preimage.kpca._result import leading_components
@@ -386,7 +386,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             method=self.landmarks,
             random_state=self.random_state,
         )
-        fit = refuse_no_component(
+        fit = check_has_components(
             fit_nystroem_kpca(self.kernel_, X, landmarks, self.n_components), self.gamma_
         )
         self.landmarks_, self.landmark_indices_ = landmarks, index

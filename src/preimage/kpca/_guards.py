@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import refuse_overflow
+from preimage._utils.validation import check_overflow
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kpca._result import KernelPCAResult
@@ -103,7 +103,7 @@ def drop_rounding_level(
     return values, vectors, nonzero
 
 
-def refuse_no_component(fit: KernelPCAResult, gamma: float | None = None) -> KernelPCAResult:
+def check_has_components(fit: KernelPCAResult, gamma: float | None = None) -> KernelPCAResult:
     """`fit`, or a ValueError naming 'X' (and 'gamma' when given) when it has
     no positive eigenvalue."""
     if not (fit.eigenvalues > 0).any():
@@ -117,12 +117,12 @@ def refuse_no_component(fit: KernelPCAResult, gamma: float | None = None) -> Ker
     return fit
 
 
-def refuse_non_finite(fit: KernelPCAResult | None, names: str, n: int) -> KernelPCAResult:
+def check_finite_fit(fit: KernelPCAResult | None, names: str, n: int) -> KernelPCAResult:
     """`fit`, or a ValueError when it is None or holds a non-finite value
     (kernel values beyond about 1e154, whose products overflow)."""
     parts = [np.inf] if fit is None else [a for a in vars(fit).values() if a is not None]
     for part in parts:
-        refuse_overflow(
+        check_overflow(
             part,
             f"the results of kernel PCA of {names} ({n} samples)",
             names,

@@ -17,14 +17,14 @@ from preimage._utils.memory import check_dense
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike
 from preimage._utils.validation import (
     check_array_2d,
+    check_overflow,
     check_positive_int,
     check_random_state,
-    refuse_overflow,
 )
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import Kernel
-from preimage.kpca._guards import drop_rounding_level, refuse_non_finite, rounding_floor
+from preimage.kpca._guards import check_finite_fit, drop_rounding_level, rounding_floor
 from preimage.kpca._result import KernelPCAResult
 
 #: How landmarks can be chosen.
@@ -46,9 +46,9 @@ def _moments_block(kernel, landmarks, shift, X):
     return G.astype(np.float64, copy=False), K.sum(axis=0, dtype=np.float64), np.array(K.shape[0])
 
 
-def _refuse_overflow(values):
+def _check_overflow(values):
     """The moments of the kernel rows, refused where they overflowed float64."""
-    return refuse_overflow(
+    return check_overflow(
         values,
         "the second moments of the kernel rows",
         "'X'",
@@ -162,7 +162,7 @@ def fit_nystroem_kpca(
     # result is checked instead of every step.
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         fit, n = _nystroem_fit(kernel, X, landmarks, K_mm, W, n_components, working_memory)
-    return refuse_non_finite(fit, "'X'", n)
+    return check_finite_fit(fit, "'X'", n)
 
 
 def _nystroem_fit(kernel, X, landmarks, K_mm, W, n_components, working_memory):
@@ -283,8 +283,8 @@ def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
     if W.shape[1] == 0:  # the kernel maps the pilot to 0: nothing to weigh by
         return np.ones(X.shape[0])
     with np.errstate(over="ignore", invalid="ignore"):
-        G = _refuse_overflow(_kernel_moments(kernel, X, pilot, None, working_memory)[0])
-        FtF = _refuse_overflow(W.T @ G @ W)
+        G = _check_overflow(_kernel_moments(kernel, X, pilot, None, working_memory)[0])
+        FtF = _check_overflow(W.T @ G @ W)
     values = np.linalg.eigvalsh(FtF)[::-1]
     lam = max(
         float(values[min(ridge_rank, values.shape[0]) - 1]),
@@ -303,7 +303,7 @@ def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
             return (captured + np.minimum(missed / lam, 1.0))[:, None]
 
     tau = map_row_blocks(scores, X, n_columns=1, dtype=np.float64)
-    tau = _refuse_overflow(np.asarray(tau.compute() if is_dask_array(tau) else tau)[:, 0])
+    tau = _check_overflow(np.asarray(tau.compute() if is_dask_array(tau) else tau)[:, 0])
     # Every point keeps a chance, so that m distinct points can always be drawn.
     return np.maximum(tau, 1e-12 * max(float(tau.max()), 1.0))
 

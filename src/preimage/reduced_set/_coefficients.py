@@ -10,11 +10,11 @@ from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import (
     check_array_2d,
     check_expansion,
+    check_overflow,
     check_positive,
     check_positive_int,
     check_real_array,
     checked_gram,
-    refuse_overflow,
 )
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.reduced_set._result import ReducedSetResult
@@ -34,7 +34,7 @@ def reducible(expansion, *, norm=False):
 def finite(values, names):
     """Refuse coefficients or errors that overflowed float64 (the computations
     run under ``np.errstate(over="ignore", invalid="ignore")``)."""
-    return refuse_overflow(
+    return check_overflow(
         values,
         "the reduced-set coefficients or errors",
         names,

@@ -12,7 +12,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from preimage._utils.typing import RandomStateLike
-from preimage._utils.validation import refuse_overflow, validate_estimator_input
+from preimage._utils.validation import check_overflow, validate_estimator_input
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import SigmoidKernel
@@ -147,7 +147,7 @@ class BaseReducedExpansion(BaseEstimator):
         K = self.kernel_.block(X, self.vectors_, check_input=False, names="'X'")
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             values = K @ self.dual_coef_.T + self.intercept_
-        return refuse_overflow(
+        return check_overflow(
             np.asarray(values, dtype=np.float64),
             "the decision values",
             "'X'",

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_array_2d, refuse_overflow
+from preimage._utils.validation import check_array_2d, check_overflow
 from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
 
@@ -115,7 +115,7 @@ class ReducedSetResult:
         K = self.kernel.block(X, self.vectors, check_input=False, names="'X'")
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             values = K @ self.coef.T
-        return refuse_overflow(
+        return check_overflow(
             values,
             "the reduced expansions' values",
             "'X'",

@@ -8,7 +8,7 @@ import numpy as np
 from scipy import linalg
 
 from preimage._utils.eigen import full_eigh
-from preimage._utils.validation import check_positive, checked_gram, refuse_overflow
+from preimage._utils.validation import check_overflow, check_positive, checked_gram
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kpca._projections import check_coordinates
@@ -102,7 +102,7 @@ class ClosedFormPreimage(PreimageSolver):
                 XV = linalg.pinv(X.astype(np.float64)) @ V[:, keep]
                 self.M_ -= lam * (XV / w[keep]) @ V[:, keep].T
             hint = "use a smaller 'alpha' or rescale 'support'"
-            refuse_overflow(self.M_, _MAP, "'alpha' and 'support'", hint)
+            check_overflow(self.M_, _MAP, "'alpha' and 'support'", hint)
 
     def _preimages(self, expansion):
         with np.errstate(over="ignore", invalid="ignore"):  # handled by direct()

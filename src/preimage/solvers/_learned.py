@@ -17,11 +17,11 @@ from preimage._utils.eigen import landmark_basis
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike
 from preimage._utils.validation import (
     check_array_2d,
+    check_overflow,
     check_positive,
     check_positive_int,
     check_random_state,
     checked_gram,
-    refuse_overflow,
 )
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
@@ -139,8 +139,8 @@ _OVERFLOW_HINT = (
 )
 
 
-def _refuse_overflow(values, what):
-    return refuse_overflow(values, what, "'coordinates'", _OVERFLOW_HINT)
+def _check_overflow(values, what):
+    return check_overflow(values, what, "'coordinates'", _OVERFLOW_HINT)
 
 
 @dataclass(eq=False, repr=False)
@@ -299,7 +299,7 @@ class LearnedPreimage(PreimageSolver):
             return L
 
         beta = _solve_psd(system, T, f"the learned map's system L + αI (alpha={alpha:.3g})")
-        self.dual_coef_ = _refuse_overflow(beta, "the learned map")
+        self.dual_coef_ = _check_overflow(beta, "the learned map")
         self.coordinates_, self.output_dtype_, self.target_mean_ = C, self.dual_coef_.dtype, None
         return self
 
@@ -324,7 +324,7 @@ class LearnedPreimage(PreimageSolver):
         LtL, LtT = sum_row_blocks(moments, C, T, row_bytes=8 * (m + T.shape[1]))
         L_mm = kernel.block(C_m, check_input=False, overflow="ignore")
         for values in (LtL, LtT, L_mm):
-            _refuse_overflow(values, "the landmark map's kernel moments")
+            _check_overflow(values, "the landmark map's kernel moments")
         if not np.any(L_mm):
             raise ValueError(
                 f"the map kernel {kernel!r} maps every landmark of 'coordinates' to the "
@@ -342,7 +342,7 @@ class LearnedPreimage(PreimageSolver):
             )
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
             A, WtT = _in_basis(W, LtL, LtT)
-        _refuse_overflow(A, "the landmark map's normal equations")
+        _check_overflow(A, "the landmark map's normal equations")
 
         def system():
             A_copy = A.copy()
@@ -353,7 +353,7 @@ class LearnedPreimage(PreimageSolver):
             what = f"the landmark map's normal equations (alpha={alpha:.3g})"
             theta = _solve_psd(system, WtT, what)
             beta = _times_basis(W, theta)
-        self.dual_coef_ = _refuse_overflow(beta, "the landmark map")
+        self.dual_coef_ = _check_overflow(beta, "the landmark map")
         self.coordinates_, self.output_dtype_ = C_m, np.result_type(C.dtype, T.dtype)
         self.target_mean_ = None
         return self
@@ -381,7 +381,7 @@ class LearnedPreimage(PreimageSolver):
             L = self.map_kernel_.block(C, self.coordinates_, check_input=False, overflow="ignore")
             out = _product_skipping_zero_columns(L, self.dual_coef_)
             out = out.astype(self.output_dtype_, copy=False)
-        out = _refuse_overflow(out, "the learned map's output")
+        out = _check_overflow(out, "the learned map's output")
         return out if self.target_mean_ is None else out + self.target_mean_
 
     def _check_params(self):

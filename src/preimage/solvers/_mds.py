@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_positive, check_positive_int, refuse_overflow
+from preimage._utils.validation import check_overflow, check_positive, check_positive_int
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import DotProductKernel, RadialKernel
@@ -212,7 +212,7 @@ class MDSPreimage(PreimageSolver):
                 NumericalWarning,
             )
         hint = f"the inverse of {self.kernel_!r} is beyond the float range there"
-        return refuse_overflow(d2, "the input distances implied by it", "'expansion'", hint)
+        return check_overflow(d2, "the input distances implied by it", "'expansion'", hint)
 
     def _input_distance2(self, expansion, feature_d2, diag):
         """:meth:`input_distance2` (inf where the kernel's inverse overflows), and

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_array_2d, refuse_overflow
+from preimage._utils.validation import check_array_2d, check_overflow
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._expansion import FeatureExpansion
@@ -59,7 +59,7 @@ def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
             cross[:, rows] = expansion.coef @ K_rows.T
         diag = kernel.diag(support, check_input=False, overflow="ignore")
         d2 = norm2[:, None] - 2 * cross + diag[None, :]
-    refuse_overflow(d2, _DISTANCES, "'coef'", "rescale 'coef' (or the support)")
+    check_overflow(d2, _DISTANCES, "'coef'", "rescale 'coef' (or the support)")
     return np.maximum(d2, 0.0)
 
 

@@ -15,9 +15,9 @@ from sklearn.utils.validation import check_is_fitted
 from preimage._utils.memory import check_dense
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import (
+    check_overflow,
     check_real_array,
     checked_gram,
-    refuse_overflow,
     validate_estimator_input,
 )
 from preimage.kernels import Kernel, make_kernel
@@ -80,7 +80,7 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
         with np.errstate(over="ignore", invalid="ignore"):
             f = self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + b
         # kernel values too large for the fitted coefficients
-        return refuse_overflow(f, "the predictions", "'X'", "rescale 'X'")
+        return check_overflow(f, "the predictions", "'X'", "rescale 'X'")
 
     def _set_coef(self, X, coef):
         """The expansion over the samples of X with non-zero coefficients."""

@@ -18,7 +18,7 @@ from preimage._utils.validation import (
 from preimage._utils.warnings import warn as warn_user
 from preimage.exceptions import ConvergenceWarning
 from preimage.sparse_regression._docs import fill_doc
-from preimage.sparse_regression._wiener import check_system, check_vector, refuse_overflow_rescale
+from preimage.sparse_regression._wiener import check_overflow_rescale, check_system, check_vector
 
 #: Default learning rates :math:`\gamma_i = \mathrm{DEFAULT\_RATE\_FRACTION} / R_{ii}`.
 DEFAULT_RATE_FRACTION = 0.95
@@ -122,7 +122,7 @@ def dual_objective(
         a = alpha_star - alpha
         value = 0.5 * a @ (R @ a) + epsilon * np.sum(alpha + alpha_star) - y @ a
     names = "'R', 'y', 'alpha' and 'alpha_star'"
-    return float(refuse_overflow_rescale(value, "the dual objective", names))
+    return float(check_overflow_rescale(value, "the dual objective", names))
 
 
 def learning_rates(
@@ -282,7 +282,7 @@ def sequential_svr(
     check_dense((M, M), np.float64, what, hint="fit on fewer samples")
     with np.errstate(over="ignore"):
         R = K + np.float64(augmentation) ** 2
-    refuse_overflow_rescale(R, "R = K + λ²", "'K' and 'augmentation'")
+    check_overflow_rescale(R, "R = K + λ²", "'K' and 'augmentation'")
     gamma = learning_rates(np.diag(R), learning_rate, bound=learning_rate_bound)
     alpha, alpha_star = np.zeros(M), np.zeros(M)
     rows, rates = list(R), gamma.tolist()  # row views: R is symmetric, R[i] = R[:, i]

@@ -8,7 +8,7 @@ import numpy as np
 from scipy.linalg import pinvh, solve_triangular
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_gram, check_real, check_real_array, refuse_overflow
+from preimage._utils.validation import check_gram, check_overflow, check_real, check_real_array
 
 #: Relative rank cutoff (of the eigenvalues of K, or of :math:`\|\phi_{mc}\|^2 / \kappa`).
 DEFAULT_RTOL = 1e-9
@@ -28,9 +28,9 @@ def check_system(K: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     return K, check_vector(y, "y", K.shape[0], "one target per row of 'K'")
 
 
-def refuse_overflow_rescale(values, what, names):
+def check_overflow_rescale(values, what, names):
     """Refuse a result that overflowed for finite input: rescale `names`."""
-    return refuse_overflow(values, what, names, "rescale them")
+    return check_overflow(values, what, names, "rescale them")
 
 
 def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTOL) -> np.ndarray:
@@ -75,7 +75,7 @@ def wiener_coefficients(K: ArrayLike, y: ArrayLike, *, rtol: float = DEFAULT_RTO
     # the product can still exceed the float range.
     with np.errstate(over="ignore", invalid="ignore"):
         a = pinvh(K, atol=0.0, rtol=rtol) @ y
-    return refuse_overflow_rescale(a, "the coefficients K⁺y", "'K' and 'y' (or raise 'rtol')")
+    return check_overflow_rescale(a, "the coefficients K⁺y", "'K' and 'y' (or raise 'rtol')")
 
 
 @dataclass
@@ -129,7 +129,7 @@ class WienerState:
                     self.cholesky, theta, lower=True, trans="T", check_finite=False
                 )
         # Nearly dependent basis samples give tiny diagonals: large targets overflow.
-        return refuse_overflow_rescale(
+        return check_overflow_rescale(
             a, "the coefficients", "targets 'y' (raise 'rtol' or rescale 'y')"
         )
 
@@ -207,9 +207,7 @@ def wiener_update(
         c = solve_triangular(L, k, lower=True) if r else np.zeros(0)
         s = float(kappa - c @ c)
     # For a column k of a positive semi-definite Gram matrix ‖c‖² ≤ κ: no overflow.
-    refuse_overflow_rescale(
-        np.append(c, s), "the new sample's coordinates L⁻¹k", "'k' and 'kappa'"
-    )
+    check_overflow_rescale(np.append(c, s), "the new sample's coordinates L⁻¹k", "'k' and 'kappa'")
     basis = state.basis
     if s > rtol * kappa:
         L = np.block([[L, np.zeros((r, 1))], [c[None, :], np.array([[np.sqrt(s)]])]])
@@ -218,5 +216,5 @@ def wiener_update(
         basis = np.append(basis, state.n_samples)
     with np.errstate(over="ignore", invalid="ignore"):
         R, z = _givens_append(R, z, c, y_new)
-    refuse_overflow_rescale(np.append(R.ravel(), z), "the updated QR factor", "'k' and 'y_new'")
+    check_overflow_rescale(np.append(R.ravel(), z), "the updated QR factor", "'k' and 'y_new'")
     return WienerState(state.n_samples + 1, basis, L, R, z)
