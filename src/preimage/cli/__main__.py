@@ -2,4 +2,5 @@
 
 from preimage.cli._main import main
 
-main()
+if __name__ == "__main__":
+    main()
