@@ -41,7 +41,7 @@ def make_kde_strings(
 
     An output string starts uniformly in 1 or 2 and switches state with
     probability :math:`q` at each step; its input string, of a uniformly drawn
-    model, starts uniformly and follows :data:`KDE_STRING_TRANSITIONS`:
+    model, starts uniformly and follows the transition matrix ``KDE_STRING_TRANSITIONS``:
 
     .. math:: P(y_{t+1} \\ne y_t) = q, \\qquad
               P(x_{t+1} = j \\mid x_t = i, y_t, m) = T^{(m, y_t)}_{ij}.

@@ -125,7 +125,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     --------
     KernelPCADenoiserCV : The denoiser with its width, component count and
         method options chosen by cross-validation.
-    KernelPCA : The kernel PCA it fits.
+    preimage.kpca.KernelPCA : The kernel PCA it fits.
 
     Notes
     -----

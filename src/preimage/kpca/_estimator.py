@@ -134,7 +134,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 
     See Also
     --------
-    KernelPCADenoiser : Denoising by kernel PCA and a pre-image.
+    preimage.denoising.KernelPCADenoiser : Denoising by kernel PCA and a pre-image.
     preimage.kpca.fit_kernel_pca : Exact kernel PCA on a Gram matrix.
     preimage.kpca.fit_nystroem_kpca : Nyström kernel PCA.
 
