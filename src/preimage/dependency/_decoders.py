@@ -222,7 +222,7 @@ def make_decoder(method: Any, params: dict[str, Any] | None = None, **settings: 
 
     .. math::
 
-        \hat{y} pprox rg\min_y \|c(y) - \hat{c}(x)\|^2,
+        \hat{y} \approx \arg\min_y \|c(y) - \hat{c}(x)\|^2,
 
     by search over candidates (:class:`CandidateDecoder`), symbol by symbol
     (:class:`WindowDecoder`) or with a pre-image method (:class:`PreimageDecoder`).
