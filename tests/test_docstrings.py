@@ -159,3 +159,7 @@ def test_mathematics_is_written_in_latex(name):
     doc = RENDERED[name]
     found = sorted(set(MATH_UNICODE.findall(doc)))
     assert found == [], f"{name} writes mathematics in Unicode: {''.join(found)}"
+    # A backslash of LaTeX in a docstring that is not raw (``"\alpha"``
+    # read as BEL + "lpha"); click's form feed ends a command's help text.
+    controls = sorted({hex(ord(c)) for c in doc if ord(c) < 32 and c not in "\n\f"})
+    assert controls == [], f"{name} holds control characters {controls}"
