@@ -167,6 +167,7 @@ def _denoising_error(est, kpca, X, clean, train, held, candidates, method_params
                 kpca.X_fit_, kpca.kernel_, kpca=leading_components(kpca.fit_result_, q), **pairs
             )
             Z = solver.solve_coordinates(Y_held[:, :q], add_mean=est.add_mean, x0=X_held)
-            error = float(np.mean(np.sum((Z - clean_held) ** 2, axis=1)))
+            with np.errstate(over="ignore", invalid="ignore"):  # an overflow scores inf
+                error = float(np.mean(np.sum((Z - clean_held) ** 2, axis=1)))
             scores.append(error if np.isfinite(error) else np.inf)
     return np.asarray(scores)
