@@ -31,8 +31,7 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.decomposition import PCA
-from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+from sklearn.decomposition import PCA, KernelPCA as SklearnKernelPCA
 from sklearn.model_selection import GridSearchCV, KFold
 
 from preimage import ConvergenceWarning, KernelPCA, KernelPCADenoiser, find_preimage

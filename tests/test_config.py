@@ -125,8 +125,7 @@ def test_joblib_tasks_made_by_delayed_see_the_callers_budget(backend):
     """joblib's workers (threads, or loky's processes) do not see the caller's
     context; tasks made by ``preimage.delayed`` carry it, as
     ``sklearn.utils.parallel.delayed`` carries scikit-learn's."""
-    from joblib import Parallel
-    from joblib import delayed as joblib_delayed
+    from joblib import Parallel, delayed as joblib_delayed
 
     from preimage import delayed
 

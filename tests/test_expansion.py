@@ -6,8 +6,7 @@ conftest.py, and the linear kernel's map is the identity. There Ψ = Γ Φ(X) is
 explicit matrix and every norm, inner product and distance is plain algebra.
 """
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 import numpy as np
 import pytest

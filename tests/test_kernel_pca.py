@@ -10,8 +10,7 @@ import pickle
 
 import numpy as np
 import pytest
-from sklearn.decomposition import PCA
-from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+from sklearn.decomposition import PCA, KernelPCA as SklearnKernelPCA
 from sklearn.metrics.pairwise import rbf_kernel
 
 from preimage import FeatureExpansion, KernelPCA

@@ -8,8 +8,7 @@ closed form written out in the test.
 from dataclasses import dataclass
 import pickle
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 import numpy as np
 import pytest

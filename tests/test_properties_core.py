@@ -12,8 +12,7 @@ import time
 import warnings
 
 from contract import check_contract, data_arrays, names_an_argument
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 import numpy as np
 import pytest

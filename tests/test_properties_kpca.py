@@ -15,8 +15,7 @@ import tempfile
 import warnings
 
 from contract import check_contract, data_arrays
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
 

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from preimage import KernelPCA, config_context, get_config
-from preimage._utils import config as _config
-from preimage._utils import resources as _resources
+from preimage._utils import config as _config, resources as _resources
 from preimage.exceptions import MemoryBudgetError
 
 GiB = 2**30

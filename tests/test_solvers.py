@@ -23,8 +23,7 @@ import warnings
 import numpy as np
 import pytest
 from scipy.optimize import minimize
-from sklearn.decomposition import PCA
-from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+from sklearn.decomposition import PCA, KernelPCA as SklearnKernelPCA
 from sklearn.metrics.pairwise import (
     linear_kernel,
     polynomial_kernel,

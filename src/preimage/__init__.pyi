@@ -1,49 +1,35 @@
-from . import kernels, reduced_set
-from ._utils.config import config_context, delayed, get_config, set_config
-from .denoising import KernelPCADenoiser, KernelPCADenoiserCV
-from .dependency import KernelDependencyEstimator
-from .exceptions import (
-    ConfigurationWarning,
-    ConvergenceWarning,
-    MemoryBudgetError,
-    ModelFileError,
-    NumericalWarning,
+from . import kernels as kernels, reduced_set as reduced_set
+from ._utils.config import (
+    config_context as config_context,
+    delayed as delayed,
+    get_config as get_config,
+    set_config as set_config,
 )
-from .io import load_model, model_info, save_model
-from .kernels._expansion import FeatureExpansion
-from .kpca import KernelPCA
-from .reduced_set import ReducedKernelPCA, ReducedSVC, ReducedSVR, reduce_kernel_pca, reduce_svm
-from .solvers import PREIMAGE_METHODS, PreimageResult, find_preimage
-from .sparse_regression import SequentialSVR, WienerRegressor
-
-__all__ = [
-    "PREIMAGE_METHODS",
-    "ConfigurationWarning",
-    "ConvergenceWarning",
-    "FeatureExpansion",
-    "KernelDependencyEstimator",
-    "KernelPCA",
-    "KernelPCADenoiser",
-    "KernelPCADenoiserCV",
-    "MemoryBudgetError",
-    "ModelFileError",
-    "NumericalWarning",
-    "PreimageResult",
-    "ReducedKernelPCA",
-    "ReducedSVC",
-    "ReducedSVR",
-    "SequentialSVR",
-    "WienerRegressor",
-    "config_context",
-    "delayed",
-    "find_preimage",
-    "get_config",
-    "kernels",
-    "load_model",
-    "model_info",
-    "reduce_kernel_pca",
-    "reduce_svm",
-    "reduced_set",
-    "save_model",
-    "set_config",
-]
+from .denoising import (
+    KernelPCADenoiser as KernelPCADenoiser,
+    KernelPCADenoiserCV as KernelPCADenoiserCV,
+)
+from .dependency import KernelDependencyEstimator as KernelDependencyEstimator
+from .exceptions import (
+    ConfigurationWarning as ConfigurationWarning,
+    ConvergenceWarning as ConvergenceWarning,
+    MemoryBudgetError as MemoryBudgetError,
+    ModelFileError as ModelFileError,
+    NumericalWarning as NumericalWarning,
+)
+from .io import load_model as load_model, model_info as model_info, save_model as save_model
+from .kernels._expansion import FeatureExpansion as FeatureExpansion
+from .kpca import KernelPCA as KernelPCA
+from .reduced_set import (
+    ReducedKernelPCA as ReducedKernelPCA,
+    ReducedSVC as ReducedSVC,
+    ReducedSVR as ReducedSVR,
+    reduce_kernel_pca as reduce_kernel_pca,
+    reduce_svm as reduce_svm,
+)
+from .solvers import (
+    PREIMAGE_METHODS as PREIMAGE_METHODS,
+    PreimageResult as PreimageResult,
+    find_preimage as find_preimage,
+)
+from .sparse_regression import SequentialSVR as SequentialSVR, WienerRegressor as WienerRegressor

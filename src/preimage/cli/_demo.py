@@ -127,8 +127,7 @@ def run_demo(
     )
     result.rows.append(("noisy input", _mse(X_noisy, X_test), 0.0))
 
-    from sklearn.decomposition import PCA
-    from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+    from sklearn.decomposition import PCA, KernelPCA as SklearnKernelPCA
 
     def linear_pca():
         # components chosen on (noisy copy -> clean) training pairs; the exact SVD (a

@@ -1,7 +1,2 @@
-from ._cv import KernelPCADenoiserCV
-from ._denoiser import KernelPCADenoiser
-
-__all__ = [
-    "KernelPCADenoiser",
-    "KernelPCADenoiserCV",
-]
+from ._cv import KernelPCADenoiserCV as KernelPCADenoiserCV
+from ._denoiser import KernelPCADenoiser as KernelPCADenoiser

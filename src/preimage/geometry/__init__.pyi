@@ -1,25 +1,13 @@
 from ._curvature import (
-    CURVATURE_METHODS,
-    metric_scalar_curvature,
-    polynomial_scalar_curvature,
-    scalar_curvature,
+    CURVATURE_METHODS as CURVATURE_METHODS,
+    metric_scalar_curvature as metric_scalar_curvature,
+    polynomial_scalar_curvature as polynomial_scalar_curvature,
+    scalar_curvature as scalar_curvature,
 )
 from ._metric import (
-    METRIC_METHODS,
-    induced_metric,
-    metric_by_finite_differences,
-    profile_derivatives,
-    volume_element,
+    METRIC_METHODS as METRIC_METHODS,
+    induced_metric as induced_metric,
+    metric_by_finite_differences as metric_by_finite_differences,
+    profile_derivatives as profile_derivatives,
+    volume_element as volume_element,
 )
-
-__all__ = [
-    "CURVATURE_METHODS",
-    "METRIC_METHODS",
-    "induced_metric",
-    "metric_by_finite_differences",
-    "metric_scalar_curvature",
-    "polynomial_scalar_curvature",
-    "profile_derivatives",
-    "scalar_curvature",
-    "volume_element",
-]

@@ -1,19 +1,11 @@
-from ._data_kinds import DATA_KINDS, DataSource
-from ._data_read import read_data
-from ._data_write import check_output, write_data
-from ._model_codec import LOADABLE
-from ._model_io import FORMAT, FORMAT_VERSION, load_model, model_info, save_model
-
-__all__ = [
-    "DATA_KINDS",
-    "FORMAT",
-    "FORMAT_VERSION",
-    "LOADABLE",
-    "DataSource",
-    "check_output",
-    "load_model",
-    "model_info",
-    "read_data",
-    "save_model",
-    "write_data",
-]
+from ._data_kinds import DATA_KINDS as DATA_KINDS, DataSource as DataSource
+from ._data_read import read_data as read_data
+from ._data_write import check_output as check_output, write_data as write_data
+from ._model_codec import LOADABLE as LOADABLE
+from ._model_io import (
+    FORMAT as FORMAT,
+    FORMAT_VERSION as FORMAT_VERSION,
+    load_model as load_model,
+    model_info as model_info,
+    save_model as save_model,
+)

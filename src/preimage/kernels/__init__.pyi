@@ -1,49 +1,34 @@
-from ._base import Kernel
-from ._dot import DotProductKernel, LinearKernel, PolynomialKernel, SigmoidKernel
-from ._names import KERNELS
-from ._pairwise import squared_distances
-from ._radial import GaussianKernel, LaplacianKernel, RadialKernel
+from ._base import Kernel as Kernel
+from ._dot import (
+    DotProductKernel as DotProductKernel,
+    LinearKernel as LinearKernel,
+    PolynomialKernel as PolynomialKernel,
+    SigmoidKernel as SigmoidKernel,
+)
+from ._names import KERNELS as KERNELS
+from ._pairwise import squared_distances as squared_distances
+from ._radial import (
+    GaussianKernel as GaussianKernel,
+    LaplacianKernel as LaplacianKernel,
+    RadialKernel as RadialKernel,
+)
 from ._resolve import (
-    SKLEARN_KERNELS,
-    CallableKernel,
-    PairwiseKernel,
-    default_gamma,
-    make_kernel,
-    make_sklearn_kernel,
+    SKLEARN_KERNELS as SKLEARN_KERNELS,
+    CallableKernel as CallableKernel,
+    PairwiseKernel as PairwiseKernel,
+    default_gamma as default_gamma,
+    make_kernel as make_kernel,
+    make_sklearn_kernel as make_sklearn_kernel,
 )
-from ._sequence import CallableSequenceKernel, SequenceKernel
-from ._sine import SineKernel
+from ._sequence import (
+    CallableSequenceKernel as CallableSequenceKernel,
+    SequenceKernel as SequenceKernel,
+)
+from ._sine import SineKernel as SineKernel
 from ._string import (
-    JointSpectrumKernel,
-    KernelDistanceRBF,
-    NormalizedKernel,
-    SpectrumKernel,
-    normalize_gram,
+    JointSpectrumKernel as JointSpectrumKernel,
+    KernelDistanceRBF as KernelDistanceRBF,
+    NormalizedKernel as NormalizedKernel,
+    SpectrumKernel as SpectrumKernel,
+    normalize_gram as normalize_gram,
 )
-
-__all__ = [
-    "KERNELS",
-    "CallableKernel",
-    "CallableSequenceKernel",
-    "DotProductKernel",
-    "GaussianKernel",
-    "JointSpectrumKernel",
-    "KernelDistanceRBF",
-    "Kernel",
-    "LaplacianKernel",
-    "LinearKernel",
-    "NormalizedKernel",
-    "PairwiseKernel",
-    "PolynomialKernel",
-    "RadialKernel",
-    "SKLEARN_KERNELS",
-    "SigmoidKernel",
-    "SequenceKernel",
-    "SineKernel",
-    "SpectrumKernel",
-    "default_gamma",
-    "make_kernel",
-    "make_sklearn_kernel",
-    "normalize_gram",
-    "squared_distances",
-]

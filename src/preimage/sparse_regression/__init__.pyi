@@ -1,23 +1,14 @@
-from ._estimators import SequentialSVR, WienerRegressor
+from ._estimators import SequentialSVR as SequentialSVR, WienerRegressor as WienerRegressor
 from ._sequential import (
-    DEFAULT_RATE_FRACTION,
-    SequentialSVRResult,
-    dual_objective,
-    learning_rates,
-    sequential_svr,
+    DEFAULT_RATE_FRACTION as DEFAULT_RATE_FRACTION,
+    SequentialSVRResult as SequentialSVRResult,
+    dual_objective as dual_objective,
+    learning_rates as learning_rates,
+    sequential_svr as sequential_svr,
 )
-from ._wiener import DEFAULT_RTOL, WienerState, wiener_coefficients, wiener_update
-
-__all__ = [
-    "DEFAULT_RATE_FRACTION",
-    "DEFAULT_RTOL",
-    "SequentialSVR",
-    "SequentialSVRResult",
-    "WienerRegressor",
-    "WienerState",
-    "dual_objective",
-    "learning_rates",
-    "sequential_svr",
-    "wiener_coefficients",
-    "wiener_update",
-]
+from ._wiener import (
+    DEFAULT_RTOL as DEFAULT_RTOL,
+    WienerState as WienerState,
+    wiener_coefficients as wiener_coefficients,
+    wiener_update as wiener_update,
+)
