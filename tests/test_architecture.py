@@ -6,7 +6,11 @@
 * no private name (a leading underscore) is imported from another folder;
 * modules stay small: at most 400 lines of code (docstrings, comments and
   blank lines not counted), and no top-level private module but the shared
-  toolkit ``_utils`` and ``_version``.
+  toolkit ``_utils`` and ``_version``;
+* no code is written twice: pylint's similarity checker finds no run of seven
+  or more lines that stands in two places (docstrings, comments, imports and
+  signatures aside; a run of six is scikit-learn's ``__init__`` storing the
+  same first parameters as another estimator's).
 """
 
 import ast
@@ -128,6 +132,43 @@ def test_code_lines_count_code_only():
 def test_modules_stay_small(module):
     n = code_lines(MODULES[module].read_text())
     assert n <= MAX_CODE_LINES, f"{module} has {n} lines of code"
+
+
+def _similar_runs(path, min_lines=7):
+    """pylint's report of the runs of `min_lines` or more lines that stand twice under `path`."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pylint",
+            "--disable=all",
+            "--enable=duplicate-code",
+            f"--min-similarity-lines={min_lines}",
+            "--ignore-docstrings=y",
+            "--ignore-comments=y",
+            "--ignore-imports=y",
+            "--ignore-signatures=y",
+            "--score=n",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=path if path.is_dir() else path.parent,
+    )
+    return done.stdout
+
+
+def test_no_code_is_written_twice():
+    assert "Similar lines" not in _similar_runs(PACKAGE)
+
+
+def test_the_duplicate_check_sees_a_copy(tmp_path):
+    body = "".join(f"    total = total * {i} + x\n" for i in range(8))
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.py").write_text(
+            f"def {name}(x):\n    total = 0\n{body}    return total\n"
+        )
+    assert "Similar lines in 2 files" in _similar_runs(tmp_path)
 
 
 def test_no_top_level_private_module_but_the_toolkit():
