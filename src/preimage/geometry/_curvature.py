@@ -44,12 +44,10 @@ def _metric_derivatives(G, h, d, pairs):
     plus, minus = G[:, 1 : 1 + d], G[:, 1 + d : 1 + 2 * d]
     dg = (plus - minus) / (2 * h)
     ddg = np.empty((G.shape[0], d, d, d, d))
-    second = (plus - 2 * g0[:, None] + minus) / h**2
-    ddg[:, range(d), range(d)] = second
+    ddg[:, range(d), range(d)] = (plus - 2 * g0[:, None] + minus) / h**2
     for q, (m, b) in enumerate(pairs):
         pp, pm, mp, mm = (G[:, 1 + 2 * d + 4 * q + r] for r in range(4))
-        mixed = (pp - pm - mp + mm) / (4 * h[:, 0] ** 2)
-        ddg[:, m, b] = ddg[:, b, m] = mixed
+        ddg[:, m, b] = ddg[:, b, m] = (pp - pm - mp + mm) / (4 * h[:, 0] ** 2)
     return g0, dg, ddg
 
 

@@ -61,13 +61,11 @@ def by_differences(kernel: Kernel, method: str) -> bool:
     closed = isinstance(kernel, RadialKernel) or (
         isinstance(kernel, DotProductKernel) and profile_derivatives(kernel, 0.0) is not None
     )
-    if method == "finite_differences" or (method == "auto" and not closed):
-        return True
-    if not closed:
+    if method == "closed_form" and not closed:
         raise ValueError(
             f"'method' 'closed_form' is not known for {kernel!r}; use 'finite_differences'"
         )
-    return False
+    return method == "finite_differences" or not closed
 
 
 def profile_derivatives(

@@ -81,9 +81,8 @@ def _solve_psd(make_A, B, what):
     indefinite kernel) by the pseudo-inverse from an eigendecomposition of A
     built again, whose eigenvalues below ``n·eps·max|λ|`` are dropped with a
     NumericalWarning."""
-    A = make_A()
-    n = A.shape[0]
-    X = _cholesky_solve(A, B)
+    n = B.shape[0]
+    X = _cholesky_solve(make_A(), B)
     if X is not None:
         return X
     w, V = linalg.eigh(make_A(), overwrite_a=True)
@@ -306,8 +305,7 @@ class LearnedPreimage(PreimageSolver):
     def _fit_landmarks(self, C, T, m, alpha):
         """The subset-of-regressors map (see Notes), streamed over row blocks."""
         rng = check_random_state(self.random_state)
-        index = np.sort(rng.choice(C.shape[0], m, replace=False))
-        C_m = C[index]
+        C_m = C[np.sort(rng.choice(C.shape[0], m, replace=False))]
         # In float64 whatever the input: W amplifies rounding by 1/√λ_min(L_mm).
         C_m = check_array_2d(
             C_m.compute() if is_dask_array(C_m) else C_m, "coordinates", dtype=np.float64
@@ -345,14 +343,11 @@ class LearnedPreimage(PreimageSolver):
         _check_overflow(A, "the landmark map's normal equations")
 
         def system():
-            A_copy = A.copy()
-            A_copy.flat[:: A.shape[0] + 1] += alpha
-            return A_copy
+            return A + alpha * np.eye(A.shape[0])
 
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
             what = f"the landmark map's normal equations (alpha={alpha:.3g})"
-            theta = _solve_psd(system, WtT, what)
-            beta = _times_basis(W, theta)
+            beta = _times_basis(W, _solve_psd(system, WtT, what))
         self.dual_coef_ = _check_overflow(beta, "the landmark map")
         self.coordinates_, self.output_dtype_ = C_m, np.result_type(C.dtype, T.dtype)
         self.target_mean_ = None

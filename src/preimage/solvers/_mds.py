@@ -302,5 +302,4 @@ class MDSPreimage(PreimageSolver):
                     U, s, Vt, mean, d0 = self._frame(X[idx[keep]])
                     x[j] = U @ self._place(d2_near[j : j + 1, keep], s, Vt, d0)[0] + mean
         aligned = ", aligned by Procrustes" if self.alignment == "procrustes" else ""
-        message = f"MDS on the {n} nearest training points{aligned}"
-        return x, message, {"neighbors": neighbors}
+        return x, f"MDS on the {n} nearest training points{aligned}", {"neighbors": neighbors}

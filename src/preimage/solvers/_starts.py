@@ -53,9 +53,8 @@ def support_distance2(expansion: FeatureExpansion) -> np.ndarray:
     """
     support, kernel, norm2 = expansion.support, expansion.kernel, expansion.norm2()
     cross = np.empty((expansion.n_expansions, expansion.n_support))
-    blocks = kernel.blocks(support, check_input=False, overflow="ignore")
     with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-        for rows, K_rows in blocks:
+        for rows, K_rows in kernel.blocks(support, check_input=False, overflow="ignore"):
             cross[:, rows] = expansion.coef @ K_rows.T
         diag = kernel.diag(support, check_input=False, overflow="ignore")
         d2 = norm2[:, None] - 2 * cross + diag[None, :]
