@@ -14,13 +14,12 @@ from sklearn.model_selection import KFold, check_cv
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from preimage._utils.blocks import is_dask_array
 from preimage._utils.eigen import EIGEN_SOLVERS
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike, TransformOutput
-from preimage._utils.validation import validate_dask_input, validate_estimator_input
+from preimage._utils.validation import validate_estimator_input
 from preimage._utils.warnings import warn
 from preimage.denoising._components import has_width
-from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets
+from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets, validated_input
 from preimage.denoising._search import fold_errors, search_widths
 from preimage.exceptions import ConfigurationWarning
 from preimage.kernels import KERNELS, default_gamma
@@ -39,9 +38,8 @@ def _as_list(value, kinds, valid, message):
     """`value` as a non-empty 1-D array of a dtype kind in `kinds`, all entries
     `valid`, else a ValueError with `message`."""
     values = np.atleast_1d(value)
-    if values.ndim != 1 or not values.size or values.dtype.kind not in kinds:
-        raise ValueError(message)
-    if not all(map(valid, values)):
+    well_formed = values.ndim == 1 and values.size and values.dtype.kind in kinds
+    if not (well_formed and all(map(valid, values))):
         raise ValueError(message)
     return values
 
@@ -268,11 +266,9 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
                 f"n_samples = {X.shape[0]}"
             )
         folds = list(splitter.split(X, T))
-        n_min = min(train.size for train, _ in folds)
-        counts = self._counts(n_min)
+        counts = self._counts(min(train.size for train, _ in folds))
         params_list = self._params_list()
         gammas = self._gammas()
-        gamma0 = default_gamma(T, self.kernel)
 
         errors = {}
 
@@ -280,17 +276,15 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
             errors[gamma] = fold_errors(self, X, T, folds, gamma, counts, params_list)
             return float(np.min(errors[gamma].mean(axis=0)))
 
-        self.gammas_ = np.asarray(search_widths(score, gamma0, gammas))
+        self.gammas_ = np.asarray(search_widths(score, default_gamma(T, self.kernel), gammas))
         self.n_splits_ = len(folds)
         self.cv_results_ = self._results(errors, counts, params_list)
         self.best_index_ = int(np.argmax(self.cv_results_["mean_test_score"]))
         self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
-        self.best_params_ = dict(self.cv_results_["params"][self.best_index_])
-        best = self.best_params_
+        best = self.best_params_ = dict(self.cv_results_["params"][self.best_index_])
+        # The shared parameters, with the best gamma, n_components (and method_params).
         params = KernelPCADenoiser().get_params().keys() & self.get_params().keys()
-        params = {name: getattr(self, name) for name in params}
-        params.update(n_components=best["n_components"], gamma=best["gamma"])
-        params["method_params"] = best.get("method_params", params_list[0])
+        params = {name: getattr(self, name) for name in params} | best
         self.best_estimator_ = KernelPCADenoiser(**params).fit(X, targets)
         self.n_components_ = int(best["n_components"])
         return self
@@ -367,10 +361,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
             The denoised points.
         """
         check_is_fitted(self)
-        if is_dask_array(X):
-            X = validate_dask_input(self, X, reset=False)
-        else:
-            X = validate_estimator_input(self, X, reset=False)
+        X = validated_input(self, X, reset=False)
         # The container `set_output` asks for is made by this transform's own
         # wrapper, with X's index: the refitted denoiser gives an array.
         with config_context(transform_output="default"):

@@ -34,6 +34,12 @@ from preimage.kpca._guards import check_has_components
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, make_solver
 
 
+def validated_input(est, X, *, reset):
+    """X validated for `est`: a Dask array lazily, anything else in memory."""
+    validate = validate_dask_input if is_dask_array(X) else validate_estimator_input
+    return validate(est, X, reset=reset)
+
+
 def _clean_targets(X, y):
     """y as clean targets when it is 2-D, else None (the labels a pipeline
     passes to every step are ignored)."""
@@ -243,10 +249,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         KernelPCADenoiser
             The fitted denoiser, ``self``.
         """
-        if is_dask_array(X):
-            X = validate_dask_input(self, X, reset=True)
-        else:
-            X = validate_estimator_input(self, X, reset=True)
+        X = validated_input(self, X, reset=True)
         y = _clean_targets(X, y)
         clean = X if y is None else y
         n = clean.shape[0]

@@ -27,15 +27,12 @@ def _is_numeric(data):
         return False
     if sp.issparse(data):
         return True  # refused as sparse by the numeric checks
-    if isinstance(data, np.ndarray):
-        arr = data
-    else:
-        try:
-            arr = np.asarray(data)
-        except ValueError:  # ragged: sequences of different lengths
-            return False
-        if arr.ndim not in (1, 2):
-            return False
+    try:
+        arr = np.asarray(data)
+    except ValueError:  # ragged: sequences of different lengths
+        return False
+    if not isinstance(data, np.ndarray) and arr.ndim not in (1, 2):
+        return False
     if arr.dtype.kind == "O":  # numbers held as objects, or strings
         return not any(isinstance(v, (str, bytes, list, tuple)) for v in arr.flat)
     return arr.dtype.kind in "biufc"
@@ -62,9 +59,7 @@ def resolve_kernel(kernel, kind, X):
     a name with its default width from `X`, a callable wrapped."""
     if isinstance(kernel, (Kernel, SequenceKernel)):
         return kernel
-    if kind == "sequence":
-        return CallableSequenceKernel(kernel)
-    return make_kernel(kernel, X=X)
+    return CallableSequenceKernel(kernel) if kind == "sequence" else make_kernel(kernel, X=X)
 
 
 def check_outputs(Y, kind, name="Y", *, n_features=None):

@@ -113,13 +113,7 @@ class WindowDecoder(Decoder):
         if self.params:
             self.classifier_.set_params(**self.params)
         self.symbols_ = sorted({s for x in X for s in x}, key=repr)
-        F = string_preimage_features(
-            space.result.coordinates,
-            X,
-            self.window,
-            self.symbols_,
-            coordinate_weight=self.coordinate_weight,
-        )
+        F = self._features(space.result.coordinates, X)
         # Symbols of any hashable type are encoded as integer classes.
         self.output_symbols_ = sorted({s for y in Y for s in y}, key=repr)
         code = {s: j for j, s in enumerate(self.output_symbols_)}
@@ -127,10 +121,13 @@ class WindowDecoder(Decoder):
         self._strings = all(isinstance(y, str) for y in Y)
         return self
 
-    def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
-        F = string_preimage_features(
+    def _features(self, C, X):
+        return string_preimage_features(
             C, X, self.window, self.symbols_, coordinate_weight=self.coordinate_weight
         )
+
+    def decode(self, C: np.ndarray, X: Sequences | None = None) -> list[Any] | np.ndarray:
+        F = self._features(C, X)
         labels = self.classifier_.predict(F) if F.shape[0] else np.zeros(0, dtype=int)
         ends = np.cumsum([len(x) for x in X])
         outputs = [[self.output_symbols_[j] for j in part] for part in np.split(labels, ends[:-1])]
@@ -191,11 +188,9 @@ class PreimageDecoder(Decoder):
         solver = make_solver(self.method, self.params)
         if solver is self.method:  # a solver given as a parameter is cloned, as estimators are
             solver = clone(solver)
-        pairs: dict[str, Any] = (
-            {"coordinates": space.result.coordinates, "targets": Y, "center_targets": True}
-            if solver.learns_from_pairs
-            else {}
-        )
+        pairs: dict[str, Any] = {}
+        if solver.learns_from_pairs:
+            pairs = {"coordinates": space.result.coordinates, "targets": Y, "center_targets": True}
         self.solver_ = solver.fit(Y, space.kernel, kpca=space.result.output_pca, **pairs)
         return self
 
@@ -255,12 +250,9 @@ def make_decoder(method: Any, params: dict[str, Any] | None = None, **settings: 
     >>> make_decoder("exact", window=5)           # a pre-image method takes no setting
     PreimageDecoder('exact')
     """
-    if isinstance(method, str) and method in DECODERS:
-        cls = DECODERS[method]
-    elif _is_classifier(method):
-        cls = WindowDecoder
-    else:
-        cls = PreimageDecoder
+    cls: type[Decoder] = WindowDecoder if _is_classifier(method) else PreimageDecoder
+    if isinstance(method, str):
+        cls = DECODERS.get(method, cls)
     return cls(
         method, params, **{name: settings[name] for name in cls.settings if name in settings}
     )

@@ -139,12 +139,7 @@ def kde_regression(
         )
     alpha = check_positive(alpha, "alpha")
     # _check_gram bounds |K_ij| by √(max/4m), so KᵀK cannot overflow.
-    if regression == "paper":
-        A = K.T @ K
-        B = K.T @ P
-    else:
-        A = K.copy()
-        B = P
+    A, B = (K.T @ K, K.T @ P) if regression == "paper" else (K.copy(), P)
     A.flat[:: A.shape[0] + 1] += alpha
     # Positive definite for γ > 0 and K ⪰ 0; a kernel not PSD, or a γ negligible against
     # a singular K, gets the least-norm solution (the pseudo-inverse), with a warning.
@@ -249,8 +244,7 @@ def fit_kde(
             "outputs 'Y'"
         )
     P = pca.eigenvectors * np.sqrt(pca.eigenvalues)
-    beta = kde_regression(K, P, alpha, regression)
-    return KDEResult(pca, P, beta, float(alpha), regression)
+    return KDEResult(pca, P, kde_regression(K, P, alpha, regression), float(alpha), regression)
 
 
 def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
@@ -288,12 +282,7 @@ def predict_coordinates(K_x: ArrayLike, result: KDEResult) -> np.ndarray:
     >>> print(f"{c[0, 0] / result.coordinates[0, 0]:.4f}")
     0.5000
     """
-    K_x = check_array_2d(
-        K_x, "K_x", dtype=np.float64, min_samples=0, n_features=result.weights.shape[0]
-    )
-    with np.errstate(over="ignore", invalid="ignore"):
-        out = K_x @ result.weights
-    return _check_overflow(out, "'K_x'")
+    return _coordinates(K_x, "K_x", result.weights.shape[0], lambda K: K @ result.weights)
 
 
 def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
@@ -331,19 +320,19 @@ def output_coordinates(L_y: ArrayLike, result: KDEResult) -> np.ndarray:
     >>> np.round(np.abs(output_coordinates(np.array([[3.0]]) @ Y.T, result)), 4)
     array([[3.]])
     """
-    L_y = check_array_2d(
-        L_y, "L_y", dtype=np.float64, min_samples=0, n_features=result.coordinates.shape[0]
-    )
+    width = result.coordinates.shape[0]
+    return _coordinates(L_y, "L_y", width, lambda L: transform_block(L, result.output_pca))
+
+
+def _coordinates(rows, name, width, product):
+    """``product(rows)`` for kernel rows checked against `width` training points,
+    refused where it overflowed."""
+    rows = check_array_2d(rows, name, dtype=np.float64, min_samples=0, n_features=width)
     with np.errstate(over="ignore", invalid="ignore"):
-        out = transform_block(L_y, result.output_pca)
-    return _check_overflow(out, "'L_y'")
-
-
-def _check_overflow(out, names):
-    """Refuse coordinates that overflowed: kernel rows too large for the fit."""
+        out = product(rows)
     return check_overflow(
         out,
         "the coordinates",
-        names,
+        f"{name!r}",
         "their kernel values are too large for the fitted weights; rescale the data",
     )

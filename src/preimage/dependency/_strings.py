@@ -96,11 +96,8 @@ def window_features(X: Sequences, window: int, symbols: Sequence[Any]) -> np.nda
     array([[0, 0, 1, 1, 0, 0, 0, 1, 0],
            [1, 0, 0, 0, 1, 0, 0, 0, 1]])
     """
-    if (
-        isinstance(window, bool)
-        or not isinstance(window, Integral)
-        or window < 1
-        or window % 2 == 0
+    if isinstance(window, bool) or not (
+        isinstance(window, Integral) and window > 0 and window % 2
     ):
         raise ValueError(f"'window' must be an odd positive integer, got {window!r}")
     X = check_sequences(X, "X")
@@ -121,10 +118,8 @@ def window_features(X: Sequences, window: int, symbols: Sequence[Any]) -> np.nda
     starts = h + np.concatenate([[0], np.cumsum(lengths + h)[:-1]]).astype(np.int64)
     for x, start in zip(X, starts):
         codes[start : start + len(x)] = [index.get(s, -1) for s in x]
-    centres = (
-        np.concatenate([np.arange(a, a + n) for a, n in zip(starts, lengths)])
-        if len(lengths)
-        else np.empty(0, dtype=np.int64)
+    centres = np.concatenate(
+        [np.empty(0, dtype=np.int64)] + [np.arange(a, a + n) for a, n in zip(starts, lengths)]
     )
     codes = codes[centres[:, None] + np.arange(-h, h + 1)[None, :]]
     F = np.zeros((codes.shape[0], window * V))

@@ -156,8 +156,7 @@ def _l1_subset(K, A, S, n_keep, penalty, c):
             alpha=penalty / (2 * s), fit_intercept=False, max_iter=20_000
         )
         W = np.atleast_2d(model.fit(D, y).coef_)  # (m, s)
-        size = np.abs(W).max(axis=0)
-        return S[size > 0], penalty
+        return S[np.abs(W).max(axis=0) > 0], penalty
     if n_keep >= s:
         return S, 0.0
     # The path from the smallest penalty that zeroes every point down five decades, in
