@@ -27,6 +27,10 @@ from preimage.io._model_upgrade import upgrade_model, upgrade_state
 if TYPE_CHECKING:
     from sklearn.base import BaseEstimator
 
+    _Path = str | os.PathLike[str]
+    _Key = bytes | str | None
+    _Info = tuple[BaseEstimator, dict[str, Any]]
+
 __all__ = ["FORMAT", "FORMAT_VERSION", "load_model", "model_info", "save_model"]
 
 FORMAT = "preimage-model"
@@ -356,28 +360,13 @@ def _described(meta, signed, verified, model=None):
 
 @overload
 def load_model(
-    path: str | os.PathLike[str],
-    *,
-    key: bytes | str | None = ...,
-    with_info: Literal[False] = ...,
+    path: _Path, *, key: _Key = ..., with_info: Literal[False] = ...
 ) -> BaseEstimator: ...
-
-
 @overload
-def load_model(
-    path: str | os.PathLike[str],
-    *,
-    key: bytes | str | None = ...,
-    with_info: Literal[True],
-) -> tuple[BaseEstimator, dict[str, Any]]: ...
+def load_model(path: _Path, *, key: _Key = ..., with_info: Literal[True]) -> _Info: ...
 
 
-def load_model(
-    path: str | os.PathLike[str],
-    *,
-    key: bytes | str | None = None,
-    with_info: bool = False,
-) -> BaseEstimator | tuple[BaseEstimator, dict[str, Any]]:
+def load_model(path: _Path, *, key: _Key = None, with_info: bool = False) -> BaseEstimator | _Info:
     """Read a model file written by :func:`~preimage.io.save_model`.
 
     Files from anyone are safe to load (see :mod:`preimage.io`); a file signed
