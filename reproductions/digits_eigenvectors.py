@@ -58,7 +58,7 @@ def eigenvector_expansions(kpca, components):
     """The unit kernel PCA axes ``V_k = Σ_i α_ki φ(x_i)`` for the 1-based
     `components`, as expansions of norm 1 (``α_kᵀ K α_k = α_kᵀ K̃ α_k = 1``
     because the coefficients sum to zero)."""
-    coef = kpca.expansion_coef_[:, np.asarray(components) - 1].T
+    coef = kpca.fit_result_.coef[:, np.asarray(components) - 1].T
     return FeatureExpansion(coef, kpca.X_fit_, kpca.kernel_, norm2=np.ones(len(coef)))
 
 

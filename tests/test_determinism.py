@@ -74,7 +74,7 @@ def test_kernel_pca_same_random_state_is_bit_identical(data, params, seed):
         lambda: KernelPCA(3, kernel="rbf", gamma=0.2, random_state=seed, **params), X
     )
     assert np.array_equal(a.eigenvalues_, b.eigenvalues_)
-    assert np.array_equal(a.expansion_coef_, b.expansion_coef_)
+    assert np.array_equal(a.fit_result_.coef, b.fit_result_.coef)
     assert np.array_equal(a.X_fit_, b.X_fit_)
     assert np.array_equal(a.transform(T), b.transform(T))
     assert np.array_equal(a.project(T).coef, b.project(T).coef)

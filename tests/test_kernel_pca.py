@@ -222,7 +222,7 @@ def test_projection_equals_explicit_pca(explicit_pca, poly2_map, q, solver, matc
         match_signs(kpca.transform(Z), coords), coords, rtol=1e-8, atol=1e-9
     )
     # the unit principal axes as expansions: Σ_i α_ki φ(x_i) = V_k (up to sign)
-    axes = kpca.expansion_coef_.T @ Phi
+    axes = kpca.fit_result_.coef.T @ Phi
     np.testing.assert_allclose(match_signs(axes.T, V.T).T, V, atol=1e-8)
 
     part = kpca.project(Z, add_mean=False)

@@ -100,7 +100,7 @@ def test_float32_stays_float32_and_agrees(data):
         X.astype(np.float32)
     )
     Y32 = nys32.transform(T.astype(np.float32))
-    assert Y32.dtype == np.float32 and nys32.expansion_coef_.dtype == np.float32
+    assert Y32.dtype == np.float32 and nys32.fit_result_.coef.dtype == np.float32
     Y64 = nys64.transform(T)
     np.testing.assert_allclose(Y32 * signs(Y32, Y64), Y64, atol=2e-4)
 

@@ -164,8 +164,8 @@ def _fitted_kpca(params):
                 else min(params["n_components"], est.X_fit_.shape[0])
             )
         assert np.all(np.isfinite(est.eigenvalues_)) and np.all(est.eigenvalues_ >= 0)
-        assert np.all(np.isfinite(est.expansion_coef_))
-        assert est.expansion_coef_.shape == (est.X_fit_.shape[0], q)
+        assert np.all(np.isfinite(est.fit_result_.coef))
+        assert est.fit_result_.coef.shape == (est.X_fit_.shape[0], q)
 
     return check
 
@@ -402,8 +402,8 @@ def test_rounding_level_eigenvalues_are_dropped_on_every_path(solver):
     est = KernelPCA(kernel="rbf", gamma=0.5, eigen_solver=solver, random_state=0).fit(X)
     assert est.eigenvalues_.shape == (2,)
     est = KernelPCA(4, kernel="rbf", gamma=0.5, eigen_solver=solver, random_state=0).fit(X)
-    assert np.all(est.expansion_coef_[:, 2:] == 0)
-    assert np.abs(est.expansion_coef_).max() < 1e3
+    assert np.all(est.fit_result_.coef[:, 2:] == 0)
+    assert np.abs(est.fit_result_.coef).max() < 1e3
 
 
 def test_rounding_level_eigenvalues_are_dropped_in_nystroem():
@@ -614,9 +614,9 @@ def test_fit_nystroem_kpca(X, L, n, kernel):
         # no component when the landmarks' span is 0 or the data have no scatter
         q = fit.eigenvalues.shape[0]
         assert n is None or q == n
-        for a in (fit.eigenvalues, fit.alphas, fit.mean_coords, fit.mean_coef, fit.K_mean):
+        for a in (fit.eigenvalues, fit.coef, fit.mean_coords, fit.mean_coef, fit.K_mean):
             assert np.all(np.isfinite(a))
-        assert fit.alphas.shape == (L.shape[0], q)
+        assert fit.coef.shape == (L.shape[0], q)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
@@ -661,8 +661,8 @@ def test_kpca_functions(K, K_x, Y, n, solver, add_mean):
         # a zero centred Gram matrix leaves no component (a NumericalWarning)
         q = fit.eigenvalues.shape[0]
         assert n is None or q == n
-        assert fit.alphas.shape == (N, q) and fit.eigenvectors.shape == (N, q)
-        for a in (fit.eigenvalues, fit.alphas, fit.mean_coords, fit.K_col_mean, fit.K_mean):
+        assert fit.coef.shape == (N, q) and fit.eigenvectors.shape == (N, q)
+        for a in (fit.eigenvalues, fit.coef, fit.mean_coords, fit.K_col_mean, fit.K_mean):
             assert np.all(np.isfinite(a))
 
     check_contract(
@@ -687,7 +687,7 @@ def test_kpca_functions(K, K_x, Y, n, solver, add_mean):
     )
     check_contract(
         lambda: leading_components(fit, n if n else 1),
-        lambda f: _assert_shape(f.alphas, (N, n if n else 1)),
+        lambda f: _assert_shape(f.coef, (N, n if n else 1)),
     )
     # Coordinates of the training points come back as u_k √λ_k, up to the
     # eigensolver's residual ‖K̃u − λu‖ ≲ N eps max|K_ij| divided by √λ.
@@ -695,7 +695,7 @@ def test_kpca_functions(K, K_x, Y, n, solver, add_mean):
     Ks = np.asarray(K, dtype=np.float64)
     Ks = (Ks + Ks.T) / 2
     kept = fit.eigenvalues[fit.eigenvalues > 0]
-    eps = np.finfo(fit.alphas.dtype).eps  # the dtype K was fitted in
+    eps = np.finfo(fit.coef.dtype).eps  # the dtype K was fitted in
     tol = 10 * N * eps * np.abs(Ks).max() / np.sqrt(kept.min())
     np.testing.assert_allclose(
         kpca_functions.transform_block(Ks, fit),

@@ -59,6 +59,12 @@ def _clean_targets(X, y):
     return y
 
 
+#: How ``n_components="auto"`` chose, as a model file keeps it ("?": may be absent).
+_SELECTION = {"?": "", "rule": "str", "n_components": "int", "candidates": "numbers?"}
+_SELECTION |= {"scores": "numbers?", "threshold": "float?", "tolerance": "float?"}
+_SELECTION |= {"n_train": "int?", "n_held_out": "int?"}
+
+
 @fill_doc
 @fill_doc
 class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
@@ -262,12 +268,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 f"'n_components' must be <= n_samples={n} (the size of the Gram "
                 f"matrix), got {self.n_components}"
             )
-        solver = make_solver(
-            self.method,
-            self.method_params,
-            random_state=self.random_state,
-            n_landmarks=self.n_landmarks,
-        )
+        solver = self._make_solver()
         if solver.learns_from_pairs and y is None:
             warn(
                 f"method={self.method!r} without clean targets learns its map from the "
@@ -296,6 +297,43 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             self.kpca_.X_fit_, self.kpca_.kernel_, kpca=self.kpca_.fit_result_, **pairs
         )
         return self
+
+    def _make_solver(self):
+        options = {"random_state": self.random_state, "n_landmarks": self.n_landmarks}
+        return make_solver(self.method, self.method_params, **options)
+
+    @property
+    def _model_state(self):
+        """What a model file keeps of a fitted denoiser (see :mod:`preimage.io`)."""
+        return {
+            "n_features_in_": "int",
+            "feature_names_in_": "U[d]?",
+            "component_selection_": _SELECTION,
+            "kpca_": "model",
+            "solver_": self._make_solver()._model_state,
+        }
+
+    def _restore(self, state):
+        """Complete the fitted `state` a model file holds, as :meth:`fit` would."""
+        kpca, selection = state["kpca_"], state["component_selection_"]
+        if selection is not None:  # the record as select_n_components made it
+            selection = {k: v for k, v in selection.items() if v is not None}
+        made = make_kpca(self, kpca.gamma, kpca.n_components, self.n_landmarks)
+        if repr(made.get_params()) != repr(kpca.get_params()):
+            raise ValueError("'kpca_' is not the kernel PCA of the denoiser's parameters")
+        auto = isinstance(self.n_components, str)
+        chosen = selection["n_components"] if auto and selection else self.n_components
+        if auto != (selection is not None) or kpca.n_components != chosen:
+            raise ValueError("'kpca_.n_components' is not the denoiser's 'n_components'")
+        if state["n_features_in_"] != kpca.n_features_in_:
+            raise ValueError("'n_features_in_' is not that of 'kpca_'")
+        self.kpca_, self.component_selection_ = kpca, selection
+        self.n_features_in_, self.n_components_ = kpca.n_features_in_, kpca.eigenvalues_.size
+        if state["feature_names_in_"] is not None:
+            self.feature_names_in_ = state["feature_names_in_"]
+        self.solver_ = self._make_solver()._restore(
+            kpca.X_fit_, kpca.kernel_, kpca.fit_result_, state["solver_"]
+        )
 
     def _width(self, clean):
         """`gamma`, or the default width of a kernel named with one on the clean

@@ -1,7 +1,6 @@
 from ._data_kinds import DATA_KINDS as DATA_KINDS, DataSource as DataSource
 from ._data_read import read_data as read_data
 from ._data_write import check_output as check_output, write_data as write_data
-from ._model_codec import LOADABLE as LOADABLE
 from ._model_io import (
     FORMAT as FORMAT,
     FORMAT_VERSION as FORMAT_VERSION,

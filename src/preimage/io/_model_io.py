@@ -8,7 +8,6 @@ import hmac
 import json
 import os
 from pathlib import Path
-import re
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
@@ -20,9 +19,7 @@ from preimage._version import __version__
 from preimage.exceptions import ModelFileError
 from preimage.io import _model_archive as _archive
 from preimage.io._files import atomic_write
-from preimage.io._model_checks import check_model
-from preimage.io._model_codec import Decoder, Encoder, check_dtype, json_value, sha256
-from preimage.io._model_upgrade import upgrade_model, upgrade_state
+from preimage.io._model_schema import decode_model, encode_model, shown
 
 if TYPE_CHECKING:
     from sklearn.base import BaseEstimator
@@ -35,11 +32,16 @@ __all__ = ["FORMAT", "FORMAT_VERSION", "load_model", "model_info", "save_model"]
 
 FORMAT = "preimage-model"
 
-#: The version written; higher versions are refused, lower ones upgraded.
-FORMAT_VERSION = 3
+#: The version written and read; files of other versions are refused.
+FORMAT_VERSION = 4
 
 #: The environment variable holding the key of signed files when none is passed.
 KEY_VARIABLE = "PREIMAGE_MODEL_KEY"
+
+
+def _bare(value, limit):
+    """A name or version from a file for a message: escaped, without quotes."""
+    return shown(value, limit).strip("'\"")
 
 
 def _resolve_key(key):
@@ -62,9 +64,21 @@ def _sign(text, key):
     return hmac.new(key, text, hashlib.sha256).hexdigest().encode("ascii")
 
 
-# What a malformed state tree raises as it is decoded.
-_MALFORMED: tuple[type[Exception], ...] = (KeyError, TypeError, ValueError, OverflowError)
-_MALFORMED += (AttributeError, ImportError, RecursionError)
+def sha256(array):
+    return hashlib.sha256(np.ascontiguousarray(array).view(np.uint8).reshape(-1)).hexdigest()
+
+
+def json_value(value):
+    """A value as plain JSON for the human-readable summary."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    return repr(value)
 
 
 _COUNTED = dict(n_components="eigenvalues_", n_training_samples="X_fit_", n_landmarks="landmarks_")
@@ -166,8 +180,7 @@ def save_model(
         raise NotFittedError(
             f"'estimator' ({type(estimator).__name__}) is not fitted; fit it before saving it"
         )
-    encoder = Encoder()
-    state = encoder.encode(estimator, "estimator")
+    tree, arrays = encode_model(estimator)
     meta = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -176,36 +189,33 @@ def save_model(
         "sklearn_version": sklearn.__version__,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "estimator": type(estimator).__name__,
-        "params": json_value(estimator.get_params(deep=False)),
         "summary": _summary(estimator),
         "user": json_value(dict(metadata or {})),
         "arrays": {
             k: {"dtype": a.dtype.str, "shape": list(a.shape), "sha256": sha256(a), "holds": where}
-            for k, a, where in encoder.arrays
+            for k, (a, where) in arrays.items()
         },
-        "state": state,
+        "model": tree,
     }
     text = json.dumps(meta, allow_nan=True).encode("utf-8")
+    if len(text) > _archive.MAX_METADATA_BYTES:
+        raise ValueError(
+            f"the model's metadata would take {format_bytes(len(text))}, over the limit of "
+            f"{format_bytes(_archive.MAX_METADATA_BYTES)}; keep 'metadata' small"
+        )
     entries = {
         "metadata": np.frombuffer(text, dtype=np.uint8),
         "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(), dtype=np.uint8),
     }
     if key is not None:
         entries["signature"] = np.frombuffer(_sign(text, key), dtype=np.uint8)
-    entries.update({name: a for name, a, _ in encoder.arrays})
+    entries.update({name: a for name, (a, _) in arrays.items()})
 
     def write(tmp):
         with open(tmp, "wb") as f:
             np.savez_compressed(f, **entries)
 
     return atomic_write(path, write, overwrite=overwrite)
-
-
-def _shown(text):
-    """A string from a file for a message: as is if it looks like a version, else its repr."""
-    if isinstance(text, str) and re.fullmatch(r"[\w.+!-]{1,40}", text):
-        return text
-    return repr(text)
 
 
 def _read(path, key=None):
@@ -243,19 +253,20 @@ def _read(path, key=None):
                     "altered, or signed with another key"
                 )
             verified = True
-        _archive.check_json_size(text, path)
         try:
             meta = json.loads(text.decode("utf-8"))
         except (ValueError, RecursionError) as exc:
             raise ModelFileError(f"{path}: unreadable metadata ({exc})") from None
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             raise ModelFileError(f"{path}: not a preimage model file")
-        version = meta.get("format_version")
-        if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION:
+        version, written_by = meta.get("format_version"), meta.get("preimage_version", "?")
+        if version != FORMAT_VERSION or isinstance(version, bool):
+            newer = isinstance(version, int) and version > FORMAT_VERSION
             raise ModelFileError(
-                f"{path}: model format version {_shown(version)}, written by preimage "
-                f"{_shown(meta.get('preimage_version', '?'))}; this preimage ({__version__}) "
-                f"reads versions up to {FORMAT_VERSION}: upgrade preimage to load it"
+                f"{path}: model format version {_bare(version, 20)}, written by preimage "
+                f"{_bare(written_by, 40)}; this preimage ({__version__}) reads version "
+                f"{FORMAT_VERSION} only: "
+                + ("upgrade preimage to load it" if newer else "refit the model and save it again")
             )
     except BaseException:
         archive.close()
@@ -266,19 +277,27 @@ def _read(path, key=None):
 def _read_arrays(meta, archive, path):
     """The arrays the metadata records, each checked against its record."""
     specs = meta.get("arrays", {})
-    if not isinstance(specs, dict):
-        raise ModelFileError(f"{path}: the metadata's 'arrays' is not a mapping")
-    records = {}
+    if not isinstance(specs, dict) or len(specs) > _archive.MAX_MEMBERS:
+        raise ModelFileError(f"{path}: the metadata's 'arrays' is not a mapping of arrays")
+    records, total = {}, 0
     for name, spec in specs.items():
-        what = f"array {name} ({_shown(spec.get('holds') if isinstance(spec, dict) else None)})"
+        what = f"array {_bare(name, 20)} ({shown(spec.get('holds') if isinstance(spec, dict) else None)})"
         shape = spec.get("shape") if isinstance(spec, dict) else None
         good = isinstance(shape, list) and all(type(n) is int and 0 <= n < 2**63 for n in shape)
-        if not (good and len(shape) <= 32 and re.fullmatch(r"a[0-9]{1,9}", str(name))):
+        good = good and len(shape) <= 32 and len(name) <= 10 and name[:1] == "a"
+        if not (good and name[1:].isdigit()):
             raise ModelFileError(f"{path}: {what} has a malformed record; the file was altered")
-        dtype = check_dtype(spec.get("dtype"), f"{what}'s recorded dtype", path)
-        size = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
-        records[name] = (what, spec, size)
-    budget, total = get_config()["memory_budget"], sum(size for *_, size in records.values())
+        dtype = _archive.plain_dtype(spec.get("dtype"))
+        if dtype is None:
+            raise ModelFileError(
+                f"{path}: {what}'s recorded dtype {shown(spec.get('dtype'), 40)} is not a plain "
+                "numeric or string dtype; the file was altered"
+            )
+        count = int(np.prod(shape, dtype=np.float64))
+        records[name] = (what, spec, count * dtype.itemsize)
+        # strings become Python objects: about 84 bytes each beyond their characters
+        total += count * (dtype.itemsize + (84 if dtype.kind == "U" else 0))
+    budget = get_config()["memory_budget"]
     if total > budget:
         raise ModelFileError(
             f"{path}: the model's arrays would need {format_bytes(total)}, "
@@ -354,7 +373,9 @@ def _described(meta, signed, verified, model=None):
     if model is not None:
         info = {"estimator": type(model).__name__, "summary": _summary(model)}
         meta = {**meta, **info, "params": json_value(model.get_params(deep=False))}
-    info = {k: v for k, v in meta.items() if k != "state"}
+    info = {k: v for k, v in meta.items() if k != "model"}
+    tree = meta.get("model")
+    info.setdefault("params", tree.get("params") if isinstance(tree, dict) else None)
     return {**info, "signed": signed, "verified": verified}
 
 
@@ -432,21 +453,8 @@ def _load(path, key):
     written_by = meta.get("preimage_version")
     if written_by != __version__:
         warn(
-            f"{path} was written by preimage {_shown(written_by)}, and this is preimage "
+            f"{path} was written by preimage {_bare(written_by, 40)}, and this is preimage "
             f"{__version__}; it is loaded and checked, but may behave differently",
             UserWarning,
         )
-    version = meta["format_version"]
-    try:
-        model = Decoder(arrays, path).decode(upgrade_state(meta.get("state"), version))
-        if not hasattr(model, "get_params"):
-            raise ModelFileError(f"{path}: does not hold an estimator")
-        model = upgrade_model(model, version)
-    except ModelFileError:
-        raise
-    except _MALFORMED as exc:
-        raise ModelFileError(
-            f"{path}: the model's state is malformed ({type(exc).__name__}: {exc})"
-        ) from None
-    check_model(model, path)
-    return model, meta, signed, verified
+    return decode_model(meta.get("model"), arrays, path), meta, signed, verified

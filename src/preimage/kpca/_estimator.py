@@ -32,7 +32,7 @@ from preimage.kpca._fit import fit_kernel_pca
 from preimage.kpca._guards import check_has_components
 from preimage.kpca._nystroem import fit_nystroem_kpca, select_landmarks
 from preimage.kpca._projections import check_coordinates, coordinates_expansion, transform_block
-from preimage.kpca._result import leading_components
+from preimage.kpca._result import KernelPCAResult, leading_components
 from preimage.solvers import PreimageResult, PreimageSolver, find_preimage, make_solver
 
 #: A pre-image method: a name of PREIMAGE_METHODS, a solver, or a function.
@@ -108,9 +108,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         Coefficients of the learned inverse map (``fit_inverse_transform``).
     X_transformed_fit_ : ndarray of shape (n_samples, q)
         The training coordinates it maps from (``fit_inverse_transform``).
-    expansion_coef_ : ndarray of shape (n_support, q)
-        The coefficients :math:`\alpha_k` of the unit axes
-        :math:`V_k = \sum_i \alpha_{ki} \phi(s_i)` over the support.
     X_fit_ : ndarray of shape (n_support, n_features)
         The support of every expansion: the training data, the landmarks, or
         for a precomputed kernel the training Gram matrix.
@@ -339,14 +336,17 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                     "(the learned map needs dense training points); pass "
                     "X.toarray()"
                 )
-            learned = self._solver("learned", {"alpha": self.alpha})
-            self.dual_coef_, self.X_transformed_fit_ = learned.dual_coef_, learned.coordinates_
+            self._fit_inverse_map()
         return self
 
-    def _resolve_kernel(self, X):
+    def _fit_inverse_map(self):
+        learned = self._solver("learned", {"alpha": self.alpha})
+        self.dual_coef_, self.X_transformed_fit_ = learned.dual_coef_, learned.coordinates_
+
+    def _resolve_kernel(self, X, gamma=None):
         return make_sklearn_kernel(
             self.kernel,
-            gamma=self.gamma,
+            gamma=self.gamma if gamma is None else gamma,
             degree=self.degree,
             coef0=self.coef0,
             kernel_params=self.kernel_params,
@@ -392,12 +392,56 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.landmarks_, self.landmark_indices_ = landmarks, index
         self._set_fit(fit, landmarks)
 
+    #: What a model file keeps of a fitted KernelPCA (see :mod:`preimage.io`);
+    #: the kernel, the inverse map and the caches are made again by :meth:`_restore`.
+    _model_state = {
+        "n_features_in_": "int",
+        "feature_names_in_": "U[d]?",
+        "X_fit_": "f[n,d]",
+        "gamma_": "float?",
+        "landmark_indices_": "i[n]?",
+        "fit_result_": {
+            "eigenvalues": "f[q]",
+            "eigenvectors": "f[n,q]?",
+            "coef": "f[n,q]",
+            "K_col_mean": "f[n]?",
+            "K_mean": "float",
+            "mean_coords": "f[q]",
+            "mean_coef": "f[n]",
+        },
+    }
+
+    def _restore(self, state):
+        """Complete the fitted `state` a model file holds, as :meth:`fit` would."""
+        X, fit = state["X_fit_"], KernelPCAResult(**state["fit_result_"])
+        (n, d), q = X.shape, fit.eigenvalues.shape[0]
+        if d != state["n_features_in_"] or q > n or (fit.eigenvalues < 0).any():
+            raise ValueError("'fit_result_' and 'X_fit_' are not a kernel PCA of n_features_in_")
+        if self.n_components is not None and q > self.n_components:
+            raise ValueError(f"'fit_result_' holds {q} components, over 'n_components'")
+        gamma = state.get("gamma_")
+        if isinstance(self.gamma, Real) and gamma != self.gamma:
+            raise ValueError(f"'gamma_' = {gamma} must be the 'gamma' given, {self.gamma}")
+        if self.kernel == "precomputed":
+            self.kernel_, self.gamma_ = None, 1.0 / d if self.gamma is None else self.gamma
+        else:
+            named = isinstance(self.kernel, str)
+            self.kernel_, self.gamma_ = self._resolve_kernel(X, gamma if named else None)
+        self.n_features_in_ = d
+        if state["feature_names_in_"] is not None:
+            self.feature_names_in_ = state["feature_names_in_"]
+        if self.n_landmarks is not None:
+            self.landmarks_ = X
+            self.landmark_indices_ = state.get("landmark_indices_")
+        self._set_fit(fit, X)
+        if self.fit_inverse_transform:
+            self._fit_inverse_map()
+
     def _set_fit(self, fit, support):
         self.fit_result_ = fit
         self._solvers = {}
         self.eigenvalues_ = fit.eigenvalues
         self.eigenvectors_ = fit.eigenvectors
-        self.expansion_coef_ = fit.alphas
         self.X_fit_ = support
 
     def transform(self, X: MatrixLike) -> TransformOutput:
@@ -425,14 +469,14 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             return map_row_blocks(
                 self.transform,
                 X,
-                n_columns=fit.alphas.shape[1],
-                dtype=np.result_type(X.dtype, fit.alphas.dtype),
+                n_columns=fit.coef.shape[1],
+                dtype=np.result_type(X.dtype, fit.coef.dtype),
             )
         X = validate_estimator_input(self, X, reset=False, accept_sparse="csr")
         if self.kernel_ is None:
             X = X.toarray() if issparse(X) else X
             return transform_block(X, fit)  # precomputed: rows k(x, x_i) given directly
-        out = np.empty((X.shape[0], fit.alphas.shape[1]), dtype=np.result_type(X, fit.alphas))
+        out = np.empty((X.shape[0], fit.coef.shape[1]), dtype=np.result_type(X, fit.coef))
         for rows, K_rows in self.kernel_.blocks(X, self.X_fit_, check_input=False, names="'X'"):
             out[rows] = transform_block(K_rows, fit)
         return out

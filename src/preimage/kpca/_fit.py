@@ -166,7 +166,7 @@ def fit_kernel_pca(
     >>> fit = fit_kernel_pca(X @ X.T)
     >>> fit.eigenvalues
     array([2.])
-    >>> fit.alphas
+    >>> fit.coef
     array([[ 0.5],
            [-0.5]])
     """

@@ -111,10 +111,10 @@ def transform_block(K_x: ArrayLike, fit: KernelPCAResult) -> np.ndarray:
     >>> transform_block(np.array([[4.0]]) @ X.T, fit)
     array([[3.]])
     """
-    K_x = check_array_2d(K_x, "K_x", min_samples=0, n_features=fit.alphas.shape[0])
+    K_x = check_array_2d(K_x, "K_x", min_samples=0, n_features=fit.coef.shape[0])
     if fit.K_col_mean is not None:
-        return _center_block(K_x, fit.K_col_mean, fit.K_mean) @ fit.alphas
-    return K_x @ fit.alphas - fit.mean_coords
+        return _center_block(K_x, fit.K_col_mean, fit.K_mean) @ fit.coef
+    return K_x @ fit.coef - fit.mean_coords
 
 
 def training_coordinates(
@@ -193,19 +193,19 @@ def expansion_coef(
     >>> expansion_coef([[3.0]], fit)
     (array([[ 2., -2.]]), array([16.]))
     """
-    Y = check_coordinates(Y, fit.alphas.shape[1])
-    if Y.dtype != fit.alphas.dtype:  # float64 coordinates of a float32 fit
+    Y = check_coordinates(Y, fit.coef.shape[1])
+    if Y.dtype != fit.coef.dtype:  # float64 coordinates of a float32 fit
         with np.errstate(over="ignore"):
-            Y = Y.astype(fit.alphas.dtype)
+            Y = Y.astype(fit.coef.dtype)
         Y = check_array_2d(Y, "Y", min_samples=0)
     # Components with a zero eigenvalue have V_k = 0: their coordinates count for nothing.
     Y = Y * (fit.eigenvalues > 0)
     if add_mean:
-        coef = Y @ fit.alphas.T + fit.mean_coef
+        coef = Y @ fit.coef.T + fit.mean_coef
         norm2 = np.einsum("ij,ij->i", Y, Y) + 2 * Y @ fit.mean_coords + fit.K_mean
     else:
         Yc = Y + fit.mean_coords
-        coef = Yc @ fit.alphas.T
+        coef = Yc @ fit.coef.T
         norm2 = np.einsum("ij,ij->i", Yc, Yc)
     return coef, norm2
 

@@ -22,7 +22,7 @@ class KernelPCAResult:
         Eigenvalues :math:`\lambda_k` of the centred Gram matrix, decreasing.
     eigenvectors : ndarray of shape (N, q) or None
         Unit eigenvectors :math:`u_k`, or None.
-    alphas : ndarray of shape (N, q)
+    coef : ndarray of shape (N, q)
         Coefficients of the unit axes, :math:`u_k / \sqrt{\lambda_k}` for
         exact kernel PCA (0 where the eigenvalue is at rounding level).
     K_col_mean : ndarray of shape (N,) or None
@@ -55,7 +55,7 @@ class KernelPCAResult:
 
     eigenvalues: np.ndarray
     eigenvectors: np.ndarray | None
-    alphas: np.ndarray
+    coef: np.ndarray
     K_col_mean: np.ndarray | None
     K_mean: float
     mean_coords: np.ndarray
@@ -80,6 +80,6 @@ def leading_components(fit: KernelPCAResult, n_components: int) -> KernelPCAResu
         fit,
         eigenvalues=fit.eigenvalues[:n],
         eigenvectors=None if fit.eigenvectors is None else fit.eigenvectors[:, :n],
-        alphas=fit.alphas[:, :n],
+        coef=fit.coef[:, :n],
         mean_coords=fit.mean_coords[:n],
     )

@@ -17,6 +17,7 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import SigmoidKernel
 from preimage.reduced_set import REDUCED_SET_METHODS, reduce_expansion
+from preimage.reduced_set._result import ReducedSetResult
 
 DOCS = {
     "method": r"""method : {"construction", "selection_kpca", "selection_l1"}, default="construction"
@@ -123,6 +124,13 @@ class BaseReducedExpansion(BaseEstimator):
 
     def _set_reduced(self, reduced, intercept, expansion, model):
         """Keep the reduction of `expansion` with the constants `intercept`."""
+        self._keep(reduced, intercept)
+        self.original_n_support_ = expansion.n_support
+        self.n_features_in_ = expansion.n_features
+        if hasattr(model, "feature_names_in_"):
+            self.feature_names_in_ = model.feature_names_in_
+
+    def _keep(self, reduced, intercept):
         self.reduced_set_ = reduced
         self.kernel_ = reduced.kernel
         self.vectors_ = reduced.vectors
@@ -131,10 +139,39 @@ class BaseReducedExpansion(BaseEstimator):
         self.approximation_error_ = reduced.error
         self.relative_error_ = reduced.relative_error
         self.n_vectors_ = reduced.n_vectors
-        self.original_n_support_ = expansion.n_support
-        self.n_features_in_ = expansion.n_features
-        if hasattr(model, "feature_names_in_"):
-            self.feature_names_in_ = model.feature_names_in_
+
+    #: What a model file keeps of a fitted reduced estimator (see :mod:`preimage.io`).
+    _model_state = {
+        "n_features_in_": "int",
+        "feature_names_in_": "U[d]?",
+        "reduced_set_": {
+            "vectors": "f[p,d]",
+            "coef": "f[m,p]",
+            "kernel": "kernel",
+            "error": "f[m]",
+            "norm2": "f[m]",
+            "method": "str",
+            "support_indices": "i[p]?",
+            "history": "dict",
+            "info": "dict",
+        },
+        "intercept_": "f[m]",
+        "original_n_support_": "int",
+    }
+
+    def _restore(self, state):
+        """Complete the fitted `state` a model file holds, as :meth:`fit` would."""
+        self._keep(ReducedSetResult(**state["reduced_set_"]), state["intercept_"])
+        for name in self._model_state.keys() - {"reduced_set_", "intercept_"}:
+            setattr(self, name, state.get(name))
+        if self.feature_names_in_ is None:
+            del self.feature_names_in_
+        if self.vectors_.shape[1] != self.n_features_in_:
+            raise ValueError("'reduced_set_.vectors' must have n_features_in_ columns")
+        self._check_restored()
+
+    def _check_restored(self):
+        """Refuse a restored state that :meth:`fit` could not have made."""
 
     def _decision_values(self, X):
         """``f_k(x) = Σ_j β_kj k(z_j, x) + b_k``, shape (n, m)."""

@@ -110,7 +110,7 @@ def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansio
             "kernel as a function of input points"
         )
     # Exact or Nyström: axes over X_fit_ (training points or landmarks), c_k = -⟨V_k, μ⟩.
-    axes = np.asarray(fit.alphas, dtype=float).T.copy()
+    axes = np.asarray(fit.coef, dtype=float).T.copy()
     support = np.asarray(kpca.X_fit_, dtype=float)
     return FeatureExpansion(axes, support, kpca.kernel_), -np.asarray(fit.mean_coords, dtype=float)
 
@@ -247,6 +247,9 @@ class ReducedKernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseRe
         self._set_reduced(self._reduce(expansion), intercept, expansion, kpca)
         self.n_components_ = expansion.n_expansions
         return self
+
+    def _check_restored(self):
+        self.n_components_ = self.dual_coef_.shape[0]
 
     def transform(self, X: MatrixLike) -> TransformOutput:
         r"""Return approximate kernel PCA coordinates.

@@ -204,6 +204,11 @@ class _ReducedMachine(BaseReducedExpansion):
             )
         return self._reduce_machines(machines, model, X, y)
 
+    _model_state = BaseReducedExpansion._model_state | {
+        "original_intercept_": "f[m]",
+        "threshold_recomputed_": "bool",
+    }
+
     def _reduce_machines(self, machines, model, X, y):
         """Reduce `model`'s machines; recompute thresholds on (X, y) if given."""
         X, y = _check_training_data(X, y, machines)
@@ -297,9 +302,23 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
         self.decision_function_shape, self.break_ties = decision_function_shape, break_ties
 
     _default = SVC
+    _model_state = _ReducedMachine._model_state | {
+        "classes_": "*[k]",
+        "kind_": "str",
+        "pairs_": "i[m,2]?",
+    }
 
     def _set_machines(self, machines):
         self.classes_, self.kind_, self.pairs_ = machines.classes, machines.kind, machines.pairs
+
+    def _check_restored(self):
+        k, pairs = self.classes_.shape[0], self.pairs_
+        if k < 2 or self.kind_ not in ("binary", "ovo", "ovr"):
+            raise ValueError(
+                "'classes_' and 'kind_' must be 2 or more classes, binary, ovo or ovr"
+            )
+        if pairs is not None and pairs.size and not (0 <= pairs.min() <= pairs.max() < k):
+            raise ValueError(f"'pairs_' must hold classes in [0, {k})")
 
     def _ovr_shape(self, dec):
         """scikit-learn's one-vs-rest shape: votes plus the confidence squashed
@@ -416,9 +435,14 @@ class ReducedSVR(RegressorMixin, _ReducedMachine):
     }
 
     _default = SVR
+    _model_state = _ReducedMachine._model_state | {"epsilon_": "float"}
 
     def _set_machines(self, machines):
         self.epsilon_ = machines.epsilon
+
+    def _check_restored(self):
+        if self.dual_coef_.shape[0] != 1:
+            raise ValueError("'reduced_set_.coef' must have one row")
 
     def predict(self, X: MatrixLike) -> np.ndarray:
         r"""Predict the targets.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, Self, overload
+from typing import ClassVar, Literal, Self, overload
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -112,7 +112,7 @@ class PreimageSolver(BaseEstimator):
             The solver itself, fitted.
         """
         self._check_params()
-        self.support_ = check_array_2d(support, "support")
+        self.X_fit_ = check_array_2d(support, "support")
         self.kernel_ = self._check_kernel(kernel)
         self.kpca_ = kpca
         self._fit(coordinates, targets, center_targets)
@@ -120,6 +120,24 @@ class PreimageSolver(BaseEstimator):
 
     def _fit(self, coordinates, targets, center_targets):
         """Learn what the method learns (the methods that learn)."""
+
+    #: What a model file keeps of the fitted solver (see :mod:`preimage.io`):
+    #: what its fit learns at a cost; the others are fitted again.
+    _model_state: ClassVar[dict[str, str]] = {}
+
+    def _restore(self, support, kernel, kpca, state):
+        """Fitted on `support`, `kernel` and `kpca`, with the learned `state` of a file."""
+        if not self._model_state:
+            return self.fit(support, kernel, kpca=kpca)
+        self._check_params()
+        self.X_fit_, self.kernel_, self.kpca_ = support, self._check_kernel(kernel), kpca
+        sizes = dict(zip("ndq", (*support.shape, kpca.eigenvalues.shape[0])))
+        for name, value in state.items():
+            dims = self._model_state[name].partition("[")[2].rstrip("]?").split(",")
+            if any(sizes.get(s, m) != m for s, m in zip(dims, np.shape(value))):
+                raise ValueError(f"'solver_.{name}' does not fit the kernel PCA ({dims})")
+        vars(self).update(state)
+        return self
 
     def _check_params(self):
         """Refuse bad parameters, naming them (subclasses with parameters)."""
@@ -210,7 +228,7 @@ class PreimageSolver(BaseEstimator):
             The m expansions.
         """
         return coordinates_expansion(
-            Y, self._fitted_kpca(), self.support_, self.kernel_, add_mean=add_mean
+            Y, self._fitted_kpca(), self.X_fit_, self.kernel_, add_mean=add_mean
         )
 
     def _fitted_kpca(self):
@@ -225,13 +243,13 @@ class PreimageSolver(BaseEstimator):
     def _check_support(self, expansion):
         """`expansion`, over the support the solver was fitted on."""
         check_expansion(expansion)
-        if not hasattr(self, "support_"):
+        if not hasattr(self, "X_fit_"):
             raise ValueError(
                 f"{type(self).__name__} is not fitted; call fit(support, "
                 "kernel) first (a solver passed as 'method' is used as it is)"
             )
-        if expansion.support is not self.support_ and not np.array_equal(
-            expansion.support, self.support_
+        if expansion.support is not self.X_fit_ and not np.array_equal(
+            expansion.support, self.X_fit_
         ):
             raise ValueError(
                 f"the expansion's support differs from the one {type(self).__name__} "

@@ -72,12 +72,15 @@ class ClosedFormPreimage(PreimageSolver):
 
     alpha: float = 1e-9
 
+    _model_state = {"M_": "f[d,n]"}
+    _coordinate_maps = None
+
     def _check_params(self):
         check_positive(self.alpha, "alpha", strict=False)
 
     def _fit(self, coordinates, targets, center_targets):
         """The map M."""
-        lam, X = float(self.alpha), self.support_
+        lam, X = float(self.alpha), self.X_fit_
         # (Xᵀ)⁺P = X exactly (points as columns, as in the paper).
         self.M_, self._coordinate_maps = np.array(X.T, dtype=float), None
         if lam:
@@ -115,9 +118,9 @@ class ClosedFormPreimage(PreimageSolver):
         if return_result:
             return super()._solve_coordinates(Y, add_mean=add_mean, x0=x0, return_result=True)
         kpca = self._fitted_kpca()
-        Y = check_coordinates(Y, kpca.alphas.shape[1])
+        Y = check_coordinates(Y, kpca.coef.shape[1])
         if self._coordinate_maps is None:
-            self._coordinate_maps = (self.M_ @ kpca.alphas, self.M_ @ kpca.mean_coef)
+            self._coordinate_maps = (self.M_ @ kpca.coef, self.M_ @ kpca.mean_coef)
         MA, M_mean = self._coordinate_maps
         Y = np.asarray(Y, dtype=float) * (kpca.eigenvalues > 0)
         return Y @ MA.T + M_mean if add_mean else (Y + kpca.mean_coords) @ MA.T

@@ -21,7 +21,7 @@ x0 : array of shape (m, d) or (d,), optional
 PreimageResult
     The pre-images :math:`x_j` with their residuals :math:`\|\Psi_j - \phi(x_j)\|^2`.
 @fitted
-support_ : ndarray of shape (n, d)
+X_fit_ : ndarray of shape (n, d)
     The support points given to :meth:`fit`.
 kernel_ : Kernel
     The kernel given to :meth:`fit`.

@@ -224,6 +224,14 @@ class LearnedPreimage(PreimageSolver):
     n_landmarks: int | None = None
     random_state: RandomStateLike = None
 
+    _model_state = {
+        "coordinates_": "f[m,q]",
+        "dual_coef_": "f[m,d]",
+        "target_mean_": "f[d]?",
+        "map_kernel_": "kernel",
+        "output_dtype_": "dtype",
+    }
+
     def fit_coordinates(
         self, coordinates: MatrixLike, targets: MatrixLike, *, forward_kernel: Kernel | None = None
     ) -> Self:
@@ -389,7 +397,7 @@ class LearnedPreimage(PreimageSolver):
 
     def _fit(self, coordinates, targets, center_targets):
         """The map, from the support's coordinates by default."""
-        X, self.KA_ = self.support_, None
+        X, self.KA_ = self.X_fit_, None
         if coordinates is None:
             if self.kpca_ is None:
                 # K and its centred copy: two n × n matrices.
@@ -398,7 +406,7 @@ class LearnedPreimage(PreimageSolver):
                 )
                 self.kpca_ = fit_kernel_pca(K, self.n_components, copy=True, names="'support'")
                 # Coordinates of Σ γ_i φ(x_i): γᵀKA − c (see solve).
-                self.KA_ = K @ self.kpca_.alphas
+                self.KA_ = K @ self.kpca_.coef
                 coordinates = self.KA_ - self.kpca_.mean_coords
             else:
                 coordinates = training_coordinates(self.kpca_, self.kernel_, X)
@@ -414,9 +422,9 @@ class LearnedPreimage(PreimageSolver):
         """The map at the expansions' coordinates ``γᵀKA − c``."""
         if getattr(self, "KA_", None) is None:
             K = checked_gram(
-                self.kernel_, self.support_, "Gram matrix of 'support'", names="'support'"
+                self.kernel_, self.X_fit_, "Gram matrix of 'support'", names="'support'"
             )
-            self.KA_ = K @ self.kpca_.alphas
+            self.KA_ = K @ self.kpca_.coef
         return self.predict(expansion.coef @ self.KA_ - self.kpca_.mean_coords), "learned map"
 
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):

@@ -172,7 +172,7 @@ class MDSPreimage(PreimageSolver):
         return kernel
 
     def _fit(self, coordinates, targets, center_targets):
-        self.diag_ = self.kernel_.diag(self.support_, check_input=False, names="'support'")
+        self.diag_ = self.kernel_.diag(self.X_fit_, check_input=False, names="'support'")
 
     def input_distance2(
         self,
@@ -260,7 +260,7 @@ class MDSPreimage(PreimageSolver):
     def _preimages(self, expansion):
         """MDS on each expansion's nearest support points, leaving out (with a
         warning) those whose feature distance no input distance explains."""
-        X, n = self.support_, min(self.n_neighbors, self.support_.shape[0])
+        X, n = self.X_fit_, min(self.n_neighbors, self.X_fit_.shape[0])
         feature_d2 = support_distance2(expansion)
         neighbors = np.argsort(feature_d2, axis=1)[:, :n]
         near_d2 = np.take_along_axis(feature_d2, neighbors, axis=1)

@@ -46,10 +46,33 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
     coef0: float = 1
     kernel_params: dict[str, Any] | None = None
 
-    def _resolve_kernel(self, X):
+    def _resolve_kernel(self, X, gamma=None):
         params = {k: getattr(self, k) for k in ("gamma", "degree", "coef0", "kernel_params")}
+        params["gamma"] = self.gamma if gamma is None else gamma
         self.kernel_ = make_kernel(self.kernel, X=X, **params)
         self.gamma_ = getattr(self.kernel_, "gamma", None)
+
+    #: What a model file keeps of the fitted estimator (see :mod:`preimage.io`).
+    _model_state = {
+        "n_features_in_": "int",
+        "feature_names_in_": "U[d]?",
+        "gamma_": "float?",
+        "support_": "i[s]",
+        "dual_coef_": "f[1,s]",
+    }
+
+    def _restore(self, state):
+        """Complete the fitted `state` a model file holds, as :meth:`fit` would."""
+        for name in self._model_state:
+            if state.get(name) is not None:
+                setattr(self, name, state[name])
+        X = state.get("X_fit_", state.get("support_vectors_"))
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError("the training points must have n_features_in_ columns")
+        if self.gamma is not None and state.get("gamma_") != self.gamma:
+            raise ValueError("'gamma_' must be the 'gamma' given")
+        self._resolve_kernel(X, state.get("gamma_") if isinstance(self.kernel, str) else None)
+        self.n_vectors_ = int(self.support_.size)
 
     def _validate(self, X: Any, y: Any, reset: bool) -> tuple[np.ndarray, np.ndarray]:
         """X and y checked by scikit-learn's ``validate_data``; y finite float64."""
@@ -135,6 +158,25 @@ class WienerRegressor(_KernelRegressor):
     _parameter_constraints = {**KERNEL_CONSTRAINTS, "rtol": [Interval(Real, 0, 1, closed="left")]}
     _: KW_ONLY
     rtol: float = DEFAULT_RTOL
+
+    _model_state = _KernelRegressor._model_state | {
+        "X_fit_": "f[n,d]",
+        "y_fit_": "f[n]",
+        "_state": {"?": "", "n_samples": "int", "basis": "i[r]", "cholesky": "f[r,r]"}
+        | {"r_factor": "f[r,r]", "qty": "f[r]"},
+    }
+
+    def _restore(self, state):
+        super()._restore(state)
+        self._state = None if state["_state"] is None else WienerState(**state["_state"])
+        n, support = self.X_fit_.shape[0], self.support_
+        if support.size and (
+            support.min() < 0 or support.max() >= n or (np.diff(support) <= 0).any()
+        ):
+            raise ValueError(f"'support_' must hold increasing indices in [0, {n})")
+        if self._state is not None and self._state.n_samples != n:
+            raise ValueError("'_state' must hold the n_samples of 'X_fit_'")
+        self.support_vectors_ = self.X_fit_[support]
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
@@ -269,6 +311,23 @@ class SequentialSVR(_KernelRegressor):
     learning_rate_bound: str = "raise"
     tol: float = 1e-6
     max_iter: int = 10_000
+
+    _model_state = _KernelRegressor._model_state | {
+        "alpha_": "f[n]",
+        "alpha_star_": "f[n]",
+        "objective_": "f[t]",
+        "n_iter_": "int",
+        "converged_": "bool",
+        "learning_rate_": "f[n]",
+        "support_vectors_": "f[s,d]",
+        "intercept_": "float",
+    }
+
+    def _restore(self, state):
+        super()._restore(state)
+        n, support = self.alpha_.shape[0], self.support_
+        if support.size and (support.min() < 0 or support.max() >= n):
+            raise ValueError(f"'support_' must hold indices in [0, {n})")
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
