@@ -34,6 +34,7 @@ def read_data(
     key: str | None = None,
     columns: str | Sequence[str | int] | None = None,
     delimiter: str | None = None,
+    header: bool | None = None,
 ) -> tuple[np.ndarray, DataSource]:
     """Read a data set as a 2-D float array.
 
@@ -57,6 +58,11 @@ def read_data(
     delimiter : str, optional
         What separates ``.csv`` values: one character, ``"tab"`` or
         ``"whitespace"``. Default: detected.
+    header : bool, optional
+        Whether the first line of a ``.csv`` file names the columns. Default:
+        detected, a header when none of its cells is a number (a line of
+        names with one number, such as ``x,1,y``, is read as data and
+        refused: pass ``header=True``).
 
     Returns
     -------
@@ -117,7 +123,7 @@ def read_data(
             f"{path}: 'key' selects an entry of a .npz archive, but this is "
             f"not one; got key={key!r}"
         )
-    for name, value in (("columns", columns), ("delimiter", delimiter)):
+    for name, value in (("columns", columns), ("delimiter", delimiter), ("header", header)):
         if value is not None and kind != "csv":
             raise ValueError(
                 f"{path}: {name!r} applies to a .csv file, but this is not "
@@ -126,7 +132,7 @@ def read_data(
     if kind == "png":
         return read_png_folder(path)
     if kind == "csv":
-        return read_csv(path, columns=columns, delimiter=delimiter)
+        return read_csv(path, columns=columns, delimiter=delimiter, header=header)
     array, key = _load_npy(path) if kind == "npy" else _load_npz(path, key)
     X, image_shape = _array_to_samples(path, array)
     return X, DataSource(kind, path, image_shape=image_shape, key=key)
