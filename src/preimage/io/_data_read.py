@@ -14,7 +14,7 @@ import numpy as np
 from numpy.lib import format as fmt
 
 from preimage._utils.memory import check_dense, format_bytes
-from preimage.io._data_csv import read_csv
+from preimage.io._data_csv import _short, read_csv
 from preimage.io._data_kinds import SUFFIX_KINDS, SUPPORTED, DataSource
 from preimage.io._data_png import read_png_folder
 from preimage.io._files import file_kind, open_regular
@@ -25,6 +25,8 @@ _BAD_ZIP = (OSError, EOFError, RuntimeError, NotImplementedError, zipfile.BadZip
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _NPY_MAGIC = fmt.MAGIC_PREFIX
 _ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
+#: A data archive holds a few arrays: its directory is read only within these.
+_MAX_MEMBERS, _MAX_DIRECTORY = 10_000, 1 << 21
 _NOT_NUMPY = "is not a NumPy array file (it may be a Python pickle, which is never unpickled)"
 
 
@@ -171,12 +173,23 @@ def _zip(path, file):
         raise ValueError(f"{path}: this is a .npy array, not a .npz archive; rename it to .npy")
     if start[:4] not in _ZIP_STARTS:
         raise ValueError(f"{path}: {_NOT_NUMPY}")
+    # The end records zipfile reads (zip64's included): ZipFile makes an object
+    # for every member the central directory holds, so its size is checked first.
+    end = zipfile._EndRecData(file) or [0] * 6
+    count, size = end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]
+    if count > _MAX_MEMBERS or size > _MAX_DIRECTORY:
+        raise ValueError(
+            f"{path}: the archive lists {count:,} members in a directory of "
+            f"{format_bytes(size)}; a data .npz is read only "
+            f"up to {_MAX_MEMBERS:,} members and {format_bytes(_MAX_DIRECTORY)} (not read)"
+        )
     file.seek(0)
     return zipfile.ZipFile(file)
 
 
 def _choose_entry(path, key, keys):
-    listed = ", ".join(map(repr, keys))
+    listed = ", ".join(map(_short, keys[:5]))
+    listed += f" and {len(keys) - 5:,} more" if len(keys) > 5 else ""
     if key is not None:
         if key not in keys:
             raise ValueError(f"{path}: has no entry {key!r}; its entries are {listed}")
