@@ -2,6 +2,7 @@
 
 import os
 from pathlib import Path
+import re
 
 import numpy as np
 from PIL import Image
@@ -354,7 +355,7 @@ def test_npy_and_npz_contents_swapped(tmp_path):
         (
             "1,,3\n",
             r"line 1, column 1 \(counting from 0\): expected a number, found an empty "
-            r"cell$",
+            r"cell; if line 1 names the columns, pass header=True$",
         ),
         (
             "1,a\n2,a\n",
@@ -459,7 +460,7 @@ def test_csv_text_column_is_refused_naming_it_and_the_numeric_columns(tmp_path):
     with pytest.raises(
         ValueError,
         match=r"column 0 \(counting from 0\) is not numeric \(line 1 "
-        r"holds 'cat'\); .* columns='1-3'$",
+        r"holds 'cat'\); .* columns='1-3'; if line 1 names the columns, pass header=True$",
     ):
         read_data(_labelled(tmp_path, header=False))
 
@@ -493,10 +494,63 @@ def test_csv_columns_without_header_are_indices(tmp_path):
 
 def test_csv_header_of_numbers_above_an_index_column(tmp_path):
     # What pandas' DataFrame.to_csv writes: an empty corner, column names 0, 1, 2.
+    # Names that are numbers make a header only when the caller says so.
     (tmp_path / "t.csv").write_text(",0,1,2\n0,1.5,-2.0,3e-05\n1,4.0,0.0,6.25\n")
-    X, source = read_data(tmp_path / "t.csv", columns="1-3")
+    X, source = read_data(tmp_path / "t.csv", columns="1-3", header=True)
     np.testing.assert_array_equal(X, _TABLE[:2])
     assert source.header == ("0", "1", "2")
+    with pytest.raises(
+        ValueError,
+        match=r"t\.csv: line 1, column 0 \(counting from 0\): expected a number, found "
+        r"an empty cell; if line 1 names the columns, pass header=True$",
+    ):
+        read_data(tmp_path / "t.csv")
+
+
+@pytest.mark.parametrize("cell", ["NA", "null", "", "1_000"])
+def test_csv_first_line_with_one_bad_cell_is_refused_not_taken_for_a_header(tmp_path, cell):
+    # A bad cell among numbers on line 1 is refused as on line 3: the row was
+    # taken for a header and dropped (29 of 30 rows read).
+    rows = [[f"{i}.5", f"{i}", f"-{i}"] for i in range(30)]
+    for line in (0, 2):
+        table = [list(row) for row in rows]
+        table[line][1] = cell
+        (tmp_path / "t.csv").write_text("\n".join(map(",".join, table)) + "\n")
+        with pytest.raises(ValueError) as error:
+            read_data(tmp_path / "t.csv")
+        assert re.search(rf"line {line + 1}\b", str(error.value))
+        assert "column 1 (counting from 0)" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "first, header, rows",
+    [
+        ("x,y,z", None, 2),  # names only: a header
+        ("x;y;z", None, 2),
+        ("x,1,y", True, 2),  # a name that is a number: a header only when told
+        ("1,2,3", True, 2),
+        ("1,2,3", False, 3),
+        ("1,2,3", None, 3),
+    ],
+)
+def test_csv_header_is_detected_or_given(tmp_path, first, header, rows):
+    sep = ";" if ";" in first else ","
+    (tmp_path / "t.csv").write_text(f"{first}\n4{sep}5{sep}6\n7{sep}8{sep}9\n")
+    X, source = read_data(tmp_path / "t.csv", header=header)
+    assert X.shape == (rows, 3)
+    assert source.header == (tuple(first.split(sep)) if rows == 2 else None)
+
+
+def test_csv_header_refused_where_told_there_is_none(tmp_path):
+    (tmp_path / "t.csv").write_text("x,1,y\n1,2,3\n")
+    with pytest.raises(
+        ValueError, match=r"column 0 \(counting from 0\) is not numeric \(line 1 holds 'x'\)"
+    ):
+        read_data(tmp_path / "t.csv")
+    with pytest.raises(ValueError, match=r"line 1 holds 'x'\); select .* columns='1'$"):
+        read_data(tmp_path / "t.csv", header=False)
+    with pytest.raises(TypeError, match=r"'header' must be True, False or None"):
+        read_data(tmp_path / "t.csv", header="yes")
 
 
 @pytest.mark.parametrize(
@@ -845,3 +899,26 @@ def test_an_old_folder_that_cannot_be_deleted_is_a_warning_at_the_callers_line(
     assert caught[0].filename == __file__
     X, _ = read_data(tmp_path / "imgs")
     np.testing.assert_array_equal(X, np.ones((3, 4)))  # the new folder is in place
+
+
+def test_cli_header_option(tmp_path):
+    from cli_run import cli_runner
+
+    from preimage.cli import main
+
+    rows = "\n".join(f"{i}.5,{i},-{i}" for i in range(30))
+    (tmp_path / "t.csv").write_text("x,1,y\n" + rows + "\n")
+    args = ["fit", str(tmp_path / "t.csv"), "-o", str(tmp_path / "m.npz"), "--quiet"]
+    refused = cli_runner().invoke(main, args)
+    assert refused.exit_code == 1
+    assert refused.stderr.strip().splitlines() == [
+        f"Error: {tmp_path / 't.csv'}: column 0 (counting from 0) is not numeric (line 1 "
+        "holds 'x'); select the numeric columns with columns='1'; if line 1 names the "
+        "columns, pass header=True"
+    ]
+    assert not (tmp_path / "m.npz").exists()
+    assert cli_runner().invoke(main, [*args, "--header"]).exit_code == 0
+    np.save(tmp_path / "x.npy", np.ones((4, 3)))
+    wrong = cli_runner().invoke(main, ["fit", str(tmp_path / "x.npy"), "-o", "n.npz", "--header"])
+    assert wrong.exit_code == 2
+    assert "'--header': applies to a .csv file" in wrong.stderr

@@ -291,6 +291,54 @@ def test_npz_entry_that_claims_more_than_the_archive_holds(tmp_path):
         read_data(tmp_path / "liar.npz")
 
 
+@pytest.fixture(scope="module")
+def many_members(tmp_path_factory):
+    """An .npz (zip) of 200,000 empty members: 19 MB, whose directory made
+    200,000 objects and whose refusal listed every name (a 2 MB line)."""
+    path = tmp_path_factory.mktemp("many") / "many.npz"
+    with zipfile.ZipFile(path, "w") as archive:
+        for i in range(200_000):
+            archive.writestr(f"a{i}.npy", b"")
+    return path
+
+
+def test_npz_of_many_members_is_refused_from_its_directory(many_members):
+    with pytest.raises(ValueError) as error:
+        read_data(many_members)
+    message = str(error.value)
+    assert message == (
+        f"{many_members}: the archive lists 200,000 members in a directory of 11.3 MB; "
+        "a data .npz is read only up to 10,000 members and 2.1 MB (not read)"
+    )
+    assert len(message) - len(str(many_members)) < 200
+
+
+@needs_posix
+@pytest.mark.slow
+def test_npz_of_many_members_takes_no_memory(many_members, tmp_path):
+    np.savez(tmp_path / "small.npz", X=np.ones((2, 2)))
+    baseline, _ = _read_in_child(tmp_path / "small.npz", tmp_path)
+    peak, outcome = _read_in_child(many_members, tmp_path)
+    assert outcome.startswith("ValueError: ") and len(outcome) < 300, outcome[:400]
+    # It peaked 140 MB above the baseline (790 MB for a million members).
+    assert peak < baseline + 40, (peak, baseline)
+    result = run_cli("fit", many_members, "-o", "m.npz", cwd=tmp_path)
+    assert_one_line_refusal(result, "many.npz: the archive lists 200,000 members")
+
+
+def test_npz_entries_are_listed_in_a_bounded_message(tmp_path):
+    arrays = {f"array_{i}": np.ones((2, 2)) for i in range(50)}
+    np.savez(tmp_path / "d.npz", **{"y" * 1000: np.ones((2, 2))}, **arrays)
+    with pytest.raises(ValueError) as error:
+        read_data(tmp_path / "d.npz")
+    assert str(error.value) == (
+        f"{tmp_path / 'd.npz'}: holds 51 arrays ('{'y' * 37}'..., 'array_0', 'array_1', "
+        "'array_2', 'array_3' and 46 more) and none is named 'X'; pass key=NAME to choose one"
+    )
+    with pytest.raises(ValueError, match=r"has no entry 'Z'; its entries are .* and 46 more$"):
+        read_data(tmp_path / "d.npz", key="Z")
+
+
 def test_npy_header_that_claims_more_than_the_file_holds(tmp_path):
     path = npy_header_only(tmp_path / "liar.npy", (1_000_000, 1_000_000))
     with pytest.raises(ValueError) as error:

@@ -74,6 +74,12 @@ def data_options(force_help):
             "another character [default: detected].",
         ),
         click.option(
+            "--header/--no-header",
+            default=None,
+            help="Whether the first line of a .csv DATA names the columns [default: "
+            "detected: a header when none of its cells is a number].",
+        ),
+        click.option(
             "--memory-budget",
             callback=_parse_budget,
             help="Largest dense array allowed, e.g. 8GB [default: $PREIMAGE_MEMORY_BUDGET, "
@@ -89,11 +95,11 @@ def data_options(force_help):
         # and runs under the budget: the model's arrays, DATA as it is read (sizes known
         # from the files' headers), the dense matrices of the computation.
         @functools.wraps(command)
-        def run(key, columns, delimiter, memory_budget, **kwargs):
+        def run(key, columns, delimiter, header, memory_budget, **kwargs):
             from preimage._utils.config import config_context
 
             def read(path):
-                return read_data_file(path, key, columns, delimiter, kwargs["quiet"])
+                return read_data_file(path, key, columns, delimiter, header, kwargs["quiet"])
 
             with config_context(memory_budget=memory_budget):
                 return command(read=read, **kwargs)
@@ -105,8 +111,8 @@ def data_options(force_help):
     return decorate
 
 
-def read_data_file(path, key, columns, delimiter, quiet):
-    """`read_data` after checking --key/--columns/--delimiter against `path`'s kind."""
+def read_data_file(path, key, columns, delimiter, header, quiet):
+    """`read_data` after checking --key/--columns/--delimiter/--header against `path`'s kind."""
     from preimage.io import read_data
 
     kind = "folder" if path.is_dir() else path.suffix.lower()
@@ -114,12 +120,13 @@ def read_data_file(path, key, columns, delimiter, quiet):
         ("--key", key, ".npz"),
         ("--columns", columns, ".csv"),
         ("--delimiter", delimiter, ".csv"),
+        ("--header", header, ".csv"),
     ):
         if value is not None and kind != needs:
             raise click.BadParameter(
                 f"applies to a {needs} file, but {path} is not one", param_hint=f"'{option}'"
             )
-    X, source = read_data(path, key=key, columns=columns, delimiter=delimiter)
+    X, source = read_data(path, key=key, columns=columns, delimiter=delimiter, header=header)
     names = source.header
     if names is not None and columns is None and not quiet:  # a label column read as data?
         shown = ", ".join(map(repr, names[:3])) + (

@@ -35,12 +35,14 @@ _LOADTXT = {"comments": "#", "quotechar": '"', "dtype": np.float64, "ndmin": 2}
 _NOT_DELIMITERS = set("0123456789.+-eE#\"'\r\n")
 
 
-def read_csv(path, *, columns=None, delimiter=None):
+def read_csv(path, *, columns=None, delimiter=None, header=None):
     """The numbers of a CSV file and its :class:`DataSource` (see :func:`read_data`)."""
     given, delimiter = delimiter, _check_delimiter(delimiter)
+    if header not in (None, True, False):
+        raise TypeError(f"'header' must be True, False or None (detect it), got {header!r}")
     try:
         with io.TextIOWrapper(open_regular(path, follow_links=True), "utf-8-sig") as file:
-            return _read(path, file, columns, delimiter, given)
+            return _read(path, file, columns, delimiter, given, header)
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
     except csv.Error as exc:
@@ -160,16 +162,6 @@ def _detect(lines):
         return max(scores, key=scores.get)
     found = [sum(_count(line, c) > 1 for line in lines) for c in _CANDIDATES]
     return _CANDIDATES[int(np.argmax(found))] if max(found) else ","
-
-
-def _is_header(first, second):
-    """Whether the first row is a header: no numbers, or text above a number."""
-    numeric = [_looks_like_number(cell) for cell in first]
-    if all(numeric):
-        return False
-    if not any(numeric) or second is None:
-        return not any(numeric)
-    return any(not number and _looks_like_number(below) for number, below in zip(numeric, second))
 
 
 def _ranges(indices):
@@ -342,8 +334,13 @@ def _sample(path, chunks):
     return head, sample[:_SAMPLE_LINES]
 
 
-def _layout(path, sample, delimiter, given):
-    """The delimiter, the header's names (or None) and the width of a row."""
+def _layout(path, sample, delimiter, given, header):
+    """The delimiter, the header's names (or None) and the width of a row.
+
+    Unless `header` says, the first line is a header when none of its cells is
+    a number and one is not empty; a line mixing names and numbers is data, so
+    that one bad cell on it is refused as on any other line, not dropped.
+    """
     lines = [line for _, line in sample]
     if delimiter == "detect":
         delimiter = _detect(lines)
@@ -355,9 +352,10 @@ def _layout(path, sample, delimiter, given):
                 f"lines; they are separated by {_name(found)}"
             )
     first = _head_cells(lines[0], delimiter)
-    second = _head_cells(lines[1], delimiter) if len(lines) > 1 else None
     width = _count(lines[0], delimiter)
-    if not _is_header(first, second):
+    if header is None:
+        header = any(first) and not any(map(_looks_like_number, first))
+    if not header:
         return delimiter, None, width
     if len(lines) == 1:
         raise ValueError(f"{path}: holds no rows of data (only a header)")
@@ -367,18 +365,21 @@ def _layout(path, sample, delimiter, given):
     return delimiter, tuple(_split(lines[0], delimiter)), width
 
 
-def _read(path, file, columns, delimiter, given):
+def _read(path, file, columns, delimiter, given, has_header):
     chunks = (_content(number, lines) for number, lines in _chunks(path, file, delimiter))
     head, sample = _sample(path, chunks)
-    delimiter, header, width = _layout(path, sample, delimiter, given)
+    delimiter, header, width = _layout(path, sample, delimiter, given, has_header)
     if header is not None:
         head[next(i for i, content in enumerate(head) if content)].pop(0)
         sample.pop(0)
     usecols = None if columns is None else _resolve_columns(path, columns, header, width)
     number, line = sample[0]
-    _check_numeric_columns(path, number, _head_cells(line, delimiter), usecols, header)
+    # a first line taken for data, told how to read it as a header
+    hint = f"; if line {number} names the columns, pass header=True" * (has_header is None)
+    hint = "" if header is not None else hint
+    _check_numeric_columns(path, number, _head_cells(line, delimiter), usecols, header, hint)
     del sample, line
-    parser = _Parser(path, delimiter, usecols, header, width, number)
+    parser = _Parser(path, delimiter, usecols, header, width, number, hint)
     out = _Rows(path, width if usecols is None else len(usecols))
     size, chars = os.fstat(file.fileno()).st_size, 0
     # the head's chunks let go once parsed
@@ -395,25 +396,26 @@ def _read(path, file, columns, delimiter, given):
     return out.result(), DataSource("csv", path, header=names)
 
 
-def _check_numeric_columns(path, number, cells, usecols, header):
+def _check_numeric_columns(path, number, cells, usecols, header, hint):
     """Refuse a selected column whose first value is text, naming those of numbers."""
     for j in range(len(cells)) if usecols is None else usecols:
         cell = cells[j] if j < len(cells) else ""
         if cell and not _looks_like_number(cell):
             numeric = [k for k, c in enumerate(cells) if _is_number(c)]
-            hint = f"columns={_ranges(numeric)!r}" if numeric else "columns"
+            columns = f"columns={_ranges(numeric)!r}" if numeric else "columns"
             raise ValueError(
                 f"{path}: {_describe(j, header)} is not numeric (line {number} "
-                f"holds {_short(cell)}); select the numeric columns with {hint}"
+                f"holds {_short(cell)}); select the numeric columns with {columns}{hint}"
             )
 
 
 class _Parser:
     """Parses chunks of (line number, line) and counts the non-finite values."""
 
-    def __init__(self, path, delimiter, usecols, header, width, first_line):
+    def __init__(self, path, delimiter, usecols, header, width, first_line, hint):
         self.path, self.delimiter, self.usecols = path, delimiter, usecols
         self.header, self.width, self.first_line = header, width, first_line
+        self.hint = hint  # for a bad cell of the first line
         self.n_non_finite, self.first_non_finite = 0, None
 
     def parse_into(self, content, out):
@@ -511,6 +513,7 @@ class _Parser:
                     found = _short(value) if value else "an empty cell"
                     hint = "; decimal commas are not read, write 0.5 for 0,5"
                     hint = hint if _decimal_comma(value) else ""
+                    hint += self.hint if i == self.first_line else ""
                     return (
                         f"{self.path}: line {i}, {_at(j, self.header)}: expected a "
                         f"number, found {found}{hint}"

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.lib import format as fmt
 
 from preimage._utils.memory import check_dense, format_bytes
-from preimage.io._data_csv import read_csv
+from preimage.io._data_csv import _short, read_csv
 from preimage.io._data_kinds import SUFFIX_KINDS, SUPPORTED, DataSource
 from preimage.io._data_png import read_png_folder
 from preimage.io._files import file_kind, open_regular
@@ -25,6 +25,8 @@ _BAD_ZIP = (OSError, EOFError, RuntimeError, NotImplementedError, zipfile.BadZip
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _NPY_MAGIC = fmt.MAGIC_PREFIX
 _ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
+#: A data archive holds a few arrays: its directory is read only within these.
+_MAX_MEMBERS, _MAX_DIRECTORY = 10_000, 1 << 21
 _NOT_NUMPY = "is not a NumPy array file (it may be a Python pickle, which is never unpickled)"
 
 
@@ -34,6 +36,7 @@ def read_data(
     key: str | None = None,
     columns: str | Sequence[str | int] | None = None,
     delimiter: str | None = None,
+    header: bool | None = None,
 ) -> tuple[np.ndarray, DataSource]:
     """Read a data set as a 2-D float array.
 
@@ -57,6 +60,11 @@ def read_data(
     delimiter : str, optional
         What separates ``.csv`` values: one character, ``"tab"`` or
         ``"whitespace"``. Default: detected.
+    header : bool, optional
+        Whether the first line of a ``.csv`` file names the columns. Default:
+        detected, a header when none of its cells is a number (a line of
+        names with one number, such as ``x,1,y``, is read as data and
+        refused: pass ``header=True``).
 
     Returns
     -------
@@ -117,7 +125,7 @@ def read_data(
             f"{path}: 'key' selects an entry of a .npz archive, but this is "
             f"not one; got key={key!r}"
         )
-    for name, value in (("columns", columns), ("delimiter", delimiter)):
+    for name, value in (("columns", columns), ("delimiter", delimiter), ("header", header)):
         if value is not None and kind != "csv":
             raise ValueError(
                 f"{path}: {name!r} applies to a .csv file, but this is not "
@@ -126,7 +134,7 @@ def read_data(
     if kind == "png":
         return read_png_folder(path)
     if kind == "csv":
-        return read_csv(path, columns=columns, delimiter=delimiter)
+        return read_csv(path, columns=columns, delimiter=delimiter, header=header)
     array, key = _load_npy(path) if kind == "npy" else _load_npz(path, key)
     X, image_shape = _array_to_samples(path, array)
     return X, DataSource(kind, path, image_shape=image_shape, key=key)
@@ -165,12 +173,23 @@ def _zip(path, file):
         raise ValueError(f"{path}: this is a .npy array, not a .npz archive; rename it to .npy")
     if start[:4] not in _ZIP_STARTS:
         raise ValueError(f"{path}: {_NOT_NUMPY}")
+    # The end records zipfile reads (zip64's included): ZipFile makes an object
+    # for every member the central directory holds, so its size is checked first.
+    end = zipfile._EndRecData(file) or [0] * 6
+    count, size = end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]
+    if count > _MAX_MEMBERS or size > _MAX_DIRECTORY:
+        raise ValueError(
+            f"{path}: the archive lists {count:,} members in a directory of "
+            f"{format_bytes(size)}; a data .npz is read only "
+            f"up to {_MAX_MEMBERS:,} members and {format_bytes(_MAX_DIRECTORY)} (not read)"
+        )
     file.seek(0)
     return zipfile.ZipFile(file)
 
 
 def _choose_entry(path, key, keys):
-    listed = ", ".join(map(repr, keys))
+    listed = ", ".join(map(_short, keys[:5]))
+    listed += f" and {len(keys) - 5:,} more" if len(keys) > 5 else ""
     if key is not None:
         if key not in keys:
             raise ValueError(f"{path}: has no entry {key!r}; its entries are {listed}")
