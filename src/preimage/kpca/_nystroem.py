@@ -20,6 +20,7 @@ from preimage._utils.validation import (
     check_overflow,
     check_positive_int,
     check_random_state,
+    measure_chunks,
 )
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
@@ -329,6 +330,7 @@ def select_landmarks(
             raise ValueError("'kernel' is needed by landmarks='leverage', got None")
         kernel = _check_kernel(kernel)
     X = _check_data(X)
+    X = measure_chunks(X) if is_dask_array(X) else X
     n = X.shape[0]
     n_landmarks = check_positive_int(n_landmarks, "n_landmarks")
     if n_landmarks > n:
