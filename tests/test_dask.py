@@ -325,3 +325,12 @@ def test_nystroem_fit_measures_unknown_chunk_sizes(data):
         .transform(X[X[:, 0] > 0]),
         atol=1e-8,
     )
+
+
+@pytest.mark.parametrize("gamma", [0.5, "total_variance"])
+def test_nystroem_fit_of_huge_dask_values_names_x(data, gamma):
+    # Squared distances overflow: the refusal names 'X' and says so (it named the
+    # landmarks drawn from it, or, with the default width, called X non-finite).
+    kpca = KernelPCA(2, kernel="rbf", gamma=gamma, n_landmarks=10, random_state=0)
+    with pytest.raises(ValueError, match=r"^'X' holds values up to \S+e\+154 .*squared distances"):
+        kpca.fit(chunked(data[0] * 1e154))

@@ -240,8 +240,8 @@ def _check_data(X, n_features=None):
 
 
 def _take_rows(X, index):
-    rows = X[index]
-    return np.asarray(rows.compute() if is_dask_array(rows) else rows)
+    rows = X[index]  # of a Dask array, checked here: its blocks are not yet
+    return check_array_2d(rows.compute() if is_dask_array(rows) else rows, "X")
 
 
 def _distinct_rows(X, order, m):
