@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.svm import SVC
 
 from preimage import (
     KernelPCA,
@@ -21,6 +22,7 @@ from preimage import (
     config_context,
     find_preimage,
     load_model,
+    reduce_svm,
 )
 from preimage.kernels import GaussianKernel
 
@@ -72,6 +74,8 @@ CASES = {
     "gamma-tiny": lambda tmp: KernelPCADenoiser(2, gamma=1e-300).fit(X).transform(X),
     "kernel-gamma-negative": lambda tmp: GaussianKernel(gamma=-1.0),
     "huge-values": lambda tmp: KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X * 1e200),
+    "tiny-values": lambda tmp: KernelPCADenoiser(2).fit(X * 1e-150).transform(X * 1e-150) * 1e150,
+    "tiniest-values": lambda tmp: KernelPCADenoiser(2).fit(X * 1e-155),
     "int-input": lambda tmp: (
         KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X.round().astype(int)).transform(X)
     ),
@@ -92,6 +96,9 @@ CASES = {
         WienerRegressor().fit(np.repeat(X[:4], 3, axis=0), np.repeat(X[:4, 0], 3)).predict(X)
     ),
     "regressor-y-column": lambda tmp: WienerRegressor().fit(X, X[:, :1]).predict(X),
+    "svm-precomputed": lambda tmp: reduce_svm(
+        SVC(kernel="precomputed").fit(X @ X.T, X[:, 0] > 0), 2
+    ),
     "regressor-no-y": lambda tmp: WienerRegressor().fit(X, None),
 }
 

@@ -296,3 +296,41 @@ def test_nystroem_denoiser_fit_on_dask_never_holds_the_whole_array():
     # The moments are summed in blocks of 50 rows instead of one: rounding,
     # amplified by the conditioning of the map's normal equations (~1e-7).
     np.testing.assert_allclose(dsk.transform(noisy[:20]), mem.transform(noisy[:20]), atol=1e-6)
+
+
+def test_nystroem_fit_measures_unknown_chunk_sizes(data):
+    # Rows picked by a mask (as DataFrame.to_dask_array()) have unknown (NaN) chunk sizes:
+    # the fit measures them, in one pass, and leaves the caller's array as it was.
+    from preimage.kpca._nystroem import select_landmarks
+
+    X, T = data
+    picked = chunked(X)[da.from_array(X[:, 0], chunks=23) > 0]
+    assert np.isnan(picked.shape[0])
+    kw = dict(n_components=3, kernel="rbf", gamma="total_variance", n_landmarks=20)
+    mem = KernelPCA(**kw, random_state=0).fit(X[X[:, 0] > 0])
+    dsk = KernelPCA(**kw, random_state=0).fit(picked)
+    assert np.isnan(picked.shape[0])
+    assert dsk.gamma_ == pytest.approx(mem.gamma_, rel=1e-12)
+    np.testing.assert_allclose(dsk.eigenvalues_, mem.eigenvalues_, rtol=1e-10)
+    np.testing.assert_allclose(dsk.transform(T), mem.transform(T), atol=1e-10)
+    np.testing.assert_array_equal(
+        select_landmarks(picked, 5, random_state=1)[0],
+        select_landmarks(X[X[:, 0] > 0], 5, random_state=1)[0],
+    )
+    den = KernelPCADenoiser(3, n_landmarks=20, random_state=0).fit(picked, picked + 1.0)
+    np.testing.assert_allclose(
+        den.transform(picked).compute(),
+        KernelPCADenoiser(3, n_landmarks=20, random_state=0)
+        .fit(X[X[:, 0] > 0], X[X[:, 0] > 0] + 1.0)
+        .transform(X[X[:, 0] > 0]),
+        atol=1e-8,
+    )
+
+
+@pytest.mark.parametrize("gamma", [0.5, "total_variance"])
+def test_nystroem_fit_of_huge_dask_values_names_x(data, gamma):
+    # Squared distances overflow: the refusal names 'X' and says so (it named the
+    # landmarks drawn from it, or, with the default width, called X non-finite).
+    kpca = KernelPCA(2, kernel="rbf", gamma=gamma, n_landmarks=10, random_state=0)
+    with pytest.raises(ValueError, match=r"^'X' holds values up to \S+e\+154 .*squared distances"):
+        kpca.fit(chunked(data[0] * 1e154))

@@ -645,3 +645,22 @@ def test_set_output_polars(toy):
     den = KernelPCADenoiser(2, gamma=5.0).set_output(transform="polars").fit(X_pl)
     out = den.transform(pl.DataFrame(T_noisy, schema=["a", "b"]))
     assert isinstance(out, pl.DataFrame) and out.columns == ["a", "b"]
+
+
+def test_results_do_not_depend_on_the_data_scale():
+    # Data scaled by s give coordinates unchanged and denoised points scaled by s: the default
+    # width does not underflow (s = 1e-150), the fixed point's steps are measured against
+    # the data's scale, not 1 (s = 1e-20 stopped at the start), the linear kernel's rows
+    # are not taken for data (s = 1e150). At 1e-155 the width is beyond float64: refused.
+    X = data(20, 3, seed=3)
+    denoised = KernelPCADenoiser(2).fit(X).transform(X)
+    rbf = dict(n_components=2, kernel="rbf", gamma="total_variance")
+    coords = KernelPCA(**rbf).fit(X).transform(X)
+    linear = KernelPCA(2).fit(X).transform(X)
+    for s in (1e-150, 1e-20, 1e150):
+        np.testing.assert_allclose(KernelPCADenoiser(2).fit(X * s).transform(X * s) / s, denoised)
+        np.testing.assert_allclose(KernelPCA(**rbf).fit_transform(X * s), coords, atol=1e-12)
+        np.testing.assert_allclose(KernelPCA(2).fit(X * s).transform(X * s) / s, linear)
+    for make in (lambda: KernelPCADenoiser(2), lambda: KernelPCA(**rbf)):
+        with pytest.raises(ValueError, match="'X' .*e-155.* width .* overflows float64"):
+            make().fit(X * 1e-155)

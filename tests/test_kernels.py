@@ -696,6 +696,26 @@ def test_make_kernel_gamma_none_others_is_inverse_n_features(name):
     assert make_kernel(name, gamma=None, X=X).gamma == pytest.approx(0.25)
 
 
+def test_default_width_is_computed_without_underflow():
+    # The variance is taken over a power of two above max |x|, so squares neither underflow
+    # nor overflow: the width scales as 1/scale² as far as float64 holds it. At 1e-155 it
+    # would be about 1e309, beyond float64, and the refusal says so (it was called zero
+    # variance, and the width fell back to 1/n_features).
+    from scipy.sparse import csr_matrix
+
+    from preimage.kernels import default_gamma
+
+    X = data(20, 3, seed=31)
+    for scale in (1e-154, 1e-150, 1e-100, 1e100, 1e150):
+        for A in (X * scale, csr_matrix(X * scale)):
+            assert default_gamma(A) * scale**2 == pytest.approx(default_gamma(X), rel=1e-12)
+    for A in (X * 1e-155, csr_matrix(X * 1e-155)):
+        with pytest.raises(ValueError, match=r"up to \S+e-155 .*width .* overflows float64"):
+            default_gamma(A)
+    with pytest.warns(RuntimeWarning, match="zero variance"):
+        assert default_gamma(np.full((20, 3), 1e-155)) == pytest.approx(1 / 3)
+
+
 def test_make_kernel_constant_data_warns_and_falls_back():
     X = np.full((5, 4), 3.0)
     with pytest.warns(RuntimeWarning, match="variance"):

@@ -828,3 +828,27 @@ def _lr():
 def test_invalid_input_names_the_argument(call, error, name):
     with pytest.raises(error, match=name):
         call()
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: reduce_svm(SVC(kernel="precomputed").fit(X3 @ X3.T, Y3), 2), "'model'"),
+        (lambda: reduce_svm(SVR(kernel=linear_kernel).fit(X3, X3[:, 0]), 2), "'model'"),
+        (lambda: svm_expansion(SVC(kernel=linear_kernel).fit(X3, Y3)), "'model'"),
+        (
+            lambda: reduce_svm(OneVsRestClassifier(SVC(kernel=linear_kernel)).fit(X3, Y3), 2),
+            "'model'",
+        ),
+        (lambda: ReducedSVC(SVC(kernel="precomputed"), 2).fit(X3, Y3), "'estimator'"),
+        (lambda: ReducedSVR(SVR(kernel=linear_kernel), 2).fit(X3, X3[:, 0]), "'estimator'"),
+    ],
+)
+def test_precomputed_or_callable_kernel_is_refused_for_what_it_is(call, name):
+    # libsvm keeps no support vectors for such a kernel: it was refused as having none (it
+    # has some), or, for ReducedSVC's estimator, by libsvm's "square matrix" check.
+    with pytest.raises(ValueError) as info:
+        call()
+    message = str(info.value)
+    assert message.startswith(f"{name} has ") and "cannot be reduced" in message, message
+    assert "support vectors" not in message and "['rbf', 'poly', 'sigmoid', 'linear']" in message

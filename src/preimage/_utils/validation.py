@@ -331,6 +331,7 @@ def validate_dask_input(estimator, X, *, reset, name="X"):
     if X.dtype.kind not in "biuf":
         raise TypeError(f"{name!r} must hold real numbers, got a Dask array of dtype {X.dtype}")
     if reset:
+        X = measure_chunks(X)
         estimator.n_features_in_ = X.shape[1]
     elif X.shape[1] != estimator.n_features_in_:
         raise ValueError(
@@ -338,3 +339,9 @@ def validate_dask_input(estimator, X, *, reset, name="X"):
             f"expecting {estimator.n_features_in_} features as input"
         )
     return X if X.dtype in FLOAT_DTYPES else X.astype(np.float64)
+
+
+def measure_chunks(X):
+    """Dask array `X` with its unknown (NaN) chunk sizes, those of rows picked by a mask or of
+    ``DataFrame.to_dask_array()``, measured in one pass over its blocks."""
+    return X.copy().compute_chunk_sizes() if np.isnan(X.shape).any() else X

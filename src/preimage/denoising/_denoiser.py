@@ -16,6 +16,7 @@ from preimage._utils.eigen import EIGEN_SOLVERS
 from preimage._utils.typing import MatrixLike, RandomStateLike, TransformOutput
 from preimage._utils.validation import (
     check_array_2d,
+    measure_chunks,
     validate_dask_input,
     validate_estimator_input,
 )
@@ -54,6 +55,7 @@ def _clean_targets(X, y):
         )
     elif y.dtype.kind != "f":
         y = y.astype(np.float64)
+    y = measure_chunks(y) if is_dask_array(y) else y
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"'y' must have one row per row of 'X' ({X.shape[0]}), got {y.shape[0]}")
     return y

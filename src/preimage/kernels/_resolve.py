@@ -143,19 +143,27 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     ):
         X = check_array_2d(X, "X")  # a Dask array is reduced as it is
     if kernel in ("rbf", "gaussian"):
-        if X.shape[0] < 2:
-            total_variance = 0.0
-        elif sparse:  # without densifying X
+        # Over a power of two s >= max |x| (exact), so squares neither underflow nor overflow.
+        peak = float(abs(X).max()) if X.shape[0] > 1 else 0.0
+        if not np.isfinite(peak):
+            raise ValueError("'X' contains NaN or inf; all values must be finite")
+        s = 2.0 ** np.frexp(peak)[1] if peak else 1.0
+        if sparse:  # without densifying X
             from sklearn.utils.sparsefuncs import mean_variance_axis
 
-            total_variance = float(mean_variance_axis(X.tocsr(), axis=0)[1].sum())
+            variance = float(mean_variance_axis(X.tocsr() / s, axis=0)[1].sum())
         else:
-            total_variance = float(X.var(axis=0).sum())
-        if not np.isfinite(total_variance):
-            raise ValueError("'X' contains NaN or inf; all values must be finite")
-        # A variance below ~1/max_float (denormal) has no finite inverse.
-        if total_variance > 0 and np.isfinite(1.0 / (2.0 * total_variance)):
-            return 1.0 / (2.0 * total_variance)
+            variance = float((X / s).var(axis=0).sum()) if peak else 0.0
+        if variance:
+            with np.errstate(over="ignore", under="ignore"):
+                gamma = float(np.float64(0.5) / variance / s / s)  # 1 / (2 s² variance)
+            if not 0 < gamma < np.inf:
+                raise ValueError(
+                    f"'X' holds values up to {peak:.3g} in magnitude: the default Gaussian "
+                    f"width 1/(2·total variance) {'over' if gamma else 'under'}flows float64; "
+                    "rescale 'X' (e.g. with sklearn.preprocessing.StandardScaler) or give 'gamma'"
+                )
+            return gamma
         warn(
             "the training data have zero variance, so the default Gaussian width "
             f"1/(2·total variance) is undefined; using gamma = 1/n_features = "

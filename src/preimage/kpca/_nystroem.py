@@ -20,6 +20,7 @@ from preimage._utils.validation import (
     check_overflow,
     check_positive_int,
     check_random_state,
+    measure_chunks,
 )
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
@@ -239,8 +240,8 @@ def _check_data(X, n_features=None):
 
 
 def _take_rows(X, index):
-    rows = X[index]
-    return np.asarray(rows.compute() if is_dask_array(rows) else rows)
+    rows = X[index]  # of a Dask array, checked here: its blocks are not yet
+    return check_array_2d(rows.compute() if is_dask_array(rows) else rows, "X")
 
 
 def _distinct_rows(X, order, m):
@@ -329,6 +330,7 @@ def select_landmarks(
             raise ValueError("'kernel' is needed by landmarks='leverage', got None")
         kernel = _check_kernel(kernel)
     X = _check_data(X)
+    X = measure_chunks(X) if is_dask_array(X) else X
     n = X.shape[0]
     n_landmarks = check_positive_int(n_landmarks, "n_landmarks")
     if n_landmarks > n:

@@ -13,7 +13,7 @@ from sklearn.utils._param_validation import HasMethods, StrOptions
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike
 from preimage._utils.validation import check_array_2d, validate_estimator_input
 from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input, fill_doc
-from preimage.reduced_set._sklearn_svm import svm_expansion
+from preimage.reduced_set._sklearn_svm import check_input_kernel, svm_expansion
 
 
 def ovo_votes(dec, n_classes, zero_to_first):
@@ -196,6 +196,8 @@ class _ReducedMachine(BaseReducedExpansion):
         X = dense_input(X)
         X, y = validate_estimator_input(self, X, reset=True, y=y, y_numeric=regression)
         model = clone(self._default() if self.estimator is None else self.estimator)
+        if isinstance(model, (SVC, SVR)):
+            check_input_kernel(model.kernel, "estimator")  # before fitting
         machines = svm_expansion(model.fit(X, y), "estimator")
         if (machines.kind == "regression") != regression:
             raise ValueError(

@@ -139,14 +139,22 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
 _SKLEARN_KERNELS = ("rbf", "poly", "sigmoid", "linear")
 
 
+def check_input_kernel(kernel, name):
+    """Refuse a scikit-learn kernel that is not a named function of input points."""
+    if not isinstance(kernel, str) or kernel not in _SKLEARN_KERNELS:
+        label = str(getattr(kernel, "__name__", type(kernel).__name__))[:40]
+        shown = f"a callable kernel ({label})" if callable(kernel) else f"kernel={kernel!r:.40}"
+        raise ValueError(
+            f"{name!r} has {shown}, which cannot be reduced: a reduced "
+            "set constructs new points in input space, where a precomputed kernel has no "
+            f"values and a callable one no gradient; fit {name!r} with kernel= one of "
+            f"{list(_SKLEARN_KERNELS)}"
+        )
+
+
 def kernel_from_sklearn(kernel, gamma, degree, coef0, name):
     """The preimage kernel for scikit-learn's spelling; errors name `name`."""
-    if not isinstance(kernel, str) or kernel not in _SKLEARN_KERNELS:
-        raise ValueError(
-            f"{name!r} uses kernel={kernel!r}; a reduced set needs the kernel as a "
-            f"function of input points, one of {list(_SKLEARN_KERNELS)} (a precomputed "
-            "or callable kernel cannot be evaluated at constructed vectors)"
-        )
+    check_input_kernel(kernel, name)
     try:
         gamma = None if gamma is None else float(gamma)
         return make_kernel(kernel, gamma=gamma, degree=int(degree), coef0=float(coef0))
@@ -388,14 +396,15 @@ def svm_expansion(model: SVC | SVR | OneVsRestClassifier, name: str = "model") -
             f"{type(model).__name__}"
         )
     check_fitted(model, name)
-    if not isinstance(model, OneVsRestClassifier) and model.support_vectors_.shape[0] == 0:
+    if isinstance(model, OneVsRestClassifier):
+        return _ovr_expansion(model, name)
+    kernel = svm_kernel(model, name)  # before the support vectors, which it may hide
+    if model.support_vectors_.shape[0] == 0:
         raise ValueError(
             f"{name!r} has no support vectors: it decides by its threshold "
             "alone (fitted on one sample, say), so there is nothing to reduce"
         )
-    if isinstance(model, OneVsRestClassifier):
-        return _ovr_expansion(model, name)
-    support, kernel = dense(model.support_vectors_), svm_kernel(model, name)
+    support = dense(model.support_vectors_)
     intercept = np.asarray(model.intercept_, float).copy()
     if isinstance(model, SVR):
         expansion = FeatureExpansion(dense(model.dual_coef_), support, kernel)

@@ -32,7 +32,8 @@ random_state : None, int or Generator
 max_iter : int, default=300
     Iterations per start.
 tol : float, default=1e-7
-    Stop when :math:`\|z_{t+1} - z_t\| \le \mathrm{tol} \cdot \max(1, \|z_t\|)`.
+    Stop when :math:`\|z_{t+1} - z_t\| \le \mathrm{tol} \cdot \max(s, \|z_t\|)`,
+    :math:`s` the largest norm of a support point (the data's scale).
 alpha : float, default=0
     The weight :math:`\lambda \ge 0` of the input-space penalty
     :math:`\lambda \|z - a\|^2`, which keeps pre-images near `anchor`.

@@ -185,6 +185,8 @@ def fixed_point(
 
     # A tolerance below the working precision can never be met.
     tol = max(tol, 8 * np.finfo(np.result_type(Z, support)).eps)
+    # Steps are measured against the data's scale, so the result does not depend on units.
+    unit = float(np.linalg.norm(support, axis=1).max()) or 1.0
     expansion.norm2()  # refuses an expansion beyond the float range, early
     best_Z, best_obj = Z.copy(), np.full(m, np.inf)
     n_iter, restarts, iters_this_start = (np.zeros(m, dtype=int) for _ in range(3))
@@ -215,7 +217,7 @@ def fixed_point(
         vanishing = ~(den > _VANISHING * scale) | ~np.isfinite(Z_new).all(axis=1)
         with np.errstate(over="ignore", invalid="ignore"):  # vanishing rows: no step
             step = np.linalg.norm(Z_new - Z_rows, axis=1)
-            size = np.maximum(np.linalg.norm(Z_rows, axis=1), 1.0)
+            size = np.maximum(np.linalg.norm(Z_rows, axis=1), unit)
         done = ~vanishing & (step <= tol * size)
         if active.size == m and Z_new.dtype == Z.dtype and not vanishing.any():
             Z = Z_new
