@@ -301,7 +301,7 @@ def test_metadata_over_its_limit_is_refused_before_it_is_parsed(models, tmp_path
 
 @pytest.mark.parametrize("n_members", [300, 100_000])
 def test_archive_of_many_members_is_refused_from_its_end_record(models, tmp_path, n_members):
-    """Members counted from the zip's end record, before its directory is read
+    """Members counted from the zip's end records (zip64 included), before its directory is read
     (zipfile would build an object per member)."""
     path = tmp_path / "many.npz"
     with zipfile.ZipFile(models["kpca"]) as old, zipfile.ZipFile(path, "w") as new:
@@ -309,7 +309,7 @@ def test_archive_of_many_members_is_refused_from_its_end_record(models, tmp_path
             new.writestr(info.filename, old.read(info))
         for i in range(n_members):
             new.writestr(f"e{i}", b"")
-    message = _refused(path, f"the archive declares {min(n_members + 9, 65535):,} members")
+    message = _refused(path, f"the archive declares {n_members + 9:,} members")
     assert len(message) < 300
     peak, stderr = _peak([str(path)])
     assert stderr.startswith("ModelFileError") and peak < PEAK_LIMIT_MB, (peak, stderr)

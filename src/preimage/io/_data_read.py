@@ -17,7 +17,7 @@ from preimage._utils.memory import check_dense, format_bytes
 from preimage.io._data_csv import _short, read_csv
 from preimage.io._data_kinds import SUFFIX_KINDS, SUPPORTED, DataSource
 from preimage.io._data_png import read_png_folder
-from preimage.io._files import file_kind, open_regular
+from preimage.io._files import file_kind, open_regular, zip_directory
 
 __all__ = ["read_data"]
 
@@ -175,15 +175,13 @@ def _zip(path, file):
         raise ValueError(f"{path}: {_NOT_NUMPY}")
     # The end records zipfile reads (zip64's included): ZipFile makes an object
     # for every member the central directory holds, so its size is checked first.
-    end = zipfile._EndRecData(file) or [0] * 6
-    count, size = end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]
+    count, size = zip_directory(file)
     if count > _MAX_MEMBERS or size > _MAX_DIRECTORY:
         raise ValueError(
             f"{path}: the archive lists {count:,} members in a directory of "
             f"{format_bytes(size)}; a data .npz is read only "
             f"up to {_MAX_MEMBERS:,} members and {format_bytes(_MAX_DIRECTORY)} (not read)"
         )
-    file.seek(0)
     return zipfile.ZipFile(file)
 
 

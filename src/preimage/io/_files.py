@@ -18,6 +18,7 @@ import secrets
 import shutil
 import stat
 import time
+import zipfile
 
 from preimage._utils.warnings import warn
 
@@ -304,3 +305,12 @@ def open_regular(path, name=None, *, follow_links=False):
         os.close(fd)
         raise ValueError(f"{name}: {file_kind(mode)}, not a regular file")
     return os.fdopen(fd, "rb")
+
+
+def zip_directory(file):
+    """(members, bytes) of the central directory the zip `file`'s end records
+    declare (zip64's included; (0, 0) if it has none), read before
+    :class:`zipfile.ZipFile` builds an object for every member listed."""
+    end = zipfile._EndRecData(file) or [0] * 6  # the records ZipFile itself reads
+    file.seek(0)
+    return end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]

@@ -15,7 +15,7 @@ import zipfile
 import numpy as np
 
 from preimage.exceptions import ModelFileError
-from preimage.io._files import open_regular
+from preimage.io._files import open_regular, zip_directory
 
 __all__ = ["MAX_MEMBERS", "MAX_METADATA_BYTES", "open_archive", "plain_dtype", "read_member"]
 
@@ -37,25 +37,6 @@ def plain_dtype(text):
         return None
     plain = dtype.kind in "biufcU" and dtype.subdtype is None and dtype.names is None
     return dtype if plain and not dtype.hasobject and dtype.itemsize <= 2**18 else None
-
-
-def zip_members(file, path, limit):
-    """The number of members the end record of the zip `file` declares; over
-    `limit` (or a directory too large for them), a :class:`ModelFileError`."""
-    size = file.seek(0, os.SEEK_END)
-    file.seek(max(0, size - 22 - 2**16))
-    tail = file.read()
-    end = tail.rfind(b"PK\x05\x06")
-    if end < 0 or len(tail) < end + 22:
-        return None  # not a zip: zipfile says why
-    count = int.from_bytes(tail[end + 10 : end + 12], "little")
-    directory = int.from_bytes(tail[end + 12 : end + 16], "little")
-    if count > limit or directory > limit * 1024:
-        raise ModelFileError(
-            f"{path}: the archive declares {count:,} members in a directory of "
-            f"{directory:,} bytes, over the limit of {limit} members; the file was altered"
-        )
-    return count
 
 
 class _Archive(zipfile.ZipFile):
@@ -81,8 +62,12 @@ def open_archive(path):
     except ValueError as exc:
         raise ModelFileError(str(exc)) from None
     try:
-        zip_members(file, path, MAX_MEMBERS)
-        file.seek(0)
+        count, size = zip_directory(file)
+        if count > MAX_MEMBERS or size > MAX_MEMBERS * 1024:
+            raise ModelFileError(
+                f"{path}: the archive declares {count:,} members in a directory of "
+                f"{size:,} bytes, over the limit of {MAX_MEMBERS} members; the file was altered"
+            )
         return _Archive(file)
     except ModelFileError:
         file.close()

@@ -111,9 +111,7 @@ def transform_block(K_x: ArrayLike, fit: KernelPCAResult) -> np.ndarray:
     >>> transform_block(np.array([[4.0]]) @ X.T, fit)
     array([[3.]])
     """
-    K_x = check_array_2d(
-        K_x, "K_x", min_samples=0, n_features=fit.coef.shape[0], magnitude=False
-    )
+    K_x = check_array_2d(K_x, "K_x", min_samples=0, n_features=fit.coef.shape[0], magnitude=False)
     if fit.K_col_mean is not None:
         return _center_block(K_x, fit.K_col_mean, fit.K_mean) @ fit.coef
     return K_x @ fit.coef - fit.mean_coords
