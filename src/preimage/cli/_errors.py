@@ -58,6 +58,9 @@ class CommandLine(click.Group):
             if self.received or isinstance(exc, KeyboardInterrupt):
                 terminated = isinstance(exc, Terminated) or signal.SIGTERM in self.received
                 click.echo("terminated" if terminated else "interrupted", err=True)
+                # CPython kills itself with SIGINT at exit if the interrupt last left an
+                # exec() of a string (SciPy's imports run some); a new one clears that.
+                exec("")
                 raise click.exceptions.Exit(143 if terminated else 130) from None
             if isinstance(exc, click.ClickException):  # file names: a file's, or one typed
                 exc.message = printable(exc.message)

@@ -379,7 +379,8 @@ def info(model_path, as_json):
     unpickled, memory bounded, checksums and consistency verified); the estimator,
     parameters and summary shown are the loaded model's. With `$PREIMAGE_MODEL_KEY`
     set, the signature is verified with that key (an unsigned file or a wrong
-    signature is refused). Text from the file is shown with control characters escaped.
+    signature is refused). Text from the file is shown with control and other unprintable
+    characters escaped.
     """
     from preimage.io import model_info
 
