@@ -830,3 +830,69 @@ def test_learned_map_without_clean_pairs_warns_to_pass_them(tmp_path):
     assert paired.returncode == 0 and "warning" not in paired.stderr
     quiet = run_cli("fit", "x.npy", "-o", "m3.npz", "--method", "learned", "--quiet", cwd=tmp_path)
     assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+# --- text from files on a terminal ---------------------------------------------
+
+#: Terminal controls (CSI as ESC [ and as the 8-bit C1 character), DEL, and a lone
+#: surrogate: the byte 0x9b of a file name that is not UTF-8, as Python decodes it.
+_HOSTILE = "x\x1b[31m\x9b\udc9b\x7f"
+
+
+def _hostile_model(folder):
+    """A model file whose name and recorded metadata hold `_HOSTILE`'s characters,
+    and numbers that are not finite."""
+    from preimage import KernelPCA
+    from preimage.io import save_model
+
+    facts = {"data": _HOSTILE, "n": float("nan"), "range": [float("inf"), -float("inf")]}
+    path = Path(folder) / os.fsdecode(b"m\x1b[31m\x9b.npz")
+    return save_model(KernelPCA(2).fit(_digits(20)), path, metadata=facts)
+
+
+def _run_bytes(*args, cwd, errors):
+    """``preimage ARGS`` with the output streams' encoding errors handled by `errors`
+    (``surrogateescape`` is Python's choice under the C or POSIX locale)."""
+    env = {**ENV, "PYTHONIOENCODING": f"utf-8:{errors}"}
+    command = [sys.executable, "-m", "preimage.cli", *map(str, args)]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, timeout=300)
+
+
+@pytest.mark.parametrize("errors", ["surrogateescape", "strict"])
+def test_info_escapes_controls_and_lone_surrogates_whatever_the_encoding(tmp_path, errors):
+    path = _hostile_model(tmp_path)
+    result = _run_bytes("info", path.name, cwd=tmp_path, errors=errors)
+    assert result.returncode == 0 and result.stderr == b"", result.stderr
+    # 0x9b alone is the 8-bit CSI; in UTF-8, C2 9B, a terminal may take it as one too.
+    for raw in (b"\x1b", b"\x9b", b"\x7f"):
+        assert raw not in result.stdout
+    assert b"file:                m\\x1b[31m\\udc9b.npz (" in result.stdout
+    assert b"fitted on:           x\\x1b[31m\\x9b\\udc9b\\x7f" in result.stdout
+
+
+@pytest.mark.parametrize("errors", ["surrogateescape", "strict"])
+def test_messages_escape_file_names_and_csv_headers_whatever_the_encoding(tmp_path, errors):
+    name = os.fsdecode(b"d\x1b[31m\x9b.csv")
+    (tmp_path / name).write_text("a,\x1b]0;owned\x07\x9b\n1,x\n2,3\n", encoding="utf-8")
+    result = _run_bytes("fit", name, "-o", "m.npz", "--quiet", cwd=tmp_path, errors=errors)
+    assert result.returncode == 1
+    for raw in (b"\x1b", b"\x07", b"\x9b", b"Traceback"):
+        assert raw not in result.stderr
+    (line,) = result.stderr.decode().splitlines()
+    assert line.startswith("Error: d\\x1b[31m\\udc9b.csv: column '\\x1b]0;owned\\x07\\x9b'"), line
+    assert not (tmp_path / "m.npz").exists()
+
+
+def test_info_json_is_json_with_numbers_that_are_not_finite_as_strings(tmp_path):
+    import json
+
+    def refuse(constant):
+        raise ValueError(f"{constant} is not JSON")
+
+    path = _hostile_model(tmp_path)
+    result = _run_bytes("info", path.name, "--json", cwd=tmp_path, errors="strict")
+    assert result.returncode == 0, result.stderr
+    meta = json.loads(result.stdout, parse_constant=refuse)
+    assert meta["user"]["n"] == "nan" and meta["user"]["range"] == ["inf", "-inf"]
+    assert meta["user"]["data"] == _HOSTILE
+    assert b"\x7f" not in result.stdout and b"\x9b" not in result.stdout

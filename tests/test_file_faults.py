@@ -539,6 +539,50 @@ def test_an_interrupt_in_process_removes_the_temporaries(model, data, tmp_path, 
     assert _listing(tmp_path) == ["x.npy"]
 
 
+#: A signal that lands while a command imports its extension modules, as pybind11
+#: reports it (SciPy's extensions): the signal's exception replaced by
+#: ImportError("initialization failed"), here without even its context. Through
+#: an exec() too, after which CPython would die by SIGINT at exit (status -2).
+_CUT_SHORT = """
+import importlib.machinery, os, signal, sys, time
+
+class CutShort:
+    def find_spec(self, name, path=None, target=None):
+        return importlib.machinery.ModuleSpec(name, self) if name == "numpy" else None
+    def create_module(self, spec):
+        return None
+    def exec_module(self, module):
+        try:  # in an exec() of a string, as SciPy's array_api_compat imports NumPy
+            exec("os.kill(os.getpid(), SIGNAL); time.sleep(60)")
+        except BaseException:
+            raise ImportError("initialization failed") from None
+
+sys.meta_path.insert(0, CutShort())
+from preimage.cli import main
+main(sys.argv[1:], prog_name="preimage")
+"""
+
+
+@pytest.mark.parametrize(
+    ("sig", "status", "said"),
+    [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")],
+)
+def test_a_signal_while_the_command_starts_up_is_that_signal(tmp_path, sig, status, said):
+    (tmp_path / "m.npz").write_bytes(b"")  # `info` imports NumPy before it reads MODEL
+    # Run with -m, as `python -m preimage.cli` runs (-c exits by another path).
+    (tmp_path / "cut_short.py").write_text(_CUT_SHORT.replace("SIGNAL", str(int(sig))))
+    run = subprocess.run(
+        [sys.executable, "-m", "cut_short", "info", "m.npz"],
+        cwd=tmp_path,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_as_in_a_terminal,
+    )
+    assert (run.returncode, run.stderr.strip()) == (status, said), run.stderr
+
+
 # --- stale temporaries -------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ import signal
 
 import click
 
+from preimage.cli._text import printable
 from preimage.exceptions import MemoryBudgetError
 
 __all__ = ["CommandLine", "Terminated", "describe_os_error"]
@@ -40,39 +41,54 @@ def describe_os_error(exc):
 class CommandLine(click.Group):
     """The commands' group: failures as one line, signals as exceptions."""
 
+    received = ()  # the signals received during main()
+
     def main(self, *args, **kwargs):
-        with _signals_as_interrupts():
+        with _signals_as_interrupts() as self.received:
             return super().main(*args, **kwargs)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
+        except click.exceptions.Exit:
             raise
-        except KeyboardInterrupt as exc:
-            terminated = isinstance(exc, Terminated)
-            click.echo("terminated" if terminated else "interrupted", err=True)
-            raise click.exceptions.Exit(143 if terminated else 130) from None
-        except _ONE_LINE as exc:
+        except (KeyboardInterrupt, Exception) as exc:
+            # Whatever fails once a signal came is the signal: an extension module whose
+            # import it cut short raises ImportError("initialization failed").
+            if self.received or isinstance(exc, KeyboardInterrupt):
+                terminated = isinstance(exc, Terminated) or signal.SIGTERM in self.received
+                click.echo("terminated" if terminated else "interrupted", err=True)
+                # CPython kills itself with SIGINT at exit if the interrupt last left an
+                # exec() of a string (SciPy's imports run some); a new one clears that.
+                exec("")
+                raise click.exceptions.Exit(143 if terminated else 130) from None
+            if isinstance(exc, click.ClickException):  # file names: a file's, or one typed
+                exc.message = printable(exc.message)
+                raise
+            if not isinstance(exc, _ONE_LINE):
+                raise
             text = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
             if not text:
                 text = "out of memory" if isinstance(exc, MemoryError) else type(exc).__name__
             if isinstance(exc, MemoryBudgetError):  # the library's message, and the option
                 text += " On the command line: --memory-budget."
-            raise click.ClickException(" ".join(text.split()) if "\n" in text else text) from None
+            text = " ".join(text.split()) if "\n" in text else text
+            raise click.ClickException(printable(text)) from None
 
 
 @contextlib.contextmanager
 def _signals_as_interrupts():
-    """SIGINT and SIGTERM raise inside the block; the first makes both ignored, so the
-    cleanup it starts is not cut short. A signal the process ignores stays ignored."""
+    """SIGINT and SIGTERM raise inside the block and are recorded in the list it gives;
+    the first makes both ignored, so the cleanup it starts is not cut short. A signal
+    the process ignores stays ignored."""
 
     def interrupt(signum, frame):
+        received.append(signum)
         for number in previous:
             signal.signal(number, signal.SIG_IGN)
         raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
-    previous = {}
+    previous, received = {}, []
     try:
         for number in (signal.SIGINT, signal.SIGTERM):
             if signal.getsignal(number) is not signal.SIG_IGN:
@@ -80,7 +96,7 @@ def _signals_as_interrupts():
     except ValueError:  # not the main thread (a test runner's): leave the signals alone
         pass
     try:
-        yield
+        yield received
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)

@@ -5,7 +5,6 @@ files, said in one line; 2 a usage error; 130 interrupted (Ctrl-C), 143
 terminated (SIGTERM), with the temporary files of the write under way removed.
 """
 
-import json
 import math
 from pathlib import Path
 import sys
@@ -31,7 +30,14 @@ from preimage.cli._options import (
     quiet_option,
     seed_option,
 )
-from preimage.cli._text import info_lines, recorded_image_shape, selection_lines, warnings_as_notes
+from preimage.cli._text import (
+    info_lines,
+    json_text,
+    printable,
+    recorded_image_shape,
+    selection_lines,
+    warnings_as_notes,
+)
 from preimage.kernels import KERNELS
 from preimage.solvers import PREIMAGE_METHODS
 
@@ -152,7 +158,7 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
         fig = plot_demo(result)
         save = lambda tmp: plot.save_figure(fig, tmp)  # noqa: E731
         path = atomic_write(output_dir / "denoising.png", save, numbered=True)
-        click.echo(f"\nimage grid written to {path}")
+        click.echo(f"\nimage grid written to {printable(path)}")
     except ImportError as exc:
         click.echo(f"\nno figure: {exc}", err=True)
 
@@ -263,7 +269,7 @@ def fit(data, output, clean_path, n_components, seed, force, quiet, read, **para
     path = save_model(denoiser, output, overwrite=force, metadata=facts)
     if not quiet:
         click.echo(
-            f"model written to {path} ({X.shape[0]} samples, {X.shape[1]} features, "
+            f"model written to {printable(path)} ({X.shape[0]} samples, {X.shape[1]} features, "
             f"{denoiser.n_components_} components, kernel "
             f"{denoiser.kpca_.kernel_!r}, method {method})"
         )
@@ -353,12 +359,19 @@ def denoise(model_path, data, output, image_shape, batch_size, force, quiet, rea
         raise click.ClickException("the denoised data are not all finite; nothing written")
     path = write_data(output, denoised, source=source, image_shape=image_shape, overwrite=force)
     if not quiet:
-        click.echo(f"{X.shape[0]} samples denoised with {model.method}; written to {path}")
+        click.echo(
+            f"{X.shape[0]} samples denoised with {model.method}; written to {printable(path)}"
+        )
 
 
 @main.command()
 @model_argument
-@click.option("--json", "as_json", is_flag=True, help="The metadata as JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='The metadata as JSON (numbers that are not finite as the strings "nan", "inf", "-inf").',
+)
 def info(model_path, as_json):
     """Describe a model file: what it holds and how it was made.
 
@@ -366,14 +379,15 @@ def info(model_path, as_json):
     unpickled, memory bounded, checksums and consistency verified); the estimator,
     parameters and summary shown are the loaded model's. With `$PREIMAGE_MODEL_KEY`
     set, the signature is verified with that key (an unsigned file or a wrong
-    signature is refused). Text from the file is shown with control characters escaped.
+    signature is refused). Text from the file is shown with control and other unprintable
+    characters escaped.
     """
     from preimage.io import model_info
 
     with warnings_as_notes(UserWarning):
         meta = model_info(model_path, check_state=True)
-    if as_json:  # ensure_ascii escapes every control character but DEL
-        click.echo(json.dumps(meta, indent=2, ensure_ascii=True).replace("\x7f", "\\u007f"))
+    if as_json:
+        click.echo(json_text(meta))
     else:
         click.echo("\n".join(info_lines(meta, model_path)))
 

@@ -6,32 +6,32 @@ everything shown from a file goes through :func:`printable`.
 """
 
 import contextlib
+import json
+import math
 from pathlib import Path
-import re
 import warnings
 
 import click
 
 __all__ = [
     "info_lines",
+    "json_text",
     "printable",
     "recorded_image_shape",
     "selection_lines",
     "warnings_as_notes",
 ]
 
-#: Characters a terminal acts on instead of showing: C0 and C1 controls, DEL,
-#: and the marks that reorder text (bidirectional overrides and isolates).
-_UNPRINTABLE = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
-
 
 def printable(value):
-    """`value` as text, each character a terminal acts on escaped as in a repr (``\\x1b``)."""
-    return _UNPRINTABLE.sub(
-        lambda m: m.group().encode("unicode_escape").decode("ascii"), str(value)
-    )
+    """`value` as text, each character :meth:`str.isprintable` refuses escaped as in a
+    repr (``\\x1b``, ``\\udc9b``): C0 and C1 controls, DEL, the marks that reorder text,
+    lone surrogates (a file name's undecodable bytes, which an output stream would
+    otherwise refuse or write back as raw bytes such as 0x9b, the 8-bit CSI)."""
+    text = str(value)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 @contextlib.contextmanager
@@ -102,6 +102,21 @@ def info_lines(meta, model_path):
     params = ", ".join(f"{k}={v!r}" for k, v in meta.get("params", {}).items())
     lines.append(("parameters", params))
     return [printable(f"{name + ':':20} {value}") for name, value in lines]
+
+
+def json_text(value):
+    """`value` as JSON that any parser reads: a number that is not finite as the string
+    ``"nan"``, ``"inf"`` or ``"-inf"``; every control character escaped (DEL too)."""
+
+    def finite(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return str(v)
+        if isinstance(v, dict):
+            return {key: finite(item) for key, item in v.items()}
+        return [finite(item) for item in v] if isinstance(v, (list, tuple)) else v
+
+    text = json.dumps(finite(value), indent=2, ensure_ascii=True, allow_nan=False)
+    return text.replace("\x7f", "\\u007f")
 
 
 def selection_lines(record):
