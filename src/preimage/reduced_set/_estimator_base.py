@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from numbers import Integral
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -141,7 +141,7 @@ class BaseReducedExpansion(BaseEstimator):
         self.n_vectors_ = reduced.n_vectors
 
     #: What a model file keeps of a fitted reduced estimator (see :mod:`preimage.io`).
-    _model_state = {
+    _model_state: ClassVar[dict[str, Any]] = {
         "n_features_in_": "int",
         "feature_names_in_": "U[d]?",
         "reduced_set_": {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass
 from numbers import Integral, Real
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
@@ -53,7 +53,7 @@ class _KernelRegressor(RegressorMixin, BaseEstimator):
         self.gamma_ = getattr(self.kernel_, "gamma", None)
 
     #: What a model file keeps of the fitted estimator (see :mod:`preimage.io`).
-    _model_state = {
+    _model_state: ClassVar[dict[str, Any]] = {
         "n_features_in_": "int",
         "feature_names_in_": "U[d]?",
         "gamma_": "float?",
@@ -168,7 +168,9 @@ class WienerRegressor(_KernelRegressor):
 
     def _restore(self, state):
         super()._restore(state)
-        self._state = None if state["_state"] is None else WienerState(**state["_state"])
+        self._state: WienerState | None = None
+        if state["_state"] is not None:
+            self._state = WienerState(**state["_state"])
         n, support = self.X_fit_.shape[0], self.support_
         if support.size and (
             support.min() < 0 or support.max() >= n or (np.diff(support) <= 0).any()
@@ -197,7 +199,7 @@ class WienerRegressor(_KernelRegressor):
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
         self.X_fit_, self.y_fit_ = X, y
-        self._state: WienerState | None = None  # built from the data if partial_fit follows
+        self._state = None  # built from the data if partial_fit follows
         # K, and the eigenvectors and pseudo-inverse of pinvh.
         what = "Gram matrix K (with its eigenvectors and pseudo-inverse)"
         K = checked_gram(self.kernel_, X, what, copies=3, hint=_HINT)
