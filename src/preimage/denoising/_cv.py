@@ -256,6 +256,8 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         """
         X = validate_estimator_input(self, X, reset=True)
         targets = _clean_targets(X, y)
+        corrections = self._corrections()
+        check_correction(corrections, self.image_shape, X.shape[1], targets is not None)
         if targets is None:
             warn(
                 "KernelPCADenoiserCV without clean targets scores each candidate by how "
@@ -265,8 +267,6 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
                 ConfigurationWarning,
             )
         T = X if targets is None else targets
-        corrections = self._corrections()
-        check_correction(corrections, self.image_shape, X.shape[1], targets is not None)
         if isinstance(self.cv, Integral):
             # Shuffled: data come in order (by class, by source), and a fold
             # holding one class out scores how a denoiser fitted on the

@@ -56,9 +56,9 @@ correction : {"ridge"} or None, default=None
     "image_shape": """\
 image_shape : (int, int), default=None
     The shape (h, w) of the images the rows hold, for the correction: each
-    pixel is then corrected from the k × k neighbourhoods of the pre-image
-    and the noisy input around it by one filter shared by every pixel
-    (k among 1, 3, 5, 7), instead of a d × 2d map.""",
+    pixel is then corrected from the :math:`k \\times k` neighbourhoods of
+    the pre-image and the noisy input around it by one filter shared by every pixel
+    (k among 1, 3, 5, 7), instead of a :math:`d \\times 2d` map.""",
 }
 
 
