@@ -30,7 +30,12 @@ cross-validation on the same folds, from each fold's sufficient statistics
 (:math:`A = [\text{features}, 1]`): a ridge fitted on the other folds is
 scored on fold f without forming its rows again.
 
-Measured on the reference split (``benchmarks/bench_denoiser_correction.py``).
+Measured on the reference split (``benchmarks/bench_denoiser_correction.py``:
+2,000 training pairs, 500 test digits, ``KernelPCADenoiserCV(correction=[None,
+"ridge"], image_shape=(28, 28))``): the search chose the ridge with a 7 × 7
+filter for both noises, test MSE 12.57 → 12.14 (Gaussian σ = 0.5) and
+16.86 → 15.61 (speckle p = 0.4), in 210 s and 253 s on a loaded machine
+(one BLAS thread).
 """
 
 from dataclasses import dataclass
