@@ -59,6 +59,13 @@ def _fitted():
         # the number of components chosen from the data, and how
         "denoiser-auto": KernelPCADenoiser(gamma=10, random_state=0).fit(X),
         "denoiser-auto-pairs": KernelPCADenoiser(gamma=10, random_state=0).fit(noisy, X),
+        # a ridge correction of the pre-images: a map, and a filter over "images"
+        "denoiser-correction": KernelPCADenoiser(
+            2, gamma=10, correction="ridge", random_state=0
+        ).fit(noisy, X),
+        "denoiser-correction-image": KernelPCADenoiser(
+            2, gamma=10, correction="ridge", image_shape=[1, 2], random_state=0
+        ).fit(noisy, X),
         "wiener-sine": WienerRegressor(kernel=SineKernel(order=3)).fit(t, np.sin(t[:, 0])),
         "sequential-svr": SequentialSVR(gamma=1.0, max_iter=200, tol=1e-3).fit(t, np.sin(t[:, 0])),
         "reduced-svc": reduce_svm(SVC(gamma=10).fit(X, LABELS), 6),

@@ -143,9 +143,12 @@ def _explained_variance(kpca, X_held, candidates):
     return captured[np.asarray(candidates) - 1] / total
 
 
-def _denoising_error(est, kpca, X, clean, train, held, candidates, method_params, m=None):
+def _denoising_error(
+    est, kpca, X, clean, train, held, candidates, method_params, m=None, preimages=None
+):
     """The held-out denoising error of `est`'s method with the first q
-    components, per candidate q (the solver over `m` landmarks)."""
+    components, per candidate q (the solver over `m` landmarks); the
+    held-out pre-images of each q are appended to the list `preimages`."""
     X_held, clean_held = _in_memory(X[held]), _in_memory(clean[held])
     Y_held = kpca_coordinates(kpca, X_held)
     Y_train = None
@@ -167,6 +170,8 @@ def _denoising_error(est, kpca, X, clean, train, held, candidates, method_params
                 kpca.X_fit_, kpca.kernel_, kpca=leading_components(kpca.fit_result_, q), **pairs
             )
             Z = solver.solve_coordinates(Y_held[:, :q], add_mean=est.add_mean, x0=X_held)
+            if preimages is not None:
+                preimages.append(Z)
             with np.errstate(over="ignore", invalid="ignore"):  # an overflow scores inf
                 error = float(np.mean(np.sum((Z - clean_held) ** 2, axis=1)))
             scores.append(error if np.isfinite(error) else np.inf)

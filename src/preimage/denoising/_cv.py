@@ -4,6 +4,7 @@ options by cross-validation on training pairs."""
 from __future__ import annotations
 
 from numbers import Integral, Real
+import reprlib
 from typing import Any, Self
 
 import numpy as np
@@ -19,6 +20,7 @@ from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike, Trans
 from preimage._utils.validation import validate_estimator_input
 from preimage._utils.warnings import warn
 from preimage.denoising._components import has_width
+from preimage.denoising._correction import check_correction
 from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets, validated_input
 from preimage.denoising._search import fold_errors, search_widths
 from preimage.exceptions import ConfigurationWarning
@@ -92,6 +94,14 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     random_state : int, RandomState instance, Generator or None, default=None
         As in :class:`~preimage.KernelPCADenoiser`, in every fold and in the
         refit; it also shuffles the folds of an int `cv`.
+    %(correction)s
+        Here `correction` may also be a list of candidates, e.g. ``[None,
+        "ridge"]``: the ridge is fitted on the held-out pre-images of the
+        search's own folds and scored on each fold by a ridge fitted on
+        the others (those pre-images came from denoisers that saw the fold's
+        pairs, a slight optimism); the refit keeps the ridge of the best
+        candidate, fitted on all of them, with no more denoiser fits.
+    %(image_shape)s
 
     Attributes
     ----------
@@ -99,8 +109,8 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         The best candidate refitted on all the pairs; ``transform``,
         ``denoise`` and ``score`` are its own.
     best_params_ : dict
-        Its ``gamma`` and ``n_components`` (and ``method_params`` when a list
-        of candidates was given).
+        Its ``gamma`` and ``n_components`` (and ``method_params`` and
+        ``correction`` when a list of candidates was given).
     best_score_ : float
         Its mean held-out score, minus the denoising error.
     best_index_ : int
@@ -190,6 +200,8 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         "cv": ["cv_object", HasMethods(["split"])],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
         "random_state": ["random_state", np.random.Generator],
+        "correction": [StrOptions({"ridge"}), list, None],
+        "image_shape": ["array-like", None],
     }
 
     def __init__(
@@ -207,6 +219,8 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         cv: Any = 3,
         eigen_solver: str = "auto",
         random_state: RandomStateLike = None,
+        correction: str | list[str | None] | None = None,
+        image_shape: tuple[int, int] | None = None,
     ) -> None:
         self.gammas = gammas
         self.n_components = n_components
@@ -220,6 +234,8 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         self.cv = cv
         self.eigen_solver = eigen_solver
         self.random_state = random_state
+        self.correction = correction
+        self.image_shape = image_shape
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
@@ -240,6 +256,8 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         """
         X = validate_estimator_input(self, X, reset=True)
         targets = _clean_targets(X, y)
+        corrections = self._corrections()
+        check_correction(corrections, self.image_shape, X.shape[1], targets is not None)
         if targets is None:
             warn(
                 "KernelPCADenoiserCV without clean targets scores each candidate by how "
@@ -270,22 +288,28 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         params_list = self._params_list()
         gammas = self._gammas()
 
-        errors = {}
+        errors, fitted = {}, {}
 
         def score(gamma):
-            errors[gamma] = fold_errors(self, X, T, folds, gamma, counts, params_list)
+            errors[gamma], fitted[gamma] = fold_errors(
+                self, X, T, folds, gamma, counts, params_list, corrections
+            )
             return float(np.min(errors[gamma].mean(axis=0)))
 
         self.gammas_ = np.asarray(search_widths(score, default_gamma(T, self.kernel), gammas))
         self.n_splits_ = len(folds)
-        self.cv_results_ = self._results(errors, counts, params_list)
+        self.cv_results_ = self._results(errors, counts, params_list, corrections)
         self.best_index_ = int(np.argmax(self.cv_results_["mean_test_score"]))
         self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
         best = self.best_params_ = dict(self.cv_results_["params"][self.best_index_])
         # The shared parameters, with the best gamma, n_components (and method_params).
         params = KernelPCADenoiser().get_params().keys() & self.get_params().keys()
         params = {name: getattr(self, name) for name in params} | best
-        self.best_estimator_ = KernelPCADenoiser(**params).fit(X, targets)
+        # The correction (if chosen) was fitted on the folds' pre-images.
+        den = KernelPCADenoiser(**params | {"correction": None}).fit(X, targets)
+        ridge = np.concatenate([fitted[g].ravel() for g in errors])[self.best_index_]
+        self.best_estimator_ = den.set_params(correction=params["correction"])
+        self.best_estimator_._set_correction(ridge)
         self.n_components_ = int(best["n_components"])
         return self
 
@@ -308,6 +332,19 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         )
         return [float(g) for g in _as_list(self.gammas, "iuf", lambda g: 0 < g < np.inf, message)]
 
+    def _image_shape(self):
+        return None if self.image_shape is None else tuple(self.image_shape)
+
+    def _corrections(self):
+        if not isinstance(self.correction, list):
+            return [self.correction]
+        if not self.correction or not set(self.correction) <= {None, "ridge"}:
+            raise ValueError(
+                "'correction' must be None, 'ridge' or a non-empty list of them, got "
+                f"{reprlib.repr(self.correction)}"
+            )
+        return list(self.correction)
+
     def _params_list(self):
         if not isinstance(self.method_params, list):
             return [self.method_params]
@@ -318,14 +355,18 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
             )
         return list(self.method_params)
 
-    def _results(self, errors, counts, params_list):
+    def _results(self, errors, counts, params_list, corrections):
         """`cv_results_` in GridSearchCV's layout, one row per candidate."""
         with_params = isinstance(self.method_params, list)
+        with_corrections = isinstance(self.correction, list)
         rows = [
-            {"gamma": g, "n_components": q} | ({"method_params": p} if with_params else {})
+            {"gamma": g, "n_components": q}
+            | ({"method_params": p} if with_params else {})
+            | ({"correction": c} if with_corrections else {})
             for g in errors
             for q in counts
             for p in params_list
+            for c in corrections
         ]
         # (n_candidates, n_splits), greater is better
         scores = -np.concatenate([e.reshape(e.shape[0], -1).T for e in errors.values()])
@@ -338,6 +379,8 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         }
         if with_params:
             results["param_method_params"] = np.array([r["method_params"] for r in rows], object)
+        if with_corrections:
+            results["param_correction"] = np.array([r["correction"] for r in rows], object)
         for k in range(scores.shape[1]):
             results[f"split{k}_test_score"] = scores[:, k]
         results["mean_test_score"] = mean

@@ -21,6 +21,7 @@ from preimage._utils.validation import (
     validate_estimator_input,
 )
 from preimage._utils.warnings import warn
+from preimage.denoising import _correction
 from preimage.denoising._components import (
     has_width,
     kpca_coordinates,
@@ -112,6 +113,8 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         map over m of the training pairs (unless ``method_params`` sets its
         own ``n_landmarks``), so the whole fit is linear in n.
     %(landmarks)s
+    %(correction)s
+    %(image_shape)s
 
     Attributes
     ----------
@@ -129,6 +132,12 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         ``threshold`` or the ``tolerance``, the sizes ``n_train`` and
         ``n_held_out`` of the split, and the chosen ``n_components``. None
         for a count given.
+    correction_coef_, correction_intercept_ : ndarray or None
+        With ``correction="ridge"``, the fitted map: shape (2, d, d) and (d,)
+        (:math:`\hat x = z + z W_z + x W_x + b`) or, on images, the filters
+        (2, k, k) on the pre-image and on the noisy input, and (1,).
+    correction_alpha_ : float or None
+        Its ridge strength.
     n_features_in_ : int
         Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (``n_features_in_``,)
@@ -206,6 +215,8 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
         "random_state": ["random_state", np.random.Generator],
         **LANDMARK_CONSTRAINTS,
+        "correction": [StrOptions({"ridge"}), None],
+        "image_shape": ["array-like", None],
     }
 
     def __init__(
@@ -224,6 +235,8 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         random_state: RandomStateLike = None,
         n_landmarks: int | None = None,
         landmarks: str = "uniform",
+        correction: str | None = None,
+        image_shape: tuple[int, int] | None = None,
     ) -> None:
         self.n_components = n_components
         self.kernel = kernel
@@ -238,6 +251,8 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.random_state = random_state
         self.n_landmarks = n_landmarks
         self.landmarks = landmarks
+        self.correction = correction
+        self.image_shape = image_shape
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
@@ -259,6 +274,9 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         """
         X = validated_input(self, X, reset=True)
         y = _clean_targets(X, y)
+        _correction.check_correction(
+            [self.correction], self.image_shape, X.shape[1], y is not None
+        )
         clean = X if y is None else y
         n = clean.shape[0]
         if (
@@ -298,6 +316,20 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.solver_ = solver.fit(
             self.kpca_.X_fit_, self.kpca_.kernel_, kpca=self.kpca_.fit_result_, **pairs
         )
+        ridge = self.correction and _correction.fit_correction(
+            _correction.out_of_fold_preimages(self, X, y), self._image_shape()
+        )
+        return self._set_correction(ridge or None)
+
+    def _image_shape(self):
+        return None if self.image_shape is None else tuple(self.image_shape)
+
+    def _set_correction(self, ridge):
+        """Keep the fitted :class:`~preimage.denoising._correction.RidgeCorrection` (or none)."""
+        self.correction_coef_ = self.correction_intercept_ = self.correction_alpha_ = None
+        if ridge is not None:
+            self.correction_coef_, self.correction_intercept_ = ridge.coef, ridge.intercept
+            self.correction_alpha_ = ridge.alpha
         return self
 
     def _make_solver(self):
@@ -313,6 +345,9 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             "component_selection_": _SELECTION,
             "kpca_": "model",
             "solver_": self._make_solver()._model_state,
+            "correction_coef_": "f[2,a,a]?",
+            "correction_intercept_": "f[c]?",
+            "correction_alpha_": "float?",
         }
 
     def _restore(self, state):
@@ -336,6 +371,18 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.solver_ = self._make_solver()._restore(
             kpca.X_fit_, kpca.kernel_, kpca.fit_result_, state["solver_"]
         )
+        coef, intercept = state["correction_coef_"], state["correction_intercept_"]
+        d = kpca.n_features_in_
+        if self.correction is None or coef is None or intercept is None:
+            ok = self.correction is None and coef is None and intercept is None
+        elif self.image_shape is None:  # a (d, d) map on each of z and x
+            ok = coef.shape == (2, d, d) and intercept.shape == (d,)
+        else:  # odd k × k filters
+            ok = coef.shape[1] % 2 == 1 and intercept.shape == (1,)
+        if not ok:
+            raise ValueError("'correction_coef_' is not the map of the denoiser's 'correction'")
+        self.correction_coef_, self.correction_intercept_ = coef, intercept
+        self.correction_alpha_ = state["correction_alpha_"]
 
     def _width(self, clean):
         """`gamma`, or the default width of a kernel named with one on the clean
@@ -397,12 +444,23 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         """Project X and bring it back, starting from X where starts matter."""
         check_is_fitted(self)
         X = validate_estimator_input(self, X, reset=False)
-        return self.solver_.solve_coordinates(
+        out = self.solver_.solve_coordinates(
             kpca_coordinates(self.kpca_, X),
             add_mean=self.add_mean,
             x0=X,
             return_result=return_result,
         )
+        if getattr(self, "correction_coef_", None) is None:
+            return out
+        coef, intercept, shape = (
+            self.correction_coef_,
+            self.correction_intercept_,
+            self._image_shape(),
+        )
+        if not return_result:
+            return _correction.apply_correction(out, X, coef, intercept, shape)
+        out.x = _correction.apply_correction(out.x, X, coef, intercept, shape)
+        return out
 
     def score(self, X: MatrixLike, y: MatrixLike | None = None) -> float:
         r"""Return minus the mean squared error of the denoised X against targets.

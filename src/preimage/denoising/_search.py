@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from preimage.denoising._components import _denoising_error, make_kpca
+from preimage.denoising._correction import fit_correction
 from preimage.exceptions import NumericalWarning
 
 #: The first widths tried, as factors of the papers' width γ₀.
@@ -20,11 +21,16 @@ COARSE_FACTORS = (1.0, 2.0, 4.0)
 MAX_EXTENSIONS = 3
 
 
-def fold_errors(est, X, T, folds, gamma, n_components, params_list):
-    """Held-out errors ``mean ‖x̂ − t‖²`` of shape (folds, counts, options) at
-    one width (inf where not finite) of the search `est`; a count above a
-    fold's rank is scored with the components it has, as a denoiser keeps."""
-    errors = np.empty((len(folds), len(n_components), len(params_list)))
+def fold_errors(est, X, T, folds, gamma, n_components, params_list, corrections=(None,)):
+    """Held-out errors ``mean ‖x̂ − t‖²`` of shape (folds, counts, options,
+    corrections) at one width (inf where not finite) of the search `est`, and
+    the fitted corrections, of shape (counts, options, corrections) (None
+    where none). A count above a fold's rank is scored with the components it
+    has, as a denoiser keeps. A ridge correction is fitted and scored on the
+    held-out pre-images of the folds (:func:`fit_correction`)."""
+    shape = (len(n_components), len(params_list), len(corrections))
+    errors, fitted = np.empty((len(folds), *shape)), np.full(shape, None, object)
+    preimages = [[[] for _ in params_list] for _ in folds] if "ridge" in corrections else None
     q_max = max(n_components)
     for f, (train, test) in enumerate(folds):
         with warnings.catch_warnings():
@@ -35,8 +41,17 @@ def fold_errors(est, X, T, folds, gamma, n_components, params_list):
         available = max(1, int(np.count_nonzero(kpca.eigenvalues_ > 0)))
         counts = [min(q, available) for q in n_components]
         for p, params in enumerate(params_list):
-            errors[f, :, p] = _denoising_error(est, kpca, X, T, train, test, counts, params)
-    return errors
+            kept = preimages and preimages[f][p]
+            errors[f, :, p] = _denoising_error(
+                est, kpca, X, T, train, test, counts, params, preimages=kept
+            )[:, None]
+    for c in (c for c, name in enumerate(corrections) if name == "ridge"):
+        for q, p in np.ndindex(shape[:2]):
+            parts = [(preimages[f][p][q], X[test], T[test]) for f, (_, test) in enumerate(folds)]
+            if all(np.isfinite(Z).all() for Z, _, _ in parts):
+                fitted[q, p, c] = fit_correction(parts, est._image_shape())
+            errors[:, q, p, c] = np.inf if fitted[q, p, c] is None else fitted[q, p, c].errors
+    return errors, fitted
 
 
 def search_widths(score, gamma0, gammas=None):

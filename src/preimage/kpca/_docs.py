@@ -44,6 +44,21 @@ add_mean : bool, default=False
     :math:`\\sigma = 0.5`, width 6, 100 components) the fixed point reaches
     MSE 15.4 without the mean and 56.1 with it: the mean pulls every
     pre-image toward the average digit.""",
+    "correction": """\
+correction : {"ridge"} or None, default=None
+    None: the pre-image is the output. ``"ridge"``: the pre-image z of a
+    noisy x is corrected by a ridge regression
+    :math:`\\hat x = z + W_z z + W_x x + b` fitted on out-of-fold pre-images of
+    the training pairs (the learned map of Bakır et al. (2004) with the
+    noisy input as a second feature; :mod:`preimage.denoising._correction`),
+    its strength (and neighbourhood size) chosen on those folds. It needs
+    clean targets, ``fit(X_noisy, y=X_clean)``.""",
+    "image_shape": """\
+image_shape : (int, int), default=None
+    The shape (h, w) of the images the rows hold, for the correction: each
+    pixel is then corrected from the :math:`k \\times k` neighbourhoods of
+    the pre-image and the noisy input around it by one filter shared by every pixel
+    (k among 1, 3, 5, 7), instead of a :math:`d \\times 2d` map.""",
 }
 
 
