@@ -666,7 +666,7 @@ def test_results_do_not_depend_on_the_data_scale():
             make().fit(X * 1e-155)
 
 
-def test_auto_with_clean_targets_returns_the_input_when_no_count_denoises_it():
+def test_auto_with_clean_targets_returns_the_input_when_no_count_denoises_it(tmp_path):
     """Digits with so little noise (σ = 0.02) that every count loses more of
     the digit than it removes of the noise: the held-out check keeps the
     inputs unchanged and says so, rather than making them worse in silence.
@@ -685,9 +685,14 @@ def test_auto_with_clean_targets_returns_the_input_when_no_count_denoises_it():
     result = den.denoise(new)
     np.testing.assert_array_equal(result.x, new)
     assert result.method == "input" and np.all(result.distance2 >= 0)
-    # the decision travels with the model
+    # the decision travels with the model, pickled or in a model file
+    from preimage.io import load_model, save_model
+
     clone = pickle.loads(pickle.dumps(den))
     np.testing.assert_array_equal(clone.transform(new), new)
+    loaded = load_model(save_model(den, tmp_path / "m.npz"))
+    assert loaded.component_selection_["returns_input"] is True
+    np.testing.assert_array_equal(loaded.transform(new), new)
 
 
 def test_auto_with_clean_targets_takes_only_counts_that_beat_the_input(toy):
