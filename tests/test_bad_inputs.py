@@ -91,9 +91,9 @@ CASES = {
     "denoiser-cv-widths": lambda tmp: KernelPCADenoiserCV(gammas=[1.0, -1.0]).fit(X, X),
     "denoiser-cv-no-pairs": lambda tmp: KernelPCADenoiserCV([1.0], [2]).fit(X).transform(X),
     "correction-no-pairs": lambda tmp: KernelPCADenoiser(2, correction="ridge").fit(X),
-    "correction-image-shape": lambda tmp: (
-        KernelPCADenoiser(2, correction="ridge", image_shape=(2, 2)).fit(X, X)
-    ),
+    "correction-image-shape": lambda tmp: KernelPCADenoiser(
+        2, correction="ridge", image_shape=(2, 2)
+    ).fit(X, X),
     "correction-candidates": lambda tmp: KernelPCADenoiserCV(correction=["lasso"]).fit(X, X),
     "memory-budget": lambda tmp: _budget_fit(),
     "not-a-model": _not_a_model,

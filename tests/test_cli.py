@@ -896,3 +896,43 @@ def test_info_json_is_json_with_numbers_that_are_not_finite_as_strings(tmp_path)
     assert meta["user"]["n"] == "nan" and meta["user"]["range"] == ["inf", "-inf"]
     assert meta["user"]["data"] == _HOSTILE
     assert b"\x7f" not in result.stdout and b"\x9b" not in result.stdout
+
+
+def test_colour_png_folder_is_fitted_denoised_and_written_in_colour(tmp_path):
+    from PIL import Image
+
+    rng = np.random.default_rng(0)
+    base = rng.integers(0, 256, size=(4, 4, 3))
+    folder = tmp_path / "rgb"
+    folder.mkdir()
+    for i in range(12):
+        pixels = np.clip(base + rng.integers(-20, 21, size=base.shape), 0, 255)
+        Image.fromarray(pixels.astype(np.uint8)).save(folder / f"im{i}.png")
+    fit = run_cli("fit", "rgb", "-o", "m.npz", "--n-components", "3", "--quiet", cwd=tmp_path)
+    assert fit.returncode == 0, fit.stderr
+    info = run_cli("info", "m.npz", cwd=tmp_path)
+    assert "image shape:" in info.stdout and "4x4x3" in info.stdout
+    out = run_cli("denoise", "m.npz", "rgb", "-o", "out", "--quiet", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    for i in range(12):
+        with Image.open(tmp_path / "out" / f"im{i}.png") as image:
+            assert image.mode == "RGB" and image.size == (4, 4)
+    # and from an array file, by the size the model recorded
+    np.save(tmp_path / "x.npy", np.full((2, 48), 0.5))
+    arr = run_cli("denoise", "m.npz", "x.npy", "-o", "out2", "--quiet", cwd=tmp_path)
+    assert arr.returncode == 0, arr.stderr
+    with Image.open(tmp_path / "out2" / "000000.png") as image:
+        assert image.mode == "RGB"
+
+
+def test_auto_that_no_count_helps_says_so_in_one_warning_line(tmp_path):
+    from preimage.datasets import add_gaussian_noise, load_digits
+
+    clean = load_digits()[0][:200]
+    np.save(tmp_path / "clean.npy", clean)
+    np.save(tmp_path / "x.npy", add_gaussian_noise(clean, 0.02, random_state=0))
+    result = run_cli("fit", "x.npy", "--clean", "clean.npy", "-o", "m.npz", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(lines) == 1 and "returns its inputs unchanged" in lines[0], result.stderr
+    assert "Traceback" not in result.stderr and "ConfigurationWarning" not in result.stderr

@@ -213,16 +213,27 @@ def test_png_folder_is_read_in_natural_order(tmp_path):
     np.testing.assert_array_equal(X[:, 0] * 255, [2, 1, 4, 3, 0])
 
 
-def test_rgb_png_is_converted_to_grayscale(tmp_path):
+def test_colour_pngs_keep_their_channels_and_are_written_back_in_colour(tmp_path):
     folder = tmp_path / "imgs"
     folder.mkdir()
     rgb = np.array([[[255, 255, 255], [255, 0, 0], [0, 0, 0]]], dtype=np.uint8)
     _save_png(folder / "a.png", rgb)
-    _save_png(folder / "b.png", np.dstack([rgb, np.full((1, 3), 128, np.uint8)]))  # RGBA
+    _save_png(folder / "b.png", rgb[..., 1])  # grey: its level in each channel
     X, source = read_data(folder)
-    assert source.image_shape == (1, 3)
-    # ITU-R 601-2 luma, L = 0.299 R + 0.587 G + 0.114 B: pure red is 76.
-    np.testing.assert_array_equal(X * 255, [[255, 76, 0], [255, 76, 0]])
+    assert source.image_shape == (1, 3, 3) and X.shape == (2, 9)
+    np.testing.assert_array_equal(X * 255, [rgb.ravel(), np.repeat(rgb[..., 1], 3)])
+    write_data(tmp_path / "out", X, source=source)
+    with Image.open(tmp_path / "out" / "a.png") as image:
+        assert image.mode == "RGB"
+        np.testing.assert_array_equal(np.asarray(image), rgb)
+    # an RGBA image makes the folder RGBA; written back, the alpha survives
+    _save_png(folder / "c.png", np.dstack([rgb, np.full((1, 3), 128, np.uint8)]))
+    X, source = read_data(folder)
+    assert source.image_shape == (1, 3, 4)
+    np.testing.assert_array_equal(X[2].reshape(1, 3, 4)[..., 3] * 255, [[128, 128, 128]])
+    write_data(tmp_path / "out4", X, source=source)
+    with Image.open(tmp_path / "out4" / "c.png") as image:
+        assert image.mode == "RGBA"
 
 
 def test_16_bit_png_is_scaled_by_65535(tmp_path):

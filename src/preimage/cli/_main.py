@@ -180,9 +180,10 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     metavar="INTEGER|auto",
     help="Principal components kept (at most the number of samples - 1; fewer "
     "remove more noise and more detail), or 'auto': chosen from DATA on a "
-    "held-out fifth of it, by the held-out denoising error with --clean, "
-    "else by the held-out variance explained (the fit prints the choice; "
-    "`preimage info` shows it).",
+    "held-out fifth of it, by the held-out denoising error with --clean (only "
+    "counts that beat DATA itself; if none does, the model returns its input "
+    "unchanged, with a warning), else by the held-out variance explained (the "
+    "fit prints the choice; `preimage info` shows it).",
 )
 @click.option("--kernel", default="rbf", type=click.Choice(_FIT_KERNELS), help="The kernel.")
 @click.option(
@@ -210,7 +211,8 @@ def fit(data, output, clean_path, n_components, seed, force, quiet, read, **para
     """Fit a kernel PCA denoiser on DATA and save it to a model file.
 
     DATA holds one sample per row: .npy, .npz, .csv, or a folder of .png images
-    (each image a sample, scaled to [0, 1]). The model file holds NumPy arrays and
+    (each image a sample, scaled to [0, 1]; colour images keep their channels,
+    and `preimage denoise` writes them back in colour). The model file holds NumPy arrays and
     JSON only, safe to share and open (`preimage info MODEL`).
     """
     from preimage import KernelPCADenoiser
@@ -257,10 +259,12 @@ def fit(data, output, clean_path, n_components, seed, force, quiet, read, **para
     denoiser = KernelPCADenoiser(n_components, random_state=seed, **params)
     with (
         warnings_as_notes(NumericalWarning, quiet),
+        warnings_as_notes(ConfigurationWarning, quiet),
         activity(f"fitting on {X.shape[0]} x {X.shape[1]}", quiet=quiet),
         warnings.catch_warnings(),
     ):
-        warnings.simplefilter("ignore", ConfigurationWarning)  # said above, in its words
+        if PREIMAGE_METHODS[method].learns_from_pairs and clean is None:
+            warnings.simplefilter("ignore", ConfigurationWarning)  # said above, in its words
         denoiser.fit(X, clean)
     facts = {"data": str(data), "data_kind": source.kind, "n_samples": X.shape[0]}
     facts["clean"] = None if clean_path is None else str(clean_path)

@@ -46,17 +46,17 @@ def warnings_as_notes(category, quiet=False):
 
 
 def recorded_image_shape(model_path, meta, width, *, check):
-    """The model file's ``user.image_shape`` as (height, width), or None; a bad one
-    (not two positive integers whose product is `width`) is an error with `check`."""
+    """The model file's ``user.image_shape`` as (height, width[, channels]), or None; a bad
+    one (not two or three positive integers whose product is `width`) is an error with `check`."""
     user = meta.get("user")
     shape = user.get("image_shape") if isinstance(user, dict) else None
     if shape is None:
         return None
     if (
         isinstance(shape, list)
-        and len(shape) == 2
+        and len(shape) in (2, 3)
         and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape)
-        and shape[0] * shape[1] == width
+        and math.prod(shape) == width
     ):
         return tuple(shape)
     if not check:

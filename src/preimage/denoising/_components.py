@@ -17,7 +17,8 @@ from sklearn import config_context
 
 from preimage._utils.blocks import is_dask_array
 from preimage._utils.validation import check_random_state
-from preimage.exceptions import NumericalWarning
+from preimage._utils.warnings import warn
+from preimage.exceptions import ConfigurationWarning, NumericalWarning
 from preimage.kernels import KERNELS
 from preimage.kpca._estimator import KernelPCA
 from preimage.kpca._result import leading_components
@@ -109,13 +110,29 @@ def select_n_components(est, gamma, X, targets):
         scores = _denoising_error(
             est, kpca, X, clean, train, held, candidates, est.method_params, m
         )
+        noise = _squared_distance(X_held, _in_memory(clean[held]))
         best = float(np.min(scores))
-        chosen = next(
-            q for q, s in zip(candidates, scores) if s <= best + ERROR_TOLERANCE * abs(best)
-        )
+        good = [q for q, s in zip(candidates, scores) if s <= best * (1 + ERROR_TOLERANCE)]
+        chosen = next((q for q, s in zip(candidates, scores) if q in good and s < noise), None)
         record.update(rule="held-out denoising error", tolerance=ERROR_TOLERANCE)
+        record.update(input_error=noise, returns_input=chosen is None)
+        if chosen is None:  # no count beats the input: return it unchanged
+            chosen = candidates[int(np.argmin(scores))]
+            warn(
+                "n_components='auto': no count of components denoised the held-out "
+                f"training samples (best: {best:.4g} with {chosen} components, against "
+                f"{noise:.4g} for the noisy inputs themselves), so the denoiser returns "
+                "its inputs unchanged; try another width 'gamma' (wider or narrower), "
+                "another kernel, or more training pairs",
+                ConfigurationWarning,
+            )
     record.update(scores=[float(s) for s in scores], n_components=int(chosen))
     return int(chosen), record
+
+
+def _squared_distance(X, Y):
+    """mean_i ‖x_i − y_i‖² (Y a row, or one row per row of X)."""
+    return float(np.mean(np.sum((X - Y) ** 2, axis=1)))
 
 
 def kpca_coordinates(kpca, X):

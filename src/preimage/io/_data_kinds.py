@@ -26,7 +26,8 @@ class DataSource:
     path : pathlib.Path
         The file or folder read.
     image_shape, names, key, header : tuple or str or None
-        The image size, image names, ``.npz`` entry and CSV header.
+        The image size (height, width[, channels]), image names, ``.npz`` entry
+        and CSV header.
 
     Examples
     --------
@@ -44,7 +45,7 @@ class DataSource:
 
     kind: str
     path: Path
-    image_shape: tuple[int, int] | None = None
+    image_shape: tuple[int, ...] | None = None
     names: tuple[str, ...] | None = None
     key: str | None = None
     header: tuple[str, ...] | None = None

@@ -1,4 +1,9 @@
-"""Folders of PNG images: one grayscale image a sample, in [0, 1].
+"""Folders of PNG images: one image a sample, in [0, 1], grey or in colour.
+
+A folder of grey images gives ``height x width`` features a sample; one with a
+colour image (RGB, RGBA or a palette, by the ``IHDR`` colour type) gives
+``height x width x channels``, every image read with the folder's channels (a
+grey image's level in each), and is written back in colour.
 
 Reading checks every name (a regular file, or a link to one inside the
 folder), then every size from its ``IHDR`` chunk against the memory budget,
@@ -25,6 +30,9 @@ __all__ = ["png_names", "png_shape", "read_png_folder", "write_png_folder"]
 
 _SIXTEEN_BIT_MODES = ("I", "I;16", "I;16B", "I;16L")
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# Channels kept by the IHDR colour type: 2 RGB, 3 palette, 6 RGBA (0 and 4: grey).
+_CHANNELS = {2: 3, 3: 3, 6: 4}
+_MODES = {1: "L", 3: "RGB", 4: "RGBA"}
 # What a file that is not a PNG image, or a damaged one, raises in Pillow and zlib.
 _DECODING_ERRORS = (
     OSError,
@@ -47,20 +55,23 @@ def read_png_folder(folder):
     files = _png_files(folder)
     if not files:
         raise ValueError(f"{folder}: no .png images in this folder")
-    first, shape = files[0][0], _png_size(*files[0])
+    first, (shape, channels) = files[0][0], _png_size(*files[0])
     for entry, target in files[1:]:
-        if (size := _png_size(entry, target)) != shape:
+        size, colour = _png_size(entry, target)
+        channels = max(channels, colour)
+        if size != shape:
             raise ValueError(
                 f"{entry}: the image is {size[0]}x{size[1]} pixels (height x width), but "
                 f"{first.name} is {shape[0]}x{shape[1]}; all images must have the same size"
             )
     n, (height, width) = len(files), shape
+    shape, d = (shape if channels == 1 else (*shape, channels)), height * width * channels
     what = (
         f"{folder}: {n} image{'s' if n > 1 else ''} of {height}x{width} pixels, read as "
-        f"a {n} x {height * width} float64 array with one image being decoded,"
+        f"a {n} x {d} float64 array with one image being decoded,"
     )
-    check_dense((n + 1, height * width), np.float64, what, hint="read fewer or smaller images")
-    X = np.empty((n, height * width))
+    check_dense((n + 1, d), np.float64, what, hint="read fewer or smaller images")
+    X = np.empty((n, d))
     for row, (entry, target) in zip(X, files):
         _read_png(entry, target, row.reshape(shape))
     names = tuple(entry.name for entry, _ in files)
@@ -113,15 +124,15 @@ def _regular_file(entry, root):
 
 
 def _png_size(entry, target):
-    """(height, width) from the ``IHDR`` chunk, without decoding anything."""
+    """((height, width), channels) from the ``IHDR`` chunk, without decoding anything."""
     with open_regular(target, entry) as file:
-        head = file.read(24)
-    if len(head) < 24 or head[:8] != _SIGNATURE or head[12:16] != b"IHDR":
+        head = file.read(26)
+    if len(head) < 26 or head[:8] != _SIGNATURE or head[12:16] != b"IHDR":
         raise ValueError(f"{entry}: cannot be read as a PNG image (no PNG header)")
     width, height = struct.unpack(">II", head[16:24])
     if not (width and height):
         raise ValueError(f"{entry}: cannot be read as a PNG image (its size is {width}x{height})")
-    return height, width
+    return (height, width), _CHANNELS.get(head[25], 1)
 
 
 def _image_pixel_limit():
@@ -132,10 +143,10 @@ def _image_pixel_limit():
 
 
 def _read_png(entry, target, out):
-    """Decode one PNG image into `out` (height x width float64) as grayscale in [0, 1]."""
+    """Decode one PNG image into `out` (height x width [x channels] float64) in [0, 1]."""
     from PIL import Image
 
-    limit, pixels = _image_pixel_limit(), out.size
+    limit, pixels = _image_pixel_limit(), out.shape[0] * out.shape[1]
     if limit is not None and pixels > limit:
         raise ValueError(
             f"{entry}: the image is {out.shape[0]}x{out.shape[1]} = {pixels:,} pixels, over "
@@ -148,14 +159,15 @@ def _read_png(entry, target, out):
                 # Pillow warns up to twice its limit, and raises only beyond.
                 warnings.simplefilter("error", Image.DecompressionBombWarning)
                 with Image.open(file, formats=["PNG"]) as image:
-                    if image.size != out.shape[::-1]:
+                    if image.size != out.shape[1::-1]:
                         raise ValueError(f"its size changed to {image.size[1]}x{image.size[0]}")
-                    if image.mode in _SIXTEEN_BIT_MODES:
+                    if out.ndim == 2 and image.mode in _SIXTEEN_BIT_MODES:
                         # convert("L") would clip 16-bit values at 255 rather than scale them.
                         np.divide(np.asarray(image), 65535, out=out)
                         np.clip(out, 0, 1, out=out)
                     else:
-                        np.divide(np.asarray(image.convert("L")), 255, out=out)
+                        mode = _MODES[out.shape[2] if out.ndim == 3 else 1]
+                        np.divide(np.asarray(image.convert(mode)), 255, out=out)
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
             raise ValueError(
                 f"{entry}: refused as a possible decompression bomb, not decoded: {exc} "
@@ -169,11 +181,11 @@ def png_shape(path, n_features, image_shape, source):
     if image_shape is not None:
         return image_shape
     if source is not None and source.image_shape is not None:
-        height, width = source.image_shape
-        if height * width == n_features:
-            return int(height), int(width)
+        if math.prod(source.image_shape) == n_features:
+            return tuple(int(n) for n in source.image_shape)
         raise ValueError(
-            f"{path}: the input's images are {height}x{width} pixels, but the "
+            f"{path}: the input's images are {'x'.join(map(str, source.image_shape[:2]))} "
+            f"pixels{' in colour' if len(source.image_shape) > 2 else ''}, but the "
             f"samples have {n_features} values; pass 'image_shape' (height, width)"
         )
     side = math.isqrt(n_features)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import math
 from numbers import Integral
 import os
 from pathlib import Path
@@ -39,9 +40,10 @@ def write_data(
         From :func:`read_data`: the ``.npz`` key, CSV header, image size and
         image names to write back.
     image_shape : tuple of int, optional
-        ``(height, width)`` of each sample; for images the default is
-        ``source.image_shape``, else a square. ``.npy`` and ``.npz`` files
-        then hold a 3-D array.
+        ``(height, width)`` of each sample, or ``(height, width, channels)``
+        for colour (3: RGB, 4: RGBA); for images the default is
+        ``source.image_shape``, else a grey square. ``.npy`` and ``.npz``
+        files then hold a 3-D (or 4-D) array.
     overwrite : bool, default=False
         Replace an existing file or folder of the same kind.
 
@@ -172,20 +174,22 @@ def _check_output(path, n_features, source, image_shape, overwrite):
 
 def _check_image_shape(path, image_shape, n_features):
     try:
-        height, width = image_shape
-    except (TypeError, ValueError):
-        height = width = None
-    if not all(isinstance(v, Integral) and type(v) is not bool and v > 0 for v in (height, width)):
+        values = tuple(image_shape)
+    except TypeError:
+        values = ()
+    if len(values) not in (2, 3) or not all(
+        isinstance(v, Integral) and type(v) is not bool and v > 0 for v in values
+    ):
         raise ValueError(
             f"{path}: 'image_shape' must be a pair of positive integers "
-            f"(height, width), got {image_shape!r}"
+            f"(height, width), or a triple with the channels, got {image_shape!r}"
         )
-    if height * width != n_features:
+    if math.prod(values) != n_features:
         raise ValueError(
-            f"{path}: 'image_shape' {image_shape!r} holds {height * width} "
-            f"pixels, but X has {n_features} features"
+            f"{path}: 'image_shape' {image_shape!r} holds {math.prod(values)} "
+            f"{'pixels' if len(values) == 2 else 'values'}, but X has {n_features} features"
         )
-    return int(height), int(width)
+    return tuple(int(v) for v in values)
 
 
 def _sync(file):
