@@ -53,6 +53,41 @@ def test_demo_denoises_and_never_overwrites_its_figure(tmp_path):
     assert (tmp_path / "out" / "denoising-1.png").exists()
 
 
+def test_demo_tunes_scikit_learn_on_training_digits_only(monkeypatch):
+    # In process, with scikit-learn's KernelPCA watched: the search fits and scores on
+    # training digits only, and the model shown has the gamma and alpha the line reports.
+    import sklearn.decomposition
+
+    from preimage.cli._demo import SKLEARN_GRID, run_demo
+
+    calls = []
+
+    class Watched(sklearn.decomposition.KernelPCA):
+        def fit(self, X, y=None):
+            calls.append(("fit", self.gamma, self.alpha, X))
+            return super().fit(X, y)
+
+        def transform(self, X):
+            calls.append(("transform", self.gamma, self.alpha, X))
+            return super().transform(X)
+
+    monkeypatch.setattr(sklearn.decomposition, "KernelPCA", Watched)
+    result = run_demo(n_train=80, n_test=20, echo=lambda line: None)
+    *search, (_, gamma, alpha, X_train), (_, *chosen, X_noisy) = calls
+    rows = lambda X: {row.tobytes() for row in X}  # noqa: E731
+    assert len(X_train) == 80 and len(X_noisy) == 20 and chosen == [gamma, alpha]
+    d = X_train.shape[1]
+    grid = {(c / d, a) for c in SKLEARN_GRID["gamma"] for a in SKLEARN_GRID["alpha"]}
+    assert {(g, a) for _, g, a, _ in search} == grid and (gamma, alpha) in grid
+    assert len(search) == 2 * len(grid)  # one fit and one scoring per point of the grid
+    for kind, _, _, X in search:
+        assert len(X) == 20  # a quarter of the training digits
+        assert rows(X) <= rows(X_train) if kind == "fit" else not rows(X) & rows(X_noisy)
+        assert not rows(X) & rows(result.clean)  # never a test digit
+    (line,) = result.notes
+    assert f"chosen gamma {gamma:.2g}, alpha {alpha:.2g}" in line
+
+
 def test_demo_rejects_more_digits_than_exist(tmp_path):
     result = run_cli("demo", "--n-train", "5000", "--n-test", "10", cwd=tmp_path)
     assert result.returncode == 2

@@ -103,8 +103,9 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 
     Fits on clean training digits, adds noise to test digits, and denoises them
     with each pre-image method, beside linear PCA and scikit-learn's
-    KernelPCA.inverse_transform; prints the mean squared error of each (summed
-    over pixels, mean over digits) and writes an image grid.
+    KernelPCA.inverse_transform, both tuned on the training digits only (the
+    choice is printed); prints the mean squared error of each (summed over
+    pixels, mean over digits) and writes an image grid.
     """
     from preimage.cli._demo import run_demo
     from preimage.io._files import atomic_write, check_writable
@@ -150,6 +151,8 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
         "(MSE: squared error to the clean digit summed over pixels, mean over "
         "test digits; lower is better)"
     )
+    for note in result.notes:
+        click.echo(note)
     try:
         from preimage import plot
         from preimage.cli._demo import plot_demo
