@@ -107,7 +107,7 @@ def select_n_components(est, gamma, X, targets):
         record.update(rule="held-out explained variance", threshold=EXPLAINED_FRACTION)
     else:
         scores = _denoising_error(
-            est, kpca, X, clean, train, held, candidates, est.method_params, m
+            est, kpca, X, clean, train, held, candidates, est.method_params, m, est.bounds_
         )
         best = float(np.min(scores))
         chosen = next(
@@ -143,9 +143,12 @@ def _explained_variance(kpca, X_held, candidates):
     return captured[np.asarray(candidates) - 1] / total
 
 
-def _denoising_error(est, kpca, X, clean, train, held, candidates, method_params, m=None):
+def _denoising_error(
+    est, kpca, X, clean, train, held, candidates, method_params, m=None, bounds=None
+):
     """The held-out denoising error of `est`'s method with the first q
-    components, per candidate q (the solver over `m` landmarks)."""
+    components, per candidate q (the solver over `m` landmarks, in the box
+    `bounds`)."""
     X_held, clean_held = _in_memory(X[held]), _in_memory(clean[held])
     Y_held = kpca_coordinates(kpca, X_held)
     Y_train = None
@@ -155,9 +158,8 @@ def _denoising_error(est, kpca, X, clean, train, held, candidates, method_params
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
         for q in candidates:
-            solver = make_solver(
-                est.method, method_params, random_state=est.random_state, n_landmarks=m
-            )
+            options = {"random_state": est.random_state, "n_landmarks": m, "bounds": bounds}
+            solver = make_solver(est.method, method_params, **options)
             pairs = {}
             if solver.learns_from_pairs:
                 if Y_train is None:
