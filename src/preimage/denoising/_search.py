@@ -2,7 +2,8 @@
 width and fold, each count scored from its leading eigenpairs; widths γ₀ times
 1, 2, 4, a factor 2 beyond an edge while the best is there (at most
 :data:`MAX_EXTENSIONS`), then the geometric mean of the best and its better
-neighbour. On 2,000 MNIST digits (γ₀ = 0.0095) it chose 0.019 for Gaussian
+neighbour; at each width, the counts likewise halved or doubled beyond an edge
+that wins. On 2,000 MNIST digits (γ₀ = 0.0095) it chose 0.019 for Gaussian
 noise σ = 0.5, 0.027 for speckle p = 0.4 (``benchmarks/bench_denoiser_cv.py``).
 """
 
@@ -11,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from preimage._utils.validation import check_bounds
 from preimage.denoising._components import _denoising_error, make_kpca
 from preimage.exceptions import NumericalWarning
 
@@ -20,11 +22,13 @@ COARSE_FACTORS = (1.0, 2.0, 4.0)
 MAX_EXTENSIONS = 3
 
 
-def fold_errors(est, X, T, folds, gamma, n_components, params_list):
+def fold_errors(est, X, T, folds, gamma, n_components, options):
     """Held-out errors ``mean ‖x̂ − t‖²`` of shape (folds, counts, options) at
-    one width (inf where not finite) of the search `est`; a count above a
-    fold's rank is scored with the components it has, as a denoiser keeps."""
-    errors = np.empty((len(folds), len(n_components), len(params_list)))
+    one width (inf where not finite) of the search `est`, for the options
+    (method parameters, bounds: ``"data"`` is the range of a fold's training
+    targets); a count above a fold's rank is scored with the components it
+    has, as a denoiser keeps."""
+    errors = np.empty((len(folds), len(n_components), len(options)))
     q_max = max(n_components)
     for f, (train, test) in enumerate(folds):
         with warnings.catch_warnings():
@@ -34,9 +38,29 @@ def fold_errors(est, X, T, folds, gamma, n_components, params_list):
             kpca = make_kpca(est, gamma, min(q_max, train.size)).fit(T[train])
         available = max(1, int(np.count_nonzero(kpca.eigenvalues_ > 0)))
         counts = [min(q, available) for q in n_components]
-        for p, params in enumerate(params_list):
-            errors[f, :, p] = _denoising_error(est, kpca, X, T, train, test, counts, params)
+        for p, (params, bounds) in enumerate(options):
+            box = check_bounds(bounds, T[train])
+            errors[f, :, p] = _denoising_error(
+                est, kpca, X, T, train, test, counts, params, bounds=box
+            )
     return errors
+
+
+def search_counts(errors_at, counts, n_max=None):
+    """``(counts, errors)``: the errors (folds, counts, options) that
+    ``errors_at(counts)`` gives; with `n_max`, while the best count is the
+    smallest (largest) one, half (twice, at most `n_max`) of it is added."""
+    errors = errors_at(counts)
+    for _ in range(MAX_EXTENSIONS if n_max else 0):
+        best = counts[int(np.argmin(errors.mean(axis=0).min(axis=1)))]
+        new = counts[0] // 2 if best == counts[0] else min(2 * best, n_max)
+        if best not in (counts[0], counts[-1]) or new in counts or new < 1:
+            break
+        more = errors_at([new])
+        low = new < counts[0]
+        counts = [new, *counts] if low else [*counts, new]
+        errors = np.concatenate((more, errors) if low else (errors, more), axis=1)
+    return counts, errors
 
 
 def search_widths(score, gamma0, gammas=None):
