@@ -208,8 +208,9 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 @click.option(
     "--bounds",
     type=BoxBounds(),
+    metavar="none|data|low,high",
     help="A box the denoised samples are kept in: none, data (the range of each "
-    "feature in the clean training data) or LOW,HIGH for every feature [default: "
+    "feature in the clean training data) or low,high for every feature [default: "
     "0,1 for a folder of .png images (the pixel range), else none].",
 )
 @seed_option

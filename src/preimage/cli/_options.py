@@ -177,7 +177,7 @@ class BoxBounds(click.ParamType):
     """``none``, ``data`` or ``LOW,HIGH`` (finite, LOW <= HIGH) as that string
     or ``(low, high)``."""
 
-    name = "none|data|LOW,HIGH"
+    name = "none|data|low,high"
 
     def convert(self, value, param, ctx):
         text = str(value).strip().lower()
@@ -190,7 +190,7 @@ class BoxBounds(click.ParamType):
         except ValueError:
             pass
         self.fail(
-            f"expected none, data or LOW,HIGH with LOW <= HIGH (such as 0,1), got {value!r}",
+            f"expected none, data or low,high with low <= high (such as 0,1), got {value!r}",
             param,
             ctx,
         )
