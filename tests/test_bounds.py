@@ -145,12 +145,14 @@ def test_denoiser_cv_searches_bounds_and_extends_the_counts():
     (15 % to 75 % of the 60 training points), which are halved down to them."""
     clean, _ = make_three_clusters(30, noise=0.03, random_state=0)
     noisy = clean + np.random.default_rng(0).normal(scale=0.1, size=clean.shape)
-    den = KernelPCADenoiserCV(gammas=[7.0], random_state=0).fit(noisy, clean)
+    den = KernelPCADenoiserCV(gammas=[7.0], bounds=[None, "data"], random_state=0)
+    den.fit(noisy, clean)
     results = den.cv_results_
     assert set(results["param_bounds"]) == {None, "data"}
     assert den.best_params_["bounds"] == den.best_estimator_.bounds
     counts = sorted(set(results["param_n_components"].tolist()))
     assert counts == [1, 2, 4, 9, 18, 30, 45] and den.n_components_ == 2
+    assert KernelPCADenoiserCV().bounds == ("data",)
     given = KernelPCADenoiserCV([7.0], [9, 18], bounds=[(0, 1)], random_state=0)
     given.fit(noisy, clean)
     assert sorted(set(given.cv_results_["param_n_components"].tolist())) == [9, 18]

@@ -69,6 +69,7 @@ def test_cv_scores_equal_grid_search_over_denoisers(pairs, method, fixed, grid):
         counts,
         method=method,
         method_params=grid if grid is not None else fixed,
+        bounds=[None, "data"],
         cv=folds,
         random_state=0,
     ).fit(X_noisy, X)
@@ -259,7 +260,7 @@ def test_method_params_grid_is_searched(pairs):
     X_noisy, X = pairs
     grid = list(ParameterGrid({"gamma": [1.0, 10.0], "alpha": [1e-3, 1e-1]}))
     cv = KernelPCADenoiserCV([2.0], [2, 4], method="learned", method_params=grid)
-    cv.fit(X_noisy, X)
+    cv.set_params(bounds=[None, "data"]).fit(X_noisy, X)
     assert len(cv.cv_results_["params"]) == 16  # and two boxes each
     assert cv.best_params_["method_params"] in grid
     assert cv.best_estimator_.method_params == cv.best_params_["method_params"]
