@@ -15,6 +15,7 @@ import pytest
 from sklearn.svm import SVC
 
 from preimage import (
+    FeatureExpansion,
     KernelPCA,
     KernelPCADenoiser,
     KernelPCADenoiserCV,
@@ -24,7 +25,7 @@ from preimage import (
     load_model,
     reduce_svm,
 )
-from preimage.kernels import GaussianKernel
+from preimage.kernels import GaussianKernel, PolynomialKernel
 
 TABLE = Path(__file__).resolve().parents[1] / "docs" / "bad-input.md"
 
@@ -87,6 +88,10 @@ CASES = {
         KernelPCA(2, kernel="rbf", gamma="total_variance").fit(X).project(X), method="magic"
     ),
     "denoiser-method": lambda tmp: KernelPCADenoiser(2, method="magic").fit(X),
+    "bounds": lambda tmp: KernelPCADenoiser(2, bounds=(1, [0, 0, 0])).fit(X),
+    "exact-bounds": lambda tmp: find_preimage(
+        FeatureExpansion.of_points(X[:2], PolynomialKernel(degree=3)), "exact", bounds=(-0.5, 0.5)
+    ),
     "denoiser-cv-counts": lambda tmp: KernelPCADenoiserCV(n_components=[2, 50]).fit(X, X),
     "denoiser-cv-widths": lambda tmp: KernelPCADenoiserCV(gammas=[1.0, -1.0]).fit(X, X),
     "denoiser-cv-no-pairs": lambda tmp: KernelPCADenoiserCV([1.0], [2]).fit(X).transform(X),

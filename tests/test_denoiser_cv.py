@@ -69,10 +69,11 @@ def test_cv_scores_equal_grid_search_over_denoisers(pairs, method, fixed, grid):
         counts,
         method=method,
         method_params=grid if grid is not None else fixed,
+        bounds=[None, "data"],
         cv=folds,
         random_state=0,
     ).fit(X_noisy, X)
-    param_grid = {"gamma": gammas, "n_components": counts}
+    param_grid = {"gamma": gammas, "n_components": counts, "bounds": [None, "data"]}
     if grid is not None:
         param_grid["method_params"] = grid
     search = GridSearchCV(
@@ -111,9 +112,9 @@ def test_cv_scores_equal_grid_search_over_denoisers(pairs, method, fixed, grid):
 
 def test_a_single_candidate_is_that_denoiser(pairs):
     X_noisy, X = pairs
-    cv = KernelPCADenoiserCV([2.0], [3], random_state=0).fit(X_noisy, X)
+    cv = KernelPCADenoiserCV([2.0], [3], bounds=[None], random_state=0).fit(X_noisy, X)
     ref = KernelPCADenoiser(3, gamma=2.0, random_state=0).fit(X_noisy, X)
-    assert cv.best_params_ == {"gamma": 2.0, "n_components": 3}
+    assert cv.best_params_ == {"gamma": 2.0, "n_components": 3, "bounds": None}
     assert cv.n_components_ == 3
     np.testing.assert_array_equal(cv.transform(X_noisy), ref.transform(X_noisy))
     assert cv.score(X_noisy, X) == ref.score(X_noisy, X)
@@ -125,7 +126,7 @@ def test_the_best_candidate_is_refitted_on_all_pairs(pairs):
     X_noisy, X = pairs
     cv = KernelPCADenoiserCV([1.0, 4.0], [1, 2, 4], random_state=0).fit(X_noisy, X)
     best = cv.best_params_
-    ref = KernelPCADenoiser(best["n_components"], gamma=best["gamma"], random_state=0)
+    ref = KernelPCADenoiser(random_state=0, **best)
     np.testing.assert_array_equal(cv.transform(X_noisy), ref.fit(X_noisy, X).transform(X_noisy))
     results = cv.cv_results_
     assert results["rank_test_score"][cv.best_index_] == 1
@@ -179,7 +180,10 @@ def test_default_search_starts_at_the_papers_width(pairs):
 def test_default_counts_are_shares_of_the_smallest_training_fold(pairs):
     X_noisy, X = pairs  # 60 pairs, 3 folds: 40 training pairs each
     cv = KernelPCADenoiserCV([1.0], random_state=0).fit(X_noisy, X)
-    assert sorted(set(cv.cv_results_["param_n_components"])) == [6, 12, 20, 30]
+    counts = sorted(set(cv.cv_results_["param_n_components"]))
+    assert counts[-4:] == [6, 12, 20, 30]
+    # then halved while the smallest is the best (at most three times)
+    assert counts[:-4] == [6 // 2**k for k in range(len(counts) - 4, 0, -1)]
 
 
 # ---------------------------------------------------------------------------
@@ -255,7 +259,8 @@ def test_kernel_without_a_width_is_refused(pairs):
 def test_method_params_grid_is_searched(pairs):
     X_noisy, X = pairs
     grid = list(ParameterGrid({"gamma": [1.0, 10.0], "alpha": [1e-3, 1e-1]}))
-    cv = KernelPCADenoiserCV([2.0], [2, 4], method="learned", method_params=grid).fit(X_noisy, X)
-    assert len(cv.cv_results_["params"]) == 8
+    cv = KernelPCADenoiserCV([2.0], [2, 4], method="learned", method_params=grid)
+    cv.set_params(bounds=[None, "data"]).fit(X_noisy, X)
+    assert len(cv.cv_results_["params"]) == 16  # and two boxes each
     assert cv.best_params_["method_params"] in grid
     assert cv.best_estimator_.method_params == cv.best_params_["method_params"]

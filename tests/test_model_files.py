@@ -66,6 +66,13 @@ def _fitted():
         "denoiser-correction-image": KernelPCADenoiser(
             2, gamma=10, correction="ridge", image_shape=[1, 2], random_state=0
         ).fit(noisy, X),
+        # a box: the range of all training points (not only the landmarks), or given
+        "denoiser-bounds-data": KernelPCADenoiser(
+            2, gamma=10, bounds="data", n_landmarks=30, random_state=0
+        ).fit(X),
+        "denoiser-bounds-closed-form": KernelPCADenoiser(
+            2, gamma=10, method="closed_form", bounds=[0.0, [0.5, 1.0]]
+        ).fit(X),
         "wiener-sine": WienerRegressor(kernel=SineKernel(order=3)).fit(t, np.sin(t[:, 0])),
         "sequential-svr": SequentialSVR(gamma=1.0, max_iter=200, tol=1e-3).fit(t, np.sin(t[:, 0])),
         "reduced-svc": reduce_svm(SVC(gamma=10).fit(X, LABELS), 6),

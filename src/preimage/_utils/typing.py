@@ -14,6 +14,10 @@ RandomStateLike: TypeAlias = (
     int | np.integer | np.random.Generator | np.random.SeedSequence | np.random.RandomState | None
 )
 
+#: A box for pre-images, as ``bounds=`` takes it: None, ``"data"`` (the
+#: data's range) or ``(low, high)``, numbers or arrays of shape (d,).
+BoundsLike: TypeAlias = str | tuple[ArrayLike, ArrayLike] | None
+
 #: Sequences, as the string kernels and kernel dependency estimation take them:
 #: a list, tuple or 1-D array of strings, of lists of symbols, or of ``(x, y)``
 #: pairs of them (and, for a kernel wrapping a numeric one, rows of numbers).

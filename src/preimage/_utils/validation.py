@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numbers import Integral, Real
 import re
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -152,6 +152,40 @@ def check_positive_int(value, name, *, allow_none=False, minimum=1):
     if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
         raise ValueError(f"{name!r} must be an integer >= {minimum}, got {value!r}")
     return int(value)
+
+
+class Box(NamedTuple):
+    """A box for pre-images: the bounds of each feature."""
+
+    low: np.ndarray
+    high: np.ndarray
+
+
+def check_bounds(bounds, X, name="bounds"):
+    """None, or the :class:`Box` `bounds` stands for around the points `X`
+    (n, d), float arrays of shape (d,): ``"data"`` is X's range per
+    feature; ``(low, high)`` holds finite scalars or arrays of shape (d,) with
+    low <= high. Else a ValueError naming `name`."""
+    if bounds is None:
+        return None
+    d = X.shape[1]
+    if isinstance(bounds, str) and bounds == "data":
+        return Box(np.asarray(X.min(axis=0), dtype=float), np.asarray(X.max(axis=0), dtype=float))
+    try:
+        if isinstance(bounds, str):
+            raise TypeError
+        low, high = (np.broadcast_to(np.asarray(b, dtype=float), (d,)).copy() for b in bounds)
+        ok = np.isfinite(low).all() and np.isfinite(high).all() and (low <= high).all()
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        shown = " ".join(repr(bounds).split())
+        shown = shown if len(shown) <= 80 else shown[:76] + " ..."
+        raise ValueError(
+            f"{name!r} must be None, 'data' or (low, high): finite numbers or arrays of "
+            f"shape ({d},) with low <= high, got {shown}"
+        )
+    return Box(low, high)
 
 
 def check_probability(value, name):

@@ -19,6 +19,7 @@ from preimage._utils.progress import activity, bar, ticking
 from preimage.cli._demo import NOISE_MODELS
 from preimage.cli._errors import CommandLine
 from preimage.cli._options import (
+    BoxBounds,
     ComponentCount,
     ImageShape,
     check_not_existing,
@@ -208,6 +209,14 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     type=click.IntRange(1),
     help="Nyström kernel PCA over this many landmarks (for large DATA).",
 )
+@click.option(
+    "--bounds",
+    type=BoxBounds(),
+    metavar="none|data|low,high",
+    help="A box the denoised samples are kept in: none, data (the range of each "
+    "feature in the clean training data) or low,high for every feature [default: "
+    "0,1 for a folder of .png images (the pixel range), else none].",
+)
 @seed_option
 @data_options("Replace an existing model file.")
 def fit(data, output, clean_path, n_components, seed, force, quiet, read, **params):
@@ -259,6 +268,8 @@ def fit(data, output, clean_path, n_components, seed, force, quiet, read, **para
             "for row.",
             err=True,
         )
+    bounds = params["bounds"] or ((0.0, 1.0) if source.kind == "png" else "none")
+    params["bounds"] = None if bounds == "none" else bounds
     denoiser = KernelPCADenoiser(n_components, random_state=seed, **params)
     with (
         warnings_as_notes(NumericalWarning, quiet),
@@ -275,10 +286,11 @@ def fit(data, output, clean_path, n_components, seed, force, quiet, read, **para
         facts["image_shape"] = list(source.image_shape)
     path = save_model(denoiser, output, overwrite=force, metadata=facts)
     if not quiet:
+        box = bounds if isinstance(bounds, str) else "{:g},{:g}".format(*bounds)
         click.echo(
             f"model written to {printable(path)} ({X.shape[0]} samples, {X.shape[1]} features, "
             f"{denoiser.n_components_} components, kernel "
-            f"{denoiser.kpca_.kernel_!r}, method {method})"
+            f"{denoiser.kpca_.kernel_!r}, method {method}, bounds {box})"
         )
         for name, value in selection_lines(denoiser.component_selection_):
             click.echo(f"  {name + ':':18} {value}")

@@ -5,12 +5,14 @@ refuses is its own one-line message (exit status 1).
 """
 
 import functools
+import math
 import os
 from pathlib import Path
 
 import click
 
 __all__ = [
+    "BoxBounds",
     "ComponentCount",
     "ImageShape",
     "data_argument",
@@ -169,6 +171,29 @@ class ComponentCount(click.ParamType):
         except (TypeError, ValueError):
             self.fail(f"expected a positive integer or 'auto', got {value!r}", param, ctx)
         return count
+
+
+class BoxBounds(click.ParamType):
+    """``none``, ``data`` or ``LOW,HIGH`` (finite, LOW <= HIGH) as that string
+    or ``(low, high)``."""
+
+    name = "none|data|low,high"
+
+    def convert(self, value, param, ctx):
+        text = str(value).strip().lower()
+        if text in ("none", "data"):
+            return text
+        try:
+            low, high = (float(v) for v in text.split(","))
+            if -math.inf < low <= high < math.inf:
+                return low, high
+        except ValueError:
+            pass
+        self.fail(
+            f"expected none, data or low,high with low <= high (such as 0,1), got {value!r}",
+            param,
+            ctx,
+        )
 
 
 class ImageShape(click.ParamType):

@@ -108,7 +108,7 @@ def select_n_components(est, gamma, X, targets):
         record.update(rule="held-out explained variance", threshold=EXPLAINED_FRACTION)
     else:
         scores = _denoising_error(
-            est, kpca, X, clean, train, held, candidates, est.method_params, m
+            est, kpca, X, clean, train, held, candidates, est.method_params, m, est.bounds_
         )
         noise = _squared_distance(X_held, _in_memory(clean[held]))
         best = float(np.min(scores))
@@ -161,11 +161,22 @@ def _explained_variance(kpca, X_held, candidates):
 
 
 def _denoising_error(
-    est, kpca, X, clean, train, held, candidates, method_params, m=None, preimages=None
+    est,
+    kpca,
+    X,
+    clean,
+    train,
+    held,
+    candidates,
+    method_params,
+    m=None,
+    bounds=None,
+    preimages=None,
 ):
     """The held-out denoising error of `est`'s method with the first q
-    components, per candidate q (the solver over `m` landmarks); the
-    held-out pre-images of each q are appended to the list `preimages`."""
+    components, per candidate q (the solver over `m` landmarks, in the box
+    `bounds`); the held-out pre-images of each q are appended to the list
+    `preimages`."""
     X_held, clean_held = _in_memory(X[held]), _in_memory(clean[held])
     Y_held = kpca_coordinates(kpca, X_held)
     Y_train = None
@@ -175,9 +186,8 @@ def _denoising_error(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumericalWarning)
         for q in candidates:
-            solver = make_solver(
-                est.method, method_params, random_state=est.random_state, n_landmarks=m
-            )
+            options = {"random_state": est.random_state, "n_landmarks": m, "bounds": bounds}
+            solver = make_solver(est.method, method_params, **options)
             pairs = {}
             if solver.learns_from_pairs:
                 if Y_train is None:

@@ -3,6 +3,7 @@ options by cross-validation on training pairs."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from numbers import Integral, Real
 import reprlib
 from typing import Any, Self
@@ -16,13 +17,19 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from preimage._utils.eigen import EIGEN_SOLVERS
-from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike, TransformOutput
-from preimage._utils.validation import validate_estimator_input
+from preimage._utils.typing import (
+    ArrayLike,
+    BoundsLike,
+    MatrixLike,
+    RandomStateLike,
+    TransformOutput,
+)
+from preimage._utils.validation import check_bounds, validate_estimator_input
 from preimage._utils.warnings import warn
 from preimage.denoising._components import has_width
 from preimage.denoising._correction import check_correction
 from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets, validated_input
-from preimage.denoising._search import fold_errors, search_widths
+from preimage.denoising._search import fold_errors, search_counts, search_widths
 from preimage.exceptions import ConfigurationWarning
 from preimage.kernels import KERNELS, default_gamma
 from preimage.kpca._docs import fill_doc
@@ -31,6 +38,10 @@ from preimage.solvers import PREIMAGE_METHODS, PreimageResult
 #: The component counts tried when none are given, as shares of the smallest
 #: training part of the folds.
 DEFAULT_COMPONENT_SHARES = (0.15, 0.3, 0.5, 0.75)
+
+#: The boxes tried by default: on digits the data's range wins at every width
+#: (``benchmarks/bench_denoiser_cv.py``); None doubles the search's cost.
+BOUNDS = ("data",)
 
 #: The kernels given by name that have a width to tune.
 _WIDTH_KERNELS = sorted(filter(has_width, KERNELS))
@@ -75,7 +86,8 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         The kernel widths to try. None searches them coarse to fine, as above.
     n_components : int or array-like of int, default=None
         The component counts to try. None tries 15 %, 30 %, 50 % and 75 % of
-        the smallest training part of the folds.
+        the smallest training part of the folds at each width, then halves
+        (doubles) the smallest (largest) while it is the best.
     kernel : str, default="rbf"
         A kernel by name that has a width (``"rbf"``, ``"laplacian"``, ...).
     %(kernel_parameters)s
@@ -84,6 +96,10 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         Options of the pre-image method: one dict, or a list of candidate
         dicts, e.g. ``list(ParameterGrid({"gamma": [10, 100], "alpha":
         [1e-3, 1e-2]}))`` for the learned map.
+    bounds : list or tuple, default=("data",)
+        The boxes to try, each as :class:`~preimage.KernelPCADenoiser` takes
+        it: None, ``"data"`` (the range of a fold's clean training targets)
+        or ``(low, high)``; e.g. ``[None, "data"]`` scores both.
     cv : int or cross-validation splitter, default=3
         The folds: an int k is ``KFold(k, shuffle=True,
         random_state=random_state)`` (shuffled, unlike GridSearchCV's int:
@@ -109,8 +125,8 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         The best candidate refitted on all the pairs; ``transform``,
         ``denoise`` and ``score`` are its own.
     best_params_ : dict
-        Its ``gamma`` and ``n_components`` (and ``method_params`` and
-        ``correction`` when a list of candidates was given).
+        Its ``gamma``, ``n_components`` and ``bounds`` (and ``method_params``
+        and ``correction`` when a list of candidates was given).
     best_score_ : float
         Its mean held-out score, minus the denoising error.
     best_index_ : int
@@ -118,7 +134,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     cv_results_ : dict of arrays
         One row per candidate scored, in the order the widths were searched,
         as in :class:`~sklearn.model_selection.GridSearchCV`: ``params``,
-        ``param_gamma``, ``param_n_components`` (and
+        ``param_gamma``, ``param_n_components``, ``param_bounds`` (and
         ``param_method_params``), ``split<k>_test_score``,
         ``mean_test_score``, ``std_test_score`` and ``rank_test_score``.
     gammas_ : ndarray
@@ -146,11 +162,12 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
 
     Measured on bundled MNIST (2,000 training digits with a noisy copy each,
     500 test digits, ``benchmarks/bench_denoiser_cv.py``): with its defaults
-    it chose :math:`\gamma = 0.019` and 1,000 components for Gaussian noise
-    :math:`\sigma = 0.5` (test MSE 12.57, where a grid search over 3 widths
-    and 3 counts gave 13.00) and :math:`\gamma = 0.027` and 1,000 components
-    for speckle p = 0.4 (16.86 against 16.99), scoring 16 candidates with 12
-    kernel PCA fits.
+    it chose :math:`\gamma = 0.0095`, 400 components and the data's range for
+    Gaussian noise :math:`\sigma = 0.5` (test MSE 11.23; 12.57 without bounds,
+    where a grid search over 3 widths and 3 counts gave 13.00) and
+    :math:`\gamma = 0.0135`, 200 components for speckle p = 0.4 (16.29;
+    16.86 without bounds, 16.99 for the grid). The box moves the best
+    settings to wider kernels and fewer components.
 
     Fixed points start at the noisy input. ``save_model`` saves `best_estimator_`.
 
@@ -197,6 +214,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         "method": [StrOptions(set(PREIMAGE_METHODS))],
         "add_mean": ["boolean"],
         "method_params": [dict, list, None],
+        "bounds": [list, tuple],
         "cv": ["cv_object", HasMethods(["split"])],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
         "random_state": ["random_state", np.random.Generator],
@@ -216,6 +234,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         method: str = "fixed_point",
         add_mean: bool = False,
         method_params: dict[str, Any] | list[dict[str, Any]] | None = None,
+        bounds: Sequence[BoundsLike] = BOUNDS,
         cv: Any = 3,
         eigen_solver: str = "auto",
         random_state: RandomStateLike = None,
@@ -231,6 +250,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         self.method = method
         self.add_mean = add_mean
         self.method_params = method_params
+        self.bounds = bounds
         self.cv = cv
         self.eigen_solver = eigen_solver
         self.random_state = random_state
@@ -284,21 +304,28 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
                 f"n_samples = {X.shape[0]}"
             )
         folds = list(splitter.split(X, T))
-        counts = self._counts(min(train.size for train, _ in folds))
-        params_list = self._params_list()
+        n_min = min(train.size for train, _ in folds)
+        counts = self._counts(n_min)
+        if not self.bounds:
+            raise ValueError(f"'bounds' must be a non-empty list, got {self.bounds!r}")
+        for i, box in enumerate(self.bounds):
+            check_bounds(box, T, f"bounds[{i}]")
+        options = [(p, b) for p in self._params_list() for b in self.bounds]
         gammas = self._gammas()
 
-        errors, fitted = {}, {}
+        errors = {}  # gamma -> (counts, errors, fitted corrections)
 
         def score(gamma):
-            errors[gamma], fitted[gamma] = fold_errors(
-                self, X, T, folds, gamma, counts, params_list, corrections
-            )
-            return float(np.min(errors[gamma].mean(axis=0)))
+            def errors_at(qs):
+                return fold_errors(self, X, T, folds, gamma, qs, options, corrections)
+
+            n_max = n_min if self.n_components is None else None
+            errors[gamma] = search_counts(errors_at, counts, n_max)
+            return float(np.min(errors[gamma][1].mean(axis=0)))
 
         self.gammas_ = np.asarray(search_widths(score, default_gamma(T, self.kernel), gammas))
         self.n_splits_ = len(folds)
-        self.cv_results_ = self._results(errors, counts, params_list, corrections)
+        self.cv_results_ = self._results(errors, options, corrections)
         self.best_index_ = int(np.argmax(self.cv_results_["mean_test_score"]))
         self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
         best = self.best_params_ = dict(self.cv_results_["params"][self.best_index_])
@@ -307,7 +334,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         params = {name: getattr(self, name) for name in params} | best
         # The correction (if chosen) was fitted on the folds' pre-images.
         den = KernelPCADenoiser(**params | {"correction": None}).fit(X, targets)
-        ridge = np.concatenate([fitted[g].ravel() for g in errors])[self.best_index_]
+        ridge = np.concatenate([f.ravel() for *_, f in errors.values()])[self.best_index_]
         self.best_estimator_ = den.set_params(correction=params["correction"])
         self.best_estimator_._set_correction(ridge)
         self.n_components_ = int(best["n_components"])
@@ -355,21 +382,21 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
             )
         return list(self.method_params)
 
-    def _results(self, errors, counts, params_list, corrections):
+    def _results(self, errors, options, corrections):
         """`cv_results_` in GridSearchCV's layout, one row per candidate."""
         with_params = isinstance(self.method_params, list)
         with_corrections = isinstance(self.correction, list)
         rows = [
-            {"gamma": g, "n_components": q}
+            {"gamma": g, "n_components": q, "bounds": b}
             | ({"method_params": p} if with_params else {})
             | ({"correction": c} if with_corrections else {})
-            for g in errors
+            for g, (counts, _, _) in errors.items()
             for q in counts
-            for p in params_list
+            for p, b in options
             for c in corrections
         ]
         # (n_candidates, n_splits), greater is better
-        scores = -np.concatenate([e.reshape(e.shape[0], -1).T for e in errors.values()])
+        scores = -np.concatenate([e.reshape(e.shape[0], -1).T for _, e, _ in errors.values()])
         scores[~np.isfinite(scores)] = -np.inf
         mean = scores.mean(axis=1)
         results = {
@@ -377,10 +404,10 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
             "param_gamma": np.array([r["gamma"] for r in rows]),
             "param_n_components": np.array([r["n_components"] for r in rows]),
         }
-        if with_params:
-            results["param_method_params"] = np.array([r["method_params"] for r in rows], object)
-        if with_corrections:
-            results["param_correction"] = np.array([r["correction"] for r in rows], object)
+        names = ["bounds"] + ["method_params"] * with_params + ["correction"] * with_corrections
+        for name in names:
+            results[f"param_{name}"] = np.empty(len(rows), object)
+            results[f"param_{name}"][:] = [r[name] for r in rows]
         for k in range(scores.shape[1]):
             results[f"split{k}_test_score"] = scores[:, k]
         results["mean_test_score"] = mean

@@ -13,9 +13,11 @@ from sklearn.utils.validation import check_is_fitted
 
 from preimage._utils.blocks import is_dask_array, map_row_blocks
 from preimage._utils.eigen import EIGEN_SOLVERS
-from preimage._utils.typing import MatrixLike, RandomStateLike, TransformOutput
+from preimage._utils.typing import BoundsLike, MatrixLike, RandomStateLike, TransformOutput
 from preimage._utils.validation import (
+    Box,
     check_array_2d,
+    check_bounds,
     measure_chunks,
     validate_dask_input,
     validate_estimator_input,
@@ -104,6 +106,13 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     method_params : dict, default=None
         Options of the pre-image method (e.g. ``{"max_iter": 100}`` for the
         fixed point, ``{"gamma": 10, "alpha": 0.01}`` for the learned map).
+    bounds : None, "data" or (low, high), default=None
+        A box the denoised points are kept in, passed to a method given by
+        name (:class:`~preimage.solvers.FixedPointPreimage` says how each
+        keeps to it): ``"data"`` is the range per feature of the clean
+        training data (all of it, also with `n_landmarks`); ``(low, high)``
+        are numbers or arrays of shape (n_features,), e.g. ``(0, 1)`` for
+        pixels. Resolved by ``fit`` as ``bounds_``.
     %(eigen_solver)s
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds the kernel PCA, the held-out split of ``n_components="auto"``
@@ -126,6 +135,8 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         map, on the training pairs).
     n_components_ : int
         The number of components used.
+    bounds_ : (low, high) of ndarrays of shape (n_features,) or None
+        The box `bounds` stands for.
     component_selection_ : dict or None
         With ``n_components="auto"``, how it was chosen: the ``rule``
         (``"held-out explained variance"`` or ``"held-out denoising
@@ -226,6 +237,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         "method": [StrOptions(set(PREIMAGE_METHODS))],
         "add_mean": ["boolean"],
         "method_params": [dict, None],
+        "bounds": [None, StrOptions({"data"}), "array-like"],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
         "random_state": ["random_state", np.random.Generator],
         **LANDMARK_CONSTRAINTS,
@@ -245,6 +257,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point",
         add_mean: bool = False,
         method_params: dict[str, Any] | None = None,
+        bounds: BoundsLike = None,
         eigen_solver: str = "auto",
         random_state: RandomStateLike = None,
         n_landmarks: int | None = None,
@@ -261,6 +274,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.method = method
         self.add_mean = add_mean
         self.method_params = method_params
+        self.bounds = bounds
         self.eigen_solver = eigen_solver
         self.random_state = random_state
         self.n_landmarks = n_landmarks
@@ -302,6 +316,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 f"'n_components' must be <= n_samples={n} (the size of the Gram "
                 f"matrix), got {self.n_components}"
             )
+        self.bounds_ = check_bounds(self.bounds, clean)
         solver = self._make_solver()
         if solver.learns_from_pairs and y is None:
             warn(
@@ -348,6 +363,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def _make_solver(self):
         options = {"random_state": self.random_state, "n_landmarks": self.n_landmarks}
+        options["bounds"] = getattr(self, "bounds_", None)
         return make_solver(self.method, self.method_params, **options)
 
     @property
@@ -357,6 +373,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             "n_features_in_": "int",
             "feature_names_in_": "U[d]?",
             "component_selection_": _SELECTION,
+            "bounds_": {"?": "", "low": "f[d]", "high": "f[d]"},
             "kpca_": "model",
             "solver_": self._make_solver()._model_state,
             "correction_coef_": "f[2,a,a]?",
@@ -378,6 +395,9 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             raise ValueError("'kpca_.n_components' is not the denoiser's 'n_components'")
         if state["n_features_in_"] != kpca.n_features_in_:
             raise ValueError("'n_features_in_' is not that of 'kpca_'")
+        if (self.bounds is None) != (state["bounds_"] is None):
+            raise ValueError("'bounds_' is not the box of the denoiser's 'bounds'")
+        self.bounds_ = None if state["bounds_"] is None else Box(**state["bounds_"])
         self.kpca_, self.component_selection_ = kpca, selection
         self.n_features_in_, self.n_components_ = kpca.n_features_in_, kpca.eigenvalues_.size
         if state["feature_names_in_"] is not None:

@@ -2,8 +2,10 @@
 width and fold, each count scored from its leading eigenpairs; widths γ₀ times
 1, 2, 4, a factor 2 beyond an edge while the best is there (at most
 :data:`MAX_EXTENSIONS`), then the geometric mean of the best and its better
-neighbour. On 2,000 MNIST digits (γ₀ = 0.0095) it chose 0.019 for Gaussian
-noise σ = 0.5, 0.027 for speckle p = 0.4 (``benchmarks/bench_denoiser_cv.py``).
+neighbour; at each width, the counts likewise halved or doubled beyond an edge
+that wins. On 2,000 MNIST digits (γ₀ = 0.0095), in the data's range, it chose
+0.0095 for Gaussian noise σ = 0.5, 0.0135 for speckle p = 0.4 (without bounds:
+0.019 and 0.027; ``benchmarks/bench_denoiser_cv.py``).
 """
 
 import math
@@ -11,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from preimage._utils.validation import check_bounds
 from preimage.denoising._components import _denoising_error, make_kpca
 from preimage.denoising._correction import fit_correction
 from preimage.exceptions import NumericalWarning
@@ -21,16 +24,18 @@ COARSE_FACTORS = (1.0, 2.0, 4.0)
 MAX_EXTENSIONS = 3
 
 
-def fold_errors(est, X, T, folds, gamma, n_components, params_list, corrections=(None,)):
+def fold_errors(est, X, T, folds, gamma, n_components, options, corrections=(None,)):
     """Held-out errors ``mean ‖x̂ − t‖²`` of shape (folds, counts, options,
-    corrections) at one width (inf where not finite) of the search `est`, and
-    the fitted corrections, of shape (counts, options, corrections) (None
-    where none). A count above a fold's rank is scored with the components it
-    has, as a denoiser keeps. A ridge correction is fitted and scored on the
-    held-out pre-images of the folds (:func:`fit_correction`)."""
-    shape = (len(n_components), len(params_list), len(corrections))
+    corrections) at one width (inf where not finite) of the search `est`, for
+    the options (method parameters, bounds: ``"data"`` is the range of a
+    fold's training targets), and the fitted corrections, of shape (counts,
+    options, corrections) (None where none). A count above a fold's rank is
+    scored with the components it has, as a denoiser keeps. A ridge
+    correction is fitted and scored on the held-out pre-images of the folds
+    (:func:`fit_correction`)."""
+    shape = (len(n_components), len(options), len(corrections))
     errors, fitted = np.empty((len(folds), *shape)), np.full(shape, None, object)
-    preimages = [[[] for _ in params_list] for _ in folds] if "ridge" in corrections else None
+    preimages = [[[] for _ in options] for _ in folds] if "ridge" in corrections else None
     q_max = max(n_components)
     for f, (train, test) in enumerate(folds):
         with warnings.catch_warnings():
@@ -40,10 +45,11 @@ def fold_errors(est, X, T, folds, gamma, n_components, params_list, corrections=
             kpca = make_kpca(est, gamma, min(q_max, train.size)).fit(T[train])
         available = max(1, int(np.count_nonzero(kpca.eigenvalues_ > 0)))
         counts = [min(q, available) for q in n_components]
-        for p, params in enumerate(params_list):
+        for p, (params, bounds) in enumerate(options):
+            box = check_bounds(bounds, T[train])
             kept = preimages and preimages[f][p]
             errors[f, :, p] = _denoising_error(
-                est, kpca, X, T, train, test, counts, params, preimages=kept
+                est, kpca, X, T, train, test, counts, params, bounds=box, preimages=kept
             )[:, None]
     for c in (c for c, name in enumerate(corrections) if name == "ridge"):
         for q, p in np.ndindex(shape[:2]):
@@ -52,6 +58,25 @@ def fold_errors(est, X, T, folds, gamma, n_components, params_list, corrections=
                 fitted[q, p, c] = fit_correction(parts, est._image_shape())
             errors[:, q, p, c] = np.inf if fitted[q, p, c] is None else fitted[q, p, c].errors
     return errors, fitted
+
+
+def search_counts(errors_at, counts, n_max=None):
+    """``(counts, errors, fitted)``: what ``errors_at(counts)`` gives (errors of
+    shape (folds, counts, ...) and fitted corrections of shape (counts, ...));
+    with `n_max`, while the best count is the smallest (largest) one, half
+    (twice, at most `n_max`) of it is added."""
+    errors, fitted = errors_at(counts)
+    for _ in range(MAX_EXTENSIONS if n_max else 0):
+        best = counts[int(np.argmin(errors.mean(axis=0).reshape(len(counts), -1).min(axis=1)))]
+        new = counts[0] // 2 if best == counts[0] else min(2 * best, n_max)
+        if best not in (counts[0], counts[-1]) or new in counts or new < 1:
+            break
+        more, more_fitted = errors_at([new])
+        low = new < counts[0]
+        counts = [new, *counts] if low else [*counts, new]
+        errors = np.concatenate((more, errors) if low else (errors, more), axis=1)
+        fitted = np.concatenate((more_fitted, fitted) if low else (fitted, more_fitted))
+    return counts, errors, fitted
 
 
 def search_widths(score, gamma0, gammas=None):

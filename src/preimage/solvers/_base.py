@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_array_2d, check_expansion
+from preimage._utils.validation import check_array_2d, check_bounds, check_expansion
 from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._projections import coordinates_expansion
@@ -113,6 +113,7 @@ class PreimageSolver(BaseEstimator):
         """
         self._check_params()
         self.X_fit_ = check_array_2d(support, "support")
+        self.bounds_ = check_bounds(getattr(self, "bounds", None), self.X_fit_)
         self.kernel_ = self._check_kernel(kernel)
         self.kpca_ = kpca
         self._fit(coordinates, targets, center_targets)
@@ -131,6 +132,7 @@ class PreimageSolver(BaseEstimator):
             return self.fit(support, kernel, kpca=kpca)
         self._check_params()
         self.X_fit_, self.kernel_, self.kpca_ = support, self._check_kernel(kernel), kpca
+        self.bounds_ = check_bounds(getattr(self, "bounds", None), support)
         sizes = dict(zip("ndq", (*support.shape, kpca.eigenvalues.shape[0])))
         for name, value in state.items():
             dims = self._model_state[name].partition("[")[2].rstrip("]?").split(",")
@@ -164,7 +166,12 @@ class PreimageSolver(BaseEstimator):
         """
         self._check_support(expansion)
         x, message, *info = self._preimages(expansion)
-        return PreimageResult.direct(expansion, x, self.name, message, *info)
+        return PreimageResult.direct(expansion, self._clip(x), self.name, message, *info)
+
+    def _clip(self, x):
+        """`x` clipped to the fitted box ``bounds_`` (where there is one)."""
+        box = getattr(self, "bounds_", None)
+        return x if box is None else np.clip(x, *box)
 
     def _preimages(self, expansion):
         """``x, message[, info]`` for expansions over the fitted support."""
@@ -285,4 +292,7 @@ class FunctionSolver(PreimageSolver):
         -------
         %(result)s
         """
-        return self._function(expansion, x0, **self.get_params())
+        params = self.get_params()
+        if "bounds" in params:  # as fit resolved it ("data": the support's range)
+            params["bounds"] = getattr(self, "bounds_", params["bounds"])
+        return self._function(expansion, x0, **params)

@@ -8,6 +8,7 @@ import numpy as np
 from scipy import linalg
 
 from preimage._utils.eigen import full_eigh
+from preimage._utils.typing import BoundsLike
 from preimage._utils.validation import check_overflow, check_positive, checked_gram
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
@@ -42,6 +43,7 @@ class ClosedFormPreimage(PreimageSolver):
     alpha : float, default=1e-9
         The regularisation :math:`\lambda \ge 0` (:math:`\lambda \to 0` gives
         :math:`\sum_i \gamma_i x_i`).
+    %(bounds)s
 
     Attributes
     ----------
@@ -71,6 +73,7 @@ class ClosedFormPreimage(PreimageSolver):
     learns = True
 
     alpha: float = 1e-9
+    bounds: BoundsLike = None
 
     _model_state = {"M_": "f[d,n]"}
     _coordinate_maps = None
@@ -123,4 +126,4 @@ class ClosedFormPreimage(PreimageSolver):
             self._coordinate_maps = (self.M_ @ kpca.coef, self.M_ @ kpca.mean_coef)
         MA, M_mean = self._coordinate_maps
         Y = np.asarray(Y, dtype=float) * (kpca.eigenvalues > 0)
-        return Y @ MA.T + M_mean if add_mean else (Y + kpca.mean_coords) @ MA.T
+        return self._clip(Y @ MA.T + M_mean if add_mean else (Y + kpca.mean_coords) @ MA.T)

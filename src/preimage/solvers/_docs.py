@@ -25,6 +25,8 @@ X_fit_ : ndarray of shape (n, d)
     The support points given to :meth:`fit`.
 kernel_ : Kernel
     The kernel given to :meth:`fit`.
+bounds_ : tuple of two ndarrays of shape (d,) or None
+    The box `bounds` stands for, resolved by :meth:`fit`.
 @random_state
 random_state : None, int or Generator
     Draws the random (re)starts.
@@ -54,8 +56,16 @@ max_iter : int, default=200
     L-BFGS-B iterations per start.
 tol : float, default=1e-9
     L-BFGS-B's ``ftol`` (relative decrease of :math:`\rho`).
-bounds : (low, high) or None
-    Box for every coordinate (e.g. ``(0, 1)`` for pixels).
+@bounds
+bounds : None, "data" or (low, high), default=None
+    A box the pre-images are kept in: ``"data"`` is the range of the support
+    points per feature; ``(low, high)`` are numbers or arrays of shape (d,)
+    (e.g. ``(0, 1)`` for pixels). The fixed point projects every iterate onto
+    it (a projected fixed point, this library's own), gradient descent keeps
+    each coordinate in it (L-BFGS-B's bounds), MDS, the closed form and the
+    learned map clip their output, and the exact pre-image refuses an
+    expansion whose pre-image lies outside it. Zheng, Lai and Yuen (2010)
+    keep pre-images in the data's range by convex combination weights.
 @residual
 For any differentiable kernel, L-BFGS-B minimises
 

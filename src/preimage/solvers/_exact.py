@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_expansion, check_positive
+from preimage._utils.typing import ArrayLike, BoundsLike
+from preimage._utils.validation import check_bounds, check_expansion, check_positive
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import DotProductKernel
@@ -29,13 +29,17 @@ def _check_kernel(kernel):
     return kernel
 
 
-def _check_params(rtol):
+def _check_params(rtol, **_):
     return check_positive(rtol, "rtol", strict=False)
 
 
 @fill_doc
 def exact_preimage(
-    expansion: FeatureExpansion, x0: ArrayLike | None = None, *, rtol: float = 1e-6
+    expansion: FeatureExpansion,
+    x0: ArrayLike | None = None,
+    *,
+    rtol: float = 1e-6,
+    bounds: BoundsLike = None,
 ) -> PreimageResult:
     r"""Find pre-images through the inverse of a dot-product kernel's profile.
 
@@ -51,6 +55,7 @@ def exact_preimage(
         odd-degree polynomial, sigmoid).
     %(x0_unused)s
     %(rtol)s
+    %(bounds)s
 
     Returns
     -------
@@ -88,6 +93,18 @@ def exact_preimage(
         values = kernel.block(expansion.support, basis, check_input=False, overflow="ignore")
         x = kernel.inverse_profile(expansion.coef @ values)
     x, d2 = replace_non_finite(expansion, x)
+    box = check_bounds(bounds, expansion.support)
+    if box is not None:
+        # Beyond rounding, a pre-image outside the box: no point of the box maps there.
+        slack = 1e-9 * np.maximum(np.abs(box[0]), np.abs(box[1])) + 1e-12
+        outside = ((x < box[0] - slack) | (x > box[1] + slack)).any(axis=1)
+        if outside.any():
+            raise ValueError(
+                f"method='exact': {int(outside.sum())} of {len(x)} expansions (the first: "
+                f"{int(np.argmax(outside))}) have their pre-image outside 'bounds', so "
+                "the box holds none; pass bounds=None or use another method"
+            )
+        x = np.clip(x, *box)
     inexact = d2 > rtol * np.maximum(expansion.norm2(), np.finfo(float).tiny)
     message = "exact"
     if inexact.any():
@@ -109,6 +126,7 @@ class ExactPreimage(FunctionSolver):
     Parameters
     ----------
     %(rtol)s
+    %(bounds)s
 
     References
     ----------
@@ -132,3 +150,4 @@ class ExactPreimage(FunctionSolver):
     _refuse = staticmethod(_check_kernel)
 
     rtol: float = 1e-6
+    bounds: BoundsLike = None

@@ -5,8 +5,9 @@ import functools
 
 import numpy as np
 
-from preimage._utils.typing import ArrayLike, RandomStateLike
+from preimage._utils.typing import ArrayLike, BoundsLike, RandomStateLike
 from preimage._utils.validation import (
+    check_bounds,
     check_expansion,
     check_positive,
     check_positive_int,
@@ -111,6 +112,7 @@ def fixed_point(
     alpha: float = 0.0,
     anchor: ArrayLike | None = None,
     max_restarts: int = 5,
+    bounds: BoundsLike = None,
     random_state: RandomStateLike = None,
 ) -> PreimageResult:
     r"""Find pre-images by fixed-point iteration, for radial and dot-product kernels.
@@ -128,13 +130,15 @@ def fixed_point(
             + \lambda a}{f'(\|z\|^2) + \lambda}.
 
     All expansions iterate together, and the best point seen is kept: the
-    answer is never worse than the start.
+    answer is never worse than the start. With `bounds`, the start and every
+    iterate are projected onto the box (clipped).
 
     Parameters
     ----------
     %(expansion)s
     %(x0)s
     %(fixed_point)s
+    %(bounds)s
     %(random_state)s
 
     Returns
@@ -167,9 +171,12 @@ def fixed_point(
     kernel, support, coef = _check_kernel(expansion.kernel), expansion.support, expansion.coef
     max_iter, tol, lam, max_restarts = _check_params(max_iter, tol, alpha, max_restarts)
     rng = check_random_state(random_state)
-    m = expansion.n_expansions
+    m, box = expansion.n_expansions, check_bounds(bounds, support)
 
-    nearest = functools.cache(lambda: support[nearest_support_points(expansion)[:, 0]])
+    def project(Z):  # onto the box: a projected fixed point
+        return Z if box is None else np.clip(Z, *box).astype(Z.dtype, copy=False)
+
+    nearest = functools.cache(lambda: project(support[nearest_support_points(expansion)[:, 0]]))
     if x0 is None:
         Z = np.array(nearest(), dtype=np.result_type(support, float))
     else:
@@ -182,6 +189,7 @@ def fixed_point(
         raise ValueError("'alpha' > 0 needs an 'anchor' (or 'x0', which is the default anchor)")
     else:
         anchor = Z.copy()
+    Z = project(Z)
 
     # A tolerance below the working precision can never be met.
     tol = max(tol, 8 * np.finfo(np.result_type(Z, support)).eps)
@@ -215,6 +223,7 @@ def fixed_point(
         iters_this_start[rows] += 1
 
         vanishing = ~(den > _VANISHING * scale) | ~np.isfinite(Z_new).all(axis=1)
+        Z_new = project(Z_new)
         with np.errstate(over="ignore", invalid="ignore"):  # vanishing rows: no step
             step = np.linalg.norm(Z_new - Z_rows, axis=1)
             size = np.maximum(np.linalg.norm(Z_rows, axis=1), unit)
@@ -230,7 +239,7 @@ def fixed_point(
             failed[j] = restarts[j] >= max_restarts
             if not failed[j]:
                 first = restarts[j] == 0 and x0 is not None
-                Z[j] = nearest()[j] if first else support[rng.integers(support.shape[0])]
+                Z[j] = nearest()[j] if first else project(support[rng.integers(len(support))])
                 restarts[j], iters_this_start[j] = restarts[j] + 1, 0
 
         out_of_iter = iters_this_start[active] >= max_iter
@@ -307,6 +316,7 @@ class FixedPointPreimage(FunctionSolver):
     Parameters
     ----------
     %(fixed_point)s
+    %(bounds)s
     %(random_state)s
 
     References
@@ -335,4 +345,5 @@ class FixedPointPreimage(FunctionSolver):
     alpha: float = 0.0
     anchor: ArrayLike | None = None
     max_restarts: int = 5
+    bounds: BoundsLike = None
     random_state: RandomStateLike = None

@@ -6,11 +6,12 @@ from dataclasses import dataclass
 import functools
 
 import numpy as np
-from scipy.optimize import minimize
+from scipy.optimize import Bounds, minimize
 from threadpoolctl import threadpool_limits
 
-from preimage._utils.typing import ArrayLike, RandomStateLike
+from preimage._utils.typing import ArrayLike, BoundsLike, RandomStateLike
 from preimage._utils.validation import (
+    check_bounds,
     check_expansion,
     check_positive,
     check_positive_int,
@@ -37,19 +38,9 @@ def _check_kernel(kernel):
     return kernel
 
 
-def _check_params(n_starts, max_iter, tol, bounds, **_):
+def _check_params(n_starts, max_iter, tol, **_):
     n_starts = check_positive_int(n_starts, "n_starts")
-    max_iter = check_positive_int(max_iter, "max_iter")
-    tol = check_positive(tol, "tol")
-    if bounds is not None:
-        try:
-            low, high = (float(b) for b in bounds)
-        except (TypeError, ValueError):
-            low = high = np.nan
-        if not low < high:
-            raise ValueError(f"'bounds' must be (low, high) with low < high, got {bounds!r}")
-        bounds = (low, high)
-    return n_starts, max_iter, tol, bounds
+    return n_starts, check_positive_int(max_iter, "max_iter"), check_positive(tol, "tol")
 
 
 @fill_doc
@@ -60,7 +51,7 @@ def gradient_descent(
     n_starts: int = 1,
     max_iter: int = 200,
     tol: float = 1e-9,
-    bounds: tuple[float, float] | None = None,
+    bounds: BoundsLike = None,
     random_state: RandomStateLike = None,
 ) -> PreimageResult:
     r"""Find pre-images by L-BFGS-B on the residual, for any differentiable kernel.
@@ -74,6 +65,7 @@ def gradient_descent(
     %(expansion)s
     %(x0)s
     %(gradient)s
+    %(bounds)s
     %(random_state)s
 
     Returns
@@ -104,7 +96,8 @@ def gradient_descent(
     """
     check_expansion(expansion)
     kernel, support = _check_kernel(expansion.kernel), expansion.support
-    n_starts, max_iter, tol, bounds = _check_params(n_starts, max_iter, tol, bounds)
+    n_starts, max_iter, tol = _check_params(n_starts, max_iter, tol)
+    box = check_bounds(bounds, support)
     rng = check_random_state(random_state)
     m, d = expansion.n_expansions, expansion.n_features
     n_near = n_starts if x0 is None else n_starts - 1
@@ -113,7 +106,8 @@ def gradient_descent(
     n_iter, converged = np.zeros(m, dtype=int), np.zeros(m, dtype=bool)
     starts0, norm2 = None if x0 is None else check_starts(x0, expansion), expansion.norm2()
     quiet = {"check_input": False, "overflow": "ignore"}
-    box, options = None if bounds is None else [bounds] * d, {"maxiter": max_iter, "ftol": tol}
+    options = {"maxiter": max_iter, "ftol": tol}
+    box = None if box is None else Bounds(*box)
     lbfgs = functools.partial(minimize, jac=True, method="L-BFGS-B", bounds=box, options=options)
     # One small kernel row per evaluation: BLAS threads only spin against each
     # other here (17x slower on two cores), so run single-threaded.
@@ -131,7 +125,7 @@ def gradient_descent(
                 return value, (grad + kernel.diag_gradient(Z, **quiet))[0]
 
             for k, z0 in enumerate(starts):
-                z0 = np.asarray(z0, dtype=float)
+                z0 = np.asarray(z0, dtype=float) if box is None else np.clip(z0, box.lb, box.ub)
                 with np.errstate(all="ignore"):
                     if k == 0:  # the answer is at worst the first start
                         value = fun(z0)[0]
@@ -164,6 +158,7 @@ class GradientPreimage(FunctionSolver):
     Parameters
     ----------
     %(gradient)s
+    %(bounds)s
     %(random_state)s
 
     References
@@ -190,5 +185,5 @@ class GradientPreimage(FunctionSolver):
     n_starts: int = 1
     max_iter: int = 200
     tol: float = 1e-9
-    bounds: tuple[float, float] | None = None
+    bounds: BoundsLike = None
     random_state: RandomStateLike = None

@@ -14,7 +14,7 @@ from threadpoolctl import threadpool_limits
 
 from preimage._utils.blocks import is_dask_array, sum_row_blocks
 from preimage._utils.eigen import landmark_basis
-from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike
+from preimage._utils.typing import ArrayLike, BoundsLike, MatrixLike, RandomStateLike
 from preimage._utils.validation import (
     check_array_2d,
     check_overflow,
@@ -29,6 +29,7 @@ from preimage.kernels import Kernel, make_kernel
 from preimage.kpca._fit import fit_kernel_pca
 from preimage.kpca._projections import training_coordinates
 from preimage.solvers._base import PreimageSolver
+from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 
 __all__ = ["LearnedPreimage"]
@@ -142,6 +143,7 @@ def _check_overflow(values, what):
     return check_overflow(values, what, "'coordinates'", _OVERFLOW_HINT)
 
 
+@fill_doc
 @dataclass(eq=False, repr=False)
 class LearnedPreimage(PreimageSolver):
     r"""Pre-images by a map from kernel PCA coordinates back to input space.
@@ -171,6 +173,7 @@ class LearnedPreimage(PreimageSolver):
         Nyström map over m random pairs, in :math:`O(m^2 + md)` memory (Notes).
     random_state : None, int or Generator
         Draws the landmarks.
+    %(bounds)s
 
     Attributes
     ----------
@@ -223,6 +226,7 @@ class LearnedPreimage(PreimageSolver):
     n_components: int | None = None
     n_landmarks: int | None = None
     random_state: RandomStateLike = None
+    bounds: BoundsLike = None
 
     _model_state = {
         "coordinates_": "f[m,q]",
@@ -430,7 +434,7 @@ class LearnedPreimage(PreimageSolver):
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
         """The map applied to kernel PCA coordinates Y, with `return_result` with
         the residuals of the expansions Y stands for."""
-        x = self.predict(Y)
+        x = self._clip(self.predict(Y))
         if not return_result:
             return x
         expansion = self.expansion_of(Y, add_mean=add_mean)

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from preimage._utils.typing import ArrayLike
+from preimage._utils.typing import ArrayLike, BoundsLike
 from preimage._utils.validation import check_overflow, check_positive, check_positive_int
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
@@ -103,6 +103,7 @@ class MDSPreimage(PreimageSolver):
         Kwok and Tsang's solution in the neighbours' SVD frame, or classical
         MDS of the neighbours and the point aligned to the neighbours by a
         rigid motion (Honeine and Richard).
+    %(bounds)s
 
     Attributes
     ----------
@@ -147,6 +148,7 @@ class MDSPreimage(PreimageSolver):
     n_neighbors: int = 10
     rank_tol: float = 1e-10
     alignment: str = "frame"
+    bounds: BoundsLike = None
 
     def _check_params(self):
         check_positive_int(self.n_neighbors, "n_neighbors")

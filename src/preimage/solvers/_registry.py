@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import inspect
 from typing import Any
 
-from preimage._utils.typing import ArrayLike, RandomStateLike
+from preimage._utils.typing import ArrayLike, BoundsLike, RandomStateLike
 from preimage._utils.validation import check_expansion
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.solvers._base import PreimageSolver
@@ -86,6 +86,7 @@ def make_solver(
     *,
     random_state: RandomStateLike = None,
     n_landmarks: int | None = None,
+    bounds: BoundsLike = None,
 ) -> PreimageSolver:
     """Return a solver for `method`, ready to be fitted.
 
@@ -101,6 +102,8 @@ def make_solver(
         For methods that draw random numbers, unless `options` sets one.
     n_landmarks : int, optional
         For methods with a Nyström form, unless `options` sets one.
+    bounds : None, "data" or (low, high), optional
+        For a method given by name, unless `options` sets them.
 
     Returns
     -------
@@ -114,6 +117,11 @@ def make_solver(
     FixedPointPreimage(max_iter=50, random_state=0)
     """
     options = dict(options or {})
+    if bounds is not None and not isinstance(method, str):
+        raise ValueError(
+            "'bounds' applies to a method given by name; set them on the solver "
+            "(or in the function) given as 'method'"
+        )
     if isinstance(method, PreimageSolver):
         if options:
             raise ValueError(
@@ -134,6 +142,8 @@ def make_solver(
             options.setdefault("random_state", random_state)
         if cls.uses_landmarks and n_landmarks is not None:
             options.setdefault("n_landmarks", n_landmarks)
+        if bounds is not None:
+            options.setdefault("bounds", bounds)
         return cls(**options)
     if callable(method) and not isinstance(method, type):
         return CallablePreimage(method, options)
