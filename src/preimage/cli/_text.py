@@ -47,7 +47,8 @@ def warnings_as_notes(category, quiet=False):
 
 def recorded_image_shape(model_path, meta, width, *, check):
     """The model file's ``user.image_shape`` as (height, width[, channels]), or None; a bad
-    one (not two or three positive integers whose product is `width`) is an error with `check`."""
+    one (not two positive integers, and 3 or 4 channels, whose product is `width`) is an
+    error with `check`."""
     user = meta.get("user")
     shape = user.get("image_shape") if isinstance(user, dict) else None
     if shape is None:
@@ -55,6 +56,7 @@ def recorded_image_shape(model_path, meta, width, *, check):
     if (
         isinstance(shape, list)
         and len(shape) in (2, 3)
+        and shape[2:] in ([], [3], [4])  # grey, RGB or RGBA
         and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape)
         and math.prod(shape) == width
     ):
@@ -63,7 +65,7 @@ def recorded_image_shape(model_path, meta, width, *, check):
         return None
     raise click.ClickException(
         f"{model_path}: the model file's user.image_shape = {printable(repr(shape)[:60])} is "
-        f"not a height and width whose product is the model's {width} features (pass "
+        f"not a height and width (and 3 or 4 channels) whose product is the model's {width} features (pass "
         "--image-shape HxW to write images)"
     )
 
