@@ -1317,3 +1317,19 @@ def test_mds_on_few_nystroem_landmarks_stays_near_the_data():
         Z = den.transform(X_test)
     assert np.abs(Z).max() < 1.5
     assert np.mean(np.sum((Z - centers[y_test]) ** 2, axis=1)) < 0.2
+
+
+def test_exact_preimage_of_a_width_below_float32_warns_only_of_its_own():
+    """A float32 support with gamma = 1e-300 (0 in float32): the inverse
+    profile divides by zero, which the non-finite fallback handles, without
+    NumPy's RuntimeWarning (found by the property tests on NumPy 1.23)."""
+    from preimage import FeatureExpansion, NumericalWarning, find_preimage
+    from preimage.kernels import SigmoidKernel
+
+    support = np.zeros((2, 1), dtype=np.float32)
+    psi = FeatureExpansion(np.zeros((1, 2)), support, SigmoidKernel(gamma=1e-300, coef0=1.0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", NumericalWarning)
+        result = find_preimage(psi, method="exact")
+    assert np.isfinite(result.x).all()

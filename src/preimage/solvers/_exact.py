@@ -89,7 +89,7 @@ def exact_preimage(
     basis = np.eye(expansion.n_features, dtype=expansion.support.dtype)
     # Where the kernel values or their inverse overflow, x is not finite and
     # replace_non_finite falls back to the nearest support point, with a warning.
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         values = kernel.block(expansion.support, basis, check_input=False, overflow="ignore")
         x = kernel.inverse_profile(expansion.coef @ values)
     x, d2 = replace_non_finite(expansion, x)
