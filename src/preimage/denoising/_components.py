@@ -10,6 +10,7 @@ directions: three point sources, σ = 0.1 (width 10), keep 6 components, error
 """
 
 import dataclasses
+from typing import TypeGuard
 import warnings
 
 import numpy as np
@@ -38,7 +39,7 @@ EXPLAINED_FRACTION = 0.8
 ERROR_TOLERANCE = 0.01
 
 
-def has_width(kernel):
+def has_width(kernel: object) -> TypeGuard[str]:
     """Whether `kernel` is a name of a kernel with a width ``gamma``."""
     fields = dataclasses.fields(KERNELS[kernel]) if isinstance(kernel, str) else ()
     return "gamma" in {f.name for f in fields}
@@ -110,7 +111,7 @@ def select_n_components(est, gamma, X, targets):
         scores = _denoising_error(
             est, kpca, X, clean, train, held, candidates, est.method_params, m, est.bounds_
         )
-        noise = _squared_distance(X_held, _in_memory(clean[held]))
+        noise = float(np.mean(np.sum((X_held - _in_memory(clean[held])) ** 2, axis=1)))
         best = float(np.min(scores))
         good = [q for q, s in zip(candidates, scores) if s <= best * (1 + ERROR_TOLERANCE)]
         chosen = next((q for q, s in zip(candidates, scores) if q in good and s < noise), None)
@@ -128,11 +129,6 @@ def select_n_components(est, gamma, X, targets):
             )
     record.update(scores=[float(s) for s in scores], n_components=int(chosen))
     return int(chosen), record
-
-
-def _squared_distance(X, Y):
-    """mean_i ‖x_i − y_i‖² (Y a row, or one row per row of X)."""
-    return float(np.mean(np.sum((X - Y) ** 2, axis=1)))
 
 
 def kpca_coordinates(kpca, X):
@@ -161,17 +157,7 @@ def _explained_variance(kpca, X_held, candidates):
 
 
 def _denoising_error(
-    est,
-    kpca,
-    X,
-    clean,
-    train,
-    held,
-    candidates,
-    method_params,
-    m=None,
-    bounds=None,
-    preimages=None,
+    est, kpca, X, clean, train, held, candidates, params, m=None, bounds=None, preimages=None
 ):
     """The held-out denoising error of `est`'s method with the first q
     components, per candidate q (the solver over `m` landmarks, in the box
@@ -187,7 +173,7 @@ def _denoising_error(
         warnings.simplefilter("ignore", NumericalWarning)
         for q in candidates:
             options = {"random_state": est.random_state, "n_landmarks": m, "bounds": bounds}
-            solver = make_solver(est.method, method_params, **options)
+            solver = make_solver(est.method, params, **options)
             pairs = {}
             if solver.learns_from_pairs:
                 if Y_train is None:

@@ -4,6 +4,7 @@ options by cross-validation on training pairs."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass
 from numbers import Integral, Real
 import reprlib
 from typing import Any, Self
@@ -11,7 +12,7 @@ from typing import Any, Self
 import numpy as np
 from scipy.stats import rankdata
 from sklearn import config_context
-from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.model_selection import KFold, check_cv
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
@@ -28,7 +29,7 @@ from preimage._utils.validation import check_bounds, validate_estimator_input
 from preimage._utils.warnings import warn
 from preimage.denoising._components import has_width
 from preimage.denoising._correction import check_correction
-from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets, validated_input
+from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets, _DenoiserMixin
 from preimage.denoising._search import fold_errors, search_counts, search_widths
 from preimage.exceptions import ConfigurationWarning
 from preimage.kernels import KERNELS, default_gamma
@@ -58,7 +59,8 @@ def _as_list(value, kinds, valid, message):
 
 
 @fill_doc
-class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+@dataclass(eq=False, repr=False)  # the constructor is the dataclass's
+class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
     r"""Kernel PCA denoiser with its width and component count chosen by cross-validation.
 
     In the manner of scikit-learn's ``RidgeCV``: ``fit(X_noisy, y=X_clean)``
@@ -204,7 +206,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     0.0220 -> 0.0015
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints = {
         "gammas": ["array-like", Interval(Real, 0, None, closed="neither"), None],
         "n_components": ["array-like", Interval(Integral, 1, None, closed="left"), None],
         "kernel": [StrOptions(set(_WIDTH_KERNELS))],
@@ -222,40 +224,22 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         "image_shape": ["array-like", None],
     }
 
-    def __init__(
-        self,
-        gammas: float | ArrayLike | None = None,
-        n_components: int | ArrayLike | None = None,
-        *,
-        kernel: str = "rbf",
-        degree: int = 3,
-        coef0: float = 1,
-        kernel_params: dict[str, Any] | None = None,
-        method: str = "fixed_point",
-        add_mean: bool = False,
-        method_params: dict[str, Any] | list[dict[str, Any]] | None = None,
-        bounds: Sequence[BoundsLike] = BOUNDS,
-        cv: Any = 3,
-        eigen_solver: str = "auto",
-        random_state: RandomStateLike = None,
-        correction: str | list[str | None] | None = None,
-        image_shape: tuple[int, int] | None = None,
-    ) -> None:
-        self.gammas = gammas
-        self.n_components = n_components
-        self.kernel = kernel
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.method = method
-        self.add_mean = add_mean
-        self.method_params = method_params
-        self.bounds = bounds
-        self.cv = cv
-        self.eigen_solver = eigen_solver
-        self.random_state = random_state
-        self.correction = correction
-        self.image_shape = image_shape
+    gammas: float | ArrayLike | None = None
+    n_components: int | ArrayLike | None = None
+    _: KW_ONLY
+    kernel: str = "rbf"
+    degree: int = 3
+    coef0: float = 1
+    kernel_params: dict[str, Any] | None = None
+    method: str = "fixed_point"
+    add_mean: bool = False
+    method_params: dict[str, Any] | list[dict[str, Any]] | None = None
+    bounds: Sequence[BoundsLike] = BOUNDS
+    cv: Any = 3
+    eigen_solver: str = "auto"
+    random_state: RandomStateLike = None
+    correction: str | list[str | None] | None = None
+    image_shape: tuple[int, int] | None = None
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
@@ -359,9 +343,6 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         )
         return [float(g) for g in _as_list(self.gammas, "iuf", lambda g: 0 < g < np.inf, message)]
 
-    def _image_shape(self):
-        return None if self.image_shape is None else tuple(self.image_shape)
-
     def _corrections(self):
         if not isinstance(self.correction, list):
             return [self.correction]
@@ -431,7 +412,7 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
             The denoised points.
         """
         check_is_fitted(self)
-        X = validated_input(self, X, reset=False)
+        X = self._validated(X, reset=False)
         # The container `set_output` asks for is made by this transform's own
         # wrapper, with X's index: the refitted denoiser gives an array.
         with config_context(transform_output="default"):
@@ -475,8 +456,3 @@ class KernelPCADenoiserCV(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         X = validate_estimator_input(self, X, reset=False)
         with config_context(transform_output="default"):
             return self.best_estimator_.score(X, y)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = ["float64"]
-        return tags

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from numbers import Integral
 from typing import Any, Literal, Self
 
@@ -38,12 +39,6 @@ from preimage.kpca._guards import check_has_components
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, make_solver
 
 
-def validated_input(est, X, *, reset):
-    """X validated for `est`: a Dask array lazily, anything else in memory."""
-    validate = validate_dask_input if is_dask_array(X) else validate_estimator_input
-    return validate(est, X, reset=reset)
-
-
 def _clean_targets(X, y):
     """y as clean targets when it is 2-D, else None (the labels a pipeline
     passes to every step are ignored)."""
@@ -71,9 +66,26 @@ _SELECTION |= {"n_train": "int?", "n_held_out": "int?", "input_error": "float?"}
 _SELECTION |= {"returns_input": "bool?"}
 
 
+class _DenoiserMixin(OneToOneFeatureMixin, TransformerMixin):
+    """What both denoisers share: float64 output, and `image_shape` as a tuple."""
+
+    def _validated(self, X, *, reset):
+        """X validated: a Dask array lazily, anything else in memory."""
+        validate = validate_dask_input if is_dask_array(X) else validate_estimator_input
+        return validate(self, X, reset=reset)
+
+    def _image_shape(self):
+        return None if self.image_shape is None else tuple(self.image_shape)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
+
+
 @fill_doc
-@fill_doc
-class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+@dataclass(eq=False, repr=False)  # the constructor is the dataclass's
+class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     r"""Denoise inputs through kernel PCA and a pre-image.
 
     A noisy x is mapped to :math:`\phi(x)`, projected onto the first q
@@ -231,7 +243,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     0.0180 -> 0.0002
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints = {
         "n_components": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), None],
         **KERNEL_CONSTRAINTS,
         "method": [StrOptions(set(PREIMAGE_METHODS))],
@@ -245,42 +257,23 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         "image_shape": ["array-like", None],
     }
 
-    def __init__(
-        self,
-        n_components: int | Literal["auto"] = "auto",
-        *,
-        kernel: str | Kernel | Callable[..., float] = "rbf",
-        gamma: float | None = None,
-        degree: int = 3,
-        coef0: float = 1,
-        kernel_params: dict[str, Any] | None = None,
-        method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point",
-        add_mean: bool = False,
-        method_params: dict[str, Any] | None = None,
-        bounds: BoundsLike = None,
-        eigen_solver: str = "auto",
-        random_state: RandomStateLike = None,
-        n_landmarks: int | None = None,
-        landmarks: str = "uniform",
-        correction: str | None = None,
-        image_shape: tuple[int, int] | None = None,
-    ) -> None:
-        self.n_components = n_components
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.method = method
-        self.add_mean = add_mean
-        self.method_params = method_params
-        self.bounds = bounds
-        self.eigen_solver = eigen_solver
-        self.random_state = random_state
-        self.n_landmarks = n_landmarks
-        self.landmarks = landmarks
-        self.correction = correction
-        self.image_shape = image_shape
+    n_components: int | Literal["auto"] = "auto"
+    _: KW_ONLY
+    kernel: str | Kernel | Callable[..., float] = "rbf"
+    gamma: float | None = None
+    degree: int = 3
+    coef0: float = 1
+    kernel_params: dict[str, Any] | None = None
+    method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point"
+    add_mean: bool = False
+    method_params: dict[str, Any] | None = None
+    bounds: BoundsLike = None
+    eigen_solver: str = "auto"
+    random_state: RandomStateLike = None
+    n_landmarks: int | None = None
+    landmarks: str = "uniform"
+    correction: str | None = None
+    image_shape: tuple[int, int] | None = None
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: MatrixLike | None = None) -> Self:
@@ -300,7 +293,7 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         KernelPCADenoiser
             The fitted denoiser, ``self``.
         """
-        X = validated_input(self, X, reset=True)
+        X = self._validated(X, reset=True)
         y = _clean_targets(X, y)
         _correction.check_correction(
             [self.correction], self.image_shape, X.shape[1], y is not None
@@ -328,7 +321,9 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 "clean versions: fit(X_noisy, y=X_clean)",
                 ConfigurationWarning,
             )
-        gamma = self._width(clean)
+        gamma = self.gamma
+        if gamma is None and has_width(self.kernel):  # the papers' width, on the clean data
+            gamma = default_gamma(clean, self.kernel)
         n_components, self.component_selection_ = self.n_components, None
         if isinstance(n_components, str):  # "auto"
             n_components, self.component_selection_ = select_n_components(self, gamma, X, y)
@@ -349,9 +344,6 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             _correction.out_of_fold_preimages(self, X, y), self._image_shape()
         )
         return self._set_correction(ridge or None)
-
-    def _image_shape(self):
-        return None if self.image_shape is None else tuple(self.image_shape)
 
     def _set_correction(self, ridge):
         """Keep the fitted :class:`~preimage.denoising._correction.RidgeCorrection` (or none)."""
@@ -418,13 +410,6 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.correction_coef_, self.correction_intercept_ = coef, intercept
         self.correction_alpha_ = state["correction_alpha_"]
 
-    def _width(self, clean):
-        """`gamma`, or the default width of a kernel named with one on the clean
-        data, resolved here so that the denoiser keeps the papers' width."""
-        if self.gamma is not None or not has_width(self.kernel):
-            return self.gamma
-        return default_gamma(clean, self.kernel)
-
     def transform(self, X: MatrixLike) -> TransformOutput:
         """Denoise X.
 
@@ -490,14 +475,10 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         )
         if getattr(self, "correction_coef_", None) is None:
             return out
-        coef, intercept, shape = (
-            self.correction_coef_,
-            self.correction_intercept_,
-            self._image_shape(),
-        )
+        ridge = (X, self.correction_coef_, self.correction_intercept_, self._image_shape())
         if not return_result:
-            return _correction.apply_correction(out, X, coef, intercept, shape)
-        out.x = _correction.apply_correction(out.x, X, coef, intercept, shape)
+            return _correction.apply_correction(out, *ridge)
+        out.x = _correction.apply_correction(out.x, *ridge)
         return out
 
     def score(self, X: MatrixLike, y: MatrixLike | None = None) -> float:
@@ -524,8 +505,3 @@ class KernelPCADenoiser(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         y = _clean_targets(X, y)
         target = X if y is None else y
         return -float(np.mean(np.sum((denoised - target) ** 2, axis=1)))
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = ["float64"]
-        return tags
