@@ -158,10 +158,8 @@ def fit_correction(parts, image_shape=None, alphas=ALPHAS, sizes=SIZES):
         if image_shape is None:
             idx = np.arange(total[0].shape[0])
         else:  # the central k × k of each K × K neighbourhood, and the constant
-            window = np.zeros((K, K), bool)
-            window[
-                K // 2 - k // 2 : K // 2 + k // 2 + 1, K // 2 - k // 2 : K // 2 + k // 2 + 1
-            ] = 1
+            window, inner = np.zeros((K, K), bool), slice(K // 2 - k // 2, K // 2 + k // 2 + 1)
+            window[inner, inner] = 1
             idx = np.flatnonzero(np.r_[window.ravel(), window.ravel(), True])
         sub = np.ix_(idx, idx)
         errors = np.empty((len(parts), len(alphas)))
@@ -185,11 +183,15 @@ def out_of_fold_preimages(est, X, T):
     """One ``(Z, X, T)`` per fold of :data:`N_FOLDS` shuffled folds: Z the
     pre-images of the fold's X by `est` (without correction) fitted on the
     other folds' pairs."""
-    seed = est.random_state
-    if isinstance(seed, np.random.Generator):
-        seed = int(seed.integers(2**32))
     parts = []
-    for train, test in KFold(N_FOLDS, shuffle=True, random_state=seed).split(X):
+    for train, test in shuffled_folds(N_FOLDS, est.random_state).split(X):
         den = clone(est).set_params(correction=None).fit(X[train], T[train])
         parts.append(tuple(np.asarray(V) for V in (den.transform(X[test]), X[test], T[test])))
     return parts
+
+
+def shuffled_folds(n_splits, random_state):
+    """``KFold(n_splits, shuffle=True)`` seeded by `random_state` (a Generator draws the seed)."""
+    if isinstance(random_state, np.random.Generator):
+        random_state = int(random_state.integers(2**32))
+    return KFold(n_splits, shuffle=True, random_state=random_state)

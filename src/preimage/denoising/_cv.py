@@ -13,7 +13,7 @@ import numpy as np
 from scipy.stats import rankdata
 from sklearn import config_context
 from sklearn.base import BaseEstimator, _fit_context
-from sklearn.model_selection import KFold, check_cv
+from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -28,7 +28,7 @@ from preimage._utils.typing import (
 from preimage._utils.validation import check_bounds, validate_estimator_input
 from preimage._utils.warnings import warn
 from preimage.denoising._components import has_width
-from preimage.denoising._correction import check_correction
+from preimage.denoising._correction import check_correction, shuffled_folds
 from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets, _DenoiserMixin
 from preimage.denoising._search import fold_errors, search_counts, search_widths
 from preimage.exceptions import ConfigurationWarning
@@ -275,10 +275,7 @@ class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
             # Shuffled: data come in order (by class, by source), and a fold
             # holding one class out scores how a denoiser fitted on the
             # others denoises a class it never saw.
-            seed = self.random_state
-            if isinstance(seed, np.random.Generator):
-                seed = int(seed.integers(2**32))
-            splitter = KFold(self.cv, shuffle=True, random_state=seed)
+            splitter = shuffled_folds(self.cv, self.random_state)
         else:
             splitter = check_cv(self.cv)
         n_splits = splitter.get_n_splits(X, T)

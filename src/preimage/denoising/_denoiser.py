@@ -51,9 +51,8 @@ def _clean_targets(X, y):
         raise ValueError(
             f"'y' has {y.shape[1]} features, but {X.shape[1]} were expected (those of 'X')"
         )
-    elif y.dtype.kind != "f":
-        y = y.astype(np.float64)
-    y = measure_chunks(y) if is_dask_array(y) else y
+    else:
+        y = measure_chunks(y if y.dtype.kind == "f" else y.astype(np.float64))
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"'y' must have one row per row of 'X' ({X.shape[0]}), got {y.shape[0]}")
     return y
@@ -427,12 +426,8 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         if is_dask_array(X):
             check_is_fitted(self)
             X = validate_dask_input(self, X, reset=False)
-            return map_row_blocks(
-                self.transform,
-                X,
-                n_columns=self.n_features_in_,
-                dtype=np.result_type(X.dtype, self.kpca_.X_fit_.dtype),
-            )
+            dtype = np.result_type(X.dtype, self.kpca_.X_fit_.dtype)
+            return map_row_blocks(self.transform, X, n_columns=self.n_features_in_, dtype=dtype)
         return self._solve(X, return_result=False)
 
     def denoise(self, X: MatrixLike) -> PreimageResult:
