@@ -312,12 +312,11 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         solver = self._make_solver()
         if solver.learns_from_pairs and y is None:
             warn(
-                f"method={self.method!r} without clean targets learns its map from the "
-                "training points' own coordinates back to themselves; the coordinates "
-                "of a noisy input lie elsewhere (noise shrinks them toward the origin), "
-                "where the map returns a blurred average of training points, or worse, "
-                "not a denoised input. To denoise, fit it on noisy inputs and their "
-                "clean versions: fit(X_noisy, y=X_clean)",
+                f"method={self.method!r} without clean targets learns its map from the training "
+                "points' own coordinates back to themselves; the coordinates of a noisy input "
+                "lie elsewhere (noise shrinks them toward the origin), where the map returns a "
+                "blurred average of training points, or worse, not a denoised input. To denoise, "
+                "fit it on noisy inputs and their clean versions: fit(X_noisy, y=X_clean)",
                 ConfigurationWarning,
             )
         gamma = self.gamma

@@ -143,9 +143,8 @@ def nearest_coordinates(
         mask = np.asarray(mask)
         if mask.dtype != bool or mask.shape != (Q.shape[0], C.shape[0]):
             raise ValueError(
-                f"'mask' must be a boolean array of shape "
-                f"{(Q.shape[0], C.shape[0])} (queries, candidates), got "
-                f"{mask.dtype} of shape {mask.shape}"
+                f"'mask' must be a boolean array of shape {(Q.shape[0], C.shape[0])} (queries, "
+                f"candidates), got {mask.dtype} of shape {mask.shape}"
             )
         if not mask.any(axis=1).all():
             raise ValueError(

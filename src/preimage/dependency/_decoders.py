@@ -103,9 +103,8 @@ class WindowDecoder(Decoder):
         if isinstance(self.method, str):  # the k-NN of the paper
             if self.n_neighbors > n_positions:
                 raise ValueError(
-                    f"'n_neighbors' must be at most the {n_positions} symbol "
-                    f"position(s) of the training strings, got "
-                    f"{self.n_neighbors!r}"
+                    f"'n_neighbors' must be at most the {n_positions} symbol position(s) of the "
+                    f"training strings, got {self.n_neighbors!r}"
                 )
             self.classifier_ = KNeighborsClassifier(n_neighbors=self.n_neighbors)
         else:

@@ -197,15 +197,13 @@ class KernelDependencyEstimator(BaseEstimator):
         X = self._check_inputs(X, input_kind, reset=True)
         space = OutputSpace.of_pairs(X, Y, self.output_kernel, input_kind, joint=self.joint_output)
         self.input_kernel_ = resolve_kernel(self.input_kernel, input_kind, X)
-        self.output_kernel_ = space.kernel
+        self.output_space_, self.output_kernel_ = space, space.kernel
         self.X_fit_, self.Y_fit_ = X, space.Y
-        self.fit_result_ = space.fit(
+        result = self.fit_result_ = space.fit(
             self.input_kernel_, self.n_components, alpha=self.alpha, regression=self.regression
         )
-        self.output_space_ = space
-        self.coordinates_ = self.fit_result_.coordinates
-        self.dual_coef_ = self.fit_result_.weights
-        self.eigenvalues_ = self.fit_result_.output_pca.eigenvalues
+        self.coordinates_, self.dual_coef_ = result.coordinates, result.weights
+        self.eigenvalues_ = result.output_pca.eigenvalues
         self.n_components_ = self.eigenvalues_.shape[0]
         settings = {k: getattr(self, k) for k in _DECODER_SETTINGS}
         decoder = make_decoder(self.method, self.method_params, **settings)

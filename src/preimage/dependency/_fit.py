@@ -238,10 +238,9 @@ def fit_kde(
     pca = fit_kernel_pca(L, n_components, copy=True, names="'L' (the outputs' Gram matrix)")
     if not (pca.eigenvalues > 0).any():
         raise ValueError(
-            "'L' (the output Gram matrix) has no principal component above rounding "
-            "level: every output is the same point of the output feature space, so "
-            "there are no output coordinates to learn; KDE needs at least two distinct "
-            "outputs 'Y'"
+            "'L' (the output Gram matrix) has no principal component above rounding level: every "
+            "output is the same point of the output feature space, so there are no output "
+            "coordinates to learn; KDE needs at least two distinct outputs 'Y'"
         )
     P = pca.eigenvectors * np.sqrt(pca.eigenvalues)
     return KDEResult(pca, P, kde_regression(K, P, alpha, regression), float(alpha), regression)

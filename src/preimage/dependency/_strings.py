@@ -50,9 +50,8 @@ def check_equal_lengths(X: Sequences, Y: Sequences, name: str = "Y") -> None:
     for i, (x, y) in enumerate(zip(X, Y)):
         if len(x) != len(y):
             raise ValueError(
-                f"{name!r} must hold outputs of the length of their inputs "
-                f"(|x_i| = |y_i|), got lengths {len(x)} and {len(y)} at "
-                f"index {i}"
+                f"{name!r} must hold outputs of the length of their inputs (|x_i| = |y_i|), got "
+                f"lengths {len(x)} and {len(y)} at index {i}"
             )
 
 

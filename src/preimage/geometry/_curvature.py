@@ -176,12 +176,6 @@ def _length_scale(kernel):
     return float(1 / np.sqrt(gamma))
 
 
-def _dot_product_curvature(d1, d2, d3, s, d):
-    """The warped-product formula of :func:`scalar_curvature`."""
-    first = (d1 * (d2 + s * d3) - s * d2**2) / (d1**2 * (d1 + s * d2))
-    return -2.0 * (d - 1) * first - (d - 1) * (d - 2) * d2 / d1**2
-
-
 def polynomial_scalar_curvature(
     X: ArrayLike, *, degree: int, gamma: float = 1.0, coef0: float = 1.0
 ) -> np.ndarray:
@@ -302,6 +296,8 @@ def scalar_curvature(
     if isinstance(kernel, RadialKernel) or d == 1:
         return np.zeros(n)
     s = np.einsum("ij,ij->i", X, X)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        R = _dot_product_curvature(*profile_derivatives(kernel, s), s, d) + 0.0  # no −0
+    d1, d2, d3 = profile_derivatives(kernel, s)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # the formula above
+        first = (d1 * (d2 + s * d3) - s * d2**2) / (d1**2 * (d1 + s * d2))
+        R = -2.0 * (d - 1) * first - (d - 1) * (d - 2) * d2 / d1**2 + 0.0  # no −0
     return _finite_or_warn(R, "closed form")

@@ -124,17 +124,6 @@ def profile_derivatives(
     return None
 
 
-def _closed_form_metric(kernel, X):
-    n, d = X.shape
-    if isinstance(kernel, RadialKernel):
-        # k = f(‖x − x'‖²): ∂²k/∂x_i∂x'_j = −2 f'(r²) δ_ij − 4 f''(r²)(x − x')_i(x − x')_j,
-        # which at x' = x is −2 f'(0) δ_ij.
-        scale = -2.0 * float(kernel.profile_derivative(np.zeros(1))[0])
-        return np.broadcast_to(scale * np.eye(d), (n, d, d)).copy()
-    d1, d2, _ = profile_derivatives(kernel, np.einsum("ij,ij->i", X, X))
-    return d1[:, None, None] * np.eye(d) + d2[:, None, None] * X[:, :, None] * X[:, None, :]
-
-
 def metric_by_finite_differences(
     kernel: Kernel, X: ArrayLike, *, step: float | None = None
 ) -> np.ndarray:
@@ -238,7 +227,14 @@ def induced_metric(
     X = check_points(X)
     if by_differences(kernel, check_method(method)):
         return metric_by_finite_differences(kernel, X, step=step)
-    return _closed_form_metric(kernel, X)
+    n, d = X.shape
+    if isinstance(kernel, RadialKernel):
+        # k = f(‖x − x'‖²): ∂²k/∂x_i∂x'_j = −2 f'(r²) δ_ij − 4 f''(r²)(x − x')_i(x − x')_j,
+        # which at x' = x is −2 f'(0) δ_ij.
+        scale = -2.0 * float(kernel.profile_derivative(np.zeros(1))[0])
+        return np.broadcast_to(scale * np.eye(d), (n, d, d)).copy()
+    d1, d2, _ = profile_derivatives(kernel, np.einsum("ij,ij->i", X, X))
+    return d1[:, None, None] * np.eye(d) + d2[:, None, None] * X[:, :, None] * X[:, None, :]
 
 
 def volume_element(
