@@ -33,6 +33,7 @@ from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets, _Den
 from preimage.denoising._search import fold_errors, search_counts, search_widths
 from preimage.exceptions import ConfigurationWarning
 from preimage.kernels import KERNELS, default_gamma
+from preimage.kpca._constraints import KERNEL_CONSTRAINTS
 from preimage.kpca._docs import fill_doc
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult
 
@@ -209,10 +210,8 @@ class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
     _parameter_constraints = {
         "gammas": ["array-like", Interval(Real, 0, None, closed="neither"), None],
         "n_components": ["array-like", Interval(Integral, 1, None, closed="left"), None],
+        **{k: v for k, v in KERNEL_CONSTRAINTS.items() if k != "gamma"},  # `gammas` instead
         "kernel": [StrOptions(set(_WIDTH_KERNELS))],
-        "degree": [Interval(Integral, 0, None, closed="left")],
-        "coef0": [Interval(Real, None, None, closed="neither")],
-        "kernel_params": [dict, None],
         "method": [StrOptions(set(PREIMAGE_METHODS))],
         "add_mean": ["boolean"],
         "method_params": [dict, list, None],
@@ -377,15 +376,14 @@ class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
         scores = -np.concatenate([e.reshape(e.shape[0], -1).T for _, e, _ in errors.values()])
         scores[~np.isfinite(scores)] = -np.inf
         mean = scores.mean(axis=1)
-        results = {
-            "params": rows,
-            "param_gamma": np.array([r["gamma"] for r in rows]),
-            "param_n_components": np.array([r["n_components"] for r in rows]),
-        }
-        names = ["bounds"] + ["method_params"] * with_params + ["correction"] * with_corrections
-        for name in names:
-            results[f"param_{name}"] = np.empty(len(rows), object)
-            results[f"param_{name}"][:] = [r[name] for r in rows]
+        results = {"params": rows}
+        for name in rows[0]:  # the numbers as arrays, the other values as objects
+            column = [r[name] for r in rows]
+            if name in ("gamma", "n_components"):
+                results[f"param_{name}"] = np.array(column)
+            else:
+                results[f"param_{name}"] = np.empty(len(rows), object)
+                results[f"param_{name}"][:] = column
         for k in range(scores.shape[1]):
             results[f"split{k}_test_score"] = scores[:, k]
         results["mean_test_score"] = mean
