@@ -329,9 +329,5 @@ def _coordinates(rows, name, width, product):
     rows = check_array_2d(rows, name, dtype=np.float64, min_samples=0, n_features=width)
     with np.errstate(over="ignore", invalid="ignore"):
         out = product(rows)
-    return check_overflow(
-        out,
-        "the coordinates",
-        f"{name!r}",
-        "their kernel values are too large for the fitted weights; rescale the data",
-    )
+    hint = "their kernel values are too large for the fitted weights; rescale the data"
+    return check_overflow(out, "the coordinates", f"{name!r}", hint)

@@ -189,12 +189,8 @@ def string_preimage_features(
     weight = check_positive(coordinate_weight, "coordinate_weight", strict=False)
     with np.errstate(over="ignore"):
         scaled = weight * np.repeat(C, lengths, axis=0)
-    check_overflow(
-        scaled,
-        "the weighted coordinates",
-        "'coordinate_weight' and 'coordinates'",
-        f"use a 'coordinate_weight' smaller than {weight!r}",
-    )
+    what, names = "the weighted coordinates", "'coordinate_weight' and 'coordinates'"
+    check_overflow(scaled, what, names, f"use a 'coordinate_weight' smaller than {weight!r}")
     return np.hstack([scaled, window_features(X, window, symbols)])
 
 
