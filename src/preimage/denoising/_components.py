@@ -46,8 +46,8 @@ def has_width(kernel: object) -> TypeGuard[str]:
 
 
 def make_kpca(est, gamma, n_components, n_landmarks=None):
-    """An unfitted KernelPCA with the kernel, eigensolver, seed and landmarks
-    of the denoiser `est` (KernelPCA's own defaults are not the denoiser's)."""
+    """An unfitted KernelPCA with the kernel of the denoiser `est`; every
+    parameter KernelPCA uses is passed (its defaults are not ours)."""
     return KernelPCA(
         n_components,
         kernel=est.kernel,
@@ -56,7 +56,11 @@ def make_kpca(est, gamma, n_components, n_landmarks=None):
         coef0=est.coef0,
         kernel_params=est.kernel_params,
         eigen_solver=est.eigen_solver,
+        tol=0,
+        max_iter=None,
+        iterated_power="auto",
         random_state=est.random_state,
+        copy_X=True,
         n_landmarks=n_landmarks,
         landmarks=getattr(est, "landmarks", "uniform"),
     )
