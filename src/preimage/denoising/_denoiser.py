@@ -298,15 +298,10 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
             [self.correction], self.image_shape, X.shape[1], y is not None
         )
         clean = X if y is None else y
-        n = clean.shape[0]
-        if (
-            self.n_landmarks is None
-            and isinstance(self.n_components, Integral)
-            and self.n_components > n
-        ):
+        n, q = clean.shape[0], self.n_components
+        if self.n_landmarks is None and isinstance(q, Integral) and q > n:
             raise ValueError(
-                f"'n_components' must be <= n_samples={n} (the size of the Gram "
-                f"matrix), got {self.n_components}"
+                f"'n_components' must be <= n_samples={n} (the size of the Gram matrix), got {q}"
             )
         self.bounds_ = check_bounds(self.bounds, clean)
         solver = self._make_solver()
@@ -325,19 +320,17 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         n_components, self.component_selection_ = self.n_components, None
         if isinstance(n_components, str):  # "auto"
             n_components, self.component_selection_ = select_n_components(self, gamma, X, y)
-        self.kpca_ = make_kpca(self, gamma, n_components, self.n_landmarks).fit(clean)
-        check_has_components(self.kpca_.fit_result_, self.kpca_.gamma_)
-        self.n_components_ = int(self.kpca_.eigenvalues_.shape[0])
+        kpca = self.kpca_ = make_kpca(self, gamma, n_components, self.n_landmarks).fit(clean)
+        check_has_components(kpca.fit_result_, kpca.gamma_)
+        self.n_components_ = int(kpca.eigenvalues_.shape[0])
         pairs = {}
-        if solver.learns_from_pairs and (y is not None or self.kpca_.eigenvectors_ is None):
+        if solver.learns_from_pairs and (y is not None or kpca.eigenvectors_ is None):
             # Coordinates of the inputs against their clean versions. Without
             # targets, an exact fit's own training coordinates serve (the
             # solver's default); a Nyström fit keeps no n-sized state, so the
             # pairs are made here from all n training points.
-            pairs = {"coordinates": kpca_coordinates(self.kpca_, X), "targets": clean}
-        self.solver_ = solver.fit(
-            self.kpca_.X_fit_, self.kpca_.kernel_, kpca=self.kpca_.fit_result_, **pairs
-        )
+            pairs = {"coordinates": kpca_coordinates(kpca, X), "targets": clean}
+        self.solver_ = solver.fit(kpca.X_fit_, kpca.kernel_, kpca=kpca.fit_result_, **pairs)
         ridge = self.correction and _correction.fit_correction(
             _correction.out_of_fold_preimages(self, X, y), self._image_shape()
         )

@@ -252,6 +252,5 @@ def make_decoder(method: Any, params: dict[str, Any] | None = None, **settings: 
     cls: type[Decoder] = WindowDecoder if _is_classifier(method) else PreimageDecoder
     if isinstance(method, str):
         cls = DECODERS.get(method, cls)
-    return cls(
-        method, params, **{name: settings[name] for name in cls.settings if name in settings}
-    )
+    own = {name: settings[name] for name in cls.settings if name in settings}
+    return cls(method, params, **own)

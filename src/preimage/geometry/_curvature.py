@@ -60,9 +60,8 @@ def _scalar_from_derivatives(g, dg, ddg):
     # R_iklm = ½(∂_k∂_l g_im + ∂_i∂_m g_kl − ∂_k∂_m g_il − ∂_i∂_l g_km) + ...
     terms = ((1, "klim"), (1, "imkl"), (-1, "kmil"), (-1, "ilkm"))
     second = 0.5 * sum(sign * np.einsum(f"n{ij}->niklm", ddg) for sign, ij in terms)
-    quad = np.einsum("nrp,nrkl,npim->niklm", g, gamma, gamma) - np.einsum(
-        "nrp,nrkm,npil->niklm", g, gamma, gamma
-    )
+    quad = np.einsum("nrp,nrkl,npim->niklm", g, gamma, gamma)
+    quad -= np.einsum("nrp,nrkm,npil->niklm", g, gamma, gamma)
     return np.einsum("nkm,nil,niklm->n", ginv, ginv, second + quad)
 
 

@@ -129,9 +129,8 @@ class WienerState:
                     self.cholesky, theta, lower=True, trans="T", check_finite=False
                 )
         # Nearly dependent basis samples give tiny diagonals: large targets overflow.
-        return check_overflow_rescale(
-            a, "the coefficients", "targets 'y' (raise 'rtol' or rescale 'y')"
-        )
+        names = "targets 'y' (raise 'rtol' or rescale 'y')"
+        return check_overflow_rescale(a, "the coefficients", names)
 
 
 def _givens_append(R, z, row, target):
