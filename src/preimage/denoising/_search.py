@@ -87,7 +87,6 @@ def search_widths(score, gamma0, gammas=None):
     def at(g):
         if g not in scores:
             scores[g] = score(g)
-        return scores[g]
 
     if gammas is not None:
         for g in gammas:
@@ -98,12 +97,9 @@ def search_widths(score, gamma0, gammas=None):
     for _ in range(MAX_EXTENSIONS):
         widths = sorted(scores)
         best = min(widths, key=lambda g: (scores[g], g))
-        if best == widths[0]:
-            at(widths[0] / 2)
-        elif best == widths[-1]:
-            at(widths[-1] * 2)
-        else:
+        if best not in (widths[0], widths[-1]):
             break
+        at(best / 2 if best == widths[0] else best * 2)
     # The smallest error lies between the best width and its better
     # neighbour (where the errors are unimodal in log γ): score their
     # geometric mean.

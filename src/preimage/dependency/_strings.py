@@ -100,10 +100,8 @@ def window_features(X: Sequences, window: int, symbols: Sequence[Any]) -> np.nda
     ):
         raise ValueError(f"'window' must be an odd positive integer, got {window!r}")
     X = check_sequences(X, "X")
-    if isinstance(symbols, (str, bytes)):
-        symbols = list(symbols)
     try:
-        index = {s: j for j, s in enumerate(symbols)}
+        index = {s: j for j, s in enumerate(symbols)}  # a string enumerates its characters
     except TypeError:
         raise TypeError(
             f"'symbols' must be a sequence of hashable symbols, got {symbols!r}"
