@@ -28,6 +28,7 @@ __all__ = [
     "check_writable",
     "file_kind",
     "open_regular",
+    "read_into",
     "remove_stale_temps",
     "without_temp_names",
 ]
@@ -305,6 +306,15 @@ def open_regular(path, name=None, *, follow_links=False):
         os.close(fd)
         raise ValueError(f"{name}: {file_kind(mode)}, not a regular file")
     return os.fdopen(fd, "rb")
+
+
+def read_into(file, buffer):
+    """Fill `buffer` (bytes) from `file` a mebibyte at a time, up to its
+    end; the number of bytes read."""
+    view, got = memoryview(buffer), 0
+    while got < len(view) and (n := file.readinto(view[got : got + 2**20])):
+        got += n
+    return got
 
 
 def zip_directory(file):
