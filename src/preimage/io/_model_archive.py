@@ -103,7 +103,7 @@ def _header(file, what, path):
 def read_member(archive, name, path, what, dtype, shape, limit):
     """The array stored as ``name.npy`` in `archive`, as `what` (for messages) says.
 
-    Its dtype must be `dtype` (None: any plain one), its shape `shape` (None: any
+    Its dtype must be `dtype` (a plain one's ``str``), its shape `shape` (None: any
     1-D), its data at most `limit` bytes; else a :class:`ModelFileError`.
     """
     try:
@@ -116,12 +116,7 @@ def read_member(archive, name, path, what, dtype, shape, limit):
         with archive.open(info) as raw:
             found, found_shape, fortran = _header(raw, what, path)
             header = raw.tell()  # its length
-            if plain_dtype(found.str) is None:
-                raise ModelFileError(
-                    f"{path}: {what} holds dtype {found.str!r}, which is not "
-                    "plain numbers or strings; the file was altered"
-                )
-            if dtype is not None and found.str != dtype:
+            if found.str != dtype:
                 raise ModelFileError(
                     f"{path}: {what} holds dtype {found.str!r}, but the metadata records "
                     f"{dtype!r}; the file was altered"

@@ -200,12 +200,9 @@ def save_model(
             f"the model's metadata would take {format_bytes(len(text))}, over the limit of "
             f"{format_bytes(_archive.MAX_METADATA_BYTES)}; keep 'metadata' small"
         )
-    entries = {
-        "metadata": np.frombuffer(text, dtype=np.uint8),
-        "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(), dtype=np.uint8),
-    }
-    if key is not None:
-        entries["signature"] = np.frombuffer(_sign(text, key), dtype=np.uint8)
+    members = {"metadata": text, "checksum": hashlib.sha256(text).hexdigest().encode()}
+    members |= {} if key is None else {"signature": _sign(text, key)}
+    entries = {name: np.frombuffer(data, dtype=np.uint8) for name, data in members.items()}
     entries.update({name: a for name, (a, _) in arrays.items()})
 
     def write(tmp):
