@@ -34,15 +34,8 @@ _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _CHANNELS = {2: 3, 3: 3, 6: 4}
 _MODES = {1: "L", 3: "RGB", 4: "RGBA"}
 # What a file that is not a PNG image, or a damaged one, raises in Pillow and zlib.
-_DECODING_ERRORS = (
-    OSError,
-    SyntaxError,
-    ValueError,
-    EOFError,
-    IndexError,
-    struct.error,
-    zlib.error,
-)
+_DECODING_ERRORS: tuple[type[Exception], ...] = (OSError, SyntaxError, ValueError, EOFError)
+_DECODING_ERRORS += (IndexError, struct.error, zlib.error)
 
 
 def _natural_key(path):

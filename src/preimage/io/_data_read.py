@@ -17,7 +17,7 @@ from preimage._utils.memory import check_dense, format_bytes
 from preimage.io._data_csv import _short, read_csv
 from preimage.io._data_kinds import SUFFIX_KINDS, SUPPORTED, DataSource
 from preimage.io._data_png import read_png_folder
-from preimage.io._files import file_kind, open_regular, zip_directory
+from preimage.io._files import file_kind, open_regular, read_into, zip_directory
 
 __all__ = ["read_data"]
 
@@ -245,12 +245,8 @@ def _read_array(where, file, size):
     copies = 1 + (out != dtype) + (fortran_order and len(shape) > 1)
     check_dense((shape[0], n_features), out, what, hint="read fewer samples", copies=copies)
     array = np.empty(count, dtype)
-    buffer, got = memoryview(array.view(np.uint8)), 0
-    while got < need:
-        n = file.readinto(buffer[got:])
-        if not n:
-            raise ValueError(f"{where} is truncated ({got} of {need} bytes of data)")
-        got += n
+    if (got := read_into(file, array.view(np.uint8))) < need:
+        raise ValueError(f"{where} is truncated ({got} of {need} bytes of data)")
     return array.reshape(shape[::-1]).transpose() if fortran_order else array.reshape(shape)
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "check_writable",
     "file_kind",
     "open_regular",
+    "read_into",
     "remove_stale_temps",
     "without_temp_names",
 ]
@@ -181,6 +182,18 @@ def _link_new(tmp, path):
         os.unlink(tmp)
 
 
+def _check_sort(path, folder):
+    """Refuse to replace anything but a folder with a folder, or a folder with a file."""
+    if folder and (not path.is_dir() or path.is_symlink()):
+        raise NotADirectoryError(
+            f"{path}: exists and is not a folder; refusing to replace it with a folder"
+        )
+    if not folder and path.is_dir() and not path.is_symlink():
+        raise IsADirectoryError(
+            f"{path}: exists and is a folder; refusing to replace a folder with a file"
+        )
+
+
 def _replace_dir(tmp, path):
     """Put the folder `tmp` in place of the folder `path`, then delete the old one."""
     if not os.path.lexists(path):
@@ -188,10 +201,7 @@ def _replace_dir(tmp, path):
             return _claim_and_move(tmp, path, folder=True)
         except FileExistsError:
             pass  # made meanwhile: replace it
-    if not path.is_dir() or path.is_symlink():
-        raise NotADirectoryError(
-            f"{path}: exists and is not a folder; refusing to replace it with a folder"
-        )
+    _check_sort(path, folder=True)
     old = _temp_path(path, "old")
     os.rename(path, old)
     try:
@@ -213,14 +223,7 @@ def _atomic(path, make, overwrite, numbered, folder):
     if os.path.lexists(path) and not numbered:
         if not overwrite:
             raise refusal(path)
-        if folder and (not path.is_dir() or path.is_symlink()):
-            raise NotADirectoryError(
-                f"{path}: exists and is not a folder; refusing to replace it with a folder"
-            )
-        if not folder and path.is_dir() and not path.is_symlink():
-            raise IsADirectoryError(
-                f"{path}: exists and is a folder; refusing to replace a folder with a file"
-            )
+        _check_sort(path, folder)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -305,6 +308,15 @@ def open_regular(path, name=None, *, follow_links=False):
         os.close(fd)
         raise ValueError(f"{name}: {file_kind(mode)}, not a regular file")
     return os.fdopen(fd, "rb")
+
+
+def read_into(file, buffer):
+    """Fill `buffer` (bytes) from `file` a mebibyte at a time, up to its
+    end; the number of bytes read."""
+    view, got = memoryview(buffer), 0
+    while got < len(view) and (n := file.readinto(view[got : got + 2**20])):
+        got += n
+    return got
 
 
 def zip_directory(file):

@@ -15,7 +15,7 @@ import zipfile
 import numpy as np
 
 from preimage.exceptions import ModelFileError
-from preimage.io._files import open_regular, zip_directory
+from preimage.io._files import open_regular, read_into, zip_directory
 
 __all__ = ["MAX_MEMBERS", "MAX_METADATA_BYTES", "open_archive", "plain_dtype", "read_member"]
 
@@ -26,7 +26,6 @@ MAX_MEMBERS = 256
 
 _NPY_MAGIC = b"\x93NUMPY"
 _read_header_2_0 = np.lib.format.read_array_header_2_0
-_CHUNK = 2**20
 
 
 def plain_dtype(text):
@@ -93,8 +92,6 @@ def _header(file, what, path):
             raise ValueError(f"unknown .npy format version {version}")
         read = np.lib.format.read_array_header_1_0 if version == (1, 0) else _read_header_2_0
         shape, fortran, dtype = read(file)
-    except ModelFileError:
-        raise
     except Exception as exc:  # a header numpy cannot read: damaged or hostile
         raise ModelFileError(
             f"{path}: {what} has an unreadable header ({type(exc).__name__}: {exc}); "
@@ -106,7 +103,7 @@ def _header(file, what, path):
 def read_member(archive, name, path, what, dtype, shape, limit):
     """The array stored as ``name.npy`` in `archive`, as `what` (for messages) says.
 
-    Its dtype must be `dtype` (None: any plain one), its shape `shape` (None: any
+    Its dtype must be `dtype` (a plain one's ``str``), its shape `shape` (None: any
     1-D), its data at most `limit` bytes; else a :class:`ModelFileError`.
     """
     try:
@@ -119,12 +116,7 @@ def read_member(archive, name, path, what, dtype, shape, limit):
         with archive.open(info) as raw:
             found, found_shape, fortran = _header(raw, what, path)
             header = raw.tell()  # its length
-            if plain_dtype(found.str) is None:
-                raise ModelFileError(
-                    f"{path}: {what} holds dtype {found.str!r}, which is not "
-                    "plain numbers or strings; the file was altered"
-                )
-            if dtype is not None and found.str != dtype:
+            if found.str != dtype:
                 raise ModelFileError(
                     f"{path}: {what} holds dtype {found.str!r}, but the metadata records "
                     f"{dtype!r}; the file was altered"
@@ -146,13 +138,9 @@ def read_member(archive, name, path, what, dtype, shape, limit):
                     f"{path}: {what} unpacks to {info.file_size:,} bytes, but its header "
                     f"says {header + nbytes:,}; the file is damaged or altered"
                 )
-            buffer, done = bytearray(nbytes), 0
-            while done < nbytes:
-                chunk = raw.read(min(_CHUNK, nbytes - done))
-                if not chunk:
-                    raise ModelFileError(f"{path}: {what} is truncated")
-                buffer[done : done + len(chunk)] = chunk
-                done += len(chunk)
+            buffer = bytearray(nbytes)
+            if read_into(raw, buffer) < nbytes:
+                raise ModelFileError(f"{path}: {what} is truncated")
             raw.read(1)  # at the end: the zip's CRC is checked
     except ModelFileError:
         raise

@@ -165,7 +165,7 @@ def save_model(
     True
     """
     import sklearn
-    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
 
     if not hasattr(estimator, "get_params"):
         raise TypeError(
@@ -176,10 +176,7 @@ def save_model(
     if isinstance(estimator, KernelPCADenoiserCV) and hasattr(estimator, "best_estimator_"):
         estimator = estimator.best_estimator_  # what denoises, not the search
     key = _resolve_key(key)
-    if not any(k.endswith("_") and not k.startswith("_") for k in vars(estimator)):
-        raise NotFittedError(
-            f"'estimator' ({type(estimator).__name__}) is not fitted; fit it before saving it"
-        )
+    check_is_fitted(estimator, msg="'estimator' (%(name)s) is not fitted; fit it before saving it")
     tree, arrays = encode_model(estimator)
     meta = {
         "format": FORMAT,
@@ -203,12 +200,9 @@ def save_model(
             f"the model's metadata would take {format_bytes(len(text))}, over the limit of "
             f"{format_bytes(_archive.MAX_METADATA_BYTES)}; keep 'metadata' small"
         )
-    entries = {
-        "metadata": np.frombuffer(text, dtype=np.uint8),
-        "checksum": np.frombuffer(hashlib.sha256(text).hexdigest().encode(), dtype=np.uint8),
-    }
-    if key is not None:
-        entries["signature"] = np.frombuffer(_sign(text, key), dtype=np.uint8)
+    members = {"metadata": text, "checksum": hashlib.sha256(text).hexdigest().encode()}
+    members |= {} if key is None else {"signature": _sign(text, key)}
+    entries = {name: np.frombuffer(data, dtype=np.uint8) for name, data in members.items()}
     entries.update({name: a for name, (a, _) in arrays.items()})
 
     def write(tmp):
@@ -240,7 +234,6 @@ def _read(path, key=None):
                 "to detect those)"
             )
         signed = "signature.npy" in names
-        verified = False
         if key is not None:
             if not signed:
                 raise ModelFileError(
@@ -252,7 +245,6 @@ def _read(path, key=None):
                     f"{path}: the signature does not match the key given; the file was "
                     "altered, or signed with another key"
                 )
-            verified = True
         try:
             meta = json.loads(text.decode("utf-8"))
         except (ValueError, RecursionError) as exc:
@@ -271,7 +263,7 @@ def _read(path, key=None):
     except BaseException:
         archive.close()
         raise
-    return meta, archive, signed, verified
+    return meta, archive, signed, key is not None
 
 
 def _read_arrays(meta, archive, path):
@@ -316,10 +308,7 @@ def _read_arrays(meta, archive, path):
 
 
 def model_info(
-    path: str | os.PathLike[str],
-    *,
-    key: bytes | str | None = None,
-    check_state: bool = False,
+    path: str | os.PathLike[str], *, key: bytes | str | None = None, check_state: bool = False
 ) -> dict[str, Any]:
     """Return the metadata of a model file, checked, without building the model.
 

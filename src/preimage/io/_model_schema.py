@@ -15,6 +15,7 @@ by their public names only.
 
 import dataclasses
 import functools
+import inspect
 import math
 import re
 
@@ -69,18 +70,16 @@ def shown(value, limit=60):
     """`value` for a message: its repr, on one line, at most `limit` characters."""
     if isinstance(value, np.ndarray):
         return f"an array of shape {value.shape} and dtype {value.dtype}"
-    text = " ".join(repr(value).split())
+    return _one_line(repr(value), limit)
+
+
+def _one_line(text, limit):
+    text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _at(where, name):
     return f"{where}.{name}" if where else name
-
-
-def _reason(exc):
-    """The message of `exc` on one line, at most 300 characters."""
-    text = " ".join(str(exc).split())
-    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def few(names, limit=3):
@@ -138,11 +137,8 @@ class _Encoder:
 
     def model(self, est, where="estimator"):
         params = {k: self.value(v, f"{where}.{k}") for k, v in est.get_params(deep=False).items()}
-        return {
-            "class": type(est).__name__,
-            "params": params,
-            "state": self.state(est, est._model_state, where),
-        }
+        state = self.state(est, est._model_state, where)
+        return {"class": type(est).__name__, "params": params, "state": state}
 
     def state(self, obj, spec, where):
         out = {}
@@ -179,6 +175,29 @@ _SPEC = re.compile(r"([fibU*])\[([\w,]*)\]")
 _KINDS = {"f": "f", "i": "iu", "b": "b", "U": "U", "*": "biufU"}
 
 
+def _real(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _finite(value):
+    try:
+        return _real(value) and math.isfinite(value)
+    except OverflowError:  # an int beyond the float range
+        return False
+
+
+#: The test of each kind of value that is not an array (nor a dtype).
+_CHECKS = {
+    "int": lambda v: _real(v) and isinstance(v, int) and v >= 0,
+    "float": _finite,
+    "bool": lambda v: isinstance(v, bool),
+    "str": lambda v: isinstance(v, str) and len(v) <= 200,
+    "numbers": lambda v: isinstance(v, list) and all(map(_real, v)),
+    "kernel": lambda v: type(v).__name__ in classes()["kernel"],
+    "dict": lambda v: isinstance(v, dict),
+}
+
+
 class _Decoder:
     def __init__(self, arrays):
         self.arrays = arrays
@@ -204,20 +223,14 @@ class _Decoder:
     def build(self, kind, node, tag, where):
         cls = _named(kind, node[tag], where)
         params = {k: self.value(v, _at(where, k)) for k, v in node.items() if k != tag}
-        names = (
-            {f.name for f in dataclasses.fields(cls) if f.init}
-            if dataclasses.is_dataclass(cls)
-            else set(cls().get_params(deep=False))
-        )
-        if set(params) - names:
-            unknown = few(set(params) - names)
-            raise _Refused(where, f"{cls.__name__} has no parameter {unknown}")
+        if unknown := set(params) - set(inspect.signature(cls).parameters):
+            raise _Refused(where, f"{cls.__name__} has no parameter {few(unknown)}")
         try:
             obj = cls(**params)
             if hasattr(obj, "_validate_params"):
                 obj._validate_params()
         except (ValueError, TypeError, OverflowError) as exc:
-            raise _Refused(where, _reason(exc)) from None
+            raise _Refused(where, _one_line(str(exc), 300)) from None
         return obj
 
     def model(self, node, where):
@@ -232,7 +245,7 @@ class _Decoder:
         try:
             est._restore(state)
         except (ValueError, TypeError, IndexError, KeyError, ArithmeticError) as exc:
-            raise _Refused(where, _reason(exc)) from None
+            raise _Refused(where, _one_line(str(exc), 300)) from None
         return est
 
     def state(self, node, spec, sizes, where):
@@ -264,34 +277,14 @@ class _Decoder:
 
     def check(self, value, kind, sizes, at):
         """`value`, refused unless of `kind`."""
-        number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if kind == "int":
-            ok = number and isinstance(value, int) and value >= 0
-        elif kind == "float":
-            try:
-                ok = number and math.isfinite(value)
-            except OverflowError:  # an int beyond the float range
-                ok = False
-        elif kind == "bool":
-            ok = isinstance(value, bool)
-        elif kind == "str":
-            ok = isinstance(value, str) and len(value) <= 200
-        elif kind == "numbers":
-            ok = isinstance(value, list) and all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
-            )
-        elif kind == "kernel":
-            ok = type(value).__name__ in classes()["kernel"]
-        elif kind == "dtype":
+        if kind == "dtype":
             dtype = plain_dtype(value)
             if dtype is None or dtype.kind != "f":
                 raise _Refused(at, "must name a float dtype", value)
             return dtype
-        elif kind == "dict":
-            ok = isinstance(value, dict)
-        else:
+        if kind not in _CHECKS:
             return self.array(value, kind, sizes, at)
-        if not ok:
+        if not _CHECKS[kind](value):
             raise _Refused(at, f"must be of kind {kind!r}", value)
         return value
 
