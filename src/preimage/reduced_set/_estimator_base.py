@@ -131,13 +131,9 @@ class BaseReducedExpansion(BaseEstimator):
             self.feature_names_in_ = model.feature_names_in_
 
     def _keep(self, reduced, intercept):
-        self.reduced_set_ = reduced
-        self.kernel_ = reduced.kernel
-        self.vectors_ = reduced.vectors
-        self.dual_coef_ = reduced.coef
-        self.intercept_ = np.asarray(intercept, dtype=float)
-        self.approximation_error_ = reduced.error
-        self.relative_error_ = reduced.relative_error
+        self.reduced_set_, self.kernel_, self.vectors_ = reduced, reduced.kernel, reduced.vectors
+        self.dual_coef_, self.intercept_ = reduced.coef, np.asarray(intercept, dtype=float)
+        self.approximation_error_, self.relative_error_ = reduced.error, reduced.relative_error
         self.n_vectors_ = reduced.n_vectors
 
     #: What a model file keeps of a fitted reduced estimator (see :mod:`preimage.io`).
@@ -183,13 +179,9 @@ class BaseReducedExpansion(BaseEstimator):
         X = validate_estimator_input(self, dense_input(X), reset=False)
         K = self.kernel_.block(X, self.vectors_, check_input=False, names="'X'")
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-            values = K @ self.dual_coef_.T + self.intercept_
-        return check_overflow(
-            np.asarray(values, dtype=np.float64),
-            "the decision values",
-            "'X'",
-            "rescale 'X' (the kernel values are too large for the coefficients)",
-        )
+            values = np.asarray(K @ self.dual_coef_.T + self.intercept_, dtype=np.float64)
+        hint = "rescale 'X' (the kernel values are too large for the coefficients)"
+        return check_overflow(values, "the decision values", "'X'", hint)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -13,7 +13,6 @@ from sklearn.base import (
     _fit_context,
     clone,
 )
-from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.validation import check_is_fitted
 
@@ -29,13 +28,11 @@ from preimage.reduced_set._sklearn_svm import check_fitted, dense, kernel_from_s
 def _refuse(kpca, name):
     """Neither kernel PCA: NotFittedError for an unfitted estimator, else TypeError."""
     what = f"{name!r} must be a fitted preimage.KernelPCA or sklearn.decomposition.KernelPCA"
-    if isinstance(kpca, BaseEstimator):
-        try:
-            check_is_fitted(kpca)
-        except NotFittedError:
-            raise NotFittedError(
-                f"{what}, got an unfitted {type(kpca).__name__}; call fit(X) before reducing it"
-            ) from None
+    if isinstance(kpca, BaseEstimator):  # scikit-learn's message is a %-format
+        unfitted = (
+            what.replace("%", "%%") + ", got an unfitted %(name)s; call fit(X) before reducing it"
+        )
+        check_is_fitted(kpca, msg=unfitted)
     raise TypeError(f"{what}, got {type(kpca).__name__}")
 
 

@@ -50,20 +50,18 @@ def _check_training_data(X, y, machines):
             f"({X.shape[0]}), got shape {y.shape}"
         )
     if machines.kind == "regression":
-        y = check_array_2d(y.reshape(-1, 1), "y").ravel().astype(float)
-    else:
-        with warnings.catch_warnings():
-            # Labels of another kind than the classes (numbers against strings)
-            # are all unknown; NumPy before 1.25 adds a FutureWarning about it.
-            warnings.simplefilter("ignore", FutureWarning)
-            known = np.isin(y, machines.classes)
-        if not known.all():
-            raise ValueError(
-                f"'y' holds labels the model was not trained on: "
-                f"{np.unique(y[~known])[:5]!r} (classes {machines.classes!r})"
-            )
-        y = np.searchsorted(machines.classes, y)
-    return X, y
+        return X, check_array_2d(y.reshape(-1, 1), "y").ravel().astype(float)
+    with warnings.catch_warnings():
+        # Labels of another kind than the classes (numbers against strings)
+        # are all unknown; NumPy before 1.25 adds a FutureWarning about it.
+        warnings.simplefilter("ignore", FutureWarning)
+        known = np.isin(y, machines.classes)
+    if not known.all():
+        raise ValueError(
+            f"'y' holds labels the model was not trained on: "
+            f"{np.unique(y[~known])[:5]!r} (classes {machines.classes!r})"
+        )
+    return X, np.searchsorted(machines.classes, y)
 
 
 def _check_machine_count(n_vectors, shared, machines):
@@ -193,8 +191,9 @@ class _ReducedMachine(BaseReducedExpansion):
             The fitted estimator (self).
         """
         regression = isinstance(self, RegressorMixin)
-        X = dense_input(X)
-        X, y = validate_estimator_input(self, X, reset=True, y=y, y_numeric=regression)
+        X, y = validate_estimator_input(
+            self, dense_input(X), reset=True, y=y, y_numeric=regression
+        )
         model = clone(self._default() if self.estimator is None else self.estimator)
         if isinstance(model, (SVC, SVR)):
             check_input_kernel(model.kernel, "estimator")  # before fitting
