@@ -86,14 +86,12 @@ class RadialKernel(ProfileKernel):
         """
         f0 = float(self.profile(np.zeros(1))[0])
         d2 = f0 - check_real_array(d2, "d2") / 2
-        return _clipped_inverse(
-            self, d2, "d2", self.inverse_profile, *self.value_range, checked=True
-        )
+        return _clipped_inverse(self, d2, "d2", self.inverse_profile, *self.value_range)
 
 
-def _clipped_inverse(kernel, values, name, inverse, lo, hi, checked=False):
+def _clipped_inverse(kernel, values, name, inverse, lo, hi):
     """``inverse`` of `values` clipped into ``(lo, hi]``, with a warning if any were not."""
-    values = values if checked else check_real_array(values, name)
+    values = check_real_array(values, name)
     n_bad = int(((values <= lo) | (values > hi)).sum())
     _warn_clipped(n_bad, "kernel values", f"({lo}, {hi}]", kernel)
     with np.errstate(over="ignore"):  # an overflow is refused just below
