@@ -190,10 +190,8 @@ class _ReducedMachine(BaseReducedExpansion):
         ReducedSVC or ReducedSVR
             The fitted estimator (self).
         """
-        regression = isinstance(self, RegressorMixin)
-        X, y = validate_estimator_input(
-            self, dense_input(X), reset=True, y=y, y_numeric=regression
-        )
+        X, regression = dense_input(X), isinstance(self, RegressorMixin)
+        X, y = validate_estimator_input(self, X, reset=True, y=y, y_numeric=regression)
         model = clone(self._default() if self.estimator is None else self.estimator)
         if isinstance(model, (SVC, SVR)):
             check_input_kernel(model.kernel, "estimator")  # before fitting
@@ -215,10 +213,8 @@ class _ReducedMachine(BaseReducedExpansion):
         X, y = _check_training_data(X, y, machines)
         _check_machine_count(self.n_vectors, self.shared, machines)
         reduced = self._reduce(machines.expansion)
-        intercept = (
-            machines.intercept if X is None else machines.thresholds(reduced.evaluate(X), y)
-        )
-        self._set_reduced(reduced, intercept, machines.expansion, model)
+        b = machines.intercept if X is None else machines.thresholds(reduced.evaluate(X), y)
+        self._set_reduced(reduced, b, machines.expansion, model)
         self.original_intercept_ = machines.intercept.copy()
         self.threshold_recomputed_ = X is not None
         self._set_machines(machines)
