@@ -125,8 +125,7 @@ class BaseReducedExpansion(BaseEstimator):
     def _set_reduced(self, reduced, intercept, expansion, model):
         """Keep the reduction of `expansion` with the constants `intercept`."""
         self._keep(reduced, intercept)
-        self.original_n_support_ = expansion.n_support
-        self.n_features_in_ = expansion.n_features
+        self.original_n_support_, self.n_features_in_ = expansion.n_support, expansion.n_features
         if hasattr(model, "feature_names_in_"):
             self.feature_names_in_ = model.feature_names_in_
 

@@ -29,10 +29,8 @@ def _refuse(kpca, name):
     """Neither kernel PCA: NotFittedError for an unfitted estimator, else TypeError."""
     what = f"{name!r} must be a fitted preimage.KernelPCA or sklearn.decomposition.KernelPCA"
     if isinstance(kpca, BaseEstimator):  # scikit-learn's message is a %-format
-        unfitted = (
-            what.replace("%", "%%") + ", got an unfitted %(name)s; call fit(X) before reducing it"
-        )
-        check_is_fitted(kpca, msg=unfitted)
+        unfitted = ", got an unfitted %(name)s; call fit(X) before reducing it"
+        check_is_fitted(kpca, msg=what.replace("%", "%%") + unfitted)
     raise TypeError(f"{what}, got {type(kpca).__name__}")
 
 
