@@ -177,8 +177,7 @@ class FeatureExpansion:
             with np.errstate(over="ignore", invalid="ignore"):  # refused just below
                 for rows, K_rows in blocks:
                     total += np.einsum("ji,ji->j", self.coef[:, rows], self.coef @ K_rows.T)
-            _check_overflow(total, "squared norms ‖Ψ‖² = γᵀKγ", "'coef'")
-            self._norm2 = total
+            self._norm2 = _check_overflow(total, "squared norms ‖Ψ‖² = γᵀKγ", "'coef'")
         return self._norm2
 
     def cross(self, Z: ArrayLike) -> np.ndarray:

@@ -91,10 +91,9 @@ def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansio
         nonzero = np.flatnonzero(kpca.eigenvalues_)
         alphas = np.zeros_like(kpca.eigenvectors_, dtype=float)
         alphas[:, nonzero] = kpca.eigenvectors_[:, nonzero] / np.sqrt(kpca.eigenvalues_[nonzero])
-        # scikit-learn's centring keeps the column means K1/N of the Gram matrix.
-        col_mean = np.asarray(kpca._centerer.K_fit_rows_, dtype=float)
         centred = alphas - alphas.mean(axis=0, keepdims=True)
-        intercept = -(centred.T @ col_mean)
+        # scikit-learn's centring keeps the column means K1/N of the Gram matrix.
+        intercept = -(centred.T @ np.asarray(kpca._centerer.K_fit_rows_, dtype=float))
         return FeatureExpansion(centred.T.copy(), dense(kpca.X_fit_), kernel), intercept
     fit = getattr(kpca, "fit_result_", None)
     if not isinstance(fit, KernelPCAResult):

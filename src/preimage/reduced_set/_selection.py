@@ -246,8 +246,7 @@ def select_l1(
     K = support_gram(expansion)
     parts, penalties = [], []
     for rows, A, S in groups(expansion, shared):
-        c = _l1_weights(weights, A, S)
-        kept, lam = _l1_subset(K, A, S, n_keep, penalty, c)
+        kept, lam = _l1_subset(K, A, S, n_keep, penalty, _l1_weights(weights, A, S))
         penalties.append(lam)
         K_kk = K[np.ix_(kept, kept)]
         with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
