@@ -13,8 +13,6 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._docs import fill
 
-__all__ = ["Kernel"]
-
 
 @fill
 class Kernel:

@@ -10,8 +10,6 @@ from preimage.kernels._base import ProfileKernel, _in_dtype, _inverse, _warn_cli
 from preimage.kernels._docs import fill
 from preimage.kernels._pairwise import map_rows_inplace, squared_norms
 
-__all__ = ["DotProductKernel", "LinearKernel", "PolynomialKernel", "SigmoidKernel"]
-
 
 @fill
 class DotProductKernel(ProfileKernel):

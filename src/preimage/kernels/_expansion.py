@@ -12,8 +12,6 @@ from preimage._utils.validation import check_array_2d, check_overflow
 from preimage.kernels import Kernel
 from preimage.kernels._docs import fill
 
-__all__ = ["FeatureExpansion"]
-
 
 def _check_overflow(values, what, name):
     """Refuse feature-space quantities beyond the float range, naming the argument."""

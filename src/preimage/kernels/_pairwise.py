@@ -6,8 +6,6 @@ import numpy as np
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d
 
-__all__ = ["squared_norms", "scaled_squared_distances", "squared_distances", "map_rows_inplace"]
-
 # Bytes of output one step of the pass works on: half a 1 MiB L2 cache.
 _BLOCK_BYTES = 1 << 19
 

@@ -12,8 +12,6 @@ from preimage.kernels._base import Kernel, ProfileKernel, _in_dtype, _inverse
 from preimage.kernels._docs import fill
 from preimage.kernels._pairwise import map_rows_inplace, scaled_squared_distances
 
-__all__ = ["RadialKernel", "GaussianKernel", "LaplacianKernel"]
-
 
 @fill
 class RadialKernel(ProfileKernel):

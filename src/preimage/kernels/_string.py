@@ -20,9 +20,6 @@ from preimage.kernels._base import Kernel
 from preimage.kernels._docs import fill
 from preimage.kernels._sequence import SequenceKernel, _check_sequences, _row_norms2
 
-__all__ = ["JointSpectrumKernel", "KernelDistanceRBF", "NormalizedKernel", "SpectrumKernel"]
-__all__ += ["normalize_gram"]
-
 _NORMALIZATIONS = ("cosine", "trace")
 
 
