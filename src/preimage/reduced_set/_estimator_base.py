@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
-from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
 
 from preimage._utils.typing import RandomStateLike
 from preimage._utils.validation import check_overflow, validate_estimator_input
@@ -170,11 +170,8 @@ class BaseReducedExpansion(BaseEstimator):
 
     def _decision_values(self, X):
         """``f_k(x) = Σ_j β_kj k(z_j, x) + b_k``, shape (n, m)."""
-        if not hasattr(self, "vectors_"):
-            raise NotFittedError(
-                f"this {type(self).__name__} is not fitted; call {self._fit_call}, or make "
-                f"one from a fitted model with {self._maker}()"
-            )
+        fix = f"call {self._fit_call}, or make one from a fitted model with {self._maker}()"
+        check_is_fitted(self, "vectors_", msg="this %(name)s is not fitted; " + fix)
         X = validate_estimator_input(self, dense_input(X), reset=False)
         K = self.kernel_.block(X, self.vectors_, check_input=False, names="'X'")
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below

@@ -278,10 +278,9 @@ class SVMExpansion:
         ndarray of shape (m,)
             The thresholds :math:`b_k`.
         """
-        b = self.intercept.copy()
         if self.kind == "regression":
-            b[0] = epsilon_insensitive_threshold(y - values[:, 0], self.epsilon)
-            return b
+            return np.array([epsilon_insensitive_threshold(y - values[:, 0], self.epsilon)])
+        b = self.intercept.copy()
         for k, (positive, negative) in enumerate(self.pairs):
             rows = (y == positive) | (y == negative) if self.kind == "ovo" else slice(None)
             y_sign = np.where(y[rows] == positive, 1, -1)
