@@ -33,7 +33,6 @@ def _kpca_path(K, A, S, n_keep):
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
         norm2 = np.einsum("ki,ij,kj->k", A, K, A)
         C_all = K @ A.T  # ⟨φ(x_i), Ψ_k⟩
-    S = np.array(S)
     removed, counts, errors = [], [], []
     while True:
         K_SS = K[np.ix_(S, S)]
