@@ -92,11 +92,8 @@ def make_gaussian_sources(
     scale = check_scale(scale, "scale")
     low, high = check_interval(center_box, "center_box", bounded=True)
     rng = check_random_state(random_state)
-    check_output_size(
-        (n_per * n_sources, n_features),
-        np.float64,
-        "'n_samples_per_source', 'n_sources' or 'n_features'",
-    )
+    names = "'n_samples_per_source', 'n_sources' or 'n_features'"
+    check_output_size((n_per * n_sources, n_features), np.float64, names)
 
     if centers is None:
         centers = rng.uniform(low, high, size=(n_sources, n_features))

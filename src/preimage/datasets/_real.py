@@ -47,8 +47,7 @@ def load_digits(*, return_images: bool = False) -> tuple[np.ndarray, ...]:
     X = np.asarray(bunch.data, dtype=np.float64) / 16.0
     y = np.asarray(bunch.target).astype(np.int64, copy=False)
     if return_images:
-        images = np.asarray(bunch.images, dtype=np.float64) / 16.0
-        return X, y, images
+        return X, y, np.asarray(bunch.images, dtype=np.float64) / 16.0
     return X, y
 
 
