@@ -77,12 +77,10 @@ def info_lines(meta, model_path):
         user = {}
     selection = summary.pop("component_selection", None)
     signature = "none"
-    if meta.get("signed"):
-        signature = (
-            "verified with PREIMAGE_MODEL_KEY"
-            if meta.get("verified")
-            else "present, not verified (set PREIMAGE_MODEL_KEY to verify it)"
-        )
+    if meta.get("signed") and meta.get("verified"):
+        signature = "verified with PREIMAGE_MODEL_KEY"
+    elif meta.get("signed"):
+        signature = "present, not verified (set PREIMAGE_MODEL_KEY to verify it)"
     lines = [
         ("file", f"{model_path} ({Path(model_path).stat().st_size:,} bytes)"),
         ("estimator", meta.get("estimator")),

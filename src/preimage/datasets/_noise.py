@@ -131,8 +131,7 @@ def add_speckle_noise(
     """
     X = check_array_2d(X, "X", copy=True)
     p = check_probability(p, "p")
-    low = check_real(low, "low")
-    high = check_real(high, "high")
+    low, high = check_real(low, "low"), check_real(high, "high")
     if low > high:
         raise ValueError(f"'low' must be <= 'high', got low={low!r} and high={high!r}")
     for name, value in (("low", low), ("high", high)):
