@@ -19,9 +19,7 @@ def _draw_around(centers, n_per, scale, rng, return_centers):
     """`n_per` points ``c_k + scale * N(0, I)`` around each row of `centers`."""
     y = np.repeat(np.arange(centers.shape[0]), n_per)
     X = centers[y] + scale * rng.standard_normal((y.size, centers.shape[1]))
-    if return_centers:
-        return X, y, centers
-    return X, y
+    return (X, y, centers) if return_centers else (X, y)
 
 
 @fill_doc

@@ -66,8 +66,7 @@ def add_gaussian_noise(
         clip = check_interval(clip, "clip", strict=False)
     rng = check_random_state(random_state)
 
-    noise = rng.standard_normal(X.shape)
-    X_noisy = X + sigma * noise  # float64
+    X_noisy = X + sigma * rng.standard_normal(X.shape)  # float64
     if clip is not None:
         np.clip(X_noisy, clip[0], clip[1], out=X_noisy)
     if X_noisy.size and np.abs(X_noisy).max() > float(np.finfo(X.dtype).max):
