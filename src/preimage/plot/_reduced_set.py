@@ -25,17 +25,12 @@ def _reduced_parts(
     """Vectors (p, d), coefficients (m, p) or None and method name of `reduced`."""
     source = getattr(reduced, "reduced_set_", reduced)
     method = getattr(source, "method", None)
-    if hasattr(source, "vectors"):
-        vectors = source.vectors
-        if coef is None:
-            coef = getattr(source, "coef", None)
-    else:
-        vectors = source
-    vectors = check_array_2d(vectors, "reduced")
+    if coef is None and hasattr(source, "vectors"):
+        coef = getattr(source, "coef", None)
+    vectors = check_array_2d(getattr(source, "vectors", source), "reduced")
     if coef is not None:
         coef = check_real_array(coef, "coef")
-        if coef.ndim == 1:
-            coef = coef[None, :]
+        coef = coef[None, :] if coef.ndim == 1 else coef
         if coef.ndim != 2 or coef.shape[1] != vectors.shape[0]:
             raise ValueError(
                 f"'coef' must have shape (p,) or (m, p) with p = "
