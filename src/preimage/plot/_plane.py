@@ -91,11 +91,14 @@ def plot_denoising_2d(
         raise ValueError(f"'clean_kind' must be one of {list(_CLEAN_KINDS)}, got {clean_kind!r}")
     ax = new_axes(ax, (5.5, 5))
     if train is not None:
-        ax.scatter(*train.T, s=5, color="0.8", zorder=1, label=f"training points ({len(train)})")
+        label = f"training points ({len(train)})"
+        ax.scatter(train[:, 0], train[:, 1], s=5, color="0.8", zorder=1, label=label)
     if clean is not None and clean_kind == "curve":
         ax.plot(*clean.T, color="k", lw=1.2, zorder=4, label="clean")
     elif clean is not None:
-        ax.scatter(*clean.T, s=12, marker="x", color="k", lw=0.8, zorder=4, label="clean")
+        ax.scatter(
+            clean[:, 0], clean[:, 1], s=12, marker="x", color="k", lw=0.8, zorder=4, label="clean"
+        )
     # segment i runs from noisy point i to denoised point i
     moves = LineCollection(list(np.stack([noisy, denoised], axis=1)), colors="C0", lw=0.6)
     moves.set(alpha=0.6, zorder=2, label="noisy → denoised")
