@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 import functools
 from numbers import Integral, Real
-from typing import Any, Literal, Self, overload
+from typing import Any, ClassVar, Literal, Self, overload
 
 import numpy as np
 from scipy.sparse import issparse
@@ -40,6 +41,7 @@ PreimageMethod = str | PreimageSolver | Callable[..., PreimageResult]
 
 
 @fill_doc
+@dataclass(eq=False, repr=False)
 class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     r"""Kernel principal component analysis with projections as expansions.
 
@@ -178,7 +180,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     array([[4.]])
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
         **KERNEL_CONSTRAINTS,
         "kernel": [StrOptions(set(KERNELS) | {"cosine", "precomputed"}), Kernel, callable],
@@ -196,46 +198,25 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         **LANDMARK_CONSTRAINTS,
     }
 
-    def __init__(
-        self,
-        n_components: int | None = None,
-        *,
-        kernel: str | Kernel | Callable[..., float] = "linear",
-        gamma: float | Literal["total_variance"] | None = None,
-        degree: int = 3,
-        coef0: float = 1,
-        kernel_params: dict[str, Any] | None = None,
-        alpha: float = 1.0,
-        fit_inverse_transform: bool = False,
-        eigen_solver: str = "auto",
-        tol: float = 0,
-        max_iter: int | None = None,
-        iterated_power: int | Literal["auto"] = "auto",
-        remove_zero_eig: bool = False,
-        random_state: RandomStateLike = None,
-        copy_X: bool = True,
-        n_jobs: int | None = None,
-        n_landmarks: int | None = None,
-        landmarks: str = "uniform",
-    ) -> None:
-        self.n_components = n_components
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.alpha = alpha
-        self.fit_inverse_transform = fit_inverse_transform
-        self.eigen_solver = eigen_solver
-        self.tol = tol
-        self.max_iter = max_iter
-        self.iterated_power = iterated_power
-        self.remove_zero_eig = remove_zero_eig
-        self.random_state = random_state
-        self.copy_X = copy_X
-        self.n_jobs = n_jobs
-        self.n_landmarks = n_landmarks
-        self.landmarks = landmarks
+    n_components: int | None = None
+    _: KW_ONLY
+    kernel: str | Kernel | Callable[..., float] = "linear"
+    gamma: float | Literal["total_variance"] | None = None
+    degree: int = 3
+    coef0: float = 1
+    kernel_params: dict[str, Any] | None = None
+    alpha: float = 1.0
+    fit_inverse_transform: bool = False
+    eigen_solver: str = "auto"
+    tol: float = 0
+    max_iter: int | None = None
+    iterated_power: int | Literal["auto"] = "auto"
+    remove_zero_eig: bool = False
+    random_state: RandomStateLike = None
+    copy_X: bool = True
+    n_jobs: int | None = None
+    n_landmarks: int | None = None
+    landmarks: str = "uniform"
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: object = None) -> Self:
