@@ -2,8 +2,9 @@
 (SciPy's ``doccer`` pattern): a line ``%(name)s`` of a docstring decorated by
 :func:`fill_doc` becomes the entry `name`, indented as the line."""
 
-import re
-from textwrap import indent
+import functools
+
+from preimage.solvers._docs import fill_doc as fill_solver_doc
 
 PARAMETERS = {
     "kernel_parameters": """\
@@ -62,13 +63,5 @@ image_shape : (int, int), default=None
 }
 
 
-def fill_doc(obj):
-    """`obj` with each docstring line ``%(name)s`` replaced by ``PARAMETERS[name]``."""
-    if obj.__doc__:
-        obj.__doc__ = re.sub(
-            r"^( *)%\((\w+)\)s$",
-            lambda m: indent(PARAMETERS[m[2]], m[1]),
-            obj.__doc__,
-            flags=re.MULTILINE,
-        )
-    return obj
+#: `obj` with each docstring line ``%(name)s`` replaced by ``PARAMETERS[name]``.
+fill_doc = functools.partial(fill_solver_doc, docs=PARAMETERS)

@@ -96,8 +96,9 @@ DOCS = {key: text.strip("\n") for key, text in zip(_PARTS[1::2], _PARTS[2::2])}
 _SLOT = re.compile(r"^( *)%\((\w+)\)s$", re.MULTILINE)
 
 
-def fill_doc(obj):
-    """`obj` with the slots ``%(key)s`` of its docstring filled from :data:`DOCS`."""
+def fill_doc(obj, docs=DOCS):
+    """`obj` with the slots ``%(key)s`` of its docstring filled from `docs`
+    (:data:`DOCS`; kernel PCA's estimators pass their own)."""
     if obj.__doc__:
-        obj.__doc__ = _SLOT.sub(lambda m: textwrap.indent(DOCS[m[2]], m[1]), obj.__doc__)
+        obj.__doc__ = _SLOT.sub(lambda m: textwrap.indent(docs[m[2]], m[1]), obj.__doc__)
     return obj
