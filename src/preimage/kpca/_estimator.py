@@ -295,8 +295,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                     f"'X' must be a square Gram matrix with kernel='precomputed', "
                     f"got shape {X.shape}"
                 )
-            self.kernel_ = None
-            self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else self.gamma
+            self.kernel_, self.gamma_ = self._resolve_kernel(X)
             # The given Gram matrix and the eigensolver's centred copy of it.
             check_dense(
                 (n, n), X.dtype, f"the {n} x {n} Gram matrix of exact kernel PCA", copies=2
@@ -325,6 +324,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.dual_coef_, self.X_transformed_fit_ = learned.dual_coef_, learned.coordinates_
 
     def _resolve_kernel(self, X, gamma=None):
+        """``kernel_, gamma_``: the kernel (None for a precomputed one) and its width."""
+        if self.kernel == "precomputed":
+            return None, 1.0 / X.shape[1] if self.gamma is None else self.gamma
         return make_sklearn_kernel(
             self.kernel,
             gamma=self.gamma if gamma is None else gamma,
@@ -403,27 +405,20 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         gamma = state.get("gamma_")
         if isinstance(self.gamma, Real) and gamma != self.gamma:
             raise ValueError(f"'gamma_' = {gamma} must be the 'gamma' given, {self.gamma}")
-        if self.kernel == "precomputed":
-            self.kernel_, self.gamma_ = None, 1.0 / d if self.gamma is None else self.gamma
-        else:
-            named = isinstance(self.kernel, str)
-            self.kernel_, self.gamma_ = self._resolve_kernel(X, gamma if named else None)
+        named = isinstance(self.kernel, str)
+        self.kernel_, self.gamma_ = self._resolve_kernel(X, gamma if named else None)
         self.n_features_in_ = d
         if state["feature_names_in_"] is not None:
             self.feature_names_in_ = state["feature_names_in_"]
         if self.n_landmarks is not None:
-            self.landmarks_ = X
-            self.landmark_indices_ = state.get("landmark_indices_")
+            self.landmarks_, self.landmark_indices_ = X, state.get("landmark_indices_")
         self._set_fit(fit, X)
         if self.fit_inverse_transform:
             self._fit_inverse_map()
 
     def _set_fit(self, fit, support):
-        self.fit_result_ = fit
-        self._solvers = {}
-        self.eigenvalues_ = fit.eigenvalues
-        self.eigenvectors_ = fit.eigenvectors
-        self.X_fit_ = support
+        self.fit_result_, self.X_fit_, self._solvers = fit, support, {}
+        self.eigenvalues_, self.eigenvectors_ = fit.eigenvalues, fit.eigenvectors
 
     def transform(self, X: MatrixLike) -> TransformOutput:
         r"""Return the centred coordinates of X on the principal axes.

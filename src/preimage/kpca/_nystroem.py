@@ -7,6 +7,8 @@ accumulated over row blocks (a Dask array is reduced block-wise): time
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from scipy import linalg
 
@@ -61,7 +63,6 @@ def _check_overflow(values):
 def _kernel_moments(kernel, X, landmarks, shift, working_memory):
     m = landmarks.shape[0]
     shift = np.zeros(m, landmarks.dtype) if shift is None else shift.astype(landmarks.dtype)
-    itemsize = np.dtype(landmarks.dtype).itemsize
     if working_memory is None:
         # Row blocks are dense matrices too: keep them within the memory budget.
         from sklearn import get_config as sklearn_config
@@ -69,14 +70,10 @@ def _kernel_moments(kernel, X, landmarks, shift, working_memory):
         working_memory = min(
             sklearn_config()["working_memory"], get_config()["memory_budget"] / 2**20
         )
-
-    def block(X_block):
-        return _moments_block(kernel, landmarks, shift, X_block)
-
+    block = functools.partial(_moments_block, kernel, landmarks, shift)
     # A row of the block costs its kernel row and its augmented input row.
-    G, t, n = sum_row_blocks(
-        block, X, row_bytes=(m + landmarks.shape[1] + 2) * itemsize, working_memory=working_memory
-    )
+    row_bytes = (m + landmarks.shape[1] + 2) * landmarks.dtype.itemsize
+    G, t, n = sum_row_blocks(block, X, row_bytes=row_bytes, working_memory=working_memory)
     return G, t, int(n)
 
 
