@@ -39,6 +39,9 @@ from preimage.solvers import PreimageResult, PreimageSolver, find_preimage, make
 #: A pre-image method: a name of PREIMAGE_METHODS, a solver, or a function.
 PreimageMethod = str | PreimageSolver | Callable[..., PreimageResult]
 
+#: The parameters passed on to :func:`fit_kernel_pca` as they are.
+_TO_FIT = ("eigen_solver", "tol", "max_iter", "iterated_power", "random_state", "remove_zero_eig")
+
 
 @fill_doc
 @dataclass(eq=False, repr=False)
@@ -274,13 +277,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 )
             X = validate_dask_input(self, X, reset=True)
         else:
-            X = validate_estimator_input(
-                self,
-                X,
-                reset=True,
-                accept_sparse="csr",
-                copy=self.copy_X and self.n_landmarks is None,
-            )
+            copy = self.copy_X and self.n_landmarks is None
+            X = validate_estimator_input(self, X, reset=True, accept_sparse="csr", copy=copy)
         n = X.shape[0]
         if n < 2:
             raise ValueError(
@@ -304,11 +302,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         else:
             self.kernel_, self.gamma_ = self._resolve_kernel(X)
             # The Gram matrix, then the eigensolver's working copy of it.
-            self._fit_gram(
-                checked_gram(self.kernel_, X, "Gram matrix of exact kernel PCA", copies=2),
-                X,
-                copy=False,
-            )
+            K = checked_gram(self.kernel_, X, "Gram matrix of exact kernel PCA", copies=2)
+            self._fit_gram(K, X, copy=False)
         if self.fit_inverse_transform:
             if issparse(X):
                 raise TypeError(
@@ -327,31 +322,14 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         """``kernel_, gamma_``: the kernel (None for a precomputed one) and its width."""
         if self.kernel == "precomputed":
             return None, 1.0 / X.shape[1] if self.gamma is None else self.gamma
-        return make_sklearn_kernel(
-            self.kernel,
-            gamma=self.gamma if gamma is None else gamma,
-            degree=self.degree,
-            coef0=self.coef0,
-            kernel_params=self.kernel_params,
-            n_jobs=self.n_jobs,
-            X=X,
-        )
+        params = {k: getattr(self, k) for k in ("degree", "coef0", "kernel_params", "n_jobs")}
+        gamma = self.gamma if gamma is None else gamma
+        return make_sklearn_kernel(self.kernel, gamma=gamma, X=X, **params)
 
     def _fit_gram(self, K, support, *, copy):
         q = None if self.n_components is None else min(self.n_components, K.shape[0])
-        fit = fit_kernel_pca(
-            K,
-            q,
-            eigen_solver=self.eigen_solver,
-            tol=self.tol,
-            max_iter=self.max_iter,
-            iterated_power=self.iterated_power,
-            random_state=self.random_state,
-            copy=copy,
-            remove_zero_eig=self.remove_zero_eig,
-            warn_rank=False,
-            names="'X'",
-        )
+        params = {name: getattr(self, name) for name in _TO_FIT}
+        fit = fit_kernel_pca(K, q, copy=copy, warn_rank=False, names="'X'", **params)
         self._set_fit(fit, support)
 
     def _fit_nystroem(self, X):
@@ -442,12 +420,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         fit = self.fit_result_
         if is_dask_array(X):
             X = validate_dask_input(self, X, reset=False)
-            return map_row_blocks(
-                self.transform,
-                X,
-                n_columns=fit.coef.shape[1],
-                dtype=np.result_type(X.dtype, fit.coef.dtype),
-            )
+            dtype = np.result_type(X.dtype, fit.coef.dtype)
+            return map_row_blocks(self.transform, X, n_columns=fit.coef.shape[1], dtype=dtype)
         X = validate_estimator_input(self, X, reset=False, accept_sparse="csr")
         if self.kernel_ is None:
             X = X.toarray() if issparse(X) else X
@@ -648,13 +622,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             self._inverse_transform_block, method=method, add_mean=add_mean, options=options
         )
         args = () if x0 is None else (x0,)
-        return map_row_blocks(
-            block,
-            Y,
-            *args,
-            n_columns=self.n_features_in_,
-            dtype=np.result_type(Y.dtype, self.X_fit_.dtype),
-        )
+        dtype = np.result_type(Y.dtype, self.X_fit_.dtype)
+        return map_row_blocks(block, Y, *args, n_columns=self.n_features_in_, dtype=dtype)
 
     def _inverse_transform_block(self, Y_block, x0_block=None, *, method, add_mean, options):
         """inverse_transform of one block of a Dask array (and of x0)."""

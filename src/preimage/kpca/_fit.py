@@ -194,12 +194,9 @@ def fit_kernel_pca(
         random_state=random_state,
     )
     values = check_psd_eigenvalues(values, floor=floor, names=names)
+    n_kept = None if remove_zero_eig else n_components
     values, vectors, nonzero = drop_rounding_level(
-        values,
-        vectors,
-        None if remove_zero_eig else n_components,
-        floor=floor,
-        warn_rank=warn_rank,
+        values, vectors, n_kept, floor=floor, warn_rank=warn_rank
     )
     values = np.where(nonzero, values, 0.0)
     alphas = np.zeros_like(vectors)
