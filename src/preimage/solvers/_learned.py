@@ -353,13 +353,9 @@ class LearnedPreimage(PreimageSolver):
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
             A, WtT = _in_basis(W, LtL, LtT)
         _check_overflow(A, "the landmark map's normal equations")
-
-        def system():
-            return A + alpha * np.eye(A.shape[0])
-
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
             what = f"the landmark map's normal equations (alpha={alpha:.3g})"
-            beta = _times_basis(W, _solve_psd(system, WtT, what))
+            beta = _times_basis(W, _solve_psd(lambda: A + alpha * np.eye(len(A)), WtT, what))
         self.dual_coef_ = _check_overflow(beta, "the landmark map")
         self.coordinates_, self.output_dtype_ = C_m, np.result_type(C.dtype, T.dtype)
         self.target_mean_ = None
