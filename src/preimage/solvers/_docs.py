@@ -91,8 +91,15 @@ the canonical basis :math:`e_j`, so
 Schölkopf et al. (1999), Sec. IV, Prop. 3.
 Bakır et al. (2004), Sec. 3 ("Exact pre-images").
 """
-_PARTS = re.split(r"^@(\w+)\n", _TEXT, flags=re.MULTILINE)
-DOCS = {key: text.strip("\n") for key, text in zip(_PARTS[1::2], _PARTS[2::2])}
+
+
+def sections(text):
+    """The sections of `text`, each a line ``@key`` and the text below it, by key."""
+    parts = re.split(r"^@(\w+)\n", text, flags=re.MULTILINE)
+    return {key: part.strip("\n") for key, part in zip(parts[1::2], parts[2::2])}
+
+
+DOCS = sections(_TEXT)
 _SLOT = re.compile(r"^( *)%\((\w+)\)s$", re.MULTILINE)
 
 
