@@ -295,9 +295,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 )
             self.kernel_, self.gamma_ = self._resolve_kernel(X)
             # The given Gram matrix and the eigensolver's centred copy of it.
-            check_dense(
-                (n, n), X.dtype, f"the {n} x {n} Gram matrix of exact kernel PCA", copies=2
-            )
+            what = f"the {n} x {n} Gram matrix of exact kernel PCA"
+            check_dense((n, n), X.dtype, what, copies=2)
             self._fit_gram(X.toarray() if issparse(X) else X, X, copy=True)
         else:
             self.kernel_, self.gamma_ = self._resolve_kernel(X)
@@ -340,16 +339,10 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 "sparse 'X'"
             )
         self.kernel_, self.gamma_ = self._resolve_kernel(X)
-        landmarks, index = select_landmarks(
-            X,
-            self.n_landmarks,
-            self.kernel_,
-            method=self.landmarks,
-            random_state=self.random_state,
-        )
-        fit = check_has_components(
-            fit_nystroem_kpca(self.kernel_, X, landmarks, self.n_components), self.gamma_
-        )
+        m, method, seed = self.n_landmarks, self.landmarks, self.random_state
+        landmarks, index = select_landmarks(X, m, self.kernel_, method=method, random_state=seed)
+        fit = fit_nystroem_kpca(self.kernel_, X, landmarks, self.n_components)
+        check_has_components(fit, self.gamma_)
         self.landmarks_, self.landmark_indices_ = landmarks, index
         self._set_fit(fit, landmarks)
 
@@ -424,8 +417,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             return map_row_blocks(self.transform, X, n_columns=fit.coef.shape[1], dtype=dtype)
         X = validate_estimator_input(self, X, reset=False, accept_sparse="csr")
         if self.kernel_ is None:
-            X = X.toarray() if issparse(X) else X
-            return transform_block(X, fit)  # precomputed: rows k(x, x_i) given directly
+            # Precomputed: the rows k(x, x_i) are given directly.
+            return transform_block(X.toarray() if issparse(X) else X, fit)
         out = np.empty((X.shape[0], fit.coef.shape[1]), dtype=np.result_type(X, fit.coef))
         for rows, K_rows in self.kernel_.blocks(X, self.X_fit_, check_input=False, names="'X'"):
             out[rows] = transform_block(K_rows, fit)
@@ -598,9 +591,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             return self._solver(method, options).solve_coordinates(
                 Y, add_mean=add_mean, x0=x0, return_result=return_result
             )
-        result = find_preimage(
-            self.expansion_from_components(Y, add_mean=add_mean), method=method, x0=x0, **options
-        )
+        expansion = self.expansion_from_components(Y, add_mean=add_mean)
+        result = find_preimage(expansion, method=method, x0=x0, **options)
         return result if return_result else result.x
 
     def _inverse_transform_blocks(self, Y, method, add_mean, x0, return_result, options):

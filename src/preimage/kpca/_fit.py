@@ -68,8 +68,7 @@ def _center_gram(K, copy):
     """``HKH`` with the column means subtracted from every row and the row
     means from every column (scikit-learn's ``KernelCenterer``)."""
     Kc = np.array(K, copy=True) if copy else K
-    col_mean = Kc.mean(axis=0)
-    row_mean = Kc.mean(axis=1)
+    col_mean, row_mean = Kc.mean(axis=0), Kc.mean(axis=1)
     grand = float(col_mean.mean())
     Kc -= col_mean[None, :]
     Kc -= row_mean[:, None]
@@ -205,6 +204,5 @@ def fit_kernel_pca(
     # rounding so that the axes are exactly expansions over uncentred images.
     alphas -= alphas.mean(axis=0, keepdims=True)
     mean_coef = np.full(n, 1.0 / n, dtype=alphas.dtype)
-    return KernelPCAResult(
-        values, vectors, alphas, col_mean, grand, alphas.T @ col_mean, mean_coef
-    )
+    mean_coords = alphas.T @ col_mean
+    return KernelPCAResult(values, vectors, alphas, col_mean, grand, mean_coords, mean_coef)
