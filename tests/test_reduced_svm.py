@@ -22,6 +22,8 @@ from sklearn.metrics.pairwise import (
     sigmoid_kernel,
 )
 from sklearn.multiclass import OneVsRestClassifier
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, SVR
 
 from preimage import (
@@ -692,6 +694,62 @@ def test_reduce_svm_says_how_it_was_made():
         shared=True,
         method_params=None,
         random_state=None,
+    )
+
+
+@pytest.mark.filterwarnings("ignore::preimage.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("name", ["binary_labels", "ovo3", "ovr3", "svr"])
+@pytest.mark.parametrize("given", [True, False])
+def test_reduce_svm_of_a_pipeline_is_its_last_step_reduced_by_hand(name, given):
+    factory, X, y = SETUPS[name]
+
+    def decision(model, X):  # a pipeline has the methods of its last step
+        return model.predict(X) if name == "svr" else model.decision_function(X)
+
+    pipe = Pipeline([("scale", StandardScaler()), ("svm", factory())]).fit(X, y)
+    steps, scale, svm = list(pipe.steps), pipe[0], pipe[-1]
+    before = decision(pipe, T)
+    data = dict(X=X, y=y) if given else {}
+    small = reduce_svm(pipe, 3, random_state=0, n_starts=2, **data)
+    # by hand: the SVM reduced where its support vectors live, X mapped there too
+    data = dict(X=scale.transform(X), y=y) if given else {}
+    hand = reduce_svm(svm, 3, random_state=0, n_starts=2, **data)
+    assert isinstance(small, Pipeline) and [n for n, _ in small.steps] == ["scale", "svm"]
+    assert small[0] is scale and small[-1].threshold_recomputed_ == given
+    np.testing.assert_allclose(decision(small, T), decision(hand, scale.transform(T)), atol=1e-12)
+    np.testing.assert_array_equal(small.predict(T), hand.predict(scale.transform(T)))
+    # the original pipeline is untouched
+    assert pipe.steps == steps and pipe[-1] is svm
+    np.testing.assert_array_equal(decision(pipe, T), before)
+
+
+def test_reduce_svm_of_a_pipeline_of_the_svm_alone_is_reducing_the_svm():
+    X, y = training_data("ovo3")
+    svm = make_model("ovo3")
+    alone = reduce_svm(Pipeline([("svm", svm)]), 3, "selection_kpca", X=X, y=y)
+    hand = reduce_svm(svm, 3, "selection_kpca", X=X, y=y)
+    np.testing.assert_array_equal(alone.decision_function(T), hand.decision_function(T))
+
+
+def test_reduce_svm_refuses_an_unfitted_pipeline_or_one_not_ending_in_an_svm():
+    with pytest.raises(NotFittedError, match=r"^'model' is not fitted \(Pipeline\)"):
+        reduce_svm(make_pipeline(StandardScaler(), SVC()), 2)
+    pipe = make_pipeline(StandardScaler(), LogisticRegression()).fit(X3, Y3)
+    with pytest.raises(TypeError) as info:
+        reduce_svm(pipe, 2, X=X3, y=Y3)
+    assert str(info.value) == (
+        "'model[-1]' must be a fitted sklearn.svm.SVC, sklearn.svm.SVR or "
+        "OneVsRestClassifier of binary SVCs, got LogisticRegression"
+    )
+
+
+@pytest.mark.filterwarnings("ignore::preimage.exceptions.ConvergenceWarning")
+def test_reduced_svc_in_a_pipeline_is_fit_on_the_transformed_data():
+    X, y = training_data("ovo3")
+    pipe = make_pipeline(StandardScaler(), ReducedSVC(SVC(C=10), 4, random_state=0)).fit(X, y)
+    hand = ReducedSVC(SVC(C=10), 4, random_state=0).fit(StandardScaler().fit_transform(X), y)
+    np.testing.assert_array_equal(
+        pipe.decision_function(T), hand.decision_function(pipe[0].transform(T))
     )
 
 

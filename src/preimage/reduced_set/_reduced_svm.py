@@ -1,11 +1,13 @@
 """Reduced-set support vector machines (Schölkopf et al. 1999, Sec. V-VI): an SVM's
 expansions reduced, thresholds recomputed on the training set, the original's conventions."""
 
+from copy import copy
 from typing import Any, Self
 import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
+from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC, SVR
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.multiclass import _ovr_decision_function
@@ -13,7 +15,7 @@ from sklearn.utils.multiclass import _ovr_decision_function
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike
 from preimage._utils.validation import check_array_2d, validate_estimator_input
 from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input, fill_doc
-from preimage.reduced_set._sklearn_svm import check_input_kernel, svm_expansion
+from preimage.reduced_set._sklearn_svm import check_fitted, check_input_kernel, svm_expansion
 
 
 def _check_training_data(X, y, machines):
@@ -84,7 +86,7 @@ def reduce_svm(
     y: ArrayLike | None = None,
     shared: bool = True,
     **options: Any,
-) -> "ReducedSVC | ReducedSVR":
+) -> "ReducedSVC | ReducedSVR | Pipeline":
     r"""Reduce a trained kernel SVM to a reduced-set machine.
 
     Each machine's weight vector :math:`\Psi_k = \sum_i \alpha_{ki} \phi(x_i)`
@@ -99,10 +101,12 @@ def reduce_svm(
 
     Parameters
     ----------
-    model : SVC, SVR or OneVsRestClassifier of binary SVCs, fitted
+    model : SVC, SVR, OneVsRestClassifier of binary SVCs, or Pipeline ending in one, fitted
         With kernel ``'rbf'``, ``'poly'``, ``'sigmoid'`` or ``'linear'``; the
         :math:`c(c - 1)/2` one-vs-one machines of a multiclass SVC share its
         support vectors, one-vs-rest machines are put over the union of theirs.
+        A pipeline's last step is reduced where its support vectors live, in
+        the space the other steps map to (`X` is mapped there too).
     n_vectors : int
         Reduced-set size p: in total with ``shared=True``, the kernel values
         every decision costs; per machine otherwise.
@@ -119,10 +123,12 @@ def reduce_svm(
 
     Returns
     -------
-    ReducedSVC or ReducedSVR
+    ReducedSVC, ReducedSVR or Pipeline
         Fitted, with the original's conventions (``decision_function_shape``,
         ``break_ties``); ``estimator`` is None, and the `options` but
-        ``random_state`` are its ``method_params``.
+        ``random_state`` are its ``method_params``. For a pipeline, a new one
+        whose last step is that and whose other steps are the original's
+        fitted objects, not refitted.
 
     Raises
     ------
@@ -143,15 +149,35 @@ def reduce_svm(
     >>> small = reduce_svm(SVC(gamma=0.5).fit(X, y), 4, X=X, y=y, random_state=0)
     >>> small.n_vectors_, small.decision_function(X[:3]).shape
     (4, (3,))
+
+    A pipeline keeps its preprocessing and reduces its SVM:
+
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> pipe = make_pipeline(StandardScaler(), SVC()).fit(X, y)
+    >>> small = reduce_svm(pipe, 4, X=X, y=y, random_state=0)
+    >>> small[0] is pipe[0], small[-1].n_vectors_, small[-1].original_n_support_
+    (True, 4, 59)
     """
-    machines = svm_expansion(model)
+    pipeline = model if isinstance(model, Pipeline) else None
+    if pipeline is not None:  # the SVM's support vectors live where the preprocessing maps
+        check_fitted(pipeline, "model")
+        model = pipeline[-1]
+        if X is not None and len(pipeline) > 1:
+            X = pipeline[:-1].transform(X)
+    machines = svm_expansion(model, "model" if pipeline is None else "model[-1]")
     params = dict(n_vectors=n_vectors, method=method, shared=shared)
     if machines.kind == "regression":
         est = ReducedSVR._made(options, **params)
     else:
         shape, ties = machines.decision_function_shape, machines.break_ties
         est = ReducedSVC._made(options, decision_function_shape=shape, break_ties=ties, **params)
-    return est._reduce_machines(machines, model, X, y)
+    est = est._reduce_machines(machines, model, X, y)
+    if pipeline is None:
+        return est
+    reduced = copy(pipeline)  # the same fitted preprocessing objects, a new list of steps
+    reduced.steps = [*pipeline.steps[:-1], (pipeline.steps[-1][0], est)]
+    return reduced
 
 
 class _ReducedMachine(BaseReducedExpansion):
