@@ -33,7 +33,11 @@ MAX_HELD_OUT = 1000
 MAX_COMPONENTS = 256
 #: Without clean targets: the share of the held-out variance explained by the
 #: largest candidate that the chosen count must explain.
-EXPLAINED_FRACTION = 0.8
+EXPLAINED_FRACTION = 0.9
+#: Without clean targets: a warning when the chosen components explain less
+#: than this share of the variance on the held-out samples than on the samples
+#: they were fitted on.
+GENERALISATION_RATIO = 0.25
 #: With clean targets: the chosen count's held-out denoising error is within
 #: this share of the smallest.
 ERROR_TOLERANCE = 0.01
@@ -106,7 +110,21 @@ def select_n_components(est, gamma, X, targets):
         scores = _explained_variance(kpca, X_held, candidates)
         threshold = EXPLAINED_FRACTION * scores[-1]
         chosen = next(q for q, s in zip(candidates, scores) if s >= threshold)
+        held_out = float(scores[candidates.index(chosen)])
+        fitted = float(_explained_variance(kpca, _in_memory(clean[train]), [chosen])[0])
         record.update(rule="held-out explained variance", threshold=EXPLAINED_FRACTION)
+        record.update(held_out_explained=held_out, fitted_explained=fitted)
+        if held_out < GENERALISATION_RATIO * fitted:
+            warn(
+                f"n_components='auto': the {chosen} components chosen explain "
+                f"{held_out:.0%} of the held-out training samples' feature-space variance "
+                f"against {fitted:.0%} of the samples they were fitted on: they describe "
+                "what is particular to those samples (their noise, or too few of them), "
+                "and denoising may make samples worse; fit on more samples, or on "
+                "(noisy, clean) pairs, fit(X_noisy, y=X_clean), to choose by the "
+                "denoising error",
+                ConfigurationWarning,
+            )
     else:
         scores = _denoising_error(
             est, kpca, X, clean, train, held, candidates, est.method_params, m, est.bounds_

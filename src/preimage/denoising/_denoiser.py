@@ -117,8 +117,8 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     method_params : dict, default=None
         Options of the pre-image method (e.g. ``{"max_iter": 100}`` for the
         fixed point, ``{"gamma": 10, "alpha": 0.01}`` for the learned map).
-    bounds : None, "data" or (low, high), default=None
-        A box the denoised points are kept in, passed to a method given by
+    bounds : None, "data" or (low, high), default="data"
+        A box the denoised points are kept in (None: none), passed to a method given by
         name (:class:`~preimage.solvers.FixedPointPreimage` says how each
         keeps to it): ``"data"`` is the range per feature of the clean
         training data (all of it, also with `n_landmarks`); ``(low, high)``
@@ -182,14 +182,14 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     training part has), and scores each candidate q on the held-out part.
     With clean targets it takes the fewest components whose denoising error
     :math:`\operatorname{mean}_i \|\hat x_i - t_i\|^2` is within 1 % of the
-    smallest. Without them it takes the fewest that explain 80 % of the
+    smallest. Without them it takes the fewest that explain 90 % of the
     held-out feature-space variance the largest candidate explains,
 
     .. math::
 
         E(q) = \frac{\sum_{k \le q} \operatorname{mean}_i \beta_{ik}^2}
         {\operatorname{mean}_i \|\phi(x_i) - \mu\|^2}
-        \ge 0.8\, E(q_{\max}),
+        \ge 0.9\, E(q_{\max}),
 
     with :math:`\beta_{ik}` the centred coordinates of the held-out
     :math:`x_i` (beyond them components mostly fit the training points'
@@ -201,12 +201,15 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     only counts whose held-out error is below the inputs' own,
     :math:`\operatorname{mean}_i \|x_i - t_i\|^2`, are chosen; when none is,
     the denoiser returns its inputs unchanged (``returns_input``), with a
-    ConfigurationWarning. Without them no such check is possible: whether the
-    signal the kept components lose outweighs the noise they remove depends
-    on the noise level, which noisy data alone do not tell (on 40 digits
-    with noise :math:`\sigma = 0.5` the output is worse than the input, on
-    50 with :math:`\sigma = 0.4` better, while every held-out measure tried
-    looks alike; see :doc:`/guide/denoising`).
+    ConfigurationWarning. Without them the error cannot be measured (it
+    depends on the noise level, which noisy data alone do not tell); what
+    is checked is that the kept components describe new samples: when they
+    explain less than a quarter of the share of the held-out samples'
+    variance they explain of the samples they were fitted on,
+    :math:`E(q) < 0.25\, E_{\text{fit}}(q)`, they fit what is particular to
+    those samples (their noise, or too few of them), and a
+    ConfigurationWarning says so (see :doc:`/guide/denoising` for what this
+    catches and what it cannot).
 
     ``fit(X, y)`` accepts clean targets: kernel PCA is fitted on ``y``, the
     learned map on the pairs (coordinates of X, y). Without them the learned
@@ -266,7 +269,7 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point"
     add_mean: bool = False
     method_params: dict[str, Any] | None = None
-    bounds: BoundsLike = None
+    bounds: BoundsLike = "data"
     eigen_solver: str = "auto"
     random_state: RandomStateLike = None
     n_landmarks: int | None = None
