@@ -15,8 +15,8 @@ can let the data choose: :class:`preimage.KernelPCADenoiserCV` scores every
 # Noisy training pairs
 # --------------------
 # 400 training digits and a noisy copy of each; 100 other digits to test on.
-# The search is kept small (three widths, four component counts, three
-# folds) so that it runs in under a minute.
+# The search is kept small: three widths, four component counts, three
+# folds.
 import matplotlib.pyplot as plt
 import numpy as np
 

@@ -152,15 +152,10 @@ class ConfiguredCall:
         self.func, self.settings, self.working_memory = func, dict(settings), working_memory
 
     def __call__(self, *args, **kwargs):
-        with config_context(**self.settings), self._sklearn_context():
+        from sklearn import config_context as sklearn_context  # None: leaves it as it is
+
+        with config_context(**self.settings), sklearn_context(working_memory=self.working_memory):
             return self.func(*args, **kwargs)
-
-    def _sklearn_context(self):
-        if self.working_memory is None:
-            return contextlib.nullcontext()
-        from sklearn import config_context as sklearn_context
-
-        return sklearn_context(working_memory=self.working_memory)
 
     def __repr__(self):
         return f"ConfiguredCall({self.func!r}, {self.settings!r})"

@@ -136,14 +136,11 @@ def top_eigh(
     elif solver == "arpack":
         v0 = rng.uniform(-1, 1, n)
         try:
-            values, vectors = eigsh(
-                K, k=n_components, which="LA", tol=tol, maxiter=max_iter, v0=v0
-            )
+            values, vectors = eigsh(K, n_components, which="LA", tol=tol, maxiter=max_iter, v0=v0)
         except (ArpackError, ArpackNoConvergence) as exc:
             # A zero matrix or no convergence within max_iter: LAPACK gives the same.
-            category = (
-                ConvergenceWarning if isinstance(exc, ArpackNoConvergence) else NumericalWarning
-            )
+            slow = isinstance(exc, ArpackNoConvergence)
+            category = ConvergenceWarning if slow else NumericalWarning
             warn(f"ARPACK failed ({exc}); the dense solver was used instead", category)
             values, vectors = _index_range_eigh(K, n_components)
     else:

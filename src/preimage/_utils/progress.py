@@ -38,9 +38,7 @@ def ticking(progress, *, interval=0.5):
 @contextlib.contextmanager
 def activity(description, *, quiet=False, interval=0.5):
     """A bar of one long call: its description and the time elapsed."""
-    progress = bar(total=None, desc=description, quiet=quiet, bar_format="{desc}: {elapsed}")
-    try:
+    form = "{desc}: {elapsed}"
+    with bar(total=None, desc=description, quiet=quiet, bar_format=form) as progress:
         with ticking(progress, interval=interval):
             yield progress
-    finally:
-        progress.close()

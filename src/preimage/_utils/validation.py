@@ -133,10 +133,8 @@ def check_real(value, name, *, low=None, high=None, low_open=False, high_open=Fa
     return float(value)
 
 
-def check_positive(value, name, *, allow_none=False, strict=True):
+def check_positive(value, name, *, strict=True):
     """A positive (or, with ``strict=False``, non-negative) finite real number."""
-    if value is None and allow_none:
-        return None
     value = check_real(value, name)
     if value < 0 or (strict and value == 0):
         raise ValueError(
@@ -268,14 +266,8 @@ def check_gram(
 def checked_gram(kernel, X, what, *, copies=1, hint=NYSTROEM_HINT, names="'X'", dtype=None):
     """``k(X, X)``, refused before allocation when `copies` n x n matrices exceed the memory
     budget (message: "the n x n `what`", `hint`), and if it overflows (blaming `names`)."""
-    n = X.shape[0]
-    check_dense(
-        (n, n),
-        X.dtype if dtype is None else dtype,
-        f"the {n} x {n} {what}",
-        copies=copies,
-        hint=hint,
-    )
+    n, dtype = X.shape[0], X.dtype if dtype is None else dtype
+    check_dense((n, n), dtype, f"the {n} x {n} {what}", copies=copies, hint=hint)
     return kernel.block(X, X, check_input=False, names=names)
 
 
@@ -324,15 +316,12 @@ def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
             and not np.iscomplexobj(X)
         )
         raise ValueError(f"invalid {'y' if about_y else name!r}: {message}") from None
-    if isinstance(out, tuple):
-        X_out, y_out = out
-        if isinstance(X_out, np.ndarray):
-            X_out = check_magnitude(X_out, name)
-        if isinstance(y_out, np.ndarray) and y_out.dtype.kind == "f" and y_out.ndim:
-            y_2d = y_out if y_out.ndim == 2 else y_out[:, None]
-            y_out = check_magnitude(y_2d, "y").reshape(y_out.shape)
-        return X_out, y_out
-    return check_magnitude(out, name) if isinstance(out, np.ndarray) else out
+    X_out, y_out = out if isinstance(out, tuple) else (out, None)
+    if isinstance(X_out, np.ndarray):
+        X_out = check_magnitude(X_out, name)
+    if isinstance(y_out, np.ndarray) and y_out.dtype.kind == "f" and y_out.ndim:
+        y_out = check_magnitude(y_out.reshape(len(y_out), -1), "y").reshape(y_out.shape)
+    return (X_out, y_out) if isinstance(out, tuple) else X_out
 
 
 def _check_numeric(X, name):

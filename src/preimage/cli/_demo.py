@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+import functools
 import time
 from typing import TYPE_CHECKING, Any
 import warnings
@@ -147,11 +148,10 @@ def run_demo(
     if noise not in NOISE_MODELS:
         raise ValueError(f"'noise' must be one of {list(NOISE_MODELS)}, got {noise!r}")
     function, default_level = NOISE_MODELS[noise]
-    add_noise = getattr(datasets, function)
     level = default_level if level is None else level
-    add = lambda A: add_noise(A, level, random_state=rng)  # noqa: E731
-    X_noisy = add(X_test)
-    X_train_noisy = add(X_train)  # pairs for the learned map, from training digits only
+    add_noise = functools.partial(getattr(datasets, function), random_state=rng)
+    X_noisy = add_noise(X_test, level)
+    X_train_noisy = add_noise(X_train, level)  # pairs for the learned map, training digits only
     q = min(RECOMMENDED["n_components"], n_train - 1)
     # The recommended width is for 784-pixel digits; elsewhere the default
     # 1/(2 · total variance) of the training data.
@@ -215,12 +215,8 @@ def plot_demo(result):
     mse = {name: m for name, m, _ in result.rows}
     labels = [f"{_short(name)}\nMSE {mse[name]:.1f}" for name in result.denoised]
     labels = ["clean", "noisy"] + labels
-    return plot_image_grid(
-        rows,
-        labels,
-        image_shape=result.image_shape,
-        title=f"Denoising {result.source}: {result.noise} noise, {result.n_train} training digits",
-    )
+    title = f"Denoising {result.source}: {result.noise} noise, {result.n_train} training digits"
+    return plot_image_grid(rows, labels, image_shape=result.image_shape, title=title)
 
 
 def _short(name):

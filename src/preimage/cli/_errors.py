@@ -89,12 +89,10 @@ def _signals_as_interrupts():
         raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
     previous, received = {}, []
-    try:
+    with contextlib.suppress(ValueError):  # not the main thread (a test runner's): leave them
         for number in (signal.SIGINT, signal.SIGTERM):
             if signal.getsignal(number) is not signal.SIG_IGN:
                 previous[number] = signal.signal(number, interrupt)
-    except ValueError:  # not the main thread (a test runner's): leave the signals alone
-        pass
     try:
         yield received
     finally:

@@ -5,6 +5,7 @@ files, said in one line; 2 a usage error; 130 interrupted (Ctrl-C), 143
 terminated (SIGTERM), with the temporary files of the write under way removed.
 """
 
+import functools
 import math
 from pathlib import Path
 import sys
@@ -159,8 +160,7 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
         from preimage.cli._demo import plot_demo
 
         figures_to_files()
-        fig = plot_demo(result)
-        save = lambda tmp: plot.save_figure(fig, tmp)  # noqa: E731
+        save = functools.partial(plot.save_figure, plot_demo(result))
         path = atomic_write(output_dir / "denoising.png", save, numbered=True)
         click.echo(f"\nimage grid written to {printable(path)}")
     except ImportError as exc:

@@ -4,6 +4,7 @@ An option is checked where click reads it (exit status 2); what the library
 refuses is its own one-line message (exit status 1).
 """
 
+import contextlib
 import functools
 import math
 import os
@@ -214,10 +215,8 @@ class ImageShape(click.ParamType):
 def figures_to_files():
     """Draw with Agg unless ``MPLBACKEND`` names a backend: the figures only go to
     files (the command line's choice for its process; the library never chooses)."""
-    if os.environ.get("MPLBACKEND"):
-        return
-    try:
-        import matplotlib
-    except ImportError:
-        return
-    matplotlib.use("Agg")
+    if not os.environ.get("MPLBACKEND"):
+        with contextlib.suppress(ImportError):
+            import matplotlib
+
+            matplotlib.use("Agg")

@@ -29,8 +29,6 @@ def printable(value):
     lone surrogates (a file name's undecodable bytes, which an output stream would
     otherwise refuse or write back as raw bytes such as 0x9b, the 8-bit CSI)."""
     text = str(value)
-    if text.isprintable():
-        return text
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
@@ -51,8 +49,6 @@ def recorded_image_shape(model_path, meta, width, *, check):
     error with `check`."""
     user = meta.get("user")
     shape = user.get("image_shape") if isinstance(user, dict) else None
-    if shape is None:
-        return None
     if (
         isinstance(shape, list)
         and len(shape) in (2, 3)
@@ -61,7 +57,7 @@ def recorded_image_shape(model_path, meta, width, *, check):
         and math.prod(shape) == width
     ):
         return tuple(shape)
-    if not check:
+    if shape is None or not check:
         return None
     raise click.ClickException(
         f"{model_path}: the model file's user.image_shape = {printable(repr(shape)[:60])} is "
@@ -77,12 +73,10 @@ def info_lines(meta, model_path):
         user = {}
     selection = summary.pop("component_selection", None)
     signature = "none"
-    if meta.get("signed"):
-        signature = (
-            "verified with PREIMAGE_MODEL_KEY"
-            if meta.get("verified")
-            else "present, not verified (set PREIMAGE_MODEL_KEY to verify it)"
-        )
+    if meta.get("signed") and meta.get("verified"):
+        signature = "verified with PREIMAGE_MODEL_KEY"
+    elif meta.get("signed"):
+        signature = "present, not verified (set PREIMAGE_MODEL_KEY to verify it)"
     lines = [
         ("file", f"{model_path} ({Path(model_path).stat().st_size:,} bytes)"),
         ("estimator", meta.get("estimator")),

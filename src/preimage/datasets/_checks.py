@@ -23,12 +23,8 @@ def check_scale(value, name):
 
 def check_output_size(shape, dtype, names):
     """Refuse, before allocating, an output beyond the memory budget."""
-    check_dense(
-        shape,
-        dtype,
-        f"the {' x '.join(map(str, shape))} output array",
-        hint=f"ask for fewer {names}",
-    )
+    what = f"the {' x '.join(map(str, shape))} output array"
+    check_dense(shape, dtype, what, hint=f"ask for fewer {names}")
 
 
 def check_interval(value, name, *, strict=True, bounded=False):

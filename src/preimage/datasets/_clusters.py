@@ -19,9 +19,7 @@ def _draw_around(centers, n_per, scale, rng, return_centers):
     """`n_per` points ``c_k + scale * N(0, I)`` around each row of `centers`."""
     y = np.repeat(np.arange(centers.shape[0]), n_per)
     X = centers[y] + scale * rng.standard_normal((y.size, centers.shape[1]))
-    if return_centers:
-        return X, y, centers
-    return X, y
+    return (X, y, centers) if return_centers else (X, y)
 
 
 @fill_doc
@@ -92,11 +90,8 @@ def make_gaussian_sources(
     scale = check_scale(scale, "scale")
     low, high = check_interval(center_box, "center_box", bounded=True)
     rng = check_random_state(random_state)
-    check_output_size(
-        (n_per * n_sources, n_features),
-        np.float64,
-        "'n_samples_per_source', 'n_sources' or 'n_features'",
-    )
+    names = "'n_samples_per_source', 'n_sources' or 'n_features'"
+    check_output_size((n_per * n_sources, n_features), np.float64, names)
 
     if centers is None:
         centers = rng.uniform(low, high, size=(n_sources, n_features))

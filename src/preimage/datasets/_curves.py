@@ -34,13 +34,13 @@ HONEINE_RICHARD_TABLE2 = {
 }
 
 
-def check_sampling(n, noise, random_state, *, name="n_samples", n_groups=1):
-    """``(n, noise, rng)`` checked, the ``(n_groups * n, 2)`` output within the
+def check_sampling(n, noise, random_state, *, name="n_samples", n_groups=1, n_features=2):
+    """``(n, noise, rng)`` checked, the ``(n_groups * n, n_features)`` output within the
     memory budget; `name` is that of `n`."""
     n = check_positive_int(n, name)
     noise = check_scale(noise, "noise")
     rng = check_random_state(random_state)
-    check_output_size((n_groups * n, 2), np.float64, f"'{name}'")
+    check_output_size((n_groups * n, n_features), np.float64, f"'{name}'")
     return n, noise, rng
 
 

@@ -66,8 +66,7 @@ def add_gaussian_noise(
         clip = check_interval(clip, "clip", strict=False)
     rng = check_random_state(random_state)
 
-    noise = rng.standard_normal(X.shape)
-    X_noisy = X + sigma * noise  # float64
+    X_noisy = X + sigma * rng.standard_normal(X.shape)  # float64
     if clip is not None:
         np.clip(X_noisy, clip[0], clip[1], out=X_noisy)
     if X_noisy.size and np.abs(X_noisy).max() > float(np.finfo(X.dtype).max):
@@ -131,8 +130,7 @@ def add_speckle_noise(
     """
     X = check_array_2d(X, "X", copy=True)
     p = check_probability(p, "p")
-    low = check_real(low, "low")
-    high = check_real(high, "high")
+    low, high = check_real(low, "low"), check_real(high, "high")
     if low > high:
         raise ValueError(f"'low' must be <= 'high', got low={low!r} and high={high!r}")
     for name, value in (("low", low), ("high", high)):

@@ -46,10 +46,7 @@ def load_digits(*, return_images: bool = False) -> tuple[np.ndarray, ...]:
     bunch = _sk_load_digits()
     X = np.asarray(bunch.data, dtype=np.float64) / 16.0
     y = np.asarray(bunch.target).astype(np.int64, copy=False)
-    if return_images:
-        images = np.asarray(bunch.images, dtype=np.float64) / 16.0
-        return X, y, images
-    return X, y
+    return (X, y, np.asarray(bunch.images, dtype=np.float64) / 16.0) if return_images else (X, y)
 
 
 @functools.cache
@@ -130,6 +127,4 @@ def load_mnist(
         order = np.sort(np.argsort(rank, kind="stable")[:n_samples])
     X = X[order] / 255.0  # a new array: the cached grey levels stay untouched
     y = y[order]
-    if return_images:
-        return X, y, X.reshape((-1,) + _MNIST_SHAPE).copy()
-    return X, y
+    return (X, y, X.reshape((-1,) + _MNIST_SHAPE).copy()) if return_images else (X, y)

@@ -3,8 +3,9 @@
 import numpy as np
 
 from preimage._utils.typing import ArrayLike, RandomStateLike
-from preimage._utils.validation import check_positive_int, check_random_state, check_real_array
-from preimage.datasets._checks import check_interval, check_output_size, check_scale
+from preimage._utils.validation import check_real_array
+from preimage.datasets._checks import check_interval
+from preimage.datasets._curves import check_sampling
 from preimage.datasets._docs import fill_doc
 
 __all__ = ["make_sine_sum", "sine_sum"]
@@ -85,11 +86,8 @@ def make_sine_sum(
     >>> bool(np.array_equal(y, sine_sum(x[:, 0])))
     True
     """
-    n_samples = check_positive_int(n_samples, "n_samples")
-    noise = check_scale(noise, "noise")
+    n_samples, noise, rng = check_sampling(n_samples, noise, random_state, n_features=1)
     low, high = check_interval(domain, "domain", bounded=True)
-    rng = check_random_state(random_state)
-    check_output_size((n_samples, 1), np.float64, "'n_samples'")
 
     x = rng.uniform(low, high, size=(n_samples, 1))
     y = sine_sum(x[:, 0])

@@ -89,13 +89,9 @@ def make_kde_strings(
         )
     switch_probability = check_probability(switch_probability, "switch_probability")
     rng = check_random_state(random_state)
-    check_dense(
-        (n_samples, max_length),
-        np.int64,
-        f"the {n_samples} x {max_length} array of symbols",
-        hint="ask for fewer 'n_samples' or a smaller 'max_length'",
-        copies=4,
-    )
+    what = f"the {n_samples} x {max_length} array of symbols"
+    hint = "ask for fewer 'n_samples' or a smaller 'max_length'"
+    check_dense((n_samples, max_length), np.int64, what, hint=hint, copies=4)
 
     n, L = n_samples, max_length
     lengths = rng.integers(min_length, max_length + 1, size=n)
@@ -104,10 +100,7 @@ def make_kde_strings(
     # Outputs: y_0 uniform; y_t flips the state at every switch before t.
     y0 = rng.integers(0, 2, size=n)
     switches = rng.random((n, L - 1)) < switch_probability
-    y = (
-        y0[:, None]
-        + np.concatenate([np.zeros((n, 1), dtype=np.int64), np.cumsum(switches, axis=1)], axis=1)
-    ) % 2
+    y = (y0[:, None] + np.pad(np.cumsum(switches, axis=1), ((0, 0), (1, 0)))) % 2
 
     # Inputs: x_{t+1} = the first j with u < Σ_{j' ≤ j} T[m, y_t, x_t, j'], that
     # is, the number of cumulative probabilities (of the first two states) <= u.

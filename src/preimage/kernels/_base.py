@@ -13,8 +13,6 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._docs import fill
 
-__all__ = ["Kernel"]
-
 
 @fill
 class Kernel:
@@ -304,8 +302,14 @@ _RESCALE = (
 )
 
 
-def _check_inverse(out, kernel, name):
-    """Refuse an inverse map whose answer overflowed (an extreme width)."""
+def _inverse(kernel, values, name, inverse, lo=-np.inf, hi=np.inf):
+    """``inverse`` of `values` clipped into ``(lo, hi]`` (warned of if any were not),
+    refused if the answer overflowed (an extreme width)."""
+    values = check_real_array(values, name)
+    n_bad = int(((values <= lo) | (values > hi)).sum())
+    _warn_clipped(n_bad, "kernel values", f"({lo}, {hi}]", kernel)
+    with np.errstate(over="ignore"):  # an overflow is refused just below
+        out = inverse(np.clip(values, lo + np.finfo(float).tiny, hi))
     what = f"the input-space answers of the inverse of {kernel!r}"
     return check_overflow(out, what, f"{name!r}", "the kernel's 'gamma' is too extreme for them")
 

@@ -5,17 +5,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import (
-    check_positive,
-    check_positive_int,
-    check_real,
-    check_real_array,
-)
-from preimage.kernels._base import ProfileKernel, _check_inverse, _in_dtype, _warn_clipped
+from preimage._utils.validation import check_positive, check_positive_int, check_real
+from preimage.kernels._base import ProfileKernel, _in_dtype, _inverse, _warn_clipped
 from preimage.kernels._docs import fill
 from preimage.kernels._pairwise import map_rows_inplace, squared_norms
-
-__all__ = ["DotProductKernel", "LinearKernel", "PolynomialKernel", "SigmoidKernel"]
 
 
 @fill
@@ -74,10 +67,7 @@ class DotProductKernel(ProfileKernel):
         not invertible (:attr:`invertible`), one branch is returned.
         %(values)s
         """
-        values = check_real_array(values, "values")
-        with np.errstate(over="ignore"):  # an overflow is refused just below
-            out = self.inverse_profile(values)
-        return _check_inverse(out, self, "values")
+        return _inverse(self, values, "values", self.inverse_profile)
 
 
 def _scaled(t, gamma, coef0):

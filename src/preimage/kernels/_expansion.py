@@ -12,8 +12,6 @@ from preimage._utils.validation import check_array_2d, check_overflow
 from preimage.kernels import Kernel
 from preimage.kernels._docs import fill
 
-__all__ = ["FeatureExpansion"]
-
 
 def _check_overflow(values, what, name):
     """Refuse feature-space quantities beyond the float range, naming the argument."""
@@ -177,8 +175,7 @@ class FeatureExpansion:
             with np.errstate(over="ignore", invalid="ignore"):  # refused just below
                 for rows, K_rows in blocks:
                     total += np.einsum("ji,ji->j", self.coef[:, rows], self.coef @ K_rows.T)
-            _check_overflow(total, "squared norms ‖Ψ‖² = γᵀKγ", "'coef'")
-            self._norm2 = total
+            self._norm2 = _check_overflow(total, "squared norms ‖Ψ‖² = γᵀKγ", "'coef'")
         return self._norm2
 
     def cross(self, Z: ArrayLike) -> np.ndarray:
@@ -248,12 +245,8 @@ class FeatureExpansion:
         Z = self._check_paired(Z) if check_input else Z
         norm2 = self.norm2()
         with np.errstate(over="ignore", invalid="ignore"):
-            K_zx = self._block(Z, self.support)
-            d2 = (
-                norm2
-                - 2 * np.einsum("ji,ji->j", self.coef, K_zx)
-                + self.kernel.diag(Z, check_input=False, overflow="ignore")
-            )
+            diag = self.kernel.diag(Z, check_input=False, overflow="ignore")
+            d2 = norm2 - 2 * np.einsum("ji,ji->j", self.coef, self._block(Z, self.support)) + diag
         if overflow != "ignore":
             return _check_overflow(np.maximum(d2, 0.0), "squared distances", "'Z'")
         return np.where(np.isfinite(d2), np.maximum(d2, 0.0), np.inf)
@@ -277,12 +270,10 @@ class FeatureExpansion:
         ndarray of shape (m, d)
             The gradients, one row per expansion.
         """
-        Z = self._check_paired(Z)
-        kernel = self.kernel
+        Z, kernel = self._check_paired(Z), self.kernel
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-            G = -2 * kernel.gradient(
-                Z, self.support, self.coef, check_input=False, overflow="ignore"
-            ) + kernel.diag_gradient(Z, check_input=False, overflow="ignore")
+            G = kernel.gradient(Z, self.support, self.coef, check_input=False, overflow="ignore")
+            G = -2 * G + kernel.diag_gradient(Z, check_input=False, overflow="ignore")
         return _check_overflow(G, "gradients", "'Z'")
 
     def _block(self, A, B):

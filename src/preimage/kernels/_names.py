@@ -2,8 +2,6 @@
 
 from preimage._utils.lazy import LazyRegistry
 
-__all__ = ["KERNELS"]
-
 #: Kernel names understood by every estimator, and the classes they make
 #: (``KERNELS["rbf"]`` is :class:`~preimage.kernels.GaussianKernel`).
 KERNELS = LazyRegistry(

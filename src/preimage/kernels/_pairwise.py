@@ -6,8 +6,6 @@ import numpy as np
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d
 
-__all__ = ["squared_norms", "scaled_squared_distances", "squared_distances", "map_rows_inplace"]
-
 # Bytes of output one step of the pass works on: half a 1 MiB L2 cache.
 _BLOCK_BYTES = 1 << 19
 
@@ -28,17 +26,10 @@ def squared_norms(X):
 
 def _augmented_product(X, Y, scale, X_norm2, Y_norm2, dtype):
     """``a‖xᵢ − yⱼ‖²`` as one GEMM of ``[X, ‖x‖², 1]`` and ``[−2aY, a, a‖y‖²]``."""
-    d = X.shape[1]
-    Xa = np.empty((X.shape[0], d + 2), dtype=dtype)
-    Xa[:, :d] = X
-    Xa[:, d] = X_norm2
-    Xa[:, d + 1] = 1
-    Ya = np.empty((Y.shape[0], d + 2), dtype=dtype)
-    np.multiply(Y, -2 * scale, out=Ya[:, :d])
-    Ya[:, d] = scale
-    Ya[:, d + 1] = Y_norm2
-    Ya[:, d + 1] *= scale
-    return Xa @ Ya.T, None
+    Xa = np.column_stack([X, X_norm2, np.ones(X.shape[0], dtype)]).astype(dtype, copy=False)
+    Y_norm2 = np.multiply(Y_norm2, scale, dtype=dtype)
+    Ya = np.column_stack([np.multiply(Y, -2 * scale), np.full_like(Y_norm2, scale), Y_norm2])
+    return Xa @ Ya.astype(dtype, copy=False).T, None
 
 
 def _plain_product(X, Y, scale, X_norm2, Y_norm2, dtype):
@@ -84,9 +75,8 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
             np.multiply(block, factor, out=block)
             block += np.add(self_term[rows, None], self_term)
         elif norm_terms is not None:
-            X_term, Y_term = norm_terms
-            np.add(block, X_term[rows, None], out=block)
-            np.add(block, Y_term, out=block)
+            block += norm_terms[0][rows, None]
+            block += norm_terms[1]
         clamp(block, 0, out=block)
         if late:
             # ±inf is intended (exp(−inf) = 0); float64 so that 0·a stays 0 in float32.

@@ -8,11 +8,9 @@ import numpy as np
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, check_real_array
-from preimage.kernels._base import Kernel, ProfileKernel, _check_inverse, _in_dtype, _warn_clipped
+from preimage.kernels._base import Kernel, ProfileKernel, _in_dtype, _inverse
 from preimage.kernels._docs import fill
 from preimage.kernels._pairwise import map_rows_inplace, scaled_squared_distances
-
-__all__ = ["RadialKernel", "GaussianKernel", "LaplacianKernel"]
 
 
 @fill
@@ -67,7 +65,7 @@ class RadialKernel(ProfileKernel):
         Values outside the range of f are clipped into it with a warning.
         %(values)s
         """
-        return _clipped_inverse(self, values, "values", self.inverse_profile, *self.value_range)
+        return _inverse(self, values, "values", self.inverse_profile, *self.value_range)
 
     def distance2_from_feature_distance2(self, d2: ArrayLike) -> np.ndarray:
         r"""Return the squared input distance from a squared feature-space distance.
@@ -84,21 +82,8 @@ class RadialKernel(ProfileKernel):
         ndarray
             The squared input distances :math:`r^2`, of the shape of `d2`.
         """
-        f0 = float(self.profile(np.zeros(1))[0])
-        d2 = f0 - check_real_array(d2, "d2") / 2
-        return _clipped_inverse(
-            self, d2, "d2", self.inverse_profile, *self.value_range, checked=True
-        )
-
-
-def _clipped_inverse(kernel, values, name, inverse, lo, hi, checked=False):
-    """``inverse`` of `values` clipped into ``(lo, hi]``, with a warning if any were not."""
-    values = values if checked else check_real_array(values, name)
-    n_bad = int(((values <= lo) | (values > hi)).sum())
-    _warn_clipped(n_bad, "kernel values", f"({lo}, {hi}]", kernel)
-    with np.errstate(over="ignore"):  # an overflow is refused just below
-        out = inverse(np.clip(values, lo + np.finfo(float).tiny, hi))
-    return _check_inverse(out, kernel, name)
+        d2 = float(self.profile(np.zeros(1))[0]) - check_real_array(d2, "d2") / 2
+        return _inverse(self, d2, "d2", self.inverse_profile, *self.value_range)
 
 
 def _exp_inplace(block, rows=None):
@@ -272,4 +257,4 @@ class LaplacianKernel(Kernel):
         Values outside (0, 1] are clipped with a warning.
         %(values)s
         """
-        return _clipped_inverse(self, values, "values", lambda k: -np.log(k) / self.gamma, 0, 1)
+        return _inverse(self, values, "values", lambda k: -np.log(k) / self.gamma, 0, 1)

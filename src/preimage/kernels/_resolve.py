@@ -15,9 +15,6 @@ from preimage.kernels._base import Kernel
 from preimage.kernels._docs import fill
 from preimage.kernels._names import KERNELS
 
-__all__ = ["SKLEARN_KERNELS", "CallableKernel", "PairwiseKernel", "default_gamma"]
-__all__ += ["make_kernel", "make_sklearn_kernel"]
-
 
 @fill
 @dataclass(frozen=True)

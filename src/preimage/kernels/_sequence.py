@@ -10,8 +10,6 @@ from preimage._utils.typing import Sequences, Vocabulary
 from preimage.kernels._base import Kernel
 from preimage.kernels._docs import fill
 
-__all__ = ["CallableSequenceKernel", "SequenceKernel"]
-
 
 def _is_symbol_sequence(s):
     """A string, or a non-string sequence (list, tuple, 1-D array) of symbols."""

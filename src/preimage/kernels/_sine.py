@@ -8,8 +8,6 @@ import numpy as np
 from preimage._utils.validation import check_positive_int
 from preimage.kernels._base import Kernel
 
-__all__ = ["SineKernel"]
-
 
 def _dirichlet(delta, order, derivative=False):
     """``s(δ) = Σ_{n=0}^{N} cos(nδ)`` as the sum itself (see SineKernel), or

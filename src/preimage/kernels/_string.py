@@ -20,9 +20,6 @@ from preimage.kernels._base import Kernel
 from preimage.kernels._docs import fill
 from preimage.kernels._sequence import SequenceKernel, _check_sequences, _row_norms2
 
-__all__ = ["JointSpectrumKernel", "KernelDistanceRBF", "NormalizedKernel", "SpectrumKernel"]
-__all__ += ["normalize_gram"]
-
 _NORMALIZATIONS = ("cosine", "trace")
 
 
@@ -42,6 +39,11 @@ def _row_scales(d, method):
         _warn_zero_rows(d.size if t == 0 else 0, "sequences (the whole set)")
         return np.full(d.size, 1.0 / t if t > 0 else 0.0)
     _warn_zero_rows(int((d == 0).sum()), "sequences")
+    return _inverse_sqrt(d)
+
+
+def _inverse_sqrt(d):
+    """``1/√d`` for squared norms `d`, 0 where d = 0."""
     s = np.sqrt(d)
     return np.divide(1.0, s, out=np.zeros_like(s), where=s > 0)
 
@@ -121,22 +123,17 @@ def normalize_gram(
                 return np.zeros_like(S)
             out, own_diagonal = S / scale, False
         else:
-            sx, sy = np.sqrt(diag_x), np.sqrt(diag_y)
-            zx, zy = sx == 0, sy == 0
-            n_zero = int(zx.sum()) if own_diagonal else int(zx.sum() + zy.sum())
+            n_zero = int((diag_x == 0).sum()) + (0 if own_diagonal else int((diag_y == 0).sum()))
             _warn_zero_rows(n_zero, "sequences")
-            inv_x = np.divide(1.0, sx, out=np.zeros_like(sx), where=~zx)
-            inv_y = np.divide(1.0, sy, out=np.zeros_like(sy), where=~zy)
-            out = S * (inv_x[:, None] * inv_y[None, :])  # exactly symmetric when X is Y
-    check_overflow(
-        out,
-        "the normalised values",
-        "'S'",
+            # Exactly symmetric when X is Y.
+            out = S * (_inverse_sqrt(diag_x)[:, None] * _inverse_sqrt(diag_y)[None, :])
+    hint = (
         "'S' is not a Gram block of the given diagonals: some |S_ij| exceed "
-        "√(k(x_i, x_i) k(y_j, y_j)) by far",
+        "√(k(x_i, x_i) k(y_j, y_j)) by far"
     )
+    check_overflow(out, "the normalised values", "'S'", hint)
     if own_diagonal:
-        np.fill_diagonal(out, (~zx).astype(np.float64))
+        np.fill_diagonal(out, (diag_x != 0).astype(np.float64))
     return out
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 import functools
 from numbers import Integral, Real
-from typing import Any, Literal, Self, overload
+from typing import Any, ClassVar, Literal, Self, overload
 
 import numpy as np
 from scipy.sparse import issparse
@@ -38,8 +39,12 @@ from preimage.solvers import PreimageResult, PreimageSolver, find_preimage, make
 #: A pre-image method: a name of PREIMAGE_METHODS, a solver, or a function.
 PreimageMethod = str | PreimageSolver | Callable[..., PreimageResult]
 
+#: The parameters passed on to :func:`fit_kernel_pca` as they are.
+_TO_FIT = ("eigen_solver", "tol", "max_iter", "iterated_power", "random_state", "remove_zero_eig")
+
 
 @fill_doc
+@dataclass(eq=False, repr=False)
 class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     r"""Kernel principal component analysis with projections as expansions.
 
@@ -178,7 +183,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     array([[4.]])
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
         **KERNEL_CONSTRAINTS,
         "kernel": [StrOptions(set(KERNELS) | {"cosine", "precomputed"}), Kernel, callable],
@@ -196,46 +201,25 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         **LANDMARK_CONSTRAINTS,
     }
 
-    def __init__(
-        self,
-        n_components: int | None = None,
-        *,
-        kernel: str | Kernel | Callable[..., float] = "linear",
-        gamma: float | Literal["total_variance"] | None = None,
-        degree: int = 3,
-        coef0: float = 1,
-        kernel_params: dict[str, Any] | None = None,
-        alpha: float = 1.0,
-        fit_inverse_transform: bool = False,
-        eigen_solver: str = "auto",
-        tol: float = 0,
-        max_iter: int | None = None,
-        iterated_power: int | Literal["auto"] = "auto",
-        remove_zero_eig: bool = False,
-        random_state: RandomStateLike = None,
-        copy_X: bool = True,
-        n_jobs: int | None = None,
-        n_landmarks: int | None = None,
-        landmarks: str = "uniform",
-    ) -> None:
-        self.n_components = n_components
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.alpha = alpha
-        self.fit_inverse_transform = fit_inverse_transform
-        self.eigen_solver = eigen_solver
-        self.tol = tol
-        self.max_iter = max_iter
-        self.iterated_power = iterated_power
-        self.remove_zero_eig = remove_zero_eig
-        self.random_state = random_state
-        self.copy_X = copy_X
-        self.n_jobs = n_jobs
-        self.n_landmarks = n_landmarks
-        self.landmarks = landmarks
+    n_components: int | None = None
+    _: KW_ONLY
+    kernel: str | Kernel | Callable[..., float] = "linear"
+    gamma: float | Literal["total_variance"] | None = None
+    degree: int = 3
+    coef0: float = 1
+    kernel_params: dict[str, Any] | None = None
+    alpha: float = 1.0
+    fit_inverse_transform: bool = False
+    eigen_solver: str = "auto"
+    tol: float = 0
+    max_iter: int | None = None
+    iterated_power: int | Literal["auto"] = "auto"
+    remove_zero_eig: bool = False
+    random_state: RandomStateLike = None
+    copy_X: bool = True
+    n_jobs: int | None = None
+    n_landmarks: int | None = None
+    landmarks: str = "uniform"
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: MatrixLike, y: object = None) -> Self:
@@ -293,13 +277,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 )
             X = validate_dask_input(self, X, reset=True)
         else:
-            X = validate_estimator_input(
-                self,
-                X,
-                reset=True,
-                accept_sparse="csr",
-                copy=self.copy_X and self.n_landmarks is None,
-            )
+            copy = self.copy_X and self.n_landmarks is None
+            X = validate_estimator_input(self, X, reset=True, accept_sparse="csr", copy=copy)
         n = X.shape[0]
         if n < 2:
             raise ValueError(
@@ -314,21 +293,16 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                     f"'X' must be a square Gram matrix with kernel='precomputed', "
                     f"got shape {X.shape}"
                 )
-            self.kernel_ = None
-            self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else self.gamma
+            self.kernel_, self.gamma_ = self._resolve_kernel(X)
             # The given Gram matrix and the eigensolver's centred copy of it.
-            check_dense(
-                (n, n), X.dtype, f"the {n} x {n} Gram matrix of exact kernel PCA", copies=2
-            )
+            what = f"the {n} x {n} Gram matrix of exact kernel PCA"
+            check_dense((n, n), X.dtype, what, copies=2)
             self._fit_gram(X.toarray() if issparse(X) else X, X, copy=True)
         else:
             self.kernel_, self.gamma_ = self._resolve_kernel(X)
             # The Gram matrix, then the eigensolver's working copy of it.
-            self._fit_gram(
-                checked_gram(self.kernel_, X, "Gram matrix of exact kernel PCA", copies=2),
-                X,
-                copy=False,
-            )
+            K = checked_gram(self.kernel_, X, "Gram matrix of exact kernel PCA", copies=2)
+            self._fit_gram(K, X, copy=False)
         if self.fit_inverse_transform:
             if issparse(X):
                 raise TypeError(
@@ -344,31 +318,17 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.dual_coef_, self.X_transformed_fit_ = learned.dual_coef_, learned.coordinates_
 
     def _resolve_kernel(self, X, gamma=None):
-        return make_sklearn_kernel(
-            self.kernel,
-            gamma=self.gamma if gamma is None else gamma,
-            degree=self.degree,
-            coef0=self.coef0,
-            kernel_params=self.kernel_params,
-            n_jobs=self.n_jobs,
-            X=X,
-        )
+        """``kernel_, gamma_``: the kernel (None for a precomputed one) and its width."""
+        if self.kernel == "precomputed":
+            return None, 1.0 / X.shape[1] if self.gamma is None else self.gamma
+        params = {k: getattr(self, k) for k in ("degree", "coef0", "kernel_params", "n_jobs")}
+        gamma = self.gamma if gamma is None else gamma
+        return make_sklearn_kernel(self.kernel, gamma=gamma, X=X, **params)
 
     def _fit_gram(self, K, support, *, copy):
         q = None if self.n_components is None else min(self.n_components, K.shape[0])
-        fit = fit_kernel_pca(
-            K,
-            q,
-            eigen_solver=self.eigen_solver,
-            tol=self.tol,
-            max_iter=self.max_iter,
-            iterated_power=self.iterated_power,
-            random_state=self.random_state,
-            copy=copy,
-            remove_zero_eig=self.remove_zero_eig,
-            warn_rank=False,
-            names="'X'",
-        )
+        params = {name: getattr(self, name) for name in _TO_FIT}
+        fit = fit_kernel_pca(K, q, copy=copy, warn_rank=False, names="'X'", **params)
         self._set_fit(fit, support)
 
     def _fit_nystroem(self, X):
@@ -379,16 +339,10 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 "sparse 'X'"
             )
         self.kernel_, self.gamma_ = self._resolve_kernel(X)
-        landmarks, index = select_landmarks(
-            X,
-            self.n_landmarks,
-            self.kernel_,
-            method=self.landmarks,
-            random_state=self.random_state,
-        )
-        fit = check_has_components(
-            fit_nystroem_kpca(self.kernel_, X, landmarks, self.n_components), self.gamma_
-        )
+        m, method, seed = self.n_landmarks, self.landmarks, self.random_state
+        landmarks, index = select_landmarks(X, m, self.kernel_, method=method, random_state=seed)
+        fit = fit_nystroem_kpca(self.kernel_, X, landmarks, self.n_components)
+        check_has_components(fit, self.gamma_)
         self.landmarks_, self.landmark_indices_ = landmarks, index
         self._set_fit(fit, landmarks)
 
@@ -422,27 +376,20 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         gamma = state.get("gamma_")
         if isinstance(self.gamma, Real) and gamma != self.gamma:
             raise ValueError(f"'gamma_' = {gamma} must be the 'gamma' given, {self.gamma}")
-        if self.kernel == "precomputed":
-            self.kernel_, self.gamma_ = None, 1.0 / d if self.gamma is None else self.gamma
-        else:
-            named = isinstance(self.kernel, str)
-            self.kernel_, self.gamma_ = self._resolve_kernel(X, gamma if named else None)
+        named = isinstance(self.kernel, str)
+        self.kernel_, self.gamma_ = self._resolve_kernel(X, gamma if named else None)
         self.n_features_in_ = d
         if state["feature_names_in_"] is not None:
             self.feature_names_in_ = state["feature_names_in_"]
         if self.n_landmarks is not None:
-            self.landmarks_ = X
-            self.landmark_indices_ = state.get("landmark_indices_")
+            self.landmarks_, self.landmark_indices_ = X, state.get("landmark_indices_")
         self._set_fit(fit, X)
         if self.fit_inverse_transform:
             self._fit_inverse_map()
 
     def _set_fit(self, fit, support):
-        self.fit_result_ = fit
-        self._solvers = {}
-        self.eigenvalues_ = fit.eigenvalues
-        self.eigenvectors_ = fit.eigenvectors
-        self.X_fit_ = support
+        self.fit_result_, self.X_fit_, self._solvers = fit, support, {}
+        self.eigenvalues_, self.eigenvectors_ = fit.eigenvalues, fit.eigenvectors
 
     def transform(self, X: MatrixLike) -> TransformOutput:
         r"""Return the centred coordinates of X on the principal axes.
@@ -466,16 +413,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         fit = self.fit_result_
         if is_dask_array(X):
             X = validate_dask_input(self, X, reset=False)
-            return map_row_blocks(
-                self.transform,
-                X,
-                n_columns=fit.coef.shape[1],
-                dtype=np.result_type(X.dtype, fit.coef.dtype),
-            )
+            dtype = np.result_type(X.dtype, fit.coef.dtype)
+            return map_row_blocks(self.transform, X, n_columns=fit.coef.shape[1], dtype=dtype)
         X = validate_estimator_input(self, X, reset=False, accept_sparse="csr")
         if self.kernel_ is None:
-            X = X.toarray() if issparse(X) else X
-            return transform_block(X, fit)  # precomputed: rows k(x, x_i) given directly
+            # Precomputed: the rows k(x, x_i) are given directly.
+            return transform_block(X.toarray() if issparse(X) else X, fit)
         out = np.empty((X.shape[0], fit.coef.shape[1]), dtype=np.result_type(X, fit.coef))
         for rows, K_rows in self.kernel_.blocks(X, self.X_fit_, check_input=False, names="'X'"):
             out[rows] = transform_block(K_rows, fit)
@@ -648,9 +591,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             return self._solver(method, options).solve_coordinates(
                 Y, add_mean=add_mean, x0=x0, return_result=return_result
             )
-        result = find_preimage(
-            self.expansion_from_components(Y, add_mean=add_mean), method=method, x0=x0, **options
-        )
+        expansion = self.expansion_from_components(Y, add_mean=add_mean)
+        result = find_preimage(expansion, method=method, x0=x0, **options)
         return result if return_result else result.x
 
     def _inverse_transform_blocks(self, Y, method, add_mean, x0, return_result, options):
@@ -672,13 +614,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             self._inverse_transform_block, method=method, add_mean=add_mean, options=options
         )
         args = () if x0 is None else (x0,)
-        return map_row_blocks(
-            block,
-            Y,
-            *args,
-            n_columns=self.n_features_in_,
-            dtype=np.result_type(Y.dtype, self.X_fit_.dtype),
-        )
+        dtype = np.result_type(Y.dtype, self.X_fit_.dtype)
+        return map_row_blocks(block, Y, *args, n_columns=self.n_features_in_, dtype=dtype)
 
     def _inverse_transform_block(self, Y_block, x0_block=None, *, method, add_mean, options):
         """inverse_transform of one block of a Dask array (and of x0)."""

@@ -68,8 +68,7 @@ def _center_gram(K, copy):
     """``HKH`` with the column means subtracted from every row and the row
     means from every column (scikit-learn's ``KernelCenterer``)."""
     Kc = np.array(K, copy=True) if copy else K
-    col_mean = Kc.mean(axis=0)
-    row_mean = Kc.mean(axis=1)
+    col_mean, row_mean = Kc.mean(axis=0), Kc.mean(axis=1)
     grand = float(col_mean.mean())
     Kc -= col_mean[None, :]
     Kc -= row_mean[:, None]
@@ -194,12 +193,9 @@ def fit_kernel_pca(
         random_state=random_state,
     )
     values = check_psd_eigenvalues(values, floor=floor, names=names)
+    n_kept = None if remove_zero_eig else n_components
     values, vectors, nonzero = drop_rounding_level(
-        values,
-        vectors,
-        None if remove_zero_eig else n_components,
-        floor=floor,
-        warn_rank=warn_rank,
+        values, vectors, n_kept, floor=floor, warn_rank=warn_rank
     )
     values = np.where(nonzero, values, 0.0)
     alphas = np.zeros_like(vectors)
@@ -208,6 +204,5 @@ def fit_kernel_pca(
     # rounding so that the axes are exactly expansions over uncentred images.
     alphas -= alphas.mean(axis=0, keepdims=True)
     mean_coef = np.full(n, 1.0 / n, dtype=alphas.dtype)
-    return KernelPCAResult(
-        values, vectors, alphas, col_mean, grand, alphas.T @ col_mean, mean_coef
-    )
+    mean_coords = alphas.T @ col_mean
+    return KernelPCAResult(values, vectors, alphas, col_mean, grand, mean_coords, mean_coef)

@@ -26,8 +26,7 @@ def check_psd_eigenvalues(
     values = np.array(values, copy=True)
     if not values.size:
         return values
-    single = values.dtype == np.float32
-    ratio, floor = (5e-3, 1e-6) if single else (1e-5, 1e-10)
+    ratio, floor = (5e-3, 1e-6) if values.dtype == np.float32 else (1e-5, 1e-10)
     top, bottom = float(values.max()), float(values.min())
     if max(top, -bottom) <= floor:
         return np.maximum(values, 0)
@@ -121,13 +120,12 @@ def check_finite_fit(fit: KernelPCAResult | None, names: str, n: int) -> KernelP
     """`fit`, or a ValueError when it is None or holds a non-finite value
     (kernel values beyond about 1e154, whose products overflow)."""
     parts = [np.inf] if fit is None else [a for a in vars(fit).values() if a is not None]
+    what = f"the results of kernel PCA of {names} ({n} samples)"
+    hint = (
+        "the kernel values are too large for the products of the fit; "
+        "rescale the data (e.g. with sklearn.preprocessing.StandardScaler) "
+        "or choose milder kernel parameters"
+    )
     for part in parts:
-        check_overflow(
-            part,
-            f"the results of kernel PCA of {names} ({n} samples)",
-            names,
-            "the kernel values are too large for the products of the fit; "
-            "rescale the data (e.g. with sklearn.preprocessing.StandardScaler) "
-            "or choose milder kernel parameters",
-        )
+        check_overflow(part, what, names, hint)
     return fit

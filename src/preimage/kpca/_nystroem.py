@@ -7,6 +7,8 @@ accumulated over row blocks (a Dask array is reduced block-wise): time
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from scipy import linalg
 
@@ -31,6 +33,12 @@ from preimage.kpca._result import KernelPCAResult
 #: How landmarks can be chosen.
 LANDMARK_METHODS = ("uniform", "kmeans", "leverage")
 
+#: What to do when the kernel rows' moments overflow.
+_RESCALE = (
+    "rescale 'X' (e.g. with sklearn.preprocessing.StandardScaler) "
+    "or choose milder kernel parameters"
+)
+
 # Points per landmark that k-means is run on (a uniform sample of the data).
 _KMEANS_SAMPLE_PER_LANDMARK = 20
 
@@ -49,34 +57,22 @@ def _moments_block(kernel, landmarks, shift, X):
 
 def _check_overflow(values):
     """The moments of the kernel rows, refused where they overflowed float64."""
-    return check_overflow(
-        values,
-        "the second moments of the kernel rows",
-        "'X'",
-        "rescale 'X' (e.g. with sklearn.preprocessing.StandardScaler) "
-        "or choose milder kernel parameters",
-    )
+    return check_overflow(values, "the second moments of the kernel rows", "'X'", _RESCALE)
 
 
 def _kernel_moments(kernel, X, landmarks, shift, working_memory):
     m = landmarks.shape[0]
     shift = np.zeros(m, landmarks.dtype) if shift is None else shift.astype(landmarks.dtype)
-    itemsize = np.dtype(landmarks.dtype).itemsize
     if working_memory is None:
         # Row blocks are dense matrices too: keep them within the memory budget.
         from sklearn import get_config as sklearn_config
 
-        working_memory = min(
-            sklearn_config()["working_memory"], get_config()["memory_budget"] / 2**20
-        )
-
-    def block(X_block):
-        return _moments_block(kernel, landmarks, shift, X_block)
-
+        budget = get_config()["memory_budget"] / 2**20
+        working_memory = min(sklearn_config()["working_memory"], budget)
+    block = functools.partial(_moments_block, kernel, landmarks, shift)
     # A row of the block costs its kernel row and its augmented input row.
-    G, t, n = sum_row_blocks(
-        block, X, row_bytes=(m + landmarks.shape[1] + 2) * itemsize, working_memory=working_memory
-    )
+    row_bytes = (m + landmarks.shape[1] + 2) * landmarks.dtype.itemsize
+    G, t, n = sum_row_blocks(block, X, row_bytes=row_bytes, working_memory=working_memory)
     return G, t, int(n)
 
 
@@ -167,8 +163,7 @@ def fit_nystroem_kpca(
 
 
 def _nystroem_fit(kernel, X, landmarks, K_mm, W, n_components, working_memory):
-    dtype = landmarks.dtype
-    r = W.shape[1]
+    dtype, r = landmarks.dtype, W.shape[1]
     q = r if n_components is None else n_components
     shift = K_mm.mean(axis=0)
     G, t, n = _kernel_moments(kernel, X, landmarks, shift, working_memory)
@@ -181,17 +176,14 @@ def _nystroem_fit(kernel, X, landmarks, K_mm, W, n_components, working_memory):
         return None, n
     # Components beyond the r directions the landmarks span are 0, as those
     # of exact kernel PCA beyond the rank of the centred Gram matrix.
-    values, vectors = (
-        top_eigh(C, min(q, r), solver="dense") if min(q, r) else (np.zeros(0), np.zeros((r, 0)))
-    )
+    k = min(q, r)
+    values, vectors = top_eigh(C, k, solver="dense") if k else (np.zeros(0), np.zeros((r, 0)))
     values = np.concatenate([values, np.zeros(q - values.shape[0])])
     vectors = np.hstack([vectors, np.zeros((r, q - vectors.shape[1]))])
-    k_scale = max(
-        float(np.abs(K_mm).max()), float(np.max(np.sqrt(np.diag(G) / n) + np.abs(shift)))
-    )
-    values, vectors, nonzero = drop_rounding_level(
-        values, vectors, n_components, floor=rounding_floor(k_scale, n, dtype)
-    )
+    row_scale = np.sqrt(np.diag(G) / n) + np.abs(shift)
+    k_scale = max(float(np.abs(K_mm).max()), float(np.max(row_scale)))
+    floor = rounding_floor(k_scale, n, dtype)
+    values, vectors, nonzero = drop_rounding_level(values, vectors, n_components, floor=floor)
     values = np.where(nonzero, values, 0.0)
     # Signs are fixed on the coefficients over the landmarks (largest entry
     # positive), not on w_k, whose basis W inherits LAPACK's arbitrary signs.
@@ -206,13 +198,8 @@ def _nystroem_fit(kernel, X, landmarks, K_mm, W, n_components, working_memory):
 
 def _check_landmark_memory(m):
     """The m × m matrices of a Nyström fit (four copies) within the memory budget."""
-    check_dense(
-        (m, m),
-        np.float64,
-        f"the {m} x {m} matrices of the landmarks",
-        hint="use fewer landmarks ('n_landmarks')",
-        copies=4,
-    )
+    what, hint = f"the {m} x {m} matrices of the landmarks", "use fewer landmarks ('n_landmarks')"
+    check_dense((m, m), np.float64, what, hint=hint, copies=4)
 
 
 def _check_kernel(kernel):
@@ -287,10 +274,8 @@ def _leverage_scores(kernel, X, pilot, ridge_rank, working_memory):
         G = _check_overflow(_kernel_moments(kernel, X, pilot, None, working_memory)[0])
         FtF = _check_overflow(W.T @ G @ W)
     values = np.linalg.eigvalsh(FtF)[::-1]
-    lam = max(
-        float(values[min(ridge_rank, values.shape[0]) - 1]),
-        np.finfo(float).eps * max(float(values[0]), 1.0),
-    )
+    at_rank = float(values[min(ridge_rank, values.shape[0]) - 1])
+    lam = max(at_rank, np.finfo(float).eps * max(float(values[0]), 1.0))
     B = linalg.inv(FtF + lam * np.eye(FtF.shape[0]))
 
     def scores(X_block):

@@ -124,9 +124,8 @@ def training_coordinates(
     for exact kernel PCA, from ``k(support, support)`` for a Nyström fit."""
     if fit.eigenvectors is not None:
         return fit.eigenvectors * np.sqrt(fit.eigenvalues)
-    return transform_block(
-        kernel.block(support, support, check_input=False, names="'support'"), fit
-    )
+    K = kernel.block(support, support, check_input=False, names="'support'")
+    return transform_block(K, fit)
 
 
 def check_coordinates(Y: ArrayLike, n_components: int) -> np.ndarray:

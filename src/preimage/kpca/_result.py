@@ -66,11 +66,8 @@ def leading_components(fit: KernelPCAResult, n_components: int) -> KernelPCAResu
     """`fit` restricted to its first `n_components` axes (kernel PCA with q
     components contains every smaller one)."""
     q = fit.eigenvalues.shape[0]
-    if (
-        isinstance(n_components, bool)
-        or not isinstance(n_components, Integral)
-        or not 1 <= n_components <= q
-    ):
+    integer = isinstance(n_components, Integral) and not isinstance(n_components, bool)
+    if not integer or not 1 <= n_components <= q:
         raise ValueError(
             f"'n_components' must be between 1 and {q} (the components "
             f"fitted), got {n_components!r}"

@@ -108,8 +108,7 @@ def plot_image_grid(
     rows = [images.reshape(len(images), n_pixels) for images in rows]
     n_rows = len(rows)
     n_cols = max(len(images) for images in rows)
-    if row_labels is None:
-        row_labels = [""] * n_rows
+    row_labels = [""] * n_rows if row_labels is None else row_labels
     row_labels = [_wrap_label(label, label_width) for label in row_labels]
     if len(row_labels) != n_rows:
         raise ValueError(

@@ -91,14 +91,8 @@ def plot_denoising_2d(
         raise ValueError(f"'clean_kind' must be one of {list(_CLEAN_KINDS)}, got {clean_kind!r}")
     ax = new_axes(ax, (5.5, 5))
     if train is not None:
-        ax.scatter(
-            train[:, 0],
-            train[:, 1],
-            s=5,
-            color="0.8",
-            zorder=1,
-            label=f"training points ({len(train)})",
-        )
+        label = f"training points ({len(train)})"
+        ax.scatter(train[:, 0], train[:, 1], s=5, color="0.8", zorder=1, label=label)
     if clean is not None and clean_kind == "curve":
         ax.plot(*clean.T, color="k", lw=1.2, zorder=4, label="clean")
     elif clean is not None:

@@ -25,17 +25,12 @@ def _reduced_parts(
     """Vectors (p, d), coefficients (m, p) or None and method name of `reduced`."""
     source = getattr(reduced, "reduced_set_", reduced)
     method = getattr(source, "method", None)
-    if hasattr(source, "vectors"):
-        vectors = source.vectors
-        if coef is None:
-            coef = getattr(source, "coef", None)
-    else:
-        vectors = source
-    vectors = check_array_2d(vectors, "reduced")
+    if coef is None and hasattr(source, "vectors"):
+        coef = getattr(source, "coef", None)
+    vectors = check_array_2d(getattr(source, "vectors", source), "reduced")
     if coef is not None:
         coef = check_real_array(coef, "coef")
-        if coef.ndim == 1:
-            coef = coef[None, :]
+        coef = coef[None, :] if coef.ndim == 1 else coef
         if coef.ndim != 2 or coef.shape[1] != vectors.shape[0]:
             raise ValueError(
                 f"'coef' must have shape (p,) or (m, p) with p = "
@@ -129,24 +124,16 @@ def plot_reduced_set(
         ax = new_axes(ax, (6, 5))
         if X is not None:
             X = check_points(X, "X")
-            ax.scatter(
-                X[:, 0], X[:, 1], s=8, color="0.7", zorder=1, label=f"original points ({len(X)})"
-            )
+            label = f"original points ({len(X)})"
+            ax.scatter(X[:, 0], X[:, 1], s=8, color="0.7", zorder=1, label=label)
         style: dict[str, Any] = dict(ec="k", zorder=3, label=f"reduced-set vectors $z_j$ ({p})")
         if weight is None:
             ax.scatter(vectors[:, 0], vectors[:, 1], s=120, color="C3", **style)
         else:
             top = float(weight.max())
             sizes = 40.0 + 160.0 * (weight / top if top > 0 else np.ones(p))
-            points = ax.scatter(
-                vectors[:, 0],
-                vectors[:, 1],
-                c=weight,
-                s=sizes,
-                cmap=cmap or "viridis",
-                vmin=0.0,
-                **style,
-            )
+            x, y = vectors[:, 0], vectors[:, 1]
+            points = ax.scatter(x, y, c=weight, s=sizes, cmap=cmap or "viridis", vmin=0.0, **style)
             label = r"$|\beta_j|$" if single else r"$\sum_k |\beta_{kj}|$"
             ax.figure.colorbar(points, ax=ax, shrink=0.85, label=label)
         return finish_plane(ax, title, markerscale=0.6)

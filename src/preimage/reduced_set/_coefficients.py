@@ -34,12 +34,8 @@ def reducible(expansion, *, norm=False):
 def finite(values, names):
     """Refuse coefficients or errors that overflowed float64 (the computations
     run under ``np.errstate(over="ignore", invalid="ignore")``)."""
-    return check_overflow(
-        values,
-        "the reduced-set coefficients or errors",
-        names,
-        "rescale the coefficients or the data, or use an 'alpha'",
-    )
+    hint = "rescale the coefficients or the data, or use an 'alpha'"
+    return check_overflow(values, "the reduced-set coefficients or errors", names, hint)
 
 
 def check_reduction(expansion, n_vectors, shared):
@@ -51,17 +47,14 @@ def check_reduction(expansion, n_vectors, shared):
     return expansion, n_vectors
 
 
-def support_gram(expansion, copies=3):
-    """The support points' Gram matrix, refused if `copies` exceed the memory budget."""
-    return checked_gram(
-        expansion.kernel,
-        expansion.support,
-        "support Gram matrix",
-        copies=copies,
-        names="'expansion'",
-        hint="reduce an expansion with fewer support points, or use "
-        "method='construction', which streams the kernel in row blocks",
+def support_gram(expansion):
+    """The support points' Gram matrix, refused if 3 copies exceed the memory budget."""
+    hint = (
+        "reduce an expansion with fewer support points, or use "
+        "method='construction', which streams the kernel in row blocks"
     )
+    kernel, X = expansion.kernel, expansion.support
+    return checked_gram(kernel, X, "support Gram matrix", copies=3, names="'expansion'", hint=hint)
 
 
 def groups(expansion, shared):
@@ -83,8 +76,7 @@ def combine(expansion, parts, method, info):
         vectors = expansion.support[indices]
         columns = [np.searchsorted(indices, part[6]) for part in parts]
     else:
-        indices = None
-        vectors = np.vstack([part[1] for part in parts])
+        indices, vectors = None, np.vstack([part[1] for part in parts])
         ends = np.cumsum([part[1].shape[0] for part in parts])
         columns = [np.arange(end - part[1].shape[0], end) for part, end in zip(parts, ends)]
     coef = np.zeros((m, vectors.shape[0]))

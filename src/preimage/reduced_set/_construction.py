@@ -53,13 +53,14 @@ def _gain(inner, diag):
     """The error removed by adding φ(z) with its best coefficient,
     ``⟨R, φ(z)⟩² / k(z, z)``."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        gain = inner**2 / diag
-    return np.where(diag > 0, gain, 0.0)
+        return np.where(diag > 0, inner**2 / diag, 0.0)
 
 
 def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
     """Phase one for the expansions A (m, n) sharing one reduced set."""
     m, n = A.shape
+    if n == 0:  # zero expansions need no vectors
+        return X, np.zeros((m, 0)), norm2, [0], [norm2], 0, 0
     P = np.empty((m, n))  # ⟨Ψ_k, φ(x_i)⟩
     for rows, K_rows in kernel.blocks(X):
         with np.errstate(over="ignore", invalid="ignore"):  # refused by combine
@@ -271,11 +272,6 @@ def construct(
     for rows, A, used in groups(expansion, shared):
         # Only the points these expansions use (one-vs-rest: their own support vectors).
         A, X_used = A[:, used], X[used]
-        if used.size == 0:  # zero expansions need no vectors
-            parts.append(
-                (rows, X[:0], np.zeros((rows.size, 0)), norm2[rows], [0], [norm2[rows]], None)
-            )
-            continue
         Z, B, err, counts, errors, bad, none = _grow(
             kernel, X_used, A, norm2[rows], n_vectors, solver, n_starts, tol, alpha, rng
         )

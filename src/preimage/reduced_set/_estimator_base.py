@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
-from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
 
 from preimage._utils.typing import RandomStateLike
 from preimage._utils.validation import check_overflow, validate_estimator_input
@@ -125,19 +125,14 @@ class BaseReducedExpansion(BaseEstimator):
     def _set_reduced(self, reduced, intercept, expansion, model):
         """Keep the reduction of `expansion` with the constants `intercept`."""
         self._keep(reduced, intercept)
-        self.original_n_support_ = expansion.n_support
-        self.n_features_in_ = expansion.n_features
+        self.original_n_support_, self.n_features_in_ = expansion.n_support, expansion.n_features
         if hasattr(model, "feature_names_in_"):
             self.feature_names_in_ = model.feature_names_in_
 
     def _keep(self, reduced, intercept):
-        self.reduced_set_ = reduced
-        self.kernel_ = reduced.kernel
-        self.vectors_ = reduced.vectors
-        self.dual_coef_ = reduced.coef
-        self.intercept_ = np.asarray(intercept, dtype=float)
-        self.approximation_error_ = reduced.error
-        self.relative_error_ = reduced.relative_error
+        self.reduced_set_, self.kernel_, self.vectors_ = reduced, reduced.kernel, reduced.vectors
+        self.dual_coef_, self.intercept_ = reduced.coef, np.asarray(intercept, dtype=float)
+        self.approximation_error_, self.relative_error_ = reduced.error, reduced.relative_error
         self.n_vectors_ = reduced.n_vectors
 
     #: What a model file keeps of a fitted reduced estimator (see :mod:`preimage.io`).
@@ -175,21 +170,14 @@ class BaseReducedExpansion(BaseEstimator):
 
     def _decision_values(self, X):
         """``f_k(x) = Σ_j β_kj k(z_j, x) + b_k``, shape (n, m)."""
-        if not hasattr(self, "vectors_"):
-            raise NotFittedError(
-                f"this {type(self).__name__} is not fitted; call {self._fit_call}, or make "
-                f"one from a fitted model with {self._maker}()"
-            )
+        fix = f"call {self._fit_call}, or make one from a fitted model with {self._maker}()"
+        check_is_fitted(self, "vectors_", msg="this %(name)s is not fitted; " + fix)
         X = validate_estimator_input(self, dense_input(X), reset=False)
         K = self.kernel_.block(X, self.vectors_, check_input=False, names="'X'")
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
-            values = K @ self.dual_coef_.T + self.intercept_
-        return check_overflow(
-            np.asarray(values, dtype=np.float64),
-            "the decision values",
-            "'X'",
-            "rescale 'X' (the kernel values are too large for the coefficients)",
-        )
+            values = np.asarray(K @ self.dual_coef_.T + self.intercept_, dtype=np.float64)
+        hint = "rescale 'X' (the kernel values are too large for the coefficients)"
+        return check_overflow(values, "the decision values", "'X'", hint)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -13,7 +13,6 @@ from sklearn.base import (
     _fit_context,
     clone,
 )
-from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.validation import check_is_fitted
 
@@ -29,13 +28,9 @@ from preimage.reduced_set._sklearn_svm import check_fitted, dense, kernel_from_s
 def _refuse(kpca, name):
     """Neither kernel PCA: NotFittedError for an unfitted estimator, else TypeError."""
     what = f"{name!r} must be a fitted preimage.KernelPCA or sklearn.decomposition.KernelPCA"
-    if isinstance(kpca, BaseEstimator):
-        try:
-            check_is_fitted(kpca)
-        except NotFittedError:
-            raise NotFittedError(
-                f"{what}, got an unfitted {type(kpca).__name__}; call fit(X) before reducing it"
-            ) from None
+    if isinstance(kpca, BaseEstimator):  # scikit-learn's message is a %-format
+        unfitted = ", got an unfitted %(name)s; call fit(X) before reducing it"
+        check_is_fitted(kpca, msg=what.replace("%", "%%") + unfitted)
     raise TypeError(f"{what}, got {type(kpca).__name__}")
 
 
@@ -96,10 +91,9 @@ def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansio
         nonzero = np.flatnonzero(kpca.eigenvalues_)
         alphas = np.zeros_like(kpca.eigenvectors_, dtype=float)
         alphas[:, nonzero] = kpca.eigenvectors_[:, nonzero] / np.sqrt(kpca.eigenvalues_[nonzero])
-        # scikit-learn's centring keeps the column means K1/N of the Gram matrix.
-        col_mean = np.asarray(kpca._centerer.K_fit_rows_, dtype=float)
         centred = alphas - alphas.mean(axis=0, keepdims=True)
-        intercept = -(centred.T @ col_mean)
+        # scikit-learn's centring keeps the column means K1/N of the Gram matrix.
+        intercept = -(centred.T @ np.asarray(kpca._centerer.K_fit_rows_, dtype=float))
         return FeatureExpansion(centred.T.copy(), dense(kpca.X_fit_), kernel), intercept
     fit = getattr(kpca, "fit_result_", None)
     if not isinstance(fit, KernelPCAResult):

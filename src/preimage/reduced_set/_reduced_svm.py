@@ -1,7 +1,6 @@
 """Reduced-set support vector machines (Schölkopf et al. 1999, Sec. V-VI): an SVM's
 expansions reduced, thresholds recomputed on the training set, the original's conventions."""
 
-from itertools import combinations
 from typing import Any, Self
 import warnings
 
@@ -9,25 +8,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
 from sklearn.svm import SVC, SVR
 from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils.multiclass import _ovr_decision_function
 
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike
 from preimage._utils.validation import check_array_2d, validate_estimator_input
 from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_input, fill_doc
 from preimage.reduced_set._sklearn_svm import check_input_kernel, svm_expansion
-
-
-def ovo_votes(dec, n_classes, zero_to_first):
-    """The votes and confidence sums of the classes from one-vs-one values in
-    libsvm's order; a value of 0 votes for the first class of its pair in
-    scikit-learn's one-vs-rest shape, for the second in libsvm's votes."""
-    first = dec >= 0 if zero_to_first else dec > 0
-    votes, confidence = np.zeros((2, dec.shape[0], n_classes))
-    for k, (i, j) in enumerate(combinations(range(n_classes), 2)):
-        confidence[:, i] += dec[:, k]
-        confidence[:, j] -= dec[:, k]
-        votes[:, i] += first[:, k]
-        votes[:, j] += ~first[:, k]
-    return votes, confidence
 
 
 def _check_training_data(X, y, machines):
@@ -50,20 +36,18 @@ def _check_training_data(X, y, machines):
             f"({X.shape[0]}), got shape {y.shape}"
         )
     if machines.kind == "regression":
-        y = check_array_2d(y.reshape(-1, 1), "y").ravel().astype(float)
-    else:
-        with warnings.catch_warnings():
-            # Labels of another kind than the classes (numbers against strings)
-            # are all unknown; NumPy before 1.25 adds a FutureWarning about it.
-            warnings.simplefilter("ignore", FutureWarning)
-            known = np.isin(y, machines.classes)
-        if not known.all():
-            raise ValueError(
-                f"'y' holds labels the model was not trained on: "
-                f"{np.unique(y[~known])[:5]!r} (classes {machines.classes!r})"
-            )
-        y = np.searchsorted(machines.classes, y)
-    return X, y
+        return X, check_array_2d(y.reshape(-1, 1), "y").ravel().astype(float)
+    with warnings.catch_warnings():
+        # Labels of another kind than the classes (numbers against strings)
+        # are all unknown; NumPy before 1.25 adds a FutureWarning about it.
+        warnings.simplefilter("ignore", FutureWarning)
+        known = np.isin(y, machines.classes)
+    if not known.all():
+        raise ValueError(
+            f"'y' holds labels the model was not trained on: "
+            f"{np.unique(y[~known])[:5]!r} (classes {machines.classes!r})"
+        )
+    return X, np.searchsorted(machines.classes, y)
 
 
 def _check_machine_count(n_vectors, shared, machines):
@@ -192,8 +176,7 @@ class _ReducedMachine(BaseReducedExpansion):
         ReducedSVC or ReducedSVR
             The fitted estimator (self).
         """
-        regression = isinstance(self, RegressorMixin)
-        X = dense_input(X)
+        X, regression = dense_input(X), isinstance(self, RegressorMixin)
         X, y = validate_estimator_input(self, X, reset=True, y=y, y_numeric=regression)
         model = clone(self._default() if self.estimator is None else self.estimator)
         if isinstance(model, (SVC, SVR)):
@@ -216,10 +199,8 @@ class _ReducedMachine(BaseReducedExpansion):
         X, y = _check_training_data(X, y, machines)
         _check_machine_count(self.n_vectors, self.shared, machines)
         reduced = self._reduce(machines.expansion)
-        intercept = (
-            machines.intercept if X is None else machines.thresholds(reduced.evaluate(X), y)
-        )
-        self._set_reduced(reduced, intercept, machines.expansion, model)
+        b = machines.intercept if X is None else machines.thresholds(reduced.evaluate(X), y)
+        self._set_reduced(reduced, b, machines.expansion, model)
         self.original_intercept_ = machines.intercept.copy()
         self.threshold_recomputed_ = X is not None
         self._set_machines(machines)
@@ -323,10 +304,10 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
             raise ValueError(f"'pairs_' must hold classes in [0, {k})")
 
     def _ovr_shape(self, dec):
-        """scikit-learn's one-vs-rest shape: votes plus the confidence squashed
-        into (-1/3, 1/3), which breaks ties between vote counts only."""
-        votes, confidence = ovo_votes(dec, len(self.classes_), zero_to_first=True)
-        return votes + confidence / (3 * (np.abs(confidence) + 1))
+        """scikit-learn's one-vs-rest shape of one-vs-one values in libsvm's order:
+        votes (a value of 0 votes for the first class of its pair) plus the
+        confidence squashed into (-1/3, 1/3), which breaks ties between vote counts only."""
+        return _ovr_decision_function(dec < 0, -dec, len(self.classes_))
 
     def _shape(self):
         """`decision_function_shape`, checked (it may be set after fit)."""
@@ -384,7 +365,8 @@ class ReducedSVC(ClassifierMixin, _ReducedMachine):
             raise ValueError("'break_ties' must be False when decision_function_shape is 'ovo'")
         if self.break_ties:
             return self.classes_[np.argmax(self._ovr_shape(dec), axis=1)]
-        votes = ovo_votes(dec, len(self.classes_), zero_to_first=False)[0]
+        # libsvm's votes alone: a value of 0 votes for the second class of its pair.
+        votes = _ovr_decision_function(dec <= 0, np.zeros_like(dec), len(self.classes_))
         return self.classes_[np.argmax(votes, axis=1)]
 
 

@@ -12,8 +12,7 @@ from preimage.reduced_set._result import ReducedSetResult
 from preimage.reduced_set._selection import select_kpca, select_l1
 
 #: Every reduced-set method, by name: the function that implements it.
-REDUCED_SET_METHODS: MappingProxyType[str, Callable[..., ReducedSetResult]]
-REDUCED_SET_METHODS = MappingProxyType(
+REDUCED_SET_METHODS: MappingProxyType[str, Callable[..., ReducedSetResult]] = MappingProxyType(
     {"construction": construct, "selection_kpca": select_kpca, "selection_l1": select_l1}
 )
 

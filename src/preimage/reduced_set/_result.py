@@ -115,12 +115,8 @@ class ReducedSetResult:
         K = self.kernel.block(X, self.vectors, check_input=False, names="'X'")
         with np.errstate(over="ignore", invalid="ignore"):  # refused just below
             values = K @ self.coef.T
-        return check_overflow(
-            values,
-            "the reduced expansions' values",
-            "'X'",
-            "the kernel values are too large for the coefficients; rescale 'X'",
-        )
+        hint = "the kernel values are too large for the coefficients; rescale 'X'"
+        return check_overflow(values, "the reduced expansions' values", "'X'", hint)
 
     def __repr__(self):
         return (

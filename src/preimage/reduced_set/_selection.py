@@ -33,7 +33,6 @@ def _kpca_path(K, A, S, n_keep):
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
         norm2 = np.einsum("ki,ij,kj->k", A, K, A)
         C_all = K @ A.T  # ⟨φ(x_i), Ψ_k⟩
-    S = np.array(S)
     removed, counts, errors = [], [], []
     while True:
         K_SS = K[np.ix_(S, S)]
@@ -246,8 +245,7 @@ def select_l1(
     K = support_gram(expansion)
     parts, penalties = [], []
     for rows, A, S in groups(expansion, shared):
-        c = _l1_weights(weights, A, S)
-        kept, lam = _l1_subset(K, A, S, n_keep, penalty, c)
+        kept, lam = _l1_subset(K, A, S, n_keep, penalty, _l1_weights(weights, A, S))
         penalties.append(lam)
         K_kk = K[np.ix_(kept, kept)]
         with np.errstate(over="ignore", invalid="ignore"):  # refused by combine

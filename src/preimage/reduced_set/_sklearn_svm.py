@@ -9,7 +9,6 @@ from itertools import combinations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.exceptions import NotFittedError
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC, SVR
 from sklearn.utils.validation import check_is_fitted
@@ -179,12 +178,8 @@ def dense(a):
 
 def check_fitted(model, name, call="fit(X, y)"):
     """Refuse an unfitted model with a NotFittedError naming `name`."""
-    try:
-        check_is_fitted(model)
-    except NotFittedError:
-        raise NotFittedError(
-            f"{name!r} is not fitted ({type(model).__name__}); call {call} before reducing it"
-        ) from None
+    name = repr(name).replace("%", "%%")  # scikit-learn's message is a %-format
+    check_is_fitted(model, msg=f"{name} is not fitted (%(name)s); call {call} before reducing it")
 
 
 @dataclass
@@ -283,10 +278,9 @@ class SVMExpansion:
         ndarray of shape (m,)
             The thresholds :math:`b_k`.
         """
-        b = self.intercept.copy()
         if self.kind == "regression":
-            b[0] = epsilon_insensitive_threshold(y - values[:, 0], self.epsilon)
-            return b
+            return np.array([epsilon_insensitive_threshold(y - values[:, 0], self.epsilon)])
+        b = self.intercept.copy()
         for k, (positive, negative) in enumerate(self.pairs):
             rows = (y == positive) | (y == negative) if self.kind == "ovo" else slice(None)
             y_sign = np.where(y[rows] == positive, 1, -1)

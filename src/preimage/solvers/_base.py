@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from preimage._utils.typing import ArrayLike
-from preimage._utils.validation import check_array_2d, check_bounds, check_expansion
+from preimage._utils.validation import check_array_2d, check_bounds, check_expansion, checked_gram
 from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._projections import coordinates_expansion
@@ -114,8 +114,7 @@ class PreimageSolver(BaseEstimator):
         self._check_params()
         self.X_fit_ = check_array_2d(support, "support")
         self.bounds_ = check_bounds(getattr(self, "bounds", None), self.X_fit_)
-        self.kernel_ = self._check_kernel(kernel)
-        self.kpca_ = kpca
+        self.kernel_, self.kpca_ = self._check_kernel(kernel), kpca
         self._fit(coordinates, targets, center_targets)
         return self
 
@@ -234,9 +233,8 @@ class PreimageSolver(BaseEstimator):
         FeatureExpansion
             The m expansions.
         """
-        return coordinates_expansion(
-            Y, self._fitted_kpca(), self.X_fit_, self.kernel_, add_mean=add_mean
-        )
+        kpca = self._fitted_kpca()
+        return coordinates_expansion(Y, kpca, self.X_fit_, self.kernel_, add_mean=add_mean)
 
     def _fitted_kpca(self):
         if getattr(self, "kpca_", None) is None:
@@ -247,22 +245,26 @@ class PreimageSolver(BaseEstimator):
             )
         return self.kpca_
 
+    def _support_gram(self, copies=1):
+        """The Gram matrix of the support points, refused beyond the memory budget
+        (with room for `copies` n × n matrices)."""
+        what = "Gram matrix of 'support'"
+        return checked_gram(self.kernel_, self.X_fit_, what, copies=copies, names="'support'")
+
     def _check_support(self, expansion):
-        """`expansion`, over the support the solver was fitted on."""
+        """Refuse an `expansion` over another support than the one fitted on."""
         check_expansion(expansion)
         if not hasattr(self, "X_fit_"):
             raise ValueError(
                 f"{type(self).__name__} is not fitted; call fit(support, "
                 "kernel) first (a solver passed as 'method' is used as it is)"
             )
-        if expansion.support is not self.X_fit_ and not np.array_equal(
-            expansion.support, self.X_fit_
-        ):
+        support = expansion.support
+        if support is not self.X_fit_ and not np.array_equal(support, self.X_fit_):
             raise ValueError(
                 f"the expansion's support differs from the one {type(self).__name__} "
                 "was fitted on; fit it on expansion.support"
             )
-        return expansion
 
 
 class FunctionSolver(PreimageSolver):

@@ -9,7 +9,7 @@ from scipy import linalg
 
 from preimage._utils.eigen import full_eigh
 from preimage._utils.typing import BoundsLike
-from preimage._utils.validation import check_overflow, check_positive, checked_gram
+from preimage._utils.validation import check_overflow, check_positive
 from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kpca._projections import check_coordinates
@@ -88,9 +88,7 @@ class ClosedFormPreimage(PreimageSolver):
         self.M_, self._coordinate_maps = np.array(X.T, dtype=float), None
         if lam:
             # K and its eigenvectors: two n × n matrices.
-            K = checked_gram(
-                self.kernel_, X, "Gram matrix of 'support'", copies=2, names="'support'"
-            )
+            K = self._support_gram(copies=2)
             # K⁺ dropping eigenvalues below n·eps·max|w|, as scipy.linalg.pinvh does.
             w, V = full_eigh(K)
             top = max(float(np.abs(w).max()), np.finfo(float).tiny)

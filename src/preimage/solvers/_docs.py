@@ -91,13 +91,21 @@ the canonical basis :math:`e_j`, so
 Schölkopf et al. (1999), Sec. IV, Prop. 3.
 Bakır et al. (2004), Sec. 3 ("Exact pre-images").
 """
-_PARTS = re.split(r"^@(\w+)\n", _TEXT, flags=re.MULTILINE)
-DOCS = {key: text.strip("\n") for key, text in zip(_PARTS[1::2], _PARTS[2::2])}
+
+
+def sections(text):
+    """The sections of `text`, each a line ``@key`` and the text below it, by key."""
+    parts = re.split(r"^@(\w+)\n", text, flags=re.MULTILINE)
+    return {key: part.strip("\n") for key, part in zip(parts[1::2], parts[2::2])}
+
+
+DOCS = sections(_TEXT)
 _SLOT = re.compile(r"^( *)%\((\w+)\)s$", re.MULTILINE)
 
 
-def fill_doc(obj):
-    """`obj` with the slots ``%(key)s`` of its docstring filled from :data:`DOCS`."""
+def fill_doc(obj, docs=DOCS):
+    """`obj` with the slots ``%(key)s`` of its docstring filled from `docs`
+    (:data:`DOCS`; kernel PCA's estimators pass their own)."""
     if obj.__doc__:
-        obj.__doc__ = _SLOT.sub(lambda m: textwrap.indent(DOCS[m[2]], m[1]), obj.__doc__)
+        obj.__doc__ = _SLOT.sub(lambda m: textwrap.indent(docs[m[2]], m[1]), obj.__doc__)
     return obj

@@ -94,12 +94,9 @@ def _check_kernel(kernel):
 
 
 def _check_params(max_iter, tol, alpha, max_restarts, **_):
-    return (
-        check_positive_int(max_iter, "max_iter"),
-        check_positive(tol, "tol"),
-        check_positive(alpha, "alpha", strict=False),
-        check_positive_int(max_restarts, "max_restarts", minimum=0),
-    )
+    max_iter, tol = check_positive_int(max_iter, "max_iter"), check_positive(tol, "tol")
+    alpha = check_positive(alpha, "alpha", strict=False)
+    return max_iter, tol, alpha, check_positive_int(max_restarts, "max_restarts", minimum=0)
 
 
 @fill_doc

@@ -56,9 +56,8 @@ def _cholesky_solve(A, B):
     A = np.asarray(A, dtype=dtype)
     # A is symmetric: its transpose is the Fortran-ordered array LAPACK needs.
     At = A.T if A.flags.c_contiguous else np.asfortranarray(A)
-    lange, potrf, potrs, pocon, lamch = linalg.get_lapack_funcs(
-        ("lange", "potrf", "potrs", "pocon", "lamch"), (At,)
-    )
+    names = ("lange", "potrf", "potrs", "pocon", "lamch")
+    lange, potrf, potrs, pocon, lamch = linalg.get_lapack_funcs(names, (At,))
     norm = lange("1", At)
     serial = At.shape[0] >= _SERIAL_CHOLESKY_FROM
     with threadpool_limits(1, user_api="blas") if serial else contextlib.nullcontext():
@@ -318,10 +317,9 @@ class LearnedPreimage(PreimageSolver):
         """The subset-of-regressors map (see Notes), streamed over row blocks."""
         rng = check_random_state(self.random_state)
         C_m = C[np.sort(rng.choice(C.shape[0], m, replace=False))]
+        C_m = C_m.compute() if is_dask_array(C_m) else C_m
         # In float64 whatever the input: W amplifies rounding by 1/√λ_min(L_mm).
-        C_m = check_array_2d(
-            C_m.compute() if is_dask_array(C_m) else C_m, "coordinates", dtype=np.float64
-        )
+        C_m = check_array_2d(C_m, "coordinates", dtype=np.float64)
         kernel, q = self.map_kernel_, C_m.shape[1]
 
         def moments(C_block, T_block):
@@ -353,13 +351,9 @@ class LearnedPreimage(PreimageSolver):
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
             A, WtT = _in_basis(W, LtL, LtT)
         _check_overflow(A, "the landmark map's normal equations")
-
-        def system():
-            return A + alpha * np.eye(A.shape[0])
-
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
             what = f"the landmark map's normal equations (alpha={alpha:.3g})"
-            beta = _times_basis(W, _solve_psd(system, WtT, what))
+            beta = _times_basis(W, _solve_psd(lambda: A + alpha * np.eye(len(A)), WtT, what))
         self.dual_coef_ = _check_overflow(beta, "the landmark map")
         self.coordinates_, self.output_dtype_ = C_m, np.result_type(C.dtype, T.dtype)
         self.target_mean_ = None
@@ -394,10 +388,8 @@ class LearnedPreimage(PreimageSolver):
     def _check_params(self):
         """The ridge α and the landmark count, checked."""
         check_positive_int(self.n_components, "n_components", allow_none=True)
-        return (
-            check_positive(self.alpha, "alpha"),
-            check_positive_int(self.n_landmarks, "n_landmarks", allow_none=True),
-        )
+        alpha = check_positive(self.alpha, "alpha")
+        return alpha, check_positive_int(self.n_landmarks, "n_landmarks", allow_none=True)
 
     def _fit(self, coordinates, targets, center_targets):
         """The map, from the support's coordinates by default."""
@@ -405,9 +397,7 @@ class LearnedPreimage(PreimageSolver):
         if coordinates is None:
             if self.kpca_ is None:
                 # K and its centred copy: two n × n matrices.
-                K = checked_gram(
-                    self.kernel_, X, "Gram matrix of 'support'", copies=2, names="'support'"
-                )
+                K = self._support_gram(copies=2)
                 self.kpca_ = fit_kernel_pca(K, self.n_components, copy=True, names="'support'")
                 # Coordinates of Σ γ_i φ(x_i): γᵀKA − c (see solve).
                 self.KA_ = K @ self.kpca_.coef
@@ -425,10 +415,7 @@ class LearnedPreimage(PreimageSolver):
     def _preimages(self, expansion):
         """The map at the expansions' coordinates ``γᵀKA − c``."""
         if getattr(self, "KA_", None) is None:
-            K = checked_gram(
-                self.kernel_, self.X_fit_, "Gram matrix of 'support'", names="'support'"
-            )
-            self.KA_ = K @ self.kpca_.coef
+            self.KA_ = self._support_gram() @ self.kpca_.coef
         return self.predict(expansion.coef @ self.KA_ - self.kpca_.mean_coords), "learned map"
 
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
