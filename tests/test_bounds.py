@@ -130,7 +130,9 @@ def test_denoiser_data_bounds_are_the_range_of_all_clean_training_data():
     assert np.any(landmarks.min(axis=0) > clean.min(axis=0))
     np.testing.assert_array_equal(den.solver_.bounds_.low, clean.min(axis=0))
     assert _inside(den.transform(noisy * 2), *den.bounds_)
-    assert KernelPCADenoiser(3, gamma=2.0).fit(clean).bounds_ is None
+    assert KernelPCADenoiser(3, gamma=2.0, bounds=None).fit(clean).bounds_ is None
+    default = KernelPCADenoiser(3, gamma=2.0).fit(clean).bounds_  # "data"
+    np.testing.assert_array_equal(default.low, clean.min(axis=0))
 
 
 def test_denoiser_refuses_bad_bounds():

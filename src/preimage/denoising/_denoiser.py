@@ -62,7 +62,7 @@ def _clean_targets(X, y):
 _SELECTION = {"?": "", "rule": "str", "n_components": "int", "candidates": "numbers?"}
 _SELECTION |= {"scores": "numbers?", "threshold": "float?", "tolerance": "float?"}
 _SELECTION |= {"n_train": "int?", "n_held_out": "int?", "input_error": "float?"}
-_SELECTION |= {"returns_input": "bool?"}
+_SELECTION |= {"returns_input": "bool?", "thresholds": "numbers?", "overall": "numbers?"}
 
 
 class _DenoiserMixin(OneToOneFeatureMixin, TransformerMixin):
@@ -150,12 +150,12 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         The box `bounds` stands for.
     component_selection_ : dict or None
         With ``n_components="auto"``, how it was chosen: the ``rule``
-        (``"held-out explained variance"`` or ``"held-out denoising
+        (``"held-out generalisation"`` or ``"held-out denoising
         error"``), the ``candidates`` and their ``scores``, the
         ``threshold`` or the ``tolerance``, the sizes ``n_train`` and
-        ``n_held_out`` of the split, the chosen ``n_components``, and with
-        clean targets the held-out ``input_error`` and whether the denoiser
-        ``returns_input`` unchanged (see Notes). None for a count given.
+        ``n_held_out`` of the split, the chosen ``n_components``, whether
+        the denoiser ``returns_input`` unchanged (see Notes), and with clean
+        targets the held-out ``input_error``. None for a count given.
     correction_coef_, correction_intercept_ : ndarray or None
         With ``correction="ridge"``, the fitted map: shape (2, d, d) and (d,)
         (:math:`\hat x = z + z W_z + x W_x + b`) or, on images, the filters
@@ -182,34 +182,31 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     training part has), and scores each candidate q on the held-out part.
     With clean targets it takes the fewest components whose denoising error
     :math:`\operatorname{mean}_i \|\hat x_i - t_i\|^2` is within 1 % of the
-    smallest. Without them it takes the fewest that explain 90 % of the
-    held-out feature-space variance the largest candidate explains,
+    smallest, and only counts whose held-out error is below the inputs' own,
+    :math:`\operatorname{mean}_i \|x_i - t_i\|^2`: when none is, the
+    denoiser returns its inputs unchanged (``returns_input``) with a
+    ConfigurationWarning, so that the default never makes a result worse in
+    silence. Without clean targets the error cannot be measured (it depends
+    on the noise level, which noisy data alone do not tell); what is measured
+    is whether components describe new samples (a cross-validated rank).
+    With :math:`\beta_{ik}` the centred coordinates of the held-out
+    :math:`x_i` and :math:`\lambda_k / n` the variance of the n fitted
+    samples along component k, each block of
+    components between one candidate p and the next q scores
 
     .. math::
 
-        E(q) = \frac{\sum_{k \le q} \operatorname{mean}_i \beta_{ik}^2}
-        {\operatorname{mean}_i \|\phi(x_i) - \mu\|^2}
-        \ge 0.9\, E(q_{\max}),
+        G(q) = \frac{\sum_{p < k \le q} \operatorname{mean}_i \beta_{ik}^2}
+        {\sum_{p < k \le q} \lambda_k / n},
 
-    with :math:`\beta_{ik}` the centred coordinates of the held-out
-    :math:`x_i` (beyond them components mostly fit the training points'
-    noise; see :mod:`preimage.denoising._components` for what was
-    measured). The chosen count is then fitted on all the data.
-
-    With clean targets :math:`t_i` the choice is also checked against the
-    input itself, so that the default never makes a result worse in silence:
-    only counts whose held-out error is below the inputs' own,
-    :math:`\operatorname{mean}_i \|x_i - t_i\|^2`, are chosen; when none is,
-    the denoiser returns its inputs unchanged (``returns_input``), with a
-    ConfigurationWarning. Without them the error cannot be measured (it
-    depends on the noise level, which noisy data alone do not tell); what
-    is checked is that the kept components describe new samples: when they
-    explain less than a quarter of the share of the held-out samples'
-    variance they explain of the samples they were fitted on,
-    :math:`E(q) < 0.25\, E_{\text{fit}}(q)`, they fit what is particular to
-    those samples (their noise, or too few of them), and a
-    ConfigurationWarning says so (see :doc:`/guide/denoising` for what this
-    catches and what it cannot).
+    about 1 for the data's structure and far less for components that fit
+    the training samples' noise; :math:`G(1..q)` is the same ratio along
+    all of the first q. The denoiser keeps the candidates before the first
+    with :math:`G(q) < 0.3` or :math:`G(1..q) < 0.5`; when that leaves none
+    (the first component's ratio is under 0.5) it returns its inputs
+    unchanged (``returns_input``) with a ConfigurationWarning (see
+    :doc:`/guide/denoising` for what this catches and what it cannot). The
+    chosen count is then fitted on all the data.
 
     ``fit(X, y)`` accepts clean targets: kernel PCA is fitted on ``y``, the
     learned map on the pairs (coordinates of X, y). Without them the learned
