@@ -9,7 +9,6 @@ data alone*).
 """
 
 import dataclasses
-import itertools
 from typing import TypeGuard
 import warnings
 
@@ -158,12 +157,14 @@ def _in_memory(X):
 def _generalisation(kpca, X_held, X_train, candidates):
     """G(q) and G(1..q) for each candidate: the variance of the held-out samples
     along the components after the previous candidate up to q, and along the
-    first q, over that of the samples they were fitted on."""
-    held = np.mean(kpca_coordinates(kpca, X_held) ** 2, axis=0)
-    fitted = np.mean(kpca_coordinates(kpca, X_train) ** 2, axis=0)
-    blocks = list(itertools.pairwise([0, *candidates]))
-    overall = [held[:q].sum() / fitted[:q].sum() for q in candidates]
-    return np.array([held[a:b].sum() / fitted[a:b].sum() for a, b in blocks]), np.array(overall)
+    first q, over that of the samples they were fitted on (0 where that is 0)."""
+    q = np.asarray(candidates) - 1
+    held = np.cumsum(np.mean(kpca_coordinates(kpca, X_held) ** 2, axis=0))[q]
+    fitted = np.cumsum(np.mean(kpca_coordinates(kpca, X_train) ** 2, axis=0))[q]
+    blocks = np.diff(held, prepend=0), np.diff(fitted, prepend=0)
+    return tuple(
+        np.divide(h, f, out=np.zeros_like(h), where=f > 0) for h, f in (blocks, (held, fitted))
+    )
 
 
 def _denoising_error(

@@ -117,11 +117,13 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     method_params : dict, default=None
         Options of the pre-image method (e.g. ``{"max_iter": 100}`` for the
         fixed point, ``{"gamma": 10, "alpha": 0.01}`` for the learned map).
-    bounds : None, "data" or (low, high), default="data"
-        A box the denoised points are kept in (None: none), passed to a method given by
-        name (:class:`~preimage.solvers.FixedPointPreimage` says how each
-        keeps to it): ``"data"`` is the range per feature of the clean
-        training data (all of it, also with `n_landmarks`); ``(low, high)``
+    bounds : None, "auto", "data" or (low, high), default="auto"
+        A box the denoised points are kept in (None: none), passed to a
+        method given by name (:class:`~preimage.solvers.FixedPointPreimage`
+        says how each keeps to it): ``"data"`` is the range per feature of
+        the clean training data (all of it, also with `n_landmarks`);
+        ``"auto"`` is ``"data"`` for every method but ``"exact"``, whose
+        pre-image is unique (a box could only refuse it); ``(low, high)``
         are numbers or arrays of shape (n_features,), e.g. ``(0, 1)`` for
         pixels. Resolved by ``fit`` as ``bounds_``.
     %(eigen_solver)s
@@ -248,7 +250,7 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         "method": [StrOptions(set(PREIMAGE_METHODS))],
         "add_mean": ["boolean"],
         "method_params": [dict, None],
-        "bounds": [None, StrOptions({"data"}), "array-like"],
+        "bounds": [None, StrOptions({"auto", "data"}), "array-like"],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
         "random_state": ["random_state", np.random.Generator],
         **LANDMARK_CONSTRAINTS,
@@ -266,7 +268,7 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point"
     add_mean: bool = False
     method_params: dict[str, Any] | None = None
-    bounds: BoundsLike = "data"
+    bounds: BoundsLike = "auto"
     eigen_solver: str = "auto"
     random_state: RandomStateLike = None
     n_landmarks: int | None = None
@@ -303,7 +305,7 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
             raise ValueError(
                 f"'n_components' must be <= n_samples={n} (the size of the Gram matrix), got {q}"
             )
-        self.bounds_ = check_bounds(self.bounds, clean)
+        self.bounds_ = check_bounds(self.bounds, clean, method=self.method)
         solver = self._make_solver()
         if solver.learns_from_pairs and y is None:
             warn(
@@ -378,7 +380,8 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
             raise ValueError("'kpca_.n_components' is not the denoiser's 'n_components'")
         if state["n_features_in_"] != kpca.n_features_in_:
             raise ValueError("'n_features_in_' is not that of 'kpca_'")
-        if (self.bounds is None) != (state["bounds_"] is None):
+        box = check_bounds(self.bounds, np.zeros((1, kpca.n_features_in_)), method=self.method)
+        if (box is None) != (state["bounds_"] is None):
             raise ValueError("'bounds_' is not the box of the denoiser's 'bounds'")
         self.bounds_ = None if state["bounds_"] is None else Box(**state["bounds_"])
         self.kpca_, self.component_selection_ = kpca, selection
