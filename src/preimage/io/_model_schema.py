@@ -41,7 +41,7 @@ def classes():
     models = (KernelPCA, KernelPCADenoiser, ReducedKernelPCA, ReducedSVC, ReducedSVR)
     models += (WienerRegressor, SequentialSVR)
     kernel_names = ("Linear", "Polynomial", "Sigmoid", "Gaussian", "Laplacian", "Sine")
-    kernel_names += ("Spectrum", "JointSpectrum", "WeightedDegree", "Normalized")
+    kernel_names += ("Spectrum", "JointSpectrum", "Normalized")
     kernel_classes = [getattr(kernels, name + "Kernel") for name in kernel_names]
     return {
         "model": {cls.__name__: cls for cls in models},
