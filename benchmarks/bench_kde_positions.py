@@ -7,7 +7,11 @@ random words of 4 to 8 letters over the 8 letters ``a``-``h`` (chance: 1/8 =
 * uppercase: ``abc -> ABC``, each output symbol a function of the input symbol;
 * shift: ``abc -> bcd``, each letter the next one (``h -> a``), the same kind;
 * reverse: ``abc -> cba``, each output symbol the input symbol at the mirror
-  position, which depends on where it stands and on the word's length.
+  position, which depends on where it stands and on the word's length;
+
+and, for contrast, the toy strings of Bakır et al. (2004, Sec. 4)
+(``make_kde_strings``, chance about 0.5): each output symbol labels the hidden
+model that emitted the input symbol, read from the symbols around it.
 
 Each row is an input kernel, an output kernel and a decoder (``method=``):
 ``"knn"`` is the window decoder of Bakır et al. (2004, Sec. 3.2), which sees
@@ -15,14 +19,15 @@ the estimated coordinates and the input symbols around each position but not
 the position; ``"positions"`` takes at each position the symbol the
 estimated feature-space point weighs most. The spectrum kernels count
 substrings wherever they occur, so their output coordinates hold no position;
-``WeightedDegreeKernel`` compares substrings where they stand (Rätsch &
+``WeightedDegreeKernel`` compares substrings where they stand (Rätsch and
 Sonnenburg 2004), from the start, or from both ends with ``align="both"``.
 All other settings are the estimator's defaults (``alpha=1``, paper
 regression, 1 neighbour, window 3).
 
 Printed: the fraction of test symbols right (``score``), mean ± standard
-deviation over ``--draws`` draws (draw ``s`` uses ``default_rng(s)``), and the
-seconds of fit + predict of the first draw's three tasks.
+deviation over ``--draws`` draws (draw ``s`` uses ``default_rng(s)``, or
+``random_state=s``), and the seconds of fit + predict of the first draw's
+four tasks.
 
 Run: ``python benchmarks/bench_kde_positions.py [--n-train 400] [--n-test 400]
 [--draws 3]``.
@@ -34,6 +39,7 @@ import time
 import numpy as np
 
 from preimage import KernelDependencyEstimator
+from preimage.datasets import make_kde_strings
 from preimage.kernels import (
     JointSpectrumKernel,
     KernelDistanceRBF,
@@ -85,22 +91,25 @@ def main():
     parser.add_argument("--n-test", type=int, default=400)
     parser.add_argument("--draws", type=int, default=3)
     args = parser.parse_args()
-    data = []
-    for seed in range(args.draws):
+    n, draws = args.n_train, range(args.draws)
+    data = {name: [] for name in [*TASKS, "toy"]}
+    for seed in draws:
         rng = np.random.default_rng(seed)
-        data.append((words(rng, args.n_train), words(rng, args.n_test)))
-    print(f"{args.n_train} training, {args.n_test} test words; {args.draws} draws")
-    print(f"| input -> output kernel | method | {' | '.join(TASKS)} | seconds |")
-    print("|---|---|" + "---|" * (len(TASKS) + 1))
+        X = words(rng, n + args.n_test)
+        for name, task in TASKS.items():
+            data[name].append((X, [task(w) for w in X]))
+        data["toy"].append(make_kde_strings(n + args.n_test, random_state=seed)[:2])
+    print(f"{n} training, {args.n_test} test strings; {args.draws} draws")
+    print(f"| input -> output kernel | method | {' | '.join(data)} | seconds |")
+    print("|---|---|" + "---|" * (len(data) + 1))
     for label, k_in, k_out, method in ROWS:
         cells, elapsed = [], 0.0
-        for task in TASKS.values():
+        for pairs in data.values():
             scores = []
-            for seed, (train, test) in enumerate(data):
+            for seed, (X, Y) in enumerate(pairs):
                 start = time.perf_counter()
-                kde = KernelDependencyEstimator(k_in, k_out, method=method)
-                kde.fit(train, [task(w) for w in train])
-                scores.append(kde.score(test, [task(w) for w in test]))
+                kde = KernelDependencyEstimator(k_in, k_out, method=method).fit(X[:n], Y[:n])
+                scores.append(kde.score(X[n:], Y[n:]))
                 elapsed += (time.perf_counter() - start) if seed == 0 else 0.0
             cells.append(f"{np.mean(scores):.3f} ± {np.std(scores):.3f}")
         print(f"| {label} | {method} | {' | '.join(cells)} | {elapsed:.1f} |", flush=True)

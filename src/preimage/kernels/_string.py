@@ -248,11 +248,11 @@ class WeightedDegreeKernel(SequenceKernel):
     :math:`|l - l'| \le S`. Positions count from the start (strings of
     different lengths compare the positions they share), from the end, or
     both ways (the sum of the two kernels). With ``shift=0`` it is the
-    weighted-degree kernel of Rätsch & Sonnenburg (2004), the number of common
-    d-grams at the same positions;
-    ``shift=S`` is that of Rätsch, Sonnenburg & Schölkopf (2005), where
-    :math:`[u_{d,l+s}(x) = u_{d,l}(x')] + [u_{d,l}(x) = u_{d,l+s}(x')]` weighs
-    :math:`1/(2(s + 1))`.
+    weighted-degree kernel of Rätsch and Sonnenburg (2004), the weighted count
+    of common d-grams at the same positions; ``shift=S`` is that of Rätsch,
+    Sonnenburg and Schölkopf (2005), where
+    :math:`[u_{d,l+s}(x) = u_{d,l}(x')] + [u_{d,l}(x) = u_{d,l+s}(x')]`
+    weighs :math:`1/(2(s + 1))`.
 
     Unlike the spectrum kernel, the features say where a symbol stands: a map
     whose output symbol depends on its position (reversal, say) is linear in them.
@@ -275,12 +275,12 @@ class WeightedDegreeKernel(SequenceKernel):
     (checked numerically for :math:`S \le 1000`), so the kernel is positive
     semi-definite for every shift. Explicit sparse features (one per degree,
     end, position and d-gram, scaled by :math:`\sqrt{\beta_d}`) exist for
-    ``shift=0`` only. Rätsch & Sonnenburg define the kernel on strings of one
+    ``shift=0`` only. Rätsch and Sonnenburg define the kernel on strings of one
     length, where ``"start"`` and ``"end"`` agree.
 
     References
     ----------
-    Rätsch & Sonnenburg (2004). Rätsch, Sonnenburg & Schölkopf (2005).
+    Rätsch and Sonnenburg (2004). Rätsch, Sonnenburg and Schölkopf (2005).
 
     Examples
     --------
