@@ -310,7 +310,7 @@ class WeightedDegreeKernel(SequenceKernel):
             )
 
     @property
-    def _no_features(self):  # type: ignore[override]  # a class attribute in the base
+    def _no_features(self):  # a class attribute in the base
         return "a shift" if self.shift else ""
 
     def _grams(self, s, offset=0):
@@ -348,7 +348,7 @@ class WeightedDegreeKernel(SequenceKernel):
     def features(
         self, X: Sequences, vocabulary: Vocabulary | None = None
     ) -> tuple[sp.csr_matrix, Vocabulary]:
-        """Return the sparse features ``(degree, from the end, position, d-gram)``, scaled by √β_d.
+        r"""Return the sparse d-gram indicators, scaled by :math:`\sqrt{\beta_d}`.
 
         Parameters
         ----------
@@ -360,7 +360,8 @@ class WeightedDegreeKernel(SequenceKernel):
         F : scipy.sparse.csr_matrix of shape (n, n_features)
             The scaled indicators.
         vocabulary : dict
-            Feature to column index.
+            Feature ``(d, from the end, position, d-gram)`` to column index;
+            ``from the end`` is 1 where positions count from the end (negative).
         """
         F, vocabulary = super().features(X, vocabulary)
         return F @ sp.diags(np.sqrt(self._beta(vocabulary, F.shape[1]))), vocabulary
