@@ -83,8 +83,11 @@ bench: $(VENV)/.installed-test
 # gallery with its scripts run; then its internal links are checked. MathJax
 # is fetched once into docs/_static/mathjax, so the site's equations render
 # offline. `make docs-fast` builds the gallery's pages without running the scripts.
+# Each ends with the time it took (since make started).
 DOCS_BUILD := docs/_build/html
 MATHJAX    := docs/_static/mathjax/tex-svg-full.js
+DOCS_START := $(shell date +%s)
+DOCS_TOOK   = took=$$(( $$(date +%s) - $(DOCS_START) )); echo "Built in $$((took / 60)) min $$((took % 60)) s."
 
 $(MATHJAX): | $(BIN)/python
 	$(BIN)/python docs/fetch_mathjax.py
@@ -93,11 +96,13 @@ docs: $(VENV)/.installed-docs $(MATHJAX)
 	$(BIN)/sphinx-build -W --keep-going -b html docs $(DOCS_BUILD)
 	$(BIN)/python docs/check_links.py $(DOCS_BUILD)
 	@echo "The site is in $(DOCS_BUILD)/index.html"
+	@$(DOCS_TOOK)
 
 docs-fast: $(VENV)/.installed-docs $(MATHJAX)
 	PREIMAGE_DOCS_FAST=1 $(BIN)/sphinx-build -W --keep-going -b html docs $(DOCS_BUILD)
 	$(BIN)/python docs/check_links.py $(DOCS_BUILD)
 	@echo "The site is in $(DOCS_BUILD)/index.html (the gallery's scripts not run)"
+	@$(DOCS_TOOK)
 
 clean:
 	rm -rf $(VENV) $(FLOOR_VENV) build src/*.egg-info .pytest_cache \

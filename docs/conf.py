@@ -16,6 +16,7 @@ import pkgutil
 import re
 import tomllib
 
+from docutils import nodes
 from sphinx.pycode import ModuleAnalyzer, PycodeError
 
 import preimage
@@ -52,6 +53,12 @@ if GALLERY:
         "remove_config_comments": True,
         "matplotlib_animations": False,
         "image_scrapers": ("matplotlib",),
+        # "Examples using ..." on the API pages: the names each example uses,
+        # under the shortest module that exports them (``preimage.KernelPCA``).
+        "backreferences_dir": "api/generated/backreferences",
+        "doc_module": ("preimage",),
+        # The execution-times pages load jQuery and DataTables from CDNs.
+        "write_computation_times": False,
     }
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
@@ -59,7 +66,16 @@ root_doc = "index"
 templates_path = ["_templates"]
 # The reports of docs/reproductions/ and docs/benchmarks/ are files the
 # Markdown pages link to, not pages of the site.
-exclude_patterns = ["_build", "reproductions/**", "benchmarks/**"]
+# The gallery's execution-times pages, which load jQuery and DataTables from
+# CDNs, are not written (``write_computation_times``); those an earlier build
+# left are not pages.
+exclude_patterns = [
+    "_build",
+    "reproductions/**",
+    "benchmarks/**",
+    "sg_execution_times.rst",
+    "auto_examples/sg_execution_times.rst",
+]
 
 # -- MyST ---------------------------------------------------------------------
 myst_enable_extensions = ["dollarmath", "amsmath", "deflist", "colon_fence"]
@@ -104,6 +120,12 @@ html_title = f"preimage {release}"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
+    # The comparison of the methods, a table of five columns of sentences,
+    # takes the width of the "On this page" column.
+    "secondary_sidebar_items": {
+        "**": ["page-toc", "edit-this-page", "sourcelink"],
+        "guide/choosing-a-method": [],
+    },
 }
 # Pages with no section of their own show no empty section navigation.
 html_sidebars = {
@@ -115,6 +137,7 @@ html_sidebars = {
         "architecture",
         "bad-input",
         "bibliography",
+        "CHANGELOG",
     )
 }
 html_static_path = ["_static"]
@@ -155,6 +178,20 @@ def _alias_target(name):
     return None
 
 
+#: Values the autosummary templates read: whether the gallery is built, and
+#: the name under which the gallery records a name ``preimage`` re-exports
+#: (``preimage.KernelPCA``), by the name its API page documents
+#: (``preimage.kpca.KernelPCA``).
+autosummary_context = {
+    "gallery": GALLERY,
+    "gallery_aliases": {
+        target: f"preimage.{name}"
+        for name in preimage.__all__
+        if (target := _alias_target(f"preimage.{name}"))
+    },
+}
+
+
 def _missing_reference(app, env, node, contnode):
     """Resolve a reference to a name ``preimage`` re-exports to the page of
     its subpackage."""
@@ -170,6 +207,17 @@ def _missing_reference(app, env, node, contnode):
         if found is not None:
             return found
     return None
+
+
+def _mark_prose_tables(app, doctree):
+    """Give the class ``prose`` to the tables whose cells are sentences (the
+    comparison of the methods, the lists of bad inputs): the stylesheet keeps
+    their columns wide enough to read, the table scrolling sideways on a
+    narrow screen, where tables of numbers keep the width of their numbers."""
+    for table in doctree.findall(nodes.table):
+        cells = [entry.astext() for entry in table.findall(nodes.entry)]
+        if "autosummary" not in table["classes"] and sum(map(len, cells)) > 30 * len(cells) > 0:
+            table["classes"].append("prose")
 
 
 def _skip_member(app, what, name, obj, skip, options):
@@ -244,3 +292,4 @@ def setup(app):
     app.connect("source-read", _drop_absent_sections)
     app.connect("missing-reference", _missing_reference)
     app.connect("autodoc-skip-member", _skip_member)
+    app.connect("doctree-read", _mark_prose_tables)

@@ -87,6 +87,14 @@ def test_data_is_the_range_of_the_support(method):
     assert make_solver(method).fit(X, kernel).bounds_ is None
 
 
+def test_gradient_in_a_box_that_fixes_every_coordinate():
+    """low == high: L-BFGS-B has nothing to move (and reports no iterations)."""
+    solver = make_solver("gradient", {"bounds": (0.5, 0.5)}).fit(X, KERNEL)
+    result = solver.solve(FeatureExpansion(np.ones((1, len(X))), X, KERNEL))
+    np.testing.assert_array_equal(result.x, 0.5)
+    assert np.isfinite(result.distance2).all()
+
+
 @pytest.mark.parametrize(
     "bounds",
     [(1, 0), (0, np.inf), (np.nan, 1), ([0, 0], [1, 1]), "dat", (0, 1, 2), 5, ("a", "b")],
@@ -130,7 +138,10 @@ def test_denoiser_data_bounds_are_the_range_of_all_clean_training_data():
     assert np.any(landmarks.min(axis=0) > clean.min(axis=0))
     np.testing.assert_array_equal(den.solver_.bounds_.low, clean.min(axis=0))
     assert _inside(den.transform(noisy * 2), *den.bounds_)
-    assert KernelPCADenoiser(3, gamma=2.0).fit(clean).bounds_ is None
+    assert KernelPCADenoiser(3, gamma=2.0, bounds=None).fit(clean).bounds_ is None
+    default = KernelPCADenoiser(3, gamma=2.0).fit(clean).bounds_  # "auto": "data"
+    np.testing.assert_array_equal(default.low, clean.min(axis=0))
+    assert KernelPCADenoiser(3, kernel="linear", method="exact").fit(clean).bounds_ is None
 
 
 def test_denoiser_refuses_bad_bounds():
@@ -152,7 +163,7 @@ def test_denoiser_cv_searches_bounds_and_extends_the_counts():
     assert den.best_params_["bounds"] == den.best_estimator_.bounds
     counts = sorted(set(results["param_n_components"].tolist()))
     assert counts == [1, 2, 4, 9, 18, 30, 45] and den.n_components_ == 2
-    assert KernelPCADenoiserCV().bounds == ("data",)
+    assert KernelPCADenoiserCV().bounds == ("auto",)
     given = KernelPCADenoiserCV([7.0], [9, 18], bounds=[(0, 1)], random_state=0)
     given.fit(noisy, clean)
     assert sorted(set(given.cv_results_["param_n_components"].tolist())) == [9, 18]
@@ -180,7 +191,7 @@ def test_cli_fit_keeps_png_data_in_the_pixel_range(tmp_path):
         ("digits",): [0.0, 1.0],
         ("digits", "--bounds", "none"): None,
         ("digits", "--bounds", "data"): "data",
-        ("digits.npy",): None,
+        ("digits.npy",): "auto",
         ("digits.npy", "--bounds", " -1,2.5"): [-1.0, 2.5],
     }
     for (data, *extra), expected in cases.items():

@@ -113,7 +113,7 @@ def test_cv_scores_equal_grid_search_over_denoisers(pairs, method, fixed, grid):
 def test_a_single_candidate_is_that_denoiser(pairs):
     X_noisy, X = pairs
     cv = KernelPCADenoiserCV([2.0], [3], bounds=[None], random_state=0).fit(X_noisy, X)
-    ref = KernelPCADenoiser(3, gamma=2.0, random_state=0).fit(X_noisy, X)
+    ref = KernelPCADenoiser(3, gamma=2.0, bounds=None, random_state=0).fit(X_noisy, X)
     assert cv.best_params_ == {"gamma": 2.0, "n_components": 3, "bounds": None}
     assert cv.n_components_ == 3
     np.testing.assert_array_equal(cv.transform(X_noisy), ref.transform(X_noisy))

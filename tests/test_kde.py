@@ -22,6 +22,7 @@ from preimage.datasets import make_kde_strings
 from preimage.dependency import (
     DECODERS,
     CandidateDecoder,
+    PositionDecoder,
     PreimageDecoder,
     WindowDecoder,
     fit_kde,
@@ -39,6 +40,7 @@ from preimage.kernels import (
     LinearKernel,
     NormalizedKernel,
     SpectrumKernel,
+    WeightedDegreeKernel,
 )
 from preimage.solvers import ExactPreimage
 
@@ -315,12 +317,88 @@ def test_window_decoder_without_coordinates_is_the_window_knn(strings):
     assert kde.predict(X[30:]) == ["".join(next(labels) for _ in x) for x in X[30:]]
 
 
+# -- position decoding --------------------------------------------------------
+
+
+def reversal_words(seed, n, alphabet="abcd"):
+    rng = np.random.default_rng(seed)
+    return ["".join(rng.choice(list(alphabet), size=rng.integers(4, 7))) for _ in range(n)]
+
+
+@pytest.mark.parametrize("output_kernel", [WeightedDegreeKernel(1), WeightedDegreeKernel(3)])
+def test_positions_decode_the_true_coordinates_to_the_training_outputs(output_kernel):
+    # The true coordinates of y_i stand for φ(y_i) itself (all components); its
+    # degree-1 part is the one-hot of y_i, so each position votes for y_iq alone.
+    X = reversal_words(0, 30)
+    Y = [x[::-1] for x in X]
+    kde = KernelDependencyEstimator(
+        WeightedDegreeKernel(2), output_kernel, method="positions"
+    ).fit(X, Y)
+    assert kde.decode(kde.coordinates_, X) == Y
+
+
+def test_positions_are_the_exact_preimage_of_the_degree_one_kernel():
+    # Independently: the one-hot position features of the training outputs,
+    # their mean μ and axes v = F_cᵀ P / λ from the fitted coordinates P, the
+    # point Ψ = ĉ vᵀ + μ, and the nearest of all 4⁴ (or 4⁵) strings of the
+    # input's length, by enumeration.
+    import itertools
+
+    X = reversal_words(1, 40)
+    Y = [x[::-1] for x in X]
+    kde = KernelDependencyEstimator(
+        WeightedDegreeKernel(2, align="both"), WeightedDegreeKernel(1), method="positions"
+    ).fit(X, Y)
+
+    def one_hot(y, length=6):
+        f = np.zeros((length, 4))
+        f[np.arange(len(y)), ["abcd".index(s) for s in y]] = 1
+        return f.ravel()
+
+    F = np.array([one_hot(y) for y in Y])
+    mean = F.mean(axis=0)
+    V = (F - mean).T @ kde.coordinates_ / kde.eigenvalues_
+    tests = reversal_words(2, 6)
+    Psi = kde.predict_coordinates(tests) @ V.T + mean
+    for x, psi, z in zip(tests, Psi, kde.predict(tests)):
+        strings = ["".join(t) for t in itertools.product("abcd", repeat=len(x))]
+        best = min(strings, key=lambda y: np.sum((one_hot(y) - psi) ** 2))
+        assert z == best
+
+
+def test_positions_learn_reversal_which_windows_cannot():
+    # Reversal of words of 4 to 6 letters: the output symbol at q is the input
+    # symbol |x| − 1 − q, read by a weighted-degree kernel counting from both
+    # ends; the window decoder of Bakır et al. does not know q.
+    X, tests = reversal_words(3, 150), reversal_words(4, 60)
+    Y, Y_test = [x[::-1] for x in X], [x[::-1] for x in tests]
+    kernels = WeightedDegreeKernel(2, align="both"), WeightedDegreeKernel(2)
+    positions = KernelDependencyEstimator(*kernels, method="positions").fit(X, Y)
+    assert positions.score(tests, Y_test) > 0.95
+    assert KernelDependencyEstimator(*kernels).fit(X, Y).score(tests, Y_test) < 0.5
+
+
+def test_positions_past_the_training_outputs_take_the_first_symbol():
+    X = ["abc", "bca", "cab"]
+    kde = KernelDependencyEstimator(
+        WeightedDegreeKernel(1), WeightedDegreeKernel(1), method="positions"
+    ).fit(X, [x.upper() for x in X])
+    assert kde.output_symbols_ == ["A", "B", "C"]
+    assert kde.predict(["abcab"])[0][3:] == "AA"
+    lists = kde.fit([list(x) for x in X], [tuple(x) for x in X]).predict([list("bca")])
+    assert lists == [("b", "c", "a")]
+
+
 # -- the decoders -----------------------------------------------------------------
 
 
 def test_make_decoder_dispatches_on_the_registry_and_on_what_the_method_is():
     settings = {"window": 5, "n_neighbors": 3, "coordinate_weight": 0.5, "candidates": ["12"]}
-    assert dict(DECODERS) == {"candidates": CandidateDecoder, "knn": WindowDecoder}
+    assert dict(DECODERS) == {
+        "candidates": CandidateDecoder,
+        "knn": WindowDecoder,
+        "positions": PositionDecoder,
+    }
     knn = make_decoder("knn", {"weights": "distance"}, **settings)
     assert type(knn) is WindowDecoder and knn.params == {"weights": "distance"}
     assert (knn.window, knn.n_neighbors, knn.coordinate_weight) == (5, 3, 0.5)
@@ -424,6 +502,11 @@ def test_predict_before_fit_raises(strings):
         ({"method": "fixed_point"}, "strings", "'method'"),
         (
             {"method": "knn", "input_kernel": "linear", "output_kernel": "linear"},
+            "vectors",
+            "'method'",
+        ),
+        (
+            {"method": "positions", "input_kernel": "linear", "output_kernel": "linear"},
             "vectors",
             "'method'",
         ),

@@ -195,7 +195,7 @@ def test_info_says_how_the_number_of_components_was_chosen(tmp_path):
     summary = model_info(save_model(den, tmp_path / "m.npz"))["summary"]
     assert summary["n_components"] == den.n_components_
     assert summary["component_selection"] == den.component_selection_
-    assert summary["component_selection"]["rule"] == "held-out explained variance"
+    assert summary["component_selection"]["rule"] == "held-out generalisation"
 
 
 def test_feature_names_are_kept(tmp_path):

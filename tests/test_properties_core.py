@@ -40,6 +40,7 @@ from preimage.kernels import (
     SigmoidKernel,
     SineKernel,
     SpectrumKernel,
+    WeightedDegreeKernel,
     default_gamma,
     make_kernel,
     normalize_gram,
@@ -435,6 +436,8 @@ def test_string_kernels_on_sequences(X, Y, p, gamma, method):
         SpectrumKernel(p),
         NormalizedKernel(SpectrumKernel(p), method=method),
         KernelDistanceRBF(SpectrumKernel(p), gamma=gamma),
+        WeightedDegreeKernel(p, shift=p - 1, align="both"),
+        NormalizedKernel(WeightedDegreeKernel(p), method=method),
     ):
         check_contract(lambda: kernel(X, Y), (len(X), len(Y)))
         check_contract(lambda: kernel(X), (len(X), len(X)))
@@ -456,6 +459,7 @@ def test_string_kernel_construction_with_absurd_parameters(p, gamma):
     check_contract(lambda: SpectrumKernel(p))
     check_contract(lambda: JointSpectrumKernel(p))
     check_contract(lambda: KernelDistanceRBF(SpectrumKernel(), gamma=gamma))
+    check_contract(lambda: WeightedDegreeKernel(p, shift=gamma))
 
 
 def test_string_kernels_refuse_numeric_input_naming_it():

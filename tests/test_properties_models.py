@@ -47,6 +47,7 @@ from preimage.kernels import (
     NormalizedKernel,
     PolynomialKernel,
     SpectrumKernel,
+    WeightedDegreeKernel,
 )
 from preimage.reduced_set import (
     REDUCED_SET_METHODS,
@@ -752,6 +753,7 @@ sequence_kernels = st.sampled_from(
         SpectrumKernel(3),
         NormalizedKernel(SpectrumKernel(2)),
         KernelDistanceRBF(NormalizedKernel(SpectrumKernel(1))),
+        WeightedDegreeKernel(2, shift=1, align="both"),
         lambda a, b: float(len(a) * len(b)),
     ]
 )
@@ -767,9 +769,10 @@ sequence_kernels = st.sampled_from(
             NormalizedKernel(SpectrumKernel(2)),
             JointSpectrumKernel(1),
             NormalizedKernel(JointSpectrumKernel(3)),
+            WeightedDegreeKernel(2),
         ]
     ),
-    method=st.sampled_from(["knn", "candidates"]),
+    method=st.sampled_from(["knn", "candidates", "positions"]),
     window=st.sampled_from([1, 3, 2]),
     n_neighbors=st.sampled_from([1, 3, 50]),
     coordinate_weight=st.sampled_from([0.0, 1.0, 1e300]),
@@ -791,7 +794,7 @@ def test_kde_strings_contract(
 
     def shape(pred):
         assert len(pred) == len(X)
-        if method == "knn":
+        if method in ("knn", "positions"):
             assert [len(p) for p in pred] == [len(x) for x in X]
 
     def run():

@@ -44,8 +44,9 @@ def test_coming_from_scikit_learn_example_agrees_with_scikit_learn(capsys):
 @pytest.mark.slow
 def test_denoiser_example_prints_what_its_comment_says(capsys):
     (mse,) = _run(0, capsys)
-    # "about 13; the noise alone is 196"
-    assert 10 < float(mse) < 16
+    # "11.3; the noise alone is 196" (the held-out split of the count is drawn
+    # anew each run; on clean digits every block generalises, so it is 256)
+    assert abs(float(mse) - 11.3) < 0.3
 
 
 @pytest.mark.slow

@@ -7,6 +7,7 @@ transition probabilities of the paper's table, typed in again below.
 """
 
 from collections import Counter
+from fractions import Fraction
 import time
 import warnings
 
@@ -25,6 +26,7 @@ from preimage.kernels import (
     NormalizedKernel,
     SequenceKernel,
     SpectrumKernel,
+    WeightedDegreeKernel,
     normalize_gram,
 )
 
@@ -52,6 +54,27 @@ def brute_joint(P, Q, p):
     cp = [brute_joint_counts(x, y, p) for x, y in P]
     cq = [brute_joint_counts(x, y, p) for x, y in Q]
     return np.array([[sum(a[g] * b[g] for g in a) for b in cq] for a in cp], dtype=float)
+
+
+def brute_weighted_degree(x, y, degree, shift, align="start"):
+    """The weighted-degree kernel of Rätsch & Sonnenburg (2004), with the shifts
+    of Rätsch, Sonnenburg & Schölkopf (2005), summed exactly in fractions over
+    every pair of positions (i, m) of x and y: β_d = 2(D − d + 1)/(D(D + 1)),
+    weight 1 at the same position, 1/(2(s + 1)) at positions s ≤ S apart."""
+    if align == "both":
+        return brute_weighted_degree(x, y, degree, shift) + brute_weighted_degree(
+            x, y, degree, shift, "end"
+        )
+    total = Fraction(0)
+    for d in range(1, degree + 1):
+        beta = Fraction(2 * (degree - d + 1), degree * (degree + 1))
+        for i in range(len(x) - d + 1):
+            for m in range(len(y) - d + 1):
+                # positions counted from the end: i - |x| and m - |y|
+                s = abs(i - m) if align == "start" else abs((i - len(x)) - (m - len(y)))
+                if s <= shift and list(x[i : i + d]) == list(y[m : m + d]):
+                    total += beta * (1 if s == 0 else Fraction(1, 2 * (s + 1)))
+    return total
 
 
 def random_strings(rng, n, alphabet="abc", low=0, high=12):
@@ -132,6 +155,78 @@ def test_thousands_of_strings_take_one_sparse_product():
     np.testing.assert_array_equal(K[:5, :7], brute_spectrum(X[:5], X[:7], 3))
     np.testing.assert_array_equal(np.diag(K), SpectrumKernel(p=3).diag(X))
     print(f"spectrum Gram of 2000 strings of length 20: {elapsed:.3f} s")
+
+
+# ---------------------------------------------------------------------------
+# weighted-degree kernel
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("align", ["start", "end", "both"])
+@pytest.mark.parametrize("degree, shift", [(1, 0), (2, 0), (3, 0), (1, 1), (3, 2), (4, 5)])
+def test_weighted_degree_equals_brute_force(degree, shift, align):
+    # Strings of 0 to 9 symbols, as strings and as lists of symbols; the
+    # reference is exact (fractions), the kernel sums in float64.
+    rng = np.random.default_rng(degree + 10 * shift)
+    X = random_strings(rng, 9, low=0, high=9)
+    Y = [list(y) for y in random_strings(rng, 5, alphabet="abcd", low=2, high=9)]
+    k = WeightedDegreeKernel(degree, shift, align)
+    for A, B in ((X, Y), (X, X), (Y, X)):
+        expected = [
+            [float(brute_weighted_degree(a, b, degree, shift, align)) for b in B] for a in A
+        ]
+        np.testing.assert_allclose(k(A, B), expected, rtol=1e-13, atol=1e-13)
+    expected = [float(brute_weighted_degree(a, a, degree, shift, align)) for a in X]
+    np.testing.assert_allclose(k.diag(X), expected, rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(k(X), k(X).T, rtol=0, atol=1e-13)
+
+
+def test_weighted_degree_of_a_string_with_itself_is_sum_of_beta_times_positions():
+    # Without shifts k(x, x) = Σ_d β_d (L − d + 1), whatever the symbols; with
+    # D = 3 and L = 5: 5/2 + 4/3 + 3/6 = 13/3. "abcde" and "edcba" share only c.
+    k = WeightedDegreeKernel(3)
+    np.testing.assert_allclose(k.diag(["abcde", "aaaaa"]), [13 / 3] * 2, rtol=1e-15)
+    np.testing.assert_allclose(k(["abcde"], ["edcba"]), [[0.5]], rtol=1e-15)  # β_1 · 1
+    assert SpectrumKernel(1)(["abcde"], ["edcba"])[0, 0] == 5  # blind to the order
+
+
+@pytest.mark.parametrize("shift", [1, 2, 5])
+def test_weighted_degree_with_shifts_gives_positive_semidefinite_grams(shift):
+    rng = np.random.default_rng(shift)
+    X = random_strings(rng, 60, alphabet="ab", low=1, high=14)
+    for align in ("start", "both"):
+        eigenvalues = np.linalg.eigvalsh(WeightedDegreeKernel(4, shift, align)(X))
+        assert eigenvalues.min() > -1e-10 * eigenvalues.max()
+
+
+def test_weighted_degree_features_without_shifts_give_the_gram():
+    rng = np.random.default_rng(3)
+    X, Y = random_strings(rng, 8, low=1), random_strings(rng, 5, low=1)
+    for align in ("start", "end", "both"):
+        k = WeightedDegreeKernel(3, align=align)
+        F, vocabulary = k.features(X)
+        Fy, _ = k.features(Y, vocabulary)
+        np.testing.assert_allclose((F @ F.T).toarray(), k(X), rtol=1e-13)
+        np.testing.assert_allclose((F @ Fy.T).toarray(), k(X, Y), rtol=1e-13)
+    with pytest.raises(NotImplementedError, match="a shift"):
+        WeightedDegreeKernel(3, shift=1).features(X)
+    # Normalised: 1 on the diagonal, its features too.
+    N = NormalizedKernel(WeightedDegreeKernel(2))
+    np.testing.assert_allclose(np.diag(N(X)), 1.0)
+    F = N.features(X)[0]
+    np.testing.assert_allclose(F.multiply(F).sum(axis=1), 1.0)
+
+
+def test_weighted_degree_from_the_end_is_that_of_the_reversed_strings():
+    rng = np.random.default_rng(4)
+    X, Y = random_strings(rng, 7), random_strings(rng, 6)
+    rev = lambda S: [s[::-1] for s in S]  # noqa: E731
+    for shift in (0, 2):
+        start, end = WeightedDegreeKernel(3, shift), WeightedDegreeKernel(3, shift, "end")
+        np.testing.assert_allclose(end(X, Y), start(rev(X), rev(Y)), rtol=1e-13)
+        both = WeightedDegreeKernel(3, shift, "both")(X, Y)
+        np.testing.assert_allclose(both, start(X, Y) + end(X, Y), rtol=1e-13)
+    assert WeightedDegreeKernel(1, align="end")(["xab"], ["ab"])[0, 0] == 2
 
 
 # ---------------------------------------------------------------------------
@@ -425,6 +520,13 @@ BAD_INPUT = [
     (lambda: SpectrumKernel(p=2.5), ValueError, "'p'"),
     (lambda: SpectrumKernel(p=True), ValueError, "'p'"),
     (lambda: JointSpectrumKernel(p=2), ValueError, "'p' must be odd"),
+    (lambda: WeightedDegreeKernel(degree=0), ValueError, "'degree'"),
+    (lambda: WeightedDegreeKernel(shift=-1), ValueError, "'shift'"),
+    (lambda: WeightedDegreeKernel(shift=1.5), ValueError, "'shift'"),
+    (lambda: WeightedDegreeKernel(align="middle"), ValueError, "'align'"),
+    (lambda: WeightedDegreeKernel()("abcabc"), TypeError, "'X'.*bare str"),
+    (lambda: WeightedDegreeKernel()(["abc"], [1.0]), TypeError, "'Y'"),
+    (lambda: WeightedDegreeKernel(1)([[["a"], "b"]]), TypeError, "'X'.*hashable"),
     (lambda: SpectrumKernel()("abcabc"), TypeError, "'X'.*bare str"),
     (lambda: SpectrumKernel()(np.ones((3, 4))), TypeError, "'X'.*dtype float64"),
     (lambda: SpectrumKernel()([1, 2, 3]), TypeError, "'X'.*int"),

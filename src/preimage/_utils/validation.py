@@ -159,11 +159,15 @@ class Box(NamedTuple):
     high: np.ndarray
 
 
-def check_bounds(bounds, X, name="bounds"):
+def check_bounds(bounds, X, name="bounds", method=None):
     """None, or the :class:`Box` `bounds` stands for around the points `X`
     (n, d), float arrays of shape (d,): ``"data"`` is X's range per
-    feature; ``(low, high)`` holds finite scalars or arrays of shape (d,) with
-    low <= high. Else a ValueError naming `name`."""
+    feature, ``"auto"`` too but for the pre-image `method` ``"exact"``
+    (unique: a box could only refuse it); ``(low, high)`` holds finite
+    scalars or arrays of shape (d,) with low <= high. Else a ValueError
+    naming `name`."""
+    if isinstance(bounds, str) and bounds == "auto":
+        bounds = None if method == "exact" else "data"
     if bounds is None:
         return None
     d = X.shape[1]

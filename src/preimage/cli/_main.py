@@ -215,7 +215,8 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     metavar="none|data|low,high",
     help="A box the denoised samples are kept in: none, data (the range of each "
     "feature in the clean training data) or low,high for every feature [default: "
-    "0,1 for a folder of .png images (the pixel range), else none].",
+    "0,1 for a folder of .png images (the pixel range), else data (none with --method "
+    "exact)].",
 )
 @seed_option
 @data_options("Replace an existing model file.")
@@ -268,7 +269,7 @@ def fit(data, output, clean_path, n_components, seed, force, quiet, read, **para
             "for row.",
             err=True,
         )
-    bounds = params["bounds"] or ((0.0, 1.0) if source.kind == "png" else "none")
+    bounds = params["bounds"] or ((0.0, 1.0) if source.kind == "png" else "auto")
     params["bounds"] = None if bounds == "none" else bounds
     denoiser = KernelPCADenoiser(n_components, random_state=seed, **params)
     with (
@@ -286,6 +287,8 @@ def fit(data, output, clean_path, n_components, seed, force, quiet, read, **para
         facts["image_shape"] = list(source.image_shape)
     path = save_model(denoiser, output, overwrite=force, metadata=facts)
     if not quiet:
+        if bounds == "auto":
+            bounds = "data" if denoiser.bounds_ is not None else "none"
         box = bounds if isinstance(bounds, str) else "{:g},{:g}".format(*bounds)
         click.echo(
             f"model written to {printable(path)} ({X.shape[0]} samples, {X.shape[1]} features, "

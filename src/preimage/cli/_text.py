@@ -124,10 +124,12 @@ def selection_lines(record):
     lines = [("component choice", text + f"{record.get('n_held_out')} held out")]
     if not scores:
         return lines
-    if record.get("threshold") is not None:
+    if record.get("thresholds") is not None:
+        block, overall = record["thresholds"]
         rule = (
-            f"the fewest components explaining {record['threshold']:.0%} of the held-out "
-            f"variance that the largest candidate ({record['candidates'][-1]}) explains"
+            "the candidates before the first block of components along which the held-out "
+            f"samples' variance is under {block} times the fitted samples' (or under "
+            f"{overall} times along all components up to it)"
         )
     else:
         rule = (

@@ -43,7 +43,7 @@ DEFAULT_COMPONENT_SHARES = (0.15, 0.3, 0.5, 0.75)
 
 #: The boxes tried by default: on digits the data's range wins at every width
 #: (``benchmarks/bench_denoiser_cv.py``); None doubles the search's cost.
-BOUNDS = ("data",)
+BOUNDS = ("auto",)
 
 #: The kernels given by name that have a width to tune.
 _WIDTH_KERNELS = sorted(filter(has_width, KERNELS))
@@ -99,10 +99,11 @@ class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
         Options of the pre-image method: one dict, or a list of candidate
         dicts, e.g. ``list(ParameterGrid({"gamma": [10, 100], "alpha":
         [1e-3, 1e-2]}))`` for the learned map.
-    bounds : list or tuple, default=("data",)
+    bounds : list or tuple, default=("auto",)
         The boxes to try, each as :class:`~preimage.KernelPCADenoiser` takes
-        it: None, ``"data"`` (the range of a fold's clean training targets)
-        or ``(low, high)``; e.g. ``[None, "data"]`` scores both.
+        it: None, ``"auto"``, ``"data"`` (the range of a fold's clean
+        training targets) or ``(low, high)``; e.g. ``[None, "data"]`` scores
+        both.
     cv : int or cross-validation splitter, default=3
         The folds: an int k is ``KFold(k, shuffle=True,
         random_state=random_state)`` (shuffled, unlike GridSearchCV's int:
@@ -289,7 +290,7 @@ class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
         if not self.bounds:
             raise ValueError(f"'bounds' must be a non-empty list, got {self.bounds!r}")
         for i, box in enumerate(self.bounds):
-            check_bounds(box, T, f"bounds[{i}]")
+            check_bounds(box, T, f"bounds[{i}]", self.method)
         options = [(p, b) for p in self._params_list() for b in self.bounds]
         gammas = self._gammas()
 

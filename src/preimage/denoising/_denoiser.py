@@ -62,7 +62,7 @@ def _clean_targets(X, y):
 _SELECTION = {"?": "", "rule": "str", "n_components": "int", "candidates": "numbers?"}
 _SELECTION |= {"scores": "numbers?", "threshold": "float?", "tolerance": "float?"}
 _SELECTION |= {"n_train": "int?", "n_held_out": "int?", "input_error": "float?"}
-_SELECTION |= {"returns_input": "bool?"}
+_SELECTION |= {"returns_input": "bool?", "thresholds": "numbers?", "overall": "numbers?"}
 
 
 class _DenoiserMixin(OneToOneFeatureMixin, TransformerMixin):
@@ -117,11 +117,13 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     method_params : dict, default=None
         Options of the pre-image method (e.g. ``{"max_iter": 100}`` for the
         fixed point, ``{"gamma": 10, "alpha": 0.01}`` for the learned map).
-    bounds : None, "data" or (low, high), default=None
-        A box the denoised points are kept in, passed to a method given by
-        name (:class:`~preimage.solvers.FixedPointPreimage` says how each
-        keeps to it): ``"data"`` is the range per feature of the clean
-        training data (all of it, also with `n_landmarks`); ``(low, high)``
+    bounds : None, "auto", "data" or (low, high), default="auto"
+        A box the denoised points are kept in (None: none), passed to a
+        method given by name (:class:`~preimage.solvers.FixedPointPreimage`
+        says how each keeps to it): ``"data"`` is the range per feature of
+        the clean training data (all of it, also with `n_landmarks`);
+        ``"auto"`` is ``"data"`` for every method but ``"exact"``, whose
+        pre-image is unique (a box could only refuse it); ``(low, high)``
         are numbers or arrays of shape (n_features,), e.g. ``(0, 1)`` for
         pixels. Resolved by ``fit`` as ``bounds_``.
     %(eigen_solver)s
@@ -150,12 +152,12 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         The box `bounds` stands for.
     component_selection_ : dict or None
         With ``n_components="auto"``, how it was chosen: the ``rule``
-        (``"held-out explained variance"`` or ``"held-out denoising
+        (``"held-out generalisation"`` or ``"held-out denoising
         error"``), the ``candidates`` and their ``scores``, the
         ``threshold`` or the ``tolerance``, the sizes ``n_train`` and
-        ``n_held_out`` of the split, the chosen ``n_components``, and with
-        clean targets the held-out ``input_error`` and whether the denoiser
-        ``returns_input`` unchanged (see Notes). None for a count given.
+        ``n_held_out`` of the split, the chosen ``n_components``, whether
+        the denoiser ``returns_input`` unchanged (see Notes), and with clean
+        targets the held-out ``input_error``. None for a count given.
     correction_coef_, correction_intercept_ : ndarray or None
         With ``correction="ridge"``, the fitted map: shape (2, d, d) and (d,)
         (:math:`\hat x = z + z W_z + x W_x + b`) or, on images, the filters
@@ -182,31 +184,31 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     training part has), and scores each candidate q on the held-out part.
     With clean targets it takes the fewest components whose denoising error
     :math:`\operatorname{mean}_i \|\hat x_i - t_i\|^2` is within 1 % of the
-    smallest. Without them it takes the fewest that explain 80 % of the
-    held-out feature-space variance the largest candidate explains,
+    smallest, and only counts whose held-out error is below the inputs' own,
+    :math:`\operatorname{mean}_i \|x_i - t_i\|^2`: when none is, the
+    denoiser returns its inputs unchanged (``returns_input``) with a
+    ConfigurationWarning, so that the default never makes a result worse in
+    silence. Without clean targets the error cannot be measured (it depends
+    on the noise level, which noisy data alone do not tell); what is measured
+    is whether components describe new samples (a cross-validated rank).
+    With :math:`\beta_{ik}` the centred coordinates of the held-out
+    :math:`x_i` and :math:`\lambda_k / n` the variance of the n fitted
+    samples along component k, each block of
+    components between one candidate p and the next q scores
 
     .. math::
 
-        E(q) = \frac{\sum_{k \le q} \operatorname{mean}_i \beta_{ik}^2}
-        {\operatorname{mean}_i \|\phi(x_i) - \mu\|^2}
-        \ge 0.8\, E(q_{\max}),
+        G(q) = \frac{\sum_{p < k \le q} \operatorname{mean}_i \beta_{ik}^2}
+        {\sum_{p < k \le q} \lambda_k / n},
 
-    with :math:`\beta_{ik}` the centred coordinates of the held-out
-    :math:`x_i` (beyond them components mostly fit the training points'
-    noise; see :mod:`preimage.denoising._components` for what was
-    measured). The chosen count is then fitted on all the data.
-
-    With clean targets :math:`t_i` the choice is also checked against the
-    input itself, so that the default never makes a result worse in silence:
-    only counts whose held-out error is below the inputs' own,
-    :math:`\operatorname{mean}_i \|x_i - t_i\|^2`, are chosen; when none is,
-    the denoiser returns its inputs unchanged (``returns_input``), with a
-    ConfigurationWarning. Without them no such check is possible: whether the
-    signal the kept components lose outweighs the noise they remove depends
-    on the noise level, which noisy data alone do not tell (on 40 digits
-    with noise :math:`\sigma = 0.5` the output is worse than the input, on
-    50 with :math:`\sigma = 0.4` better, while every held-out measure tried
-    looks alike; see :doc:`/guide/denoising`).
+    about 1 for the data's structure and far less for components that fit
+    the training samples' noise; :math:`G(1..q)` is the same ratio along
+    all of the first q. The denoiser keeps the candidates before the first
+    with :math:`G(q) < 0.3` or :math:`G(1..q) < 0.5`; when that leaves none
+    (the first component's ratio is under 0.5) it returns its inputs
+    unchanged (``returns_input``) with a ConfigurationWarning (see
+    :doc:`/guide/denoising` for what this catches and what it cannot). The
+    chosen count is then fitted on all the data.
 
     ``fit(X, y)`` accepts clean targets: kernel PCA is fitted on ``y``, the
     learned map on the pairs (coordinates of X, y). Without them the learned
@@ -248,7 +250,7 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         "method": [StrOptions(set(PREIMAGE_METHODS))],
         "add_mean": ["boolean"],
         "method_params": [dict, None],
-        "bounds": [None, StrOptions({"data"}), "array-like"],
+        "bounds": [None, StrOptions({"auto", "data"}), "array-like"],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
         "random_state": ["random_state", np.random.Generator],
         **LANDMARK_CONSTRAINTS,
@@ -266,7 +268,7 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     method: str | PreimageSolver | Callable[..., PreimageResult] = "fixed_point"
     add_mean: bool = False
     method_params: dict[str, Any] | None = None
-    bounds: BoundsLike = None
+    bounds: BoundsLike = "auto"
     eigen_solver: str = "auto"
     random_state: RandomStateLike = None
     n_landmarks: int | None = None
@@ -303,7 +305,7 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
             raise ValueError(
                 f"'n_components' must be <= n_samples={n} (the size of the Gram matrix), got {q}"
             )
-        self.bounds_ = check_bounds(self.bounds, clean)
+        self.bounds_ = check_bounds(self.bounds, clean, method=self.method)
         solver = self._make_solver()
         if solver.learns_from_pairs and y is None:
             warn(
@@ -378,7 +380,8 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
             raise ValueError("'kpca_.n_components' is not the denoiser's 'n_components'")
         if state["n_features_in_"] != kpca.n_features_in_:
             raise ValueError("'n_features_in_' is not that of 'kpca_'")
-        if (self.bounds is None) != (state["bounds_"] is None):
+        box = check_bounds(self.bounds, np.zeros((1, kpca.n_features_in_)), method=self.method)
+        if (box is None) != (state["bounds_"] is None):
             raise ValueError("'bounds_' is not the box of the denoiser's 'bounds'")
         self.bounds_ = None if state["bounds_"] is None else Box(**state["bounds_"])
         self.kpca_, self.component_selection_ = kpca, selection

@@ -46,7 +46,7 @@ def fold_errors(est, X, T, folds, gamma, n_components, options, corrections=(Non
         available = max(1, int(np.count_nonzero(kpca.eigenvalues_ > 0)))
         counts = [min(q, available) for q in n_components]
         for p, (params, bounds) in enumerate(options):
-            box = check_bounds(bounds, T[train])
+            box = check_bounds(bounds, T[train], method=est.method)
             kept = preimages and preimages[f][p]
             errors[f, :, p] = _denoising_error(
                 est, kpca, X, T, train, test, counts, params, bounds=box, preimages=kept

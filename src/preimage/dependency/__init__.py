@@ -10,9 +10,10 @@ training pairs :math:`(x_i, y_i)`, input Gram matrix
    :math:`\beta = (K + \gamma I)^{-1} P` (:func:`kde_regression`).
 3. A new :math:`x` gets the coordinates :math:`k(x, X)\,\beta`
    (:func:`predict_coordinates`), and a decoder finds the pre-image of the
-   point they stand for (eq. 5): a string symbol by symbol (Sec. 3.2,
-   :class:`WindowDecoder`), the nearest candidate (:class:`CandidateDecoder`)
-   or a pre-image method (:class:`PreimageDecoder`).
+   point they stand for (eq. 5): a string symbol by symbol from input windows
+   (Sec. 3.2, :class:`WindowDecoder`) or from the symbols the point weighs
+   most at each position (:class:`PositionDecoder`), the nearest candidate
+   (:class:`CandidateDecoder`) or a pre-image method (:class:`PreimageDecoder`).
 
 :class:`preimage.KernelDependencyEstimator` validates, keeps state and calls
 these.

@@ -4,6 +4,7 @@ from ._candidates import (
 )
 from ._decoders import (
     DECODERS as DECODERS,
+    PositionDecoder as PositionDecoder,
     PreimageDecoder as PreimageDecoder,
     WindowDecoder as WindowDecoder,
     make_decoder as make_decoder,

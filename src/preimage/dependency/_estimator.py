@@ -69,8 +69,11 @@ class KernelDependencyEstimator(BaseEstimator):
     method : str, classifier, solver or callable, default="knn"
         The decoder (see :func:`~preimage.dependency.make_decoder`): ``"knn"``
         or a scikit-learn classifier decode strings of the input's length
-        symbol by symbol (Sec. 3.2); ``"candidates"`` picks the nearest
-        candidate; for vector outputs a method of
+        symbol by symbol from input windows (Sec. 3.2); ``"positions"`` takes
+        at each position the symbol the estimated point weighs most (for
+        outputs that depend on where a symbol stands, with a
+        :class:`~preimage.kernels.WeightedDegreeKernel` output kernel);
+        ``"candidates"`` picks the nearest candidate; for vector outputs a method of
         :data:`preimage.PREIMAGE_METHODS` (``"learned"`` is the paper's map),
         a solver or a callable finds a pre-image of
         :math:`\sum_j \hat{c}_j v_j + \mu`.

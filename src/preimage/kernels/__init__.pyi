@@ -30,5 +30,6 @@ from ._string import (
     KernelDistanceRBF as KernelDistanceRBF,
     NormalizedKernel as NormalizedKernel,
     SpectrumKernel as SpectrumKernel,
+    WeightedDegreeKernel as WeightedDegreeKernel,
     normalize_gram as normalize_gram,
 )

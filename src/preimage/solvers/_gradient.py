@@ -131,7 +131,7 @@ def gradient_descent(
                         value = fun(z0)[0]
                         x[j], dist[j] = z0, value if np.isfinite(value) else np.inf
                     res = lbfgs(fun, z0)
-                n_iter[j] += res.nit
+                n_iter[j] += res.get("nit", 0)  # none when the box fixes every coordinate
                 if np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun <= dist[j]:
                     dist[j], x[j], converged[j] = res.fun, res.x, res.success
 
