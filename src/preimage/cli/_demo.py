@@ -15,8 +15,6 @@ import warnings
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["DemoResult", "NOISE_MODELS", "RECOMMENDED", "run_demo"]
-
 #: The noise models of Mika et al. (1999), Fig. 3: name -> (the function of
 #: :mod:`preimage.datasets` that adds it, its default level).
 NOISE_MODELS: dict[str, tuple[str, float]] = {

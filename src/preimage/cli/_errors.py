@@ -11,9 +11,6 @@ import click
 from preimage.cli._text import printable
 from preimage.exceptions import MemoryBudgetError
 
-__all__ = ["CommandLine", "Terminated", "describe_os_error"]
-
-
 # With ModelFileError (a ValueError) and MemoryBudgetError (a MemoryError); OverflowError
 # and FloatingPointError are numbers out of range. Anything else is a bug: its traceback shows.
 _ONE_LINE = (OSError, MemoryError, ValueError, TypeError, OverflowError, FloatingPointError)

@@ -43,8 +43,6 @@ from preimage.cli._text import (
 from preimage.kernels import KERNELS
 from preimage.solvers import PREIMAGE_METHODS
 
-__all__ = ["main"]
-
 # Every named kernel but "sine" (SineKernel, tests/test_cli.py): its order N has
 # no option (--degree is the polynomial's), and its values (N + 1)^d overflow on images.
 _FIT_KERNELS = [name for name in KERNELS if name != "sine"]

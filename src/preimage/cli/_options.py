@@ -12,21 +12,6 @@ from pathlib import Path
 
 import click
 
-__all__ = [
-    "BoxBounds",
-    "ComponentCount",
-    "ImageShape",
-    "data_argument",
-    "data_options",
-    "figures_to_files",
-    "model_argument",
-    "output_option",
-    "quiet_option",
-    "read_data_file",
-    "check_not_existing",
-    "seed_option",
-]
-
 data_argument = click.argument("data", type=click.Path(exists=True, path_type=Path))
 model_argument = click.argument(
     "model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False, path_type=Path)

@@ -13,15 +13,6 @@ import warnings
 
 import click
 
-__all__ = [
-    "info_lines",
-    "json_text",
-    "printable",
-    "recorded_image_shape",
-    "selection_lines",
-    "warnings_as_notes",
-]
-
 
 def printable(value):
     """`value` as text, each character :meth:`str.isprintable` refuses escaped as in a

@@ -3,8 +3,6 @@
 from preimage._utils.memory import check_dense
 from preimage._utils.validation import check_positive, check_real
 
-__all__ = ["MAX_SCALE", "check_interval", "check_output_size", "check_scale"]
-
 #: The largest noise level or coordinate a generator accepts: beyond it the
 #: points' squared distances would overflow float64.
 MAX_SCALE = 1e150

@@ -9,8 +9,6 @@ from preimage.datasets._checks import check_interval, check_output_size, check_s
 from preimage.datasets._curves import check_sampling
 from preimage.datasets._docs import fill_doc
 
-__all__ = ["make_gaussian_sources", "make_three_clusters"]
-
 # Source positions of the three-cluster toy problem (see make_three_clusters).
 _THREE_CLUSTER_CENTERS = ((-0.5, -0.1), (0.0, 0.7), (0.5, 0.1))
 

@@ -12,17 +12,6 @@ from preimage._utils.validation import check_positive_int, check_random_state
 from preimage.datasets._checks import check_output_size, check_scale
 from preimage.datasets._docs import fill_doc
 
-__all__ = [
-    "HONEINE_RICHARD_TABLE2",
-    "check_sampling",
-    "make_banana",
-    "make_frame",
-    "make_half_circle",
-    "make_sine",
-    "make_spiral",
-    "make_square",
-]
-
 #: Honeine and Richard (2011), Table 2: ``n_train`` training points,
 #: ``n_preimage`` points whose pre-images are computed, the noise level, the
 #: kernel-PCA eigenvectors kept and the Gaussian width sigma.

@@ -7,8 +7,6 @@ the line is.
 import re
 import textwrap
 
-__all__ = ["fill_doc"]
-
 SNIPPETS = {
     "random_state": """\
 random_state : None, int or numpy.random.Generator, default=None

@@ -16,8 +16,6 @@ from preimage._utils.validation import (
 from preimage.datasets._checks import check_interval, check_output_size, check_scale
 from preimage.datasets._docs import fill_doc
 
-__all__ = ["add_gaussian_noise", "add_speckle_noise", "random_shifts"]
-
 
 @fill_doc
 def add_gaussian_noise(

@@ -6,8 +6,6 @@ import numpy as np
 
 from preimage._utils.validation import check_positive_int
 
-__all__ = ["load_digits", "load_mnist"]
-
 _MNIST_N_SAMPLES = 5000
 _MNIST_SHAPE = (28, 28)
 

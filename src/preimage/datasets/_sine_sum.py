@@ -8,8 +8,6 @@ from preimage.datasets._checks import check_interval
 from preimage.datasets._curves import check_sampling
 from preimage.datasets._docs import fill_doc
 
-__all__ = ["make_sine_sum", "sine_sum"]
-
 
 def sine_sum(x: ArrayLike) -> np.ndarray:
     """Evaluate ``4 - sin x + sin 2x - sin 3x + sin 4x - sin 5x``.

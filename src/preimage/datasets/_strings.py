@@ -7,8 +7,6 @@ from preimage._utils.typing import RandomStateLike
 from preimage._utils.validation import check_positive_int, check_probability, check_random_state
 from preimage.datasets._docs import fill_doc
 
-__all__ = ["make_kde_strings"]
-
 #: Input transition matrices of Bakır et al. (2004), Sec. 4, indexed
 #: ``[model, output symbol, current input, next input]`` (inputs "a", "b", "c").
 KDE_STRING_TRANSITIONS = np.array(

@@ -20,8 +20,6 @@ from preimage.exceptions import MemoryBudgetError
 from preimage.io._data_kinds import DataSource
 from preimage.io._files import open_regular
 
-__all__ = ["read_csv"]
-
 _CHUNK_CHARS = 1 << 18
 _SAMPLE_LINES = 50
 #: The lines sampled stop at this many characters (two lines at least), and

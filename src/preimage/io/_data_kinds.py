@@ -5,8 +5,6 @@ from pathlib import Path
 
 from preimage.io._files import refusal
 
-__all__ = ["DATA_KINDS", "SUFFIX_KINDS", "SUPPORTED", "DataSource", "check_target", "output_kind"]
-
 #: The kinds of data :func:`read_data` and :func:`write_data` understand, for help text.
 DATA_KINDS = (".npy", ".npz", ".csv", "a folder of .png images")
 

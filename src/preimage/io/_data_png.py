@@ -26,8 +26,6 @@ from preimage._utils.memory import check_dense
 from preimage.io._data_kinds import DataSource
 from preimage.io._files import atomic_dir, file_kind, open_regular
 
-__all__ = ["png_names", "png_shape", "read_png_folder", "write_png_folder"]
-
 _SIXTEEN_BIT_MODES = ("I", "I;16", "I;16B", "I;16L")
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Channels kept by the IHDR colour type: 2 RGB, 3 palette, 6 RGBA (0 and 4: grey).

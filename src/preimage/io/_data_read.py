@@ -19,8 +19,6 @@ from preimage.io._data_kinds import SUFFIX_KINDS, SUPPORTED, DataSource
 from preimage.io._data_png import read_png_folder
 from preimage.io._files import file_kind, open_regular, read_into, zip_directory
 
-__all__ = ["read_data"]
-
 _BAD_ZIP = (OSError, EOFError, RuntimeError, NotImplementedError, zipfile.BadZipFile, zlib.error)
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _NPY_MAGIC = fmt.MAGIC_PREFIX

@@ -17,8 +17,6 @@ from preimage.io._data_kinds import DataSource, check_target, output_kind
 from preimage.io._data_png import png_names, png_shape, write_png_folder
 from preimage.io._files import atomic_write, check_writable
 
-__all__ = ["check_output", "write_data"]
-
 
 def write_data(
     path: str | os.PathLike[str],

@@ -22,17 +22,6 @@ import zipfile
 
 from preimage._utils.warnings import warn
 
-__all__ = [
-    "atomic_dir",
-    "atomic_write",
-    "check_writable",
-    "file_kind",
-    "open_regular",
-    "read_into",
-    "remove_stale_temps",
-    "without_temp_names",
-]
-
 #: A temporary name unchanged for this long (in seconds) is stale whoever made it.
 STALE_AFTER = 24 * 3600
 

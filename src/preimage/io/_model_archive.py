@@ -17,8 +17,6 @@ import numpy as np
 from preimage.exceptions import ModelFileError
 from preimage.io._files import open_regular, read_into, zip_directory
 
-__all__ = ["MAX_MEMBERS", "MAX_METADATA_BYTES", "open_archive", "plain_dtype", "read_member"]
-
 #: The largest metadata member, in bytes: a model's metadata is a few kilobytes.
 MAX_METADATA_BYTES = 2**20
 #: The most members a model file may have (a model holds a few dozen arrays).

@@ -28,8 +28,6 @@ if TYPE_CHECKING:
     _Key = bytes | str | None
     _Info = tuple[BaseEstimator, dict[str, Any]]
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "load_model", "model_info", "save_model"]
-
 FORMAT = "preimage-model"
 
 #: The version written and read; files of other versions are refused.

@@ -24,8 +24,6 @@ import numpy as np
 from preimage.exceptions import ModelFileError
 from preimage.io._model_archive import plain_dtype
 
-__all__ = ["classes", "decode_model", "encode_model", "few", "shown"]
-
 
 @functools.cache
 def classes():

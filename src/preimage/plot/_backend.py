@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["new_axes", "pyplot", "save_figure"]
-
 
 def pyplot() -> ModuleType:
     """Import and return :mod:`matplotlib.pyplot`, with the user's backend.

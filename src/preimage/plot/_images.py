@@ -13,8 +13,6 @@ from preimage.plot._backend import pyplot
 if TYPE_CHECKING:
     from matplotlib.figure import Figure, SubFigure
 
-__all__ = ["LABEL_WIDTH", "plot_image_grid", "shape_tuple"]
-
 #: Row labels of :func:`plot_image_grid` are wrapped to lines of this many characters.
 LABEL_WIDTH = 18
 _LABEL_FONTSIZE = 9

@@ -12,8 +12,6 @@ from preimage.plot._backend import new_axes
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["plot_embedding", "plot_spectrum"]
-
 
 def plot_spectrum(
     eigenvalues: ArrayLike,

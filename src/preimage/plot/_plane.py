@@ -13,8 +13,6 @@ from preimage.plot._backend import new_axes
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["check_points", "finish_plane", "plot_denoising_2d"]
-
 _CLEAN_KINDS = ("points", "curve")
 
 

@@ -16,8 +16,6 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure, SubFigure
 
-__all__ = ["plot_reduced_set", "plot_reduced_set_error"]
-
 
 def _reduced_parts(
     reduced: Any, coef: ArrayLike | None

@@ -17,8 +17,6 @@ from preimage.kpca._result import KernelPCAResult
 from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 
-__all__ = ["FunctionSolver", "PreimageSolver"]
-
 # Short names that keep solve_coordinates' overloads on one line each.
 _X0 = ArrayLike | None
 _No = Literal[False]

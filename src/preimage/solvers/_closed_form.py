@@ -16,8 +16,6 @@ from preimage.kpca._projections import check_coordinates
 from preimage.solvers._base import PreimageSolver
 from preimage.solvers._docs import fill_doc
 
-__all__ = ["ClosedFormPreimage"]
-
 _MAP = "the entries of the closed form's map M = X − λ(Xᵀ)⁺K⁺"
 
 

@@ -17,8 +17,6 @@ from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 from preimage.solvers._starts import replace_non_finite
 
-__all__ = ["exact_preimage", "ExactPreimage"]
-
 
 def _check_kernel(kernel):
     if not isinstance(kernel, DotProductKernel) or not kernel.invertible:

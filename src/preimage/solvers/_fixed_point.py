@@ -22,8 +22,6 @@ from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 from preimage.solvers._starts import check_starts, nearest_support_points, replace_non_finite
 
-__all__ = ["fixed_point", "FixedPointPreimage"]
-
 _VANISHING = 1e-10  # a denominator below this fraction of its scale vanishes
 _ROWS_IN_CACHE = 16  # rows of Gaussian weights formed together, in a core's L2 cache
 

@@ -25,8 +25,6 @@ from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 from preimage.solvers._starts import check_starts, nearest_support_points, replace_non_finite
 
-__all__ = ["gradient_descent", "GradientPreimage"]
-
 
 def _check_kernel(kernel):
     if not kernel.differentiable:

@@ -32,8 +32,6 @@ from preimage.solvers._base import PreimageSolver
 from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
 
-__all__ = ["LearnedPreimage"]
-
 #: What to do when the exact map's n × n system is over the memory budget.
 _HINT = (
     "use LearnedPreimage(n_landmarks=m), the Nyström (subset-of-regressors) "

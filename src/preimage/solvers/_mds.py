@@ -19,8 +19,6 @@ from preimage.solvers._base import PreimageSolver
 from preimage.solvers._docs import fill_doc
 from preimage.solvers._starts import support_distance2
 
-__all__ = ["MDSPreimage"]
-
 #: How the point is placed from its distances to the neighbours.
 ALIGNMENTS = ("frame", "procrustes")
 

@@ -3,8 +3,6 @@ without importing the solvers (``--help`` lists them), each its class's ``name``
 
 from preimage._utils.lazy import LazyRegistry
 
-__all__ = ["PREIMAGE_METHODS"]
-
 #: Every pre-image method, by name (in alphabetical order): the solver class
 #: that implements it (a :class:`~preimage.solvers.PreimageSolver`).
 PREIMAGE_METHODS = LazyRegistry(

@@ -16,8 +16,6 @@ from preimage.solvers._docs import fill_doc
 from preimage.solvers._names import PREIMAGE_METHODS
 from preimage.solvers._result import PreimageResult
 
-__all__ = ["CallablePreimage", "find_preimage", "make_solver"]
-
 
 @fill_doc
 @dataclass(eq=False, repr=False)

@@ -11,8 +11,6 @@ from preimage._utils.typing import ArrayLike
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.solvers._starts import replace_non_finite
 
-__all__ = ["PreimageResult"]
-
 
 @dataclass
 class PreimageResult:

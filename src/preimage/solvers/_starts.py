@@ -11,8 +11,6 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._expansion import FeatureExpansion
 
-__all__ = ["support_distance2", "nearest_support_points", "check_starts", "replace_non_finite"]
-
 _DISTANCES = (
     "the feature-space distances ‖Ψ_j − φ(x_i)‖² from the expansions to their support points"
 )
