@@ -7,6 +7,7 @@ command line, a denoising round trip through a model file and ``load_mnist`` run
 from a folder outside the source tree.
 """
 
+import os
 from pathlib import Path
 import subprocess
 import sys
@@ -34,7 +35,9 @@ print(X.shape, np.array_equal(same.transform(X[200:220]), den.transform(X[200:22
 
 
 def _run(args, cwd):
-    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=900)
+    # without PYTHONPATH, which could make the source tree look installed
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, f"{args[:3]} failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
     return done.stdout
 
