@@ -162,7 +162,8 @@ def test_denoiser_cv_searches_bounds_and_extends_the_counts():
     assert set(results["param_bounds"]) == {None, "data"}
     assert den.best_params_["bounds"] == den.best_estimator_.bounds
     counts = sorted(set(results["param_n_components"].tolist()))
-    assert counts == [1, 2, 4, 9, 18, 30, 45] and den.n_components_ == 2
+    # halved down to them, then round(sqrt(2 * 4)) = 3 between the best and its neighbour
+    assert counts == [1, 2, 3, 4, 9, 18, 30, 45] and den.n_components_ == 2
     assert KernelPCADenoiserCV().bounds == ("auto",)
     given = KernelPCADenoiserCV([7.0], [9, 18], bounds=[(0, 1)], random_state=0)
     given.fit(noisy, clean)

@@ -23,7 +23,7 @@ from preimage import (
     save_model,
 )
 from preimage.datasets import make_three_clusters
-from preimage.denoising._search import search_widths
+from preimage.denoising._search import refine_count, search_widths
 from preimage.kernels import default_gamma
 
 pytestmark = pytest.mark.usefixtures("single_blas_thread")
@@ -181,9 +181,30 @@ def test_default_counts_are_shares_of_the_smallest_training_fold(pairs):
     X_noisy, X = pairs  # 60 pairs, 3 folds: 40 training pairs each
     cv = KernelPCADenoiserCV([1.0], random_state=0).fit(X_noisy, X)
     counts = sorted(set(cv.cv_results_["param_n_components"]))
-    assert counts[-4:] == [6, 12, 20, 30]
-    # then halved while the smallest is the best (at most three times)
-    assert counts[:-4] == [6 // 2**k for k in range(len(counts) - 4, 0, -1)]
+    assert {6, 12, 20, 30} <= set(counts)
+    # then halved while the smallest is the best (at most three times), and
+    # one count between the best and its better neighbour (refine_count)
+    halved = [q for q in counts if q < 6 and 6 % q == 0 and (6 // q) & (6 // q - 1) == 0]
+    assert halved == [6 // 2**k for k in range(len(halved), 0, -1)]
+    assert len(counts) - 4 - len(halved) <= 1
+
+
+def test_refine_count_scores_the_geometric_mean_of_the_best_and_its_better_neighbour():
+    calls = []
+
+    def errors_at(qs):  # one fold, error |q - 15|, no correction fitted
+        calls.append(list(qs))
+        return np.abs(np.asarray(qs, dtype=float) - 15)[None, :, None], np.zeros((len(qs), 2))
+
+    counts = [6, 12, 20, 30]
+    got = refine_count(errors_at, counts, *errors_at(counts))
+    # best 12 (error 3), better neighbour 20 (5): round(sqrt(240)) = 15
+    assert got[0] == [6, 12, 15, 20, 30] and calls == [counts, [15]]
+    np.testing.assert_array_equal(got[1][0, :, 0], [9, 3, 0, 5, 15])
+    assert got[2].shape == (5, 2)
+    # a mean already scored is not scored again
+    assert refine_count(errors_at, [14, 15], *errors_at([14, 15]))[0] == [14, 15]  # 14.49
+    assert calls[-1] == [14, 15]
 
 
 # ---------------------------------------------------------------------------

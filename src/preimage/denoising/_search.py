@@ -79,6 +79,22 @@ def search_counts(errors_at, counts, n_max=None):
     return counts, errors, fitted
 
 
+def refine_count(errors_at, counts, errors, fitted):
+    """`search_counts`' result with the count between the best and its better
+    neighbour (their geometric mean) scored too, as for the widths."""
+    mean = errors.mean(axis=0).reshape(len(counts), -1).min(axis=1)
+    i = int(np.argmin(mean))
+    j = min((k for k in (i - 1, i + 1) if 0 <= k < len(counts)), key=lambda k: mean[k], default=i)
+    new = round(math.sqrt(counts[i] * counts[j]))
+    if new in counts:
+        return counts, errors, fitted
+    more, more_fitted = errors_at([new])
+    at = int(np.searchsorted(counts, new))
+    errors = np.concatenate((errors[:, :at], more, errors[:, at:]), axis=1)
+    fitted = np.concatenate((fitted[:at], more_fitted, fitted[at:]))
+    return [*counts[:at], new, *counts[at:]], errors, fitted
+
+
 def search_widths(score, gamma0, gammas=None):
     """The widths scored by ``score(gamma)``, in order: `gammas` if given,
     else coarse to fine around `gamma0` (module docstring)."""
