@@ -32,10 +32,10 @@ $(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed-demo
 	$(BIN)/preimage demo
 
-# The whole suite, after the linter and the formatter's check (the type check
-# is a test: tests/test_typing.py).
+# The whole suite on every core (pytest-xdist), after the linter and the
+# formatter's check (the type check is a test: tests/test_typing.py).
 test: $(VENV)/.installed-test lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 $(FLOOR_BIN)/python:
 	$(PYTHON) -m venv $(FLOOR_VENV)
@@ -54,13 +54,13 @@ $(FLOOR_VENV)/.installed-test: pyproject.toml $(FLOORS) | $(FLOOR_BIN)/python
 # and NumPy's differ from release to release).
 # About 9 minutes on 2 cores, the environment included.
 test-floor: $(FLOOR_VENV)/.installed-test
-	$(FLOOR_BIN)/python -m pytest -q --ignore=tests/test_readme.py \
+	$(FLOOR_BIN)/python -m pytest -q -n auto --ignore=tests/test_readme.py \
 		--deselect tests/test_typing.py::test_mypy_passes
 
 # The suite without the tests marked slow (command-line runs, the README's
 # examples, quick reproductions): a couple of minutes.
 test-fast: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n auto -m "not slow"
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks examples reproductions docs/*.py
