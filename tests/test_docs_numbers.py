@@ -16,10 +16,6 @@ and the gallery's introduction examples/README.rst:
   REPRODUCTIONS.md for its tables would otherwise vouch for any time it
   states.) A table's cell may take its source from its row or from the
   paragraph just before the table, its caption.
-- The paragraph of the README that holds the ``<!-- make-test-duration -->``
-  marker is exempt: the duration of ``make test`` there is filled in from the
-  final CI run. Whoever replaces the marker gives that sentence a source like
-  any other, e.g. ``(measured: `make test`, CI, 2026-11-28)``.
 
 The test fails listing every duration without a source, with its file and
 line.
@@ -44,7 +40,6 @@ PAGES = sorted(
     + list((ROOT / "docs" / "guide").glob("*.md"))
 )
 
-MARKER = "<!-- make-test-duration -->"
 
 _NUMBER = r"\d(?:[\d,.]*\d)?"
 _UNIT = r"(?:µs|us|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hours?)"
@@ -99,7 +94,7 @@ def unsourced_durations(text):
     for start, block in paragraphs(text):
         is_table = all(line.lstrip().startswith("|") for line in block)
         previous, caption = caption, ("" if is_table else "\n".join(block))
-        if any(MARKER in line for line in block) or (is_table and SOURCE.search(previous)):
+        if is_table and SOURCE.search(previous):
             continue
         text = "\n".join(block)
         # Scopes: each row of a table, each sentence of a paragraph.
@@ -146,7 +141,6 @@ def test_the_rule_finds_durations_without_a_source(text):
         "See BENCHMARKS.md: 2,119 s for the full run.",
         "Each run took 1 s (measured: `python -m reproductions x`, 2 cores, 2026-11-27).",
         "From [REPRODUCTIONS.md](REPRODUCTIONS.md):\n\n| run | time |\n|---|---|\n| a | 10 s |",
-        f"`make test` runs the suite.\n{MARKER}\nOn CI it took 9 min.",
         "```python\nprint(f'{seconds:.1f} s')  # 12 s\n```",
         "With 3 GB, 1e-05, 2 shared cores and 10 seeds, in 1990s style.",
     ],
