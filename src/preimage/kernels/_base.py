@@ -10,6 +10,7 @@ from preimage._utils.blocks import row_chunks
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d, check_overflow, check_real_array
 from preimage._utils.warnings import warn
+from preimage._utils.xp import check_xp_2d, namespace, refuse
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._docs import fill
 
@@ -80,6 +81,9 @@ class Kernel:
         ndarray of shape (n_x, n_y)
             The kernel values, in the floating dtype of the input.
         """
+        xp = namespace(X, Y)
+        if xp is not None:
+            return self._xp_block(*self._xp_inputs(X, Y, check_input, xp), xp)
         X, Y, names = self._inputs(X, Y, check_input, names)
         return self._evaluate(overflow, names, self._block, X, Y)
 
@@ -113,6 +117,13 @@ class Kernel:
         K : ndarray of shape (n_rows, n_y)
             Their Gram block, ``self.block(X[rows], Y)``.
         """
+        xp = namespace(X, Y)
+        if xp is not None:
+            X, Y = self._xp_inputs(X, Y, check_input, xp)
+            row_bytes = Y.shape[0] * xp.finfo(X.dtype).bits // 8
+            for rows in row_chunks(X.shape[0], row_bytes, working_memory):
+                yield rows, self._xp_block(X[rows, ...], Y, xp)
+            return
         X, Y, names = self._inputs(X, Y, check_input, names)
         row_bytes = Y.shape[0] * np.result_type(X, Y).itemsize
         for rows in row_chunks(X.shape[0], row_bytes, working_memory):
@@ -141,6 +152,9 @@ class Kernel:
         ndarray of shape (n,)
             The values :math:`k(x_i, x_i)`.
         """
+        xp = namespace(X)
+        if xp is not None:
+            return self._xp_diag(check_xp_2d(X, "X", xp) if check_input else X, xp)
         X = check_array_2d(X, "X") if check_input else X
         return self._evaluate(overflow, names, self._diag, X)
 
@@ -213,6 +227,19 @@ class Kernel:
         X = check_array_2d(X, "X") if check_input else X
         Y = X if Y is None else check_array_2d(Y, "Y", n_features=X.shape[1]) if check_input else Y
         return X, Y, names or ("'X'" if Y is X else "'X' and 'Y'")
+
+    def _xp_inputs(self, X, Y, check_input, xp):
+        """`X` and `Y` (`X` when None) of namespace `xp`, checked."""
+        X = check_xp_2d(X, "X", xp) if check_input else X
+        if Y is None:
+            return X, X
+        return X, check_xp_2d(Y, "Y", xp, n_features=X.shape[1]) if check_input else Y
+
+    def _xp_block(self, X, Y, xp):
+        """The Gram block in the namespace `xp` of the inputs, on their device."""
+        raise refuse(f"{type(self).__name__}", xp)
+
+    _xp_diag = _xp_block  # (X, xp): the diagonal, where a kernel has a device path
 
     def _evaluate(self, overflow, names, func, *args, what="kernel values"):
         """``func(*args)``, refused if it overflowed (gradients are always scanned)."""

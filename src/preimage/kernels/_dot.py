@@ -53,6 +53,12 @@ class DotProductKernel(ProfileKernel):
     def _argument(self, X, Y):
         return X @ Y.T
 
+    def _xp_block(self, X, Y, xp):
+        return self._xp_profile(X @ Y.T, xp)
+
+    def _xp_diag(self, X, xp):
+        return self._xp_profile(xp.sum(X * X, axis=1), xp)
+
     def _gradient(self, Z, X, weights):
         D = self.profile_derivative(Z @ X.T)
         return D[:, :, None] * X[None, :, :] if weights is None else (D * weights) @ X
@@ -110,6 +116,12 @@ class LinearKernel(DotProductKernel):
 
     def _block(self, X, Y):
         return X @ Y.T
+
+    def _xp_profile(self, t, xp):
+        return t
+
+    def _xp_derivative(self, t, xp):
+        return xp.ones_like(t)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         """Return the inverse profile :math:`f^{-1}(k) = k`.
@@ -179,6 +191,12 @@ class PolynomialKernel(DotProductKernel):
         with np.errstate(over="ignore", invalid="ignore"):
             base = _scaled(t, self.gamma, self.coef0) ** (self.degree - 1)
             return _in_dtype(self.degree * (self.gamma * base), t)
+
+    def _xp_profile(self, t, xp):
+        return (self.gamma * t + self.coef0) ** self.degree
+
+    def _xp_derivative(self, t, xp):
+        return self.degree * self.gamma * (self.gamma * t + self.coef0) ** (self.degree - 1)
 
     def _profile_inplace(self, block, rows):
         with np.errstate(over="ignore", invalid="ignore"):
@@ -250,6 +268,12 @@ class SigmoidKernel(DotProductKernel):
         with np.errstate(over="ignore"):
             s = np.tanh(_scaled(t, self.gamma, self.coef0))
             return _in_dtype(self.gamma * (1 - s * s), t)
+
+    def _xp_profile(self, t, xp):
+        return xp.tanh(self.gamma * t + self.coef0)
+
+    def _xp_derivative(self, t, xp):
+        return self.gamma * (1 - xp.tanh(self.gamma * t + self.coef0) ** 2)
 
     def inverse_profile(self, k: np.ndarray) -> np.ndarray:
         r"""Return :math:`f^{-1}(k) = (\operatorname{artanh}(k) - c_0)/\gamma`.

@@ -88,6 +88,14 @@ def scaled_squared_distances(X, Y, scale=1.0, *, X_norm2=None, Y_norm2=None, out
     return map_rows_inplace(finish, out)
 
 
+def xp_squared_distances(X, Y, xp):
+    """``‖xᵢ − yⱼ‖²`` by one matrix product in the namespace `xp`, clamped at 0."""
+    X_norm2 = xp.sum(X * X, axis=1)
+    Y_norm2 = X_norm2 if Y is X else xp.sum(Y * Y, axis=1)
+    D = (X_norm2[:, None] + Y_norm2[None, :]) - 2 * (X @ Y.T)
+    return xp.clip(D, min=0.0)
+
+
 def squared_distances(
     X: ArrayLike,
     Y: ArrayLike | None = None,

@@ -10,7 +10,11 @@ from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, check_real_array
 from preimage.kernels._base import Kernel, ProfileKernel, _in_dtype, _inverse
 from preimage.kernels._docs import fill
-from preimage.kernels._pairwise import map_rows_inplace, scaled_squared_distances
+from preimage.kernels._pairwise import (
+    map_rows_inplace,
+    scaled_squared_distances,
+    xp_squared_distances,
+)
 
 
 @fill
@@ -48,6 +52,12 @@ class RadialKernel(ProfileKernel):
 
     def _argument(self, X, Y):
         return scaled_squared_distances(X, Y)
+
+    def _xp_block(self, X, Y, xp):
+        return self._xp_profile(xp_squared_distances(X, Y, xp), xp)
+
+    def _xp_diag(self, X, xp):
+        return self._xp_profile(xp.zeros(X.shape[0], dtype=X.dtype, device=X.device), xp)
 
     def _gradient(self, Z, X, weights):
         D, c = self._gradient_factors(Z, X)  # ∇_z k(z, x) = c D (z − x)
@@ -168,6 +178,12 @@ class GaussianKernel(RadialKernel):
     def _block(self, X, Y):
         return scaled_squared_distances(X, Y, -self.gamma, out_map=_exp_inplace)
 
+    def _xp_profile(self, r2, xp):
+        return xp.exp(-self.gamma * r2)
+
+    def _xp_derivative(self, r2, xp):
+        return -self.gamma * xp.exp(-self.gamma * r2)
+
     def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         r"""Return the block K and the profile's derivative :math:`-\gamma K` (one ``exp``).
         %(ZX)s
@@ -238,6 +254,21 @@ class LaplacianKernel(Kernel):
 
     def _diag(self, X):
         return np.ones(X.shape[0], dtype=X.dtype)
+
+    def _xp_block(self, X, Y, xp):
+        # Direct differences, a few rows at a time (the d-wide temporary is m × d per row).
+        step = max(1, (1 << 24) // max(Y.shape[0] * Y.shape[1], 1))
+        rows = []
+        for i in range(0, X.shape[0], step):
+            diff = X[i : min(i + step, X.shape[0]), None, :] - Y[None, :, :]
+            if self.norm == "l1":
+                rows.append(xp.sum(xp.abs(diff), axis=2))
+            else:
+                rows.append(xp.sqrt(xp.sum(diff * diff, axis=2)))
+        return xp.exp(-self.gamma * xp.concat(rows, axis=0))
+
+    def _xp_diag(self, X, xp):
+        return xp.ones(X.shape[0], dtype=X.dtype, device=X.device)
 
     def _gradient(self, Z, X, weights):
         diff = Z[:, None, :] - X[None, :, :]

@@ -1,0 +1,60 @@
+"""Array API dispatch, as scikit-learn does it: with ``array_api_dispatch`` on, the
+arrays of another library (PyTorch, CuPy, array-api-strict) are computed on in their
+namespace and on their device; NumPy arrays always take the NumPy path."""
+
+import numpy as np
+from sklearn import get_config
+
+
+def namespace(*arrays):
+    """The array namespace of the non-NumPy arrays among `arrays` when scikit-learn's
+    ``array_api_dispatch`` is on, else None (the NumPy path); mixed namespaces are refused."""
+    if not get_config().get("array_api_dispatch", False):
+        return None
+    from sklearn.externals import array_api_compat as compat
+
+    found = [a for a in arrays if compat.is_array_api_obj(a) and not isinstance(a, np.ndarray)]
+    return compat.array_namespace(*found) if found else None
+
+
+def device_of(x):
+    """The device `x` lives on."""
+    from sklearn.externals import array_api_compat as compat
+
+    return compat.device(x)
+
+
+def refuse(what, xp):
+    """A TypeError saying that `what` runs on NumPy arrays only, naming the namespace."""
+    name = getattr(xp, "__name__", str(xp)).replace("sklearn.externals.array_api_compat.", "")
+    return TypeError(
+        f"{what} runs on NumPy arrays only, not on {name} arrays (array API dispatch "
+        "covers KernelPCA, the denoisers, find_preimage and the numeric kernels); pass "
+        "NumPy arrays"
+    )
+
+
+def to_numpy(x):
+    """`x` as a NumPy array (from any device)."""
+    if isinstance(x, np.ndarray) or namespace(x) is None:
+        return np.asarray(x)
+    from sklearn.utils._array_api import _convert_to_numpy
+
+    return _convert_to_numpy(x, namespace(x))
+
+
+def check_xp_2d(X, name, xp, *, n_features=None, min_samples=1):
+    """`X` as a finite 2-D real floating array of namespace `xp`, or an error naming it."""
+    X = xp.asarray(X)
+    if X.ndim != 2 or X.shape[0] < min_samples or X.shape[1] < 1:
+        raise ValueError(f"{name!r} must be a 2-D array with samples and features, got {X.shape}")
+    if n_features is not None and X.shape[1] != n_features:
+        raise ValueError(
+            f"{name!r} has {X.shape[1]} features, but {n_features} were expected "
+            "(the number of features seen at fit time)"
+        )
+    if not xp.isdtype(X.dtype, "real floating"):
+        X = xp.astype(X, xp.float64)
+    if not bool(xp.all(xp.isfinite(X))):
+        raise ValueError(f"{name!r} contains NaN or inf; all values must be finite")
+    return X
