@@ -295,6 +295,16 @@ def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
     ``y=...``), float32 kept, and the magnitude check."""
     from sklearn.utils.validation import validate_data
 
+    from preimage._utils.xp import check_xp_2d, namespace
+
+    xp = namespace(X)
+    if xp is not None and "y" not in kwargs:  # array API dispatch
+        n_features = None if reset else estimator.n_features_in_
+        X = check_xp_2d(X, name, xp, n_features=n_features, min_samples=1 if reset else 0)
+        if reset:
+            estimator.n_features_in_ = X.shape[1]
+            vars(estimator).pop("feature_names_in_", None)
+        return X
     kwargs.setdefault("dtype", [np.float64, np.float32])
     y = kwargs.get("y", "no_validation")
     with_y = not (isinstance(y, str) and y == "no_validation")

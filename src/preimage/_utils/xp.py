@@ -43,6 +43,12 @@ def to_numpy(x):
     return _convert_to_numpy(x, namespace(x))
 
 
+def take_rows(X, rows):
+    """``X[rows]`` for an integer NumPy array `rows`, in the namespace of X."""
+    xp = namespace(X)
+    return X[rows] if xp is None else xp.take(X, xp.asarray(rows, device=device_of(X)), axis=0)
+
+
 def check_xp_2d(X, name, xp, *, n_features=None, min_samples=1):
     """`X` as a finite 2-D real floating array of namespace `xp`, or an error naming it."""
     X = xp.asarray(X)

@@ -18,6 +18,7 @@ from sklearn import config_context
 from preimage._utils.blocks import is_dask_array
 from preimage._utils.validation import check_random_state
 from preimage._utils.warnings import warn
+from preimage._utils.xp import namespace, take_rows, to_numpy
 from preimage.exceptions import ConfigurationWarning, NumericalWarning
 from preimage.kernels import KERNELS
 from preimage.kpca._estimator import KernelPCA
@@ -97,12 +98,13 @@ def select_n_components(est, gamma, X, targets):
         # Components beyond the rank of the training part are zero, which the
         # fit would warn of: here they are simply no candidates.
         warnings.simplefilter("ignore", NumericalWarning)
-        kpca = make_kpca(est, gamma, q_max, m).fit(clean[train])
-    X_held = _in_memory(X[held])
-    candidates = candidate_counts(max(1, int(np.count_nonzero(kpca.eigenvalues_ > 0))))
+        kpca = make_kpca(est, gamma, q_max, m).fit(take_rows(clean, train))
+    X_held = _in_memory(take_rows(X, held))
+    candidates = candidate_counts(max(1, int(np.count_nonzero(to_numpy(kpca.eigenvalues_) > 0))))
     record = {"candidates": candidates, "n_train": int(train.size), "n_held_out": int(held.size)}
     if targets is None:
-        scores, overall = _generalisation(kpca, X_held, _in_memory(X[train]), candidates)
+        X_train = _in_memory(take_rows(X, train))
+        scores, overall = _generalisation(kpca, X_held, X_train, candidates)
         good = (scores >= GENERALISATION[0]) & (overall >= GENERALISATION[1])
         n_good = int(np.argmin(good)) if not good.all() else good.size
         chosen = candidates[n_good - 1] if n_good else None
@@ -159,8 +161,9 @@ def _generalisation(kpca, X_held, X_train, candidates):
     along the components after the previous candidate up to q, and along the
     first q, over that of the samples they were fitted on (0 where that is 0)."""
     q = np.asarray(candidates) - 1
-    held = np.cumsum(np.mean(kpca_coordinates(kpca, X_held) ** 2, axis=0))[q]
-    fitted = np.cumsum(np.mean(kpca_coordinates(kpca, X_train) ** 2, axis=0))[q]
+    powers = [kpca_coordinates(kpca, X) ** 2 for X in (X_held, X_train)]
+    xp = namespace(*powers) or np
+    held, fitted = (np.cumsum(to_numpy(xp.mean(P, axis=0)))[q] for P in powers)
     blocks = np.diff(held, prepend=0), np.diff(fitted, prepend=0)
     return tuple(
         np.divide(h, f, out=np.zeros_like(h), where=f > 0) for h, f in (blocks, (held, fitted))

@@ -24,6 +24,7 @@ from preimage._utils.validation import (
     validate_estimator_input,
 )
 from preimage._utils.warnings import warn
+from preimage._utils.xp import check_xp_2d, namespace, refuse
 from preimage.denoising import _correction
 from preimage.denoising._components import (
     has_width,
@@ -37,15 +38,19 @@ from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 from preimage.kpca._docs import fill_doc
 from preimage.kpca._guards import check_has_components
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, make_solver
+from preimage.solvers._xp import box_xp
 
 
 def _clean_targets(X, y):
     """y as clean targets when it is 2-D, else None (the labels a pipeline
     passes to every step are ignored)."""
-    y = y if y is None or is_dask_array(y) else np.asarray(y)
+    xp = namespace(y)
+    if xp is not None:  # array API dispatch
+        y = check_xp_2d(y, "y", xp, n_features=X.shape[1]) if y.ndim == 2 else None
+    y = y if y is None or is_dask_array(y) or xp else np.asarray(y)
     if y is None or y.ndim != 2:
         return None
-    if not is_dask_array(y):
+    if not is_dask_array(y) and xp is None:
         y = check_array_2d(y, "y", n_features=X.shape[1])
     elif y.shape[1] != X.shape[1]:
         raise ValueError(
@@ -305,7 +310,13 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
             raise ValueError(
                 f"'n_components' must be <= n_samples={n} (the size of the Gram matrix), got {q}"
             )
-        self.bounds_ = check_bounds(self.bounds, clean, method=self.method)
+        xp = namespace(X)
+        if xp is None:
+            self.bounds_ = check_bounds(self.bounds, clean, method=self.method)
+        elif self.correction or (y is not None and isinstance(q, str)):
+            raise refuse("the correction, and n_components='auto' with clean targets,", xp)
+        else:
+            self.bounds_ = box_xp(self.bounds, clean, xp, self.method)
         solver = self._make_solver()
         if solver.learns_from_pairs and y is None:
             warn(
@@ -455,11 +466,12 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         X = validate_estimator_input(self, X, reset=False)
         Y = kpca_coordinates(self.kpca_, X)
         if (self.component_selection_ or {}).get("returns_input"):  # see the Notes
+            X = (namespace(X) or np).asarray(X, copy=True)
             if not return_result:
-                return X.copy()
+                return X
             psi = self.solver_.expansion_of(Y, add_mean=self.add_mean)
             message = "no component count denoised held-out samples: the inputs, unchanged"
-            return PreimageResult.direct(psi, X.copy(), "input", message)
+            return PreimageResult.direct(psi, X, "input", message)
         out = self.solver_.solve_coordinates(
             Y, add_mean=self.add_mean, x0=X, return_result=return_result
         )
@@ -493,5 +505,5 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         denoised = self.transform(X)
         X = validate_estimator_input(self, X, reset=False)
         y = _clean_targets(X, y)
-        target = X if y is None else y
-        return -float(np.mean(np.sum((denoised - target) ** 2, axis=1)))
+        target, xp = X if y is None else y, namespace(X) or np
+        return -float(xp.mean(xp.sum((denoised - target) ** 2, axis=1)))

@@ -9,6 +9,7 @@ import numpy as np
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d, check_overflow
+from preimage._utils.xp import check_xp_2d, namespace
 from preimage.kernels import Kernel
 from preimage.kernels._docs import fill
 
@@ -75,6 +76,16 @@ class FeatureExpansion:
         *,
         norm2: ArrayLike | None = None,
     ) -> None:
+        xp = namespace(coef, support)
+        if xp is not None:  # array API dispatch: checked in their namespace, on their device
+            coef = xp.asarray(coef)
+            self.coef = check_xp_2d(coef[None, :] if coef.ndim == 1 else coef, "coef", xp)
+            self.support = check_xp_2d(support, "support", xp, n_features=None)
+            if self.support.shape[0] != self.coef.shape[1] or not isinstance(kernel, Kernel):
+                raise ValueError("'coef' must have one column per point of 'support', and "
+                                 "'kernel' be a preimage Kernel")
+            self.kernel, self._norm2 = kernel, norm2
+            return
         try:
             coef = np.asarray(coef)
         except ValueError as exc:  # ragged nested lists
@@ -168,6 +179,10 @@ class FeatureExpansion:
         ndarray of shape (m,)
             The squared norm of every expansion.
         """
+        xp = namespace(self.coef)
+        if self._norm2 is None and xp is not None:
+            K = self.kernel.block(self.support, check_input=False)
+            self._norm2 = xp.sum((self.coef @ K) * self.coef, axis=1)
         if self._norm2 is None:
             self._require_kernel()
             total = np.zeros(self.n_expansions)

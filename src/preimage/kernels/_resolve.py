@@ -10,6 +10,7 @@ import numpy as np
 from preimage._utils.typing import MatrixLike
 from preimage._utils.validation import check_array_2d
 from preimage._utils.warnings import warn
+from preimage._utils.xp import namespace
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._base import Kernel
 from preimage.kernels._docs import fill
@@ -134,12 +135,17 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
     >>> default_gamma(X, "poly")  # 1 / n_features
     0.5
     """
+    xp = namespace(X)
+    if xp is not None and kernel in ("rbf", "gaussian"):  # array API dispatch
+        variance = float(xp.sum(xp.var(X, axis=0)))
+        if variance > 0:
+            return 0.5 / variance
     sparse = hasattr(X, "tocsr")
-    if not sparse and (
+    if xp is None and not sparse and (
         isinstance(X, np.ndarray) or not (hasattr(X, "var") and hasattr(X, "shape"))
     ):
         X = check_array_2d(X, "X")  # a Dask array is reduced as it is
-    if kernel in ("rbf", "gaussian"):
+    if kernel in ("rbf", "gaussian") and xp is None:
         # Over a power of two s >= max |x| (exact), so squares neither underflow nor overflow.
         peak = float(abs(X).max()) if X.shape[0] > 1 else 0.0
         if not np.isfinite(peak):

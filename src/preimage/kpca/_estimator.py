@@ -25,6 +25,7 @@ from preimage._utils.eigen import EIGEN_SOLVERS
 from preimage._utils.memory import check_dense
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike, TransformOutput
 from preimage._utils.validation import checked_gram, validate_dask_input, validate_estimator_input
+from preimage._utils.xp import check_xp_2d, namespace, refuse
 from preimage.kernels import KERNELS, Kernel, make_sklearn_kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
@@ -34,6 +35,7 @@ from preimage.kpca._guards import check_has_components
 from preimage.kpca._nystroem import fit_nystroem_kpca, select_landmarks
 from preimage.kpca._projections import check_coordinates, coordinates_expansion, transform_block
 from preimage.kpca._result import KernelPCAResult, leading_components
+from preimage.kpca._xp import expansion_coef_xp, fit_kernel_pca_xp, transform_xp
 from preimage.solvers import PreimageResult, PreimageSolver, find_preimage, make_solver
 
 #: A pre-image method: a name of PREIMAGE_METHODS, a solver, or a function.
@@ -263,11 +265,15 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self._fit(X)
         if self.eigenvectors_ is None:
             return self.transform(X)
-        return self.eigenvectors_ * np.sqrt(self.eigenvalues_)
+        xp = namespace(X) or np
+        return self.eigenvectors_ * xp.sqrt(self.eigenvalues_)[None, :]
 
     def _fit(self, X):
         if self.fit_inverse_transform and self.kernel == "precomputed":
             raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
+        xp = namespace(X)
+        if xp is not None:
+            return self._fit_xp(X, xp)
         if is_dask_array(X):
             if self.n_landmarks is None:
                 raise ValueError(
@@ -310,6 +316,20 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                     "(the learned map needs dense training points); pass "
                     "X.toarray()"
                 )
+            self._fit_inverse_map()
+        return self
+
+    def _fit_xp(self, X, xp):
+        """The exact fit in the namespace of X, on its device (array API dispatch)."""
+        if self.n_landmarks is not None or self.kernel == "precomputed":
+            raise refuse("KernelPCA with 'n_landmarks' or kernel='precomputed'", xp)
+        X = check_xp_2d(validate_estimator_input(self, X, reset=True), "X", xp, min_samples=2)
+        self.kernel_, self.gamma_ = self._resolve_kernel(X)
+        K = self.kernel_.block(X, check_input=False)
+        q = None if self.n_components is None else min(self.n_components, X.shape[0])
+        fit = fit_kernel_pca_xp(K, q, xp, remove_zero_eig=self.remove_zero_eig)
+        self._set_fit(check_has_components(fit, self.gamma_), X)
+        if self.fit_inverse_transform:
             self._fit_inverse_map()
         return self
 
@@ -411,6 +431,11 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         """
         check_is_fitted(self)
         fit = self.fit_result_
+        xp = self._namespace(X)
+        if xp is not None:
+            X = validate_estimator_input(self, X, reset=False)
+            blocks = self.kernel_.blocks(X, self.X_fit_, check_input=False)
+            return xp.concat([transform_xp(K_rows, fit, xp) for _, K_rows in blocks], axis=0)
         if is_dask_array(X):
             X = validate_dask_input(self, X, reset=False)
             dtype = np.result_type(X.dtype, fit.coef.dtype)
@@ -458,9 +483,25 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 "(e.g. X.toarray()) to project or take pre-images"
             )
         fit = self._leading_fit(n_components)
+        xp = self._namespace(Y)
+        if xp is not None:
+            coef, norm2 = expansion_coef_xp(check_xp_2d(Y, "Y", xp, min_samples=0), fit, xp,
+                                            add_mean=add_mean)
+            return FeatureExpansion(coef, self.X_fit_, self.kernel_, norm2=norm2)
         Y = check_coordinates(Y, fit.eigenvalues.shape[0])
         support = None if self.kernel_ is None else self.X_fit_
         return coordinates_expansion(Y, fit, support, self.kernel_, add_mean=add_mean)
+
+    def _namespace(self, *arrays):
+        """The namespace of `arrays` and of the fit, which must be the same one."""
+        xp, fitted = namespace(*arrays), namespace(self.X_fit_)
+        if xp is not fitted:
+            on = ["NumPy" if x is None else x.__name__.split(".")[-1] for x in (fitted, xp)]
+            raise TypeError(
+                f"{type(self).__name__} was fitted on {on[0]} arrays and cannot take "
+                f"{on[1]} arrays; convert them, or fit again on the same kind"
+            )
+        return fitted
 
     def _leading_fit(self, n_components):
         fit = self.fit_result_
@@ -586,7 +627,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             )
         if is_dask_array(Y):
             return self._inverse_transform_blocks(Y, method, add_mean, x0, return_result, options)
-        Y = check_coordinates(Y, self.eigenvalues_.shape[0])
+        xp = self._namespace(Y, x0)
+        Y = check_coordinates(Y, self.eigenvalues_.shape[0]) if xp is None else Y
         if isinstance(method, str):
             return self._solver(method, options).solve_coordinates(
                 Y, add_mean=add_mean, x0=x0, return_result=return_result

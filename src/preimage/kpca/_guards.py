@@ -105,7 +105,7 @@ def drop_rounding_level(
 def check_has_components(fit: KernelPCAResult, gamma: float | None = None) -> KernelPCAResult:
     """`fit`, or a ValueError naming 'X' (and 'gamma' when given) when it has
     no positive eigenvalue."""
-    if not (fit.eigenvalues > 0).any():
+    if not (fit.eigenvalues.shape[0] and float(fit.eigenvalues[0]) > 0):  # they decrease
         hint = "" if gamma is None else f", e.g. 'gamma'={gamma:.3g} too small"
         raise ValueError(
             "kernel PCA of 'X' has no component: its centred Gram matrix has no "

@@ -10,12 +10,14 @@ from sklearn.base import BaseEstimator
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_array_2d, check_bounds, check_expansion, checked_gram
+from preimage._utils.xp import check_xp_2d, namespace, refuse
 from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._projections import coordinates_expansion
 from preimage.kpca._result import KernelPCAResult
 from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
+from preimage.solvers._xp import DEVICE_METHODS, box_xp, solve_coordinates_xp, solve_xp
 
 # Short names that keep solve_coordinates' overloads on one line each.
 _X0 = ArrayLike | None
@@ -110,8 +112,15 @@ class PreimageSolver(BaseEstimator):
             The solver itself, fitted.
         """
         self._check_params()
-        self.X_fit_ = check_array_2d(support, "support")
-        self.bounds_ = check_bounds(getattr(self, "bounds", None), self.X_fit_)
+        xp = namespace(support)
+        if xp is None:
+            self.X_fit_ = check_array_2d(support, "support")
+            self.bounds_ = check_bounds(getattr(self, "bounds", None), self.X_fit_)
+        elif self.name not in DEVICE_METHODS:
+            raise refuse(f"method={self.name!r}", xp)
+        else:
+            self.X_fit_ = check_xp_2d(support, "support", xp)
+            self.bounds_ = box_xp(getattr(self, "bounds", None), self.X_fit_, xp)
         self.kernel_, self.kpca_ = self._check_kernel(kernel), kpca
         self._fit(coordinates, targets, center_targets)
         return self
@@ -162,6 +171,9 @@ class PreimageSolver(BaseEstimator):
         %(result)s
         """
         self._check_support(expansion)
+        xp = namespace(expansion.coef, x0)
+        if xp is not None:
+            return solve_xp(self, expansion, x0, xp)
         x, message, *info = self._preimages(expansion)
         return PreimageResult.direct(expansion, self._clip(x), self.name, message, *info)
 
@@ -205,6 +217,9 @@ class PreimageSolver(BaseEstimator):
         ndarray of shape (m, d) or PreimageResult
             The pre-images, or with `return_result` their result.
         """
+        xp = namespace(Y, x0)
+        if xp is not None:
+            return solve_coordinates_xp(self, Y, add_mean, x0, return_result, xp)
         return self._solve_coordinates(Y, add_mean=add_mean, x0=x0, return_result=return_result)
 
     def _solve_coordinates(self, Y, *, add_mean, x0, return_result):
@@ -258,7 +273,9 @@ class PreimageSolver(BaseEstimator):
                 "kernel) first (a solver passed as 'method' is used as it is)"
             )
         support = expansion.support
-        if support is not self.X_fit_ and not np.array_equal(support, self.X_fit_):
+        if support is not self.X_fit_ and (
+            namespace(support) is not None or not np.array_equal(support, self.X_fit_)
+        ):
             raise ValueError(
                 f"the expansion's support differs from the one {type(self).__name__} "
                 "was fitted on; fit it on expansion.support"
@@ -292,6 +309,10 @@ class FunctionSolver(PreimageSolver):
         -------
         %(result)s
         """
+        xp = namespace(expansion.coef, x0)
+        if xp is not None:
+            self._check_support(expansion)
+            return solve_xp(self, expansion, x0, xp)
         params = self.get_params()
         if "bounds" in params:  # as fit resolved it ("data": the support's range)
             params["bounds"] = getattr(self, "bounds_", params["bounds"])

@@ -11,10 +11,12 @@ from preimage._utils.eigen import full_eigh
 from preimage._utils.typing import BoundsLike
 from preimage._utils.validation import check_overflow, check_positive
 from preimage._utils.warnings import warn
+from preimage._utils.xp import namespace
 from preimage.exceptions import NumericalWarning
 from preimage.kpca._projections import check_coordinates
 from preimage.solvers._base import PreimageSolver
 from preimage.solvers._docs import fill_doc
+from preimage.solvers._xp import closed_form_map_xp
 
 _MAP = "the entries of the closed form's map M = X − λ(Xᵀ)⁺K⁺"
 
@@ -82,6 +84,10 @@ class ClosedFormPreimage(PreimageSolver):
     def _fit(self, coordinates, targets, center_targets):
         """The map M."""
         lam, X = float(self.alpha), self.X_fit_
+        xp = namespace(X)
+        if xp is not None:
+            self.M_ = closed_form_map_xp(X, self.kernel_, lam, xp)
+            return
         # (Xᵀ)⁺P = X exactly (points as columns, as in the paper).
         self.M_, self._coordinate_maps = np.array(X.T, dtype=float), None
         if lam:

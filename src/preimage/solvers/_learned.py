@@ -24,12 +24,14 @@ from preimage._utils.validation import (
     checked_gram,
 )
 from preimage._utils.warnings import warn
+from preimage._utils.xp import namespace
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import Kernel, make_kernel
 from preimage.kpca._fit import fit_kernel_pca
 from preimage.kpca._projections import training_coordinates
 from preimage.solvers._base import PreimageSolver
 from preimage.solvers._docs import fill_doc
+from preimage.solvers._xp import fit_learned_xp, predict_learned_xp
 from preimage.solvers._result import PreimageResult
 
 #: What to do when the exact map's n × n system is over the memory budget.
@@ -370,6 +372,9 @@ class LearnedPreimage(PreimageSolver):
         ndarray of shape (m, d)
             The map's values (plus the targets' mean, with `center_targets`).
         """
+        xp = namespace(coordinates)
+        if xp is not None and hasattr(self, "dual_coef_"):
+            return predict_learned_xp(self, coordinates, xp)
         if not hasattr(self, "dual_coef_"):
             raise ValueError(
                 "LearnedPreimage is not fitted, so 'coordinates' cannot be "
@@ -392,6 +397,9 @@ class LearnedPreimage(PreimageSolver):
     def _fit(self, coordinates, targets, center_targets):
         """The map, from the support's coordinates by default."""
         X, self.KA_ = self.X_fit_, None
+        xp = namespace(X)
+        if xp is not None:
+            return fit_learned_xp(self, coordinates, targets, center_targets, xp)
         if coordinates is None:
             if self.kpca_ is None:
                 # K and its centred copy: two n × n matrices.
