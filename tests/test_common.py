@@ -179,7 +179,22 @@ def test_every_estimator_is_checked():
         assert instances and all(type(est).__name__ == name for est in instances), name
 
 
-@parametrize_with_checks([est for name in sorted(CHECKED) for est in CHECKED[name]])
+def _expected_failures(estimator):
+    """scikit-learn's array API check calls inverse_transform after transform, which
+    KernelPCA without fit_inverse_transform refuses (scikit-learn's own rule), and asks
+    for the NumPy path's output dtype: the closed form and the learned map answer in
+    float64 there, in the input's float32 on a device."""
+    if isinstance(estimator, KernelPCA) and not estimator.fit_inverse_transform:
+        return {"check_array_api_input": "inverse_transform needs fit_inverse_transform=True"}
+    if isinstance(estimator, KernelPCADenoiser) and estimator.method in ("closed_form", "learned"):
+        return {"check_array_api_input": "float32 stays float32 on a device"}
+    return {}
+
+
+@parametrize_with_checks(
+    [est for name in sorted(CHECKED) for est in CHECKED[name]],
+    expected_failed_checks=_expected_failures,
+)
 def test_scikit_learn_estimator_checks(estimator, check):
     with warnings.catch_warnings():
         # The checks' random data give unconverged fixed points, clipped MDS
@@ -189,7 +204,12 @@ def test_scikit_learn_estimator_checks(estimator, check):
         # denoise, which the checks do not ask of it.
         warnings.simplefilter("ignore", NumericalWarning)
         warnings.simplefilter("ignore", ConfigurationWarning)
-        check(estimator)
+        with pytest.MonkeyPatch.context() as patch:
+            # scikit-learn's array API checks (on array-api-strict arrays) run only where
+            # SCIPY_ARRAY_API=1, which scikit-learn asks of array_api_dispatch; the
+            # device paths use no SciPy function, so SciPy's own mode is not needed.
+            patch.setenv("SCIPY_ARRAY_API", "1")
+            check(estimator)
 
 
 TRANSFORMERS = [CHECKED[cls.__name__][0] for cls in ESTIMATORS if hasattr(cls, "transform")]

@@ -11,6 +11,7 @@ import numpy as np
 
 from preimage._utils.memory import NYSTROEM_HINT, check_dense
 from preimage._utils.typing import ArrayLike, RandomStateLike
+from preimage._utils.xp import check_xp_2d, namespace, refuse
 
 FLOAT_DTYPES = (np.float64, np.float32)
 
@@ -29,6 +30,8 @@ def check_array_2d(
 ) -> np.ndarray:
     """`X` as a finite 2-D float array (float32 kept, other reals float64), values checked by
     :func:`check_magnitude` if `magnitude`; or an error naming `name`."""
+    if namespace(X) is not None:  # array API dispatch: this computation is NumPy's only
+        raise refuse(f"the computation given {name!r}", namespace(X))
     try:
         arr = np.asarray(X)
     except Exception as exc:  # ragged lists and the like
@@ -295,10 +298,10 @@ def validate_estimator_input(estimator, X, *, reset, name="X", **kwargs):
     ``y=...``), float32 kept, and the magnitude check."""
     from sklearn.utils.validation import validate_data
 
-    from preimage._utils.xp import check_xp_2d, namespace
-
     xp = namespace(X)
-    if xp is not None and "y" not in kwargs:  # array API dispatch
+    if xp is not None:  # array API dispatch, for the estimators tagged for it
+        if "y" in kwargs or not estimator.__sklearn_tags__().array_api_support:
+            raise refuse(type(estimator).__name__, xp)
         n_features = None if reset else estimator.n_features_in_
         X = check_xp_2d(X, name, xp, n_features=n_features, min_samples=1 if reset else 0)
         if reset:

@@ -17,6 +17,19 @@ def namespace(*arrays):
     return compat.array_namespace(*found) if found else None
 
 
+def same_namespace(fitted, *arrays, method):
+    """The namespace of the fitted array `fitted`, which `arrays` must share, else a
+    ValueError naming `method` (``"KernelPCA.transform"``), as scikit-learn words it."""
+    xp, fitted = namespace(*arrays), namespace(fitted)
+    if xp is not fitted:
+        on = ["NumPy" if x is None else x.__name__.split(".")[-1] for x in (fitted, xp)]
+        raise ValueError(
+            f"Inputs passed to {method}() must use the same namespace as those passed to "
+            f"fit(): fitted on {on[0]} arrays, given {on[1]}"
+        )
+    return fitted
+
+
 def device_of(x):
     """The device `x` lives on."""
     from sklearn.externals import array_api_compat as compat
@@ -51,7 +64,7 @@ def take_rows(X, rows):
 
 def check_xp_2d(X, name, xp, *, n_features=None, min_samples=1):
     """`X` as a finite 2-D real floating array of namespace `xp`, or an error naming it."""
-    X = xp.asarray(X)
+    X = X if namespace(X) is xp else xp.asarray(X)
     if X.ndim != 2 or X.shape[0] < min_samples or X.shape[1] < 1:
         raise ValueError(f"{name!r} must be a 2-D array with samples and features, got {X.shape}")
     if n_features is not None and X.shape[1] != n_features:

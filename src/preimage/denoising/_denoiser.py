@@ -24,7 +24,7 @@ from preimage._utils.validation import (
     validate_estimator_input,
 )
 from preimage._utils.warnings import warn
-from preimage._utils.xp import check_xp_2d, namespace, refuse
+from preimage._utils.xp import check_xp_2d, namespace, refuse, same_namespace
 from preimage.denoising import _correction
 from preimage.denoising._components import (
     has_width,
@@ -37,6 +37,7 @@ from preimage.kernels import Kernel, default_gamma
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 from preimage.kpca._docs import fill_doc
 from preimage.kpca._guards import check_has_components
+from preimage.kpca._xp import runs_on_device
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, make_solver
 from preimage.solvers._xp import box_xp
 
@@ -313,8 +314,8 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         xp = namespace(X)
         if xp is None:
             self.bounds_ = check_bounds(self.bounds, clean, method=self.method)
-        elif self.correction or (y is not None and isinstance(q, str)):
-            raise refuse("the correction, and n_components='auto' with clean targets,", xp)
+        elif y is not None and isinstance(q, str):
+            raise refuse("n_components='auto' with clean targets", xp)
         else:
             self.bounds_ = box_xp(self.bounds, clean, xp, self.method)
         solver = self._make_solver()
@@ -356,6 +357,12 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
             self.correction_coef_, self.correction_intercept_ = ridge.coef, ridge.intercept
             self.correction_alpha_ = ridge.alpha
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        device = (self.kernel, self.method, self.n_landmarks, self.correction)
+        tags.array_api_support = runs_on_device(*device)
+        return tags
 
     def _make_solver(self):
         options = {"random_state": self.random_state, "n_landmarks": self.n_landmarks}
@@ -463,6 +470,8 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
     def _solve(self, X, *, return_result):
         """Project X and bring it back, starting from X where starts matter."""
         check_is_fitted(self)
+        method = f"{type(self).__name__}.{'denoise' if return_result else 'transform'}"
+        same_namespace(self.kpca_.X_fit_, X, method=method)
         X = validate_estimator_input(self, X, reset=False)
         Y = kpca_coordinates(self.kpca_, X)
         if (self.component_selection_ or {}).get("returns_input"):  # see the Notes

@@ -82,8 +82,10 @@ class FeatureExpansion:
             self.coef = check_xp_2d(coef[None, :] if coef.ndim == 1 else coef, "coef", xp)
             self.support = check_xp_2d(support, "support", xp, n_features=None)
             if self.support.shape[0] != self.coef.shape[1] or not isinstance(kernel, Kernel):
-                raise ValueError("'coef' must have one column per point of 'support', and "
-                                 "'kernel' be a preimage Kernel")
+                raise ValueError(
+                    "'coef' must have one column per point of 'support', and "
+                    "'kernel' be a preimage Kernel"
+                )
             self.kernel, self._norm2 = kernel, norm2
             return
         try:

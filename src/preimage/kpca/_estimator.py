@@ -25,7 +25,7 @@ from preimage._utils.eigen import EIGEN_SOLVERS
 from preimage._utils.memory import check_dense
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike, TransformOutput
 from preimage._utils.validation import checked_gram, validate_dask_input, validate_estimator_input
-from preimage._utils.xp import check_xp_2d, namespace, refuse
+from preimage._utils.xp import check_xp_2d, namespace, same_namespace
 from preimage.kernels import KERNELS, Kernel, make_sklearn_kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
@@ -35,7 +35,12 @@ from preimage.kpca._guards import check_has_components
 from preimage.kpca._nystroem import fit_nystroem_kpca, select_landmarks
 from preimage.kpca._projections import check_coordinates, coordinates_expansion, transform_block
 from preimage.kpca._result import KernelPCAResult, leading_components
-from preimage.kpca._xp import expansion_coef_xp, fit_kernel_pca_xp, transform_xp
+from preimage.kpca._xp import (
+    expansion_coef_xp,
+    fit_kernel_pca_xp,
+    runs_on_device,
+    transform_xp,
+)
 from preimage.solvers import PreimageResult, PreimageSolver, find_preimage, make_solver
 
 #: A pre-image method: a name of PREIMAGE_METHODS, a solver, or a function.
@@ -321,8 +326,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 
     def _fit_xp(self, X, xp):
         """The exact fit in the namespace of X, on its device (array API dispatch)."""
-        if self.n_landmarks is not None or self.kernel == "precomputed":
-            raise refuse("KernelPCA with 'n_landmarks' or kernel='precomputed'", xp)
         X = check_xp_2d(validate_estimator_input(self, X, reset=True), "X", xp, min_samples=2)
         self.kernel_, self.gamma_ = self._resolve_kernel(X)
         K = self.kernel_.block(X, check_input=False)
@@ -483,25 +486,19 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 "(e.g. X.toarray()) to project or take pre-images"
             )
         fit = self._leading_fit(n_components)
-        xp = self._namespace(Y)
+        xp = self._namespace(Y, method="expansion_from_components")
         if xp is not None:
-            coef, norm2 = expansion_coef_xp(check_xp_2d(Y, "Y", xp, min_samples=0), fit, xp,
-                                            add_mean=add_mean)
+            coef, norm2 = expansion_coef_xp(
+                check_xp_2d(Y, "Y", xp, min_samples=0), fit, xp, add_mean=add_mean
+            )
             return FeatureExpansion(coef, self.X_fit_, self.kernel_, norm2=norm2)
         Y = check_coordinates(Y, fit.eigenvalues.shape[0])
         support = None if self.kernel_ is None else self.X_fit_
         return coordinates_expansion(Y, fit, support, self.kernel_, add_mean=add_mean)
 
-    def _namespace(self, *arrays):
+    def _namespace(self, *arrays, method="transform"):
         """The namespace of `arrays` and of the fit, which must be the same one."""
-        xp, fitted = namespace(*arrays), namespace(self.X_fit_)
-        if xp is not fitted:
-            on = ["NumPy" if x is None else x.__name__.split(".")[-1] for x in (fitted, xp)]
-            raise TypeError(
-                f"{type(self).__name__} was fitted on {on[0]} arrays and cannot take "
-                f"{on[1]} arrays; convert them, or fit again on the same kind"
-            )
-        return fitted
+        return same_namespace(self.X_fit_, *arrays, method=f"{type(self).__name__}.{method}")
 
     def _leading_fit(self, n_components):
         fit = self.fit_result_
@@ -627,7 +624,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             )
         if is_dask_array(Y):
             return self._inverse_transform_blocks(Y, method, add_mean, x0, return_result, options)
-        xp = self._namespace(Y, x0)
+        xp = self._namespace(Y, x0, method="inverse_transform")
         Y = check_coordinates(Y, self.eigenvalues_.shape[0]) if xp is None else Y
         if isinstance(method, str):
             return self._solver(method, options).solve_coordinates(
@@ -685,4 +682,5 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         tags.input_tags.pairwise = isinstance(self.kernel, str) and self.kernel == "precomputed"
         tags.input_tags.sparse = self.n_landmarks is None and not self.fit_inverse_transform
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        tags.array_api_support = runs_on_device(self.kernel, n_landmarks=self.n_landmarks)
         return tags

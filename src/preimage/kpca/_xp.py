@@ -7,8 +7,28 @@ import numpy as np
 from preimage._utils.warnings import warn
 from preimage._utils.xp import to_numpy
 from preimage.exceptions import ConvergenceWarning
+from preimage.kernels import KERNELS, Kernel
 from preimage.kpca._guards import check_psd_eigenvalues, drop_rounding_level, rounding_floor
 from preimage.kpca._result import KernelPCAResult
+
+#: The pre-image methods that run on the device of their input.
+DEVICE_METHODS = ("fixed_point", "closed_form", "learned")
+
+
+def runs_on_device(kernel, method="learned", n_landmarks=None, correction=None):
+    """Whether exact kernel PCA with `kernel` (a name or a Kernel) and the pre-image
+    `method` (a name or a solver) have a device path (array API dispatch)."""
+    kind = KERNELS[kernel] if isinstance(kernel, str) and kernel in KERNELS else type(kernel)
+    numeric = isinstance(kind, type) and issubclass(kind, Kernel)
+    name = getattr(method, "name", method)
+    return bool(
+        numeric
+        and kind._xp_block is not Kernel._xp_block
+        and name in DEVICE_METHODS
+        and n_landmarks is None
+        and correction is None
+    )
+
 
 #: The largest relative eigen-residual ``‖Kv − λv‖ / λ₁`` the block solver accepts.
 EIGEN_TOL = {32: 1e-4, 64: 1e-11}
@@ -77,7 +97,9 @@ def fit_kernel_pca_xp(K, n_components, xp, *, remove_zero_eig=False, names="'X'"
     """:func:`~preimage.kpca.fit_kernel_pca` of a symmetric Gram matrix the library built,
     in its namespace: the eigenvalues are checked on the host (q numbers)."""
     n, dtype = K.shape[0], K.dtype
-    floor = rounding_floor(float(xp.max(xp.abs(K))), n, np.float32 if dtype == xp.float32 else float)
+    floor = rounding_floor(
+        float(xp.max(xp.abs(K))), n, np.float32 if dtype == xp.float32 else float
+    )
     col_mean = xp.mean(K, axis=0)
     grand = xp.mean(col_mean)
     # K is symmetric: its row means are its column means.

@@ -15,9 +15,10 @@ from preimage.kernels import Kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._projections import coordinates_expansion
 from preimage.kpca._result import KernelPCAResult
+from preimage.kpca._xp import DEVICE_METHODS
 from preimage.solvers._docs import fill_doc
 from preimage.solvers._result import PreimageResult
-from preimage.solvers._xp import DEVICE_METHODS, box_xp, solve_coordinates_xp, solve_xp
+from preimage.solvers._xp import box_xp, solve_coordinates_xp, solve_xp
 
 # Short names that keep solve_coordinates' overloads on one line each.
 _X0 = ArrayLike | None

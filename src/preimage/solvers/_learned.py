@@ -31,8 +31,8 @@ from preimage.kpca._fit import fit_kernel_pca
 from preimage.kpca._projections import training_coordinates
 from preimage.solvers._base import PreimageSolver
 from preimage.solvers._docs import fill_doc
-from preimage.solvers._xp import fit_learned_xp, predict_learned_xp
 from preimage.solvers._result import PreimageResult
+from preimage.solvers._xp import fit_learned_xp, predict_learned_xp
 
 #: What to do when the exact map's n × n system is over the memory budget.
 _HINT = (

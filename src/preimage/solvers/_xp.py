@@ -11,11 +11,12 @@ from preimage._utils.warnings import warn
 from preimage._utils.xp import namespace, refuse
 from preimage.exceptions import ConvergenceWarning, NumericalWarning
 from preimage.kernels import DotProductKernel, GaussianKernel, Kernel
-from preimage.kpca._xp import expansion_coef_xp, fit_kernel_pca_xp, transform_xp
+from preimage.kpca._xp import (
+    expansion_coef_xp,
+    fit_kernel_pca_xp,
+    transform_xp,
+)
 from preimage.solvers._result import PreimageResult
-
-#: The methods that run on the device of their input.
-DEVICE_METHODS = ("fixed_point", "closed_form", "learned")
 
 
 def box_xp(bounds, support, xp, method=None):
@@ -42,22 +43,27 @@ def distance2_xp(coef, support, kernel, Z, norm2, xp):
     return xp.clip(norm2 - 2 * inner + kernel.diag(Z, check_input=False), min=0.0)
 
 
-def fixed_point_xp(coef, support, kernel, norm2, x0, *, max_iter, tol, box, xp):
+def fixed_point_xp(coef, support, kernel, norm2, x0, *, max_iter, tol, alpha, anchor, box, xp):
     r""":func:`~preimage.solvers.fixed_point` of all expansions together, on their device.
 
     Each step forms :math:`k(z_j, x_i)` for every pair (one matrix product) and
     :math:`z \leftarrow \sum_i c_i x_i / \sum_i c_i` (Mika et al. 1999, eq. 10;
     the dot-product form of Kwok and Tsang 2004), projected onto the box; the best
     point seen is kept. A row whose denominator vanishes stops there (the NumPy
-    path restarts it), with a NumericalWarning.
+    path restarts it), with a NumericalWarning. With ``alpha`` = λ > 0 the
+    regularised step adds :math:`\lambda a` and λ (the anchor a: `x0` by default).
     """
     if not isinstance(kernel, GaussianKernel | DotProductKernel):
         raise refuse(f"method='fixed_point' with {type(kernel).__name__}", xp)
     m, dtype = coef.shape[0], support.dtype
+    if alpha and anchor is None and x0 is None:
+        raise ValueError("'alpha' > 0 needs an 'anchor' (or 'x0', which is the default anchor)")
     if x0 is None:  # the support point nearest in feature space
         d2 = kernel.diag(support, check_input=False)[None, :] - 2 * coef @ kernel.block(support)
         x0 = xp.take(support, xp.argmin(d2, axis=1), axis=0)
-    Z = _clip(xp.asarray(x0, dtype=dtype, device=support.device), box, xp)
+    Z = xp.asarray(x0, dtype=dtype, device=support.device)
+    anchor = Z if anchor is None else xp.asarray(anchor, dtype=dtype, device=support.device)
+    Z = _clip(Z, box, xp)
     tol = max(tol, 8 * xp.finfo(dtype).eps)
     unit = float(xp.max(xp.linalg.vector_norm(support, axis=1))) or 1.0
     best_Z, best_obj = Z, xp.full(m, xp.inf, dtype=dtype, device=Z.device)
@@ -67,6 +73,7 @@ def fixed_point_xp(coef, support, kernel, norm2, x0, *, max_iter, tol, box, xp):
     for step_number in range(max_iter + 1):
         K = kernel.block(Z, support, check_input=False)
         obj = kernel.diag(Z, check_input=False) - 2 * xp.sum(coef * K, axis=1)
+        obj = obj + alpha * xp.sum((Z - anchor) ** 2, axis=1)
         better = obj < best_obj
         best_obj, best_Z = xp.where(better, obj, best_obj), xp.where(better[:, None], Z, best_Z)
         if step_number == max_iter or not bool(xp.any(active)):
@@ -78,7 +85,8 @@ def fixed_point_xp(coef, support, kernel, norm2, x0, *, max_iter, tol, box, xp):
             C = coef * kernel._xp_derivative(Z @ support.T, xp)
             den = kernel._xp_derivative(xp.sum(Z * Z, axis=1), xp)
             scale = xp.abs(den)
-        Z_new = _clip((C @ support) / den[:, None], box, xp)
+        num, den, scale = C @ support + alpha * anchor, den + alpha, scale + alpha
+        Z_new = _clip(num / den[:, None], box, xp)
         vanishing = ~(den > 1e-10 * scale) | ~xp.all(xp.isfinite(Z_new), axis=1)
         step = xp.linalg.vector_norm(Z_new - Z, axis=1)
         size = xp.clip(xp.linalg.vector_norm(Z, axis=1), min=unit)
@@ -87,7 +95,10 @@ def fixed_point_xp(coef, support, kernel, norm2, x0, *, max_iter, tol, box, xp):
         n_iter = n_iter + xp.astype(active, xp.int64)
         converged, stopped = converged | done, stopped | (active & vanishing)
         active = active & ~done & ~vanishing
-    n_stopped, n_open = int(xp.sum(xp.astype(stopped, xp.int64))), int(xp.sum(xp.astype(active, xp.int64)))
+    n_stopped, n_open = (
+        int(xp.sum(xp.astype(stopped, xp.int64))),
+        int(xp.sum(xp.astype(active, xp.int64))),
+    )
     if n_stopped:
         warn(
             f"the fixed-point denominator vanished for {n_stopped} of {m} expansions; "
@@ -158,8 +169,7 @@ def solve_coordinates_xp(solver, Y, add_mean, x0, return_result, xp):
     box = getattr(solver, "bounds_", None)
     if solver.name == "fixed_point":
         params = {"max_iter": solver.max_iter, "tol": solver.tol, "box": box, "xp": xp}
-        if solver.alpha:
-            raise refuse("method='fixed_point' with 'alpha' > 0", xp)
+        params |= {"alpha": solver.alpha, "anchor": solver.anchor}
         result = fixed_point_xp(coef, support, kernel, norm2, x0, **params)
         return result if return_result else result.x
     if solver.name == "closed_form":
@@ -182,9 +192,8 @@ def solve_xp(solver, expansion, x0, xp):
     coef, support, kernel = expansion.coef, expansion.support, expansion.kernel
     box = getattr(solver, "bounds_", None)
     if solver.name == "fixed_point":
-        if solver.alpha:
-            raise refuse("method='fixed_point' with 'alpha' > 0", xp)
         params = {"max_iter": solver.max_iter, "tol": solver.tol, "box": box, "xp": xp}
+        params |= {"alpha": solver.alpha, "anchor": solver.anchor}
         return fixed_point_xp(coef, support, kernel, expansion.norm2(), x0, **params)
     if solver.name == "closed_form":
         x = coef @ solver.M_.T
@@ -200,4 +209,3 @@ def predict_learned_xp(solver, C, xp):
     """The learned map at coordinates C: ``l(C, C_train) β`` (+ the targets' mean)."""
     out = solver.map_kernel_.block(C, solver.coordinates_, check_input=False) @ solver.dual_coef_
     return out if solver.target_mean_ is None else out + solver.target_mean_
-
