@@ -189,3 +189,19 @@ def test_out_of_scope_refused_in_one_line(digits):
     fitted = KernelPCA(2, kernel="rbf").fit(dev(X))
     with pytest.raises(ValueError, match=r"KernelPCA.transform\(\) must use the same namespace"):
         fitted.transform(X)
+
+
+@pytest.mark.parametrize("method", ["fixed_point", "learned"])
+def test_model_files_of_device_models_hold_numpy(digits, tmp_path, method):
+    from preimage import ConfigurationWarning, load_model, save_model
+
+    X, noisy = digits
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConfigurationWarning)
+        est = KernelPCADenoiser(n_components=8, method=method).fit(dev(X))
+    with pytest.warns(ConfigurationWarning, match="array_api_strict arrays were copied to NumPy"):
+        path = save_model(est, tmp_path / "model.npz")
+    assert est.kpca_.X_fit_.device == DEVICE  # the fitted model itself is untouched
+    want = host(est.transform(dev(noisy)))
+    with sklearn.config_context(array_api_dispatch=False):
+        np.testing.assert_allclose(load_model(path).transform(noisy), want, atol=1e-6)

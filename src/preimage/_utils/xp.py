@@ -2,6 +2,8 @@
 arrays of another library (PyTorch, CuPy, array-api-strict) are computed on in their
 namespace and on their device; NumPy arrays always take the NumPy path."""
 
+import copy
+
 import numpy as np
 from sklearn import get_config
 
@@ -60,6 +62,30 @@ def take_rows(X, rows):
     """``X[rows]`` for an integer NumPy array `rows`, in the namespace of X."""
     xp = namespace(X)
     return X[rows] if xp is None else xp.take(X, xp.asarray(rows, device=device_of(X)), axis=0)
+
+
+def numpy_copy(obj, moved=None, _seen=None):
+    """A copy of `obj` (an estimator, solver, fit result, or a dict, list or tuple of them)
+    whose arrays of another namespace are NumPy arrays; their namespaces are added to the
+    set `moved`."""
+    seen = {} if _seen is None else _seen
+    if id(obj) in seen:
+        return seen[id(obj)]
+    xp = namespace(obj)
+    if xp is not None:
+        moved is None or moved.add(xp.__name__.split(".")[-1])
+        return to_numpy(obj)
+    if isinstance(obj, dict | list | tuple):
+        items = obj.items() if isinstance(obj, dict) else enumerate(obj)
+        copied = {k: numpy_copy(v, moved, seen) for k, v in items}
+        if isinstance(obj, dict):
+            return copied
+        return type(obj)(*copied.values()) if hasattr(obj, "_fields") else type(obj)(copied.values())
+    if not hasattr(obj, "__dict__") or isinstance(obj, type) or callable(obj):
+        return obj
+    new = seen[id(obj)] = copy.copy(obj)
+    vars(new).update({k: numpy_copy(v, moved, seen) for k, v in vars(obj).items()})
+    return new
 
 
 def check_xp_2d(X, name, xp, *, n_features=None, min_samples=1):

@@ -15,8 +15,9 @@ import numpy as np
 from preimage._utils.config import get_config
 from preimage._utils.memory import format_bytes
 from preimage._utils.warnings import warn
+from preimage._utils.xp import numpy_copy
 from preimage._version import __version__
-from preimage.exceptions import ModelFileError
+from preimage.exceptions import ConfigurationWarning, ModelFileError
 from preimage.io import _model_archive as _archive
 from preimage.io._files import atomic_write
 from preimage.io._model_schema import decode_model, encode_model, shown
@@ -175,6 +176,14 @@ def save_model(
         estimator = estimator.best_estimator_  # what denoises, not the search
     key = _resolve_key(key)
     check_is_fitted(estimator, msg="'estimator' (%(name)s) is not fitted; fit it before saving it")
+    moved: set[str] = set()
+    estimator = numpy_copy(estimator, moved)
+    if moved:
+        warn(
+            f"the model's {' and '.join(sorted(moved))} arrays were copied to NumPy for the "
+            "file: load_model gives a model fitted on NumPy arrays",
+            ConfigurationWarning,
+        )
     tree, arrays = encode_model(estimator)
     meta = {
         "format": FORMAT,

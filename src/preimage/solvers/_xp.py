@@ -6,7 +6,7 @@ import dataclasses
 
 import numpy as np
 
-from preimage._utils.validation import check_bounds
+from preimage._utils.validation import Box, check_bounds
 from preimage._utils.warnings import warn
 from preimage._utils.xp import namespace, refuse
 from preimage.exceptions import ConvergenceWarning, NumericalWarning
@@ -26,11 +26,11 @@ def box_xp(bounds, support, xp, method=None):
     if bounds is None:
         return None
     if isinstance(bounds, str) and bounds == "data":
-        return xp.min(support, axis=0), xp.max(support, axis=0)
+        return Box(xp.min(support, axis=0), xp.max(support, axis=0))
     if all(namespace(b) is xp for b in bounds):  # a box made on the device already
-        return tuple(bounds)
+        return Box(*bounds)
     low, high = check_bounds(bounds, np.zeros((1, support.shape[1])))
-    return tuple(xp.asarray(b, dtype=support.dtype, device=support.device) for b in (low, high))
+    return Box(*(xp.asarray(b, dtype=support.dtype, device=support.device) for b in (low, high)))
 
 
 def _clip(Z, box, xp):
@@ -158,7 +158,8 @@ def fit_learned_xp(solver, coordinates, targets, center_targets, xp):
     n = L.shape[0]
     L = L + float(solver.alpha) * xp.eye(n, dtype=L.dtype, device=L.device)
     solver.map_kernel_, solver.coordinates_, solver.target_mean_ = kernel, coordinates, mean
-    solver.dual_coef_, solver.output_dtype_ = xp.linalg.solve(L, targets), L.dtype
+    solver.dual_coef_ = xp.linalg.solve(L, targets)
+    solver.output_dtype_ = np.dtype(np.float32 if L.dtype == xp.float32 else np.float64)
 
 
 def solve_coordinates_xp(solver, Y, add_mean, x0, return_result, xp):
