@@ -44,7 +44,7 @@ def refuse(what, xp):
     name = getattr(xp, "__name__", str(xp)).replace("sklearn.externals.array_api_compat.", "")
     return TypeError(
         f"{what} runs on NumPy arrays only, not on {name} arrays (array API dispatch "
-        "covers KernelPCA, the denoisers, find_preimage and the numeric kernels); pass "
+        "covers KernelPCA, KernelPCADenoiser, find_preimage and the numeric kernels); pass "
         "NumPy arrays"
     )
 
@@ -80,7 +80,9 @@ def numpy_copy(obj, moved=None, _seen=None):
         copied = {k: numpy_copy(v, moved, seen) for k, v in items}
         if isinstance(obj, dict):
             return copied
-        return type(obj)(*copied.values()) if hasattr(obj, "_fields") else type(obj)(copied.values())
+        return (
+            type(obj)(*copied.values()) if hasattr(obj, "_fields") else type(obj)(copied.values())
+        )
     if not hasattr(obj, "__dict__") or isinstance(obj, type) or callable(obj):
         return obj
     new = seen[id(obj)] = copy.copy(obj)
