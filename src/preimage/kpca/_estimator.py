@@ -328,7 +328,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     def _fit_gram(self, K, support, *, copy):
         q = None if self.n_components is None else min(self.n_components, K.shape[0])
         params = {name: getattr(self, name) for name in _TO_FIT}
-        # A kernel of this library gives a finite, exactly symmetric k(X, X) (not a user's K).
+        # A kernel of this library gives a finite, symmetric k(X, X) (not so a user's K).
         own = self.kernel_ is not None and type(self.kernel_).__module__.startswith("preimage.")
         fit = _fit_kernel_pca(K, q, own=own, copy=copy, warn_rank=False, names="'X'", **params)
         self._set_fit(fit, support)

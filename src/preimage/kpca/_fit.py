@@ -72,7 +72,7 @@ def _center_gram(K, copy, symmetric=False):
     Kc = np.array(K, copy=True) if copy else K
     if symmetric:
         # Row means are column means m: K_ij - (h_i + h_j) with h = m - m̄/2,
-        # exactly symmetric, in one pass over cache-sized blocks that also
+        # as symmetric as K, in one pass over cache-sized blocks that also
         # finds max|K_ij| before they are centred.
         mean = Kc.mean(axis=1)
         grand, tops = float(mean.mean()), [0.0]
@@ -191,7 +191,8 @@ def _fit_kernel_pca(
     K, n_components, *, own=False, copy, eigen_solver, remove_zero_eig, warn_rank, names, **solver
 ):
     """:func:`fit_kernel_pca`; `own`: K is the library's own ``k(X, X)``, finite
-    and exactly symmetric by construction, so that neither check reads it."""
+    and symmetric by construction (to rounding where scikit-learn splits it over
+    jobs), so that neither check reads it."""
     if not own:
         K, k_max = check_gram(K, "K", in_place=not copy)
     n = K.shape[0]
