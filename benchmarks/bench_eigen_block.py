@@ -68,6 +68,14 @@ class _Counter:
         return self.K @ v
 
 
+def digits(n):
+    """n digits: the bundled MNIST ones, shuffled, then the same shifted one pixel right."""
+    X, _ = load_mnist()
+    X = X[np.random.default_rng(0).permutation(len(X))]
+    shifted = np.roll(X.reshape(-1, 28, 28), 1, axis=2).reshape(len(X), -1)
+    return np.vstack([X, shifted])[:n]
+
+
 def timed(func):
     start = time.perf_counter()
     out = func()
@@ -83,10 +91,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     threadpool_limits(args.threads)
     n, q = args.n, args.q
-    X, _ = load_mnist()
-    X = X[np.random.default_rng(0).permutation(len(X))]
-    shifted = np.roll(X.reshape(-1, 28, 28), 1, axis=2).reshape(len(X), -1)
-    X = np.vstack([X, shifted])[:n]
+    X = digits(n)
     print(
         f"n = {n} ({min(n, 5000)} bundled digits, {max(n - 5000, 0)} shifted one pixel), "
         f"q = {q}, {args.threads} BLAS threads, float64"

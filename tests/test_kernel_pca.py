@@ -602,3 +602,97 @@ def test_very_wide_gaussian_kernel_pca_is_linear_pca_scaled():
     np.testing.assert_allclose(
         kpca.eigenvalues_, 2 * gamma * (X.shape[0] - 1) * pca.explained_variance_, rtol=1e-5
     )
+
+
+# ---------------------------------------------------------------------------
+# the library's own Gram matrix is not checked again
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kernel", "params"),
+    [
+        ("rbf", {"gamma": 0.3}),
+        ("poly", {"degree": 3, "gamma": 0.2, "coef0": 1.0}),
+        ("cosine", {"n_jobs": 2}),  # scikit-learn's blocks: symmetric to rounding
+    ],
+)
+@pytest.mark.parametrize("n_components", [6, None])
+def test_own_gram_fit_equals_the_checked_fit(kernel, params, n_components, match_signs):
+    # KernelPCA skips check_gram on k(X, X) and centres with one mean vector;
+    # the public fit_kernel_pca checks K and centres with both. Same outputs.
+    from preimage.kernels import make_sklearn_kernel
+    from preimage.kpca import fit_kernel_pca
+
+    X, T = data(80, 4, seed=21), data(9, 4, seed=22)
+    K = make_sklearn_kernel(kernel, X=X, **params)[0].block(X)
+    solver = {"eigen_solver": "arpack", "random_state": 0} if n_components else {}
+    computed = KernelPCA(n_components, kernel=kernel, **params, **solver).fit(X)
+    checked = fit_kernel_pca(K, n_components, warn_rank=False, **solver)
+    pre = KernelPCA(n_components, kernel="precomputed", **solver).fit(K)
+    # The leading axes of non-zero eigenvalue (cosine: rank 4) are well separated.
+    q = min(6, np.count_nonzero(checked.eigenvalues > 1e-8 * checked.eigenvalues[0]))
+    for fit in (computed, pre):
+        np.testing.assert_allclose(fit.eigenvalues_, checked.eigenvalues, rtol=0, atol=1e-10)
+        vectors = fit.eigenvectors_[:, :q]
+        got = match_signs(vectors, checked.eigenvectors[:, :q])
+        np.testing.assert_allclose(got, checked.eigenvectors[:, :q], rtol=0, atol=1e-10)
+    kernel_T = make_sklearn_kernel(kernel, X=X, **params)[0].block(T, X)
+    expected = pre.transform(kernel_T)[:, :q]
+    got = match_signs(computed.transform(T)[:, :q], expected)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-10)
+
+
+def test_own_gram_is_not_checked_again_but_a_given_one_is():
+    from unittest import mock
+
+    import preimage.kpca._fit as fit_module
+
+    X = data(30, 3, seed=23)
+    with mock.patch.object(fit_module, "check_gram", wraps=fit_module.check_gram) as spy:
+        KernelPCA(3, kernel="rbf", gamma=0.3).fit(X)
+        assert spy.call_count == 0
+        KernelPCA(3, kernel="precomputed").fit(rbf_kernel(X, gamma=0.3))
+        assert spy.call_count == 2  # K, then HKH for its symmetry
+
+
+def test_own_centring_is_hkh_exactly_symmetric_with_the_largest_entry():
+    from preimage.kpca._fit import _center_gram
+
+    X = data(50, 3, seed=24)
+    K = PolynomialKernel(degree=2, gamma=0.5, coef0=-3.0).block(X)  # entries of both signs
+    H = np.eye(50) - 1 / 50
+    Kc, mean, grand, top = _center_gram(K, True, symmetric=True)
+    np.testing.assert_allclose(Kc, H @ K @ H, rtol=0, atol=1e-12 * np.abs(K).max())
+    assert np.array_equal(Kc, Kc.T)
+    np.testing.assert_allclose(mean, K.mean(axis=0), rtol=1e-14)
+    assert grand == pytest.approx(K.mean(), rel=1e-14) and top == np.abs(K).max()
+
+
+def test_user_kernel_or_gram_that_is_not_symmetric_or_finite_is_still_refused():
+    from preimage.kernels import Kernel
+    from preimage.kpca import fit_kernel_pca
+
+    class Skewed(Kernel):  # a user's kernel: its k(X, X) is checked as a given K
+        def _block(self, X, Y):
+            return X @ Y.T + 0.1 * np.outer(X[:, 0], Y[:, 1])
+
+        def _diag(self, X):
+            return np.einsum("ij,ij->i", X, X) + 0.1 * X[:, 0] * X[:, 1]
+
+    X = data(20, 3, seed=25)
+    K = rbf_kernel(X, gamma=0.3)
+    K[0, 1] += 0.1
+    asymmetric = r"'K' must be a symmetric Gram matrix, got entries K\[i, j\] - K\[j, i\] up to"
+    for fit in (
+        lambda: fit_kernel_pca(K, 3),
+        lambda: KernelPCA(3, kernel="precomputed").fit(K),
+        lambda: KernelPCA(3, kernel=Skewed()).fit(X),
+    ):
+        with pytest.raises(ValueError, match=asymmetric):
+            fit()
+    K[0, 1] = np.nan
+    with pytest.raises(ValueError, match="^'K' contains NaN; all values must be finite$"):
+        fit_kernel_pca(K, 3)
+    with pytest.raises(ValueError, match="^invalid 'X': Input X contains NaN"):
+        KernelPCA(3, kernel="precomputed").fit(K)

@@ -30,7 +30,7 @@ from preimage.kernels import KERNELS, Kernel, make_sklearn_kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
 from preimage.kpca._docs import fill_doc
-from preimage.kpca._fit import fit_kernel_pca
+from preimage.kpca._fit import _fit_kernel_pca
 from preimage.kpca._guards import check_has_components
 from preimage.kpca._nystroem import fit_nystroem_kpca, select_landmarks
 from preimage.kpca._projections import check_coordinates, coordinates_expansion, transform_block
@@ -351,7 +351,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     def _fit_gram(self, K, support, *, copy):
         q = None if self.n_components is None else min(self.n_components, K.shape[0])
         params = {name: getattr(self, name) for name in _TO_FIT}
-        fit = fit_kernel_pca(K, q, copy=copy, warn_rank=False, names="'X'", **params)
+        # A kernel of this library gives a finite, symmetric k(X, X) (not so a user's K).
+        own = self.kernel_ is not None and type(self.kernel_).__module__.startswith("preimage.")
+        fit = _fit_kernel_pca(K, q, own=own, copy=copy, warn_rank=False, names="'X'", **params)
         self._set_fit(fit, support)
 
     def _fit_nystroem(self, X):

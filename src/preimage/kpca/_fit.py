@@ -7,6 +7,7 @@ import numpy as np
 from preimage._utils.eigen import top_eigh
 from preimage._utils.typing import ArrayLike, RandomStateLike
 from preimage._utils.validation import check_gram, check_positive_int
+from preimage.kernels._pairwise import map_rows_inplace
 from preimage.kpca._guards import check_psd_eigenvalues, drop_rounding_level, rounding_floor
 from preimage.kpca._result import KernelPCAResult
 
@@ -61,19 +62,33 @@ def center_gram(K: ArrayLike, *, copy: bool = True) -> tuple[np.ndarray, np.ndar
     >>> K_col_mean, K_mean
     (array([2., 0.]), 1.0)
     """
-    return _center_gram(check_gram(K, "K", symmetric=True, in_place=not copy)[0], copy)
+    return _center_gram(check_gram(K, "K", symmetric=True, in_place=not copy)[0], copy)[:3]
 
 
-def _center_gram(K, copy):
+def _center_gram(K, copy, symmetric=False):
     """``HKH`` with the column means subtracted from every row and the row
-    means from every column (scikit-learn's ``KernelCenterer``)."""
+    means from every column (scikit-learn's ``KernelCenterer``); with
+    `symmetric` (K exactly symmetric) also ``max|K_ij|``."""
     Kc = np.array(K, copy=True) if copy else K
+    if symmetric:
+        # Row means are column means m: K_ij - (h_i + h_j) with h = m - m̄/2,
+        # as symmetric as K, in one pass over cache-sized blocks that also
+        # finds max|K_ij| before they are centred.
+        mean = Kc.mean(axis=1)
+        grand, tops = float(mean.mean()), [0.0]
+        half = mean - grand / 2
+
+        def centre(block, rows):
+            tops.append(max(float(block.max()), -float(block.min())))
+            block -= np.add(half[rows, None], half)
+
+        return map_rows_inplace(centre, Kc), mean, grand, max(tops)
     col_mean, row_mean = Kc.mean(axis=0), Kc.mean(axis=1)
     grand = float(col_mean.mean())
     Kc -= col_mean[None, :]
     Kc -= row_mean[:, None]
     Kc += grand
-    return Kc, col_mean, grand
+    return Kc, col_mean, grand, None
 
 
 def fit_kernel_pca(
@@ -169,28 +184,35 @@ def fit_kernel_pca(
     array([[ 0.5],
            [-0.5]])
     """
-    K, k_max = check_gram(K, "K", in_place=not copy)
+    return _fit_kernel_pca(**locals())  # every argument as it came
+
+
+def _fit_kernel_pca(
+    K, n_components, *, own=False, copy, eigen_solver, remove_zero_eig, warn_rank, names, **solver
+):
+    """:func:`fit_kernel_pca`; `own`: K is the library's own ``k(X, X)``, finite
+    and symmetric by construction (to rounding where scikit-learn splits it over
+    jobs), so that neither check reads it."""
+    if not own:
+        K, k_max = check_gram(K, "K", in_place=not copy)
     n = K.shape[0]
     n_components = check_positive_int(n_components, "n_components", allow_none=True)
     if n_components is not None and n_components > n:
         raise ValueError(
             f"'n_components' must be <= {n} (the size of the Gram matrix 'K'), got {n_components}"
         )
+    Kc, col_mean, grand, top = _center_gram(K, copy, symmetric=own)
+    if own:
+        k_max = top
+    else:
+        # Centring rounds at the scale of K, not of HKH: with a very wide kernel
+        # (every value near 1) HKH is tiny and its rounding asymmetry relative
+        # to itself large.
+        Kc = check_gram(Kc, "K", symmetric=True, in_place=True, scale=k_max)[0]
     floor = rounding_floor(k_max, n, K.dtype)
-    Kc, col_mean, grand = _center_gram(K, copy)
-    # Centring rounds at the scale of K, not of HKH: with a very wide kernel
-    # (every value near 1) HKH is tiny and its rounding asymmetry relative
-    # to itself large.
-    Kc = check_gram(Kc, "K", symmetric=True, in_place=True, scale=k_max)[0]
     q = n if n_components is None else n_components
     values, vectors = top_eigh(
-        Kc,
-        q,
-        solver="dense" if n_components is None else eigen_solver,
-        tol=tol,
-        max_iter=max_iter,
-        iterated_power=iterated_power,
-        random_state=random_state,
+        Kc, q, solver="dense" if n_components is None else eigen_solver, **solver
     )
     values = check_psd_eigenvalues(values, floor=floor, names=names)
     n_kept = None if remove_zero_eig else n_components
