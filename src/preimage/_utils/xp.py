@@ -5,18 +5,26 @@ namespace and on their device; NumPy arrays always take the NumPy path."""
 import copy
 
 import numpy as np
-from sklearn import get_config
+import sklearn
 
 
 def namespace(*arrays):
     """The array namespace of the non-NumPy arrays among `arrays` when scikit-learn's
     ``array_api_dispatch`` is on, else None (the NumPy path); mixed namespaces are refused."""
-    if not get_config().get("array_api_dispatch", False):
+    if not sklearn.get_config().get("array_api_dispatch", False):
         return None
-    from sklearn.externals import array_api_compat as compat
+    from sklearn.utils._array_api import get_namespace
 
-    found = [a for a in arrays if compat.is_array_api_obj(a) and not isinstance(a, np.ndarray)]
-    return compat.array_namespace(*found) if found else None
+    found = [a for a in arrays if not isinstance(a, np.ndarray) and _is_array(a)]
+    return get_namespace(*found)[0] if found else None
+
+
+def _is_array(a):
+    """Whether `a` is an array API array (PyTorch and CuPy arrays included)."""
+    return hasattr(a, "__array_namespace__") or type(a).__module__.split(".")[0] in (
+        "torch",
+        "cupy",
+    )
 
 
 def same_namespace(fitted, *arrays, method):
@@ -34,9 +42,9 @@ def same_namespace(fitted, *arrays, method):
 
 def device_of(x):
     """The device `x` lives on."""
-    from sklearn.externals import array_api_compat as compat
+    from sklearn.utils._array_api import device
 
-    return compat.device(x)
+    return device(x)
 
 
 def refuse(what, xp):

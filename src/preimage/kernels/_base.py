@@ -83,7 +83,8 @@ class Kernel:
         """
         xp = namespace(X, Y)
         if xp is not None:
-            return self._xp_block(*self._xp_inputs(X, Y, check_input, xp), xp)
+            A, B = self._xp_inputs(X, Y, check_input, xp)
+            return self._xp_block(A, B, xp)
         X, Y, names = self._inputs(X, Y, check_input, names)
         return self._evaluate(overflow, names, self._block, X, Y)
 
@@ -119,10 +120,10 @@ class Kernel:
         """
         xp = namespace(X, Y)
         if xp is not None:
-            X, Y = self._xp_inputs(X, Y, check_input, xp)
-            row_bytes = Y.shape[0] * xp.finfo(X.dtype).bits // 8
-            for rows in row_chunks(X.shape[0], row_bytes, working_memory):
-                yield rows, self._xp_block(X[rows, ...], Y, xp)
+            A, B = self._xp_inputs(X, Y, check_input, xp)
+            row_bytes = B.shape[0] * xp.finfo(A.dtype).bits // 8
+            for rows in row_chunks(A.shape[0], row_bytes, working_memory):
+                yield rows, self._xp_block(A[rows, ...], B, xp)
             return
         X, Y, names = self._inputs(X, Y, check_input, names)
         row_bytes = Y.shape[0] * np.result_type(X, Y).itemsize
@@ -239,7 +240,9 @@ class Kernel:
         """The Gram block in the namespace `xp` of the inputs, on their device."""
         raise refuse(f"{type(self).__name__}", xp)
 
-    _xp_diag = _xp_block  # (X, xp): the diagonal, where a kernel has a device path
+    def _xp_diag(self, X, xp):
+        """The diagonal in the namespace `xp` of the input, on its device."""
+        raise refuse(f"{type(self).__name__}", xp)
 
     def _evaluate(self, overflow, names, func, *args, what="kernel values"):
         """``func(*args)``, refused if it overflowed (gradients are always scanned)."""

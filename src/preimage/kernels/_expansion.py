@@ -78,15 +78,15 @@ class FeatureExpansion:
     ) -> None:
         xp = namespace(coef, support)
         if xp is not None:  # array API dispatch: checked in their namespace, on their device
-            coef = xp.asarray(coef)
-            self.coef = check_xp_2d(coef[None, :] if coef.ndim == 1 else coef, "coef", xp)
+            c = xp.asarray(coef)
+            self.coef = check_xp_2d(c[None, :] if c.ndim == 1 else c, "coef", xp)
             self.support = check_xp_2d(support, "support", xp, n_features=None)
             if self.support.shape[0] != self.coef.shape[1] or not isinstance(kernel, Kernel):
                 raise ValueError(
                     "'coef' must have one column per point of 'support', and "
                     "'kernel' be a preimage Kernel"
                 )
-            self.kernel, self._norm2 = kernel, norm2
+            self.kernel, self._norm2 = kernel, None if norm2 is None else xp.asarray(norm2)
             return
         try:
             coef = np.asarray(coef)
