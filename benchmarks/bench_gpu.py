@@ -249,8 +249,8 @@ def device_phases(X_host, noisy_host, to_dev, sync, to_numpy, rate, check):
     )
     print(f"  {'phase':24}{'s':>8}{'Gflop':>10}{'% of matmul rate':>18}")
     for name, t in times.items():
-        pct = 100 * flops[name] / t / rate if rate else float("nan")
-        print(f"  {name:24}{t:8.3f}{flops[name] / 1e9:10.0f}{pct:17.1f}%")
+        pct = f"{100 * flops[name] / t / rate:.1f}%" if rate else "-"
+        print(f"  {name:24}{t:8.3f}{flops[name] / 1e9:10.0f}{pct:>18}")
     total = sum(times.values())
     print(f"  total fit + denoise (phases): {total:.2f} s", end="")
     print(" (target <= 10 s at n = 50,000)" if n >= 50000 else "")
