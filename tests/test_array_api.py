@@ -139,7 +139,32 @@ def test_find_preimage_of_a_device_expansion(digits):
         np.testing.assert_allclose(host(got.distance2), want.distance2, atol=1e-10)
 
 
-@pytest.mark.parametrize("params", [{"n_components": 16}, {}, {"method": "learned"}])
+@pytest.mark.parametrize("landmarks", ["uniform", "kmeans"])
+def test_nystroem_equals_numpy(digits, landmarks):
+    """The n × m products on the device, the m × m parts on the host: the NumPy path's fit."""
+    X, noisy = digits
+    params = {"n_landmarks": 50, "landmarks": landmarks, "random_state": 0}
+    ref = KernelPCA(10, kernel="rbf", gamma=0.05, fit_inverse_transform=True, **params).fit(X)
+    est = KernelPCA(10, kernel="rbf", gamma=0.05, fit_inverse_transform=True, **params).fit(dev(X))
+    np.testing.assert_allclose(host(est.landmarks_), ref.landmarks_)
+    np.testing.assert_allclose(host(est.eigenvalues_), ref.eigenvalues_, rtol=1e-10)
+    Y, Y_ref = est.transform(dev(noisy)), ref.transform(noisy)
+    np.testing.assert_allclose(host(Y), Y_ref, atol=1e-10)
+    np.testing.assert_allclose(
+        host(est.inverse_transform(Y)), ref.inverse_transform(Y_ref), atol=1e-10
+    )
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"n_components": 16},
+        {},
+        {"method": "learned"},
+        {"n_components": 8, "n_landmarks": 60, "random_state": 0},
+        {"n_components": 8, "n_landmarks": 60, "method": "closed_form", "random_state": 0},
+    ],
+)
 def test_denoiser_equals_numpy(digits, params):
     X, noisy = digits
     with warnings.catch_warnings():
@@ -181,7 +206,7 @@ def test_out_of_scope_refused_in_one_line(digits):
     ):
         ReducedKernelPCA().fit(dev(X))
     with pytest.raises(TypeError, match="not on array_api_strict"):
-        KernelPCA(2, n_landmarks=10).fit(dev(X))
+        KernelPCA(2, n_landmarks=10, landmarks="leverage").fit(dev(X))
     with pytest.raises(TypeError, match="method='gradient' runs on NumPy arrays only"):
         KernelPCA(2, kernel="rbf").fit(dev(X)).inverse_transform(
             dev(np.zeros((1, 2))), method="gradient"

@@ -118,7 +118,7 @@ def sum_row_blocks(func, *arrays, row_bytes, working_memory=None):
         return total
     total = None
     for rows in row_chunks(arrays[0].shape[0], row_bytes, working_memory):
-        part = func(*(a[rows] for a in arrays))
+        part = func(*(a[rows, ...] for a in arrays))
         total = part if total is None else _add(total, part)
     return total
 

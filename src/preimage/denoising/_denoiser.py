@@ -360,8 +360,7 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        device = (self.kernel, self.method, self.n_landmarks, self.correction)
-        tags.array_api_support = runs_on_device(*device)
+        tags.array_api_support = runs_on_device(self.kernel, self.method, self)
         return tags
 
     def _make_solver(self):

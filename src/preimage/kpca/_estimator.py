@@ -25,7 +25,7 @@ from preimage._utils.eigen import EIGEN_SOLVERS
 from preimage._utils.memory import check_dense
 from preimage._utils.typing import ArrayLike, MatrixLike, RandomStateLike, TransformOutput
 from preimage._utils.validation import checked_gram, validate_dask_input, validate_estimator_input
-from preimage._utils.xp import check_xp_2d, namespace, same_namespace
+from preimage._utils.xp import check_xp_2d, device_of, namespace, same_namespace
 from preimage.kernels import KERNELS, Kernel, make_sklearn_kernel
 from preimage.kernels._expansion import FeatureExpansion
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS, LANDMARK_CONSTRAINTS
@@ -327,6 +327,11 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     def _fit_xp(self, X, xp):
         """The exact fit in the namespace of X, on its device (array API dispatch)."""
         X = check_xp_2d(validate_estimator_input(self, X, reset=True), "X", xp, min_samples=2)
+        if self.n_landmarks is not None:
+            self._fit_nystroem(X)
+            if self.fit_inverse_transform:
+                self._fit_inverse_map()
+            return self
         self.kernel_, self.gamma_ = self._resolve_kernel(X)
         K = self.kernel_.block(X, check_input=False)
         q = None if self.n_components is None else min(self.n_components, X.shape[0])
@@ -367,6 +372,15 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         m, method, seed = self.n_landmarks, self.landmarks, self.random_state
         landmarks, index = select_landmarks(X, m, self.kernel_, method=method, random_state=seed)
         fit = fit_nystroem_kpca(self.kernel_, X, landmarks, self.n_components)
+        xp = namespace(X)
+        if xp is not None:  # the n x m products ran on the device; the m x m parts here
+            landmarks = xp.asarray(landmarks, device=device_of(X))
+            fit = KernelPCAResult(
+                **{
+                    k: xp.asarray(v, device=device_of(X)) if isinstance(v, np.ndarray) else v
+                    for k, v in vars(fit).items()
+                }
+            )
         check_has_components(fit, self.gamma_)
         self.landmarks_, self.landmark_indices_ = landmarks, index
         self._set_fit(fit, landmarks)
@@ -684,5 +698,5 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         tags.input_tags.pairwise = isinstance(self.kernel, str) and self.kernel == "precomputed"
         tags.input_tags.sparse = self.n_landmarks is None and not self.fit_inverse_transform
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
-        tags.array_api_support = runs_on_device(self.kernel, n_landmarks=self.n_landmarks)
+        tags.array_api_support = runs_on_device(self.kernel, est=self)
         return tags

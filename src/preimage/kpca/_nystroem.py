@@ -25,6 +25,7 @@ from preimage._utils.validation import (
     measure_chunks,
 )
 from preimage._utils.warnings import warn
+from preimage._utils.xp import check_xp_2d, device_of, namespace, refuse, take_rows, to_numpy
 from preimage.exceptions import NumericalWarning
 from preimage.kernels import Kernel
 from preimage.kpca._guards import check_finite_fit, drop_rounding_level, rounding_floor
@@ -44,6 +45,11 @@ _KMEANS_SAMPLE_PER_LANDMARK = 20
 
 
 def _moments_block(kernel, landmarks, shift, X):
+    xp = namespace(X)
+    if xp is not None:  # array API dispatch: the rows' products on their device
+        K = kernel.block(X, xp.asarray(landmarks, device=device_of(X)), check_input=False)
+        K = xp.astype(K - xp.asarray(shift, device=device_of(X)), xp.float64)
+        return to_numpy(K.T @ K), to_numpy(xp.sum(K, axis=0)), np.array(K.shape[0])
     X = check_array_2d(X, "X", n_features=landmarks.shape[1])
     K = kernel.block(X, landmarks, check_input=False, names="'X'")
     with np.errstate(over="ignore", invalid="ignore"):
@@ -212,6 +218,8 @@ def _check_kernel(kernel):
 
 def _check_data(X, n_features=None):
     """X checked; a Dask array for what needs no data (blocks are checked when computed)."""
+    if namespace(X) is not None:
+        return check_xp_2d(X, "X", namespace(X), n_features=n_features)
     if not is_dask_array(X):
         return check_array_2d(X, "X", n_features=n_features)
     if X.ndim != 2 or X.dtype.kind not in "biuf":
@@ -227,6 +235,8 @@ def _check_data(X, n_features=None):
 
 
 def _take_rows(X, index):
+    if namespace(X) is not None:  # rows of device arrays come to the host
+        return to_numpy(take_rows(X, index))
     rows = X[index]  # of a Dask array, checked here: its blocks are not yet
     return check_array_2d(rows.compute() if is_dask_array(rows) else rows, "X")
 
@@ -311,6 +321,8 @@ def select_landmarks(
     if not isinstance(method, str) or method not in LANDMARK_METHODS:
         raise ValueError(f"'landmarks' must be one of {LANDMARK_METHODS}, got {method!r}")
     if method == "leverage":
+        if namespace(X) is not None:
+            raise refuse("landmarks='leverage'", namespace(X))
         if kernel is None:
             raise ValueError("'kernel' is needed by landmarks='leverage', got None")
         kernel = _check_kernel(kernel)

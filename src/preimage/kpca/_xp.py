@@ -15,18 +15,21 @@ from preimage.kpca._result import KernelPCAResult
 DEVICE_METHODS = ("fixed_point", "closed_form", "learned")
 
 
-def runs_on_device(kernel, method="learned", n_landmarks=None, correction=None):
-    """Whether exact kernel PCA with `kernel` (a name or a Kernel) and the pre-image
-    `method` (a name or a solver) have a device path (array API dispatch)."""
+def runs_on_device(kernel, method="fixed_point", est=None):
+    """Whether kernel PCA with `kernel` (a name or a Kernel), the pre-image `method` (a
+    name or a solver) and the landmarks and correction of the estimator `est` have a
+    device path (array API dispatch): Nyström with uniform or k-means landmarks, and a
+    denoiser's learned map over all points only."""
     kind = KERNELS[kernel] if isinstance(kernel, str) and kernel in KERNELS else type(kernel)
+    name, landmarks = getattr(method, "name", method), getattr(est, "n_landmarks", None)
     numeric = isinstance(kind, type) and issubclass(kind, Kernel)
-    name = getattr(method, "name", method)
     return bool(
         numeric
         and kind._xp_block is not Kernel._xp_block
         and name in DEVICE_METHODS
-        and n_landmarks is None
-        and correction is None
+        and getattr(est, "correction", None) is None
+        and (landmarks is None or getattr(est, "landmarks", None) != "leverage")
+        and not (landmarks is not None and name == "learned" and hasattr(est, "method"))
     )
 
 
