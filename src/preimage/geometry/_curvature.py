@@ -9,14 +9,13 @@ import numpy as np
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, check_positive_int, check_real
-from preimage._utils.warnings import warn
-from preimage.exceptions import NumericalWarning
 from preimage.geometry._metric import (
     by_differences,
     check_kernel,
     check_method,
     check_points,
     induced_metric,
+    nan_where,
     profile_derivatives,
 )
 from preimage.kernels import Kernel, PolynomialKernel, RadialKernel
@@ -66,15 +65,8 @@ def _scalar_from_derivatives(g, dg, ddg):
 
 
 def _finite_or_warn(R, what):
-    bad = ~np.isfinite(R)
-    if bad.any():
-        warn(
-            f"the metric is singular at {int(bad.sum())} of {R.size} points of 'X' ({what}); "
-            "their scalar curvature was set to NaN",
-            NumericalWarning,
-        )
-        R = np.where(bad, np.nan, R)
-    return R
+    after = f" ({what}); their scalar curvature was set to NaN"
+    return nan_where(~np.isfinite(R), R, "the metric is singular", after)
 
 
 def _steps(X, step, rel, scale):

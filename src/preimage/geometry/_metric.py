@@ -25,6 +25,13 @@ METRIC_METHODS = ("auto", "closed_form", "finite_differences")
 _GRADIENT_STEP = float(np.finfo(float).eps ** (1 / 3))
 
 
+def nan_where(bad: np.ndarray, values: np.ndarray, before: str, after: str) -> np.ndarray:
+    """`values` with NaN where `bad`, warned of: "`before` at k of n points of 'X'`after`"."""
+    if bad.any():
+        warn(f"{before} at {int(bad.sum())} of {bad.size} points of 'X'{after}", NumericalWarning)
+    return np.where(bad, np.nan, values)
+
+
 def check_kernel(kernel: object) -> Kernel:
     """`kernel` as a differentiable kernel on vectors, or an error naming it."""
     if not isinstance(kernel, Kernel):
@@ -275,11 +282,7 @@ def volume_element(
     array([8.])
     """
     det = np.linalg.det(induced_metric(kernel, X, method=method, step=step))
-    bad = ~(det > 0)
-    if bad.any():
-        warn(
-            f"the metric of {kernel!r} is not positive definite at {int(bad.sum())} of "
-            f"{det.size} points of 'X'; their volume element was set to NaN",
-            NumericalWarning,
-        )
-    return np.sqrt(np.where(bad, np.nan, det))
+    not_definite = f"the metric of {kernel!r} is not positive definite"
+    return np.sqrt(
+        nan_where(~(det > 0), det, not_definite, "; their volume element was set to NaN")
+    )

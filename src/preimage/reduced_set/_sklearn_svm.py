@@ -92,8 +92,9 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
 
     .. math:: L(b) = \sum_i \max(0, |r_i - b| - \varepsilon), \qquad r_i = y_i - g(x_i),
 
-    is piecewise linear: its minimisers, found exactly by binary search on the
-    slopes, form an interval whose midpoint is returned.
+    is piecewise linear: its minimisers form an interval, between the n-th and
+    (n + 1)-th of the 2n breakpoints :math:`r_i \pm \varepsilon`, whose midpoint
+    (their median) is returned.
 
     Parameters
     ----------
@@ -121,17 +122,9 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
     epsilon = check_positive(epsilon, "epsilon", strict=False)
     if r.size == 0:
         raise ValueError("'residuals' must hold at least one value, got an empty array")
-    lower = np.sort(r - epsilon)  # where a term's slope stops being −1
-    upper = np.sort(r + epsilon)  # where a term's slope becomes +1
-    n = r.size
-    breaks = np.concatenate([lower, upper])
-
-    def slope(side):  # at every breakpoint, from the right or the left
-        return np.searchsorted(upper, breaks, side) - (n - np.searchsorted(lower, breaks, side))
-
-    lo = breaks[slope("right") >= 0].min()
-    hi = breaks[slope("left") <= 0].max()
-    return float((lo + hi) / 2)
+    # L's slope at b is #{breakpoints r_i ± ε below b} - n: zero between the n-th and
+    # (n + 1)-th of the 2n breakpoints, whose midpoint is their median.
+    return float(np.median(np.concatenate([r - epsilon, r + epsilon])))
 
 
 #: scikit-learn's kernel names that are functions of input points.
