@@ -17,6 +17,7 @@ from preimage.geometry._metric import (
     induced_metric,
     nan_where,
     profile_derivatives,
+    steps,
 )
 from preimage.kernels import Kernel, PolynomialKernel, RadialKernel
 
@@ -69,13 +70,6 @@ def _finite_or_warn(R, what):
     return nan_where(~np.isfinite(R), R, "the metric is singular", after)
 
 
-def _steps(X, step, rel, scale):
-    """The step h of each point: `step`, or `rel` times max(‖x‖∞, `scale`)."""
-    if step is None:
-        return rel * np.maximum(np.abs(X).max(axis=1), scale)
-    return np.full(X.shape[0], check_positive(step, "step"))
-
-
 def metric_scalar_curvature(
     metric: Callable[[np.ndarray], np.ndarray], X: ArrayLike, *, step: float | None = None
 ) -> np.ndarray:
@@ -125,7 +119,7 @@ def metric_scalar_curvature(
     if not callable(metric):
         raise TypeError(f"'metric' must be a callable returning (m, d, d) metrics, got {metric!r}")
     X = check_points(X)
-    return _curvature_by_differences(metric, X, _steps(X, step, _METRIC_STEP, 1.0))
+    return _curvature_by_differences(metric, X, steps(X, step, _METRIC_STEP, 1.0))
 
 
 def _curvature_by_differences(metric, X, h):
@@ -281,7 +275,7 @@ def scalar_curvature(
     if by_differences(kernel, method):
         # an exact metric takes the smaller step ε^{1/4} (error O(h²) + O(ε/h²))
         exact = not by_differences(kernel, metric)
-        h = _steps(X, step, _EXACT_METRIC_STEP if exact else _METRIC_STEP, _length_scale(kernel))
+        h = steps(X, step, _EXACT_METRIC_STEP if exact else _METRIC_STEP, _length_scale(kernel))
         return _curvature_by_differences(lambda Z: induced_metric(kernel, Z, method=metric), X, h)
     n, d = X.shape
     if isinstance(kernel, RadialKernel) or d == 1:

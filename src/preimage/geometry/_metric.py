@@ -32,6 +32,13 @@ def nan_where(bad: np.ndarray, values: np.ndarray, before: str, after: str) -> n
     return np.where(bad, np.nan, values)
 
 
+def steps(X: np.ndarray, step: float | None, rel: float, scale: float) -> np.ndarray:
+    """The step h of each point: `step`, or `rel` times max(‖x‖∞, `scale`)."""
+    if step is None:
+        return rel * np.maximum(np.abs(X).max(axis=1), scale)
+    return np.full(X.shape[0], check_positive(step, "step"))
+
+
 def check_kernel(kernel: object) -> Kernel:
     """`kernel` as a differentiable kernel on vectors, or an error naming it."""
     if not isinstance(kernel, Kernel):
@@ -173,11 +180,9 @@ def metric_by_finite_differences(
     """
     kernel = check_kernel(kernel)
     X = check_points(X)
-    step = None if step is None else check_positive(step, "step")
     n, d = X.shape
     out, E = np.empty((n, d, d)), np.eye(d)
-    for a, x in enumerate(X):
-        h = step if step is not None else _GRADIENT_STEP * max(1.0, float(np.abs(x).max()))
+    for a, (x, h) in enumerate(zip(X, steps(X, step, _GRADIENT_STEP, 1.0))):
         shifted = np.concatenate([x + h * E, x - h * E])  # (2d, d): x ± h e_j
         G = kernel.gradient(x[None], shifted)[0]  # G[m, i] = ∂_i k(x, shifted_m)
         D = (G[:d] - G[d:]) / (2 * h)  # D[j, i] ≈ ∂²k/∂x_i∂x'_j

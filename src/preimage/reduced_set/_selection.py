@@ -43,7 +43,7 @@ def _kpca_path(K, A, S, n_keep):
         counts.append(S.size)
         errors.append(err)
         if S.size <= n_keep:
-            return S, B, err, counts, errors, removed
+            return S, B, err, counts[::-1], errors[::-1], removed  # by increasing count
         used = (B**2).sum(axis=0)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             cost = used[:, None] / U**2 * np.maximum(w, 0.0)[None, :]
