@@ -68,16 +68,15 @@ def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0
     if values.size == 0:
         return b0
     u, inverse = np.unique(-values, return_inverse=True)  # sample i changes side at b = u_i
-    k = u.size
-    pos = np.bincount(inverse, weights=(y_sign > 0), minlength=k)
-    neg = np.bincount(inverse, weights=(y_sign < 0), minlength=k)
+    pos = np.bincount(inverse, weights=(y_sign > 0))
+    neg = np.bincount(inverse, weights=(y_sign < 0))
     # Interval j (j = 0 … k) is (u_{j−1}, u_j) with u_{−1} = −∞, u_k = +∞. On it
     # a positive is wrong when g + b < 0, i.e. -g ≥ u_j (index ≥ j); a negative
     # when -g ≤ u_{j−1} (index < j).
     errors = np.append(np.cumsum(pos[::-1])[::-1], 0.0) + np.append(0.0, np.cumsum(neg))
     best = np.flatnonzero(errors == errors.min())
-    lo = np.where(best > 0, u[np.maximum(best - 1, 0)], -np.inf)
-    hi = np.where(best < k, u[np.minimum(best, k - 1)], np.inf)
+    edges = np.concatenate([[-np.inf], u, [np.inf]])
+    lo, hi = edges[best], edges[best + 1]
     j = int(np.argmin(np.maximum(np.maximum(lo - b0, b0 - hi), 0.0)))  # the nearest to b0
     lo, hi = lo[j], hi[j]
     if np.isfinite(lo) and np.isfinite(hi):
