@@ -9,15 +9,15 @@ import numpy as np
 
 from preimage._utils.typing import ArrayLike
 from preimage._utils.validation import check_positive, check_positive_int, check_real
-from preimage._utils.warnings import warn
-from preimage.exceptions import NumericalWarning
 from preimage.geometry._metric import (
     by_differences,
     check_kernel,
     check_method,
     check_points,
     induced_metric,
+    nan_where,
     profile_derivatives,
+    steps,
 )
 from preimage.kernels import Kernel, PolynomialKernel, RadialKernel
 
@@ -66,22 +66,8 @@ def _scalar_from_derivatives(g, dg, ddg):
 
 
 def _finite_or_warn(R, what):
-    bad = ~np.isfinite(R)
-    if bad.any():
-        warn(
-            f"the metric is singular at {int(bad.sum())} of {R.size} points of 'X' ({what}); "
-            "their scalar curvature was set to NaN",
-            NumericalWarning,
-        )
-        R = np.where(bad, np.nan, R)
-    return R
-
-
-def _steps(X, step, rel, scale):
-    """The step h of each point: `step`, or `rel` times max(‖x‖∞, `scale`)."""
-    if step is None:
-        return rel * np.maximum(np.abs(X).max(axis=1), scale)
-    return np.full(X.shape[0], check_positive(step, "step"))
+    after = f" ({what}); their scalar curvature was set to NaN"
+    return nan_where(~np.isfinite(R), R, "the metric is singular", after)
 
 
 def metric_scalar_curvature(
@@ -133,7 +119,7 @@ def metric_scalar_curvature(
     if not callable(metric):
         raise TypeError(f"'metric' must be a callable returning (m, d, d) metrics, got {metric!r}")
     X = check_points(X)
-    return _curvature_by_differences(metric, X, _steps(X, step, _METRIC_STEP, 1.0))
+    return _curvature_by_differences(metric, X, steps(X, step, _METRIC_STEP, 1.0))
 
 
 def _curvature_by_differences(metric, X, h):
@@ -289,7 +275,7 @@ def scalar_curvature(
     if by_differences(kernel, method):
         # an exact metric takes the smaller step ε^{1/4} (error O(h²) + O(ε/h²))
         exact = not by_differences(kernel, metric)
-        h = _steps(X, step, _EXACT_METRIC_STEP if exact else _METRIC_STEP, _length_scale(kernel))
+        h = steps(X, step, _EXACT_METRIC_STEP if exact else _METRIC_STEP, _length_scale(kernel))
         return _curvature_by_differences(lambda Z: induced_metric(kernel, Z, method=metric), X, h)
     n, d = X.shape
     if isinstance(kernel, RadialKernel) or d == 1:

@@ -25,6 +25,20 @@ METRIC_METHODS = ("auto", "closed_form", "finite_differences")
 _GRADIENT_STEP = float(np.finfo(float).eps ** (1 / 3))
 
 
+def nan_where(bad: np.ndarray, values: np.ndarray, before: str, after: str) -> np.ndarray:
+    """`values` with NaN where `bad`, warned of: "`before` at k of n points of 'X'`after`"."""
+    if bad.any():
+        warn(f"{before} at {int(bad.sum())} of {bad.size} points of 'X'{after}", NumericalWarning)
+    return np.where(bad, np.nan, values)
+
+
+def steps(X: np.ndarray, step: float | None, rel: float, scale: float) -> np.ndarray:
+    """The step h of each point: `step`, or `rel` times max(‖x‖∞, `scale`)."""
+    if step is None:
+        return rel * np.maximum(np.abs(X).max(axis=1), scale)
+    return np.full(X.shape[0], check_positive(step, "step"))
+
+
 def check_kernel(kernel: object) -> Kernel:
     """`kernel` as a differentiable kernel on vectors, or an error naming it."""
     if not isinstance(kernel, Kernel):
@@ -166,11 +180,9 @@ def metric_by_finite_differences(
     """
     kernel = check_kernel(kernel)
     X = check_points(X)
-    step = None if step is None else check_positive(step, "step")
     n, d = X.shape
     out, E = np.empty((n, d, d)), np.eye(d)
-    for a, x in enumerate(X):
-        h = step if step is not None else _GRADIENT_STEP * max(1.0, float(np.abs(x).max()))
+    for a, (x, h) in enumerate(zip(X, steps(X, step, _GRADIENT_STEP, 1.0))):
         shifted = np.concatenate([x + h * E, x - h * E])  # (2d, d): x ± h e_j
         G = kernel.gradient(x[None], shifted)[0]  # G[m, i] = ∂_i k(x, shifted_m)
         D = (G[:d] - G[d:]) / (2 * h)  # D[j, i] ≈ ∂²k/∂x_i∂x'_j
@@ -275,11 +287,7 @@ def volume_element(
     array([8.])
     """
     det = np.linalg.det(induced_metric(kernel, X, method=method, step=step))
-    bad = ~(det > 0)
-    if bad.any():
-        warn(
-            f"the metric of {kernel!r} is not positive definite at {int(bad.sum())} of "
-            f"{det.size} points of 'X'; their volume element was set to NaN",
-            NumericalWarning,
-        )
-    return np.sqrt(np.where(bad, np.nan, det))
+    not_definite = f"the metric of {kernel!r} is not positive definite"
+    return np.sqrt(
+        nan_where(~(det > 0), det, not_definite, "; their volume element was set to NaN")
+    )

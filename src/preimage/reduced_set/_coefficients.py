@@ -68,7 +68,7 @@ def groups(expansion, shared):
 
 def combine(expansion, parts, method, info):
     """One ReducedSetResult from the parts ``(rows, vectors, coef, error, history
-    counts, history errors, support indices or None)`` of the groups."""
+    counts (increasing), history errors, support indices or None)`` of the groups."""
     m, norm2 = expansion.n_expansions, expansion.norm2()
     error = np.zeros(m)
     if all(part[6] is not None for part in parts):  # selection
@@ -87,10 +87,8 @@ def combine(expansion, parts, method, info):
     counts = np.unique(np.concatenate([part[4] for part in parts]))
     hist = np.zeros((counts.size, m))
     for rows, _, _, _, c, e, _ in parts:
-        order = np.argsort(c)
-        c, e = np.asarray(c)[order], np.asarray(e)[order]
         pos = np.clip(np.searchsorted(c, counts, side="right") - 1, 0, len(c) - 1)
-        hist[:, rows] = e[pos]
+        hist[:, rows] = np.asarray(e)[pos]
     for values in (coef, error, hist):
         finite(values, "'expansion'")
     # ρ ≥ 0 (a kernel that is not positive definite can make ‖Ψ‖² < 0).

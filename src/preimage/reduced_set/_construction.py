@@ -69,7 +69,7 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
     Z, Q = np.empty((0, X.shape[1])), np.empty((0, n))  # Q: k(z_j, x_i)
     K_z, B = np.empty((0, 0)), np.empty((m, 0))
     err = norm2.copy()
-    counts, errors, unconverged, stuck = [0], [err], 0, 0
+    errors, unconverged, stuck = [err], 0, 0  # errors[p]: with p vectors
     # ρ is a difference of terms of size ‖Ψ‖²: below ~1e-11 of it, it is rounding.
     scale = max(float(norm2.max(initial=0.0)), np.finfo(float).tiny)
     n_top = max(1, math.ceil(n_starts / 2))
@@ -108,11 +108,10 @@ def _grow(kernel, X, A, norm2, n_vectors, solver, n_starts, tol, alpha, rng):
             C = Q @ A.T
         B = solve(K_z, C, alpha).T
         err = rho(norm2, B, K_z, C)
-        counts.append(Z.shape[0])
         errors.append(err)
         if not np.isfinite(err).all():  # overflow: combine refuses it
             break
-    return Z, B, err, counts, errors, unconverged, stuck
+    return Z, B, err, list(range(len(errors))), errors, unconverged, stuck
 
 
 def _phase2_objective(kernel, X, A, norm2, shape, alpha):

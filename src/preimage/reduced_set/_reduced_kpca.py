@@ -25,15 +25,6 @@ from preimage.reduced_set._estimator_base import BaseReducedExpansion, dense_inp
 from preimage.reduced_set._sklearn_svm import check_fitted, dense, kernel_from_sklearn
 
 
-def _refuse(kpca, name):
-    """Neither kernel PCA: NotFittedError for an unfitted estimator, else TypeError."""
-    what = f"{name!r} must be a fitted preimage.KernelPCA or sklearn.decomposition.KernelPCA"
-    if isinstance(kpca, BaseEstimator):  # scikit-learn's message is a %-format
-        unfitted = ", got an unfitted %(name)s; call fit(X) before reducing it"
-        check_is_fitted(kpca, msg=what.replace("%", "%%") + unfitted)
-    raise TypeError(f"{what}, got {type(kpca).__name__}")
-
-
 def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansion, np.ndarray]:
     r"""Return the principal axes of a fitted kernel PCA as expansions, with intercepts.
 
@@ -96,8 +87,12 @@ def kernel_pca_expansion(kpca: Any, name: str = "kpca") -> tuple[FeatureExpansio
         intercept = -(centred.T @ np.asarray(kpca._centerer.K_fit_rows_, dtype=float))
         return FeatureExpansion(centred.T.copy(), dense(kpca.X_fit_), kernel), intercept
     fit = getattr(kpca, "fit_result_", None)
-    if not isinstance(fit, KernelPCAResult):
-        _refuse(kpca, name)
+    if not isinstance(fit, KernelPCAResult):  # neither kernel PCA: NotFittedError or TypeError
+        what = f"{name!r} must be a fitted preimage.KernelPCA or sklearn.decomposition.KernelPCA"
+        if isinstance(kpca, BaseEstimator):  # scikit-learn's message is a %-format
+            unfitted = ", got an unfitted %(name)s; call fit(X) before reducing it"
+            check_is_fitted(kpca, msg=what.replace("%", "%%") + unfitted)
+        raise TypeError(f"{what}, got {type(kpca).__name__}")
     if kpca.kernel_ is None:
         raise ValueError(
             f"{name!r} uses kernel='precomputed'; a reduced set needs the "

@@ -43,7 +43,7 @@ def _kpca_path(K, A, S, n_keep):
         counts.append(S.size)
         errors.append(err)
         if S.size <= n_keep:
-            return S, B, err, counts, errors, removed
+            return S, B, err, counts[::-1], errors[::-1], removed  # by increasing count
         used = (B**2).sum(axis=0)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             cost = used[:, None] / U**2 * np.maximum(w, 0.0)[None, :]
@@ -142,7 +142,7 @@ def _l1_weights(weights, A, S):
 def _l1_subset(K, A, S, n_keep, penalty, c):
     """The points kept by the ℓ1 problem: with ``K_SS = LᵀL`` and ``w_i = c_i β_i``,
     a (multi-task) Lasso with design ``L diag(1/c)`` and target ``Lα``."""
-    if S.size == 0:
+    if S.size == 0 or (penalty is None and n_keep >= S.size):
         return S, 0.0
     w, U = _eigh(K[np.ix_(S, S)])
     L = np.sqrt(np.maximum(w, 0.0))[:, None] * U.T
@@ -156,8 +156,6 @@ def _l1_subset(K, A, S, n_keep, penalty, c):
         )
         W = np.atleast_2d(model.fit(D, y).coef_)  # (m, s)
         return S[np.abs(W).max(axis=0) > 0], penalty
-    if n_keep >= s:
-        return S, 0.0
     # The path from the smallest penalty that zeroes every point down five decades, in
     # warm-started pieces, stopped at the first that keeps n_keep points.
     alpha_max = np.linalg.norm(D.T @ Y, axis=1).max() / s

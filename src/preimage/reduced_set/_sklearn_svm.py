@@ -68,16 +68,15 @@ def classification_threshold(values: ArrayLike, y_sign: ArrayLike, b0: float = 0
     if values.size == 0:
         return b0
     u, inverse = np.unique(-values, return_inverse=True)  # sample i changes side at b = u_i
-    k = u.size
-    pos = np.bincount(inverse, weights=(y_sign > 0), minlength=k)
-    neg = np.bincount(inverse, weights=(y_sign < 0), minlength=k)
+    pos = np.bincount(inverse, weights=(y_sign > 0))
+    neg = np.bincount(inverse, weights=(y_sign < 0))
     # Interval j (j = 0 … k) is (u_{j−1}, u_j) with u_{−1} = −∞, u_k = +∞. On it
     # a positive is wrong when g + b < 0, i.e. -g ≥ u_j (index ≥ j); a negative
     # when -g ≤ u_{j−1} (index < j).
     errors = np.append(np.cumsum(pos[::-1])[::-1], 0.0) + np.append(0.0, np.cumsum(neg))
     best = np.flatnonzero(errors == errors.min())
-    lo = np.where(best > 0, u[np.maximum(best - 1, 0)], -np.inf)
-    hi = np.where(best < k, u[np.minimum(best, k - 1)], np.inf)
+    edges = np.concatenate([[-np.inf], u, [np.inf]])
+    lo, hi = edges[best], edges[best + 1]
     j = int(np.argmin(np.maximum(np.maximum(lo - b0, b0 - hi), 0.0)))  # the nearest to b0
     lo, hi = lo[j], hi[j]
     if np.isfinite(lo) and np.isfinite(hi):
@@ -92,8 +91,9 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
 
     .. math:: L(b) = \sum_i \max(0, |r_i - b| - \varepsilon), \qquad r_i = y_i - g(x_i),
 
-    is piecewise linear: its minimisers, found exactly by binary search on the
-    slopes, form an interval whose midpoint is returned.
+    is piecewise linear: its minimisers form an interval, between the n-th and
+    (n + 1)-th of the 2n breakpoints :math:`r_i \pm \varepsilon`, whose midpoint
+    (their median) is returned.
 
     Parameters
     ----------
@@ -121,17 +121,9 @@ def epsilon_insensitive_threshold(residuals: ArrayLike, epsilon: float) -> float
     epsilon = check_positive(epsilon, "epsilon", strict=False)
     if r.size == 0:
         raise ValueError("'residuals' must hold at least one value, got an empty array")
-    lower = np.sort(r - epsilon)  # where a term's slope stops being −1
-    upper = np.sort(r + epsilon)  # where a term's slope becomes +1
-    n = r.size
-    breaks = np.concatenate([lower, upper])
-
-    def slope(side):  # at every breakpoint, from the right or the left
-        return np.searchsorted(upper, breaks, side) - (n - np.searchsorted(lower, breaks, side))
-
-    lo = breaks[slope("right") >= 0].min()
-    hi = breaks[slope("left") <= 0].max()
-    return float((lo + hi) / 2)
+    # L's slope at b is #{breakpoints r_i ± ε below b} - n: zero between the n-th and
+    # (n + 1)-th of the 2n breakpoints, whose midpoint is their median.
+    return float(np.median(np.concatenate([r - epsilon, r + epsilon])))
 
 
 #: scikit-learn's kernel names that are functions of input points.
