@@ -12,7 +12,7 @@ import sklearn
 from sklearn.datasets import load_digits
 
 from preimage import FeatureExpansion, find_preimage
-from preimage.denoising import KernelPCADenoiser
+from preimage.denoising import KernelPCADenoiser, KernelPCADenoiserCV
 from preimage.kernels import (
     GaussianKernel,
     LaplacianKernel,
@@ -174,6 +174,21 @@ def test_denoiser_equals_numpy(digits, params):
     assert est.n_components_ == ref.n_components_
     np.testing.assert_allclose(host(est.transform(dev(noisy))), ref.transform(noisy), atol=1e-6)
     assert est.score(dev(noisy)) == pytest.approx(ref.score(noisy), rel=1e-8)
+
+
+def test_denoiser_cv_and_auto_with_targets_equal_numpy(digits):
+    """The search on the device: the same scores (to the fixed point's 1e-6) and choice."""
+    X, noisy = digits
+    train = X + 0.25 * np.random.default_rng(3).normal(size=X.shape), X  # (noisy, clean)
+    kw = {"gammas": [0.02, 0.05], "n_components": [4, 8, 16], "cv": 3, "random_state": 0}
+    ref = KernelPCADenoiserCV(**kw).fit(*train)
+    est = KernelPCADenoiserCV(**kw).fit(*(dev(a) for a in train))
+    assert est.best_params_ == ref.best_params_
+    scores = est.cv_results_["mean_test_score"]
+    np.testing.assert_allclose(scores, ref.cv_results_["mean_test_score"], rtol=1e-6)
+    np.testing.assert_allclose(host(est.transform(dev(noisy))), ref.transform(noisy), atol=1e-6)
+    auto = KernelPCADenoiser(random_state=0)
+    assert auto.fit(*(dev(a) for a in train)).n_components_ == auto.fit(*train).n_components_
 
 
 def test_float32_stays_float32(digits):

@@ -52,7 +52,7 @@ def refuse(what, xp):
     name = getattr(xp, "__name__", str(xp)).replace("sklearn.externals.array_api_compat.", "")
     return TypeError(
         f"{what} runs on NumPy arrays only, not on {name} arrays (array API dispatch "
-        "covers KernelPCA, KernelPCADenoiser, find_preimage and the numeric kernels); pass "
+        "covers KernelPCA, the denoisers, find_preimage and the numeric kernels); pass "
         "NumPy arrays"
     )
 

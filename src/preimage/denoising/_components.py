@@ -126,7 +126,7 @@ def select_n_components(est, gamma, X, targets):
         scores = _denoising_error(
             est, kpca, X, clean, train, held, candidates, est.method_params, m, est.bounds_
         )
-        noise = float(np.mean(np.sum((X_held - _in_memory(clean[held])) ** 2, axis=1)))
+        noise = mean_squared_error(X_held, _in_memory(take_rows(clean, held)))
         best = float(np.min(scores))
         good = [q for q, s in zip(candidates, scores) if s <= best * (1 + ERROR_TOLERANCE)]
         chosen = next((q for q, s in zip(candidates, scores) if q in good and s < noise), None)
@@ -144,6 +144,12 @@ def select_n_components(est, gamma, X, targets):
             )
     record.update(scores=[float(s) for s in scores], n_components=int(chosen))
     return int(chosen), record
+
+
+def mean_squared_error(Z, T):
+    """``mean_i ‖z_i − t_i‖²`` (summed over features), in the namespace of Z."""
+    xp = namespace(Z) or np
+    return float(xp.mean(xp.sum((Z - T) ** 2, axis=1)))
 
 
 def kpca_coordinates(kpca, X):
@@ -177,7 +183,7 @@ def _denoising_error(
     components, per candidate q (the solver over `m` landmarks, in the box
     `bounds`); the held-out pre-images of each q are appended to the list
     `preimages`."""
-    X_held, clean_held = _in_memory(X[held]), _in_memory(clean[held])
+    X_held, clean_held = (_in_memory(take_rows(A, held)) for A in (X, clean))
     Y_held = kpca_coordinates(kpca, X_held)
     Y_train = None
     scores = []
@@ -191,8 +197,8 @@ def _denoising_error(
             pairs = {}
             if solver.learns_from_pairs:
                 if Y_train is None:
-                    Y_train = kpca_coordinates(kpca, X[train])
-                pairs = {"coordinates": Y_train[:, :q], "targets": clean[train]}
+                    Y_train = kpca_coordinates(kpca, take_rows(X, train))
+                pairs = {"coordinates": Y_train[:, :q], "targets": take_rows(clean, train)}
             solver.fit(
                 kpca.X_fit_, kpca.kernel_, kpca=leading_components(kpca.fit_result_, q), **pairs
             )
@@ -200,6 +206,6 @@ def _denoising_error(
             if preimages is not None:
                 preimages.append(Z)
             with np.errstate(over="ignore", invalid="ignore"):  # an overflow scores inf
-                error = float(np.mean(np.sum((Z - clean_held) ** 2, axis=1)))
+                error = mean_squared_error(Z, clean_held)
             scores.append(error if np.isfinite(error) else np.inf)
     return np.asarray(scores)

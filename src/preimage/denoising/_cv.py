@@ -25,8 +25,9 @@ from preimage._utils.typing import (
     RandomStateLike,
     TransformOutput,
 )
-from preimage._utils.validation import check_bounds, validate_estimator_input
+from preimage._utils.validation import validate_estimator_input
 from preimage._utils.warnings import warn
+from preimage._utils.xp import device_of, namespace, same_namespace
 from preimage.denoising._components import has_width
 from preimage.denoising._correction import check_correction, shuffled_folds
 from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets, _DenoiserMixin
@@ -40,7 +41,9 @@ from preimage.exceptions import ConfigurationWarning
 from preimage.kernels import KERNELS, default_gamma
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS
 from preimage.kpca._docs import fill_doc
+from preimage.kpca._xp import runs_on_device
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult
+from preimage.solvers._xp import make_box
 
 #: The component counts tried when none are given, as shares of the smallest
 #: training part of the folds.
@@ -297,7 +300,7 @@ class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
         if not self.bounds:
             raise ValueError(f"'bounds' must be a non-empty list, got {self.bounds!r}")
         for i, box in enumerate(self.bounds):
-            check_bounds(box, T, f"bounds[{i}]", self.method)
+            make_box(box, T, self.method, f"bounds[{i}]")
         options = [(p, b) for p in self._params_list() for b in self.bounds]
         gammas = self._gammas()
 
@@ -312,6 +315,8 @@ class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
             return float(np.min(errors[gamma][1].mean(axis=0)))
 
         self.gammas_ = np.asarray(search_widths(score, default_gamma(T, self.kernel), gammas))
+        if namespace(T) is not None:  # fitted attributes in the namespace of the data
+            self.gammas_ = namespace(T).asarray(self.gammas_, device=device_of(T))
         if self.n_components is None:  # a finer count at the best width
             best = min(errors, key=lambda g: np.min(errors[g][1].mean(axis=0)))
             errors[best] = refine_count(errors_at(best), *errors[best])
@@ -349,6 +354,11 @@ class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
             f"'gammas' must be a non-empty list of positive finite numbers, got {self.gammas!r}"
         )
         return [float(g) for g in _as_list(self.gammas, "iuf", lambda g: 0 < g < np.inf, message)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.array_api_support = runs_on_device(self.kernel, self.method, self)
+        return tags
 
     def _corrections(self):
         if not isinstance(self.correction, list):
@@ -418,6 +428,9 @@ class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
             The denoised points.
         """
         check_is_fitted(self)
+        same_namespace(
+            self.best_estimator_.kpca_.X_fit_, X, method=f"{type(self).__name__}.transform"
+        )
         X = self._validated(X, reset=False)
         # The container `set_output` asks for is made by this transform's own
         # wrapper, with X's index: the refitted denoiser gives an array.

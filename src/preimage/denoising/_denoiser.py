@@ -24,12 +24,13 @@ from preimage._utils.validation import (
     validate_estimator_input,
 )
 from preimage._utils.warnings import warn
-from preimage._utils.xp import check_xp_2d, namespace, refuse, same_namespace
+from preimage._utils.xp import check_xp_2d, namespace, same_namespace
 from preimage.denoising import _correction
 from preimage.denoising._components import (
     has_width,
     kpca_coordinates,
     make_kpca,
+    mean_squared_error,
     select_n_components,
 )
 from preimage.exceptions import ConfigurationWarning
@@ -39,19 +40,19 @@ from preimage.kpca._docs import fill_doc
 from preimage.kpca._guards import check_has_components
 from preimage.kpca._xp import runs_on_device
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult, PreimageSolver, make_solver
-from preimage.solvers._xp import box_xp
+from preimage.solvers._xp import make_box
 
 
 def _clean_targets(X, y):
     """y as clean targets when it is 2-D, else None (the labels a pipeline
     passes to every step are ignored)."""
     xp = namespace(y)
-    if xp is not None:  # array API dispatch
-        y = check_xp_2d(y, "y", xp, n_features=X.shape[1]) if y.ndim == 2 else None
     y = y if y is None or is_dask_array(y) or xp else np.asarray(y)
     if y is None or y.ndim != 2:
         return None
-    if not is_dask_array(y) and xp is None:
+    if xp is not None:  # array API dispatch
+        y = check_xp_2d(y, "y", xp, n_features=X.shape[1])
+    elif not is_dask_array(y):
         y = check_array_2d(y, "y", n_features=X.shape[1])
     elif y.shape[1] != X.shape[1]:
         raise ValueError(
@@ -311,13 +312,7 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
             raise ValueError(
                 f"'n_components' must be <= n_samples={n} (the size of the Gram matrix), got {q}"
             )
-        xp = namespace(X)
-        if xp is None:
-            self.bounds_ = check_bounds(self.bounds, clean, method=self.method)
-        elif y is not None and isinstance(q, str):
-            raise refuse("n_components='auto' with clean targets", xp)
-        else:
-            self.bounds_ = box_xp(self.bounds, clean, xp, self.method)
+        self.bounds_ = make_box(self.bounds, clean, self.method)
         solver = self._make_solver()
         if solver.learns_from_pairs and y is None:
             warn(
@@ -513,5 +508,4 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         denoised = self.transform(X)
         X = validate_estimator_input(self, X, reset=False)
         y = _clean_targets(X, y)
-        target, xp = X if y is None else y, namespace(X) or np
-        return -float(xp.mean(xp.sum((denoised - target) ** 2, axis=1)))
+        return -mean_squared_error(denoised, X if y is None else y)

@@ -13,10 +13,11 @@ import warnings
 
 import numpy as np
 
-from preimage._utils.validation import check_bounds
+from preimage._utils.xp import take_rows, to_numpy
 from preimage.denoising._components import _denoising_error, make_kpca
 from preimage.denoising._correction import fit_correction
 from preimage.exceptions import NumericalWarning
+from preimage.solvers._xp import make_box
 
 #: The first widths tried, as factors of the papers' width γ₀.
 COARSE_FACTORS = (1.0, 2.0, 4.0)
@@ -42,11 +43,11 @@ def fold_errors(est, X, T, folds, gamma, n_components, options, corrections=(Non
             # Components beyond the rank of a fold are zero, which the fit
             # would warn of.
             warnings.simplefilter("ignore", NumericalWarning)
-            kpca = make_kpca(est, gamma, min(q_max, train.size)).fit(T[train])
-        available = max(1, int(np.count_nonzero(kpca.eigenvalues_ > 0)))
+            kpca = make_kpca(est, gamma, min(q_max, train.size)).fit(take_rows(T, train))
+        available = max(1, int(np.count_nonzero(to_numpy(kpca.eigenvalues_) > 0)))
         counts = [min(q, available) for q in n_components]
         for p, (params, bounds) in enumerate(options):
-            box = check_bounds(bounds, T[train], method=est.method)
+            box = make_box(bounds, take_rows(T, train), est.method)
             kept = preimages and preimages[f][p]
             errors[f, :, p] = _denoising_error(
                 est, kpca, X, T, train, test, counts, params, bounds=box, preimages=kept

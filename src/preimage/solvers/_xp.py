@@ -19,7 +19,17 @@ from preimage.kpca._xp import (
 from preimage.solvers._result import PreimageResult
 
 
-def box_xp(bounds, support, xp, method=None):
+def make_box(bounds, X, method=None, name="bounds"):
+    """:func:`check_bounds` around the points X, in their namespace and on their device."""
+    xp = namespace(X)
+    return (
+        check_bounds(bounds, X, name, method)
+        if xp is None
+        else box_xp(bounds, X, xp, method, name)
+    )
+
+
+def box_xp(bounds, support, xp, method=None, name="bounds"):
     """:func:`check_bounds` on the device: None or ``(low, high)`` of shape (d,)."""
     if isinstance(bounds, str) and bounds == "auto":
         bounds = None if method == "exact" else "data"
@@ -29,7 +39,7 @@ def box_xp(bounds, support, xp, method=None):
         return Box(xp.min(support, axis=0), xp.max(support, axis=0))
     if all(namespace(b) is xp for b in bounds):  # a box made on the device already
         return Box(*bounds)
-    low, high = check_bounds(bounds, np.zeros((1, support.shape[1])))
+    low, high = check_bounds(bounds, np.zeros((1, support.shape[1])), name)
     return Box(*(xp.asarray(b, dtype=support.dtype, device=support.device) for b in (low, high)))
 
 
