@@ -168,9 +168,7 @@ class WienerRegressor(_KernelRegressor):
 
     def _restore(self, state):
         super()._restore(state)
-        self._state: WienerState | None = None
-        if state["_state"] is not None:
-            self._state = WienerState(**state["_state"])
+        self._state = None if state["_state"] is None else WienerState(**state["_state"])
         n, support = self.X_fit_.shape[0], self.support_
         if support.size and (
             support.min() < 0 or support.max() >= n or (np.diff(support) <= 0).any()
