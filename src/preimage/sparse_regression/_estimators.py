@@ -196,8 +196,7 @@ class WienerRegressor(_KernelRegressor):
         """
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
-        self.X_fit_, self.y_fit_ = X, y
-        self._state = None  # built from the data if partial_fit follows
+        self.X_fit_, self.y_fit_, self._state = X, y, None  # partial_fit replays X_fit_
         # K, and the eigenvectors and pseudo-inverse of pinvh.
         what = "Gram matrix K (with its eigenvectors and pseudo-inverse)"
         K = checked_gram(self.kernel_, X, what, copies=3, hint=_HINT)
