@@ -6,6 +6,7 @@ from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
+from scipy.spatial.distance import cdist
 
 from preimage._utils.typing import ArrayLike, Sequences
 from preimage._utils.validation import check_array_2d
@@ -70,9 +71,8 @@ class CandidateDecoder(Decoder):
 
     def fit(self, X: Sequences, Y: Sequences, space: OutputSpace) -> Self:
         self.space_ = space
-        self.candidates_ = (
-            Y if self.candidates is None else space.check_outputs(self.candidates, "candidates")
-        )
+        cands = self.candidates
+        self.candidates_ = Y if cands is None else space.check_outputs(cands, "candidates")
         if not space.joint:
             self._coordinates = space.coordinates(self.candidates_)
         return self
@@ -151,9 +151,7 @@ def nearest_coordinates(
                 f"'mask' must allow at least one candidate for every query; "
                 f"row {int(np.argmin(mask.any(axis=1)))} allows none"
             )
-    # check_array_2d bounds the magnitudes, so no term below overflows.
-    d2 = np.einsum("ij,ij->i", Q, Q)[:, None] - 2 * Q @ C.T + np.einsum("ij,ij->i", C, C)[None, :]
-    np.maximum(d2, 0.0, out=d2)
+    d2 = cdist(Q, C, "sqeuclidean")  # check_array_2d bounds the magnitudes: no overflow
     if mask is not None:
         d2 = np.where(mask, d2, np.inf)
     index = d2.argmin(axis=1)

@@ -4,6 +4,7 @@ symbols), as the kernel says, and the training pairs in the output feature space
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,15 +24,13 @@ from preimage.kpca._projections import expansion_coef
 def _is_numeric(data):
     """True for numeric data (arrays, lists of numbers, sparse matrices, data
     frames), False for sequences of symbols."""
-    if isinstance(data, (str, bytes)):
-        return False
     if sp.issparse(data):
         return True  # refused as sparse by the numeric checks
     try:
         arr = np.asarray(data)
     except ValueError:  # ragged: sequences of different lengths
         return False
-    if not isinstance(data, np.ndarray) and arr.ndim not in (1, 2):
+    if not isinstance(data, np.ndarray) and arr.ndim not in (1, 2):  # a string, say
         return False
     if arr.dtype.kind == "O":  # numbers held as objects, or strings
         return not any(isinstance(v, (str, bytes, list, tuple)) for v in arr.flat)
@@ -67,11 +66,9 @@ def check_outputs(Y, kind, name="Y", *, n_features=None):
     non-empty list of sequences, or an error naming `name`."""
     if kind == "vector":
         Y = np.asarray(Y)
-        if Y.dtype == object:  # numbers held as objects (a data frame's, say)
-            try:
+        if Y.dtype == object:  # numbers held as objects (a data frame's, say); else refused below
+            with suppress(TypeError, ValueError):
                 Y = Y.astype(np.float64)
-            except (TypeError, ValueError):
-                pass  # refused below, naming `name`
         return check_array_2d(Y.reshape(-1, 1) if Y.ndim == 1 else Y, name, n_features=n_features)
     return check_sequences(Y, name, min_samples=1)
 
@@ -167,8 +164,7 @@ class OutputSpace:
         """Decoded outputs in the form of the training outputs (1-D if they were)."""
         if self.kind != "vector":
             return decoded
-        decoded = np.asarray(decoded)
-        return decoded.ravel() if self.one_d else decoded
+        return np.ravel(decoded) if self.one_d else np.asarray(decoded)
 
     def _data(self, X, Y):
         return list(zip(X, Y)) if self.joint else Y

@@ -110,14 +110,11 @@ def window_features(X: Sequences, window: int, symbols: Sequence[Any]) -> np.nda
     h = (window - 1) // 2
     # All strings in one array, each followed by h terminals (and h before
     # the first): the window of position q of a string is a slice around q.
-    lengths = np.array([len(x) for x in X], dtype=np.int64)
-    codes = np.full(h + int(lengths.sum()) + h * len(lengths), V - 1, dtype=np.int64)
-    starts = h + np.concatenate([[0], np.cumsum(lengths + h)[:-1]]).astype(np.int64)
-    for x, start in zip(X, starts):
-        codes[start : start + len(x)] = [index.get(s, -1) for s in x]
-    centres = np.concatenate(
-        [np.empty(0, dtype=np.int64)] + [np.arange(a, a + n) for a, n in zip(starts, lengths)]
-    )
+    flat = [V - 1] * h
+    for x in X:
+        flat += [index.get(s, -1) for s in x] + [V - 1] * h
+    codes = np.array(flat, dtype=np.int64)
+    centres = np.flatnonzero(codes != V - 1)  # every position of a string, in order
     codes = codes[centres[:, None] + np.arange(-h, h + 1)[None, :]]
     F = np.zeros((codes.shape[0], window * V))
     rows, cols = np.nonzero(codes >= 0)

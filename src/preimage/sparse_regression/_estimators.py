@@ -168,9 +168,7 @@ class WienerRegressor(_KernelRegressor):
 
     def _restore(self, state):
         super()._restore(state)
-        self._state: WienerState | None = None
-        if state["_state"] is not None:
-            self._state = WienerState(**state["_state"])
+        self._state = None if state["_state"] is None else WienerState(**state["_state"])
         n, support = self.X_fit_.shape[0], self.support_
         if support.size and (
             support.min() < 0 or support.max() >= n or (np.diff(support) <= 0).any()
@@ -198,8 +196,7 @@ class WienerRegressor(_KernelRegressor):
         """
         X, y = self._validate(X, y, reset=True)
         self._resolve_kernel(X)
-        self.X_fit_, self.y_fit_ = X, y
-        self._state = None  # built from the data if partial_fit follows
+        self.X_fit_, self.y_fit_, self._state = X, y, None  # partial_fit replays X_fit_
         # K, and the eigenvectors and pseudo-inverse of pinvh.
         what = "Gram matrix K (with its eigenvectors and pseudo-inverse)"
         K = checked_gram(self.kernel_, X, what, copies=3, hint=_HINT)
@@ -233,24 +230,20 @@ class WienerRegressor(_KernelRegressor):
         check_dense((n, n), np.float64, what, hint=_HINT, copies=2)
         if first:
             self._resolve_kernel(X)
-            self.X_fit_, self.y_fit_ = X[:0], y[:0]
-            self._state = WienerState()
-        elif self._state is None:  # after a batch fit: replay its samples
-            self._state = self._add(WienerState(), self.X_fit_, self.y_fit_, 0)
-        self._state = self._add(self._state, X, y, self.X_fit_.shape[0])
-        self.X_fit_ = np.concatenate([self.X_fit_, X])
-        self.y_fit_ = np.concatenate([self.y_fit_, y])
-        self._set_coef(self.X_fit_, self._state.coef())
+            self.X_fit_, self.y_fit_, self._state = X[:0], y[:0], None
+        state = WienerState() if self._state is None else self._state  # None: replay X_fit_
+        X, y = np.concatenate([self.X_fit_, X]), np.concatenate([self.y_fit_, y])
+        self._state = self._add(state, X, y)
+        self.X_fit_, self.y_fit_ = X, y
+        self._set_coef(X, self._state.coef())
         return self
 
-    def _add(self, state, X, y, offset):
-        kappa = self.kernel_.diag(X)
-        for j in range(X.shape[0]):
-            idx = state.basis  # basis samples: earlier rows of X_fit_ or of this batch
-            parts = (self.X_fit_[idx[idx < offset]], X[idx[idx >= offset] - offset])
-            block = self.kernel_.block
-            k = np.concatenate([block(A, X[j : j + 1], check_input=False)[:, 0] for A in parts])
-            state = wiener_update(state, k, kappa[j], y[j], rtol=self.rtol)
+    def _add(self, state, X, y):
+        """`state` with the samples of X after its first ``n_samples`` added one at a time."""
+        start = state.n_samples
+        for j, kappa in enumerate(self.kernel_.diag(X[start:]), start):
+            k = self.kernel_.block(X[state.basis], X[j : j + 1], check_input=False)[:, 0]
+            state = wiener_update(state, k, kappa, y[j], rtol=self.rtol)
         return state
 
 

@@ -273,7 +273,7 @@ def sequential_svr(
     K, y = check_system(K, y)
     eps = check_real(epsilon, "epsilon", low=0.0)
     # C = ∞ (noiseless data, the paper's choice) leaves the box open above.
-    C = np.inf if _is_inf(C) else check_positive(C, "C")
+    C = np.inf if isinstance(C, Real) and C == np.inf else check_positive(C, "C")
     tol = check_real(tol, "tol", low=0.0)
     augmentation = check_real(augmentation, "augmentation")
     max_iter = check_positive_int(max_iter, "max_iter")
@@ -332,8 +332,3 @@ def sequential_svr(
     return SequentialSVRResult(
         alpha, alpha_star, alpha_star - alpha, history, history.size, converged, max_step, gamma
     )
-
-
-def _is_inf(value):
-    """Whether `value` is the real number +∞ (not a bool, not a string)."""
-    return isinstance(value, Real) and not isinstance(value, bool) and value == np.inf

@@ -208,11 +208,10 @@ def wiener_update(
     # For a column k of a positive semi-definite Gram matrix ‖c‖² ≤ κ: no overflow.
     check_overflow_rescale(np.append(c, s), "the new sample's coordinates L⁻¹k", "'k' and 'kappa'")
     basis = state.basis
-    if s > rtol * kappa:
-        L = np.block([[L, np.zeros((r, 1))], [c[None, :], np.array([[np.sqrt(s)]])]])
-        R = np.pad(R, ((0, 1), (0, 1)))
-        z, c = np.append(z, 0.0), np.append(c, np.sqrt(s))
-        basis = np.append(basis, state.n_samples)
+    if s > rtol * kappa:  # a new direction: L and R grow by a row and a column
+        c = np.append(c, np.sqrt(s))  # the new last row of L
+        L, R = np.pad(L, ((0, 1), (0, 1))), np.pad(R, ((0, 1), (0, 1)))
+        L[-1], z, basis = c, np.append(z, 0.0), np.append(basis, state.n_samples)
     with np.errstate(over="ignore", invalid="ignore"):
         R, z = _givens_append(R, z, c, y_new)
     check_overflow_rescale(np.append(R.ravel(), z), "the updated QR factor", "'k' and 'y_new'")
