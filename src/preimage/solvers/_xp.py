@@ -172,48 +172,45 @@ def fit_learned_xp(solver, coordinates, targets, center_targets, xp):
     solver.output_dtype_ = np.dtype(np.float32 if L.dtype == xp.float32 else np.float64)
 
 
-def solve_coordinates_xp(solver, Y, add_mean, x0, return_result, xp):
-    """``solver.solve_coordinates`` for coordinates Y of namespace `xp`."""
-    kpca, support, kernel = solver._fitted_kpca(), solver.X_fit_, solver.kernel_
-    Y = Y * xp.astype(kpca.eigenvalues > 0, Y.dtype)[None, :]
-    coef, norm2 = expansion_coef_xp(Y, kpca, xp, add_mean=add_mean)
+def _result(solver, coef, support, kernel, norm2, x, x0, xp):
+    """The fixed point from `x0` (where `x` is None), else the direct answer `x` clipped."""
     box = getattr(solver, "bounds_", None)
-    if solver.name == "fixed_point":
+    if x is None:
         params = {"max_iter": solver.max_iter, "tol": solver.tol, "box": box, "xp": xp}
         params |= {"alpha": solver.alpha, "anchor": solver.anchor}
-        result = fixed_point_xp(coef, support, kernel, norm2, x0, **params)
-        return result if return_result else result.x
-    if solver.name == "closed_form":
-        if add_mean:
-            x = Y @ (solver.M_ @ kpca.coef).T + (solver.M_ @ kpca.mean_coef)[None, :]
-        else:
-            x = (Y + kpca.mean_coords[None, :]) @ (solver.M_ @ kpca.coef).T
-    else:
-        x = solver.predict(Y)
+        return fixed_point_xp(coef, support, kernel, norm2, x0, **params)
     x = _clip(x, box, xp)
-    if not return_result:
-        return x
     n_iter = xp.zeros(x.shape[0], dtype=xp.int64, device=x.device)
     d2 = distance2_xp(coef, support, kernel, x, norm2, xp)
     return PreimageResult(x, d2, n_iter, n_iter == 0, solver.name, solver.name)
 
 
+def solve_coordinates_xp(solver, Y, add_mean, x0, return_result, xp):
+    """``solver.solve_coordinates`` for coordinates Y of namespace `xp`."""
+    kpca, x = solver._fitted_kpca(), None
+    Y = Y * xp.astype(kpca.eigenvalues > 0, Y.dtype)[None, :]
+    if solver.name == "closed_form":
+        MA = solver.M_ @ kpca.coef
+        mean = (solver.M_ @ kpca.mean_coef)[None, :] if add_mean else kpca.mean_coords @ MA.T
+        x = Y @ MA.T + mean
+    elif solver.name == "learned":
+        x = solver.predict(Y)
+    if x is not None and not return_result:
+        return _clip(x, getattr(solver, "bounds_", None), xp)
+    coef, norm2 = expansion_coef_xp(Y, kpca, xp, add_mean=add_mean)
+    result = _result(solver, coef, solver.X_fit_, solver.kernel_, norm2, x, x0, xp)
+    return result if return_result else result.x
+
+
 def solve_xp(solver, expansion, x0, xp):
     """``solver.solve(expansion, x0)`` for an expansion of namespace `xp`."""
-    coef, support, kernel = expansion.coef, expansion.support, expansion.kernel
-    box = getattr(solver, "bounds_", None)
-    if solver.name == "fixed_point":
-        params = {"max_iter": solver.max_iter, "tol": solver.tol, "box": box, "xp": xp}
-        params |= {"alpha": solver.alpha, "anchor": solver.anchor}
-        return fixed_point_xp(coef, support, kernel, expansion.norm2(), x0, **params)
+    coef, x = expansion.coef, None
     if solver.name == "closed_form":
         x = coef @ solver.M_.T
-    else:
+    elif solver.name == "learned":
         x = solver.predict(coef @ solver.KA_ - solver.kpca_.mean_coords[None, :])
-    x = _clip(x, box, xp)
-    n_iter = xp.zeros(x.shape[0], dtype=xp.int64, device=x.device)
-    d2 = distance2_xp(coef, support, kernel, x, expansion.norm2(), xp)
-    return PreimageResult(x, d2, n_iter, n_iter == 0, solver.name, solver.name)
+    support, kernel, norm2 = expansion.support, expansion.kernel, expansion.norm2()
+    return _result(solver, coef, support, kernel, norm2, x, x0, xp)
 
 
 def predict_learned_xp(solver, C, xp):
