@@ -245,3 +245,13 @@ def test_model_files_of_device_models_hold_numpy(digits, tmp_path, method):
     want = host(est.transform(dev(noisy)))
     with sklearn.config_context(array_api_dispatch=False):
         np.testing.assert_allclose(load_model(path).transform(noisy), want, atol=1e-6)
+
+
+def test_kernel_pca_by_subspace_iteration_equals_numpy():
+    """From 2,000 points and for q <= n/10 the device fit iterates (the NumPy path: Lanczos)."""
+    X = np.random.default_rng(4).normal(size=(2000, 30))
+    ref = KernelPCA(20, kernel="rbf", gamma=0.01).fit(X)
+    est = KernelPCA(20, kernel="rbf", gamma=0.01).fit(dev(X))
+    lam = ref.eigenvalues_[0]
+    np.testing.assert_allclose(host(est.eigenvalues_), ref.eigenvalues_, atol=1e-10 * lam)
+    np.testing.assert_allclose(host(est.transform(dev(X[:50]))), ref.transform(X[:50]), atol=1e-10)
