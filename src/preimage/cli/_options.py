@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from preimage._utils.config import parse_bytes
 from preimage.cli._text import note
 
 data_argument = click.argument("data", type=click.Path(exists=True, path_type=Path))
@@ -23,17 +24,6 @@ seed_option = click.option("--seed", default=0, type=int, help="Random seed.")
 
 def quiet_option(help="No progress bar and no messages."):
     return click.option("--quiet", is_flag=True, help=help)
-
-
-def _parse_budget(ctx, param, value):
-    if value is None:
-        return None
-    from preimage._utils.config import parse_bytes
-
-    try:
-        return parse_bytes(value, "--memory-budget")
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
 
 
 def bad_option(option, message):
@@ -76,7 +66,7 @@ def data_options(force_help):
         ),
         click.option(
             "--memory-budget",
-            callback=_parse_budget,
+            callback=_parsed(functools.partial(parse_bytes, name="--memory-budget")),
             help="Largest dense array allowed, e.g. 8GB [default: $PREIMAGE_MEMORY_BUDGET, "
             "else half the memory this process may use, a container's limit included]; "
             "reading or a step that needs more is refused before it starts.",
@@ -99,9 +89,7 @@ def data_options(force_help):
             with config_context(memory_budget=memory_budget):
                 return command(read=read, **kwargs)
 
-        for option in reversed(options):
-            run = option(run)
-        return run
+        return functools.reduce(lambda command, option: option(command), reversed(options), run)
 
     return decorate
 
@@ -144,26 +132,30 @@ def check_not_existing(path, force, inputs):
         )
 
 
-def _parsed(parse, expected):
+def _parsed(parse, expected=None):
     """A callback that gives an option's text (None stays None) through `parse`, and
-    makes a ValueError a usage error saying what was `expected`."""
+    makes a ValueError a usage error saying what was `expected` (else its message)."""
 
     def callback(ctx, param, value):
         try:
-            return value if value is None else parse(value.strip().lower())
-        except ValueError:
-            raise click.BadParameter(f"expected {expected}, got {value!r}") from None
+            return value if value is None else parse(value)
+        except ValueError as exc:
+            message = str(exc) if expected is None else f"expected {expected}, got {value!r}"
+            raise click.BadParameter(message) from None
 
     return callback
 
 
 def _component_count(text):
-    if text != "auto" and int(text) < 1:
+    if text.strip().lower() == "auto":
+        return "auto"
+    if int(text) < 1:
         raise ValueError
-    return text if text == "auto" else int(text)
+    return int(text)
 
 
 def _box_bounds(text):
+    text = text.strip().lower()
     if text in ("none", "data"):
         return text
     low, high = (float(v) for v in text.split(","))
@@ -173,7 +165,7 @@ def _box_bounds(text):
 
 
 def _image_shape(text):
-    h, w = (int(v) for v in text.split("x"))
+    h, w = (int(v) for v in text.lower().split("x"))
     if h < 1 or w < 1:
         raise ValueError
     return h, w

@@ -72,14 +72,13 @@ def info_lines(meta, model_path):
         signature = "verified with PREIMAGE_MODEL_KEY"
     elif meta.get("signed"):
         signature = "present, not verified (set PREIMAGE_MODEL_KEY to verify it)"
+    version = (
+        f"preimage {meta.get('preimage_version')} (model format {meta.get('format_version')})"
+    )
     lines = [
         ("file", f"{model_path} ({Path(model_path).stat().st_size:,} bytes)"),
         ("estimator", meta.get("estimator")),
-        (
-            "written by",
-            f"preimage {meta.get('preimage_version')} (model format "
-            f"{meta.get('format_version')}), {meta.get('created')}",
-        ),
+        ("written by", f"{version}, {meta.get('created')}"),
         ("signature", signature),
     ]
     lines += [(k.replace("_", " "), v) for k, v in summary.items()]
