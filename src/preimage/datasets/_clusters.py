@@ -59,7 +59,7 @@ def make_gaussian_sources(
         Fixed centres, e.g. those of a training set for its test set.
     return_centers : bool, default=False
         If True, also return the centres.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
@@ -131,7 +131,7 @@ def make_three_clusters(
         Standard deviation of the isotropic Gaussian noise.
     return_centers : bool, default=False
         If True, also return the three sources.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
