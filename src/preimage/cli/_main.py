@@ -20,9 +20,10 @@ from preimage._utils.progress import activity, bar, ticking
 from preimage.cli._demo import NOISE_MODELS
 from preimage.cli._errors import CommandLine
 from preimage.cli._options import (
-    BoxBounds,
-    ComponentCount,
-    ImageShape,
+    as_box_bounds,
+    as_component_count,
+    as_image_shape,
+    bad_option,
     check_not_existing,
     data_argument,
     data_options,
@@ -35,6 +36,7 @@ from preimage.cli._options import (
 from preimage.cli._text import (
     info_lines,
     json_text,
+    note,
     printable,
     recorded_image_shape,
     selection_lines,
@@ -111,16 +113,14 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     from preimage.io._files import atomic_write, check_writable
 
     if level is not None and not math.isfinite(level):
-        raise click.BadParameter(f"must be a finite number, got {level}", param_hint="'--level'")
+        raise bad_option("--level", f"must be a finite number, got {level}")
     if n_train + n_test > 5000:
         raise click.BadParameter(
             f"{n_train} + {n_test} = {n_train + n_test} exceeds the 5000 bundled digits",
             param_hint="'--n-train'/'--n-test'",
         )
     if noise == "speckle" and level is not None and level > 1:
-        raise click.BadParameter(
-            f"speckle noise takes a probability in [0, 1], got {level}", param_hint="'--level'"
-        )
+        raise bad_option("--level", f"speckle noise takes a probability in [0, 1], got {level}")
     check_writable(output_dir / "denoising.png")
     if not quiet:
         click.echo(
@@ -130,19 +130,13 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
     form = "{desc} {n_fmt}/{total_fmt} [{elapsed}]"
     with bar(desc="methods", unit="method", quiet=quiet, bar_format=form) as progress:
 
-        def methods(items):
-            progress.reset(total=len(items))
-            for item in items:
-                yield item
-                progress.update()
-
         def echo(line):
             if not quiet:
                 click.echo(line) if progress.disable else progress.write(line, file=sys.stdout)
 
         with ticking(progress):
             given = dict(n_train=n_train, n_test=n_test, noise=noise, level=level, seed=seed)
-            result = run_demo(**given, echo=echo, progress=methods)
+            result = run_demo(**given, echo=echo, progress=progress)
     click.echo(f"\n{result.source}, {result.noise} noise, {n_train} train / {n_test} test")
     click.echo(f"{'method':44} {'MSE':>7} {'seconds':>8}")
     for name, mse, seconds in result.rows:
@@ -151,8 +145,8 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
         "(MSE: squared error to the clean digit summed over pixels, mean over "
         "test digits; lower is better)"
     )
-    for note in result.notes:
-        click.echo(note)
+    for line in result.notes:
+        click.echo(line)
     try:
         from preimage import plot
         from preimage.cli._demo import plot_demo
@@ -162,7 +156,7 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
         path = atomic_write(output_dir / "denoising.png", save, numbered=True)
         click.echo(f"\nimage grid written to {printable(path)}")
     except ImportError as exc:
-        click.echo(f"\nno figure: {exc}", err=True)
+        note(f"\nno figure: {exc}")
 
 
 @main.command()
@@ -178,7 +172,7 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 @click.option(
     "--n-components",
     default="auto",
-    type=ComponentCount(),
+    callback=as_component_count,
     metavar="INTEGER|auto",
     help="Principal components kept (at most the number of samples - 1; fewer "
     "remove more noise and more detail), or 'auto': chosen from DATA on a "
@@ -209,7 +203,7 @@ def demo(n_train, n_test, noise, level, seed, output_dir, quiet):
 )
 @click.option(
     "--bounds",
-    type=BoxBounds(),
+    callback=as_box_bounds,
     metavar="none|data|low,high",
     help="A box the denoised samples are kept in: none, data (the range of each "
     "feature in the clean training data) or low,high for every feature [default: "
@@ -233,9 +227,8 @@ def fit(data, output, clean_path, n_components, seed, force, quiet, read, **para
 
     landmarks, method = params["n_landmarks"], params["method"]
     if landmarks is not None and n_components != "auto" and n_components > landmarks:
-        raise click.BadParameter(
-            f"must be <= --n-landmarks {landmarks}, got {n_components}",
-            param_hint="'--n-components'",
+        raise bad_option(
+            "--n-components", f"must be <= --n-landmarks {landmarks}, got {n_components}"
         )
     check_not_existing(output, force, [("DATA", data), ("--clean", clean_path)])
     check_writable(output)
@@ -247,25 +240,20 @@ def fit(data, output, clean_path, n_components, seed, force, quiet, read, **para
             f"{X.shape}; they must match row for row"
         )
     if landmarks is not None and landmarks > X.shape[0]:
-        raise click.BadParameter(
-            f"must be <= the {X.shape[0]} samples of DATA, got {landmarks}",
-            param_hint="'--n-landmarks'",
+        raise bad_option(
+            "--n-landmarks", f"must be <= the {X.shape[0]} samples of DATA, got {landmarks}"
         )
     if n_components != "auto" and n_components >= X.shape[0]:
         n_components = max(1, X.shape[0] - 1)
         if not quiet:
-            click.echo(
-                f"--n-components lowered to {n_components}: DATA has {X.shape[0]} samples",
-                err=True,
-            )
+            note(f"--n-components lowered to {n_components}: DATA has {X.shape[0]} samples")
     if PREIMAGE_METHODS[method].learns_from_pairs and clean is None and not quiet:
-        click.echo(
+        note(
             f"warning: --method {method} without --clean learns its map from DATA's "
             "own coordinates back to DATA; noisy inputs, whose coordinates lie "
             "elsewhere, come back as blurred averages of the training samples, or "
             "worse, not denoised. Pass --clean CLEAN, the clean versions of DATA row "
-            "for row.",
-            err=True,
+            "for row."
         )
     bounds = params["bounds"] or ((0.0, 1.0) if source.kind == "png" else "auto")
     params["bounds"] = None if bounds == "none" else bounds
@@ -306,7 +294,7 @@ def fit(data, output, clean_path, n_components, seed, force, quiet, read, **para
 )
 @click.option(
     "--image-shape",
-    type=ImageShape(),
+    callback=as_image_shape,
     metavar="HEIGHTxWIDTH",
     help="The size of PNG output images when neither the model nor DATA knows it (e.g. 28x28).",
 )
@@ -339,10 +327,10 @@ def denoise(model_path, data, output, image_shape, batch_size, force, quiet, rea
         )
     width = model.n_features_in_
     if image_shape is not None and image_shape[0] * image_shape[1] != width:
-        raise click.BadParameter(
+        raise bad_option(
+            "--image-shape",
             f"{image_shape[0]}x{image_shape[1]} is {image_shape[0] * image_shape[1]} "
             f"pixels, but the model's samples have {width} values",
-            param_hint="'--image-shape'",
         )
     # The size `preimage fit` recorded: used only without --image-shape, and
     # checked then (the file may have been altered).
@@ -410,7 +398,3 @@ def info(model_path, as_json):
         click.echo(json_text(meta))
     else:
         click.echo("\n".join(info_lines(meta, model_path)))
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import click
 
+from preimage._utils.config import parse_bytes
+from preimage.cli._text import note
+
 data_argument = click.argument("data", type=click.Path(exists=True, path_type=Path))
 model_argument = click.argument(
     "model_path", metavar="MODEL", type=click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -23,15 +26,9 @@ def quiet_option(help="No progress bar and no messages."):
     return click.option("--quiet", is_flag=True, help=help)
 
 
-def _parse_budget(ctx, param, value):
-    if value is None:
-        return None
-    from preimage._utils.config import parse_bytes
-
-    try:
-        return parse_bytes(value, "--memory-budget")
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
+def bad_option(option, message):
+    """A usage error (exit status 2): ``Invalid value for 'OPTION': MESSAGE``."""
+    return click.BadParameter(message, param_hint=f"'{option}'")
 
 
 def output_option(help, **path):
@@ -69,7 +66,7 @@ def data_options(force_help):
         ),
         click.option(
             "--memory-budget",
-            callback=_parse_budget,
+            callback=_parsed(functools.partial(parse_bytes, name="--memory-budget")),
             help="Largest dense array allowed, e.g. 8GB [default: $PREIMAGE_MEMORY_BUDGET, "
             "else half the memory this process may use, a container's limit included]; "
             "reading or a step that needs more is refused before it starts.",
@@ -92,9 +89,7 @@ def data_options(force_help):
             with config_context(memory_budget=memory_budget):
                 return command(read=read, **kwargs)
 
-        for option in reversed(options):
-            run = option(run)
-        return run
+        return functools.reduce(lambda command, option: option(command), reversed(options), run)
 
     return decorate
 
@@ -111,19 +106,14 @@ def read_data_file(path, key, columns, delimiter, header, quiet):
         ("--header", header, ".csv"),
     ):
         if value is not None and kind != needs:
-            raise click.BadParameter(
-                f"applies to a {needs} file, but {path} is not one", param_hint=f"'{option}'"
-            )
+            raise bad_option(option, f"applies to a {needs} file, but {path} is not one")
     X, source = read_data(path, key=key, columns=columns, delimiter=delimiter, header=header)
     names = source.header
     if names is not None and columns is None and not quiet:  # a label column read as data?
         shown = ", ".join(map(repr, names[:3])) + (
             f", ..., {names[-1]!r}" if len(names) > 3 else ""
         )
-        click.echo(
-            f"{path}: all {len(names)} columns read ({shown}); choose others with --columns",
-            err=True,
-        )
+        note(f"{path}: all {len(names)} columns read ({shown}); choose others with --columns")
     return X, source
 
 
@@ -142,59 +132,51 @@ def check_not_existing(path, force, inputs):
         )
 
 
-class ComponentCount(click.ParamType):
-    """A positive number of components, or 'auto'."""
+def _parsed(parse, expected=None):
+    """A callback that gives an option's text (None stays None) through `parse`, and
+    makes a ValueError a usage error saying what was `expected` (else its message)."""
 
-    name = "INTEGER|auto"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, str) and value.strip().lower() == "auto":
-            return "auto"
+    def callback(ctx, param, value):
         try:
-            count = int(value)
-            if count < 1 or count != float(value):
-                raise ValueError
-        except (TypeError, ValueError):
-            self.fail(f"expected a positive integer or 'auto', got {value!r}", param, ctx)
-        return count
+            return value if value is None else parse(value)
+        except ValueError as exc:
+            message = str(exc) if expected is None else f"expected {expected}, got {value!r}"
+            raise click.BadParameter(message) from None
+
+    return callback
 
 
-class BoxBounds(click.ParamType):
-    """``none``, ``data`` or ``LOW,HIGH`` (finite, LOW <= HIGH) as that string
-    or ``(low, high)``."""
-
-    name = "none|data|low,high"
-
-    def convert(self, value, param, ctx):
-        text = str(value).strip().lower()
-        if text in ("none", "data"):
-            return text
-        try:
-            low, high = (float(v) for v in text.split(","))
-            if -math.inf < low <= high < math.inf:
-                return low, high
-        except ValueError:
-            pass
-        self.fail(
-            f"expected none, data or low,high with low <= high (such as 0,1), got {value!r}",
-            param,
-            ctx,
-        )
+def _component_count(text):
+    if text.strip().lower() == "auto":
+        return "auto"
+    if int(text) < 1:
+        raise ValueError
+    return int(text)
 
 
-class ImageShape(click.ParamType):
-    """``HEIGHTxWIDTH`` (such as ``28x28``) as ``(height, width)``."""
+def _box_bounds(text):
+    text = text.strip().lower()
+    if text in ("none", "data"):
+        return text
+    low, high = (float(v) for v in text.split(","))
+    if not -math.inf < low <= high < math.inf:
+        raise ValueError
+    return low, high
 
-    name = "HEIGHTxWIDTH"
 
-    def convert(self, value, param, ctx):
-        try:
-            h, w = (int(v) for v in value.lower().split("x"))
-            if h >= 1 and w >= 1:
-                return h, w
-        except ValueError:
-            pass
-        self.fail(f"expected HEIGHTxWIDTH such as 28x28, got {value!r}", param, ctx)
+def _image_shape(text):
+    h, w = (int(v) for v in text.lower().split("x"))
+    if h < 1 or w < 1:
+        raise ValueError
+    return h, w
+
+
+#: --n-components: a positive number, or 'auto'.
+as_component_count = _parsed(_component_count, "a positive integer or 'auto'")
+#: --bounds: ``none``, ``data`` or ``LOW,HIGH`` (finite, LOW <= HIGH) as ``(low, high)``.
+as_box_bounds = _parsed(_box_bounds, "none, data or low,high with low <= high (such as 0,1)")
+#: --image-shape: ``HEIGHTxWIDTH`` (such as ``28x28``) as ``(height, width)``.
+as_image_shape = _parsed(_image_shape, "HEIGHTxWIDTH such as 28x28")
 
 
 def figures_to_files():

@@ -6,12 +6,16 @@ everything shown from a file goes through :func:`printable`.
 """
 
 import contextlib
+import functools
 import json
 import math
 from pathlib import Path
 import warnings
 
 import click
+
+#: ``click.echo`` to standard error: notes, warnings and progress, apart from the results.
+note = functools.partial(click.echo, err=True)
 
 
 def printable(value):
@@ -30,8 +34,8 @@ def warnings_as_notes(category, quiet=False):
         warnings.simplefilter("always", category)
         yield
     notes = [printable(w.message) for w in caught if issubclass(w.category, category)]
-    for note in dict.fromkeys(notes) if not quiet else ():
-        click.echo(f"warning: {note}", err=True)
+    for text in dict.fromkeys(notes) if not quiet else ():
+        note(f"warning: {text}")
 
 
 def recorded_image_shape(model_path, meta, width, *, check):
@@ -68,14 +72,13 @@ def info_lines(meta, model_path):
         signature = "verified with PREIMAGE_MODEL_KEY"
     elif meta.get("signed"):
         signature = "present, not verified (set PREIMAGE_MODEL_KEY to verify it)"
+    version = (
+        f"preimage {meta.get('preimage_version')} (model format {meta.get('format_version')})"
+    )
     lines = [
         ("file", f"{model_path} ({Path(model_path).stat().st_size:,} bytes)"),
         ("estimator", meta.get("estimator")),
-        (
-            "written by",
-            f"preimage {meta.get('preimage_version')} (model format "
-            f"{meta.get('format_version')}), {meta.get('created')}",
-        ),
+        ("written by", f"{version}, {meta.get('created')}"),
         ("signature", signature),
     ]
     lines += [(k.replace("_", " "), v) for k, v in summary.items()]

@@ -29,8 +29,7 @@ def check_interval(value, name, *, strict=True, bounded=False):
     """A pair ``(low, high)`` of finite reals, ``low < high`` (``<=`` unless
     `strict`), both at most :data:`MAX_SCALE` in magnitude with `bounded`."""
     try:
-        low, high = value
-        low, high = check_real(low, name), check_real(high, name)
+        low, high = (check_real(v, name) for v in value)
     except (TypeError, ValueError):
         raise ValueError(
             f"{name!r} must be a pair (low, high) of finite real numbers, got {value!r}"

@@ -59,7 +59,7 @@ def make_gaussian_sources(
         Fixed centres, e.g. those of a training set for its test set.
     return_centers : bool, default=False
         If True, also return the centres.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
@@ -131,7 +131,7 @@ def make_three_clusters(
         Standard deviation of the isotropic Gaussian noise.
     return_centers : bool, default=False
         If True, also return the three sources.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
@@ -158,6 +158,4 @@ def make_three_clusters(
     n_per, noise, rng = check_sampling(
         n_samples_per_cluster, noise, random_state, name="n_samples_per_cluster", n_groups=3
     )
-
-    centers = np.array(_THREE_CLUSTER_CENTERS, dtype=np.float64)
-    return _draw_around(centers, n_per, noise, rng, return_centers)
+    return _draw_around(np.array(_THREE_CLUSTER_CENTERS), n_per, noise, rng, return_centers)

@@ -59,11 +59,11 @@ def make_half_circle(
         Number of points.
     noise : float, default=0.05
         Standard deviation of the isotropic Gaussian noise.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
-    {{curve_returns}}
+    %(curve_returns)s
 
     References
     ----------
@@ -104,11 +104,11 @@ def make_square(
         Number of points.
     noise : float, default=0.05
         Standard deviation of the isotropic Gaussian noise.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
-    {{curve_returns}}
+    %(curve_returns)s
 
     References
     ----------
@@ -147,11 +147,11 @@ def make_frame(
         Number of points.
     noise : float, default=0.1
         Half-width nu of the uniform noise normal to the sides.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
-    {{curve_returns}}
+    %(curve_returns)s
 
     References
     ----------
@@ -188,11 +188,11 @@ def make_banana(
         Number of points.
     noise : float, default=0.2
         Standard deviation nu of the Gaussian noise on the second coordinate.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
-    {{curve_returns}}
+    %(curve_returns)s
 
     References
     ----------
@@ -232,11 +232,11 @@ def make_spiral(
         Number of points.
     noise : float, default=0.3
         Upper bound nu of the uniform radial noise, drawn in ``[0, nu]``.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
-    {{curve_returns}}
+    %(curve_returns)s
 
     References
     ----------
@@ -278,11 +278,11 @@ def make_sine(
         Number of points.
     noise : float, default=0.5
         Upper bound nu of the uniform noise, drawn in ``[0, nu]^2``.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
-    {{curve_returns}}
+    %(curve_returns)s
 
     References
     ----------

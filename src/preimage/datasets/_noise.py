@@ -34,16 +34,16 @@ def add_gaussian_noise(
 
     Parameters
     ----------
-    {{clean_X}}
+    %(clean_X)s
     sigma : float
         Standard deviation of the noise, ``>= 0``.
     clip : tuple of float (low, high), default=None
         Interval the noisy result is clipped to, e.g. ``(0, 1)`` for pixels.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
-    {{noisy_returns}}
+    %(noisy_returns)s
 
     References
     ----------
@@ -99,7 +99,7 @@ def add_speckle_noise(
 
     Parameters
     ----------
-    {{clean_X}}
+    %(clean_X)s
     p : float in [0, 1]
         Probability that an entry is replaced (by `low` or `high`, each with
         probability ``p / 2``).
@@ -107,11 +107,11 @@ def add_speckle_noise(
         Value of a "black" entry.
     high : float, default=1.0
         Value of a "white" entry; must be ``>= low``.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------
-    {{noisy_returns}}
+    %(noisy_returns)s
 
     References
     ----------
@@ -174,7 +174,7 @@ def random_shifts(
         ``(height, width)`` of each image.
     max_shift : int, default=2
         Largest shift in pixels along each axis, at most ``max(image_shape)``.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------

@@ -61,8 +61,7 @@ def _read_mnist():
     X, y = mnist_data()
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y).astype(np.int64)
-    X.flags.writeable = False
-    y.flags.writeable = False
+    X.flags.writeable = y.flags.writeable = False
     return X, y
 
 

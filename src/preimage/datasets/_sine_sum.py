@@ -63,7 +63,7 @@ def make_sine_sum(
         Standard deviation of the Gaussian noise added to the targets.
     domain : tuple of float (low, high), default=(-pi, pi)
         Interval in which the inputs are drawn uniformly.
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------

@@ -54,7 +54,7 @@ def make_kde_strings(
     switch_probability : float, default=0.2
         Probability that the output state switches at each step (the paper's
         1/5).
-    {{random_state}}
+    %(random_state)s
 
     Returns
     -------

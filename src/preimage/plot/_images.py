@@ -91,7 +91,6 @@ def plot_image_grid(
     6
     >>> import matplotlib.pyplot as plt; plt.close(fig)
     """
-    plt = pyplot()
     image_shape = shape_tuple(image_shape)
     n_pixels = int(np.prod(image_shape))
     rows = [np.asarray(images) for images in rows]
@@ -120,7 +119,7 @@ def plot_image_grid(
         longest = max(len(line) for label in row_labels for line in label.split("\n"))
         label_column = max(1.6, _INCH_PER_CHAR * longest + 0.3)
         height = 1.0 * n_rows + (0.5 if title else 0.1) + (0.3 if col_labels else 0.0)
-        fig = plt.figure(figsize=(1.0 * n_cols + label_column, height), layout="compressed")
+        fig = pyplot().figure(figsize=(1.0 * n_cols + label_column, height), layout="compressed")
     axes = fig.subplots(n_rows, n_cols, squeeze=False)
     for i, (images, label) in enumerate(zip(rows, row_labels)):
         for j, ax in enumerate(axes[i]):

@@ -63,14 +63,13 @@ def plot_spectrum(
     shown = eigenvalues if n_show is None else eigenvalues[:n_show]
     k = np.arange(1, shown.size + 1)
     ax.semilogy(k, np.clip(shown, np.finfo(float).tiny, None), color="C0")
-    ax.set_xlabel("component k")
+    ax.set(xlabel="component k", title=title)
     ax.set_ylabel("eigenvalue λ_k", color="C0")
     twin = ax.twinx()
     total = eigenvalues.sum() if total is None else float(total)
     twin.plot(k, np.cumsum(shown) / total, color="C1")
     twin.set_ylim(0, 1.02)
     twin.set_ylabel("cumulative variance fraction", color="C1")
-    ax.set_title(title)
     return ax
 
 

@@ -27,8 +27,7 @@ def _reduced_parts(
         coef = getattr(source, "coef", None)
     vectors = check_array_2d(getattr(source, "vectors", source), "reduced")
     if coef is not None:
-        coef = check_real_array(coef, "coef")
-        coef = coef[None, :] if coef.ndim == 1 else coef
+        coef = np.atleast_2d(check_real_array(coef, "coef"))
         if coef.ndim != 2 or coef.shape[1] != vectors.shape[0]:
             raise ValueError(
                 f"'coef' must have shape (p,) or (m, p) with p = "
@@ -228,8 +227,7 @@ def plot_reduced_set_error(
         )
     n_vectors = np.asarray(history["n_vectors"], dtype=float)
     error = np.asarray(history["error"], dtype=float)
-    if error.ndim == 1:
-        error = error[:, None]
+    error = error[:, None] if error.ndim == 1 else error
     norm2 = np.atleast_1d(np.asarray(source.norm2, dtype=float))
     if n_vectors.ndim != 1 or error.shape[0] != n_vectors.size or error.shape[1] != norm2.size:
         raise ValueError(
