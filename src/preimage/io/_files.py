@@ -83,10 +83,8 @@ def _is_stale(match, entry):
         return False
     try:
         os.kill(pid, 0)  # signal 0: is the process there?
-    except ProcessLookupError:
-        return True
-    except OSError:
-        pass  # there, and not ours
+    except OSError as exc:  # PermissionError: there, and not ours
+        return isinstance(exc, ProcessLookupError)
     return False
 
 
