@@ -51,11 +51,10 @@ def _check_delimiter(delimiter):
     """None (detect it), a single character, or a name: "tab", "whitespace"."""
     if delimiter is None:
         return "detect"
-    if isinstance(delimiter, str):
-        if delimiter.lower() in _NAMED_DELIMITERS:
-            return _NAMED_DELIMITERS[delimiter.lower()]
-        if len(delimiter) == 1 and delimiter not in _NOT_DELIMITERS:
-            return delimiter
+    if isinstance(delimiter, str) and delimiter.lower() in _NAMED_DELIMITERS:
+        return _NAMED_DELIMITERS[delimiter.lower()]
+    if isinstance(delimiter, str) and len(delimiter) == 1 and delimiter not in _NOT_DELIMITERS:
+        return delimiter
     raise ValueError(
         f"'delimiter' must be one character such as ',' or ';', 'tab' "
         f"or 'whitespace' (or None to detect it), got {delimiter!r}"
@@ -63,8 +62,7 @@ def _check_delimiter(delimiter):
 
 
 def _uncommented(line):
-    end = line.find("#")
-    return line if end < 0 else line[:end]
+    return line.partition("#")[0]
 
 
 def _is_number(text):
@@ -135,14 +133,11 @@ def _plain_cells(text, delimiter):
 
 
 def _cut(text, delimiter, start, stop):
-    """Where a piece of `text` from `start` ends: a delimiter before `stop` if any."""
+    """Where a piece of `text` from `start` ends: the last delimiter up to `stop`."""
     if stop >= len(text):
         return len(text)
-    cut = max(text.rfind(c, start, stop) for c in (delimiter or " \t"))
-    if cut > start:
-        return cut
-    found = [i for i in (text.find(c, stop) for c in (delimiter or " \t")) if i >= 0]
-    return min(found, default=len(text))
+    cut = max(text.rfind(c, start, stop + 1) for c in (delimiter or " \t"))
+    return cut if cut > start else len(text)
 
 
 def _name(delimiter):
@@ -373,8 +368,8 @@ def _read(path, file, columns, delimiter, given, has_header):
     usecols = None if columns is None else _resolve_columns(path, columns, header, width)
     number, line = sample[0]
     # a first line taken for data, told how to read it as a header
-    hint = f"; if line {number} names the columns, pass header=True" * (has_header is None)
-    hint = "" if header is not None else hint
+    hint = f"; if line {number} names the columns, pass header=True"
+    hint *= has_header is None and header is None
     _check_numeric_columns(path, number, _head_cells(line, delimiter), usecols, header, hint)
     del sample, line
     parser = _Parser(path, delimiter, usecols, header, width, number, hint)

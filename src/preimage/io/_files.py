@@ -83,10 +83,8 @@ def _is_stale(match, entry):
         return False
     try:
         os.kill(pid, 0)  # signal 0: is the process there?
-    except ProcessLookupError:
-        return True
-    except OSError:
-        pass  # there, and not ours
+    except OSError as exc:  # PermissionError: there, and not ours
+        return isinstance(exc, ProcessLookupError)
     return False
 
 
@@ -226,26 +224,23 @@ def _atomic(path, make, overwrite, numbered, folder):
     except OSError as exc:
         raise _named(exc, path, f"cannot write in {path.parent}") from None
     try:
-        try:
-            make(tmp)
-            if overwrite and not numbered:
-                _replace_dir(tmp, path) if folder else os.replace(tmp, path)
-                return path
-            stem, suffix = (path.name, "") if folder else (path.stem, path.suffix)
-            for n in range(2**31):  # the first free name, if numbered
-                name = path.with_name(f"{stem}-{n}{suffix}") if n else path
-                try:
-                    _claim_and_move(tmp, name, True) if folder else _link_new(tmp, name)
-                    return name
-                except FileExistsError:
-                    if not numbered:
-                        raise
-        except FileExistsError:
-            raise
-        except OSError as exc:
-            raise _named(exc, path) from None
-    except BaseException:
+        make(tmp)
+        if overwrite and not numbered:
+            _replace_dir(tmp, path) if folder else os.replace(tmp, path)
+            return path
+        stem, suffix = (path.name, "") if folder else (path.stem, path.suffix)
+        for n in range(2**31):  # the first free name, if numbered
+            name = path.with_name(f"{stem}-{n}{suffix}") if n else path
+            try:
+                _claim_and_move(tmp, name, True) if folder else _link_new(tmp, name)
+                return name
+            except FileExistsError:
+                if not numbered:
+                    raise
+    except BaseException as exc:
         _remove(tmp, folder)  # tidying must not hide the failure
+        if isinstance(exc, OSError) and not isinstance(exc, FileExistsError):
+            raise _named(exc, path) from None
         raise
 
 
@@ -286,8 +281,7 @@ def open_regular(path, name=None, *, follow_links=False):
     without blocking), else a :class:`ValueError` naming `name`."""
     name = path if name is None else name
     flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
-    if not follow_links:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
+    flags |= 0 if follow_links else getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except OSError as exc:

@@ -38,9 +38,8 @@ def classes():
 
     models = (KernelPCA, KernelPCADenoiser, ReducedKernelPCA, ReducedSVC, ReducedSVR)
     models += (WienerRegressor, SequentialSVR)
-    kernel_names = ("Linear", "Polynomial", "Sigmoid", "Gaussian", "Laplacian", "Sine")
-    kernel_names += ("Spectrum", "JointSpectrum", "Normalized")
-    kernel_classes = [getattr(kernels, name + "Kernel") for name in kernel_names]
+    names = "Linear Polynomial Sigmoid Gaussian Laplacian Sine Spectrum JointSpectrum Normalized"
+    kernel_classes = [getattr(kernels, name + "Kernel") for name in names.split()]
     return {
         "model": {cls.__name__: cls for cls in models},
         "estimator": {cls.__name__: cls for cls in (KernelPCA, SVC, SVR, NuSVC, NuSVR)},
@@ -58,10 +57,8 @@ class _Refused(Exception):
     """A field of the file that is refused: its place, its value and the reason."""
 
     def __init__(self, where, reason, *value):
-        where = f"{where!r}" if where else "the model"
-        super().__init__(
-            f"{where} = {shown(value[0])}: {reason}" if value else f"{where}: {reason}"
-        )
+        value = f" = {shown(value[0])}" if value else ""
+        super().__init__(f"{where!r}{value}: {reason}" if where else f"the model{value}: {reason}")
 
 
 def shown(value, limit=60):
@@ -251,12 +248,9 @@ class _Decoder:
         if not isinstance(node, dict):
             raise _Refused(where, "is not a mapping")
         spec = {k: v for k, v in spec.items() if k != "?"}
-        if set(node) - set(spec):
-            raise _Refused(
-                where,
-                f"holds {few(set(node) - set(spec))}, which the schema of "
-                "this class does not declare; the file was altered",
-            )
+        if extra := set(node) - set(spec):
+            reason = f"holds {few(extra)}, which the schema of this class does not declare"
+            raise _Refused(where, reason + "; the file was altered")
         out = {}
         for name, kind in spec.items():
             at, value = _at(where, name), node.get(name)
@@ -299,10 +293,8 @@ class _Decoder:
         for symbol, size in zip(dims, value.shape):
             expected = int(symbol) if symbol.isdigit() else sizes.setdefault(symbol, size)
             if size != expected:
-                message = (
-                    f"must have {symbol} = {expected} along that axis, as the rest of the file"
-                )
-                raise _Refused(at, message, value)
+                axis = f"{symbol} = {expected} along that axis"
+                raise _Refused(at, f"must have {axis}, as the rest of the file", value)
         if letters == "f" and not np.isfinite(value).all():
             raise _Refused(at, "must hold finite values", value)
         return value
