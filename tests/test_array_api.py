@@ -161,16 +161,17 @@ def test_nystroem_equals_numpy(digits, landmarks):
         {"n_components": 16},
         {},
         {"method": "learned"},
-        {"n_components": 8, "n_landmarks": 60, "random_state": 0},
-        {"n_components": 8, "n_landmarks": 60, "method": "closed_form", "random_state": 0},
+        {"n_components": 8, "n_landmarks": 60},
+        {"n_components": 8, "n_landmarks": 60, "method": "closed_form"},
     ],
 )
 def test_denoiser_equals_numpy(digits, params):
     X, noisy = digits
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the learned map without targets says it will blur
-        ref = KernelPCADenoiser(**params).fit(X)
-        est = KernelPCADenoiser(**params).fit(dev(X))
+        # The held-out split of n_components="auto" is drawn from random_state.
+        ref = KernelPCADenoiser(random_state=0, **params).fit(X)
+        est = KernelPCADenoiser(random_state=0, **params).fit(dev(X))
     assert est.n_components_ == ref.n_components_
     np.testing.assert_allclose(host(est.transform(dev(noisy))), ref.transform(noisy), atol=1e-6)
     assert est.score(dev(noisy)) == pytest.approx(ref.score(noisy), rel=1e-8)
@@ -255,3 +256,59 @@ def test_kernel_pca_by_subspace_iteration_equals_numpy():
     lam = ref.eigenvalues_[0]
     np.testing.assert_allclose(host(est.eigenvalues_), ref.eigenvalues_, atol=1e-10 * lam)
     np.testing.assert_allclose(host(est.transform(dev(X[:50]))), ref.transform(X[:50]), atol=1e-10)
+
+
+def test_bad_device_input_is_refused_by_name(digits):
+    X, _ = digits
+    bad = X.copy()
+    bad[3, 5] = np.nan
+    with pytest.raises(ValueError, match="'X' contains NaN or inf"):
+        KernelPCA(2, kernel="rbf").fit(dev(bad))
+    with pytest.raises(ValueError, match="'X' must be a 2-D array"):
+        KernelPCA(2, kernel="rbf").fit(dev(X[0]))
+    fitted = KernelPCA(2, kernel="rbf", gamma=0.05).fit(dev(np.round(16 * X)))  # integers
+    assert fitted.X_fit_.dtype == xps.float64
+    with pytest.raises(ValueError, match="'X' has 3 features, but 64 were expected"):
+        fitted.transform(dev(X[:2, :3]))
+    with pytest.raises(ValueError, match="'fixed_point' needs a radial or dot-product kernel"):
+        KernelPCA(2, kernel="laplacian").fit(dev(X)).inverse_transform(
+            dev(np.zeros((1, 2))), method="fixed_point"
+        )
+
+
+def test_expansions_with_the_mean_and_the_methods_by_expansion(digits):
+    """add_mean=True, the learned map fitted on its own kernel PCA of the support (solve),
+    a map kernel given, and the fixed point stopped by max_iter: as the NumPy path."""
+    X, noisy = digits
+    ref, est = KernelPCA(12, kernel="rbf", gamma=0.05).fit(X), None
+    est = KernelPCA(12, kernel="rbf", gamma=0.05).fit(dev(X))
+    Y_ref, Y = ref.transform(noisy), est.transform(dev(noisy))
+    for method in ("closed_form", "learned"):
+        want = ref.inverse_transform(Y_ref, method=method, add_mean=True, return_result=True)
+        got = est.inverse_transform(Y, method=method, add_mean=True, return_result=True)
+        np.testing.assert_allclose(host(got.x), want.x, atol=1e-10)
+        np.testing.assert_allclose(host(got.distance2), want.distance2, atol=1e-10)
+    coef = np.random.default_rng(1).dirichlet(np.ones(200), 3)
+    options = {"n_components": 10, "kernel": GaussianKernel(0.5), "alpha": 0.1}
+    want = find_preimage(FeatureExpansion(coef, X, GaussianKernel(0.05)), "learned", **options)
+    got = find_preimage(
+        FeatureExpansion(dev(coef), dev(X), GaussianKernel(0.05)), "learned", **options
+    )
+    np.testing.assert_allclose(host(got.x), want.x, atol=1e-10)
+    with pytest.warns(match="did not converge for 40 of 40 expansions within max_iter=1"):
+        est.inverse_transform(Y, method="fixed_point", x0=dev(noisy), max_iter=1, tol=1e-12)
+
+
+def test_a_users_radial_kernel_without_a_device_profile_is_refused():
+    from dataclasses import dataclass
+
+    from preimage.kernels import RadialKernel
+
+    @dataclass(frozen=True)
+    class InverseQuadratic(RadialKernel):
+        def profile(self, r2):
+            return 1 / (1 + r2)
+
+    with pytest.raises(TypeError, match="InverseQuadratic runs on NumPy arrays only"):
+        InverseQuadratic().block(dev(np.ones((2, 3))))
+    assert InverseQuadratic().block(np.zeros((1, 3)))[0, 0] == 1.0

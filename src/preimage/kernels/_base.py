@@ -312,6 +312,12 @@ class ProfileKernel(Kernel):
         """
         raise NotImplementedError
 
+    def _xp_profile(self, t, xp):
+        """f(t) in the namespace `xp` of t (the kernels with a device path)."""
+        raise refuse(f"{type(self).__name__}", xp)
+
+    _xp_derivative = _xp_profile  # f'(t), likewise
+
     def block_and_derivative(self, Z: np.ndarray, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return :math:`f(t)` and :math:`f'(t)` from one block of arguments t.
         %(ZX)s

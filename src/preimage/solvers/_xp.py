@@ -10,7 +10,8 @@ from preimage._utils.validation import Box, check_bounds
 from preimage._utils.warnings import warn
 from preimage._utils.xp import namespace, refuse
 from preimage.exceptions import ConvergenceWarning, NumericalWarning
-from preimage.kernels import DotProductKernel, GaussianKernel, Kernel
+from preimage.kernels import GaussianKernel, Kernel, RadialKernel
+from preimage.kernels._pairwise import xp_squared_distances
 from preimage.kpca._xp import (
     expansion_coef_xp,
     fit_kernel_pca_xp,
@@ -63,8 +64,6 @@ def fixed_point_xp(coef, support, kernel, norm2, x0, *, max_iter, tol, alpha, an
     path restarts it), with a NumericalWarning. With ``alpha`` = λ > 0 the
     regularised step adds :math:`\lambda a` and λ (the anchor a: `x0` by default).
     """
-    if not isinstance(kernel, GaussianKernel | DotProductKernel):
-        raise refuse(f"method='fixed_point' with {type(kernel).__name__}", xp)
     m, dtype = coef.shape[0], support.dtype
     if alpha and anchor is None and x0 is None:
         raise ValueError("'alpha' > 0 needs an 'anchor' (or 'x0', which is the default anchor)")
@@ -88,8 +87,10 @@ def fixed_point_xp(coef, support, kernel, norm2, x0, *, max_iter, tol, alpha, an
         best_obj, best_Z = xp.where(better, obj, best_obj), xp.where(better[:, None], Z, best_Z)
         if step_number == max_iter or not bool(xp.any(active)):
             break
-        if isinstance(kernel, GaussianKernel):
-            C = (2 * kernel.gamma) * coef * K
+        if isinstance(kernel, RadialKernel):  # f' = −γ f for the Gaussian
+            gaussian = isinstance(kernel, GaussianKernel)
+            r2 = None if gaussian else xp_squared_distances(Z, support, xp)
+            C = -2 * coef * (-kernel.gamma * K if gaussian else kernel._xp_derivative(r2, xp))
             den, scale = xp.sum(C, axis=1), xp.sum(xp.abs(C), axis=1)
         else:
             C = coef * kernel._xp_derivative(Z @ support.T, xp)
