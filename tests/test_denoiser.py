@@ -470,7 +470,9 @@ def test_auto_with_clean_targets_takes_the_least_held_out_denoising_error(toy):
         .score(X[held], y[held])
         for q in record["candidates"]
     ]
-    np.testing.assert_allclose(record["scores"], expected, rtol=1e-6)
+    # The fixed point stops at steps of 1e-7 of the data's scale: the fits of q and of
+    # q_max components (sliced) reach the same points to that, their errors to 1e-5.
+    np.testing.assert_allclose(record["scores"], expected, rtol=1e-5)
     best = min(expected)
     assert den.n_components_ == next(
         q for q, e in zip(record["candidates"], expected) if e <= 1.01 * best

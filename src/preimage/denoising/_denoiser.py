@@ -469,7 +469,7 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
         X = validate_estimator_input(self, X, reset=False)
         Y = kpca_coordinates(self.kpca_, X)
         if (self.component_selection_ or {}).get("returns_input"):  # see the Notes
-            X = (namespace(X) or np).asarray(X, copy=True)
+            X = np.array(X) if namespace(X) is None else namespace(X).asarray(X, copy=True)
             if not return_result:
                 return X
             psi = self.solver_.expansion_of(Y, add_mean=self.add_mean)
