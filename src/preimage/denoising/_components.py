@@ -48,22 +48,11 @@ def has_width(kernel: object) -> TypeGuard[str]:
 def make_kpca(est, gamma, n_components, n_landmarks=None):
     """An unfitted KernelPCA with the kernel of the denoiser `est`; every
     parameter KernelPCA uses is passed (its defaults are not ours)."""
-    return KernelPCA(
-        n_components,
-        kernel=est.kernel,
-        gamma=gamma,
-        degree=est.degree,
-        coef0=est.coef0,
-        kernel_params=est.kernel_params,
-        eigen_solver=est.eigen_solver,
-        tol=0,
-        max_iter=None,
-        iterated_power="auto",
-        random_state=est.random_state,
-        copy_X=True,
-        n_landmarks=n_landmarks,
-        landmarks=getattr(est, "landmarks", "uniform"),
-    )
+    shared = ("kernel", "degree", "coef0", "kernel_params", "eigen_solver", "random_state")
+    params = {k: getattr(est, k) for k in shared}
+    params |= {"tol": 0, "max_iter": None, "iterated_power": "auto", "copy_X": True}
+    params["landmarks"] = getattr(est, "landmarks", "uniform")
+    return KernelPCA(n_components, gamma=gamma, n_landmarks=n_landmarks, **params)
 
 
 def candidate_counts(q_max):

@@ -41,7 +41,6 @@ from preimage.exceptions import ConfigurationWarning
 from preimage.kernels import KERNELS, default_gamma
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS
 from preimage.kpca._docs import fill_doc
-from preimage.kpca._xp import runs_on_device
 from preimage.solvers import PREIMAGE_METHODS, PreimageResult
 from preimage.solvers._xp import make_box
 
@@ -65,6 +64,15 @@ def _as_list(value, kinds, valid, message):
     if not (well_formed and all(map(valid, values))):
         raise ValueError(message)
     return values
+
+
+def _one_or_list(value, ok, message):
+    """``[value]``, or a list `value` if non-empty and `ok`, else a ValueError with `message`."""
+    if not isinstance(value, list):
+        return [value]
+    if not value or not ok:
+        raise ValueError(message)
+    return list(value)
 
 
 @fill_doc
@@ -281,13 +289,11 @@ class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
                 ConfigurationWarning,
             )
         T = X if targets is None else targets
-        if isinstance(self.cv, Integral):
-            # Shuffled: data come in order (by class, by source), and a fold
-            # holding one class out scores how a denoiser fitted on the
-            # others denoises a class it never saw.
-            splitter = shuffled_folds(self.cv, self.random_state)
-        else:
-            splitter = check_cv(self.cv)
+        # An int is shuffled folds: data come in order (by class, by source), and a
+        # fold holding one class out scores how a denoiser fitted on the others
+        # denoises a class it never saw.
+        integral = isinstance(self.cv, Integral)
+        splitter = shuffled_folds(self.cv, self.random_state) if integral else check_cv(self.cv)
         n_splits = splitter.get_n_splits(X, T)
         if X.shape[0] < max(2, n_splits):
             raise ValueError(
@@ -355,30 +361,15 @@ class KernelPCADenoiserCV(_DenoiserMixin, BaseEstimator):
         )
         return [float(g) for g in _as_list(self.gammas, "iuf", lambda g: 0 < g < np.inf, message)]
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.array_api_support = runs_on_device(self.kernel, self.method, self)
-        return tags
-
     def _corrections(self):
-        if not isinstance(self.correction, list):
-            return [self.correction]
-        if not self.correction or not set(self.correction) <= {None, "ridge"}:
-            raise ValueError(
-                "'correction' must be None, 'ridge' or a non-empty list of them, got "
-                f"{reprlib.repr(self.correction)}"
-            )
-        return list(self.correction)
+        message = "'correction' must be None, 'ridge' or a non-empty list of them, got "
+        ok = set(self.correction or ()) <= {None, "ridge"}
+        return _one_or_list(self.correction, ok, message + reprlib.repr(self.correction))
 
     def _params_list(self):
-        if not isinstance(self.method_params, list):
-            return [self.method_params]
-        if not self.method_params or not all(isinstance(p, dict) for p in self.method_params):
-            raise ValueError(
-                "'method_params' must be a dict or a non-empty list of dicts, got "
-                f"{self.method_params!r}"
-            )
-        return list(self.method_params)
+        message = "'method_params' must be a dict or a non-empty list of dicts, got "
+        ok = all(isinstance(p, dict) for p in self.method_params or ())
+        return _one_or_list(self.method_params, ok, f"{message}{self.method_params!r}")
 
     def _results(self, errors, options, corrections):
         """`cv_results_` in GridSearchCV's layout, one row per candidate."""

@@ -73,7 +73,7 @@ _SELECTION |= {"returns_input": "bool?", "thresholds": "numbers?", "overall": "n
 
 
 class _DenoiserMixin(OneToOneFeatureMixin, TransformerMixin):
-    """What both denoisers share: float64 output, and `image_shape` as a tuple."""
+    """What both denoisers share: float64 output, the device tag, `image_shape` as a tuple."""
 
     def _validated(self, X, *, reset):
         """X validated: a Dask array lazily, anything else in memory."""
@@ -86,6 +86,7 @@ class _DenoiserMixin(OneToOneFeatureMixin, TransformerMixin):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float64"]
+        tags.array_api_support = runs_on_device(self.kernel, self.method, self)
         return tags
 
 
@@ -352,11 +353,6 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
             self.correction_coef_, self.correction_intercept_ = ridge.coef, ridge.intercept
             self.correction_alpha_ = ridge.alpha
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.array_api_support = runs_on_device(self.kernel, self.method, self)
-        return tags
 
     def _make_solver(self):
         options = {"random_state": self.random_state, "n_landmarks": self.n_landmarks}
