@@ -31,12 +31,7 @@ from preimage._utils.xp import device_of, namespace, same_namespace
 from preimage.denoising._components import has_width
 from preimage.denoising._correction import check_correction, shuffled_folds
 from preimage.denoising._denoiser import KernelPCADenoiser, _clean_targets, _DenoiserMixin
-from preimage.denoising._search import (
-    fold_errors,
-    refine_count,
-    search_counts,
-    search_widths,
-)
+from preimage.denoising._search import fold_errors, refine_count, search_counts, search_widths
 from preimage.exceptions import ConfigurationWarning
 from preimage.kernels import KERNELS, default_gamma
 from preimage.kpca._constraints import KERNEL_CONSTRAINTS

@@ -35,12 +35,7 @@ from preimage.kpca._guards import check_has_components
 from preimage.kpca._nystroem import fit_nystroem_kpca, select_landmarks
 from preimage.kpca._projections import check_coordinates, coordinates_expansion, transform_block
 from preimage.kpca._result import KernelPCAResult, leading_components
-from preimage.kpca._xp import (
-    expansion_coef_xp,
-    fit_kernel_pca_xp,
-    runs_on_device,
-    transform_xp,
-)
+from preimage.kpca._xp import expansion_coef_xp, fit_kernel_pca_xp, runs_on_device, transform_xp
 from preimage.solvers import PreimageResult, PreimageSolver, find_preimage, make_solver
 
 #: A pre-image method: a name of PREIMAGE_METHODS, a solver, or a function.
