@@ -94,13 +94,11 @@ def _graph_arguments(func):
 def _aligned_blocks(arrays):
     """Delayed row blocks of 2-D Dask arrays, rechunked to the first one's row chunks."""
     first = arrays[0].rechunk({1: -1})
-    rows = first.chunks[0]
     blocks = [first.to_delayed().ravel()]
     for a in arrays[1:]:
         if a.shape[0] != first.shape[0]:
             raise ValueError(f"row counts differ: {first.shape[0]} and {a.shape[0]}")
-        a = a.rechunk({0: rows, 1: -1})
-        blocks.append(a.to_delayed().ravel())
+        blocks.append(a.rechunk({0: first.chunks[0], 1: -1}).to_delayed().ravel())
     return list(zip(*blocks))
 
 
@@ -114,8 +112,7 @@ def sum_row_blocks(func, *arrays, row_bytes, working_memory=None):
         lead = _graph_arguments(func)
         apply = delayed(_apply, pure=True)
         parts = [apply(*lead, *blocks) for blocks in _aligned_blocks(arrays)]
-        (total,) = dask.compute(_tree_sum(parts))
-        return total
+        return dask.compute(_tree_sum(parts))[0]
     total = None
     for rows in row_chunks(arrays[0].shape[0], row_bytes, working_memory):
         part = func(*(a[rows, ...] for a in arrays))

@@ -265,8 +265,7 @@ def check_gram(
                     K, in_place = K.copy(), True
                     upper, lower = K[i : i + step, j : j + step], K[j : j + step, i : i + step]
                 mean = (upper + lower.T) / 2
-                upper[...] = mean
-                lower[...] = mean.T
+                upper[...], lower[...] = mean, mean.T
     return K, top
 
 

@@ -69,14 +69,10 @@ def select_n_components(est, gamma, X, targets):
     `gamma`) chosen on a held-out split, and what was measured."""
     n = X.shape[0]
     if n < 3:
-        return 1, {
-            "rule": "fewer than 3 samples, none held out: one component",
-            "candidates": [1],
-            "scores": [],
-            "n_train": int(n),
-            "n_held_out": 0,
-            "n_components": 1,
-        }
+        rule = "fewer than 3 samples, none held out: one component"
+        return 1, dict(
+            rule=rule, candidates=[1], scores=[], n_train=int(n), n_held_out=0, n_components=1
+        )
     n_held = min(MAX_HELD_OUT, max(1, round(HELD_OUT_FRACTION * n)))
     order = check_random_state(est.random_state).permutation(n)
     held, train = np.sort(order[:n_held]), np.sort(order[n_held:])

@@ -348,10 +348,8 @@ class KernelPCADenoiser(_DenoiserMixin, BaseEstimator):
 
     def _set_correction(self, ridge):
         """Keep the fitted :class:`~preimage.denoising._correction.RidgeCorrection` (or none)."""
-        self.correction_coef_ = self.correction_intercept_ = self.correction_alpha_ = None
-        if ridge is not None:
-            self.correction_coef_, self.correction_intercept_ = ridge.coef, ridge.intercept
-            self.correction_alpha_ = ridge.alpha
+        fitted = (None,) * 3 if ridge is None else (ridge.coef, ridge.intercept, ridge.alpha)
+        self.correction_coef_, self.correction_intercept_, self.correction_alpha_ = fitted
         return self
 
     def _make_solver(self):
