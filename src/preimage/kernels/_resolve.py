@@ -141,11 +141,8 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
         if variance > 0:
             return 0.5 / variance
     sparse = hasattr(X, "tocsr")
-    if (
-        xp is None
-        and not sparse
-        and (isinstance(X, np.ndarray) or not (hasattr(X, "var") and hasattr(X, "shape")))
-    ):
+    lazy = hasattr(X, "var") and hasattr(X, "shape") and not isinstance(X, np.ndarray)
+    if xp is None and not sparse and not lazy:
         X = check_array_2d(X, "X")  # a Dask array is reduced as it is
     if kernel in ("rbf", "gaussian") and xp is None:
         # Over a power of two s >= max |x| (exact), so squares neither underflow nor overflow.

@@ -19,12 +19,7 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._base import Kernel
 from preimage.kernels._docs import fill
-from preimage.kernels._sequence import (
-    SequenceKernel,
-    _check_sequences,
-    _count_matrix,
-    _row_norms2,
-)
+from preimage.kernels._sequence import SequenceKernel, _check_sequences, _count_matrix, _row_norms2
 
 _NORMALIZATIONS = ("cosine", "trace")
 
