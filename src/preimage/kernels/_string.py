@@ -329,15 +329,10 @@ class WeightedDegreeKernel(SequenceKernel):
         """Features of `X` weighted by β_d; those of `Y` moved by every shift s,
         weighted by w_|s|, summed."""
         F, vocabulary = _count_matrix(map(self._grams, X), None, "X")
-        G = sum(
-            (
-                _count_matrix((self._grams(y, s) for y in Y), vocabulary, "Y")[0]
-                / (2 * abs(s) + 2)
-                for s in range(-self.shift, self.shift + 1)
-                if s
-            ),
-            _count_matrix(map(self._grams, Y), vocabulary, "Y")[0],
-        )
+        G = _count_matrix(map(self._grams, Y), vocabulary, "Y")[0]
+        for s in filter(None, range(-self.shift, self.shift + 1)):  # every s but 0
+            moved = _count_matrix((self._grams(y, s) for y in Y), vocabulary, "Y")[0]
+            G = G + moved / (2 * abs(s) + 2)
         return F @ sp.diags(self._beta(vocabulary, F.shape[1])), G
 
     def features(
