@@ -22,6 +22,7 @@ from preimage.kernels._docs import fill
 from preimage.kernels._sequence import SequenceKernel, _check_sequences, _count_matrix, _row_norms2
 
 _NORMALIZATIONS = ("cosine", "trace")
+_Features = tuple[sp.csr_matrix, Vocabulary]  # sparse features, feature to column
 
 
 def _warn_zero_rows(n_zero, what):
@@ -335,9 +336,7 @@ class WeightedDegreeKernel(SequenceKernel):
             G = G + moved / (2 * abs(s) + 2)
         return F @ sp.diags(self._beta(vocabulary, F.shape[1])), G
 
-    def features(
-        self, X: Sequences, vocabulary: Vocabulary | None = None
-    ) -> tuple[sp.csr_matrix, Vocabulary]:
+    def features(self, X: Sequences, vocabulary: Vocabulary | None = None) -> _Features:
         r"""Return the sparse d-gram indicators, scaled by :math:`\sqrt{\beta_d}`.
 
         Parameters
@@ -436,9 +435,7 @@ class NormalizedKernel(_WrappedKernel):
                 f"'method' must be one of {list(_NORMALIZATIONS)}, got {self.method!r}"
             )
 
-    def features(
-        self, X: Sequences, vocabulary: Vocabulary | None = None
-    ) -> tuple[sp.csr_matrix, Vocabulary]:
+    def features(self, X: Sequences, vocabulary: Vocabulary | None = None) -> _Features:
         r"""Return the base kernel's sparse features scaled, :math:`D^{-1} F`.
 
         Parameters
