@@ -1,8 +1,7 @@
 """String kernels: spectrum, joint spectrum, weighted degree, normalised, and the RBF of a
 kernel distance."""
 
-import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
@@ -425,7 +424,7 @@ class NormalizedKernel(_WrappedKernel):
            [0.9487, 1.    ]])
     """
 
-    base: SequenceKernel | Kernel = dataclasses.field(default_factory=SpectrumKernel)
+    base: SequenceKernel | Kernel = field(default_factory=SpectrumKernel)
     method: str = "cosine"
 
     def __post_init__(self):
@@ -507,7 +506,7 @@ class KernelDistanceRBF(_WrappedKernel):
            [0.6065, 1.    ]])
     """
 
-    base: SequenceKernel | Kernel = dataclasses.field(default_factory=SpectrumKernel)
+    base: SequenceKernel | Kernel = field(default_factory=SpectrumKernel)
     gamma: float = 1.0
 
     _no_features = "exp of a distance"
