@@ -1,8 +1,7 @@
 """Kernel objects from scikit-learn's kernel spellings, at fit time."""
 
 from collections.abc import Callable
-import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 import numpy as np
@@ -141,11 +140,8 @@ def default_gamma(X: MatrixLike, kernel: str = "rbf") -> float:
         if variance > 0:
             return 0.5 / variance
     sparse = hasattr(X, "tocsr")
-    if (
-        xp is None
-        and not sparse
-        and (isinstance(X, np.ndarray) or not (hasattr(X, "var") and hasattr(X, "shape")))
-    ):
+    lazy = hasattr(X, "var") and hasattr(X, "shape") and not isinstance(X, np.ndarray)
+    if xp is None and not sparse and not lazy:
         X = check_array_2d(X, "X")  # a Dask array is reduced as it is
     if kernel in ("rbf", "gaussian") and xp is None:
         # Over a power of two s >= max |x| (exact), so squares neither underflow nor overflow.
@@ -235,13 +231,13 @@ def make_kernel(
             f"object or a callable, got {kernel!r}"
         )
     cls = KERNELS[kernel]
-    fields = {f.name for f in dataclasses.fields(cls)}
-    if "gamma" in fields and gamma is None:
+    names = {f.name for f in fields(cls)}
+    if "gamma" in names and gamma is None:
         if X is None:
             raise ValueError("'gamma' is None and no data were given to resolve it")
         gamma = default_gamma(X, kernel)
     defaults = {"gamma": gamma, "degree": degree, "coef0": coef0}
-    return cls(**{k: v for k, v in defaults.items() if k in fields} | params)
+    return cls(**{k: v for k, v in defaults.items() if k in names} | params)
 
 
 #: scikit-learn's kernel names, with the parameters ``KernelPCA`` gives them.

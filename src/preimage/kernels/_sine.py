@@ -61,9 +61,7 @@ class SineKernel(Kernel):
 
     def _block(self, X, Y):
         with np.errstate(over="ignore", invalid="ignore"):  # see may_overflow
-            sums = (
-                _dirichlet(X[:, j, None] - Y[None, :, j], self.order) for j in range(X.shape[1])
-            )
+            sums = (_dirichlet(x[:, None] - y[None, :], self.order) for x, y in zip(X.T, Y.T))
             return functools.reduce(np.multiply, sums).astype(np.result_type(X, Y), copy=False)
 
     def _diag(self, X):

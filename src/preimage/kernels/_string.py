@@ -1,8 +1,7 @@
 """String kernels: spectrum, joint spectrum, weighted degree, normalised, and the RBF of a
 kernel distance."""
 
-import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
@@ -19,14 +18,10 @@ from preimage._utils.warnings import warn
 from preimage.exceptions import NumericalWarning
 from preimage.kernels._base import Kernel
 from preimage.kernels._docs import fill
-from preimage.kernels._sequence import (
-    SequenceKernel,
-    _check_sequences,
-    _count_matrix,
-    _row_norms2,
-)
+from preimage.kernels._sequence import SequenceKernel, _check_sequences, _count_matrix, _row_norms2
 
 _NORMALIZATIONS = ("cosine", "trace")
+_Features = tuple[sp.csr_matrix, Vocabulary]  # sparse features, feature to column
 
 
 def _warn_zero_rows(n_zero, what):
@@ -334,20 +329,13 @@ class WeightedDegreeKernel(SequenceKernel):
         """Features of `X` weighted by β_d; those of `Y` moved by every shift s,
         weighted by w_|s|, summed."""
         F, vocabulary = _count_matrix(map(self._grams, X), None, "X")
-        G = sum(
-            (
-                _count_matrix((self._grams(y, s) for y in Y), vocabulary, "Y")[0]
-                / (2 * abs(s) + 2)
-                for s in range(-self.shift, self.shift + 1)
-                if s
-            ),
-            _count_matrix(map(self._grams, Y), vocabulary, "Y")[0],
-        )
+        G = _count_matrix(map(self._grams, Y), vocabulary, "Y")[0]
+        for s in filter(None, range(-self.shift, self.shift + 1)):  # every s but 0
+            moved = _count_matrix((self._grams(y, s) for y in Y), vocabulary, "Y")[0]
+            G = G + moved / (2 * abs(s) + 2)
         return F @ sp.diags(self._beta(vocabulary, F.shape[1])), G
 
-    def features(
-        self, X: Sequences, vocabulary: Vocabulary | None = None
-    ) -> tuple[sp.csr_matrix, Vocabulary]:
+    def features(self, X: Sequences, vocabulary: Vocabulary | None = None) -> _Features:
         r"""Return the sparse d-gram indicators, scaled by :math:`\sqrt{\beta_d}`.
 
         Parameters
@@ -436,7 +424,7 @@ class NormalizedKernel(_WrappedKernel):
            [0.9487, 1.    ]])
     """
 
-    base: SequenceKernel | Kernel = dataclasses.field(default_factory=SpectrumKernel)
+    base: SequenceKernel | Kernel = field(default_factory=SpectrumKernel)
     method: str = "cosine"
 
     def __post_init__(self):
@@ -446,9 +434,7 @@ class NormalizedKernel(_WrappedKernel):
                 f"'method' must be one of {list(_NORMALIZATIONS)}, got {self.method!r}"
             )
 
-    def features(
-        self, X: Sequences, vocabulary: Vocabulary | None = None
-    ) -> tuple[sp.csr_matrix, Vocabulary]:
+    def features(self, X: Sequences, vocabulary: Vocabulary | None = None) -> _Features:
         r"""Return the base kernel's sparse features scaled, :math:`D^{-1} F`.
 
         Parameters
@@ -520,7 +506,7 @@ class KernelDistanceRBF(_WrappedKernel):
            [0.6065, 1.    ]])
     """
 
-    base: SequenceKernel | Kernel = dataclasses.field(default_factory=SpectrumKernel)
+    base: SequenceKernel | Kernel = field(default_factory=SpectrumKernel)
     gamma: float = 1.0
 
     _no_features = "exp of a distance"
