@@ -205,15 +205,7 @@ def fixed_point(
         Z_rows = Z[rows]
         obj, Z_new, den, scale = iterate(Z_rows, rows)
         better = obj < best_obj[rows]
-        if active.size == m and better.all():
-            best_obj = obj.astype(best_obj.dtype, copy=False)  # a new array each step
-            np.copyto(best_Z, Z)
-        elif active.size == m:
-            np.copyto(best_obj, obj, where=better)
-            np.copyto(best_Z, Z, where=better[:, None])
-        else:
-            best_obj[active[better]] = obj[better]
-            best_Z[active[better]] = Z_rows[better]
+        best_obj[active[better]], best_Z[active[better]] = obj[better], Z_rows[better]
         n_iter[rows] += 1
         iters_this_start[rows] += 1
 
@@ -223,10 +215,7 @@ def fixed_point(
             step = np.linalg.norm(Z_new - Z_rows, axis=1)
             size = np.maximum(np.linalg.norm(Z_rows, axis=1), unit)
         done = ~vanishing & (step <= tol * size)
-        if active.size == m and Z_new.dtype == Z.dtype and not vanishing.any():
-            Z = Z_new
-        else:
-            Z[active[~vanishing]] = Z_new[~vanishing]
+        Z[active[~vanishing]] = Z_new[~vanishing]
         converged[active[done]] = True
 
         # Restart rows whose denominator vanished, from a new start.
