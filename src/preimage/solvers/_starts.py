@@ -69,10 +69,12 @@ def replace_non_finite(
     x = np.array(x, dtype=np.result_type(x, expansion.support))
     finite = np.isfinite(x).all(axis=1)
     if d2 is None:
-        d2, rows = np.full(len(x), np.inf), np.flatnonzero(finite)
-        if rows.size:
-            sub = expansion if finite.all() else expansion[rows]
-            d2[rows] = sub.distance2(x[rows], check_input=False, overflow="ignore")
+        d2 = np.full(len(x), np.inf)
+        if finite.all():
+            d2 = expansion.distance2(x, check_input=False, overflow="ignore")
+        elif finite.any():
+            rows = np.flatnonzero(finite)
+            d2[rows] = expansion[rows].distance2(x[rows], check_input=False, overflow="ignore")
     bad = ~finite | ~np.isfinite(d2)
     if bad.any():
         rows = np.flatnonzero(bad)
