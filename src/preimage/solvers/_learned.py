@@ -350,8 +350,7 @@ class LearnedPreimage(PreimageSolver):
             )
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
             A, WtT = _in_basis(W, LtL, LtT)
-        _check_overflow(A, "the landmark map's normal equations")
-        with np.errstate(over="ignore", invalid="ignore"):  # refused below
+            _check_overflow(A, "the landmark map's normal equations")
             what = f"the landmark map's normal equations (alpha={alpha:.3g})"
             beta = _times_basis(W, _solve_psd(lambda: A + alpha * np.eye(len(A)), WtT, what))
         self.dual_coef_ = _check_overflow(beta, "the landmark map")
