@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-import contextlib
 import dataclasses
 from dataclasses import KW_ONLY, dataclass
 from typing import Any, Self
@@ -59,8 +58,7 @@ def _cholesky_solve(A, B):
     names = ("lange", "potrf", "potrs", "pocon", "lamch")
     lange, potrf, potrs, pocon, lamch = linalg.get_lapack_funcs(names, (At,))
     norm = lange("1", At)
-    serial = At.shape[0] >= _SERIAL_CHOLESKY_FROM
-    with threadpool_limits(1, user_api="blas") if serial else contextlib.nullcontext():
+    with threadpool_limits(1 if len(At) >= _SERIAL_CHOLESKY_FROM else None, user_api="blas"):
         factor, info = potrf(At, lower=True, overwrite_a=True, clean=False)
     if info != 0:
         return None
