@@ -95,8 +95,7 @@ def gradient_descent(
     check_expansion(expansion)
     kernel, support = _check_kernel(expansion.kernel), expansion.support
     n_starts, max_iter, tol = _check_params(n_starts, max_iter, tol)
-    box = check_bounds(bounds, support)
-    rng = check_random_state(random_state)
+    box, rng = check_bounds(bounds, support), check_random_state(random_state)
     m, d = expansion.n_expansions, expansion.n_features
     n_near = n_starts if x0 is None else n_starts - 1
     near = nearest_support_points(expansion, n_near) if n_near > 0 else np.zeros((m, 0), int)
