@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-import functools
 
 import numpy as np
 from scipy.optimize import Bounds, minimize
@@ -103,9 +102,8 @@ def gradient_descent(
     n_iter, converged = np.zeros(m, dtype=int), np.zeros(m, dtype=bool)
     starts0, norm2 = None if x0 is None else check_starts(x0, expansion), expansion.norm2()
     quiet = {"check_input": False, "overflow": "ignore"}
-    options = {"maxiter": max_iter, "ftol": tol}
+    opts = {"maxiter": max_iter, "ftol": tol}
     box = None if box is None else Bounds(*box)
-    lbfgs = functools.partial(minimize, jac=True, method="L-BFGS-B", bounds=box, options=options)
     # One small kernel row per evaluation: BLAS threads only spin against each
     # other here (17x slower on two cores), so run single-threaded.
     with threadpool_limits(1, user_api="blas"):
@@ -127,7 +125,7 @@ def gradient_descent(
                     if k == 0:  # the answer is at worst the first start
                         value = fun(z0)[0]
                         x[j], dist[j] = z0, value if np.isfinite(value) else np.inf
-                    res = lbfgs(fun, z0)
+                    res = minimize(fun, z0, jac=True, method="L-BFGS-B", bounds=box, options=opts)
                 n_iter[j] += res.get("nit", 0)  # none when the box fixes every coordinate
                 if np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun <= dist[j]:
                     dist[j], x[j], converged[j] = res.fun, res.x, res.success

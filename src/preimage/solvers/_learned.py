@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-import dataclasses
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, replace
 from typing import Any, Self
 
 import numpy as np
@@ -281,7 +280,7 @@ class LearnedPreimage(PreimageSolver):
                         f"{forward_kernel!r} has no width; pass 'kernel' too"
                     )
                 # The forward kernel's family, with the map's own width.
-                self.map_kernel_ = dataclasses.replace(  # type: ignore[type-var]  # a dataclass
+                self.map_kernel_ = replace(  # type: ignore[type-var]  # a dataclass
                     forward_kernel, gamma=self.gamma
                 )
         elif isinstance(self.kernel, Kernel):
