@@ -314,7 +314,6 @@ class FunctionSolver(PreimageSolver):
         if xp is not None:
             self._check_support(expansion)
             return solve_xp(self, expansion, x0, xp)
-        params = self.get_params()
-        if "bounds" in params:  # as fit resolved it ("data": the support's range)
-            params["bounds"] = getattr(self, "bounds_", params["bounds"])
+        params = self.get_params()  # every function solver has bounds, resolved by fit
+        params["bounds"] = getattr(self, "bounds_", params["bounds"])  # "data": the range
         return self._function(expansion, x0, **params)

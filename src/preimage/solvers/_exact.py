@@ -82,8 +82,7 @@ def exact_preimage(
     (array([[ 1., -2.]]), 'exact')
     """
     check_expansion(expansion)
-    rtol = _check_params(rtol)
-    kernel = _check_kernel(expansion.kernel)
+    rtol, kernel = _check_params(rtol), _check_kernel(expansion.kernel)
     basis = np.eye(expansion.n_features, dtype=expansion.support.dtype)
     # Where the kernel values or their inverse overflow, x is not finite and
     # replace_non_finite falls back to the nearest support point, with a warning.

@@ -27,14 +27,14 @@ _ROWS_IN_CACHE = 16  # rows of Gaussian weights formed together, in a core's L2 
 
 
 def _objective(kernel, coef, Z, K, lam, anchor):
-    """``k(z, z) − 2 Σ_i γ_i k(z, x_i) (+ λ‖z − a‖²)`` from the block K, with
-    the inner products and diagonal it is made of."""
+    """``k(z, z) − 2 Σ_i γ_i k(z, x_i) (+ λ‖z − a‖²)`` from the block K (inf where
+    it overflows), with the inner products and diagonal it is made of."""
     inner = np.einsum("ji,ji->j", coef, K)
     diag = kernel.diag(Z, check_input=False, overflow="ignore")
     objective = diag - 2 * inner
     if lam:
         objective = objective + lam * np.einsum("ij,ij->i", Z - anchor, Z - anchor)
-    return objective, inner, diag
+    return np.where(np.isfinite(objective), objective, np.inf), inner, diag
 
 
 def _step(kernel, coef, support, Z, lam, anchor, coef_l1):
@@ -78,7 +78,6 @@ def _step(kernel, coef, support, Z, lam, anchor, coef_l1):
         if lam:
             num, den, scale = num + lam * anchor, den + lam, scale + lam
         Z_new = num / den[:, None]
-    objective = np.where(np.isfinite(objective), objective, np.inf)
     return objective, Z_new, den, scale
 
 
@@ -205,15 +204,7 @@ def fixed_point(
         Z_rows = Z[rows]
         obj, Z_new, den, scale = iterate(Z_rows, rows)
         better = obj < best_obj[rows]
-        if active.size == m and better.all():
-            best_obj = obj.astype(best_obj.dtype, copy=False)  # a new array each step
-            np.copyto(best_Z, Z)
-        elif active.size == m:
-            np.copyto(best_obj, obj, where=better)
-            np.copyto(best_Z, Z, where=better[:, None])
-        else:
-            best_obj[active[better]] = obj[better]
-            best_Z[active[better]] = Z_rows[better]
+        best_obj[active[better]], best_Z[active[better]] = obj[better], Z_rows[better]
         n_iter[rows] += 1
         iters_this_start[rows] += 1
 
@@ -223,10 +214,7 @@ def fixed_point(
             step = np.linalg.norm(Z_new - Z_rows, axis=1)
             size = np.maximum(np.linalg.norm(Z_rows, axis=1), unit)
         done = ~vanishing & (step <= tol * size)
-        if active.size == m and Z_new.dtype == Z.dtype and not vanishing.any():
-            Z = Z_new
-        else:
-            Z[active[~vanishing]] = Z_new[~vanishing]
+        Z[active[~vanishing]] = Z_new[~vanishing]
         converged[active[done]] = True
 
         # Restart rows whose denominator vanished, from a new start.
@@ -246,7 +234,6 @@ def fixed_point(
         final_obj, inner, diag = _objective(kernel, coef, Z, K, lam, anchor)
         final_d2 = np.maximum(expansion.norm2() - 2 * inner + diag, 0.0)
     del K
-    final_obj = np.where(np.isfinite(final_obj), final_obj, np.inf)
     at_final = (final_obj < best_obj) & ~failed
     best_Z[at_final] = Z[at_final]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-import functools
 
 import numpy as np
 from scipy.optimize import Bounds, minimize
@@ -95,8 +94,7 @@ def gradient_descent(
     check_expansion(expansion)
     kernel, support = _check_kernel(expansion.kernel), expansion.support
     n_starts, max_iter, tol = _check_params(n_starts, max_iter, tol)
-    box = check_bounds(bounds, support)
-    rng = check_random_state(random_state)
+    box, rng = check_bounds(bounds, support), check_random_state(random_state)
     m, d = expansion.n_expansions, expansion.n_features
     n_near = n_starts if x0 is None else n_starts - 1
     near = nearest_support_points(expansion, n_near) if n_near > 0 else np.zeros((m, 0), int)
@@ -104,9 +102,8 @@ def gradient_descent(
     n_iter, converged = np.zeros(m, dtype=int), np.zeros(m, dtype=bool)
     starts0, norm2 = None if x0 is None else check_starts(x0, expansion), expansion.norm2()
     quiet = {"check_input": False, "overflow": "ignore"}
-    options = {"maxiter": max_iter, "ftol": tol}
+    opts = {"maxiter": max_iter, "ftol": tol}
     box = None if box is None else Bounds(*box)
-    lbfgs = functools.partial(minimize, jac=True, method="L-BFGS-B", bounds=box, options=options)
     # One small kernel row per evaluation: BLAS threads only spin against each
     # other here (17x slower on two cores), so run single-threaded.
     with threadpool_limits(1, user_api="blas"):
@@ -128,7 +125,7 @@ def gradient_descent(
                     if k == 0:  # the answer is at worst the first start
                         value = fun(z0)[0]
                         x[j], dist[j] = z0, value if np.isfinite(value) else np.inf
-                    res = lbfgs(fun, z0)
+                    res = minimize(fun, z0, jac=True, method="L-BFGS-B", bounds=box, options=opts)
                 n_iter[j] += res.get("nit", 0)  # none when the box fixes every coordinate
                 if np.isfinite(res.fun) and np.isfinite(res.x).all() and res.fun <= dist[j]:
                     dist[j], x[j], converged[j] = res.fun, res.x, res.success

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-import contextlib
-import dataclasses
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, replace
 from typing import Any, Self
 
 import numpy as np
@@ -59,8 +57,7 @@ def _cholesky_solve(A, B):
     names = ("lange", "potrf", "potrs", "pocon", "lamch")
     lange, potrf, potrs, pocon, lamch = linalg.get_lapack_funcs(names, (At,))
     norm = lange("1", At)
-    serial = At.shape[0] >= _SERIAL_CHOLESKY_FROM
-    with threadpool_limits(1, user_api="blas") if serial else contextlib.nullcontext():
+    with threadpool_limits(1 if len(At) >= _SERIAL_CHOLESKY_FROM else None, user_api="blas"):
         factor, info = potrf(At, lower=True, overwrite_a=True, clean=False)
     if info != 0:
         return None
@@ -283,7 +280,7 @@ class LearnedPreimage(PreimageSolver):
                         f"{forward_kernel!r} has no width; pass 'kernel' too"
                     )
                 # The forward kernel's family, with the map's own width.
-                self.map_kernel_ = dataclasses.replace(  # type: ignore[type-var]  # a dataclass
+                self.map_kernel_ = replace(  # type: ignore[type-var]  # a dataclass
                     forward_kernel, gamma=self.gamma
                 )
         elif isinstance(self.kernel, Kernel):
@@ -350,8 +347,7 @@ class LearnedPreimage(PreimageSolver):
             )
         with np.errstate(over="ignore", invalid="ignore"):  # refused below
             A, WtT = _in_basis(W, LtL, LtT)
-        _check_overflow(A, "the landmark map's normal equations")
-        with np.errstate(over="ignore", invalid="ignore"):  # refused below
+            _check_overflow(A, "the landmark map's normal equations")
             what = f"the landmark map's normal equations (alpha={alpha:.3g})"
             beta = _times_basis(W, _solve_psd(lambda: A + alpha * np.eye(len(A)), WtT, what))
         self.dual_coef_ = _check_overflow(beta, "the landmark map")

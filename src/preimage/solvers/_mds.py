@@ -268,18 +268,14 @@ class MDSPreimage(PreimageSolver):
         d2_near, undefined = self._input_distance2(expansion, near_d2, self.diag_[neighbors])
         if undefined.any():
             rows, alone = undefined.any(axis=1), undefined.all(axis=1)
+            none_left = f" ({int(alone.sum())} expansions had none left and were given their "
+            none_left += "nearest point)"
             warn(
                 f"MDS: {int(undefined.sum())} of the {undefined.size} distances to the "
                 f"{n} nearest points ({int(rows.sum())} of {expansion.n_expansions} "
                 "expansions) are so large in feature space (d̃² ≥ 2k(x, x)) that no input "
                 "distance explains them; those points were left out and MDS used the "
-                "remaining neighbours"
-                + (
-                    f" ({int(alone.sum())} expansions had none left and were given their "
-                    "nearest point)"
-                    if alone.any()
-                    else ""
-                ),
+                f"remaining neighbours{none_left if alone.any() else ''}",
                 NumericalWarning,
             )
         # Where the inverse overflowed, or the neighbours span directions at the
